@@ -1,0 +1,192 @@
+/* The operations Fp and Fr share, written once. The including file defines:
+ *   FIELD(name)  prefixes a name (fp_##name), ELEM the element type, NLIMBS, NBYTES,
+ *   MOD, MINV, ONE_MONT, R2_MONT (limb arrays / constant), MOD_MINUS_2 (exponent for Fermat inversion). */
+
+static inline void FIELD(mul_raw)(uint64_t *r, const uint64_t *a, const uint64_t *b)
+{
+    mont_mul(r, a, b, MOD, MINV, NLIMBS);
+}
+
+void FIELD(set_zero)(ELEM *r) { memset(r, 0, sizeof *r); }
+void FIELD(set_one)(ELEM *r) { memcpy(r->l, ONE_MONT, sizeof r->l); }
+bool FIELD(is_zero)(const ELEM *a) { return mont_is_zero(a->l, NLIMBS); }
+bool FIELD(is_one)(const ELEM *a) { return mont_eq(a->l, ONE_MONT, NLIMBS); }
+bool FIELD(eq)(const ELEM *a, const ELEM *b) { return mont_eq(a->l, b->l, NLIMBS); }
+void FIELD(add)(ELEM *r, const ELEM *a, const ELEM *b) { mont_add(r->l, a->l, b->l, MOD, NLIMBS); }
+void FIELD(sub)(ELEM *r, const ELEM *a, const ELEM *b) { mont_sub(r->l, a->l, b->l, MOD, NLIMBS); }
+void FIELD(dbl)(ELEM *r, const ELEM *a) { mont_add(r->l, a->l, a->l, MOD, NLIMBS); }
+void FIELD(neg)(ELEM *r, const ELEM *a) { mont_neg(r->l, a->l, MOD, NLIMBS); }
+void FIELD(cmov)(ELEM *r, const ELEM *a, const ELEM *b, bool flag) { mont_cmov(r->l, a->l, b->l, flag, NLIMBS); }
+
+#ifndef FIELD_HAS_OWN_MUL
+void FIELD(mul)(ELEM *r, const ELEM *a, const ELEM *b) { FIELD(mul_raw)(r->l, a->l, b->l); }
+void FIELD(sqr)(ELEM *r, const ELEM *a) { FIELD(mul_raw)(r->l, a->l, a->l); }
+#endif
+
+void FIELD(from_u64)(ELEM *r, uint64_t v)
+{
+    uint64_t t[NLIMBS] = {v};
+    FIELD(mul_raw)(r->l, t, R2_MONT);
+}
+
+void FIELD(to_limbs)(uint64_t out[NLIMBS], const ELEM *a)
+{
+    uint64_t one[NLIMBS] = {1};
+    FIELD(mul_raw)(out, a->l, one);
+}
+
+cuzk_status FIELD(from_limbs)(ELEM *r, const uint64_t in[NLIMBS])
+{
+    if (!mont_lt_vartime(in, MOD, NLIMBS)) return CUZK_ERR_NOT_CANONICAL;
+    FIELD(mul_raw)(r->l, in, R2_MONT);
+    return CUZK_OK;
+}
+
+cuzk_status FIELD(from_mont_limbs)(ELEM *r, const uint64_t in[NLIMBS])
+{
+    if (!mont_lt_vartime(in, MOD, NLIMBS)) return CUZK_ERR_NOT_CANONICAL;
+    memcpy(r->l, in, sizeof r->l);
+    return CUZK_OK;
+}
+
+void FIELD(to_bytes_le)(uint8_t out[NBYTES], const ELEM *a)
+{
+    uint64_t t[NLIMBS];
+    FIELD(to_limbs)(t, a);
+    for (size_t i = 0; i < NBYTES; i++) out[i] = (uint8_t)(t[i / 8] >> (8 * (i % 8)));
+}
+
+void FIELD(to_bytes_be)(uint8_t out[NBYTES], const ELEM *a)
+{
+    uint8_t le[NBYTES];
+    FIELD(to_bytes_le)(le, a);
+    for (size_t i = 0; i < NBYTES; i++) out[i] = le[NBYTES - 1 - i];
+}
+
+cuzk_status FIELD(from_bytes_le)(ELEM *r, const uint8_t in[NBYTES])
+{
+    uint64_t t[NLIMBS] = {0};
+    for (size_t i = 0; i < NBYTES; i++) t[i / 8] |= (uint64_t)in[i] << (8 * (i % 8));
+    return FIELD(from_limbs)(r, t);
+}
+
+cuzk_status FIELD(from_bytes_be)(ELEM *r, const uint8_t in[NBYTES])
+{
+    uint8_t le[NBYTES];
+    for (size_t i = 0; i < NBYTES; i++) le[i] = in[NBYTES - 1 - i];
+    return FIELD(from_bytes_le)(r, le);
+}
+
+void FIELD(pow)(ELEM *r, const ELEM *a, const uint64_t *e, size_t e_limbs)
+{
+    ELEM acc, base = *a;
+    FIELD(set_one)(&acc);
+    for (size_t i = e_limbs; i-- > 0;) {
+        for (int bit = 63; bit >= 0; bit--) {
+            FIELD(sqr)(&acc, &acc);
+            if ((e[i] >> bit) & 1) FIELD(mul)(&acc, &acc, &base);
+        }
+    }
+    *r = acc;
+}
+
+/* Fermat inversion: the exponent is a public constant, so the sequence of operations never depends on a. */
+void FIELD(inv)(ELEM *r, const ELEM *a)
+{
+    FIELD(pow)(r, a, MOD_MINUS_2, NLIMBS);
+}
+
+void FIELD(batch_inv)(ELEM *out, const ELEM *in, size_t n, ELEM *scratch)
+{
+    if (n == 0) return;
+    ELEM acc;
+    FIELD(set_one)(&acc);
+    /* scratch[i] = product of the non-zero in[0..i-1]; zeros are skipped so they do not poison the product */
+    for (size_t i = 0; i < n; i++) {
+        scratch[i] = acc;
+        if (!FIELD(is_zero)(&in[i])) FIELD(mul)(&acc, &acc, &in[i]);
+    }
+    FIELD(inv_vartime)(&acc, &acc);
+    for (size_t i = n; i-- > 0;) {
+        if (FIELD(is_zero)(&in[i])) {
+            FIELD(set_zero)(&out[i]);
+            continue;
+        }
+        ELEM inv_i;
+        FIELD(mul)(&inv_i, &acc, &scratch[i]);
+        FIELD(mul)(&acc, &acc, &in[i]);
+        out[i] = inv_i;
+    }
+}
+
+int FIELD(legendre)(const ELEM *a)
+{
+    if (FIELD(is_zero)(a)) return 0;
+    ELEM t;
+    FIELD(pow)(&t, a, MOD_MINUS_1_HALF, NLIMBS);
+    return FIELD(is_one)(&t) ? 1 : -1;
+}
+
+/* Variable-time inverse by the binary extended Euclidean algorithm on canonical integers, followed by a
+ * conversion back to Montgomery form. Invariant: x1·a ≡ u and x2·a ≡ v (mod m), all of u, v, x1, x2 < m. */
+static void FIELD(halve_mod)(uint64_t *x)
+{
+    uint64_t carry = 0, t[NLIMBS];
+    uint64_t mask = (uint64_t)0 - (x[0] & 1);
+    for (size_t i = 0; i < NLIMBS; i++) t[i] = mont_addc(x[i], MOD[i] & mask, &carry);
+    for (size_t i = 0; i < NLIMBS - 1; i++) x[i] = (t[i] >> 1) | (t[i + 1] << 63);
+    x[NLIMBS - 1] = (t[NLIMBS - 1] >> 1) | (carry << 63);
+}
+
+static void FIELD(rshift1)(uint64_t *x)
+{
+    for (size_t i = 0; i < NLIMBS - 1; i++) x[i] = (x[i] >> 1) | (x[i + 1] << 63);
+    x[NLIMBS - 1] >>= 1;
+}
+
+static bool FIELD(ge)(const uint64_t *a, const uint64_t *b) { return !mont_lt_vartime(a, b, NLIMBS); }
+
+static void FIELD(sub_plain)(uint64_t *r, const uint64_t *a, const uint64_t *b)
+{
+    uint64_t borrow = 0;
+    for (size_t i = 0; i < NLIMBS; i++) r[i] = mont_subb(a[i], b[i], &borrow);
+}
+
+static bool FIELD(is_one_plain)(const uint64_t *x)
+{
+    uint64_t acc = x[0] ^ 1;
+    for (size_t i = 1; i < NLIMBS; i++) acc |= x[i];
+    return acc == 0;
+}
+
+void FIELD(inv_vartime)(ELEM *r, const ELEM *a)
+{
+    if (FIELD(is_zero)(a)) {
+        FIELD(set_zero)(r);
+        return;
+    }
+    /* Invert the Montgomery representation aR directly as an integer; the correction comes at the end. */
+    uint64_t u[NLIMBS], v[NLIMBS], x1[NLIMBS] = {1}, x2[NLIMBS] = {0};
+    memcpy(u, a->l, sizeof u);
+    memcpy(v, MOD, sizeof v);
+    while (!FIELD(is_one_plain)(u) && !FIELD(is_one_plain)(v)) {
+        while ((u[0] & 1) == 0) {
+            FIELD(rshift1)(u);
+            FIELD(halve_mod)(x1);
+        }
+        while ((v[0] & 1) == 0) {
+            FIELD(rshift1)(v);
+            FIELD(halve_mod)(x2);
+        }
+        if (FIELD(ge)(u, v)) {
+            FIELD(sub_plain)(u, u, v);
+            mont_sub(x1, x1, x2, MOD, NLIMBS);
+        } else {
+            FIELD(sub_plain)(v, v, u);
+            mont_sub(x2, x2, x1, MOD, NLIMBS);
+        }
+    }
+    /* x = (aR)^-1 as a plain integer; the Montgomery form of a^-1 is a^-1·R = x·R^2, i.e. mont_mul(x, R^3). */
+    const uint64_t *x = FIELD(is_one_plain)(u) ? x1 : x2;
+    FIELD(mul_raw)(r->l, x, R3_MONT);
+}

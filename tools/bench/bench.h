@@ -1,0 +1,30 @@
+/* cuzk-bench internals: every benchmark prints one JSON object per line,
+ *   {"name": "...", "size": n, "threads": t, "value": x, "unit": "ns"|"us"|"ms"}
+ * so results can be collected by machines and compared side by side. */
+#ifndef CUZK_BENCH_H
+#define CUZK_BENCH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct {
+    const char *filter; /* substring a benchmark name must contain; NULL = all */
+    int threads;        /* 0 = the default set of thread counts of each benchmark */
+} bench_opts;
+
+bool bench_selected(const bench_opts *o, const char *name);
+void bench_report(const char *name, uint64_t size, int threads, double value, const char *unit);
+double bench_now_ns(void);
+/* Thread counts to run a multi-threaded benchmark at: o->threads alone, or 1 and 2. Returns the count. */
+int bench_thread_set(const bench_opts *o, int out[2]);
+
+/* One entry point per layer. */
+void bench_micro_ff(const bench_opts *o);
+void bench_micro_ec(const bench_opts *o);
+void bench_micro_pairing(const bench_opts *o);
+void bench_micro_msm(const bench_opts *o);
+
+/* Keeps a value alive so the compiler cannot drop the work that produced it. */
+#define BENCH_KEEP(x) __asm__ volatile("" : : "g"(&(x)) : "memory")
+
+#endif

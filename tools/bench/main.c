@@ -1,0 +1,84 @@
+/* cuzk-bench: benchmark programs. `cuzk-bench micro [--filter NAME] [--threads N]`. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bench.h"
+
+bool bench_selected(const bench_opts *o, const char *name)
+{
+    return o->filter == NULL || strstr(name, o->filter) != NULL;
+}
+
+void bench_report(const char *name, uint64_t size, int threads, double value, const char *unit)
+{
+    printf("{\"name\": \"%s\", \"size\": %llu, \"threads\": %d, \"value\": %.3f, \"unit\": \"%s\"}\n", name,
+           (unsigned long long)size, threads, value, unit);
+    fflush(stdout);
+}
+
+double bench_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+int bench_thread_set(const bench_opts *o, int out[2])
+{
+    if (o->threads > 0) {
+        out[0] = o->threads;
+        return 1;
+    }
+    out[0] = 1;
+    out[1] = 2;
+    return 2;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: cuzk-bench micro [--filter NAME] [--threads N]\n"
+               "  micro      field, curve, pairing and MSM micro-benchmarks, one JSON object per line\n"
+               "  --filter   run only benchmarks whose name contains NAME\n"
+               "  --threads  thread count for multi-threaded benchmarks (default: 1 and 2)\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        usage(argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    if (strcmp(argv[1], "micro") != 0) {
+        fprintf(stderr, "cuzk-bench: unknown command '%s'\n", argv[1]);
+        usage(stderr);
+        return 2;
+    }
+    bench_opts o = {NULL, 0};
+    for (int i = 2; i < argc; i++) {
+        if (strcmp(argv[i], "--filter") == 0 && i + 1 < argc) {
+            o.filter = argv[++i];
+        } else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
+            char *end;
+            long t = strtol(argv[++i], &end, 10);
+            if (*end != '\0' || t < 1 || t > 1024) {
+                fprintf(stderr, "cuzk-bench: --threads needs a count between 1 and 1024\n");
+                return 2;
+            }
+            o.threads = (int)t;
+        } else if (strcmp(argv[i], "--help") == 0) {
+            usage(stdout);
+            return 0;
+        } else {
+            fprintf(stderr, "cuzk-bench: unknown option '%s'\n", argv[i]);
+            usage(stderr);
+            return 2;
+        }
+    }
+    bench_micro_ff(&o);
+    bench_micro_ec(&o);
+    bench_micro_pairing(&o);
+    bench_micro_msm(&o);
+    return 0;
+}

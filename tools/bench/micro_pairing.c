@@ -1,0 +1,3 @@
+#include "bench.h"
+
+void bench_micro_pairing(const bench_opts *o) { (void)o; }
