@@ -9,19 +9,16 @@
 typedef struct {
     fr_t *h;
     const fr_t *a, *b, *c;
-    const fr_t *scale; /* NULL: none */
 } combine_ctx;
 
-/* h := (a·b − c)·scale */
+/* h := a·b − c */
 static void combine_range(void *arg, size_t lo, size_t hi)
 {
     const combine_ctx *k = arg;
     for (size_t i = lo; i < hi; i++) {
         fr_t t;
         fr_mul(&t, &k->a[i], &k->b[i]);
-        fr_sub(&t, &t, &k->c[i]);
-        if (k->scale != NULL) fr_mul(&t, &t, k->scale);
-        k->h[i] = t;
+        fr_sub(&k->h[i], &t, &k->c[i]);
     }
 }
 
@@ -36,7 +33,7 @@ static void to_coset(fr_t *x, const ntt_domain *d, const fr_t *g, unsigned threa
 
 void ntt_h_bellperson(fr_t *h, fr_t *a, fr_t *b, fr_t *c, const ntt_domain *d, unsigned threads)
 {
-    fr_t g, g_inv, z_inv;
+    fr_t g, g_inv, z_inv, s;
     fr_from_u64(&g, 7);
     fr_inv_vartime(&g_inv, &g);
     uint64_t n = d->n;
@@ -49,10 +46,12 @@ void ntt_h_bellperson(fr_t *h, fr_t *a, fr_t *b, fr_t *c, const ntt_domain *d, u
     to_coset(a, d, &g, threads);
     to_coset(b, d, &g, threads);
     to_coset(c, d, &g, threads);
-    combine_ctx k = {h, a, b, c, &z_inv};
+    combine_ctx k = {h, a, b, c};
     ntt_par_for(threads, d->n, 1 << 13, combine_range, &k);
     ntt_dit(h, d, true, threads);
-    ntt_scale_powers(h, d->n, &d->n_inv, &g_inv, threads);
+    /* the division by Z, a constant on the coset, rides along with the 1/n of the interpolation */
+    fr_mul(&s, &d->n_inv, &z_inv);
+    ntt_scale_powers(h, d->n, &s, &g_inv, threads);
 }
 
 void ntt_h_snarkjs(fr_t *h, fr_t *a, fr_t *b, fr_t *c, const ntt_domain *d, unsigned threads)
@@ -62,7 +61,7 @@ void ntt_h_snarkjs(fr_t *h, fr_t *a, fr_t *b, fr_t *c, const ntt_domain *d, unsi
     to_coset(a, d, &w2n, threads);
     to_coset(b, d, &w2n, threads);
     to_coset(c, d, &w2n, threads);
-    combine_ctx k = {h, a, b, c, NULL};
+    combine_ctx k = {h, a, b, c};
     ntt_par_for(threads, d->n, 1 << 13, combine_range, &k);
     ntt_bitrev(h, d->log2n, threads);
 }
