@@ -4,8 +4,13 @@
 typedef struct {
     fr_t *x;
     unsigned log2n;
+} bitrev_ctx;
+
+typedef struct {
+    fr_t *const *x;
+    size_t count;
     const fr_t *s, *g;
-} pass_ctx;
+} scale_ctx;
 
 static size_t bitrev_index(size_t i, unsigned log2n)
 {
@@ -20,7 +25,7 @@ static size_t bitrev_index(size_t i, unsigned log2n)
 /* Each pair {i, rev(i)} is swapped by the range holding its smaller index, so ranges never touch the same pair. */
 static void bitrev_range(void *arg, size_t lo, size_t hi)
 {
-    const pass_ctx *c = arg;
+    const bitrev_ctx *c = arg;
     for (size_t i = lo; i < hi; i++) {
         size_t r = bitrev_index(i, c->log2n);
         if (i < r) {
@@ -34,15 +39,16 @@ static void bitrev_range(void *arg, size_t lo, size_t hi)
 void ntt_bitrev(fr_t *x, unsigned log2n, unsigned threads)
 {
     if (log2n == 0) return;
-    pass_ctx c = {x, log2n, NULL, NULL};
+    bitrev_ctx c = {x, log2n};
     ntt_par_for(threads, (size_t)1 << log2n, 1 << 14, bitrev_range, &c);
 }
 
 static void scale_range(void *arg, size_t lo, size_t hi)
 {
-    const pass_ctx *c = arg;
+    const scale_ctx *c = arg;
     if (c->g == NULL) {
-        for (size_t i = lo; i < hi; i++) fr_mul(&c->x[i], &c->x[i], c->s);
+        for (size_t v = 0; v < c->count; v++)
+            for (size_t i = lo; i < hi; i++) fr_mul(&c->x[v][i], &c->x[v][i], c->s);
         return;
     }
     fr_t p;
@@ -50,13 +56,13 @@ static void scale_range(void *arg, size_t lo, size_t hi)
     fr_pow(&p, c->g, &e, 1);
     fr_mul(&p, &p, c->s);
     for (size_t i = lo; i < hi; i++) {
-        fr_mul(&c->x[i], &c->x[i], &p);
+        for (size_t v = 0; v < c->count; v++) fr_mul(&c->x[v][i], &c->x[v][i], &p);
         fr_mul(&p, &p, c->g);
     }
 }
 
-void ntt_scale_powers(fr_t *x, size_t n, const fr_t *s, const fr_t *g, unsigned threads)
+void ntt_scale_powers(fr_t *const *x, size_t count, size_t n, const fr_t *s, const fr_t *g, unsigned threads)
 {
-    pass_ctx c = {x, 0, s, g};
+    scale_ctx c = {x, count, s, g};
     ntt_par_for(threads, n, 1 << 13, scale_range, &c);
 }
