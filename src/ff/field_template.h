@@ -1,10 +1,18 @@
 /* The operations Fp and Fr share, written once. The including file defines:
  *   FIELD(name)  prefixes a name (fp_##name), ELEM the element type, NLIMBS, NBYTES,
- *   MOD, MINV, ONE_MONT, R2_MONT (limb arrays / constant), MOD_MINUS_2 (exponent for Fermat inversion). */
+ *   MOD, MINV, ONE_MONT, R2_MONT (limb arrays / constant), MOD_MINUS_2 (exponent for Fermat inversion),
+ *   and optionally MUL_ASM, an assembly Montgomery multiplication for this modulus (mont_x86_64.h). */
+
+/* The portable multiplication is always compiled, so the tests can check the assembly against it. */
+void FIELD(mul_portable)(ELEM *r, const ELEM *a, const ELEM *b) { mont_mul(r->l, a->l, b->l, MOD, MINV, NLIMBS); }
 
 static inline void FIELD(mul_raw)(uint64_t *r, const uint64_t *a, const uint64_t *b)
 {
+#ifdef MUL_ASM
+    MUL_ASM(r, a, b);
+#else
     mont_mul(r, a, b, MOD, MINV, NLIMBS);
+#endif
 }
 
 void FIELD(set_zero)(ELEM *r) { memset(r, 0, sizeof *r); }

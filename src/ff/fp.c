@@ -1,6 +1,8 @@
 /* Fp, the 381-bit base field of BLS12-381. */
 #include "cuzk/ff.h"
+#include "ff_internal.h"
 #include "mont.h"
+#include "mont_x86_64.h"
 
 const uint64_t FP_MODULUS[FP_LIMBS] = {0xb9feffffffffaaabULL, 0x1eabfffeb153ffffULL, 0x6730d2a0f6b0f624ULL,
                                        0x64774b84f38512bfULL, 0x4b1ba7b6434bacd7ULL, 0x1a0111ea397fe69aULL};
@@ -30,6 +32,9 @@ static const uint64_t FP_P_PLUS_1_QUARTER[FP_LIMBS] = {0xee7fbfffffffeaabULL, 0x
 #define R3_MONT FP_R3
 #define MOD_MINUS_2 FP_P_MINUS_2
 #define MOD_MINUS_1_HALF FP_P_MINUS_1_HALF
+#ifdef CUZK_FF_ASM
+#define MUL_ASM mont_p381_mul_mulx
+#endif
 #include "field_template.h"
 
 /* p ≡ 3 (mod 4): a candidate root is a^((p+1)/4); it is a root exactly when a is a square. */

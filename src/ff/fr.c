@@ -1,6 +1,8 @@
 /* Fr, the 255-bit scalar field of BLS12-381 (the group order r), and its power-of-two roots of unity. */
 #include "cuzk/ff.h"
+#include "ff_internal.h"
 #include "mont.h"
+#include "mont_x86_64.h"
 
 const uint64_t FR_MODULUS[FR_LIMBS] = {0xffffffff00000001ULL, 0x53bda402fffe5bfeULL, 0x3339d80809a1d805ULL,
                                        0x73eda753299d7d48ULL};
@@ -34,6 +36,9 @@ static const uint64_t FR_ROOT5_2_32[FR_LIMBS] = {0x9cab6d5c0c17f47cULL, 0x1ce1e9
 #define R3_MONT FR_R3
 #define MOD_MINUS_2 FR_R_MINUS_2
 #define MOD_MINUS_1_HALF FR_R_MINUS_1_HALF
+#ifdef CUZK_FF_ASM
+#define MUL_ASM mont_r255_mul_mulx
+#endif
 #include "field_template.h"
 
 void fr_from_limbs_reduce(fr_t *r, const uint64_t in[FR_LIMBS])
