@@ -363,6 +363,48 @@ static void test_mul_paths_agree(void **state)
     }
 }
 
+/* Both divsteps inverses agree with Fermat's a^(m−2) on random and edge inputs (raw Montgomery limbs 0, 1, 2,
+ * m − 1, m − 2, and a value with all-ones limbs), and a·a^-1 = 1. */
+static void test_inverse_vs_fermat(void **state)
+{
+    (void)state;
+    uint64_t pm2[FP_LIMBS], rm2[FR_LIMBS];
+    memcpy(pm2, FP_MODULUS, sizeof pm2);
+    pm2[0] -= 2;
+    memcpy(rm2, FR_MODULUS, sizeof rm2);
+    rm2[0] -= 2;
+    for (int i = 0; i < ITER; i++) {
+        fp_t a, x, y, z;
+        fr_t c, u, v, w;
+        if (i < 6) {
+            edge_fp(&a, i);
+            edge_fr(&c, i);
+        } else {
+            test_rand_fp(&a);
+            test_rand_fr(&c);
+        }
+        fp_pow(&x, &a, pm2, FP_LIMBS);
+        fp_inv(&y, &a);
+        fp_inv_vartime(&z, &a);
+        assert_memory_equal(&x, &y, sizeof x);
+        assert_memory_equal(&x, &z, sizeof x);
+        fr_pow(&u, &c, rm2, FR_LIMBS);
+        fr_inv(&v, &c);
+        fr_inv_vartime(&w, &c);
+        assert_memory_equal(&u, &v, sizeof u);
+        assert_memory_equal(&u, &w, sizeof u);
+        if (!fp_is_zero(&a)) {
+            fp_mul(&x, &x, &a);
+            assert_true(fp_is_one(&x));
+        }
+        /* in place */
+        fp_inv_vartime(&a, &a);
+        assert_memory_equal(&a, &z, sizeof a);
+        fr_inv(&c, &c);
+        assert_memory_equal(&c, &v, sizeof c);
+    }
+}
+
 int main(void)
 {
     test_seed_init();
@@ -372,6 +414,7 @@ int main(void)
         cmocka_unit_test(test_bytes_roundtrip_and_range), cmocka_unit_test(test_roots_of_unity),
         cmocka_unit_test(test_batch_inversion),   cmocka_unit_test(test_fp2_laws),
         cmocka_unit_test(test_mul_paths_agree),
+        cmocka_unit_test(test_inverse_vs_fermat),
     };
     return cmocka_run_group_tests_name("ff", tests, NULL, NULL);
 }
