@@ -5,8 +5,12 @@
 
 #include "cuzk/ff.h"
 
-/* Montgomery multiplication in plain C (mont.h), whatever the build selected for fp_mul / fr_mul. */
+/* Plain C (mont.h), whatever the build selected for fp_mul, fp_add, ... */
 void fp_mul_portable(fp_t *r, const fp_t *a, const fp_t *b);
 void fr_mul_portable(fr_t *r, const fr_t *a, const fr_t *b);
+void fp_add_portable(fp_t *r, const fp_t *a, const fp_t *b);
+void fp_sub_portable(fp_t *r, const fp_t *a, const fp_t *b);
+void fr_add_portable(fr_t *r, const fr_t *a, const fr_t *b);
+void fr_sub_portable(fr_t *r, const fr_t *a, const fr_t *b);
 
 #endif

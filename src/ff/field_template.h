@@ -2,9 +2,10 @@
  *   FIELD(name)  prefixes a name (fp_##name), ELEM the element type, NLIMBS, NBYTES,
  *   MOD, MINV, ONE_MONT, R2_MONT, R3_MONT (limb arrays / constant), MOD_MINUS_1_HALF (Euler's criterion),
  *   SG_LIMBS and SG_CT_BATCHES (62-bit limbs and constant-time batches of the divsteps inverse, safegcd.h),
- *   and optionally MUL_ASM, an assembly Montgomery multiplication for this modulus (mont_x86_64.h). */
+ *   and optionally MUL_ASM (Montgomery multiplication), ADD_ASM and SUB_ASM in assembly (mont_x86_64.h). */
 
-/* The portable multiplication is always compiled, so the tests can check the assembly against it. */
+/* The portable multiplication, addition and subtraction are always compiled, so the tests can check the assembly
+ * against them. */
 void FIELD(mul_portable)(ELEM *r, const ELEM *a, const ELEM *b) { mont_mul(r->l, a->l, b->l, MOD, MINV, NLIMBS); }
 
 static inline void FIELD(mul_raw)(uint64_t *r, const uint64_t *a, const uint64_t *b)
@@ -21,9 +22,17 @@ void FIELD(set_one)(ELEM *r) { memcpy(r->l, ONE_MONT, sizeof r->l); }
 bool FIELD(is_zero)(const ELEM *a) { return mont_is_zero(a->l, NLIMBS); }
 bool FIELD(is_one)(const ELEM *a) { return mont_eq(a->l, ONE_MONT, NLIMBS); }
 bool FIELD(eq)(const ELEM *a, const ELEM *b) { return mont_eq(a->l, b->l, NLIMBS); }
+void FIELD(add_portable)(ELEM *r, const ELEM *a, const ELEM *b) { mont_add(r->l, a->l, b->l, MOD, NLIMBS); }
+void FIELD(sub_portable)(ELEM *r, const ELEM *a, const ELEM *b) { mont_sub(r->l, a->l, b->l, MOD, NLIMBS); }
+#ifdef ADD_ASM
+void FIELD(add)(ELEM *r, const ELEM *a, const ELEM *b) { ADD_ASM(r->l, a->l, b->l); }
+void FIELD(sub)(ELEM *r, const ELEM *a, const ELEM *b) { SUB_ASM(r->l, a->l, b->l); }
+void FIELD(dbl)(ELEM *r, const ELEM *a) { ADD_ASM(r->l, a->l, a->l); }
+#else
 void FIELD(add)(ELEM *r, const ELEM *a, const ELEM *b) { mont_add(r->l, a->l, b->l, MOD, NLIMBS); }
 void FIELD(sub)(ELEM *r, const ELEM *a, const ELEM *b) { mont_sub(r->l, a->l, b->l, MOD, NLIMBS); }
 void FIELD(dbl)(ELEM *r, const ELEM *a) { mont_add(r->l, a->l, a->l, MOD, NLIMBS); }
+#endif
 void FIELD(neg)(ELEM *r, const ELEM *a) { mont_neg(r->l, a->l, MOD, NLIMBS); }
 void FIELD(cmov)(ELEM *r, const ELEM *a, const ELEM *b, bool flag) { mont_cmov(r->l, a->l, b->l, flag, NLIMBS); }
 

@@ -11,8 +11,9 @@
 #define CUZK_FF_ASM 1
 /* r = a·b·2^-384 mod p */
 void mont_p381_mul_mulx(uint64_t r[6], const uint64_t a[6], const uint64_t b[6]);
-/* r = a²·2^-384 mod p */
-void mont_p381_sqr_mulx(uint64_t r[6], const uint64_t a[6]);
+/* r = a + b mod p and r = a − b mod p */
+void mont_p381_add(uint64_t r[6], const uint64_t a[6], const uint64_t b[6]);
+void mont_p381_sub(uint64_t r[6], const uint64_t a[6], const uint64_t b[6]);
 /* r = a·b·2^-256 mod r (the group order) */
 void mont_r255_mul_mulx(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]);
 #endif

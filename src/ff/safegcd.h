@@ -91,14 +91,13 @@ static inline int64_t sg_divsteps62_var(int64_t eta, uint64_t f, uint64_t g, sg_
         g >>= zeros, u <<= zeros, v <<= zeros;
         eta -= zeros, left -= zeros;
         if (left == 0) break;
-        /* g is odd; δ > 0 swaps the rows and negates the new g, after which both cases add f */
-        if (eta < 0) {
-            uint64_t x;
-            eta = -eta;
-            x = f, f = g, g = (uint64_t)0 - x;
-            x = u, u = q, q = (uint64_t)0 - x;
-            x = v, v = r, r = (uint64_t)0 - x;
-        }
+        /* g is odd; δ > 0 swaps the rows and negates the new g, after which both cases add f. Done with masks:
+         * the condition is a coin flip, which a branch would mispredict half the time. */
+        uint64_t c1 = (uint64_t)(eta >> 63), x;
+        x = (f ^ g) & c1, f ^= x, g ^= x, g = (g ^ c1) - c1;
+        x = (u ^ q) & c1, u ^= x, q ^= x, q = (q ^ c1) - c1;
+        x = (v ^ r) & c1, v ^= x, r ^= x, r = (r ^ c1) - c1;
+        eta = (int64_t)(((uint64_t)eta ^ c1) - c1);
         /* While η stays ≥ 0 the next steps only add f to odd g and halve: k of them add w·f with
          * w = −g/f mod 2^k, making k low bits of g zero. f⁻¹ mod 64 is f·(2 − f²) (f² ≡ 1 mod 8, one Newton step). */
         int k = eta + 1 < left ? (int)eta + 1 : left;
