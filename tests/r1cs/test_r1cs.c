@@ -1,4 +1,4 @@
-/* Builder, densities, SpMV and the satisfiability check against a naive dense evaluation. */
+/* Builder, densities, SpMV and the satisfiability check against a naive evaluation of the terms as entered. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,14 +23,14 @@ static r1cs_var col_var(uint32_t ni, uint32_t col)
     return col < ni ? R1CS_INPUT(col) : R1CS_AUX(col - ni);
 }
 
-/* Dense row · z */
-static void dense_dot(fr_t *out, const fr_t *row, const fr_t *z, uint64_t n)
+void test_circuit_eval(const test_circuit *t, int k, const fr_t *z, fr_t *out)
 {
-    fr_set_zero(out);
-    for (uint64_t j = 0; j < n; j++) {
-        fr_t t;
-        fr_mul(&t, &row[j], &z[j]);
-        fr_add(out, out, &t);
+    for (uint64_t i = 0; i < t->rows; i++) fr_set_zero(&out[i]);
+    for (size_t e = 0; e < t->nent; e++) {
+        if (t->ent[e].k != k) continue;
+        fr_t x;
+        fr_mul(&x, &t->ent[e].coeff, &z[t->ent[e].col]);
+        fr_add(&out[t->ent[e].row], &out[t->ent[e].row], &x);
     }
 }
 
@@ -41,7 +41,7 @@ void test_circuit_make(test_circuit *t, uint32_t ni, uint32_t na_free, uint64_t 
     t->na = na_free + (uint32_t)rows;
     t->rows = rows;
     uint64_t nv = (uint64_t)ni + t->na;
-    for (int k = 0; k < 3; k++) t->dense[k] = calloc(rows * nv, sizeof(fr_t));
+    t->ent = malloc(rows * 17 * sizeof *t->ent);
     t->z = calloc(nv, sizeof(fr_t));
     fr_set_one(&t->z[0]);
     /* free variables: mostly bits, like Filecoin witnesses; out variables are set below */
@@ -62,30 +62,31 @@ void test_circuit_make(test_circuit *t, uint32_t ni, uint32_t na_free, uint64_t 
     for (uint64_t i = 0; i < rows; i++) {
         r1cs_term lc[3][8];
         size_t n[3];
+        fr_t sum[3];
         for (int k = 0; k < 3; k++) {
+            fr_set_zero(&sum[k]);
             n[k] = test_rand_u64() % (k == 1 ? 3 : 5) + (k == 2 ? 0 : 1);
             for (size_t e = 0; e < n[k]; e++) {
                 /* small column range so repeated variables (which the builder must sum) occur */
                 uint32_t col = (uint32_t)(test_rand_u64() % nfree);
                 lc[k][e].var = col_var(ni, col);
                 rand_coeff(&lc[k][e].coeff);
-                fr_t *d = &t->dense[k][i * nv + col];
-                fr_add(d, d, &lc[k][e].coeff);
+                t->ent[t->nent++] = (struct test_entry){i, col, (uint8_t)k, lc[k][e].coeff};
+                fr_t x;
+                fr_mul(&x, &lc[k][e].coeff, &t->z[col]);
+                fr_add(&sum[k], &sum[k], &x);
             }
         }
         /* the out variable of row i closes the constraint: coeff·out = a·b − (rest of C) */
         uint32_t out = nfree + (uint32_t)i;
-        fr_t co, a, bb, ab, rest, inv;
+        fr_t co, ab, inv;
         rand_coeff(&co);
         lc[2][n[2]].var = col_var(ni, out);
         lc[2][n[2]].coeff = co;
         n[2]++;
-        t->dense[2][i * nv + out] = co;
-        dense_dot(&a, &t->dense[0][i * nv], t->z, nv);
-        dense_dot(&bb, &t->dense[1][i * nv], t->z, nv);
-        fr_mul(&ab, &a, &bb);
-        dense_dot(&rest, &t->dense[2][i * nv], t->z, nv); /* z[out] is still 0 */
-        fr_sub(&ab, &ab, &rest);
+        t->ent[t->nent++] = (struct test_entry){i, out, 2, co};
+        fr_mul(&ab, &sum[0], &sum[1]);
+        fr_sub(&ab, &ab, &sum[2]);
         fr_inv(&inv, &co);
         fr_mul(&t->z[out], &ab, &inv);
         assert_int_equal(r1cs_builder_enforce(b, lc[0], n[0], lc[1], n[1], lc[2], n[2]), CUZK_OK);
@@ -95,23 +96,25 @@ void test_circuit_make(test_circuit *t, uint32_t ni, uint32_t na_free, uint64_t 
 
 void test_circuit_free(test_circuit *t)
 {
-    for (int k = 0; k < 3; k++) free(t->dense[k]);
+    free(t->ent);
     free(t->z);
     r1cs_free(t->r);
 }
 
 uint64_t test_circuit_first_bad(const test_circuit *t, const fr_t *z)
 {
-    uint64_t nv = (uint64_t)t->ni + t->na;
-    for (uint64_t i = 0; i < t->rows; i++) {
-        fr_t a, b, c;
-        dense_dot(&a, &t->dense[0][i * nv], z, nv);
-        dense_dot(&b, &t->dense[1][i * nv], z, nv);
-        dense_dot(&c, &t->dense[2][i * nv], z, nv);
-        fr_mul(&a, &a, &b);
-        if (!fr_eq(&a, &c)) return i;
+    fr_t *v[3];
+    uint64_t bad = UINT64_MAX;
+    for (int k = 0; k < 3; k++) {
+        v[k] = malloc(t->rows * sizeof(fr_t));
+        test_circuit_eval(t, k, z, v[k]);
     }
-    return UINT64_MAX;
+    for (uint64_t i = 0; i < t->rows && bad == UINT64_MAX; i++) {
+        fr_mul(&v[0][i], &v[0][i], &v[1][i]);
+        if (!fr_eq(&v[0][i], &v[2][i])) bad = i;
+    }
+    for (int k = 0; k < 3; k++) free(v[k]);
+    return bad;
 }
 
 bool test_r1cs_equal(const r1cs_t *x, const r1cs_t *y)
@@ -158,7 +161,14 @@ static void test_builder_matches_dense(void **state)
     fr_neg(&m1, &m1);
     assert_true(fr_eq(&r->values[R1CS_COEF_MINUS_ONE], &m1));
     bool used_a[200] = {0}, used_b[200] = {0};
+    fr_t *dense = calloc(r->num_constraints * nv, sizeof(fr_t));
     for (int k = 0; k < 3; k++) {
+        memset(dense, 0, r->num_constraints * nv * sizeof(fr_t));
+        for (size_t e = 0; e < t.nent; e++) {
+            if (t.ent[e].k != k) continue;
+            fr_t *d = &dense[t.ent[e].row * nv + t.ent[e].col];
+            fr_add(d, d, &t.ent[e].coeff);
+        }
         const r1cs_matrix *m = &r->m[k];
         assert_int_equal(m->row_ptr[0], 0);
         assert_int_equal(m->row_ptr[r->num_constraints], m->nnz);
@@ -172,10 +182,11 @@ static void test_builder_matches_dense(void **state)
                 if (k == 0) used_a[m->col[e]] = true;
                 if (k == 1) used_b[m->col[e]] = true;
             }
-            for (uint64_t j = 0; j < nv; j++) assert_true(fr_eq(&row[j], &t.dense[k][i * nv + j]));
+            for (uint64_t j = 0; j < nv; j++) assert_true(fr_eq(&row[j], &dense[i * nv + j]));
             free(row);
         }
     }
+    free(dense);
     for (uint64_t j = 0; j < nv; j++) {
         if (j >= r->num_inputs) {
             assert_int_equal(r1cs_density_get(r->a_aux_density, j - r->num_inputs), used_a[j]);
@@ -231,7 +242,7 @@ static void test_builder_canonical(void **state)
     for (int v = 0; v < 3; v++) r1cs_free(r[v]);
 }
 
-/* SpMV (all modes, 1..3 threads) agrees with dense evaluation. */
+/* SpMV (all modes, 1..3 threads) agrees with the naive evaluation. */
 static void test_spmv_matches_dense(void **state)
 {
     (void)state;
@@ -239,30 +250,32 @@ static void test_spmv_matches_dense(void **state)
     test_circuit_make(&t, 3, 40, 5000); /* more rows than one chunk, so threads share the work */
     uint64_t nv = (uint64_t)t.ni + t.na, n = t.rows;
     fr_t *a = malloc(n * sizeof(fr_t)), *b = malloc(n * sizeof(fr_t)), *c = malloc(n * sizeof(fr_t));
+    fr_t *want = malloc(n * sizeof(fr_t));
+    fr_t *outs[3] = {a, b, c};
     for (unsigned threads = 1; threads <= 3; threads++) {
         for (int mode = R1CS_C_MATRIX; mode <= R1CS_C_CHECKED; mode++) {
             memset(a, 0xff, n * sizeof(fr_t));
             memset(c, 0xff, n * sizeof(fr_t));
             assert_int_equal(r1cs_spmv(t.r, t.z, a, b, c, (r1cs_c_mode)mode, threads, NULL), CUZK_OK);
-            for (uint64_t i = 0; i < n; i += 7) {
-                fr_t x;
-                dense_dot(&x, &t.dense[0][i * nv], t.z, nv);
-                assert_true(fr_eq(&x, &a[i]));
-                dense_dot(&x, &t.dense[1][i * nv], t.z, nv);
-                assert_true(fr_eq(&x, &b[i]));
-                dense_dot(&x, &t.dense[2][i * nv], t.z, nv);
-                assert_true(fr_eq(&x, &c[i]));
+            for (int k = 0; k < 3; k++) {
+                test_circuit_eval(&t, k, t.z, want);
+                assert_memory_equal(want, outs[k], n * sizeof(fr_t));
             }
         }
     }
-    /* with a random (unsatisfying) z, C·z and a∘b differ, and C_MATRIX still gives C·z */
+    /* with a random (unsatisfying) z, C_MATRIX gives C·z and PRODUCT gives a∘b, which differ */
     fr_t *z = malloc(nv * sizeof(fr_t));
     for (uint64_t j = 0; j < nv; j++) test_rand_fr(&z[j]);
     assert_int_equal(r1cs_spmv(t.r, z, a, b, c, R1CS_C_MATRIX, 2, NULL), CUZK_OK);
-    fr_t x;
-    dense_dot(&x, &t.dense[2][17 * nv], z, nv);
-    assert_true(fr_eq(&x, &c[17]));
+    test_circuit_eval(&t, 2, z, want);
+    assert_memory_equal(want, c, n * sizeof(fr_t));
+    assert_int_equal(r1cs_spmv(t.r, z, a, b, c, R1CS_C_PRODUCT, 2, NULL), CUZK_OK);
+    fr_t ab;
+    fr_mul(&ab, &a[17], &b[17]);
+    assert_true(fr_eq(&ab, &c[17]));
+    assert_false(fr_eq(&ab, &want[17]));
     assert_int_equal(r1cs_spmv(t.r, z, a, b, c, (r1cs_c_mode)7, 1, NULL), CUZK_ERR_INVALID_ARG);
+    free(want);
     free(z);
     free(a);
     free(b);
@@ -279,7 +292,6 @@ static void test_check_reports_first_bad_row(void **state)
     uint64_t bad = 12345;
     assert_int_equal(r1cs_check(t.r, t.z, 2, &bad), CUZK_OK);
     assert_int_equal(bad, 12345);
-    uint64_t nv = (uint64_t)t.ni + t.na;
     for (int trial = 0; trial < 6; trial++) {
         /* out variables pin one row each; free variables the first row that uses them */
         uint64_t j = trial < 3 ? t.ni + 20 + test_rand_u64() % t.rows : 1 + test_rand_u64() % (t.ni + 19);
@@ -302,7 +314,6 @@ static void test_check_reports_first_bad_row(void **state)
         }
         t.z[j] = saved;
     }
-    (void)nv;
     /* z[0] must be ONE */
     fr_set_zero(&t.z[0]);
     assert_int_equal(r1cs_check(t.r, t.z, 1, &bad), CUZK_ERR_INVALID_ARG);
