@@ -95,6 +95,8 @@ void r1cs_builder_free(r1cs_builder *b);
 /* Allocate the next input / aux variable; the handle is written to *out. */
 cuzk_status r1cs_builder_alloc_input(r1cs_builder *b, r1cs_var *out);
 cuzk_status r1cs_builder_alloc_aux(r1cs_builder *b, r1cs_var *out);
+/* Allocates n aux variables at once (O(1)); the first handle goes to *first, the others follow it. */
+cuzk_status r1cs_builder_alloc_aux_n(r1cs_builder *b, uint32_t n, r1cs_var *first);
 /* Adds the constraint (Σ a)·(Σ b) = Σ c. Terms may come in any order; repeated variables are summed and zero
  * results dropped. CUZK_ERR_R1CS_COLUMN for a variable not yet allocated. */
 cuzk_status r1cs_builder_enforce(r1cs_builder *b, const r1cs_term *a, size_t na, const r1cs_term *bt, size_t nb,
@@ -148,8 +150,9 @@ cuzk_status r1cs_pce_load(const char *path, unsigned flags, const uint8_t expect
                           r1cs_err *err);
 
 /* ---- iden3 files ------------------------------------------------------------------------------------------------- */
-/* .wtns (version 2): values are canonical little-endian integers, converted to Montgomery form. When circuit is not
- * NULL the count must equal its variable count (CUZK_ERR_MISMATCH). w[0] must be 1. *out is malloc'd. */
+/* .wtns (version 2): values are canonical little-endian integers (CUZK_ERR_NOT_CANONICAL when >= r), converted to
+ * Montgomery form. When circuit is not NULL the count must equal its variable count (CUZK_ERR_MISMATCH). w[0] = 1
+ * is left to r1cs_check. *out is malloc'd. */
 cuzk_status r1cs_wtns_parse(const uint8_t *buf, size_t len, const r1cs_t *circuit, fr_t **out, uint64_t *count,
                             r1cs_err *err);
 cuzk_status r1cs_wtns_load(const char *path, const r1cs_t *circuit, fr_t **out, uint64_t *count, r1cs_err *err);

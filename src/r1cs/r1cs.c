@@ -253,6 +253,15 @@ cuzk_status r1cs_builder_alloc_aux(r1cs_builder *b, r1cs_var *out)
     return CUZK_OK;
 }
 
+cuzk_status r1cs_builder_alloc_aux_n(r1cs_builder *b, uint32_t n, r1cs_var *first)
+{
+    if ((uint64_t)b->num_aux + n >= KEY_AUX || (uint64_t)b->num_inputs + b->num_aux + n > UINT32_MAX)
+        return CUZK_ERR_TOO_LARGE;
+    *first = R1CS_AUX(b->num_aux);
+    b->num_aux += n;
+    return CUZK_OK;
+}
+
 static int bterm_cmp(const void *x, const void *y)
 {
     uint32_t a = ((const bterm *)x)->key, b = ((const bterm *)y)->key;
