@@ -33,9 +33,7 @@
 #define R1CS_COEF_ONE 0u
 #define R1CS_COEF_MINUS_ONE 1u
 
-typedef struct {
-    char msg[256];
-} r1cs_err;
+typedef cuzk_errmsg r1cs_err;
 
 typedef struct {
     const uint64_t *row_ptr; /* num_constraints + 1 entries, row_ptr[0] = 0, row_ptr[rows] = nnz */

@@ -37,9 +37,20 @@ typedef enum {
     CUZK_ERR_R1CS_COEFF,         /* coefficient reference out of range, or a stored value zero or >= r */
     CUZK_ERR_R1CS_DENSITY,       /* density bitmaps disagree with the matrices */
     CUZK_ERR_R1CS_UNSATISFIED,   /* witness does not satisfy A·z ∘ B·z = C·z */
+    /* groth16 keys, proofs and JSON */
+    CUZK_ERR_PROOF_INVALID,      /* the proof does not verify */
+    CUZK_ERR_WRONG_CURVE,        /* key or file is for another curve than BLS12-381 */
+    CUZK_ERR_WRONG_PROTOCOL,     /* key is for another proof system than Groth16 */
+    CUZK_ERR_BAD_JSON,           /* JSON is malformed or lacks a required field */
     CUZK_STATUS_COUNT
 } cuzk_status;
 
 const char *cuzk_status_str(cuzk_status s);
+
+/* A one-line human-readable detail that parsers fill besides the status code
+ * ("section 2 length 123 exceeds file size 100"). */
+typedef struct {
+    char msg[256];
+} cuzk_errmsg;
 
 #endif

@@ -32,6 +32,10 @@ const char *cuzk_status_str(cuzk_status s)
     case CUZK_ERR_R1CS_COEFF: return "coefficient reference out of range or stored value zero or not below r";
     case CUZK_ERR_R1CS_DENSITY: return "density bitmaps disagree with the matrices";
     case CUZK_ERR_R1CS_UNSATISFIED: return "witness does not satisfy the constraint system";
+    case CUZK_ERR_PROOF_INVALID: return "proof is invalid";
+    case CUZK_ERR_WRONG_CURVE: return "not a BLS12-381 key or file";
+    case CUZK_ERR_WRONG_PROTOCOL: return "not a Groth16 key";
+    case CUZK_ERR_BAD_JSON: return "malformed JSON or missing field";
     case CUZK_STATUS_COUNT: break;
     }
     return "unknown status";
