@@ -304,6 +304,15 @@ ops.fp2_sqrt = {
     },
 };
 ops.fp6_mul = { inputs: { a: T.fp6, b: T.fp6 }, run: ({ a, b }) => ({ r: T.fp6.fmt(Fp6.mul(a, b)) }) };
+ops.fp6_sqr = { inputs: { a: T.fp6 }, run: ({ a }) => ({ r: T.fp6.fmt(Fp6.sqr(a)) }) };
+ops.fp6_frobenius = {
+    inputs: { a: T.fp6, power: T.int },
+    run: ({ a, power }) => {
+        need(power >= 0, 'fp6_frobenius: power must be >= 0');
+        return { r: T.fp6.fmt(Fp6.frobeniusMap(a, power)) };
+    },
+    sample: () => ({ a: T.fp6.fmt(T.fp6.random()), power: randInt(0, 5) }),
+};
 ops.fp6_inv = { inputs: { a: T.fp6 }, run: ({ a }) => ({ r: T.fp6.fmt(invOrZero(Fp6, a)) }) };
 ops.fp12_mul = { inputs: { a: T.fp12, b: T.fp12 }, run: ({ a, b }) => ({ r: T.fp12.fmt(Fp12.mul(a, b)) }) };
 ops.fp12_sqr = { inputs: { a: T.fp12 }, run: ({ a }) => ({ r: T.fp12.fmt(Fp12.sqr(a)) }) };
