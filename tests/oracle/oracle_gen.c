@@ -701,7 +701,7 @@ static void gen_proofs(void)
 #if ORACLE_HAVE_PAIRING
 #include "cuzk/pairing.h"
 
-#define PAIRING_ROUNDS 5
+#define PAIRING_ROUNDS 8
 #define MULTI_PAIRING_N 3
 
 static void gen_pairing(void)
