@@ -508,6 +508,7 @@ async function checkStream(input) {
     let opLines = 0;
     let endCount = null;
     let lineNo = 0;
+    const seen = new Set();
     const rl = readline.createInterface({ input, crlfDelay: Infinity });
     for await (const text of rl) {
         lineNo++;
@@ -529,6 +530,7 @@ async function checkStream(input) {
             continue;
         }
         opLines++;
+        if (rec && typeof rec.op === 'string') seen.add(rec.op);
         if (endCount !== null) {
             failed++;
             report(lineNo, text, rec, { why: 'line after "end"' });
@@ -553,6 +555,7 @@ async function checkStream(input) {
         failed++;
         console.log('FAIL: no operation was checked');
     }
+    console.log(`ops covered (${seen.size}): ${[...seen].join(' ')}`);
     console.log(`${passed} passed, ${failed} failed`);
     return failed === 0 ? 0 : 1;
 }
