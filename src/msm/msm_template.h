@@ -30,6 +30,7 @@ enum { PAIR_ADD, PAIR_DBL, PAIR_A, PAIR_B, PAIR_INF };
 typedef struct {
     AFF *wk;             /* MSM_CHUNK points being summed */
     FE *inv;             /* MSM_CHUNK / 2: prefix products of the slope denominators, then their inverses */
+    FE *den;             /* MSM_CHUNK / 2: the denominators */
     uint32_t *op_src;    /* MSM_CHUNK: a round's operations: wk[src] (+ wk[src + 1]) -> wk[dst] */
     uint32_t *op_dst;
     uint8_t *op_kind;
@@ -42,7 +43,7 @@ typedef struct {
 
 static size_t G(msm_scratch_bytes)(size_t buckets, size_t part_len)
 {
-    return MSM_CHUNK * sizeof(AFF) + MSM_CHUNK / 2 * sizeof(FE) + 5 * MSM_CHUNK * sizeof(uint32_t) + MSM_CHUNK +
+    return MSM_CHUNK * sizeof(AFF) + MSM_CHUNK * sizeof(FE) + 5 * MSM_CHUNK * sizeof(uint32_t) + MSM_CHUNK +
            (buckets + 1 + part_len) * sizeof(uint32_t) + 16;
 }
 
@@ -52,6 +53,8 @@ static void G(msm_scratch_carve)(G(msm_scratch) *s, void *mem, size_t buckets, s
     s->wk = (AFF *)p;
     p += MSM_CHUNK * sizeof(AFF);
     s->inv = (FE *)p;
+    p += MSM_CHUNK / 2 * sizeof(FE);
+    s->den = (FE *)p;
     p += MSM_CHUNK / 2 * sizeof(FE);
     uint32_t *u = (uint32_t *)p;
     s->op_src = u;
@@ -65,11 +68,14 @@ static void G(msm_scratch_carve)(G(msm_scratch) *s, void *mem, size_t buckets, s
     s->op_kind = (uint8_t *)(s->order + part_len);
 }
 
-/* Classifies p + q and writes the slope's denominator when the sum needs one. */
-static inline uint8_t G(pair_kind)(FE *den, const AFF *p, const AFF *q)
+/* Classifies p + q and writes the slope's denominator when the sum needs one. Infinity is looked for only when
+ * may_inf says one can be present: gathered bases never are, so most rounds skip the test. */
+static inline uint8_t G(pair_kind)(FE *den, const AFF *p, const AFF *q, bool may_inf)
 {
-    if (G(affine_is_infinity)(q)) return PAIR_A;
-    if (G(affine_is_infinity)(p)) return PAIR_B;
+    if (may_inf) {
+        if (G(affine_is_infinity)(q)) return PAIR_A;
+        if (G(affine_is_infinity)(p)) return PAIR_B;
+    }
     if (!F(eq)(&p->x, &q->x)) {
         F(sub)(den, &q->x, &p->x);
         return PAIR_ADD;
@@ -84,26 +90,28 @@ static inline uint8_t G(pair_kind)(FE *den, const AFF *p, const AFF *q)
 
 /* Halves every run of s->wk in rounds until each is at most target_len long (target_len >= 1); a run of length 1
  * then holds its sum at run_start. Runs are disjoint and in increasing order of start, and each round writes pair
- * t of a run to start + t, never past an unread source, so everything stays in place. */
-static void G(tree_reduce)(G(msm_scratch) *s, size_t nruns, uint32_t target_len)
+ * t of a run to start + t, never past an unread source, so everything stays in place. may_inf: some point of the
+ * runs may be infinity (otherwise only sums that vanish in a round bring one in). Returns whether one may be now. */
+static bool G(tree_reduce)(G(msm_scratch) *s, size_t nruns, uint32_t target_len, bool may_inf)
 {
     AFF *wk = s->wk;
     for (;;) {
         size_t nops = 0, ninv = 0;
-        FE acc, den;
+        FE acc;
         F(set_one)(&acc);
         for (size_t r = 0; r < nruns; r++) {
             uint32_t len = s->run_len[r], st = s->run_start[r];
             if (len <= target_len) continue;
             uint32_t t = 0;
             for (; t + 1 < len; t += 2, nops++) {
-                uint8_t k = G(pair_kind)(&den, &wk[st + t], &wk[st + t + 1]);
+                uint8_t k = G(pair_kind)(&s->den[ninv], &wk[st + t], &wk[st + t + 1], may_inf);
                 s->op_src[nops] = st + t;
                 s->op_dst[nops] = st + t / 2;
                 s->op_kind[nops] = k;
                 if (k <= PAIR_DBL) {
-                    s->inv[ninv++] = acc;
-                    F(mul)(&acc, &acc, &den);
+                    s->inv[ninv] = acc;
+                    F(mul)(&acc, &acc, &s->den[ninv]);
+                    ninv++;
                 }
             }
             if (t < len) {
@@ -113,26 +121,16 @@ static void G(tree_reduce)(G(msm_scratch) *s, size_t nruns, uint32_t target_len)
             }
             s->run_len[r] = (len + 1) / 2;
         }
-        if (nops == 0) return;
-        if (ninv > 0) {
-            /* acc = 1 / Π den; walking back, inv[i] (the product of the earlier ones) times acc is 1 / den_i */
-            F_INV_VARTIME(&acc, &acc);
-            for (size_t o = nops; o-- > 0;) {
-                uint8_t k = s->op_kind[o];
-                if (k > PAIR_DBL) continue;
-                const AFF *p = &wk[s->op_src[o]];
-                if (k == PAIR_ADD) {
-                    F(sub)(&den, &p[1].x, &p[0].x);
-                } else {
-                    F(dbl)(&den, &p[0].y);
-                }
-                FE t;
-                ninv--;
-                F(mul)(&t, &acc, &s->inv[ninv]);
-                F(mul)(&acc, &acc, &den);
-                s->inv[ninv] = t;
-            }
+        if (nops == 0) return may_inf;
+        /* acc = 1 / Π den; walking back, inv[i] (the product of the earlier ones) times acc is 1 / den_i */
+        F_INV_VARTIME(&acc, &acc);
+        for (size_t i = ninv; i-- > 0;) {
+            FE t;
+            F(mul)(&t, &acc, &s->inv[i]);
+            F(mul)(&acc, &acc, &s->den[i]);
+            s->inv[i] = t;
         }
+        ninv = 0;
         for (size_t o = 0; o < nops; o++) {
             const AFF *p = &wk[s->op_src[o]];
             AFF *out = &wk[s->op_dst[o]];
@@ -147,6 +145,7 @@ static void G(tree_reduce)(G(msm_scratch) *s, size_t nruns, uint32_t target_len)
             }
             if (k == PAIR_INF) {
                 G(affine_set_infinity)(out);
+                may_inf = true;
                 continue;
             }
             FE lam, x3, t;
@@ -218,18 +217,23 @@ static void G(msm_task)(G(msm_ctx) *x, G(msm_scratch) *s, unsigned task)
     G(xyzz_set_infinity)(&total);
     AFF carry;
     bool has_carry = false;
-    int64_t b = (int64_t)nb - 1, pending = b; /* pending: highest bucket not yet folded into the running sums */
+    int64_t b = (int64_t)nb - 1;
+    while (b >= 0 && count[b] == (b ? count[b - 1] : 0)) b--; /* the top window uses few buckets */
+    int64_t pending = b; /* highest bucket not yet folded into the running sums */
     uint32_t off = 0;                         /* points of bucket b already summed into carry */
     while (b >= 0) {
         /* gather a chunk of consecutive buckets, top down, one run each */
         size_t used = 0, nruns = 0;
-        bool partial = false;
+        bool partial = false, may_inf = false;
         while (b >= 0 && !partial) {
             uint32_t bs = (b ? count[b - 1] : 0) + off, be = count[b];
             size_t need = (be - bs) + has_carry;
             if (need > MSM_CHUNK - used && used > 0) break;
             uint32_t st = (uint32_t)used;
-            if (has_carry) s->wk[used++] = carry;
+            if (has_carry) {
+                s->wk[used++] = carry;
+                may_inf = G(affine_is_infinity)(&carry);
+            }
             for (; bs < be && used < MSM_CHUNK; bs++) {
                 uint32_t e = order[bs];
                 if (bs + 8 < be) __builtin_prefetch(&bases[order[bs + 8] & ~MSM_SIGN_BIT]);
@@ -254,7 +258,7 @@ static void G(msm_task)(G(msm_ctx) *x, G(msm_scratch) *s, unsigned task)
                 b--;
             }
         }
-        G(tree_reduce)(s, nruns, 1);
+        G(tree_reduce)(s, nruns, 1, may_inf);
         for (size_t r = 0; r < nruns; r++) {
             const AFF *sb = &s->wk[s->run_start[r]];
             if (partial && r + 1 == nruns) {
@@ -378,6 +382,7 @@ static void G(badd_part)(G(badd_ctx) *x, G(msm_scratch) *s, unsigned part)
     const size_t lo = x->n * part / x->parts, hi = x->n * (part + 1) / x->parts;
     const uint32_t keep = MSM_CHUNK / 8;
     uint32_t used = 0;
+    bool may_inf = false;
     for (size_t i = lo; i < hi; i++) {
         if (((x->bitmap[i / 64] >> (i % 64)) & 1) == 0) continue;
         if (G(affine_is_infinity)(&x->bases[i])) continue;
@@ -385,7 +390,7 @@ static void G(badd_part)(G(badd_ctx) *x, G(msm_scratch) *s, unsigned part)
         if (used == MSM_CHUNK) {
             s->run_start[0] = 0;
             s->run_len[0] = used;
-            G(tree_reduce)(s, 1, keep);
+            may_inf = G(tree_reduce)(s, 1, keep, may_inf);
             used = s->run_len[0];
         }
     }
@@ -394,7 +399,7 @@ static void G(badd_part)(G(badd_ctx) *x, G(msm_scratch) *s, unsigned part)
     if (used > 0) {
         s->run_start[0] = 0;
         s->run_len[0] = used;
-        G(tree_reduce)(s, 1, 1);
+        G(tree_reduce)(s, 1, 1, may_inf);
         G(jac_from_affine)(&sum, &s->wk[0]);
     }
     x->part_sum[part] = sum;
