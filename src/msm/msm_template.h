@@ -25,6 +25,7 @@
 enum { PAIR_ADD, PAIR_DBL, PAIR_A, PAIR_B, PAIR_INF };
 
 #define MSM_SIGN_BIT 0x80000000u
+#define MSM_PREFETCH 16 /* gathers ahead: bases are read in bucket order, i.e. at random */
 
 /* One worker's scratch, carved out of the allocation made at the MSM entry. */
 typedef struct {
@@ -219,41 +220,39 @@ static void G(msm_task)(G(msm_ctx) *x, G(msm_scratch) *s, unsigned task)
     bool has_carry = false;
     int64_t b = (int64_t)nb - 1;
     while (b >= 0 && count[b] == (b ? count[b - 1] : 0)) b--; /* the top window uses few buckets */
-    int64_t pending = b; /* highest bucket not yet folded into the running sums */
-    uint32_t off = 0;                         /* points of bucket b already summed into carry */
+    int64_t pending = b;                 /* highest bucket not yet folded into the running sums */
+    uint32_t pos = b >= 0 ? count[b] : 0; /* order[0, pos) is still to gather; bucket b's part of it ends there */
     while (b >= 0) {
-        /* gather a chunk of consecutive buckets, top down, one run each */
+        /* gather a chunk of consecutive buckets, top down, one run each; order is read backwards, so the next
+         * entries to prefetch are just below, whichever bucket they belong to */
         size_t used = 0, nruns = 0;
         bool partial = false, may_inf = false;
         while (b >= 0 && !partial) {
-            uint32_t bs = (b ? count[b - 1] : 0) + off, be = count[b];
-            size_t need = (be - bs) + has_carry;
+            uint32_t bs = b ? count[b - 1] : 0;
+            size_t need = (pos - bs) + has_carry;
             if (need > MSM_CHUNK - used && used > 0) break;
             uint32_t st = (uint32_t)used;
             if (has_carry) {
                 s->wk[used++] = carry;
                 may_inf = G(affine_is_infinity)(&carry);
             }
-            for (; bs < be && used < MSM_CHUNK; bs++) {
-                uint32_t e = order[bs];
-                if (bs + 8 < be) __builtin_prefetch(&bases[order[bs + 8] & ~MSM_SIGN_BIT]);
+            while (pos > bs && used < MSM_CHUNK) {
+                pos--;
+                if (pos >= MSM_PREFETCH) __builtin_prefetch(&bases[order[pos - MSM_PREFETCH] & ~MSM_SIGN_BIT]);
+                uint32_t e = order[pos];
                 const AFF *p = &bases[e & ~MSM_SIGN_BIT];
-                if (G(affine_is_infinity)(p)) continue;
                 s->wk[used] = *p;
                 if (e & MSM_SIGN_BIT) F(neg)(&s->wk[used].y, &p->y);
                 used++;
             }
-            partial = bs < be;
+            partial = pos > bs;
             if (used > st) {
                 s->run_start[nruns] = st;
                 s->run_len[nruns] = (uint32_t)used - st;
                 s->run_bucket[nruns] = (uint32_t)b;
                 nruns++;
             }
-            if (partial) {
-                off = bs - (b ? count[b - 1] : 0);
-            } else {
-                off = 0;
+            if (!partial) {
                 has_carry = false;
                 b--;
             }
@@ -296,12 +295,41 @@ static void G(msm_worker)(void *arg, unsigned id)
     }
 }
 
-static cuzk_status G(msm_limbs)(JAC *r, const AFF *bases, const uint64_t (*k)[4], size_t n, unsigned threads)
+/* Copies the scalars as canonical limbs, zeroing those of bases at infinity (so no later pass has to look at a
+ * base to skip it), and checks raw scalars against r. Each worker takes an equal slice. */
+typedef struct {
+    uint64_t (*k)[4];
+    const AFF *bases;
+    const fr_t *mont;
+    const uint64_t (*raw)[4];
+    size_t n;
+    unsigned threads;
+    atomic_bool out_of_range;
+} G(msm_prep_ctx);
+
+static void G(msm_prep_worker)(void *arg, unsigned id)
 {
-    G(msm_ctx) x;
+    G(msm_prep_ctx) *x = arg;
+    size_t lo = x->n * id / x->threads, hi = x->n * (id + 1) / x->threads;
+    for (size_t i = lo; i < hi; i++) {
+        if (x->mont) {
+            fr_to_limbs(x->k[i], &x->mont[i]);
+        } else {
+            if (!msm_scalar_in_range(x->raw[i])) atomic_store(&x->out_of_range, true);
+            memcpy(x->k[i], x->raw[i], sizeof x->k[i]);
+        }
+        if (G(affine_is_infinity)(&x->bases[i])) memset(x->k[i], 0, sizeof x->k[i]);
+    }
+}
+
+/* The MSM proper; scalars come either as Fr elements (mont) or as canonical limbs (raw). */
+static cuzk_status G(msm_run)(JAC *r, const AFF *bases, const fr_t *mont, const uint64_t (*raw)[4], size_t n,
+                              unsigned threads)
+{
+    if (n > MSM_MAX_N) return CUZK_ERR_INVALID_ARG;
     if (threads == 0) threads = 1;
+    G(msm_ctx) x;
     x.bases = bases;
-    x.k = k;
     x.n = n;
     msm_plan_choose(&x.plan, n, threads, MSM_BUCKET_COST);
     const unsigned ntasks = x.plan.nw * x.plan.parts;
@@ -310,56 +338,57 @@ static cuzk_status G(msm_limbs)(JAC *r, const AFF *bases, const uint64_t (*k)[4]
     x.scratch_stride = (G(msm_scratch_bytes)((size_t)1 << (x.plan.c - 1), x.part_len) + 63) & ~(size_t)63;
     x.scratch_mem = malloc(x.scratch_stride * x.workers);
     x.task_sum = malloc(ntasks * sizeof *x.task_sum);
-    if (x.scratch_mem == NULL || x.task_sum == NULL) {
+    uint64_t(*k)[4] = malloc((n + 1) * sizeof *k);
+    if (x.scratch_mem == NULL || x.task_sum == NULL || k == NULL) {
         free(x.scratch_mem);
         free(x.task_sum);
+        free(k);
         return CUZK_ERR_NOMEM;
     }
-    atomic_init(&x.next_task, 0);
-    msm_parallel(x.workers, G(msm_worker), &x);
+    G(msm_prep_ctx) prep = {.k = k, .bases = bases, .mont = mont, .raw = raw, .n = n, .threads = threads};
+    atomic_init(&prep.out_of_range, false);
+    msm_parallel(threads, G(msm_prep_worker), &prep);
+    cuzk_status st = CUZK_ERR_SCALAR_RANGE;
+    if (!atomic_load(&prep.out_of_range)) {
+        x.k = (const uint64_t(*)[4])k;
+        atomic_init(&x.next_task, 0);
+        msm_parallel(x.workers, G(msm_worker), &x);
 
-    /* Horner over the windows, top down: acc = 2^c·acc + W_j */
-    JAC acc, t;
-    G(jac_set_infinity)(&acc);
-    for (unsigned j = x.plan.nw; j-- > 0;) {
-        for (unsigned i = 0; i < x.plan.c && !G(jac_is_infinity)(&acc); i++) G(jac_dbl)(&acc, &acc);
-        for (unsigned p = 0; p < x.plan.parts; p++) {
-            G(xyzz_to_jac)(&t, &x.task_sum[j * x.plan.parts + p]);
-            G(jac_add)(&acc, &acc, &t);
+        /* Horner over the windows, top down: acc = 2^c·acc + W_j */
+        JAC acc, t;
+        G(jac_set_infinity)(&acc);
+        for (unsigned j = x.plan.nw; j-- > 0;) {
+            for (unsigned i = 0; i < x.plan.c && !G(jac_is_infinity)(&acc); i++) G(jac_dbl)(&acc, &acc);
+            for (unsigned p = 0; p < x.plan.parts; p++) {
+                G(xyzz_to_jac)(&t, &x.task_sum[j * x.plan.parts + p]);
+                G(jac_add)(&acc, &acc, &t);
+            }
         }
+        *r = acc;
+        st = CUZK_OK;
     }
-    *r = acc;
     free(x.scratch_mem);
     free(x.task_sum);
-    return CUZK_OK;
+    free(k);
+    return st;
 }
 
 cuzk_status G(msm_raw)(JAC *r, const AFF *bases, const uint64_t (*scalars)[4], size_t n, unsigned threads)
 {
-    if (n > MSM_MAX_N) return CUZK_ERR_INVALID_ARG;
-    for (size_t i = 0; i < n; i++) {
-        if (!msm_scalar_in_range(scalars[i])) return CUZK_ERR_SCALAR_RANGE;
-    }
     if (n == 0) {
         G(jac_set_infinity)(r);
         return CUZK_OK;
     }
-    return G(msm_limbs)(r, bases, scalars, n, threads);
+    return G(msm_run)(r, bases, NULL, scalars, n, threads);
 }
 
 cuzk_status G(msm)(JAC *r, const AFF *bases, const fr_t *scalars, size_t n, unsigned threads)
 {
-    if (n > MSM_MAX_N) return CUZK_ERR_INVALID_ARG;
     if (n == 0) {
         G(jac_set_infinity)(r);
         return CUZK_OK;
     }
-    uint64_t(*k)[4] = malloc(n * sizeof *k);
-    if (k == NULL) return CUZK_ERR_NOMEM;
-    msm_scalars_to_limbs(k, scalars, n, threads);
-    cuzk_status st = G(msm_limbs)(r, bases, (const uint64_t(*)[4])k, n, threads);
-    free(k);
-    return st;
+    return G(msm_run)(r, bases, scalars, NULL, n, threads);
 }
 
 /* ---- Batch addition ---------------------------------------------------------------------------------------------- */
