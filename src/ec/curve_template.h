@@ -382,6 +382,19 @@ void G_(jac_mul_by_x_abs)(JAC *r, const JAC *p)
     *r = acc;
 }
 
+/* The same from an affine point, with mixed additions. */
+void G_(affine_mul_by_x_abs)(JAC *r, const AFF *p)
+{
+    const uint64_t x = 0xd201000000010000ULL;
+    JAC acc;
+    G_(jac_from_affine)(&acc, p);
+    for (int b = 62; b >= 0; b--) {
+        G_(jac_dbl)(&acc, &acc);
+        if ((x >> b) & 1) G_(jac_add_affine)(&acc, &acc, p);
+    }
+    *r = acc;
+}
+
 bool G_(affine_in_subgroup_naive)(const AFF *p)
 {
     JAC j;

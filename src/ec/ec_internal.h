@@ -6,13 +6,11 @@
 
 typedef unsigned __int128 u128;
 
-/* y² for a given x: x³ + b */
-void g1_curve_rhs(fp_t *r, const fp_t *x);
-void g2_curve_rhs(fp2_t *r, const fp2_t *x);
-
 /* [|x|]P for the BLS parameter |x| = 0xd201000000010000 (x itself is negative) */
 void g1_jac_mul_by_x_abs(g1_jac_t *r, const g1_jac_t *p);
 void g2_jac_mul_by_x_abs(g2_jac_t *r, const g2_jac_t *p);
+void g1_affine_mul_by_x_abs(g1_jac_t *r, const g1_affine_t *p);
+void g2_affine_mul_by_x_abs(g2_jac_t *r, const g2_affine_t *p);
 
 /* ψ, the untwist-Frobenius-twist endomorphism of G2 */
 void g2_affine_psi(g2_affine_t *r, const g2_affine_t *p);

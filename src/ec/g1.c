@@ -37,9 +37,9 @@ bool g1_affine_in_subgroup(const g1_affine_t *p)
                                0xc26a2ff874fd029bULL, 0x3636b76660701c6eULL, 0x051ba4ab241b6160ULL}};
     if (g1_affine_is_infinity(p)) return true;
     g1_jac_t q, phi;
-    g1_jac_from_affine(&phi, p);
-    g1_jac_mul_by_x_abs(&q, &phi);
+    g1_affine_mul_by_x_abs(&q, p);
     g1_jac_mul_by_x_abs(&q, &q);
+    g1_jac_from_affine(&phi, p);
     g1_jac_neg(&q, &q);
     fp_mul(&phi.x, &phi.x, &BETA);
     return g1_jac_eq(&phi, &q);

@@ -80,8 +80,7 @@ bool g2_affine_in_subgroup(const g2_affine_t *p)
     g2_affine_t psi;
     g2_jac_t q, pj;
     g2_affine_psi(&psi, p);
-    g2_jac_from_affine(&pj, p);
-    g2_jac_mul_by_x_abs(&q, &pj);
+    g2_affine_mul_by_x_abs(&q, p);
     g2_jac_neg(&q, &q);
     g2_jac_from_affine(&pj, &psi);
     return g2_jac_eq(&pj, &q);

@@ -7,10 +7,6 @@
 
 #include "cuzk/ec.h"
 
-/* from src/ec/ec_internal.h: x³ + b */
-void g1_curve_rhs(fp_t *r, const fp_t *x);
-void g2_curve_rhs(fp2_t *r, const fp2_t *x);
-
 #define FE fp_t
 #define FE_(name) fp_##name
 #define G_(name) g1_##name
