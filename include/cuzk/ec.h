@@ -37,6 +37,7 @@ bool g1_affine_eq(const g1_affine_t *a, const g1_affine_t *b);
 void g1_affine_neg(g1_affine_t *r, const g1_affine_t *p);
 bool g1_affine_on_curve(const g1_affine_t *p);         /* infinity counts as on the curve */
 bool g1_affine_in_subgroup(const g1_affine_t *p);      /* fast endomorphism test; assumes on curve */
+void g1_curve_rhs(fp_t *r, const fp_t *x);             /* x³ + 4, the y² of the curve at x */
 bool g1_affine_in_subgroup_naive(const g1_affine_t *p); /* [r]P = 0, the reference for the fast test */
 
 void g1_jac_set_infinity(g1_jac_t *r);
@@ -44,7 +45,7 @@ bool g1_jac_is_infinity(const g1_jac_t *p);
 bool g1_jac_eq(const g1_jac_t *a, const g1_jac_t *b);
 void g1_jac_from_affine(g1_jac_t *r, const g1_affine_t *p);
 void g1_jac_to_affine(g1_affine_t *r, const g1_jac_t *p);
-/* Normalizes n points with one field inversion. */
+/* Normalizes n points with one (variable-time) field inversion and no scratch memory; out must not overlap in. */
 void g1_jac_batch_to_affine(g1_affine_t *out, const g1_jac_t *in, size_t n);
 void g1_jac_neg(g1_jac_t *r, const g1_jac_t *p);
 void g1_jac_dbl(g1_jac_t *r, const g1_jac_t *p);
@@ -52,7 +53,8 @@ void g1_jac_add(g1_jac_t *r, const g1_jac_t *a, const g1_jac_t *b);        /* co
 void g1_jac_add_affine(g1_jac_t *r, const g1_jac_t *a, const g1_affine_t *b); /* mixed; complete likewise */
 /* [k]P for a public scalar given as canonical little-endian limbs (any value, need not be < r). */
 void g1_jac_mul(g1_jac_t *r, const g1_jac_t *p, const uint64_t *k, size_t k_limbs);
-/* [k]P in constant time with respect to k (for secret scalars: r, s in the prover). */
+/* [k]P in constant time with respect to k (for secret scalars: r, s in the prover). P must lie in the order-r
+ * subgroup: internally k is replaced by k + r or k + 2r. */
 void g1_jac_mul_ct(g1_jac_t *r, const g1_jac_t *p, const fr_t *k);
 
 void g1_xyzz_set_infinity(g1_xyzz_t *r);
@@ -72,6 +74,7 @@ void g2_affine_neg(g2_affine_t *r, const g2_affine_t *p);
 bool g2_affine_on_curve(const g2_affine_t *p);
 bool g2_affine_in_subgroup(const g2_affine_t *p);
 bool g2_affine_in_subgroup_naive(const g2_affine_t *p);
+void g2_curve_rhs(fp2_t *r, const fp2_t *x);
 
 void g2_jac_set_infinity(g2_jac_t *r);
 bool g2_jac_is_infinity(const g2_jac_t *p);

@@ -1,0 +1,34 @@
+/* cuzk msm: multi-scalar multiplication Σ [k_i] P_i over G1 and G2 (Pippenger with signed digits and batch-affine
+ * bucket sums), and bitmap-selected batch addition Σ_{bit i set} P_i.
+ *
+ * Inputs:
+ *   bases    affine points of the order-r subgroup; the point at infinity (x = y = 0, see ec.h) is allowed and
+ *            contributes nothing. Points outside the subgroup or off the curve give an unspecified result.
+ *   scalars  g1_msm / g2_msm: Fr elements (Montgomery form, always < r).
+ *            g1_msm_raw / g2_msm_raw: canonical integers, 4 little-endian 64-bit limbs each. A scalar >= r is
+ *            rejected with CUZK_ERR_SCALAR_RANGE (nothing is reduced silently, r is not written).
+ *   threads  worker count; 1 runs on the caller's thread without creating any, 0 is treated as 1.
+ *
+ * n = 0 gives the point at infinity. n is limited to 2^31 − 1 (CUZK_ERR_INVALID_ARG above). Scratch memory is
+ * allocated once per call (CUZK_ERR_NOMEM when that fails; r is then not written). All inputs are public: the
+ * running time depends on the scalars. */
+#ifndef CUZK_MSM_H
+#define CUZK_MSM_H
+
+#include "cuzk/ec.h"
+
+cuzk_status g1_msm(g1_jac_t *r, const g1_affine_t *bases, const fr_t *scalars, size_t n, unsigned threads);
+cuzk_status g1_msm_raw(g1_jac_t *r, const g1_affine_t *bases, const uint64_t (*scalars)[4], size_t n,
+                       unsigned threads);
+/* Sum of the bases whose bit is set: bit i is bit (i % 64) of bitmap[i / 64], least significant first. Bits at
+ * and above n are ignored. */
+cuzk_status g1_batch_add(g1_jac_t *r, const g1_affine_t *bases, const uint64_t *bitmap, size_t n,
+                         unsigned threads);
+
+cuzk_status g2_msm(g2_jac_t *r, const g2_affine_t *bases, const fr_t *scalars, size_t n, unsigned threads);
+cuzk_status g2_msm_raw(g2_jac_t *r, const g2_affine_t *bases, const uint64_t (*scalars)[4], size_t n,
+                       unsigned threads);
+cuzk_status g2_batch_add(g2_jac_t *r, const g2_affine_t *bases, const uint64_t *bitmap, size_t n,
+                         unsigned threads);
+
+#endif

@@ -1,0 +1,27 @@
+/* G1 encodings: zcash/IETF (48 / 96 bytes) and iden3 (96 bytes). */
+#include <string.h>
+
+#include "ec_internal.h"
+
+#define FE_BYTES FP_BYTES
+
+static void fe_write_be(uint8_t *out, const fp_t *a) { fp_to_bytes_be(out, a); }
+static cuzk_status fe_read_be(fp_t *r, const uint8_t *in) { return fp_from_bytes_be(r, in); }
+
+static void fe_write_mont(uint8_t *out, const fp_t *a)
+{
+    for (size_t i = 0; i < FP_BYTES; i++) out[i] = (uint8_t)(a->l[i / 8] >> (8 * (i % 8)));
+}
+
+static cuzk_status fe_read_mont(fp_t *r, const uint8_t *in)
+{
+    uint64_t l[FP_LIMBS] = {0};
+    for (size_t i = 0; i < FP_BYTES; i++) l[i / 8] |= (uint64_t)in[i] << (8 * (i % 8));
+    return fp_from_mont_limbs(r, l);
+}
+
+#define FE fp_t
+#define FE_(name) fp_##name
+#define G_(name) g1_##name
+#define AFF g1_affine_t
+#include "codec_template.h"

@@ -1,0 +1,45 @@
+/* G2 encodings: zcash/IETF (96 / 192 bytes, Fp2 as c1 ‖ c0) and iden3 (192 bytes, Fp2 as c0 ‖ c1). */
+#include <string.h>
+
+#include "ec_internal.h"
+
+#define FE_BYTES (2 * FP_BYTES)
+
+static void fe_write_be(uint8_t *out, const fp2_t *a)
+{
+    fp_to_bytes_be(out, &a->c1);
+    fp_to_bytes_be(out + FP_BYTES, &a->c0);
+}
+
+static cuzk_status fe_read_be(fp2_t *r, const uint8_t *in)
+{
+    cuzk_status s = fp_from_bytes_be(&r->c1, in);
+    if (s != CUZK_OK) return s;
+    return fp_from_bytes_be(&r->c0, in + FP_BYTES);
+}
+
+static void fe_write_mont(uint8_t *out, const fp2_t *a)
+{
+    const fp_t *c[2] = {&a->c0, &a->c1};
+    for (size_t k = 0; k < 2; k++) {
+        for (size_t i = 0; i < FP_BYTES; i++) out[k * FP_BYTES + i] = (uint8_t)(c[k]->l[i / 8] >> (8 * (i % 8)));
+    }
+}
+
+static cuzk_status fe_read_mont(fp2_t *r, const uint8_t *in)
+{
+    fp_t *c[2] = {&r->c0, &r->c1};
+    for (size_t k = 0; k < 2; k++) {
+        uint64_t l[FP_LIMBS] = {0};
+        for (size_t i = 0; i < FP_BYTES; i++) l[i / 8] |= (uint64_t)in[k * FP_BYTES + i] << (8 * (i % 8));
+        cuzk_status s = fp_from_mont_limbs(c[k], l);
+        if (s != CUZK_OK) return s;
+    }
+    return CUZK_OK;
+}
+
+#define FE fp2_t
+#define FE_(name) fp2_##name
+#define G_(name) g2_##name
+#define AFF g2_affine_t
+#include "codec_template.h"

@@ -1,0 +1,54 @@
+/* Group-independent parts of the MSM: window plan, signed digits, scalar checks and the worker pool. */
+#ifndef CUZK_MSM_INTERNAL_H
+#define CUZK_MSM_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/ff.h"
+
+/* Scalars are < r < 2^255, so bit 255 is always clear and ceil(256 / c) signed windows never carry out. */
+#define MSM_SCALAR_BITS 256
+#define MSM_MAX_WINDOW 20
+#define MSM_MAX_N ((size_t)INT32_MAX)
+
+/* How one MSM is cut: window width c, windows nw = ceil(256 / c), each window split into `parts` point ranges.
+ * A task is one (window, part) pair; tasks are handed to workers in order. */
+typedef struct {
+    unsigned c, nw, parts;
+} msm_plan;
+
+/* Chooses the plan of least estimated time for n points on `threads` workers. bucket_cost is the cost of reducing
+ * one bucket relative to one bucket addition. */
+void msm_plan_choose(msm_plan *p, size_t n, unsigned threads, double bucket_cost);
+
+/* Signed digit of window j (width c) of a 256-bit scalar k < 2^255: d in [−2^(c−1), 2^(c−1)], with
+ * k = Σ_j d_j 2^(jc). Booth's rule: the c bits of the window, plus the bit just below it, minus 2^c times the
+ * window's top bit; each window is read independently, no carry chain. */
+static inline int32_t msm_digit(const uint64_t k[4], unsigned j, unsigned c)
+{
+    unsigned pos = j * c;
+    /* c + 1 bits starting at pos − 1 (bit −1 is 0): read a 64-bit span covering them */
+    uint64_t w;
+    if (pos == 0) {
+        w = k[0] << 1;
+    } else {
+        unsigned s = pos - 1, limb = s / 64, sh = s % 64;
+        w = k[limb] >> sh;
+        if (sh != 0 && limb + 1 < 4) w |= k[limb + 1] << (64 - sh);
+    }
+    uint64_t mask = ((uint64_t)1 << (c + 1)) - 1;
+    w &= mask;
+    /* w = window bits << 1 | bit below: digit = (w >> 1) + (w & 1) − (top bit) << c */
+    int32_t d = (int32_t)((w >> 1) + (w & 1));
+    return d - (int32_t)((w >> c) << c);
+}
+
+/* k < r as plain integers. */
+int msm_scalar_in_range(const uint64_t k[4]);
+
+/* Runs fn(ctx, id) for id = 0 .. threads−1, id 0 on the calling thread, and waits for all. When a thread cannot
+ * be created its share runs on the caller, so work handed out through a shared counter is always finished. */
+void msm_parallel(unsigned threads, void (*fn)(void *ctx, unsigned id), void *ctx);
+
+#endif

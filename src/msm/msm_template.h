@@ -1,0 +1,479 @@
+/* Pippenger MSM and bitmap batch addition, written once for G1 and G2. The including file defines:
+ *   G(name)        the group prefix (g1_##name), with AFF, JAC, XYZZ its point types;
+ *   FE, F(name)    the coordinate field (fp_t, fp_##name) and F_INV_VARTIME its variable-time inverse;
+ *   MSM_CHUNK      how many points one batch of affine additions holds (one field inversion per round);
+ *   MSM_BUCKET_COST the cost of reducing one bucket, in bucket additions (see msm_plan_choose).
+ *
+ * Outline of one window of c bits (windows and point ranges are tasks spread over the workers):
+ *   1. each scalar's signed digit d (Booth recoding, msm_digit) selects bucket |d| − 1, with the base negated when
+ *      d < 0; a counting sort lists the points of every bucket together (offsets only, no points are copied);
+ *   2. buckets are summed in chunks of consecutive buckets: the chunk's points are gathered into a work array,
+ *      one run per bucket, and every run is halved in rounds of independent affine additions P + Q, all slopes
+ *      of a round sharing one inversion (Montgomery's trick). Each addition costs 6 multiplications plus its share
+ *      of the inversion, against 10–11 for a mixed XYZZ addition. Any bucket distribution is handled: a bucket
+ *      holding every point just takes log2(n) rounds, and P + P and P + (−P) are recognized;
+ *   3. the window sum Σ_b (b + 1)·S_b is formed by running sums from the top bucket down, in XYZZ.
+ * The windows are then combined by doubling (Horner's rule). */
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "msm_internal.h"
+
+enum { PAIR_ADD, PAIR_DBL, PAIR_A, PAIR_B, PAIR_INF };
+
+#define MSM_SIGN_BIT 0x80000000u
+#define MSM_PREFETCH 16 /* gathers ahead: bases are read in bucket order, i.e. at random */
+
+/* One worker's scratch, carved out of the allocation made at the MSM entry. */
+typedef struct {
+    AFF *wk;             /* MSM_CHUNK points being summed */
+    FE *inv;             /* MSM_CHUNK / 2: prefix products of the slope denominators, then their inverses */
+    FE *den;             /* MSM_CHUNK / 2: the denominators */
+    uint32_t *op_src;    /* MSM_CHUNK: a round's operations: wk[src] (+ wk[src + 1]) -> wk[dst] */
+    uint32_t *op_dst;
+    uint8_t *op_kind;
+    uint32_t *run_start; /* MSM_CHUNK: runs of the chunk, one per bucket */
+    uint32_t *run_len;
+    uint32_t *run_bucket;
+    uint32_t *count;     /* 2^(c−1) + 1 bucket counters, then bucket ends */
+    uint32_t *order;     /* point offsets sorted by bucket, MSM_SIGN_BIT set for a negated point */
+} G(msm_scratch);
+
+static size_t G(msm_scratch_bytes)(size_t buckets, size_t part_len)
+{
+    return MSM_CHUNK * sizeof(AFF) + MSM_CHUNK * sizeof(FE) + 5 * MSM_CHUNK * sizeof(uint32_t) + MSM_CHUNK +
+           (buckets + 1 + part_len) * sizeof(uint32_t) + 16;
+}
+
+static void G(msm_scratch_carve)(G(msm_scratch) *s, void *mem, size_t buckets, size_t part_len)
+{
+    char *p = mem;
+    s->wk = (AFF *)p;
+    p += MSM_CHUNK * sizeof(AFF);
+    s->inv = (FE *)p;
+    p += MSM_CHUNK / 2 * sizeof(FE);
+    s->den = (FE *)p;
+    p += MSM_CHUNK / 2 * sizeof(FE);
+    uint32_t *u = (uint32_t *)p;
+    s->op_src = u;
+    s->op_dst = u + MSM_CHUNK;
+    s->run_start = u + 2 * MSM_CHUNK;
+    s->run_len = u + 3 * MSM_CHUNK;
+    s->run_bucket = u + 4 * MSM_CHUNK;
+    s->count = u + 5 * MSM_CHUNK;
+    s->order = s->count + buckets + 1;
+    /* the kind bytes sit last so the word arrays keep their alignment */
+    s->op_kind = (uint8_t *)(s->order + part_len);
+}
+
+/* Classifies p + q and writes the slope's denominator when the sum needs one. Infinity is looked for only when
+ * may_inf says one can be present: gathered bases never are, so most rounds skip the test. */
+static inline uint8_t G(pair_kind)(FE *den, const AFF *p, const AFF *q, bool may_inf)
+{
+    if (may_inf) {
+        if (G(affine_is_infinity)(q)) return PAIR_A;
+        if (G(affine_is_infinity)(p)) return PAIR_B;
+    }
+    if (!F(eq)(&p->x, &q->x)) {
+        F(sub)(den, &q->x, &p->x);
+        return PAIR_ADD;
+    }
+    /* same x: q = p (tangent slope; y = 0 would be a 2-torsion point, whose double is infinity) or q = −p */
+    if (F(eq)(&p->y, &q->y) && !F(is_zero)(&p->y)) {
+        F(dbl)(den, &p->y);
+        return PAIR_DBL;
+    }
+    return PAIR_INF;
+}
+
+/* Halves every run of s->wk in rounds until each is at most target_len long (target_len >= 1); a run of length 1
+ * then holds its sum at run_start. Runs are disjoint and in increasing order of start, and each round writes pair
+ * t of a run to start + t, never past an unread source, so everything stays in place. may_inf: some point of the
+ * runs may be infinity (otherwise only sums that vanish in a round bring one in). Returns whether one may be now. */
+static bool G(tree_reduce)(G(msm_scratch) *s, size_t nruns, uint32_t target_len, bool may_inf)
+{
+    AFF *wk = s->wk;
+    for (;;) {
+        size_t nops = 0, ninv = 0;
+        FE acc;
+        F(set_one)(&acc);
+        for (size_t r = 0; r < nruns; r++) {
+            uint32_t len = s->run_len[r], st = s->run_start[r];
+            if (len <= target_len) continue;
+            uint32_t t = 0;
+            for (; t + 1 < len; t += 2, nops++) {
+                uint8_t k = G(pair_kind)(&s->den[ninv], &wk[st + t], &wk[st + t + 1], may_inf);
+                s->op_src[nops] = st + t;
+                s->op_dst[nops] = st + t / 2;
+                s->op_kind[nops] = k;
+                if (k <= PAIR_DBL) {
+                    s->inv[ninv] = acc;
+                    F(mul)(&acc, &acc, &s->den[ninv]);
+                    ninv++;
+                }
+            }
+            if (t < len) {
+                s->op_src[nops] = st + t;
+                s->op_dst[nops] = st + t / 2;
+                s->op_kind[nops++] = PAIR_A;
+            }
+            s->run_len[r] = (len + 1) / 2;
+        }
+        if (nops == 0) return may_inf;
+        /* acc = 1 / Π den; walking back, inv[i] (the product of the earlier ones) times acc is 1 / den_i */
+        F_INV_VARTIME(&acc, &acc);
+        for (size_t i = ninv; i-- > 0;) {
+            FE t;
+            F(mul)(&t, &acc, &s->inv[i]);
+            F(mul)(&acc, &acc, &s->den[i]);
+            s->inv[i] = t;
+        }
+        ninv = 0;
+        for (size_t o = 0; o < nops; o++) {
+            const AFF *p = &wk[s->op_src[o]];
+            AFF *out = &wk[s->op_dst[o]];
+            uint8_t k = s->op_kind[o];
+            if (k == PAIR_A) {
+                *out = p[0];
+                continue;
+            }
+            if (k == PAIR_B) {
+                *out = p[1];
+                continue;
+            }
+            if (k == PAIR_INF) {
+                G(affine_set_infinity)(out);
+                may_inf = true;
+                continue;
+            }
+            FE lam, x3, t;
+            if (k == PAIR_ADD) {
+                F(sub)(&t, &p[1].y, &p[0].y);
+            } else {
+                F(sqr)(&lam, &p[0].x);
+                F(dbl)(&t, &lam);
+                F(add)(&t, &t, &lam);
+            }
+            F(mul)(&lam, &t, &s->inv[ninv++]);
+            /* x3 = λ² − x1 − x2, y3 = λ(x1 − x3) − y1 */
+            F(sqr)(&x3, &lam);
+            F(sub)(&x3, &x3, &p[0].x);
+            F(sub)(&x3, &x3, &p[1].x);
+            F(sub)(&t, &p[0].x, &x3);
+            F(mul)(&t, &t, &lam);
+            F(sub)(&out->y, &t, &p[0].y);
+            out->x = x3;
+        }
+    }
+}
+
+/* ---- MSM --------------------------------------------------------------------------------------------------------- */
+
+typedef struct {
+    const AFF *bases;
+    const uint64_t (*k)[4];
+    size_t n;
+    msm_plan plan;
+    unsigned workers;
+    char *scratch_mem;  /* workers × scratch_stride bytes */
+    size_t scratch_stride, part_len;
+    XYZZ *task_sum;     /* one per task: Σ_b (b + 1)·S_b over the task's points */
+    atomic_uint next_task;
+} G(msm_ctx);
+
+/* One window, one range of points: counting sort by bucket, batch-affine bucket sums, running-sum reduction. */
+static void G(msm_task)(G(msm_ctx) *x, G(msm_scratch) *s, unsigned task)
+{
+    const unsigned c = x->plan.c, parts = x->plan.parts, j = task / parts, part = task % parts;
+    const size_t lo = x->n * part / parts, hi = x->n * (part + 1) / parts;
+    const uint32_t nb = (uint32_t)1 << (c - 1);
+    uint32_t *count = s->count, *order = s->order;
+
+    /* counting sort: count[b + 1] counts bucket b, then count[b] becomes bucket b's start, then (after the
+     * scatter moved it along) its end; bucket b spans [b ? count[b − 1] : 0, count[b]) */
+    memset(count, 0, (nb + 1) * sizeof *count);
+    for (size_t i = lo; i < hi; i++) {
+        int32_t d = msm_digit(x->k[i], j, c);
+        count[d < 0 ? -d : d]++;
+    }
+    uint32_t sum = 0;
+    for (uint32_t b = 0; b < nb; b++) {
+        uint32_t t = count[b + 1];
+        count[b] = sum;
+        sum += t;
+    }
+    for (size_t i = lo; i < hi; i++) {
+        int32_t d = msm_digit(x->k[i], j, c);
+        if (d == 0) continue;
+        uint32_t b = (uint32_t)(d < 0 ? -d : d) - 1;
+        order[count[b]++] = (uint32_t)(i - lo) | (d < 0 ? MSM_SIGN_BIT : 0);
+    }
+
+    const AFF *bases = x->bases + lo;
+    XYZZ running, total;
+    G(xyzz_set_infinity)(&running);
+    G(xyzz_set_infinity)(&total);
+    AFF carry;
+    bool has_carry = false;
+    int64_t b = (int64_t)nb - 1;
+    while (b >= 0 && count[b] == (b ? count[b - 1] : 0)) b--; /* the top window uses few buckets */
+    int64_t pending = b;                 /* highest bucket not yet folded into the running sums */
+    uint32_t pos = b >= 0 ? count[b] : 0; /* order[0, pos) is still to gather; bucket b's part of it ends there */
+    while (b >= 0) {
+        /* gather a chunk of consecutive buckets, top down, one run each; order is read backwards, so the next
+         * entries to prefetch are just below, whichever bucket they belong to */
+        size_t used = 0, nruns = 0;
+        bool partial = false, may_inf = false;
+        while (b >= 0 && !partial) {
+            uint32_t bs = b ? count[b - 1] : 0;
+            size_t need = (pos - bs) + has_carry;
+            if (need > MSM_CHUNK - used && used > 0) break;
+            uint32_t st = (uint32_t)used;
+            if (has_carry) {
+                s->wk[used++] = carry;
+                may_inf = G(affine_is_infinity)(&carry);
+            }
+            while (pos > bs && used < MSM_CHUNK) {
+                pos--;
+                if (pos >= MSM_PREFETCH) __builtin_prefetch(&bases[order[pos - MSM_PREFETCH] & ~MSM_SIGN_BIT]);
+                uint32_t e = order[pos];
+                const AFF *p = &bases[e & ~MSM_SIGN_BIT];
+                s->wk[used] = *p;
+                if (e & MSM_SIGN_BIT) F(neg)(&s->wk[used].y, &p->y);
+                used++;
+            }
+            partial = pos > bs;
+            if (used > st) {
+                s->run_start[nruns] = st;
+                s->run_len[nruns] = (uint32_t)used - st;
+                s->run_bucket[nruns] = (uint32_t)b;
+                nruns++;
+            }
+            if (!partial) {
+                has_carry = false;
+                b--;
+            }
+        }
+        G(tree_reduce)(s, nruns, 1, may_inf);
+        for (size_t r = 0; r < nruns; r++) {
+            const AFF *sb = &s->wk[s->run_start[r]];
+            if (partial && r + 1 == nruns) {
+                carry = *sb;
+                has_carry = true;
+                break;
+            }
+            /* empty buckets between the previous bucket and this one still add the running sum once each */
+            int64_t rb = s->run_bucket[r];
+            for (; pending > rb; pending--) {
+                if (!G(xyzz_is_infinity)(&running)) G(xyzz_add)(&total, &total, &running);
+            }
+            if (!G(affine_is_infinity)(sb)) G(xyzz_add_affine)(&running, &running, sb);
+            if (!G(xyzz_is_infinity)(&running)) G(xyzz_add)(&total, &total, &running);
+            pending = rb - 1;
+        }
+    }
+    for (; pending >= 0; pending--) {
+        if (!G(xyzz_is_infinity)(&running)) G(xyzz_add)(&total, &total, &running);
+    }
+    x->task_sum[task] = total;
+}
+
+static void G(msm_worker)(void *arg, unsigned id)
+{
+    G(msm_ctx) *x = arg;
+    G(msm_scratch) s;
+    G(msm_scratch_carve)(&s, x->scratch_mem + (size_t)id * x->scratch_stride, (size_t)1 << (x->plan.c - 1),
+                         x->part_len);
+    const unsigned ntasks = x->plan.nw * x->plan.parts;
+    for (;;) {
+        unsigned t = atomic_fetch_add(&x->next_task, 1);
+        if (t >= ntasks) break;
+        G(msm_task)(x, &s, t);
+    }
+}
+
+/* Copies the scalars as canonical limbs, zeroing those of bases at infinity (so no later pass has to look at a
+ * base to skip it), and checks raw scalars against r. Each worker takes an equal slice. */
+typedef struct {
+    uint64_t (*k)[4];
+    const AFF *bases;
+    const fr_t *mont;
+    const uint64_t (*raw)[4];
+    size_t n;
+    unsigned threads;
+    atomic_bool out_of_range;
+} G(msm_prep_ctx);
+
+static void G(msm_prep_worker)(void *arg, unsigned id)
+{
+    G(msm_prep_ctx) *x = arg;
+    size_t lo = x->n * id / x->threads, hi = x->n * (id + 1) / x->threads;
+    for (size_t i = lo; i < hi; i++) {
+        if (x->mont) {
+            fr_to_limbs(x->k[i], &x->mont[i]);
+        } else {
+            if (!msm_scalar_in_range(x->raw[i])) atomic_store(&x->out_of_range, true);
+            memcpy(x->k[i], x->raw[i], sizeof x->k[i]);
+        }
+        if (G(affine_is_infinity)(&x->bases[i])) memset(x->k[i], 0, sizeof x->k[i]);
+    }
+}
+
+/* The MSM proper; scalars come either as Fr elements (mont) or as canonical limbs (raw). */
+static cuzk_status G(msm_run)(JAC *r, const AFF *bases, const fr_t *mont, const uint64_t (*raw)[4], size_t n,
+                              unsigned threads)
+{
+    if (n > MSM_MAX_N) return CUZK_ERR_INVALID_ARG;
+    if (threads == 0) threads = 1;
+    G(msm_ctx) x;
+    x.bases = bases;
+    x.n = n;
+    msm_plan_choose(&x.plan, n, threads, MSM_BUCKET_COST);
+    const unsigned ntasks = x.plan.nw * x.plan.parts;
+    x.workers = threads < ntasks ? threads : ntasks;
+    x.part_len = (n + x.plan.parts - 1) / x.plan.parts;
+    x.scratch_stride = (G(msm_scratch_bytes)((size_t)1 << (x.plan.c - 1), x.part_len) + 63) & ~(size_t)63;
+    x.scratch_mem = malloc(x.scratch_stride * x.workers);
+    x.task_sum = malloc(ntasks * sizeof *x.task_sum);
+    uint64_t(*k)[4] = malloc((n + 1) * sizeof *k);
+    if (x.scratch_mem == NULL || x.task_sum == NULL || k == NULL) {
+        free(x.scratch_mem);
+        free(x.task_sum);
+        free(k);
+        return CUZK_ERR_NOMEM;
+    }
+    G(msm_prep_ctx) prep = {.k = k, .bases = bases, .mont = mont, .raw = raw, .n = n, .threads = threads};
+    atomic_init(&prep.out_of_range, false);
+    msm_parallel(threads, G(msm_prep_worker), &prep);
+    cuzk_status st = CUZK_ERR_SCALAR_RANGE;
+    if (!atomic_load(&prep.out_of_range)) {
+        x.k = (const uint64_t(*)[4])k;
+        atomic_init(&x.next_task, 0);
+        msm_parallel(x.workers, G(msm_worker), &x);
+
+        /* Horner over the windows, top down: acc = 2^c·acc + W_j */
+        JAC acc, t;
+        G(jac_set_infinity)(&acc);
+        for (unsigned j = x.plan.nw; j-- > 0;) {
+            for (unsigned i = 0; i < x.plan.c && !G(jac_is_infinity)(&acc); i++) G(jac_dbl)(&acc, &acc);
+            for (unsigned p = 0; p < x.plan.parts; p++) {
+                G(xyzz_to_jac)(&t, &x.task_sum[j * x.plan.parts + p]);
+                G(jac_add)(&acc, &acc, &t);
+            }
+        }
+        *r = acc;
+        st = CUZK_OK;
+    }
+    free(x.scratch_mem);
+    free(x.task_sum);
+    free(k);
+    return st;
+}
+
+cuzk_status G(msm_raw)(JAC *r, const AFF *bases, const uint64_t (*scalars)[4], size_t n, unsigned threads)
+{
+    if (n == 0) {
+        G(jac_set_infinity)(r);
+        return CUZK_OK;
+    }
+    return G(msm_run)(r, bases, NULL, scalars, n, threads);
+}
+
+cuzk_status G(msm)(JAC *r, const AFF *bases, const fr_t *scalars, size_t n, unsigned threads)
+{
+    if (n == 0) {
+        G(jac_set_infinity)(r);
+        return CUZK_OK;
+    }
+    return G(msm_run)(r, bases, scalars, NULL, n, threads);
+}
+
+/* ---- Batch addition ---------------------------------------------------------------------------------------------- */
+
+typedef struct {
+    const AFF *bases;
+    const uint64_t *bitmap;
+    size_t n;
+    unsigned parts;
+    char *scratch_mem;
+    size_t scratch_stride;
+    JAC *part_sum;
+    atomic_uint next_part;
+} G(badd_ctx);
+
+/* Sums the selected points of one range: the work array is filled, halved a few rounds down to an eighth, and
+ * filled again behind what is left, so every round still shares its inversion among many additions. */
+static void G(badd_part)(G(badd_ctx) *x, G(msm_scratch) *s, unsigned part)
+{
+    const size_t lo = x->n * part / x->parts, hi = x->n * (part + 1) / x->parts;
+    const uint32_t keep = MSM_CHUNK / 8;
+    uint32_t used = 0;
+    bool may_inf = false;
+    for (size_t i = lo; i < hi; i++) {
+        if (((x->bitmap[i / 64] >> (i % 64)) & 1) == 0) continue;
+        if (G(affine_is_infinity)(&x->bases[i])) continue;
+        s->wk[used++] = x->bases[i];
+        if (used == MSM_CHUNK) {
+            s->run_start[0] = 0;
+            s->run_len[0] = used;
+            may_inf = G(tree_reduce)(s, 1, keep, may_inf);
+            used = s->run_len[0];
+        }
+    }
+    JAC sum;
+    G(jac_set_infinity)(&sum);
+    if (used > 0) {
+        s->run_start[0] = 0;
+        s->run_len[0] = used;
+        G(tree_reduce)(s, 1, 1, may_inf);
+        G(jac_from_affine)(&sum, &s->wk[0]);
+    }
+    x->part_sum[part] = sum;
+}
+
+static void G(badd_worker)(void *arg, unsigned id)
+{
+    G(badd_ctx) *x = arg;
+    G(msm_scratch) s;
+    G(msm_scratch_carve)(&s, x->scratch_mem + (size_t)id * x->scratch_stride, 0, 0);
+    for (;;) {
+        unsigned p = atomic_fetch_add(&x->next_part, 1);
+        if (p >= x->parts) break;
+        G(badd_part)(x, &s, p);
+    }
+}
+
+cuzk_status G(batch_add)(JAC *r, const AFF *bases, const uint64_t *bitmap, size_t n, unsigned threads)
+{
+    if (n > MSM_MAX_N) return CUZK_ERR_INVALID_ARG;
+    if (threads == 0) threads = 1;
+    G(badd_ctx) x;
+    x.bases = bases;
+    x.bitmap = bitmap;
+    x.n = n;
+    /* a few parts per worker balance the load; each part ends in a short tail of small rounds */
+    size_t parts = threads == 1 ? 1 : (size_t)threads * 4;
+    if (parts > n / MSM_CHUNK + 1) parts = n / MSM_CHUNK + 1;
+    x.parts = (unsigned)parts;
+    unsigned workers = threads < x.parts ? threads : x.parts;
+    x.scratch_stride = (G(msm_scratch_bytes)(0, 0) + 63) & ~(size_t)63;
+    x.scratch_mem = malloc(x.scratch_stride * workers);
+    x.part_sum = malloc(parts * sizeof *x.part_sum);
+    if (x.scratch_mem == NULL || x.part_sum == NULL) {
+        free(x.scratch_mem);
+        free(x.part_sum);
+        return CUZK_ERR_NOMEM;
+    }
+    atomic_init(&x.next_part, 0);
+    msm_parallel(workers, G(badd_worker), &x);
+    JAC acc;
+    G(jac_set_infinity)(&acc);
+    for (size_t p = 0; p < parts; p++) G(jac_add)(&acc, &acc, &x.part_sum[p]);
+    *r = acc;
+    free(x.scratch_mem);
+    free(x.part_sum);
+    return CUZK_OK;
+}
