@@ -601,7 +601,8 @@ static void test_split_matches_plain(void **state)
     (void)state;
     for (int k = 0; k < 2; k++) {
         g16_circuit c;
-        g16_circuit_make(&c, 500, 2, test_rand_u64(), test_rand_u64());
+        /* several chunks of the parallel split (1024 variables each), on two threads */
+        g16_circuit_make(&c, SMALL_RUN ? 1500 : 3000, 2, test_rand_u64(), test_rand_u64());
         const r1cs_t *r = c.r;
         groth16_pk pk;
         setup_key(&pk, r, CONVS[k], 2);
@@ -625,6 +626,7 @@ static void test_split_matches_plain(void **state)
         memset(&o, 0, sizeof o);
         o.given_rs = true;
         o.c_mode = R1CS_C_PRODUCT;
+        o.threads = 2;
         groth16_proof_t p0, p1;
         prove_ok(&p0, &pk, &c, &o);
         assert_int_equal(g1_msm(&ref1, pk.a, sa, na, 1), CUZK_OK);
