@@ -116,6 +116,31 @@ static void test_roundtrip_snarkjs(void **state)
     roundtrip(GROTH16_SNARKJS);
 }
 
+/* Degenerate sizes: no public input besides ONE, one row, no rows at all. */
+static void test_tiny(void **state)
+{
+    (void)state;
+    const uint64_t rows[3] = {0, 1, 2};
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < 3; i++) {
+            for (uint32_t pub = 0; pub < 2; pub++) {
+                g16_circuit c;
+                g16_circuit_make(&c, rows[i], pub, test_rand_u64(), test_rand_u64());
+                groth16_pk pk;
+                setup_key(&pk, c.r, CONVS[k], 1);
+                groth16_prove_opts o = given_opts(1, R1CS_C_PRODUCT);
+                groth16_proof_t p;
+                prove_ok(&p, &pk, &c, &o);
+                groth16_pvk pvk;
+                groth16_prepare_vk(&pvk, &pk.vk);
+                assert_int_equal(groth16_verify(&pvk, &p, public_inputs(&c), num_public(&c)), CUZK_OK);
+                assert_int_equal(groth16_verify_batch(&pvk, &p, public_inputs(&c), num_public(&c), 1), CUZK_OK);
+                groth16_pk_free(&pk);
+                g16_circuit_free(&c);
+            }
+        }
+}
+
 /* Random r, s (the OS source) still give valid proofs, and different ones each time. */
 static void test_random_rs(void **state)
 {
@@ -683,6 +708,7 @@ int main(void)
     test_seed_init();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_roundtrip_bellperson), cmocka_unit_test(test_roundtrip_snarkjs),
+        cmocka_unit_test(test_tiny),
         cmocka_unit_test(test_random_rs),            cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_bad_proofs),           cmocka_unit_test(test_batch),
         cmocka_unit_test(test_unsatisfied),          cmocka_unit_test(test_mismatch),
