@@ -1,0 +1,64 @@
+/* cuzk-daemon configuration: an INI file read with libinih, then command-line overrides. Every key the daemon knows
+ * is listed in config.c; an unknown section or key is an error that names it, so that a typo never silently falls
+ * back to a default. */
+#ifndef CUZK_SERVER_CONFIG_H
+#define CUZK_SERVER_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "log.h"
+
+#define CONFIG_MAX_LISTEN 8
+#define CONFIG_MAX_GPUS 64
+
+typedef struct {
+    /* [daemon] */
+    char *listen[CONFIG_MAX_LISTEN]; /* unix:///path, unix:/path or host:port */
+    size_t num_listen;
+    uint64_t max_message_bytes;     /* gRPC receive and send limit */
+    uint64_t shutdown_timeout_ms;   /* SIGTERM: how long running work may finish before it is cancelled */
+    uint64_t interrupt_timeout_ms;  /* SIGINT: the same, shorter */
+    unsigned server_threads;        /* threads polling the completion queue */
+    /* [memory] */
+    uint64_t pinned_budget, working_memory_budget, vram_budget;
+    /* [gpus] */
+    int devices[CONFIG_MAX_GPUS];
+    size_t num_devices;
+    unsigned gpu_workers_per_device;
+    /* [scheduler] */
+    unsigned gpu_queue_depth;
+    uint64_t result_ttl_ms;
+    /* [synthesis] */
+    unsigned synthesis_threads, synthesis_workers, prover_threads;
+    /* [srs] */
+    char *param_cache;
+    /* [logging] */
+    log_level log_level;
+    bool log_json;
+    /* [metrics] */
+    char *metrics_listen; /* host:port; NULL = no HTTP endpoint */
+    /* [tls]: TCP listeners use TLS when cert and key are both set */
+    char *tls_cert, *tls_key, *tls_client_ca;
+    /* [auth]: bearer token every TCP call must carry in its authorization metadata; NULL = none */
+    char *auth_token;
+} daemon_config;
+
+void config_defaults(daemon_config *c);
+void config_free(daemon_config *c);
+/* Reads an INI file over the current values. Returns false with a message naming the line, section and key. */
+bool config_load_file(daemon_config *c, const char *path, char *err, size_t errlen);
+/* Adds one listen value or a comma-separated list of them. */
+bool config_add_listen(daemon_config *c, const char *value, char *err, size_t errlen);
+void config_clear_listen(daemon_config *c);
+
+/* "256M" -> 268435456; suffixes K, M, G, T (powers of 1024, optional trailing B or iB). */
+bool config_parse_size(const char *s, uint64_t *out);
+/* "30s", "500ms", "10m", "1h"; a bare number is seconds. */
+bool config_parse_duration_ms(const char *s, uint64_t *out);
+
+/* The filesystem path of a unix: listen address, or NULL when the address is TCP. Points into addr. */
+const char *config_unix_path(const char *addr);
+
+#endif

@@ -1,0 +1,15 @@
+/* Daemon logging: one line per event on stderr, as text ("2024-05-01T12:00:00.123Z INFO message") or as JSON
+ * objects ({"ts": ..., "level": ..., "msg": ...}) for log collectors. Safe to call from any thread. */
+#ifndef CUZK_SERVER_LOG_H
+#define CUZK_SERVER_LOG_H
+
+#include <stdbool.h>
+
+typedef enum { LOG_DEBUG = 0, LOG_INFO = 1, LOG_WARN = 2, LOG_ERROR = 3 } log_level;
+
+/* Returns false for a name other than debug, info, warn(ing), error. */
+bool log_parse_level(const char *name, log_level *out);
+void log_setup(log_level min_level, bool json);
+void log_msg(log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif

@@ -1,0 +1,113 @@
+/* Prometheus endpoint (see metrics_http.h). */
+#include "metrics_http.h"
+
+#include <microhttpd.h>
+#include <netdb.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "log.h"
+
+struct metrics_http {
+    struct MHD_Daemon *daemon;
+    engine *e;
+};
+
+static enum MHD_Result metrics_http_send(struct MHD_Connection *conn, unsigned code, char *body, const char *type)
+{
+    struct MHD_Response *resp = MHD_create_response_from_buffer(strlen(body), body, MHD_RESPMEM_MUST_FREE);
+    if (resp == NULL) {
+        free(body);
+        return MHD_NO;
+    }
+    MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+    enum MHD_Result r = MHD_queue_response(conn, code, resp);
+    MHD_destroy_response(resp);
+    return r;
+}
+
+static enum MHD_Result metrics_http_handler(void *cls, struct MHD_Connection *conn, const char *url,
+                                            const char *method, const char *version, const char *upload_data,
+                                            size_t *upload_data_size, void **req_cls)
+{
+    (void)version;
+    (void)upload_data;
+    (void)upload_data_size;
+    (void)req_cls;
+    metrics_http *m = cls;
+    if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0) {
+        return metrics_http_send(conn, MHD_HTTP_METHOD_NOT_ALLOWED, strdup("only GET\n"), "text/plain");
+    }
+    if (strcmp(url, "/metrics") != 0) {
+        return metrics_http_send(conn, MHD_HTTP_NOT_FOUND, strdup("not found; try /metrics\n"), "text/plain");
+    }
+    char *text = engine_metrics_text(m->e);
+    if (text == NULL) {
+        return metrics_http_send(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, strdup("metrics unavailable\n"),
+                                 "text/plain");
+    }
+    return metrics_http_send(conn, MHD_HTTP_OK, text, "text/plain; version=0.0.4; charset=utf-8");
+}
+
+metrics_http *metrics_http_start(const char *host_port, engine *e, char *err, size_t errlen)
+{
+    /* Split host and port at the last colon; an IPv6 host comes in brackets. */
+    const char *colon = strrchr(host_port, ':');
+    if (colon == NULL) {
+        snprintf(err, errlen, "metrics address '%s' is not host:port", host_port);
+        return NULL;
+    }
+    char host[256];
+    size_t hl = (size_t)(colon - host_port);
+    if (hl >= sizeof host) {
+        snprintf(err, errlen, "metrics host too long");
+        return NULL;
+    }
+    memcpy(host, host_port, hl);
+    host[hl] = '\0';
+    if (hl >= 2 && host[0] == '[' && host[hl - 1] == ']') {
+        memmove(host, host + 1, hl - 2);
+        host[hl - 2] = '\0';
+    }
+    struct addrinfo hints = {0}, *ai = NULL;
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = AI_PASSIVE;
+    int gr = getaddrinfo(host[0] ? host : NULL, colon + 1, &hints, &ai);
+    if (gr != 0) {
+        snprintf(err, errlen, "metrics address '%s': %s", host_port, gai_strerror(gr));
+        return NULL;
+    }
+    metrics_http *m = calloc(1, sizeof *m);
+    if (m == NULL) {
+        freeaddrinfo(ai);
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    m->e = e;
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG;
+    if (ai->ai_family == AF_INET6) {
+        flags |= MHD_USE_IPv6;
+    }
+    m->daemon = MHD_start_daemon(flags, 0, NULL, NULL, metrics_http_handler, m, MHD_OPTION_SOCK_ADDR, ai->ai_addr,
+                                 MHD_OPTION_CONNECTION_LIMIT, (unsigned)64, MHD_OPTION_CONNECTION_TIMEOUT,
+                                 (unsigned)30, MHD_OPTION_END);
+    freeaddrinfo(ai);
+    if (m->daemon == NULL) {
+        snprintf(err, errlen, "cannot listen for /metrics on %s", host_port);
+        free(m);
+        return NULL;
+    }
+    log_msg(LOG_INFO, "metrics: http://%s/metrics", host_port);
+    return m;
+}
+
+void metrics_http_stop(metrics_http *m)
+{
+    if (m != NULL) {
+        MHD_stop_daemon(m->daemon);
+        free(m);
+    }
+}

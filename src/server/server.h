@@ -1,0 +1,38 @@
+/* The cuzk.v1.ProvingEngine gRPC service on gRPC's C core API. A few threads poll one completion queue; quick RPCs
+ * (SubmitProof, CancelProof, GetStatus, GetMetrics, EvictSRS) run on those threads, the ones that may wait for a long
+ * time (AwaitProof, Prove, PreloadSRS) each get a worker thread so that the queue keeps moving. Every call is answered
+ * with a gRPC status: malformed requests get INVALID_ARGUMENT, proof failures come back OK with status FAILED and a
+ * message (what Curio expects). */
+#ifndef CUZK_SERVER_SERVER_H
+#define CUZK_SERVER_SERVER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/engine.h"
+
+typedef struct {
+    const char *const *listen; /* unix:///path (made mode 0660) or host:port */
+    size_t num_listen;
+    uint64_t max_message_bytes; /* receive and send limit; 0 = 256 MiB */
+    unsigned threads;           /* completion-queue threads; 0 = 2 */
+    /* TLS for TCP listeners when both are set (PEM text, not paths); client_ca_pem makes client certs required */
+    const char *tls_cert_pem, *tls_key_pem, *tls_client_ca_pem;
+    /* when set, calls over TCP must carry "authorization: Bearer <token>"; unix-socket calls are trusted (the
+     * socket's file mode is their access control) */
+    const char *auth_token;
+} server_opts;
+
+typedef struct server server;
+
+/* grpc_init must have been called. Binds every address or fails with a message naming the one that did not bind. */
+server *server_start(engine *e, const server_opts *o, char *err, size_t errlen);
+/* Stops accepting calls; calls in progress continue and are answered. */
+void server_stop_intake(server *s);
+/* After server_stop_intake: waits up to timeout_ms for every call in progress to finish. */
+bool server_wait_idle(server *s, uint64_t timeout_ms);
+/* Cancels whatever is still in progress, stops the threads and frees the server (removing its unix sockets). */
+void server_destroy(server *s);
+
+#endif

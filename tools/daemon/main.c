@@ -1,0 +1,229 @@
+/* cuzk-daemon: the proving service. Reads the config, creates the engine, serves cuzk.v1 over gRPC (unix socket and
+ * optionally TCP) and Prometheus /metrics over HTTP, and shuts down on a signal:
+ *   SIGTERM: stop taking calls, let queued and running proofs finish within [daemon] shutdown_timeout, then cancel
+ *            what is left; every waiting caller gets its answer before the process exits.
+ *   SIGINT:  the same with [daemon] interrupt_timeout (short). */
+#include <grpc/grpc.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "cuzk/engine.h"
+#include "log.h"
+#include "metrics_http.h"
+#include "server.h"
+
+static void daemon_usage(FILE *f)
+{
+    fprintf(f, "usage: cuzk-daemon [-c FILE] [-l ADDR]... [--log-level LEVEL] [--check-config]\n"
+               "  -c, --config FILE    INI configuration (see docs/daemon.md)\n"
+               "  -l, --listen ADDR    unix:///path or host:port; repeatable, replaces [daemon] listen\n"
+               "      --log-level L    debug, info, warn or error; overrides [logging] level\n"
+               "      --check-config   parse the configuration, print it and exit\n");
+}
+
+/* Reads a whole (small, PEM) file into a string. */
+static char *daemon_read_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) {
+        return NULL;
+    }
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    for (;;) {
+        if (len + 4096 + 1 > cap) {
+            cap = cap ? cap * 2 : 8192;
+            if (cap > (16u << 20)) {
+                break;
+            }
+            char *nb = realloc(buf, cap);
+            if (nb == NULL) {
+                break;
+            }
+            buf = nb;
+        }
+        size_t n = fread(buf + len, 1, 4096, f);
+        len += n;
+        if (n < 4096) {
+            fclose(f);
+            buf[len] = '\0';
+            return buf;
+        }
+    }
+    fclose(f);
+    free(buf);
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    daemon_config cfg;
+    config_defaults(&cfg);
+    const char *config_path = NULL, *log_level = NULL;
+    const char *listen_args[CONFIG_MAX_LISTEN];
+    size_t num_listen_args = 0;
+    bool check_only = false;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        bool has_next = i + 1 < argc;
+        if ((strcmp(a, "-c") == 0 || strcmp(a, "--config") == 0) && has_next) {
+            config_path = argv[++i];
+        } else if ((strcmp(a, "-l") == 0 || strcmp(a, "--listen") == 0) && has_next) {
+            if (num_listen_args == CONFIG_MAX_LISTEN) {
+                fprintf(stderr, "cuzk-daemon: more than %d --listen\n", CONFIG_MAX_LISTEN);
+                return 2;
+            }
+            listen_args[num_listen_args++] = argv[++i];
+        } else if (strcmp(a, "--log-level") == 0 && has_next) {
+            log_level = argv[++i];
+        } else if (strcmp(a, "--check-config") == 0) {
+            check_only = true;
+        } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            daemon_usage(stdout);
+            return 0;
+        } else {
+            fprintf(stderr, "cuzk-daemon: unknown or incomplete option '%s'\n", a);
+            daemon_usage(stderr);
+            return 2;
+        }
+    }
+    char err[512];
+    if (config_path != NULL && !config_load_file(&cfg, config_path, err, sizeof err)) {
+        fprintf(stderr, "cuzk-daemon: %s\n", err);
+        config_free(&cfg);
+        return 2;
+    }
+    if (num_listen_args > 0) {
+        config_clear_listen(&cfg);
+        for (size_t i = 0; i < num_listen_args; i++) {
+            if (!config_add_listen(&cfg, listen_args[i], err, sizeof err)) {
+                fprintf(stderr, "cuzk-daemon: --listen: %s\n", err);
+                config_free(&cfg);
+                return 2;
+            }
+        }
+    }
+    if (cfg.num_listen == 0 && !config_add_listen(&cfg, "unix:///run/cuzk/cuzk.sock", err, sizeof err)) {
+        fprintf(stderr, "cuzk-daemon: %s\n", err);
+        return 2;
+    }
+    if (log_level != NULL && !log_parse_level(log_level, &cfg.log_level)) {
+        fprintf(stderr, "cuzk-daemon: --log-level '%s': expected debug, info, warn or error\n", log_level);
+        config_free(&cfg);
+        return 2;
+    }
+    if ((cfg.tls_cert == NULL) != (cfg.tls_key == NULL)) {
+        fprintf(stderr, "cuzk-daemon: [tls] needs both cert and key\n");
+        config_free(&cfg);
+        return 2;
+    }
+    log_setup(cfg.log_level, cfg.log_json);
+    if (check_only) {
+        for (size_t i = 0; i < cfg.num_listen; i++) {
+            printf("listen = %s\n", cfg.listen[i]);
+        }
+        printf("max_message_bytes = %llu\npinned_budget = %llu\nworking_memory_budget = %llu\n"
+               "gpu_queue_depth = %u\nresult_ttl_ms = %llu\nsynthesis_workers = %u\nsynthesis_threads = %u\n"
+               "param_cache = %s\nmetrics = %s\n",
+               (unsigned long long)cfg.max_message_bytes, (unsigned long long)cfg.pinned_budget,
+               (unsigned long long)cfg.working_memory_budget, cfg.gpu_queue_depth,
+               (unsigned long long)cfg.result_ttl_ms, cfg.synthesis_workers, cfg.synthesis_threads,
+               cfg.param_cache ? cfg.param_cache : "(none)", cfg.metrics_listen ? cfg.metrics_listen : "(off)");
+        config_free(&cfg);
+        return 0;
+    }
+
+    /* Signals are taken by sigwait in this thread only: block them before any other thread exists. */
+    sigset_t sigs;
+    sigemptyset(&sigs);
+    sigaddset(&sigs, SIGTERM);
+    sigaddset(&sigs, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+    signal(SIGPIPE, SIG_IGN);
+
+    char *tls_cert = NULL, *tls_key = NULL, *tls_ca = NULL;
+    if (cfg.tls_cert != NULL) {
+        tls_cert = daemon_read_file(cfg.tls_cert);
+        tls_key = daemon_read_file(cfg.tls_key);
+        tls_ca = cfg.tls_client_ca ? daemon_read_file(cfg.tls_client_ca) : NULL;
+        if (tls_cert == NULL || tls_key == NULL || (cfg.tls_client_ca != NULL && tls_ca == NULL)) {
+            log_msg(LOG_ERROR, "cannot read the [tls] files");
+            return 2;
+        }
+    }
+
+    engine_config ec;
+    memset(&ec, 0, sizeof ec);
+    ec.param_dir = cfg.param_cache ? cfg.param_cache : ".";
+    ec.synthesis_workers = cfg.synthesis_workers;
+    ec.synthesis_threads = cfg.synthesis_threads;
+    ec.prover_threads = cfg.prover_threads;
+    ec.gpu_workers_per_device = cfg.gpu_workers_per_device;
+    ec.gpu_devices = cfg.num_devices ? cfg.devices : NULL;
+    ec.num_gpu_devices = cfg.num_devices;
+    ec.gpu_queue_depth = cfg.gpu_queue_depth;
+    ec.working_memory_budget = cfg.working_memory_budget;
+    ec.pinned_budget = cfg.pinned_budget;
+    ec.vram_budget = cfg.vram_budget;
+    ec.result_ttl_ms = cfg.result_ttl_ms;
+    ec.max_request_bytes = cfg.max_message_bytes;
+    engine *e = NULL;
+    cuzk_errmsg eerr = {{0}};
+    cuzk_status st = engine_create(&e, &ec, &eerr);
+    if (st != CUZK_OK) {
+        log_msg(LOG_ERROR, "engine: %s: %s", cuzk_status_str(st), eerr.msg);
+        config_free(&cfg);
+        return 1;
+    }
+
+    grpc_init();
+    server_opts so;
+    memset(&so, 0, sizeof so);
+    so.listen = (const char *const *)cfg.listen;
+    so.num_listen = cfg.num_listen;
+    so.max_message_bytes = cfg.max_message_bytes;
+    so.threads = cfg.server_threads;
+    so.tls_cert_pem = tls_cert;
+    so.tls_key_pem = tls_key;
+    so.tls_client_ca_pem = tls_ca;
+    so.auth_token = cfg.auth_token;
+    server *srv = server_start(e, &so, err, sizeof err);
+    int rc = 0;
+    metrics_http *mh = NULL;
+    if (srv == NULL) {
+        log_msg(LOG_ERROR, "%s", err);
+        rc = 1;
+    } else if (cfg.metrics_listen != NULL && (mh = metrics_http_start(cfg.metrics_listen, e, err, sizeof err)) == NULL) {
+        log_msg(LOG_ERROR, "%s", err);
+        rc = 1;
+    }
+    if (rc == 0) {
+        log_msg(LOG_INFO, "cuzk-daemon ready (pid %ld)", (long)getpid());
+        int sig = 0;
+        sigwait(&sigs, &sig);
+        uint64_t deadline = sig == SIGINT ? cfg.interrupt_timeout_ms : cfg.shutdown_timeout_ms;
+        log_msg(LOG_INFO, "%s: no new calls; draining for up to %llu ms", sig == SIGINT ? "SIGINT" : "SIGTERM",
+                (unsigned long long)deadline);
+        server_stop_intake(srv);
+        engine_shutdown(e, deadline);
+        /* Every job has ended: the waiting calls now send their answers. */
+        if (!server_wait_idle(srv, 5000)) {
+            log_msg(LOG_WARN, "calls still open 5 s after the engine stopped; cancelling them");
+        }
+    }
+    server_destroy(srv);
+    metrics_http_stop(mh);
+    engine_destroy(e);
+    grpc_shutdown();
+    free(tls_cert);
+    free(tls_key);
+    free(tls_ca);
+    config_free(&cfg);
+    log_msg(LOG_INFO, "cuzk-daemon stopped");
+    return rc;
+}
