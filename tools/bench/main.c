@@ -5,6 +5,9 @@
 #include <time.h>
 
 #include "bench.h"
+#ifdef CUZK_BENCH_CLIENT
+#include "client.h"
+#endif
 
 bool bench_selected(const bench_opts *o, const char *name)
 {
@@ -42,6 +45,10 @@ static void usage(FILE *f)
                "  micro      field, curve, pairing and MSM micro-benchmarks, one JSON object per line\n"
                "  --filter   run only benchmarks whose name contains NAME\n"
                "  --threads  thread count for multi-threaded benchmarks (default: 1 and 2)\n");
+#ifdef CUZK_BENCH_CLIENT
+    fprintf(f, "       cuzk-bench single|batch|stress|status|preload|evict|metrics [--addr A] ... "
+               "(cuzk-bench batch --help)\n");
+#endif
 }
 
 int main(int argc, char **argv)
@@ -50,6 +57,14 @@ int main(int argc, char **argv)
         usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;
     }
+#ifdef CUZK_BENCH_CLIENT
+    static const char *const network[] = {"single", "batch", "stress", "status", "preload", "evict", "metrics"};
+    for (size_t i = 0; i < sizeof network / sizeof network[0]; i++) {
+        if (strcmp(argv[1], network[i]) == 0) {
+            return client_main(argc - 1, argv + 1);
+        }
+    }
+#endif
     if (strcmp(argv[1], "micro") != 0) {
         fprintf(stderr, "cuzk-bench: unknown command '%s'\n", argv[1]);
         usage(stderr);

@@ -1,0 +1,121 @@
+/* cuzk-bench's gRPC client calls (see client.h). */
+#include "client.h"
+
+#include <grpc/byte_buffer.h>
+#include <grpc/byte_buffer_reader.h>
+#include <grpc/grpc_security.h>
+#include <grpc/slice.h>
+#include <grpc/support/alloc.h>
+#include <grpc/support/time.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int client_open(bench_client *c, const char *addr)
+{
+    grpc_arg args[2];
+    memset(args, 0, sizeof args);
+    /* The daemon's default limit: let large proofs and witnesses through both ways. */
+    args[0].type = GRPC_ARG_INTEGER;
+    args[0].key = GRPC_ARG_MAX_RECEIVE_MESSAGE_LENGTH;
+    args[0].value.integer = 256 << 20;
+    args[1].type = GRPC_ARG_INTEGER;
+    args[1].key = GRPC_ARG_MAX_SEND_MESSAGE_LENGTH;
+    args[1].value.integer = 256 << 20;
+    grpc_channel_args cargs = {2, args};
+    grpc_channel_credentials *creds = grpc_insecure_credentials_create();
+    c->ch = grpc_channel_create(addr, creds, &cargs);
+    grpc_channel_credentials_release(creds);
+    return c->ch != NULL ? 0 : -1;
+}
+
+void client_close(bench_client *c)
+{
+    if (c->ch != NULL) {
+        grpc_channel_destroy(c->ch);
+        c->ch = NULL;
+    }
+}
+
+grpc_status_code client_call(bench_client *c, const char *method, const ProtobufCMessage *req,
+                             const ProtobufCMessageDescriptor *resp_desc, ProtobufCMessage **resp, uint64_t timeout_ms,
+                             char *detail, size_t detail_len)
+{
+    *resp = NULL;
+    detail[0] = '\0';
+    char path[128];
+    snprintf(path, sizeof path, "/cuzk.v1.ProvingEngine/%s", method);
+    grpc_completion_queue *cq = grpc_completion_queue_create_for_pluck(NULL);
+    gpr_timespec deadline = timeout_ms == 0 ? gpr_inf_future(GPR_CLOCK_REALTIME)
+                                            : gpr_time_add(gpr_now(GPR_CLOCK_REALTIME),
+                                                           gpr_time_from_millis((int64_t)timeout_ms, GPR_TIMESPAN));
+    grpc_slice method_slice = grpc_slice_from_copied_string(path);
+    grpc_call *call = grpc_channel_create_call(c->ch, NULL, GRPC_PROPAGATE_DEFAULTS, cq, method_slice, NULL, deadline,
+                                               NULL);
+    grpc_slice_unref(method_slice);
+
+    size_t len = protobuf_c_message_get_packed_size(req);
+    uint8_t *buf = malloc(len ? len : 1);
+    protobuf_c_message_pack(req, buf);
+    grpc_slice payload = grpc_slice_from_copied_buffer((const char *)buf, len);
+    free(buf);
+    grpc_byte_buffer *send = grpc_raw_byte_buffer_create(&payload, 1);
+    grpc_slice_unref(payload);
+
+    grpc_metadata_array initial, trailing;
+    grpc_metadata_array_init(&initial);
+    grpc_metadata_array_init(&trailing);
+    grpc_byte_buffer *recv = NULL;
+    grpc_status_code status = GRPC_STATUS_UNKNOWN;
+    grpc_slice details = grpc_empty_slice();
+    grpc_op ops[6];
+    memset(ops, 0, sizeof ops);
+    ops[0].op = GRPC_OP_SEND_INITIAL_METADATA;
+    ops[1].op = GRPC_OP_SEND_MESSAGE;
+    ops[1].data.send_message.send_message = send;
+    ops[2].op = GRPC_OP_SEND_CLOSE_FROM_CLIENT;
+    ops[3].op = GRPC_OP_RECV_INITIAL_METADATA;
+    ops[3].data.recv_initial_metadata.recv_initial_metadata = &initial;
+    ops[4].op = GRPC_OP_RECV_MESSAGE;
+    ops[4].data.recv_message.recv_message = &recv;
+    ops[5].op = GRPC_OP_RECV_STATUS_ON_CLIENT;
+    ops[5].data.recv_status_on_client.trailing_metadata = &trailing;
+    ops[5].data.recv_status_on_client.status = &status;
+    ops[5].data.recv_status_on_client.status_details = &details;
+    int tag = 0;
+    if (grpc_call_start_batch(call, ops, 6, &tag, NULL) == GRPC_CALL_OK) {
+        grpc_completion_queue_pluck(cq, &tag, gpr_inf_future(GPR_CLOCK_REALTIME), NULL);
+    } else {
+        status = GRPC_STATUS_INTERNAL;
+        snprintf(detail, detail_len, "grpc_call_start_batch failed");
+    }
+    if (GRPC_SLICE_LENGTH(details) > 0) {
+        snprintf(detail, detail_len, "%.*s", (int)GRPC_SLICE_LENGTH(details), (const char *)GRPC_SLICE_START_PTR(details));
+    }
+    if (status == GRPC_STATUS_OK) {
+        grpc_byte_buffer_reader rd;
+        if (recv != NULL && grpc_byte_buffer_reader_init(&rd, recv)) {
+            grpc_slice all = grpc_byte_buffer_reader_readall(&rd);
+            grpc_byte_buffer_reader_destroy(&rd);
+            *resp = protobuf_c_message_unpack(resp_desc, NULL, GRPC_SLICE_LENGTH(all), GRPC_SLICE_START_PTR(all));
+            grpc_slice_unref(all);
+        }
+        if (*resp == NULL) {
+            status = GRPC_STATUS_INTERNAL;
+            snprintf(detail, detail_len, "reply does not decode");
+        }
+    }
+    grpc_slice_unref(details);
+    grpc_metadata_array_destroy(&initial);
+    grpc_metadata_array_destroy(&trailing);
+    if (recv != NULL) {
+        grpc_byte_buffer_destroy(recv);
+    }
+    grpc_byte_buffer_destroy(send);
+    grpc_call_unref(call);
+    grpc_completion_queue_shutdown(cq);
+    while (grpc_completion_queue_pluck(cq, &tag, gpr_inf_future(GPR_CLOCK_REALTIME), NULL).type != GRPC_QUEUE_SHUTDOWN) {
+    }
+    grpc_completion_queue_destroy(cq);
+    return status;
+}
