@@ -1,0 +1,213 @@
+"""Shared pieces of the service tests: protobuf stubs generated at test time, a daemon in a temp dir, a small test
+runner that prints `N passed, M failed`.
+
+Run with Debian's /usr/bin/python3 (python3-grpcio, python3-protobuf); protoc comes from protobuf-compiler."""
+import importlib
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+
+import grpc
+
+SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SERVICE = "/cuzk.v1.ProvingEngine/"
+
+pb = None  # the generated cuzk_pb2 module
+
+
+def load_stubs(tmp):
+    """protoc --python_out into tmp, then import cuzk.v1.cuzk_pb2."""
+    global pb
+    out = os.path.join(tmp, "py")
+    os.makedirs(out, exist_ok=True)
+    subprocess.run(["protoc", "--proto_path=" + os.path.join(SRC, "proto"), "--python_out=" + out,
+                    "cuzk/v1/cuzk.proto"], check=True)
+    sys.path.insert(0, out)
+    pb = importlib.import_module("cuzk.v1.cuzk_pb2")
+    return pb
+
+
+RESPONSES = {
+    "SubmitProof": "SubmitProofResponse", "AwaitProof": "AwaitProofResponse", "Prove": "ProveResponse",
+    "CancelProof": "CancelProofResponse", "GetStatus": "GetStatusResponse", "GetMetrics": "GetMetricsResponse",
+    "PreloadSRS": "PreloadSrsResponse", "EvictSRS": "EvictSrsResponse",
+}
+
+
+class Client:
+    """Unary calls with the generated message classes (grpcio's generic API, no grpc_tools plugin needed)."""
+
+    def __init__(self, target, options=None, metadata=None):
+        self.channel = grpc.insecure_channel(target, options=options or [
+            ("grpc.max_send_message_length", 64 << 20), ("grpc.max_receive_message_length", 64 << 20)])
+        self.metadata = metadata
+
+    def call(self, method, request, timeout=60):
+        resp_cls = getattr(pb, RESPONSES[method])
+        f = self.channel.unary_unary(SERVICE + method, request_serializer=lambda m: m.SerializeToString(),
+                                     response_deserializer=resp_cls.FromString)
+        return f(request, timeout=timeout, metadata=self.metadata)
+
+    def raw(self, method, payload, timeout=30):
+        """A call with bytes as they are (identity serializers), for malformed requests."""
+        f = self.channel.unary_unary(SERVICE + method, request_serializer=lambda b: b,
+                                     response_deserializer=lambda b: b)
+        return f(payload, timeout=timeout, metadata=self.metadata)
+
+    def close(self):
+        self.channel.close()
+
+
+def free_port():
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def find_bin(name):
+    for d in [os.environ.get("CUZK_BIN_DIR", ""), os.path.join(SRC, "build", "bin")]:
+        p = os.path.join(d, name)
+        if d and os.access(p, os.X_OK):
+            return p
+    raise SystemExit("cannot find %s (set CUZK_BIN_DIR)" % name)
+
+
+class Daemon:
+    """cuzk-daemon in a temp dir, on a unix socket (and TCP when tcp=True), with the given extra config lines."""
+
+    def __init__(self, tmp, name="d", tcp=True, extra="", metrics=False, workers=1):
+        self.dir = os.path.join(tmp, name)
+        os.makedirs(self.dir, exist_ok=True)
+        self.params = os.path.join(tmp, "params")
+        os.makedirs(self.params, exist_ok=True)
+        self.sock = os.path.join(self.dir, "cuzk.sock")
+        self.unix = "unix://" + self.sock
+        self.port = free_port() if tcp else None
+        self.tcp = "127.0.0.1:%d" % self.port if tcp else None
+        self.metrics_port = free_port() if metrics else None
+        listen = self.unix + (", " + self.tcp if tcp else "")
+        conf = ["[daemon]", "listen = " + listen, "shutdown_timeout = 20s", "interrupt_timeout = 2s",
+                "[srs]", "param_cache = " + self.params,
+                "[synthesis]", "workers = %d" % workers, "threads = 1",
+                "[logging]", "level = debug"]
+        if metrics:
+            conf += ["[metrics]", "http_listen = 127.0.0.1:%d" % self.metrics_port]
+        self.conf = os.path.join(self.dir, "cuzk.ini")
+        with open(self.conf, "w") as f:
+            f.write("\n".join(conf) + "\n" + extra + "\n")
+        self.log = open(os.path.join(self.dir, "daemon.log"), "w+")
+        self.proc = subprocess.Popen([find_bin("cuzk-daemon"), "-c", self.conf], stdout=self.log,
+                                     stderr=subprocess.STDOUT)
+        self.wait_ready()
+
+    def wait_ready(self, timeout=20):
+        end = time.time() + timeout
+        while time.time() < end:
+            if self.proc.poll() is not None:
+                raise RuntimeError("daemon exited %d:\n%s" % (self.proc.returncode, self.log_text()))
+            if os.path.exists(self.sock):
+                c = Client(self.unix)
+                try:
+                    c.call("GetStatus", pb.GetStatusRequest(), timeout=2)
+                    return
+                except grpc.RpcError:
+                    pass
+                finally:
+                    c.close()
+            time.sleep(0.05)
+        raise RuntimeError("daemon not ready after %d s:\n%s" % (timeout, self.log_text()))
+
+    def client(self, tcp=False, metadata=None):
+        return Client(self.tcp if tcp else self.unix, metadata=metadata)
+
+    def log_text(self):
+        self.log.flush()
+        self.log.seek(0)
+        return self.log.read()
+
+    def rss_kib(self):
+        with open("/proc/%d/status" % self.proc.pid) as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+        return 0
+
+    def stop(self, sig=signal.SIGTERM, timeout=60):
+        if self.proc.poll() is None:
+            self.proc.send_signal(sig)
+            try:
+                self.proc.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+                raise RuntimeError("daemon did not stop within %d s" % timeout)
+        return self.proc.returncode
+
+
+def synthetic(log2=8, priority=0, request_id="", partitions=1, seed=1, kind=None):
+    return pb.SubmitProofRequest(request_id=request_id, proof_kind=kind if kind is not None else pb.SYNTHETIC,
+                                 priority=priority, synthetic_log2=log2, seed=seed, partitions=partitions)
+
+
+def check_proof(proof, partitions=1):
+    """Proof bytes decode: 192 per partition, A (G1) ‖ B (G2) ‖ C (G1), each compressed (flag bit 0x80) and, as
+    proofs of real circuits are, not the point at infinity (flag 0x40)."""
+    assert len(proof) == 192 * partitions, "proof is %d bytes, want %d" % (len(proof), 192 * partitions)
+    for p in range(partitions):
+        base = 192 * p
+        for off in (0, 48, 144):
+            b = proof[base + off]
+            assert b & 0x80, "partition %d: point at %d not compressed" % (p, off)
+            assert not b & 0x40, "partition %d: point at %d is infinity" % (p, off)
+
+
+def cli_circuit(tmp, params, circuit_id, log2=6):
+    """Makes <params>/<id>.pce (+ .params key) and a witness with the cuzk CLI when it exists; None otherwise."""
+    try:
+        cuzk = find_bin("cuzk")
+    except SystemExit:
+        return None
+    pce = os.path.join(params, circuit_id + ".pce")
+    wtns = os.path.join(tmp, circuit_id + ".wtns")
+    subprocess.run([cuzk, "gen", "--log2", str(log2), "--pce", pce, "--wtns", wtns], check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run([cuzk, "setup", "--pce", pce, "--params", os.path.join(params, circuit_id + ".params"),
+                    "--vk", os.path.join(params, circuit_id + ".vk")],
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    with open(wtns, "rb") as f:
+        return f.read()
+
+
+def run_tests(tests):
+    """Runs test functions in order; prints each outcome and `N passed, M failed`; returns the exit status."""
+    passed = failed = skipped = 0
+    for t in tests:
+        t0 = time.time()
+        try:
+            r = t()
+            if r == "skip":
+                skipped += 1
+                print("skip %s" % t.__name__, flush=True)
+                continue
+            passed += 1
+            print("ok   %s (%.2f s)" % (t.__name__, time.time() - t0), flush=True)
+        except Exception:
+            failed += 1
+            print("FAIL %s" % t.__name__, flush=True)
+            traceback.print_exc()
+    print("%d passed, %d failed%s" % (passed, failed, ", %d skipped" % skipped if skipped else ""), flush=True)
+    return 0 if failed == 0 else 1
+
+
+def tempdir():
+    return tempfile.mkdtemp(prefix="cuzk-test-")
+
+
+def cleanup(tmp):
+    shutil.rmtree(tmp, ignore_errors=True)
