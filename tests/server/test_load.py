@@ -1,0 +1,161 @@
+#!/usr/bin/python3
+"""Load test: 16 concurrent clients submit 240 tiny synthetic proofs (2^8) with mixed priorities, half through
+SubmitProof + AwaitProof and half through Prove. None may be lost, every proof must decode (192 B per partition),
+the daemon's completed counter must grow by exactly the number submitted, and its RSS (sampled from /proc) must
+stay within the configured working-memory budget. Then shutdown under load: SIGTERM while 16 clients have proofs in
+flight; every in-flight call must come back COMPLETED, or CANCELLED/FAILED with a message. Prints `N passed,
+M failed`."""
+import os
+import signal
+import sys
+import threading
+import time
+
+import grpc
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cuzk_testlib as lib  # noqa: E402
+
+TMP = lib.tempdir()
+pb = lib.load_stubs(TMP)
+CLIENTS = 16
+PER_CLIENT = int(os.environ.get("CUZK_LOAD_PER_CLIENT", "15"))  # 16 x 15 = 240 jobs
+BUDGET_MIB = 1024
+PRIOS = [pb.LOW, pb.NORMAL, pb.HIGH, pb.CRITICAL, pb.PRIORITY_UNSPECIFIED]
+
+
+class RssSampler(threading.Thread):
+    def __init__(self, daemon):
+        super().__init__(daemon=True)
+        self.d, self.peak, self.samples, self.stop = daemon, 0, 0, threading.Event()
+
+    def run(self):
+        while not self.stop.is_set():
+            try:
+                self.peak = max(self.peak, self.d.rss_kib())
+                self.samples += 1
+            except OSError:
+                return
+            time.sleep(0.1)
+
+
+def test_load():
+    d = lib.Daemon(TMP, name="load", tcp=False, workers=2,
+                   extra="[memory]\nworking_memory_budget = %dM\n" % BUDGET_MIB)
+    try:
+        c0 = d.client()
+        before = c0.call("GetStatus", pb.GetStatusRequest()).total_proofs_completed
+        rss = RssSampler(d)
+        rss.start()
+        results, errors, lock = [], [], threading.Lock()
+
+        def client(k):
+            c = d.client()
+            try:
+                for i in range(PER_CLIENT):
+                    n = k * PER_CLIENT + i
+                    req = lib.synthetic(8, priority=PRIOS[n % len(PRIOS)], seed=n + 1,
+                                        partitions=2 if n % 10 == 0 else 1)
+                    if n % 2 == 0:
+                        r = c.call("Prove", pb.ProveRequest(submit=req), timeout=300).result
+                    else:
+                        job = c.call("SubmitProof", req, timeout=60).job_id
+                        r = c.call("AwaitProof", pb.AwaitProofRequest(job_id=job), timeout=300)
+                    with lock:
+                        results.append((n, req.partitions, r))
+            except Exception as e:  # noqa: BLE001 - reported below
+                with lock:
+                    errors.append(repr(e))
+            finally:
+                c.close()
+
+        t0 = time.time()
+        ts = [threading.Thread(target=client, args=(k,)) for k in range(CLIENTS)]
+        for t in ts:
+            t.start()
+        for t in ts:
+            t.join(600)
+        wall = time.time() - t0
+        rss.stop.set()
+        rss.join(5)
+        assert not errors, errors[:3]
+        submitted = CLIENTS * PER_CLIENT
+        assert len(results) == submitted, (len(results), submitted)
+        assert len({n for n, _, _ in results}) == submitted
+        for n, parts, r in results:
+            assert r.status == pb.AwaitProofResponse.COMPLETED, (n, r.status, r.error_message)
+            lib.check_proof(r.proof, parts)
+        after = c0.call("GetStatus", pb.GetStatusRequest()).total_proofs_completed
+        assert after - before == submitted, (before, after, submitted)
+        peak_mib = rss.peak / 1024
+        print("load: %d proofs from %d clients in %.1f s (%.1f proofs/min), daemon peak VmRSS %.1f MiB over %d "
+              "samples (budget %d MiB)" % (submitted, CLIENTS, wall, 60 * submitted / wall, peak_mib, rss.samples,
+                                            BUDGET_MIB), flush=True)
+        assert 0 < peak_mib <= BUDGET_MIB, peak_mib
+        c0.close()
+    finally:
+        assert d.stop() == 0
+
+
+def test_shutdown_under_load():
+    d = lib.Daemon(TMP, name="shutdown", tcp=False, workers=1, extra="[daemon]\nshutdown_timeout = 1s\n")
+    stop = threading.Event()
+    outcomes, errors, lock = [], [], threading.Lock()
+
+    def client(k):
+        c = d.client()
+        try:
+            i = 0
+            while not stop.is_set() and i < 100:
+                r = c.call("Prove", pb.ProveRequest(submit=lib.synthetic(13, priority=PRIOS[k % 4], seed=k * 100 + i)),
+                           timeout=120).result
+                with lock:
+                    outcomes.append(r)
+                i += 1
+        except grpc.RpcError as e:
+            with lock:
+                errors.append("%s %s" % (e.code(), e.details()))
+        finally:
+            c.close()
+
+    ts = [threading.Thread(target=client, args=(k,)) for k in range(CLIENTS)]
+    for t in ts:
+        t.start()
+    time.sleep(1.5)
+    # Clients send nothing new from here on; the calls already in flight were accepted before the signal.
+    stop.set()
+    time.sleep(0.3)
+    d.proc.send_signal(signal.SIGTERM)
+    for t in ts:
+        t.join(120)
+    code = d.proc.wait(timeout=60)
+    assert code == 0, code
+    assert not errors, errors[:3]
+    counts = {}
+    for r in outcomes:
+        counts[r.status] = counts.get(r.status, 0) + 1
+        if r.status == pb.AwaitProofResponse.COMPLETED:
+            lib.check_proof(r.proof)
+        else:
+            assert r.status in (pb.AwaitProofResponse.CANCELLED, pb.AwaitProofResponse.FAILED), r.status
+            assert r.error_message, r
+    names = {v: k for k, v in pb.AwaitProofResponse.Status.items()}
+    print("shutdown: %s" % ", ".join("%s %d" % (names[k], v) for k, v in sorted(counts.items())), flush=True)
+    assert counts.get(pb.AwaitProofResponse.CANCELLED, 0) > 0, "expected some jobs cancelled by the 1 s deadline"
+    assert "draining" in d.log_text()
+
+
+def main():
+    rc = lib.run_tests([test_load, test_shutdown_under_load])
+    if rc != 0:
+        for name in ("load", "shutdown"):
+            p = os.path.join(TMP, name, "daemon.log")
+            if os.path.exists(p):
+                print("---- %s daemon log (tail) ----" % name)
+                print(open(p).read()[-3000:])
+    lib.cleanup(TMP)
+    return rc
+
+
+if __name__ == "__main__":
+    sys.exit(main())
