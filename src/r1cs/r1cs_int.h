@@ -33,6 +33,11 @@ void r1cs_hash_matrices(const r1cs_t *r, EVP_MD_CTX *ctx);
 /* Builds the three density bitmaps of r's matrices into caller-zeroed arrays of the documented sizes. */
 void r1cs_compute_density(const r1cs_t *r, uint64_t *a_aux, uint64_t *b_input, uint64_t *b_aux);
 
+/* Value table (starts with 1, -1; every value canonical and non-zero) and one matrix's structure (row offsets,
+ * strictly increasing in-range columns, coefficient ids below num_values), with a detail line on failure. */
+cuzk_status r1cs_check_values(const r1cs_t *r, r1cs_err *err);
+cuzk_status r1cs_check_matrix(const r1cs_t *r, int k, r1cs_err *err);
+
 /* Read-only mapping of a whole file. Empty files map to len 0 and a NULL pointer. */
 cuzk_status r1cs_map_file(const char *path, const uint8_t **data, size_t *len, r1cs_err *err);
 void r1cs_unmap_file(const uint8_t *data, size_t len);
