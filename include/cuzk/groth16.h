@@ -117,11 +117,21 @@ cuzk_status groth16_verify_batch(const groth16_pvk *pvk, const groth16_proof_t *
                                  uint64_t num_inputs, uint64_t count);
 
 /* ---- setup for tests and benchmarks, not a ceremony (src/groth16/setup.c) ---------------------------------------- */
-/* Random τ, α, β, γ, δ (or given, for reproducible keys) → a BELLPERSON-convention key for the circuit. */
+/* Random τ, α, β, γ, δ (or given, for reproducible keys) → a key for the circuit in either convention.
+ *  BELLPERSON (conv 0 means this too): the key .params would hold for the circuit; the domain holds the circuit's
+ *              rows and one row per input; a/b points for the density-selected variables only.
+ *  SNARKJS:    the key a zkey would hold: γ = 1 (the given gamma is ignored, gamma_g2 is the generator), IC not
+ *              divided by γ, dense a/b, H points L^{2n}_{2j+1}(τ)/δ, and pk->circuit = the circuit's A and B with
+ *              the input rows (A = z_i) appended after its rows and no C, as a zkey's coefficient section gives.
+ * Given toxic waste must have γ, δ ≠ 0 and τ outside the domain (and its 2n extension), else CUZK_ERR_INVALID_ARG.
+ * CUZK_ERR_TOO_LARGE when rows + inputs exceed 2^NTT_MAX_LOG2. A variable that appears in no constraint gets the
+ * point at infinity in L (bellperson's generator refuses such circuits; a test setup need not). The key's points
+ * and the vk's IC live in pk->storage, one malloc'd block; groth16_pk_free releases it. */
 typedef struct {
     unsigned threads;
     bool given_toxic;
     fr_t tau, alpha, beta, gamma, delta;
+    groth16_convention conv; /* 0 = GROTH16_BELLPERSON */
 } groth16_setup_opts;
 cuzk_status groth16_setup(groth16_pk *pk, const r1cs_t *circuit, const groth16_setup_opts *opts, cuzk_errmsg *err);
 
