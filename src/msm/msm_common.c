@@ -82,24 +82,3 @@ void msm_parallel(unsigned threads, void (*fn)(void *ctx, unsigned id), void *ct
         }
     }
 }
-
-typedef struct {
-    uint64_t (*out)[4];
-    const fr_t *in;
-    size_t n;
-    unsigned threads;
-} msm_convert_ctx;
-
-static void msm_convert_worker(void *arg, unsigned id)
-{
-    msm_convert_ctx *x = arg;
-    size_t lo = x->n * id / x->threads, hi = x->n * (id + 1) / x->threads;
-    for (size_t i = lo; i < hi; i++) fr_to_limbs(x->out[i], &x->in[i]);
-}
-
-void msm_scalars_to_limbs(uint64_t (*out)[4], const fr_t *in, size_t n, unsigned threads)
-{
-    if (threads == 0) threads = 1;
-    msm_convert_ctx x = {out, in, n, threads};
-    msm_parallel(threads, msm_convert_worker, &x);
-}

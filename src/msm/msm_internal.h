@@ -51,7 +51,4 @@ int msm_scalar_in_range(const uint64_t k[4]);
  * be created its share runs on the caller, so work handed out through a shared counter is always finished. */
 void msm_parallel(unsigned threads, void (*fn)(void *ctx, unsigned id), void *ctx);
 
-/* Converts Montgomery-form scalars to canonical limbs, spread over threads. */
-void msm_scalars_to_limbs(uint64_t (*out)[4], const fr_t *in, size_t n, unsigned threads);
-
 #endif

@@ -25,11 +25,13 @@
 enum { PAIR_ADD, PAIR_DBL, PAIR_A, PAIR_B, PAIR_INF };
 
 #define MSM_SIGN_BIT 0x80000000u
+#define MSM_PREFETCH 16 /* gathers ahead: bases are read in bucket order, i.e. at random */
 
 /* One worker's scratch, carved out of the allocation made at the MSM entry. */
 typedef struct {
     AFF *wk;             /* MSM_CHUNK points being summed */
     FE *inv;             /* MSM_CHUNK / 2: prefix products of the slope denominators, then their inverses */
+    FE *den;             /* MSM_CHUNK / 2: the denominators */
     uint32_t *op_src;    /* MSM_CHUNK: a round's operations: wk[src] (+ wk[src + 1]) -> wk[dst] */
     uint32_t *op_dst;
     uint8_t *op_kind;
@@ -42,7 +44,7 @@ typedef struct {
 
 static size_t G(msm_scratch_bytes)(size_t buckets, size_t part_len)
 {
-    return MSM_CHUNK * sizeof(AFF) + MSM_CHUNK / 2 * sizeof(FE) + 5 * MSM_CHUNK * sizeof(uint32_t) + MSM_CHUNK +
+    return MSM_CHUNK * sizeof(AFF) + MSM_CHUNK * sizeof(FE) + 5 * MSM_CHUNK * sizeof(uint32_t) + MSM_CHUNK +
            (buckets + 1 + part_len) * sizeof(uint32_t) + 16;
 }
 
@@ -52,6 +54,8 @@ static void G(msm_scratch_carve)(G(msm_scratch) *s, void *mem, size_t buckets, s
     s->wk = (AFF *)p;
     p += MSM_CHUNK * sizeof(AFF);
     s->inv = (FE *)p;
+    p += MSM_CHUNK / 2 * sizeof(FE);
+    s->den = (FE *)p;
     p += MSM_CHUNK / 2 * sizeof(FE);
     uint32_t *u = (uint32_t *)p;
     s->op_src = u;
@@ -65,11 +69,14 @@ static void G(msm_scratch_carve)(G(msm_scratch) *s, void *mem, size_t buckets, s
     s->op_kind = (uint8_t *)(s->order + part_len);
 }
 
-/* Classifies p + q and writes the slope's denominator when the sum needs one. */
-static inline uint8_t G(pair_kind)(FE *den, const AFF *p, const AFF *q)
+/* Classifies p + q and writes the slope's denominator when the sum needs one. Infinity is looked for only when
+ * may_inf says one can be present: gathered bases never are, so most rounds skip the test. */
+static inline uint8_t G(pair_kind)(FE *den, const AFF *p, const AFF *q, bool may_inf)
 {
-    if (G(affine_is_infinity)(q)) return PAIR_A;
-    if (G(affine_is_infinity)(p)) return PAIR_B;
+    if (may_inf) {
+        if (G(affine_is_infinity)(q)) return PAIR_A;
+        if (G(affine_is_infinity)(p)) return PAIR_B;
+    }
     if (!F(eq)(&p->x, &q->x)) {
         F(sub)(den, &q->x, &p->x);
         return PAIR_ADD;
@@ -84,26 +91,28 @@ static inline uint8_t G(pair_kind)(FE *den, const AFF *p, const AFF *q)
 
 /* Halves every run of s->wk in rounds until each is at most target_len long (target_len >= 1); a run of length 1
  * then holds its sum at run_start. Runs are disjoint and in increasing order of start, and each round writes pair
- * t of a run to start + t, never past an unread source, so everything stays in place. */
-static void G(tree_reduce)(G(msm_scratch) *s, size_t nruns, uint32_t target_len)
+ * t of a run to start + t, never past an unread source, so everything stays in place. may_inf: some point of the
+ * runs may be infinity (otherwise only sums that vanish in a round bring one in). Returns whether one may be now. */
+static bool G(tree_reduce)(G(msm_scratch) *s, size_t nruns, uint32_t target_len, bool may_inf)
 {
     AFF *wk = s->wk;
     for (;;) {
         size_t nops = 0, ninv = 0;
-        FE acc, den;
+        FE acc;
         F(set_one)(&acc);
         for (size_t r = 0; r < nruns; r++) {
             uint32_t len = s->run_len[r], st = s->run_start[r];
             if (len <= target_len) continue;
             uint32_t t = 0;
             for (; t + 1 < len; t += 2, nops++) {
-                uint8_t k = G(pair_kind)(&den, &wk[st + t], &wk[st + t + 1]);
+                uint8_t k = G(pair_kind)(&s->den[ninv], &wk[st + t], &wk[st + t + 1], may_inf);
                 s->op_src[nops] = st + t;
                 s->op_dst[nops] = st + t / 2;
                 s->op_kind[nops] = k;
                 if (k <= PAIR_DBL) {
-                    s->inv[ninv++] = acc;
-                    F(mul)(&acc, &acc, &den);
+                    s->inv[ninv] = acc;
+                    F(mul)(&acc, &acc, &s->den[ninv]);
+                    ninv++;
                 }
             }
             if (t < len) {
@@ -113,26 +122,16 @@ static void G(tree_reduce)(G(msm_scratch) *s, size_t nruns, uint32_t target_len)
             }
             s->run_len[r] = (len + 1) / 2;
         }
-        if (nops == 0) return;
-        if (ninv > 0) {
-            /* acc = 1 / Π den; walking back, inv[i] (the product of the earlier ones) times acc is 1 / den_i */
-            F_INV_VARTIME(&acc, &acc);
-            for (size_t o = nops; o-- > 0;) {
-                uint8_t k = s->op_kind[o];
-                if (k > PAIR_DBL) continue;
-                const AFF *p = &wk[s->op_src[o]];
-                if (k == PAIR_ADD) {
-                    F(sub)(&den, &p[1].x, &p[0].x);
-                } else {
-                    F(dbl)(&den, &p[0].y);
-                }
-                FE t;
-                ninv--;
-                F(mul)(&t, &acc, &s->inv[ninv]);
-                F(mul)(&acc, &acc, &den);
-                s->inv[ninv] = t;
-            }
+        if (nops == 0) return may_inf;
+        /* acc = 1 / Π den; walking back, inv[i] (the product of the earlier ones) times acc is 1 / den_i */
+        F_INV_VARTIME(&acc, &acc);
+        for (size_t i = ninv; i-- > 0;) {
+            FE t;
+            F(mul)(&t, &acc, &s->inv[i]);
+            F(mul)(&acc, &acc, &s->den[i]);
+            s->inv[i] = t;
         }
+        ninv = 0;
         for (size_t o = 0; o < nops; o++) {
             const AFF *p = &wk[s->op_src[o]];
             AFF *out = &wk[s->op_dst[o]];
@@ -147,6 +146,7 @@ static void G(tree_reduce)(G(msm_scratch) *s, size_t nruns, uint32_t target_len)
             }
             if (k == PAIR_INF) {
                 G(affine_set_infinity)(out);
+                may_inf = true;
                 continue;
             }
             FE lam, x3, t;
@@ -218,43 +218,46 @@ static void G(msm_task)(G(msm_ctx) *x, G(msm_scratch) *s, unsigned task)
     G(xyzz_set_infinity)(&total);
     AFF carry;
     bool has_carry = false;
-    int64_t b = (int64_t)nb - 1, pending = b; /* pending: highest bucket not yet folded into the running sums */
-    uint32_t off = 0;                         /* points of bucket b already summed into carry */
+    int64_t b = (int64_t)nb - 1;
+    while (b >= 0 && count[b] == (b ? count[b - 1] : 0)) b--; /* the top window uses few buckets */
+    int64_t pending = b;                 /* highest bucket not yet folded into the running sums */
+    uint32_t pos = b >= 0 ? count[b] : 0; /* order[0, pos) is still to gather; bucket b's part of it ends there */
     while (b >= 0) {
-        /* gather a chunk of consecutive buckets, top down, one run each */
+        /* gather a chunk of consecutive buckets, top down, one run each; order is read backwards, so the next
+         * entries to prefetch are just below, whichever bucket they belong to */
         size_t used = 0, nruns = 0;
-        bool partial = false;
+        bool partial = false, may_inf = false;
         while (b >= 0 && !partial) {
-            uint32_t bs = (b ? count[b - 1] : 0) + off, be = count[b];
-            size_t need = (be - bs) + has_carry;
+            uint32_t bs = b ? count[b - 1] : 0;
+            size_t need = (pos - bs) + has_carry;
             if (need > MSM_CHUNK - used && used > 0) break;
             uint32_t st = (uint32_t)used;
-            if (has_carry) s->wk[used++] = carry;
-            for (; bs < be && used < MSM_CHUNK; bs++) {
-                uint32_t e = order[bs];
-                if (bs + 8 < be) __builtin_prefetch(&bases[order[bs + 8] & ~MSM_SIGN_BIT]);
+            if (has_carry) {
+                s->wk[used++] = carry;
+                may_inf = G(affine_is_infinity)(&carry);
+            }
+            while (pos > bs && used < MSM_CHUNK) {
+                pos--;
+                if (pos >= MSM_PREFETCH) __builtin_prefetch(&bases[order[pos - MSM_PREFETCH] & ~MSM_SIGN_BIT]);
+                uint32_t e = order[pos];
                 const AFF *p = &bases[e & ~MSM_SIGN_BIT];
-                if (G(affine_is_infinity)(p)) continue;
                 s->wk[used] = *p;
                 if (e & MSM_SIGN_BIT) F(neg)(&s->wk[used].y, &p->y);
                 used++;
             }
-            partial = bs < be;
+            partial = pos > bs;
             if (used > st) {
                 s->run_start[nruns] = st;
                 s->run_len[nruns] = (uint32_t)used - st;
                 s->run_bucket[nruns] = (uint32_t)b;
                 nruns++;
             }
-            if (partial) {
-                off = bs - (b ? count[b - 1] : 0);
-            } else {
-                off = 0;
+            if (!partial) {
                 has_carry = false;
                 b--;
             }
         }
-        G(tree_reduce)(s, nruns, 1);
+        G(tree_reduce)(s, nruns, 1, may_inf);
         for (size_t r = 0; r < nruns; r++) {
             const AFF *sb = &s->wk[s->run_start[r]];
             if (partial && r + 1 == nruns) {
@@ -292,12 +295,41 @@ static void G(msm_worker)(void *arg, unsigned id)
     }
 }
 
-static cuzk_status G(msm_limbs)(JAC *r, const AFF *bases, const uint64_t (*k)[4], size_t n, unsigned threads)
+/* Copies the scalars as canonical limbs, zeroing those of bases at infinity (so no later pass has to look at a
+ * base to skip it), and checks raw scalars against r. Each worker takes an equal slice. */
+typedef struct {
+    uint64_t (*k)[4];
+    const AFF *bases;
+    const fr_t *mont;
+    const uint64_t (*raw)[4];
+    size_t n;
+    unsigned threads;
+    atomic_bool out_of_range;
+} G(msm_prep_ctx);
+
+static void G(msm_prep_worker)(void *arg, unsigned id)
 {
-    G(msm_ctx) x;
+    G(msm_prep_ctx) *x = arg;
+    size_t lo = x->n * id / x->threads, hi = x->n * (id + 1) / x->threads;
+    for (size_t i = lo; i < hi; i++) {
+        if (x->mont) {
+            fr_to_limbs(x->k[i], &x->mont[i]);
+        } else {
+            if (!msm_scalar_in_range(x->raw[i])) atomic_store(&x->out_of_range, true);
+            memcpy(x->k[i], x->raw[i], sizeof x->k[i]);
+        }
+        if (G(affine_is_infinity)(&x->bases[i])) memset(x->k[i], 0, sizeof x->k[i]);
+    }
+}
+
+/* The MSM proper; scalars come either as Fr elements (mont) or as canonical limbs (raw). */
+static cuzk_status G(msm_run)(JAC *r, const AFF *bases, const fr_t *mont, const uint64_t (*raw)[4], size_t n,
+                              unsigned threads)
+{
+    if (n > MSM_MAX_N) return CUZK_ERR_INVALID_ARG;
     if (threads == 0) threads = 1;
+    G(msm_ctx) x;
     x.bases = bases;
-    x.k = k;
     x.n = n;
     msm_plan_choose(&x.plan, n, threads, MSM_BUCKET_COST);
     const unsigned ntasks = x.plan.nw * x.plan.parts;
@@ -306,56 +338,57 @@ static cuzk_status G(msm_limbs)(JAC *r, const AFF *bases, const uint64_t (*k)[4]
     x.scratch_stride = (G(msm_scratch_bytes)((size_t)1 << (x.plan.c - 1), x.part_len) + 63) & ~(size_t)63;
     x.scratch_mem = malloc(x.scratch_stride * x.workers);
     x.task_sum = malloc(ntasks * sizeof *x.task_sum);
-    if (x.scratch_mem == NULL || x.task_sum == NULL) {
+    uint64_t(*k)[4] = malloc((n + 1) * sizeof *k);
+    if (x.scratch_mem == NULL || x.task_sum == NULL || k == NULL) {
         free(x.scratch_mem);
         free(x.task_sum);
+        free(k);
         return CUZK_ERR_NOMEM;
     }
-    atomic_init(&x.next_task, 0);
-    msm_parallel(x.workers, G(msm_worker), &x);
+    G(msm_prep_ctx) prep = {.k = k, .bases = bases, .mont = mont, .raw = raw, .n = n, .threads = threads};
+    atomic_init(&prep.out_of_range, false);
+    msm_parallel(threads, G(msm_prep_worker), &prep);
+    cuzk_status st = CUZK_ERR_SCALAR_RANGE;
+    if (!atomic_load(&prep.out_of_range)) {
+        x.k = (const uint64_t(*)[4])k;
+        atomic_init(&x.next_task, 0);
+        msm_parallel(x.workers, G(msm_worker), &x);
 
-    /* Horner over the windows, top down: acc = 2^c·acc + W_j */
-    JAC acc, t;
-    G(jac_set_infinity)(&acc);
-    for (unsigned j = x.plan.nw; j-- > 0;) {
-        for (unsigned i = 0; i < x.plan.c && !G(jac_is_infinity)(&acc); i++) G(jac_dbl)(&acc, &acc);
-        for (unsigned p = 0; p < x.plan.parts; p++) {
-            G(xyzz_to_jac)(&t, &x.task_sum[j * x.plan.parts + p]);
-            G(jac_add)(&acc, &acc, &t);
+        /* Horner over the windows, top down: acc = 2^c·acc + W_j */
+        JAC acc, t;
+        G(jac_set_infinity)(&acc);
+        for (unsigned j = x.plan.nw; j-- > 0;) {
+            for (unsigned i = 0; i < x.plan.c && !G(jac_is_infinity)(&acc); i++) G(jac_dbl)(&acc, &acc);
+            for (unsigned p = 0; p < x.plan.parts; p++) {
+                G(xyzz_to_jac)(&t, &x.task_sum[j * x.plan.parts + p]);
+                G(jac_add)(&acc, &acc, &t);
+            }
         }
+        *r = acc;
+        st = CUZK_OK;
     }
-    *r = acc;
     free(x.scratch_mem);
     free(x.task_sum);
-    return CUZK_OK;
+    free(k);
+    return st;
 }
 
 cuzk_status G(msm_raw)(JAC *r, const AFF *bases, const uint64_t (*scalars)[4], size_t n, unsigned threads)
 {
-    if (n > MSM_MAX_N) return CUZK_ERR_INVALID_ARG;
-    for (size_t i = 0; i < n; i++) {
-        if (!msm_scalar_in_range(scalars[i])) return CUZK_ERR_SCALAR_RANGE;
-    }
     if (n == 0) {
         G(jac_set_infinity)(r);
         return CUZK_OK;
     }
-    return G(msm_limbs)(r, bases, scalars, n, threads);
+    return G(msm_run)(r, bases, NULL, scalars, n, threads);
 }
 
 cuzk_status G(msm)(JAC *r, const AFF *bases, const fr_t *scalars, size_t n, unsigned threads)
 {
-    if (n > MSM_MAX_N) return CUZK_ERR_INVALID_ARG;
     if (n == 0) {
         G(jac_set_infinity)(r);
         return CUZK_OK;
     }
-    uint64_t(*k)[4] = malloc(n * sizeof *k);
-    if (k == NULL) return CUZK_ERR_NOMEM;
-    msm_scalars_to_limbs(k, scalars, n, threads);
-    cuzk_status st = G(msm_limbs)(r, bases, (const uint64_t(*)[4])k, n, threads);
-    free(k);
-    return st;
+    return G(msm_run)(r, bases, scalars, NULL, n, threads);
 }
 
 /* ---- Batch addition ---------------------------------------------------------------------------------------------- */
@@ -378,6 +411,7 @@ static void G(badd_part)(G(badd_ctx) *x, G(msm_scratch) *s, unsigned part)
     const size_t lo = x->n * part / x->parts, hi = x->n * (part + 1) / x->parts;
     const uint32_t keep = MSM_CHUNK / 8;
     uint32_t used = 0;
+    bool may_inf = false;
     for (size_t i = lo; i < hi; i++) {
         if (((x->bitmap[i / 64] >> (i % 64)) & 1) == 0) continue;
         if (G(affine_is_infinity)(&x->bases[i])) continue;
@@ -385,7 +419,7 @@ static void G(badd_part)(G(badd_ctx) *x, G(msm_scratch) *s, unsigned part)
         if (used == MSM_CHUNK) {
             s->run_start[0] = 0;
             s->run_len[0] = used;
-            G(tree_reduce)(s, 1, keep);
+            may_inf = G(tree_reduce)(s, 1, keep, may_inf);
             used = s->run_len[0];
         }
     }
@@ -394,7 +428,7 @@ static void G(badd_part)(G(badd_ctx) *x, G(msm_scratch) *s, unsigned part)
     if (used > 0) {
         s->run_start[0] = 0;
         s->run_len[0] = used;
-        G(tree_reduce)(s, 1, 1);
+        G(tree_reduce)(s, 1, 1, may_inf);
         G(jac_from_affine)(&sum, &s->wk[0]);
     }
     x->part_sum[part] = sum;

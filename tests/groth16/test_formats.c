@@ -1,6 +1,6 @@
 /* Key files and JSON: bellperson .params/.vk round trips and rejections, snarkjs .zkey images written here (sections
  * in several orders, hostile variants) and loaded, snarkjs JSON round trips and malformed inputs. Keys are random
- * points (multiples of the generators), no setup needed. */
+ * points (multiples of the generators), no setup needed. The list at the end runs from test_prove.c's main. */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,21 +92,6 @@ static uint8_t *read_bytes(const char *path, size_t *n)
     fclose(f);
     *n = (size_t)len;
     return b;
-}
-
-/* TEMPORARY until branch prover (keys.c) is merged: the key destructors, same single-block storage convention. */
-void groth16_vk_free(groth16_vk *vk)
-{
-    free(vk->storage);
-    memset(vk, 0, sizeof *vk);
-}
-
-void groth16_pk_free(groth16_pk *pk)
-{
-    free(pk->storage);
-    free(pk->vk.storage);
-    r1cs_free(pk->circuit);
-    memset(pk, 0, sizeof *pk);
 }
 
 /* A random bellperson-convention key: every point in one block, as the loader stores it. */
@@ -1272,22 +1257,19 @@ static void test_json_vk(void **state)
     groth16_pk_free(&pk);
 }
 
-int main(void)
-{
-    test_seed_init();
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_params_round_trip),
-        cmocka_unit_test(test_vk_round_trip),
-        cmocka_unit_test(test_params_truncated),
-        cmocka_unit_test(test_params_hostile_counts),
-        cmocka_unit_test(test_params_corrupt_points),
-        cmocka_unit_test(test_params_write_rejects),
-        cmocka_unit_test(test_zkey_load),
-        cmocka_unit_test(test_zkey_coef_encoding),
-        cmocka_unit_test(test_zkey_hostile),
-        cmocka_unit_test(test_json_proof),
-        cmocka_unit_test(test_json_public),
-        cmocka_unit_test(test_json_vk),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+/* Run by the groth16 test executable (main is in test_prove.c). */
+const struct CMUnitTest test_formats_tests[] = {
+    cmocka_unit_test(test_params_round_trip),
+    cmocka_unit_test(test_vk_round_trip),
+    cmocka_unit_test(test_params_truncated),
+    cmocka_unit_test(test_params_hostile_counts),
+    cmocka_unit_test(test_params_corrupt_points),
+    cmocka_unit_test(test_params_write_rejects),
+    cmocka_unit_test(test_zkey_load),
+    cmocka_unit_test(test_zkey_coef_encoding),
+    cmocka_unit_test(test_zkey_hostile),
+    cmocka_unit_test(test_json_proof),
+    cmocka_unit_test(test_json_public),
+    cmocka_unit_test(test_json_vk),
+};
+const size_t test_formats_count = sizeof test_formats_tests / sizeof test_formats_tests[0];

@@ -7,6 +7,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "cuzk/groth16.h"
+
 typedef struct {
     const char *filter; /* substring a benchmark name must contain; NULL = all */
     int threads;        /* 0 = the default set of thread counts of each benchmark */
@@ -25,6 +27,11 @@ void bench_micro_pairing(const bench_opts *o);
 void bench_micro_msm(const bench_opts *o);
 void bench_micro_ntt(const bench_opts *o);
 void bench_micro_r1cs(const bench_opts *o);
+void bench_micro_groth16(const bench_opts *o);
+
+/* groth16_prove and its per-phase lines for any circuit, key and witness (size: the number to report, e.g. the
+ * constraint count), at the thread counts of bench_thread_set. For a SNARKJS key the circuit may be NULL. */
+void bench_groth16_prove(const bench_opts *o, const r1cs_t *r, const groth16_pk *pk, const fr_t *z, uint64_t size);
 
 /* Keeps a value alive so the compiler cannot drop the work that produced it. */
 #define BENCH_KEEP(x) __asm__ volatile("" : : "g"(&(x)) : "memory")

@@ -82,5 +82,6 @@ int main(int argc, char **argv)
     bench_micro_msm(&o);
     bench_micro_ntt(&o);
     bench_micro_r1cs(&o);
+    bench_micro_groth16(&o);
     return 0;
 }
