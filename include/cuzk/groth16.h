@@ -33,7 +33,8 @@ typedef struct {
     g2_affine_t beta_g2, gamma_g2, delta_g2;
     g1_affine_t *ic;     /* num_inputs points: the public-input basis, already divided by γ (snarkjs: γ = 1) */
     uint64_t num_inputs; /* ONE included */
-    void *storage;       /* owned by the vk when it was loaded on its own */
+    void *storage;       /* malloc'd block owned by the vk when it was loaded on its own (freed by groth16_vk_free);
+                          * NULL when ic lives in the pk's storage */
 } groth16_vk;
 
 typedef struct {
@@ -46,10 +47,12 @@ typedef struct {
     g1_affine_t *a;    uint64_t a_len;  /* BELLPERSON: inputs + aux selected by a_aux density; SNARKJS: all vars */
     g1_affine_t *b_g1; uint64_t b_len;  /* BELLPERSON: inputs and aux selected by b density; SNARKJS: all vars */
     g2_affine_t *b_g2;
-    r1cs_t *circuit;   /* SNARKJS: the A/B matrices from the zkey (C is never stored: c = a∘b); else NULL */
-    void *storage;     /* owned point storage */
+    r1cs_t *circuit;   /* SNARKJS: the A/B matrices from the zkey (C is never stored: c = a∘b); else NULL.
+                        * Owned: groth16_pk_free calls r1cs_free on it */
+    void *storage;     /* owned point storage: one malloc'd block (or NULL), freed by groth16_pk_free */
 } groth16_pk;
 
+/* Release what the key owns (storage blocks, pk->circuit) and zero the struct; harmless on a zeroed key. */
 void groth16_vk_free(groth16_vk *vk);
 void groth16_pk_free(groth16_pk *pk);
 
@@ -92,9 +95,14 @@ typedef struct {
     double spmv, ntt_h, msm_h, msm_l, msm_a, msm_b1, msm_b2, assembly, total;
 } groth16_prove_stats;
 
-/* One proof for witness z (r1cs_num_vars(circuit) values). circuit: the circuit the key was made for (for SNARKJS
- * keys pass NULL to use pk->circuit). An unsatisfied witness in R1CS_C_CHECKED mode gives
- * CUZK_ERR_R1CS_UNSATISFIED with the row in the message. */
+/* One proof for witness z (r1cs_num_vars(circuit) values, z[0] = 1 else CUZK_ERR_INVALID_ARG). opts NULL: one
+ * thread, random r and s, c = C·z. The key must fit the circuit (groth16_pk_check_circuit, CUZK_ERR_MISMATCH).
+ *  BELLPERSON: circuit is the circuit the key was made for (required). An unsatisfied witness in R1CS_C_CHECKED
+ *              mode gives CUZK_ERR_R1CS_UNSATISFIED with the row in the message.
+ *  SNARKJS:    pk->circuit drives the prover and c is always a∘b (the key has no C). circuit may be NULL; in
+ *              R1CS_C_CHECKED mode it must be the full circuit (with C, without the input rows), which the witness
+ *              is checked against first (CUZK_ERR_INVALID_ARG when it is NULL or pk->circuit).
+ * r and s are wiped before returning; the terms that hold them use constant-time scalar multiplication. */
 cuzk_status groth16_prove(groth16_proof_t *proof, const groth16_pk *pk, const r1cs_t *circuit, const fr_t *z,
                           const groth16_prove_opts *opts, groth16_prove_stats *stats, cuzk_errmsg *err);
 
@@ -111,8 +119,9 @@ void groth16_prepare_vk(groth16_pvk *pvk, const groth16_vk *vk);
  * validated (on curve, in subgroup), as the decoders do. */
 cuzk_status groth16_verify(const groth16_pvk *pvk, const groth16_proof_t *proof, const fr_t *inputs,
                            uint64_t num_inputs);
-/* count proofs of the same circuit, inputs[j·num_inputs + i]; random 128-bit weights, one final exponentiation.
- * CUZK_OK only when every proof is valid. */
+/* count proofs of the same circuit, inputs[j·num_inputs + i]; random 128-bit weights from the OS, one Miller loop
+ * over count + 3 pairs, one final exponentiation. CUZK_OK only when every proof is valid (a bad one slips through
+ * with probability 2^−128). count = 1 is groth16_verify; count = 0 is CUZK_ERR_INVALID_ARG. */
 cuzk_status groth16_verify_batch(const groth16_pvk *pvk, const groth16_proof_t *proofs, const fr_t *inputs,
                                  uint64_t num_inputs, uint64_t count);
 

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../ntt/ntt_internal.h"
 #include "g16_internal.h"
 
 /* The scalars of one MSM, split by value. Positions count the selected variables only, in order, which is how
@@ -37,46 +38,101 @@ static void split_free(prove_split *sp)
     memset(sp, 0, sizeof *sp);
 }
 
-/* Visits the variables z[0..ni) then z[ni..ni+na), keeping input i when in_bits is NULL or has bit i, aux j when
- * aux_bits is NULL or has bit j. Two passes: count, then fill, so memory is sized to what is actually needed. */
-static cuzk_status split_build(prove_split *sp, const fr_t *z, uint64_t ni, const uint64_t *in_bits, uint64_t na,
-                               const uint64_t *aux_bits)
+/* The split is built in parallel over fixed chunks of variables, in two passes: count (selected positions and
+ * other scalars per chunk), then, at offsets from the prefix sums, fill. Chunks may share a bitmap word at their
+ * edges, so each chunk gathers a word's bits locally and ORs it in atomically once per word. */
+#define SPLIT_CHUNK 1024
+
+typedef struct {
+    prove_split *sp;
+    const fr_t *z;
+    uint64_t ni, na;
+    const uint64_t *in_bits, *aux_bits;
+    uint64_t *pos, *tail; /* per chunk: counts after pass 1, start offsets for pass 2 */
+    bool fill;
+} split_job;
+
+static bool split_selected(const split_job *j, uint64_t v)
 {
-    memset(sp, 0, sizeof *sp);
-    uint64_t n = 0, others = 0;
-    for (int pass = 0; pass < 2; pass++) {
-        uint64_t p = 0, t = 0;
-        for (uint64_t v = 0; v < ni + na; v++) {
-            const uint64_t *bits = v < ni ? in_bits : aux_bits;
-            if (bits != NULL && !r1cs_density_get(bits, v < ni ? v : v - ni)) continue;
-            const fr_t *s = &z[v];
-            if (fr_is_zero(s)) {
-            } else if (fr_is_one(s)) {
-                if (pass == 1) sp->ones[p >> 6] |= 1ULL << (p & 63);
+    const uint64_t *bits = v < j->ni ? j->in_bits : j->aux_bits;
+    return bits == NULL || r1cs_density_get(bits, v < j->ni ? v : v - j->ni);
+}
+
+static void split_chunks(void *arg, size_t lo, size_t hi)
+{
+    split_job *j = arg;
+    prove_split *sp = j->sp;
+    uint64_t nv = j->ni + j->na;
+    for (size_t ch = lo; ch < hi; ch++) {
+        uint64_t v0 = (uint64_t)ch * SPLIT_CHUNK, v1 = v0 + SPLIT_CHUNK < nv ? v0 + SPLIT_CHUNK : nv;
+        uint64_t p = j->fill ? j->pos[ch] : 0, t = j->fill ? j->tail[ch] : 0;
+        uint64_t word = UINT64_MAX, bits = 0;
+        for (uint64_t v = v0; v < v1; v++) {
+            if (!split_selected(j, v)) continue;
+            const fr_t *x = &j->z[v];
+            if (fr_is_zero(x)) {
+            } else if (fr_is_one(x)) {
+                if (j->fill) {
+                    if (p >> 6 != word) {
+                        if (bits) __atomic_fetch_or(&sp->ones[word], bits, __ATOMIC_RELAXED);
+                        word = p >> 6;
+                        bits = 0;
+                    }
+                    bits |= 1ULL << (p & 63);
+                }
             } else {
-                if (pass == 1) {
+                if (j->fill) {
                     sp->idx[t] = p;
-                    sp->tail[t] = *s;
+                    sp->tail[t] = *x;
                 }
                 t++;
             }
             p++;
         }
-        if (pass == 0) {
-            n = p;
-            others = t;
-            sp->ones = calloc(n / 64 + 1, sizeof *sp->ones);
-            sp->idx = malloc((others ? others : 1) * sizeof *sp->idx);
-            sp->tail = malloc((others ? others : 1) * sizeof *sp->tail);
-            if (sp->ones == NULL || sp->idx == NULL || sp->tail == NULL) {
-                split_free(sp);
-                return CUZK_ERR_NOMEM;
-            }
+        if (j->fill) {
+            if (bits) __atomic_fetch_or(&sp->ones[word], bits, __ATOMIC_RELAXED);
+        } else {
+            j->pos[ch] = p;
+            j->tail[ch] = t;
         }
     }
+}
+
+/* Visits the variables z[0..ni) then z[ni..ni+na), keeping input i when in_bits is NULL or has bit i, aux j when
+ * aux_bits is NULL or has bit j. Memory is sized to what the count pass finds. */
+static cuzk_status split_build(prove_split *sp, const fr_t *z, uint64_t ni, const uint64_t *in_bits, uint64_t na,
+                               const uint64_t *aux_bits, unsigned threads)
+{
+    memset(sp, 0, sizeof *sp);
+    size_t chunks = (size_t)((ni + na + SPLIT_CHUNK - 1) / SPLIT_CHUNK);
+    split_job j = {sp, z, ni, na, in_bits, aux_bits, calloc(chunks + 1, sizeof(uint64_t)),
+                   calloc(chunks + 1, sizeof(uint64_t)), false};
+    if (j.pos == NULL || j.tail == NULL) goto nomem;
+    ntt_par_for(threads, chunks, 1, split_chunks, &j);
+    uint64_t n = 0, others = 0;
+    for (size_t ch = 0; ch < chunks; ch++) {
+        uint64_t cp = j.pos[ch], ct = j.tail[ch];
+        j.pos[ch] = n;
+        j.tail[ch] = others;
+        n += cp;
+        others += ct;
+    }
+    sp->ones = calloc(n / 64 + 1, sizeof *sp->ones);
+    sp->idx = malloc((others ? others : 1) * sizeof *sp->idx);
+    sp->tail = malloc((others ? others : 1) * sizeof *sp->tail);
+    if (sp->ones == NULL || sp->idx == NULL || sp->tail == NULL) goto nomem;
+    j.fill = true;
+    ntt_par_for(threads, chunks, 1, split_chunks, &j);
     sp->n = n;
     sp->n_tail = others;
+    free(j.pos);
+    free(j.tail);
     return CUZK_OK;
+nomem:
+    free(j.pos);
+    free(j.tail);
+    split_free(sp);
+    return CUZK_ERR_NOMEM;
 }
 
 /* r = Σ scalar_p·bases[p] over a split: batch addition of the ones plus an MSM over the gathered tail. */
@@ -156,14 +212,14 @@ static cuzk_status prove_witness_msms(prove_msms *out, const groth16_pk *pk, con
     prove_split sp;
     double t = g16_now();
 
-    cuzk_status s = split_build(&sp, z + ni, 0, NULL, na, NULL);
+    cuzk_status s = split_build(&sp, z + ni, 0, NULL, na, NULL, threads);
     if (s == CUZK_OK) s = split_msm_g1(&out->l, &sp, pk->l, threads);
     split_free(&sp);
     st->msm_l = g16_now() - t;
     if (s != CUZK_OK) return s;
 
     t = g16_now();
-    s = split_build(&sp, z, ni, NULL, na, bell ? circuit->a_aux_density : NULL);
+    s = split_build(&sp, z, ni, NULL, na, bell ? circuit->a_aux_density : NULL, threads);
     if (s == CUZK_OK) s = split_msm_g1(&out->a, &sp, pk->a, threads);
     split_free(&sp);
     st->msm_a = g16_now() - t;
@@ -171,7 +227,8 @@ static cuzk_status prove_witness_msms(prove_msms *out, const groth16_pk *pk, con
 
     /* B1 and B2 share their scalars, so they share the split */
     t = g16_now();
-    s = split_build(&sp, z, ni, bell ? circuit->b_input_density : NULL, na, bell ? circuit->b_aux_density : NULL);
+    s = split_build(&sp, z, ni, bell ? circuit->b_input_density : NULL, na, bell ? circuit->b_aux_density : NULL,
+                    threads);
     if (s == CUZK_OK) s = split_msm_g1(&out->b1, &sp, pk->b_g1, threads);
     double t2 = g16_now();
     st->msm_b1 = t2 - t;

@@ -116,6 +116,31 @@ static void test_roundtrip_snarkjs(void **state)
     roundtrip(GROTH16_SNARKJS);
 }
 
+/* Degenerate sizes: no public input besides ONE, one row, no rows at all. */
+static void test_tiny(void **state)
+{
+    (void)state;
+    const uint64_t rows[3] = {0, 1, 2};
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < 3; i++) {
+            for (uint32_t pub = 0; pub < 2; pub++) {
+                g16_circuit c;
+                g16_circuit_make(&c, rows[i], pub, test_rand_u64(), test_rand_u64());
+                groth16_pk pk;
+                setup_key(&pk, c.r, CONVS[k], 1);
+                groth16_prove_opts o = given_opts(1, R1CS_C_PRODUCT);
+                groth16_proof_t p;
+                prove_ok(&p, &pk, &c, &o);
+                groth16_pvk pvk;
+                groth16_prepare_vk(&pvk, &pk.vk);
+                assert_int_equal(groth16_verify(&pvk, &p, public_inputs(&c), num_public(&c)), CUZK_OK);
+                assert_int_equal(groth16_verify_batch(&pvk, &p, public_inputs(&c), num_public(&c), 1), CUZK_OK);
+                groth16_pk_free(&pk);
+                g16_circuit_free(&c);
+            }
+        }
+}
+
 /* Random r, s (the OS source) still give valid proofs, and different ones each time. */
 static void test_random_rs(void **state)
 {
@@ -601,7 +626,8 @@ static void test_split_matches_plain(void **state)
     (void)state;
     for (int k = 0; k < 2; k++) {
         g16_circuit c;
-        g16_circuit_make(&c, 500, 2, test_rand_u64(), test_rand_u64());
+        /* several chunks of the parallel split (1024 variables each), on two threads */
+        g16_circuit_make(&c, SMALL_RUN ? 1500 : 3000, 2, test_rand_u64(), test_rand_u64());
         const r1cs_t *r = c.r;
         groth16_pk pk;
         setup_key(&pk, r, CONVS[k], 2);
@@ -625,6 +651,7 @@ static void test_split_matches_plain(void **state)
         memset(&o, 0, sizeof o);
         o.given_rs = true;
         o.c_mode = R1CS_C_PRODUCT;
+        o.threads = 2;
         groth16_proof_t p0, p1;
         prove_ok(&p0, &pk, &c, &o);
         assert_int_equal(g1_msm(&ref1, pk.a, sa, na, 1), CUZK_OK);
@@ -676,16 +703,23 @@ static void test_split_matches_plain(void **state)
     }
 }
 
+/* the key-file and JSON tests of test_formats.c run in this executable too */
+extern const struct CMUnitTest test_formats_tests[];
+extern const size_t test_formats_count;
+
 int main(void)
 {
     test_seed_init();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_roundtrip_bellperson), cmocka_unit_test(test_roundtrip_snarkjs),
+        cmocka_unit_test(test_tiny),
         cmocka_unit_test(test_random_rs),            cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_bad_proofs),           cmocka_unit_test(test_batch),
         cmocka_unit_test(test_unsatisfied),          cmocka_unit_test(test_mismatch),
         cmocka_unit_test(test_prove_rejects),        cmocka_unit_test(test_setup_points),
         cmocka_unit_test(test_setup_rejects),        cmocka_unit_test(test_split_matches_plain),
     };
-    return cmocka_run_group_tests_name("groth16", tests, NULL, NULL);
+    int fails = cmocka_run_group_tests_name("groth16", tests, NULL, NULL);
+    fails += _cmocka_run_group_tests("formats", test_formats_tests, test_formats_count, NULL, NULL);
+    return fails;
 }
