@@ -42,6 +42,11 @@ typedef enum {
     CUZK_ERR_WRONG_CURVE,        /* key or file is for another curve than BLS12-381 */
     CUZK_ERR_WRONG_PROTOCOL,     /* key is for another proof system than Groth16 */
     CUZK_ERR_BAD_JSON,           /* JSON is malformed or lacks a required field */
+    /* the proving engine */
+    CUZK_ERR_SHUTTING_DOWN,      /* the engine is shutting down and accepts no new work */
+    CUZK_ERR_OVER_BUDGET,        /* the work needs more memory than the configured budget allows */
+    CUZK_ERR_NOT_FOUND,          /* no such job, circuit or key */
+    CUZK_ERR_BUSY,               /* the resource is in use (e.g. a key that running jobs reference) */
     CUZK_STATUS_COUNT
 } cuzk_status;
 

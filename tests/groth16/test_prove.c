@@ -703,6 +703,10 @@ static void test_split_matches_plain(void **state)
     }
 }
 
+/* the key-file and JSON tests of test_formats.c run in this executable too */
+extern const struct CMUnitTest test_formats_tests[];
+extern const size_t test_formats_count;
+
 int main(void)
 {
     test_seed_init();
@@ -715,5 +719,7 @@ int main(void)
         cmocka_unit_test(test_prove_rejects),        cmocka_unit_test(test_setup_points),
         cmocka_unit_test(test_setup_rejects),        cmocka_unit_test(test_split_matches_plain),
     };
-    return cmocka_run_group_tests_name("groth16", tests, NULL, NULL);
+    int fails = cmocka_run_group_tests_name("groth16", tests, NULL, NULL);
+    fails += _cmocka_run_group_tests("formats", test_formats_tests, test_formats_count, NULL, NULL);
+    return fails;
 }
