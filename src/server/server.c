@@ -165,9 +165,15 @@ static grpc_status_code server_code_for(cuzk_status st)
     switch (st) {
     case CUZK_ERR_NOMEM:
     case CUZK_ERR_TOO_LARGE:
+    case CUZK_ERR_OVER_BUDGET:
         return GRPC_STATUS_RESOURCE_EXHAUSTED;
     case CUZK_ERR_IO:
+    case CUZK_ERR_NOT_FOUND:
         return GRPC_STATUS_NOT_FOUND;
+    case CUZK_ERR_SHUTTING_DOWN:
+        return GRPC_STATUS_UNAVAILABLE; /* another daemon (or this one, restarted) can take the call */
+    case CUZK_ERR_BUSY:
+        return GRPC_STATUS_FAILED_PRECONDITION;
     default:
         return GRPC_STATUS_INVALID_ARGUMENT;
     }
@@ -376,6 +382,11 @@ static void rpc_prove(rpc_call *c, const uint8_t *req, size_t len)
 
     engine_result res;
     memset(&res, 0, sizeof res);
+    if (st == CUZK_ERR_SHUTTING_DOWN) {
+        /* Not a proof failure: the caller should retry elsewhere or later. */
+        rpc_reply(c, GRPC_STATUS_UNAVAILABLE, "daemon shutting down", NULL, 0);
+        return;
+    }
     if (st != CUZK_OK) {
         res.status = ENGINE_JOB_FAILED;
         snprintf(res.error_message, sizeof res.error_message, "rejected: %s: %s", cuzk_status_str(st), err.msg);

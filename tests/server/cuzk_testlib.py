@@ -95,6 +95,7 @@ class Daemon:
         conf = ["[daemon]", "listen = " + listen, "shutdown_timeout = 20s", "interrupt_timeout = 2s",
                 "[srs]", "param_cache = " + self.params,
                 "[synthesis]", "workers = %d" % workers, "threads = 1",
+                "[scheduler]", "gpu_queue_depth = 1",
                 "[logging]", "level = debug"]
         if metrics:
             conf += ["[metrics]", "http_listen = 127.0.0.1:%d" % self.metrics_port]
