@@ -243,7 +243,7 @@ static void rpc_submit(rpc_call *c, const uint8_t *req, size_t len)
         return;
     }
     engine_request r;
-    char msg[256];
+    char msg[768];
     if (!server_fill_request(m, &r, msg, sizeof msg)) {
         cuzk__v1__submit_proof_request__free_unpacked(m, NULL);
         rpc_reply(c, GRPC_STATUS_INVALID_ARGUMENT, msg, NULL, 0);
@@ -341,7 +341,7 @@ static void rpc_await(rpc_call *c, const uint8_t *req, size_t len)
         return;
     }
     if (st != CUZK_OK) {
-        char msg[256];
+        char msg[768];
         snprintf(msg, sizeof msg, "no job %s (%s)", job_id, cuzk_status_str(st));
         rpc_reply(c, GRPC_STATUS_NOT_FOUND, msg, NULL, 0);
         return;
@@ -367,7 +367,7 @@ static void rpc_prove(rpc_call *c, const uint8_t *req, size_t len)
         return;
     }
     engine_request r;
-    char msg[256];
+    char msg[768];
     if (!server_fill_request(m->submit, &r, msg, sizeof msg)) {
         cuzk__v1__prove_request__free_unpacked(m, NULL);
         rpc_reply(c, GRPC_STATUS_INVALID_ARGUMENT, msg, NULL, 0);
@@ -427,7 +427,7 @@ static void rpc_cancel(rpc_call *c, const uint8_t *req, size_t len)
     bool was_running = false;
     cuzk_status st = engine_cancel(c->s->e, job_id, &was_running);
     if (st != CUZK_OK) {
-        char msg[256];
+        char msg[768];
         snprintf(msg, sizeof msg, "no job %s (%s)", job_id, cuzk_status_str(st));
         rpc_reply(c, GRPC_STATUS_NOT_FOUND, msg, NULL, 0);
         return;
@@ -561,7 +561,7 @@ static bool rpc_circuit_id(const ProtobufCMessageDescriptor *d, const uint8_t *r
 
 static void rpc_preload(rpc_call *c, const uint8_t *req, size_t len)
 {
-    char id[ENGINE_ID_MAX], msg[384];
+    char id[ENGINE_ID_MAX], msg[768];
     if (!rpc_circuit_id(&cuzk__v1__preload_srs_request__descriptor, req, len, id, msg, sizeof msg)) {
         rpc_reply(c, GRPC_STATUS_INVALID_ARGUMENT, msg, NULL, 0);
         return;
@@ -583,7 +583,7 @@ static void rpc_preload(rpc_call *c, const uint8_t *req, size_t len)
 
 static void rpc_evict(rpc_call *c, const uint8_t *req, size_t len)
 {
-    char id[ENGINE_ID_MAX], msg[384];
+    char id[ENGINE_ID_MAX], msg[768];
     if (!rpc_circuit_id(&cuzk__v1__evict_srs_request__descriptor, req, len, id, msg, sizeof msg)) {
         rpc_reply(c, GRPC_STATUS_INVALID_ARGUMENT, msg, NULL, 0);
         return;

@@ -54,7 +54,7 @@ def test_load():
             try:
                 for i in range(PER_CLIENT):
                     n = k * PER_CLIENT + i
-                    req = lib.synthetic(8, priority=PRIOS[n % len(PRIOS)], seed=n + 1,
+                    req = lib.synthetic(8, priority=PRIOS[n % len(PRIOS)], seed=n % 3 + 1,
                                         partitions=2 if n % 10 == 0 else 1)
                     if n % 2 == 0:
                         r = c.call("Prove", pb.ProveRequest(submit=req), timeout=300).result
@@ -107,7 +107,7 @@ def test_shutdown_under_load():
         try:
             i = 0
             while not stop.is_set() and i < 100:
-                r = c.call("Prove", pb.ProveRequest(submit=lib.synthetic(13, priority=PRIOS[k % 4], seed=k * 100 + i)),
+                r = c.call("Prove", pb.ProveRequest(submit=lib.synthetic(13, priority=PRIOS[k % 4])),
                            timeout=120).result
                 with lock:
                     outcomes.append(r)

@@ -29,6 +29,7 @@ typedef struct {
     double rate, duration;
     const char *sizes; /* stress: comma-separated log2 sizes to mix */
     long pid;          /* daemon pid for RSS; 0 = ask the unix socket's peer */
+    uint64_t seed;     /* synthetic circuits: each seed is its own circuit and key, so one seed measures proving */
 } cmd_opts;
 
 static double cmd_now(void)
@@ -52,14 +53,14 @@ typedef struct {
     char error[160];
 } cmd_result;
 
-static void cmd_prove(bench_client *c, const cmd_opts *o, uint32_t log2, uint32_t prio, uint64_t seed, cmd_result *r)
+static void cmd_prove(bench_client *c, const cmd_opts *o, uint32_t log2, uint32_t prio, cmd_result *r)
 {
     memset(r, 0, sizeof *r);
     Cuzk__V1__SubmitProofRequest sub = CUZK__V1__SUBMIT_PROOF_REQUEST__INIT;
     sub.proof_kind = (Cuzk__V1__ProofKind)o->kind;
     sub.priority = (Cuzk__V1__Priority)prio;
     sub.synthetic_log2 = log2;
-    sub.seed = seed;
+    sub.seed = o->seed;
     sub.partitions = o->partitions;
     sub.circuit_id = (char *)(o->circuit ? o->circuit : "");
     sub.witness_path = (char *)(o->witness_path ? o->witness_path : "");
@@ -240,7 +241,7 @@ typedef struct {
 
 static uint32_t cmd_mixed_prio(const cmd_opts *o, uint64_t i)
 {
-    return o->priority ? o->priority : (uint32_t)(1 + (i * 7919u) % 4);
+    return o->priority ? o->priority : (uint32_t)(1 + i % 4);
 }
 
 static void *cmd_batch_thread(void *arg)
@@ -251,7 +252,7 @@ static void *cmd_batch_thread(void *arg)
         if (i >= b->o->count) {
             return NULL;
         }
-        cmd_prove(b->c, b->o, b->o->log2, cmd_mixed_prio(b->o, (uint64_t)i), (uint64_t)i + 1, &b->res[i]);
+        cmd_prove(b->c, b->o, b->o->log2, cmd_mixed_prio(b->o, (uint64_t)i), &b->res[i]);
         long d = atomic_fetch_add(&b->done, 1) + 1;
         if (b->tty) {
             pthread_mutex_lock(&b->print_lock);
@@ -308,8 +309,7 @@ static void *cmd_shot_thread(void *arg)
 {
     cmd_shot *s = arg;
     cmd_batch *b = s->b;
-    cmd_prove(b->c, b->o, s->log2, cmd_mixed_prio(b->o, (uint64_t)s->index), (uint64_t)s->index + 1,
-              &b->res[s->index]);
+    cmd_prove(b->c, b->o, s->log2, cmd_mixed_prio(b->o, (uint64_t)s->index), &b->res[s->index]);
     atomic_fetch_add(&b->done, 1);
     free(s);
     return NULL;
@@ -360,7 +360,8 @@ static int cmd_stress_run(bench_client *c, const cmd_opts *o)
         }
         s->b = &b;
         s->index = i;
-        s->log2 = sizes[(size_t)i % nsizes];
+        /* sizes change every 4 proofs and priorities every proof, so every size meets every priority */
+        s->log2 = sizes[(size_t)(i / 4) % nsizes];
         if (pthread_create(&th[i], NULL, cmd_shot_thread, s) != 0) {
             free(s);
             break;
@@ -461,7 +462,7 @@ static int cmd_simple(bench_client *c, const cmd_opts *o, const char *cmd, const
 static int cmd_single(bench_client *c, const cmd_opts *o)
 {
     cmd_result r;
-    cmd_prove(c, o, o->log2, o->priority, 1, &r);
+    cmd_prove(c, o, o->log2, o->priority, &r);
     if (r.grpc_status != GRPC_STATUS_OK) {
         fprintf(stderr, "cuzk-bench single: %s\n", r.error);
         return 1;
@@ -489,6 +490,7 @@ static void cmd_usage(FILE *f)
             "  --kind      synthetic (default), generic, porep, snap, wpost, winning\n"
             "  --priority  low, normal, high, critical; batch and stress mix all four when not given\n"
             "  --timeout   per-call deadline in ms (default none)\n"
+            "  --seed      synthetic circuit seed (default 1; each seed is another circuit and key)\n"
             "  --pid       daemon pid for the peak RSS line (default: the unix socket's peer)\n");
 }
 
@@ -519,7 +521,7 @@ static int cmd_parse_kind(const char *s, uint32_t *out)
 int client_main(int argc, char **argv)
 {
     const char *cmd = argv[0];
-    cmd_opts o = {"unix:///run/cuzk/cuzk.sock", 101, 8, 1, 0, NULL, NULL, 0, 1, 1, 0, 0, "8", 0};
+    cmd_opts o = {"unix:///run/cuzk/cuzk.sock", 101, 8, 1, 0, NULL, NULL, 0, 1, 1, 0, 0, "8", 0, 1};
     const char *arg = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -563,6 +565,8 @@ int client_main(int argc, char **argv)
             o.duration = strtod(v, NULL);
         } else if (strcmp(a, "--sizes") == 0) {
             o.sizes = v;
+        } else if (strcmp(a, "--seed") == 0) {
+            o.seed = strtoull(v, NULL, 10);
         } else if (strcmp(a, "--pid") == 0) {
             o.pid = strtol(v, NULL, 10);
         } else if (a[0] != '-' && arg == NULL) {
