@@ -146,6 +146,20 @@ def test_await_timeout():
     expect_code(grpc.StatusCode.NOT_FOUND, await_job, "no-such-job")
 
 
+def test_client_gone():
+    # A waiting call whose client gives up (deadline) stops waiting in the daemon: the worker notices and leaves.
+    blockers = [submit(lib.synthetic(BLOCKER_LOG2, priority=pb.CRITICAL)) for _ in range(3)]
+    job = submit(lib.synthetic(8, priority=pb.LOW))
+    expect_code(grpc.StatusCode.DEADLINE_EXCEEDED, C.call, "AwaitProof", pb.AwaitProofRequest(job_id=job), 0.1)
+    end = time.time() + 5
+    while "client went away" not in D.log_text() and time.time() < end:
+        time.sleep(0.1)
+    assert "client went away" in D.log_text()
+    assert await_job(job).status == pb.AwaitProofResponse.COMPLETED
+    for b in blockers:
+        await_job(b)
+
+
 def test_malformed_requests():
     for m in ("SubmitProof", "AwaitProof", "Prove", "CancelProof", "GetStatus", "GetMetrics", "PreloadSRS",
               "EvictSRS"):
@@ -279,7 +293,8 @@ def test_still_serving_at_end():
 
 def main():
     tests = [test_status_and_metrics, test_prove_and_counters, test_submit_and_await, test_priority_order,
-             test_cancel_queued_and_running, test_duplicate_ids, test_await_timeout, test_malformed_requests,
+             test_cancel_queued_and_running, test_duplicate_ids, test_await_timeout, test_client_gone,
+             test_malformed_requests,
              test_generic_circuit, test_preload_evict_unknown, test_tcp_and_token, test_metrics_http,
              test_socket_mode, test_config_errors, test_still_serving_at_end]
     rc = lib.run_tests(tests)
