@@ -22,13 +22,16 @@ static void combine_range(void *arg, size_t lo, size_t hi)
     }
 }
 
-/* Natural-order evaluations on the domain -> bit-reversed evaluations on the coset of shift g. */
-static void to_coset(fr_t *x, const ntt_domain *d, const fr_t *g, unsigned threads)
+/* Natural-order evaluations of a, b, c on the domain -> bit-reversed evaluations on the coset of shift g. The three
+ * coefficient vectors are scaled in one pass so that they share each power of g. */
+static void to_coset(fr_t *const abc[3], const ntt_domain *d, const fr_t *g, unsigned threads)
 {
-    ntt_bitrev(x, d->log2n, threads);
-    ntt_dit(x, d, true, threads);
-    ntt_scale_powers(x, d->n, &d->n_inv, g, threads);
-    ntt_dif(x, d, false, threads);
+    for (int v = 0; v < 3; v++) {
+        ntt_bitrev(abc[v], d->log2n, threads);
+        ntt_dit(abc[v], d, true, threads);
+    }
+    ntt_scale_powers(abc, 3, d->n, &d->n_inv, g, threads);
+    for (int v = 0; v < 3; v++) ntt_dif(abc[v], d, false, threads);
 }
 
 void ntt_h_bellperson(fr_t *h, fr_t *a, fr_t *b, fr_t *c, const ntt_domain *d, unsigned threads)
@@ -43,24 +46,22 @@ void ntt_h_bellperson(fr_t *h, fr_t *a, fr_t *b, fr_t *c, const ntt_domain *d, u
     fr_sub(&z_inv, &z_inv, &one);
     fr_inv_vartime(&z_inv, &z_inv);
 
-    to_coset(a, d, &g, threads);
-    to_coset(b, d, &g, threads);
-    to_coset(c, d, &g, threads);
+    fr_t *const abc[3] = {a, b, c};
+    to_coset(abc, d, &g, threads);
     combine_ctx k = {h, a, b, c};
     ntt_par_for(threads, d->n, 1 << 13, combine_range, &k);
     ntt_dit(h, d, true, threads);
     /* the division by Z, a constant on the coset, rides along with the 1/n of the interpolation */
     fr_mul(&s, &d->n_inv, &z_inv);
-    ntt_scale_powers(h, d->n, &s, &g_inv, threads);
+    ntt_scale_powers(&h, 1, d->n, &s, &g_inv, threads);
 }
 
 void ntt_h_snarkjs(fr_t *h, fr_t *a, fr_t *b, fr_t *c, const ntt_domain *d, unsigned threads)
 {
     fr_t w2n;
     fr_root_of_unity(&w2n, d->log2n + 1, d->conv); /* log2n + 1 <= NTT_MAX_LOG2 + 1 < FR_TWO_ADICITY */
-    to_coset(a, d, &w2n, threads);
-    to_coset(b, d, &w2n, threads);
-    to_coset(c, d, &w2n, threads);
+    fr_t *const abc[3] = {a, b, c};
+    to_coset(abc, d, &w2n, threads);
     combine_ctx k = {h, a, b, c};
     ntt_par_for(threads, d->n, 1 << 13, combine_range, &k);
     ntt_bitrev(h, d->log2n, threads);

@@ -8,7 +8,7 @@
  *
  * Twiddles: the butterfly of stage h at offset j uses ω_2h^j = ω^(j·n/2h) = tw[j·n/2h]. The inverse transform uses
  * ω^-i = ω^(n−i) = −ω^(n/2−i), i.e. −tw[n/2 − i] for i > 0, so one table of n/2 powers serves both directions and
- * the minus sign is absorbed by swapping the operands of the butterfly's subtraction. */
+ * the minus sign is absorbed by exchanging the butterfly's sum and difference. */
 #include "ntt_internal.h"
 
 /* 2^13 elements = 256 KiB: a block and its twiddles stay within a 1 MiB L2 with room to spare. */

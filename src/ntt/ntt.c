@@ -12,7 +12,7 @@ void ntt_inverse(fr_t *x, const ntt_domain *d, unsigned threads)
 {
     ntt_dif(x, d, true, threads);
     ntt_bitrev(x, d->log2n, threads);
-    ntt_scale_powers(x, d->n, &d->n_inv, NULL, threads);
+    ntt_scale_powers(&x, 1, d->n, &d->n_inv, NULL, threads);
 }
 
 /* p(g·ω^i) = Σ_j (p_j·g^j)·ω^(i·j) */
@@ -20,7 +20,7 @@ void ntt_coset_forward(fr_t *x, const ntt_domain *d, const fr_t *g, unsigned thr
 {
     fr_t one;
     fr_set_one(&one);
-    ntt_scale_powers(x, d->n, &one, g, threads);
+    ntt_scale_powers(&x, 1, d->n, &one, g, threads);
     ntt_forward(x, d, threads);
 }
 
@@ -30,5 +30,5 @@ void ntt_coset_inverse(fr_t *x, const ntt_domain *d, const fr_t *g, unsigned thr
     fr_inv_vartime(&g_inv, g);
     ntt_dif(x, d, true, threads);
     ntt_bitrev(x, d->log2n, threads);
-    ntt_scale_powers(x, d->n, &d->n_inv, &g_inv, threads);
+    ntt_scale_powers(&x, 1, d->n, &d->n_inv, &g_inv, threads);
 }

@@ -21,7 +21,8 @@ void ntt_dit(fr_t *x, const ntt_domain *d, bool inverse, unsigned threads);
 /* Bit-reversal permutation of n = 2^log2n elements. */
 void ntt_bitrev(fr_t *x, unsigned log2n, unsigned threads);
 
-/* x[i] := x[i]·s·g^i for i < n; g = NULL scales by s alone. */
-void ntt_scale_powers(fr_t *x, size_t n, const fr_t *s, const fr_t *g, unsigned threads);
+/* x[v][i] := x[v][i]·s·g^i for i < n and each of the count vectors x[v]; g = NULL scales by s alone. Vectors
+ * scaled together share the one multiplication that steps the power. */
+void ntt_scale_powers(fr_t *const *x, size_t count, size_t n, const fr_t *s, const fr_t *g, unsigned threads);
 
 #endif

@@ -101,7 +101,7 @@ static void test_roundtrip_and_threads(void **state)
 {
     (void)state;
     static const unsigned ks[] = {1, 2, 9, 10, 11, 14, 16};
-    static const unsigned threads[] = {1, 2, 3, 4};
+    static const unsigned threads[] = {0, 1, 2, 3, 4};
     for (size_t ki = 0; ki < sizeof ks / sizeof ks[0]; ki++) {
         ntt_domain d;
         fr_roots conv = CONVS[ki % 2];
@@ -116,6 +116,17 @@ static void test_roundtrip_and_threads(void **state)
             poly_eval(&v, x, n, &pt);
             assert_true(fr_eq(&v, &ref[i]));
         }
+        /* the monomial X maps to ω^i at every position i: the whole output order is checked, not a sample */
+        fr_t *e1 = calloc(n, sizeof *e1), w;
+        assert_non_null(e1);
+        fr_set_one(&e1[n > 1 ? 1 : 0]);
+        ntt_forward(e1, &d, 2);
+        fr_set_one(&w);
+        for (size_t i = 0; i < n; i++) {
+            assert_true(fr_eq(&e1[i], &w));
+            fr_mul(&w, &w, &d.omega);
+        }
+        free(e1);
         for (size_t ti = 0; ti < sizeof threads / sizeof threads[0]; ti++) {
             fr_t *t = copy_vec(x, n);
             ntt_forward(t, &d, threads[ti]);
