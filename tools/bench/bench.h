@@ -10,6 +10,7 @@
 typedef struct {
     const char *filter; /* substring a benchmark name must contain; NULL = all */
     int threads;        /* 0 = the default set of thread counts of each benchmark */
+    bool gpu;           /* --gpu: the CUDA backend's benchmarks instead (lines carry "device": "gpu") */
 } bench_opts;
 
 bool bench_selected(const bench_opts *o, const char *name);
@@ -25,6 +26,9 @@ void bench_micro_pairing(const bench_opts *o);
 void bench_micro_msm(const bench_opts *o);
 void bench_micro_ntt(const bench_opts *o);
 void bench_micro_r1cs(const bench_opts *o);
+#ifdef CUZK_HAVE_CUDA
+void bench_micro_gpu(const bench_opts *o);
+#endif
 
 /* Keeps a value alive so the compiler cannot drop the work that produced it. */
 #define BENCH_KEEP(x) __asm__ volatile("" : : "g"(&(x)) : "memory")

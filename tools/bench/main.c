@@ -38,10 +38,11 @@ int bench_thread_set(const bench_opts *o, int out[2])
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: cuzk-bench micro [--filter NAME] [--threads N]\n"
+    fprintf(f, "usage: cuzk-bench micro [--filter NAME] [--threads N] [--gpu]\n"
                "  micro      field, curve, pairing and MSM micro-benchmarks, one JSON object per line\n"
                "  --filter   run only benchmarks whose name contains NAME\n"
-               "  --threads  thread count for multi-threaded benchmarks (default: 1 and 2)\n");
+               "  --threads  thread count for multi-threaded benchmarks (default: 1 and 2)\n"
+               "  --gpu      the CUDA backend's benchmarks instead (when built with CUDA)\n");
 }
 
 int main(int argc, char **argv)
@@ -55,7 +56,7 @@ int main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    bench_opts o = {NULL, 0};
+    bench_opts o = {NULL, 0, false};
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--filter") == 0 && i + 1 < argc) {
             o.filter = argv[++i];
@@ -67,6 +68,8 @@ int main(int argc, char **argv)
                 return 2;
             }
             o.threads = (int)t;
+        } else if (strcmp(argv[i], "--gpu") == 0) {
+            o.gpu = true;
         } else if (strcmp(argv[i], "--help") == 0) {
             usage(stdout);
             return 0;
@@ -75,6 +78,15 @@ int main(int argc, char **argv)
             usage(stderr);
             return 2;
         }
+    }
+    if (o.gpu) {
+#ifdef CUZK_HAVE_CUDA
+        bench_micro_gpu(&o);
+        return 0;
+#else
+        fprintf(stderr, "cuzk-bench: --gpu: built without CUDA\n");
+        return 2;
+#endif
     }
     bench_micro_ff(&o);
     bench_micro_ec(&o);
