@@ -53,7 +53,7 @@ C
   echo "using the OpenSSL stub"
 fi
 
-b=/tmp/b
+b=${BUILD_DIR:-/tmp/b}
 echo "== configure and build"
 cmake -S . -B $b -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 "${extra[@]}" > $out/configure.log 2>&1 \
   || { tail -30 $out/configure.log; exit 1; }

@@ -63,7 +63,7 @@ static __device__ __forceinline__ unsigned brev(unsigned x, unsigned bits)
     return bits == 0 ? 0 : __brev(x) >> (32 - bits);
 }
 
-/* ω^E from the split tables */
+/* ω^E from the split tables of pure powers (lo[0] = hi[0] = 1) */
 static __device__ __forceinline__ dfr pow_split(const dfr *lo, const dfr *hi, size_t e)
 {
     size_t el = e & ((1u << TW_SPLIT) - 1), eh = e >> TW_SPLIT;
@@ -81,7 +81,13 @@ static __device__ __forceinline__ void apply_scale(dfr *v, const scale_t *sc, si
     if (sc->mode == 1) {
         dfr_mul(v, v, &sc->c);
     } else if (sc->mode == 2) {
-        dfr f = pow_split(sc->lo, sc->hi, i);
+        /* lo may carry a constant factor (1/n), so lo[0] is not 1 here: always multiply both */
+        size_t el = i & ((1u << TW_SPLIT) - 1), eh = i >> TW_SPLIT;
+        dfr f = dfr_load(&sc->lo[el]);
+        if (eh != 0) {
+            dfr h = dfr_load(&sc->hi[eh]);
+            dfr_mul(&f, &f, &h);
+        }
         dfr_mul(v, v, &f);
     }
 }
