@@ -48,6 +48,7 @@ typedef enum {
     GPU_FR_ADD, GPU_FR_SUB, GPU_FR_MUL, GPU_FR_SQR, GPU_FR_MUL64, /* MUL64: the 64-bit-word carry chains */
     GPU_FP_ADD, GPU_FP_SUB, GPU_FP_MUL, GPU_FP_SQR, GPU_FP_MUL64,
     GPU_FP2_ADD, GPU_FP2_SUB, GPU_FP2_MUL, GPU_FP2_SQR,
+    GPU_FR_MUL_SPECIAL, /* Fr multiplication using the modulus' special low words */
     GPU_FF_OP_COUNT
 } gpu_ff_op;
 /* r[i] = op(a[i], b[i]) for i < n, HOST pointers to arrays of the op's element type (b unused by SQR). */
@@ -75,6 +76,10 @@ cuzk_status gpu_ntt_coset_inverse(fr_t *x, gpu_ntt_domain *d, const fr_t *g);
 typedef enum { GPU_NTT_FORWARD, GPU_NTT_INVERSE, GPU_NTT_COSET_FORWARD, GPU_NTT_COSET_INVERSE } gpu_ntt_kind;
 /* Convenience on a HOST array of n elements: copy in, transform, copy out, synchronize. g only for cosets. */
 cuzk_status gpu_ntt_host(fr_t *x, gpu_ntt_domain *d, gpu_ntt_kind kind, const fr_t *g);
+
+/* Multiplier and register radix of the NTT kernels (measurements): bit 0 = 64-bit words, bit 1 = the Fr-special
+ * reduction (32-bit; overrides bit 0), bit 2 = radix-4 register steps (else radix-8). Returns the previous value. */
+unsigned gpu_ntt_set_variant(unsigned v);
 
 /* Tuning knob for measurements: log2 of the elements one thread block holds in shared memory (9..11, default 11).
  * Returns the previous value. */

@@ -170,6 +170,54 @@ static __device__ __forceinline__ void dfr_mul64(dfr *r, const dfr *a, const dfr
         r->w[2 * i + 1] = (uint32_t)(z[i] >> 32);
     }
 }
+/* Fr only: its modulus has 32-bit words p0 = 1 and p1 = 2^32 − 1, and −p^−1 ≡ −1 (mod 2^32). So q = −t0, the low
+ * word of q·p0 is q, and q·p1 = (q − [q ≠ 0])·2^32 + t0: four of the 2N multiply instructions of each reduction
+ * step become additions. Same CIOS bounds as mp_mul. */
+static __device__ __forceinline__ void dfr_mul_special(dfr *rr, const dfr *aa, const dfr *bb)
+{
+    const int N = 8;
+    const uint32_t *a = aa->w, *b = bb->w;
+    uint32_t t[N + 2];
+#pragma unroll
+    for (int j = 0; j < N + 2; j++) t[j] = 0;
+#pragma unroll
+    for (int i = 0; i < N; i++) {
+        uint32_t bi = b[i];
+        t[0] = madlo_cc(a[0], bi, t[0]);
+#pragma unroll
+        for (int j = 1; j < N; j++) t[j] = madclo_cc(a[j], bi, t[j]);
+        t[N] = addc_cc(t[N], 0u);
+        t[N + 1] = addc(0u, 0u);
+        t[1] = madhi_cc(a[0], bi, t[1]);
+#pragma unroll
+        for (int j = 1; j < N; j++) t[j + 1] = madchi_cc(a[j], bi, t[j + 1]);
+        t[N + 1] = addc(t[N + 1], 0u);
+        uint32_t t0 = t[0], q = 0u - t0, h1 = q - (t0 != 0u);
+        /* low halves: q·p0 = q, q·p1 low = t0, then the generic words */
+        t[0] = add_cc(t0, q);
+        t[1] = addc_cc(t[1], t0);
+#pragma unroll
+        for (int j = 2; j < N; j++) t[j] = madclo_cc(q, mod_word<uint32_t>(D_FR_P, j), t[j]);
+        t[N] = addc_cc(t[N], 0u);
+        t[N + 1] = addc(t[N + 1], 0u);
+        /* high halves: q·p0 high = 0, q·p1 high = h1 */
+        t[2] = add_cc(t[2], h1);
+#pragma unroll
+        for (int j = 2; j < N; j++) t[j + 1] = madchi_cc(q, mod_word<uint32_t>(D_FR_P, j), t[j + 1]);
+        t[N + 1] = addc(t[N + 1], 0u);
+#pragma unroll
+        for (int j = 0; j <= N; j++) t[j] = t[j + 1];
+        t[N + 1] = 0;
+    }
+    uint32_t d[N];
+    d[0] = sub_cc(t[0], mod_word<uint32_t>(D_FR_P, 0));
+#pragma unroll
+    for (int i = 1; i < N; i++) d[i] = subc_cc(t[i], mod_word<uint32_t>(D_FR_P, i));
+    uint32_t keep = subc(t[N], 0u);
+#pragma unroll
+    for (int i = 0; i < N; i++) rr->w[i] = d[i] ^ ((t[i] ^ d[i]) & keep);
+}
+
 #ifdef CUZK_GPU_FR_MUL64
 #define dfr_mul dfr_mul64
 #else

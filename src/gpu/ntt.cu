@@ -50,6 +50,14 @@ struct gpu_ntt_domain {
 };
 
 static unsigned g_tile_log2 = 11;
+static unsigned g_variant = 0;
+
+extern "C" unsigned gpu_ntt_set_variant(unsigned v)
+{
+    unsigned old = g_variant;
+    g_variant = v & 7;
+    return old;
+}
 
 extern "C" unsigned gpu_ntt_set_tile_log2(unsigned tlog)
 {
@@ -63,37 +71,45 @@ static __device__ __forceinline__ unsigned brev(unsigned x, unsigned bits)
     return bits == 0 ? 0 : __brev(x) >> (32 - bits);
 }
 
+/* The multiplier of a kernel variant: 0 = 32-bit words, 1 = 64-bit words, 2 = Fr-special reduction. */
+template <int MV> static __device__ __forceinline__ void vmul(dfr *r, const dfr *a, const dfr *b)
+{
+    if (MV == 1) dfr_mul64(r, a, b);
+    else if (MV == 2) dfr_mul_special(r, a, b);
+    else dfr_mul32(r, a, b);
+}
+
 /* ω^E from the split tables of pure powers (lo[0] = hi[0] = 1) */
-static __device__ __forceinline__ dfr pow_split(const dfr *lo, const dfr *hi, size_t e)
+template <int MV> static __device__ __forceinline__ dfr pow_split(const dfr *lo, const dfr *hi, size_t e)
 {
     size_t el = e & ((1u << TW_SPLIT) - 1), eh = e >> TW_SPLIT;
     dfr w = dfr_load(&lo[el]);
     if (eh != 0) {
         dfr h = dfr_load(&hi[eh]);
-        if (el != 0) dfr_mul(&w, &w, &h);
+        if (el != 0) vmul<MV>(&w, &w, &h);
         else w = h;
     }
     return w;
 }
 
-static __device__ __forceinline__ void apply_scale(dfr *v, const scale_t *sc, size_t i)
+template <int MV> static __device__ __forceinline__ void apply_scale(dfr *v, const scale_t *sc, size_t i)
 {
     if (sc->mode == 1) {
-        dfr_mul(v, v, &sc->c);
+        vmul<MV>(v, v, &sc->c);
     } else if (sc->mode == 2) {
         /* lo may carry a constant factor (1/n), so lo[0] is not 1 here: always multiply both */
         size_t el = i & ((1u << TW_SPLIT) - 1), eh = i >> TW_SPLIT;
         dfr f = dfr_load(&sc->lo[el]);
         if (eh != 0) {
             dfr h = dfr_load(&sc->hi[eh]);
-            dfr_mul(&f, &f, &h);
+            vmul<MV>(&f, &f, &h);
         }
-        dfr_mul(v, v, &f);
+        vmul<MV>(v, v, &f);
     }
 }
 
 /* One register step: Q stages (bits cbit+Q−1 .. cbit of m) over 2^Q elements per (base, l) combination. */
-template <int Q>
+template <int MV, int Q>
 static __device__ __forceinline__ void dif_round(dfr *sh, unsigned s, unsigned lam, unsigned cbit, const dfr *sm,
                                                  unsigned qlog)
 {
@@ -117,7 +133,7 @@ static __device__ __forceinline__ void dif_round(dfr *sh, unsigned s, unsigned l
                 dfr_add(&v[i], &v[i], &v[i2]);
                 if (j != 0) {
                     dfr w = dfr_load(&sm[j << (qlog - b - 1)]);
-                    dfr_mul(&v[i2], &t, &w);
+                    vmul<MV>(&v[i2], &t, &w);
                 } else {
                     v[i2] = t;
                 }
@@ -128,7 +144,7 @@ static __device__ __forceinline__ void dif_round(dfr *sh, unsigned s, unsigned l
     }
 }
 
-__global__ void __launch_bounds__(256) k_pass(pass_t p)
+template <int MV, int QMAX> __global__ void __launch_bounds__(512) k_pass(pass_t p)
 {
     extern __shared__ uint4 sh_raw[];
     dfr *sh = (dfr *)sh_raw;
@@ -144,7 +160,7 @@ __global__ void __launch_bounds__(256) k_pass(pass_t p)
             unsigned l = idx & (L - 1), m = idx >> lam;
             size_t g = base + m * M + l;
             dfr v = dfr_load(&p.in[g]);
-            apply_scale(&v, &p.pre, g);
+            apply_scale<MV>(&v, &p.pre, g);
             dfr_store(&sh[idx], &v);
         }
     } else {
@@ -153,7 +169,7 @@ __global__ void __launch_bounds__(256) k_pass(pass_t p)
             unsigned m = idx & (R - 1), l = idx >> s;
             size_t g = ((bid + ((size_t)l << qb)) << s) + m;
             dfr v = dfr_load(&p.in[g]);
-            apply_scale(&v, &p.pre, g);
+            apply_scale<MV>(&v, &p.pre, g);
             dfr_store(&sh[(m << lam) + l], &v);
         }
     }
@@ -162,14 +178,14 @@ __global__ void __launch_bounds__(256) k_pass(pass_t p)
     unsigned rem = s;
     while (rem > 0) {
         __syncthreads();
-        if (rem >= 3) {
-            dif_round<3>(sh, s, lam, rem - 3, p.sm, p.qlog);
+        if (QMAX == 3 && rem >= 3) {
+            dif_round<MV, (QMAX == 3 ? 3 : 2)>(sh, s, lam, rem - 3, p.sm, p.qlog);
             rem -= 3;
-        } else if (rem == 2) {
-            dif_round<2>(sh, s, lam, 0, p.sm, p.qlog);
-            rem = 0;
+        } else if (rem >= 2) {
+            dif_round<MV, 2>(sh, s, lam, rem - 2, p.sm, p.qlog);
+            rem -= 2;
         } else {
-            dif_round<1>(sh, s, lam, 0, p.sm, p.qlog);
+            dif_round<MV, 1>(sh, s, lam, 0, p.sm, p.qlog);
             rem = 0;
         }
     }
@@ -185,8 +201,8 @@ __global__ void __launch_bounds__(256) k_pass(pass_t p)
             dfr v = dfr_load(&sh[idx]);
             size_t e = ((lo0 + l) * (size_t)brev(m, s)) << tws;
             if (e != 0) {
-                dfr w = pow_split(p.tl, p.th, e);
-                dfr_mul(&v, &v, &w);
+                dfr w = pow_split<MV>(p.tl, p.th, e);
+                vmul<MV>(&v, &v, &w);
             }
             dfr_store(&p.out[base + m * M + l], &v);
         }
@@ -199,7 +215,7 @@ __global__ void __launch_bounds__(256) k_pass(pass_t p)
             unsigned m = brev(mr, s), l = brev(lr, lam);
             dfr v = dfr_load(&sh[(m << lam) + l]);
             size_t dst = ((size_t)mr << (p.k - s)) + dbase + lr;
-            apply_scale(&v, &p.post, dst);
+            apply_scale<MV>(&v, &p.post, dst);
             dfr_store(&p.out[dst], &v);
         }
     }
@@ -280,7 +296,12 @@ static cuzk_status domain_fill(gpu_ntt_domain *d)
         CUZK_TRY(powers(&d->sm[i], (size_t)1 << (qlog - 1), &wq, NULL));
     }
     if (d->k > MAX_PASS_BITS + 1) CUZK_TRY(gpu_malloc((void **)&d->scratch, d->n * sizeof(dfr)));
-    CUZK_CUDA(cudaFuncSetAttribute(k_pass, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024));
+    CUZK_CUDA(cudaFuncSetAttribute(k_pass<0, 3>, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024));
+    CUZK_CUDA(cudaFuncSetAttribute(k_pass<1, 3>, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024));
+    CUZK_CUDA(cudaFuncSetAttribute(k_pass<2, 3>, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024));
+    CUZK_CUDA(cudaFuncSetAttribute(k_pass<0, 2>, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024));
+    CUZK_CUDA(cudaFuncSetAttribute(k_pass<1, 2>, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024));
+    CUZK_CUDA(cudaFuncSetAttribute(k_pass<2, 2>, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024));
     return gpu_sync();
 }
 
@@ -341,7 +362,19 @@ static cuzk_status run(fr_t *x, gpu_ntt_domain *d, int inv, const scale_t *pre, 
         if (p.last) p.post = *post;
         unsigned T = 1u << (p.s + p.lam);
         unsigned blocks = (unsigned)(d->n / T);
-        k_pass<<<blocks, T / 8, T * sizeof(dfr)>>>(p);
+        int mv = (g_variant & 2) ? 2 : (g_variant & 1);
+        size_t shm = T * sizeof(dfr);
+        if (g_variant & 4) {
+            unsigned th = T / 4;
+            if (mv == 0) k_pass<0, 2><<<blocks, th, shm>>>(p);
+            else if (mv == 1) k_pass<1, 2><<<blocks, th, shm>>>(p);
+            else k_pass<2, 2><<<blocks, th, shm>>>(p);
+        } else {
+            unsigned th = T / 8;
+            if (mv == 0) k_pass<0, 3><<<blocks, th, shm>>>(p);
+            else if (mv == 1) k_pass<1, 3><<<blocks, th, shm>>>(p);
+            else k_pass<2, 3><<<blocks, th, shm>>>(p);
+        }
         CUZK_CUDA_LAUNCHED();
         a -= p.s;
     }

@@ -102,7 +102,7 @@ static void check_ff(void)
         {GPU_FR_MUL64, "fr_mul64", 0}, {GPU_FP_ADD, "fp_add", 1}, {GPU_FP_SUB, "fp_sub", 1},
         {GPU_FP_MUL, "fp_mul", 1}, {GPU_FP_SQR, "fp_sqr", 1}, {GPU_FP_MUL64, "fp_mul64", 1},
         {GPU_FP2_ADD, "fp2_add", 2}, {GPU_FP2_SUB, "fp2_sub", 2}, {GPU_FP2_MUL, "fp2_mul", 2},
-        {GPU_FP2_SQR, "fp2_sqr", 2},
+        {GPU_FP2_SQR, "fp2_sqr", 2}, {GPU_FR_MUL_SPECIAL, "fr_mul_special", 0},
     };
     for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++) {
         cuzk_status st;
@@ -252,6 +252,17 @@ int main(int argc, char **argv)
             check_ntt(ks[i], FR_ROOTS_GEN7, (gpu_ntt_kind)kind, threads);
             if (ks[i] % 3 == 0 || ks[i] == 20) check_ntt(ks[i], FR_ROOTS_GEN5, (gpu_ntt_kind)kind, threads);
         }
+    }
+    /* the other kernel variants (multiplier, register radix) */
+    static const unsigned variants[] = {1, 2, 4, 5, 6};
+    for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
+        unsigned old = gpu_ntt_set_variant(variants[v]);
+        printf("variant %u\n", variants[v]);
+        check_ntt(10, FR_ROOTS_GEN7, GPU_NTT_FORWARD, threads);
+        check_ntt(quick ? 14 : 21, FR_ROOTS_GEN7, GPU_NTT_COSET_FORWARD, threads);
+        check_ntt(quick ? 15 : 20, FR_ROOTS_GEN5, GPU_NTT_INVERSE, threads);
+        check_ntt(quick ? 13 : 22, FR_ROOTS_GEN7, GPU_NTT_COSET_INVERSE, threads);
+        gpu_ntt_set_variant(old);
     }
     /* the other tile sizes */
     for (unsigned t = 9; t <= 10; t++) {
