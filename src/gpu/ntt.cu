@@ -50,7 +50,7 @@ struct gpu_ntt_domain {
 };
 
 static unsigned g_tile_log2 = 11;
-static unsigned g_variant = 0;
+static unsigned g_variant = 1; /* 64-bit words, radix-8: fastest on the H200 (docs/PERFORMANCE-gpu.md, run 2) */
 
 extern "C" unsigned gpu_ntt_set_variant(unsigned v)
 {
