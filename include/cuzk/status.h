@@ -42,6 +42,8 @@ typedef enum {
     CUZK_ERR_WRONG_CURVE,        /* key or file is for another curve than BLS12-381 */
     CUZK_ERR_WRONG_PROTOCOL,     /* key is for another proof system than Groth16 */
     CUZK_ERR_BAD_JSON,           /* JSON is malformed or lacks a required field */
+    /* GPU backend */
+    CUZK_ERR_DEVICE,             /* a CUDA call failed or no device is present; gpu_last_error() has the detail */
     CUZK_STATUS_COUNT
 } cuzk_status;
 

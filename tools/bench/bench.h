@@ -13,6 +13,8 @@ typedef struct {
     const char *filter; /* substring a benchmark name must contain; NULL = all */
     int threads;        /* 0 = the default set of thread counts of each benchmark */
     int max_log2;       /* prove: largest circuit size 2^max_log2 to run */
+
+    bool gpu;           /* --gpu: the CUDA backend's benchmarks instead (lines carry "device": "gpu") */
 } bench_opts;
 
 bool bench_selected(const bench_opts *o, const char *name);
@@ -39,6 +41,10 @@ void bench_groth16_prove(const bench_opts *o, const char *name, const r1cs_t *r,
 /* `cuzk-bench prove`: groth16_prove on synthetic PoRep-shaped circuits (circuits.h) of 2^16, 2^18, ... up to
  * o->max_log2, keys cached under ~/.cache/cuzk-bench/; lines "prove", "prove_<phase>" and "prove_peak_rss" (MB). */
 void bench_prove_gen(const bench_opts *o);
+
+#ifdef CUZK_HAVE_CUDA
+void bench_micro_gpu(const bench_opts *o);
+#endif
 
 /* Keeps a value alive so the compiler cannot drop the work that produced it. */
 #define BENCH_KEEP(x) __asm__ volatile("" : : "g"(&(x)) : "memory")

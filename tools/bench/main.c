@@ -38,14 +38,15 @@ int bench_thread_set(const bench_opts *o, int out[2])
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: cuzk-bench micro [--filter NAME] [--threads N]\n"
+    fprintf(f, "usage: cuzk-bench micro [--filter NAME] [--threads N] [--gpu]\n"
                "       cuzk-bench prove [--max-log2 K] [--threads N]\n"
                "  micro      field, curve, pairing and MSM micro-benchmarks, one JSON object per line\n"
                "  prove      Groth16 proofs of synthetic PoRep-shaped circuits of 2^16, 2^18, ... 2^K constraints\n"
                "             (default K = 20), per phase, with peak memory; keys cached in ~/.cache/cuzk-bench\n"
                "  --filter   run only benchmarks whose name contains NAME\n"
                "  --threads  thread count for multi-threaded benchmarks (default: 1 and 2)\n"
-               "  --max-log2 largest circuit for prove (16 .. 27)\n");
+               "  --max-log2 largest circuit for prove (16 .. 27)\n"
+               "  --gpu      the CUDA backend's benchmarks instead (when built with CUDA)\n");
 }
 
 int main(int argc, char **argv)
@@ -60,7 +61,7 @@ int main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    bench_opts o = {NULL, 0, 20};
+    bench_opts o = {NULL, 0, 20, false};
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--filter") == 0 && i + 1 < argc) {
             o.filter = argv[++i];
@@ -80,6 +81,8 @@ int main(int argc, char **argv)
                 return 2;
             }
             o.max_log2 = (int)k;
+        } else if (strcmp(argv[i], "--gpu") == 0) {
+            o.gpu = true;
         } else if (strcmp(argv[i], "--help") == 0) {
             usage(stdout);
             return 0;
@@ -92,6 +95,15 @@ int main(int argc, char **argv)
     if (prove) {
         bench_prove_gen(&o);
         return 0;
+    }
+    if (o.gpu) {
+#ifdef CUZK_HAVE_CUDA
+        bench_micro_gpu(&o);
+        return 0;
+#else
+        fprintf(stderr, "cuzk-bench: --gpu: built without CUDA\n");
+        return 2;
+#endif
     }
     bench_micro_ff(&o);
     bench_micro_ec(&o);
