@@ -25,6 +25,7 @@
 enum { PAIR_ADD, PAIR_DBL, PAIR_A, PAIR_B, PAIR_INF };
 
 #define MSM_SIGN_BIT 0x80000000u
+#define MSM_AFFINE_REDUCE_MIN 256 /* buckets from which bucket_reduce batches its running sums */
 #define MSM_PREFETCH 16 /* gathers ahead: bases are read in bucket order, i.e. at random */
 
 /* One worker's scratch, carved out of the allocation made at the MSM entry. */
@@ -38,13 +39,14 @@ typedef struct {
     uint32_t *run_start; /* MSM_CHUNK: runs of the chunk, one per bucket */
     uint32_t *run_len;
     uint32_t *run_bucket;
+    AFF *bsum;           /* 2^(c−1) bucket sums of the window */
     uint32_t *count;     /* 2^(c−1) + 1 bucket counters, then bucket ends */
     uint32_t *order;     /* point offsets sorted by bucket, MSM_SIGN_BIT set for a negated point */
 } G(msm_scratch);
 
 static size_t G(msm_scratch_bytes)(size_t buckets, size_t part_len)
 {
-    return MSM_CHUNK * sizeof(AFF) + MSM_CHUNK * sizeof(FE) + 5 * MSM_CHUNK * sizeof(uint32_t) + MSM_CHUNK +
+    return (MSM_CHUNK + buckets) * sizeof(AFF) + MSM_CHUNK * sizeof(FE) + 5 * MSM_CHUNK * sizeof(uint32_t) + MSM_CHUNK +
            (buckets + 1 + part_len) * sizeof(uint32_t) + 16;
 }
 
@@ -53,6 +55,8 @@ static void G(msm_scratch_carve)(G(msm_scratch) *s, void *mem, size_t buckets, s
     char *p = mem;
     s->wk = (AFF *)p;
     p += MSM_CHUNK * sizeof(AFF);
+    s->bsum = (AFF *)p;
+    p += buckets * sizeof(AFF);
     s->inv = (FE *)p;
     p += MSM_CHUNK / 2 * sizeof(FE);
     s->den = (FE *)p;
@@ -184,6 +188,65 @@ typedef struct {
     atomic_uint next_task;
 } G(msm_ctx);
 
+/* Σ_b (b + 1)·S_b over the bucket sums S_b = s->bsum[b], b < m (infinity allowed).
+ *
+ * Few buckets: running sums from the top, R += S_b and T += R, in XYZZ (about 24 multiplications a bucket).
+ * Many buckets: the same running sums inside L segments of consecutive buckets at once, so each step is a batch
+ * of independent affine additions sharing one inversion (about 12 multiplications a bucket); segment k gives
+ * R_k = Σ S_b and T_k = Σ (b − kL + 1)·S_b, and the whole is Σ_k T_k + L·Σ_k k·R_k, the last sum by running
+ * sums over the segments. */
+static void G(bucket_reduce)(G(msm_scratch) *s, uint32_t m, XYZZ *out)
+{
+    XYZZ run, tot;
+    G(xyzz_set_infinity)(&run);
+    G(xyzz_set_infinity)(&tot);
+    if (m < MSM_AFFINE_REDUCE_MIN) {
+        for (uint32_t b = m; b-- > 0;) {
+            if (!G(affine_is_infinity)(&s->bsum[b])) G(xyzz_add_affine)(&run, &run, &s->bsum[b]);
+            if (!G(xyzz_is_infinity)(&run)) G(xyzz_add)(&tot, &tot, &run);
+        }
+        *out = tot;
+        return;
+    }
+    /* segment length: a power of two near sqrt(m / 11), balancing its 2L inversions against the XYZZ work on
+     * m / L segments, and at least 4m / MSM_CHUNK so the segments' 4 points each fit the work array */
+    unsigned lg = 1;
+    while (((uint64_t)1 << (2 * lg)) * 11 < m) lg++;
+    while (((uint64_t)m << 2) > ((uint64_t)MSM_CHUNK << lg)) lg++;
+    const uint32_t len = (uint32_t)1 << lg, nseg = (m + len - 1) / len;
+    /* wk[2k], wk[2k + 1]: R_k and the bucket to add; wk[2 nseg + 2k], wk[2 nseg + 2k + 1]: T_k and R_k */
+    AFF *wk = s->wk;
+    memset(wk, 0, 4 * (size_t)nseg * sizeof *wk);
+    for (uint32_t i = len; i-- > 0;) {
+        for (uint32_t k = 0; k < nseg; k++) {
+            uint32_t b = k * len + i;
+            if (b < m) {
+                wk[2 * k + 1] = s->bsum[b];
+            } else {
+                G(affine_set_infinity)(&wk[2 * k + 1]);
+            }
+            s->run_start[k] = 2 * k;
+            s->run_len[k] = 2;
+        }
+        G(tree_reduce)(s, nseg, 1, true);
+        for (uint32_t k = 0; k < nseg; k++) {
+            wk[2 * nseg + 2 * k + 1] = wk[2 * k];
+            s->run_start[k] = 2 * nseg + 2 * k;
+            s->run_len[k] = 2;
+        }
+        G(tree_reduce)(s, nseg, 1, true);
+    }
+    for (uint32_t k = nseg; k-- > 1;) {
+        if (!G(affine_is_infinity)(&wk[2 * k])) G(xyzz_add_affine)(&run, &run, &wk[2 * k]);
+        if (!G(xyzz_is_infinity)(&run)) G(xyzz_add)(&tot, &tot, &run);
+    }
+    for (unsigned j = 0; j < lg && !G(xyzz_is_infinity)(&tot); j++) G(xyzz_dbl)(&tot, &tot);
+    for (uint32_t k = 0; k < nseg; k++) {
+        if (!G(affine_is_infinity)(&wk[2 * nseg + 2 * k])) G(xyzz_add_affine)(&tot, &tot, &wk[2 * nseg + 2 * k]);
+    }
+    *out = tot;
+}
+
 /* One window, one range of points: counting sort by bucket, batch-affine bucket sums, running-sum reduction. */
 static void G(msm_task)(G(msm_ctx) *x, G(msm_scratch) *s, unsigned task)
 {
@@ -213,14 +276,12 @@ static void G(msm_task)(G(msm_ctx) *x, G(msm_scratch) *s, unsigned task)
     }
 
     const AFF *bases = x->bases + lo;
-    XYZZ running, total;
-    G(xyzz_set_infinity)(&running);
-    G(xyzz_set_infinity)(&total);
     AFF carry;
     bool has_carry = false;
     int64_t b = (int64_t)nb - 1;
     while (b >= 0 && count[b] == (b ? count[b - 1] : 0)) b--; /* the top window uses few buckets */
-    int64_t pending = b;                 /* highest bucket not yet folded into the running sums */
+    const int64_t top = b;
+    memset(s->bsum, 0, (size_t)(top + 1) * sizeof *s->bsum); /* all zero is infinity: the empty buckets */
     uint32_t pos = b >= 0 ? count[b] : 0; /* order[0, pos) is still to gather; bucket b's part of it ends there */
     while (b >= 0) {
         /* gather a chunk of consecutive buckets, top down, one run each; order is read backwards, so the next
@@ -265,19 +326,11 @@ static void G(msm_task)(G(msm_ctx) *x, G(msm_scratch) *s, unsigned task)
                 has_carry = true;
                 break;
             }
-            /* empty buckets between the previous bucket and this one still add the running sum once each */
-            int64_t rb = s->run_bucket[r];
-            for (; pending > rb; pending--) {
-                if (!G(xyzz_is_infinity)(&running)) G(xyzz_add)(&total, &total, &running);
-            }
-            if (!G(affine_is_infinity)(sb)) G(xyzz_add_affine)(&running, &running, sb);
-            if (!G(xyzz_is_infinity)(&running)) G(xyzz_add)(&total, &total, &running);
-            pending = rb - 1;
+            s->bsum[s->run_bucket[r]] = *sb;
         }
     }
-    for (; pending >= 0; pending--) {
-        if (!G(xyzz_is_infinity)(&running)) G(xyzz_add)(&total, &total, &running);
-    }
+    XYZZ total;
+    G(bucket_reduce)(s, (uint32_t)(top + 1), &total);
     x->task_sum[task] = total;
 }
 
