@@ -398,9 +398,12 @@ static cuzk_status G(msm_run)(JAC *r, const AFF *bases, const fr_t *mont, const 
         free(k);
         return CUZK_ERR_NOMEM;
     }
-    G(msm_prep_ctx) prep = {.k = k, .bases = bases, .mont = mont, .raw = raw, .n = n, .threads = threads};
+    /* the copy is a small part of the work: a thread per 16 K points at most */
+    size_t prep_threads = 1 + n / 16384 < threads ? 1 + n / 16384 : threads;
+    G(msm_prep_ctx) prep = {.k = k, .bases = bases, .mont = mont, .raw = raw, .n = n};
+    prep.threads = (unsigned)prep_threads;
     atomic_init(&prep.out_of_range, false);
-    msm_parallel(threads, G(msm_prep_worker), &prep);
+    msm_parallel(prep.threads, G(msm_prep_worker), &prep);
     cuzk_status st = CUZK_ERR_SCALAR_RANGE;
     if (!atomic_load(&prep.out_of_range)) {
         x.k = (const uint64_t(*)[4])k;
