@@ -381,6 +381,7 @@ static cuzk_status G(msm_run)(JAC *r, const AFF *bases, const fr_t *mont, const 
 {
     if (n > MSM_MAX_N) return CUZK_ERR_INVALID_ARG;
     if (threads == 0) threads = 1;
+    if (threads > MSM_MAX_THREADS) threads = MSM_MAX_THREADS;
     G(msm_ctx) x;
     x.bases = bases;
     x.n = n;
@@ -506,6 +507,7 @@ cuzk_status G(batch_add)(JAC *r, const AFF *bases, const uint64_t *bitmap, size_
 {
     if (n > MSM_MAX_N) return CUZK_ERR_INVALID_ARG;
     if (threads == 0) threads = 1;
+    if (threads > MSM_MAX_THREADS) threads = MSM_MAX_THREADS;
     G(badd_ctx) x;
     x.bases = bases;
     x.bitmap = bitmap;

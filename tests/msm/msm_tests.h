@@ -55,6 +55,11 @@ static void T(check_msm)(const AFF *bases, const uint64_t (*k)[4], size_t n)
         assert_int_equal(G(msm)(&got, bases, kf, n, threads), CUZK_OK);
         if (!G(jac_eq)(&got, &want)) fail_msg("msm differs: n = %zu, threads = %u", n, threads);
     }
+    /* more workers than tasks or points; 0 means 1 */
+    assert_int_equal(G(msm)(&got, bases, kf, n, 40), CUZK_OK);
+    if (!G(jac_eq)(&got, &want)) fail_msg("msm differs: n = %zu, threads = 40", n);
+    assert_int_equal(G(msm_raw)(&got, bases, k, n, 0), CUZK_OK);
+    if (!G(jac_eq)(&got, &want)) fail_msg("raw msm differs: n = %zu, threads = 0", n);
     free(kf);
 }
 
@@ -288,9 +293,10 @@ static void T(check_batch_add)(const AFF *bases, const uint64_t *bitmap, size_t 
     for (size_t i = 0; i < n; i++) {
         if ((bitmap[i / 64] >> (i % 64)) & 1) G(jac_add_affine)(&want, &want, &bases[i]);
     }
-    for (unsigned threads = 1; threads <= 3; threads++) {
-        assert_int_equal(G(batch_add)(&got, bases, bitmap, n, threads), CUZK_OK);
-        if (!G(jac_eq)(&got, &want)) fail_msg("batch_add differs: n = %zu, threads = %u", n, threads);
+    static const unsigned thread_counts[] = {1, 2, 3, 40};
+    for (size_t t = 0; t < sizeof thread_counts / sizeof *thread_counts; t++) {
+        assert_int_equal(G(batch_add)(&got, bases, bitmap, n, thread_counts[t]), CUZK_OK);
+        if (!G(jac_eq)(&got, &want)) fail_msg("batch_add differs: n = %zu, threads = %u", n, thread_counts[t]);
     }
 }
 
