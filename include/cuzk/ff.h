@@ -151,6 +151,9 @@ void fp6_sqr(fp6_t *r, const fp6_t *a);
 void fp6_mul_by_nonresidue(fp6_t *r, const fp6_t *a); /* r = a·v */
 void fp6_inv(fp6_t *r, const fp6_t *a);
 void fp6_frobenius(fp6_t *r, const fp6_t *a, unsigned power);
+/* Sparse products for Miller-loop lines: r = a·(b0 + b1·v) and r = a·(b1·v). */
+void fp6_mul_by_01(fp6_t *r, const fp6_t *a, const fp2_t *b0, const fp2_t *b1);
+void fp6_mul_by_1(fp6_t *r, const fp6_t *a, const fp2_t *b1);
 
 void fp12_set_zero(fp12_t *r);
 void fp12_set_one(fp12_t *r);
@@ -164,5 +167,11 @@ void fp12_inv(fp12_t *r, const fp12_t *a);
 void fp12_conj(fp12_t *r, const fp12_t *a);
 void fp12_frobenius(fp12_t *r, const fp12_t *a, unsigned power);
 void fp12_pow(fp12_t *r, const fp12_t *a, const uint64_t *e, size_t e_limbs);
+/* r = a·((l0 + l1·v) + (l4·v)·w): the sparse shape of a line on the M-type twist (coefficients 0, 1, 4 of
+ * c0.c0, c0.c1, c0.c2, c1.c0, c1.c1, c1.c2). */
+void fp12_mul_by_014(fp12_t *r, const fp12_t *a, const fp2_t *l0, const fp2_t *l1, const fp2_t *l4);
+/* Squaring valid only for elements of the cyclotomic subgroup (a^(p^6+1) = 1, e.g. after the easy part of the
+ * final exponentiation); 9 Fp2 squarings instead of 12 Fp2 multiplications. */
+void fp12_cyclotomic_sqr(fp12_t *r, const fp12_t *a);
 
 #endif

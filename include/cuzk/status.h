@@ -21,9 +21,36 @@ typedef enum {
     CUZK_ERR_SCALAR_RANGE,       /* scalar is >= r */
     CUZK_ERR_NOMEM,              /* allocation failed */
     CUZK_ERR_INVALID_ARG,        /* argument outside its documented domain */
+    /* files and constraint systems (r1cs layer) */
+    CUZK_ERR_IO,                 /* a file could not be opened, read, mapped or written */
+    CUZK_ERR_TRUNCATED,          /* input ends before the structure it declares */
+    CUZK_ERR_BAD_MAGIC,          /* input does not start with the expected magic bytes */
+    CUZK_ERR_BAD_VERSION,        /* format version not supported */
+    CUZK_ERR_BAD_HEADER,         /* header fields inconsistent (counts, sizes, reserved bytes) */
+    CUZK_ERR_BAD_SECTION,        /* section missing, duplicated, misaligned, overlapping or of the wrong size */
+    CUZK_ERR_WRONG_PRIME,        /* field is not the BLS12-381 scalar field */
+    CUZK_ERR_TOO_LARGE,          /* a count exceeds a documented limit */
+    CUZK_ERR_CHECKSUM,           /* stored checksum or identity hash does not match the contents */
+    CUZK_ERR_MISMATCH,           /* input belongs to a different circuit than the one expected */
+    CUZK_ERR_R1CS_ROW_PTR,       /* CSR row offsets not monotone or not ending at the entry count */
+    CUZK_ERR_R1CS_COLUMN,        /* variable index out of range or columns of a row not strictly increasing */
+    CUZK_ERR_R1CS_COEFF,         /* coefficient reference out of range, or a stored value zero or >= r */
+    CUZK_ERR_R1CS_DENSITY,       /* density bitmaps disagree with the matrices */
+    CUZK_ERR_R1CS_UNSATISFIED,   /* witness does not satisfy A·z ∘ B·z = C·z */
+    /* groth16 keys, proofs and JSON */
+    CUZK_ERR_PROOF_INVALID,      /* the proof does not verify */
+    CUZK_ERR_WRONG_CURVE,        /* key or file is for another curve than BLS12-381 */
+    CUZK_ERR_WRONG_PROTOCOL,     /* key is for another proof system than Groth16 */
+    CUZK_ERR_BAD_JSON,           /* JSON is malformed or lacks a required field */
     CUZK_STATUS_COUNT
 } cuzk_status;
 
 const char *cuzk_status_str(cuzk_status s);
+
+/* A one-line human-readable detail that parsers fill besides the status code
+ * ("section 2 length 123 exceeds file size 100"). */
+typedef struct {
+    char msg[256];
+} cuzk_errmsg;
 
 #endif

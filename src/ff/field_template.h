@@ -1,10 +1,20 @@
 /* The operations Fp and Fr share, written once. The including file defines:
  *   FIELD(name)  prefixes a name (fp_##name), ELEM the element type, NLIMBS, NBYTES,
- *   MOD, MINV, ONE_MONT, R2_MONT (limb arrays / constant), MOD_MINUS_2 (exponent for Fermat inversion). */
+ *   MOD, MINV, ONE_MONT, R2_MONT, R3_MONT (limb arrays / constant), MOD_MINUS_1_HALF (Euler's criterion),
+ *   SG_LIMBS and SG_CT_BATCHES (62-bit limbs and constant-time batches of the divsteps inverse, safegcd.h),
+ *   and optionally MUL_ASM (Montgomery multiplication), ADD_ASM and SUB_ASM in assembly (mont_x86_64.h). */
+
+/* The portable multiplication, addition and subtraction are always compiled, so the tests can check the assembly
+ * against them. */
+void FIELD(mul_portable)(ELEM *r, const ELEM *a, const ELEM *b) { mont_mul(r->l, a->l, b->l, MOD, MINV, NLIMBS); }
 
 static inline void FIELD(mul_raw)(uint64_t *r, const uint64_t *a, const uint64_t *b)
 {
+#ifdef MUL_ASM
+    MUL_ASM(r, a, b);
+#else
     mont_mul(r, a, b, MOD, MINV, NLIMBS);
+#endif
 }
 
 void FIELD(set_zero)(ELEM *r) { memset(r, 0, sizeof *r); }
@@ -12,9 +22,17 @@ void FIELD(set_one)(ELEM *r) { memcpy(r->l, ONE_MONT, sizeof r->l); }
 bool FIELD(is_zero)(const ELEM *a) { return mont_is_zero(a->l, NLIMBS); }
 bool FIELD(is_one)(const ELEM *a) { return mont_eq(a->l, ONE_MONT, NLIMBS); }
 bool FIELD(eq)(const ELEM *a, const ELEM *b) { return mont_eq(a->l, b->l, NLIMBS); }
+void FIELD(add_portable)(ELEM *r, const ELEM *a, const ELEM *b) { mont_add(r->l, a->l, b->l, MOD, NLIMBS); }
+void FIELD(sub_portable)(ELEM *r, const ELEM *a, const ELEM *b) { mont_sub(r->l, a->l, b->l, MOD, NLIMBS); }
+#ifdef ADD_ASM
+void FIELD(add)(ELEM *r, const ELEM *a, const ELEM *b) { ADD_ASM(r->l, a->l, b->l); }
+void FIELD(sub)(ELEM *r, const ELEM *a, const ELEM *b) { SUB_ASM(r->l, a->l, b->l); }
+void FIELD(dbl)(ELEM *r, const ELEM *a) { ADD_ASM(r->l, a->l, a->l); }
+#else
 void FIELD(add)(ELEM *r, const ELEM *a, const ELEM *b) { mont_add(r->l, a->l, b->l, MOD, NLIMBS); }
 void FIELD(sub)(ELEM *r, const ELEM *a, const ELEM *b) { mont_sub(r->l, a->l, b->l, MOD, NLIMBS); }
 void FIELD(dbl)(ELEM *r, const ELEM *a) { mont_add(r->l, a->l, a->l, MOD, NLIMBS); }
+#endif
 void FIELD(neg)(ELEM *r, const ELEM *a) { mont_neg(r->l, a->l, MOD, NLIMBS); }
 void FIELD(cmov)(ELEM *r, const ELEM *a, const ELEM *b, bool flag) { mont_cmov(r->l, a->l, b->l, flag, NLIMBS); }
 
@@ -90,10 +108,21 @@ void FIELD(pow)(ELEM *r, const ELEM *a, const uint64_t *e, size_t e_limbs)
     *r = acc;
 }
 
-/* Fermat inversion: the exponent is a public constant, so the sequence of operations never depends on a. */
+/* Constant-time inverse by divsteps (safegcd.h) of the Montgomery representation aR as a plain integer: that
+ * gives (aR)^-1, and the Montgomery form of a^-1 is a^-1·R = (aR)^-1·R^2, i.e. mont_mul((aR)^-1, R^3). */
 void FIELD(inv)(ELEM *r, const ELEM *a)
 {
-    FIELD(pow)(r, a, MOD_MINUS_2, NLIMBS);
+    uint64_t x[NLIMBS];
+    sg_inv_ct(x, a->l, MOD, MINV, NLIMBS, SG_LIMBS, SG_CT_BATCHES);
+    FIELD(mul_raw)(r->l, x, R3_MONT);
+}
+
+/* The same with the variable-time divsteps, for public values. */
+void FIELD(inv_vartime)(ELEM *r, const ELEM *a)
+{
+    uint64_t x[NLIMBS];
+    sg_inv_var(x, a->l, MOD, MINV, NLIMBS, SG_LIMBS);
+    FIELD(mul_raw)(r->l, x, R3_MONT);
 }
 
 void FIELD(batch_inv)(ELEM *out, const ELEM *in, size_t n, ELEM *scratch)
@@ -125,68 +154,4 @@ int FIELD(legendre)(const ELEM *a)
     ELEM t;
     FIELD(pow)(&t, a, MOD_MINUS_1_HALF, NLIMBS);
     return FIELD(is_one)(&t) ? 1 : -1;
-}
-
-/* Variable-time inverse by the binary extended Euclidean algorithm on canonical integers, followed by a
- * conversion back to Montgomery form. Invariant: x1·a ≡ u and x2·a ≡ v (mod m), all of u, v, x1, x2 < m. */
-static void FIELD(halve_mod)(uint64_t *x)
-{
-    uint64_t carry = 0, t[NLIMBS];
-    uint64_t mask = (uint64_t)0 - (x[0] & 1);
-    for (size_t i = 0; i < NLIMBS; i++) t[i] = mont_addc(x[i], MOD[i] & mask, &carry);
-    for (size_t i = 0; i < NLIMBS - 1; i++) x[i] = (t[i] >> 1) | (t[i + 1] << 63);
-    x[NLIMBS - 1] = (t[NLIMBS - 1] >> 1) | (carry << 63);
-}
-
-static void FIELD(rshift1)(uint64_t *x)
-{
-    for (size_t i = 0; i < NLIMBS - 1; i++) x[i] = (x[i] >> 1) | (x[i + 1] << 63);
-    x[NLIMBS - 1] >>= 1;
-}
-
-static bool FIELD(ge)(const uint64_t *a, const uint64_t *b) { return !mont_lt_vartime(a, b, NLIMBS); }
-
-static void FIELD(sub_plain)(uint64_t *r, const uint64_t *a, const uint64_t *b)
-{
-    uint64_t borrow = 0;
-    for (size_t i = 0; i < NLIMBS; i++) r[i] = mont_subb(a[i], b[i], &borrow);
-}
-
-static bool FIELD(is_one_plain)(const uint64_t *x)
-{
-    uint64_t acc = x[0] ^ 1;
-    for (size_t i = 1; i < NLIMBS; i++) acc |= x[i];
-    return acc == 0;
-}
-
-void FIELD(inv_vartime)(ELEM *r, const ELEM *a)
-{
-    if (FIELD(is_zero)(a)) {
-        FIELD(set_zero)(r);
-        return;
-    }
-    /* Invert the Montgomery representation aR directly as an integer; the correction comes at the end. */
-    uint64_t u[NLIMBS], v[NLIMBS], x1[NLIMBS] = {1}, x2[NLIMBS] = {0};
-    memcpy(u, a->l, sizeof u);
-    memcpy(v, MOD, sizeof v);
-    while (!FIELD(is_one_plain)(u) && !FIELD(is_one_plain)(v)) {
-        while ((u[0] & 1) == 0) {
-            FIELD(rshift1)(u);
-            FIELD(halve_mod)(x1);
-        }
-        while ((v[0] & 1) == 0) {
-            FIELD(rshift1)(v);
-            FIELD(halve_mod)(x2);
-        }
-        if (FIELD(ge)(u, v)) {
-            FIELD(sub_plain)(u, u, v);
-            mont_sub(x1, x1, x2, MOD, NLIMBS);
-        } else {
-            FIELD(sub_plain)(v, v, u);
-            mont_sub(x2, x2, x1, MOD, NLIMBS);
-        }
-    }
-    /* x = (aR)^-1 as a plain integer; the Montgomery form of a^-1 is a^-1·R = x·R^2, i.e. mont_mul(x, R^3). */
-    const uint64_t *x = FIELD(is_one_plain)(u) ? x1 : x2;
-    FIELD(mul_raw)(r->l, x, R3_MONT);
 }

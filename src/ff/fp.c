@@ -1,6 +1,9 @@
 /* Fp, the 381-bit base field of BLS12-381. */
 #include "cuzk/ff.h"
+#include "ff_internal.h"
 #include "mont.h"
+#include "mont_x86_64.h"
+#include "safegcd.h"
 
 const uint64_t FP_MODULUS[FP_LIMBS] = {0xb9feffffffffaaabULL, 0x1eabfffeb153ffffULL, 0x6730d2a0f6b0f624ULL,
                                        0x64774b84f38512bfULL, 0x4b1ba7b6434bacd7ULL, 0x1a0111ea397fe69aULL};
@@ -10,8 +13,6 @@ static const uint64_t FP_R2[FP_LIMBS] = {0xf4df1f341c341746ULL, 0x0a76e6a609d104
                                          0x67eb88a9939d83c0ULL, 0x9a793e85b519952dULL, 0x11988fe592cae3aaULL};
 static const uint64_t FP_R3[FP_LIMBS] = {0xed48ac6bd94ca1e0ULL, 0x315f831e03a7adf8ULL, 0x9a53352a615e29ddULL,
                                          0x34c04e5e921e1761ULL, 0x2512d43565724728ULL, 0x0aa6346091755d4dULL};
-static const uint64_t FP_P_MINUS_2[FP_LIMBS] = {0xb9feffffffffaaa9ULL, 0x1eabfffeb153ffffULL, 0x6730d2a0f6b0f624ULL,
-                                                0x64774b84f38512bfULL, 0x4b1ba7b6434bacd7ULL, 0x1a0111ea397fe69aULL};
 static const uint64_t FP_P_MINUS_1_HALF[FP_LIMBS] = {0xdcff7fffffffd555ULL, 0x0f55ffff58a9ffffULL,
                                                      0xb39869507b587b12ULL, 0xb23ba5c279c2895fULL,
                                                      0x258dd3db21a5d66bULL, 0x0d0088f51cbff34dULL};
@@ -28,8 +29,14 @@ static const uint64_t FP_P_PLUS_1_QUARTER[FP_LIMBS] = {0xee7fbfffffffeaabULL, 0x
 #define ONE_MONT FP_ONE
 #define R2_MONT FP_R2
 #define R3_MONT FP_R3
-#define MOD_MINUS_2 FP_P_MINUS_2
+#define SG_LIMBS 7
+#define SG_CT_BATCHES 18
 #define MOD_MINUS_1_HALF FP_P_MINUS_1_HALF
+#ifdef CUZK_FF_ASM
+#define MUL_ASM mont_p381_mul_mulx
+#define ADD_ASM mont_p381_add
+#define SUB_ASM mont_p381_sub
+#endif
 #include "field_template.h"
 
 /* p ≡ 3 (mod 4): a candidate root is a^((p+1)/4); it is a root exactly when a is a square. */

@@ -3,9 +3,10 @@
 
 void fp2_set_zero(fp2_t *r) { fp_set_zero(&r->c0); fp_set_zero(&r->c1); }
 void fp2_set_one(fp2_t *r) { fp_set_one(&r->c0); fp_set_zero(&r->c1); }
-bool fp2_is_zero(const fp2_t *a) { return fp_is_zero(&a->c0) & fp_is_zero(&a->c1); }
-bool fp2_is_one(const fp2_t *a) { return fp_is_one(&a->c0) & fp_is_zero(&a->c1); }
-bool fp2_eq(const fp2_t *a, const fp2_t *b) { return fp_eq(&a->c0, &b->c0) & fp_eq(&a->c1, &b->c1); }
+/* & on ints, not &&: both halves are always looked at (no data-dependent branch) */
+bool fp2_is_zero(const fp2_t *a) { return (int)fp_is_zero(&a->c0) & (int)fp_is_zero(&a->c1); }
+bool fp2_is_one(const fp2_t *a) { return (int)fp_is_one(&a->c0) & (int)fp_is_zero(&a->c1); }
+bool fp2_eq(const fp2_t *a, const fp2_t *b) { return (int)fp_eq(&a->c0, &b->c0) & (int)fp_eq(&a->c1, &b->c1); }
 
 void fp2_add(fp2_t *r, const fp2_t *a, const fp2_t *b)
 {

@@ -1,6 +1,9 @@
 /* Fr, the 255-bit scalar field of BLS12-381 (the group order r), and its power-of-two roots of unity. */
 #include "cuzk/ff.h"
+#include "ff_internal.h"
 #include "mont.h"
+#include "mont_x86_64.h"
+#include "safegcd.h"
 
 const uint64_t FR_MODULUS[FR_LIMBS] = {0xffffffff00000001ULL, 0x53bda402fffe5bfeULL, 0x3339d80809a1d805ULL,
                                        0x73eda753299d7d48ULL};
@@ -10,8 +13,6 @@ static const uint64_t FR_R2[FR_LIMBS] = {0xc999e990f3f29c6dULL, 0x2b6cedcb87925c
                                          0x0748d9d99f59ff11ULL};
 static const uint64_t FR_R3[FR_LIMBS] = {0xc62c1807439b73afULL, 0x1b3e0d188cf06990ULL, 0x73d13c71c7b5f418ULL,
                                          0x6e2a5bb9c8db33e9ULL};
-static const uint64_t FR_R_MINUS_2[FR_LIMBS] = {0xfffffffeffffffffULL, 0x53bda402fffe5bfeULL, 0x3339d80809a1d805ULL,
-                                                0x73eda753299d7d48ULL};
 static const uint64_t FR_R_MINUS_1_HALF[FR_LIMBS] = {0x7fffffff80000000ULL, 0xa9ded2017fff2dffULL,
                                                      0x199cec0404d0ec02ULL, 0x39f6d3a994cebea4ULL};
 /* r - 1 = 2^32 · t with t odd */
@@ -32,8 +33,12 @@ static const uint64_t FR_ROOT5_2_32[FR_LIMBS] = {0x9cab6d5c0c17f47cULL, 0x1ce1e9
 #define ONE_MONT FR_ONE
 #define R2_MONT FR_R2
 #define R3_MONT FR_R3
-#define MOD_MINUS_2 FR_R_MINUS_2
+#define SG_LIMBS 5
+#define SG_CT_BATCHES 12
 #define MOD_MINUS_1_HALF FR_R_MINUS_1_HALF
+#ifdef CUZK_FF_ASM
+#define MUL_ASM mont_r255_mul_mulx
+#endif
 #include "field_template.h"
 
 void fr_from_limbs_reduce(fr_t *r, const uint64_t in[FR_LIMBS])

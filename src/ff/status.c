@@ -17,6 +17,25 @@ const char *cuzk_status_str(cuzk_status s)
     case CUZK_ERR_SCALAR_RANGE: return "scalar is not below the group order r";
     case CUZK_ERR_NOMEM: return "out of memory";
     case CUZK_ERR_INVALID_ARG: return "invalid argument";
+    case CUZK_ERR_IO: return "file could not be opened, read, mapped or written";
+    case CUZK_ERR_TRUNCATED: return "input is truncated";
+    case CUZK_ERR_BAD_MAGIC: return "input has the wrong magic bytes";
+    case CUZK_ERR_BAD_VERSION: return "unsupported format version";
+    case CUZK_ERR_BAD_HEADER: return "header fields are inconsistent";
+    case CUZK_ERR_BAD_SECTION: return "section missing, duplicated, misplaced or of the wrong size";
+    case CUZK_ERR_WRONG_PRIME: return "field is not the BLS12-381 scalar field";
+    case CUZK_ERR_TOO_LARGE: return "count exceeds a supported limit";
+    case CUZK_ERR_CHECKSUM: return "checksum does not match the contents";
+    case CUZK_ERR_MISMATCH: return "input belongs to a different circuit";
+    case CUZK_ERR_R1CS_ROW_PTR: return "sparse row offsets are not monotone or do not end at the entry count";
+    case CUZK_ERR_R1CS_COLUMN: return "variable index out of range or row columns not strictly increasing";
+    case CUZK_ERR_R1CS_COEFF: return "coefficient reference out of range or stored value zero or not below r";
+    case CUZK_ERR_R1CS_DENSITY: return "density bitmaps disagree with the matrices";
+    case CUZK_ERR_R1CS_UNSATISFIED: return "witness does not satisfy the constraint system";
+    case CUZK_ERR_PROOF_INVALID: return "proof is invalid";
+    case CUZK_ERR_WRONG_CURVE: return "not a BLS12-381 key or file";
+    case CUZK_ERR_WRONG_PROTOCOL: return "not a Groth16 key";
+    case CUZK_ERR_BAD_JSON: return "malformed JSON or missing field";
     case CUZK_STATUS_COUNT: break;
     }
     return "unknown status";

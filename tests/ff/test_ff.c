@@ -1,6 +1,7 @@
 /* Fp, Fr and Fp2: algebraic laws on fresh random inputs, known answers, and every rejection path of decoding.
  * Component-by-component agreement with an independent implementation is checked by the noble oracle test. */
 #include "testutil.h"
+#include "../../src/ff/ff_internal.h"
 
 #include <string.h>
 
@@ -291,6 +292,141 @@ static void test_fp2_laws(void **state)
     }
 }
 
+/* Elements at the edges of the range: 0, 1, 2, p − 1, p − 2, and values with all-ones or all-zero limbs below p. */
+static void edge_fp(fp_t *r, int k)
+{
+    uint64_t l[FP_LIMBS] = {0};
+    switch (k % 6) {
+    case 0: break;
+    case 1: l[0] = 1; break;
+    case 2: l[0] = 2; break;
+    case 3: memcpy(l, FP_MODULUS, sizeof l); l[0] -= 1; break;
+    case 4: memcpy(l, FP_MODULUS, sizeof l); l[0] -= 2; break;
+    case 5: for (int i = 0; i < FP_LIMBS - 1; i++) l[i] = ~0ULL; l[FP_LIMBS - 1] = FP_MODULUS[FP_LIMBS - 1] - 1; break;
+    }
+    /* raw Montgomery limbs: the value the multiplier sees is exactly l */
+    assert_int_equal(fp_from_mont_limbs(r, l), CUZK_OK);
+}
+
+static void edge_fr(fr_t *r, int k)
+{
+    uint64_t l[FR_LIMBS] = {0};
+    switch (k % 6) {
+    case 0: break;
+    case 1: l[0] = 1; break;
+    case 2: l[0] = 2; break;
+    case 3: memcpy(l, FR_MODULUS, sizeof l); l[0] -= 1; break;
+    case 4: memcpy(l, FR_MODULUS, sizeof l); l[0] -= 2; break;
+    case 5: for (int i = 0; i < FR_LIMBS - 1; i++) l[i] = ~0ULL; l[FR_LIMBS - 1] = FR_MODULUS[FR_LIMBS - 1] - 1; break;
+    }
+    assert_int_equal(fr_from_mont_limbs(r, l), CUZK_OK);
+}
+
+/* Multiplication, addition and subtraction as the build selected them (assembly where available) agree limb for limb with the portable C, on
+ * random and on edge inputs, including when the output aliases an input. */
+static void test_mul_paths_agree(void **state)
+{
+    (void)state;
+    for (int i = 0; i < 20 * ITER + 36; i++) {
+        fp_t a, b, x, y;
+        fr_t c, d, u, v;
+        if (i < 36) {
+            edge_fp(&a, i / 6);
+            edge_fp(&b, i);
+            edge_fr(&c, i / 6);
+            edge_fr(&d, i);
+        } else {
+            test_rand_fp(&a);
+            test_rand_fp(&b);
+            test_rand_fr(&c);
+            test_rand_fr(&d);
+        }
+        fp_mul_portable(&x, &a, &b);
+        fp_mul(&y, &a, &b);
+        assert_memory_equal(&x, &y, sizeof x);
+        fp_mul_portable(&x, &a, &a);
+        fp_sqr(&y, &a);
+        assert_memory_equal(&x, &y, sizeof x);
+        y = a;
+        fp_mul(&y, &y, &y);
+        assert_memory_equal(&x, &y, sizeof x);
+        fp_add_portable(&x, &a, &b);
+        fp_add(&y, &a, &b);
+        assert_memory_equal(&x, &y, sizeof x);
+        fp_add_portable(&x, &a, &a);
+        y = a;
+        fp_dbl(&y, &y);
+        assert_memory_equal(&x, &y, sizeof x);
+        fp_sub_portable(&x, &a, &b);
+        fp_sub(&y, &a, &b);
+        assert_memory_equal(&x, &y, sizeof x);
+        y = b;
+        fp_sub(&y, &a, &y);
+        assert_memory_equal(&x, &y, sizeof x);
+        fp_sub_portable(&x, &b, &a);
+        fp_sub(&y, &b, &a);
+        assert_memory_equal(&x, &y, sizeof x);
+        fr_add_portable(&u, &c, &d);
+        fr_add(&v, &c, &d);
+        assert_memory_equal(&u, &v, sizeof u);
+        fr_sub_portable(&u, &c, &d);
+        fr_sub(&v, &c, &d);
+        assert_memory_equal(&u, &v, sizeof u);
+        fr_mul_portable(&u, &c, &d);
+        fr_mul(&v, &c, &d);
+        assert_memory_equal(&u, &v, sizeof u);
+        fr_mul_portable(&u, &c, &c);
+        fr_sqr(&v, &c);
+        assert_memory_equal(&u, &v, sizeof u);
+        v = c;
+        fr_mul(&v, &v, &d);
+        fr_mul_portable(&u, &c, &d);
+        assert_memory_equal(&u, &v, sizeof u);
+    }
+}
+
+/* Both divsteps inverses agree with Fermat's a^(m−2) on random and edge inputs (raw Montgomery limbs 0, 1, 2,
+ * m − 1, m − 2, and a value with all-ones limbs), and a·a^-1 = 1. */
+static void test_inverse_vs_fermat(void **state)
+{
+    (void)state;
+    uint64_t pm2[FP_LIMBS], rm2[FR_LIMBS];
+    memcpy(pm2, FP_MODULUS, sizeof pm2);
+    pm2[0] -= 2;
+    memcpy(rm2, FR_MODULUS, sizeof rm2);
+    rm2[0] -= 2;
+    for (int i = 0; i < ITER; i++) {
+        fp_t a, x, y, z;
+        fr_t c, u, v, w;
+        if (i < 6) {
+            edge_fp(&a, i);
+            edge_fr(&c, i);
+        } else {
+            test_rand_fp(&a);
+            test_rand_fr(&c);
+        }
+        fp_pow(&x, &a, pm2, FP_LIMBS);
+        fp_inv(&y, &a);
+        fp_inv_vartime(&z, &a);
+        assert_memory_equal(&x, &y, sizeof x);
+        assert_memory_equal(&x, &z, sizeof x);
+        fr_pow(&u, &c, rm2, FR_LIMBS);
+        fr_inv(&v, &c);
+        fr_inv_vartime(&w, &c);
+        assert_memory_equal(&u, &v, sizeof u);
+        assert_memory_equal(&u, &w, sizeof u);
+        if (!fp_is_zero(&a)) {
+            fp_mul(&x, &x, &a);
+            assert_true(fp_is_one(&x));
+        }
+        /* in place */
+        fp_inv_vartime(&a, &a);
+        assert_memory_equal(&a, &z, sizeof a);
+        fr_inv(&c, &c);
+        assert_memory_equal(&c, &v, sizeof c);
+    }
+}
+
 int main(void)
 {
     test_seed_init();
@@ -299,6 +435,8 @@ int main(void)
         cmocka_unit_test(test_small_integers),    cmocka_unit_test(test_sqrt_and_legendre),
         cmocka_unit_test(test_bytes_roundtrip_and_range), cmocka_unit_test(test_roots_of_unity),
         cmocka_unit_test(test_batch_inversion),   cmocka_unit_test(test_fp2_laws),
+        cmocka_unit_test(test_mul_paths_agree),
+        cmocka_unit_test(test_inverse_vs_fermat),
     };
     return cmocka_run_group_tests_name("ff", tests, NULL, NULL);
 }

@@ -23,6 +23,8 @@ void bench_micro_ff(const bench_opts *o);
 void bench_micro_ec(const bench_opts *o);
 void bench_micro_pairing(const bench_opts *o);
 void bench_micro_msm(const bench_opts *o);
+void bench_micro_ntt(const bench_opts *o);
+void bench_micro_r1cs(const bench_opts *o);
 
 /* Keeps a value alive so the compiler cannot drop the work that produced it. */
 #define BENCH_KEEP(x) __asm__ volatile("" : : "g"(&(x)) : "memory")

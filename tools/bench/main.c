@@ -80,5 +80,7 @@ int main(int argc, char **argv)
     bench_micro_ec(&o);
     bench_micro_pairing(&o);
     bench_micro_msm(&o);
+    bench_micro_ntt(&o);
+    bench_micro_r1cs(&o);
     return 0;
 }

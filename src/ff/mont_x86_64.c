@@ -1,0 +1,219 @@
+/* Montgomery multiplication for the BLS12-381 moduli in x86-64 assembly (see mont_x86_64.h).
+ *
+ * Interleaved CIOS. Each of the n rounds first adds a·b_i to the running value t (n+1 words), then adds q·m with
+ * q = t_0·(−m⁻¹) mod 2^64 so that the low word becomes zero and drops off. MULX leaves the flags alone, so one row
+ * of products is accumulated with two independent carry chains: ADCX adds the low halves (CF) and ADOX the high
+ * halves (OF). Instead of moving words down after each round, the next round names its registers one further
+ * along (the macros take the register names), so t rotates through r8..r14.
+ *
+ * Why t needs only n+1 words: both moduli leave the top bit free (m < 2^(64n−1)), inputs are < m, and by induction
+ * t < 2m at the end of every round: t' = (t + a·b_i + q·m)/2^64 < (2m + m·2^64 + m·2^64)/2^64 ≤ 2m + 1, and
+ * 2m < 2^(64n). So before the division the value is < 2^(64(n+1)): no carry ever leaves the top word, and the
+ * result needs a single conditional subtraction of m.
+ *
+ * The functions are written as file-scope assembly so that they own their registers (no inline-asm constraints to
+ * satisfy at -O0 or under the sanitizers); they follow the System V calling convention. */
+#include "mont_x86_64.h"
+
+#ifdef CUZK_FF_ASM
+
+#define S(x) #x
+#define R(x) "%" S(x)
+
+/* push/pop with unwind information, so debuggers and sanitizers can walk through these frames */
+#define PUSH(reg) "push " R(reg) "\n\t.cfi_adjust_cfa_offset 8\n\t.cfi_rel_offset " R(reg) ", 0\n\t"
+#define POP(reg) "pop " R(reg) "\n\t.cfi_adjust_cfa_offset -8\n\t.cfi_restore " R(reg) "\n\t"
+
+#define FUNC_BEGIN(name)                                                                                           \
+    ".pushsection .text\n\t.globl " #name "\n\t.hidden " #name "\n\t.type " #name ", @function\n\t.p2align 5\n" #name \
+    ":\n\t.cfi_startproc\n\t"
+#define FUNC_END(name) ".cfi_endproc\n\t.size " #name ", .-" #name "\n\t.popsection\n\t"
+
+/* One product word pair: lo(a_j·rdx) into word t_j on the CF chain, hi into t_{j+1} on the OF chain. */
+#define MAC(src, tj, tj1) "mulx " src ", %rax, %rbx\n\t" "adcx %rax, " R(tj) "\n\t" "adox %rbx, " R(tj1) "\n\t"
+
+/* ---- p (381 bits, 6 words) ------------------------------------------------------------------------------------- */
+#define P(off) ".Lcuzk_p381+" #off "(%rip)"
+
+/* Round 0: t0..t6 = a·b_0. a in rsi, b in rcx. */
+#define P_ROW0                                                                                                     \
+    "mov 0(%rcx), %rdx\n\t"                                                                                        \
+    "mulx 0(%rsi), %r8, %r9\n\t"                                                                                   \
+    "mulx 8(%rsi), %rax, %r10\n\t add %rax, %r9\n\t"                                                               \
+    "mulx 16(%rsi), %rax, %r11\n\t adc %rax, %r10\n\t"                                                             \
+    "mulx 24(%rsi), %rax, %r12\n\t adc %rax, %r11\n\t"                                                             \
+    "mulx 32(%rsi), %rax, %r13\n\t adc %rax, %r12\n\t"                                                             \
+    "mulx 40(%rsi), %rax, %r14\n\t adc %rax, %r13\n\t"                                                             \
+    "adc $0, %r14\n\t"
+
+/* Rounds 1..5: t0..t6 = t0..t5 + a·b_i (b_i at byte offset off of rcx). r15 is the zero register. */
+#define P_ROW(off, t0, t1, t2, t3, t4, t5, t6)                                                                     \
+    "mov " #off "(%rcx), %rdx\n\t"                                                                                 \
+    "xor %r15d, %r15d\n\t"                                                                                         \
+    MAC("0(%rsi)", t0, t1) MAC("8(%rsi)", t1, t2) MAC("16(%rsi)", t2, t3) MAC("24(%rsi)", t3, t4)                  \
+    MAC("32(%rsi)", t4, t5)                                                                                        \
+    "mulx 40(%rsi), %rax, " R(t6) "\n\t"                                                                           \
+    "adcx %rax, " R(t5) "\n\t"                                                                                     \
+    "adox %r15, " R(t6) "\n\t"                                                                                     \
+    "adcx %r15, " R(t6) "\n\t"
+
+/* t += q·p with q chosen so that t0 becomes 0; the result is left in t1..t6. */
+#define P_RED(t0, t1, t2, t3, t4, t5, t6)                                                                          \
+    "mov " R(t0) ", %rdx\n\t"                                                                                      \
+    "imul .Lcuzk_p381_inv(%rip), %rdx\n\t"                                                                         \
+    "xor %r15d, %r15d\n\t"                                                                                         \
+    MAC(P(0), t0, t1) MAC(P(8), t1, t2) MAC(P(16), t2, t3) MAC(P(24), t3, t4) MAC(P(32), t4, t5)                   \
+    MAC(P(40), t5, t6)                                                                                             \
+    "adcx %r15, " R(t6) "\n\t"
+
+/* Store t (< 2p) minus p when that does not borrow, else t, to (rdi). */
+#define P_FINAL(t0, t1, t2, t3, t4, t5)                                                                            \
+    "mov " R(t0) ", %rax\n\t sub " P(0) ", %rax\n\t"                                                               \
+    "mov " R(t1) ", %rbx\n\t sbb " P(8) ", %rbx\n\t"                                                               \
+    "mov " R(t2) ", %rcx\n\t sbb " P(16) ", %rcx\n\t"                                                              \
+    "mov " R(t3) ", %rdx\n\t sbb " P(24) ", %rdx\n\t"                                                              \
+    "mov " R(t4) ", %rsi\n\t sbb " P(32) ", %rsi\n\t"                                                              \
+    "mov " R(t5) ", %rbp\n\t sbb " P(40) ", %rbp\n\t"                                                              \
+    "cmovc " R(t0) ", %rax\n\t cmovc " R(t1) ", %rbx\n\t cmovc " R(t2) ", %rcx\n\t"                                \
+    "cmovc " R(t3) ", %rdx\n\t cmovc " R(t4) ", %rsi\n\t cmovc " R(t5) ", %rbp\n\t"                                \
+    "mov %rax, 0(%rdi)\n\t mov %rbx, 8(%rdi)\n\t mov %rcx, 16(%rdi)\n\t"                                           \
+    "mov %rdx, 24(%rdi)\n\t mov %rsi, 32(%rdi)\n\t mov %rbp, 40(%rdi)\n\t"
+
+#define P_SAVE PUSH(rbx) PUSH(rbp) PUSH(r12) PUSH(r13) PUSH(r14) PUSH(r15)
+#define P_RESTORE POP(r15) POP(r14) POP(r13) POP(r12) POP(rbp) POP(rbx)
+
+__asm__(".pushsection .rodata\n\t.p2align 4\n"
+        ".Lcuzk_p381:\n\t"
+        ".quad 0xb9feffffffffaaab, 0x1eabfffeb153ffff, 0x6730d2a0f6b0f624\n\t"
+        ".quad 0x64774b84f38512bf, 0x4b1ba7b6434bacd7, 0x1a0111ea397fe69a\n"
+        ".Lcuzk_p381_inv:\n\t.quad 0x89f3fffcfffcfffd\n"
+        ".Lcuzk_r255:\n\t"
+        ".quad 0xffffffff00000001, 0x53bda402fffe5bfe, 0x3339d80809a1d805, 0x73eda753299d7d48\n"
+        ".Lcuzk_r255_inv:\n\t.quad 0xfffffffeffffffff\n\t"
+        ".popsection\n\t");
+
+/* void mont_p381_mul_mulx(uint64_t r[6] (rdi), const uint64_t a[6] (rsi), const uint64_t b[6] (rdx)) */
+__asm__(FUNC_BEGIN(mont_p381_mul_mulx)
+        P_SAVE
+        "mov %rdx, %rcx\n\t"
+        P_ROW0
+        P_RED(r8, r9, r10, r11, r12, r13, r14)
+        P_ROW(8, r9, r10, r11, r12, r13, r14, r8)
+        P_RED(r9, r10, r11, r12, r13, r14, r8)
+        P_ROW(16, r10, r11, r12, r13, r14, r8, r9)
+        P_RED(r10, r11, r12, r13, r14, r8, r9)
+        P_ROW(24, r11, r12, r13, r14, r8, r9, r10)
+        P_RED(r11, r12, r13, r14, r8, r9, r10)
+        P_ROW(32, r12, r13, r14, r8, r9, r10, r11)
+        P_RED(r12, r13, r14, r8, r9, r10, r11)
+        P_ROW(40, r13, r14, r8, r9, r10, r11, r12)
+        P_RED(r13, r14, r8, r9, r10, r11, r12)
+        P_FINAL(r14, r8, r9, r10, r11, r12)
+        P_RESTORE
+        "ret\n\t"
+        FUNC_END(mont_p381_mul_mulx));
+
+/* void mont_p381_add(uint64_t r[6] (rdi), const uint64_t a[6] (rsi), const uint64_t b[6] (rdx))
+ * t = a + b < 2p < 2^384 (no carry out), then t − p unless that borrows. */
+__asm__(FUNC_BEGIN(mont_p381_add)
+        PUSH(rbx) PUSH(rbp) PUSH(r12) PUSH(r13)
+        "mov 0(%rsi), %r8\n\t add 0(%rdx), %r8\n\t"
+        "mov 8(%rsi), %r9\n\t adc 8(%rdx), %r9\n\t"
+        "mov 16(%rsi), %r10\n\t adc 16(%rdx), %r10\n\t"
+        "mov 24(%rsi), %r11\n\t adc 24(%rdx), %r11\n\t"
+        "mov 32(%rsi), %rax\n\t adc 32(%rdx), %rax\n\t"
+        "mov 40(%rsi), %rcx\n\t adc 40(%rdx), %rcx\n\t"
+        "mov %r8, %rsi\n\t sub " P(0) ", %rsi\n\t"
+        "mov %r9, %rdx\n\t sbb " P(8) ", %rdx\n\t"
+        "mov %r10, %rbx\n\t sbb " P(16) ", %rbx\n\t"
+        "mov %r11, %rbp\n\t sbb " P(24) ", %rbp\n\t"
+        "mov %rax, %r12\n\t sbb " P(32) ", %r12\n\t"
+        "mov %rcx, %r13\n\t sbb " P(40) ", %r13\n\t"
+        "cmovc %r8, %rsi\n\t cmovc %r9, %rdx\n\t cmovc %r10, %rbx\n\t"
+        "cmovc %r11, %rbp\n\t cmovc %rax, %r12\n\t cmovc %rcx, %r13\n\t"
+        "mov %rsi, 0(%rdi)\n\t mov %rdx, 8(%rdi)\n\t mov %rbx, 16(%rdi)\n\t"
+        "mov %rbp, 24(%rdi)\n\t mov %r12, 32(%rdi)\n\t mov %r13, 40(%rdi)\n\t"
+        POP(r13) POP(r12) POP(rbp) POP(rbx)
+        "ret\n\t"
+        FUNC_END(mont_p381_add));
+
+/* void mont_p381_sub(uint64_t r[6] (rdi), const uint64_t a[6] (rsi), const uint64_t b[6] (rdx))
+ * t = a − b; when that borrows the answer is t + p (mod 2^384), selected by the saved borrow. */
+__asm__(FUNC_BEGIN(mont_p381_sub)
+        PUSH(rbx) PUSH(rbp) PUSH(r12) PUSH(r13) PUSH(r14)
+        "mov 0(%rsi), %r8\n\t sub 0(%rdx), %r8\n\t"
+        "mov 8(%rsi), %r9\n\t sbb 8(%rdx), %r9\n\t"
+        "mov 16(%rsi), %r10\n\t sbb 16(%rdx), %r10\n\t"
+        "mov 24(%rsi), %r11\n\t sbb 24(%rdx), %r11\n\t"
+        "mov 32(%rsi), %rax\n\t sbb 32(%rdx), %rax\n\t"
+        "mov 40(%rsi), %rcx\n\t sbb 40(%rdx), %rcx\n\t"
+        "sbb %rsi, %rsi\n\t"
+        "mov %r8, %rdx\n\t add " P(0) ", %rdx\n\t"
+        "mov %r9, %rbx\n\t adc " P(8) ", %rbx\n\t"
+        "mov %r10, %rbp\n\t adc " P(16) ", %rbp\n\t"
+        "mov %r11, %r12\n\t adc " P(24) ", %r12\n\t"
+        "mov %rax, %r13\n\t adc " P(32) ", %r13\n\t"
+        "mov %rcx, %r14\n\t adc " P(40) ", %r14\n\t"
+        "test %rsi, %rsi\n\t"
+        "cmovnz %rdx, %r8\n\t cmovnz %rbx, %r9\n\t cmovnz %rbp, %r10\n\t"
+        "cmovnz %r12, %r11\n\t cmovnz %r13, %rax\n\t cmovnz %r14, %rcx\n\t"
+        "mov %r8, 0(%rdi)\n\t mov %r9, 8(%rdi)\n\t mov %r10, 16(%rdi)\n\t"
+        "mov %r11, 24(%rdi)\n\t mov %rax, 32(%rdi)\n\t mov %rcx, 40(%rdi)\n\t"
+        POP(r14) POP(r13) POP(r12) POP(rbp) POP(rbx)
+        "ret\n\t"
+        FUNC_END(mont_p381_sub));
+
+/* ---- r (255 bits, 4 words) ------------------------------------------------------------------------------------- */
+#define Q(off) ".Lcuzk_r255+" #off "(%rip)"
+
+#define R_ROW0                                                                                                     \
+    "mov 0(%rcx), %rdx\n\t"                                                                                        \
+    "mulx 0(%rsi), %r8, %r9\n\t"                                                                                   \
+    "mulx 8(%rsi), %rax, %r10\n\t add %rax, %r9\n\t"                                                               \
+    "mulx 16(%rsi), %rax, %r11\n\t adc %rax, %r10\n\t"                                                             \
+    "mulx 24(%rsi), %rax, %r12\n\t adc %rax, %r11\n\t"                                                             \
+    "adc $0, %r12\n\t"
+
+/* r13 is the zero register here. */
+#define R_ROW(off, t0, t1, t2, t3, t4)                                                                             \
+    "mov " #off "(%rcx), %rdx\n\t"                                                                                 \
+    "xor %r13d, %r13d\n\t"                                                                                         \
+    MAC("0(%rsi)", t0, t1) MAC("8(%rsi)", t1, t2) MAC("16(%rsi)", t2, t3)                                          \
+    "mulx 24(%rsi), %rax, " R(t4) "\n\t"                                                                           \
+    "adcx %rax, " R(t3) "\n\t"                                                                                     \
+    "adox %r13, " R(t4) "\n\t"                                                                                     \
+    "adcx %r13, " R(t4) "\n\t"
+
+#define R_RED(t0, t1, t2, t3, t4)                                                                                  \
+    "mov " R(t0) ", %rdx\n\t"                                                                                      \
+    "imul .Lcuzk_r255_inv(%rip), %rdx\n\t"                                                                         \
+    "xor %r13d, %r13d\n\t"                                                                                         \
+    MAC(Q(0), t0, t1) MAC(Q(8), t1, t2) MAC(Q(16), t2, t3) MAC(Q(24), t3, t4)                                      \
+    "adcx %r13, " R(t4) "\n\t"
+
+#define R_FINAL(t0, t1, t2, t3)                                                                                    \
+    "mov " R(t0) ", %rax\n\t sub " Q(0) ", %rax\n\t"                                                               \
+    "mov " R(t1) ", %rbx\n\t sbb " Q(8) ", %rbx\n\t"                                                               \
+    "mov " R(t2) ", %rcx\n\t sbb " Q(16) ", %rcx\n\t"                                                              \
+    "mov " R(t3) ", %rdx\n\t sbb " Q(24) ", %rdx\n\t"                                                              \
+    "cmovc " R(t0) ", %rax\n\t cmovc " R(t1) ", %rbx\n\t cmovc " R(t2) ", %rcx\n\t cmovc " R(t3) ", %rdx\n\t"      \
+    "mov %rax, 0(%rdi)\n\t mov %rbx, 8(%rdi)\n\t mov %rcx, 16(%rdi)\n\t mov %rdx, 24(%rdi)\n\t"
+
+/* void mont_r255_mul_mulx(uint64_t r[4] (rdi), const uint64_t a[4] (rsi), const uint64_t b[4] (rdx)) */
+__asm__(FUNC_BEGIN(mont_r255_mul_mulx)
+        PUSH(rbx) PUSH(r12) PUSH(r13)
+        "mov %rdx, %rcx\n\t"
+        R_ROW0
+        R_RED(r8, r9, r10, r11, r12)
+        R_ROW(8, r9, r10, r11, r12, r8)
+        R_RED(r9, r10, r11, r12, r8)
+        R_ROW(16, r10, r11, r12, r8, r9)
+        R_RED(r10, r11, r12, r8, r9)
+        R_ROW(24, r11, r12, r8, r9, r10)
+        R_RED(r11, r12, r8, r9, r10)
+        R_FINAL(r12, r8, r9, r10)
+        POP(r13) POP(r12) POP(rbx)
+        "ret\n\t"
+        FUNC_END(mont_r255_mul_mulx));
+
+#endif

@@ -1,0 +1,406 @@
+/* The constraint system in memory: the builder that programs use to emit circuits, the identity hash, densities and
+ * the small file helpers the loaders share. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "r1cs_int.h"
+
+cuzk_status r1cs_fail(r1cs_err *err, cuzk_status s, const char *fmt, ...)
+{
+    if (err != NULL) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+        va_end(ap);
+    }
+    return s;
+}
+
+void r1cs_free(r1cs_t *r)
+{
+    if (r == NULL) return;
+    if (r->map != NULL) munmap(r->map, r->map_len);
+    for (size_t i = 0; i < sizeof r->heap / sizeof r->heap[0]; i++) free(r->heap[i]);
+    free(r);
+}
+
+/* ---- identity and densities -------------------------------------------------------------------------------------- */
+
+void r1cs_hash_matrices(const r1cs_t *r, EVP_MD_CTX *ctx)
+{
+    static const char tag[] = "cuzk-r1cs-v1";
+    uint64_t counts[7] = {r->num_inputs, r->num_aux, r->num_constraints, r->num_values,
+                          r->m[0].nnz,   r->m[1].nnz, r->m[2].nnz};
+    EVP_DigestUpdate(ctx, tag, sizeof tag - 1);
+    EVP_DigestUpdate(ctx, counts, sizeof counts);
+    for (int k = 0; k < 3; k++) {
+        const r1cs_matrix *m = &r->m[k];
+        EVP_DigestUpdate(ctx, m->row_ptr, (r->num_constraints + 1) * sizeof(uint64_t));
+        EVP_DigestUpdate(ctx, m->col, m->nnz * sizeof(uint32_t));
+        EVP_DigestUpdate(ctx, m->coef, m->nnz * sizeof(uint32_t));
+    }
+    EVP_DigestUpdate(ctx, r->values, (size_t)r->num_values * sizeof(fr_t));
+}
+
+void r1cs_identity(const r1cs_t *r, uint8_t out[32])
+{
+    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+    EVP_DigestInit_ex(ctx, EVP_sha256(), NULL);
+    r1cs_hash_matrices(r, ctx);
+    EVP_DigestFinal_ex(ctx, out, NULL);
+    EVP_MD_CTX_free(ctx);
+}
+
+void r1cs_compute_density(const r1cs_t *r, uint64_t *a_aux, uint64_t *b_input, uint64_t *b_aux)
+{
+    uint32_t ni = r->num_inputs;
+    const r1cs_matrix *a = &r->m[R1CS_A], *b = &r->m[R1CS_B];
+    for (uint64_t k = 0; k < a->nnz; k++) {
+        uint32_t c = a->col[k];
+        if (c >= ni) a_aux[(c - ni) >> 6] |= 1ULL << ((c - ni) & 63);
+    }
+    for (uint64_t k = 0; k < b->nnz; k++) {
+        uint32_t c = b->col[k];
+        if (c >= ni)
+            b_aux[(c - ni) >> 6] |= 1ULL << ((c - ni) & 63);
+        else
+            b_input[c >> 6] |= 1ULL << (c & 63);
+    }
+}
+
+/* ---- files ------------------------------------------------------------------------------------------------------- */
+
+cuzk_status r1cs_map_file(const char *path, const uint8_t **data, size_t *len, r1cs_err *err)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return r1cs_fail(err, CUZK_ERR_IO, "cannot open %s: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return r1cs_fail(err, CUZK_ERR_IO, "%s is not a readable regular file", path);
+    }
+    *len = (size_t)st.st_size;
+    *data = NULL;
+    if (*len > 0) {
+        void *p = mmap(NULL, *len, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (p == MAP_FAILED) {
+            close(fd);
+            return r1cs_fail(err, CUZK_ERR_IO, "cannot map %s: %s", path, strerror(errno));
+        }
+        *data = p;
+    }
+    close(fd);
+    return CUZK_OK;
+}
+
+void r1cs_unmap_file(const uint8_t *data, size_t len)
+{
+    if (data != NULL) munmap((void *)data, len);
+}
+
+cuzk_status r1cs_write_file(const char *path, const uint8_t *data, size_t len, r1cs_err *err)
+{
+    FILE *f = fopen(path, "wb");
+    if (f == NULL) return r1cs_fail(err, CUZK_ERR_IO, "cannot create %s: %s", path, strerror(errno));
+    size_t put = fwrite(data, 1, len, f);
+    if (fclose(f) != 0 || put != len) return r1cs_fail(err, CUZK_ERR_IO, "cannot write %s", path);
+    return CUZK_OK;
+}
+
+/* ---- builder ----------------------------------------------------------------------------------------------------- */
+
+/* While building, a column is stored as a key that sorts inputs before aux without knowing the final input count:
+ * input i -> i, aux j -> 2^31 | j. finish() rewrites keys to columns, which keeps each row's order. */
+#define KEY_AUX 0x80000000u
+
+typedef struct {
+    uint64_t *row_ptr;
+    uint32_t *col, *coef;
+    uint64_t nnz, cap;
+} bmatrix;
+
+typedef struct {
+    uint32_t key;
+    fr_t coeff;
+} bterm;
+
+struct r1cs_builder {
+    uint32_t num_inputs, num_aux;
+    uint64_t rows, rows_cap;
+    bmatrix m[3];
+    /* distinct coefficients, interned through an open-addressing table of id+1 (0 = empty) */
+    fr_t *values;
+    uint32_t num_values, values_cap;
+    uint32_t *slots;
+    uint64_t slot_mask;
+    bterm *scratch;
+    size_t scratch_cap;
+};
+
+static uint64_t coeff_hash(const fr_t *c)
+{
+    uint64_t h = c->l[0] ^ (c->l[1] * 0x9e3779b97f4a7c15ULL) ^ c->l[2] ^ (c->l[3] << 17);
+    h ^= h >> 29;
+    h *= 0xbf58476d1ce4e5b9ULL;
+    return h ^ (h >> 32);
+}
+
+static cuzk_status intern_grow(r1cs_builder *b)
+{
+    uint64_t nslots = (b->slot_mask + 1) * 2;
+    uint32_t *slots = calloc(nslots, sizeof *slots);
+    if (slots == NULL) return CUZK_ERR_NOMEM;
+    for (uint32_t id = 0; id < b->num_values; id++) {
+        uint64_t s = coeff_hash(&b->values[id]) & (nslots - 1);
+        while (slots[s] != 0) s = (s + 1) & (nslots - 1);
+        slots[s] = id + 1;
+    }
+    free(b->slots);
+    b->slots = slots;
+    b->slot_mask = nslots - 1;
+    return CUZK_OK;
+}
+
+static cuzk_status intern(r1cs_builder *b, const fr_t *c, uint32_t *id)
+{
+    uint64_t s = coeff_hash(c) & b->slot_mask;
+    for (; b->slots[s] != 0; s = (s + 1) & b->slot_mask) {
+        if (fr_eq(&b->values[b->slots[s] - 1], c)) {
+            *id = b->slots[s] - 1;
+            return CUZK_OK;
+        }
+    }
+    if (b->num_values == UINT32_MAX - 1) return CUZK_ERR_TOO_LARGE;
+    if (b->num_values == b->values_cap) {
+        uint32_t cap = b->values_cap * 2;
+        fr_t *v = realloc(b->values, (size_t)cap * sizeof *v);
+        if (v == NULL) return CUZK_ERR_NOMEM;
+        b->values = v;
+        b->values_cap = cap;
+    }
+    *id = b->num_values;
+    b->values[b->num_values++] = *c;
+    b->slots[s] = *id + 1;
+    /* keep the table at most half full */
+    if ((uint64_t)b->num_values * 2 > b->slot_mask) return intern_grow(b);
+    return CUZK_OK;
+}
+
+r1cs_builder *r1cs_builder_new(uint32_t num_inputs)
+{
+    if (num_inputs == 0 || num_inputs >= KEY_AUX) return NULL;
+    r1cs_builder *b = calloc(1, sizeof *b);
+    if (b == NULL) return NULL;
+    b->num_inputs = num_inputs;
+    b->rows_cap = 1024;
+    b->values_cap = 64;
+    b->values = malloc(b->values_cap * sizeof *b->values);
+    b->slot_mask = 127;
+    b->slots = calloc(b->slot_mask + 1, sizeof *b->slots);
+    bool ok = b->values != NULL && b->slots != NULL;
+    for (int k = 0; k < 3 && ok; k++) {
+        b->m[k].cap = 4096;
+        b->m[k].row_ptr = malloc((b->rows_cap + 1) * sizeof(uint64_t));
+        b->m[k].col = malloc(b->m[k].cap * sizeof(uint32_t));
+        b->m[k].coef = malloc(b->m[k].cap * sizeof(uint32_t));
+        ok = b->m[k].row_ptr != NULL && b->m[k].col != NULL && b->m[k].coef != NULL;
+        if (ok) b->m[k].row_ptr[0] = 0;
+    }
+    fr_t one, minus_one;
+    uint32_t id;
+    fr_set_one(&one);
+    fr_neg(&minus_one, &one);
+    if (!ok || intern(b, &one, &id) != CUZK_OK || intern(b, &minus_one, &id) != CUZK_OK) {
+        r1cs_builder_free(b);
+        return NULL;
+    }
+    return b;
+}
+
+void r1cs_builder_free(r1cs_builder *b)
+{
+    if (b == NULL) return;
+    for (int k = 0; k < 3; k++) {
+        free(b->m[k].row_ptr);
+        free(b->m[k].col);
+        free(b->m[k].coef);
+    }
+    free(b->values);
+    free(b->slots);
+    free(b->scratch);
+    free(b);
+}
+
+cuzk_status r1cs_builder_alloc_input(r1cs_builder *b, r1cs_var *out)
+{
+    if (b->num_inputs + 1 >= KEY_AUX || (uint64_t)b->num_inputs + b->num_aux + 1 > UINT32_MAX)
+        return CUZK_ERR_TOO_LARGE;
+    *out = R1CS_INPUT(b->num_inputs++);
+    return CUZK_OK;
+}
+
+cuzk_status r1cs_builder_alloc_aux(r1cs_builder *b, r1cs_var *out)
+{
+    if (b->num_aux + 1 >= KEY_AUX || (uint64_t)b->num_inputs + b->num_aux + 1 > UINT32_MAX) return CUZK_ERR_TOO_LARGE;
+    *out = R1CS_AUX(b->num_aux++);
+    return CUZK_OK;
+}
+
+cuzk_status r1cs_builder_alloc_aux_n(r1cs_builder *b, uint32_t n, r1cs_var *first)
+{
+    if ((uint64_t)b->num_aux + n >= KEY_AUX || (uint64_t)b->num_inputs + b->num_aux + n > UINT32_MAX)
+        return CUZK_ERR_TOO_LARGE;
+    *first = R1CS_AUX(b->num_aux);
+    b->num_aux += n;
+    return CUZK_OK;
+}
+
+static int bterm_cmp(const void *x, const void *y)
+{
+    uint32_t a = ((const bterm *)x)->key, b = ((const bterm *)y)->key;
+    return (a > b) - (a < b);
+}
+
+/* Sorts one linear combination by column, sums repeats, drops zeros and appends it as the next row of m. */
+static cuzk_status append_lc(r1cs_builder *b, bmatrix *m, const r1cs_term *t, size_t n)
+{
+    if (n > b->scratch_cap) {
+        bterm *s = realloc(b->scratch, n * sizeof *s);
+        if (s == NULL) return CUZK_ERR_NOMEM;
+        b->scratch = s;
+        b->scratch_cap = n;
+    }
+    for (size_t i = 0; i < n; i++) {
+        uint64_t kind = t[i].var >> 32;
+        uint32_t idx = (uint32_t)t[i].var;
+        if (kind > 1 || (kind == 0 && idx >= b->num_inputs) || (kind == 1 && idx >= b->num_aux))
+            return CUZK_ERR_R1CS_COLUMN;
+        b->scratch[i].key = kind ? (KEY_AUX | idx) : idx;
+        b->scratch[i].coeff = t[i].coeff;
+    }
+    if (n > 1) qsort(b->scratch, n, sizeof *b->scratch, bterm_cmp);
+    if (m->nnz + n > m->cap) {
+        uint64_t cap = m->cap * 2 > m->nnz + n ? m->cap * 2 : m->nnz + n;
+        uint32_t *col = realloc(m->col, cap * sizeof *col);
+        if (col != NULL) m->col = col;
+        uint32_t *coef = realloc(m->coef, cap * sizeof *coef);
+        if (coef != NULL) m->coef = coef;
+        if (col == NULL || coef == NULL) return CUZK_ERR_NOMEM;
+        m->cap = cap;
+    }
+    for (size_t i = 0; i < n;) {
+        fr_t sum = b->scratch[i].coeff;
+        size_t j = i + 1;
+        for (; j < n && b->scratch[j].key == b->scratch[i].key; j++) fr_add(&sum, &sum, &b->scratch[j].coeff);
+        if (!fr_is_zero(&sum)) {
+            uint32_t id;
+            cuzk_status s = intern(b, &sum, &id);
+            if (s != CUZK_OK) return s;
+            m->col[m->nnz] = b->scratch[i].key;
+            m->coef[m->nnz] = id;
+            m->nnz++;
+        }
+        i = j;
+    }
+    m->row_ptr[b->rows + 1] = m->nnz;
+    return CUZK_OK;
+}
+
+cuzk_status r1cs_builder_enforce(r1cs_builder *b, const r1cs_term *a, size_t na, const r1cs_term *bt, size_t nb,
+                                 const r1cs_term *c, size_t nc)
+{
+    if (b->rows == b->rows_cap) {
+        uint64_t cap = b->rows_cap * 2;
+        for (int k = 0; k < 3; k++) {
+            uint64_t *p = realloc(b->m[k].row_ptr, (cap + 1) * sizeof *p);
+            if (p == NULL) return CUZK_ERR_NOMEM;
+            b->m[k].row_ptr = p;
+        }
+        b->rows_cap = cap;
+    }
+    const r1cs_term *lc[3] = {a, bt, c};
+    size_t n[3] = {na, nb, nc};
+    for (int k = 0; k < 3; k++) {
+        cuzk_status s = append_lc(b, &b->m[k], lc[k], n[k]);
+        if (s != CUZK_OK) {
+            /* undo the rows already appended for this constraint */
+            for (int u = 0; u < 3; u++) b->m[u].nnz = b->m[u].row_ptr[b->rows];
+            return s;
+        }
+    }
+    b->rows++;
+    return CUZK_OK;
+}
+
+cuzk_status r1cs_builder_finish(r1cs_builder *b, r1cs_t **out)
+{
+    *out = NULL;
+    r1cs_t *r = calloc(1, sizeof *r);
+    uint32_t *renum = malloc((size_t)b->num_values * sizeof *renum);
+    fr_t *values = malloc((size_t)b->num_values * sizeof *values);
+    uint64_t wa = r1cs_density_words(b->num_aux), wi = r1cs_density_words(b->num_inputs);
+    uint64_t *dens[3] = {calloc(wa ? wa : 1, 8), calloc(wi, 8), calloc(wa ? wa : 1, 8)};
+    if (r == NULL || renum == NULL || values == NULL || dens[0] == NULL || dens[1] == NULL || dens[2] == NULL) {
+        free(r);
+        free(renum);
+        free(values);
+        for (int k = 0; k < 3; k++) free(dens[k]);
+        r1cs_builder_free(b);
+        return CUZK_ERR_NOMEM;
+    }
+    /* canonical coefficient ids: ±1 keep 0 and 1, the rest by first appearance in A, B, C */
+    for (uint32_t i = 0; i < b->num_values; i++) renum[i] = UINT32_MAX;
+    renum[0] = 0;
+    renum[1] = 1;
+    values[0] = b->values[0];
+    values[1] = b->values[1];
+    uint32_t next = 2;
+    for (int k = 0; k < 3; k++) {
+        bmatrix *m = &b->m[k];
+        for (uint64_t e = 0; e < m->nnz; e++) {
+            uint32_t id = m->coef[e];
+            if (renum[id] == UINT32_MAX) {
+                renum[id] = next;
+                values[next++] = b->values[id];
+            }
+            m->coef[e] = renum[id];
+            uint32_t key = m->col[e];
+            m->col[e] = (key & KEY_AUX) ? b->num_inputs + (key & ~KEY_AUX) : key;
+        }
+    }
+    free(renum);
+    r->num_inputs = b->num_inputs;
+    r->num_aux = b->num_aux;
+    r->num_constraints = b->rows;
+    r->num_values = next;
+    r->values = values;
+    r->heap[R1CS_SEC_VALUES] = values;
+    for (int k = 0; k < 3; k++) {
+        bmatrix *m = &b->m[k];
+        r->m[k].row_ptr = m->row_ptr;
+        r->m[k].col = m->col;
+        r->m[k].coef = m->coef;
+        r->m[k].nnz = m->nnz;
+        r->heap[3 * k + R1CS_SEC_ROW_PTR] = m->row_ptr;
+        r->heap[3 * k + R1CS_SEC_COL] = m->col;
+        r->heap[3 * k + R1CS_SEC_COEF] = m->coef;
+        m->row_ptr = NULL;
+        m->col = m->coef = NULL;
+    }
+    r->a_aux_density = dens[0];
+    r->b_input_density = dens[1];
+    r->b_aux_density = dens[2];
+    for (int k = 0; k < 3; k++) r->heap[R1CS_SEC_A_AUX + k] = dens[k];
+    r1cs_compute_density(r, dens[0], dens[1], dens[2]);
+    r1cs_identity(r, r->identity);
+    r1cs_builder_free(b);
+    *out = r;
+    return CUZK_OK;
+}

@@ -1,0 +1,41 @@
+/* Internals shared by the r1cs sources: error reporting, hashing, whole-file access. */
+#ifndef CUZK_R1CS_INT_H
+#define CUZK_R1CS_INT_H
+
+#include <openssl/evp.h>
+
+#include "cuzk/r1cs.h"
+
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "cuzk file formats are little-endian and mapped directly: a little-endian host is required"
+#endif
+
+/* Index of each array in r1cs_t.heap (and of each PCE section). */
+enum {
+    R1CS_SEC_ROW_PTR = 0, /* + 3·matrix */
+    R1CS_SEC_COL = 1,
+    R1CS_SEC_COEF = 2,
+    R1CS_SEC_VALUES = 9,
+    R1CS_SEC_A_AUX = 10,
+    R1CS_SEC_B_INPUT = 11,
+    R1CS_SEC_B_AUX = 12,
+    R1CS_SEC_COUNT = 13,
+};
+
+/* Returns s after writing the printf-style detail into err (when err is not NULL). */
+cuzk_status r1cs_fail(r1cs_err *err, cuzk_status s, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static inline uint64_t r1cs_density_words(uint64_t bits) { return (bits + 63) / 64; }
+
+/* Feeds the identity's prefix and every matrix and value array of r into ctx (see r1cs_identity). */
+void r1cs_hash_matrices(const r1cs_t *r, EVP_MD_CTX *ctx);
+
+/* Builds the three density bitmaps of r's matrices into caller-zeroed arrays of the documented sizes. */
+void r1cs_compute_density(const r1cs_t *r, uint64_t *a_aux, uint64_t *b_input, uint64_t *b_aux);
+
+/* Read-only mapping of a whole file. Empty files map to len 0 and a NULL pointer. */
+cuzk_status r1cs_map_file(const char *path, const uint8_t **data, size_t *len, r1cs_err *err);
+void r1cs_unmap_file(const uint8_t *data, size_t len);
+cuzk_status r1cs_write_file(const char *path, const uint8_t *data, size_t len, r1cs_err *err);
+
+#endif

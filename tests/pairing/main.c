@@ -1,0 +1,10 @@
+/* test_pairing: the Fp6/Fp12 tower, then the pairing. */
+#include "test_pairing.h"
+
+int main(void)
+{
+    test_seed_init();
+    int failed = _cmocka_run_group_tests("tower", tower_tests, tower_tests_count, NULL, NULL);
+    failed += _cmocka_run_group_tests("pairing", pairing_tests, pairing_tests_count, NULL, NULL);
+    return failed;
+}
