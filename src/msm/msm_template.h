@@ -26,7 +26,7 @@ enum { PAIR_ADD, PAIR_DBL, PAIR_A, PAIR_B, PAIR_INF };
 
 #define MSM_SIGN_BIT 0x80000000u
 #define MSM_AFFINE_REDUCE_MIN 256 /* buckets from which bucket_reduce batches its running sums */
-#define MSM_PREFETCH 16 /* gathers ahead: bases are read in bucket order, i.e. at random */
+#define MSM_PREFETCH 64 /* gathers ahead: bases are read in bucket order, i.e. at random */
 
 /* One worker's scratch, carved out of the allocation made at the MSM entry. */
 typedef struct {
@@ -71,6 +71,14 @@ static void G(msm_scratch_carve)(G(msm_scratch) *s, void *mem, size_t buckets, s
     s->order = s->count + buckets + 1;
     /* the kind bytes sit last so the word arrays keep their alignment */
     s->op_kind = (uint8_t *)(s->order + part_len);
+}
+
+/* Asks for every cache line of a point: a G1 point spans two lines, a G2 point three or four. */
+static inline void G(msm_prefetch)(const AFF *p)
+{
+    const char *c = (const char *)p;
+    for (size_t off = 0; off < sizeof *p; off += 64) __builtin_prefetch(c + off);
+    __builtin_prefetch(c + sizeof *p - 1);
 }
 
 /* Classifies p + q and writes the slope's denominator when the sum needs one. Infinity is looked for only when
@@ -299,7 +307,7 @@ static void G(msm_task)(G(msm_ctx) *x, G(msm_scratch) *s, unsigned task)
             }
             while (pos > bs && used < MSM_CHUNK) {
                 pos--;
-                if (pos >= MSM_PREFETCH) __builtin_prefetch(&bases[order[pos - MSM_PREFETCH] & ~MSM_SIGN_BIT]);
+                if (pos >= MSM_PREFETCH) G(msm_prefetch)(&bases[order[pos - MSM_PREFETCH] & ~MSM_SIGN_BIT]);
                 uint32_t e = order[pos];
                 const AFF *p = &bases[e & ~MSM_SIGN_BIT];
                 s->wk[used] = *p;
