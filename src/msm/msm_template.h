@@ -12,7 +12,8 @@
  *      of a round sharing one inversion (Montgomery's trick). Each addition costs 6 multiplications plus its share
  *      of the inversion, against 10–11 for a mixed XYZZ addition. Any bucket distribution is handled: a bucket
  *      holding every point just takes log2(n) rounds, and P + P and P + (−P) are recognized;
- *   3. the window sum Σ_b (b + 1)·S_b is formed by running sums from the top bucket down, in XYZZ.
+ *   3. the window sum Σ_b (b + 1)·S_b is formed by running sums from the top bucket down, many segments of
+ *      buckets at a time so that these additions too are batched affine ones (bucket_reduce).
  * The windows are then combined by doubling (Horner's rule). */
 
 #include <stdatomic.h>
