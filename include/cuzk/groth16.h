@@ -33,7 +33,8 @@ typedef struct {
     g2_affine_t beta_g2, gamma_g2, delta_g2;
     g1_affine_t *ic;     /* num_inputs points: the public-input basis, already divided by γ (snarkjs: γ = 1) */
     uint64_t num_inputs; /* ONE included */
-    void *storage;       /* owned by the vk when it was loaded on its own */
+    void *storage;       /* malloc'd block owned by the vk when it was loaded on its own (freed by groth16_vk_free);
+                          * NULL when ic lives in the pk's storage */
 } groth16_vk;
 
 typedef struct {
@@ -46,32 +47,64 @@ typedef struct {
     g1_affine_t *a;    uint64_t a_len;  /* BELLPERSON: inputs + aux selected by a_aux density; SNARKJS: all vars */
     g1_affine_t *b_g1; uint64_t b_len;  /* BELLPERSON: inputs and aux selected by b density; SNARKJS: all vars */
     g2_affine_t *b_g2;
-    r1cs_t *circuit;   /* SNARKJS: the A/B matrices from the zkey (C is never stored: c = a∘b); else NULL */
-    void *storage;     /* owned point storage */
+    r1cs_t *circuit;   /* SNARKJS: the A/B matrices from the zkey (C is never stored: c = a∘b); else NULL.
+                        * Owned: groth16_pk_free calls r1cs_free on it */
+    void *storage;     /* owned point storage: one malloc'd block (or NULL), freed by groth16_pk_free */
 } groth16_pk;
 
+/* Release what the key owns (storage blocks, pk->circuit) and zero the struct; harmless on a zeroed key. */
 void groth16_vk_free(groth16_vk *vk);
 void groth16_pk_free(groth16_pk *pk);
 
 /* ---- key files (src/groth16/params.c, zkey.c) -------------------------------------------------------------------- */
+/* Loaders map the file read-only, derive the whole layout from its counts and check it against the file length before
+ * allocating anything (a hostile count cannot make them allocate more than the file holds), then decode every point
+ * (curve always checked) into one malloc'd block, pk->storage (the vk's ic included; vk.storage = NULL). On failure
+ * *pk is zeroed. Statuses: CUZK_ERR_IO (open/map), CUZK_ERR_TRUNCATED (a count or section runs past the end),
+ * CUZK_ERR_BAD_HEADER (counts that disagree), and the ec decoders' point statuses (CUZK_ERR_BAD_FLAGS,
+ * CUZK_ERR_COORD_RANGE, CUZK_ERR_NOT_ON_CURVE, CUZK_ERR_NOT_IN_SUBGROUP, CUZK_ERR_INFINITY) for the lowest bad
+ * point; the detail names the array and index ("params: h[2] (byte 1540): ..."). threads 0 = 1. */
 enum {
     GROTH16_LOAD_SUBGROUP = 1, /* also check every point's subgroup membership (the curve check always runs) */
 };
-/* bellperson .params: vk, then h, l, a, b_g1, b_g2, each a u32 big-endian count and uncompressed zcash points.
- * The file is mapped and decoded in parallel with `threads` workers. */
+/* bellperson .params: vk (α1, β1, β2, γ2, δ1, δ2, u32 count, ic), then h, l, a, b_g1, b_g2, each a u32 big-endian
+ * count and uncompressed zcash points. As bellperson, infinity is refused everywhere. Trailing bytes:
+ * CUZK_ERR_BAD_LENGTH. h + 1 must be a power of two (domain_size), ic non-empty (num_inputs), |b_g1| = |b_g2|,
+ * |a| and |b| at most ic + l (num_aux = |l|): CUZK_ERR_BAD_HEADER otherwise. */
 cuzk_status groth16_params_load(groth16_pk *pk, const char *path, unsigned flags, unsigned threads,
                                 cuzk_errmsg *err);
+/* The exact inverse (a loaded file is written back byte for byte). BELLPERSON keys only (CUZK_ERR_INVALID_ARG);
+ * a point at infinity gives CUZK_ERR_INFINITY, since no reader would take the file; no partial file is left. */
 cuzk_status groth16_params_write(const groth16_pk *pk, const char *path, cuzk_errmsg *err);
-/* bellperson .vk: the vk prefix of .params alone. */
+/* bellperson .vk: the vk prefix of .params alone (868 + 96·ic bytes). A verifying key decides what a verifier
+ * accepts, so its points are always subgroup-checked. vk->storage owns vk->ic. */
 cuzk_status groth16_vk_load(groth16_vk *vk, const char *path, cuzk_errmsg *err);
 cuzk_status groth16_vk_write(const groth16_vk *vk, const char *path, cuzk_errmsg *err);
-/* snarkjs .zkey (Groth16 over bls12381); sections are found by type, in any order. */
+/* snarkjs .zkey (Groth16 over bls12381): iden3 container (sections by type in any order; sections 1-9 each exactly
+ * once, else CUZK_ERR_BAD_SECTION; others, like the MPC transcript 10, ignored). Protocol other than 1:
+ * CUZK_ERR_WRONG_PROTOCOL; field sizes or primes other than BLS12-381's: CUZK_ERR_WRONG_CURVE. Every section's size
+ * must follow from nVars, nPublic and domainSize (CUZK_ERR_BAD_SECTION). α, β, γ, δ may not be infinity; the bases
+ * (IC, A, B1, B2, C, H) may. The coefficient section (values coef·R² mod r) becomes pk->circuit: num_inputs =
+ * nPublic + 1, A and B with repeated entries summed, C empty, rows = the highest constraint index + 1, which must
+ * make domainSize the smallest power of two holding them (CUZK_ERR_BAD_HEADER); a coefficient names matrix 0 or 1
+ * (CUZK_ERR_BAD_SECTION), a signal < nVars (CUZK_ERR_R1CS_COLUMN), a value < r (CUZK_ERR_R1CS_COEFF).
+ * Result: conv = SNARKJS, a/b_g1/b_g2 over all nVars, l = C (nVars − nPublic − 1), h = H (domainSize). */
 cuzk_status groth16_zkey_load(groth16_pk *pk, const char *path, unsigned flags, unsigned threads, cuzk_errmsg *err);
 /* A circuit and its key belong together: counts, densities and domain must agree (CUZK_ERR_MISMATCH otherwise). */
 cuzk_status groth16_pk_check_circuit(const groth16_pk *pk, const r1cs_t *circuit, cuzk_errmsg *err);
 
 /* ---- JSON (snarkjs layouts; src/groth16/json.c) ------------------------------------------------------------------ */
-/* Output strings are malloc'd; inputs are NUL-terminated. Public signals exclude ONE. */
+/* Output strings are malloc'd (free()), indented like snarkjs's; inputs are NUL-terminated. Public signals exclude
+ * ONE. Numbers are canonical decimal strings, points affine with z = "1" (infinity ["0", "1", "0"]), Fp2 [c0, c1].
+ * Readers are strict: CUZK_ERR_BAD_JSON for malformed JSON, repeated keys, missing fields, wrong types or array
+ * lengths, non-canonical decimals (sign, leading zero, other characters) and a z other than 1 (or infinity's form);
+ * CUZK_ERR_WRONG_PROTOCOL / CUZK_ERR_WRONG_CURVE unless "groth16" / "bls12381"; CUZK_ERR_COORD_RANGE for a coordinate
+ * >= p, then CUZK_ERR_NOT_ON_CURVE / CUZK_ERR_NOT_IN_SUBGROUP (both always checked); CUZK_ERR_NOT_CANONICAL for a
+ * public signal >= r. The detail names the field ("pi_b[0][1]: ..."). Unknown extra keys are ignored.
+ * Proof points may be infinity. verification_key.json: α, β, γ, δ may not (CUZK_ERR_INFINITY), IC points may;
+ * len(IC) must be nPublic + 1, and vk_alphabeta_12 must equal e(α1, β2) (CUZK_ERR_MISMATCH). The JSON has no β1 and
+ * δ1: groth16_vk_from_json leaves them at infinity, and vk->storage owns vk->ic. groth16_public_from_json gives
+ * *pub = NULL for an empty array. */
 cuzk_status groth16_proof_to_json(const groth16_proof_t *proof, char **out);
 cuzk_status groth16_proof_from_json(groth16_proof_t *proof, const char *json, cuzk_errmsg *err);
 cuzk_status groth16_public_to_json(const fr_t *pub, uint64_t n, char **out);
@@ -92,9 +125,14 @@ typedef struct {
     double spmv, ntt_h, msm_h, msm_l, msm_a, msm_b1, msm_b2, assembly, total;
 } groth16_prove_stats;
 
-/* One proof for witness z (r1cs_num_vars(circuit) values). circuit: the circuit the key was made for (for SNARKJS
- * keys pass NULL to use pk->circuit). An unsatisfied witness in R1CS_C_CHECKED mode gives
- * CUZK_ERR_R1CS_UNSATISFIED with the row in the message. */
+/* One proof for witness z (r1cs_num_vars(circuit) values, z[0] = 1 else CUZK_ERR_INVALID_ARG). opts NULL: one
+ * thread, random r and s, c = C·z. The key must fit the circuit (groth16_pk_check_circuit, CUZK_ERR_MISMATCH).
+ *  BELLPERSON: circuit is the circuit the key was made for (required). An unsatisfied witness in R1CS_C_CHECKED
+ *              mode gives CUZK_ERR_R1CS_UNSATISFIED with the row in the message.
+ *  SNARKJS:    pk->circuit drives the prover and c is always a∘b (the key has no C). circuit may be NULL; in
+ *              R1CS_C_CHECKED mode it must be the full circuit (with C, without the input rows), which the witness
+ *              is checked against first (CUZK_ERR_INVALID_ARG when it is NULL or pk->circuit).
+ * r and s are wiped before returning; the terms that hold them use constant-time scalar multiplication. */
 cuzk_status groth16_prove(groth16_proof_t *proof, const groth16_pk *pk, const r1cs_t *circuit, const fr_t *z,
                           const groth16_prove_opts *opts, groth16_prove_stats *stats, cuzk_errmsg *err);
 
@@ -111,17 +149,28 @@ void groth16_prepare_vk(groth16_pvk *pvk, const groth16_vk *vk);
  * validated (on curve, in subgroup), as the decoders do. */
 cuzk_status groth16_verify(const groth16_pvk *pvk, const groth16_proof_t *proof, const fr_t *inputs,
                            uint64_t num_inputs);
-/* count proofs of the same circuit, inputs[j·num_inputs + i]; random 128-bit weights, one final exponentiation.
- * CUZK_OK only when every proof is valid. */
+/* count proofs of the same circuit, inputs[j·num_inputs + i]; random 128-bit weights from the OS, one Miller loop
+ * over count + 3 pairs, one final exponentiation. CUZK_OK only when every proof is valid (a bad one slips through
+ * with probability 2^−128). count = 1 is groth16_verify; count = 0 is CUZK_ERR_INVALID_ARG. */
 cuzk_status groth16_verify_batch(const groth16_pvk *pvk, const groth16_proof_t *proofs, const fr_t *inputs,
                                  uint64_t num_inputs, uint64_t count);
 
 /* ---- setup for tests and benchmarks, not a ceremony (src/groth16/setup.c) ---------------------------------------- */
-/* Random τ, α, β, γ, δ (or given, for reproducible keys) → a BELLPERSON-convention key for the circuit. */
+/* Random τ, α, β, γ, δ (or given, for reproducible keys) → a key for the circuit in either convention.
+ *  BELLPERSON (conv 0 means this too): the key .params would hold for the circuit; the domain holds the circuit's
+ *              rows and one row per input; a/b points for the density-selected variables only.
+ *  SNARKJS:    the key a zkey would hold: γ = 1 (the given gamma is ignored, gamma_g2 is the generator), IC not
+ *              divided by γ, dense a/b, H points L^{2n}_{2j+1}(τ)/δ, and pk->circuit = the circuit's A and B with
+ *              the input rows (A = z_i) appended after its rows and no C, as a zkey's coefficient section gives.
+ * Given toxic waste must have γ, δ ≠ 0 and τ outside the domain (and its 2n extension), else CUZK_ERR_INVALID_ARG.
+ * CUZK_ERR_TOO_LARGE when rows + inputs exceed 2^NTT_MAX_LOG2. A variable that appears in no constraint gets the
+ * point at infinity in L (bellperson's generator refuses such circuits; a test setup need not). The key's points
+ * and the vk's IC live in pk->storage, one malloc'd block; groth16_pk_free releases it. */
 typedef struct {
     unsigned threads;
     bool given_toxic;
     fr_t tau, alpha, beta, gamma, delta;
+    groth16_convention conv; /* 0 = GROTH16_BELLPERSON */
 } groth16_setup_opts;
 cuzk_status groth16_setup(groth16_pk *pk, const r1cs_t *circuit, const groth16_setup_opts *opts, cuzk_errmsg *err);
 

@@ -103,6 +103,25 @@ cuzk_status r1cs_builder_enforce(r1cs_builder *b, const r1cs_term *a, size_t na,
  * and frees the builder. */
 cuzk_status r1cs_builder_finish(r1cs_builder *b, r1cs_t **out);
 
+/* ---- caller-built systems --------------------------------------------------------------------------------------- */
+/* For generators too large for the builder's per-constraint work: the caller fills CSR arrays directly (malloc'd),
+ * with coefficient ids into its own value table (values[0] = 1, values[1] = -1, others non-zero; duplicates are
+ * allowed and merged). */
+typedef struct {
+    uint32_t num_inputs, num_aux;
+    uint64_t num_constraints;
+    uint64_t *row_ptr[3]; /* A, B, C: num_constraints + 1 offsets each */
+    uint32_t *col[3], *coef[3];
+    uint64_t nnz[3];
+    fr_t *values;
+    uint32_t num_values;
+} r1cs_parts;
+
+/* Takes ownership of every array in *p (and zeroes *p): validates them as the PCE loader does, renumbers the
+ * coefficient ids canonically (as r1cs_builder_finish does, dropping unused values), then computes the densities
+ * and the identity. On failure the arrays are freed and err says why. */
+cuzk_status r1cs_adopt(r1cs_parts *p, r1cs_t **out, r1cs_err *err);
+
 /* ---- evaluation -------------------------------------------------------------------------------------------------- */
 typedef enum {
     R1CS_C_MATRIX,  /* c = C·z */

@@ -23,9 +23,8 @@ static uint64_t rd64(const uint8_t *p)
     return v;
 }
 
-/* Checks magic and version and walks every section header, so that each section is known to lie inside buf. */
-static cuzk_status iden3_check(const uint8_t *buf, size_t len, const char magic[4], uint32_t version,
-                               const char *what, r1cs_err *err)
+cuzk_status r1cs_iden3_check(const uint8_t *buf, size_t len, const char magic[4], uint32_t version,
+                             const char *what, r1cs_err *err)
 {
     if (len < 4) return r1cs_fail(err, CUZK_ERR_TRUNCATED, "%s: %zu bytes, shorter than the magic", what, len);
     if (memcmp(buf, magic, 4) != 0) return r1cs_fail(err, CUZK_ERR_BAD_MAGIC, "%s: magic is not \"%.4s\"", what, magic);
@@ -50,9 +49,8 @@ static cuzk_status iden3_check(const uint8_t *buf, size_t len, const char magic[
     return CUZK_OK;
 }
 
-/* Finds the one section of the given type in a buffer that passed iden3_check. */
-static cuzk_status iden3_find(const uint8_t *buf, uint32_t type, const uint8_t **sec, uint64_t *size,
-                              const char *what, r1cs_err *err)
+cuzk_status r1cs_iden3_find(const uint8_t *buf, uint32_t type, const uint8_t **sec, uint64_t *size,
+                            const char *what, r1cs_err *err)
 {
     uint32_t nsect = rd32(buf + 8), found = 0;
     size_t pos = 12;
@@ -97,9 +95,9 @@ cuzk_status r1cs_wtns_parse(const uint8_t *buf, size_t len, const r1cs_t *circui
     *out = NULL;
     const uint8_t *hdr = NULL, *vals = NULL;
     uint64_t hsize = 0, vsize = 0;
-    cuzk_status s = iden3_check(buf, len, "wtns", 2, "wtns", err);
-    if (s == CUZK_OK) s = iden3_find(buf, 1, &hdr, &hsize, "wtns", err);
-    if (s == CUZK_OK) s = iden3_find(buf, 2, &vals, &vsize, "wtns", err);
+    cuzk_status s = r1cs_iden3_check(buf, len, "wtns", 2, "wtns", err);
+    if (s == CUZK_OK) s = r1cs_iden3_find(buf, 1, &hdr, &hsize, "wtns", err);
+    if (s == CUZK_OK) s = r1cs_iden3_find(buf, 2, &vals, &vsize, "wtns", err);
     if (s != CUZK_OK) return s;
     if (hsize != IDEN3_FIELD_HEADER)
         return r1cs_fail(err, CUZK_ERR_BAD_SECTION, "wtns: header section has %llu bytes, expected %d",
@@ -225,9 +223,9 @@ cuzk_status r1cs_circom_parse(const uint8_t *buf, size_t len, r1cs_t **out, r1cs
     *out = NULL;
     const uint8_t *hdr = NULL, *cons = NULL;
     uint64_t hsize = 0, csize = 0;
-    cuzk_status s = iden3_check(buf, len, "r1cs", 1, "r1cs", err);
-    if (s == CUZK_OK) s = iden3_find(buf, 1, &hdr, &hsize, "r1cs", err);
-    if (s == CUZK_OK) s = iden3_find(buf, 2, &cons, &csize, "r1cs", err);
+    cuzk_status s = r1cs_iden3_check(buf, len, "r1cs", 1, "r1cs", err);
+    if (s == CUZK_OK) s = r1cs_iden3_find(buf, 1, &hdr, &hsize, "r1cs", err);
+    if (s == CUZK_OK) s = r1cs_iden3_find(buf, 2, &cons, &csize, "r1cs", err);
     if (s != CUZK_OK) return s;
     if (hsize != CIRCOM_HEADER)
         return r1cs_fail(err, CUZK_ERR_BAD_SECTION, "r1cs: header section has %llu bytes, expected %d",

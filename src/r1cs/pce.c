@@ -209,52 +209,6 @@ static cuzk_status pce_check_layout(const uint8_t *data, size_t size, r1cs_t *r,
     return CUZK_OK;
 }
 
-static cuzk_status pce_check_values(const r1cs_t *r, r1cs_err *err)
-{
-    fr_t one, minus_one;
-    fr_set_one(&one);
-    fr_neg(&minus_one, &one);
-    if (!fr_eq(&r->values[R1CS_COEF_ONE], &one) || !fr_eq(&r->values[R1CS_COEF_MINUS_ONE], &minus_one))
-        return r1cs_fail(err, CUZK_ERR_R1CS_COEFF, "value table must start with 1 and -1");
-    for (uint32_t i = 2; i < r->num_values; i++) {
-        fr_t v;
-        if (fr_from_mont_limbs(&v, r->values[i].l) != CUZK_OK)
-            return r1cs_fail(err, CUZK_ERR_R1CS_COEFF, "value %u is not below r", i);
-        if (fr_is_zero(&v)) return r1cs_fail(err, CUZK_ERR_R1CS_COEFF, "value %u is zero", i);
-    }
-    return CUZK_OK;
-}
-
-static cuzk_status pce_check_matrix(const r1cs_t *r, int k, r1cs_err *err)
-{
-    static const char mname[3] = {'A', 'B', 'C'};
-    const r1cs_matrix *m = &r->m[k];
-    uint64_t nv = r1cs_num_vars(r);
-    if (m->row_ptr[0] != 0)
-        return r1cs_fail(err, CUZK_ERR_R1CS_ROW_PTR, "%c.row_ptr[0] = %llu, must be 0", mname[k],
-                         (unsigned long long)m->row_ptr[0]);
-    for (uint64_t i = 0; i < r->num_constraints; i++) {
-        uint64_t lo = m->row_ptr[i], hi = m->row_ptr[i + 1];
-        if (hi < lo || hi > m->nnz)
-            return r1cs_fail(err, CUZK_ERR_R1CS_ROW_PTR, "%c.row_ptr[%llu] = %llu after %llu (nnz %llu)", mname[k],
-                             (unsigned long long)(i + 1), (unsigned long long)hi, (unsigned long long)lo,
-                             (unsigned long long)m->nnz);
-        for (uint64_t e = lo; e < hi; e++) {
-            if (m->col[e] >= nv || (e > lo && m->col[e] <= m->col[e - 1]))
-                return r1cs_fail(err, CUZK_ERR_R1CS_COLUMN,
-                                 "%c row %llu column %u: out of range (%llu variables) or not increasing", mname[k],
-                                 (unsigned long long)i, m->col[e], (unsigned long long)nv);
-            if (m->coef[e] >= r->num_values)
-                return r1cs_fail(err, CUZK_ERR_R1CS_COEFF, "%c row %llu coefficient id %u >= %u values", mname[k],
-                                 (unsigned long long)i, m->coef[e], r->num_values);
-        }
-    }
-    if (m->row_ptr[r->num_constraints] != m->nnz)
-        return r1cs_fail(err, CUZK_ERR_R1CS_ROW_PTR, "%c.row_ptr ends at %llu, nnz is %llu", mname[k],
-                         (unsigned long long)m->row_ptr[r->num_constraints], (unsigned long long)m->nnz);
-    return CUZK_OK;
-}
-
 static cuzk_status pce_check_density(const r1cs_t *r, const uint64_t len[R1CS_SEC_COUNT], r1cs_err *err)
 {
     /* the bitmaps are as large as their sections, which the file holds: no allocation beyond the file size */
@@ -292,8 +246,8 @@ cuzk_status r1cs_pce_load(const char *path, unsigned flags, const uint8_t expect
     r->map_len = size;
     uint64_t len[R1CS_SEC_COUNT];
     s = pce_check_layout(data, size, r, len, err);
-    if (s == CUZK_OK) s = pce_check_values(r, err);
-    for (int k = 0; k < 3 && s == CUZK_OK; k++) s = pce_check_matrix(r, k, err);
+    if (s == CUZK_OK) s = r1cs_check_values(r, err);
+    for (int k = 0; k < 3 && s == CUZK_OK; k++) s = r1cs_check_matrix(r, k, err);
     if (s == CUZK_OK) s = pce_check_density(r, len, err);
     if (s == CUZK_OK && !(flags & R1CS_PCE_TRUSTED)) {
         uint8_t h[32];

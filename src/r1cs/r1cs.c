@@ -75,6 +75,54 @@ void r1cs_compute_density(const r1cs_t *r, uint64_t *a_aux, uint64_t *b_input, u
     }
 }
 
+/* ---- validation (shared with the PCE loader) -------------------------------------------------------------------- */
+
+cuzk_status r1cs_check_values(const r1cs_t *r, r1cs_err *err)
+{
+    fr_t one, minus_one;
+    fr_set_one(&one);
+    fr_neg(&minus_one, &one);
+    if (!fr_eq(&r->values[R1CS_COEF_ONE], &one) || !fr_eq(&r->values[R1CS_COEF_MINUS_ONE], &minus_one))
+        return r1cs_fail(err, CUZK_ERR_R1CS_COEFF, "value table must start with 1 and -1");
+    for (uint32_t i = 2; i < r->num_values; i++) {
+        fr_t v;
+        if (fr_from_mont_limbs(&v, r->values[i].l) != CUZK_OK)
+            return r1cs_fail(err, CUZK_ERR_R1CS_COEFF, "value %u is not below r", i);
+        if (fr_is_zero(&v)) return r1cs_fail(err, CUZK_ERR_R1CS_COEFF, "value %u is zero", i);
+    }
+    return CUZK_OK;
+}
+
+cuzk_status r1cs_check_matrix(const r1cs_t *r, int k, r1cs_err *err)
+{
+    static const char mname[3] = {'A', 'B', 'C'};
+    const r1cs_matrix *m = &r->m[k];
+    uint64_t nv = r1cs_num_vars(r);
+    if (m->row_ptr[0] != 0)
+        return r1cs_fail(err, CUZK_ERR_R1CS_ROW_PTR, "%c.row_ptr[0] = %llu, must be 0", mname[k],
+                         (unsigned long long)m->row_ptr[0]);
+    for (uint64_t i = 0; i < r->num_constraints; i++) {
+        uint64_t lo = m->row_ptr[i], hi = m->row_ptr[i + 1];
+        if (hi < lo || hi > m->nnz)
+            return r1cs_fail(err, CUZK_ERR_R1CS_ROW_PTR, "%c.row_ptr[%llu] = %llu after %llu (nnz %llu)", mname[k],
+                             (unsigned long long)(i + 1), (unsigned long long)hi, (unsigned long long)lo,
+                             (unsigned long long)m->nnz);
+        for (uint64_t e = lo; e < hi; e++) {
+            if (m->col[e] >= nv || (e > lo && m->col[e] <= m->col[e - 1]))
+                return r1cs_fail(err, CUZK_ERR_R1CS_COLUMN,
+                                 "%c row %llu column %u: out of range (%llu variables) or not increasing", mname[k],
+                                 (unsigned long long)i, m->col[e], (unsigned long long)nv);
+            if (m->coef[e] >= r->num_values)
+                return r1cs_fail(err, CUZK_ERR_R1CS_COEFF, "%c row %llu coefficient id %u >= %u values", mname[k],
+                                 (unsigned long long)i, m->coef[e], r->num_values);
+        }
+    }
+    if (m->row_ptr[r->num_constraints] != m->nnz)
+        return r1cs_fail(err, CUZK_ERR_R1CS_ROW_PTR, "%c.row_ptr ends at %llu, nnz is %llu", mname[k],
+                         (unsigned long long)m->row_ptr[r->num_constraints], (unsigned long long)m->nnz);
+    return CUZK_OK;
+}
+
 /* ---- files ------------------------------------------------------------------------------------------------------- */
 
 cuzk_status r1cs_map_file(const char *path, const uint8_t **data, size_t *len, r1cs_err *err)
@@ -339,51 +387,75 @@ cuzk_status r1cs_builder_enforce(r1cs_builder *b, const r1cs_term *a, size_t na,
     return CUZK_OK;
 }
 
+/* Renumbers the coefficient ids of the three matrices canonically: ids 0 and 1 (±1) stay, every other value gets the
+ * next id at its first appearance scanning A, B, C row by row, and values nobody references are dropped. rep (may be
+ * NULL) maps each old id to the smallest id holding the same value, so that duplicates merge. The new table goes to
+ * *out (malloc'd), its length to *out_n. */
+static cuzk_status renumber_coefs(uint32_t *const coef[3], const uint64_t nnz[3], const fr_t *values, uint32_t nvals,
+                                  const uint32_t *rep, fr_t **out, uint32_t *out_n)
+{
+    uint32_t *renum = malloc((size_t)nvals * sizeof *renum);
+    fr_t *table = malloc((size_t)nvals * sizeof *table);
+    if (renum == NULL || table == NULL) {
+        free(renum);
+        free(table);
+        return CUZK_ERR_NOMEM;
+    }
+    for (uint32_t i = 0; i < nvals; i++) renum[i] = UINT32_MAX;
+    renum[0] = 0;
+    renum[1] = 1;
+    table[0] = values[0];
+    table[1] = values[1];
+    uint32_t next = 2;
+    for (int k = 0; k < 3; k++) {
+        uint32_t *c = coef[k];
+        for (uint64_t e = 0; e < nnz[k]; e++) {
+            uint32_t id = rep != NULL ? rep[c[e]] : c[e];
+            if (renum[id] == UINT32_MAX) {
+                renum[id] = next;
+                table[next++] = values[id];
+            }
+            c[e] = renum[id];
+        }
+    }
+    free(renum);
+    *out = table;
+    *out_n = next;
+    return CUZK_OK;
+}
+
+/* Fills r's densities (allocating them into r->heap) and identity. */
+static cuzk_status finish_system(r1cs_t *r)
+{
+    uint64_t wa = r1cs_density_words(r->num_aux), wi = r1cs_density_words(r->num_inputs);
+    uint64_t *dens[3] = {calloc(wa ? wa : 1, 8), calloc(wi, 8), calloc(wa ? wa : 1, 8)};
+    for (int k = 0; k < 3; k++) r->heap[R1CS_SEC_A_AUX + k] = dens[k];
+    if (dens[0] == NULL || dens[1] == NULL || dens[2] == NULL) return CUZK_ERR_NOMEM;
+    r->a_aux_density = dens[0];
+    r->b_input_density = dens[1];
+    r->b_aux_density = dens[2];
+    r1cs_compute_density(r, dens[0], dens[1], dens[2]);
+    r1cs_identity(r, r->identity);
+    return CUZK_OK;
+}
+
 cuzk_status r1cs_builder_finish(r1cs_builder *b, r1cs_t **out)
 {
     *out = NULL;
     r1cs_t *r = calloc(1, sizeof *r);
-    uint32_t *renum = malloc((size_t)b->num_values * sizeof *renum);
-    fr_t *values = malloc((size_t)b->num_values * sizeof *values);
-    uint64_t wa = r1cs_density_words(b->num_aux), wi = r1cs_density_words(b->num_inputs);
-    uint64_t *dens[3] = {calloc(wa ? wa : 1, 8), calloc(wi, 8), calloc(wa ? wa : 1, 8)};
-    if (r == NULL || renum == NULL || values == NULL || dens[0] == NULL || dens[1] == NULL || dens[2] == NULL) {
-        free(r);
-        free(renum);
-        free(values);
-        for (int k = 0; k < 3; k++) free(dens[k]);
+    if (r == NULL) {
         r1cs_builder_free(b);
         return CUZK_ERR_NOMEM;
     }
-    /* canonical coefficient ids: ±1 keep 0 and 1, the rest by first appearance in A, B, C */
-    for (uint32_t i = 0; i < b->num_values; i++) renum[i] = UINT32_MAX;
-    renum[0] = 0;
-    renum[1] = 1;
-    values[0] = b->values[0];
-    values[1] = b->values[1];
-    uint32_t next = 2;
-    for (int k = 0; k < 3; k++) {
-        bmatrix *m = &b->m[k];
-        for (uint64_t e = 0; e < m->nnz; e++) {
-            uint32_t id = m->coef[e];
-            if (renum[id] == UINT32_MAX) {
-                renum[id] = next;
-                values[next++] = b->values[id];
-            }
-            m->coef[e] = renum[id];
-            uint32_t key = m->col[e];
-            m->col[e] = (key & KEY_AUX) ? b->num_inputs + (key & ~KEY_AUX) : key;
-        }
-    }
-    free(renum);
     r->num_inputs = b->num_inputs;
     r->num_aux = b->num_aux;
     r->num_constraints = b->rows;
-    r->num_values = next;
-    r->values = values;
-    r->heap[R1CS_SEC_VALUES] = values;
     for (int k = 0; k < 3; k++) {
         bmatrix *m = &b->m[k];
+        for (uint64_t e = 0; e < m->nnz; e++) {
+            uint32_t key = m->col[e];
+            m->col[e] = (key & KEY_AUX) ? b->num_inputs + (key & ~KEY_AUX) : key;
+        }
         r->m[k].row_ptr = m->row_ptr;
         r->m[k].col = m->col;
         r->m[k].coef = m->coef;
@@ -394,13 +466,117 @@ cuzk_status r1cs_builder_finish(r1cs_builder *b, r1cs_t **out)
         m->row_ptr = NULL;
         m->col = m->coef = NULL;
     }
-    r->a_aux_density = dens[0];
-    r->b_input_density = dens[1];
-    r->b_aux_density = dens[2];
-    for (int k = 0; k < 3; k++) r->heap[R1CS_SEC_A_AUX + k] = dens[k];
-    r1cs_compute_density(r, dens[0], dens[1], dens[2]);
-    r1cs_identity(r, r->identity);
+    uint32_t *coef[3] = {r->heap[R1CS_SEC_COEF], r->heap[3 + R1CS_SEC_COEF], r->heap[6 + R1CS_SEC_COEF]};
+    uint64_t nnz[3] = {r->m[0].nnz, r->m[1].nnz, r->m[2].nnz};
+    fr_t *values = NULL;
+    cuzk_status s = renumber_coefs(coef, nnz, b->values, b->num_values, NULL, &values, &r->num_values);
     r1cs_builder_free(b);
+    r->values = values;
+    r->heap[R1CS_SEC_VALUES] = values;
+    if (s == CUZK_OK) s = finish_system(r);
+    if (s != CUZK_OK) {
+        r1cs_free(r);
+        return s;
+    }
+    *out = r;
+    return CUZK_OK;
+}
+
+/* ---- adopting caller-built arrays -------------------------------------------------------------------------------- */
+
+static int value_cmp(const void *x, const void *y, void *ctx)
+{
+    const fr_t *v = ctx;
+    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+    for (int i = FR_LIMBS - 1; i >= 0; i--)
+        if (v[a].l[i] != v[b].l[i]) return v[a].l[i] < v[b].l[i] ? -1 : 1;
+    return (a > b) - (a < b);
+}
+
+/* rep[id] = the smallest id holding the same value (Montgomery limbs are canonical, so equal limbs = equal values). */
+static cuzk_status duplicate_map(const fr_t *values, uint32_t n, uint32_t **rep_out)
+{
+    uint32_t *order = malloc((size_t)n * sizeof *order), *rep = malloc((size_t)n * sizeof *rep);
+    if (order == NULL || rep == NULL) {
+        free(order);
+        free(rep);
+        return CUZK_ERR_NOMEM;
+    }
+    for (uint32_t i = 0; i < n; i++) order[i] = i;
+    qsort_r(order, n, sizeof *order, value_cmp, (void *)values);
+    for (uint32_t i = 0; i < n;) {
+        uint32_t j = i;
+        while (j < n && fr_eq(&values[order[j]], &values[order[i]])) rep[order[j++]] = order[i];
+        i = j;
+    }
+    free(order);
+    *rep_out = rep;
+    return CUZK_OK;
+}
+
+cuzk_status r1cs_adopt(r1cs_parts *p, r1cs_t **out, r1cs_err *err)
+{
+    *out = NULL;
+    r1cs_parts q = *p;
+    memset(p, 0, sizeof *p);
+    /* ownership passes to r at once, so that every exit below frees the arrays exactly once (through r1cs_free) */
+    r1cs_t *r = calloc(1, sizeof *r);
+    if (r == NULL) {
+        for (int k = 0; k < 3; k++) {
+            free(q.row_ptr[k]);
+            free(q.col[k]);
+            free(q.coef[k]);
+        }
+        free(q.values);
+        return r1cs_fail(err, CUZK_ERR_NOMEM, "out of memory");
+    }
+    for (int k = 0; k < 3; k++) {
+        r->heap[3 * k + R1CS_SEC_ROW_PTR] = q.row_ptr[k];
+        r->heap[3 * k + R1CS_SEC_COL] = q.col[k];
+        r->heap[3 * k + R1CS_SEC_COEF] = q.coef[k];
+        r->m[k].row_ptr = q.row_ptr[k];
+        r->m[k].col = q.col[k];
+        r->m[k].coef = q.coef[k];
+        r->m[k].nnz = q.nnz[k];
+    }
+    r->heap[R1CS_SEC_VALUES] = q.values;
+    r->values = q.values;
+    r->num_inputs = q.num_inputs;
+    r->num_aux = q.num_aux;
+    r->num_constraints = q.num_constraints;
+    r->num_values = q.num_values;
+
+    cuzk_status s = CUZK_OK;
+    bool missing = q.values == NULL;
+    for (int k = 0; k < 3; k++)
+        missing |= q.row_ptr[k] == NULL || (q.nnz[k] > 0 && (q.col[k] == NULL || q.coef[k] == NULL));
+    if (missing)
+        s = r1cs_fail(err, CUZK_ERR_INVALID_ARG, "a matrix array or the value table is missing");
+    else if (q.num_inputs == 0)
+        s = r1cs_fail(err, CUZK_ERR_BAD_HEADER, "num_inputs is 0 (ONE is input 0)");
+    else if ((uint64_t)q.num_inputs + q.num_aux > UINT32_MAX)
+        s = r1cs_fail(err, CUZK_ERR_TOO_LARGE, "%llu variables exceed the 2^32-1 that u32 columns can index",
+                      (unsigned long long)q.num_inputs + q.num_aux);
+    else if (q.num_values < 2)
+        s = r1cs_fail(err, CUZK_ERR_R1CS_COEFF, "value table of %u entries lacks 1 and -1", q.num_values);
+    if (s == CUZK_OK) s = r1cs_check_values(r, err);
+    for (int k = 0; k < 3 && s == CUZK_OK; k++) s = r1cs_check_matrix(r, k, err);
+    uint32_t *rep = NULL;
+    if (s == CUZK_OK) s = duplicate_map(q.values, q.num_values, &rep);
+    fr_t *values = NULL;
+    if (s == CUZK_OK) s = renumber_coefs(q.coef, q.nnz, q.values, q.num_values, rep, &values, &r->num_values);
+    free(rep);
+    if (s == CUZK_OK) {
+        free(q.values);
+        r->values = values;
+        r->heap[R1CS_SEC_VALUES] = values;
+        s = finish_system(r);
+    }
+    if (s != CUZK_OK) {
+        if (s == CUZK_ERR_NOMEM) r1cs_fail(err, s, "out of memory");
+        r1cs_free(r);
+        return s;
+    }
     *out = r;
     return CUZK_OK;
 }

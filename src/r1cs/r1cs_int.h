@@ -33,6 +33,20 @@ void r1cs_hash_matrices(const r1cs_t *r, EVP_MD_CTX *ctx);
 /* Builds the three density bitmaps of r's matrices into caller-zeroed arrays of the documented sizes. */
 void r1cs_compute_density(const r1cs_t *r, uint64_t *a_aux, uint64_t *b_input, uint64_t *b_aux);
 
+/* Value table (starts with 1, -1; every value canonical and non-zero) and one matrix's structure (row offsets,
+ * strictly increasing in-range columns, coefficient ids below num_values), with a detail line on failure. */
+cuzk_status r1cs_check_values(const r1cs_t *r, r1cs_err *err);
+cuzk_status r1cs_check_matrix(const r1cs_t *r, int k, r1cs_err *err);
+
+/* iden3 containers (.r1cs, .wtns, .zkey: magic, u32 version, u32 count, then typed sections {u32 type, u64 size,
+ * payload}). r1cs_iden3_check verifies magic and version and walks every section header, so that each section is
+ * known to lie inside buf and no byte follows the last one; `what` prefixes the error detail.
+ * r1cs_iden3_find then returns the one section of a type (CUZK_ERR_BAD_SECTION when it is missing or repeated). */
+cuzk_status r1cs_iden3_check(const uint8_t *buf, size_t len, const char magic[4], uint32_t version, const char *what,
+                             r1cs_err *err);
+cuzk_status r1cs_iden3_find(const uint8_t *buf, uint32_t type, const uint8_t **sec, uint64_t *size, const char *what,
+                            r1cs_err *err);
+
 /* Read-only mapping of a whole file. Empty files map to len 0 and a NULL pointer. */
 cuzk_status r1cs_map_file(const char *path, const uint8_t **data, size_t *len, r1cs_err *err);
 void r1cs_unmap_file(const uint8_t *data, size_t len);

@@ -7,9 +7,12 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "cuzk/groth16.h"
+
 typedef struct {
     const char *filter; /* substring a benchmark name must contain; NULL = all */
     int threads;        /* 0 = the default set of thread counts of each benchmark */
+    int max_log2;       /* prove: largest circuit size 2^max_log2 to run */
 } bench_opts;
 
 bool bench_selected(const bench_opts *o, const char *name);
@@ -25,6 +28,17 @@ void bench_micro_pairing(const bench_opts *o);
 void bench_micro_msm(const bench_opts *o);
 void bench_micro_ntt(const bench_opts *o);
 void bench_micro_r1cs(const bench_opts *o);
+void bench_micro_groth16(const bench_opts *o);
+
+/* One proof (best of two) reported as `name`, then its per-phase lines prove_<phase>, for any circuit, key and
+ * witness (size: the number to report, e.g. the constraint count), at the thread counts of bench_thread_set. For a
+ * SNARKJS key the circuit may be NULL. */
+void bench_groth16_prove(const bench_opts *o, const char *name, const r1cs_t *r, const groth16_pk *pk, const fr_t *z,
+                         uint64_t size);
+
+/* `cuzk-bench prove`: groth16_prove on synthetic PoRep-shaped circuits (circuits.h) of 2^16, 2^18, ... up to
+ * o->max_log2, keys cached under ~/.cache/cuzk-bench/; lines "prove", "prove_<phase>" and "prove_peak_rss" (MB). */
+void bench_prove_gen(const bench_opts *o);
 
 /* Keeps a value alive so the compiler cannot drop the work that produced it. */
 #define BENCH_KEEP(x) __asm__ volatile("" : : "g"(&(x)) : "memory")

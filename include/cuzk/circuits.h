@@ -1,0 +1,44 @@
+/* cuzk circuits: synthetic constraint systems with their witnesses, for tests, benchmarks and the demo.
+ *
+ * circuits_synthetic() makes a system shaped like one Filecoin PoRep partition at any size 2^k: most witness values
+ * are bits from SHA-256-style gadgets (bit allocations, XOR/AND over earlier bits, bits packed into field values),
+ * the rest field values from Poseidon-style x^5 chains. It aims at PoRep's measured shape: about 2.4 / 1.0 / 2.2
+ * non-zeros per row in A / B / C, about 99.7 % of the aux variables in A and 25 % in B.
+ *
+ * Sizes: CIRCUITS_SYNTHETIC_INPUTS inputs (ONE and 4 public values) and 2^k − CIRCUITS_SYNTHETIC_INPUTS
+ * constraints, so that the bellperson domain (constraints + inputs) is exactly 2^k. The system and the witness are
+ * a pure function of (k, seed): the thread count changes the speed only. */
+#ifndef CUZK_CIRCUITS_H
+#define CUZK_CIRCUITS_H
+
+#include <stdint.h>
+
+#include "cuzk/ff.h"
+#include "cuzk/r1cs.h"
+#include "cuzk/status.h"
+
+#define CIRCUITS_SYNTHETIC_INPUTS 5u
+#define CIRCUITS_LOG2_MIN 4u
+#define CIRCUITS_LOG2_MAX 31u
+
+/* *cs gets the system, *witness (malloc'd, r1cs_num_vars entries, witness[0] = 1) a satisfying assignment; the
+ * public inputs are witness[1 .. CIRCUITS_SYNTHETIC_INPUTS-1]. witness may be NULL when only the system is wanted.
+ * threads = 0 means 1. CUZK_ERR_INVALID_ARG for log2n outside [CIRCUITS_LOG2_MIN, CIRCUITS_LOG2_MAX]. */
+cuzk_status circuits_synthetic(unsigned log2n, uint64_t seed, unsigned threads, r1cs_t **cs, fr_t **witness,
+                               cuzk_errmsg *err);
+
+/* The shape of a system, as the targets above describe it. */
+typedef struct {
+    uint64_t rows, inputs, aux;
+    uint64_t nnz[3];
+    double per_row[3];      /* nnz / rows for A, B, C */
+    double a_aux_density;   /* fraction of aux variables with an entry in A */
+    double b_aux_density;   /* ... in B */
+    double bit_fraction;    /* fraction of aux witness values that are 0 or 1; -1 without a witness */
+    uint32_t num_values;    /* distinct coefficients */
+} circuits_stats;
+
+/* z may be NULL. */
+void circuits_stats_compute(const r1cs_t *r, const fr_t *z, circuits_stats *st);
+
+#endif

@@ -1,0 +1,69 @@
+/* Small helpers of the groth16 layer: error details, OS randomness, sizes, time. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <sys/random.h>
+#include <time.h>
+
+#include "g16_internal.h"
+
+cuzk_status g16_fail(cuzk_errmsg *err, cuzk_status s, const char *fmt, ...)
+{
+    if (err != NULL) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+        va_end(ap);
+    }
+    return s;
+}
+
+cuzk_status g16_random_bytes(void *out, size_t n)
+{
+    uint8_t *p = out;
+    while (n > 0) {
+        ssize_t got = getrandom(p, n, 0);
+        if (got < 0) {
+            if (errno == EINTR) continue;
+            return CUZK_ERR_IO;
+        }
+        p += got;
+        n -= (size_t)got;
+    }
+    return CUZK_OK;
+}
+
+cuzk_status g16_random_fr(fr_t *r)
+{
+    /* r is a 255-bit prime a little under 2^255: draws of 255 bits are accepted with probability ~0.45, and an
+     * accepted draw is uniform in [0, r). */
+    for (;;) {
+        uint64_t l[FR_LIMBS];
+        cuzk_status s = g16_random_bytes(l, sizeof l);
+        if (s != CUZK_OK) return s;
+        l[FR_LIMBS - 1] &= UINT64_MAX >> 1;
+        if (fr_from_limbs(r, l) == CUZK_OK) return CUZK_OK;
+    }
+}
+
+unsigned g16_log2_ceil(uint64_t x)
+{
+    unsigned k = 0;
+    while (k < 64 && ((uint64_t)1 << k) < x) k++;
+    return k;
+}
+
+uint64_t g16_popcount(const uint64_t *bits, uint64_t n)
+{
+    uint64_t c = 0, words = n / 64;
+    for (uint64_t i = 0; i < words; i++) c += (uint64_t)__builtin_popcountll(bits[i]);
+    if (n % 64) c += (uint64_t)__builtin_popcountll(bits[words] & ((1ULL << (n % 64)) - 1));
+    return c;
+}
+
+double g16_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}

@@ -1,0 +1,386 @@
+/* bellperson parameter files: .params (the whole proving key) and .vk (its verifying-key prefix), layout in
+ * /work/shared/specs/filecoin-circuits.md §2.1-2.2. The files have no header or checksum, so the reader derives the
+ * whole layout from the counts first, checks it against the file length, and only then allocates and decodes: a
+ * hostile count can never make it allocate more than the file could hold (a decoded point takes exactly as many
+ * bytes in memory as its uncompressed encoding). This file also holds the threaded point decoder of keyio.h. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "keyio.h"
+#include "../ntt/ntt_internal.h"
+#include "g16_internal.h"
+#include "../r1cs/r1cs_int.h"
+
+_Static_assert(sizeof(g1_affine_t) == G1_UNCOMPRESSED_BYTES && sizeof(g2_affine_t) == G2_UNCOMPRESSED_BYTES,
+               "a decoded point must not be larger than its encoding: allocation bounds rely on it");
+
+/* ---- threaded decoding ------------------------------------------------------------------------------------------- */
+
+typedef struct {
+    void *dst;
+    const uint8_t *src;
+    keyio_enc enc;
+    unsigned flags;
+    pthread_mutex_t lock;
+    uint64_t bad;
+    cuzk_status status;
+} decode_job;
+
+static cuzk_status decode_one(void *dst, const uint8_t *src, keyio_enc enc, unsigned flags, uint64_t i)
+{
+    switch (enc) {
+    case KEYIO_G1_ZCASH: return g1_from_uncompressed((g1_affine_t *)dst + i, src + i * 96, 96, flags);
+    case KEYIO_G2_ZCASH: return g2_from_uncompressed((g2_affine_t *)dst + i, src + i * 192, 192, flags);
+    case KEYIO_G1_IDEN3: return g1_from_iden3((g1_affine_t *)dst + i, src + i * 96, 96, flags);
+    case KEYIO_G2_IDEN3: return g2_from_iden3((g2_affine_t *)dst + i, src + i * 192, 192, flags);
+    }
+    return CUZK_ERR_INVALID_ARG;
+}
+
+/* Each range stops at its first failure, so the smallest recorded index is the lowest failing one overall. */
+static void decode_range(void *ctx, size_t lo, size_t hi)
+{
+    decode_job *j = ctx;
+    for (size_t i = lo; i < hi; i++) {
+        cuzk_status s = decode_one(j->dst, j->src, j->enc, j->flags, i);
+        if (s != CUZK_OK) {
+            pthread_mutex_lock(&j->lock);
+            if (j->status == CUZK_OK || i < j->bad) {
+                j->status = s;
+                j->bad = i;
+            }
+            pthread_mutex_unlock(&j->lock);
+            return;
+        }
+    }
+}
+
+cuzk_status keyio_decode_points(void *dst, const uint8_t *src, uint64_t n, keyio_enc enc, unsigned flags,
+                                unsigned threads, uint64_t *bad)
+{
+    decode_job j = {.dst = dst, .src = src, .enc = enc, .flags = flags, .status = CUZK_OK};
+    *bad = 0;
+    if (pthread_mutex_init(&j.lock, NULL) != 0) return CUZK_ERR_NOMEM;
+    /* a G1 decode with subgroup check costs tens of microseconds: 256 points per thread amortize its start */
+    ntt_par_for(threads ? threads : 1, (size_t)n, 256, decode_range, &j);
+    pthread_mutex_destroy(&j.lock);
+    *bad = j.bad;
+    return j.status;
+}
+
+/* ---- layout ------------------------------------------------------------------------------------------------------ */
+
+#define VK_FIXED_BYTES (3 * G1_UNCOMPRESSED_BYTES + 3 * G2_UNCOMPRESSED_BYTES) /* α1, β1, β2, γ2, δ1, δ2 */
+
+/* The counted arrays of a .params file in file order; a .vk file has the first one only. */
+enum { SEC_IC, SEC_H, SEC_L, SEC_A, SEC_B_G1, SEC_B_G2, SEC_COUNT };
+static const char *const SEC_NAME[SEC_COUNT] = {"ic", "h", "l", "a", "b_g1", "b_g2"};
+
+static size_t sec_point_bytes(int k) { return k == SEC_B_G2 ? G2_UNCOMPRESSED_BYTES : G1_UNCOMPRESSED_BYTES; }
+
+static uint32_t rd32be(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* Walks the counts of the first nsec arrays: off[k] / cnt[k] locate array k. Every array must fit in what is left of
+ * the file and nothing may follow the last one. */
+static cuzk_status layout(const uint8_t *d, size_t len, int nsec, uint64_t off[SEC_COUNT], uint64_t cnt[SEC_COUNT],
+                          const char *what, cuzk_errmsg *err)
+{
+    if (len < VK_FIXED_BYTES)
+        return g16_fail(err, CUZK_ERR_TRUNCATED, "%s: %zu bytes, shorter than the %d bytes of the vk points", what,
+                        len, VK_FIXED_BYTES);
+    size_t pos = VK_FIXED_BYTES;
+    for (int k = 0; k < nsec; k++) {
+        if (len - pos < 4)
+            return g16_fail(err, CUZK_ERR_TRUNCATED, "%s: ends at byte %zu, before the %s count", what, len,
+                            SEC_NAME[k]);
+        uint64_t n = rd32be(d + pos), sz = sec_point_bytes(k);
+        pos += 4;
+        if (n > (len - pos) / sz)
+            return g16_fail(err, CUZK_ERR_TRUNCATED, "%s: %s count %llu needs %llu bytes, only %zu left", what,
+                            SEC_NAME[k], (unsigned long long)n, (unsigned long long)(n * sz), len - pos);
+        off[k] = pos;
+        cnt[k] = n;
+        pos += (size_t)(n * sz);
+    }
+    if (pos != len)
+        return g16_fail(err, CUZK_ERR_BAD_LENGTH, "%s: %zu trailing bytes after %s", what, len - pos,
+                        SEC_NAME[nsec - 1]);
+    if (cnt[SEC_IC] == 0)
+        return g16_fail(err, CUZK_ERR_BAD_HEADER, "%s: ic is empty, but it always holds the ONE input", what);
+    return CUZK_OK;
+}
+
+/* The six fixed vk points at the start of d; bellperson refuses infinity for every point of its files. */
+static cuzk_status decode_vk_fixed(groth16_vk *vk, const uint8_t *d, unsigned ecflags, const char *what,
+                                   cuzk_errmsg *err)
+{
+    struct {
+        const char *name;
+        g1_affine_t *g1;
+        g2_affine_t *g2;
+    } pts[6] = {{"alpha_g1", &vk->alpha_g1, NULL}, {"beta_g1", &vk->beta_g1, NULL},
+                {"beta_g2", NULL, &vk->beta_g2},   {"gamma_g2", NULL, &vk->gamma_g2},
+                {"delta_g1", &vk->delta_g1, NULL}, {"delta_g2", NULL, &vk->delta_g2}};
+    size_t pos = 0;
+    for (int i = 0; i < 6; i++) {
+        cuzk_status s;
+        if (pts[i].g1 != NULL) {
+            s = g1_from_uncompressed(pts[i].g1, d + pos, G1_UNCOMPRESSED_BYTES, ecflags);
+            pos += G1_UNCOMPRESSED_BYTES;
+        } else {
+            s = g2_from_uncompressed(pts[i].g2, d + pos, G2_UNCOMPRESSED_BYTES, ecflags);
+            pos += G2_UNCOMPRESSED_BYTES;
+        }
+        if (s != CUZK_OK) return g16_fail(err, s, "%s: vk %s: %s", what, pts[i].name, cuzk_status_str(s));
+    }
+    return CUZK_OK;
+}
+
+static cuzk_status decode_section(void *dst, const uint8_t *d, const uint64_t off[SEC_COUNT],
+                                  const uint64_t cnt[SEC_COUNT], int k, unsigned ecflags, unsigned threads,
+                                  const char *what, cuzk_errmsg *err)
+{
+    uint64_t bad;
+    cuzk_status s = keyio_decode_points(dst, d + off[k], cnt[k], k == SEC_B_G2 ? KEYIO_G2_ZCASH : KEYIO_G1_ZCASH,
+                                        ecflags, threads, &bad);
+    if (s != CUZK_OK)
+        return g16_fail(err, s, "%s: %s[%llu] (byte %llu): %s", what, SEC_NAME[k], (unsigned long long)bad,
+                        (unsigned long long)(off[k] + bad * sec_point_bytes(k)), cuzk_status_str(s));
+    return CUZK_OK;
+}
+
+static bool is_pow2(uint64_t n) { return n != 0 && (n & (n - 1)) == 0; }
+
+/* ---- loading ----------------------------------------------------------------------------------------------------- */
+
+static cuzk_status params_parse(groth16_pk *pk, const uint8_t *d, size_t len, unsigned ecflags, unsigned threads,
+                                cuzk_errmsg *err)
+{
+    static const char what[] = "params";
+    uint64_t off[SEC_COUNT], cnt[SEC_COUNT];
+    cuzk_status s = layout(d, len, SEC_COUNT, off, cnt, what, err);
+    if (s != CUZK_OK) return s;
+    if (!is_pow2(cnt[SEC_H] + 1))
+        return g16_fail(err, CUZK_ERR_BAD_HEADER, "%s: h has %llu points, h + 1 is no power of two", what,
+                        (unsigned long long)cnt[SEC_H]);
+    if (cnt[SEC_B_G1] != cnt[SEC_B_G2])
+        return g16_fail(err, CUZK_ERR_BAD_HEADER, "%s: b_g1 has %llu points, b_g2 %llu", what,
+                        (unsigned long long)cnt[SEC_B_G1], (unsigned long long)cnt[SEC_B_G2]);
+    /* a and b hold at most one point per variable (inputs and aux; l has one per aux) */
+    uint64_t vars = cnt[SEC_IC] + cnt[SEC_L];
+    if (cnt[SEC_A] > vars || cnt[SEC_B_G1] > vars)
+        return g16_fail(err, CUZK_ERR_BAD_HEADER, "%s: a (%llu) or b (%llu) has more points than the %llu variables",
+                        what, (unsigned long long)cnt[SEC_A], (unsigned long long)cnt[SEC_B_G1],
+                        (unsigned long long)vars);
+
+    uint64_t g1n = cnt[SEC_IC] + cnt[SEC_H] + cnt[SEC_L] + cnt[SEC_A] + cnt[SEC_B_G1];
+    uint8_t *block = malloc(g1n * sizeof(g1_affine_t) + cnt[SEC_B_G2] * sizeof(g2_affine_t));
+    if (block == NULL) return g16_fail(err, CUZK_ERR_NOMEM, "%s: no memory for %llu points", what,
+                                       (unsigned long long)(g1n + cnt[SEC_B_G2]));
+    void *dst[SEC_COUNT];
+    g1_affine_t *g1 = (g1_affine_t *)block;
+    for (int k = 0; k < SEC_B_G2; k++) {
+        dst[k] = g1;
+        g1 += cnt[k];
+    }
+    dst[SEC_B_G2] = g1;
+
+    s = decode_vk_fixed(&pk->vk, d, ecflags, what, err);
+    for (int k = 0; k < SEC_COUNT && s == CUZK_OK; k++)
+        s = decode_section(dst[k], d, off, cnt, k, ecflags, threads, what, err);
+    if (s != CUZK_OK) {
+        free(block);
+        return s;
+    }
+    pk->conv = GROTH16_BELLPERSON;
+    pk->vk.ic = dst[SEC_IC];
+    pk->vk.num_inputs = cnt[SEC_IC];
+    pk->vk.storage = NULL; /* the ic points live in pk->storage */
+    pk->num_aux = cnt[SEC_L];
+    pk->domain_size = cnt[SEC_H] + 1;
+    pk->h = dst[SEC_H];
+    pk->h_len = cnt[SEC_H];
+    pk->l = dst[SEC_L];
+    pk->l_len = cnt[SEC_L];
+    pk->a = dst[SEC_A];
+    pk->a_len = cnt[SEC_A];
+    pk->b_g1 = dst[SEC_B_G1];
+    pk->b_len = cnt[SEC_B_G1];
+    pk->b_g2 = dst[SEC_B_G2];
+    pk->circuit = NULL;
+    pk->storage = block;
+    return CUZK_OK;
+}
+
+cuzk_status groth16_params_load(groth16_pk *pk, const char *path, unsigned flags, unsigned threads, cuzk_errmsg *err)
+{
+    memset(pk, 0, sizeof *pk);
+    const uint8_t *d;
+    size_t len;
+    cuzk_status s = r1cs_map_file(path, &d, &len, err);
+    if (s != CUZK_OK) return s;
+    unsigned ecflags = (flags & GROTH16_LOAD_SUBGROUP) ? 0 : EC_DECODE_SKIP_SUBGROUP;
+    s = params_parse(pk, d ? d : (const uint8_t *)"", len, ecflags, threads, err);
+    r1cs_unmap_file(d, len);
+    if (s != CUZK_OK) memset(pk, 0, sizeof *pk);
+    return s;
+}
+
+/* A verifying key is small and guards what a verifier accepts: its points are always subgroup-checked. */
+cuzk_status groth16_vk_load(groth16_vk *vk, const char *path, cuzk_errmsg *err)
+{
+    static const char what[] = "vk";
+    memset(vk, 0, sizeof *vk);
+    const uint8_t *d;
+    size_t len;
+    cuzk_status s = r1cs_map_file(path, &d, &len, err);
+    if (s != CUZK_OK) return s;
+    uint64_t off[SEC_COUNT], cnt[SEC_COUNT];
+    g1_affine_t *ic = NULL;
+    s = layout(d ? d : (const uint8_t *)"", len, 1, off, cnt, what, err);
+    if (s == CUZK_OK) s = decode_vk_fixed(vk, d, 0, what, err);
+    if (s == CUZK_OK && (ic = malloc(cnt[SEC_IC] * sizeof *ic)) == NULL)
+        s = g16_fail(err, CUZK_ERR_NOMEM, "%s: no memory for %llu ic points", what, (unsigned long long)cnt[SEC_IC]);
+    if (s == CUZK_OK) s = decode_section(ic, d, off, cnt, SEC_IC, 0, 1, what, err);
+    r1cs_unmap_file(d, len);
+    if (s != CUZK_OK) {
+        free(ic);
+        memset(vk, 0, sizeof *vk);
+        return s;
+    }
+    vk->ic = ic;
+    vk->num_inputs = cnt[SEC_IC];
+    vk->storage = ic;
+    return CUZK_OK;
+}
+
+/* ---- writing ----------------------------------------------------------------------------------------------------- */
+
+/* Buffered writer; the first failure sticks and is reported once at the end. */
+typedef struct {
+    FILE *f;
+    uint8_t *buf;
+    size_t n, cap;
+    bool ok;
+} wbuf;
+
+static void w_flush(wbuf *w)
+{
+    if (w->ok && w->n > 0 && fwrite(w->buf, 1, w->n, w->f) != w->n) w->ok = false;
+    w->n = 0;
+}
+
+static uint8_t *w_reserve(wbuf *w, size_t n)
+{
+    if (w->cap - w->n < n) w_flush(w);
+    uint8_t *p = w->buf + w->n;
+    w->n += n;
+    return p;
+}
+
+static void w_count(wbuf *w, uint64_t n)
+{
+    uint8_t *p = w_reserve(w, 4);
+    p[0] = (uint8_t)(n >> 24);
+    p[1] = (uint8_t)(n >> 16);
+    p[2] = (uint8_t)(n >> 8);
+    p[3] = (uint8_t)n;
+}
+
+/* Writes n points; CUZK_ERR_INFINITY when one is the point at infinity, which no reader of the format accepts. */
+static cuzk_status w_g1s(wbuf *w, const g1_affine_t *p, uint64_t n, const char *name, cuzk_errmsg *err)
+{
+    for (uint64_t i = 0; i < n; i++) {
+        if (g1_affine_is_infinity(&p[i]))
+            return g16_fail(err, CUZK_ERR_INFINITY, "params: %s[%llu] is the point at infinity, which the format "
+                            "refuses", name, (unsigned long long)i);
+        g1_to_uncompressed(w_reserve(w, G1_UNCOMPRESSED_BYTES), &p[i]);
+    }
+    return CUZK_OK;
+}
+
+static cuzk_status w_g2s(wbuf *w, const g2_affine_t *p, uint64_t n, const char *name, cuzk_errmsg *err)
+{
+    for (uint64_t i = 0; i < n; i++) {
+        if (g2_affine_is_infinity(&p[i]))
+            return g16_fail(err, CUZK_ERR_INFINITY, "params: %s[%llu] is the point at infinity, which the format "
+                            "refuses", name, (unsigned long long)i);
+        g2_to_uncompressed(w_reserve(w, G2_UNCOMPRESSED_BYTES), &p[i]);
+    }
+    return CUZK_OK;
+}
+
+static cuzk_status w_vk(wbuf *w, const groth16_vk *vk, cuzk_errmsg *err)
+{
+    if (vk->num_inputs == 0 || vk->num_inputs > UINT32_MAX)
+        return g16_fail(err, CUZK_ERR_INVALID_ARG, "params: %llu ic points, the format needs 1 .. 2^32-1",
+                        (unsigned long long)vk->num_inputs);
+    cuzk_status s = w_g1s(w, &vk->alpha_g1, 1, "alpha_g1", err);
+    if (s == CUZK_OK) s = w_g1s(w, &vk->beta_g1, 1, "beta_g1", err);
+    if (s == CUZK_OK) s = w_g2s(w, &vk->beta_g2, 1, "beta_g2", err);
+    if (s == CUZK_OK) s = w_g2s(w, &vk->gamma_g2, 1, "gamma_g2", err);
+    if (s == CUZK_OK) s = w_g1s(w, &vk->delta_g1, 1, "delta_g1", err);
+    if (s == CUZK_OK) s = w_g2s(w, &vk->delta_g2, 1, "delta_g2", err);
+    if (s == CUZK_OK) {
+        w_count(w, vk->num_inputs);
+        s = w_g1s(w, vk->ic, vk->num_inputs, "ic", err);
+    }
+    return s;
+}
+
+static cuzk_status w_pk(wbuf *w, const groth16_pk *pk, cuzk_errmsg *err)
+{
+    if (pk->conv != GROTH16_BELLPERSON)
+        return g16_fail(err, CUZK_ERR_INVALID_ARG, "params: only a bellperson-convention key has a .params form");
+    const uint64_t n[4] = {pk->h_len, pk->l_len, pk->a_len, pk->b_len};
+    for (int k = 0; k < 4; k++)
+        if (n[k] > UINT32_MAX)
+            return g16_fail(err, CUZK_ERR_TOO_LARGE, "params: %s has %llu points, the format counts in u32",
+                            SEC_NAME[k + 1], (unsigned long long)n[k]);
+    cuzk_status s = w_vk(w, &pk->vk, err);
+    const g1_affine_t *g1[4] = {pk->h, pk->l, pk->a, pk->b_g1};
+    for (int k = 0; k < 4 && s == CUZK_OK; k++) {
+        w_count(w, n[k]);
+        s = w_g1s(w, g1[k], n[k], SEC_NAME[k + 1], err);
+    }
+    if (s == CUZK_OK) {
+        w_count(w, pk->b_len);
+        s = w_g2s(w, pk->b_g2, pk->b_len, "b_g2", err);
+    }
+    return s;
+}
+
+/* Runs the writer for a vk (pk == NULL) or a whole key into path. */
+static cuzk_status write_file(const groth16_pk *pk, const groth16_vk *vk, const char *path, cuzk_errmsg *err)
+{
+    wbuf w = {.cap = 1u << 20, .ok = true};
+    w.buf = malloc(w.cap);
+    if (w.buf == NULL) return g16_fail(err, CUZK_ERR_NOMEM, "params: no memory for the write buffer");
+    w.f = fopen(path, "wb");
+    if (w.f == NULL) {
+        free(w.buf);
+        return g16_fail(err, CUZK_ERR_IO, "cannot create %s", path);
+    }
+    cuzk_status s = pk != NULL ? w_pk(&w, pk, err) : w_vk(&w, vk, err);
+    w_flush(&w);
+    if (fclose(w.f) != 0) w.ok = false;
+    free(w.buf);
+    if (s == CUZK_OK && !w.ok) s = g16_fail(err, CUZK_ERR_IO, "cannot write %s", path);
+    if (s != CUZK_OK) remove(path); /* never leave a partial key behind */
+    return s;
+}
+
+cuzk_status groth16_params_write(const groth16_pk *pk, const char *path, cuzk_errmsg *err)
+{
+    return write_file(pk, NULL, path, err);
+}
+
+cuzk_status groth16_vk_write(const groth16_vk *vk, const char *path, cuzk_errmsg *err)
+{
+    return write_file(NULL, vk, path, err);
+}

@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# End-to-end tests of the cuzk CLI: gen -> setup -> prove -> verify in both file conventions, tampered and broken
+# inputs with their exit statuses (0 valid, 1 invalid, 2 error) and messages, every --help.
+# usage: test_cli.sh path/to/cuzk
+set -u
+CUZK=$(realpath "${1:?usage: test_cli.sh path/to/cuzk}")
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+cd "$T"
+pass=0
+fail=0
+
+# expect RC PATTERN DESCRIPTION -- COMMAND...: the command must exit with RC and, when PATTERN is not empty, print
+# PATTERN (a grep -E expression) on stdout or stderr.
+expect() {
+    local want=$1 pattern=$2 desc=$3
+    shift 4
+    "$@" >out.txt 2>&1
+    local got=$?
+    if [ "$got" -ne "$want" ]; then
+        echo "FAIL: $desc: exit $got, expected $want"
+        sed 's/^/    /' out.txt | head -5
+        fail=$((fail + 1))
+    elif [ -n "$pattern" ] && ! grep -Eq -- "$pattern" out.txt; then
+        echo "FAIL: $desc: output lacks /$pattern/"
+        sed 's/^/    /' out.txt | head -5
+        fail=$((fail + 1))
+    else
+        pass=$((pass + 1))
+    fi
+}
+
+# ---- the happy paths ----
+expect 0 '"constraints": 1019' "gen 2^10" -- "$CUZK" gen --log2 10 --seed 5 --pce c.pce --wtns w.wtns --public pub.json --threads 2
+expect 0 "" "setup, binary vk" -- "$CUZK" setup --pce c.pce --params k.params --vk k.vk --seed 9 --threads 2
+expect 0 "" "setup, JSON vk" -- "$CUZK" setup --pce c.pce --params k2.params --vk vk.json --seed 9
+expect 0 "" "seeded setups are reproducible" -- cmp k.params k2.params
+expect 0 "" "prove to 192 bytes" -- "$CUZK" prove --params k.params --pce c.pce --wtns w.wtns --proof p.proof --public pub2.json --threads 2
+expect 0 "" "prove writes the public inputs gen wrote" -- cmp pub.json pub2.json
+expect 0 "" "192-byte proof" -- test "$(wc -c <p.proof)" -eq 192
+expect 0 "^valid" "verify binary" -- "$CUZK" verify --vk k.vk --proof p.proof --public pub.json
+expect 0 "" "prove to proof.json" -- "$CUZK" prove --params k.params --pce c.pce --wtns w.wtns --proof proof.json --r 12345 --s 678
+expect 0 "^valid" "verify snarkjs JSON" -- "$CUZK" verify --vk vk.json --public pub.json --proof proof.json
+expect 0 "^valid" "verify mixed formats" -- "$CUZK" verify --vk k.vk --public pub.json --proof proof.json
+"$CUZK" prove --params k.params --pce c.pce --wtns w.wtns --proof r1.proof --r 12345 --s 678 >/dev/null 2>&1
+"$CUZK" prove --params k.params --pce c.pce --wtns w.wtns --proof r2.proof --r 12345 --s 678 >/dev/null 2>&1
+expect 0 "" "given r and s give the same proof" -- cmp r1.proof r2.proof
+expect 1 "" "random r and s differ" -- cmp -s p.proof r1.proof
+expect 0 "constraints 1019, inputs 5" "inspect everything" -- "$CUZK" inspect c.pce w.wtns k.params k.vk vk.json p.proof proof.json pub.json
+
+# ---- invalid proofs: exit 1 ----
+# flipping the sign bit of A keeps a valid encoding (−A is in the subgroup) but breaks the proof
+first=$(od -An -tu1 -N1 p.proof | tr -d ' ')
+printf "\\$(printf '%03o' $((first ^ 0x20)))" >neg.proof
+tail -c 191 p.proof >>neg.proof
+expect 1 "^invalid" "tampered proof byte" -- "$CUZK" verify --vk k.vk --proof neg.proof --public pub.json
+sed '0,/"[0-9]*"/s//"7"/' pub.json >bad_pub.json
+expect 1 "^invalid" "tampered public input" -- "$CUZK" verify --vk k.vk --proof p.proof --public bad_pub.json
+expect 1 "^invalid" "tampered public input, JSON" -- "$CUZK" verify --vk vk.json --proof proof.json --public bad_pub.json
+
+# ---- errors: exit 2 with a message naming the file ----
+expect 2 "nosuch.proof: file could not be" "missing proof" -- "$CUZK" verify --vk k.vk --proof nosuch.proof --public pub.json
+expect 2 "nosuch.vk" "missing vk" -- "$CUZK" verify --vk nosuch.vk --proof p.proof --public pub.json
+expect 2 "nosuch.wtns" "missing witness" -- "$CUZK" prove --params k.params --pce c.pce --wtns nosuch.wtns --proof x.proof
+head -c 100000 k.params >trunc.params
+expect 2 "trunc.params: .*trunc" "truncated params" -- "$CUZK" prove --params trunc.params --pce c.pce --wtns w.wtns --proof x.proof
+head -c 5000 c.pce >trunc.pce
+expect 2 "trunc.pce" "truncated pce" -- "$CUZK" prove --params k.params --pce trunc.pce --wtns w.wtns --proof x.proof
+head -c 4000 /dev/urandom >garbage.bin
+expect 2 "garbage.bin" "garbage proof" -- "$CUZK" verify --vk k.vk --proof garbage.bin --public pub.json
+expect 2 "garbage.bin" "garbage vk" -- "$CUZK" verify --vk garbage.bin --proof p.proof --public pub.json
+expect 2 "garbage.bin" "garbage public inputs" -- "$CUZK" verify --vk k.vk --proof p.proof --public garbage.bin
+expect 2 "garbage.bin" "garbage zkey" -- "$CUZK" prove --zkey garbage.bin --wtns w.wtns --proof x.json --public x.json
+expect 2 "garbage.bin" "garbage pce" -- "$CUZK" prove --params k.params --pce garbage.bin --wtns w.wtns --proof x.proof
+expect 2 "garbage.bin: .*not a file type" "inspect garbage" -- "$CUZK" inspect c.pce garbage.bin
+head -c 191 p.proof >short.proof
+expect 2 "short.proof" "191-byte proof" -- "$CUZK" verify --vk k.vk --proof short.proof --public pub.json
+echo '["1", "2"]' >two.json
+expect 2 "2 public inputs, the key k.vk expects 4" "wrong public input count" -- "$CUZK" verify --vk k.vk --proof p.proof --public two.json
+"$CUZK" gen --log2 10 --seed 6 --pce c6.pce --wtns w6.wtns >/dev/null
+expect 2 "different circuit" "key for another circuit" -- "$CUZK" prove --params k.params --pce c6.pce --wtns w6.wtns --proof x.proof
+expect 2 "w6.wtns: witness does not satisfy" "witness of another circuit" -- "$CUZK" prove --params k.params --pce c.pce --wtns w6.wtns --proof x.proof
+expect 2 "not a decimal integer below r" "--r too large" -- "$CUZK" prove --params k.params --pce c.pce --wtns w.wtns --proof x.proof --r 52435875175126190479447740508185965837690552500527637822603658699938581184513 --s 1
+expect 2 "--r and --s go together" "--r alone" -- "$CUZK" prove --params k.params --pce c.pce --wtns w.wtns --proof x.proof --r 1
+expect 2 "exactly one key" "no key" -- "$CUZK" prove --pce c.pce --wtns w.wtns --proof x.proof
+expect 2 "missing --public" "zkey form needs --public" -- "$CUZK" prove --zkey k.zkey --wtns w.wtns --proof x.json
+expect 2 "--log2 needs an integer" "gen size out of range" -- "$CUZK" gen --log2 3 --pce x.pce --wtns x.wtns
+expect 2 "missing --wtns" "gen without --wtns" -- "$CUZK" gen --log2 8 --pce x.pce
+expect 2 "unknown option '--bogus'" "unknown option" -- "$CUZK" verify --bogus 1
+expect 2 "--threads needs an integer" "bad thread count" -- "$CUZK" setup --pce c.pce --params x --vk y --threads 0
+expect 2 "unknown command 'frobnicate'" "unknown subcommand" -- "$CUZK" frobnicate
+expect 2 "usage" "no subcommand" -- "$CUZK"
+
+# ---- circom import: a one-constraint .r1cs (x·x = y, y public) written byte by byte ----
+{
+    printf 'r1cs\x01\x00\x00\x00\x02\x00\x00\x00'
+    printf '\x01\x00\x00\x00\x40\x00\x00\x00\x00\x00\x00\x00'         # header section, 64 bytes
+    printf '\x20\x00\x00\x00'                                         # field size 32
+    printf '\x01\x00\x00\x00\xff\xff\xff\xff\xfe\x5b\xfe\xff\x02\xa4\xbd\x53'
+    printf '\x05\xd8\xa1\x09\x08\xd8\x39\x33\x48\x7d\x9d\x29\x53\xa7\xed\x73' # r, little-endian
+    printf '\x03\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00' # wires, outputs, public in, private in
+    printf '\x03\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00'         # labels, constraints
+    printf '\x02\x00\x00\x00\x78\x00\x00\x00\x00\x00\x00\x00'         # constraints section, 120 bytes
+    for wire in 2 2 1; do
+        printf '\x01\x00\x00\x00'
+        printf "\\x0$wire\\x00\\x00\\x00"
+        printf '\x01'; head -c 31 /dev/zero
+    done
+} >tiny.r1cs
+expect 0 '"constraints": 1, "inputs": 2, "aux": 1' "import circom r1cs" -- "$CUZK" import --r1cs tiny.r1cs --pce tiny.pce
+expect 0 "constraints 1, inputs 2" "inspect the r1cs and its pce" -- "$CUZK" inspect tiny.r1cs tiny.pce
+expect 2 "garbage.bin" "import garbage" -- "$CUZK" import --r1cs garbage.bin --pce x.pce
+
+# ---- every --help ----
+for c in gen import setup prove verify inspect demo; do
+    expect 0 "^usage: cuzk $c" "$c --help" -- "$CUZK" "$c" --help
+done
+expect 0 "^usage: cuzk COMMAND" "--help" -- "$CUZK" --help
+
+# ---- the demo, small ----
+expect 0 '"valid": true' "demo" -- "$CUZK" demo --log2 10 --threads 2
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

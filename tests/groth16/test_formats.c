@@ -1,0 +1,1402 @@
+/* Key files and JSON: bellperson .params/.vk round trips and rejections, snarkjs .zkey images written here (sections
+ * in several orders, hostile variants) and loaded, snarkjs JSON round trips and malformed inputs. Keys are random
+ * points (multiples of the generators), no setup needed. The list at the end runs from test_prove.c's main. */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "g16_circuits.h"
+
+/* ---- helpers ----------------------------------------------------------------------------------------------------- */
+
+static void rand_g1(g1_affine_t *r)
+{
+    uint64_t k[4];
+    for (int i = 0; i < 4; i++) k[i] = test_rand_u64();
+    g1_affine_t g;
+    g1_jac_t j;
+    g1_generator(&g);
+    g1_jac_from_affine(&j, &g);
+    g1_jac_mul(&j, &j, k, 4);
+    g1_jac_to_affine(r, &j);
+}
+
+static void rand_g2(g2_affine_t *r)
+{
+    uint64_t k[4];
+    for (int i = 0; i < 4; i++) k[i] = test_rand_u64();
+    g2_affine_t g;
+    g2_jac_t j;
+    g2_generator(&g);
+    g2_jac_from_affine(&j, &g);
+    g2_jac_mul(&j, &j, k, 4);
+    g2_jac_to_affine(r, &j);
+}
+
+/* Points on the curves but (with overwhelming probability, asserted) outside the order-r subgroups. */
+static void off_subgroup_g1(g1_affine_t *r)
+{
+    for (;;) {
+        test_rand_fp(&r->x);
+        fp_t y2;
+        g1_curve_rhs(&y2, &r->x);
+        if (fp_sqrt(&r->y, &y2)) break;
+    }
+    assert_true(g1_affine_on_curve(r));
+    assert_false(g1_affine_in_subgroup(r));
+}
+
+static void off_subgroup_g2(g2_affine_t *r)
+{
+    for (;;) {
+        test_rand_fp2(&r->x);
+        fp2_t y2;
+        g2_curve_rhs(&y2, &r->x);
+        if (fp2_sqrt(&r->y, &y2)) break;
+    }
+    assert_true(g2_affine_on_curve(r));
+    assert_false(g2_affine_in_subgroup(r));
+}
+
+/* Scratch files live in memory (/dev/shm) when it exists: the truncation tests write thousands of them. */
+static char *tmp_path(const char *tag)
+{
+    static char buf[8][128];
+    static int next;
+    const char *dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
+    char *p = buf[next++ % 8];
+    snprintf(p, 128, "%s/cuzk-test-formats-%d-%s", dir, (int)getpid(), tag);
+    return p;
+}
+
+static void write_bytes(const char *path, const uint8_t *b, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(b, 1, n, f), n);
+    assert_int_equal(fclose(f), 0);
+}
+
+static uint8_t *read_bytes(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    long len = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *b = malloc(len ? (size_t)len : 1);
+    assert_int_equal(fread(b, 1, (size_t)len, f), (size_t)len);
+    fclose(f);
+    *n = (size_t)len;
+    return b;
+}
+
+/* A random bellperson-convention key: every point in one block, as the loader stores it. */
+static void rand_pk(groth16_pk *pk, uint64_t ic, uint64_t h, uint64_t l, uint64_t a, uint64_t b)
+{
+    memset(pk, 0, sizeof *pk);
+    uint64_t g1n = ic + h + l + a + b;
+    uint8_t *block = malloc(g1n * sizeof(g1_affine_t) + b * sizeof(g2_affine_t));
+    g1_affine_t *g1 = (g1_affine_t *)block;
+    for (uint64_t i = 0; i < g1n; i++) rand_g1(&g1[i]);
+    pk->conv = GROTH16_BELLPERSON;
+    rand_g1(&pk->vk.alpha_g1);
+    rand_g1(&pk->vk.beta_g1);
+    rand_g1(&pk->vk.delta_g1);
+    rand_g2(&pk->vk.beta_g2);
+    rand_g2(&pk->vk.gamma_g2);
+    rand_g2(&pk->vk.delta_g2);
+    pk->vk.ic = g1;
+    pk->vk.num_inputs = ic;
+    pk->h = g1 += ic;
+    pk->h_len = h;
+    pk->l = g1 += h;
+    pk->l_len = l;
+    pk->a = g1 += l;
+    pk->a_len = a;
+    pk->b_g1 = g1 += a;
+    pk->b_len = b;
+    pk->b_g2 = (g2_affine_t *)(g1 + b);
+    for (uint64_t i = 0; i < b; i++) rand_g2(&pk->b_g2[i]);
+    pk->num_aux = l;
+    pk->domain_size = h + 1;
+    pk->storage = block;
+}
+
+static void assert_g1s_equal(const g1_affine_t *x, const g1_affine_t *y, uint64_t n)
+{
+    for (uint64_t i = 0; i < n; i++) assert_true(g1_affine_eq(&x[i], &y[i]));
+}
+
+static void assert_g2s_equal(const g2_affine_t *x, const g2_affine_t *y, uint64_t n)
+{
+    for (uint64_t i = 0; i < n; i++) assert_true(g2_affine_eq(&x[i], &y[i]));
+}
+
+static void assert_vk_equal(const groth16_vk *x, const groth16_vk *y, bool with_g1_extras)
+{
+    assert_true(g1_affine_eq(&x->alpha_g1, &y->alpha_g1));
+    if (with_g1_extras) {
+        assert_true(g1_affine_eq(&x->beta_g1, &y->beta_g1));
+        assert_true(g1_affine_eq(&x->delta_g1, &y->delta_g1));
+    }
+    assert_true(g2_affine_eq(&x->beta_g2, &y->beta_g2));
+    assert_true(g2_affine_eq(&x->gamma_g2, &y->gamma_g2));
+    assert_true(g2_affine_eq(&x->delta_g2, &y->delta_g2));
+    assert_int_equal(x->num_inputs, y->num_inputs);
+    assert_g1s_equal(x->ic, y->ic, x->num_inputs);
+}
+
+static void assert_pk_points_equal(const groth16_pk *x, const groth16_pk *y)
+{
+    assert_int_equal(x->conv, y->conv);
+    assert_vk_equal(&x->vk, &y->vk, true);
+    assert_int_equal(x->num_aux, y->num_aux);
+    assert_int_equal(x->domain_size, y->domain_size);
+    assert_int_equal(x->h_len, y->h_len);
+    assert_int_equal(x->l_len, y->l_len);
+    assert_int_equal(x->a_len, y->a_len);
+    assert_int_equal(x->b_len, y->b_len);
+    assert_g1s_equal(x->h, y->h, x->h_len);
+    assert_g1s_equal(x->l, y->l, x->l_len);
+    assert_g1s_equal(x->a, y->a, x->a_len);
+    assert_g1s_equal(x->b_g1, y->b_g1, x->b_len);
+    assert_g2s_equal(x->b_g2, y->b_g2, x->b_len);
+}
+
+static bool msg_has(const cuzk_errmsg *e, const char *needle)
+{
+    if (strstr(e->msg, needle) != NULL) return true;
+    fprintf(stderr, "detail \"%s\" lacks \"%s\"\n", e->msg, needle);
+    return false;
+}
+
+/* ---- .params / .vk ----------------------------------------------------------------------------------------------- */
+
+/* Sizes of the key of rand_params: ic 3, h 7 (domain 8), l 5, a 6, b 4. */
+enum { P_IC = 3, P_H = 7, P_L = 5, P_A = 6, P_B = 4 };
+#define P_VK_BYTES (864 + 4 + 96 * P_IC)
+/* offsets of each count in the file */
+#define P_OFF_H (P_VK_BYTES)
+#define P_OFF_L (P_OFF_H + 4 + 96 * P_H)
+#define P_OFF_A (P_OFF_L + 4 + 96 * P_L)
+#define P_OFF_B1 (P_OFF_A + 4 + 96 * P_A)
+#define P_OFF_B2 (P_OFF_B1 + 4 + 96 * P_B)
+#define P_FILE_BYTES (P_OFF_B2 + 4 + 192 * P_B)
+
+/* Writes a random key and returns its file image. */
+static uint8_t *params_image(groth16_pk *pk, size_t *len)
+{
+    rand_pk(pk, P_IC, P_H, P_L, P_A, P_B);
+    const char *path = tmp_path("img.params");
+    assert_int_equal(groth16_params_write(pk, path, NULL), CUZK_OK);
+    uint8_t *img = read_bytes(path, len);
+    unlink(path);
+    assert_int_equal(*len, P_FILE_BYTES);
+    return img;
+}
+
+static cuzk_status params_load_bytes(const uint8_t *b, size_t n, unsigned flags, groth16_pk *out, cuzk_errmsg *err)
+{
+    const char *path = tmp_path("in.params");
+    write_bytes(path, b, n);
+    cuzk_status s = groth16_params_load(out, path, flags, 2, err);
+    unlink(path);
+    return s;
+}
+
+static void put_be32(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)(v >> 24);
+    p[1] = (uint8_t)(v >> 16);
+    p[2] = (uint8_t)(v >> 8);
+    p[3] = (uint8_t)v;
+}
+
+static void test_params_round_trip(void **state)
+{
+    (void)state;
+    groth16_pk pk, back, back1;
+    size_t len, len2;
+    uint8_t *img = params_image(&pk, &len);
+    /* the spec's size formula: 868 + 96·IC + 20 + 96·(|h| + |l| + |a| + |b|) + 192·|b| */
+    assert_int_equal(len, 868 + 96 * P_IC + 20 + 96 * (P_H + P_L + P_A + P_B) + 192 * P_B);
+    /* counts are big-endian u32 right after the vk points */
+    assert_int_equal(img[864] << 24 | img[865] << 16 | img[866] << 8 | img[867], P_IC);
+
+    const char *path = tmp_path("rt.params"), *path2 = tmp_path("rt2.params");
+    write_bytes(path, img, len);
+    cuzk_errmsg err = {{0}};
+    assert_int_equal(groth16_params_load(&back, path, GROTH16_LOAD_SUBGROUP, 3, &err), CUZK_OK);
+    assert_pk_points_equal(&pk, &back);
+    assert_null(back.circuit);
+    assert_int_equal(back.domain_size, P_H + 1);
+    assert_int_equal(back.num_aux, P_L);
+    assert_int_equal(back.vk.num_inputs, P_IC);
+    assert_int_equal(groth16_params_load(&back1, path, 0, 1, NULL), CUZK_OK);
+    assert_pk_points_equal(&pk, &back1);
+
+    /* writing what was read gives the same bytes */
+    assert_int_equal(groth16_params_write(&back, path2, NULL), CUZK_OK);
+    uint8_t *img2 = read_bytes(path2, &len2);
+    assert_int_equal(len2, len);
+    assert_memory_equal(img, img2, len);
+
+    unlink(path);
+    unlink(path2);
+    free(img);
+    free(img2);
+    groth16_pk_free(&pk);
+    groth16_pk_free(&back);
+    groth16_pk_free(&back1);
+}
+
+static void test_vk_round_trip(void **state)
+{
+    (void)state;
+    groth16_pk pk;
+    groth16_vk vk;
+    size_t len, vlen;
+    uint8_t *img = params_image(&pk, &len);
+    const char *path = tmp_path("rt.vk");
+    assert_int_equal(groth16_vk_write(&pk.vk, path, NULL), CUZK_OK);
+    uint8_t *vimg = read_bytes(path, &vlen);
+    /* a .vk is exactly the vk prefix of the .params: 868 + 96·IC bytes */
+    assert_int_equal(vlen, 868 + 96 * P_IC);
+    assert_memory_equal(vimg, img, vlen);
+    assert_int_equal(groth16_vk_load(&vk, path, NULL), CUZK_OK);
+    assert_vk_equal(&pk.vk, &vk, true);
+    assert_ptr_equal(vk.storage, vk.ic);
+    groth16_vk_free(&vk);
+
+    cuzk_errmsg err = {{0}};
+    /* a .params is not a .vk: the key's other arrays are trailing bytes */
+    write_bytes(path, img, len);
+    assert_int_equal(groth16_vk_load(&vk, path, &err), CUZK_ERR_BAD_LENGTH);
+    assert_true(msg_has(&err, "trailing"));
+    /* truncated at every length */
+    for (size_t n = 0; n < vlen; n++) {
+        write_bytes(path, vimg, n);
+        assert_int_equal(groth16_vk_load(&vk, path, NULL), CUZK_ERR_TRUNCATED);
+    }
+    /* a verifying key is always subgroup-checked */
+    g1_affine_t bad;
+    off_subgroup_g1(&bad);
+    g1_to_uncompressed(vimg + 868 + 96, &bad);
+    write_bytes(path, vimg, vlen);
+    assert_int_equal(groth16_vk_load(&vk, path, &err), CUZK_ERR_NOT_IN_SUBGROUP);
+    assert_true(msg_has(&err, "ic[1]"));
+    assert_null(vk.ic);
+    unlink(path);
+    free(img);
+    free(vimg);
+    groth16_pk_free(&pk);
+}
+
+static void test_params_truncated(void **state)
+{
+    (void)state;
+    groth16_pk pk, out;
+    size_t len;
+    uint8_t *img = params_image(&pk, &len);
+    /* no proper prefix is a key: every length ends inside a point or before a count */
+    for (size_t n = 0; n < len; n += (n < 1200 ? 1 : 7)) {
+        cuzk_errmsg err = {{0}};
+        assert_int_equal(params_load_bytes(img, n, 0, &out, &err), CUZK_ERR_TRUNCATED);
+        assert_null(out.storage);
+        assert_true(err.msg[0] != '\0');
+    }
+    assert_int_equal(params_load_bytes(img, len - 1, 0, &out, NULL), CUZK_ERR_TRUNCATED);
+    free(img);
+    groth16_pk_free(&pk);
+}
+
+static void test_params_hostile_counts(void **state)
+{
+    (void)state;
+    groth16_pk pk, out;
+    size_t len;
+    uint8_t *img = params_image(&pk, &len);
+    uint8_t *b = malloc(len + 200);
+    cuzk_errmsg err = {{0}};
+    const size_t count_off[] = {864, P_OFF_H, P_OFF_L, P_OFF_A, P_OFF_B1, P_OFF_B2};
+    const char *names[] = {"ic", "h", "l", "a", "b_g1", "b_g2"};
+    /* a count larger than the file could hold is refused before anything is allocated */
+    for (int k = 0; k < 6; k++) {
+        memcpy(b, img, len);
+        put_be32(b + count_off[k], 0xffffffffu);
+        assert_int_equal(params_load_bytes(b, len, 0, &out, &err), CUZK_ERR_TRUNCATED);
+        assert_true(msg_has(&err, names[k]));
+        /* one more point than present */
+        memcpy(b, img, len);
+        uint32_t n = (uint32_t)(b[count_off[k] + 3] + 1);
+        put_be32(b + count_off[k], n);
+        assert_int_equal(params_load_bytes(b, len, 0, &out, NULL), CUZK_ERR_TRUNCATED);
+    }
+    /* trailing garbage */
+    memcpy(b, img, len);
+    memset(b + len, 0xab, 200);
+    assert_int_equal(params_load_bytes(b, len + 1, 0, &out, &err), CUZK_ERR_BAD_LENGTH);
+    assert_true(msg_has(&err, "trailing"));
+    assert_int_equal(params_load_bytes(b, len + 200, 0, &out, NULL), CUZK_ERR_BAD_LENGTH);
+
+    /* h of 6 points (domain 7, not a power of two): drop the last h point and fix the count */
+    size_t cut = P_OFF_L - 96;
+    memcpy(b, img, cut);
+    memcpy(b + cut, img + cut + 96, len - cut - 96);
+    put_be32(b + P_OFF_H, P_H - 1);
+    assert_int_equal(params_load_bytes(b, len - 96, 0, &out, &err), CUZK_ERR_BAD_HEADER);
+    assert_true(msg_has(&err, "no power of two"));
+
+    /* b_g2 one point shorter than b_g1 */
+    memcpy(b, img, len);
+    put_be32(b + P_OFF_B2, P_B - 1);
+    assert_int_equal(params_load_bytes(b, len - 192, 0, &out, &err), CUZK_ERR_BAD_HEADER);
+    assert_true(msg_has(&err, "b_g2"));
+
+    /* no ic at all (ONE is always an input) */
+    memcpy(b, img, 864);
+    put_be32(b + 864, 0);
+    memcpy(b + 868, img + 868 + 96 * P_IC, len - 868 - 96 * P_IC);
+    assert_int_equal(params_load_bytes(b, len - 96 * P_IC, 0, &out, &err), CUZK_ERR_BAD_HEADER);
+    assert_true(msg_has(&err, "ic"));
+
+    /* more a points than variables (ic + l = 8): move 3 l points' worth of bytes over to a */
+    memcpy(b, img, len);
+    put_be32(b + P_OFF_L, P_L - 3);
+    put_be32(b + P_OFF_L + 4 + 96 * (P_L - 3), P_A + 3);
+    assert_int_equal(params_load_bytes(b, len, 0, &out, &err), CUZK_ERR_BAD_HEADER);
+    assert_true(msg_has(&err, "variables"));
+
+    /* missing file */
+    assert_int_equal(groth16_params_load(&out, tmp_path("does-not-exist"), 0, 1, &err), CUZK_ERR_IO);
+    free(b);
+    free(img);
+    groth16_pk_free(&pk);
+}
+
+/* Byte offset of point i of the array whose count is at count_off. */
+static size_t p_point(size_t count_off, size_t i, size_t bytes) { return count_off + 4 + i * bytes; }
+
+static void test_params_corrupt_points(void **state)
+{
+    (void)state;
+    groth16_pk pk, out;
+    size_t len;
+    uint8_t *img = params_image(&pk, &len);
+    uint8_t *b = malloc(len);
+    cuzk_errmsg err = {{0}};
+
+    /* a flipped low bit of x: the point leaves the curve */
+    memcpy(b, img, len);
+    b[p_point(P_OFF_H, 2, 96) + 47] ^= 1;
+    assert_int_equal(params_load_bytes(b, len, 0, &out, &err), CUZK_ERR_NOT_ON_CURVE);
+    assert_true(msg_has(&err, "h[2]"));
+    assert_null(out.storage);
+
+    memcpy(b, img, len);
+    b[p_point(P_OFF_B2, 3, 192) + 100] ^= 0x10;
+    assert_int_equal(params_load_bytes(b, len, 0, &out, &err), CUZK_ERR_NOT_ON_CURVE);
+    assert_true(msg_has(&err, "b_g2[3]"));
+
+    memcpy(b, img, len);
+    b[10] ^= 4; /* inside alpha_g1's x */
+    assert_int_equal(params_load_bytes(b, len, 0, &out, &err), CUZK_ERR_NOT_ON_CURVE);
+    assert_true(msg_has(&err, "alpha_g1"));
+
+    /* compression flag and sort flag are invalid in an uncompressed encoding */
+    memcpy(b, img, len);
+    b[p_point(P_OFF_L, 1, 96)] |= 0x80;
+    assert_int_equal(params_load_bytes(b, len, 0, &out, &err), CUZK_ERR_BAD_FLAGS);
+    assert_true(msg_has(&err, "l[1]"));
+    memcpy(b, img, len);
+    b[p_point(P_OFF_A, 0, 96)] |= 0x20;
+    assert_int_equal(params_load_bytes(b, len, 0, &out, NULL), CUZK_ERR_BAD_FLAGS);
+
+    /* a coordinate >= p (p starts 0x1a01...) */
+    memcpy(b, img, len);
+    memset(b + p_point(P_OFF_B1, 2, 96), 0xff, 48);
+    b[p_point(P_OFF_B1, 2, 96)] = 0x1f;
+    assert_int_equal(params_load_bytes(b, len, 0, &out, &err), CUZK_ERR_COORD_RANGE);
+    assert_true(msg_has(&err, "b_g1[2]"));
+
+    /* infinity, as bellperson, is refused everywhere */
+    memcpy(b, img, len);
+    memset(b + p_point(P_OFF_A, 4, 96), 0, 96);
+    b[p_point(P_OFF_A, 4, 96)] = 0x40;
+    assert_int_equal(params_load_bytes(b, len, 0, &out, &err), CUZK_ERR_INFINITY);
+    assert_true(msg_has(&err, "a[4]"));
+
+    /* a curve point outside the subgroup: refused only when asked to check */
+    g1_affine_t o1;
+    g2_affine_t o2;
+    off_subgroup_g1(&o1);
+    off_subgroup_g2(&o2);
+    memcpy(b, img, len);
+    g1_to_uncompressed(b + p_point(P_OFF_L, 0, 96), &o1);
+    assert_int_equal(params_load_bytes(b, len, GROTH16_LOAD_SUBGROUP, &out, &err), CUZK_ERR_NOT_IN_SUBGROUP);
+    assert_true(msg_has(&err, "l[0]"));
+    assert_int_equal(params_load_bytes(b, len, 0, &out, NULL), CUZK_OK);
+    assert_true(g1_affine_eq(&out.l[0], &o1));
+    groth16_pk_free(&out);
+    memcpy(b, img, len);
+    g2_to_uncompressed(b + 96 * 2 + 192, &o2); /* gamma_g2 */
+    assert_int_equal(params_load_bytes(b, len, GROTH16_LOAD_SUBGROUP, &out, &err), CUZK_ERR_NOT_IN_SUBGROUP);
+    assert_true(msg_has(&err, "gamma_g2"));
+
+    free(b);
+    free(img);
+    groth16_pk_free(&pk);
+}
+
+static void test_params_write_rejects(void **state)
+{
+    (void)state;
+    groth16_pk pk;
+    cuzk_errmsg err = {{0}};
+    const char *path = tmp_path("w.params");
+    rand_pk(&pk, P_IC, P_H, P_L, P_A, P_B);
+    g1_affine_set_infinity(&pk.l[2]);
+    assert_int_equal(groth16_params_write(&pk, path, &err), CUZK_ERR_INFINITY);
+    assert_true(msg_has(&err, "l[2]"));
+    assert_int_equal(access(path, F_OK), -1); /* no partial file left */
+    rand_g1(&pk.l[2]);
+    pk.conv = GROTH16_SNARKJS;
+    assert_int_equal(groth16_params_write(&pk, path, NULL), CUZK_ERR_INVALID_ARG);
+    pk.conv = GROTH16_BELLPERSON;
+    assert_int_equal(groth16_params_write(&pk, "/nonexistent-dir/x.params", NULL), CUZK_ERR_IO);
+    groth16_pk_free(&pk);
+}
+
+/* ---- .zkey ------------------------------------------------------------------------------------------------------- */
+
+typedef struct {
+    uint8_t *p;
+    size_t len, cap;
+} tbuf;
+
+static void tb_put(tbuf *b, const void *src, size_t n)
+{
+    if (b->len + n > b->cap) {
+        b->cap = (b->len + n) * 2;
+        b->p = realloc(b->p, b->cap);
+    }
+    memcpy(b->p + b->len, src, n);
+    b->len += n;
+}
+static void tb_u32(tbuf *b, uint32_t v) { tb_put(b, &v, 4); }
+static void tb_u64(tbuf *b, uint64_t v) { tb_put(b, &v, 8); }
+static void tb_g1(tbuf *b, const g1_affine_t *p)
+{
+    uint8_t e[96];
+    g1_to_iden3(e, p);
+    tb_put(b, e, 96);
+}
+static void tb_g2(tbuf *b, const g2_affine_t *p)
+{
+    uint8_t e[192];
+    g2_to_iden3(e, p);
+    tb_put(b, e, 192);
+}
+
+typedef struct {
+    uint32_t matrix, row, sig;
+    fr_t coef;
+} zcoef;
+
+/* A snarkjs-shaped key: N = 7 variables, P = 2 public, m = 3 constraints, hence rows m + P + 1 = 6, n = 8. */
+enum { Z_N = 7, Z_P = 2, Z_M = 3, Z_ROWS = Z_M + Z_P + 1, Z_DOMAIN = 8 };
+
+typedef struct {
+    groth16_pk pk; /* points, SNARKJS layout; circuit NULL */
+    uint32_t nvars, npub, domain;
+    zcoef *coefs;
+    uint32_t ncoef;
+} zmodel;
+
+static void zmodel_free(zmodel *z)
+{
+    groth16_pk_free(&z->pk);
+    free(z->coefs);
+}
+
+/* 2^512 mod r: the factor snarkjs stores coefficients with (value = coef·R², R = 2^256). */
+static void r_squared(fr_t *r2)
+{
+    fr_t two;
+    const uint64_t e = 512;
+    fr_from_u64(&two, 2);
+    fr_pow(r2, &two, &e, 1);
+}
+
+static void zmodel_init(zmodel *z)
+{
+    memset(z, 0, sizeof *z);
+    z->coefs = malloc(64 * sizeof *z->coefs);
+    z->nvars = Z_N;
+    z->npub = Z_P;
+    z->domain = Z_DOMAIN;
+    groth16_pk *pk = &z->pk;
+    uint64_t g1n = (Z_P + 1) + 2 * Z_N + (Z_N - Z_P - 1) + Z_DOMAIN;
+    uint8_t *block = malloc(g1n * sizeof(g1_affine_t) + Z_N * sizeof(g2_affine_t));
+    g1_affine_t *g1 = (g1_affine_t *)block;
+    for (uint64_t i = 0; i < g1n; i++) rand_g1(&g1[i]);
+    pk->storage = block;
+    pk->conv = GROTH16_SNARKJS;
+    rand_g1(&pk->vk.alpha_g1);
+    rand_g1(&pk->vk.beta_g1);
+    rand_g1(&pk->vk.delta_g1);
+    rand_g2(&pk->vk.beta_g2);
+    g2_generator(&pk->vk.gamma_g2); /* snarkjs keeps γ = 1 */
+    rand_g2(&pk->vk.delta_g2);
+    pk->vk.ic = g1;
+    pk->vk.num_inputs = Z_P + 1;
+    pk->a = g1 += Z_P + 1;
+    pk->b_g1 = g1 += Z_N;
+    pk->l = g1 += Z_N;
+    pk->h = g1 += Z_N - Z_P - 1;
+    pk->b_g2 = (g2_affine_t *)(g1 + Z_DOMAIN);
+    for (int i = 0; i < Z_N; i++) rand_g2(&pk->b_g2[i]);
+    /* wire 0 never in B: its B points are infinity, as in real keys */
+    g1_affine_set_infinity(&pk->b_g1[0]);
+    g2_affine_set_infinity(&pk->b_g2[0]);
+    g1_affine_set_infinity(&pk->a[5]);
+    pk->num_aux = Z_N - Z_P - 1;
+    pk->domain_size = Z_DOMAIN;
+    pk->h_len = Z_DOMAIN;
+    pk->l_len = Z_N - Z_P - 1;
+    pk->a_len = pk->b_len = Z_N;
+
+    /* random A and B entries for the m constraints (sorted by constraint, as snarkjs writes them) */
+    for (uint32_t c = 0; c < Z_M; c++)
+        for (uint32_t mat = 0; mat < 2; mat++)
+            for (int t = 0; t < 3; t++) {
+                zcoef *e = &z->coefs[z->ncoef++];
+                e->matrix = mat;
+                e->row = c;
+                e->sig = (uint32_t)(test_rand_u64() % Z_N);
+                test_rand_fr(&e->coef);
+            }
+    /* a repeated (matrix, row, signal) whose values must be summed, and a -1 */
+    z->coefs[z->ncoef] = z->coefs[0];
+    test_rand_fr(&z->coefs[z->ncoef++].coef);
+    zcoef *neg = &z->coefs[z->ncoef++];
+    *neg = (zcoef){1, Z_M - 1, Z_N - 1, {{0}}};
+    fr_set_one(&neg->coef);
+    fr_neg(&neg->coef, &neg->coef);
+    /* the input rows: (A, m + i, signal i, 1) */
+    for (uint32_t i = 0; i <= Z_P; i++) {
+        zcoef *e = &z->coefs[z->ncoef++];
+        *e = (zcoef){0, Z_M + i, i, {{0}}};
+        fr_set_one(&e->coef);
+    }
+}
+
+/* The circuit the loader should build, through the builder from the same entries. */
+static r1cs_t *zmodel_circuit(const zmodel *z, uint32_t rows)
+{
+    uint32_t ni = z->npub + 1;
+    r1cs_builder *b = r1cs_builder_new(ni);
+    r1cs_var first;
+    assert_int_equal(r1cs_builder_alloc_aux_n(b, z->nvars - ni, &first), CUZK_OK);
+    for (uint32_t r = 0; r < rows; r++) {
+        r1cs_term t[2][64];
+        size_t n[2] = {0, 0};
+        for (uint32_t k = 0; k < z->ncoef; k++) {
+            const zcoef *e = &z->coefs[k];
+            if (e->row != r) continue;
+            r1cs_term *x = &t[e->matrix][n[e->matrix]++];
+            x->var = e->sig < ni ? R1CS_INPUT(e->sig) : R1CS_AUX(e->sig - ni);
+            x->coeff = e->coef;
+        }
+        assert_int_equal(r1cs_builder_enforce(b, t[0], n[0], t[1], n[1], NULL, 0), CUZK_OK);
+    }
+    r1cs_t *out;
+    assert_int_equal(r1cs_builder_finish(b, &out), CUZK_OK);
+    return out;
+}
+
+/* Section bodies, index = type - 1 (10 sections). */
+static void zmodel_sections(const zmodel *z, tbuf s[10])
+{
+    memset(s, 0, 10 * sizeof *s);
+    const groth16_pk *pk = &z->pk;
+    tb_u32(&s[0], 1);
+    /* header */
+    tbuf *h = &s[1];
+    tb_u32(h, 48);
+    tb_put(h, FP_MODULUS, 48);
+    tb_u32(h, 32);
+    tb_put(h, FR_MODULUS, 32);
+    tb_u32(h, z->nvars);
+    tb_u32(h, z->npub);
+    tb_u32(h, z->domain);
+    tb_g1(h, &pk->vk.alpha_g1);
+    tb_g1(h, &pk->vk.beta_g1);
+    tb_g2(h, &pk->vk.beta_g2);
+    tb_g2(h, &pk->vk.gamma_g2);
+    tb_g1(h, &pk->vk.delta_g1);
+    tb_g2(h, &pk->vk.delta_g2);
+    for (uint64_t i = 0; i < pk->vk.num_inputs; i++) tb_g1(&s[2], &pk->vk.ic[i]);
+    /* coefficients: value = coef·R² mod r, canonical little-endian */
+    fr_t r2;
+    r_squared(&r2);
+    tb_u32(&s[3], z->ncoef);
+    for (uint32_t k = 0; k < z->ncoef; k++) {
+        const zcoef *e = &z->coefs[k];
+        fr_t v;
+        uint8_t le[32];
+        fr_mul(&v, &e->coef, &r2);
+        fr_to_bytes_le(le, &v);
+        tb_u32(&s[3], e->matrix);
+        tb_u32(&s[3], e->row);
+        tb_u32(&s[3], e->sig);
+        tb_put(&s[3], le, 32);
+    }
+    for (uint64_t i = 0; i < pk->a_len; i++) tb_g1(&s[4], &pk->a[i]);
+    for (uint64_t i = 0; i < pk->b_len; i++) tb_g1(&s[5], &pk->b_g1[i]);
+    for (uint64_t i = 0; i < pk->b_len; i++) tb_g2(&s[6], &pk->b_g2[i]);
+    for (uint64_t i = 0; i < pk->l_len; i++) tb_g1(&s[7], &pk->l[i]);
+    for (uint64_t i = 0; i < pk->h_len; i++) tb_g1(&s[8], &pk->h[i]);
+    /* section 10 (MPC transcript): a hash and no contributions; the loader ignores it */
+    uint8_t hash[64];
+    test_rand_bytes(hash, 64);
+    tb_put(&s[9], hash, 64);
+    tb_u32(&s[9], 0);
+}
+
+static void sections_free(tbuf s[10])
+{
+    for (int i = 0; i < 10; i++) free(s[i].p);
+}
+
+/* order lists section types (1..10, repeats allowed) */
+static uint8_t *zkey_image(const tbuf s[10], const int *order, int n, size_t *len)
+{
+    tbuf out = {0};
+    tb_put(&out, "zkey", 4);
+    tb_u32(&out, 1);
+    tb_u32(&out, (uint32_t)n);
+    for (int i = 0; i < n; i++) {
+        const tbuf *b = &s[order[i] - 1];
+        tb_u32(&out, (uint32_t)order[i]);
+        tb_u64(&out, b->len);
+        tb_put(&out, b->p, b->len);
+    }
+    *len = out.len;
+    return out.p;
+}
+
+static const int SETUP_ORDER[10] = {1, 2, 4, 3, 9, 8, 5, 6, 7, 10};
+
+static cuzk_status zkey_load_bytes(const uint8_t *b, size_t n, unsigned flags, groth16_pk *out, cuzk_errmsg *err)
+{
+    const char *path = tmp_path("in.zkey");
+    write_bytes(path, b, n);
+    cuzk_status s = groth16_zkey_load(out, path, flags, 2, err);
+    unlink(path);
+    return s;
+}
+
+static cuzk_status zkey_load_sections(const tbuf s[10], unsigned flags, groth16_pk *out, cuzk_errmsg *err)
+{
+    size_t len;
+    uint8_t *img = zkey_image(s, SETUP_ORDER, 10, &len);
+    cuzk_status st = zkey_load_bytes(img, len, flags, out, err);
+    free(img);
+    return st;
+}
+
+static void assert_zkey_matches(const zmodel *z, const groth16_pk *pk)
+{
+    assert_pk_points_equal(&z->pk, pk);
+    assert_non_null(pk->circuit);
+    assert_null(pk->vk.storage);
+    r1cs_t *want = zmodel_circuit(z, Z_ROWS);
+    assert_int_equal(pk->circuit->num_inputs, Z_P + 1);
+    assert_int_equal(pk->circuit->num_aux, Z_N - Z_P - 1);
+    assert_int_equal(pk->circuit->num_constraints, Z_ROWS);
+    assert_int_equal(pk->circuit->m[R1CS_C].nnz, 0);
+    assert_memory_equal(pk->circuit->identity, want->identity, 32);
+    r1cs_free(want);
+}
+
+static void test_zkey_load(void **state)
+{
+    (void)state;
+    zmodel z;
+    zmodel_init(&z);
+    tbuf s[10];
+    zmodel_sections(&z, s);
+    assert_int_equal(s[1].len, 964); /* the spec's header size */
+
+    int natural[10] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, shuffled[10], no10[9] = {9, 8, 7, 6, 5, 4, 3, 2, 1};
+    memcpy(shuffled, natural, sizeof natural);
+    for (int i = 9; i > 0; i--) {
+        int j = (int)(test_rand_u64() % (uint64_t)(i + 1)), t = shuffled[i];
+        shuffled[i] = shuffled[j];
+        shuffled[j] = t;
+    }
+    const int *orders[4] = {SETUP_ORDER, natural, shuffled, no10};
+    const int counts[4] = {10, 10, 10, 9};
+    for (int o = 0; o < 4; o++) {
+        size_t len;
+        uint8_t *img = zkey_image(s, orders[o], counts[o], &len);
+        groth16_pk pk;
+        cuzk_errmsg err = {{0}};
+        cuzk_status st = zkey_load_bytes(img, len, o == 0 ? GROTH16_LOAD_SUBGROUP : 0, &pk, &err);
+        if (st != CUZK_OK) fprintf(stderr, "order %d: %s\n", o, err.msg);
+        assert_int_equal(st, CUZK_OK);
+        assert_zkey_matches(&z, &pk);
+        groth16_pk_free(&pk);
+        free(img);
+    }
+    sections_free(s);
+
+    /* coefficients in no particular order give the same circuit */
+    for (uint32_t k = z.ncoef - 1; k > 0; k--) {
+        uint32_t j = (uint32_t)(test_rand_u64() % (k + 1));
+        zcoef t = z.coefs[k];
+        z.coefs[k] = z.coefs[j];
+        z.coefs[j] = t;
+    }
+    zmodel_sections(&z, s);
+    groth16_pk pk;
+    assert_int_equal(zkey_load_sections(s, 0, &pk, NULL), CUZK_OK);
+    assert_zkey_matches(&z, &pk);
+    groth16_pk_free(&pk);
+    sections_free(s);
+    zmodel_free(&z);
+}
+
+/* The coefficient encoding: 1 is stored as R² mod r (the spec's 0x0748d9d9…f3f29c6d) and -1 as r - R²; they must
+ * come out as the builder's reserved ids for +1 and -1. */
+static void test_zkey_coef_encoding(void **state)
+{
+    (void)state;
+    fr_t r2;
+    uint8_t be[32];
+    r_squared(&r2);
+    fr_to_bytes_be(be, &r2);
+    const uint8_t head[4] = {0x07, 0x48, 0xd9, 0xd9}, tail[4] = {0xf3, 0xf2, 0x9c, 0x6d};
+    assert_memory_equal(be, head, 4);
+    assert_memory_equal(be + 28, tail, 4);
+
+    /* known entries: row 0 = A{3: 1}, B{4: -1}; row 1 = A{5: 1}, B{6: 2}; row 2 = A{3: -1}, B{3: 1}; input rows */
+    zmodel z;
+    zmodel_init(&z);
+    fr_t one, minus_one, two;
+    fr_set_one(&one);
+    fr_neg(&minus_one, &one);
+    fr_add(&two, &one, &one);
+    const zcoef known[6] = {{0, 0, 3, one}, {1, 0, 4, minus_one}, {0, 1, 5, one},
+                            {1, 1, 6, two}, {0, 2, 3, minus_one}, {1, 2, 3, one}};
+    memcpy(z.coefs, known, sizeof known);
+    z.ncoef = 6;
+    for (uint32_t i = 0; i <= Z_P; i++) z.coefs[z.ncoef++] = (zcoef){0, Z_M + i, i, one};
+    tbuf s[10];
+    zmodel_sections(&z, s);
+    /* the stored 1 is R² itself */
+    uint8_t le[32];
+    fr_to_bytes_le(le, &r2);
+    assert_memory_equal(s[3].p + 4 + 12, le, 32);
+    groth16_pk pk;
+    assert_int_equal(zkey_load_sections(s, 0, &pk, NULL), CUZK_OK);
+    const r1cs_t *c = pk.circuit;
+    const r1cs_matrix *a = &c->m[R1CS_A], *b = &c->m[R1CS_B];
+    const struct {
+        const r1cs_matrix *m;
+        uint64_t row;
+        uint32_t col, id;
+    } want[] = {{a, 0, 3, R1CS_COEF_ONE}, {b, 0, 4, R1CS_COEF_MINUS_ONE}, {a, 2, 3, R1CS_COEF_MINUS_ONE},
+                {b, 2, 3, R1CS_COEF_ONE}, {a, Z_M, 0, R1CS_COEF_ONE},      {a, Z_M + Z_P, Z_P, R1CS_COEF_ONE}};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        const r1cs_matrix *m = want[i].m;
+        assert_int_equal(m->row_ptr[want[i].row + 1] - m->row_ptr[want[i].row], 1);
+        assert_int_equal(m->col[m->row_ptr[want[i].row]], want[i].col);
+        assert_int_equal(m->coef[m->row_ptr[want[i].row]], want[i].id);
+    }
+    /* 2 is a value of its own */
+    uint32_t id2 = b->coef[b->row_ptr[1]];
+    assert_true(id2 >= 2 && fr_eq(&c->values[id2], &two));
+    groth16_pk_free(&pk);
+    sections_free(s);
+    zmodel_free(&z);
+}
+
+static const uint64_t BN254_P[6] = {0x3c208c16d87cfd47ULL, 0x97816a916871ca8dULL, 0xb85045b68181585dULL,
+                                    0x30644e72e131a029ULL, 0, 0};
+static const uint64_t BN254_R[4] = {0x43e1f593f0000001ULL, 0x2833e84879b97091ULL, 0xb85045b68181585dULL,
+                                    0x30644e72e131a029ULL};
+
+/* Rewrites coefficient k of the coefficient section body. */
+static void coef_set(tbuf *c, uint32_t k, int field, uint32_t v) { memcpy(c->p + 4 + 44 * k + 4 * field, &v, 4); }
+
+static void test_zkey_hostile(void **state)
+{
+    (void)state;
+    zmodel z;
+    zmodel_init(&z);
+    tbuf s[10], t[10];
+    zmodel_sections(&z, s);
+    groth16_pk pk;
+    cuzk_errmsg err = {{0}};
+    size_t len;
+    uint8_t *img;
+
+/* Runs one variant: t is a fresh copy of s, EDIT changes it, the load must fail with STATUS. */
+#define VARIANT(STATUS, NEEDLE, EDIT)                                                                                 \
+    do {                                                                                                              \
+        for (int i_ = 0; i_ < 10; i_++) {                                                                             \
+            t[i_] = (tbuf){0};                                                                                        \
+            tb_put(&t[i_], s[i_].p, s[i_].len);                                                                       \
+        }                                                                                                             \
+        EDIT;                                                                                                         \
+        memset(&err, 0, sizeof err);                                                                                  \
+        cuzk_status st_ = zkey_load_sections(t, GROTH16_LOAD_SUBGROUP, &pk, &err);                                    \
+        if (st_ != (STATUS)) fprintf(stderr, "line %d: %s (%s)\n", __LINE__, cuzk_status_str(st_), err.msg);        \
+        assert_int_equal(st_, (STATUS));                                                                              \
+        assert_null(pk.storage);                                                                                      \
+        assert_null(pk.circuit);                                                                                      \
+        assert_true(msg_has(&err, NEEDLE));                                                                           \
+        sections_free(t);                                                                                             \
+    } while (0)
+
+    /* protocol 2 (plonk) */
+    VARIANT(CUZK_ERR_WRONG_PROTOCOL, "plonk", { uint32_t v = 2; memcpy(t[0].p, &v, 4); });
+    /* a bn128 key: 32-byte base field */
+    VARIANT(CUZK_ERR_WRONG_CURVE, "base field", {
+        t[1].len = 0;
+        tb_u32(&t[1], 32);
+        tb_put(&t[1], BN254_P, 32);
+        tb_u32(&t[1], 32);
+        tb_put(&t[1], BN254_R, 32);
+        tb_put(&t[1], s[1].p + 88, s[1].len - 88);
+    });
+    /* right base field, another scalar field */
+    VARIANT(CUZK_ERR_WRONG_CURVE, "scalar field", { memcpy(t[1].p + 56, BN254_R, 32); });
+    VARIANT(CUZK_ERR_WRONG_CURVE, "base field", { t[1].p[4] ^= 1; });
+    VARIANT(CUZK_ERR_BAD_SECTION, "header", { t[1].len -= 1; });
+    /* counts */
+    VARIANT(CUZK_ERR_BAD_HEADER, "public", { uint32_t v = Z_N; memcpy(t[1].p + 92, &v, 4); });
+    VARIANT(CUZK_ERR_BAD_HEADER, "power of two", { uint32_t v = 6; memcpy(t[1].p + 96, &v, 4); });
+    /* IC of nPublic points instead of nPublic + 1 */
+    VARIANT(CUZK_ERR_BAD_SECTION, "IC", { t[2].len -= 96; });
+    VARIANT(CUZK_ERR_BAD_SECTION, "B2", { t[6].len -= 192; });
+    VARIANT(CUZK_ERR_BAD_SECTION, "H", { tb_put(&t[8], s[8].p, 96); });
+    /* domainSize 16 with 16 H points, but 6 rows need only 8 */
+    VARIANT(CUZK_ERR_BAD_HEADER, "domainSize 16", {
+        uint32_t v = 16;
+        memcpy(t[1].p + 96, &v, 4);
+        tb_put(&t[8], s[8].p, s[8].len);
+    });
+    /* coefficients */
+    VARIANT(CUZK_ERR_R1CS_COLUMN, "signal 7", { coef_set(&t[3], 4, 2, Z_N); });
+    VARIANT(CUZK_ERR_BAD_SECTION, "matrix 2", { coef_set(&t[3], 1, 0, 2); });
+    VARIANT(CUZK_ERR_BAD_HEADER, "constraint 8", { coef_set(&t[3], 2, 1, Z_DOMAIN); });
+    VARIANT(CUZK_ERR_R1CS_COEFF, "coefficient 3", { memcpy(t[3].p + 4 + 44 * 3 + 12, FR_MODULUS, 32); });
+    VARIANT(CUZK_ERR_R1CS_COEFF, "coefficient 5", { memset(t[3].p + 4 + 44 * 5 + 12, 0xff, 32); });
+    VARIANT(CUZK_ERR_BAD_SECTION, "coefficient section", { uint32_t v = z.ncoef + 1; memcpy(t[3].p, &v, 4); });
+    VARIANT(CUZK_ERR_BAD_SECTION, "coefficient section", { t[3].len -= 44; });
+    /* points */
+    VARIANT(CUZK_ERR_INFINITY, "alpha1", { memset(t[1].p + 100, 0, 96); });
+    VARIANT(CUZK_ERR_INFINITY, "delta2", { memset(t[1].p + 964 - 192, 0, 192); });
+    VARIANT(CUZK_ERR_NOT_ON_CURVE, "H[3]", { t[8].p[96 * 3 + 5] ^= 1; });
+    VARIANT(CUZK_ERR_NOT_ON_CURVE, "B2[2]", { t[6].p[192 * 2 + 150] ^= 1; });
+    VARIANT(CUZK_ERR_COORD_RANGE, "A[1]", { memset(t[4].p + 96, 0xff, 48); });
+    VARIANT(CUZK_ERR_NOT_IN_SUBGROUP, "C[2]", {
+        g1_affine_t o;
+        off_subgroup_g1(&o);
+        g1_to_iden3(t[7].p + 96 * 2, &o);
+    });
+    VARIANT(CUZK_ERR_NOT_IN_SUBGROUP, "gamma2", {
+        g2_affine_t o;
+        off_subgroup_g2(&o);
+        g2_to_iden3(t[1].p + 100 + 96 * 2 + 192, &o);
+    });
+
+    /* without the subgroup flag the same key loads */
+    g1_affine_t o;
+    off_subgroup_g1(&o);
+    g1_to_iden3(s[7].p + 96 * 2, &o);
+    assert_int_equal(zkey_load_sections(s, 0, &pk, NULL), CUZK_OK);
+    assert_true(g1_affine_eq(&pk.l[2], &o));
+    groth16_pk_free(&pk);
+    g1_to_iden3(s[7].p + 96 * 2, &z.pk.l[2]);
+
+    /* container: duplicated, missing and trailing sections, magic, version */
+    const int dup[11] = {1, 2, 4, 3, 9, 8, 5, 6, 7, 5, 10}, missing[9] = {1, 2, 4, 3, 9, 5, 6, 7, 10};
+    img = zkey_image(s, dup, 11, &len);
+    assert_int_equal(zkey_load_bytes(img, len, 0, &pk, &err), CUZK_ERR_BAD_SECTION);
+    assert_true(msg_has(&err, "type 5 appears 2 times"));
+    free(img);
+    img = zkey_image(s, missing, 9, &len);
+    assert_int_equal(zkey_load_bytes(img, len, 0, &pk, &err), CUZK_ERR_BAD_SECTION);
+    assert_true(msg_has(&err, "type 8 appears 0 times"));
+    free(img);
+    img = zkey_image(s, SETUP_ORDER, 10, &len);
+    img = realloc(img, len + 3);
+    memset(img + len, 0, 3);
+    assert_int_equal(zkey_load_bytes(img, len + 3, 0, &pk, &err), CUZK_ERR_BAD_SECTION);
+    img[0] = 'Z';
+    assert_int_equal(zkey_load_bytes(img, len, 0, &pk, NULL), CUZK_ERR_BAD_MAGIC);
+    img[0] = 'z';
+    img[4] = 2;
+    assert_int_equal(zkey_load_bytes(img, len, 0, &pk, NULL), CUZK_ERR_BAD_VERSION);
+    img[4] = 1;
+    /* every proper prefix is truncated (a section's declared size runs past the end, or sections are missing) */
+    for (size_t n = 0; n < len; n += (n < 1100 ? 1 : 11)) {
+        assert_int_equal(zkey_load_bytes(img, n, 0, &pk, NULL), CUZK_ERR_TRUNCATED);
+        assert_null(pk.storage);
+    }
+    /* a section size far beyond the file */
+    uint64_t huge = UINT64_MAX / 2;
+    memcpy(img + 16, &huge, 8);
+    assert_int_equal(zkey_load_bytes(img, len, 0, &pk, &err), CUZK_ERR_TRUNCATED);
+    free(img);
+#undef VARIANT
+    sections_free(s);
+    zmodel_free(&z);
+}
+
+/* ---- JSON -------------------------------------------------------------------------------------------------------- */
+
+static const char G1_X_DEC[] = "368541675371338701678108831518307775796162079578254640989457837868860759237837631883605"
+                               "4947676345821548104185464507";
+static const char G1_Y_DEC[] = "133950654494447647302047137994192122158493387593834962042654373641651142395633350647272"
+                               "4655353366534992391756441569";
+static const char P_DEC[] = "400240955522166739341778982573590415655688281993900788533205813612403165049083786444268"
+                            "7629129015664037894272559787";
+static const char R_DEC[] = "52435875175126190479447740508185965837690552500527637822603658699938581184513";
+
+static void test_json_proof(void **state)
+{
+    (void)state;
+    groth16_proof_t p, q;
+    cuzk_errmsg err = {{0}};
+    g1_generator(&p.a);
+    rand_g2(&p.b);
+    rand_g1(&p.c);
+    char *js;
+    assert_int_equal(groth16_proof_to_json(&p, &js), CUZK_OK);
+    /* decimal, affine with z = "1", the generator's known coordinates */
+    json_t *root = json_loads(js, 0, NULL);
+    assert_non_null(root);
+    json_t *pa = json_object_get(root, "pi_a");
+    assert_string_equal(json_string_value(json_array_get(pa, 0)), G1_X_DEC);
+    assert_string_equal(json_string_value(json_array_get(pa, 1)), G1_Y_DEC);
+    assert_string_equal(json_string_value(json_array_get(pa, 2)), "1");
+    json_t *pbz = json_array_get(json_object_get(root, "pi_b"), 2);
+    assert_string_equal(json_string_value(json_array_get(pbz, 0)), "1");
+    assert_string_equal(json_string_value(json_array_get(pbz, 1)), "0");
+    assert_string_equal(json_string_value(json_object_get(root, "protocol")), "groth16");
+    assert_string_equal(json_string_value(json_object_get(root, "curve")), "bls12381");
+    json_decref(root);
+    assert_int_equal(groth16_proof_from_json(&q, js, &err), CUZK_OK);
+    assert_true(g1_affine_eq(&p.a, &q.a) && g2_affine_eq(&p.b, &q.b) && g1_affine_eq(&p.c, &q.c));
+    free(js);
+
+    /* infinity round trips as ["0", "1", "0"] */
+    g1_affine_set_infinity(&p.c);
+    g2_affine_set_infinity(&p.b);
+    assert_int_equal(groth16_proof_to_json(&p, &js), CUZK_OK);
+    assert_non_null(strstr(js, "\"0\",\n  \"1\",\n  \"0\""));
+    assert_int_equal(groth16_proof_from_json(&q, js, NULL), CUZK_OK);
+    assert_true(g1_affine_is_infinity(&q.c) && g2_affine_is_infinity(&q.b));
+    free(js);
+
+    /* malformed variants: edit the document, expect the status and the field in the detail */
+    g1_generator(&p.a);
+    rand_g1(&p.c);
+    rand_g2(&p.b);
+    g1_affine_t o1;
+    g2_affine_t o2;
+    off_subgroup_g1(&o1);
+    off_subgroup_g2(&o2);
+    char o1x[130], o1y[130], o2x0[130];
+    {
+        groth16_proof_t t = {o1, o2, o1};
+        assert_int_equal(groth16_proof_to_json(&t, &js), CUZK_OK);
+        json_t *r = json_loads(js, 0, NULL);
+        snprintf(o1x, sizeof o1x, "%s", json_string_value(json_array_get(json_object_get(r, "pi_a"), 0)));
+        snprintf(o1y, sizeof o1y, "%s", json_string_value(json_array_get(json_object_get(r, "pi_a"), 1)));
+        snprintf(o2x0, sizeof o2x0, "%s",
+                 json_string_value(json_array_get(json_array_get(json_object_get(r, "pi_b"), 0), 0)));
+        json_decref(r);
+        free(js);
+    }
+    assert_int_equal(groth16_proof_to_json(&p, &js), CUZK_OK);
+    struct {
+        const char *key;  /* top-level key */
+        int i, j;         /* element path, -1 = none */
+        json_t *value;    /* replacement (NULL: delete the key) */
+        cuzk_status want;
+        const char *needle;
+    } cases[] = {
+        {"pi_a", 2, -1, json_string("2"), CUZK_ERR_BAD_JSON, "pi_a: z"},
+        {"pi_a", 0, -1, json_string("0x17"), CUZK_ERR_BAD_JSON, "pi_a[0]"},
+        {"pi_a", 0, -1, json_string("0123"), CUZK_ERR_BAD_JSON, "pi_a[0]"},
+        {"pi_a", 0, -1, json_string("-1"), CUZK_ERR_BAD_JSON, "pi_a[0]"},
+        {"pi_a", 0, -1, json_string(""), CUZK_ERR_BAD_JSON, "pi_a[0]"},
+        {"pi_a", 0, -1, json_integer(5), CUZK_ERR_BAD_JSON, "pi_a[0]"},
+        {"pi_a", 1, -1, json_string(P_DEC), CUZK_ERR_COORD_RANGE, "pi_a[1]"},
+        {"pi_a", 1, -1, json_string("1000000000000000000000000000000000000000000000000000000000000000000000000000000"
+                                    "00000000000000000000000000000000000000000000000000000000000000000"),
+         CUZK_ERR_COORD_RANGE, "pi_a[1]"},
+        {"pi_a", 1, -1, json_string("1"), CUZK_ERR_NOT_ON_CURVE, "pi_a"},
+        {"pi_a", 0, -1, json_string(o1x), CUZK_ERR_NOT_ON_CURVE, "pi_a"},
+        {"pi_c", -1, -1, json_pack("[s, s, s]", o1x, o1y, "1"), CUZK_ERR_NOT_IN_SUBGROUP, "pi_c"},
+        {"pi_c", -1, -1, json_pack("[s, s, s]", "0", "0", "1"), CUZK_ERR_NOT_ON_CURVE, "pi_c"},
+        {"pi_c", -1, -1, json_pack("[s, s, s]", "1", "1", "0"), CUZK_ERR_BAD_JSON, "pi_c"},
+        {"pi_c", -1, -1, json_pack("[s, s]", "1", "1"), CUZK_ERR_BAD_JSON, "pi_c: array of 2"},
+        {"pi_c", -1, -1, json_pack("{}"), CUZK_ERR_BAD_JSON, "pi_c: expected an array"},
+        {"pi_b", 2, -1, json_pack("[s, s]", "1", "1"), CUZK_ERR_BAD_JSON, "pi_b: z"},
+        {"pi_b", 2, -1, json_pack("[s]", "1"), CUZK_ERR_BAD_JSON, "pi_b[2]"},
+        {"pi_b", 0, 1, json_string(P_DEC), CUZK_ERR_COORD_RANGE, "pi_b[0][1]"},
+        {"pi_b", 0, 0, json_string(o2x0), CUZK_ERR_NOT_ON_CURVE, "pi_b"},
+        {"pi_b", -1, -1, NULL, CUZK_ERR_BAD_JSON, "missing \"pi_b\""},
+        {"protocol", -1, -1, json_string("plonk"), CUZK_ERR_WRONG_PROTOCOL, "plonk"},
+        {"protocol", -1, -1, json_integer(1), CUZK_ERR_BAD_JSON, "protocol"},
+        {"curve", -1, -1, json_string("bn128"), CUZK_ERR_WRONG_CURVE, "bn128"},
+        {"curve", -1, -1, NULL, CUZK_ERR_BAD_JSON, "missing \"curve\""},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        json_t *r = json_loads(js, 0, NULL);
+        if (cases[c].value == NULL)
+            json_object_del(r, cases[c].key);
+        else if (cases[c].i < 0)
+            json_object_set_new(r, cases[c].key, cases[c].value);
+        else if (cases[c].j < 0)
+            json_array_set_new(json_object_get(r, cases[c].key), (size_t)cases[c].i, cases[c].value);
+        else
+            json_array_set_new(json_array_get(json_object_get(r, cases[c].key), (size_t)cases[c].i),
+                               (size_t)cases[c].j, cases[c].value);
+        char *bad = json_dumps(r, 0);
+        json_decref(r);
+        memset(&err, 0, sizeof err);
+        cuzk_status st = groth16_proof_from_json(&q, bad, &err);
+        if (st != cases[c].want) fprintf(stderr, "case %zu: %s (%s)\n", c, cuzk_status_str(st), err.msg);
+        assert_int_equal(st, cases[c].want);
+        assert_true(msg_has(&err, cases[c].needle));
+        free(bad);
+    }
+    /* a pi_b off the G2 subgroup */
+    {
+        groth16_proof_t t = p;
+        t.b = o2;
+        char *bad;
+        assert_int_equal(groth16_proof_to_json(&t, &bad), CUZK_OK);
+        assert_int_equal(groth16_proof_from_json(&q, bad, &err), CUZK_ERR_NOT_IN_SUBGROUP);
+        assert_true(msg_has(&err, "pi_b"));
+        free(bad);
+    }
+    /* not JSON, not an object, a repeated key */
+    assert_int_equal(groth16_proof_from_json(&q, "{\"pi_a\": [", &err), CUZK_ERR_BAD_JSON);
+    assert_int_equal(groth16_proof_from_json(&q, "[1, 2]", &err), CUZK_ERR_BAD_JSON);
+    assert_true(msg_has(&err, "not a JSON object"));
+    char *dup = malloc(strlen(js) + 64);
+    sprintf(dup, "{\"curve\": \"bls12381\", %s", js + 1);
+    assert_int_equal(groth16_proof_from_json(&q, dup, &err), CUZK_ERR_BAD_JSON);
+    assert_true(msg_has(&err, "duplicate"));
+    free(dup);
+    free(js);
+}
+
+static void test_json_public(void **state)
+{
+    (void)state;
+    enum { N = 6 };
+    fr_t v[N];
+    fr_set_zero(&v[0]);
+    fr_set_one(&v[1]);
+    fr_neg(&v[2], &v[1]); /* r - 1 */
+    for (int i = 3; i < N; i++) test_rand_fr(&v[i]);
+    char *js;
+    assert_int_equal(groth16_public_to_json(v, N, &js), CUZK_OK);
+    json_t *r = json_loads(js, 0, NULL);
+    assert_string_equal(json_string_value(json_array_get(r, 0)), "0");
+    assert_string_equal(json_string_value(json_array_get(r, 1)), "1");
+    assert_string_equal(json_string_value(json_array_get(r, 2)),
+                        "52435875175126190479447740508185965837690552500527637822603658699938581184512");
+    json_decref(r);
+    fr_t *back;
+    uint64_t n;
+    cuzk_errmsg err = {{0}};
+    assert_int_equal(groth16_public_from_json(&back, &n, js, &err), CUZK_OK);
+    assert_int_equal(n, N);
+    for (int i = 0; i < N; i++) assert_true(fr_eq(&v[i], &back[i]));
+    free(back);
+    free(js);
+
+    assert_int_equal(groth16_public_to_json(v, 0, &js), CUZK_OK);
+    assert_int_equal(groth16_public_from_json(&back, &n, js, NULL), CUZK_OK);
+    assert_int_equal(n, 0);
+    free(back);
+    free(js);
+
+    char buf[256];
+    snprintf(buf, sizeof buf, "[\"1\", \"%s\"]", R_DEC);
+    assert_int_equal(groth16_public_from_json(&back, &n, buf, &err), CUZK_ERR_NOT_CANONICAL);
+    assert_true(msg_has(&err, "public[1]"));
+    assert_null(back);
+    assert_int_equal(groth16_public_from_json(&back, &n, "[\"1\", 2]", &err), CUZK_ERR_BAD_JSON);
+    assert_true(msg_has(&err, "public[1]"));
+    assert_int_equal(groth16_public_from_json(&back, &n, "[\"1a\"]", &err), CUZK_ERR_BAD_JSON);
+    assert_int_equal(groth16_public_from_json(&back, &n, "[\"01\"]", &err), CUZK_ERR_BAD_JSON);
+    assert_int_equal(groth16_public_from_json(&back, &n, "{\"a\": \"1\"}", &err), CUZK_ERR_BAD_JSON);
+    assert_int_equal(groth16_public_from_json(&back, &n, "[\"1\"", &err), CUZK_ERR_BAD_JSON);
+    assert_int_equal(groth16_public_from_json(&back, &n, "", &err), CUZK_ERR_BAD_JSON);
+}
+
+static void test_json_vk(void **state)
+{
+    (void)state;
+    groth16_pk pk;
+    rand_pk(&pk, 4, 1, 1, 1, 1);
+    g1_affine_set_infinity(&pk.vk.ic[2]); /* an IC point may be infinity */
+    char *js;
+    assert_int_equal(groth16_vk_to_json(&pk.vk, &js), CUZK_OK);
+    groth16_vk vk;
+    cuzk_errmsg err = {{0}};
+    assert_int_equal(groth16_vk_from_json(&vk, js, &err), CUZK_OK);
+    assert_vk_equal(&pk.vk, &vk, false);
+    assert_true(g1_affine_is_infinity(&vk.beta_g1) && g1_affine_is_infinity(&vk.delta_g1));
+    assert_ptr_equal(vk.storage, vk.ic);
+    groth16_vk_free(&vk);
+
+    /* layout: nPublic, and e(α1, β2) in [[c0.c0, c0.c1, c0.c2], [c1.c0, c1.c1, c1.c2]] nesting of [c0, c1] */
+    json_t *r = json_loads(js, 0, NULL);
+    assert_int_equal(json_integer_value(json_object_get(r, "nPublic")), 3);
+    assert_int_equal(json_array_size(json_object_get(r, "IC")), 4);
+    fp12_t ab;
+    pairing(&ab, &pk.vk.alpha_g1, &pk.vk.beta_g2);
+    /* compare one leaf through its decimal */
+    json_t *leaf = json_array_get(json_array_get(json_array_get(json_object_get(r, "vk_alphabeta_12"), 1), 2), 1);
+    uint64_t l[6] = {0};
+    const char *d = json_string_value(leaf);
+    for (const char *c = d; *c; c++) {
+        unsigned __int128 carry = (unsigned)(*c - '0');
+        for (int i = 0; i < 6; i++) {
+            carry += (unsigned __int128)l[i] * 10;
+            l[i] = (uint64_t)carry;
+            carry >>= 64;
+        }
+    }
+    fp_t leaf_fp;
+    assert_int_equal(fp_from_limbs(&leaf_fp, l), CUZK_OK);
+    assert_true(fp_eq(&leaf_fp, &ab.c1.c2.c1));
+    json_decref(r);
+
+    g1_affine_t o1;
+    g2_affine_t o2;
+    off_subgroup_g1(&o1);
+    off_subgroup_g2(&o2);
+    struct {
+        const char *key;
+        json_t *value;
+        cuzk_status want;
+        const char *needle;
+    } cases[] = {
+        {"nPublic", json_integer(4), CUZK_ERR_BAD_JSON, "IC has 4 points"},
+        {"nPublic", json_integer(-1), CUZK_ERR_BAD_JSON, "nPublic"},
+        {"nPublic", json_string("3"), CUZK_ERR_BAD_JSON, "nPublic"},
+        {"nPublic", NULL, CUZK_ERR_BAD_JSON, "missing \"nPublic\""},
+        {"IC", json_pack("[]"), CUZK_ERR_BAD_JSON, "IC has 0"},
+        {"IC", json_string("x"), CUZK_ERR_BAD_JSON, "IC is not an array"},
+        {"vk_alpha_1", json_pack("[s, s, s]", "0", "1", "0"), CUZK_ERR_INFINITY, "vk_alpha_1"},
+        {"vk_delta_2", NULL, CUZK_ERR_BAD_JSON, "missing \"vk_delta_2\""},
+        {"vk_alphabeta_12", json_pack("[]"), CUZK_ERR_BAD_JSON, "vk_alphabeta_12"},
+        {"protocol", json_string("fflonk"), CUZK_ERR_WRONG_PROTOCOL, "fflonk"},
+        {"curve", json_string("bn128"), CUZK_ERR_WRONG_CURVE, "bn128"},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        r = json_loads(js, 0, NULL);
+        if (cases[c].value == NULL)
+            json_object_del(r, cases[c].key);
+        else
+            json_object_set_new(r, cases[c].key, cases[c].value);
+        char *bad = json_dumps(r, 0);
+        json_decref(r);
+        memset(&err, 0, sizeof err);
+        cuzk_status st = groth16_vk_from_json(&vk, bad, &err);
+        if (st != cases[c].want) fprintf(stderr, "case %zu: %s (%s)\n", c, cuzk_status_str(st), err.msg);
+        assert_int_equal(st, cases[c].want);
+        assert_true(msg_has(&err, cases[c].needle));
+        assert_null(vk.ic);
+        free(bad);
+    }
+    /* vk_alphabeta_12: a changed leaf, a leaf >= p, a wrong shape */
+    const struct {
+        const char *value;
+        cuzk_status want;
+        const char *needle;
+    } leaves[] = {{"1", CUZK_ERR_MISMATCH, "e(vk_alpha_1, vk_beta_2)"},
+                  {P_DEC, CUZK_ERR_NOT_CANONICAL, "vk_alphabeta_12[0][1][0]"},
+                  {"x", CUZK_ERR_BAD_JSON, "vk_alphabeta_12[0][1][0]"}};
+    for (size_t c = 0; c < 3; c++) {
+        r = json_loads(js, 0, NULL);
+        json_t *fp2 = json_array_get(json_array_get(json_object_get(r, "vk_alphabeta_12"), 0), 1);
+        json_array_set_new(fp2, 0, json_string(leaves[c].value));
+        char *bad = json_dumps(r, 0);
+        json_decref(r);
+        assert_int_equal(groth16_vk_from_json(&vk, bad, &err), leaves[c].want);
+        assert_true(msg_has(&err, leaves[c].needle));
+        free(bad);
+    }
+    /* points off the subgroup: a strict reader refuses them */
+    groth16_vk t = pk.vk;
+    t.ic[1] = o1;
+    char *bad;
+    assert_int_equal(groth16_vk_to_json(&t, &bad), CUZK_OK);
+    assert_int_equal(groth16_vk_from_json(&vk, bad, &err), CUZK_ERR_NOT_IN_SUBGROUP);
+    assert_true(msg_has(&err, "IC[1]"));
+    free(bad);
+    rand_g1(&t.ic[1]);
+    t.gamma_g2 = o2;
+    assert_int_equal(groth16_vk_to_json(&t, &bad), CUZK_OK);
+    assert_int_equal(groth16_vk_from_json(&vk, bad, &err), CUZK_ERR_NOT_IN_SUBGROUP);
+    assert_true(msg_has(&err, "vk_gamma_2"));
+    free(bad);
+    free(js);
+    groth16_pk_free(&pk);
+}
+
+/* ---- keys from groth16_setup through the files, then prove and verify ------------------------------------------- */
+
+static void setup_for(groth16_pk *pk, const r1cs_t *r, groth16_convention conv)
+{
+    groth16_setup_opts o;
+    memset(&o, 0, sizeof o);
+    o.threads = 2;
+    o.conv = conv;
+    assert_int_equal(groth16_setup(pk, r, &o, NULL), CUZK_OK);
+}
+
+/* Proves with pk and checks the proof with vk, also after a trip of proof, public inputs and vk through JSON. */
+static void prove_and_verify(const groth16_pk *pk, const groth16_vk *vk, const g16_circuit *c)
+{
+    groth16_proof_t proof, proof2;
+    groth16_prove_opts o;
+    memset(&o, 0, sizeof o);
+    o.threads = 2;
+    o.c_mode = R1CS_C_CHECKED;
+    cuzk_errmsg err = {{0}};
+    cuzk_status s = groth16_prove(&proof, pk, c->r, c->z, &o, NULL, &err);
+    if (s != CUZK_OK) fprintf(stderr, "prove: %s (%s)\n", cuzk_status_str(s), err.msg);
+    assert_int_equal(s, CUZK_OK);
+    groth16_pvk pvk;
+    uint64_t np = c->r->num_inputs - 1;
+    groth16_prepare_vk(&pvk, vk);
+    assert_int_equal(groth16_verify(&pvk, &proof, &c->z[1], np), CUZK_OK);
+
+    char *pj, *uj, *vj;
+    fr_t *pub;
+    uint64_t n;
+    groth16_vk vk2;
+    assert_int_equal(groth16_proof_to_json(&proof, &pj), CUZK_OK);
+    assert_int_equal(groth16_public_to_json(&c->z[1], np, &uj), CUZK_OK);
+    assert_int_equal(groth16_vk_to_json(vk, &vj), CUZK_OK);
+    assert_int_equal(groth16_proof_from_json(&proof2, pj, NULL), CUZK_OK);
+    assert_int_equal(groth16_public_from_json(&pub, &n, uj, NULL), CUZK_OK);
+    assert_int_equal(groth16_vk_from_json(&vk2, vj, NULL), CUZK_OK);
+    assert_int_equal(n, np);
+    groth16_prepare_vk(&pvk, &vk2);
+    assert_int_equal(groth16_verify(&pvk, &proof2, pub, n), CUZK_OK);
+    /* and the check can fail: another public input */
+    fr_add(&pub[0], &pub[0], &pub[0]);
+    if (!fr_is_zero(&pub[0])) assert_int_equal(groth16_verify(&pvk, &proof2, pub, n), CUZK_ERR_PROOF_INVALID);
+    free(pj);
+    free(uj);
+    free(vj);
+    free(pub);
+    groth16_vk_free(&vk2);
+}
+
+static void test_setup_params_prove(void **state)
+{
+    (void)state;
+    g16_circuit c;
+    g16_circuit_make(&c, 100, 3, test_rand_u64(), test_rand_u64());
+    groth16_pk pk, back;
+    groth16_vk vk;
+    setup_for(&pk, c.r, GROTH16_BELLPERSON);
+    const char *path = tmp_path("setup.params"), *vpath = tmp_path("setup.vk");
+    cuzk_errmsg err = {{0}};
+    assert_int_equal(groth16_params_write(&pk, path, &err), CUZK_OK);
+    assert_int_equal(groth16_vk_write(&pk.vk, vpath, &err), CUZK_OK);
+    assert_int_equal(groth16_params_load(&back, path, GROTH16_LOAD_SUBGROUP, 2, &err), CUZK_OK);
+    assert_int_equal(groth16_vk_load(&vk, vpath, &err), CUZK_OK);
+    assert_pk_points_equal(&pk, &back);
+    assert_int_equal(groth16_pk_check_circuit(&back, c.r, &err), CUZK_OK);
+    prove_and_verify(&back, &vk, &c);
+    unlink(path);
+    unlink(vpath);
+    groth16_vk_free(&vk);
+    groth16_pk_free(&back);
+    groth16_pk_free(&pk);
+    g16_circuit_free(&c);
+}
+
+/* A snarkjs-convention key from setup, written as a zkey with the coefficient section taken from its matrices. */
+static void test_setup_zkey_prove(void **state)
+{
+    (void)state;
+    g16_circuit c;
+    g16_circuit_make(&c, 100, 2, test_rand_u64(), test_rand_u64());
+    zmodel z;
+    memset(&z, 0, sizeof z);
+    setup_for(&z.pk, c.r, GROTH16_SNARKJS);
+    const r1cs_t *m = z.pk.circuit;
+    z.nvars = (uint32_t)r1cs_num_vars(m);
+    z.npub = m->num_inputs - 1;
+    z.domain = (uint32_t)z.pk.domain_size;
+    z.coefs = malloc((m->m[R1CS_A].nnz + m->m[R1CS_B].nnz) * sizeof *z.coefs);
+    for (uint64_t row = 0; row < m->num_constraints; row++)
+        for (uint32_t k = 0; k < 2; k++)
+            for (uint64_t e = m->m[k].row_ptr[row]; e < m->m[k].row_ptr[row + 1]; e++)
+                z.coefs[z.ncoef++] = (zcoef){k, (uint32_t)row, m->m[k].col[e], m->values[m->m[k].coef[e]]};
+    tbuf s[10];
+    zmodel_sections(&z, s);
+    groth16_pk back;
+    cuzk_errmsg err = {{0}};
+    cuzk_status st = zkey_load_sections(s, GROTH16_LOAD_SUBGROUP, &back, &err);
+    if (st != CUZK_OK) fprintf(stderr, "zkey: %s\n", err.msg);
+    assert_int_equal(st, CUZK_OK);
+    assert_pk_points_equal(&z.pk, &back);
+    /* the same matrices: equal products with the witness */
+    uint64_t rows = m->num_constraints;
+    assert_int_equal(back.circuit->num_constraints, rows);
+    fr_t *v[4];
+    for (int i = 0; i < 4; i++) v[i] = malloc(rows * sizeof(fr_t));
+    assert_int_equal(r1cs_spmv(m, c.z, v[0], v[1], NULL, R1CS_C_PRODUCT, 1, NULL), CUZK_OK);
+    assert_int_equal(r1cs_spmv(back.circuit, c.z, v[2], v[3], NULL, R1CS_C_PRODUCT, 1, NULL), CUZK_OK);
+    assert_memory_equal(v[0], v[2], rows * sizeof(fr_t));
+    assert_memory_equal(v[1], v[3], rows * sizeof(fr_t));
+    for (int i = 0; i < 4; i++) free(v[i]);
+    prove_and_verify(&back, &back.vk, &c);
+    sections_free(s);
+    groth16_pk_free(&back);
+    zmodel_free(&z);
+    g16_circuit_free(&c);
+}
+
+/* Run by the groth16 test executable (main is in test_prove.c). */
+const struct CMUnitTest test_formats_tests[] = {
+    cmocka_unit_test(test_params_round_trip),
+    cmocka_unit_test(test_vk_round_trip),
+    cmocka_unit_test(test_params_truncated),
+    cmocka_unit_test(test_params_hostile_counts),
+    cmocka_unit_test(test_params_corrupt_points),
+    cmocka_unit_test(test_params_write_rejects),
+    cmocka_unit_test(test_zkey_load),
+    cmocka_unit_test(test_zkey_coef_encoding),
+    cmocka_unit_test(test_zkey_hostile),
+    cmocka_unit_test(test_json_proof),
+    cmocka_unit_test(test_json_public),
+    cmocka_unit_test(test_json_vk),
+    cmocka_unit_test(test_setup_params_prove),
+    cmocka_unit_test(test_setup_zkey_prove),
+};
+const size_t test_formats_count = sizeof test_formats_tests / sizeof test_formats_tests[0];

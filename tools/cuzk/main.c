@@ -1,0 +1,45 @@
+/* cuzk: command-line front end to the proving engine. Exit status 0 = success (proof valid), 1 = proof invalid,
+ * 2 = error (a message on stderr names the file and the reason). */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const struct {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+} commands[] = {
+    {"gen", cmd_gen, "write a synthetic PoRep-shaped circuit (.pce) and its witness (.wtns)"},
+    {"import", cmd_import, "compile a circom .r1cs into a .pce"},
+    {"setup", cmd_setup, "make a test key (.params + .vk) for a .pce (not a ceremony)"},
+    {"prove", cmd_prove, "prove with a .zkey or .params key"},
+    {"verify", cmd_verify, "verify a proof against a verifying key and public inputs"},
+    {"inspect", cmd_inspect, "print the type, header and sizes of cuzk, bellperson and snarkjs files"},
+    {"demo", cmd_demo, "gen -> setup -> prove -> verify in memory, with timings"},
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: cuzk COMMAND [OPTIONS]   (cuzk COMMAND --help for each command's options)\n\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+    fprintf(f, "\nexit status: 0 success (proof valid), 1 proof invalid, 2 error\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return CLI_ERROR;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return CLI_OK;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(argv[1], commands[i].name) == 0) return commands[i].run(argc - 2, argv + 2);
+    fprintf(stderr, "cuzk: unknown command '%s'\n\n", argv[1]);
+    usage(stderr);
+    return CLI_ERROR;
+}

@@ -1,0 +1,373 @@
+/* Shared pieces of the cuzk CLI (see cli.h). */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+/* ---- options ------------------------------------------------------------------------------------------------------ */
+
+bool cli_parse(cli_args *a, const char *cmd, const char *const *known, int argc, char **argv)
+{
+    memset(a, 0, sizeof *a);
+    a->cmd = cmd;
+    a->known = known;
+    for (int i = 0; i < argc; i++) {
+        const char *arg = argv[i];
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            a->help = true;
+            continue;
+        }
+        if (strncmp(arg, "--", 2) != 0 || arg[2] == '\0') {
+            if (a->npos == CLI_MAX_POS) {
+                cli_error(cmd, "too many arguments");
+                return false;
+            }
+            a->pos[a->npos++] = arg;
+            continue;
+        }
+        const char *name = arg + 2;
+        bool ok = false;
+        for (int k = 0; known[k] != NULL && !ok; k++) ok = strcmp(known[k], name) == 0;
+        if (!ok) {
+            cli_error(cmd, "unknown option '%s' (see cuzk %s --help)", arg, cmd);
+            return false;
+        }
+        if (i + 1 >= argc) {
+            cli_error(cmd, "option '%s' needs a value", arg);
+            return false;
+        }
+        if (cli_opt(a, name) != NULL) {
+            cli_error(cmd, "option '%s' given twice", arg);
+            return false;
+        }
+        a->name[a->count] = name;
+        a->value[a->count++] = argv[++i];
+    }
+    return true;
+}
+
+const char *cli_opt(const cli_args *a, const char *name)
+{
+    for (int i = 0; i < a->count; i++)
+        if (strcmp(a->name[i], name) == 0) return a->value[i];
+    return NULL;
+}
+
+const char *cli_need(const cli_args *a, const char *name)
+{
+    const char *v = cli_opt(a, name);
+    if (v == NULL) cli_error(a->cmd, "missing --%s (see cuzk %s --help)", name, a->cmd);
+    return v;
+}
+
+bool cli_opt_u64(const cli_args *a, const char *name, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+    const char *v = cli_opt(a, name);
+    if (v == NULL) return true;
+    char *end;
+    errno = 0;
+    unsigned long long x = strtoull(v, &end, 10);
+    if (*v < '0' || *v > '9' || *end != '\0' || errno != 0 || x < lo || x > hi) {
+        cli_error(a->cmd, "--%s needs an integer in [%llu, %llu], got '%s'", name, (unsigned long long)lo,
+                  (unsigned long long)hi, v);
+        return false;
+    }
+    *out = x;
+    return true;
+}
+
+bool cli_threads(const cli_args *a, unsigned *out)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    uint64_t t = n > 0 ? (uint64_t)n : 1;
+    if (!cli_opt_u64(a, "threads", 1, 1024, &t)) return false;
+    *out = (unsigned)t;
+    return true;
+}
+
+/* ---- messages ----------------------------------------------------------------------------------------------------- */
+
+int cli_fail(const char *cmd, const char *what, cuzk_status s, const cuzk_errmsg *err)
+{
+    if (err != NULL && err->msg[0] != '\0')
+        fprintf(stderr, "cuzk %s: %s: %s: %s\n", cmd, what, cuzk_status_str(s), err->msg);
+    else
+        fprintf(stderr, "cuzk %s: %s: %s\n", cmd, what, cuzk_status_str(s));
+    return CLI_ERROR;
+}
+
+int cli_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "cuzk %s: ", cmd);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return CLI_ERROR;
+}
+
+double cli_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+double cli_step_end(const char *cmd, const char *step, double t0)
+{
+    double dt = cli_now() - t0;
+    if (dt >= 1.0) fprintf(stderr, "cuzk %s: %s done in %.2f s\n", cmd, step, dt);
+    return dt;
+}
+
+/* ---- files -------------------------------------------------------------------------------------------------------- */
+
+static void set_err(cuzk_errmsg *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void set_err(cuzk_errmsg *err, const char *fmt, ...)
+{
+    if (err == NULL) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    va_end(ap);
+}
+
+const char *cli_file_type_name(cli_file_type t)
+{
+    switch (t) {
+    case CLI_FILE_PCE: return "PCE (compiled constraint system)";
+    case CLI_FILE_WTNS: return "iden3 witness (.wtns)";
+    case CLI_FILE_R1CS: return "circom constraint system (.r1cs)";
+    case CLI_FILE_ZKEY: return "snarkjs proving key (.zkey)";
+    case CLI_FILE_PARAMS: return "bellperson parameters (.params)";
+    case CLI_FILE_VK: return "bellperson verifying key (.vk)";
+    case CLI_FILE_PROOF_BIN: return "Groth16 proof (192 bytes, bellperson encoding)";
+    case CLI_FILE_PROOF_JSON: return "snarkjs proof (proof.json)";
+    case CLI_FILE_VK_JSON: return "snarkjs verification key (verification_key.json)";
+    case CLI_FILE_PUBLIC_JSON: return "snarkjs public inputs (public.json)";
+    case CLI_FILE_UNKNOWN: break;
+    }
+    return "unknown";
+}
+
+/* bellperson's vk: α1, β1 (96 bytes each), β2, γ2 (192), δ1 (96), δ2 (192), then a u32 big-endian IC count and the
+ * IC points (96 each); .params continues with the prover's bases. */
+#define BP_VK_FIXED 864u
+
+cuzk_status cli_detect(const char *path, cli_file_type *t, cuzk_errmsg *err)
+{
+    *t = CLI_FILE_UNKNOWN;
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) {
+        set_err(err, "cannot open: %s", strerror(errno));
+        return CUZK_ERR_IO;
+    }
+    struct stat st;
+    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+        fclose(f);
+        set_err(err, "not a regular file");
+        return CUZK_ERR_IO;
+    }
+    static char head[65536];
+    size_t n = fread(head, 1, sizeof head - 1, f);
+    fclose(f);
+    head[n] = '\0';
+    uint64_t size = (uint64_t)st.st_size;
+    const uint8_t *u = (const uint8_t *)head;
+    if (n >= 8 && memcmp(head, "CUZKPCE\0", 8) == 0) *t = CLI_FILE_PCE;
+    else if (n >= 4 && memcmp(head, "wtns", 4) == 0) *t = CLI_FILE_WTNS;
+    else if (n >= 4 && memcmp(head, "r1cs", 4) == 0) *t = CLI_FILE_R1CS;
+    else if (n >= 4 && memcmp(head, "zkey", 4) == 0) *t = CLI_FILE_ZKEY;
+    else if (size == GROTH16_PROOF_BYTES && (u[0] & 0x80) && (u[48] & 0x80) && (u[144] & 0x80))
+        *t = CLI_FILE_PROOF_BIN;
+    else {
+        size_t i = 0;
+        while (i < n && (head[i] == ' ' || head[i] == '\n' || head[i] == '\r' || head[i] == '\t')) i++;
+        if (i < n && head[i] == '[') *t = CLI_FILE_PUBLIC_JSON;
+        else if (i < n && head[i] == '{') {
+            if (strstr(head, "\"pi_a\"") != NULL) *t = CLI_FILE_PROOF_JSON;
+            else if (strstr(head, "\"vk_alpha_1\"") != NULL || strstr(head, "\"IC\"") != NULL) *t = CLI_FILE_VK_JSON;
+        } else if (n >= BP_VK_FIXED + 4 && (u[0] & 0xe0) == 0) {
+            /* uncompressed points carry no flag bits; the IC count fixes a vk's exact size */
+            uint64_t ic = (uint64_t)u[BP_VK_FIXED] << 24 | (uint64_t)u[BP_VK_FIXED + 1] << 16 |
+                          (uint64_t)u[BP_VK_FIXED + 2] << 8 | u[BP_VK_FIXED + 3];
+            uint64_t vk_size = BP_VK_FIXED + 4 + ic * G1_UNCOMPRESSED_BYTES;
+            if (size == vk_size) *t = CLI_FILE_VK;
+            else if (size > vk_size) *t = CLI_FILE_PARAMS;
+        }
+    }
+    return CUZK_OK;
+}
+
+cuzk_status cli_read_file(const char *path, char **buf, size_t *len, cuzk_errmsg *err)
+{
+    *buf = NULL;
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) {
+        set_err(err, "cannot open: %s", strerror(errno));
+        return CUZK_ERR_IO;
+    }
+    struct stat st;
+    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+        fclose(f);
+        set_err(err, "not a regular file");
+        return CUZK_ERR_IO;
+    }
+    size_t n = (size_t)st.st_size;
+    char *p = malloc(n + 1);
+    if (p == NULL) {
+        fclose(f);
+        set_err(err, "no memory for %zu bytes", n);
+        return CUZK_ERR_NOMEM;
+    }
+    size_t got = fread(p, 1, n, f);
+    fclose(f);
+    if (got != n) {
+        free(p);
+        set_err(err, "short read (%zu of %zu bytes)", got, n);
+        return CUZK_ERR_IO;
+    }
+    p[n] = '\0';
+    *buf = p;
+    if (len != NULL) *len = n;
+    return CUZK_OK;
+}
+
+cuzk_status cli_write_file(const char *path, const void *data, size_t len, cuzk_errmsg *err)
+{
+    FILE *f = fopen(path, "wb");
+    if (f == NULL) {
+        set_err(err, "cannot create: %s", strerror(errno));
+        return CUZK_ERR_IO;
+    }
+    size_t put = fwrite(data, 1, len, f);
+    if (fclose(f) != 0 || put != len) {
+        set_err(err, "write failed");
+        return CUZK_ERR_IO;
+    }
+    return CUZK_OK;
+}
+
+bool cli_is_json_name(const char *path)
+{
+    size_t n = strlen(path);
+    return n >= 5 && strcmp(path + n - 5, ".json") == 0;
+}
+
+cuzk_status cli_load_proof(const char *path, groth16_proof_t *proof, cuzk_errmsg *err)
+{
+    char *buf;
+    size_t len;
+    cuzk_status s = cli_read_file(path, &buf, &len, err);
+    if (s != CUZK_OK) return s;
+    size_t i = 0;
+    while (i < len && (buf[i] == ' ' || buf[i] == '\n' || buf[i] == '\r' || buf[i] == '\t')) i++;
+    if (i < len && buf[i] == '{') {
+        s = groth16_proof_from_json(proof, buf, err);
+    } else {
+        s = groth16_proof_from_bytes(proof, (const uint8_t *)buf, len);
+        if (s == CUZK_ERR_BAD_LENGTH) set_err(err, "%zu bytes, a binary proof has %d", len, GROTH16_PROOF_BYTES);
+    }
+    free(buf);
+    return s;
+}
+
+cuzk_status cli_save_proof(const char *path, const groth16_proof_t *proof, cuzk_errmsg *err)
+{
+    if (cli_is_json_name(path)) {
+        char *json;
+        cuzk_status s = groth16_proof_to_json(proof, &json);
+        if (s != CUZK_OK) return s;
+        s = cli_write_file(path, json, strlen(json), err);
+        free(json);
+        return s;
+    }
+    uint8_t bytes[GROTH16_PROOF_BYTES];
+    groth16_proof_to_bytes(bytes, proof);
+    return cli_write_file(path, bytes, sizeof bytes, err);
+}
+
+cuzk_status cli_load_vk(const char *path, groth16_vk *vk, cuzk_errmsg *err)
+{
+    cli_file_type t;
+    cuzk_status s = cli_detect(path, &t, err);
+    if (s != CUZK_OK) return s;
+    memset(vk, 0, sizeof *vk);
+    if (t == CLI_FILE_VK_JSON) {
+        char *buf;
+        s = cli_read_file(path, &buf, NULL, err);
+        if (s != CUZK_OK) return s;
+        s = groth16_vk_from_json(vk, buf, err);
+        free(buf);
+        return s;
+    }
+    if (t == CLI_FILE_VK) return groth16_vk_load(vk, path, err);
+    set_err(err, "a verifying key is a verification_key.json or a bellperson .vk; this looks like %s",
+            cli_file_type_name(t));
+    return t == CLI_FILE_UNKNOWN ? CUZK_ERR_BAD_MAGIC : CUZK_ERR_INVALID_ARG;
+}
+
+cuzk_status cli_load_public(const char *path, fr_t **pub, uint64_t *n, cuzk_errmsg *err)
+{
+    char *buf;
+    cuzk_status s = cli_read_file(path, &buf, NULL, err);
+    if (s != CUZK_OK) return s;
+    s = groth16_public_from_json(pub, n, buf, err);
+    free(buf);
+    return s;
+}
+
+cuzk_status cli_save_public(const char *path, const fr_t *pub, uint64_t n, cuzk_errmsg *err)
+{
+    char *json;
+    cuzk_status s = groth16_public_to_json(pub, n, &json);
+    if (s != CUZK_OK) return s;
+    s = cli_write_file(path, json, strlen(json), err);
+    free(json);
+    return s;
+}
+
+bool cli_parse_fr_dec(const char *s, fr_t *out)
+{
+    uint64_t l[FR_LIMBS] = {0};
+    if (*s == '\0' || strlen(s) > 80) return false;
+    for (const char *p = s; *p; p++) {
+        if (*p < '0' || *p > '9') return false;
+        unsigned __int128 carry = (unsigned)(*p - '0');
+        for (int i = 0; i < FR_LIMBS; i++) {
+            unsigned __int128 t = (unsigned __int128)l[i] * 10 + carry;
+            l[i] = (uint64_t)t;
+            carry = t >> 64;
+        }
+        if (carry != 0) return false;
+    }
+    return fr_from_limbs(out, l) == CUZK_OK;
+}
+
+static uint64_t seed_next(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+void cli_toxic_from_seed(groth16_setup_opts *o, uint64_t seed)
+{
+    fr_t *v[5] = {&o->tau, &o->alpha, &o->beta, &o->gamma, &o->delta};
+    uint64_t x = seed ^ 0x746f786963ULL; /* "toxic" */
+    for (int i = 0; i < 5; i++) {
+        do {
+            uint64_t l[FR_LIMBS] = {seed_next(&x), seed_next(&x), seed_next(&x), seed_next(&x)};
+            fr_from_limbs_reduce(v[i], l);
+        } while (fr_is_zero(v[i]));
+    }
+    o->given_toxic = true;
+}
