@@ -136,6 +136,30 @@ typedef struct {
 cuzk_status groth16_prove(groth16_proof_t *proof, const groth16_pk *pk, const r1cs_t *circuit, const fr_t *z,
                           const groth16_prove_opts *opts, groth16_prove_stats *stats, cuzk_errmsg *err);
 
+/* The prover in two steps, for pipelines that synthesize one partition while proving another:
+ *  groth16_synthesize: the checks above, then a, b, c = the witness combinations evaluated on the key's domain
+ *                      (the sparse evaluation; stats->spmv). *syn owns them; on failure *syn is empty.
+ *  groth16_prove_from_synthesis: H, the MSMs and the assembly, with the same key, circuit, z and options. It
+ *                      consumes *syn, freeing each vector as soon as it is no longer needed (so the MSMs have its
+ *                      memory); *syn is empty afterwards whatever the outcome. Passing the stats filled by
+ *                      groth16_synthesize keeps its spmv figure in the totals.
+ * groth16_prove is exactly the two in a row. */
+typedef struct {
+    uint64_t n;      /* the key's domain size */
+    fr_t *a, *b, *c; /* n each, malloc'd */
+} groth16_synthesis;
+
+cuzk_status groth16_synthesize(groth16_synthesis *syn, const groth16_pk *pk, const r1cs_t *circuit, const fr_t *z,
+                               const groth16_prove_opts *opts, groth16_prove_stats *stats, cuzk_errmsg *err);
+cuzk_status groth16_prove_from_synthesis(groth16_proof_t *proof, const groth16_pk *pk, const r1cs_t *circuit,
+                                         const fr_t *z, groth16_synthesis *syn, const groth16_prove_opts *opts,
+                                         groth16_prove_stats *stats, cuzk_errmsg *err);
+void groth16_synthesis_free(groth16_synthesis *syn);
+/* An upper bound of the bytes groth16_synthesize + groth16_prove_from_synthesis have allocated at any moment, for a
+ * key of domain_size and a circuit of num_vars variables on `threads` threads (the witness and key not included);
+ * the terms are listed in prover.c. Memory admission plans with it. */
+uint64_t groth16_prove_peak_bytes(uint64_t domain_size, uint64_t num_vars, unsigned threads);
+
 /* ---- verifier (src/groth16/verifier.c) --------------------------------------------------------------------------- */
 typedef struct {
     fp12_t alpha_beta;          /* e(α1, β2) */

@@ -44,6 +44,12 @@ typedef enum {
     CUZK_ERR_BAD_JSON,           /* JSON is malformed or lacks a required field */
     /* GPU backend */
     CUZK_ERR_DEVICE,             /* a CUDA call failed or no device is present; gpu_last_error() has the detail */
+
+    /* the proving engine */
+    CUZK_ERR_SHUTTING_DOWN,      /* the engine is shutting down and accepts no new work */
+    CUZK_ERR_OVER_BUDGET,        /* the work needs more memory than the configured budget allows */
+    CUZK_ERR_NOT_FOUND,          /* no such job, circuit or key */
+    CUZK_ERR_BUSY,               /* the resource is in use (e.g. a key that running jobs reference) */
     CUZK_STATUS_COUNT
 } cuzk_status;
 

@@ -37,6 +37,11 @@ const char *cuzk_status_str(cuzk_status s)
     case CUZK_ERR_WRONG_PROTOCOL: return "not a Groth16 key";
     case CUZK_ERR_BAD_JSON: return "malformed JSON or missing field";
     case CUZK_ERR_DEVICE: return "GPU error";
+
+    case CUZK_ERR_SHUTTING_DOWN: return "the engine is shutting down";
+    case CUZK_ERR_OVER_BUDGET: return "needs more memory than the budget allows";
+    case CUZK_ERR_NOT_FOUND: return "not found";
+    case CUZK_ERR_BUSY: return "in use";
     case CUZK_STATUS_COUNT: break;
     }
     return "unknown status";

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../msm/msm_internal.h"
 #include "../ntt/ntt_internal.h"
 #include "g16_internal.h"
 
@@ -275,20 +276,13 @@ static void prove_assemble(groth16_proof_t *proof, const groth16_vk *vk, const p
     explicit_bzero(&rs, sizeof rs);
 }
 
-cuzk_status groth16_prove(groth16_proof_t *proof, const groth16_pk *pk, const r1cs_t *circuit, const fr_t *z,
-                          const groth16_prove_opts *opts, groth16_prove_stats *stats, cuzk_errmsg *err)
+/* Arguments both steps check: the key fits the circuit, z[0] = 1, a known c_mode. */
+static cuzk_status prove_check_args(const groth16_pk *pk, const r1cs_t *circuit, const fr_t *z,
+                                    const groth16_prove_opts *o, cuzk_errmsg *err)
 {
-    double t_start = g16_now();
-    groth16_prove_stats st;
-    memset(&st, 0, sizeof st);
-    if (proof == NULL || pk == NULL || z == NULL) return g16_fail(err, CUZK_ERR_INVALID_ARG, "NULL argument");
-    groth16_prove_opts o;
-    memset(&o, 0, sizeof o);
-    if (opts != NULL) o = *opts;
-    unsigned threads = o.threads ? o.threads : 1;
-    if (o.c_mode != R1CS_C_MATRIX && o.c_mode != R1CS_C_PRODUCT && o.c_mode != R1CS_C_CHECKED)
-        return g16_fail(err, CUZK_ERR_INVALID_ARG, "unknown c_mode %d", (int)o.c_mode);
-
+    if (pk == NULL || z == NULL) return g16_fail(err, CUZK_ERR_INVALID_ARG, "NULL argument");
+    if (o->c_mode != R1CS_C_MATRIX && o->c_mode != R1CS_C_PRODUCT && o->c_mode != R1CS_C_CHECKED)
+        return g16_fail(err, CUZK_ERR_INVALID_ARG, "unknown c_mode %d", (int)o->c_mode);
     cuzk_status s;
     if (pk->conv == GROTH16_BELLPERSON) {
         if (circuit == NULL) return g16_fail(err, CUZK_ERR_INVALID_ARG, "a bellperson key needs its circuit");
@@ -298,55 +292,117 @@ cuzk_status groth16_prove(groth16_proof_t *proof, const groth16_pk *pk, const r1
     }
     if (s != CUZK_OK) return s;
     if (!fr_is_one(&z[0])) return g16_fail(err, CUZK_ERR_INVALID_ARG, "witness z[0] is not 1");
+    return CUZK_OK;
+}
+
+static groth16_prove_opts prove_opts_or_default(const groth16_prove_opts *opts)
+{
+    groth16_prove_opts o;
+    memset(&o, 0, sizeof o);
+    if (opts != NULL) o = *opts;
+    if (o.threads == 0) o.threads = 1;
+    return o;
+}
+
+void groth16_synthesis_free(groth16_synthesis *syn)
+{
+    if (syn == NULL) return;
+    free(syn->a);
+    free(syn->b);
+    free(syn->c);
+    memset(syn, 0, sizeof *syn);
+}
+
+cuzk_status groth16_synthesize(groth16_synthesis *syn, const groth16_pk *pk, const r1cs_t *circuit, const fr_t *z,
+                               const groth16_prove_opts *opts, groth16_prove_stats *stats, cuzk_errmsg *err)
+{
+    double t = g16_now();
+    if (syn == NULL) return g16_fail(err, CUZK_ERR_INVALID_ARG, "NULL argument");
+    memset(syn, 0, sizeof *syn);
+    groth16_prove_opts o = prove_opts_or_default(opts);
+    cuzk_status s = prove_check_args(pk, circuit, z, &o, err);
+    if (s != CUZK_OK) return s;
+
+    uint64_t n = pk->domain_size;
+    syn->n = n;
+    syn->a = calloc(n, sizeof *syn->a);
+    syn->b = calloc(n, sizeof *syn->b);
+    syn->c = calloc(n, sizeof *syn->c);
+    if (syn->a == NULL || syn->b == NULL || syn->c == NULL) {
+        groth16_synthesis_free(syn);
+        return g16_fail(err, CUZK_ERR_NOMEM, "cannot allocate 3 x %llu evaluations", (unsigned long long)n);
+    }
+    s = prove_synthesize(pk, circuit, z, o.c_mode, o.threads, syn->a, syn->b, syn->c, err);
+    if (s != CUZK_OK) groth16_synthesis_free(syn);
+    if (stats != NULL) {
+        stats->spmv = g16_now() - t;
+        stats->total = stats->spmv;
+    }
+    return s;
+}
+
+cuzk_status groth16_prove_from_synthesis(groth16_proof_t *proof, const groth16_pk *pk, const r1cs_t *circuit,
+                                         const fr_t *z, groth16_synthesis *syn, const groth16_prove_opts *opts,
+                                         groth16_prove_stats *stats, cuzk_errmsg *err)
+{
+    double t_start = g16_now();
+    groth16_prove_stats st;
+    memset(&st, 0, sizeof st);
+    if (stats != NULL) st.spmv = stats->spmv; /* kept from groth16_synthesize when the caller passes the same one */
+    groth16_prove_opts o = prove_opts_or_default(opts);
+    unsigned threads = o.threads;
+    cuzk_status s;
+    if (proof == NULL || syn == NULL) {
+        s = g16_fail(err, CUZK_ERR_INVALID_ARG, "NULL argument");
+        goto out;
+    }
+    s = prove_check_args(pk, circuit, z, &o, err);
+    if (s != CUZK_OK) goto out;
+    if (syn->a == NULL || syn->b == NULL || syn->c == NULL || syn->n != pk->domain_size) {
+        s = g16_fail(err, CUZK_ERR_MISMATCH, "synthesis of %llu evaluations does not fit a key of domain %llu",
+                     (unsigned long long)syn->n, (unsigned long long)pk->domain_size);
+        goto out;
+    }
 
     fr_t r, sv;
     if (o.given_rs) {
         r = o.r;
         sv = o.s;
     } else if (g16_random_fr(&r) != CUZK_OK || g16_random_fr(&sv) != CUZK_OK) {
-        return g16_fail(err, CUZK_ERR_IO, "OS random source failed");
+        s = g16_fail(err, CUZK_ERR_IO, "OS random source failed");
+        goto out;
     }
 
     uint64_t n = pk->domain_size;
-    fr_t *a = calloc(n, sizeof *a), *b = calloc(n, sizeof *b), *c = calloc(n, sizeof *c);
     ntt_domain dom;
     memset(&dom, 0, sizeof dom);
     prove_msms m;
-    if (a == NULL || b == NULL || c == NULL) {
-        s = g16_fail(err, CUZK_ERR_NOMEM, "cannot allocate 3 x %llu evaluations", (unsigned long long)n);
-        goto done;
-    }
 
     double t = g16_now();
-    s = prove_synthesize(pk, circuit, z, o.c_mode, threads, a, b, c, err);
-    st.spmv = g16_now() - t;
-    if (s != CUZK_OK) goto done;
-
-    t = g16_now();
     s = ntt_domain_init(&dom, g16_log2_ceil(n), pk->conv == GROTH16_BELLPERSON ? FR_ROOTS_GEN7 : FR_ROOTS_GEN5);
     if (s != CUZK_OK) {
         g16_fail(err, s, "cannot build the evaluation domain of %llu", (unsigned long long)n);
         goto done;
     }
     if (pk->conv == GROTH16_BELLPERSON)
-        ntt_h_bellperson(a, a, b, c, &dom, threads);
+        ntt_h_bellperson(syn->a, syn->a, syn->b, syn->c, &dom, threads);
     else
-        ntt_h_snarkjs(a, a, b, c, &dom, threads);
+        ntt_h_snarkjs(syn->a, syn->a, syn->b, syn->c, &dom, threads);
     st.ntt_h = g16_now() - t;
     /* b and c are scratch now; release them before the MSMs need their memory */
-    free(b);
-    free(c);
-    b = c = NULL;
+    free(syn->b);
+    free(syn->c);
+    syn->b = syn->c = NULL;
 
     t = g16_now();
-    s = g1_msm(&m.h, pk->h, a, pk->h_len, threads);
+    s = g1_msm(&m.h, pk->h, syn->a, pk->h_len, threads);
     st.msm_h = g16_now() - t;
     if (s != CUZK_OK) {
         g16_fail(err, s, "H multi-scalar multiplication failed");
         goto done;
     }
-    free(a);
-    a = NULL;
+    free(syn->a);
+    syn->a = NULL;
 
     s = prove_witness_msms(&m, pk, circuit, z, threads, &st);
     if (s != CUZK_OK) {
@@ -362,10 +418,49 @@ done:
     explicit_bzero(&r, sizeof r);
     explicit_bzero(&sv, sizeof sv);
     ntt_domain_free(&dom);
-    free(a);
-    free(b);
-    free(c);
-    st.total = g16_now() - t_start;
+out:
+    groth16_synthesis_free(syn);
+    st.total = st.spmv + (g16_now() - t_start);
     if (stats != NULL) *stats = st;
     return s;
+}
+
+cuzk_status groth16_prove(groth16_proof_t *proof, const groth16_pk *pk, const r1cs_t *circuit, const fr_t *z,
+                          const groth16_prove_opts *opts, groth16_prove_stats *stats, cuzk_errmsg *err)
+{
+    groth16_prove_stats st;
+    memset(&st, 0, sizeof st);
+    groth16_synthesis syn;
+    cuzk_status s = proof == NULL ? g16_fail(err, CUZK_ERR_INVALID_ARG, "NULL argument")
+                                  : groth16_synthesize(&syn, pk, circuit, z, opts, &st, err);
+    if (s == CUZK_OK) s = groth16_prove_from_synthesis(proof, pk, circuit, z, &syn, opts, &st, err);
+    if (stats != NULL) *stats = st;
+    return s;
+}
+
+/* The peak of the allocations above, term by term (sizes in bytes, n = domain, v = variables, T = threads):
+ *   synthesis     3·n·32                    a, b, c; b and c are freed after H, a after the H MSM
+ *   domain        max(n/2, 1)·32            twiddles, alive through the MSMs
+ *   MSM           (m+1)·32 + T·S(m) + K     the scalar copy and the per-worker scratch of the largest MSM, m =
+ *                                           max(n, v) points; S(m) is bounded with the widest window the planner
+ *                                           may choose, K = 128·T task sums (G2 XYZZ)
+ *   0/1 split     v/8 + 8 + v·(8 + 32)      bitmap, positions and values of the non-0/1 scalars (at most v)
+ *   gathered      v·192                     the bases of the non-0/1 scalars (G2 in the B2 MSM)
+ * The terms never all coexist (the split lives after a, b, c are gone), so their sum bounds the peak from above
+ * by at most about 2·n·32: close enough to admit work exactly, never below what is allocated. */
+uint64_t groth16_prove_peak_bytes(uint64_t domain_size, uint64_t num_vars, unsigned threads)
+{
+    if (threads == 0) threads = 1;
+    uint64_t n = domain_size, v = num_vars, m = n > v ? n : v;
+    uint64_t fr = sizeof(fr_t);
+    /* MSM_CHUNK is 4096 G1 or 2048 G2 points (msm/g1_msm.c, g2_msm.c): the G1 layout is the larger */
+    uint64_t chunk = 4096;
+    uint64_t scratch = chunk * sizeof(g1_affine_t) + chunk * sizeof(fp_t) + 5 * chunk * 4 + chunk +
+                       (((uint64_t)1 << (MSM_MAX_WINDOW - 1)) + 1 + m) * 4 + 16 + 64;
+    uint64_t tasks = (uint64_t)(MSM_SCALAR_BITS / 2) * threads; /* windows (c >= 2) times parts (<= threads) */
+    uint64_t msm = (m + 1) * 32 + threads * scratch + tasks * sizeof(g2_xyzz_t);
+    uint64_t split = v / 8 + 8 + v * (8 + fr);
+    uint64_t gathered = v * sizeof(g2_affine_t);
+    uint64_t tw = (n / 2 ? n / 2 : 1) * fr;
+    return 3 * n * fr + tw + msm + split + gathered;
 }

@@ -1,0 +1,70 @@
+/* The CPU backend: one pseudo-device whose prover workers run groth16_prove_from_synthesis, each with its own
+ * threads. It is the reference the GPU backend is measured against and the fallback on hosts without one. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine_internal.h"
+
+typedef struct {
+    unsigned threads;
+} cpu_ctx;
+
+static unsigned cpu_num_devices(void *ctx)
+{
+    (void)ctx;
+    return 1;
+}
+
+static void cpu_device_info(void *ctx, unsigned device, engine_gpu_status *out)
+{
+    cpu_ctx *c = ctx;
+    memset(out, 0, sizeof *out);
+    out->ordinal = device;
+    snprintf(out->name, sizeof out->name, "cpu (%u threads per partition)", c->threads);
+}
+
+static uint64_t cpu_partition_bytes(void *ctx, uint64_t domain_size, uint64_t num_vars)
+{
+    cpu_ctx *c = ctx;
+    return groth16_prove_peak_bytes(domain_size, num_vars, c->threads);
+}
+
+static cuzk_status cpu_prove_start(void *ctx, unsigned device, engine_work *w, cuzk_errmsg *err)
+{
+    cpu_ctx *c = ctx;
+    (void)device;
+    groth16_prove_opts o;
+    memset(&o, 0, sizeof o);
+    o.threads = c->threads;
+    o.c_mode = R1CS_C_PRODUCT; /* synthesis already checked what needed checking */
+    return groth16_prove_from_synthesis(&w->proof, &w->key->pk, w->key->cs, w->z, &w->syn, &o, &w->stats, err);
+}
+
+static cuzk_status cpu_prove_finish(void *ctx, unsigned device, engine_work *w, cuzk_errmsg *err)
+{
+    (void)ctx, (void)device, (void)w, (void)err;
+    return CUZK_OK;
+}
+
+static void cpu_destroy(void *ctx)
+{
+    free(ctx);
+}
+
+cuzk_status engine_backend_cpu(engine_backend *b, unsigned threads)
+{
+    cpu_ctx *c = calloc(1, sizeof *c);
+    if (c == NULL) return CUZK_ERR_NOMEM;
+    c->threads = threads ? threads : 1;
+    memset(b, 0, sizeof *b);
+    b->name = "cpu";
+    b->ctx = c;
+    b->num_devices = cpu_num_devices;
+    b->device_info = cpu_device_info;
+    b->partition_bytes = cpu_partition_bytes;
+    b->prove_start = cpu_prove_start;
+    b->prove_finish = cpu_prove_finish;
+    b->destroy = cpu_destroy;
+    return CUZK_OK;
+}

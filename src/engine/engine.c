@@ -1,0 +1,994 @@
+/* The engine: job intake, the per-partition pipeline and its scheduling, cancellation, results, shutdown, status.
+ *
+ * Pipeline, per partition (the scheduling unit):
+ *   dispatch   a synthesis worker takes the next partition of the highest-priority job (FIFO within a priority)
+ *              whose key is HOT, after admitting its working memory. Admission is head-of-line: when that
+ *              partition does not fit, nothing behind it is admitted either, so a large or urgent job is never
+ *              starved by smaller ones; jobs whose key is still loading are skipped, never waited for.
+ *   synthesis  witness (GENERIC_CIRCUIT: parsed from .wtns; SYNTHETIC: the generator's, shared) -> a, b, c
+ *   GPU queue  bounded (gpu_queue_depth), ordered by priority, then job, then partition
+ *   prover     backend prove_start/prove_finish; the partition's working memory is released right after
+ *   finalizer  verifies the proof with the key's prepared vk and stores it; the prover meanwhile takes the next one
+ * A CRITICAL job arriving behind many NORMAL partitions is dispatched by the next free synthesis worker and goes
+ * to the head of the GPU queue, so it waits at most for the partitions already being synthesized or proved.
+ *
+ * Memory: admission reserves, per partition, engine_partition_need() (the backend's peak bound for the circuit's
+ * dimensions, plus the parsed witness for GENERIC_CIRCUIT); a .wtns payload is reserved at submission until it is
+ * parsed. mem_used never exceeds mem_budget. Keys have their own budget (the key manager, keys.c).
+ *
+ * Locking: one mutex guards all shared state; work runs unlocked on items that only one thread holds. A job ends
+ * (engine_job_finish) exactly once, at the first of: last partition verified, failure, cancel, shutdown; partitions
+ * still in flight then notice the job is done at their next stage boundary and drop themselves. A job's key stays
+ * referenced until its last in-flight partition is gone. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cuzk/circuits.h"
+#include "engine_internal.h"
+
+#define ENGINE_MAX_PARTITIONS 1024u
+#define ENGINE_DEFAULT_TTL_MS 600000u
+
+double engine_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void deadline_in(struct timespec *ts, uint64_t ms)
+{
+    clock_gettime(CLOCK_MONOTONIC, ts);
+    ts->tv_sec += (time_t)(ms / 1000);
+    ts->tv_nsec += (long)(ms % 1000) * 1000000L;
+    if (ts->tv_nsec >= 1000000000L) {
+        ts->tv_sec++;
+        ts->tv_nsec -= 1000000000L;
+    }
+}
+
+static cuzk_status fail(cuzk_errmsg *err, cuzk_status s, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static cuzk_status fail(cuzk_errmsg *err, cuzk_status s, const char *fmt, ...)
+{
+    if (err != NULL) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+        va_end(ap);
+    }
+    return s;
+}
+
+void engine_result_clear(engine_result *r)
+{
+    if (r == NULL) return;
+    free(r->proof);
+    memset(r, 0, sizeof *r);
+}
+
+/* ---- memory ------------------------------------------------------------------------------------------------------ */
+static void mem_take(engine *e, uint64_t b)
+{
+    e->mem_used += b;
+    if (e->mem_used > e->mem_peak) e->mem_peak = e->mem_used;
+}
+
+static void mem_give(engine *e, uint64_t b)
+{
+    e->mem_used -= b;
+    pthread_cond_broadcast(&e->work_cv); /* the head-of-line partition may fit now */
+}
+
+/* ---- jobs -------------------------------------------------------------------------------------------------------- */
+static void job_release_key_if_idle(engine *e, engine_job *j)
+{
+    if (j->state == JOB_DONE && j->inflight == 0 && j->key != NULL) {
+        engine_key_unref(e, j->key);
+        j->key = NULL;
+    }
+}
+
+void engine_job_finish(engine *e, engine_job *j, engine_job_status st, const char *fmt, ...)
+{
+    if (j->state == JOB_DONE) return;
+    j->t_done = engine_now();
+    if (st == ENGINE_JOB_COMPLETED) {
+        j->result.proof = malloc((size_t)j->partitions * GROTH16_PROOF_BYTES);
+        if (j->result.proof == NULL) {
+            st = ENGINE_JOB_FAILED;
+            fmt = "out of memory for the proof bytes";
+        } else {
+            for (uint32_t p = 0; p < j->partitions; p++)
+                groth16_proof_to_bytes(j->result.proof + (size_t)p * GROTH16_PROOF_BYTES, &j->proofs[p]);
+            j->result.proof_len = (size_t)j->partitions * GROTH16_PROOF_BYTES;
+        }
+    }
+    j->state = JOB_DONE;
+    j->result.status = st;
+    if (fmt != NULL) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(j->result.error_message, sizeof j->result.error_message, fmt, ap);
+        va_end(ap);
+    }
+    double start = j->t_dispatch > 0 ? j->t_dispatch : j->t_done;
+    j->result.queue_wait_ms = (uint64_t)((start - j->t_submit) * 1000);
+    j->result.srs_load_ms = (uint64_t)(j->key_wait_s * 1000);
+    j->result.synthesis_ms = (uint64_t)(j->synth_s * 1000);
+    j->result.gpu_compute_ms = (uint64_t)(j->prove_s * 1000);
+    j->result.total_ms = (uint64_t)((j->t_done - j->t_submit) * 1000);
+
+    int k = engine_kind_index(j->kind);
+    int o = st == ENGINE_JOB_COMPLETED ? 0 : st == ENGINE_JOB_FAILED ? 1 : 2;
+    if (k >= 0) e->done_count[k][o]++;
+
+    if (j->payload_bytes != 0) mem_give(e, j->payload_bytes);
+    j->payload_bytes = 0;
+    free(j->wtns);
+    free(j->wtns_path);
+    free(j->proofs);
+    j->wtns = NULL;
+    j->wtns_path = NULL;
+    j->proofs = NULL;
+    job_release_key_if_idle(e, j);
+    pthread_cond_broadcast(&e->done_cv);
+    pthread_cond_broadcast(&e->work_cv);
+    pthread_cond_broadcast(&e->space_cv);
+}
+
+static void job_free(engine_job *j)
+{
+    free(j->result.proof);
+    free(j->wtns);
+    free(j->wtns_path);
+    free(j->proofs);
+    free(j);
+}
+
+static engine_job *job_find(engine *e, const char *id)
+{
+    for (engine_job *j = e->jobs; j != NULL; j = j->next)
+        if (strncmp(j->id, id, ENGINE_ID_MAX) == 0) return j;
+    return NULL;
+}
+
+/* Drops finished jobs older than the result TTL that nobody is waiting on or still working for. */
+static void jobs_purge(engine *e)
+{
+    double now = engine_now(), ttl = (double)e->cfg.result_ttl_ms / 1000;
+    engine_job **pp = &e->jobs, *prev = NULL;
+    while (*pp != NULL) {
+        engine_job *j = *pp;
+        if (j->state == JOB_DONE && j->inflight == 0 && j->waiters == 0 && now - j->t_done > ttl) {
+            *pp = j->next;
+            job_free(j);
+        } else {
+            prev = j;
+            pp = &j->next;
+        }
+    }
+    e->jobs_tail = prev;
+}
+
+/* Jobs not yet done that run before j: higher priority, or equal and submitted earlier. */
+static uint32_t job_queue_position(const engine *e, const engine_job *j)
+{
+    if (j->state == JOB_DONE) return 0;
+    uint32_t n = 0;
+    for (const engine_job *x = e->jobs; x != NULL; x = x->next)
+        if (x != j && x->state != JOB_DONE && (x->prio > j->prio || (x->prio == j->prio && x->seq < j->seq))) n++;
+    return n;
+}
+
+/* ---- partitions -------------------------------------------------------------------------------------------------- */
+static bool work_before(const engine_work *a, const engine_work *b)
+{
+    if (a->job->prio != b->job->prio) return a->job->prio > b->job->prio;
+    if (a->job->seq != b->job->seq) return a->job->seq < b->job->seq;
+    return a->index < b->index;
+}
+
+static void queue_insert(engine_work **q, engine_work *w)
+{
+    while (*q != NULL && !work_before(w, *q)) q = &(*q)->next;
+    w->next = *q;
+    *q = w;
+}
+
+/* Lock held. Releases what the partition holds; the job may end its key reference with it. */
+static void work_drop(engine *e, engine_work *w)
+{
+    engine_job *j = w->job;
+    groth16_synthesis_free(&w->syn);
+    free(w->owned_z);
+    if (w->mem_bytes != 0) mem_give(e, w->mem_bytes);
+    j->inflight--;
+    job_release_key_if_idle(e, j);
+    free(w);
+}
+
+/* Lock held. The next partition to synthesize, with its memory admitted, or NULL (nothing ready, or the head of
+ * the line waits for memory). Jobs that can never fit fail here. */
+static engine_work *pick_partition(engine *e)
+{
+    for (int p = ENGINE_PRIO_CRITICAL; p >= ENGINE_PRIO_LOW; p--) {
+        for (engine_job *j = e->jobs; j != NULL; j = j->next) {
+            if ((int)j->prio != p || j->state == JOB_DONE || j->next_part >= j->partitions) continue;
+            engine_key *k = j->key;
+            if (k->state != KEY_HOT) continue; /* loading: later; others proceed */
+            uint64_t need = engine_partition_need(e, j->kind, k->domain_size, k->num_vars);
+            if (need > e->mem_budget) {
+                engine_job_finish(e, j, ENGINE_JOB_FAILED,
+                                  "job needs %llu bytes of working memory per partition, budget %llu",
+                                  (unsigned long long)need, (unsigned long long)e->mem_budget);
+                continue;
+            }
+            double now = engine_now();
+            if (e->mem_used + need > e->mem_budget) {
+                if (j->t_admit_wait == 0) j->t_admit_wait = now;
+                return NULL;
+            }
+            engine_work *w = calloc(1, sizeof *w);
+            if (w == NULL) {
+                engine_job_finish(e, j, ENGINE_JOB_FAILED, "out of memory");
+                continue;
+            }
+            mem_take(e, need);
+            w->job = j;
+            w->key = k;
+            w->index = j->next_part++;
+            w->mem_bytes = need;
+            w->z = k->witness;
+            j->inflight++;
+            k->last_use = ++e->lru_clock;
+            engine_hist_add(&e->hist[STAGE_ADMISSION], j->t_admit_wait > 0 ? now - j->t_admit_wait : 0);
+            j->t_admit_wait = 0;
+            if (j->state == JOB_QUEUED) {
+                j->state = JOB_RUNNING;
+                j->t_dispatch = now;
+                j->key_wait_s = k->t_hot > j->t_submit ? k->t_hot - j->t_submit : 0;
+                engine_hist_add(&e->hist[STAGE_QUEUE], now - j->t_submit);
+            }
+            return w;
+        }
+    }
+    return NULL;
+}
+
+/* Unlocked. GENERIC_CIRCUIT: the witness from the payload or file, checked against the circuit. */
+static cuzk_status work_parse_witness(engine_work *w, const uint8_t *buf, size_t len, const char *path,
+                                      cuzk_errmsg *err)
+{
+    cuzk_errmsg sub = {{0}};
+    uint64_t count = 0;
+    const r1cs_t *cs = w->key->cs;
+    cuzk_status s = buf != NULL ? r1cs_wtns_parse(buf, len, cs, &w->owned_z, &count, &sub)
+                                : r1cs_wtns_load(path, cs, &w->owned_z, &count, &sub);
+    if (s != CUZK_OK)
+        return fail(err, s, "witness: %s (%s); circuit %s has %llu variables", cuzk_status_str(s), sub.msg,
+                    w->key->id, (unsigned long long)r1cs_num_vars(cs));
+    w->z = w->owned_z;
+    return CUZK_OK;
+}
+
+static void *synth_main(void *arg)
+{
+    engine *e = arg;
+    pthread_mutex_lock(&e->lock);
+    for (;;) {
+        if (e->stop) break;
+        engine_work *w = pick_partition(e);
+        if (w == NULL) {
+            pthread_cond_wait(&e->work_cv, &e->lock);
+            continue;
+        }
+        engine_job *j = w->job;
+        /* the input moves to the work item: a cancel may end the job (and free what it owns) meanwhile */
+        uint8_t *wtns = j->wtns;
+        size_t wtns_len = j->wtns_len;
+        char *wtns_path = j->wtns_path;
+        uint64_t payload = j->payload_bytes;
+        j->wtns = NULL;
+        j->wtns_path = NULL;
+        j->payload_bytes = 0;
+        bool generic = j->kind == ENGINE_KIND_GENERIC_CIRCUIT;
+        pthread_mutex_unlock(&e->lock);
+
+        double t = engine_now();
+        cuzk_errmsg err = {{0}};
+        cuzk_status s = CUZK_OK;
+        if (generic) s = work_parse_witness(w, wtns, wtns_len, wtns_path, &err);
+        free(wtns);
+        free(wtns_path);
+        if (s == CUZK_OK) {
+            groth16_prove_opts o;
+            memset(&o, 0, sizeof o);
+            o.threads = e->cfg.synthesis_threads;
+            /* a caller's witness is checked row by row; the generator's is satisfying by construction */
+            o.c_mode = generic ? R1CS_C_CHECKED : R1CS_C_PRODUCT;
+            s = groth16_synthesize(&w->syn, &w->key->pk, w->key->cs, w->z, &o, &w->stats, &err);
+        }
+        double dt = engine_now() - t;
+
+        pthread_mutex_lock(&e->lock);
+        if (payload != 0) mem_give(e, payload);
+        engine_hist_add(&e->hist[STAGE_SYNTHESIS], dt);
+        j->synth_s += dt;
+        if (s != CUZK_OK) {
+            engine_job_finish(e, j, ENGINE_JOB_FAILED, "partition %u: %s", w->index, err.msg);
+            work_drop(e, w);
+            continue;
+        }
+        while (!e->stop && j->state != JOB_DONE && e->gpu_q_len >= e->cfg.gpu_queue_depth)
+            pthread_cond_wait(&e->space_cv, &e->lock);
+        if (e->stop || j->state == JOB_DONE) {
+            work_drop(e, w);
+            continue;
+        }
+        queue_insert(&e->gpu_q, w);
+        e->gpu_q_len++;
+        pthread_cond_signal(&e->prover_cv);
+    }
+    pthread_mutex_unlock(&e->lock);
+    return NULL;
+}
+
+typedef struct {
+    engine *e;
+    unsigned id;
+} prover_arg;
+
+static void *prover_main(void *arg)
+{
+    engine *e = ((prover_arg *)arg)->e;
+    unsigned id = ((prover_arg *)arg)->id;
+    unsigned device = id / (e->num_provers / e->num_devices);
+    free(arg);
+    pthread_mutex_lock(&e->lock);
+    for (;;) {
+        if (e->stop) break;
+        engine_work *w = e->gpu_q;
+        if (w == NULL) {
+            pthread_cond_wait(&e->prover_cv, &e->lock);
+            continue;
+        }
+        e->gpu_q = w->next;
+        e->gpu_q_len--;
+        pthread_cond_signal(&e->space_cv);
+        engine_job *j = w->job;
+        if (j->state == JOB_DONE) {
+            work_drop(e, w);
+            continue;
+        }
+        snprintf(e->prover_job[id], ENGINE_ID_MAX, "%s", j->id);
+        e->prover_kind[id] = j->kind;
+        pthread_mutex_unlock(&e->lock);
+
+        double t = engine_now();
+        cuzk_errmsg err = {{0}};
+        cuzk_status s = e->be.prove_start(e->be.ctx, device, w, &err);
+        if (s == CUZK_OK) s = e->be.prove_finish(e->be.ctx, device, w, &err);
+        double dt = engine_now() - t;
+        groth16_synthesis_free(&w->syn); /* a failing backend may leave them */
+
+        pthread_mutex_lock(&e->lock);
+        e->prover_job[id][0] = 0;
+        mem_give(e, w->mem_bytes);
+        w->mem_bytes = 0;
+        j->prove_s += dt;
+        if (s != CUZK_OK) {
+            engine_job_finish(e, j, ENGINE_JOB_FAILED, "partition %u: the %s prover failed: %s (%s)", w->index,
+                              e->be.name, cuzk_status_str(s), err.msg);
+            work_drop(e, w);
+            continue;
+        }
+        engine_hist_add(&e->hist[STAGE_UPLOAD], w->upload_s);
+        engine_hist_add(&e->hist[STAGE_NTT_H], w->stats.ntt_h);
+        engine_hist_add(&e->hist[STAGE_MSM],
+                        w->stats.msm_h + w->stats.msm_l + w->stats.msm_a + w->stats.msm_b1 + w->stats.msm_b2);
+        if (j->state == JOB_DONE) {
+            work_drop(e, w);
+            continue;
+        }
+        queue_insert(&e->final_q, w);
+        e->final_q_len++;
+        pthread_cond_signal(&e->final_cv);
+    }
+    pthread_mutex_unlock(&e->lock);
+    return NULL;
+}
+
+static void *final_main(void *arg)
+{
+    engine *e = arg;
+    pthread_mutex_lock(&e->lock);
+    for (;;) {
+        if (e->stop) break;
+        engine_work *w = e->final_q;
+        if (w == NULL) {
+            pthread_cond_wait(&e->final_cv, &e->lock);
+            continue;
+        }
+        e->final_q = w->next;
+        e->final_q_len--;
+        engine_job *j = w->job;
+        if (j->state == JOB_DONE) {
+            work_drop(e, w);
+            continue;
+        }
+        pthread_mutex_unlock(&e->lock);
+
+        /* every proof is checked before it leaves: a wrong proof would cost the caller a failed on-chain message */
+        double t = engine_now();
+        const engine_key *k = w->key;
+        cuzk_status s = groth16_verify(&k->pvk, &w->proof, w->z + 1, k->num_inputs - 1);
+        double tv = engine_now() - t;
+
+        pthread_mutex_lock(&e->lock);
+        engine_hist_add(&e->hist[STAGE_VERIFY], tv);
+        if (s != CUZK_OK) {
+            engine_job_finish(e, j, ENGINE_JOB_FAILED, "partition %u: the proof does not verify (%s)", w->index,
+                              cuzk_status_str(s));
+        } else if (j->state != JOB_DONE) {
+            t = engine_now();
+            j->proofs[w->index] = w->proof;
+            j->parts_done++;
+            e->partitions_proved++;
+            if (j->parts_done == j->partitions) engine_job_finish(e, j, ENGINE_JOB_COMPLETED, NULL);
+            engine_hist_add(&e->hist[STAGE_FINALIZE], engine_now() - t);
+        }
+        work_drop(e, w);
+    }
+    pthread_mutex_unlock(&e->lock);
+    return NULL;
+}
+
+/* ---- life cycle -------------------------------------------------------------------------------------------------- */
+static uint64_t physical_memory(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    return pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size : (uint64_t)8 << 30;
+}
+
+cuzk_status engine_create_with_backend(engine **out, const engine_config *cfg, const engine_backend *be,
+                                       cuzk_errmsg *err)
+{
+    if (out == NULL || cfg == NULL || be == NULL) return fail(err, CUZK_ERR_INVALID_ARG, "NULL argument");
+    *out = NULL;
+    if (cfg->param_dir != NULL && cfg->param_dir[0] != 0) {
+        struct stat st;
+        if (stat(cfg->param_dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+            if (be->destroy != NULL) be->destroy(be->ctx);
+            return fail(err, CUZK_ERR_IO, "param_dir %s is not a directory", cfg->param_dir);
+        }
+    }
+    engine *e = calloc(1, sizeof *e);
+    if (e == NULL) {
+        if (be->destroy != NULL) be->destroy(be->ctx);
+        return fail(err, CUZK_ERR_NOMEM, "out of memory");
+    }
+    e->be = *be;
+    e->cfg = *cfg;
+    e->cfg.gpu_devices = NULL; /* not kept: the caller owns it */
+    e->cfg.param_dir = NULL;
+    if (cfg->param_dir != NULL && cfg->param_dir[0] != 0) e->param_dir = strdup(cfg->param_dir);
+    if (e->cfg.synthesis_workers == 0) e->cfg.synthesis_workers = 1;
+    if (e->cfg.synthesis_threads == 0) e->cfg.synthesis_threads = 1;
+    if (e->cfg.prover_threads == 0) e->cfg.prover_threads = 1;
+    if (e->cfg.gpu_workers_per_device == 0) e->cfg.gpu_workers_per_device = 1;
+    if (e->cfg.gpu_queue_depth == 0) e->cfg.gpu_queue_depth = 1;
+    if (e->cfg.result_ttl_ms == 0) e->cfg.result_ttl_ms = ENGINE_DEFAULT_TTL_MS;
+    e->mem_budget = cfg->working_memory_budget ? cfg->working_memory_budget : physical_memory() / 4 * 3;
+    e->key_budget = cfg->pinned_budget;
+    e->num_devices = be->num_devices(be->ctx);
+    if (e->num_devices == 0) e->num_devices = 1;
+    e->num_provers = e->num_devices * e->cfg.gpu_workers_per_device;
+    e->t_start = engine_now();
+    e->prover_job = calloc(e->num_provers, sizeof *e->prover_job);
+    e->prover_kind = calloc(e->num_provers, sizeof *e->prover_kind);
+    e->num_threads = 2 + e->cfg.synthesis_workers + e->num_provers;
+    e->threads = calloc(e->num_threads, sizeof *e->threads);
+    if ((cfg->param_dir != NULL && cfg->param_dir[0] != 0 && e->param_dir == NULL) || e->prover_job == NULL ||
+        e->prover_kind == NULL || e->threads == NULL) {
+        free(e->param_dir);
+        free(e->prover_job);
+        free(e->prover_kind);
+        free(e->threads);
+        if (be->destroy != NULL) be->destroy(be->ctx);
+        free(e);
+        return fail(err, CUZK_ERR_NOMEM, "out of memory");
+    }
+
+    pthread_mutex_init(&e->lock, NULL);
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_t *cvs[] = {&e->work_cv, &e->prover_cv, &e->space_cv, &e->final_cv, &e->done_cv, &e->loader_cv};
+    for (size_t i = 0; i < sizeof cvs / sizeof cvs[0]; i++) pthread_cond_init(cvs[i], &ca);
+    pthread_condattr_destroy(&ca);
+
+    unsigned started = 0;
+    bool ok = pthread_create(&e->threads[started], NULL, engine_loader_main, e) == 0;
+    if (ok) started++;
+    if (ok) ok = pthread_create(&e->threads[started], NULL, final_main, e) == 0;
+    if (ok) started++;
+    for (unsigned i = 0; ok && i < e->cfg.synthesis_workers; i++) {
+        ok = pthread_create(&e->threads[started], NULL, synth_main, e) == 0;
+        if (ok) started++;
+    }
+    for (unsigned i = 0; ok && i < e->num_provers; i++) {
+        prover_arg *pa = malloc(sizeof *pa);
+        ok = pa != NULL;
+        if (ok) {
+            pa->e = e;
+            pa->id = i;
+            ok = pthread_create(&e->threads[started], NULL, prover_main, pa) == 0;
+            if (!ok) free(pa);
+        }
+        if (ok) started++;
+    }
+    e->num_threads = started;
+    if (!ok) {
+        engine_destroy(e);
+        return fail(err, CUZK_ERR_NOMEM, "cannot start the engine's threads");
+    }
+    *out = e;
+    return CUZK_OK;
+}
+
+cuzk_status engine_create(engine **out, const engine_config *cfg, cuzk_errmsg *err)
+{
+    if (out == NULL || cfg == NULL) return fail(err, CUZK_ERR_INVALID_ARG, "NULL argument");
+    /* the CUDA backend plugs in here once it exists; until then explicit devices cannot be honoured */
+    if (cfg->gpu_devices != NULL && cfg->num_gpu_devices > 0)
+        return fail(err, CUZK_ERR_INVALID_ARG, "GPU devices were requested but this build has no GPU backend");
+    engine_backend be;
+    cuzk_status s = engine_backend_cpu(&be, cfg->prover_threads);
+    if (s != CUZK_OK) return fail(err, s, "cannot create the CPU backend");
+    return engine_create_with_backend(out, cfg, &be, err);
+}
+
+void engine_shutdown(engine *e, uint64_t deadline_ms)
+{
+    if (e == NULL) return;
+    pthread_mutex_lock(&e->lock);
+    if (e->stop) {
+        pthread_mutex_unlock(&e->lock);
+        return;
+    }
+    e->shutting_down = true;
+    struct timespec dl;
+    deadline_in(&dl, deadline_ms);
+    for (;;) {
+        bool busy = false;
+        for (engine_job *j = e->jobs; j != NULL && !busy; j = j->next) busy = j->state != JOB_DONE;
+        if (!busy || pthread_cond_timedwait(&e->done_cv, &e->lock, &dl) == ETIMEDOUT) break;
+    }
+    for (engine_job *j = e->jobs; j != NULL; j = j->next)
+        engine_job_finish(e, j, ENGINE_JOB_CANCELLED, "the engine shut down before the job finished");
+    e->stop = true;
+    pthread_cond_t *cvs[] = {&e->work_cv, &e->prover_cv, &e->space_cv, &e->final_cv, &e->done_cv, &e->loader_cv};
+    for (size_t i = 0; i < sizeof cvs / sizeof cvs[0]; i++) pthread_cond_broadcast(cvs[i]);
+    pthread_mutex_unlock(&e->lock);
+
+    for (unsigned i = 0; i < e->num_threads; i++) pthread_join(e->threads[i], NULL);
+    e->num_threads = 0;
+
+    /* partitions the stopped workers left in the queues belong to jobs that are done */
+    pthread_mutex_lock(&e->lock);
+    engine_work **qs[2] = {&e->gpu_q, &e->final_q};
+    for (int q = 0; q < 2; q++) {
+        while (*qs[q] != NULL) {
+            engine_work *w = *qs[q];
+            *qs[q] = w->next;
+            work_drop(e, w);
+        }
+    }
+    e->gpu_q_len = e->final_q_len = 0;
+    pthread_mutex_unlock(&e->lock);
+}
+
+void engine_destroy(engine *e)
+{
+    if (e == NULL) return;
+    engine_shutdown(e, 0);
+    while (e->jobs != NULL) {
+        engine_job *j = e->jobs;
+        e->jobs = j->next;
+        job_free(j);
+    }
+    engine_keys_destroy(e);
+    if (e->be.destroy != NULL) e->be.destroy(e->be.ctx);
+    pthread_cond_t *cvs[] = {&e->work_cv, &e->prover_cv, &e->space_cv, &e->final_cv, &e->done_cv, &e->loader_cv};
+    for (size_t i = 0; i < sizeof cvs / sizeof cvs[0]; i++) pthread_cond_destroy(cvs[i]);
+    pthread_mutex_destroy(&e->lock);
+    free(e->param_dir);
+    free(e->prover_job);
+    free(e->prover_kind);
+    free(e->threads);
+    free(e);
+}
+
+/* ---- intake ------------------------------------------------------------------------------------------------------ */
+static engine_priority default_priority(uint32_t kind)
+{
+    if (kind == ENGINE_KIND_WINNING_POST) return ENGINE_PRIO_CRITICAL;
+    if (kind == ENGINE_KIND_WINDOW_POST_PARTITION) return ENGINE_PRIO_HIGH;
+    return ENGINE_PRIO_NORMAL;
+}
+
+/* Lock held. Kind-specific checks; on success the job has its key (referenced) and input. */
+static cuzk_status submit_prepare(engine *e, const engine_request *req, engine_job *j, cuzk_errmsg *err)
+{
+    char id[ENGINE_ID_MAX];
+    engine_key *k;
+    if (j->kind == ENGINE_KIND_SYNTHETIC) {
+        unsigned max = CIRCUITS_LOG2_MAX < NTT_MAX_LOG2 ? CIRCUITS_LOG2_MAX : NTT_MAX_LOG2;
+        if (req->synthetic_log2 < CIRCUITS_LOG2_MIN || req->synthetic_log2 > max)
+            return fail(err, CUZK_ERR_INVALID_ARG, "synthetic_log2 %u is outside [%u, %u]", req->synthetic_log2,
+                        CIRCUITS_LOG2_MIN, max);
+        snprintf(id, sizeof id, "synthetic-%u-%llu", req->synthetic_log2, (unsigned long long)req->seed);
+        k = engine_key_get(e, id, true, req->synthetic_log2, req->seed);
+    } else {
+        if (e->param_dir == NULL)
+            return fail(err, CUZK_ERR_NOT_FOUND, "no param_dir is configured, so no circuit is registered");
+        if (!engine_circuit_id_valid(req->circuit_id))
+            return fail(err, CUZK_ERR_INVALID_ARG, "invalid circuit id (letters, digits, '-', '_', '.'; not empty)");
+        char path[4400];
+        const char *ext[2] = {"pce", "params"};
+        for (int i = 0; i < 2; i++) {
+            snprintf(path, sizeof path, "%s/%s.%s", e->param_dir, req->circuit_id, ext[i]);
+            if (access(path, R_OK) != 0)
+                return fail(err, CUZK_ERR_NOT_FOUND, "unknown circuit %s: %s.%s is not in %s", req->circuit_id,
+                            req->circuit_id, ext[i], e->param_dir);
+        }
+        if (req->partitions > 1)
+            return fail(err, CUZK_ERR_INVALID_ARG, "a generic circuit job has one partition, not %u", req->partitions);
+        bool has_bytes = req->witness != NULL && req->witness_len > 0;
+        size_t plen = strnlen(req->witness_path, sizeof req->witness_path);
+        if (plen == sizeof req->witness_path)
+            return fail(err, CUZK_ERR_INVALID_ARG, "witness_path is not terminated");
+        if (has_bytes == (plen > 0))
+            return fail(err, CUZK_ERR_INVALID_ARG, "give the witness either as bytes or as a path (exactly one)");
+        if (has_bytes && e->cfg.max_request_bytes != 0 && req->witness_len > e->cfg.max_request_bytes)
+            return fail(err, CUZK_ERR_TOO_LARGE, "witness of %zu bytes exceeds max_request_bytes %llu",
+                        req->witness_len, (unsigned long long)e->cfg.max_request_bytes);
+        if (!has_bytes && access(req->witness_path, R_OK) != 0)
+            return fail(err, CUZK_ERR_NOT_FOUND, "witness file %s cannot be read: %s", req->witness_path,
+                        strerror(errno));
+        k = engine_key_get(e, req->circuit_id, false, 0, 0);
+    }
+    if (k == NULL) return fail(err, CUZK_ERR_NOMEM, "out of memory");
+
+    j->partitions = req->partitions ? req->partitions : 1;
+    if (j->partitions > ENGINE_MAX_PARTITIONS)
+        return fail(err, CUZK_ERR_INVALID_ARG, "%u partitions exceed the limit of %u", j->partitions,
+                    ENGINE_MAX_PARTITIONS);
+    /* the size check needs the circuit's dimensions: known for synthetic circuits and for circuits loaded before;
+     * the others are checked when their key has loaded, before any memory is taken */
+    if (k->dims_known) {
+        uint64_t need = engine_partition_need(e, j->kind, k->domain_size, k->num_vars);
+        if (need > e->mem_budget)
+            return fail(err, CUZK_ERR_OVER_BUDGET, "job needs %llu bytes of working memory per partition, budget %llu",
+                        (unsigned long long)need, (unsigned long long)e->mem_budget);
+    }
+    j->proofs = calloc(j->partitions, sizeof *j->proofs);
+    if (j->proofs == NULL) return fail(err, CUZK_ERR_NOMEM, "out of memory");
+    if (j->kind == ENGINE_KIND_GENERIC_CIRCUIT) {
+        if (req->witness != NULL && req->witness_len > 0) {
+            if (e->mem_used + req->witness_len > e->mem_budget)
+                return fail(err, CUZK_ERR_OVER_BUDGET,
+                            "the witness payload of %zu bytes does not fit the working memory (%llu of %llu bytes "
+                            "in use)",
+                            req->witness_len, (unsigned long long)e->mem_used, (unsigned long long)e->mem_budget);
+            j->wtns = malloc(req->witness_len);
+            if (j->wtns == NULL) return fail(err, CUZK_ERR_NOMEM, "out of memory for the witness");
+            memcpy(j->wtns, req->witness, req->witness_len);
+            j->wtns_len = req->witness_len;
+            j->payload_bytes = req->witness_len;
+            mem_take(e, j->payload_bytes);
+        } else {
+            j->wtns_path = strdup(req->witness_path);
+            if (j->wtns_path == NULL) return fail(err, CUZK_ERR_NOMEM, "out of memory");
+        }
+    }
+    j->key = k;
+    k->refs++;
+    k->last_use = ++e->lru_clock;
+    engine_key_request(e, k);
+    return CUZK_OK;
+}
+
+cuzk_status engine_submit(engine *e, const engine_request *req, char job_id[ENGINE_ID_MAX], uint32_t *queue_position,
+                          bool *attached, cuzk_errmsg *err)
+{
+    if (e == NULL || req == NULL || job_id == NULL) return fail(err, CUZK_ERR_INVALID_ARG, "NULL argument");
+    job_id[0] = 0;
+    if (queue_position != NULL) *queue_position = 0;
+    if (attached != NULL) *attached = false;
+    if (strnlen(req->request_id, ENGINE_ID_MAX) == ENGINE_ID_MAX ||
+        strnlen(req->circuit_id, ENGINE_ID_MAX) == ENGINE_ID_MAX)
+        return fail(err, CUZK_ERR_INVALID_ARG, "request_id or circuit_id is longer than %d bytes", ENGINE_ID_MAX - 1);
+    bool filecoin = req->proof_kind >= ENGINE_KIND_POREP_SEAL_COMMIT && req->proof_kind <= ENGINE_KIND_WINNING_POST;
+    if (!filecoin && req->proof_kind != ENGINE_KIND_GENERIC_CIRCUIT && req->proof_kind != ENGINE_KIND_SYNTHETIC)
+        return fail(err, CUZK_ERR_INVALID_ARG, "unknown proof kind %u", req->proof_kind);
+    if ((unsigned)req->priority >= ENGINE_NUM_PRIORITIES)
+        return fail(err, CUZK_ERR_INVALID_ARG, "unknown priority %u", (unsigned)req->priority);
+
+    pthread_mutex_lock(&e->lock);
+    jobs_purge(e);
+    cuzk_status s = CUZK_OK;
+    if (e->shutting_down) {
+        s = fail(err, CUZK_ERR_SHUTTING_DOWN, "the engine is shutting down and accepts no new jobs");
+        goto out;
+    }
+    if (req->request_id[0] != 0) {
+        for (engine_job *x = e->jobs; x != NULL; x = x->next) {
+            if (strcmp(x->request_id, req->request_id) == 0) {
+                snprintf(job_id, ENGINE_ID_MAX, "%s", x->id);
+                if (queue_position != NULL) *queue_position = job_queue_position(e, x);
+                if (attached != NULL) *attached = true;
+                goto out;
+            }
+        }
+    }
+    engine_job *j = calloc(1, sizeof *j);
+    if (j == NULL) {
+        s = fail(err, CUZK_ERR_NOMEM, "out of memory");
+        goto out;
+    }
+    snprintf(j->request_id, sizeof j->request_id, "%s", req->request_id);
+    snprintf(j->id, sizeof j->id, "job-%llu", (unsigned long long)++e->next_job_no);
+    j->kind = req->proof_kind;
+    j->prio = req->priority == ENGINE_PRIO_UNSPECIFIED ? default_priority(req->proof_kind) : req->priority;
+    j->seq = ++e->next_seq;
+    j->t_submit = engine_now();
+    if (!filecoin) {
+        s = submit_prepare(e, req, j, err);
+        if (s != CUZK_OK) {
+            if (j->payload_bytes != 0) mem_give(e, j->payload_bytes);
+            job_free(j);
+            goto out;
+        }
+    }
+    if (e->jobs_tail != NULL)
+        e->jobs_tail->next = j;
+    else
+        e->jobs = j;
+    e->jobs_tail = j;
+    snprintf(job_id, ENGINE_ID_MAX, "%s", j->id);
+    if (filecoin) {
+        /* accepted and answered, so that Curio sees a FAILED proof with a reason rather than a transport error */
+        j->partitions = 1;
+        engine_job_finish(e, j, ENGINE_JOB_FAILED, "proof kind %s is not supported yet",
+                          engine_kind_name(req->proof_kind));
+    }
+    if (queue_position != NULL) *queue_position = job_queue_position(e, j);
+    pthread_cond_broadcast(&e->work_cv);
+out:
+    pthread_mutex_unlock(&e->lock);
+    return s;
+}
+
+cuzk_status engine_await(engine *e, const char *job_id, uint64_t timeout_ms, engine_result *out)
+{
+    if (out != NULL) memset(out, 0, sizeof *out);
+    if (e == NULL || job_id == NULL || out == NULL) return CUZK_ERR_INVALID_ARG;
+    pthread_mutex_lock(&e->lock);
+    jobs_purge(e);
+    engine_job *j = job_find(e, job_id);
+    if (j == NULL) {
+        pthread_mutex_unlock(&e->lock);
+        out->status = ENGINE_JOB_UNKNOWN;
+        snprintf(out->error_message, sizeof out->error_message, "no job %.128s (unknown, or its result expired)",
+                 job_id);
+        return CUZK_ERR_NOT_FOUND;
+    }
+    j->waiters++;
+    struct timespec dl;
+    if (timeout_ms != 0) deadline_in(&dl, timeout_ms);
+    while (j->state != JOB_DONE) {
+        if (timeout_ms == 0)
+            pthread_cond_wait(&e->done_cv, &e->lock);
+        else if (pthread_cond_timedwait(&e->done_cv, &e->lock, &dl) == ETIMEDOUT)
+            break;
+    }
+    cuzk_status s = CUZK_OK;
+    if (j->state == JOB_DONE) {
+        *out = j->result;
+        out->proof = NULL;
+        if (j->result.proof_len != 0) {
+            out->proof = malloc(j->result.proof_len);
+            if (out->proof == NULL) {
+                out->proof_len = 0;
+                s = CUZK_ERR_NOMEM;
+            } else {
+                memcpy(out->proof, j->result.proof, j->result.proof_len);
+            }
+        }
+    } else {
+        out->status = ENGINE_JOB_TIMEOUT;
+        snprintf(out->error_message, sizeof out->error_message, "job %s is still %s after %llu ms", j->id,
+                 j->state == JOB_QUEUED ? "queued" : "running", (unsigned long long)timeout_ms);
+    }
+    j->waiters--;
+    pthread_mutex_unlock(&e->lock);
+    return s;
+}
+
+cuzk_status engine_cancel(engine *e, const char *job_id, bool *was_running)
+{
+    if (was_running != NULL) *was_running = false;
+    if (e == NULL || job_id == NULL) return CUZK_ERR_INVALID_ARG;
+    pthread_mutex_lock(&e->lock);
+    engine_job *j = job_find(e, job_id);
+    if (j == NULL) {
+        pthread_mutex_unlock(&e->lock);
+        return CUZK_ERR_NOT_FOUND;
+    }
+    if (was_running != NULL) *was_running = j->state == JOB_RUNNING;
+    /* the result is final at once; partitions in flight drop out at their next stage boundary */
+    engine_job_finish(e, j, ENGINE_JOB_CANCELLED, "cancelled by request");
+    pthread_mutex_unlock(&e->lock);
+    return CUZK_OK;
+}
+
+/* ---- status and keys --------------------------------------------------------------------------------------------- */
+cuzk_status engine_status(engine *e, engine_status_report *out)
+{
+    if (out != NULL) memset(out, 0, sizeof *out);
+    if (e == NULL || out == NULL) return CUZK_ERR_INVALID_ARG;
+    pthread_mutex_lock(&e->lock);
+    size_t nkeys = 0;
+    for (engine_key *k = e->keys; k != NULL; k = k->next) nkeys++;
+    out->gpus = calloc(e->num_devices, sizeof *out->gpus);
+    out->srs = calloc(nkeys ? nkeys : 1, sizeof *out->srs);
+    out->queues = calloc(ENGINE_NUM_KINDS, sizeof *out->queues);
+    if (out->gpus == NULL || out->srs == NULL || out->queues == NULL) {
+        pthread_mutex_unlock(&e->lock);
+        engine_status_clear(out);
+        return CUZK_ERR_NOMEM;
+    }
+    out->num_gpus = e->num_devices;
+    unsigned per = e->num_provers / e->num_devices;
+    for (unsigned d = 0; d < e->num_devices; d++) {
+        e->be.device_info(e->be.ctx, d, &out->gpus[d]);
+        for (unsigned w = d * per; w < (d + 1) * per; w++) {
+            if (e->prover_job[w][0] != 0) {
+                snprintf(out->gpus[d].current_job_id, ENGINE_ID_MAX, "%s", e->prover_job[w]);
+                snprintf(out->gpus[d].current_proof_kind, sizeof out->gpus[d].current_proof_kind, "%s",
+                         engine_kind_name(e->prover_kind[w]));
+                break;
+            }
+        }
+    }
+    for (engine_key *k = e->keys; k != NULL; k = k->next) {
+        engine_srs_status *s = &out->srs[out->num_srs++];
+        snprintf(s->circuit_id, sizeof s->circuit_id, "%s", k->id);
+        s->tier = k->state == KEY_HOT ? ENGINE_TIER_HOT : ENGINE_TIER_COLD;
+        s->size_bytes = k->size_bytes;
+        s->ref_count = k->refs;
+    }
+    out->num_queues = ENGINE_NUM_KINDS;
+    static const uint32_t kinds[ENGINE_NUM_KINDS] = {
+        ENGINE_KIND_POREP_SEAL_COMMIT, ENGINE_KIND_SNAP_DEALS_UPDATE, ENGINE_KIND_WINDOW_POST_PARTITION,
+        ENGINE_KIND_WINNING_POST,      ENGINE_KIND_GENERIC_CIRCUIT,   ENGINE_KIND_SYNTHETIC};
+    for (int i = 0; i < ENGINE_NUM_KINDS; i++) {
+        snprintf(out->queues[i].proof_kind, sizeof out->queues[i].proof_kind, "%s", engine_kind_name(kinds[i]));
+        for (engine_job *j = e->jobs; j != NULL; j = j->next) {
+            if (j->kind != kinds[i]) continue;
+            if (j->state == JOB_QUEUED) out->queues[i].pending++;
+            if (j->state == JOB_RUNNING) out->queues[i].in_progress++;
+        }
+        out->total_proofs_completed += e->done_count[i][0];
+        out->total_proofs_failed += e->done_count[i][1];
+    }
+    out->uptime_seconds = (uint64_t)(engine_now() - e->t_start);
+    out->pinned_memory_bytes = e->keys_hot_bytes;
+    out->pinned_memory_limit_bytes = e->key_budget;
+    pthread_mutex_unlock(&e->lock);
+    return CUZK_OK;
+}
+
+void engine_status_clear(engine_status_report *r)
+{
+    if (r == NULL) return;
+    free(r->gpus);
+    free(r->srs);
+    free(r->queues);
+    memset(r, 0, sizeof *r);
+}
+
+/* "synthetic-<log2>-<seed>" names a synthetic circuit; anything else a registered one. */
+static bool parse_synthetic_id(const char *id, unsigned *log2, uint64_t *seed)
+{
+    unsigned l;
+    unsigned long long s;
+    int n = 0;
+    if (sscanf(id, "synthetic-%u-%llu%n", &l, &s, &n) != 2 || id[n] != 0) return false;
+    *log2 = l;
+    *seed = s;
+    return true;
+}
+
+cuzk_status engine_preload(engine *e, const char *circuit_id, bool *already_loaded, uint64_t *load_time_ms,
+                           cuzk_errmsg *err)
+{
+    if (already_loaded != NULL) *already_loaded = false;
+    if (load_time_ms != NULL) *load_time_ms = 0;
+    if (e == NULL || circuit_id == NULL) return fail(err, CUZK_ERR_INVALID_ARG, "NULL argument");
+    unsigned log2 = 0;
+    uint64_t seed = 0;
+    bool synthetic = parse_synthetic_id(circuit_id, &log2, &seed);
+    if (synthetic) {
+        unsigned max = CIRCUITS_LOG2_MAX < NTT_MAX_LOG2 ? CIRCUITS_LOG2_MAX : NTT_MAX_LOG2;
+        if (log2 < CIRCUITS_LOG2_MIN || log2 > max)
+            return fail(err, CUZK_ERR_INVALID_ARG, "synthetic log2 %u is outside [%u, %u]", log2, CIRCUITS_LOG2_MIN,
+                        max);
+    } else {
+        if (!engine_circuit_id_valid(circuit_id)) return fail(err, CUZK_ERR_INVALID_ARG, "invalid circuit id");
+        char path[4400];
+        if (e->param_dir == NULL) return fail(err, CUZK_ERR_NOT_FOUND, "no param_dir is configured");
+        snprintf(path, sizeof path, "%s/%s.params", e->param_dir, circuit_id);
+        if (access(path, R_OK) != 0) return fail(err, CUZK_ERR_NOT_FOUND, "unknown circuit %s", circuit_id);
+    }
+    pthread_mutex_lock(&e->lock);
+    cuzk_status s = CUZK_OK;
+    if (e->shutting_down) {
+        s = fail(err, CUZK_ERR_SHUTTING_DOWN, "the engine is shutting down");
+        goto out;
+    }
+    engine_key *k = engine_key_get(e, circuit_id, synthetic, log2, seed);
+    if (k == NULL) {
+        s = fail(err, CUZK_ERR_NOMEM, "out of memory");
+        goto out;
+    }
+    if (k->state == KEY_HOT) {
+        if (already_loaded != NULL) *already_loaded = true;
+        k->last_use = ++e->lru_clock;
+        goto out;
+    }
+    k->refs++; /* not evicted to make room while we wait */
+    engine_key_request(e, k);
+    while (!e->stop && (k->load_queued || k->state == KEY_LOADING)) pthread_cond_wait(&e->done_cv, &e->lock);
+    engine_key_unref(e, k);
+    if (k->state == KEY_HOT) {
+        if (load_time_ms != NULL) *load_time_ms = k->load_ms;
+    } else if (e->stop) {
+        s = fail(err, CUZK_ERR_SHUTTING_DOWN, "the engine shut down during the load");
+    } else {
+        s = fail(err, k->last_status != CUZK_OK ? k->last_status : CUZK_ERR_IO, "cannot load circuit %s: %s",
+                 circuit_id, k->last_error);
+    }
+out:
+    pthread_mutex_unlock(&e->lock);
+    return s;
+}
+
+cuzk_status engine_evict(engine *e, const char *circuit_id, bool *was_loaded, uint64_t *freed_bytes)
+{
+    if (was_loaded != NULL) *was_loaded = false;
+    if (freed_bytes != NULL) *freed_bytes = 0;
+    if (e == NULL || circuit_id == NULL) return CUZK_ERR_INVALID_ARG;
+    pthread_mutex_lock(&e->lock);
+    cuzk_status s = CUZK_OK;
+    engine_key *k = e->keys;
+    while (k != NULL && strncmp(k->id, circuit_id, ENGINE_ID_MAX) != 0) k = k->next;
+    if (k == NULL) {
+        s = CUZK_ERR_NOT_FOUND;
+    } else if (k->state == KEY_HOT && k->refs > 0) {
+        s = CUZK_ERR_BUSY; /* jobs need it: evicting now would only make them load it again */
+    } else if (k->state == KEY_HOT) {
+        if (was_loaded != NULL) *was_loaded = true;
+        if (freed_bytes != NULL) *freed_bytes = k->size_bytes;
+        engine_key_free_contents(e, k);
+    }
+    pthread_mutex_unlock(&e->lock);
+    return s;
+}

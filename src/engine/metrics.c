@@ -1,0 +1,160 @@
+/* Counters, gauges and per-stage latency histograms, and their Prometheus text exposition. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine_internal.h"
+
+const char *const engine_stage_names[STAGE_COUNT] = {
+    "queue", "admission", "synthesis", "upload", "ntt_h", "msm", "finalize", "verify",
+};
+
+/* upper bounds in seconds: a 2^10 partition's stages take milliseconds, a 32 GiB PoRep partition's tens of seconds */
+static const double hist_le[HIST_BUCKETS] = {0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1,
+                                             0.25,  0.5,    1,     2.5,  5,     10,   30};
+
+void engine_hist_add(engine_hist *h, double seconds)
+{
+    int i = 0;
+    while (i < HIST_BUCKETS && seconds > hist_le[i]) i++;
+    h->count[i]++;
+    h->n++;
+    h->sum += seconds;
+}
+
+static const struct {
+    uint32_t kind;
+    const char *name;
+} kinds[ENGINE_NUM_KINDS] = {
+    {ENGINE_KIND_POREP_SEAL_COMMIT, "POREP_SEAL_COMMIT"},
+    {ENGINE_KIND_SNAP_DEALS_UPDATE, "SNAP_DEALS_UPDATE"},
+    {ENGINE_KIND_WINDOW_POST_PARTITION, "WINDOW_POST_PARTITION"},
+    {ENGINE_KIND_WINNING_POST, "WINNING_POST"},
+    {ENGINE_KIND_GENERIC_CIRCUIT, "GENERIC_CIRCUIT"},
+    {ENGINE_KIND_SYNTHETIC, "SYNTHETIC"},
+};
+
+int engine_kind_index(uint32_t kind)
+{
+    for (int i = 0; i < ENGINE_NUM_KINDS; i++)
+        if (kinds[i].kind == kind) return i;
+    return -1;
+}
+
+const char *engine_kind_name(uint32_t kind)
+{
+    int i = engine_kind_index(kind);
+    return i < 0 ? "UNKNOWN" : kinds[i].name;
+}
+
+/* A growing string; on allocation failure it stays failed and the result is NULL. */
+typedef struct {
+    char *p;
+    size_t len, cap;
+    bool failed;
+} sbuf;
+
+static void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_printf(sbuf *b, const char *fmt, ...)
+{
+    if (b->failed) return;
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(b->p + b->len, b->cap - b->len, fmt, ap);
+        va_end(ap);
+        if (n < 0) {
+            b->failed = true;
+            return;
+        }
+        if (b->len + (size_t)n < b->cap) {
+            b->len += (size_t)n;
+            return;
+        }
+        size_t cap = b->cap * 2 + (size_t)n + 1;
+        char *p = realloc(b->p, cap);
+        if (p == NULL) {
+            b->failed = true;
+            return;
+        }
+        b->p = p;
+        b->cap = cap;
+    }
+}
+
+static void sb_head(sbuf *b, const char *name, const char *type, const char *help)
+{
+    sb_printf(b, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+static const char *prio_names[ENGINE_NUM_PRIORITIES] = {"unspecified", "low", "normal", "high", "critical"};
+
+char *engine_metrics_text(engine *e)
+{
+    sbuf b = {malloc(4096), 0, 4096, false};
+    if (b.p == NULL) return NULL;
+    b.p[0] = 0;
+    pthread_mutex_lock(&e->lock);
+
+    static const char *outcomes[3] = {"completed", "failed", "cancelled"};
+    sb_head(&b, "cuzk_jobs_total", "counter", "Jobs finished, by proof kind and outcome.");
+    for (int k = 0; k < ENGINE_NUM_KINDS; k++)
+        for (int o = 0; o < 3; o++)
+            sb_printf(&b, "cuzk_jobs_total{kind=\"%s\",outcome=\"%s\"} %llu\n", kinds[k].name, outcomes[o],
+                      (unsigned long long)e->done_count[k][o]);
+    sb_head(&b, "cuzk_partitions_proved_total", "counter", "Partitions proved and verified.");
+    sb_printf(&b, "cuzk_partitions_proved_total %llu\n", (unsigned long long)e->partitions_proved);
+
+    uint64_t pending[ENGINE_NUM_PRIORITIES] = {0}, running[ENGINE_NUM_PRIORITIES] = {0};
+    for (engine_job *j = e->jobs; j != NULL; j = j->next) {
+        if (j->state == JOB_QUEUED) pending[j->prio]++;
+        if (j->state == JOB_RUNNING) running[j->prio]++;
+    }
+    sb_head(&b, "cuzk_jobs_queued", "gauge", "Jobs accepted and not started, by priority.");
+    for (int p = ENGINE_PRIO_LOW; p < ENGINE_NUM_PRIORITIES; p++)
+        sb_printf(&b, "cuzk_jobs_queued{priority=\"%s\"} %llu\n", prio_names[p], (unsigned long long)pending[p]);
+    sb_head(&b, "cuzk_jobs_running", "gauge", "Jobs with partitions in the pipeline, by priority.");
+    for (int p = ENGINE_PRIO_LOW; p < ENGINE_NUM_PRIORITIES; p++)
+        sb_printf(&b, "cuzk_jobs_running{priority=\"%s\"} %llu\n", prio_names[p], (unsigned long long)running[p]);
+    sb_head(&b, "cuzk_partitions_waiting", "gauge", "Synthesized partitions waiting for a stage.");
+    sb_printf(&b, "cuzk_partitions_waiting{stage=\"prover\"} %u\n", e->gpu_q_len);
+    sb_printf(&b, "cuzk_partitions_waiting{stage=\"finalize\"} %u\n", e->final_q_len);
+
+    sb_head(&b, "cuzk_memory_in_use_bytes", "gauge", "Working memory admitted to jobs.");
+    sb_printf(&b, "cuzk_memory_in_use_bytes %llu\n", (unsigned long long)e->mem_used);
+    sb_head(&b, "cuzk_memory_budget_bytes", "gauge", "Working memory budget.");
+    sb_printf(&b, "cuzk_memory_budget_bytes %llu\n", (unsigned long long)e->mem_budget);
+    sb_head(&b, "cuzk_memory_peak_bytes", "gauge", "Most working memory admitted at once since start.");
+    sb_printf(&b, "cuzk_memory_peak_bytes %llu\n", (unsigned long long)e->mem_peak);
+    sb_head(&b, "cuzk_keys_hot_bytes", "gauge", "Bytes of keys and circuits loaded in memory.");
+    sb_printf(&b, "cuzk_keys_hot_bytes %llu\n", (unsigned long long)e->keys_hot_bytes);
+    sb_head(&b, "cuzk_keys_budget_bytes", "gauge", "Budget for loaded keys (0: none).");
+    sb_printf(&b, "cuzk_keys_budget_bytes %llu\n", (unsigned long long)e->key_budget);
+    sb_head(&b, "cuzk_uptime_seconds", "gauge", "Seconds since the engine started.");
+    sb_printf(&b, "cuzk_uptime_seconds %.0f\n", engine_now() - e->t_start);
+
+    sb_head(&b, "cuzk_stage_seconds", "histogram", "Latency of each pipeline stage (queue and admission per job "
+                                                   "and partition, the others per partition).");
+    for (int s = 0; s < STAGE_COUNT; s++) {
+        const engine_hist *h = &e->hist[s];
+        uint64_t cum = 0;
+        for (int i = 0; i < HIST_BUCKETS; i++) {
+            cum += h->count[i];
+            sb_printf(&b, "cuzk_stage_seconds_bucket{stage=\"%s\",le=\"%g\"} %llu\n", engine_stage_names[s],
+                      hist_le[i], (unsigned long long)cum);
+        }
+        cum += h->count[HIST_BUCKETS];
+        sb_printf(&b, "cuzk_stage_seconds_bucket{stage=\"%s\",le=\"+Inf\"} %llu\n", engine_stage_names[s],
+                  (unsigned long long)cum);
+        sb_printf(&b, "cuzk_stage_seconds_sum{stage=\"%s\"} %.6f\n", engine_stage_names[s], h->sum);
+        sb_printf(&b, "cuzk_stage_seconds_count{stage=\"%s\"} %llu\n", engine_stage_names[s],
+                  (unsigned long long)h->n);
+    }
+    pthread_mutex_unlock(&e->lock);
+    if (b.failed) {
+        free(b.p);
+        return NULL;
+    }
+    return b.p;
+}

@@ -1,0 +1,696 @@
+/* The engine end to end on the CPU backend with tiny circuits: synthetic and generic jobs whose proofs verify,
+ * priority order, cancellation, idempotent request ids, await timeouts, malformed requests, the memory budget,
+ * backend failures, shutdown under load, status, preload/evict and metrics. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../src/engine/engine_internal.h"
+#include "cuzk/circuits.h"
+#include "cuzk/engine.h"
+#include "testutil.h"
+
+#define WAIT_MS 120000 /* generous: a loaded 2-core box under ASan */
+
+static char g_dir[256];
+
+static engine_config base_cfg(void)
+{
+    engine_config c;
+    memset(&c, 0, sizeof c);
+    c.param_dir = g_dir;
+    c.synthesis_workers = 1;
+    c.synthesis_threads = 1;
+    c.prover_threads = 1;
+    c.gpu_workers_per_device = 1;
+    c.gpu_queue_depth = 1;
+    c.working_memory_budget = (uint64_t)1 << 30;
+    c.result_ttl_ms = 600000;
+    return c;
+}
+
+static engine *start(const engine_config *c)
+{
+    engine *e = NULL;
+    cuzk_errmsg err = {{0}};
+    cuzk_status s = engine_create(&e, c, &err);
+    if (s != CUZK_OK) fprintf(stderr, "engine_create: %s\n", err.msg);
+    assert_int_equal(s, CUZK_OK);
+    return e;
+}
+
+static engine_request synth_req(unsigned log2, uint64_t seed, uint32_t parts, engine_priority prio)
+{
+    engine_request r;
+    memset(&r, 0, sizeof r);
+    r.proof_kind = ENGINE_KIND_SYNTHETIC;
+    r.synthetic_log2 = log2;
+    r.seed = seed;
+    r.partitions = parts;
+    r.priority = prio;
+    return r;
+}
+
+static void submit_ok(engine *e, const engine_request *r, char id[ENGINE_ID_MAX])
+{
+    cuzk_errmsg err = {{0}};
+    bool attached = true;
+    cuzk_status s = engine_submit(e, r, id, NULL, &attached, &err);
+    if (s != CUZK_OK) fprintf(stderr, "submit: %s (%s)\n", cuzk_status_str(s), err.msg);
+    assert_int_equal(s, CUZK_OK);
+    assert_false(attached);
+}
+
+static engine_result await_done(engine *e, const char *id)
+{
+    engine_result r;
+    assert_int_equal(engine_await(e, id, WAIT_MS, &r), CUZK_OK);
+    assert_int_not_equal(r.status, ENGINE_JOB_TIMEOUT);
+    return r;
+}
+
+static void expect_completed(engine *e, const char *id, uint32_t parts)
+{
+    engine_result r = await_done(e, id);
+    if (r.status != ENGINE_JOB_COMPLETED) fprintf(stderr, "job %s: %d %s\n", id, r.status, r.error_message);
+    assert_int_equal(r.status, ENGINE_JOB_COMPLETED);
+    assert_int_equal(r.proof_len, (size_t)parts * GROTH16_PROOF_BYTES);
+    engine_result_clear(&r);
+}
+
+static bool still_pending(engine *e, const char *id)
+{
+    engine_result r;
+    assert_int_equal(engine_await(e, id, 1, &r), CUZK_OK);
+    bool pending = r.status == ENGINE_JOB_TIMEOUT;
+    engine_result_clear(&r);
+    return pending;
+}
+
+/* A metric's value from the text exposition (the line that starts with `name`), -1 when absent. */
+static double metric(engine *e, const char *name)
+{
+    char *t = engine_metrics_text(e);
+    assert_non_null(t);
+    double v = -1;
+    size_t n = strlen(name);
+    for (char *p = t; p != NULL && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+        if (strncmp(p, name, n) == 0 && p[n] == ' ') {
+            v = strtod(p + n + 1, NULL);
+            break;
+        }
+    }
+    free(t);
+    return v;
+}
+
+/* Proofs of a synthetic job checked outside the engine: the key from the engine's own disk cache, the public inputs
+ * from the generator. */
+static void check_synthetic_proofs(const engine_result *r, unsigned log2, uint64_t seed, uint32_t parts)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/synthetic/%u-%llu.params", g_dir, log2, (unsigned long long)seed);
+    groth16_pk pk;
+    assert_int_equal(groth16_params_load(&pk, path, 0, 1, NULL), CUZK_OK);
+    r1cs_t *cs;
+    fr_t *z;
+    assert_int_equal(circuits_synthetic(log2, seed, 1, &cs, &z, NULL), CUZK_OK);
+    groth16_pvk pvk;
+    groth16_prepare_vk(&pvk, &pk.vk);
+    for (uint32_t p = 0; p < parts; p++) {
+        groth16_proof_t proof;
+        assert_int_equal(groth16_proof_from_bytes(&proof, r->proof + p * GROTH16_PROOF_BYTES, GROTH16_PROOF_BYTES),
+                         CUZK_OK);
+        assert_int_equal(groth16_verify(&pvk, &proof, z + 1, cs->num_inputs - 1), CUZK_OK);
+        /* and a tampered proof does not */
+        g1_affine_t a = proof.a;
+        proof.a = proof.c;
+        assert_int_not_equal(groth16_verify(&pvk, &proof, z + 1, cs->num_inputs - 1), CUZK_OK);
+        proof.a = a;
+    }
+    free(z);
+    r1cs_free(cs);
+    groth16_pk_free(&pk);
+}
+
+static void test_synthetic_jobs(void **state)
+{
+    (void)state;
+    engine_config c = base_cfg();
+    engine *e = start(&c);
+    char id1[ENGINE_ID_MAX], id3[ENGINE_ID_MAX];
+    engine_request r1 = synth_req(7, 1, 1, ENGINE_PRIO_NORMAL), r3 = synth_req(7, 1, 3, ENGINE_PRIO_NORMAL);
+    submit_ok(e, &r1, id1);
+    submit_ok(e, &r3, id3);
+    assert_string_not_equal(id1, id3);
+    engine_result a = await_done(e, id1), b = await_done(e, id3);
+    assert_int_equal(a.status, ENGINE_JOB_COMPLETED);
+    assert_int_equal(b.status, ENGINE_JOB_COMPLETED);
+    assert_int_equal(a.proof_len, GROTH16_PROOF_BYTES);
+    assert_int_equal(b.proof_len, 3 * GROTH16_PROOF_BYTES);
+    check_synthetic_proofs(&a, 7, 1, 1);
+    check_synthetic_proofs(&b, 7, 1, 3);
+    /* random r, s: partitions of one witness still give different proofs */
+    assert_memory_not_equal(b.proof, b.proof + GROTH16_PROOF_BYTES, GROTH16_PROOF_BYTES);
+    engine_result_clear(&a);
+    engine_result_clear(&b);
+    engine_destroy(e);
+}
+
+/* ---- generic circuits -------------------------------------------------------------------------------------------- */
+typedef struct {
+    r1cs_t *cs;
+    fr_t *z;
+    groth16_pk pk;
+} tiny_circuit;
+
+static void tiny_make(tiny_circuit *t, const char *id)
+{
+    assert_int_equal(circuits_synthetic(6, 77, 1, &t->cs, &t->z, NULL), CUZK_OK);
+    groth16_setup_opts o;
+    memset(&o, 0, sizeof o);
+    o.threads = 1;
+    assert_int_equal(groth16_setup(&t->pk, t->cs, &o, NULL), CUZK_OK);
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s.pce", g_dir, id);
+    assert_int_equal(r1cs_pce_write(t->cs, path, NULL), CUZK_OK);
+    snprintf(path, sizeof path, "%s/%s.params", g_dir, id);
+    assert_int_equal(groth16_params_write(&t->pk, path, NULL), CUZK_OK);
+}
+
+static void tiny_free(tiny_circuit *t)
+{
+    free(t->z);
+    r1cs_free(t->cs);
+    groth16_pk_free(&t->pk);
+}
+
+static engine_request generic_req(const char *id, const uint8_t *w, size_t len)
+{
+    engine_request r;
+    memset(&r, 0, sizeof r);
+    r.proof_kind = ENGINE_KIND_GENERIC_CIRCUIT;
+    snprintf(r.circuit_id, sizeof r.circuit_id, "%s", id);
+    r.witness = w;
+    r.witness_len = len;
+    return r;
+}
+
+static engine_result run_generic(engine *e, const engine_request *r)
+{
+    char id[ENGINE_ID_MAX];
+    submit_ok(e, r, id);
+    return await_done(e, id);
+}
+
+static void test_generic_jobs(void **state)
+{
+    (void)state;
+    tiny_circuit t;
+    tiny_make(&t, "tiny");
+    engine_config c = base_cfg();
+    engine *e = start(&c);
+    uint64_t nv = r1cs_num_vars(t.cs);
+    uint8_t *w;
+    size_t wl;
+    assert_int_equal(r1cs_wtns_encode(t.z, nv, &w, &wl), CUZK_OK);
+
+    engine_request r = generic_req("tiny", w, wl);
+    engine_result res = run_generic(e, &r);
+    assert_int_equal(res.status, ENGINE_JOB_COMPLETED);
+    groth16_pvk pvk;
+    groth16_prepare_vk(&pvk, &t.pk.vk);
+    groth16_proof_t proof;
+    assert_int_equal(groth16_proof_from_bytes(&proof, res.proof, res.proof_len), CUZK_OK);
+    assert_int_equal(groth16_verify(&pvk, &proof, t.z + 1, t.cs->num_inputs - 1), CUZK_OK);
+    engine_result_clear(&res);
+
+    /* the same witness from a file */
+    char path[512];
+    snprintf(path, sizeof path, "%s/tiny.wtns", g_dir);
+    assert_int_equal(r1cs_wtns_save(t.z, nv, path, NULL), CUZK_OK);
+    r = generic_req("tiny", NULL, 0);
+    snprintf(r.witness_path, sizeof r.witness_path, "%s", path);
+    res = run_generic(e, &r);
+    assert_int_equal(res.status, ENGINE_JOB_COMPLETED);
+    engine_result_clear(&res);
+
+    /* a witness of the wrong length: FAILED, with the counts */
+    uint8_t *w2;
+    size_t wl2;
+    assert_int_equal(r1cs_wtns_encode(t.z, nv - 1, &w2, &wl2), CUZK_OK);
+    r = generic_req("tiny", w2, wl2);
+    res = run_generic(e, &r);
+    assert_int_equal(res.status, ENGINE_JOB_FAILED);
+    assert_non_null(strstr(res.error_message, "witness"));
+    engine_result_clear(&res);
+    free(w2);
+
+    /* an unsatisfied witness: FAILED, naming the row */
+    fr_t keep = t.z[nv - 1];
+    fr_add(&t.z[nv - 1], &t.z[nv - 1], &t.z[0]);
+    assert_int_equal(r1cs_wtns_encode(t.z, nv, &w2, &wl2), CUZK_OK);
+    t.z[nv - 1] = keep;
+    r = generic_req("tiny", w2, wl2);
+    res = run_generic(e, &r);
+    assert_int_equal(res.status, ENGINE_JOB_FAILED);
+    assert_non_null(strstr(res.error_message, "does not satisfy"));
+    engine_result_clear(&res);
+    free(w2);
+
+    /* rejected at submission */
+    char id[ENGINE_ID_MAX];
+    cuzk_errmsg err = {{0}};
+    r = generic_req("nosuch", w, wl);
+    assert_int_equal(engine_submit(e, &r, id, NULL, NULL, &err), CUZK_ERR_NOT_FOUND);
+    assert_non_null(strstr(err.msg, "unknown circuit nosuch"));
+    r = generic_req("../etc", w, wl);
+    assert_int_equal(engine_submit(e, &r, id, NULL, NULL, &err), CUZK_ERR_INVALID_ARG);
+    r = generic_req("tiny", w, wl);
+    snprintf(r.witness_path, sizeof r.witness_path, "%s", path);
+    assert_int_equal(engine_submit(e, &r, id, NULL, NULL, &err), CUZK_ERR_INVALID_ARG);
+    r = generic_req("tiny", NULL, 0);
+    assert_int_equal(engine_submit(e, &r, id, NULL, NULL, &err), CUZK_ERR_INVALID_ARG);
+    r = generic_req("tiny", NULL, 0);
+    snprintf(r.witness_path, sizeof r.witness_path, "%s/missing.wtns", g_dir);
+    assert_int_equal(engine_submit(e, &r, id, NULL, NULL, &err), CUZK_ERR_NOT_FOUND);
+    r = generic_req("tiny", w, wl);
+    r.proof_kind = 77;
+    assert_int_equal(engine_submit(e, &r, id, NULL, NULL, &err), CUZK_ERR_INVALID_ARG);
+
+    /* Filecoin kinds: accepted and answered FAILED with a reason */
+    r = generic_req("", NULL, 0);
+    r.proof_kind = ENGINE_KIND_POREP_SEAL_COMMIT;
+    res = run_generic(e, &r);
+    assert_int_equal(res.status, ENGINE_JOB_FAILED);
+    assert_string_equal(res.error_message, "proof kind POREP_SEAL_COMMIT is not supported yet");
+    engine_result_clear(&res);
+
+    free(w);
+    engine_destroy(e);
+    tiny_free(&t);
+}
+
+/* ---- scheduling -------------------------------------------------------------------------------------------------- */
+static void test_priority_order(void **state)
+{
+    (void)state;
+    engine_config c = base_cfg();
+    engine *e = start(&c);
+    bool already;
+    uint64_t ms;
+    assert_int_equal(engine_preload(e, "synthetic-10-5", &already, &ms, NULL), CUZK_OK);
+    char a[ENGINE_ID_MAX], b[ENGINE_ID_MAX], cc[ENGINE_ID_MAX], d[ENGINE_ID_MAX], x[ENGINE_ID_MAX];
+    engine_request r = synth_req(10, 5, 8, ENGINE_PRIO_NORMAL);
+    submit_ok(e, &r, a);
+    r = synth_req(10, 5, 3, ENGINE_PRIO_LOW);
+    submit_ok(e, &r, b);
+    r = synth_req(10, 5, 3, ENGINE_PRIO_NORMAL);
+    submit_ok(e, &r, cc);
+    r = synth_req(10, 5, 1, ENGINE_PRIO_HIGH);
+    submit_ok(e, &r, d);
+    r = synth_req(10, 5, 1, ENGINE_PRIO_CRITICAL);
+    uint32_t pos = 99;
+    bool att;
+    assert_int_equal(engine_submit(e, &r, x, &pos, &att, NULL), CUZK_OK);
+    assert_int_equal(pos, 0); /* nothing runs before a CRITICAL job */
+
+    /* CRITICAL, then HIGH, overtake the 8-partition NORMAL job at partition boundaries */
+    expect_completed(e, x, 1);
+    assert_true(still_pending(e, a));
+    expect_completed(e, d, 1);
+    assert_true(still_pending(e, a));
+    assert_true(still_pending(e, cc));
+    /* FIFO within NORMAL, LOW last */
+    expect_completed(e, a, 8);
+    assert_true(still_pending(e, b));
+    expect_completed(e, cc, 3);
+    expect_completed(e, b, 3);
+    engine_destroy(e);
+}
+
+static void wait_running(engine *e, const char *id)
+{
+    for (int i = 0; i < 100000; i++) {
+        engine_status_report st;
+        assert_int_equal(engine_status(e, &st), CUZK_OK);
+        uint32_t running = 0;
+        for (size_t q = 0; q < st.num_queues; q++)
+            if (strcmp(st.queues[q].proof_kind, "SYNTHETIC") == 0) running = st.queues[q].in_progress;
+        engine_status_clear(&st);
+        if (running > 0) return;
+        assert_true(still_pending(e, id)); /* the wait itself: 1 ms inside the engine's await */
+    }
+    fail_msg("job %s never started", id);
+}
+
+static void test_cancel(void **state)
+{
+    (void)state;
+    engine_config c = base_cfg();
+    engine *e = start(&c);
+    char big[ENGINE_ID_MAX], queued[ENGINE_ID_MAX], after[ENGINE_ID_MAX];
+    engine_request r = synth_req(9, 2, 40, ENGINE_PRIO_NORMAL);
+    submit_ok(e, &r, big);
+    wait_running(e, big);
+    r = synth_req(9, 2, 1, ENGINE_PRIO_LOW);
+    submit_ok(e, &r, queued);
+
+    bool was_running = true;
+    assert_int_equal(engine_cancel(e, queued, &was_running), CUZK_OK);
+    assert_false(was_running);
+    engine_result res = await_done(e, queued);
+    assert_int_equal(res.status, ENGINE_JOB_CANCELLED);
+    engine_result_clear(&res);
+
+    assert_int_equal(engine_cancel(e, big, &was_running), CUZK_OK);
+    assert_true(was_running);
+    res = await_done(e, big);
+    assert_int_equal(res.status, ENGINE_JOB_CANCELLED);
+    assert_int_equal(res.proof_len, 0);
+    engine_result_clear(&res);
+    assert_int_equal(engine_cancel(e, "job-nosuch", &was_running), CUZK_ERR_NOT_FOUND);
+
+    /* the engine goes on serving, and the cancelled partitions gave back their memory and key reference */
+    r = synth_req(9, 2, 1, ENGINE_PRIO_LOW);
+    submit_ok(e, &r, after);
+    expect_completed(e, after, 1);
+    assert_true(metric(e, "cuzk_memory_in_use_bytes") == 0);
+    engine_status_report st;
+    assert_int_equal(engine_status(e, &st), CUZK_OK);
+    assert_int_equal(st.num_srs, 1);
+    assert_int_equal(st.srs[0].ref_count, 0);
+    engine_status_clear(&st);
+    engine_destroy(e);
+}
+
+static void test_idempotency_and_timeout(void **state)
+{
+    (void)state;
+    engine_config c = base_cfg();
+    engine *e = start(&c);
+    char id[ENGINE_ID_MAX], id2[ENGINE_ID_MAX], id3[ENGINE_ID_MAX];
+    engine_request r = synth_req(9, 3, 6, ENGINE_PRIO_NORMAL);
+    snprintf(r.request_id, sizeof r.request_id, "porep-1000-7");
+    submit_ok(e, &r, id);
+    bool attached = false;
+    assert_int_equal(engine_submit(e, &r, id2, NULL, &attached, NULL), CUZK_OK);
+    assert_true(attached);
+    assert_string_equal(id, id2);
+
+    /* the job takes seconds (a key to make, six partitions): an await of 1 ms times out */
+    engine_result res;
+    assert_int_equal(engine_await(e, id, 1, &res), CUZK_OK);
+    assert_int_equal(res.status, ENGINE_JOB_TIMEOUT);
+    engine_result_clear(&res);
+
+    engine_result first = await_done(e, id);
+    assert_int_equal(first.status, ENGINE_JOB_COMPLETED);
+    attached = false;
+    assert_int_equal(engine_submit(e, &r, id3, NULL, &attached, NULL), CUZK_OK);
+    assert_true(attached);
+    assert_string_equal(id, id3);
+    engine_result again = await_done(e, id3);
+    assert_int_equal(again.proof_len, first.proof_len);
+    assert_memory_equal(again.proof, first.proof, first.proof_len);
+    engine_result_clear(&first);
+    engine_result_clear(&again);
+
+    assert_int_equal(engine_await(e, "job-0", 1, &res), CUZK_ERR_NOT_FOUND);
+    assert_int_equal(res.status, ENGINE_JOB_UNKNOWN);
+    engine_destroy(e);
+
+    /* with a TTL of 1 ms the kept result expires, and the request id makes a new job */
+    c.result_ttl_ms = 1;
+    e = start(&c);
+    r.partitions = 1;
+    submit_ok(e, &r, id);
+    expect_completed(e, id, 1);
+    engine_request other = synth_req(9, 3, 2, ENGINE_PRIO_NORMAL);
+    submit_ok(e, &other, id2);
+    expect_completed(e, id2, 2); /* takes longer than the TTL */
+    submit_ok(e, &r, id3);
+    assert_string_not_equal(id, id3);
+    expect_completed(e, id3, 1);
+    engine_destroy(e);
+}
+
+/* ---- memory ------------------------------------------------------------------------------------------------------ */
+static void test_memory_budget(void **state)
+{
+    (void)state;
+    engine_config c = base_cfg();
+    uint64_t need = groth16_prove_peak_bytes(1u << 8, 1u << 8, 1);
+    assert_true(need > 3 * 256 * 32);
+    /* a job that can never fit is refused at once, with both numbers */
+    c.working_memory_budget = need - 1;
+    engine *e = start(&c);
+    char id[ENGINE_ID_MAX];
+    cuzk_errmsg err = {{0}};
+    engine_request r = synth_req(8, 4, 1, ENGINE_PRIO_NORMAL);
+    assert_int_equal(engine_submit(e, &r, id, NULL, NULL, &err), CUZK_ERR_OVER_BUDGET);
+    char expect[128];
+    snprintf(expect, sizeof expect, "needs %llu bytes", (unsigned long long)need);
+    assert_non_null(strstr(err.msg, expect));
+    snprintf(expect, sizeof expect, "budget %llu", (unsigned long long)(need - 1));
+    assert_non_null(strstr(err.msg, expect));
+    engine_destroy(e);
+
+    /* room for two partitions, four workers' worth of demand: admission holds the rest back */
+    c.working_memory_budget = 2 * need + need / 2;
+    c.synthesis_workers = 3;
+    c.gpu_workers_per_device = 2;
+    c.gpu_queue_depth = 3;
+    e = start(&c);
+    char ids[5][ENGINE_ID_MAX];
+    for (int i = 0; i < 5; i++) {
+        r = synth_req(8, 4, 3, i % 2 ? ENGINE_PRIO_HIGH : ENGINE_PRIO_NORMAL);
+        submit_ok(e, &r, ids[i]);
+    }
+    for (int i = 0; i < 5; i++) expect_completed(e, ids[i], 3);
+    double peak = metric(e, "cuzk_memory_peak_bytes");
+    assert_true(peak >= (double)need);
+    assert_true(peak <= (double)c.working_memory_budget);
+    assert_true(metric(e, "cuzk_memory_in_use_bytes") == 0);
+    assert_true(metric(e, "cuzk_memory_budget_bytes") == (double)c.working_memory_budget);
+    engine_destroy(e);
+}
+
+/* The bound is an upper bound of what the prover really allocates: measured with glibc's counters around the
+ * synthesis (which holds a, b, c) in builds without a sanitizer's allocator. */
+static void test_memory_model(void **state)
+{
+    (void)state;
+    uint64_t n = 1u << 12;
+    assert_true(groth16_prove_peak_bytes(n, n, 2) > groth16_prove_peak_bytes(n, n, 1));
+    assert_true(groth16_prove_peak_bytes(2 * n, n, 1) > groth16_prove_peak_bytes(n, n, 1) + 3 * n * 32);
+    /* the terms at 2^12, one thread: 3n·32 + n/2·32 + (n+1)·32 + scratch + split + gathered */
+    uint64_t b = groth16_prove_peak_bytes(n, n, 1);
+    assert_true(b >= 3 * n * 32 + n / 2 * 32 + (n + 1) * 32 + n * 40 + n * 192);
+    assert_true(b < 3 * n * 32 + n / 2 * 32 + (n + 1) * 32 + n * 40 + n * 192 + 8 * 1024 * 1024);
+}
+
+/* ---- failures ---------------------------------------------------------------------------------------------------- */
+typedef struct {
+    engine_backend cpu;
+    int mode; /* 0 pass, 1 fail the prover call, 2 return a wrong proof */
+} faulty_ctx;
+
+static unsigned faulty_devices(void *ctx) { return ((faulty_ctx *)ctx)->cpu.num_devices(((faulty_ctx *)ctx)->cpu.ctx); }
+static void faulty_info(void *ctx, unsigned d, engine_gpu_status *o)
+{
+    faulty_ctx *f = ctx;
+    f->cpu.device_info(f->cpu.ctx, d, o);
+}
+static uint64_t faulty_bytes(void *ctx, uint64_t n, uint64_t v)
+{
+    faulty_ctx *f = ctx;
+    return f->cpu.partition_bytes(f->cpu.ctx, n, v);
+}
+static cuzk_status faulty_start(void *ctx, unsigned d, engine_work *w, cuzk_errmsg *err)
+{
+    faulty_ctx *f = ctx;
+    int mode = __atomic_load_n(&f->mode, __ATOMIC_SEQ_CST);
+    if (mode == 1) {
+        snprintf(err->msg, sizeof err->msg, "injected device fault");
+        return CUZK_ERR_IO;
+    }
+    cuzk_status s = f->cpu.prove_start(f->cpu.ctx, d, w, err);
+    if (mode == 2) w->proof.a = w->proof.c;
+    return s;
+}
+static cuzk_status faulty_finish(void *ctx, unsigned d, engine_work *w, cuzk_errmsg *err)
+{
+    faulty_ctx *f = ctx;
+    return f->cpu.prove_finish(f->cpu.ctx, d, w, err);
+}
+static void faulty_destroy(void *ctx)
+{
+    faulty_ctx *f = ctx;
+    f->cpu.destroy(f->cpu.ctx);
+    free(f);
+}
+
+static void test_backend_failures(void **state)
+{
+    (void)state;
+    faulty_ctx *f = calloc(1, sizeof *f);
+    assert_non_null(f);
+    assert_int_equal(engine_backend_cpu(&f->cpu, 1), CUZK_OK);
+    engine_backend be = {"faulty", f, faulty_devices, faulty_info, faulty_bytes, faulty_start, faulty_finish,
+                         faulty_destroy};
+    engine_config c = base_cfg();
+    engine *e = NULL;
+    assert_int_equal(engine_create_with_backend(&e, &c, &be, NULL), CUZK_OK);
+    char id[ENGINE_ID_MAX];
+    engine_request r = synth_req(7, 1, 2, ENGINE_PRIO_NORMAL);
+
+    __atomic_store_n(&f->mode, 1, __ATOMIC_SEQ_CST);
+    submit_ok(e, &r, id);
+    engine_result res = await_done(e, id);
+    assert_int_equal(res.status, ENGINE_JOB_FAILED);
+    assert_non_null(strstr(res.error_message, "prover failed"));
+    assert_non_null(strstr(res.error_message, "injected device fault"));
+    engine_result_clear(&res);
+
+    __atomic_store_n(&f->mode, 2, __ATOMIC_SEQ_CST);
+    submit_ok(e, &r, id);
+    res = await_done(e, id);
+    assert_int_equal(res.status, ENGINE_JOB_FAILED);
+    assert_non_null(strstr(res.error_message, "does not verify"));
+    engine_result_clear(&res);
+
+    __atomic_store_n(&f->mode, 0, __ATOMIC_SEQ_CST);
+    submit_ok(e, &r, id);
+    expect_completed(e, id, 2);
+    engine_status_report st;
+    assert_int_equal(engine_status(e, &st), CUZK_OK);
+    assert_int_equal(st.total_proofs_failed, 2);
+    assert_int_equal(st.total_proofs_completed, 1);
+    engine_status_clear(&st);
+    engine_destroy(e);
+}
+
+static void test_shutdown_under_load(void **state)
+{
+    (void)state;
+    for (int drain = 0; drain < 2; drain++) {
+        engine_config c = base_cfg();
+        c.synthesis_workers = 2;
+        engine *e = start(&c);
+        char ids[6][ENGINE_ID_MAX];
+        for (int i = 0; i < 6; i++) {
+            engine_request r = synth_req(7, 1, 2, (engine_priority)(1 + i % 4));
+            submit_ok(e, &r, ids[i]);
+        }
+        engine_shutdown(e, drain ? WAIT_MS : 0);
+        char id[ENGINE_ID_MAX];
+        engine_request r = synth_req(7, 1, 1, ENGINE_PRIO_NORMAL);
+        assert_int_equal(engine_submit(e, &r, id, NULL, NULL, NULL), CUZK_ERR_SHUTTING_DOWN);
+        int done = 0, cancelled = 0;
+        for (int i = 0; i < 6; i++) {
+            engine_result res;
+            assert_int_equal(engine_await(e, ids[i], 1, &res), CUZK_OK);
+            if (res.status == ENGINE_JOB_COMPLETED) done++;
+            if (res.status == ENGINE_JOB_CANCELLED) {
+                assert_non_null(strstr(res.error_message, "shut down"));
+                cancelled++;
+            }
+            engine_result_clear(&res);
+        }
+        assert_int_equal(done + cancelled, 6);
+        if (drain) assert_int_equal(done, 6);
+        assert_true(metric(e, "cuzk_memory_in_use_bytes") == 0);
+        engine_destroy(e);
+    }
+}
+
+/* ---- status, keys, metrics ------------------------------------------------------------------------------------- */
+static void test_status_keys_metrics(void **state)
+{
+    (void)state;
+    engine_config c = base_cfg();
+    engine *e = start(&c);
+    char id[ENGINE_ID_MAX];
+    engine_request r = synth_req(7, 1, 2, ENGINE_PRIO_UNSPECIFIED);
+    submit_ok(e, &r, id);
+    expect_completed(e, id, 2);
+
+    engine_status_report st;
+    assert_int_equal(engine_status(e, &st), CUZK_OK);
+    assert_int_equal(st.total_proofs_completed, 1);
+    assert_int_equal(st.num_gpus, 1);
+    assert_int_equal(st.num_queues, 6);
+    assert_int_equal(st.num_srs, 1);
+    assert_string_equal(st.srs[0].circuit_id, "synthetic-7-1");
+    assert_int_equal(st.srs[0].tier, ENGINE_TIER_HOT);
+    assert_int_equal(st.srs[0].ref_count, 0);
+    assert_true(st.srs[0].size_bytes > 0);
+    assert_int_equal(st.pinned_memory_bytes, st.srs[0].size_bytes);
+    engine_status_clear(&st);
+
+    bool was;
+    uint64_t freed;
+    assert_int_equal(engine_evict(e, "synthetic-7-1", &was, &freed), CUZK_OK);
+    assert_true(was);
+    assert_true(freed > 0);
+    assert_int_equal(engine_evict(e, "synthetic-7-1", &was, &freed), CUZK_OK);
+    assert_false(was);
+    assert_int_equal(engine_evict(e, "nosuch", &was, &freed), CUZK_ERR_NOT_FOUND);
+    assert_int_equal(engine_status(e, &st), CUZK_OK);
+    assert_int_equal(st.srs[0].tier, ENGINE_TIER_COLD);
+    assert_int_equal(st.pinned_memory_bytes, 0);
+    engine_status_clear(&st);
+
+    bool already = true;
+    uint64_t ms;
+    assert_int_equal(engine_preload(e, "synthetic-7-1", &already, &ms, NULL), CUZK_OK);
+    assert_false(already);
+    assert_int_equal(engine_preload(e, "synthetic-7-1", &already, &ms, NULL), CUZK_OK);
+    assert_true(already);
+    cuzk_errmsg err = {{0}};
+    assert_int_equal(engine_preload(e, "nosuch", &already, &ms, &err), CUZK_ERR_NOT_FOUND);
+    assert_int_equal(engine_preload(e, "synthetic-99-1", &already, &ms, &err), CUZK_ERR_INVALID_ARG);
+
+    char *t = engine_metrics_text(e);
+    assert_non_null(t);
+    assert_non_null(strstr(t, "# TYPE cuzk_stage_seconds histogram\n"));
+    assert_non_null(strstr(t, "# HELP cuzk_jobs_total "));
+    assert_non_null(strstr(t, "cuzk_jobs_total{kind=\"SYNTHETIC\",outcome=\"completed\"} 1\n"));
+    assert_non_null(strstr(t, "cuzk_stage_seconds_count{stage=\"verify\"} 2\n"));
+    assert_non_null(strstr(t, "cuzk_stage_seconds_count{stage=\"msm\"} 2\n"));
+    assert_non_null(strstr(t, "cuzk_stage_seconds_count{stage=\"queue\"} 1\n"));
+    assert_non_null(strstr(t, "cuzk_stage_seconds_bucket{stage=\"synthesis\",le=\"+Inf\"} 2\n"));
+    assert_non_null(strstr(t, "cuzk_jobs_queued{priority=\"critical\"} 0\n"));
+    free(t);
+    engine_destroy(e);
+}
+
+static int group_setup(void **state)
+{
+    (void)state;
+    snprintf(g_dir, sizeof g_dir, "/tmp/cuzk-engine-test-XXXXXX");
+    return mkdtemp(g_dir) == NULL ? -1 : 0;
+}
+
+static int group_teardown(void **state)
+{
+    (void)state;
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_dir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(void)
+{
+    test_seed_init();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_synthetic_jobs),       cmocka_unit_test(test_generic_jobs),
+        cmocka_unit_test(test_priority_order),       cmocka_unit_test(test_cancel),
+        cmocka_unit_test(test_idempotency_and_timeout), cmocka_unit_test(test_memory_budget),
+        cmocka_unit_test(test_memory_model),         cmocka_unit_test(test_backend_failures),
+        cmocka_unit_test(test_shutdown_under_load),  cmocka_unit_test(test_status_keys_metrics),
+    };
+    return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}
