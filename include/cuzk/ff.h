@@ -32,6 +32,10 @@ typedef struct { fp6_t c0, c1; } fp12_t;
 extern const uint64_t FP_MODULUS[FP_LIMBS];
 extern const uint64_t FR_MODULUS[FR_LIMBS];
 
+/* fp_add, fp_sub, fp_dbl, fr_add, fr_sub, fr_dbl: inline definitions where the target has them (ff_inline.h),
+ * declared below otherwise. Same names and semantics either way. */
+#include "cuzk/ff_inline.h"
+
 /* ---- Fp ---------------------------------------------------------------------------------------------------------- */
 void fp_set_zero(fp_t *r);
 void fp_set_one(fp_t *r);
@@ -39,9 +43,11 @@ void fp_from_u64(fp_t *r, uint64_t v);
 bool fp_is_zero(const fp_t *a);
 bool fp_is_one(const fp_t *a);
 bool fp_eq(const fp_t *a, const fp_t *b);
+#ifndef CUZK_FF_INLINE_ADDSUB
 void fp_add(fp_t *r, const fp_t *a, const fp_t *b);
 void fp_sub(fp_t *r, const fp_t *a, const fp_t *b);
 void fp_dbl(fp_t *r, const fp_t *a);
+#endif
 void fp_neg(fp_t *r, const fp_t *a);
 void fp_mul(fp_t *r, const fp_t *a, const fp_t *b);
 void fp_sqr(fp_t *r, const fp_t *a);
@@ -80,9 +86,11 @@ void fr_from_u64(fr_t *r, uint64_t v);
 bool fr_is_zero(const fr_t *a);
 bool fr_is_one(const fr_t *a);
 bool fr_eq(const fr_t *a, const fr_t *b);
+#ifndef CUZK_FF_INLINE_ADDSUB
 void fr_add(fr_t *r, const fr_t *a, const fr_t *b);
 void fr_sub(fr_t *r, const fr_t *a, const fr_t *b);
 void fr_dbl(fr_t *r, const fr_t *a);
+#endif
 void fr_neg(fr_t *r, const fr_t *a);
 void fr_mul(fr_t *r, const fr_t *a, const fr_t *b);
 void fr_sqr(fr_t *r, const fr_t *a);

@@ -57,24 +57,54 @@ void groth16_vk_free(groth16_vk *vk);
 void groth16_pk_free(groth16_pk *pk);
 
 /* ---- key files (src/groth16/params.c, zkey.c) -------------------------------------------------------------------- */
+/* Loaders map the file read-only, derive the whole layout from its counts and check it against the file length before
+ * allocating anything (a hostile count cannot make them allocate more than the file holds), then decode every point
+ * (curve always checked) into one malloc'd block, pk->storage (the vk's ic included; vk.storage = NULL). On failure
+ * *pk is zeroed. Statuses: CUZK_ERR_IO (open/map), CUZK_ERR_TRUNCATED (a count or section runs past the end),
+ * CUZK_ERR_BAD_HEADER (counts that disagree), and the ec decoders' point statuses (CUZK_ERR_BAD_FLAGS,
+ * CUZK_ERR_COORD_RANGE, CUZK_ERR_NOT_ON_CURVE, CUZK_ERR_NOT_IN_SUBGROUP, CUZK_ERR_INFINITY) for the lowest bad
+ * point; the detail names the array and index ("params: h[2] (byte 1540): ..."). threads 0 = 1. */
 enum {
     GROTH16_LOAD_SUBGROUP = 1, /* also check every point's subgroup membership (the curve check always runs) */
 };
-/* bellperson .params: vk, then h, l, a, b_g1, b_g2, each a u32 big-endian count and uncompressed zcash points.
- * The file is mapped and decoded in parallel with `threads` workers. */
+/* bellperson .params: vk (α1, β1, β2, γ2, δ1, δ2, u32 count, ic), then h, l, a, b_g1, b_g2, each a u32 big-endian
+ * count and uncompressed zcash points. As bellperson, infinity is refused everywhere. Trailing bytes:
+ * CUZK_ERR_BAD_LENGTH. h + 1 must be a power of two (domain_size), ic non-empty (num_inputs), |b_g1| = |b_g2|,
+ * |a| and |b| at most ic + l (num_aux = |l|): CUZK_ERR_BAD_HEADER otherwise. */
 cuzk_status groth16_params_load(groth16_pk *pk, const char *path, unsigned flags, unsigned threads,
                                 cuzk_errmsg *err);
+/* The exact inverse (a loaded file is written back byte for byte). BELLPERSON keys only (CUZK_ERR_INVALID_ARG);
+ * a point at infinity gives CUZK_ERR_INFINITY, since no reader would take the file; no partial file is left. */
 cuzk_status groth16_params_write(const groth16_pk *pk, const char *path, cuzk_errmsg *err);
-/* bellperson .vk: the vk prefix of .params alone. */
+/* bellperson .vk: the vk prefix of .params alone (868 + 96·ic bytes). A verifying key decides what a verifier
+ * accepts, so its points are always subgroup-checked. vk->storage owns vk->ic. */
 cuzk_status groth16_vk_load(groth16_vk *vk, const char *path, cuzk_errmsg *err);
 cuzk_status groth16_vk_write(const groth16_vk *vk, const char *path, cuzk_errmsg *err);
-/* snarkjs .zkey (Groth16 over bls12381); sections are found by type, in any order. */
+/* snarkjs .zkey (Groth16 over bls12381): iden3 container (sections by type in any order; sections 1-9 each exactly
+ * once, else CUZK_ERR_BAD_SECTION; others, like the MPC transcript 10, ignored). Protocol other than 1:
+ * CUZK_ERR_WRONG_PROTOCOL; field sizes or primes other than BLS12-381's: CUZK_ERR_WRONG_CURVE. Every section's size
+ * must follow from nVars, nPublic and domainSize (CUZK_ERR_BAD_SECTION). α, β, γ, δ may not be infinity; the bases
+ * (IC, A, B1, B2, C, H) may. The coefficient section (values coef·R² mod r) becomes pk->circuit: num_inputs =
+ * nPublic + 1, A and B with repeated entries summed, C empty, rows = the highest constraint index + 1, which must
+ * make domainSize the smallest power of two holding them (CUZK_ERR_BAD_HEADER); a coefficient names matrix 0 or 1
+ * (CUZK_ERR_BAD_SECTION), a signal < nVars (CUZK_ERR_R1CS_COLUMN), a value < r (CUZK_ERR_R1CS_COEFF).
+ * Result: conv = SNARKJS, a/b_g1/b_g2 over all nVars, l = C (nVars − nPublic − 1), h = H (domainSize). */
 cuzk_status groth16_zkey_load(groth16_pk *pk, const char *path, unsigned flags, unsigned threads, cuzk_errmsg *err);
 /* A circuit and its key belong together: counts, densities and domain must agree (CUZK_ERR_MISMATCH otherwise). */
 cuzk_status groth16_pk_check_circuit(const groth16_pk *pk, const r1cs_t *circuit, cuzk_errmsg *err);
 
 /* ---- JSON (snarkjs layouts; src/groth16/json.c) ------------------------------------------------------------------ */
-/* Output strings are malloc'd; inputs are NUL-terminated. Public signals exclude ONE. */
+/* Output strings are malloc'd (free()), indented like snarkjs's; inputs are NUL-terminated. Public signals exclude
+ * ONE. Numbers are canonical decimal strings, points affine with z = "1" (infinity ["0", "1", "0"]), Fp2 [c0, c1].
+ * Readers are strict: CUZK_ERR_BAD_JSON for malformed JSON, repeated keys, missing fields, wrong types or array
+ * lengths, non-canonical decimals (sign, leading zero, other characters) and a z other than 1 (or infinity's form);
+ * CUZK_ERR_WRONG_PROTOCOL / CUZK_ERR_WRONG_CURVE unless "groth16" / "bls12381"; CUZK_ERR_COORD_RANGE for a coordinate
+ * >= p, then CUZK_ERR_NOT_ON_CURVE / CUZK_ERR_NOT_IN_SUBGROUP (both always checked); CUZK_ERR_NOT_CANONICAL for a
+ * public signal >= r. The detail names the field ("pi_b[0][1]: ..."). Unknown extra keys are ignored.
+ * Proof points may be infinity. verification_key.json: α, β, γ, δ may not (CUZK_ERR_INFINITY), IC points may;
+ * len(IC) must be nPublic + 1, and vk_alphabeta_12 must equal e(α1, β2) (CUZK_ERR_MISMATCH). The JSON has no β1 and
+ * δ1: groth16_vk_from_json leaves them at infinity, and vk->storage owns vk->ic. groth16_public_from_json gives
+ * *pub = NULL for an empty array. */
 cuzk_status groth16_proof_to_json(const groth16_proof_t *proof, char **out);
 cuzk_status groth16_proof_from_json(groth16_proof_t *proof, const char *json, cuzk_errmsg *err);
 cuzk_status groth16_public_to_json(const fr_t *pub, uint64_t n, char **out);

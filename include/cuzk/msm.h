@@ -7,11 +7,15 @@
  *   scalars  g1_msm / g2_msm: Fr elements (Montgomery form, always < r).
  *            g1_msm_raw / g2_msm_raw: canonical integers, 4 little-endian 64-bit limbs each. A scalar >= r is
  *            rejected with CUZK_ERR_SCALAR_RANGE (nothing is reduced silently, r is not written).
- *   threads  worker count; 1 runs on the caller's thread without creating any, 0 is treated as 1.
+ *   threads  worker count; 1 runs on the caller's thread without creating any, 0 is treated as 1, counts above
+ *            1024 as 1024.
  *
  * n = 0 gives the point at infinity. n is limited to 2^31 − 1 (CUZK_ERR_INVALID_ARG above). Scratch memory is
  * allocated once per call (CUZK_ERR_NOMEM when that fails; r is then not written). All inputs are public: the
- * running time depends on the scalars. */
+ * running time depends on the scalars.
+ *
+ * Bases are read in bucket order, i.e. at random: for large n keep them in huge pages (2 MiB-aligned allocation and
+ * madvise(MADV_HUGEPAGE)); that saves about a tenth of the time at 2^20 points. */
 #ifndef CUZK_MSM_H
 #define CUZK_MSM_H
 

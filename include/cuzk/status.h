@@ -42,6 +42,9 @@ typedef enum {
     CUZK_ERR_WRONG_CURVE,        /* key or file is for another curve than BLS12-381 */
     CUZK_ERR_WRONG_PROTOCOL,     /* key is for another proof system than Groth16 */
     CUZK_ERR_BAD_JSON,           /* JSON is malformed or lacks a required field */
+    /* GPU backend */
+    CUZK_ERR_DEVICE,             /* a CUDA call failed or no device is present; gpu_last_error() has the detail */
+
     /* the proving engine */
     CUZK_ERR_SHUTTING_DOWN,      /* the engine is shutting down and accepts no new work */
     CUZK_ERR_OVER_BUDGET,        /* the work needs more memory than the configured budget allows */

@@ -2,7 +2,8 @@
  *   FIELD(name)  prefixes a name (fp_##name), ELEM the element type, NLIMBS, NBYTES,
  *   MOD, MINV, ONE_MONT, R2_MONT, R3_MONT (limb arrays / constant), MOD_MINUS_1_HALF (Euler's criterion),
  *   SG_LIMBS and SG_CT_BATCHES (62-bit limbs and constant-time batches of the divsteps inverse, safegcd.h),
- *   and optionally MUL_ASM (Montgomery multiplication), ADD_ASM and SUB_ASM in assembly (mont_x86_64.h). */
+ *   and optionally MUL_ASM (Montgomery multiplication in assembly, mont_x86_64.h). Addition, subtraction and
+ *   doubling are defined here only where cuzk/ff_inline.h does not define them inline. */
 
 /* The portable multiplication, addition and subtraction are always compiled, so the tests can check the assembly
  * against them. */
@@ -24,11 +25,7 @@ bool FIELD(is_one)(const ELEM *a) { return mont_eq(a->l, ONE_MONT, NLIMBS); }
 bool FIELD(eq)(const ELEM *a, const ELEM *b) { return mont_eq(a->l, b->l, NLIMBS); }
 void FIELD(add_portable)(ELEM *r, const ELEM *a, const ELEM *b) { mont_add(r->l, a->l, b->l, MOD, NLIMBS); }
 void FIELD(sub_portable)(ELEM *r, const ELEM *a, const ELEM *b) { mont_sub(r->l, a->l, b->l, MOD, NLIMBS); }
-#ifdef ADD_ASM
-void FIELD(add)(ELEM *r, const ELEM *a, const ELEM *b) { ADD_ASM(r->l, a->l, b->l); }
-void FIELD(sub)(ELEM *r, const ELEM *a, const ELEM *b) { SUB_ASM(r->l, a->l, b->l); }
-void FIELD(dbl)(ELEM *r, const ELEM *a) { ADD_ASM(r->l, a->l, a->l); }
-#else
+#ifndef CUZK_FF_INLINE_ADDSUB
 void FIELD(add)(ELEM *r, const ELEM *a, const ELEM *b) { mont_add(r->l, a->l, b->l, MOD, NLIMBS); }
 void FIELD(sub)(ELEM *r, const ELEM *a, const ELEM *b) { mont_sub(r->l, a->l, b->l, MOD, NLIMBS); }
 void FIELD(dbl)(ELEM *r, const ELEM *a) { mont_add(r->l, a->l, a->l, MOD, NLIMBS); }

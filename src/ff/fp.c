@@ -34,8 +34,6 @@ static const uint64_t FP_P_PLUS_1_QUARTER[FP_LIMBS] = {0xee7fbfffffffeaabULL, 0x
 #define MOD_MINUS_1_HALF FP_P_MINUS_1_HALF
 #ifdef CUZK_FF_ASM
 #define MUL_ASM mont_p381_mul_mulx
-#define ADD_ASM mont_p381_add
-#define SUB_ASM mont_p381_sub
 #endif
 #include "field_template.h"
 

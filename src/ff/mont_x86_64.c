@@ -113,56 +113,6 @@ __asm__(FUNC_BEGIN(mont_p381_mul_mulx)
         "ret\n\t"
         FUNC_END(mont_p381_mul_mulx));
 
-/* void mont_p381_add(uint64_t r[6] (rdi), const uint64_t a[6] (rsi), const uint64_t b[6] (rdx))
- * t = a + b < 2p < 2^384 (no carry out), then t − p unless that borrows. */
-__asm__(FUNC_BEGIN(mont_p381_add)
-        PUSH(rbx) PUSH(rbp) PUSH(r12) PUSH(r13)
-        "mov 0(%rsi), %r8\n\t add 0(%rdx), %r8\n\t"
-        "mov 8(%rsi), %r9\n\t adc 8(%rdx), %r9\n\t"
-        "mov 16(%rsi), %r10\n\t adc 16(%rdx), %r10\n\t"
-        "mov 24(%rsi), %r11\n\t adc 24(%rdx), %r11\n\t"
-        "mov 32(%rsi), %rax\n\t adc 32(%rdx), %rax\n\t"
-        "mov 40(%rsi), %rcx\n\t adc 40(%rdx), %rcx\n\t"
-        "mov %r8, %rsi\n\t sub " P(0) ", %rsi\n\t"
-        "mov %r9, %rdx\n\t sbb " P(8) ", %rdx\n\t"
-        "mov %r10, %rbx\n\t sbb " P(16) ", %rbx\n\t"
-        "mov %r11, %rbp\n\t sbb " P(24) ", %rbp\n\t"
-        "mov %rax, %r12\n\t sbb " P(32) ", %r12\n\t"
-        "mov %rcx, %r13\n\t sbb " P(40) ", %r13\n\t"
-        "cmovc %r8, %rsi\n\t cmovc %r9, %rdx\n\t cmovc %r10, %rbx\n\t"
-        "cmovc %r11, %rbp\n\t cmovc %rax, %r12\n\t cmovc %rcx, %r13\n\t"
-        "mov %rsi, 0(%rdi)\n\t mov %rdx, 8(%rdi)\n\t mov %rbx, 16(%rdi)\n\t"
-        "mov %rbp, 24(%rdi)\n\t mov %r12, 32(%rdi)\n\t mov %r13, 40(%rdi)\n\t"
-        POP(r13) POP(r12) POP(rbp) POP(rbx)
-        "ret\n\t"
-        FUNC_END(mont_p381_add));
-
-/* void mont_p381_sub(uint64_t r[6] (rdi), const uint64_t a[6] (rsi), const uint64_t b[6] (rdx))
- * t = a − b; when that borrows the answer is t + p (mod 2^384), selected by the saved borrow. */
-__asm__(FUNC_BEGIN(mont_p381_sub)
-        PUSH(rbx) PUSH(rbp) PUSH(r12) PUSH(r13) PUSH(r14)
-        "mov 0(%rsi), %r8\n\t sub 0(%rdx), %r8\n\t"
-        "mov 8(%rsi), %r9\n\t sbb 8(%rdx), %r9\n\t"
-        "mov 16(%rsi), %r10\n\t sbb 16(%rdx), %r10\n\t"
-        "mov 24(%rsi), %r11\n\t sbb 24(%rdx), %r11\n\t"
-        "mov 32(%rsi), %rax\n\t sbb 32(%rdx), %rax\n\t"
-        "mov 40(%rsi), %rcx\n\t sbb 40(%rdx), %rcx\n\t"
-        "sbb %rsi, %rsi\n\t"
-        "mov %r8, %rdx\n\t add " P(0) ", %rdx\n\t"
-        "mov %r9, %rbx\n\t adc " P(8) ", %rbx\n\t"
-        "mov %r10, %rbp\n\t adc " P(16) ", %rbp\n\t"
-        "mov %r11, %r12\n\t adc " P(24) ", %r12\n\t"
-        "mov %rax, %r13\n\t adc " P(32) ", %r13\n\t"
-        "mov %rcx, %r14\n\t adc " P(40) ", %r14\n\t"
-        "test %rsi, %rsi\n\t"
-        "cmovnz %rdx, %r8\n\t cmovnz %rbx, %r9\n\t cmovnz %rbp, %r10\n\t"
-        "cmovnz %r12, %r11\n\t cmovnz %r13, %rax\n\t cmovnz %r14, %rcx\n\t"
-        "mov %r8, 0(%rdi)\n\t mov %r9, 8(%rdi)\n\t mov %r10, 16(%rdi)\n\t"
-        "mov %r11, 24(%rdi)\n\t mov %rax, 32(%rdi)\n\t mov %rcx, 40(%rdi)\n\t"
-        POP(r14) POP(r13) POP(r12) POP(rbp) POP(rbx)
-        "ret\n\t"
-        FUNC_END(mont_p381_sub));
-
 /* ---- r (255 bits, 4 words) ------------------------------------------------------------------------------------- */
 #define Q(off) ".Lcuzk_r255+" #off "(%rip)"
 

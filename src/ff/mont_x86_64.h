@@ -5,15 +5,11 @@
 #ifndef CUZK_FF_MONT_X86_64_H
 #define CUZK_FF_MONT_X86_64_H
 
-#include <stdint.h>
+#include "cuzk/ff.h" /* CUZK_FF_ASM: the target test lives with the inline additions (cuzk/ff_inline.h) */
 
-#if defined(__x86_64__) && defined(__ELF__) && defined(__BMI2__) && defined(__ADX__)
-#define CUZK_FF_ASM 1
+#ifdef CUZK_FF_ASM
 /* r = a·b·2^-384 mod p */
 void mont_p381_mul_mulx(uint64_t r[6], const uint64_t a[6], const uint64_t b[6]);
-/* r = a + b mod p and r = a − b mod p */
-void mont_p381_add(uint64_t r[6], const uint64_t a[6], const uint64_t b[6]);
-void mont_p381_sub(uint64_t r[6], const uint64_t a[6], const uint64_t b[6]);
 /* r = a·b·2^-256 mod r (the group order) */
 void mont_r255_mul_mulx(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]);
 #endif

@@ -36,6 +36,8 @@ const char *cuzk_status_str(cuzk_status s)
     case CUZK_ERR_WRONG_CURVE: return "not a BLS12-381 key or file";
     case CUZK_ERR_WRONG_PROTOCOL: return "not a Groth16 key";
     case CUZK_ERR_BAD_JSON: return "malformed JSON or missing field";
+    case CUZK_ERR_DEVICE: return "GPU error";
+
     case CUZK_ERR_SHUTTING_DOWN: return "the engine is shutting down";
     case CUZK_ERR_OVER_BUDGET: return "needs more memory than the budget allows";
     case CUZK_ERR_NOT_FOUND: return "not found";

@@ -1,5 +1,6 @@
 /* Pieces shared by the key-file readers (params.c, zkey.c): decoding a run of encoded points over several threads,
- * and byte helpers. Error details go through the r1cs layer's r1cs_fail (cuzk_errmsg is the same type). */
+ * the size of an encoded point. Files are mapped and iden3 containers walked with the r1cs layer's helpers
+ * (r1cs_map_file, r1cs_iden3_check / r1cs_iden3_find in src/r1cs/r1cs_int.h). */
 #ifndef CUZK_GROTH16_KEYIO_H
 #define CUZK_GROTH16_KEYIO_H
 

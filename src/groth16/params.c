@@ -10,6 +10,7 @@
 
 #include "keyio.h"
 #include "../ntt/ntt_internal.h"
+#include "g16_internal.h"
 #include "../r1cs/r1cs_int.h"
 
 _Static_assert(sizeof(g1_affine_t) == G1_UNCOMPRESSED_BYTES && sizeof(g2_affine_t) == G2_UNCOMPRESSED_BYTES,
@@ -90,27 +91,27 @@ static cuzk_status layout(const uint8_t *d, size_t len, int nsec, uint64_t off[S
                           const char *what, cuzk_errmsg *err)
 {
     if (len < VK_FIXED_BYTES)
-        return r1cs_fail(err, CUZK_ERR_TRUNCATED, "%s: %zu bytes, shorter than the %d bytes of the vk points", what,
-                         len, VK_FIXED_BYTES);
+        return g16_fail(err, CUZK_ERR_TRUNCATED, "%s: %zu bytes, shorter than the %d bytes of the vk points", what,
+                        len, VK_FIXED_BYTES);
     size_t pos = VK_FIXED_BYTES;
     for (int k = 0; k < nsec; k++) {
         if (len - pos < 4)
-            return r1cs_fail(err, CUZK_ERR_TRUNCATED, "%s: ends at byte %zu, before the %s count", what, len,
-                             SEC_NAME[k]);
+            return g16_fail(err, CUZK_ERR_TRUNCATED, "%s: ends at byte %zu, before the %s count", what, len,
+                            SEC_NAME[k]);
         uint64_t n = rd32be(d + pos), sz = sec_point_bytes(k);
         pos += 4;
         if (n > (len - pos) / sz)
-            return r1cs_fail(err, CUZK_ERR_TRUNCATED, "%s: %s count %llu needs %llu bytes, only %zu left", what,
-                             SEC_NAME[k], (unsigned long long)n, (unsigned long long)(n * sz), len - pos);
+            return g16_fail(err, CUZK_ERR_TRUNCATED, "%s: %s count %llu needs %llu bytes, only %zu left", what,
+                            SEC_NAME[k], (unsigned long long)n, (unsigned long long)(n * sz), len - pos);
         off[k] = pos;
         cnt[k] = n;
         pos += (size_t)(n * sz);
     }
     if (pos != len)
-        return r1cs_fail(err, CUZK_ERR_BAD_LENGTH, "%s: %zu trailing bytes after %s", what, len - pos,
-                         SEC_NAME[nsec - 1]);
+        return g16_fail(err, CUZK_ERR_BAD_LENGTH, "%s: %zu trailing bytes after %s", what, len - pos,
+                        SEC_NAME[nsec - 1]);
     if (cnt[SEC_IC] == 0)
-        return r1cs_fail(err, CUZK_ERR_BAD_HEADER, "%s: ic is empty, but it always holds the ONE input", what);
+        return g16_fail(err, CUZK_ERR_BAD_HEADER, "%s: ic is empty, but it always holds the ONE input", what);
     return CUZK_OK;
 }
 
@@ -122,8 +123,9 @@ static cuzk_status decode_vk_fixed(groth16_vk *vk, const uint8_t *d, unsigned ec
         const char *name;
         g1_affine_t *g1;
         g2_affine_t *g2;
-    } pts[6] = {{"alpha_g1", &vk->alpha_g1, NULL}, {"beta_g1", &vk->beta_g1, NULL},   {"beta_g2", NULL, &vk->beta_g2},
-                {"gamma_g2", NULL, &vk->gamma_g2}, {"delta_g1", &vk->delta_g1, NULL}, {"delta_g2", NULL, &vk->delta_g2}};
+    } pts[6] = {{"alpha_g1", &vk->alpha_g1, NULL}, {"beta_g1", &vk->beta_g1, NULL},
+                {"beta_g2", NULL, &vk->beta_g2},   {"gamma_g2", NULL, &vk->gamma_g2},
+                {"delta_g1", &vk->delta_g1, NULL}, {"delta_g2", NULL, &vk->delta_g2}};
     size_t pos = 0;
     for (int i = 0; i < 6; i++) {
         cuzk_status s;
@@ -134,7 +136,7 @@ static cuzk_status decode_vk_fixed(groth16_vk *vk, const uint8_t *d, unsigned ec
             s = g2_from_uncompressed(pts[i].g2, d + pos, G2_UNCOMPRESSED_BYTES, ecflags);
             pos += G2_UNCOMPRESSED_BYTES;
         }
-        if (s != CUZK_OK) return r1cs_fail(err, s, "%s: vk %s: %s", what, pts[i].name, cuzk_status_str(s));
+        if (s != CUZK_OK) return g16_fail(err, s, "%s: vk %s: %s", what, pts[i].name, cuzk_status_str(s));
     }
     return CUZK_OK;
 }
@@ -147,8 +149,8 @@ static cuzk_status decode_section(void *dst, const uint8_t *d, const uint64_t of
     cuzk_status s = keyio_decode_points(dst, d + off[k], cnt[k], k == SEC_B_G2 ? KEYIO_G2_ZCASH : KEYIO_G1_ZCASH,
                                         ecflags, threads, &bad);
     if (s != CUZK_OK)
-        return r1cs_fail(err, s, "%s: %s[%llu] (byte %llu): %s", what, SEC_NAME[k], (unsigned long long)bad,
-                         (unsigned long long)(off[k] + bad * sec_point_bytes(k)), cuzk_status_str(s));
+        return g16_fail(err, s, "%s: %s[%llu] (byte %llu): %s", what, SEC_NAME[k], (unsigned long long)bad,
+                        (unsigned long long)(off[k] + bad * sec_point_bytes(k)), cuzk_status_str(s));
     return CUZK_OK;
 }
 
@@ -164,22 +166,22 @@ static cuzk_status params_parse(groth16_pk *pk, const uint8_t *d, size_t len, un
     cuzk_status s = layout(d, len, SEC_COUNT, off, cnt, what, err);
     if (s != CUZK_OK) return s;
     if (!is_pow2(cnt[SEC_H] + 1))
-        return r1cs_fail(err, CUZK_ERR_BAD_HEADER, "%s: h has %llu points, but the domain (h + 1) must be a power of two",
-                         what, (unsigned long long)cnt[SEC_H]);
+        return g16_fail(err, CUZK_ERR_BAD_HEADER, "%s: h has %llu points, h + 1 is no power of two", what,
+                        (unsigned long long)cnt[SEC_H]);
     if (cnt[SEC_B_G1] != cnt[SEC_B_G2])
-        return r1cs_fail(err, CUZK_ERR_BAD_HEADER, "%s: b_g1 has %llu points, b_g2 %llu", what,
-                         (unsigned long long)cnt[SEC_B_G1], (unsigned long long)cnt[SEC_B_G2]);
+        return g16_fail(err, CUZK_ERR_BAD_HEADER, "%s: b_g1 has %llu points, b_g2 %llu", what,
+                        (unsigned long long)cnt[SEC_B_G1], (unsigned long long)cnt[SEC_B_G2]);
     /* a and b hold at most one point per variable (inputs and aux; l has one per aux) */
     uint64_t vars = cnt[SEC_IC] + cnt[SEC_L];
     if (cnt[SEC_A] > vars || cnt[SEC_B_G1] > vars)
-        return r1cs_fail(err, CUZK_ERR_BAD_HEADER, "%s: a (%llu) or b (%llu) has more points than the %llu variables",
-                         what, (unsigned long long)cnt[SEC_A], (unsigned long long)cnt[SEC_B_G1],
-                         (unsigned long long)vars);
+        return g16_fail(err, CUZK_ERR_BAD_HEADER, "%s: a (%llu) or b (%llu) has more points than the %llu variables",
+                        what, (unsigned long long)cnt[SEC_A], (unsigned long long)cnt[SEC_B_G1],
+                        (unsigned long long)vars);
 
     uint64_t g1n = cnt[SEC_IC] + cnt[SEC_H] + cnt[SEC_L] + cnt[SEC_A] + cnt[SEC_B_G1];
     uint8_t *block = malloc(g1n * sizeof(g1_affine_t) + cnt[SEC_B_G2] * sizeof(g2_affine_t));
-    if (block == NULL) return r1cs_fail(err, CUZK_ERR_NOMEM, "%s: no memory for %llu points", what,
-                                        (unsigned long long)(g1n + cnt[SEC_B_G2]));
+    if (block == NULL) return g16_fail(err, CUZK_ERR_NOMEM, "%s: no memory for %llu points", what,
+                                       (unsigned long long)(g1n + cnt[SEC_B_G2]));
     void *dst[SEC_COUNT];
     g1_affine_t *g1 = (g1_affine_t *)block;
     for (int k = 0; k < SEC_B_G2; k++) {
@@ -243,7 +245,7 @@ cuzk_status groth16_vk_load(groth16_vk *vk, const char *path, cuzk_errmsg *err)
     s = layout(d ? d : (const uint8_t *)"", len, 1, off, cnt, what, err);
     if (s == CUZK_OK) s = decode_vk_fixed(vk, d, 0, what, err);
     if (s == CUZK_OK && (ic = malloc(cnt[SEC_IC] * sizeof *ic)) == NULL)
-        s = r1cs_fail(err, CUZK_ERR_NOMEM, "%s: no memory for %llu ic points", what, (unsigned long long)cnt[SEC_IC]);
+        s = g16_fail(err, CUZK_ERR_NOMEM, "%s: no memory for %llu ic points", what, (unsigned long long)cnt[SEC_IC]);
     if (s == CUZK_OK) s = decode_section(ic, d, off, cnt, SEC_IC, 0, 1, what, err);
     r1cs_unmap_file(d, len);
     if (s != CUZK_OK) {
@@ -295,8 +297,8 @@ static cuzk_status w_g1s(wbuf *w, const g1_affine_t *p, uint64_t n, const char *
 {
     for (uint64_t i = 0; i < n; i++) {
         if (g1_affine_is_infinity(&p[i]))
-            return r1cs_fail(err, CUZK_ERR_INFINITY, "params: %s[%llu] is the point at infinity, which the format "
-                             "refuses", name, (unsigned long long)i);
+            return g16_fail(err, CUZK_ERR_INFINITY, "params: %s[%llu] is the point at infinity, which the format "
+                            "refuses", name, (unsigned long long)i);
         g1_to_uncompressed(w_reserve(w, G1_UNCOMPRESSED_BYTES), &p[i]);
     }
     return CUZK_OK;
@@ -306,8 +308,8 @@ static cuzk_status w_g2s(wbuf *w, const g2_affine_t *p, uint64_t n, const char *
 {
     for (uint64_t i = 0; i < n; i++) {
         if (g2_affine_is_infinity(&p[i]))
-            return r1cs_fail(err, CUZK_ERR_INFINITY, "params: %s[%llu] is the point at infinity, which the format "
-                             "refuses", name, (unsigned long long)i);
+            return g16_fail(err, CUZK_ERR_INFINITY, "params: %s[%llu] is the point at infinity, which the format "
+                            "refuses", name, (unsigned long long)i);
         g2_to_uncompressed(w_reserve(w, G2_UNCOMPRESSED_BYTES), &p[i]);
     }
     return CUZK_OK;
@@ -316,8 +318,8 @@ static cuzk_status w_g2s(wbuf *w, const g2_affine_t *p, uint64_t n, const char *
 static cuzk_status w_vk(wbuf *w, const groth16_vk *vk, cuzk_errmsg *err)
 {
     if (vk->num_inputs == 0 || vk->num_inputs > UINT32_MAX)
-        return r1cs_fail(err, CUZK_ERR_INVALID_ARG, "params: %llu ic points, the format needs 1 .. 2^32-1",
-                         (unsigned long long)vk->num_inputs);
+        return g16_fail(err, CUZK_ERR_INVALID_ARG, "params: %llu ic points, the format needs 1 .. 2^32-1",
+                        (unsigned long long)vk->num_inputs);
     cuzk_status s = w_g1s(w, &vk->alpha_g1, 1, "alpha_g1", err);
     if (s == CUZK_OK) s = w_g1s(w, &vk->beta_g1, 1, "beta_g1", err);
     if (s == CUZK_OK) s = w_g2s(w, &vk->beta_g2, 1, "beta_g2", err);
@@ -334,12 +336,12 @@ static cuzk_status w_vk(wbuf *w, const groth16_vk *vk, cuzk_errmsg *err)
 static cuzk_status w_pk(wbuf *w, const groth16_pk *pk, cuzk_errmsg *err)
 {
     if (pk->conv != GROTH16_BELLPERSON)
-        return r1cs_fail(err, CUZK_ERR_INVALID_ARG, "params: only a bellperson-convention key has a .params form");
+        return g16_fail(err, CUZK_ERR_INVALID_ARG, "params: only a bellperson-convention key has a .params form");
     const uint64_t n[4] = {pk->h_len, pk->l_len, pk->a_len, pk->b_len};
     for (int k = 0; k < 4; k++)
         if (n[k] > UINT32_MAX)
-            return r1cs_fail(err, CUZK_ERR_TOO_LARGE, "params: %s has %llu points, the format counts in u32",
-                             SEC_NAME[k + 1], (unsigned long long)n[k]);
+            return g16_fail(err, CUZK_ERR_TOO_LARGE, "params: %s has %llu points, the format counts in u32",
+                            SEC_NAME[k + 1], (unsigned long long)n[k]);
     cuzk_status s = w_vk(w, &pk->vk, err);
     const g1_affine_t *g1[4] = {pk->h, pk->l, pk->a, pk->b_g1};
     for (int k = 0; k < 4 && s == CUZK_OK; k++) {
@@ -358,17 +360,17 @@ static cuzk_status write_file(const groth16_pk *pk, const groth16_vk *vk, const 
 {
     wbuf w = {.cap = 1u << 20, .ok = true};
     w.buf = malloc(w.cap);
-    if (w.buf == NULL) return r1cs_fail(err, CUZK_ERR_NOMEM, "params: no memory for the write buffer");
+    if (w.buf == NULL) return g16_fail(err, CUZK_ERR_NOMEM, "params: no memory for the write buffer");
     w.f = fopen(path, "wb");
     if (w.f == NULL) {
         free(w.buf);
-        return r1cs_fail(err, CUZK_ERR_IO, "cannot create %s", path);
+        return g16_fail(err, CUZK_ERR_IO, "cannot create %s", path);
     }
     cuzk_status s = pk != NULL ? w_pk(&w, pk, err) : w_vk(&w, vk, err);
     w_flush(&w);
     if (fclose(w.f) != 0) w.ok = false;
     free(w.buf);
-    if (s == CUZK_OK && !w.ok) s = r1cs_fail(err, CUZK_ERR_IO, "cannot write %s", path);
+    if (s == CUZK_OK && !w.ok) s = g16_fail(err, CUZK_ERR_IO, "cannot write %s", path);
     if (s != CUZK_OK) remove(path); /* never leave a partial key behind */
     return s;
 }

@@ -9,5 +9,5 @@
 #define F(name) fp_##name
 #define F_INV_VARTIME fp_inv_vartime
 #define MSM_CHUNK 4096
-#define MSM_BUCKET_COST 3.5
+#define MSM_BUCKET_COST 2.2
 #include "msm_template.h"

@@ -22,5 +22,5 @@ static void g2_msm_fp2_inv_vartime(fp2_t *r, const fp2_t *a)
 #define F(name) fp2_##name
 #define F_INV_VARTIME g2_msm_fp2_inv_vartime
 #define MSM_CHUNK 2048
-#define MSM_BUCKET_COST 3.5
+#define MSM_BUCKET_COST 2.2
 #include "msm_template.h"

@@ -1,5 +1,6 @@
 /* Group-independent parts of the MSM: window plan, scalar range check, worker pool. */
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "msm_internal.h"
@@ -60,15 +61,13 @@ static void *msm_thread_main(void *arg)
 
 void msm_parallel(unsigned threads, void (*fn)(void *ctx, unsigned id), void *ctx)
 {
-    enum { MAX_THREADS = 1024 };
     if (threads <= 1) {
         fn(ctx, 0);
         return;
     }
-    if (threads > MAX_THREADS) threads = MAX_THREADS;
-    pthread_t tid[MAX_THREADS];
-    msm_thread_arg args[MAX_THREADS];
-    int started[MAX_THREADS] = {0};
+    pthread_t tid[MSM_MAX_THREADS];
+    msm_thread_arg args[MSM_MAX_THREADS];
+    bool started[MSM_MAX_THREADS] = {false};
     for (unsigned i = 1; i < threads; i++) {
         args[i] = (msm_thread_arg){fn, ctx, i};
         started[i] = pthread_create(&tid[i], NULL, msm_thread_main, &args[i]) == 0;

@@ -11,6 +11,7 @@
 #define MSM_SCALAR_BITS 256
 #define MSM_MAX_WINDOW 20
 #define MSM_MAX_N ((size_t)INT32_MAX)
+#define MSM_MAX_THREADS 1024u
 
 /* How one MSM is cut: window width c, windows nw = ceil(256 / c), each window split into `parts` point ranges.
  * A task is one (window, part) pair; tasks are handed to workers in order. */
@@ -47,8 +48,8 @@ static inline int32_t msm_digit(const uint64_t k[4], unsigned j, unsigned c)
 /* k < r as plain integers. */
 int msm_scalar_in_range(const uint64_t k[4]);
 
-/* Runs fn(ctx, id) for id = 0 .. threads−1, id 0 on the calling thread, and waits for all. When a thread cannot
- * be created its share runs on the caller, so work handed out through a shared counter is always finished. */
+/* Runs fn(ctx, id) for id = 0 .. threads−1 (threads <= MSM_MAX_THREADS), id 0 on the calling thread, and waits for
+ * all. When a thread cannot be created its share runs on the caller afterwards, so every id runs exactly once. */
 void msm_parallel(unsigned threads, void (*fn)(void *ctx, unsigned id), void *ctx);
 
 #endif

@@ -12,7 +12,8 @@
  *      of a round sharing one inversion (Montgomery's trick). Each addition costs 6 multiplications plus its share
  *      of the inversion, against 10–11 for a mixed XYZZ addition. Any bucket distribution is handled: a bucket
  *      holding every point just takes log2(n) rounds, and P + P and P + (−P) are recognized;
- *   3. the window sum Σ_b (b + 1)·S_b is formed by running sums from the top bucket down, in XYZZ.
+ *   3. the window sum Σ_b (b + 1)·S_b is formed by running sums from the top bucket down, many segments of
+ *      buckets at a time so that these additions too are batched affine ones (bucket_reduce).
  * The windows are then combined by doubling (Horner's rule). */
 
 #include <stdatomic.h>
@@ -25,7 +26,8 @@
 enum { PAIR_ADD, PAIR_DBL, PAIR_A, PAIR_B, PAIR_INF };
 
 #define MSM_SIGN_BIT 0x80000000u
-#define MSM_PREFETCH 16 /* gathers ahead: bases are read in bucket order, i.e. at random */
+#define MSM_AFFINE_REDUCE_MIN 256 /* buckets from which bucket_reduce batches its running sums */
+#define MSM_PREFETCH 64 /* gathers ahead: bases are read in bucket order, i.e. at random */
 
 /* One worker's scratch, carved out of the allocation made at the MSM entry. */
 typedef struct {
@@ -38,13 +40,14 @@ typedef struct {
     uint32_t *run_start; /* MSM_CHUNK: runs of the chunk, one per bucket */
     uint32_t *run_len;
     uint32_t *run_bucket;
+    AFF *bsum;           /* 2^(c−1) bucket sums of the window */
     uint32_t *count;     /* 2^(c−1) + 1 bucket counters, then bucket ends */
     uint32_t *order;     /* point offsets sorted by bucket, MSM_SIGN_BIT set for a negated point */
 } G(msm_scratch);
 
 static size_t G(msm_scratch_bytes)(size_t buckets, size_t part_len)
 {
-    return MSM_CHUNK * sizeof(AFF) + MSM_CHUNK * sizeof(FE) + 5 * MSM_CHUNK * sizeof(uint32_t) + MSM_CHUNK +
+    return (MSM_CHUNK + buckets) * sizeof(AFF) + MSM_CHUNK * sizeof(FE) + 5 * MSM_CHUNK * sizeof(uint32_t) + MSM_CHUNK +
            (buckets + 1 + part_len) * sizeof(uint32_t) + 16;
 }
 
@@ -53,6 +56,8 @@ static void G(msm_scratch_carve)(G(msm_scratch) *s, void *mem, size_t buckets, s
     char *p = mem;
     s->wk = (AFF *)p;
     p += MSM_CHUNK * sizeof(AFF);
+    s->bsum = (AFF *)p;
+    p += buckets * sizeof(AFF);
     s->inv = (FE *)p;
     p += MSM_CHUNK / 2 * sizeof(FE);
     s->den = (FE *)p;
@@ -67,6 +72,14 @@ static void G(msm_scratch_carve)(G(msm_scratch) *s, void *mem, size_t buckets, s
     s->order = s->count + buckets + 1;
     /* the kind bytes sit last so the word arrays keep their alignment */
     s->op_kind = (uint8_t *)(s->order + part_len);
+}
+
+/* Asks for every cache line of a point: a G1 point spans two lines, a G2 point three or four. */
+static inline void G(msm_prefetch)(const AFF *p)
+{
+    const char *c = (const char *)p;
+    for (size_t off = 0; off < sizeof *p; off += 64) __builtin_prefetch(c + off);
+    __builtin_prefetch(c + sizeof *p - 1);
 }
 
 /* Classifies p + q and writes the slope's denominator when the sum needs one. Infinity is looked for only when
@@ -184,6 +197,65 @@ typedef struct {
     atomic_uint next_task;
 } G(msm_ctx);
 
+/* Σ_b (b + 1)·S_b over the bucket sums S_b = s->bsum[b], b < m (infinity allowed).
+ *
+ * Few buckets: running sums from the top, R += S_b and T += R, in XYZZ (about 24 multiplications a bucket).
+ * Many buckets: the same running sums inside L segments of consecutive buckets at once, so each step is a batch
+ * of independent affine additions sharing one inversion (about 12 multiplications a bucket); segment k gives
+ * R_k = Σ S_b and T_k = Σ (b − kL + 1)·S_b, and the whole is Σ_k T_k + L·Σ_k k·R_k, the last sum by running
+ * sums over the segments. */
+static void G(bucket_reduce)(G(msm_scratch) *s, uint32_t m, XYZZ *out)
+{
+    XYZZ run, tot;
+    G(xyzz_set_infinity)(&run);
+    G(xyzz_set_infinity)(&tot);
+    if (m < MSM_AFFINE_REDUCE_MIN) {
+        for (uint32_t b = m; b-- > 0;) {
+            if (!G(affine_is_infinity)(&s->bsum[b])) G(xyzz_add_affine)(&run, &run, &s->bsum[b]);
+            if (!G(xyzz_is_infinity)(&run)) G(xyzz_add)(&tot, &tot, &run);
+        }
+        *out = tot;
+        return;
+    }
+    /* segment length: a power of two near sqrt(m / 11), balancing its 2L inversions against the XYZZ work on
+     * m / L segments, and at least 4m / MSM_CHUNK so the segments' 4 points each fit the work array */
+    unsigned lg = 1;
+    while (((uint64_t)1 << (2 * lg)) * 11 < m) lg++;
+    while (((uint64_t)m << 2) > ((uint64_t)MSM_CHUNK << lg)) lg++;
+    const uint32_t len = (uint32_t)1 << lg, nseg = (m + len - 1) / len;
+    /* wk[2k], wk[2k + 1]: R_k and the bucket to add; wk[2 nseg + 2k], wk[2 nseg + 2k + 1]: T_k and R_k */
+    AFF *wk = s->wk;
+    memset(wk, 0, 4 * (size_t)nseg * sizeof *wk);
+    for (uint32_t i = len; i-- > 0;) {
+        for (uint32_t k = 0; k < nseg; k++) {
+            uint32_t b = k * len + i;
+            if (b < m) {
+                wk[2 * k + 1] = s->bsum[b];
+            } else {
+                G(affine_set_infinity)(&wk[2 * k + 1]);
+            }
+            s->run_start[k] = 2 * k;
+            s->run_len[k] = 2;
+        }
+        G(tree_reduce)(s, nseg, 1, true);
+        for (uint32_t k = 0; k < nseg; k++) {
+            wk[2 * nseg + 2 * k + 1] = wk[2 * k];
+            s->run_start[k] = 2 * nseg + 2 * k;
+            s->run_len[k] = 2;
+        }
+        G(tree_reduce)(s, nseg, 1, true);
+    }
+    for (uint32_t k = nseg; k-- > 1;) {
+        if (!G(affine_is_infinity)(&wk[2 * k])) G(xyzz_add_affine)(&run, &run, &wk[2 * k]);
+        if (!G(xyzz_is_infinity)(&run)) G(xyzz_add)(&tot, &tot, &run);
+    }
+    for (unsigned j = 0; j < lg && !G(xyzz_is_infinity)(&tot); j++) G(xyzz_dbl)(&tot, &tot);
+    for (uint32_t k = 0; k < nseg; k++) {
+        if (!G(affine_is_infinity)(&wk[2 * nseg + 2 * k])) G(xyzz_add_affine)(&tot, &tot, &wk[2 * nseg + 2 * k]);
+    }
+    *out = tot;
+}
+
 /* One window, one range of points: counting sort by bucket, batch-affine bucket sums, running-sum reduction. */
 static void G(msm_task)(G(msm_ctx) *x, G(msm_scratch) *s, unsigned task)
 {
@@ -213,14 +285,12 @@ static void G(msm_task)(G(msm_ctx) *x, G(msm_scratch) *s, unsigned task)
     }
 
     const AFF *bases = x->bases + lo;
-    XYZZ running, total;
-    G(xyzz_set_infinity)(&running);
-    G(xyzz_set_infinity)(&total);
     AFF carry;
     bool has_carry = false;
     int64_t b = (int64_t)nb - 1;
     while (b >= 0 && count[b] == (b ? count[b - 1] : 0)) b--; /* the top window uses few buckets */
-    int64_t pending = b;                 /* highest bucket not yet folded into the running sums */
+    const int64_t top = b;
+    memset(s->bsum, 0, (size_t)(top + 1) * sizeof *s->bsum); /* all zero is infinity: the empty buckets */
     uint32_t pos = b >= 0 ? count[b] : 0; /* order[0, pos) is still to gather; bucket b's part of it ends there */
     while (b >= 0) {
         /* gather a chunk of consecutive buckets, top down, one run each; order is read backwards, so the next
@@ -238,7 +308,7 @@ static void G(msm_task)(G(msm_ctx) *x, G(msm_scratch) *s, unsigned task)
             }
             while (pos > bs && used < MSM_CHUNK) {
                 pos--;
-                if (pos >= MSM_PREFETCH) __builtin_prefetch(&bases[order[pos - MSM_PREFETCH] & ~MSM_SIGN_BIT]);
+                if (pos >= MSM_PREFETCH) G(msm_prefetch)(&bases[order[pos - MSM_PREFETCH] & ~MSM_SIGN_BIT]);
                 uint32_t e = order[pos];
                 const AFF *p = &bases[e & ~MSM_SIGN_BIT];
                 s->wk[used] = *p;
@@ -265,19 +335,11 @@ static void G(msm_task)(G(msm_ctx) *x, G(msm_scratch) *s, unsigned task)
                 has_carry = true;
                 break;
             }
-            /* empty buckets between the previous bucket and this one still add the running sum once each */
-            int64_t rb = s->run_bucket[r];
-            for (; pending > rb; pending--) {
-                if (!G(xyzz_is_infinity)(&running)) G(xyzz_add)(&total, &total, &running);
-            }
-            if (!G(affine_is_infinity)(sb)) G(xyzz_add_affine)(&running, &running, sb);
-            if (!G(xyzz_is_infinity)(&running)) G(xyzz_add)(&total, &total, &running);
-            pending = rb - 1;
+            s->bsum[s->run_bucket[r]] = *sb;
         }
     }
-    for (; pending >= 0; pending--) {
-        if (!G(xyzz_is_infinity)(&running)) G(xyzz_add)(&total, &total, &running);
-    }
+    XYZZ total;
+    G(bucket_reduce)(s, (uint32_t)(top + 1), &total);
     x->task_sum[task] = total;
 }
 
@@ -328,6 +390,7 @@ static cuzk_status G(msm_run)(JAC *r, const AFF *bases, const fr_t *mont, const 
 {
     if (n > MSM_MAX_N) return CUZK_ERR_INVALID_ARG;
     if (threads == 0) threads = 1;
+    if (threads > MSM_MAX_THREADS) threads = MSM_MAX_THREADS;
     G(msm_ctx) x;
     x.bases = bases;
     x.n = n;
@@ -345,9 +408,12 @@ static cuzk_status G(msm_run)(JAC *r, const AFF *bases, const fr_t *mont, const 
         free(k);
         return CUZK_ERR_NOMEM;
     }
-    G(msm_prep_ctx) prep = {.k = k, .bases = bases, .mont = mont, .raw = raw, .n = n, .threads = threads};
+    /* the copy is a small part of the work: a thread per 16 K points at most */
+    size_t prep_threads = 1 + n / 16384 < threads ? 1 + n / 16384 : threads;
+    G(msm_prep_ctx) prep = {.k = k, .bases = bases, .mont = mont, .raw = raw, .n = n};
+    prep.threads = (unsigned)prep_threads;
     atomic_init(&prep.out_of_range, false);
-    msm_parallel(threads, G(msm_prep_worker), &prep);
+    msm_parallel(prep.threads, G(msm_prep_worker), &prep);
     cuzk_status st = CUZK_ERR_SCALAR_RANGE;
     if (!atomic_load(&prep.out_of_range)) {
         x.k = (const uint64_t(*)[4])k;
@@ -450,6 +516,7 @@ cuzk_status G(batch_add)(JAC *r, const AFF *bases, const uint64_t *bitmap, size_
 {
     if (n > MSM_MAX_N) return CUZK_ERR_INVALID_ARG;
     if (threads == 0) threads = 1;
+    if (threads > MSM_MAX_THREADS) threads = MSM_MAX_THREADS;
     G(badd_ctx) x;
     x.bases = bases;
     x.bitmap = bitmap;

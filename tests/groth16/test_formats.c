@@ -7,8 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cuzk/groth16.h"
-#include "testutil.h"
+#include "g16_circuits.h"
 
 /* ---- helpers ----------------------------------------------------------------------------------------------------- */
 
@@ -349,7 +348,7 @@ static void test_params_hostile_counts(void **state)
     memcpy(b + cut, img + cut + 96, len - cut - 96);
     put_be32(b + P_OFF_H, P_H - 1);
     assert_int_equal(params_load_bytes(b, len - 96, 0, &out, &err), CUZK_ERR_BAD_HEADER);
-    assert_true(msg_has(&err, "power of two"));
+    assert_true(msg_has(&err, "no power of two"));
 
     /* b_g2 one point shorter than b_g1 */
     memcpy(b, img, len);
@@ -513,9 +512,15 @@ enum { Z_N = 7, Z_P = 2, Z_M = 3, Z_ROWS = Z_M + Z_P + 1, Z_DOMAIN = 8 };
 typedef struct {
     groth16_pk pk; /* points, SNARKJS layout; circuit NULL */
     uint32_t nvars, npub, domain;
-    zcoef coefs[64];
+    zcoef *coefs;
     uint32_t ncoef;
 } zmodel;
+
+static void zmodel_free(zmodel *z)
+{
+    groth16_pk_free(&z->pk);
+    free(z->coefs);
+}
 
 /* 2^512 mod r: the factor snarkjs stores coefficients with (value = coef·R², R = 2^256). */
 static void r_squared(fr_t *r2)
@@ -529,6 +534,7 @@ static void r_squared(fr_t *r2)
 static void zmodel_init(zmodel *z)
 {
     memset(z, 0, sizeof *z);
+    z->coefs = malloc(64 * sizeof *z->coefs);
     z->nvars = Z_N;
     z->npub = Z_P;
     z->domain = Z_DOMAIN;
@@ -762,7 +768,7 @@ static void test_zkey_load(void **state)
     assert_zkey_matches(&z, &pk);
     groth16_pk_free(&pk);
     sections_free(s);
-    groth16_pk_free(&z.pk);
+    zmodel_free(&z);
 }
 
 /* The coefficient encoding: 1 is stored as R² mod r (the spec's 0x0748d9d9…f3f29c6d) and -1 as r - R²; they must
@@ -817,7 +823,7 @@ static void test_zkey_coef_encoding(void **state)
     assert_true(id2 >= 2 && fr_eq(&c->values[id2], &two));
     groth16_pk_free(&pk);
     sections_free(s);
-    groth16_pk_free(&z.pk);
+    zmodel_free(&z);
 }
 
 static const uint64_t BN254_P[6] = {0x3c208c16d87cfd47ULL, 0x97816a916871ca8dULL, 0xb85045b68181585dULL,
@@ -952,15 +958,15 @@ static void test_zkey_hostile(void **state)
     free(img);
 #undef VARIANT
     sections_free(s);
-    groth16_pk_free(&z.pk);
+    zmodel_free(&z);
 }
 
 /* ---- JSON -------------------------------------------------------------------------------------------------------- */
 
-static const char G1_X_DEC[] = "3685416753713387016781088315183077757961620795782546409894578378688607592378376318836054"
-                               "947676345821548104185464507";
-static const char G1_Y_DEC[] = "1339506544944476473020471379941921221584933875938349620426543736416511423956333506472724"
-                               "655353366534992391756441569";
+static const char G1_X_DEC[] = "368541675371338701678108831518307775796162079578254640989457837868860759237837631883605"
+                               "4947676345821548104185464507";
+static const char G1_Y_DEC[] = "133950654494447647302047137994192122158493387593834962042654373641651142395633350647272"
+                               "4655353366534992391756441569";
 static const char P_DEC[] = "400240955522166739341778982573590415655688281993900788533205813612403165049083786444268"
                             "7629129015664037894272559787";
 static const char R_DEC[] = "52435875175126190479447740508185965837690552500527637822603658699938581184513";
@@ -1257,6 +1263,125 @@ static void test_json_vk(void **state)
     groth16_pk_free(&pk);
 }
 
+/* ---- keys from groth16_setup through the files, then prove and verify ------------------------------------------- */
+
+static void setup_for(groth16_pk *pk, const r1cs_t *r, groth16_convention conv)
+{
+    groth16_setup_opts o;
+    memset(&o, 0, sizeof o);
+    o.threads = 2;
+    o.conv = conv;
+    assert_int_equal(groth16_setup(pk, r, &o, NULL), CUZK_OK);
+}
+
+/* Proves with pk and checks the proof with vk, also after a trip of proof, public inputs and vk through JSON. */
+static void prove_and_verify(const groth16_pk *pk, const groth16_vk *vk, const g16_circuit *c)
+{
+    groth16_proof_t proof, proof2;
+    groth16_prove_opts o;
+    memset(&o, 0, sizeof o);
+    o.threads = 2;
+    o.c_mode = R1CS_C_CHECKED;
+    cuzk_errmsg err = {{0}};
+    cuzk_status s = groth16_prove(&proof, pk, c->r, c->z, &o, NULL, &err);
+    if (s != CUZK_OK) fprintf(stderr, "prove: %s (%s)\n", cuzk_status_str(s), err.msg);
+    assert_int_equal(s, CUZK_OK);
+    groth16_pvk pvk;
+    uint64_t np = c->r->num_inputs - 1;
+    groth16_prepare_vk(&pvk, vk);
+    assert_int_equal(groth16_verify(&pvk, &proof, &c->z[1], np), CUZK_OK);
+
+    char *pj, *uj, *vj;
+    fr_t *pub;
+    uint64_t n;
+    groth16_vk vk2;
+    assert_int_equal(groth16_proof_to_json(&proof, &pj), CUZK_OK);
+    assert_int_equal(groth16_public_to_json(&c->z[1], np, &uj), CUZK_OK);
+    assert_int_equal(groth16_vk_to_json(vk, &vj), CUZK_OK);
+    assert_int_equal(groth16_proof_from_json(&proof2, pj, NULL), CUZK_OK);
+    assert_int_equal(groth16_public_from_json(&pub, &n, uj, NULL), CUZK_OK);
+    assert_int_equal(groth16_vk_from_json(&vk2, vj, NULL), CUZK_OK);
+    assert_int_equal(n, np);
+    groth16_prepare_vk(&pvk, &vk2);
+    assert_int_equal(groth16_verify(&pvk, &proof2, pub, n), CUZK_OK);
+    /* and the check can fail: another public input */
+    fr_add(&pub[0], &pub[0], &pub[0]);
+    if (!fr_is_zero(&pub[0])) assert_int_equal(groth16_verify(&pvk, &proof2, pub, n), CUZK_ERR_PROOF_INVALID);
+    free(pj);
+    free(uj);
+    free(vj);
+    free(pub);
+    groth16_vk_free(&vk2);
+}
+
+static void test_setup_params_prove(void **state)
+{
+    (void)state;
+    g16_circuit c;
+    g16_circuit_make(&c, 100, 3, test_rand_u64(), test_rand_u64());
+    groth16_pk pk, back;
+    groth16_vk vk;
+    setup_for(&pk, c.r, GROTH16_BELLPERSON);
+    const char *path = tmp_path("setup.params"), *vpath = tmp_path("setup.vk");
+    cuzk_errmsg err = {{0}};
+    assert_int_equal(groth16_params_write(&pk, path, &err), CUZK_OK);
+    assert_int_equal(groth16_vk_write(&pk.vk, vpath, &err), CUZK_OK);
+    assert_int_equal(groth16_params_load(&back, path, GROTH16_LOAD_SUBGROUP, 2, &err), CUZK_OK);
+    assert_int_equal(groth16_vk_load(&vk, vpath, &err), CUZK_OK);
+    assert_pk_points_equal(&pk, &back);
+    assert_int_equal(groth16_pk_check_circuit(&back, c.r, &err), CUZK_OK);
+    prove_and_verify(&back, &vk, &c);
+    unlink(path);
+    unlink(vpath);
+    groth16_vk_free(&vk);
+    groth16_pk_free(&back);
+    groth16_pk_free(&pk);
+    g16_circuit_free(&c);
+}
+
+/* A snarkjs-convention key from setup, written as a zkey with the coefficient section taken from its matrices. */
+static void test_setup_zkey_prove(void **state)
+{
+    (void)state;
+    g16_circuit c;
+    g16_circuit_make(&c, 100, 2, test_rand_u64(), test_rand_u64());
+    zmodel z;
+    memset(&z, 0, sizeof z);
+    setup_for(&z.pk, c.r, GROTH16_SNARKJS);
+    const r1cs_t *m = z.pk.circuit;
+    z.nvars = (uint32_t)r1cs_num_vars(m);
+    z.npub = m->num_inputs - 1;
+    z.domain = (uint32_t)z.pk.domain_size;
+    z.coefs = malloc((m->m[R1CS_A].nnz + m->m[R1CS_B].nnz) * sizeof *z.coefs);
+    for (uint64_t row = 0; row < m->num_constraints; row++)
+        for (uint32_t k = 0; k < 2; k++)
+            for (uint64_t e = m->m[k].row_ptr[row]; e < m->m[k].row_ptr[row + 1]; e++)
+                z.coefs[z.ncoef++] = (zcoef){k, (uint32_t)row, m->m[k].col[e], m->values[m->m[k].coef[e]]};
+    tbuf s[10];
+    zmodel_sections(&z, s);
+    groth16_pk back;
+    cuzk_errmsg err = {{0}};
+    cuzk_status st = zkey_load_sections(s, GROTH16_LOAD_SUBGROUP, &back, &err);
+    if (st != CUZK_OK) fprintf(stderr, "zkey: %s\n", err.msg);
+    assert_int_equal(st, CUZK_OK);
+    assert_pk_points_equal(&z.pk, &back);
+    /* the same matrices: equal products with the witness */
+    uint64_t rows = m->num_constraints;
+    assert_int_equal(back.circuit->num_constraints, rows);
+    fr_t *v[4];
+    for (int i = 0; i < 4; i++) v[i] = malloc(rows * sizeof(fr_t));
+    assert_int_equal(r1cs_spmv(m, c.z, v[0], v[1], NULL, R1CS_C_PRODUCT, 1, NULL), CUZK_OK);
+    assert_int_equal(r1cs_spmv(back.circuit, c.z, v[2], v[3], NULL, R1CS_C_PRODUCT, 1, NULL), CUZK_OK);
+    assert_memory_equal(v[0], v[2], rows * sizeof(fr_t));
+    assert_memory_equal(v[1], v[3], rows * sizeof(fr_t));
+    for (int i = 0; i < 4; i++) free(v[i]);
+    prove_and_verify(&back, &back.vk, &c);
+    sections_free(s);
+    groth16_pk_free(&back);
+    zmodel_free(&z);
+    g16_circuit_free(&c);
+}
+
 /* Run by the groth16 test executable (main is in test_prove.c). */
 const struct CMUnitTest test_formats_tests[] = {
     cmocka_unit_test(test_params_round_trip),
@@ -1271,5 +1396,7 @@ const struct CMUnitTest test_formats_tests[] = {
     cmocka_unit_test(test_json_proof),
     cmocka_unit_test(test_json_public),
     cmocka_unit_test(test_json_vk),
+    cmocka_unit_test(test_setup_params_prove),
+    cmocka_unit_test(test_setup_zkey_prove),
 };
 const size_t test_formats_count = sizeof test_formats_tests / sizeof test_formats_tests[0];

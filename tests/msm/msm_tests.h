@@ -55,6 +55,11 @@ static void T(check_msm)(const AFF *bases, const uint64_t (*k)[4], size_t n)
         assert_int_equal(G(msm)(&got, bases, kf, n, threads), CUZK_OK);
         if (!G(jac_eq)(&got, &want)) fail_msg("msm differs: n = %zu, threads = %u", n, threads);
     }
+    /* more workers than tasks or points; 0 means 1 */
+    assert_int_equal(G(msm)(&got, bases, kf, n, 40), CUZK_OK);
+    if (!G(jac_eq)(&got, &want)) fail_msg("msm differs: n = %zu, threads = 40", n);
+    assert_int_equal(G(msm_raw)(&got, bases, k, n, 0), CUZK_OK);
+    if (!G(jac_eq)(&got, &want)) fail_msg("raw msm differs: n = %zu, threads = 0", n);
     free(kf);
 }
 
@@ -96,6 +101,54 @@ static void T(msm_big)(void **state)
     T(rand_scalars)(k, n);
     T(check_msm)(bases, (const uint64_t(*)[4])k, n);
     free(bases);
+    free(k);
+}
+
+/* Thousands of points, checked without thousands of scalar multiplications: the bases are P_i = [a + i·b]G with
+ * known a, b, so Σ k_i P_i = [Σ k_i (a + i·b)]G, one multiplication by a sum computed in Fr. Large enough that the
+ * window has hundreds of buckets (the batched bucket reduction) and several chunks per window. */
+static void T(msm_known_logs)(void **state)
+{
+    (void)state;
+    size_t n = LOG_N + test_rand_u64() % 1000;
+    AFF *bases = malloc(n * sizeof *bases);
+    JAC *tmp = malloc(n * sizeof *tmp);
+    fr_t *k = malloc(n * sizeof *k);
+    assert_true(bases && tmp && k);
+    fr_t a, b, e, sum, t;
+    uint64_t al[4], bl[4], sl[4];
+    test_rand_fr(&a);
+    test_rand_fr(&b);
+    fr_to_limbs(al, &a);
+    fr_to_limbs(bl, &b);
+    AFF g, bq;
+    JAC p, q;
+    G(generator)(&g);
+    G(jac_from_affine)(&p, &g);
+    G(jac_mul)(&q, &p, bl, 4);
+    G(jac_to_affine)(&bq, &q);
+    G(jac_mul)(&p, &p, al, 4);
+    fr_set_zero(&sum);
+    e = a;
+    for (size_t i = 0; i < n; i++) {
+        tmp[i] = p;
+        G(jac_add_affine)(&p, &p, &bq);
+        test_rand_fr(&k[i]);
+        fr_mul(&t, &k[i], &e); /* e = a + i·b */
+        fr_add(&sum, &sum, &t);
+        fr_add(&e, &e, &b);
+    }
+    G(jac_batch_to_affine)(bases, tmp, n);
+    JAC want, got;
+    fr_to_limbs(sl, &sum);
+    G(jac_from_affine)(&want, &g);
+    G(jac_mul)(&want, &want, sl, 4);
+    for (unsigned threads = 1; threads <= 3; threads += 2) {
+        assert_int_equal(G(msm)(&got, bases, k, n, threads), CUZK_OK);
+        if (!G(jac_eq)(&got, &want)) fail_msg("msm differs: n = %zu, threads = %u", n, threads);
+    }
+    free(bases);
+    free(tmp);
     free(k);
 }
 
@@ -240,9 +293,10 @@ static void T(check_batch_add)(const AFF *bases, const uint64_t *bitmap, size_t 
     for (size_t i = 0; i < n; i++) {
         if ((bitmap[i / 64] >> (i % 64)) & 1) G(jac_add_affine)(&want, &want, &bases[i]);
     }
-    for (unsigned threads = 1; threads <= 3; threads++) {
-        assert_int_equal(G(batch_add)(&got, bases, bitmap, n, threads), CUZK_OK);
-        if (!G(jac_eq)(&got, &want)) fail_msg("batch_add differs: n = %zu, threads = %u", n, threads);
+    static const unsigned thread_counts[] = {1, 2, 3, 40};
+    for (size_t t = 0; t < sizeof thread_counts / sizeof *thread_counts; t++) {
+        assert_int_equal(G(batch_add)(&got, bases, bitmap, n, thread_counts[t]), CUZK_OK);
+        if (!G(jac_eq)(&got, &want)) fail_msg("batch_add differs: n = %zu, threads = %u", n, thread_counts[t]);
     }
 }
 

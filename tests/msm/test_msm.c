@@ -24,6 +24,7 @@
 #define JAC g1_jac_t
 #define GEN_CHUNK 4096
 #define BIG_N (SMALL_RUN ? 700 : 3000)
+#define LOG_N (SMALL_RUN ? 9000 : 20000)
 #include "msm_tests.h"
 #undef G
 #undef T
@@ -31,6 +32,7 @@
 #undef JAC
 #undef GEN_CHUNK
 #undef BIG_N
+#undef LOG_N
 
 #define G(name) g2_##name
 #define T(name) test_g2_##name
@@ -38,6 +40,7 @@
 #define JAC g2_jac_t
 #define GEN_CHUNK 2048
 #define BIG_N (SMALL_RUN ? 300 : 1200)
+#define LOG_N (SMALL_RUN ? 6000 : 9000)
 #include "msm_tests.h"
 
 int main(void)
@@ -47,9 +50,11 @@ int main(void)
         cmocka_unit_test(test_g1_msm_random),   cmocka_unit_test(test_g1_msm_big),
         cmocka_unit_test(test_g1_msm_edges),    cmocka_unit_test(test_g1_msm_overflowing_bucket),
         cmocka_unit_test(test_g1_msm_rejects),  cmocka_unit_test(test_g1_batch_add),
+        cmocka_unit_test(test_g1_msm_known_logs),
         cmocka_unit_test(test_g2_msm_random),   cmocka_unit_test(test_g2_msm_big),
         cmocka_unit_test(test_g2_msm_edges),    cmocka_unit_test(test_g2_msm_overflowing_bucket),
         cmocka_unit_test(test_g2_msm_rejects),  cmocka_unit_test(test_g2_batch_add),
+        cmocka_unit_test(test_g2_msm_known_logs),
     };
     return cmocka_run_group_tests_name("msm", tests, NULL, NULL);
 }

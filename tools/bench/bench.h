@@ -12,6 +12,9 @@
 typedef struct {
     const char *filter; /* substring a benchmark name must contain; NULL = all */
     int threads;        /* 0 = the default set of thread counts of each benchmark */
+    int max_log2;       /* prove: largest circuit size 2^max_log2 to run */
+
+    bool gpu;           /* --gpu: the CUDA backend's benchmarks instead (lines carry "device": "gpu") */
 } bench_opts;
 
 bool bench_selected(const bench_opts *o, const char *name);
@@ -29,9 +32,19 @@ void bench_micro_ntt(const bench_opts *o);
 void bench_micro_r1cs(const bench_opts *o);
 void bench_micro_groth16(const bench_opts *o);
 
-/* groth16_prove and its per-phase lines for any circuit, key and witness (size: the number to report, e.g. the
- * constraint count), at the thread counts of bench_thread_set. For a SNARKJS key the circuit may be NULL. */
-void bench_groth16_prove(const bench_opts *o, const r1cs_t *r, const groth16_pk *pk, const fr_t *z, uint64_t size);
+/* One proof (best of two) reported as `name`, then its per-phase lines prove_<phase>, for any circuit, key and
+ * witness (size: the number to report, e.g. the constraint count), at the thread counts of bench_thread_set. For a
+ * SNARKJS key the circuit may be NULL. */
+void bench_groth16_prove(const bench_opts *o, const char *name, const r1cs_t *r, const groth16_pk *pk, const fr_t *z,
+                         uint64_t size);
+
+/* `cuzk-bench prove`: groth16_prove on synthetic PoRep-shaped circuits (circuits.h) of 2^16, 2^18, ... up to
+ * o->max_log2, keys cached under ~/.cache/cuzk-bench/; lines "prove", "prove_<phase>" and "prove_peak_rss" (MB). */
+void bench_prove_gen(const bench_opts *o);
+
+#ifdef CUZK_HAVE_CUDA
+void bench_micro_gpu(const bench_opts *o);
+#endif
 
 /* Keeps a value alive so the compiler cannot drop the work that produced it. */
 #define BENCH_KEEP(x) __asm__ volatile("" : : "g"(&(x)) : "memory")

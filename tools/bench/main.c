@@ -41,10 +41,15 @@ int bench_thread_set(const bench_opts *o, int out[2])
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: cuzk-bench micro [--filter NAME] [--threads N]\n"
+    fprintf(f, "usage: cuzk-bench micro [--filter NAME] [--threads N] [--gpu]\n"
+               "       cuzk-bench prove [--max-log2 K] [--threads N]\n"
                "  micro      field, curve, pairing and MSM micro-benchmarks, one JSON object per line\n"
+               "  prove      Groth16 proofs of synthetic PoRep-shaped circuits of 2^16, 2^18, ... 2^K constraints\n"
+               "             (default K = 20), per phase, with peak memory; keys cached in ~/.cache/cuzk-bench\n"
                "  --filter   run only benchmarks whose name contains NAME\n"
-               "  --threads  thread count for multi-threaded benchmarks (default: 1 and 2)\n");
+               "  --threads  thread count for multi-threaded benchmarks (default: 1 and 2)\n"
+               "  --max-log2 largest circuit for prove (16 .. 27)\n"
+               "  --gpu      the CUDA backend's benchmarks instead (when built with CUDA)\n");
 #ifdef CUZK_BENCH_CLIENT
     fprintf(f, "       cuzk-bench single|batch|stress|status|preload|evict|metrics [--addr A] ... "
                "(cuzk-bench batch --help)\n");
@@ -65,12 +70,13 @@ int main(int argc, char **argv)
         }
     }
 #endif
-    if (strcmp(argv[1], "micro") != 0) {
+    bool prove = strcmp(argv[1], "prove") == 0;
+    if (!prove && strcmp(argv[1], "micro") != 0) {
         fprintf(stderr, "cuzk-bench: unknown command '%s'\n", argv[1]);
         usage(stderr);
         return 2;
     }
-    bench_opts o = {NULL, 0};
+    bench_opts o = {NULL, 0, 20, false};
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--filter") == 0 && i + 1 < argc) {
             o.filter = argv[++i];
@@ -82,6 +88,16 @@ int main(int argc, char **argv)
                 return 2;
             }
             o.threads = (int)t;
+        } else if (strcmp(argv[i], "--max-log2") == 0 && i + 1 < argc) {
+            char *end;
+            long k = strtol(argv[++i], &end, 10);
+            if (*end != '\0' || k < 16 || k > 27) {
+                fprintf(stderr, "cuzk-bench: --max-log2 needs a size between 16 and 27\n");
+                return 2;
+            }
+            o.max_log2 = (int)k;
+        } else if (strcmp(argv[i], "--gpu") == 0) {
+            o.gpu = true;
         } else if (strcmp(argv[i], "--help") == 0) {
             usage(stdout);
             return 0;
@@ -90,6 +106,19 @@ int main(int argc, char **argv)
             usage(stderr);
             return 2;
         }
+    }
+    if (prove) {
+        bench_prove_gen(&o);
+        return 0;
+    }
+    if (o.gpu) {
+#ifdef CUZK_HAVE_CUDA
+        bench_micro_gpu(&o);
+        return 0;
+#else
+        fprintf(stderr, "cuzk-bench: --gpu: built without CUDA\n");
+        return 2;
+#endif
     }
     bench_micro_ff(&o);
     bench_micro_ec(&o);

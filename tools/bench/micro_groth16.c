@@ -88,7 +88,8 @@ static r1cs_t *g16_bench_circuit(uint64_t rows, uint32_t num_inputs, fr_t **z_ou
     return r;
 }
 
-void bench_groth16_prove(const bench_opts *o, const r1cs_t *r, const groth16_pk *pk, const fr_t *z, uint64_t size)
+void bench_groth16_prove(const bench_opts *o, const char *name, const r1cs_t *r, const groth16_pk *pk, const fr_t *z,
+                         uint64_t size)
 {
     int ts[2];
     int nts = bench_thread_set(o, ts);
@@ -110,7 +111,7 @@ void bench_groth16_prove(const bench_opts *o, const r1cs_t *r, const groth16_pk 
             }
             if (best.total < 0 || st.total < best.total) best = st;
         }
-        bench_report("groth16_prove", size, ts[ti], best.total * 1e3, "ms");
+        bench_report(name, size, ts[ti], best.total * 1e3, "ms");
         const char *names[8] = {"prove_spmv",  "prove_ntt_h",  "prove_msm_h",  "prove_msm_l",
                                 "prove_msm_a", "prove_msm_b1", "prove_msm_b2", "prove_assembly"};
         double v[8] = {best.spmv,  best.ntt_h,  best.msm_h,  best.msm_l,
@@ -174,7 +175,7 @@ void bench_micro_groth16(const bench_opts *o)
             if (bench_selected(o, "groth16_setup"))
                 bench_report("groth16_setup", rows, (int)so.threads, (bench_now_ns() - t) / 1e6, "ms");
             if (bench_selected(o, "groth16_prove") || bench_selected(o, "prove_"))
-                bench_groth16_prove(o, r, &pk, z, rows);
+                bench_groth16_prove(o, "groth16_prove", r, &pk, z, rows);
             if (bench_selected(o, "groth16_verify")) bench_groth16_verify(&pk, r, z, rows);
             groth16_pk_free(&pk);
         }

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# One complete GPU session on a device machine: report the machine, configure and build (Release, sm_90), run the
+# GPU check on fresh random inputs, then the GPU micro-benchmarks. Logs go to $OUT (or ./gpu-out).
+# Where OpenSSL's headers are missing (some GPU images), a stub libcrypto stands in: the GPU check and benchmarks
+# never reach the r1cs layer's SHA-256, which then aborts if called.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=${OUT:-gpu-out}
+mkdir -p "$out"
+log=$out/session.log
+exec > >(tee "$log") 2>&1
+
+echo "== machine"
+nvidia-smi --query-gpu=name,memory.total,clocks.sm,clocks.max.sm,driver_version --format=csv || true
+nvcc --version | tail -1
+cmake --version | head -1
+ls -d /usr/include/openssl 2>/dev/null || echo "no openssl headers"
+ldconfig -p | grep -E "cmocka|libssl|libcrypto" || true
+
+extra=()
+if [ ! -f /usr/include/openssl/evp.h ] || [ -n "${FORCE_SSL_STUB:-}" ]; then
+  s=/tmp/sslstub
+  mkdir -p $s/include/openssl $s/lib
+  cat > $s/include/openssl/opensslv.h <<'H'
+#define OPENSSL_VERSION_NUMBER 0x30000000L
+#define OPENSSL_VERSION_STR "3.0.0"
+#define OPENSSL_VERSION_TEXT "OpenSSL 3.0.0 (cuzk stub)"
+H
+  cat > $s/include/openssl/evp.h <<'H'
+#include <stddef.h>
+typedef struct evp_md_ctx_st EVP_MD_CTX;
+typedef struct evp_md_st EVP_MD;
+typedef struct engine_st ENGINE;
+EVP_MD_CTX *EVP_MD_CTX_new(void);
+void EVP_MD_CTX_free(EVP_MD_CTX *);
+const EVP_MD *EVP_sha256(void);
+int EVP_DigestInit_ex(EVP_MD_CTX *, const EVP_MD *, ENGINE *);
+int EVP_DigestUpdate(EVP_MD_CTX *, const void *, size_t);
+int EVP_DigestFinal_ex(EVP_MD_CTX *, unsigned char *, unsigned int *);
+H
+  cat > $s/stub.c <<'C'
+#include <stdlib.h>
+#include "openssl/evp.h"
+EVP_MD_CTX *EVP_MD_CTX_new(void) { abort(); }
+void EVP_MD_CTX_free(EVP_MD_CTX *c) { (void)c; abort(); }
+const EVP_MD *EVP_sha256(void) { abort(); }
+int EVP_DigestInit_ex(EVP_MD_CTX *c, const EVP_MD *m, ENGINE *e) { (void)c, (void)m, (void)e; abort(); }
+int EVP_DigestUpdate(EVP_MD_CTX *c, const void *p, size_t n) { (void)c, (void)p, (void)n; abort(); }
+int EVP_DigestFinal_ex(EVP_MD_CTX *c, unsigned char *o, unsigned int *n) { (void)c, (void)o, (void)n; abort(); }
+C
+  cc -O2 -I$s/include -c $s/stub.c -o $s/stub.o && ar rcs $s/lib/libcrypto.a $s/stub.o && ar rcs $s/lib/libssl.a $s/stub.o
+  extra=(-DOPENSSL_ROOT_DIR=$s -DOPENSSL_USE_STATIC_LIBS=TRUE)
+  echo "using the OpenSSL stub"
+fi
+
+b=${BUILD_DIR:-/tmp/b}
+echo "== configure and build"
+cmake -S . -B $b -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 "${extra[@]}" > $out/configure.log 2>&1 \
+  || { tail -30 $out/configure.log; exit 1; }
+t0=$(date +%s)
+cmake --build $b -j16 --target cuzk_gpu gpu_check cuzk-bench > $out/build.log 2>&1 || { grep -E "error|Error" -A3 $out/build.log | head -60; exit 1; }
+echo "build: $(( $(date +%s) - t0 )) s"
+nvcc -arch=sm_90 -std=c++17 -Iinclude -Xptxas -v -c src/gpu/ntt.cu -o /tmp/ntt_v.o 2>&1 | grep -E "Compiling|Used|spill" > $out/ptxas.log || true
+
+echo "== gpu_check ${GPU_CHECK_ARGS:-}"
+$b/bin/gpu_check ${GPU_CHECK_ARGS:-} 2>&1 | tee $out/check.log | grep -vE "^$" | tail -40
+echo "== cuzk-bench micro --gpu"
+$b/bin/cuzk-bench micro --gpu ${BENCH_ARGS:-} 2>&1 | tee $out/bench.jsonl
+nvidia-smi --query-gpu=clocks.sm,temperature.gpu,power.draw --format=csv || true

@@ -1,0 +1,231 @@
+/* Runtime helpers of the CUDA backend (devices, memory, timers, error text) and the element-wise field kernels
+ * used by the tests and the throughput measurements. */
+#include <stdio.h>
+#include <string.h>
+
+#include "field.cuh"
+#include "gpu_internal.cuh"
+
+static __thread char g_err[512];
+
+extern "C" void gpu_set_error(const char *what, cudaError_t e, const char *file, int line)
+{
+    const char *f = strrchr(file, '/');
+    snprintf(g_err, sizeof g_err, "%s: %s (%s) at %s:%d", what, cudaGetErrorString(e), cudaGetErrorName(e),
+             f ? f + 1 : file, line);
+}
+
+extern "C" const char *gpu_last_error(void) { return g_err; }
+
+extern "C" int gpu_device_count(void)
+{
+    int n = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess) {
+        cudaGetLastError(); /* clear the sticky-free error so later calls start clean */
+        return 0;
+    }
+    return n;
+}
+
+extern "C" cuzk_status gpu_device_name(char *out, size_t len)
+{
+    int dev;
+    cudaDeviceProp p;
+    CUZK_CUDA(cudaGetDevice(&dev));
+    CUZK_CUDA(cudaGetDeviceProperties(&p, dev));
+    snprintf(out, len, "%s, %d SMs, cc %d.%d, %.1f GiB, L2 %d MiB", p.name, p.multiProcessorCount, p.major, p.minor,
+             (double)p.totalGlobalMem / (1u << 30), p.l2CacheSize >> 20);
+    return CUZK_OK;
+}
+
+extern "C" cuzk_status gpu_malloc(void **dev, size_t bytes)
+{
+    *dev = NULL;
+    CUZK_CUDA(cudaMalloc(dev, bytes));
+    return CUZK_OK;
+}
+extern "C" void gpu_free(void *dev)
+{
+    if (dev) cudaFree(dev);
+}
+extern "C" cuzk_status gpu_to_device(void *dev, const void *host, size_t bytes)
+{
+    CUZK_CUDA(cudaMemcpy(dev, host, bytes, cudaMemcpyHostToDevice));
+    return CUZK_OK;
+}
+extern "C" cuzk_status gpu_to_host(void *host, const void *dev, size_t bytes)
+{
+    CUZK_CUDA(cudaMemcpy(host, dev, bytes, cudaMemcpyDeviceToHost));
+    return CUZK_OK;
+}
+extern "C" cuzk_status gpu_memset(void *dev, int byte, size_t bytes)
+{
+    CUZK_CUDA(cudaMemset(dev, byte, bytes));
+    return CUZK_OK;
+}
+extern "C" cuzk_status gpu_sync(void)
+{
+    CUZK_CUDA(cudaDeviceSynchronize());
+    CUZK_CUDA(cudaGetLastError());
+    return CUZK_OK;
+}
+
+extern "C" cuzk_status gpu_timer_init(gpu_timer *t)
+{
+    t->start = t->stop = NULL;
+    CUZK_CUDA(cudaEventCreate((cudaEvent_t *)&t->start));
+    CUZK_CUDA(cudaEventCreate((cudaEvent_t *)&t->stop));
+    return CUZK_OK;
+}
+extern "C" void gpu_timer_free(gpu_timer *t)
+{
+    if (t->start) cudaEventDestroy((cudaEvent_t)t->start);
+    if (t->stop) cudaEventDestroy((cudaEvent_t)t->stop);
+    t->start = t->stop = NULL;
+}
+extern "C" cuzk_status gpu_timer_start(gpu_timer *t)
+{
+    CUZK_CUDA(cudaEventRecord((cudaEvent_t)t->start, 0));
+    return CUZK_OK;
+}
+extern "C" cuzk_status gpu_timer_stop(gpu_timer *t, double *ms)
+{
+    float f = 0;
+    CUZK_CUDA(cudaEventRecord((cudaEvent_t)t->stop, 0));
+    CUZK_CUDA(cudaEventSynchronize((cudaEvent_t)t->stop));
+    CUZK_CUDA(cudaGetLastError());
+    CUZK_CUDA(cudaEventElapsedTime(&f, (cudaEvent_t)t->start, (cudaEvent_t)t->stop));
+    *ms = f;
+    return CUZK_OK;
+}
+
+/* ---- element-wise kernels ----------------------------------------------------------------------------------------- */
+static __device__ __forceinline__ void apply_op(int op, void *r, const void *a, const void *b)
+{
+    switch (op) {
+    case GPU_FR_ADD: dfr_add((dfr *)r, (const dfr *)a, (const dfr *)b); break;
+    case GPU_FR_SUB: dfr_sub((dfr *)r, (const dfr *)a, (const dfr *)b); break;
+    case GPU_FR_MUL: dfr_mul32((dfr *)r, (const dfr *)a, (const dfr *)b); break;
+    case GPU_FR_SQR: dfr_sqr((dfr *)r, (const dfr *)a); break;
+    case GPU_FR_MUL64: dfr_mul64((dfr *)r, (const dfr *)a, (const dfr *)b); break;
+    case GPU_FP_ADD: dfp_add((dfp *)r, (const dfp *)a, (const dfp *)b); break;
+    case GPU_FP_SUB: dfp_sub((dfp *)r, (const dfp *)a, (const dfp *)b); break;
+    case GPU_FP_MUL: dfp_mul32((dfp *)r, (const dfp *)a, (const dfp *)b); break;
+    case GPU_FP_SQR: dfp_sqr((dfp *)r, (const dfp *)a); break;
+    case GPU_FP_MUL64: dfp_mul64((dfp *)r, (const dfp *)a, (const dfp *)b); break;
+    case GPU_FP2_ADD: dfp2_add((dfp2 *)r, (const dfp2 *)a, (const dfp2 *)b); break;
+    case GPU_FP2_SUB: dfp2_sub((dfp2 *)r, (const dfp2 *)a, (const dfp2 *)b); break;
+    case GPU_FP2_MUL: dfp2_mul((dfp2 *)r, (const dfp2 *)a, (const dfp2 *)b); break;
+    case GPU_FP2_SQR: dfp2_sqr((dfp2 *)r, (const dfp2 *)a); break;
+    case GPU_FR_MUL_SPECIAL: dfr_mul_special((dfr *)r, (const dfr *)a, (const dfr *)b); break;
+    }
+}
+
+static size_t op_size(gpu_ff_op op)
+{
+    if (op <= GPU_FR_MUL64 || op == GPU_FR_MUL_SPECIAL) return sizeof(dfr);
+    if (op <= GPU_FP_MUL64) return sizeof(dfp);
+    return sizeof(dfp2);
+}
+
+/* One element per thread; the element is staged through registers (structs of words). */
+template <typename E> __global__ void k_batch(int op, E *r, const E *a, const E *b, size_t n)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    E x = a[i], y = b[i], z;
+    apply_op(op, &z, &x, &y);
+    r[i] = z;
+}
+
+/* Dependent chain: x := op(x, y), y := x each other step for the binary ops, so the work cannot be hoisted. */
+template <typename E, int OP> __global__ void k_chain(E *out, unsigned iters)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    E x, y;
+    /* canonical values (top word of every element small), all non-zero, different per thread */
+    uint32_t *xw = (uint32_t *)&x, *yw = (uint32_t *)&y;
+    const int words = (int)(sizeof(E) / 4), top = sizeof(E) == sizeof(dfr) ? 8 : 12;
+#pragma unroll
+    for (int j = 0; j < words; j++) {
+        bool hi = j % top == top - 1;
+        xw[j] = hi ? 0x01234567u : (uint32_t)(i * 0x9e3779b9u + j + 1);
+        yw[j] = hi ? 0x00abcdefu : (uint32_t)(i * 0x85ebca6bu + 3 * j + 7);
+    }
+    for (unsigned k = 0; k < iters; k++) {
+        E z;
+        apply_op(OP, &z, &x, &y);
+        y = x;
+        x = z;
+    }
+    out[i] = x;
+}
+
+template <typename E> static cuzk_status run_batch(gpu_ff_op op, void *r, const void *a, const void *b, size_t n)
+{
+    size_t bytes = n * sizeof(E);
+    E *da = NULL, *db = NULL, *dr = NULL;
+    cuzk_status st = CUZK_OK;
+    if ((st = gpu_malloc((void **)&da, bytes)) != CUZK_OK) goto out;
+    if ((st = gpu_malloc((void **)&db, bytes)) != CUZK_OK) goto out;
+    if ((st = gpu_malloc((void **)&dr, bytes)) != CUZK_OK) goto out;
+    if ((st = gpu_to_device(da, a, bytes)) != CUZK_OK) goto out;
+    if ((st = gpu_to_device(db, b ? b : a, bytes)) != CUZK_OK) goto out;
+    if ((st = gpu_memset(dr, 0xa5, bytes)) != CUZK_OK) goto out; /* poison */
+    k_batch<E><<<(unsigned)((n + 127) / 128), 128>>>((int)op, dr, da, db, n);
+    if ((st = gpu_sync()) != CUZK_OK) goto out;
+    st = gpu_to_host(r, dr, bytes);
+out:
+    gpu_free(da);
+    gpu_free(db);
+    gpu_free(dr);
+    return st;
+}
+
+extern "C" cuzk_status gpu_ff_batch(gpu_ff_op op, void *r, const void *a, const void *b, size_t n)
+{
+    if ((unsigned)op >= GPU_FF_OP_COUNT) return CUZK_ERR_INVALID_ARG;
+    if (n == 0) return CUZK_OK;
+    switch (op_size(op)) {
+    case sizeof(dfr): return run_batch<dfr>(op, r, a, b, n);
+    case sizeof(dfp): return run_batch<dfp>(op, r, a, b, n);
+    default: return run_batch<dfp2>(op, r, a, b, n);
+    }
+}
+
+template <typename E, int OP> static cuzk_status run_chain(size_t threads, unsigned iters, double *ns)
+{
+    E *out = NULL;
+    gpu_timer t;
+    double ms = 0;
+    unsigned blocks = (unsigned)((threads + 255) / 256);
+    CUZK_TRY(gpu_malloc((void **)&out, (size_t)blocks * 256 * sizeof(E)));
+    cuzk_status st = gpu_timer_init(&t);
+    if (st == CUZK_OK) {
+        k_chain<E, OP><<<blocks, 256>>>(out, 4); /* warm-up */
+        st = gpu_sync();
+    }
+    if (st == CUZK_OK) st = gpu_timer_start(&t);
+    if (st == CUZK_OK) {
+        k_chain<E, OP><<<blocks, 256>>>(out, iters);
+        st = gpu_timer_stop(&t, &ms);
+    }
+    gpu_timer_free(&t);
+    gpu_free(out);
+    *ns = ms * 1e6 / ((double)blocks * 256 * iters);
+    return st;
+}
+
+extern "C" cuzk_status gpu_ff_throughput(gpu_ff_op op, size_t threads, unsigned iters, double *ns_per_op)
+{
+    if (threads == 0 || iters == 0) return CUZK_ERR_INVALID_ARG;
+    switch (op) {
+#define CHAIN(o, E) case o: return run_chain<E, o>(threads, iters, ns_per_op);
+    CHAIN(GPU_FR_ADD, dfr) CHAIN(GPU_FR_SUB, dfr) CHAIN(GPU_FR_MUL, dfr) CHAIN(GPU_FR_SQR, dfr) CHAIN(GPU_FR_MUL64, dfr)
+    CHAIN(GPU_FP_ADD, dfp) CHAIN(GPU_FP_SUB, dfp) CHAIN(GPU_FP_MUL, dfp) CHAIN(GPU_FP_SQR, dfp) CHAIN(GPU_FP_MUL64, dfp)
+    CHAIN(GPU_FP2_ADD, dfp2) CHAIN(GPU_FP2_SUB, dfp2) CHAIN(GPU_FP2_MUL, dfp2) CHAIN(GPU_FP2_SQR, dfp2)
+    CHAIN(GPU_FR_MUL_SPECIAL, dfr)
+#undef CHAIN
+    default: return CUZK_ERR_INVALID_ARG;
+    }
+}

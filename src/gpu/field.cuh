@@ -1,0 +1,326 @@
+/* Device field arithmetic for Fr (255 bits) and Fp (381 bits), Montgomery form, the same bytes as the CPU's fr_t
+ * and fp_t (little-endian 64-bit limbs = little-endian 32-bit words on this little-endian machine), so arrays copy
+ * between host and device unchanged. Every function returns the canonical (fully reduced) value, exactly like the
+ * CPU layer, so results compare bit for bit.
+ *
+ * Multiplication is CIOS Montgomery over W-bit words (W = 32 or 64) written as PTX carry chains: mad.lo.cc /
+ * madc.hi.cc accumulate the partial products a[j]·b[i] and m·p[j] into a running N+2 word sum; one word is shifted
+ * out per outer step. The word width is a template parameter so the two can be measured against each other; the
+ * 32-bit chains map one PTX instruction onto one IMAD, the 64-bit ones are expanded by ptxas.
+ *
+ * The carry flag lives between consecutive asm statements: each chain is a run of asm volatile statements with no
+ * compiler-generated carry arithmetic in between. */
+#ifndef CUZK_GPU_FIELD_CUH
+#define CUZK_GPU_FIELD_CUH
+
+#include <stdint.h>
+
+/* ---- carry-chain primitives, overloaded on the word type ---------------------------------------------------------- */
+#define CUZK_PTX3(name, ty, reg, op)                                                                                    \
+    static __device__ __forceinline__ ty name(ty a, ty b)                                                              \
+    {                                                                                                                  \
+        ty d;                                                                                                          \
+        asm volatile(op " %0, %1, %2;" : "=" reg(d) : reg(a), reg(b));                                                 \
+        return d;                                                                                                      \
+    }
+#define CUZK_PTX4(name, ty, reg, op)                                                                                    \
+    static __device__ __forceinline__ ty name(ty a, ty b, ty c)                                                        \
+    {                                                                                                                  \
+        ty d;                                                                                                          \
+        asm volatile(op " %0, %1, %2, %3;" : "=" reg(d) : reg(a), reg(b), reg(c));                                     \
+        return d;                                                                                                      \
+    }
+CUZK_PTX3(add_cc, uint32_t, "r", "add.cc.u32")
+CUZK_PTX3(addc_cc, uint32_t, "r", "addc.cc.u32")
+CUZK_PTX3(addc, uint32_t, "r", "addc.u32")
+CUZK_PTX3(sub_cc, uint32_t, "r", "sub.cc.u32")
+CUZK_PTX3(subc_cc, uint32_t, "r", "subc.cc.u32")
+CUZK_PTX3(subc, uint32_t, "r", "subc.u32")
+CUZK_PTX4(madlo_cc, uint32_t, "r", "mad.lo.cc.u32")
+CUZK_PTX4(madclo_cc, uint32_t, "r", "madc.lo.cc.u32")
+CUZK_PTX4(madhi_cc, uint32_t, "r", "mad.hi.cc.u32")
+CUZK_PTX4(madchi_cc, uint32_t, "r", "madc.hi.cc.u32")
+CUZK_PTX3(add_cc, uint64_t, "l", "add.cc.u64")
+CUZK_PTX3(addc_cc, uint64_t, "l", "addc.cc.u64")
+CUZK_PTX3(addc, uint64_t, "l", "addc.u64")
+CUZK_PTX3(sub_cc, uint64_t, "l", "sub.cc.u64")
+CUZK_PTX3(subc_cc, uint64_t, "l", "subc.cc.u64")
+CUZK_PTX3(subc, uint64_t, "l", "subc.u64")
+CUZK_PTX4(madlo_cc, uint64_t, "l", "mad.lo.cc.u64")
+CUZK_PTX4(madclo_cc, uint64_t, "l", "madc.lo.cc.u64")
+CUZK_PTX4(madhi_cc, uint64_t, "l", "mad.hi.cc.u64")
+CUZK_PTX4(madchi_cc, uint64_t, "l", "madc.hi.cc.u64")
+
+/* ---- constants --------------------------------------------------------------------------------------------------- */
+/* Moduli as 64-bit limbs; the 32-bit views are the same bytes. ninv = −m^−1 mod 2^W. */
+__constant__ uint64_t D_FR_P[4] = {0xffffffff00000001ULL, 0x53bda402fffe5bfeULL, 0x3339d80809a1d805ULL,
+                                   0x73eda753299d7d48ULL};
+__constant__ uint64_t D_FP_P[6] = {0xb9feffffffffaaabULL, 0x1eabfffeb153ffffULL, 0x6730d2a0f6b0f624ULL,
+                                   0x64774b84f38512bfULL, 0x4b1ba7b6434bacd7ULL, 0x1a0111ea397fe69aULL};
+#define D_FR_NINV64 0xfffffffeffffffffULL
+#define D_FP_NINV64 0x89f3fffcfffcfffdULL
+
+/* Word i of a modulus given as 64-bit limbs, in W-bit words. */
+template <typename W> static __device__ __forceinline__ W mod_word(const uint64_t *m, int i);
+template <> __device__ __forceinline__ uint32_t mod_word<uint32_t>(const uint64_t *m, int i)
+{
+    return (uint32_t)(m[i >> 1] >> (32 * (i & 1)));
+}
+template <> __device__ __forceinline__ uint64_t mod_word<uint64_t>(const uint64_t *m, int i) { return m[i]; }
+
+/* ---- generic N-word Montgomery arithmetic ------------------------------------------------------------------------ */
+/* r = a + b mod m (inputs < m) */
+template <typename W, int N> static __device__ __forceinline__ void mp_add(W *r, const W *a, const W *b, const uint64_t *m)
+{
+    W s[N], d[N];
+    s[0] = add_cc(a[0], b[0]);
+#pragma unroll
+    for (int i = 1; i < N; i++) s[i] = addc_cc(a[i], b[i]);
+    W c = addc((W)0, (W)0);
+    d[0] = sub_cc(s[0], mod_word<W>(m, 0));
+#pragma unroll
+    for (int i = 1; i < N; i++) d[i] = subc_cc(s[i], mod_word<W>(m, i));
+    W keep = subc(c, (W)0); /* all ones exactly when s < m (no carry out, borrow) */
+#pragma unroll
+    for (int i = 0; i < N; i++) r[i] = d[i] ^ ((s[i] ^ d[i]) & keep);
+}
+
+/* r = a − b mod m */
+template <typename W, int N> static __device__ __forceinline__ void mp_sub(W *r, const W *a, const W *b, const uint64_t *m)
+{
+    W d[N];
+    d[0] = sub_cc(a[0], b[0]);
+#pragma unroll
+    for (int i = 1; i < N; i++) d[i] = subc_cc(a[i], b[i]);
+    W mask = subc((W)0, (W)0); /* all ones on borrow */
+    r[0] = add_cc(d[0], mod_word<W>(m, 0) & mask);
+#pragma unroll
+    for (int i = 1; i < N - 1; i++) r[i] = addc_cc(d[i], mod_word<W>(m, i) & mask);
+    r[N - 1] = addc(d[N - 1], mod_word<W>(m, N - 1) & mask);
+}
+
+/* r = a·b·2^(−W·N) mod m, CIOS. r may alias a or b. */
+template <typename W, int N>
+static __device__ __forceinline__ void mp_mul(W *r, const W *a, const W *b, const uint64_t *m, W ninv)
+{
+    W t[N + 2];
+#pragma unroll
+    for (int j = 0; j < N + 2; j++) t[j] = 0;
+#pragma unroll
+    for (int i = 0; i < N; i++) {
+        W bi = b[i];
+        /* t += a·b_i : low halves into t[j], high halves into t[j+1] */
+        t[0] = madlo_cc(a[0], bi, t[0]);
+#pragma unroll
+        for (int j = 1; j < N; j++) t[j] = madclo_cc(a[j], bi, t[j]);
+        t[N] = addc_cc(t[N], (W)0);
+        t[N + 1] = addc((W)0, (W)0);
+        t[1] = madhi_cc(a[0], bi, t[1]);
+#pragma unroll
+        for (int j = 1; j < N; j++) t[j + 1] = madchi_cc(a[j], bi, t[j + 1]);
+        t[N + 1] = addc(t[N + 1], (W)0);
+        /* t += q·m with q chosen so that the low word vanishes, then shift one word out */
+        W q = t[0] * ninv;
+        t[0] = madlo_cc(q, mod_word<W>(m, 0), t[0]);
+#pragma unroll
+        for (int j = 1; j < N; j++) t[j] = madclo_cc(q, mod_word<W>(m, j), t[j]);
+        t[N] = addc_cc(t[N], (W)0);
+        t[N + 1] = addc(t[N + 1], (W)0);
+        t[1] = madhi_cc(q, mod_word<W>(m, 0), t[1]);
+#pragma unroll
+        for (int j = 1; j < N; j++) t[j + 1] = madchi_cc(q, mod_word<W>(m, j), t[j + 1]);
+        t[N + 1] = addc(t[N + 1], (W)0);
+#pragma unroll
+        for (int j = 0; j <= N; j++) t[j] = t[j + 1];
+        t[N + 1] = 0;
+    }
+    /* t < 2m: subtract m once if t >= m */
+    W d[N];
+    d[0] = sub_cc(t[0], mod_word<W>(m, 0));
+#pragma unroll
+    for (int i = 1; i < N; i++) d[i] = subc_cc(t[i], mod_word<W>(m, i));
+    W keep = subc(t[N], (W)0); /* all ones exactly when t < m */
+#pragma unroll
+    for (int i = 0; i < N; i++) r[i] = d[i] ^ ((t[i] ^ d[i]) & keep);
+}
+
+/* ---- Fr and Fp element types (same layout as fr_t / fp_t) ------------------------------------------------------- */
+typedef struct __align__(16) { uint32_t w[8]; } dfr;
+typedef struct __align__(16) { uint32_t w[12]; } dfp;
+typedef struct __align__(16) { dfp c0, c1; } dfp2;
+
+static __device__ __forceinline__ void dfr_add(dfr *r, const dfr *a, const dfr *b) { mp_add<uint32_t, 8>(r->w, a->w, b->w, D_FR_P); }
+static __device__ __forceinline__ void dfr_sub(dfr *r, const dfr *a, const dfr *b) { mp_sub<uint32_t, 8>(r->w, a->w, b->w, D_FR_P); }
+static __device__ __forceinline__ void dfr_mul32(dfr *r, const dfr *a, const dfr *b)
+{
+    mp_mul<uint32_t, 8>(r->w, a->w, b->w, D_FR_P, (uint32_t)D_FR_NINV64);
+}
+static __device__ __forceinline__ void dfr_mul64(dfr *r, const dfr *a, const dfr *b)
+{
+    uint64_t x[4], y[4], z[4];
+#pragma unroll
+    for (int i = 0; i < 4; i++) {
+        x[i] = ((uint64_t)a->w[2 * i + 1] << 32) | a->w[2 * i];
+        y[i] = ((uint64_t)b->w[2 * i + 1] << 32) | b->w[2 * i];
+    }
+    mp_mul<uint64_t, 4>(z, x, y, D_FR_P, D_FR_NINV64);
+#pragma unroll
+    for (int i = 0; i < 4; i++) {
+        r->w[2 * i] = (uint32_t)z[i];
+        r->w[2 * i + 1] = (uint32_t)(z[i] >> 32);
+    }
+}
+/* Fr only: its modulus has 32-bit words p0 = 1 and p1 = 2^32 − 1, and −p^−1 ≡ −1 (mod 2^32). So q = −t0, the low
+ * word of q·p0 is q, and q·p1 = (q − [q ≠ 0])·2^32 + t0: four of the 2N multiply instructions of each reduction
+ * step become additions. Same CIOS bounds as mp_mul. */
+static __device__ __forceinline__ void dfr_mul_special(dfr *rr, const dfr *aa, const dfr *bb)
+{
+    const int N = 8;
+    const uint32_t *a = aa->w, *b = bb->w;
+    uint32_t t[N + 2];
+#pragma unroll
+    for (int j = 0; j < N + 2; j++) t[j] = 0;
+#pragma unroll
+    for (int i = 0; i < N; i++) {
+        uint32_t bi = b[i];
+        t[0] = madlo_cc(a[0], bi, t[0]);
+#pragma unroll
+        for (int j = 1; j < N; j++) t[j] = madclo_cc(a[j], bi, t[j]);
+        t[N] = addc_cc(t[N], 0u);
+        t[N + 1] = addc(0u, 0u);
+        t[1] = madhi_cc(a[0], bi, t[1]);
+#pragma unroll
+        for (int j = 1; j < N; j++) t[j + 1] = madchi_cc(a[j], bi, t[j + 1]);
+        t[N + 1] = addc(t[N + 1], 0u);
+        uint32_t t0 = t[0], q = 0u - t0, h1 = q - (t0 != 0u);
+        /* low halves: q·p0 = q, q·p1 low = t0, then the generic words */
+        t[0] = add_cc(t0, q);
+        t[1] = addc_cc(t[1], t0);
+#pragma unroll
+        for (int j = 2; j < N; j++) t[j] = madclo_cc(q, mod_word<uint32_t>(D_FR_P, j), t[j]);
+        t[N] = addc_cc(t[N], 0u);
+        t[N + 1] = addc(t[N + 1], 0u);
+        /* high halves: q·p0 high = 0, q·p1 high = h1 */
+        t[2] = add_cc(t[2], h1);
+#pragma unroll
+        for (int j = 2; j < N; j++) t[j + 1] = madchi_cc(q, mod_word<uint32_t>(D_FR_P, j), t[j + 1]);
+        t[N + 1] = addc(t[N + 1], 0u);
+#pragma unroll
+        for (int j = 0; j <= N; j++) t[j] = t[j + 1];
+        t[N + 1] = 0;
+    }
+    uint32_t d[N];
+    d[0] = sub_cc(t[0], mod_word<uint32_t>(D_FR_P, 0));
+#pragma unroll
+    for (int i = 1; i < N; i++) d[i] = subc_cc(t[i], mod_word<uint32_t>(D_FR_P, i));
+    uint32_t keep = subc(t[N], 0u);
+#pragma unroll
+    for (int i = 0; i < N; i++) rr->w[i] = d[i] ^ ((t[i] ^ d[i]) & keep);
+}
+
+#ifdef CUZK_GPU_FR_MUL64
+#define dfr_mul dfr_mul64
+#else
+#define dfr_mul dfr_mul32
+#endif
+static __device__ __forceinline__ void dfr_sqr(dfr *r, const dfr *a) { dfr_mul(r, a, a); }
+
+static __device__ __forceinline__ void dfp_add(dfp *r, const dfp *a, const dfp *b) { mp_add<uint32_t, 12>(r->w, a->w, b->w, D_FP_P); }
+static __device__ __forceinline__ void dfp_sub(dfp *r, const dfp *a, const dfp *b) { mp_sub<uint32_t, 12>(r->w, a->w, b->w, D_FP_P); }
+static __device__ __forceinline__ void dfp_mul32(dfp *r, const dfp *a, const dfp *b)
+{
+    mp_mul<uint32_t, 12>(r->w, a->w, b->w, D_FP_P, (uint32_t)D_FP_NINV64);
+}
+static __device__ __forceinline__ void dfp_mul64(dfp *r, const dfp *a, const dfp *b)
+{
+    uint64_t x[6], y[6], z[6];
+#pragma unroll
+    for (int i = 0; i < 6; i++) {
+        x[i] = ((uint64_t)a->w[2 * i + 1] << 32) | a->w[2 * i];
+        y[i] = ((uint64_t)b->w[2 * i + 1] << 32) | b->w[2 * i];
+    }
+    mp_mul<uint64_t, 6>(z, x, y, D_FP_P, D_FP_NINV64);
+#pragma unroll
+    for (int i = 0; i < 6; i++) {
+        r->w[2 * i] = (uint32_t)z[i];
+        r->w[2 * i + 1] = (uint32_t)(z[i] >> 32);
+    }
+}
+#ifdef CUZK_GPU_FP_MUL64
+#define dfp_mul dfp_mul64
+#else
+#define dfp_mul dfp_mul32
+#endif
+static __device__ __forceinline__ void dfp_sqr(dfp *r, const dfp *a) { dfp_mul(r, a, a); }
+
+/* Fp2 = Fp[u]/(u² + 1) */
+static __device__ __forceinline__ void dfp2_add(dfp2 *r, const dfp2 *a, const dfp2 *b)
+{
+    dfp_add(&r->c0, &a->c0, &b->c0);
+    dfp_add(&r->c1, &a->c1, &b->c1);
+}
+static __device__ __forceinline__ void dfp2_sub(dfp2 *r, const dfp2 *a, const dfp2 *b)
+{
+    dfp_sub(&r->c0, &a->c0, &b->c0);
+    dfp_sub(&r->c1, &a->c1, &b->c1);
+}
+/* Karatsuba: c0 = a0b0 − a1b1, c1 = (a0 + a1)(b0 + b1) − a0b0 − a1b1 */
+static __device__ __forceinline__ void dfp2_mul(dfp2 *r, const dfp2 *a, const dfp2 *b)
+{
+    dfp t0, t1, sa, sb;
+    dfp_mul(&t0, &a->c0, &b->c0);
+    dfp_mul(&t1, &a->c1, &b->c1);
+    dfp_add(&sa, &a->c0, &a->c1);
+    dfp_add(&sb, &b->c0, &b->c1);
+    dfp_mul(&sa, &sa, &sb);
+    dfp_sub(&r->c0, &t0, &t1);
+    dfp_sub(&sa, &sa, &t0);
+    dfp_sub(&r->c1, &sa, &t1);
+}
+/* c0 = (a0 + a1)(a0 − a1), c1 = 2·a0·a1 */
+static __device__ __forceinline__ void dfp2_sqr(dfp2 *r, const dfp2 *a)
+{
+    dfp s, d, p;
+    dfp_add(&s, &a->c0, &a->c1);
+    dfp_sub(&d, &a->c0, &a->c1);
+    dfp_mul(&p, &a->c0, &a->c1);
+    dfp_mul(&r->c0, &s, &d);
+    dfp_add(&r->c1, &p, &p);
+}
+
+/* 16-byte loads and stores of whole elements */
+static __device__ __forceinline__ dfr dfr_load(const dfr *p)
+{
+    const uint4 *q = (const uint4 *)p;
+    uint4 x = q[0], y = q[1];
+    dfr r = {{x.x, x.y, x.z, x.w, y.x, y.y, y.z, y.w}};
+    return r;
+}
+static __device__ __forceinline__ void dfr_store(dfr *p, const dfr *v)
+{
+    uint4 *q = (uint4 *)p;
+    q[0] = make_uint4(v->w[0], v->w[1], v->w[2], v->w[3]);
+    q[1] = make_uint4(v->w[4], v->w[5], v->w[6], v->w[7]);
+}
+static __device__ __forceinline__ bool dfr_is_zero(const dfr *a)
+{
+    uint32_t acc = 0;
+#pragma unroll
+    for (int i = 0; i < 8; i++) acc |= a->w[i];
+    return acc == 0;
+}
+
+/* a^e for a 64-bit exponent (left to right square and multiply); one = 1 in Montgomery form */
+static __device__ __forceinline__ void dfr_pow_u64(dfr *r, const dfr *a, uint64_t e, const dfr *one)
+{
+    dfr acc = *one;
+    int top = 63;
+    while (top >= 0 && !((e >> top) & 1)) top--;
+    for (int i = top; i >= 0; i--) {
+        dfr_sqr(&acc, &acc);
+        if ((e >> i) & 1) dfr_mul(&acc, &acc, a);
+    }
+    *r = acc;
+}
+
+#endif

@@ -1,0 +1,444 @@
+/* NTT over Fr on the GPU: natural order in and out, the same transforms (and bits) as src/ntt.
+ *
+ * A size-2^k decimation-in-frequency transform is cut into P passes over global memory (P = 1 up to 2^11, 2 up to
+ * 2^20, 3 up to 2^30). A pass owns s consecutive index bits [a−s, a) of the current sub-transforms of size N = 2^a:
+ * for each fixed high part and each low offset lo < M = N/2^s it runs the 2^s-point DIF over the elements at
+ * stride M inside shared memory (radix-8 register steps, twiddles from a small table of 2^11-th roots), then
+ * multiplies the result r by ω_N^(lo·r): the whole inter-pass twiddle in one multiplication. What remains are
+ * independent sub-transforms of size M, in place, exactly as the radix-2 DIF would leave them; after the last pass
+ * position p holds X[bitrev(p)]. The last pass therefore writes each element straight to its bit-reversed position
+ * (into the other buffer), grouping the sub-transforms of a block so that those writes stay contiguous.
+ *
+ * Twiddles: ω^E = TH[E >> 14]·TL[E mod 2^14] (two tables of ≤ 2^14 elements, L2-resident), forward and inverse
+ * tables kept apart. Coset shifts and 1/n are folded into the first pass's loads and the last pass's stores. */
+#include <string.h>
+
+#include "field.cuh"
+#include "gpu_internal.cuh"
+
+#define TW_SPLIT 14
+#define SMALL_LOG 11 /* the in-block table holds the 2^11-th roots (or the n-th for smaller n) */
+#define MAX_PASS_BITS 10
+
+typedef struct {
+    const dfr *lo, *hi; /* factor(i) = hi[i >> 14]·lo[i mod 2^14] when lo != NULL */
+    dfr c;              /* otherwise a constant factor c when mode = 1 */
+    int mode;           /* 0: none, 1: constant, 2: table */
+} scale_t;
+
+typedef struct {
+    const dfr *in;
+    dfr *out;
+    unsigned k, a, s, lam;
+    int last;
+    const dfr *tl, *th, *sm;
+    unsigned qlog;
+    scale_t pre, post;
+} pass_t;
+
+struct gpu_ntt_domain {
+    unsigned k;
+    size_t n;
+    fr_roots conv;
+    fr_t n_inv;
+    dfr *tl[2], *th[2], *sm[2]; /* [0] forward, [1] inverse */
+    dfr *scratch;
+    /* coset tables of the last shift used: g^i (forward) and n_inv·g^−i (inverse) */
+    bool have_g[2];
+    fr_t g[2];
+    dfr *gl[2], *gh[2];
+};
+
+static unsigned g_tile_log2 = 11;
+static unsigned g_variant = 1; /* 64-bit words, radix-8: fastest on the H200 (docs/PERFORMANCE-gpu.md, run 2) */
+
+extern "C" unsigned gpu_ntt_set_variant(unsigned v)
+{
+    unsigned old = g_variant;
+    g_variant = v & 7;
+    return old;
+}
+
+extern "C" unsigned gpu_ntt_set_tile_log2(unsigned tlog)
+{
+    unsigned old = g_tile_log2;
+    if (tlog >= 9 && tlog <= 11) g_tile_log2 = tlog;
+    return old;
+}
+
+static __device__ __forceinline__ unsigned brev(unsigned x, unsigned bits)
+{
+    return bits == 0 ? 0 : __brev(x) >> (32 - bits);
+}
+
+/* The multiplier of a kernel variant: 0 = 32-bit words, 1 = 64-bit words, 2 = Fr-special reduction. */
+template <int MV> static __device__ __forceinline__ void vmul(dfr *r, const dfr *a, const dfr *b)
+{
+    if (MV == 1) dfr_mul64(r, a, b);
+    else if (MV == 2) dfr_mul_special(r, a, b);
+    else dfr_mul32(r, a, b);
+}
+
+/* ω^E from the split tables of pure powers (lo[0] = hi[0] = 1) */
+template <int MV> static __device__ __forceinline__ dfr pow_split(const dfr *lo, const dfr *hi, size_t e)
+{
+    size_t el = e & ((1u << TW_SPLIT) - 1), eh = e >> TW_SPLIT;
+    dfr w = dfr_load(&lo[el]);
+    if (eh != 0) {
+        dfr h = dfr_load(&hi[eh]);
+        if (el != 0) vmul<MV>(&w, &w, &h);
+        else w = h;
+    }
+    return w;
+}
+
+template <int MV> static __device__ __forceinline__ void apply_scale(dfr *v, const scale_t *sc, size_t i)
+{
+    if (sc->mode == 1) {
+        vmul<MV>(v, v, &sc->c);
+    } else if (sc->mode == 2) {
+        /* lo may carry a constant factor (1/n), so lo[0] is not 1 here: always multiply both */
+        size_t el = i & ((1u << TW_SPLIT) - 1), eh = i >> TW_SPLIT;
+        dfr f = dfr_load(&sc->lo[el]);
+        if (eh != 0) {
+            dfr h = dfr_load(&sc->hi[eh]);
+            vmul<MV>(&f, &f, &h);
+        }
+        vmul<MV>(v, v, &f);
+    }
+}
+
+/* One register step: Q stages (bits cbit+Q−1 .. cbit of m) over 2^Q elements per (base, l) combination. */
+template <int MV, int Q>
+static __device__ __forceinline__ void dif_round(dfr *sh, unsigned s, unsigned lam, unsigned cbit, const dfr *sm,
+                                                 unsigned qlog)
+{
+    const unsigned combos = 1u << (s + lam - Q);
+    for (unsigned c = threadIdx.x; c < combos; c += blockDim.x) {
+        unsigned l = c & ((1u << lam) - 1), rest = c >> lam;
+        unsigned base = (rest & ((1u << cbit) - 1)) | ((rest >> cbit) << (cbit + Q));
+        dfr v[1 << Q];
+#pragma unroll
+        for (int i = 0; i < (1 << Q); i++) v[i] = dfr_load(&sh[((base | ((unsigned)i << cbit)) << lam) + l]);
+#pragma unroll
+        for (int bb = Q - 1; bb >= 0; bb--) {
+            unsigned b = cbit + bb;
+#pragma unroll
+            for (int i = 0; i < (1 << Q); i++) {
+                if (i & (1 << bb)) continue;
+                const int i2 = i | (1 << bb);
+                unsigned j = (base | ((unsigned)i << cbit)) & ((1u << b) - 1);
+                dfr t;
+                dfr_sub(&t, &v[i], &v[i2]);
+                dfr_add(&v[i], &v[i], &v[i2]);
+                if (j != 0) {
+                    dfr w = dfr_load(&sm[j << (qlog - b - 1)]);
+                    vmul<MV>(&v[i2], &t, &w);
+                } else {
+                    v[i2] = t;
+                }
+            }
+        }
+#pragma unroll
+        for (int i = 0; i < (1 << Q); i++) dfr_store(&sh[((base | ((unsigned)i << cbit)) << lam) + l], &v[i]);
+    }
+}
+
+template <int MV, int QMAX> __global__ void __launch_bounds__(512) k_pass(pass_t p)
+{
+    extern __shared__ uint4 sh_raw[];
+    dfr *sh = (dfr *)sh_raw;
+    const unsigned s = p.s, lam = p.lam, L = 1u << lam, R = 1u << s, T = 1u << (s + lam);
+    const size_t bid = blockIdx.x;
+
+    /* load, tile layout sh[m·L + l] */
+    if (!p.last) {
+        const unsigned ab = p.a - s - lam; /* log2 of the lo-blocks per high part */
+        size_t lo0 = (bid & (((size_t)1 << ab) - 1)) << lam, hi = bid >> ab;
+        size_t base = (hi << p.a) + lo0, M = (size_t)1 << (p.a - s);
+        for (unsigned idx = threadIdx.x; idx < T; idx += blockDim.x) {
+            unsigned l = idx & (L - 1), m = idx >> lam;
+            size_t g = base + m * M + l;
+            dfr v = dfr_load(&p.in[g]);
+            apply_scale<MV>(&v, &p.pre, g);
+            dfr_store(&sh[idx], &v);
+        }
+    } else {
+        const unsigned qb = p.k - s - lam;
+        for (unsigned idx = threadIdx.x; idx < T; idx += blockDim.x) {
+            unsigned m = idx & (R - 1), l = idx >> s;
+            size_t g = ((bid + ((size_t)l << qb)) << s) + m;
+            dfr v = dfr_load(&p.in[g]);
+            apply_scale<MV>(&v, &p.pre, g);
+            dfr_store(&sh[(m << lam) + l], &v);
+        }
+    }
+
+    /* the 2^s-point DIFs, top bits first */
+    unsigned rem = s;
+    while (rem > 0) {
+        __syncthreads();
+        if (QMAX == 3 && rem >= 3) {
+            dif_round<MV, (QMAX == 3 ? 3 : 2)>(sh, s, lam, rem - 3, p.sm, p.qlog);
+            rem -= 3;
+        } else if (rem >= 2) {
+            dif_round<MV, 2>(sh, s, lam, rem - 2, p.sm, p.qlog);
+            rem -= 2;
+        } else {
+            dif_round<MV, 1>(sh, s, lam, 0, p.sm, p.qlog);
+            rem = 0;
+        }
+    }
+    __syncthreads();
+
+    if (!p.last) {
+        const unsigned ab = p.a - s - lam;
+        size_t lo0 = (bid & (((size_t)1 << ab) - 1)) << lam, hi = bid >> ab;
+        size_t base = (hi << p.a) + lo0, M = (size_t)1 << (p.a - s);
+        const unsigned tws = p.k - p.a;
+        for (unsigned idx = threadIdx.x; idx < T; idx += blockDim.x) {
+            unsigned l = idx & (L - 1), m = idx >> lam;
+            dfr v = dfr_load(&sh[idx]);
+            size_t e = ((lo0 + l) * (size_t)brev(m, s)) << tws;
+            if (e != 0) {
+                dfr w = pow_split<MV>(p.tl, p.th, e);
+                vmul<MV>(&v, &v, &w);
+            }
+            dfr_store(&p.out[base + m * M + l], &v);
+        }
+    } else {
+        /* dest = rev_s(m)·2^(k−s) + rev_(k−s−lam)(bid)·2^lam + rev_lam(l); iterate with the destination contiguous */
+        const unsigned qb = p.k - s - lam;
+        size_t dbase = (size_t)brev((unsigned)bid, qb) << lam;
+        for (unsigned idx = threadIdx.x; idx < T; idx += blockDim.x) {
+            unsigned lr = idx & (L - 1), mr = idx >> lam;
+            unsigned m = brev(mr, s), l = brev(lr, lam);
+            dfr v = dfr_load(&sh[(m << lam) + l]);
+            size_t dst = ((size_t)mr << (p.k - s)) + dbase + lr;
+            apply_scale<MV>(&v, &p.post, dst);
+            dfr_store(&p.out[dst], &v);
+        }
+    }
+}
+
+/* out[i] = first·base^i */
+__global__ void k_powers(dfr *out, size_t count, dfr base, dfr first, dfr one)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= count) return;
+    dfr v;
+    dfr_pow_u64(&v, &base, (uint64_t)i, &one);
+    dfr_mul(&v, &v, &first);
+    dfr_store(&out[i], &v);
+}
+
+static dfr to_d(const fr_t *x)
+{
+    dfr r;
+    memcpy(&r, x, sizeof r);
+    return r;
+}
+
+static cuzk_status powers(dfr **out, size_t count, const fr_t *base, const fr_t *first)
+{
+    fr_t one;
+    fr_set_one(&one);
+    if (*out == NULL) CUZK_TRY(gpu_malloc((void **)out, count * sizeof(dfr)));
+    k_powers<<<(unsigned)((count + 255) / 256), 256>>>(*out, count, to_d(base), to_d(first ? first : &one), to_d(&one));
+    CUZK_CUDA_LAUNCHED();
+    return CUZK_OK;
+}
+
+static void pow2k(fr_t *r, const fr_t *a, unsigned k)
+{
+    *r = *a;
+    for (unsigned i = 0; i < k; i++) fr_sqr(r, r);
+}
+
+/* split tables of b: lo[i] = first·b^i (i < min(n, 2^14)), hi[i] = b^(i·2^14) (i < max(1, n >> 14)) */
+static cuzk_status split_tables(dfr **lo, dfr **hi, size_t n, const fr_t *b, const fr_t *first)
+{
+    size_t nlo = n < ((size_t)1 << TW_SPLIT) ? n : ((size_t)1 << TW_SPLIT);
+    size_t nhi = n >> TW_SPLIT ? n >> TW_SPLIT : 1;
+    fr_t bh;
+    pow2k(&bh, b, TW_SPLIT);
+    CUZK_TRY(powers(lo, nlo, b, first));
+    CUZK_TRY(powers(hi, nhi, &bh, NULL));
+    return CUZK_OK;
+}
+
+extern "C" void gpu_ntt_domain_destroy(gpu_ntt_domain *d)
+{
+    if (d == NULL) return;
+    for (int i = 0; i < 2; i++) {
+        gpu_free(d->tl[i]);
+        gpu_free(d->th[i]);
+        gpu_free(d->sm[i]);
+        gpu_free(d->gl[i]);
+        gpu_free(d->gh[i]);
+    }
+    gpu_free(d->scratch);
+    free(d);
+}
+
+static cuzk_status domain_fill(gpu_ntt_domain *d)
+{
+    fr_t w[2], nn;
+    CUZK_TRY(fr_root_of_unity(&w[0], d->k, d->conv));
+    fr_inv_vartime(&w[1], &w[0]);
+    fr_from_u64(&nn, (uint64_t)d->n);
+    fr_inv_vartime(&d->n_inv, &nn);
+    unsigned qlog = d->k < SMALL_LOG ? d->k : SMALL_LOG;
+    for (int i = 0; i < 2; i++) {
+        CUZK_TRY(split_tables(&d->tl[i], &d->th[i], d->n, &w[i], NULL));
+        fr_t wq; /* primitive 2^qlog-th root: w^(n / 2^qlog) */
+        pow2k(&wq, &w[i], d->k - qlog);
+        CUZK_TRY(powers(&d->sm[i], (size_t)1 << (qlog - 1), &wq, NULL));
+    }
+    if (d->k > MAX_PASS_BITS + 1) CUZK_TRY(gpu_malloc((void **)&d->scratch, d->n * sizeof(dfr)));
+    CUZK_CUDA(cudaFuncSetAttribute(k_pass<0, 3>, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024));
+    CUZK_CUDA(cudaFuncSetAttribute(k_pass<1, 3>, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024));
+    CUZK_CUDA(cudaFuncSetAttribute(k_pass<2, 3>, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024));
+    CUZK_CUDA(cudaFuncSetAttribute(k_pass<0, 2>, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024));
+    CUZK_CUDA(cudaFuncSetAttribute(k_pass<1, 2>, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024));
+    CUZK_CUDA(cudaFuncSetAttribute(k_pass<2, 2>, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024));
+    return gpu_sync();
+}
+
+extern "C" cuzk_status gpu_ntt_domain_create(gpu_ntt_domain **out, unsigned log2n, fr_roots conv)
+{
+    *out = NULL;
+    if (log2n < GPU_NTT_MIN_LOG2 || log2n > 28) return CUZK_ERR_BAD_ROOT_ORDER;
+    if (conv != FR_ROOTS_GEN7 && conv != FR_ROOTS_GEN5) return CUZK_ERR_INVALID_ARG;
+    gpu_ntt_domain *d = (gpu_ntt_domain *)calloc(1, sizeof *d);
+    if (d == NULL) return CUZK_ERR_NOMEM;
+    d->k = log2n;
+    d->n = (size_t)1 << log2n;
+    d->conv = conv;
+    cuzk_status st = domain_fill(d);
+    if (st != CUZK_OK) {
+        gpu_ntt_domain_destroy(d);
+        return st;
+    }
+    *out = d;
+    return CUZK_OK;
+}
+
+extern "C" size_t gpu_ntt_size(const gpu_ntt_domain *d) { return d->n; }
+
+/* Pass sizes: balanced, at most 10 bits a pass (11 when one pass does it all), larger ones last. */
+static unsigned plan(unsigned k, unsigned bits[4])
+{
+    if (k <= MAX_PASS_BITS + 1) {
+        bits[0] = k;
+        return 1;
+    }
+    unsigned P = (k + MAX_PASS_BITS - 1) / MAX_PASS_BITS;
+    for (unsigned i = 0; i < P; i++) bits[i] = k / P + (i >= P - k % P ? 1 : 0);
+    return P;
+}
+
+static cuzk_status run(fr_t *x, gpu_ntt_domain *d, int inv, const scale_t *pre, const scale_t *post)
+{
+    unsigned bits[4], P = plan(d->k, bits), a = d->k;
+    dfr *buf = (dfr *)x;
+    for (unsigned i = 0; i < P; i++) {
+        pass_t p;
+        memset(&p, 0, sizeof p);
+        p.k = d->k;
+        p.a = a;
+        p.s = bits[i];
+        p.last = i == P - 1;
+        unsigned avail = p.last ? d->k - p.s : a - p.s;
+        unsigned want = g_tile_log2 > p.s ? g_tile_log2 - p.s : 0;
+        p.lam = want < avail ? want : avail;
+        p.in = i == 0 ? buf : d->scratch;
+        p.out = p.last ? buf : d->scratch;
+        p.tl = d->tl[inv];
+        p.th = d->th[inv];
+        p.sm = d->sm[inv];
+        p.qlog = d->k < SMALL_LOG ? d->k : SMALL_LOG;
+        if (i == 0) p.pre = *pre;
+        if (p.last) p.post = *post;
+        unsigned T = 1u << (p.s + p.lam);
+        unsigned blocks = (unsigned)(d->n / T);
+        int mv = (g_variant & 2) ? 2 : (g_variant & 1);
+        size_t shm = T * sizeof(dfr);
+        if (g_variant & 4) {
+            unsigned th = T / 4;
+            if (mv == 0) k_pass<0, 2><<<blocks, th, shm>>>(p);
+            else if (mv == 1) k_pass<1, 2><<<blocks, th, shm>>>(p);
+            else k_pass<2, 2><<<blocks, th, shm>>>(p);
+        } else {
+            unsigned th = T / 8;
+            if (mv == 0) k_pass<0, 3><<<blocks, th, shm>>>(p);
+            else if (mv == 1) k_pass<1, 3><<<blocks, th, shm>>>(p);
+            else k_pass<2, 3><<<blocks, th, shm>>>(p);
+        }
+        CUZK_CUDA_LAUNCHED();
+        a -= p.s;
+    }
+    return CUZK_OK;
+}
+
+static const scale_t NO_SCALE = {NULL, NULL, {{0}}, 0};
+
+extern "C" cuzk_status gpu_ntt_forward(fr_t *x, gpu_ntt_domain *d) { return run(x, d, 0, &NO_SCALE, &NO_SCALE); }
+
+extern "C" cuzk_status gpu_ntt_inverse(fr_t *x, gpu_ntt_domain *d)
+{
+    scale_t post = {NULL, NULL, to_d(&d->n_inv), 1};
+    return run(x, d, 1, &NO_SCALE, &post);
+}
+
+static cuzk_status coset_tables(gpu_ntt_domain *d, int inv, const fr_t *g)
+{
+    if (fr_is_zero(g)) return CUZK_ERR_INVALID_ARG;
+    if (d->have_g[inv] && fr_eq(&d->g[inv], g)) return CUZK_OK;
+    d->have_g[inv] = false;
+    if (inv) {
+        fr_t gi;
+        fr_inv_vartime(&gi, g);
+        CUZK_TRY(split_tables(&d->gl[1], &d->gh[1], d->n, &gi, &d->n_inv));
+    } else {
+        CUZK_TRY(split_tables(&d->gl[0], &d->gh[0], d->n, g, NULL));
+    }
+    d->g[inv] = *g;
+    d->have_g[inv] = true;
+    return CUZK_OK;
+}
+
+extern "C" cuzk_status gpu_ntt_coset_forward(fr_t *x, gpu_ntt_domain *d, const fr_t *g)
+{
+    CUZK_TRY(coset_tables(d, 0, g));
+    scale_t pre = {d->gl[0], d->gh[0], {{0}}, 2};
+    return run(x, d, 0, &pre, &NO_SCALE);
+}
+
+extern "C" cuzk_status gpu_ntt_coset_inverse(fr_t *x, gpu_ntt_domain *d, const fr_t *g)
+{
+    CUZK_TRY(coset_tables(d, 1, g));
+    scale_t post = {d->gl[1], d->gh[1], {{0}}, 2};
+    return run(x, d, 1, &NO_SCALE, &post);
+}
+
+extern "C" cuzk_status gpu_ntt_host(fr_t *x, gpu_ntt_domain *d, gpu_ntt_kind kind, const fr_t *g)
+{
+    fr_t *dx = NULL;
+    size_t bytes = d->n * sizeof(fr_t);
+    CUZK_TRY(gpu_malloc((void **)&dx, bytes));
+    cuzk_status st = gpu_to_device(dx, x, bytes);
+    if (st == CUZK_OK) {
+        switch (kind) {
+        case GPU_NTT_FORWARD: st = gpu_ntt_forward(dx, d); break;
+        case GPU_NTT_INVERSE: st = gpu_ntt_inverse(dx, d); break;
+        case GPU_NTT_COSET_FORWARD: st = g ? gpu_ntt_coset_forward(dx, d, g) : CUZK_ERR_INVALID_ARG; break;
+        case GPU_NTT_COSET_INVERSE: st = g ? gpu_ntt_coset_inverse(dx, d, g) : CUZK_ERR_INVALID_ARG; break;
+        default: st = CUZK_ERR_INVALID_ARG;
+        }
+    }
+    if (st == CUZK_OK) st = gpu_sync();
+    if (st == CUZK_OK) st = gpu_to_host(x, dx, bytes);
+    gpu_free(dx);
+    return st;
+}

@@ -1,0 +1,280 @@
+/* GPU backend check (plain C, no test framework, so it also runs on machines without cmocka): device field
+ * arithmetic and NTTs against the CPU layers, bit for bit, on fresh random inputs (seed printed; replay with
+ * CUZK_TEST_SEED) and edge cases. Prints "N passed, M failed"; exits 77 (CTest skip) when no CUDA device exists.
+ * `gpu_check quick` limits the NTT sizes to 2^16 (for slow CPUs). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cuzk/gpu.h"
+#include "cuzk/ntt.h"
+
+static int g_pass, g_fail;
+static uint64_t g_rng;
+
+static uint64_t rnd(void)
+{
+    /* splitmix64 */
+    uint64_t z = (g_rng += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static void check(int ok, const char *what)
+{
+    if (ok) {
+        g_pass++;
+    } else {
+        g_fail++;
+        printf("FAIL: %s\n", what);
+    }
+    fflush(stdout);
+}
+
+static void rand_fr(fr_t *r)
+{
+    uint64_t l[FR_LIMBS];
+    for (int i = 0; i < FR_LIMBS; i++) l[i] = rnd();
+    fr_from_limbs_reduce(r, l);
+}
+
+static void rand_fp(fp_t *r)
+{
+    for (;;) {
+        uint64_t l[FP_LIMBS];
+        for (int i = 0; i < FP_LIMBS; i++) l[i] = rnd();
+        l[FP_LIMBS - 1] &= 0x1fffffffffffffffULL;
+        if (fp_from_limbs(r, l) == CUZK_OK) return;
+    }
+}
+
+/* edge values: 0, 1, 2, −1, −2, and raw Montgomery limbs 1 and m − 1 */
+static void edge_fr(fr_t *r, int i)
+{
+    uint64_t l[FR_LIMBS] = {0};
+    switch (i % 7) {
+    case 0: fr_set_zero(r); break;
+    case 1: fr_set_one(r); break;
+    case 2: fr_from_u64(r, 2); break;
+    case 3: fr_set_one(r); fr_neg(r, r); break;
+    case 4: fr_from_u64(r, 2); fr_neg(r, r); break;
+    case 5: l[0] = 1; fr_from_mont_limbs(r, l); break;
+    default: memcpy(l, FR_MODULUS, sizeof l); l[0] -= 1; fr_from_mont_limbs(r, l); break;
+    }
+}
+static void edge_fp(fp_t *r, int i)
+{
+    uint64_t l[FP_LIMBS] = {0};
+    switch (i % 7) {
+    case 0: fp_set_zero(r); break;
+    case 1: fp_set_one(r); break;
+    case 2: fp_from_u64(r, 2); break;
+    case 3: fp_set_one(r); fp_neg(r, r); break;
+    case 4: fp_from_u64(r, 2); fp_neg(r, r); break;
+    case 5: l[0] = 1; fp_from_mont_limbs(r, l); break;
+    default: memcpy(l, FP_MODULUS, sizeof l); l[0] -= 1; fp_from_mont_limbs(r, l); break;
+    }
+}
+
+#define NF 4096
+#define NEDGE 49 /* 7 × 7 pairs at the front */
+
+static void check_ff(void)
+{
+    static fr_t ra[NF], rb[NF], rr[NF], re[NF];
+    static fp_t pa[NF], pb[NF], pr[NF], pe[NF];
+    static fp2_t qa[NF], qb[NF], qr[NF], qe[NF];
+    for (int i = 0; i < NF; i++) {
+        if (i < NEDGE) {
+            edge_fr(&ra[i], i / 7), edge_fr(&rb[i], i % 7);
+            edge_fp(&pa[i], i / 7), edge_fp(&pb[i], i % 7);
+        } else {
+            rand_fr(&ra[i]), rand_fr(&rb[i]);
+            rand_fp(&pa[i]), rand_fp(&pb[i]);
+        }
+        rand_fp(&qa[i].c0), rand_fp(&qa[i].c1), rand_fp(&qb[i].c0), rand_fp(&qb[i].c1);
+        if (i < NEDGE) qa[i].c0 = pa[i], qb[i].c1 = pb[i];
+    }
+    static const struct { gpu_ff_op op; const char *name; int field; } ops[] = {
+        {GPU_FR_ADD, "fr_add", 0}, {GPU_FR_SUB, "fr_sub", 0}, {GPU_FR_MUL, "fr_mul", 0}, {GPU_FR_SQR, "fr_sqr", 0},
+        {GPU_FR_MUL64, "fr_mul64", 0}, {GPU_FP_ADD, "fp_add", 1}, {GPU_FP_SUB, "fp_sub", 1},
+        {GPU_FP_MUL, "fp_mul", 1}, {GPU_FP_SQR, "fp_sqr", 1}, {GPU_FP_MUL64, "fp_mul64", 1},
+        {GPU_FP2_ADD, "fp2_add", 2}, {GPU_FP2_SUB, "fp2_sub", 2}, {GPU_FP2_MUL, "fp2_mul", 2},
+        {GPU_FP2_SQR, "fp2_sqr", 2}, {GPU_FR_MUL_SPECIAL, "fr_mul_special", 0},
+    };
+    for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++) {
+        cuzk_status st;
+        int bad = 0, first = -1;
+        char what[160];
+        if (ops[k].field == 0) {
+            st = gpu_ff_batch(ops[k].op, rr, ra, rb, NF);
+            for (int i = 0; i < NF; i++) {
+                switch (ops[k].op) {
+                case GPU_FR_ADD: fr_add(&re[i], &ra[i], &rb[i]); break;
+                case GPU_FR_SUB: fr_sub(&re[i], &ra[i], &rb[i]); break;
+                case GPU_FR_SQR: fr_sqr(&re[i], &ra[i]); break;
+                default: fr_mul(&re[i], &ra[i], &rb[i]); break;
+                }
+                if (memcmp(&re[i], &rr[i], sizeof re[i]) != 0 && bad++ == 0) first = i;
+            }
+        } else if (ops[k].field == 1) {
+            st = gpu_ff_batch(ops[k].op, pr, pa, pb, NF);
+            for (int i = 0; i < NF; i++) {
+                switch (ops[k].op) {
+                case GPU_FP_ADD: fp_add(&pe[i], &pa[i], &pb[i]); break;
+                case GPU_FP_SUB: fp_sub(&pe[i], &pa[i], &pb[i]); break;
+                case GPU_FP_SQR: fp_sqr(&pe[i], &pa[i]); break;
+                default: fp_mul(&pe[i], &pa[i], &pb[i]); break;
+                }
+                if (memcmp(&pe[i], &pr[i], sizeof pe[i]) != 0 && bad++ == 0) first = i;
+            }
+        } else {
+            st = gpu_ff_batch(ops[k].op, qr, qa, qb, NF);
+            for (int i = 0; i < NF; i++) {
+                switch (ops[k].op) {
+                case GPU_FP2_ADD: fp2_add(&qe[i], &qa[i], &qb[i]); break;
+                case GPU_FP2_SUB: fp2_sub(&qe[i], &qa[i], &qb[i]); break;
+                case GPU_FP2_SQR: fp2_sqr(&qe[i], &qa[i]); break;
+                default: fp2_mul(&qe[i], &qa[i], &qb[i]); break;
+                }
+                if (memcmp(&qe[i], &qr[i], sizeof qe[i]) != 0 && bad++ == 0) first = i;
+            }
+        }
+        if (st != CUZK_OK) {
+            snprintf(what, sizeof what, "%s: %s: %s", ops[k].name, cuzk_status_str(st), gpu_last_error());
+            check(0, what);
+            continue;
+        }
+        snprintf(what, sizeof what, "%s: %d of %d differ from the CPU (first at %d)", ops[k].name, bad, NF, first);
+        check(bad == 0, what);
+    }
+}
+
+static const char *kind_name[] = {"forward", "inverse", "coset_forward", "coset_inverse"};
+
+static void check_ntt(unsigned k, fr_roots conv, gpu_ntt_kind kind, unsigned threads)
+{
+    size_t n = (size_t)1 << k;
+    fr_t *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y), g;
+    char what[200];
+    if (x == NULL || y == NULL) {
+        check(0, "ntt: out of host memory");
+        free(x), free(y);
+        return;
+    }
+    for (size_t i = 0; i < n; i++) rand_fr(&x[i]);
+    if (n >= 4) fr_set_zero(&x[1]), fr_set_one(&x[2]); /* a few edge values inside */
+    if (rnd() & 1) fr_from_u64(&g, 7); else rand_fr(&g);
+    memcpy(y, x, n * sizeof *x);
+
+    ntt_domain cd;
+    gpu_ntt_domain *gd = NULL;
+    cuzk_status st = ntt_domain_init(&cd, k, conv);
+    if (st == CUZK_OK) st = gpu_ntt_domain_create(&gd, k, conv);
+    if (st == CUZK_OK) st = gpu_ntt_host(y, gd, kind, &g);
+    if (st != CUZK_OK) {
+        snprintf(what, sizeof what, "ntt 2^%u gen%d %s: %s: %s", k, (int)conv, kind_name[kind], cuzk_status_str(st),
+                 gpu_last_error());
+        check(0, what);
+    } else {
+        switch (kind) {
+        case GPU_NTT_FORWARD: ntt_forward(x, &cd, threads); break;
+        case GPU_NTT_INVERSE: ntt_inverse(x, &cd, threads); break;
+        case GPU_NTT_COSET_FORWARD: ntt_coset_forward(x, &cd, &g, threads); break;
+        case GPU_NTT_COSET_INVERSE: ntt_coset_inverse(x, &cd, &g, threads); break;
+        }
+        size_t bad = 0, first = 0;
+        for (size_t i = 0; i < n; i++)
+            if (memcmp(&x[i], &y[i], sizeof x[i]) != 0 && bad++ == 0) first = i;
+        snprintf(what, sizeof what, "ntt 2^%u gen%d %s: %zu of %zu differ from the CPU (first at %zu)", k, (int)conv,
+                 kind_name[kind], bad, n, first);
+        check(bad == 0, what);
+    }
+    gpu_ntt_domain_destroy(gd);
+    ntt_domain_free(&cd);
+    free(x), free(y);
+}
+
+/* Device-pointer round trip at a size too large to compare with the CPU quickly: inverse(forward(x)) = x, with
+ * coset, on a poisoned scratch. */
+static void check_roundtrip(unsigned k)
+{
+    size_t n = (size_t)1 << k, chunk = (size_t)1 << 16;
+    fr_t *x = malloc(chunk * sizeof *x), *y = malloc(chunk * sizeof *y), *dx = NULL, g;
+    gpu_ntt_domain *gd = NULL;
+    char what[200];
+    for (size_t i = 0; i < chunk; i++) rand_fr(&x[i]);
+    rand_fr(&g);
+    cuzk_status st = gpu_ntt_domain_create(&gd, k, FR_ROOTS_GEN7);
+    if (st == CUZK_OK) st = gpu_malloc((void **)&dx, n * sizeof(fr_t));
+    for (size_t o = 0; st == CUZK_OK && o < n; o += chunk) st = gpu_to_device(dx + o, x, chunk * sizeof(fr_t));
+    if (st == CUZK_OK) st = gpu_ntt_coset_forward(dx, gd, &g);
+    if (st == CUZK_OK) st = gpu_ntt_coset_inverse(dx, gd, &g);
+    if (st == CUZK_OK) st = gpu_sync();
+    size_t bad = 0;
+    for (size_t o = 0; st == CUZK_OK && o < n; o += n / 8) {
+        st = gpu_to_host(y, dx + o, chunk * sizeof(fr_t));
+        for (size_t i = 0; st == CUZK_OK && i < chunk; i++) bad += memcmp(&x[i], &y[i], sizeof x[i]) != 0;
+    }
+    if (st != CUZK_OK)
+        snprintf(what, sizeof what, "roundtrip 2^%u: %s: %s", k, cuzk_status_str(st), gpu_last_error());
+    else
+        snprintf(what, sizeof what, "roundtrip 2^%u: %zu sampled elements differ", k, bad);
+    check(st == CUZK_OK && bad == 0, what);
+    gpu_free(dx);
+    gpu_ntt_domain_destroy(gd);
+    free(x), free(y);
+}
+
+int main(int argc, char **argv)
+{
+    int quick = argc > 1 && strcmp(argv[1], "quick") == 0;
+    if (gpu_device_count() <= 0) {
+        printf("SKIPPED: no CUDA device\n");
+        return 77;
+    }
+    char name[256];
+    if (gpu_device_name(name, sizeof name) == CUZK_OK) printf("device: %s\n", name);
+    const char *env = getenv("CUZK_TEST_SEED");
+    g_rng = env ? strtoull(env, NULL, 0) : (uint64_t)time(NULL) ^ ((uint64_t)clock() << 32);
+    printf("seed: %llu (replay with CUZK_TEST_SEED)\n", (unsigned long long)g_rng);
+
+    check_ff();
+
+    unsigned threads = 16;
+    unsigned maxk = quick ? 16 : 22;
+    static const unsigned ks[] = {6, 7, 9, 10, 11, 12, 13, 15, 16, 17, 19, 20, 21, 22};
+    for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++) {
+        if (ks[i] > maxk) continue;
+        for (int kind = 0; kind < 4; kind++) {
+            check_ntt(ks[i], FR_ROOTS_GEN7, (gpu_ntt_kind)kind, threads);
+            if (ks[i] % 3 == 0 || ks[i] == 20) check_ntt(ks[i], FR_ROOTS_GEN5, (gpu_ntt_kind)kind, threads);
+        }
+    }
+    /* the other kernel variants (multiplier, register radix) */
+    static const unsigned variants[] = {0, 2, 4, 5, 6}; /* 1 is the default */
+    for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
+        unsigned old = gpu_ntt_set_variant(variants[v]);
+        printf("variant %u\n", variants[v]);
+        check_ntt(10, FR_ROOTS_GEN7, GPU_NTT_FORWARD, threads);
+        check_ntt(quick ? 14 : 21, FR_ROOTS_GEN7, GPU_NTT_COSET_FORWARD, threads);
+        check_ntt(quick ? 15 : 20, FR_ROOTS_GEN5, GPU_NTT_INVERSE, threads);
+        check_ntt(quick ? 13 : 22, FR_ROOTS_GEN7, GPU_NTT_COSET_INVERSE, threads);
+        gpu_ntt_set_variant(old);
+    }
+    /* the other tile sizes */
+    for (unsigned t = 9; t <= 10; t++) {
+        unsigned old = gpu_ntt_set_tile_log2(t);
+        check_ntt(quick ? 14 : 21, FR_ROOTS_GEN7, GPU_NTT_FORWARD, threads);
+        check_ntt(quick ? 13 : 20, FR_ROOTS_GEN5, GPU_NTT_COSET_INVERSE, threads);
+        gpu_ntt_set_tile_log2(old);
+    }
+    if (!quick) {
+        check_ntt(24, FR_ROOTS_GEN7, GPU_NTT_FORWARD, threads);
+        check_roundtrip(26);
+    }
+    printf("%d passed, %d failed\n", g_pass, g_fail);
+    return g_fail == 0 ? 0 : 1;
+}

@@ -1,0 +1,132 @@
+/* cuzk-engine-bench: N synthetic jobs through the engine on the CPU backend; prints one JSON line with proofs per
+ * minute, the process's CPU utilisation (getrusage against wall time and the core count) and each stage's share of
+ * the wall time, so that pipeline overlap can be judged: with S synthesis and P prover workers the stages may add up
+ * to more than the wall time exactly when they ran at the same time.
+ *
+ *   cuzk-engine-bench [--log2 16] [--jobs 4] [--partitions 1] [--synthesis-workers 1] [--synthesis-threads 1]
+ *                     [--provers 1] [--prover-threads 2] [--depth 1] [--seed 1] [--param-dir DIR] */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cuzk/engine.h"
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static double cpu_seconds(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 + (double)ru.ru_stime.tv_sec +
+           ru.ru_stime.tv_usec * 1e-6;
+}
+
+/* the _sum of one stage's histogram in the metrics text */
+static double stage_sum(const char *text, const char *stage)
+{
+    char key[96];
+    snprintf(key, sizeof key, "cuzk_stage_seconds_sum{stage=\"%s\"} ", stage);
+    const char *p = strstr(text, key);
+    return p != NULL ? strtod(p + strlen(key), NULL) : 0;
+}
+
+int main(int argc, char **argv)
+{
+    unsigned log2 = 16, jobs = 4, parts = 1, sw = 1, st = 1, pw = 1, pt = 2, depth = 1;
+    unsigned long long seed = 1;
+    const char *dir = "/tmp/cuzk-engine-bench";
+    for (int i = 1; i + 1 < argc; i += 2) {
+        unsigned v = (unsigned)strtoul(argv[i + 1], NULL, 10);
+        if (strcmp(argv[i], "--log2") == 0) log2 = v;
+        else if (strcmp(argv[i], "--jobs") == 0) jobs = v;
+        else if (strcmp(argv[i], "--partitions") == 0) parts = v;
+        else if (strcmp(argv[i], "--synthesis-workers") == 0) sw = v;
+        else if (strcmp(argv[i], "--synthesis-threads") == 0) st = v;
+        else if (strcmp(argv[i], "--provers") == 0) pw = v;
+        else if (strcmp(argv[i], "--prover-threads") == 0) pt = v;
+        else if (strcmp(argv[i], "--depth") == 0) depth = v;
+        else if (strcmp(argv[i], "--seed") == 0) seed = strtoull(argv[i + 1], NULL, 10);
+        else if (strcmp(argv[i], "--param-dir") == 0) dir = argv[i + 1];
+        else {
+            fprintf(stderr, "unknown option %s\n", argv[i]);
+            return 2;
+        }
+    }
+    char mk[600];
+    snprintf(mk, sizeof mk, "mkdir -p '%s'", dir);
+    if (system(mk) != 0) return 1;
+
+    engine_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.param_dir = dir;
+    cfg.synthesis_workers = sw;
+    cfg.synthesis_threads = st;
+    cfg.prover_threads = pt;
+    cfg.gpu_workers_per_device = pw;
+    cfg.gpu_queue_depth = depth;
+    engine *e;
+    cuzk_errmsg err = {{0}};
+    if (engine_create(&e, &cfg, &err) != CUZK_OK) {
+        fprintf(stderr, "engine_create: %s\n", err.msg);
+        return 1;
+    }
+    char key[64];
+    snprintf(key, sizeof key, "synthetic-%u-%llu", log2, seed);
+    bool already;
+    uint64_t load_ms;
+    double t = now();
+    if (engine_preload(e, key, &already, &load_ms, &err) != CUZK_OK) {
+        fprintf(stderr, "preload %s: %s\n", key, err.msg);
+        return 1;
+    }
+    double preload_s = now() - t;
+
+    char (*ids)[ENGINE_ID_MAX] = calloc(jobs, sizeof *ids);
+    double c0 = cpu_seconds(), t0 = now();
+    for (unsigned j = 0; j < jobs; j++) {
+        engine_request r;
+        memset(&r, 0, sizeof r);
+        r.proof_kind = ENGINE_KIND_SYNTHETIC;
+        r.synthetic_log2 = log2;
+        r.seed = seed;
+        r.partitions = parts;
+        r.priority = ENGINE_PRIO_NORMAL;
+        if (engine_submit(e, &r, ids[j], NULL, NULL, &err) != CUZK_OK) {
+            fprintf(stderr, "submit: %s\n", err.msg);
+            return 1;
+        }
+    }
+    unsigned ok = 0;
+    for (unsigned j = 0; j < jobs; j++) {
+        engine_result res;
+        engine_await(e, ids[j], 0, &res);
+        if (res.status == ENGINE_JOB_COMPLETED) ok++;
+        else fprintf(stderr, "job %s: %s\n", ids[j], res.error_message);
+        engine_result_clear(&res);
+    }
+    double wall = now() - t0, cpu = cpu_seconds() - c0;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    char *m = engine_metrics_text(e);
+    printf("{\"log2\": %u, \"jobs\": %u, \"partitions\": %u, \"completed\": %u, \"synthesis_workers\": %u, "
+           "\"synthesis_threads\": %u, \"provers\": %u, \"prover_threads\": %u, \"depth\": %u, \"cores\": %ld, "
+           "\"preload_s\": %.2f, \"wall_s\": %.3f, \"cpu_s\": %.3f, \"cpu_utilisation\": %.3f, "
+           "\"proofs_per_min\": %.2f",
+           log2, jobs, parts, ok, sw, st, pw, pt, depth, cores, preload_s, wall, cpu, cpu / (wall * (double)cores),
+           60.0 * ok * parts / wall);
+    static const char *stages[] = {"synthesis", "ntt_h", "msm", "verify", "finalize", "admission", "queue"};
+    for (size_t i = 0; i < sizeof stages / sizeof stages[0]; i++)
+        printf(", \"%s_wall_share\": %.3f", stages[i], m != NULL ? stage_sum(m, stages[i]) / wall : 0);
+    printf("}\n");
+    free(m);
+    free(ids);
+    engine_destroy(e);
+    return ok == jobs ? 0 : 1;
+}
