@@ -2,6 +2,7 @@
 #ifndef CUZK_G16_INTERNAL_H
 #define CUZK_G16_INTERNAL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "cuzk/groth16.h"
@@ -20,6 +21,11 @@ unsigned g16_log2_ceil(uint64_t x);
 
 /* Number of set bits among the first n bits of a density bitmap. */
 uint64_t g16_popcount(const uint64_t *bits, uint64_t n);
+
+/* bytes of memory (free() releases it) for point arrays the MSMs read at random: from 2 MiB on, 2 MiB-aligned and
+ * marked MADV_HUGEPAGE, so that the gathers of a large MSM do not miss the TLB on nearly every base (about a tenth
+ * of a 2^20 MSM); smaller sizes are plain malloc. NULL when out of memory. */
+void *g16_alloc_huge(size_t bytes);
 
 /* Monotonic wall-clock seconds. */
 double g16_now(void);

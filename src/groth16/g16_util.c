@@ -2,6 +2,8 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
 #include <sys/random.h>
 #include <time.h>
 
@@ -66,4 +68,15 @@ double g16_now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void *g16_alloc_huge(size_t bytes)
+{
+    const size_t huge = (size_t)2 << 20;
+    if (bytes < huge) return malloc(bytes ? bytes : 1);
+    size_t rounded = (bytes + huge - 1) & ~(huge - 1);
+    void *p = aligned_alloc(huge, rounded);
+    /* only a hint: where THP is off or madvise fails the memory is plain pages */
+    if (p != NULL) (void)madvise(p, rounded, MADV_HUGEPAGE);
+    return p;
 }

@@ -136,36 +136,39 @@ nomem:
     return CUZK_ERR_NOMEM;
 }
 
-/* r = Σ scalar_p·bases[p] over a split: batch addition of the ones plus an MSM over the gathered tail. */
-static cuzk_status split_msm_g1(g1_jac_t *r, const prove_split *sp, const g1_affine_t *bases, unsigned threads)
-{
-    g1_jac_t ones, rest;
-    cuzk_status s = g1_batch_add(&ones, bases, sp->ones, sp->n, threads);
-    if (s != CUZK_OK) return s;
-    g1_affine_t *tb = malloc((sp->n_tail ? sp->n_tail : 1) * sizeof *tb);
-    if (tb == NULL) return CUZK_ERR_NOMEM;
-    for (uint64_t t = 0; t < sp->n_tail; t++) tb[t] = bases[sp->idx[t]];
-    s = g1_msm(&rest, tb, sp->tail, sp->n_tail, threads);
-    free(tb);
-    if (s != CUZK_OK) return s;
-    g1_jac_add(r, &ones, &rest);
-    return CUZK_OK;
-}
-
-static cuzk_status split_msm_g2(g2_jac_t *r, const prove_split *sp, const g2_affine_t *bases, unsigned threads)
-{
-    g2_jac_t ones, rest;
-    cuzk_status s = g2_batch_add(&ones, bases, sp->ones, sp->n, threads);
-    if (s != CUZK_OK) return s;
-    g2_affine_t *tb = malloc((sp->n_tail ? sp->n_tail : 1) * sizeof *tb);
-    if (tb == NULL) return CUZK_ERR_NOMEM;
-    for (uint64_t t = 0; t < sp->n_tail; t++) tb[t] = bases[sp->idx[t]];
-    s = g2_msm(&rest, tb, sp->tail, sp->n_tail, threads);
-    free(tb);
-    if (s != CUZK_OK) return s;
-    g2_jac_add(r, &ones, &rest);
-    return CUZK_OK;
-}
+/* r = Σ scalar_p·bases[p] over a split: batch addition of the ones plus an MSM over the gathered tail. Bases at
+ * infinity are left out of the gather (snarkjs keys hold infinity in B for every signal absent from B: most of them
+ * in a circuit like a multiplication chain), so their scalars cost nothing. */
+#define SPLIT_MSM(G, AFF, JAC)                                                                                       \
+    static cuzk_status split_msm_##G(JAC *r, const prove_split *sp, const AFF *bases, unsigned threads)          \
+    {                                                                                                            \
+        JAC ones, rest;                                                                                          \
+        cuzk_status s = G##_batch_add(&ones, bases, sp->ones, sp->n, threads);                                   \
+        if (s != CUZK_OK) return s;                                                                              \
+        uint64_t cap = sp->n_tail ? sp->n_tail : 1, m = 0;                                                       \
+        AFF *tb = g16_alloc_huge(cap * sizeof *tb);                                                              \
+        fr_t *ts = malloc(cap * sizeof *ts);                                                                     \
+        if (tb == NULL || ts == NULL) {                                                                          \
+            free(tb);                                                                                            \
+            free(ts);                                                                                            \
+            return CUZK_ERR_NOMEM;                                                                               \
+        }                                                                                                        \
+        for (uint64_t t = 0; t < sp->n_tail; t++) {                                                              \
+            const AFF *p = &bases[sp->idx[t]];                                                                   \
+            if (G##_affine_is_infinity(p)) continue;                                                             \
+            tb[m] = *p;                                                                                          \
+            ts[m++] = sp->tail[t];                                                                               \
+        }                                                                                                        \
+        s = G##_msm(&rest, tb, ts, m, threads);                                                                  \
+        free(tb);                                                                                                \
+        free(ts);                                                                                                \
+        if (s != CUZK_OK) return s;                                                                              \
+        G##_jac_add(r, &ones, &rest);                                                                            \
+        return CUZK_OK;                                                                                          \
+    }
+SPLIT_MSM(g1, g1_affine_t, g1_jac_t)
+SPLIT_MSM(g2, g2_affine_t, g2_jac_t)
+#undef SPLIT_MSM
 
 /* The evaluations a, b, c of the witness combinations on the domain (n elements each, zero past the rows). */
 static cuzk_status prove_synthesize(const groth16_pk *pk, const r1cs_t *circuit, const fr_t *z, r1cs_c_mode mode,
@@ -445,7 +448,8 @@ cuzk_status groth16_prove(groth16_proof_t *proof, const groth16_pk *pk, const r1
  *                                           max(n, v) points; S(m) is bounded with the widest window the planner
  *                                           may choose, K = 128·T task sums (G2 XYZZ)
  *   0/1 split     v/8 + 8 + v·(8 + 32)      bitmap, positions and values of the non-0/1 scalars (at most v)
- *   gathered      v·192                     the bases of the non-0/1 scalars (G2 in the B2 MSM)
+ *   gathered      v·(192 + 32) + 2 MiB      the bases of the non-0/1 scalars (G2 in the B2 MSM) and their
+ *                                           scalars; the bases rounded up to whole 2 MiB pages
  * The terms never all coexist (the split lives after a, b, c are gone), so their sum bounds the peak from above
  * by at most about 2·n·32: close enough to admit work exactly, never below what is allocated. */
 uint64_t groth16_prove_peak_bytes(uint64_t domain_size, uint64_t num_vars, unsigned threads)
@@ -460,7 +464,7 @@ uint64_t groth16_prove_peak_bytes(uint64_t domain_size, uint64_t num_vars, unsig
     uint64_t tasks = (uint64_t)(MSM_SCALAR_BITS / 2) * threads; /* windows (c >= 2) times parts (<= threads) */
     uint64_t msm = (m + 1) * 32 + threads * scratch + tasks * sizeof(g2_xyzz_t);
     uint64_t split = v / 8 + 8 + v * (8 + fr);
-    uint64_t gathered = v * sizeof(g2_affine_t);
+    uint64_t gathered = v * (sizeof(g2_affine_t) + fr) + ((uint64_t)2 << 20);
     uint64_t tw = (n / 2 ? n / 2 : 1) * fr;
     return 3 * n * fr + tw + msm + split + gathered;
 }

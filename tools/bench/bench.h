@@ -41,6 +41,11 @@ void bench_groth16_prove(const bench_opts *o, const char *name, const r1cs_t *r,
 /* `cuzk-bench prove`: groth16_prove on synthetic PoRep-shaped circuits (circuits.h) of 2^16, 2^18, ... up to
  * o->max_log2, keys cached under ~/.cache/cuzk-bench/; lines "prove", "prove_<phase>" and "prove_peak_rss" (MB). */
 void bench_prove_gen(const bench_opts *o);
+/* The benchmarks' key cache, $XDG_CACHE_HOME/cuzk-bench or ~/.cache/cuzk-bench, created when missing. */
+bool bench_cache_dir(char *out, size_t len);
+/* `cuzk-bench zkey`: snarkjs-convention zkey + wtns fixtures (mulchain 2^16, bits 2^15) in the cache, made once;
+ * prints their paths, for timing `cuzk prove --zkey` as a whole command (zkey_fixtures.c). */
+void bench_zkey_fixtures(const bench_opts *o);
 
 #ifdef CUZK_HAVE_CUDA
 void bench_micro_gpu(const bench_opts *o);

@@ -43,9 +43,12 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: cuzk-bench micro [--filter NAME] [--threads N] [--gpu]\n"
                "       cuzk-bench prove [--max-log2 K] [--threads N]\n"
+               "       cuzk-bench zkey\n"
                "  micro      field, curve, pairing and MSM micro-benchmarks, one JSON object per line\n"
                "  prove      Groth16 proofs of synthetic PoRep-shaped circuits of 2^16, 2^18, ... 2^K constraints\n"
                "             (default K = 20), per phase, with peak memory; keys cached in ~/.cache/cuzk-bench\n"
+               "  zkey       makes (once) snarkjs-convention zkey + wtns fixtures in that cache and prints their paths:\n"
+               "             mulchain (65,000 multiplications, 2^16) and bits (PoRep-shaped, 2^15), for cuzk prove --zkey\n"
                "  --filter   run only benchmarks whose name contains NAME\n"
                "  --threads  thread count for multi-threaded benchmarks (default: 1 and 2)\n"
                "  --max-log2 largest circuit for prove (16 .. 27)\n"
@@ -70,8 +73,8 @@ int main(int argc, char **argv)
         }
     }
 #endif
-    bool prove = strcmp(argv[1], "prove") == 0;
-    if (!prove && strcmp(argv[1], "micro") != 0) {
+    bool prove = strcmp(argv[1], "prove") == 0, zkey = strcmp(argv[1], "zkey") == 0;
+    if (!prove && !zkey && strcmp(argv[1], "micro") != 0) {
         fprintf(stderr, "cuzk-bench: unknown command '%s'\n", argv[1]);
         usage(stderr);
         return 2;
@@ -106,6 +109,10 @@ int main(int argc, char **argv)
             usage(stderr);
             return 2;
         }
+    }
+    if (zkey) {
+        bench_zkey_fixtures(&o);
+        return 0;
     }
     if (prove) {
         bench_prove_gen(&o);

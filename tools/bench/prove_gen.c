@@ -21,7 +21,7 @@
 
 #define GEN_SEED 1
 
-static bool cache_dir(char *out, size_t len)
+bool bench_cache_dir(char *out, size_t len)
 {
     const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
     if (xdg != NULL && xdg[0] != '\0')
@@ -94,7 +94,7 @@ void bench_prove_gen(const bench_opts *o)
 {
     static const unsigned sizes[] = {16, 18, 20, 22, 24, 26, 27};
     char dir[3800];
-    if (!cache_dir(dir, sizeof dir)) {
+    if (!bench_cache_dir(dir, sizeof dir)) {
         fprintf(stderr, "cuzk-bench: no cache directory (set HOME or XDG_CACHE_HOME)\n");
         return;
     }
