@@ -2,6 +2,8 @@
 #ifndef CUZK_EC_INTERNAL_H
 #define CUZK_EC_INTERNAL_H
 
+#include <string.h>
+
 #include "cuzk/ec.h"
 
 typedef unsigned __int128 u128;
@@ -14,5 +16,16 @@ void g2_affine_mul_by_x_abs(g2_jac_t *r, const g2_affine_t *p);
 
 /* ψ, the untwist-Frobenius-twist endomorphism of G2 */
 void g2_affine_psi(g2_affine_t *r, const g2_affine_t *p);
+
+/* The 64-bit word at p, little-endian (a plain load on little-endian hosts). */
+static inline uint64_t ec_load_le64(const uint8_t *p)
+{
+    uint64_t v;
+    memcpy(&v, p, sizeof v);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    v = __builtin_bswap64(v);
+#endif
+    return v;
+}
 
 #endif

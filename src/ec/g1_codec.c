@@ -15,8 +15,8 @@ static void fe_write_mont(uint8_t *out, const fp_t *a)
 
 static cuzk_status fe_read_mont(fp_t *r, const uint8_t *in)
 {
-    uint64_t l[FP_LIMBS] = {0};
-    for (size_t i = 0; i < FP_BYTES; i++) l[i / 8] |= (uint64_t)in[i] << (8 * (i % 8));
+    uint64_t l[FP_LIMBS];
+    for (size_t i = 0; i < FP_LIMBS; i++) l[i] = ec_load_le64(in + 8 * i);
     return fp_from_mont_limbs(r, l);
 }
 

@@ -30,8 +30,8 @@ static cuzk_status fe_read_mont(fp2_t *r, const uint8_t *in)
 {
     fp_t *c[2] = {&r->c0, &r->c1};
     for (size_t k = 0; k < 2; k++) {
-        uint64_t l[FP_LIMBS] = {0};
-        for (size_t i = 0; i < FP_BYTES; i++) l[i / 8] |= (uint64_t)in[k * FP_BYTES + i] << (8 * (i % 8));
+        uint64_t l[FP_LIMBS];
+        for (size_t i = 0; i < FP_LIMBS; i++) l[i] = ec_load_le64(in + k * FP_BYTES + 8 * i);
         cuzk_status s = fp_from_mont_limbs(c[k], l);
         if (s != CUZK_OK) return s;
     }
