@@ -70,13 +70,10 @@ double g16_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-void *g16_alloc_huge(size_t bytes)
+void g16_advise_huge(void *p, size_t bytes)
 {
-    const size_t huge = (size_t)2 << 20;
-    if (bytes < huge) return malloc(bytes ? bytes : 1);
-    size_t rounded = (bytes + huge - 1) & ~(huge - 1);
-    void *p = aligned_alloc(huge, rounded);
-    /* only a hint: where THP is off or madvise fails the memory is plain pages */
-    if (p != NULL) (void)madvise(p, rounded, MADV_HUGEPAGE);
-    return p;
+    const uintptr_t huge = (uintptr_t)2 << 20;
+    uintptr_t lo = ((uintptr_t)p + huge - 1) & ~(huge - 1), hi = ((uintptr_t)p + bytes) & ~(huge - 1);
+    /* only a hint: where THP is off or madvise fails the memory stays in plain pages */
+    if (hi > lo) (void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
 }

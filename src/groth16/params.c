@@ -179,7 +179,7 @@ static cuzk_status params_parse(groth16_pk *pk, const uint8_t *d, size_t len, un
                         (unsigned long long)vars);
 
     uint64_t g1n = cnt[SEC_IC] + cnt[SEC_H] + cnt[SEC_L] + cnt[SEC_A] + cnt[SEC_B_G1];
-    uint8_t *block = g16_alloc_huge(g1n * sizeof(g1_affine_t) + cnt[SEC_B_G2] * sizeof(g2_affine_t));
+    uint8_t *block = malloc(g1n * sizeof(g1_affine_t) + cnt[SEC_B_G2] * sizeof(g2_affine_t));
     if (block == NULL) return g16_fail(err, CUZK_ERR_NOMEM, "%s: no memory for %llu points", what,
                                        (unsigned long long)(g1n + cnt[SEC_B_G2]));
     void *dst[SEC_COUNT];
@@ -189,6 +189,7 @@ static cuzk_status params_parse(groth16_pk *pk, const uint8_t *d, size_t len, un
         g1 += cnt[k];
     }
     dst[SEC_B_G2] = g1;
+    g16_advise_huge(dst[SEC_H], cnt[SEC_H] * sizeof(g1_affine_t));
 
     s = decode_vk_fixed(&pk->vk, d, ecflags, what, err);
     for (int k = 0; k < SEC_COUNT && s == CUZK_OK; k++)

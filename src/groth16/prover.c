@@ -146,7 +146,7 @@ nomem:
         cuzk_status s = G##_batch_add(&ones, bases, sp->ones, sp->n, threads);                                   \
         if (s != CUZK_OK) return s;                                                                              \
         uint64_t cap = sp->n_tail ? sp->n_tail : 1, m = 0;                                                       \
-        AFF *tb = g16_alloc_huge(cap * sizeof *tb);                                                              \
+        AFF *tb = malloc(cap * sizeof *tb);                                                                      \
         fr_t *ts = malloc(cap * sizeof *ts);                                                                     \
         if (tb == NULL || ts == NULL) {                                                                          \
             free(tb);                                                                                            \
@@ -448,8 +448,7 @@ cuzk_status groth16_prove(groth16_proof_t *proof, const groth16_pk *pk, const r1
  *                                           max(n, v) points; S(m) is bounded with the widest window the planner
  *                                           may choose, K = 128·T task sums (G2 XYZZ)
  *   0/1 split     v/8 + 8 + v·(8 + 32)      bitmap, positions and values of the non-0/1 scalars (at most v)
- *   gathered      v·(192 + 32) + 2 MiB      the bases of the non-0/1 scalars (G2 in the B2 MSM) and their
- *                                           scalars; the bases rounded up to whole 2 MiB pages
+ *   gathered      v·(192 + 32)              the bases of the non-0/1 scalars (G2 in the B2 MSM) and their scalars
  * The terms never all coexist (the split lives after a, b, c are gone), so their sum bounds the peak from above
  * by at most about 2·n·32: close enough to admit work exactly, never below what is allocated. */
 uint64_t groth16_prove_peak_bytes(uint64_t domain_size, uint64_t num_vars, unsigned threads)
@@ -464,7 +463,7 @@ uint64_t groth16_prove_peak_bytes(uint64_t domain_size, uint64_t num_vars, unsig
     uint64_t tasks = (uint64_t)(MSM_SCALAR_BITS / 2) * threads; /* windows (c >= 2) times parts (<= threads) */
     uint64_t msm = (m + 1) * 32 + threads * scratch + tasks * sizeof(g2_xyzz_t);
     uint64_t split = v / 8 + 8 + v * (8 + fr);
-    uint64_t gathered = v * (sizeof(g2_affine_t) + fr) + ((uint64_t)2 << 20);
+    uint64_t gathered = v * (sizeof(g2_affine_t) + fr);
     uint64_t tw = (n / 2 ? n / 2 : 1) * fr;
     return 3 * n * fr + tw + msm + split + gathered;
 }

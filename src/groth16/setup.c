@@ -228,7 +228,7 @@ cuzk_status groth16_setup(groth16_pk *pk, const r1cs_t *circuit, const groth16_s
     fr_t *lag = malloc(n * sizeof *lag), *scratch = malloc(n * sizeof *scratch);
     fr_t *uvw = calloc(3 * nv, sizeof *uvw);
     fr_t *k1 = malloc(n1 * sizeof *k1), *k2 = malloc(n2 * sizeof *k2);
-    uint8_t *block = g16_alloc_huge(n1 * sizeof(g1_affine_t) + n2 * sizeof(g2_affine_t));
+    uint8_t *block = malloc(n1 * sizeof(g1_affine_t) + n2 * sizeof(g2_affine_t));
     fb1_table t1 = {0};
     fb2_table t2 = {0};
     r1cs_t *own = NULL;

@@ -245,7 +245,7 @@ static cuzk_status zkey_parse(groth16_pk *pk, const uint8_t *buf, size_t len, un
     uint64_t nv = z.n_vars, np = z.n_public, n = z.domain;
     /* the sizes were checked against the sections, which lie inside the file: this block is bounded by its size */
     uint64_t g1n = (np + 1) + 3 * nv - np - 1 + n;
-    uint8_t *block = g16_alloc_huge(g1n * sizeof(g1_affine_t) + nv * sizeof(g2_affine_t));
+    uint8_t *block = malloc(g1n * sizeof(g1_affine_t) + nv * sizeof(g2_affine_t));
     if (block == NULL) return g16_fail(err, CUZK_ERR_NOMEM, "zkey: no memory for %llu points",
                                        (unsigned long long)(g1n + nv));
     g1_affine_t *g1 = (g1_affine_t *)block;
@@ -255,6 +255,7 @@ static cuzk_status zkey_parse(groth16_pk *pk, const uint8_t *buf, size_t len, un
     pk->l = (g1 += nv);
     pk->h = (g1 += nv - np - 1);
     pk->b_g2 = (g2_affine_t *)(g1 + n);
+    g16_advise_huge(pk->h, n * sizeof(g1_affine_t));
     pk->storage = block;
 
     s = zkey_points(pk, &z, ecflags, threads, err);
