@@ -7,7 +7,9 @@
  *
  * Sizes: CIRCUITS_SYNTHETIC_INPUTS inputs (ONE and 4 public values) and 2^k − CIRCUITS_SYNTHETIC_INPUTS
  * constraints, so that the bellperson domain (constraints + inputs) is exactly 2^k. The system and the witness are
- * a pure function of (k, seed): the thread count changes the speed only. */
+ * a pure function of (k, seed): the thread count changes the speed only. The system's structure comes from the seed
+ * alone; the witness's free values from a witness seed (the same seed here, any other in
+ * circuits_synthetic_witness). */
 #ifndef CUZK_CIRCUITS_H
 #define CUZK_CIRCUITS_H
 
@@ -26,6 +28,13 @@
  * threads = 0 means 1. CUZK_ERR_INVALID_ARG for log2n outside [CIRCUITS_LOG2_MIN, CIRCUITS_LOG2_MAX]. */
 cuzk_status circuits_synthetic(unsigned log2n, uint64_t seed, unsigned threads, r1cs_t **cs, fr_t **witness,
                                cuzk_errmsg *err);
+
+/* Another satisfying witness of the system circuits_synthetic(log2n, seed) gives: the same system (same identity),
+ * free values drawn from witness_seed instead, so the public inputs differ too. witness_seed = seed gives the
+ * witness circuits_synthetic returns. One pass that writes no rows: cheaper than circuits_synthetic. Below 2^9 no
+ * tobits gadget fits and the witness has a single free bit, so two witness seeds agree half the time. */
+cuzk_status circuits_synthetic_witness(unsigned log2n, uint64_t seed, uint64_t witness_seed, unsigned threads,
+                                       fr_t **witness, cuzk_errmsg *err);
 
 /* The shape of a system, as the targets above describe it. */
 typedef struct {

@@ -73,6 +73,10 @@ enum {
  * |a| and |b| at most ic + l (num_aux = |l|): CUZK_ERR_BAD_HEADER otherwise. */
 cuzk_status groth16_params_load(groth16_pk *pk, const char *path, unsigned flags, unsigned threads,
                                 cuzk_errmsg *err);
+/* The same from a .params image already in memory (len bytes at data, which the caller keeps: a mapping kept for
+ * a fast reload, for example); pk does not point into it. */
+cuzk_status groth16_params_parse(groth16_pk *pk, const uint8_t *data, size_t len, unsigned flags, unsigned threads,
+                                 cuzk_errmsg *err);
 /* The exact inverse (a loaded file is written back byte for byte). BELLPERSON keys only (CUZK_ERR_INVALID_ARG);
  * a point at infinity gives CUZK_ERR_INFINITY, since no reader would take the file; no partial file is left. */
 cuzk_status groth16_params_write(const groth16_pk *pk, const char *path, cuzk_errmsg *err);

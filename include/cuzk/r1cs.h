@@ -165,6 +165,10 @@ cuzk_status r1cs_pce_write(const r1cs_t *r, const char *path, r1cs_err *err);
  * NULL) must equal the file's identity, else CUZK_ERR_MISMATCH. The result points into the mapping. */
 cuzk_status r1cs_pce_load(const char *path, unsigned flags, const uint8_t expect_identity[32], r1cs_t **out,
                           r1cs_err *err);
+/* The counts from the header alone (one small read; magic, version and ranges checked, nothing else), for planning
+ * before a load. */
+cuzk_status r1cs_pce_read_counts(const char *path, uint64_t *num_inputs, uint64_t *num_aux,
+                                 uint64_t *num_constraints, r1cs_err *err);
 
 /* ---- iden3 files ------------------------------------------------------------------------------------------------- */
 /* .wtns (version 2): values are canonical little-endian integers (CUZK_ERR_NOT_CANONICAL when >= r), converted to

@@ -9,7 +9,13 @@
  * Generation runs twice over every block: a counting pass that only sizes each block's entries (the structure never
  * depends on witness values, and both passes draw the same random numbers), then a filling pass that writes the
  * rows and computes the witness into arrays sized exactly. That keeps memory at what the system itself holds, which
- * matters at 2^27 rows.
+ * matters at 2^27 rows. A witness alone (circuits_synthetic_witness) is one pass that writes no rows.
+ *
+ * Two random streams per block: the structure stream (circuit seed) picks gadgets and operands; the witness stream
+ * (witness seed) gives the free values, the random field values that tobits splits into bits and the lone bits. Every
+ * other value follows from those, so any witness seed gives a satisfying witness of the same system. The structure
+ * stream still draws (and drops) the free values' random numbers, so that the system of a seed is what it was before
+ * the streams were separated.
  *
  * The gadget mix (constants below, tuned against the targets in circuits.h by the tests' statistics):
  *   tobits    255 boolean constraints (1 − b)·b = 0 over the bits of a random field value v, then v·1 = Σ 2^i b_i
@@ -60,17 +66,23 @@
 #define F_IN_A 1u
 #define F_TAKEN 2u
 
+typedef enum {
+    PASS_COUNT,   /* sizes each block's entries into blk_nnz */
+    PASS_FILL,    /* writes the rows at the blk_nnz offsets, and the witness */
+    PASS_WITNESS, /* writes the witness only */
+} pass_kind;
+
 typedef struct {
     uint32_t ni;
     uint64_t rows, nblocks;
-    uint64_t seed;
+    uint64_t seed, witness_seed;
     fr_t coefs[NUM_COEFS];
     uint64_t *blk_nnz; /* 3 per block: entry counts after the counting pass, then start offsets */
-    /* filling pass outputs */
+    /* outputs: rows (PASS_FILL), witness (PASS_FILL, PASS_WITNESS) */
     uint64_t *row_ptr[3];
     uint32_t *col[3], *coef[3];
     fr_t *z;
-    bool fill;
+    pass_kind pass;
     _Atomic uint64_t next_block;
 } plan;
 
@@ -87,7 +99,8 @@ typedef struct {
 
 typedef struct {
     const plan *pl;
-    uint64_t rng;
+    uint64_t rng;       /* structure stream */
+    uint64_t wrng;      /* witness stream */
     uint64_t row;       /* global index of the next row */
     uint64_t pos[3];    /* next entry of each matrix */
     uint32_t base;      /* first aux column of the block */
@@ -111,12 +124,21 @@ static uint64_t splitmix(uint64_t x)
 }
 
 /* xorshift64*: fast, and quality is no concern here beyond avoiding obvious patterns */
-static inline uint64_t rnd(blk *b)
+static inline uint64_t xorshift(uint64_t *x)
 {
-    b->rng ^= b->rng >> 12;
-    b->rng ^= b->rng << 25;
-    b->rng ^= b->rng >> 27;
-    return b->rng * 0x2545f4914f6cdd1dULL;
+    *x ^= *x >> 12;
+    *x ^= *x << 25;
+    *x ^= *x >> 27;
+    return *x * 0x2545f4914f6cdd1dULL;
+}
+
+static inline uint64_t rnd(blk *b) { return xorshift(&b->rng); }
+
+/* a free witness value's random bits: drawn from both streams (see the top of the file), the witness stream's used */
+static inline uint64_t rnd_free(blk *b)
+{
+    (void)xorshift(&b->rng);
+    return xorshift(&b->wrng);
 }
 
 /* uniform-enough in [0, n) for the small n used here */
@@ -137,7 +159,7 @@ static inline uint8_t *flag(blk *b, uint32_t var) { return &b->flags[var - b->ba
 
 static inline void put(blk *b, int k, uint32_t col, uint32_t id)
 {
-    if (b->pl->fill) {
+    if (b->pl->pass == PASS_FILL) {
         b->pl->col[k][b->pos[k]] = col;
         b->pl->coef[k][b->pos[k]] = id;
     }
@@ -147,7 +169,7 @@ static inline void put(blk *b, int k, uint32_t col, uint32_t id)
 static inline void end_row(blk *b)
 {
     b->row++;
-    if (b->pl->fill)
+    if (b->pl->pass == PASS_FILL)
         for (int k = 0; k < 3; k++) b->pl->row_ptr[k][b->row] = b->pos[k];
 }
 
@@ -161,7 +183,7 @@ static inline uint32_t new_var(blk *b)
 static inline void set_bit(blk *b, uint32_t var, unsigned bit)
 {
     b->bitval[var - b->base] = (uint8_t)bit;
-    if (b->pl->fill) fr_from_u64(&b->pl->z[var], bit);
+    if (b->pl->z != NULL) fr_from_u64(&b->pl->z[var], bit);
 }
 
 static inline unsigned get_bit(blk *b, uint32_t var) { return b->bitval[var - b->base]; }
@@ -185,16 +207,16 @@ static void emit_alloc_bit(blk *b, unsigned bit)
 /* the 255 bits of a random field value, then v·1 = Σ 2^i b_i: 256 rows */
 static void gadget_tobits(blk *b)
 {
-    uint64_t l[FR_LIMBS] = {rnd(b), rnd(b), rnd(b), rnd(b)};
+    uint64_t l[FR_LIMBS] = {rnd_free(b), rnd_free(b), rnd_free(b), rnd_free(b)};
     fr_t v;
-    if (b->pl->fill) {
+    if (b->pl->z != NULL) {
         fr_from_limbs_reduce(&v, l);
         fr_to_limbs(l, &v);
     }
     uint32_t first = b->next_var;
     for (unsigned i = 0; i < 255; i++) emit_alloc_bit(b, (l[i / 64] >> (i % 64)) & 1);
     uint32_t out = new_var(b);
-    if (b->pl->fill) b->pl->z[out] = v;
+    if (b->pl->z != NULL) b->pl->z[out] = v;
     put(b, 0, out, ID_ONE);
     put(b, 1, 0, ID_ONE);
     for (unsigned i = 0; i < 255; i++) put(b, 2, first + i, ID_POW2(i));
@@ -267,7 +289,7 @@ static void gadget_pack(blk *b, uint32_t width)
         put(b, 0, v, ID_POW2(i));
     }
     uint32_t out = new_var(b);
-    if (b->pl->fill) fr_from_limbs(&b->pl->z[out], l); /* below 2^254 < r */
+    if (b->pl->z != NULL) fr_from_limbs(&b->pl->z[out], l); /* below 2^254 < r */
     put(b, 1, 0, ID_ONE);
     put(b, 2, out, ID_ONE);
     end_row(b);
@@ -287,7 +309,7 @@ static void gadget_poseidon(blk *b, uint32_t rounds)
 {
     uint32_t x = take_field(b);
     fr_t *z = b->pl->z;
-    bool fill = b->pl->fill;
+    bool fill = z != NULL;
     for (uint32_t r = 0; r < rounds; r++) {
         uint32_t x2 = new_var(b);
         if (fill) fr_sqr(&z[x2], &z[x]);
@@ -334,7 +356,7 @@ static void gadget_poseidon(blk *b, uint32_t rounds)
 static void emit_inputize(blk *b, uint32_t input)
 {
     uint32_t x = ring_avail(&b->fields) > 0 ? take_field(b) : ring_pick(b, &b->bits);
-    if (b->pl->fill) b->pl->z[input] = b->pl->z[x];
+    if (b->pl->z != NULL) b->pl->z[input] = b->pl->z[x];
     put(b, 0, x, ID_ONE);
     put(b, 1, 0, ID_ONE);
     put(b, 2, input, ID_ONE);
@@ -350,6 +372,7 @@ static void gen_block(blk *b, uint64_t index)
     uint64_t gadget_rows = rows - (last ? pl->ni - 1 : 0);
 
     b->rng = splitmix(pl->seed ^ splitmix(index + 0x5bd1e995ULL)) | 1;
+    b->wrng = splitmix(pl->witness_seed ^ splitmix(index + 0x27d4eb2fULL)) | 1;
     b->row = first_row;
     b->base = pl->ni + (uint32_t)first_row;
     b->next_var = b->base;
@@ -372,7 +395,7 @@ static void gen_block(blk *b, uint64_t index)
                 gadget_tobits(b);
                 tobits_rows += 256;
             } else {
-                emit_alloc_bit(b, (unsigned)(rnd(b) >> 63));
+                emit_alloc_bit(b, (unsigned)(rnd_free(b) >> 63));
             }
         } else if (poseidon_rows * 1000 < MIX_POSEIDON * done && left >= 4 && ring_avail(&b->fields) > 0) {
             uint32_t rounds = rnd_range(b, POSEIDON_ROUNDS_MIN, POSEIDON_ROUNDS_MAX);
@@ -402,9 +425,9 @@ static void *gen_worker(void *arg)
     for (;;) {
         uint64_t i = atomic_fetch_add(&pl->next_block, 1);
         if (i >= pl->nblocks) break;
-        for (int k = 0; k < 3; k++) b->pos[k] = pl->fill ? pl->blk_nnz[3 * i + k] : 0;
+        for (int k = 0; k < 3; k++) b->pos[k] = pl->pass == PASS_FILL ? pl->blk_nnz[3 * i + k] : 0;
         gen_block(b, i);
-        if (!pl->fill)
+        if (pl->pass == PASS_COUNT)
             for (int k = 0; k < 3; k++) pl->blk_nnz[3 * i + k] = b->pos[k];
     }
     free(b);
@@ -444,27 +467,44 @@ static void make_coefs(fr_t coefs[NUM_COEFS])
     }
 }
 
-cuzk_status circuits_synthetic(unsigned log2n, uint64_t seed, unsigned threads, r1cs_t **cs, fr_t **witness,
-                               cuzk_errmsg *err)
+/* A plan for a 2^log2n system (NULL when out of memory); CUZK_ERR_INVALID_ARG sizes are refused before. */
+static plan *plan_new(unsigned log2n, uint64_t seed, uint64_t witness_seed)
 {
-    *cs = NULL;
-    if (witness != NULL) *witness = NULL;
+    plan *pl = calloc(1, sizeof *pl);
+    if (pl == NULL) return NULL;
+    pl->ni = CIRCUITS_SYNTHETIC_INPUTS;
+    pl->rows = (1ULL << log2n) - pl->ni;
+    pl->nblocks = (pl->rows + BLOCK_ROWS - 1) / BLOCK_ROWS;
+    pl->seed = seed;
+    pl->witness_seed = witness_seed;
+    make_coefs(pl->coefs);
+    return pl;
+}
+
+static cuzk_status check_size(unsigned log2n, unsigned *threads, cuzk_errmsg *err)
+{
     if (log2n < CIRCUITS_LOG2_MIN || log2n > CIRCUITS_LOG2_MAX) {
         if (err != NULL)
             snprintf(err->msg, sizeof err->msg, "circuit size 2^%u outside the supported 2^%u .. 2^%u", log2n,
                      CIRCUITS_LOG2_MIN, CIRCUITS_LOG2_MAX);
         return CUZK_ERR_INVALID_ARG;
     }
-    if (threads == 0) threads = 1;
-    if (threads > 1024) threads = 1024;
-    plan *pl = calloc(1, sizeof *pl);
+    if (*threads == 0) *threads = 1;
+    if (*threads > 1024) *threads = 1024;
+    return CUZK_OK;
+}
+
+cuzk_status circuits_synthetic(unsigned log2n, uint64_t seed, unsigned threads, r1cs_t **cs, fr_t **witness,
+                               cuzk_errmsg *err)
+{
+    *cs = NULL;
+    if (witness != NULL) *witness = NULL;
+    cuzk_status s = check_size(log2n, &threads, err);
+    if (s != CUZK_OK) return s;
+    plan *pl = plan_new(log2n, seed, seed);
     if (pl == NULL) goto nomem;
-    pl->ni = CIRCUITS_SYNTHETIC_INPUTS;
-    pl->rows = (1ULL << log2n) - pl->ni;
-    pl->nblocks = (pl->rows + BLOCK_ROWS - 1) / BLOCK_ROWS;
-    pl->seed = seed;
-    make_coefs(pl->coefs);
     pl->blk_nnz = malloc(pl->nblocks * 3 * sizeof *pl->blk_nnz);
+    pl->pass = PASS_COUNT;
     if (pl->blk_nnz == NULL || !gen_pass(pl, threads)) goto nomem_plan;
 
     /* block counts -> start offsets */
@@ -496,7 +536,7 @@ cuzk_status circuits_synthetic(unsigned log2n, uint64_t seed, unsigned threads, 
     if (ok) {
         memcpy(parts.values, pl->coefs, sizeof pl->coefs);
         fr_set_one(&pl->z[0]);
-        pl->fill = true;
+        pl->pass = PASS_FILL;
         ok = gen_pass(pl, threads);
     }
     if (!ok) {
@@ -512,7 +552,7 @@ cuzk_status circuits_synthetic(unsigned log2n, uint64_t seed, unsigned threads, 
     fr_t *z = pl->z;
     free(pl->blk_nnz);
     free(pl);
-    cuzk_status s = r1cs_adopt(&parts, cs, err);
+    s = r1cs_adopt(&parts, cs, err);
     if (s != CUZK_OK || witness == NULL)
         free(z);
     else
@@ -525,6 +565,32 @@ nomem_plan:
 nomem:
     if (err != NULL) snprintf(err->msg, sizeof err->msg, "out of memory for a 2^%u circuit", log2n);
     return CUZK_ERR_NOMEM;
+}
+
+cuzk_status circuits_synthetic_witness(unsigned log2n, uint64_t seed, uint64_t witness_seed, unsigned threads,
+                                       fr_t **witness, cuzk_errmsg *err)
+{
+    *witness = NULL;
+    cuzk_status s = check_size(log2n, &threads, err);
+    if (s != CUZK_OK) return s;
+    plan *pl = plan_new(log2n, seed, witness_seed);
+    /* as many values as the system has variables: ni inputs, one aux per gadget row (rows − (ni − 1)) */
+    fr_t *z = pl != NULL ? malloc((pl->ni + pl->rows - (pl->ni - 1)) * sizeof(fr_t)) : NULL;
+    bool ok = z != NULL;
+    if (ok) {
+        fr_set_one(&z[0]);
+        pl->z = z;
+        pl->pass = PASS_WITNESS;
+        ok = gen_pass(pl, threads);
+    }
+    free(pl);
+    if (!ok) {
+        free(z);
+        if (err != NULL) snprintf(err->msg, sizeof err->msg, "out of memory for a 2^%u witness", log2n);
+        return CUZK_ERR_NOMEM;
+    }
+    *witness = z;
+    return CUZK_OK;
 }
 
 /* ---- statistics -------------------------------------------------------------------------------------------------- */

@@ -5,7 +5,8 @@
  *              whose key is HOT, after admitting its working memory. Admission is head-of-line: when that
  *              partition does not fit, nothing behind it is admitted either, so a large or urgent job is never
  *              starved by smaller ones; jobs whose key is still loading are skipped, never waited for.
- *   synthesis  witness (GENERIC_CIRCUIT: parsed from .wtns; SYNTHETIC: the generator's, shared) -> a, b, c
+ *   synthesis  witness (GENERIC_CIRCUIT: parsed from .wtns; SYNTHETIC: generated, witness seed = seed + partition,
+ *              so every partition proves other public inputs with the one key) -> a, b, c
  *   GPU queue  bounded (gpu_queue_depth), ordered by priority, then job, then partition
  *   prover     backend prove_start/prove_finish; the partition's working memory is released right after
  *   finalizer  verifies the proof with the key's prepared vk and stores it; the prover meanwhile takes the next one
@@ -13,8 +14,9 @@
  * to the head of the GPU queue, so it waits at most for the partitions already being synthesized or proved.
  *
  * Memory: admission reserves, per partition, engine_partition_need() (the backend's peak bound for the circuit's
- * dimensions, plus the parsed witness for GENERIC_CIRCUIT); a .wtns payload is reserved at submission until it is
- * parsed. mem_used never exceeds mem_budget. Keys have their own budget (the key manager, keys.c).
+ * dimensions, plus the partition's witness); a .wtns payload is reserved at submission and becomes part of its
+ * partition's reservation at admission. mem_used never exceeds mem_budget. Keys have their own budget (the key
+ * manager, keys.c).
  *
  * Locking: one mutex guards all shared state; work runs unlocked on items that only one thread holds. A job ends
  * (engine_job_finish) exactly once, at the first of: last partition verified, failure, cancel, shutdown; partitions
@@ -222,7 +224,7 @@ static engine_work *pick_partition(engine *e)
             if ((int)j->prio != p || j->state == JOB_DONE || j->next_part >= j->partitions) continue;
             engine_key *k = j->key;
             if (k->state != KEY_HOT) continue; /* loading: later; others proceed */
-            uint64_t need = engine_partition_need(e, j->kind, k->domain_size, k->num_vars);
+            uint64_t need = engine_partition_need(e, k->domain_size, k->num_vars);
             if (need > e->mem_budget) {
                 engine_job_finish(e, j, ENGINE_JOB_FAILED,
                                   "job needs %llu bytes of working memory per partition, budget %llu",
@@ -230,7 +232,10 @@ static engine_work *pick_partition(engine *e)
                 continue;
             }
             double now = engine_now();
-            if (e->mem_used + need > e->mem_budget) {
+            /* the job's .wtns reservation becomes part of this partition's: the payload is parsed into the
+             * witness, then freed, before synthesis allocates anything, so `need` covers both */
+            uint64_t held = j->payload_bytes;
+            if (e->mem_used - held + need > e->mem_budget) {
                 if (j->t_admit_wait == 0) j->t_admit_wait = now;
                 return NULL;
             }
@@ -239,12 +244,13 @@ static engine_work *pick_partition(engine *e)
                 engine_job_finish(e, j, ENGINE_JOB_FAILED, "out of memory");
                 continue;
             }
+            j->payload_bytes = 0;
+            e->mem_used -= held;
             mem_take(e, need);
             w->job = j;
             w->key = k;
             w->index = j->next_part++;
             w->mem_bytes = need;
-            w->z = k->witness;
             j->inflight++;
             k->last_use = ++e->lru_clock;
             engine_hist_add(&e->hist[STAGE_ADMISSION], j->t_admit_wait > 0 ? now - j->t_admit_wait : 0);
@@ -259,6 +265,17 @@ static engine_work *pick_partition(engine *e)
         }
     }
     return NULL;
+}
+
+/* Unlocked. SYNTHETIC: the partition's own witness of the key's circuit. */
+static cuzk_status work_make_witness(engine_work *w, unsigned threads, cuzk_errmsg *err)
+{
+    const engine_key *k = w->key;
+    cuzk_errmsg sub = {{0}};
+    cuzk_status s = circuits_synthetic_witness(k->log2, k->seed, k->seed + w->index, threads, &w->owned_z, &sub);
+    if (s != CUZK_OK) return fail(err, s, "witness: %s (%s)", cuzk_status_str(s), sub.msg);
+    w->z = w->owned_z;
+    return CUZK_OK;
 }
 
 /* Unlocked. GENERIC_CIRCUIT: the witness from the payload or file, checked against the circuit. */
@@ -293,17 +310,18 @@ static void *synth_main(void *arg)
         uint8_t *wtns = j->wtns;
         size_t wtns_len = j->wtns_len;
         char *wtns_path = j->wtns_path;
-        uint64_t payload = j->payload_bytes;
         j->wtns = NULL;
         j->wtns_path = NULL;
-        j->payload_bytes = 0;
         bool generic = j->kind == ENGINE_KIND_GENERIC_CIRCUIT;
         pthread_mutex_unlock(&e->lock);
 
         double t = engine_now();
         cuzk_errmsg err = {{0}};
         cuzk_status s = CUZK_OK;
-        if (generic) s = work_parse_witness(w, wtns, wtns_len, wtns_path, &err);
+        if (generic)
+            s = work_parse_witness(w, wtns, wtns_len, wtns_path, &err);
+        else
+            s = work_make_witness(w, e->cfg.synthesis_threads, &err);
         free(wtns);
         free(wtns_path);
         if (s == CUZK_OK) {
@@ -317,7 +335,6 @@ static void *synth_main(void *arg)
         double dt = engine_now() - t;
 
         pthread_mutex_lock(&e->lock);
-        if (payload != 0) mem_give(e, payload);
         engine_hist_add(&e->hist[STAGE_SYNTHESIS], dt);
         j->synth_s += dt;
         if (s != CUZK_OK) {
@@ -670,10 +687,10 @@ static cuzk_status submit_prepare(engine *e, const engine_request *req, engine_j
     if (j->partitions > ENGINE_MAX_PARTITIONS)
         return fail(err, CUZK_ERR_INVALID_ARG, "%u partitions exceed the limit of %u", j->partitions,
                     ENGINE_MAX_PARTITIONS);
-    /* the size check needs the circuit's dimensions: known for synthetic circuits and for circuits loaded before;
-     * the others are checked when their key has loaded, before any memory is taken */
-    if (k->dims_known) {
-        uint64_t need = engine_partition_need(e, j->kind, k->domain_size, k->num_vars);
+    /* the size check needs the circuit's dimensions: known for synthetic circuits and for circuits loaded before,
+     * read from the PCE header for the others (a header that cannot be read is reported by the load) */
+    if (engine_key_read_dims(e, k)) {
+        uint64_t need = engine_partition_need(e, k->domain_size, k->num_vars);
         if (need > e->mem_budget)
             return fail(err, CUZK_ERR_OVER_BUDGET, "job needs %llu bytes of working memory per partition, budget %llu",
                         (unsigned long long)need, (unsigned long long)e->mem_budget);
@@ -871,7 +888,8 @@ cuzk_status engine_status(engine *e, engine_status_report *out)
     for (engine_key *k = e->keys; k != NULL; k = k->next) {
         engine_srs_status *s = &out->srs[out->num_srs++];
         snprintf(s->circuit_id, sizeof s->circuit_id, "%s", k->id);
-        s->tier = k->state == KEY_HOT ? ENGINE_TIER_HOT : ENGINE_TIER_COLD;
+        bool warm = k->state == KEY_WARM || (k->state == KEY_LOADING && k->loading_from_warm);
+        s->tier = k->state == KEY_HOT ? ENGINE_TIER_HOT : warm ? ENGINE_TIER_WARM : ENGINE_TIER_COLD;
         s->size_bytes = k->size_bytes;
         s->ref_count = k->refs;
     }
@@ -988,6 +1006,8 @@ cuzk_status engine_evict(engine *e, const char *circuit_id, bool *was_loaded, ui
         if (was_loaded != NULL) *was_loaded = true;
         if (freed_bytes != NULL) *freed_bytes = k->size_bytes;
         engine_key_free_contents(e, k);
+    } else if (k->state == KEY_WARM) {
+        engine_key_free_contents(e, k); /* the mappings go: an explicit evict leaves nothing behind */
     }
     pthread_mutex_unlock(&e->lock);
     return s;

@@ -23,7 +23,7 @@ typedef struct engine_work {
     struct engine_job *job;
     struct engine_key *key;
     uint32_t index;        /* partition */
-    const fr_t *z;         /* witness (the key's for SYNTHETIC, owned_z for GENERIC_CIRCUIT) */
+    const fr_t *z;         /* the partition's witness (= owned_z): generated for SYNTHETIC, parsed for GENERIC */
     fr_t *owned_z;
     groth16_synthesis syn; /* a, b, c from synthesis; the backend consumes them */
     groth16_proof_t proof;
@@ -54,7 +54,11 @@ cuzk_status engine_create_with_backend(engine **out, const engine_config *cfg, c
                                        cuzk_errmsg *err);
 
 /* ---- keys (keys.c) --------------------------------------------------------------------------------------------- */
-typedef enum { KEY_COLD = 0, KEY_LOADING, KEY_HOT } key_state;
+/* COLD: only files (or nothing: a synthetic key is made on demand). HOT: decoded, ready for provers; counted in the
+ * key budget. WARM: the decoded points were dropped to make room, the files stay mapped (the PCE as the circuit
+ * itself, the .params as bytes, both advised WILLNEED) and a reload decodes the points from memory; page cache, so
+ * not counted in the key budget. LOADING: the loader owns the contents. */
+typedef enum { KEY_COLD = 0, KEY_LOADING, KEY_HOT, KEY_WARM } key_state;
 
 typedef struct engine_key {
     char id[ENGINE_ID_MAX];   /* circuit id, or "synthetic-<log2>-<seed>" */
@@ -63,9 +67,12 @@ typedef struct engine_key {
     uint64_t seed;
     key_state state;
     bool load_queued;
+    bool loading_from_warm;   /* while LOADING: the load started from WARM */
+    uint64_t load_seq;        /* request order of queued loads */
     uint32_t refs;            /* jobs (not yet released) that need this key */
     uint64_t last_use;        /* LRU clock */
-    uint64_t size_bytes;      /* in memory when HOT, on disk otherwise */
+    uint64_t size_bytes;      /* in memory when HOT, mapped when WARM, on disk (or the last HOT size) when COLD */
+    uint64_t hot_bytes;       /* the decoded size of the last load: the next load's estimate */
     uint64_t load_ms;
     double t_hot;             /* when it last became HOT */
     cuzk_status last_status;  /* of the last load */
@@ -73,11 +80,12 @@ typedef struct engine_key {
     bool dims_known;
     uint64_t domain_size, num_vars, num_inputs;
     char last_error[256];     /* the last load's failure, given to the jobs that waited for it */
-    /* HOT contents */
+    /* HOT contents: cs (a PCE mapping when the key has files, else heap), pk, pvk. WARM: cs and params_map */
     r1cs_t *cs;
     groth16_pk pk;
     groth16_pvk pvk;
-    fr_t *witness;            /* SYNTHETIC: the generator's witness, shared read-only by every partition */
+    const uint8_t *params_map;
+    size_t params_map_len;
     struct engine_key *next;
 } engine_key;
 
@@ -143,7 +151,7 @@ struct engine {
     pthread_cond_t loader_cv; /* the key loader: a load was requested or a key was released */
 
     bool shutting_down, stop;
-    uint64_t next_seq, next_job_no, lru_clock;
+    uint64_t next_seq, next_job_no, lru_clock, next_load_seq;
     engine_job *jobs, *jobs_tail;  /* every job not yet purged, in submission order */
     engine_work *gpu_q;            /* sorted by priority, then job order, then partition */
     uint32_t gpu_q_len;
@@ -179,8 +187,11 @@ void *engine_loader_main(void *arg);
 void engine_key_free_contents(engine *e, engine_key *k);
 void engine_keys_destroy(engine *e);
 bool engine_circuit_id_valid(const char *id);
-/* job memory per partition for a key of these dimensions (the witness copy included for GENERIC_CIRCUIT) */
-uint64_t engine_partition_need(const engine *e, uint32_t kind, uint64_t domain_size, uint64_t num_vars);
+/* job memory per partition for a key of these dimensions: the prover's peak bound plus the partition's witness */
+uint64_t engine_partition_need(const engine *e, uint64_t domain_size, uint64_t num_vars);
+/* GENERIC_CIRCUIT keys never loaded: their dimensions from the PCE header (false when it cannot be read; the load
+ * then reports why) */
+bool engine_key_read_dims(engine *e, engine_key *k);
 
 /* engine.c, lock held: ends a job (no-op when already done) */
 void engine_job_finish(engine *e, engine_job *j, engine_job_status st, const char *fmt, ...)

@@ -1,15 +1,19 @@
-/* The key manager: one entry per circuit (a registered circuit's PCE + .params, or a synthetic circuit with its
- * witness and a key made by groth16_setup), in tiers. On the CPU backend an entry is HOT when loaded in memory and
- * COLD when only its files exist. One loader thread loads entries while the dispatcher goes on with jobs whose keys
- * are ready; jobs reference their key from submission until their last partition is done, and only unreferenced
- * HOT entries are evicted, least recently used first, when a load needs room in the key budget. */
+/* The key manager: one entry per circuit (a registered circuit's PCE + .params, or a synthetic circuit with a key
+ * made by groth16_setup and cached as files in <param_dir>/synthetic), in tiers (engine_internal.h): HOT (decoded in
+ * memory), WARM (files mapped, points dropped), COLD (files only). One loader thread loads entries while the
+ * dispatcher goes on with jobs whose keys are ready; jobs reference their key from submission until their last
+ * partition is done. When a load needs room in the key budget, unreferenced HOT entries are demoted to WARM, least
+ * recently used first; a load that cannot get room yet (every HOT key in use) waits without holding up the loads
+ * behind it that fit, and one larger than the whole budget fails its jobs at once. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../r1cs/r1cs_int.h"
 #include "cuzk/circuits.h"
 #include "engine_internal.h"
 
@@ -32,11 +36,39 @@ static uint64_t file_size(const char *path)
     return stat(path, &st) == 0 ? (uint64_t)st.st_size : 0;
 }
 
-uint64_t engine_partition_need(const engine *e, uint32_t kind, uint64_t domain_size, uint64_t num_vars)
+uint64_t engine_partition_need(const engine *e, uint64_t domain_size, uint64_t num_vars)
 {
-    uint64_t b = e->be.partition_bytes(e->be.ctx, domain_size, num_vars);
-    if (kind == ENGINE_KIND_GENERIC_CIRCUIT) b += num_vars * sizeof(fr_t);
-    return b;
+    return e->be.partition_bytes(e->be.ctx, domain_size, num_vars) + num_vars * sizeof(fr_t);
+}
+
+/* The key's files: false for a synthetic key without a parameter directory (it has none). */
+static bool key_paths(const engine *e, const engine_key *k, char pce[4400], char params[4400])
+{
+    if (e->param_dir == NULL) return false;
+    if (k->synthetic) {
+        snprintf(pce, 4400, "%s/synthetic/%u-%llu.pce", e->param_dir, k->log2, (unsigned long long)k->seed);
+        snprintf(params, 4400, "%s/synthetic/%u-%llu.params", e->param_dir, k->log2, (unsigned long long)k->seed);
+    } else {
+        snprintf(pce, 4400, "%s/%s.pce", e->param_dir, k->id);
+        snprintf(params, 4400, "%s/%s.params", e->param_dir, k->id);
+    }
+    return true;
+}
+
+bool engine_key_read_dims(engine *e, engine_key *k)
+{
+    char pce[4400], params[4400];
+    uint64_t ni, na, rows;
+    if (k->dims_known) return true;
+    if (!key_paths(e, k, pce, params) || r1cs_pce_read_counts(pce, &ni, &na, &rows, NULL) != CUZK_OK) return false;
+    /* the bellperson domain: the smallest power of two holding the rows and one row per input */
+    uint64_t n = 1;
+    while (n < rows + ni) n <<= 1;
+    k->dims_known = true;
+    k->domain_size = n;
+    k->num_vars = ni + na;
+    k->num_inputs = ni;
+    return true;
 }
 
 engine_key *engine_key_get(engine *e, const char *id, bool synthetic, unsigned log2, uint64_t seed)
@@ -53,13 +85,10 @@ engine_key *engine_key_get(engine *e, const char *id, bool synthetic, unsigned l
         /* known without loading: the generator's domain is exactly 2^log2, its variables fewer */
         k->dims_known = true;
         k->domain_size = k->num_vars = (uint64_t)1 << log2;
-    } else if (e->param_dir != NULL) {
-        char path[4400];
-        snprintf(path, sizeof path, "%s/%s.pce", e->param_dir, id);
-        k->size_bytes = file_size(path);
-        snprintf(path, sizeof path, "%s/%s.params", e->param_dir, id);
-        k->size_bytes += file_size(path);
     }
+    /* the files' sizes estimate the first load (a synthetic key without cached files has none: 0) */
+    char pce[4400], params[4400];
+    if (key_paths(e, k, pce, params)) k->size_bytes = file_size(pce) + file_size(params);
     k->next = e->keys;
     e->keys = k;
     return k;
@@ -67,8 +96,9 @@ engine_key *engine_key_get(engine *e, const char *id, bool synthetic, unsigned l
 
 void engine_key_request(engine *e, engine_key *k)
 {
-    if (k->state == KEY_COLD && !k->load_queued) {
+    if ((k->state == KEY_COLD || k->state == KEY_WARM) && !k->load_queued) {
         k->load_queued = true;
+        k->load_seq = ++e->next_load_seq;
         pthread_cond_signal(&e->loader_cv);
     }
 }
@@ -83,13 +113,39 @@ void engine_key_unref(engine *e, engine_key *k)
 void engine_key_free_contents(engine *e, engine_key *k)
 {
     if (k->state == KEY_HOT) e->keys_hot_bytes -= k->size_bytes;
+    if (k->state == KEY_WARM) k->size_bytes = k->hot_bytes;
     groth16_pk_free(&k->pk);
     if (k->cs != NULL) r1cs_free(k->cs);
-    free(k->witness);
     k->cs = NULL;
-    k->witness = NULL;
+    r1cs_unmap_file(k->params_map, k->params_map_len);
+    k->params_map = NULL;
+    k->params_map_len = 0;
     memset(&k->pvk, 0, sizeof k->pvk);
     k->state = KEY_COLD;
+}
+
+/* Lock held; k HOT and unreferenced. Drops the decoded points and keeps the files mapped (WARM) when the circuit is
+ * a PCE mapping and the .params file maps; otherwise frees everything (COLD). */
+static void key_demote(engine *e, engine_key *k)
+{
+    char pce[4400], params[4400];
+    const uint8_t *map = NULL;
+    size_t len = 0;
+    if (k->cs == NULL || k->cs->map == NULL || !key_paths(e, k, pce, params) ||
+        r1cs_map_file(params, &map, &len, NULL) != CUZK_OK || map == NULL) {
+        engine_key_free_contents(e, k);
+        return;
+    }
+    /* keep the pages cached: the reload reads them from memory */
+    madvise(k->cs->map, k->cs->map_len, MADV_WILLNEED);
+    madvise((void *)map, len, MADV_WILLNEED);
+    e->keys_hot_bytes -= k->size_bytes;
+    groth16_pk_free(&k->pk);
+    memset(&k->pvk, 0, sizeof k->pvk);
+    k->params_map = map;
+    k->params_map_len = len;
+    k->size_bytes = k->cs->map_len + len;
+    k->state = KEY_WARM;
 }
 
 void engine_keys_destroy(engine *e)
@@ -123,55 +179,77 @@ static void synthetic_toxic(groth16_setup_opts *o, uint64_t log2, uint64_t seed)
 
 /* Writes through a temporary name and renames, so a concurrent reader never sees half a file. Best effort: the
  * cache only saves time. */
-static void cache_write(const groth16_pk *pk, const r1cs_t *cs, const char *params_path, const char *pce_path)
+static void cache_write_params(const groth16_pk *pk, const char *path)
 {
     char tmp[4500];
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", params_path, (long)getpid());
-    if (groth16_params_write(pk, tmp, NULL) == CUZK_OK && rename(tmp, params_path) == 0) {
-        snprintf(tmp, sizeof tmp, "%s.tmp.%ld", pce_path, (long)getpid());
-        if (r1cs_pce_write(cs, tmp, NULL) == CUZK_OK && rename(tmp, pce_path) == 0) return;
-    }
-    unlink(tmp);
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+    if (groth16_params_write(pk, tmp, NULL) != CUZK_OK || rename(tmp, path) != 0) unlink(tmp);
+}
+
+static void cache_write_pce(const r1cs_t *cs, const char *path)
+{
+    char tmp[4500];
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+    if (r1cs_pce_write(cs, tmp, NULL) != CUZK_OK || rename(tmp, path) != 0) unlink(tmp);
 }
 
 typedef struct {
     r1cs_t *cs;
     groth16_pk pk;
-    fr_t *witness;
 } key_contents;
 
+/* The generated circuit, and its key from the cache or made and cached. With a cache the circuit is then replaced
+ * by the mapping of its cached PCE (checked against the generated identity), so that the key can go WARM. */
 static cuzk_status load_synthetic(const engine *e, const engine_key *k, unsigned threads, key_contents *kc,
                                   cuzk_errmsg *err)
 {
-    cuzk_status s = circuits_synthetic(k->log2, k->seed, threads, &kc->cs, &kc->witness, err);
+    cuzk_status s = circuits_synthetic(k->log2, k->seed, threads, &kc->cs, NULL, err);
     if (s != CUZK_OK) return s;
-    char params[4400] = "", pce[4400] = "";
-    if (e->param_dir != NULL) {
-        char dir[4200];
+    char params[4400], pce[4400], dir[4200];
+    bool cache = key_paths(e, k, pce, params);
+    if (cache) {
         snprintf(dir, sizeof dir, "%s/synthetic", e->param_dir);
-        if (mkdir(dir, 0755) == 0 || errno == EEXIST) {
-            snprintf(params, sizeof params, "%s/%u-%llu.params", dir, k->log2, (unsigned long long)k->seed);
-            snprintf(pce, sizeof pce, "%s/%u-%llu.pce", dir, k->log2, (unsigned long long)k->seed);
-        }
+        cache = mkdir(dir, 0755) == 0 || errno == EEXIST;
     }
-    if (params[0] != 0 && access(params, R_OK) == 0) {
+    bool have_key = false;
+    if (cache && access(params, R_OK) == 0) {
         /* a cached key is used only when it fits this circuit; anything else is regenerated */
-        if (groth16_params_load(&kc->pk, params, 0, threads, NULL) == CUZK_OK &&
-            groth16_pk_check_circuit(&kc->pk, kc->cs, NULL) == CUZK_OK)
-            return CUZK_OK;
-        groth16_pk_free(&kc->pk);
+        have_key = groth16_params_load(&kc->pk, params, 0, threads, NULL) == CUZK_OK &&
+                   groth16_pk_check_circuit(&kc->pk, kc->cs, NULL) == CUZK_OK;
+        if (!have_key) groth16_pk_free(&kc->pk);
     }
-    groth16_setup_opts o;
-    memset(&o, 0, sizeof o);
-    o.threads = threads;
-    o.conv = GROTH16_BELLPERSON;
-    o.given_toxic = true;
-    synthetic_toxic(&o, k->log2, k->seed);
-    s = groth16_setup(&kc->pk, kc->cs, &o, err);
-    explicit_bzero(&o, sizeof o);
-    if (s != CUZK_OK) return s;
-    if (params[0] != 0) cache_write(&kc->pk, kc->cs, params, pce);
+    if (!have_key) {
+        groth16_setup_opts o;
+        memset(&o, 0, sizeof o);
+        o.threads = threads;
+        o.conv = GROTH16_BELLPERSON;
+        o.given_toxic = true;
+        synthetic_toxic(&o, k->log2, k->seed);
+        s = groth16_setup(&kc->pk, kc->cs, &o, err);
+        explicit_bzero(&o, sizeof o);
+        if (s != CUZK_OK) return s;
+        if (cache) cache_write_params(&kc->pk, params);
+    }
+    if (!cache) return CUZK_OK;
+    r1cs_t *mapped = NULL;
+    if (r1cs_pce_load(pce, 0, kc->cs->identity, &mapped, NULL) != CUZK_OK) {
+        cache_write_pce(kc->cs, pce); /* missing, or another circuit's: written anew */
+        if (r1cs_pce_load(pce, 0, kc->cs->identity, &mapped, NULL) != CUZK_OK) return CUZK_OK; /* stays heap */
+    }
+    r1cs_free(kc->cs);
+    kc->cs = mapped;
     return CUZK_OK;
+}
+
+/* WARM: the points decoded from the mapped .params, for the circuit the key kept. */
+static cuzk_status load_warm(const engine_key *k, unsigned threads, key_contents *kc, cuzk_errmsg *err)
+{
+    cuzk_errmsg sub = {{0}};
+    cuzk_status s = groth16_params_parse(&kc->pk, k->params_map, k->params_map_len, 0, threads, &sub);
+    if (s == CUZK_OK) s = groth16_pk_check_circuit(&kc->pk, k->cs, &sub);
+    if (s != CUZK_OK) snprintf(err->msg, sizeof err->msg, "mapped %.40s.params: %.60s (%.130s)", k->id,
+                               cuzk_status_str(s), sub.msg);
+    return s;
 }
 
 static cuzk_status load_generic(const engine *e, const engine_key *k, unsigned threads, key_contents *kc,
@@ -208,7 +286,6 @@ static uint64_t contents_bytes(const key_contents *kc)
         for (int m = 0; m < 3; m++) b += (cs->num_constraints + 1) * 8 + cs->m[m].nnz * 8;
         b += (uint64_t)cs->num_values * sizeof(fr_t) + (2 * (uint64_t)cs->num_aux + cs->num_inputs) / 8 + 24;
     }
-    if (kc->witness != NULL) b += r1cs_num_vars(cs) * sizeof(fr_t);
     return b;
 }
 
@@ -220,17 +297,55 @@ static void fail_waiting_jobs(engine *e, engine_key *k)
             engine_job_finish(e, j, ENGINE_JOB_FAILED, "cannot load circuit %s: %s", k->id, k->last_error);
 }
 
-/* Lock held. Evicts unreferenced HOT keys, least recently used first, until `need` more bytes fit the budget. */
-static bool make_room(engine *e, uint64_t need)
+static uint64_t load_estimate(const engine_key *k)
+{
+    return k->hot_bytes != 0 ? k->hot_bytes : k->size_bytes;
+}
+
+/* Lock held. Whether `need` more bytes would fit the key budget once every unreferenced HOT key is demoted. */
+static bool room_possible(const engine *e, uint64_t need)
+{
+    if (e->key_budget == 0) return true;
+    uint64_t kept = e->keys_hot_bytes;
+    for (const engine_key *k = e->keys; k != NULL; k = k->next)
+        if (k->state == KEY_HOT && k->refs == 0) kept -= k->size_bytes;
+    return kept + need <= e->key_budget;
+}
+
+/* Lock held, room_possible(need) true. Demotes unreferenced HOT keys, least recently used first, until `need` more
+ * bytes fit the budget. */
+static void make_room(engine *e, uint64_t need)
 {
     while (e->key_budget != 0 && e->keys_hot_bytes + need > e->key_budget) {
         engine_key *lru = NULL;
         for (engine_key *k = e->keys; k != NULL; k = k->next)
             if (k->state == KEY_HOT && k->refs == 0 && (lru == NULL || k->last_use < lru->last_use)) lru = k;
-        if (lru == NULL) return false;
-        engine_key_free_contents(e, lru);
+        if (lru == NULL) return;
+        key_demote(e, lru);
     }
-    return true;
+}
+
+/* Lock held. The queued load requested first among those that fit now (making room for it), or NULL. Loads larger
+ * than the whole budget fail their jobs here; loads that wait for keys in use to be released are passed over. */
+static engine_key *next_load(engine *e)
+{
+    engine_key *pick = NULL;
+    for (engine_key *k = e->keys; k != NULL; k = k->next) {
+        if (!k->load_queued) continue;
+        uint64_t estimate = load_estimate(k);
+        if (e->key_budget != 0 && estimate > e->key_budget) {
+            k->load_queued = false;
+            snprintf(k->last_error, sizeof k->last_error, "the key needs %llu bytes, key budget %llu",
+                     (unsigned long long)estimate, (unsigned long long)e->key_budget);
+            k->last_status = CUZK_ERR_OVER_BUDGET;
+            fail_waiting_jobs(e, k);
+            pthread_cond_broadcast(&e->done_cv);
+            continue;
+        }
+        if (room_possible(e, estimate) && (pick == NULL || k->load_seq < pick->load_seq)) pick = k;
+    }
+    if (pick != NULL) make_room(e, load_estimate(pick));
+    return pick;
 }
 
 void *engine_loader_main(void *arg)
@@ -241,51 +356,45 @@ void *engine_loader_main(void *arg)
     pthread_mutex_lock(&e->lock);
     for (;;) {
         if (e->stop) break;
-        engine_key *k = NULL;
-        for (engine_key *x = e->keys; x != NULL; x = x->next)
-            if (x->load_queued) k = x; /* the list is newest first: the last one found was requested first */
+        engine_key *k = next_load(e);
         if (k == NULL) {
+            /* nothing queued, or nothing that fits before a job releases a key */
             pthread_cond_wait(&e->loader_cv, &e->lock);
             continue;
         }
-        uint64_t estimate = k->size_bytes;
-        if (e->key_budget != 0 && estimate > e->key_budget) {
-            k->load_queued = false;
-            snprintf(k->last_error, sizeof k->last_error, "the key needs %llu bytes, key budget %llu",
-                     (unsigned long long)estimate, (unsigned long long)e->key_budget);
-            k->last_status = CUZK_ERR_OVER_BUDGET;
-            fail_waiting_jobs(e, k);
-            pthread_cond_broadcast(&e->done_cv);
-            continue;
-        }
-        if (!make_room(e, estimate)) {
-            /* every HOT key is in use: wait for a job to release one */
-            pthread_cond_wait(&e->loader_cv, &e->lock);
-            continue;
-        }
+        bool warm = k->state == KEY_WARM;
         k->load_queued = false;
+        k->loading_from_warm = warm;
         k->state = KEY_LOADING;
         pthread_mutex_unlock(&e->lock);
 
+        /* nobody reads a LOADING key's contents, so they are read and filled without the lock */
         double t = engine_now();
         key_contents kc;
         memset(&kc, 0, sizeof kc);
         cuzk_errmsg err = {{0}};
-        cuzk_status s = k->synthetic ? load_synthetic(e, k, threads, &kc, &err) : load_generic(e, k, threads, &kc, &err);
+        cuzk_status s;
+        if (warm) {
+            kc.cs = k->cs; /* kept */
+            s = load_warm(k, threads, &kc, &err);
+        } else {
+            s = k->synthetic ? load_synthetic(e, k, threads, &kc, &err) : load_generic(e, k, threads, &kc, &err);
+        }
         uint64_t bytes = 0;
         if (s == CUZK_OK) {
-            /* nobody reads a LOADING key's contents, so they are filled without the lock; the vk is prepared in
-             * place because the prepared key points at it */
+            /* the vk is prepared in place because the prepared key points at it */
             bytes = contents_bytes(&kc);
             k->cs = kc.cs;
             k->pk = kc.pk;
-            k->witness = kc.witness;
             groth16_prepare_vk(&k->pvk, &k->pk.vk);
+            r1cs_unmap_file(k->params_map, k->params_map_len);
+            k->params_map = NULL;
+            k->params_map_len = 0;
         }
 
         pthread_mutex_lock(&e->lock);
         if (s == CUZK_OK) {
-            k->size_bytes = bytes;
+            k->size_bytes = k->hot_bytes = bytes;
             k->state = KEY_HOT;
             k->load_ms = (uint64_t)((engine_now() - t) * 1000);
             k->last_use = ++e->lru_clock;
@@ -297,11 +406,11 @@ void *engine_loader_main(void *arg)
             k->last_status = CUZK_OK;
             k->t_hot = engine_now();
             e->keys_hot_bytes += bytes;
+            make_room(e, 0); /* the estimate may have been low: back within the budget as far as keys are unused */
         } else {
-            if (kc.cs != NULL) r1cs_free(kc.cs);
+            if (kc.cs != NULL && kc.cs != k->cs) r1cs_free(kc.cs);
             groth16_pk_free(&kc.pk);
-            free(kc.witness);
-            k->state = KEY_COLD;
+            engine_key_free_contents(e, k); /* a failed WARM reload drops the mappings too */
             snprintf(k->last_error, sizeof k->last_error, "%.60s: %.190s", cuzk_status_str(s), err.msg);
             k->last_status = s;
             fail_waiting_jobs(e, k);

@@ -218,6 +218,16 @@ static cuzk_status params_parse(groth16_pk *pk, const uint8_t *d, size_t len, un
     return CUZK_OK;
 }
 
+cuzk_status groth16_params_parse(groth16_pk *pk, const uint8_t *data, size_t len, unsigned flags, unsigned threads,
+                                 cuzk_errmsg *err)
+{
+    memset(pk, 0, sizeof *pk);
+    unsigned ecflags = (flags & GROTH16_LOAD_SUBGROUP) ? 0 : EC_DECODE_SKIP_SUBGROUP;
+    cuzk_status s = params_parse(pk, data != NULL ? data : (const uint8_t *)"", len, ecflags, threads, err);
+    if (s != CUZK_OK) memset(pk, 0, sizeof *pk);
+    return s;
+}
+
 cuzk_status groth16_params_load(groth16_pk *pk, const char *path, unsigned flags, unsigned threads, cuzk_errmsg *err)
 {
     memset(pk, 0, sizeof *pk);
@@ -225,10 +235,8 @@ cuzk_status groth16_params_load(groth16_pk *pk, const char *path, unsigned flags
     size_t len;
     cuzk_status s = r1cs_map_file(path, &d, &len, err);
     if (s != CUZK_OK) return s;
-    unsigned ecflags = (flags & GROTH16_LOAD_SUBGROUP) ? 0 : EC_DECODE_SKIP_SUBGROUP;
-    s = params_parse(pk, d ? d : (const uint8_t *)"", len, ecflags, threads, err);
+    s = groth16_params_parse(pk, d, len, flags, threads, err);
     r1cs_unmap_file(d, len);
-    if (s != CUZK_OK) memset(pk, 0, sizeof *pk);
     return s;
 }
 

@@ -1,9 +1,12 @@
 /* PCE files: a compiled constraint system laid out for mmap (layout in r1cs.h). The writer emits the arrays as they
  * are in memory; the loader maps the file and validates every field in one pass before handing out pointers into
  * the mapping, so a truncated, inconsistent or corrupted file is refused with a status and a detail line. */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "r1cs_int.h"
 
@@ -267,5 +270,29 @@ cuzk_status r1cs_pce_load(const char *path, unsigned flags, const uint8_t expect
         return s;
     }
     *out = r;
+    return CUZK_OK;
+}
+
+cuzk_status r1cs_pce_read_counts(const char *path, uint64_t *num_inputs, uint64_t *num_aux,
+                                 uint64_t *num_constraints, r1cs_err *err)
+{
+    uint8_t h[OFF_NSECT];
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return r1cs_fail(err, CUZK_ERR_IO, "cannot open %s: %s", path, strerror(errno));
+    ssize_t got = pread(fd, h, sizeof h, 0);
+    close(fd);
+    if (got != (ssize_t)sizeof h)
+        return r1cs_fail(err, CUZK_ERR_TRUNCATED, "%s is shorter than the PCE header", path);
+    if (memcmp(h, PCE_MAGIC, 8) != 0) return r1cs_fail(err, CUZK_ERR_BAD_MAGIC, "%s is not a PCE file (magic)", path);
+    if (get32(h + OFF_VERSION) != R1CS_PCE_VERSION)
+        return r1cs_fail(err, CUZK_ERR_BAD_VERSION, "%s: PCE version %u, expected %u", path, get32(h + OFF_VERSION),
+                         R1CS_PCE_VERSION);
+    uint64_t ni = get64(h + OFF_COUNTS), na = get64(h + OFF_COUNTS + 8), rows = get64(h + OFF_COUNTS + 16);
+    if (ni == 0 || ni + na > UINT32_MAX || rows >= PCE_COUNT_LIMIT)
+        return r1cs_fail(err, CUZK_ERR_BAD_HEADER, "%s: counts out of range (%llu inputs, %llu aux, %llu rows)", path,
+                         (unsigned long long)ni, (unsigned long long)na, (unsigned long long)rows);
+    *num_inputs = ni;
+    *num_aux = na;
+    *num_constraints = rows;
     return CUZK_OK;
 }

@@ -32,6 +32,38 @@ static void test_satisfied_at_several_sizes(void **state)
     }
 }
 
+/* Another witness seed: the same system, a different witness that satisfies it, different public inputs; the
+ * circuit's own seed reproduces circuits_synthetic's witness, whatever the thread count. */
+static void test_witness_seed(void **state)
+{
+    (void)state;
+    r1cs_t *r;
+    fr_t *z, *z_same, *z_other, *z_other3;
+    assert_int_equal(circuits_synthetic(15, 42, 2, &r, &z, NULL), CUZK_OK);
+    uint64_t nv = r1cs_num_vars(r);
+    assert_int_equal(circuits_synthetic_witness(15, 42, 42, 1, &z_same, NULL), CUZK_OK);
+    assert_memory_equal(z, z_same, nv * sizeof(fr_t));
+    assert_int_equal(circuits_synthetic_witness(15, 42, 43, 1, &z_other, NULL), CUZK_OK);
+    assert_int_equal(circuits_synthetic_witness(15, 42, 43, 3, &z_other3, NULL), CUZK_OK);
+    assert_memory_equal(z_other, z_other3, nv * sizeof(fr_t));
+    assert_int_equal(r1cs_check(r, z_other, 2, NULL), CUZK_OK);
+    for (uint32_t i = 1; i < r->num_inputs; i++) assert_memory_not_equal(&z[i], &z_other[i], sizeof(fr_t));
+    uint64_t differ = 0;
+    for (uint64_t i = 0; i < nv; i++) differ += memcmp(&z[i], &z_other[i], sizeof(fr_t)) != 0;
+    assert_true(differ > nv / 4); /* bits agree half the time, field values almost never */
+    /* and a wrong witness is caught, so the check above can fail */
+    fr_add(&z_other[nv - 1], &z_other[nv - 1], &z_other[0]);
+    assert_int_equal(r1cs_check(r, z_other, 2, NULL), CUZK_ERR_R1CS_UNSATISFIED);
+    fr_t *bad = (fr_t *)1;
+    assert_int_equal(circuits_synthetic_witness(CIRCUITS_LOG2_MIN - 1, 1, 1, 1, &bad, NULL), CUZK_ERR_INVALID_ARG);
+    assert_null(bad);
+    r1cs_free(r);
+    free(z);
+    free(z_same);
+    free(z_other);
+    free(z_other3);
+}
+
 static void test_deterministic(void **state)
 {
     (void)state;
@@ -206,7 +238,7 @@ int main(void)
 {
     test_seed_init();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_satisfied_at_several_sizes), cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_satisfied_at_several_sizes), cmocka_unit_test(test_deterministic), cmocka_unit_test(test_witness_seed),
         cmocka_unit_test(test_canonical_against_builder),  cmocka_unit_test(test_statistics),
         cmocka_unit_test(test_bad_arguments),              cmocka_unit_test(test_adopt),
     };

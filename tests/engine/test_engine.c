@@ -1,9 +1,11 @@
 /* The engine end to end on the CPU backend with tiny circuits: synthetic and generic jobs whose proofs verify,
  * priority order, cancellation, idempotent request ids, await timeouts, malformed requests, the memory budget,
  * backend failures, shutdown under load, status, preload/evict and metrics. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../../src/engine/engine_internal.h"
@@ -105,32 +107,40 @@ static double metric(engine *e, const char *name)
     return v;
 }
 
-/* Proofs of a synthetic job checked outside the engine: the key from the engine's own disk cache, the public inputs
- * from the generator. */
+/* Proofs of a synthetic job checked outside the engine: the key from the engine's own disk cache, each partition's
+ * public inputs from the generator's witness for seed + partition. Each proof verifies with its own inputs only. */
 static void check_synthetic_proofs(const engine_result *r, unsigned log2, uint64_t seed, uint32_t parts)
 {
     char path[512];
     snprintf(path, sizeof path, "%s/synthetic/%u-%llu.params", g_dir, log2, (unsigned long long)seed);
     groth16_pk pk;
     assert_int_equal(groth16_params_load(&pk, path, 0, 1, NULL), CUZK_OK);
-    r1cs_t *cs;
-    fr_t *z;
-    assert_int_equal(circuits_synthetic(log2, seed, 1, &cs, &z, NULL), CUZK_OK);
+    uint64_t ni = pk.vk.num_inputs - 1;
+    assert_int_equal(ni, CIRCUITS_SYNTHETIC_INPUTS - 1);
     groth16_pvk pvk;
     groth16_prepare_vk(&pvk, &pk.vk);
+    fr_t *prev = NULL;
     for (uint32_t p = 0; p < parts; p++) {
+        fr_t *z;
+        assert_int_equal(circuits_synthetic_witness(log2, seed, seed + p, 1, &z, NULL), CUZK_OK);
         groth16_proof_t proof;
         assert_int_equal(groth16_proof_from_bytes(&proof, r->proof + p * GROTH16_PROOF_BYTES, GROTH16_PROOF_BYTES),
                          CUZK_OK);
-        assert_int_equal(groth16_verify(&pvk, &proof, z + 1, cs->num_inputs - 1), CUZK_OK);
-        /* and a tampered proof does not */
+        assert_int_equal(groth16_verify(&pvk, &proof, z + 1, ni), CUZK_OK);
+        /* the previous partition's inputs differ, and this proof does not verify with them */
+        if (prev != NULL) {
+            assert_memory_not_equal(prev + 1, z + 1, ni * sizeof(fr_t));
+            assert_int_equal(groth16_verify(&pvk, &proof, prev + 1, ni), CUZK_ERR_PROOF_INVALID);
+        }
+        /* and a tampered proof does not verify */
         g1_affine_t a = proof.a;
         proof.a = proof.c;
-        assert_int_not_equal(groth16_verify(&pvk, &proof, z + 1, cs->num_inputs - 1), CUZK_OK);
+        assert_int_not_equal(groth16_verify(&pvk, &proof, z + 1, ni), CUZK_OK);
         proof.a = a;
+        free(prev);
+        prev = z;
     }
-    free(z);
-    r1cs_free(cs);
+    free(prev);
     groth16_pk_free(&pk);
 }
 
@@ -140,7 +150,8 @@ static void test_synthetic_jobs(void **state)
     engine_config c = base_cfg();
     engine *e = start(&c);
     char id1[ENGINE_ID_MAX], id3[ENGINE_ID_MAX];
-    engine_request r1 = synth_req(7, 1, 1, ENGINE_PRIO_NORMAL), r3 = synth_req(7, 1, 3, ENGINE_PRIO_NORMAL);
+    /* 2^9: the smallest size with a tobits gadget, so that witness seeds give different public inputs */
+    engine_request r1 = synth_req(9, 1, 1, ENGINE_PRIO_NORMAL), r3 = synth_req(9, 1, 3, ENGINE_PRIO_NORMAL);
     submit_ok(e, &r1, id1);
     submit_ok(e, &r3, id3);
     assert_string_not_equal(id1, id3);
@@ -149,9 +160,8 @@ static void test_synthetic_jobs(void **state)
     assert_int_equal(b.status, ENGINE_JOB_COMPLETED);
     assert_int_equal(a.proof_len, GROTH16_PROOF_BYTES);
     assert_int_equal(b.proof_len, 3 * GROTH16_PROOF_BYTES);
-    check_synthetic_proofs(&a, 7, 1, 1);
-    check_synthetic_proofs(&b, 7, 1, 3);
-    /* random r, s: partitions of one witness still give different proofs */
+    check_synthetic_proofs(&a, 9, 1, 1);
+    check_synthetic_proofs(&b, 9, 1, 3);
     assert_memory_not_equal(b.proof, b.proof + GROTH16_PROOF_BYTES, GROTH16_PROOF_BYTES);
     engine_result_clear(&a);
     engine_result_clear(&b);
@@ -165,9 +175,9 @@ typedef struct {
     groth16_pk pk;
 } tiny_circuit;
 
-static void tiny_make(tiny_circuit *t, const char *id)
+static void tiny_make(tiny_circuit *t, const char *id, unsigned log2)
 {
-    assert_int_equal(circuits_synthetic(6, 77, 1, &t->cs, &t->z, NULL), CUZK_OK);
+    assert_int_equal(circuits_synthetic(log2, 77, 1, &t->cs, &t->z, NULL), CUZK_OK);
     groth16_setup_opts o;
     memset(&o, 0, sizeof o);
     o.threads = 1;
@@ -208,7 +218,7 @@ static void test_generic_jobs(void **state)
 {
     (void)state;
     tiny_circuit t;
-    tiny_make(&t, "tiny");
+    tiny_make(&t, "tiny", 6);
     engine_config c = base_cfg();
     engine *e = start(&c);
     uint64_t nv = r1cs_num_vars(t.cs);
@@ -441,7 +451,8 @@ static void test_memory_budget(void **state)
 {
     (void)state;
     engine_config c = base_cfg();
-    uint64_t need = groth16_prove_peak_bytes(1u << 8, 1u << 8, 1);
+    /* the prover's bound and the partition's witness, for 2^8 variables at most */
+    uint64_t need = groth16_prove_peak_bytes(1u << 8, 1u << 8, 1) + (1u << 8) * sizeof(fr_t);
     assert_true(need > 3 * 256 * 32);
     /* a job that can never fit is refused at once, with both numbers */
     c.working_memory_budget = need - 1;
@@ -489,6 +500,176 @@ static void test_memory_model(void **state)
     uint64_t b = groth16_prove_peak_bytes(n, n, 1);
     assert_true(b >= 3 * n * 32 + n / 2 * 32 + (n + 1) * 32 + n * 40 + n * 192);
     assert_true(b < 3 * n * 32 + n / 2 * 32 + (n + 1) * 32 + n * 40 + n * 192 + 8 * 1024 * 1024);
+}
+
+/* A generic circuit that was never loaded is sized from its PCE header at submission: refused at once when it can
+ * never fit, accepted when it just fits. */
+static void test_generic_over_budget_at_submit(void **state)
+{
+    (void)state;
+    tiny_circuit t;
+    tiny_make(&t, "wide", 8);
+    uint64_t nv = r1cs_num_vars(t.cs);
+    uint64_t need = groth16_prove_peak_bytes(t.pk.domain_size, nv, 1) + nv * sizeof(fr_t);
+    uint8_t *w;
+    size_t wl;
+    assert_int_equal(r1cs_wtns_encode(t.z, nv, &w, &wl), CUZK_OK);
+    engine_config c = base_cfg();
+    c.working_memory_budget = need - 1;
+    engine *e = start(&c);
+    char id[ENGINE_ID_MAX];
+    cuzk_errmsg err = {{0}};
+    engine_request r = generic_req("wide", w, wl);
+    assert_int_equal(engine_submit(e, &r, id, NULL, NULL, &err), CUZK_ERR_OVER_BUDGET);
+    char expect[128];
+    snprintf(expect, sizeof expect, "needs %llu bytes", (unsigned long long)need);
+    assert_non_null(strstr(err.msg, expect));
+    /* nothing was loaded for it */
+    engine_status_report st;
+    assert_int_equal(engine_status(e, &st), CUZK_OK);
+    for (size_t i = 0; i < st.num_srs; i++) assert_int_not_equal(st.srs[i].tier, ENGINE_TIER_HOT);
+    assert_int_equal(st.pinned_memory_bytes, 0);
+    engine_status_clear(&st);
+    engine_destroy(e);
+
+    c.working_memory_budget = need;
+    e = start(&c);
+    engine_result res = run_generic(e, &r);
+    assert_int_equal(res.status, ENGINE_JOB_COMPLETED);
+    engine_result_clear(&res);
+    engine_destroy(e);
+    free(w);
+    tiny_free(&t);
+}
+
+/* ---- key tiers --------------------------------------------------------------------------------------------------- */
+static engine_tier tier_of(engine *e, const char *id, uint64_t *size)
+{
+    engine_status_report st;
+    assert_int_equal(engine_status(e, &st), CUZK_OK);
+    int tier = -1;
+    for (size_t i = 0; i < st.num_srs; i++) {
+        if (strcmp(st.srs[i].circuit_id, id) == 0) {
+            tier = (int)st.srs[i].tier;
+            if (size != NULL) *size = st.srs[i].size_bytes;
+        }
+    }
+    engine_status_clear(&st);
+    assert_true(tier >= 0);
+    return (engine_tier)tier;
+}
+
+static uint64_t preload_ms(engine *e, const char *id)
+{
+    bool already = true;
+    uint64_t ms = 0;
+    cuzk_errmsg err = {{0}};
+    cuzk_status s = engine_preload(e, id, &already, &ms, &err);
+    if (s != CUZK_OK || already) fprintf(stderr, "preload %s: %s%s\n", id, err.msg, already ? "already loaded" : "");
+    assert_int_equal(s, CUZK_OK);
+    assert_false(already);
+    return ms;
+}
+
+/* HOT sizes of registered circuits, from an engine without a key budget */
+static uint64_t hot_size(const char *id)
+{
+    engine_config c = base_cfg();
+    engine *e = start(&c);
+    preload_ms(e, id);
+    uint64_t size = 0;
+    assert_int_equal(tier_of(e, id, &size), ENGINE_TIER_HOT);
+    engine_destroy(e);
+    return size;
+}
+
+/* A key budget with room for one of two keys: loading one demotes the other to WARM (mapped, points dropped), a WARM
+ * key reloads from its mapping and proves, and an explicit evict of a WARM key leaves it COLD. */
+static void test_key_tiers(void **state)
+{
+    (void)state;
+    tiny_circuit ta, tb;
+    tiny_make(&ta, "ta", 10);
+    tiny_make(&tb, "tb", 10);
+    uint64_t sa = hot_size("ta"), sb = hot_size("tb");
+    assert_int_equal(sa, sb);
+    engine_config c = base_cfg();
+    c.pinned_budget = sa + sa / 2;
+    engine *e = start(&c);
+    uint64_t cold_ms = preload_ms(e, "ta");
+    assert_int_equal(tier_of(e, "ta", NULL), ENGINE_TIER_HOT);
+    preload_ms(e, "tb");
+    uint64_t mapped = 0;
+    assert_int_equal(tier_of(e, "ta", &mapped), ENGINE_TIER_WARM);
+    assert_int_equal(tier_of(e, "tb", NULL), ENGINE_TIER_HOT);
+    /* WARM: the two files, mapped */
+    char path[512];
+    struct stat sp, sq;
+    snprintf(path, sizeof path, "%s/ta.pce", g_dir);
+    assert_int_equal(stat(path, &sp), 0);
+    snprintf(path, sizeof path, "%s/ta.params", g_dir);
+    assert_int_equal(stat(path, &sq), 0);
+    assert_int_equal(mapped, (uint64_t)sp.st_size + (uint64_t)sq.st_size);
+    engine_status_report st;
+    assert_int_equal(engine_status(e, &st), CUZK_OK);
+    assert_int_equal(st.pinned_memory_bytes, sb);
+    engine_status_clear(&st);
+
+    uint64_t warm_ms = preload_ms(e, "ta");
+    assert_int_equal(tier_of(e, "ta", NULL), ENGINE_TIER_HOT);
+    assert_int_equal(tier_of(e, "tb", NULL), ENGINE_TIER_WARM);
+    printf("# 2^10 key of %llu bytes: COLD load %llu ms, WARM load %llu ms\n", (unsigned long long)sa,
+           (unsigned long long)cold_ms, (unsigned long long)warm_ms);
+
+    /* a job on the WARM key: reloaded, proved, verified against the key on disk */
+    uint64_t nv = r1cs_num_vars(tb.cs);
+    uint8_t *w;
+    size_t wl;
+    assert_int_equal(r1cs_wtns_encode(tb.z, nv, &w, &wl), CUZK_OK);
+    engine_request r = generic_req("tb", w, wl);
+    engine_result res = run_generic(e, &r);
+    assert_int_equal(res.status, ENGINE_JOB_COMPLETED);
+    groth16_pvk pvk;
+    groth16_prepare_vk(&pvk, &tb.pk.vk);
+    groth16_proof_t proof;
+    assert_int_equal(groth16_proof_from_bytes(&proof, res.proof, res.proof_len), CUZK_OK);
+    assert_int_equal(groth16_verify(&pvk, &proof, tb.z + 1, tb.cs->num_inputs - 1), CUZK_OK);
+    engine_result_clear(&res);
+    assert_int_equal(tier_of(e, "tb", NULL), ENGINE_TIER_HOT);
+    assert_int_equal(tier_of(e, "ta", NULL), ENGINE_TIER_WARM);
+
+    bool was = true;
+    uint64_t freed = 1;
+    assert_int_equal(engine_evict(e, "ta", &was, &freed), CUZK_OK);
+    assert_false(was);
+    assert_int_equal(freed, 0);
+    assert_int_equal(tier_of(e, "ta", NULL), ENGINE_TIER_COLD);
+    assert_int_equal(engine_evict(e, "tb", &was, &freed), CUZK_OK);
+    assert_true(was);
+    assert_int_equal(freed, sb);
+    assert_int_equal(tier_of(e, "tb", NULL), ENGINE_TIER_COLD);
+    engine_destroy(e);
+
+    /* synthetic keys go WARM too (their circuit is the cached PCE's mapping), and prove from there */
+    uint64_t s11 = hot_size("synthetic-9-11");
+    c.pinned_budget = s11 + s11 / 2;
+    e = start(&c);
+    preload_ms(e, "synthetic-9-11");
+    preload_ms(e, "synthetic-9-12");
+    assert_int_equal(tier_of(e, "synthetic-9-11", NULL), ENGINE_TIER_WARM);
+    assert_int_equal(tier_of(e, "synthetic-9-12", NULL), ENGINE_TIER_HOT);
+    char jid[ENGINE_ID_MAX];
+    engine_request sr = synth_req(9, 11, 2, ENGINE_PRIO_NORMAL);
+    submit_ok(e, &sr, jid);
+    res = await_done(e, jid);
+    assert_int_equal(res.status, ENGINE_JOB_COMPLETED);
+    check_synthetic_proofs(&res, 9, 11, 2);
+    engine_result_clear(&res);
+    assert_int_equal(tier_of(e, "synthetic-9-12", NULL), ENGINE_TIER_WARM);
+    engine_destroy(e);
+    free(w);
+    tiny_free(&ta);
+    tiny_free(&tb);
 }
 
 /* ---- failures ---------------------------------------------------------------------------------------------------- */
@@ -570,6 +751,125 @@ static void test_backend_failures(void **state)
     assert_int_equal(st.total_proofs_completed, 1);
     engine_status_clear(&st);
     engine_destroy(e);
+}
+
+/* A backend that holds partitions of one key at a gate until the test opens it. */
+typedef struct {
+    engine_backend cpu;
+    pthread_mutex_t lock;
+    pthread_cond_t cv;
+    bool closed;
+    char key[ENGINE_ID_MAX];
+} gate_ctx;
+
+static unsigned gate_devices(void *ctx) { return ((gate_ctx *)ctx)->cpu.num_devices(((gate_ctx *)ctx)->cpu.ctx); }
+static void gate_info(void *ctx, unsigned d, engine_gpu_status *o)
+{
+    gate_ctx *g = ctx;
+    g->cpu.device_info(g->cpu.ctx, d, o);
+}
+static uint64_t gate_bytes(void *ctx, uint64_t n, uint64_t v)
+{
+    gate_ctx *g = ctx;
+    return g->cpu.partition_bytes(g->cpu.ctx, n, v);
+}
+static cuzk_status gate_start(void *ctx, unsigned d, engine_work *w, cuzk_errmsg *err)
+{
+    gate_ctx *g = ctx;
+    pthread_mutex_lock(&g->lock);
+    while (g->closed && strcmp(w->key->id, g->key) == 0) pthread_cond_wait(&g->cv, &g->lock);
+    pthread_mutex_unlock(&g->lock);
+    return g->cpu.prove_start(g->cpu.ctx, d, w, err);
+}
+static cuzk_status gate_finish(void *ctx, unsigned d, engine_work *w, cuzk_errmsg *err)
+{
+    gate_ctx *g = ctx;
+    return g->cpu.prove_finish(g->cpu.ctx, d, w, err);
+}
+static void gate_destroy(void *ctx)
+{
+    gate_ctx *g = ctx;
+    g->cpu.destroy(g->cpu.ctx);
+    pthread_mutex_destroy(&g->lock);
+    pthread_cond_destroy(&g->cv);
+    free(g);
+}
+
+/* A load that must wait for a key in use does not hold up the load of another key that fits: with room for the big
+ * key A and the small key C, a job on A held in the prover by a gate, B (as big as A) waits while C loads and
+ * proves; once A's job ends B loads (A going WARM). A key larger than the whole budget fails its jobs at once. */
+static void test_loads_not_blocked(void **state)
+{
+    (void)state;
+    tiny_circuit ta, tb, tc;
+    tiny_make(&ta, "la", 9);
+    tiny_make(&tb, "lb", 9);
+    tiny_make(&tc, "lc", 6);
+    uint64_t sa = hot_size("la"), sc = hot_size("lc");
+    engine_config c = base_cfg();
+    c.pinned_budget = sa + sc + sc / 2;
+    c.synthesis_workers = 2;
+    c.gpu_workers_per_device = 2;
+    gate_ctx *g = calloc(1, sizeof *g);
+    assert_non_null(g);
+    assert_int_equal(engine_backend_cpu(&g->cpu, 1), CUZK_OK);
+    pthread_mutex_init(&g->lock, NULL);
+    pthread_cond_init(&g->cv, NULL);
+    g->closed = true;
+    snprintf(g->key, sizeof g->key, "la");
+    engine_backend be = {"gated", g, gate_devices, gate_info, gate_bytes, gate_start, gate_finish, gate_destroy};
+    engine *e = NULL;
+    assert_int_equal(engine_create_with_backend(&e, &c, &be, NULL), CUZK_OK);
+    uint8_t *wa, *wb, *wc;
+    size_t la, lb, lc;
+    assert_int_equal(r1cs_wtns_encode(ta.z, r1cs_num_vars(ta.cs), &wa, &la), CUZK_OK);
+    assert_int_equal(r1cs_wtns_encode(tb.z, r1cs_num_vars(tb.cs), &wb, &lb), CUZK_OK);
+    assert_int_equal(r1cs_wtns_encode(tc.z, r1cs_num_vars(tc.cs), &wc, &lc), CUZK_OK);
+
+    /* A's key referenced by a job whose prover waits at the gate */
+    char ja[ENGINE_ID_MAX], jb[ENGINE_ID_MAX], jc[ENGINE_ID_MAX];
+    engine_request r = generic_req("la", wa, la);
+    submit_ok(e, &r, ja);
+    for (int i = 0; i < 100000 && tier_of(e, "la", NULL) != ENGINE_TIER_HOT; i++) assert_true(still_pending(e, ja));
+    assert_int_equal(tier_of(e, "la", NULL), ENGINE_TIER_HOT);
+    r = generic_req("lb", wb, lb);
+    submit_ok(e, &r, jb);
+    r = generic_req("lc", wc, lc);
+    submit_ok(e, &r, jc);
+    engine_result res = await_done(e, jc);
+    assert_int_equal(res.status, ENGINE_JOB_COMPLETED);
+    engine_result_clear(&res);
+    assert_true(still_pending(e, ja));
+    assert_true(still_pending(e, jb));
+    assert_int_equal(tier_of(e, "lb", NULL), ENGINE_TIER_COLD);
+
+    pthread_mutex_lock(&g->lock);
+    g->closed = false;
+    pthread_cond_broadcast(&g->cv);
+    pthread_mutex_unlock(&g->lock);
+    expect_completed(e, ja, 1);
+    expect_completed(e, jb, 1);
+    assert_int_equal(tier_of(e, "la", NULL), ENGINE_TIER_WARM);
+    engine_destroy(e);
+
+    /* a key larger than the budget: its job fails with both numbers */
+    c.pinned_budget = sc;
+    c.synthesis_workers = 1;
+    c.gpu_workers_per_device = 1;
+    e = start(&c);
+    r = generic_req("la", wa, la);
+    submit_ok(e, &r, ja);
+    res = await_done(e, ja);
+    assert_int_equal(res.status, ENGINE_JOB_FAILED);
+    assert_non_null(strstr(res.error_message, "key budget"));
+    engine_result_clear(&res);
+    engine_destroy(e);
+    free(wa);
+    free(wb);
+    free(wc);
+    tiny_free(&ta);
+    tiny_free(&tb);
+    tiny_free(&tc);
 }
 
 static void test_shutdown_under_load(void **state)
@@ -691,6 +991,8 @@ int main(void)
         cmocka_unit_test(test_idempotency_and_timeout), cmocka_unit_test(test_memory_budget),
         cmocka_unit_test(test_memory_model),         cmocka_unit_test(test_backend_failures),
         cmocka_unit_test(test_shutdown_under_load),  cmocka_unit_test(test_status_keys_metrics),
+        cmocka_unit_test(test_generic_over_budget_at_submit), cmocka_unit_test(test_key_tiers),
+        cmocka_unit_test(test_loads_not_blocked),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

@@ -1,10 +1,13 @@
 /* cuzk-engine-bench: N synthetic jobs through the engine on the CPU backend; prints one JSON line with proofs per
  * minute, the process's CPU utilisation (getrusage against wall time and the core count) and each stage's share of
  * the wall time, so that pipeline overlap can be judged: with S synthesis and P prover workers the stages may add up
- * to more than the wall time exactly when they ran at the same time.
+ * to more than the wall time exactly when they ran at the same time. The 1-minute load average before and after the
+ * run tells how busy the machine was besides. --tiers 1 then times a key's COLD load (files only) against its WARM
+ * reload (files mapped): an engine whose key budget holds one key loads the key, a second one (which demotes the
+ * first to WARM) and the first again.
  *
  *   cuzk-engine-bench [--log2 16] [--jobs 4] [--partitions 1] [--synthesis-workers 1] [--synthesis-threads 1]
- *                     [--provers 1] [--prover-threads 2] [--depth 1] [--seed 1] [--param-dir DIR] */
+ *                     [--provers 1] [--prover-threads 2] [--depth 1] [--seed 1] [--param-dir DIR] [--tiers 0] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +22,39 @@ static double now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static double loadavg(void)
+{
+    double l[1] = {-1};
+    return getloadavg(l, 1) == 1 ? l[0] : -1;
+}
+
+static uint64_t preload(engine *e, const char *key)
+{
+    bool already;
+    uint64_t ms = 0;
+    cuzk_errmsg err = {{0}};
+    if (engine_preload(e, key, &already, &ms, &err) != CUZK_OK) {
+        fprintf(stderr, "preload %s: %s\n", key, err.msg);
+        exit(1);
+    }
+    return ms;
+}
+
+static uint64_t key_size(engine *e, const char *key, engine_tier *tier)
+{
+    engine_status_report st;
+    uint64_t size = 0;
+    if (engine_status(e, &st) != CUZK_OK) return 0;
+    for (size_t i = 0; i < st.num_srs; i++) {
+        if (strcmp(st.srs[i].circuit_id, key) == 0) {
+            size = st.srs[i].size_bytes;
+            *tier = st.srs[i].tier;
+        }
+    }
+    engine_status_clear(&st);
+    return size;
 }
 
 static double cpu_seconds(void)
@@ -40,7 +76,7 @@ static double stage_sum(const char *text, const char *stage)
 
 int main(int argc, char **argv)
 {
-    unsigned log2 = 16, jobs = 4, parts = 1, sw = 1, st = 1, pw = 1, pt = 2, depth = 1;
+    unsigned log2 = 16, jobs = 4, parts = 1, sw = 1, st = 1, pw = 1, pt = 2, depth = 1, tiers = 0;
     unsigned long long seed = 1;
     const char *dir = "/tmp/cuzk-engine-bench";
     for (int i = 1; i + 1 < argc; i += 2) {
@@ -53,6 +89,7 @@ int main(int argc, char **argv)
         else if (strcmp(argv[i], "--provers") == 0) pw = v;
         else if (strcmp(argv[i], "--prover-threads") == 0) pt = v;
         else if (strcmp(argv[i], "--depth") == 0) depth = v;
+        else if (strcmp(argv[i], "--tiers") == 0) tiers = v;
         else if (strcmp(argv[i], "--seed") == 0) seed = strtoull(argv[i + 1], NULL, 10);
         else if (strcmp(argv[i], "--param-dir") == 0) dir = argv[i + 1];
         else {
@@ -90,6 +127,7 @@ int main(int argc, char **argv)
     double preload_s = now() - t;
 
     char (*ids)[ENGINE_ID_MAX] = calloc(jobs, sizeof *ids);
+    double load0 = loadavg();
     double c0 = cpu_seconds(), t0 = now();
     for (unsigned j = 0; j < jobs; j++) {
         engine_request r;
@@ -112,21 +150,44 @@ int main(int argc, char **argv)
         else fprintf(stderr, "job %s: %s\n", ids[j], res.error_message);
         engine_result_clear(&res);
     }
-    double wall = now() - t0, cpu = cpu_seconds() - c0;
+    double wall = now() - t0, cpu = cpu_seconds() - c0, load1 = loadavg();
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     char *m = engine_metrics_text(e);
     printf("{\"log2\": %u, \"jobs\": %u, \"partitions\": %u, \"completed\": %u, \"synthesis_workers\": %u, "
            "\"synthesis_threads\": %u, \"provers\": %u, \"prover_threads\": %u, \"depth\": %u, \"cores\": %ld, "
            "\"preload_s\": %.2f, \"wall_s\": %.3f, \"cpu_s\": %.3f, \"cpu_utilisation\": %.3f, "
-           "\"proofs_per_min\": %.2f",
+           "\"proofs_per_min\": %.2f, \"loadavg_before\": %.2f, \"loadavg_after\": %.2f",
            log2, jobs, parts, ok, sw, st, pw, pt, depth, cores, preload_s, wall, cpu, cpu / (wall * (double)cores),
-           60.0 * ok * parts / wall);
+           60.0 * ok * parts / wall, load0, load1);
     static const char *stages[] = {"synthesis", "ntt_h", "msm", "verify", "finalize", "admission", "queue"};
     for (size_t i = 0; i < sizeof stages / sizeof stages[0]; i++)
         printf(", \"%s_wall_share\": %.3f", stages[i], m != NULL ? stage_sum(m, stages[i]) / wall : 0);
-    printf("}\n");
     free(m);
     free(ids);
+
+    if (tiers) {
+        /* the second key's files are made here, so that both loads below read files */
+        char other[64];
+        snprintf(other, sizeof other, "synthetic-%u-%llu", log2, seed + 1);
+        preload(e, other);
+        engine_tier tier = ENGINE_TIER_COLD;
+        uint64_t size = key_size(e, key, &tier);
+        engine_destroy(e);
+        cfg.pinned_budget = size + size / 2;
+        if (engine_create(&e, &cfg, &err) != CUZK_OK) {
+            fprintf(stderr, "engine_create: %s\n", err.msg);
+            return 1;
+        }
+        uint64_t cold_ms = preload(e, key);
+        preload(e, other);
+        key_size(e, key, &tier);
+        bool demoted = tier == ENGINE_TIER_WARM;
+        uint64_t warm_ms = preload(e, key);
+        printf(", \"key_bytes\": %llu, \"cold_load_ms\": %llu, \"warm_load_ms\": %llu, \"demoted_to_warm\": %s",
+               (unsigned long long)size, (unsigned long long)cold_ms, (unsigned long long)warm_ms,
+               demoted ? "true" : "false");
+    }
+    printf("}\n");
     engine_destroy(e);
     return ok == jobs ? 0 : 1;
 }
