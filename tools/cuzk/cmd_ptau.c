@@ -15,7 +15,7 @@ static const char ptau_help[] =
     "made from the file. The file records no contributions.\n"
     "\n"
     "  --power P       1 .. 28; the file holds 2^(P+1) - 1 powers in G1 and about 15 * 2^P points in all\n"
-    "                  (power 15: 42 MB, power 16: 84 MB)\n"
+    "                  (power 15: 57 MB, power 16: 113 MB)\n"
     "  --out FILE      the .ptau to write\n"
     "  --seed N        derive tau, alpha, beta from N\n"
     "  --threads N     worker threads (default: online CPUs)\n";
