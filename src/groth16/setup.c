@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../ntt/ntt_internal.h"
 #include "g16_internal.h"
 
 typedef struct {
