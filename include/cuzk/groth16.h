@@ -202,4 +202,36 @@ typedef struct {
 } groth16_setup_opts;
 cuzk_status groth16_setup(groth16_pk *pk, const r1cs_t *circuit, const groth16_setup_opts *opts, cuzk_errmsg *err);
 
+/* ---- powers of tau for snarkjs, for tests and fixtures, not a ceremony (src/groth16/ptau.c) ---------------------- */
+/* A snarkjs .ptau (BLS12-381) already prepared for phase 2, from random τ, α, β (or given ones), that
+ * `snarkjs groth16 setup` reads like the output of `snarkjs powersoftau prepare phase2`. Layout
+ * (/work/shared/specs/snarkjs-formats.md §10), sections in snarkjs's order 1-7, 12-15, points iden3-encoded:
+ *   1 header: n8 = 48, q, power, ceremonyPower = power     2: τ^i·G1, i < 2^(power+1) − 1     3: τ^i·G2, i < 2^power
+ *   4: α·τ^i·G1, 5: β·τ^i·G1, i < 2^power                  6: β·G2     7: no contributions (a u32 count of 0)
+ *   12-15: the Lagrange forms of 2-5: for k = 0 .. power (section 12 also power + 1) the values L_i(τ), i < 2^k, of
+ *          the Lagrange basis of the 2^k domain (roots from generator 5, natural order) times G1, G2, α·G1, β·G1; the
+ *          block of 2^k starts at point 2^k − 1. Section 12's block of 2^(power+1) is, as prepare phase2 makes it,
+ *          the transform of section 2 with the missing power τ^(2^(power+1) − 1) taken as zero.
+ * power 1 .. PTAU_MAX_POWER, else CUZK_ERR_INVALID_ARG; given α, β must be non-zero and τ outside the
+ * 2^(power+1) domain (CUZK_ERR_INVALID_ARG). CUZK_ERR_IO when the file cannot be written (no partial file is left). */
+#define PTAU_MAX_POWER 28
+typedef struct {
+    unsigned threads; /* 0 = 1 */
+    bool given_toxic;
+    fr_t tau, alpha, beta;
+} groth16_ptau_opts;
+cuzk_status groth16_ptau_write(const char *path, unsigned power, const groth16_ptau_opts *opts, cuzk_errmsg *err);
+
+/* Reads a .ptau (BLS12-381) and checks it: the container, the header, sections 1-7 each once with the sizes the
+ * power fixes, the contribution count (section 7's records are not parsed); when section 12 is present, the
+ * prepared sections 12-15 with their sizes. Every point is decoded (on the curve; infinity allowed), then
+ * e(τ·G1, G2) = e(G1, τ·G2), e(α·τ·G1, G2) = e(α·G1, τ·G2), e(β·G1, G2) = e(G1, β·G2) are checked, and every
+ * Lagrange block must sum to its section's first point (Σ_i L_i = 1). Statuses: the container's, CUZK_ERR_WRONG_CURVE,
+ * CUZK_ERR_BAD_HEADER, CUZK_ERR_BAD_SECTION, point decoding statuses, CUZK_ERR_MISMATCH for a failed relation. */
+typedef struct {
+    uint32_t power, ceremony_power, contributions;
+    bool prepared; /* sections 12-15 present */
+} groth16_ptau_info;
+cuzk_status groth16_ptau_check(const char *path, groth16_ptau_info *info, cuzk_errmsg *err);
+
 #endif

@@ -1,26 +1,24 @@
-/* Fixed-base scalar multiplication k·G for many k and the generator G of one group, for the test setup.
+/* Fixed-base scalar multiplication k·G for many k and the generator G of one group, for the test setup and the
+ * powers-of-tau writer.
  *
  * The table holds, for each window k of w bits, the multiples d·2^(w·k)·G for d = 1 .. 2^(w−1) (affine, so the
  * additions are mixed). A scalar is recoded into signed digits in (−2^(w−1), 2^(w−1)], one per window, so that a
  * multiplication is ceil(256/w) mixed additions and no doubling; a negative digit adds the negated entry.
  * Scalars are < r < 2^255, so with 256 bits of windows the top digit never carries out.
  *
- * Instantiated by setup.c with G(name) naming group functions (g1_name / g2_name), AFF and JAC the point types and
- * FB(name) the names of this file's functions; FB_CHUNK points are normalized together. */
+ * Instantiated by fixed_base.c with G(name) naming group functions (g1_name / g2_name), AFF and JAC the point types
+ * and FB(name) the names of this file's functions (FB(table), the table type, is declared in g16_internal.h);
+ * FB_CHUNK points are normalized together, and fb_window(count, point bytes) picks the window. */
 
-typedef struct {
-    unsigned w, nw, half; /* window bits, windows, entries per window */
-    AFF *t;               /* t[k·half + d − 1] = d·2^(w·k)·G */
-} FB(table);
-
-static void FB(table_free)(FB(table) * tb)
+void FB(table_free)(FB(table) * tb)
 {
     free(tb->t);
     tb->t = NULL;
 }
 
-static cuzk_status FB(table_build)(FB(table) * tb, unsigned w)
+cuzk_status FB(table_build)(FB(table) * tb, size_t count)
 {
+    unsigned w = fb_window(count, sizeof(AFF));
     tb->w = w;
     tb->nw = (256 + w - 1) / w;
     tb->half = 1u << (w - 1);
@@ -86,8 +84,7 @@ static void FB(range)(void *arg, size_t lo, size_t hi)
     }
 }
 
-/* out[i] = k[i]·G for i < n. */
-static void FB(mul_many)(AFF *out, const FB(table) * tb, const fr_t *k, size_t n, unsigned threads)
+void FB(mul_many)(AFF *out, const FB(table) * tb, const fr_t *k, size_t n, unsigned threads)
 {
     FB(job) j = {tb, k, out};
     ntt_par_for(threads, n, FB_CHUNK, FB(range), &j);

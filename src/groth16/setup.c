@@ -5,61 +5,17 @@
  *   u_j(τ) = Σ_row A[row][j]·L_row(τ) + [j input]·L_{m+j}(τ), v_j from B, w_j from C
  * (one pass over the CSR entries, scattering into the columns), then scale the generators by fixed-base
  * multiplication: per group one table of window multiples of the generator, all points of that group in one
- * multi-threaded call, normalized to affine in batches. */
+ * multi-threaded call, normalized to affine in batches (fixed_base.c). */
 #include <stdlib.h>
 #include <string.h>
 
-#include "../ntt/ntt_internal.h"
 #include "g16_internal.h"
-
-/* points per batch normalization: one inversion per 256 multiplications is negligible, and the Jacobian results
- * fit on a worker's stack */
-#define FB_CHUNK 256
-
-#define G(name) g1_##name
-#define AFF g1_affine_t
-#define JAC g1_jac_t
-#define FB(name) fb1_##name
-#include "fixed_base_template.h"
-#undef G
-#undef AFF
-#undef JAC
-#undef FB
-
-#define G(name) g2_##name
-#define AFF g2_affine_t
-#define JAC g2_jac_t
-#define FB(name) fb2_##name
-#include "fixed_base_template.h"
-#undef G
-#undef AFF
-#undef JAC
-#undef FB
-
-/* Window minimizing table building (about two additions per entry with its normalization) plus ceil(256/w) mixed
- * additions per point, the table kept under 64 MiB. */
-static unsigned setup_window(size_t count, size_t point_bytes)
-{
-    unsigned best = 2;
-    double best_cost = -1;
-    for (unsigned w = 2; w <= 16; w++) {
-        double nw = (256 + w - 1) / w, half = (double)(1u << (w - 1));
-        if (nw * half * (double)point_bytes > 64.0 * 1024 * 1024) break;
-        double cost = 2 * nw * half + (double)count * nw;
-        if (best_cost < 0 || cost < best_cost) {
-            best_cost = cost;
-            best = w;
-        }
-    }
-    return best;
-}
 
 typedef struct {
     fr_t tau, alpha, beta, gamma, delta;
 } setup_toxic;
 
-/* τ such that τ^order = 1 would zero a Lagrange denominator. */
-static bool setup_tau_ok(const fr_t *tau, uint64_t order)
+bool g16_tau_outside_domain(const fr_t *tau, uint64_t order)
 {
     fr_t t;
     fr_pow(&t, tau, &order, 1);
@@ -78,7 +34,7 @@ static cuzk_status setup_draw_toxic(setup_toxic *t, const groth16_setup_opts *o,
         if (snarkjs) fr_set_one(&t->gamma);
         if (fr_is_zero(&t->gamma) || fr_is_zero(&t->delta))
             return g16_fail(err, CUZK_ERR_INVALID_ARG, "given gamma or delta is zero");
-        if (!setup_tau_ok(&t->tau, order))
+        if (!g16_tau_outside_domain(&t->tau, order))
             return g16_fail(err, CUZK_ERR_INVALID_ARG, "given tau lies in the evaluation domain");
         return CUZK_OK;
     }
@@ -86,17 +42,14 @@ static cuzk_status setup_draw_toxic(setup_toxic *t, const groth16_setup_opts *o,
     for (int i = 0; i < 5; i++) {
         do {
             if (g16_random_fr(all[i]) != CUZK_OK) return g16_fail(err, CUZK_ERR_IO, "OS random source failed");
-        } while (fr_is_zero(all[i]) || (i == 0 && !setup_tau_ok(all[i], order)));
+        } while (fr_is_zero(all[i]) || (i == 0 && !g16_tau_outside_domain(all[i], order)));
     }
     if (snarkjs) fr_set_one(&t->gamma);
     return CUZK_OK;
 }
 
-/* out[j] = c·x_j/(τ − x_j) at the points x_j = g·ω^j, j < n. With g = 1 and c = (τ^n − 1)/n this is L_j(τ) of
- * the domain; with g = ω_2n, ω = ω_2n² and c = (τ^2n − 1)/(2n) it is L^{2n}_{2j+1}(τ), the Lagrange polynomial of
- * the odd point ω_2n^(2j+1) in the 2n domain. */
-static void setup_lagrange(fr_t *out, fr_t *scratch, size_t n, const fr_t *g, const fr_t *omega, const fr_t *tau,
-                           const fr_t *c)
+void g16_lagrange(fr_t *out, fr_t *scratch, size_t n, const fr_t *g, const fr_t *omega, const fr_t *tau,
+                  const fr_t *c)
 {
     fr_t x = *g;
     for (size_t j = 0; j < n; j++) {
@@ -113,8 +66,7 @@ static void setup_lagrange(fr_t *out, fr_t *scratch, size_t n, const fr_t *g, co
     }
 }
 
-/* (τ^e − 1)/e for a power of two e. */
-static void setup_vanishing_over(fr_t *r, const fr_t *tau, uint64_t e)
+void g16_vanishing_over(fr_t *r, const fr_t *tau, uint64_t e)
 {
     fr_t one, inv;
     fr_set_one(&one);
@@ -229,8 +181,8 @@ cuzk_status groth16_setup(groth16_pk *pk, const r1cs_t *circuit, const groth16_s
     fr_t *uvw = calloc(3 * nv, sizeof *uvw);
     fr_t *k1 = malloc(n1 * sizeof *k1), *k2 = malloc(n2 * sizeof *k2);
     uint8_t *block = malloc(n1 * sizeof(g1_affine_t) + n2 * sizeof(g2_affine_t));
-    fb1_table t1 = {0};
-    fb2_table t2 = {0};
+    g16_fb1_table t1 = {0};
+    g16_fb2_table t2 = {0};
     r1cs_t *own = NULL;
     if (lag == NULL || scratch == NULL || uvw == NULL || k1 == NULL || k2 == NULL || block == NULL) {
         s = g16_fail(err, CUZK_ERR_NOMEM, "cannot allocate the setup of %llu variables", (unsigned long long)nv);
@@ -241,8 +193,8 @@ cuzk_status groth16_setup(groth16_pk *pk, const r1cs_t *circuit, const groth16_s
     fr_t omega, one, c, gamma_inv, delta_inv;
     fr_set_one(&one);
     fr_root_of_unity(&omega, log2n, snark ? FR_ROOTS_GEN5 : FR_ROOTS_GEN7);
-    setup_vanishing_over(&c, &tx.tau, n);
-    setup_lagrange(lag, scratch, n, &one, &omega, &tx.tau, &c);
+    g16_vanishing_over(&c, &tx.tau, n);
+    g16_lagrange(lag, scratch, n, &one, &omega, &tx.tau, &c);
     setup_qap(u, v, w, circuit, lag);
     fr_inv_vartime(&gamma_inv, &tx.gamma);
     fr_inv_vartime(&delta_inv, &tx.delta);
@@ -279,9 +231,9 @@ cuzk_status groth16_setup(groth16_pk *pk, const r1cs_t *circuit, const groth16_s
         /* h_j = L^{2n}_{2j+1}(τ)/δ: the odd points ω_2n^(2j+1) = ω_2n·ω_n^j of the 2n domain */
         fr_t w2n;
         fr_root_of_unity(&w2n, log2n + 1, FR_ROOTS_GEN5);
-        setup_vanishing_over(&c, &tx.tau, 2 * n);
+        g16_vanishing_over(&c, &tx.tau, 2 * n);
         fr_mul(&c, &c, &delta_inv);
-        setup_lagrange(&k1[o_h], scratch, n, &w2n, &omega, &tx.tau, &c);
+        g16_lagrange(&k1[o_h], scratch, n, &w2n, &omega, &tx.tau, &c);
     }
     uint64_t pa = 0, pb = 0;
     for (uint64_t j = 0; j < nv; j++) {
@@ -295,8 +247,8 @@ cuzk_status groth16_setup(groth16_pk *pk, const r1cs_t *circuit, const groth16_s
         }
     }
 
-    s = fb1_table_build(&t1, setup_window(n1, sizeof(g1_affine_t)));
-    if (s == CUZK_OK) s = fb2_table_build(&t2, setup_window(n2, sizeof(g2_affine_t)));
+    s = g16_fb1_table_build(&t1, n1);
+    if (s == CUZK_OK) s = g16_fb2_table_build(&t2, n2);
     if (s == CUZK_OK && snark) s = setup_snarkjs_matrices(circuit, &own);
     if (s != CUZK_OK) {
         g16_fail(err, s, "cannot build the setup tables or matrices");
@@ -304,8 +256,8 @@ cuzk_status groth16_setup(groth16_pk *pk, const r1cs_t *circuit, const groth16_s
     }
     g1_affine_t *p1 = (g1_affine_t *)block;
     g2_affine_t *p2 = (g2_affine_t *)(block + n1 * sizeof(g1_affine_t));
-    fb1_mul_many(p1, &t1, k1, n1, threads);
-    fb2_mul_many(p2, &t2, k2, n2, threads);
+    g16_fb1_mul_many(p1, &t1, k1, n1, threads);
+    g16_fb2_mul_many(p2, &t2, k2, n2, threads);
 
     pk->conv = conv;
     pk->vk.alpha_g1 = p1[0];
@@ -333,8 +285,8 @@ cuzk_status groth16_setup(groth16_pk *pk, const r1cs_t *circuit, const groth16_s
 
 done:
     explicit_bzero(&tx, sizeof tx);
-    fb1_table_free(&t1);
-    fb2_table_free(&t2);
+    g16_fb1_table_free(&t1);
+    g16_fb2_table_free(&t2);
     free(lag);
     free(scratch);
     free(uvw);

@@ -111,8 +111,38 @@ expect 0 '"constraints": 1, "inputs": 2, "aux": 1' "import circom r1cs" -- "$CUZ
 expect 0 "constraints 1, inputs 2" "inspect the r1cs and its pce" -- "$CUZK" inspect tiny.r1cs tiny.pce
 expect 2 "garbage.bin" "import garbage" -- "$CUZK" import --r1cs garbage.bin --pce x.pce
 
+# ---- powers of tau for snarkjs (power 4: sections 1-7 then 12-15, every size fixed by the power) ----
+expect 0 '"power": 4, "bytes": 27472' "ptau power 4" -- "$CUZK" ptau --power 4 --out p4.ptau --seed 3 --threads 2
+"$CUZK" ptau --power 4 --out p4b.ptau --seed 3 >/dev/null 2>&1
+expect 0 "" "seeded ptau files are reproducible" -- cmp p4.ptau p4b.ptau
+"$CUZK" ptau --power 4 --out p4r.ptau >/dev/null 2>&1
+expect 1 "" "unseeded ptau differs" -- cmp -s p4.ptau p4r.ptau
+expect 0 "power 4 \(ceremony power 4\), 0 contributions, prepared for phase 2" "inspect ptau" -- "$CUZK" inspect p4.ptau
+expect 0 "every Lagrange block sums" "inspect checks the Lagrange blocks" -- "$CUZK" inspect p4.ptau
+# sections 1-7 alone (they end at byte 9472; the container header then counts 7 sections): not prepared
+{ printf 'ptau\x01\x00\x00\x00\x07\x00\x00\x00'; head -c 9472 p4.ptau | tail -c +13; } >raw.ptau
+expect 0 "power 4 .*not prepared for phase 2" "inspect unprepared ptau" -- "$CUZK" inspect raw.ptau
+# section 12's data starts at byte 9484: its block of 2^1 is points 1 and 2; copying point 1 over point 2
+cp p4.ptau lag.ptau
+dd if=p4.ptau of=lag.ptau bs=1 skip=9580 seek=9676 count=96 conv=notrunc status=none
+expect 2 "lag.ptau: .*section 12, the block of 2\^1 Lagrange points does not sum" "tampered Lagrange point" -- "$CUZK" inspect lag.ptau
+cp p4.ptau bad.ptau
+printf '\x55' | dd of=bad.ptau bs=1 seek=200 conv=notrunc status=none
+expect 2 "bad.ptau: .*section 2 point 1 is not a G1 point" "ptau point off the curve" -- "$CUZK" inspect bad.ptau
+head -c 20000 p4.ptau >trunc.ptau
+expect 2 "trunc.ptau: .*exceeds" "truncated ptau" -- "$CUZK" inspect trunc.ptau
+expect 2 "--power needs an integer in \[1, 28\]" "ptau power 0" -- "$CUZK" ptau --power 0 --out x.ptau
+expect 2 "--power needs an integer in \[1, 28\]" "ptau power 29" -- "$CUZK" ptau --power 29 --out x.ptau
+expect 2 "--power needs an integer" "ptau power not a number" -- "$CUZK" ptau --power ten --out x.ptau
+expect 2 "missing --out" "ptau without --out" -- "$CUZK" ptau --power 4
+expect 2 "missing --power" "ptau without --power" -- "$CUZK" ptau --out x.ptau
+expect 2 "--seed needs an integer" "ptau bad seed" -- "$CUZK" ptau --power 4 --out x.ptau --seed -1
+expect 2 "unexpected argument 'extra'" "ptau positional argument" -- "$CUZK" ptau --power 4 --out x.ptau extra
+expect 2 "nodir/x.ptau: .*cannot create" "ptau unwritable" -- "$CUZK" ptau --power 4 --out nodir/x.ptau
+expect 1 "" "no file left by a failed ptau" -- test -e x.ptau
+
 # ---- every --help ----
-for c in gen import setup prove verify inspect demo; do
+for c in gen import setup prove verify ptau inspect demo; do
     expect 0 "^usage: cuzk $c" "$c --help" -- "$CUZK" "$c" --help
 done
 expect 0 "^usage: cuzk COMMAND" "--help" -- "$CUZK" --help

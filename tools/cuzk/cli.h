@@ -60,6 +60,7 @@ typedef enum {
     CLI_FILE_WTNS,
     CLI_FILE_R1CS,
     CLI_FILE_ZKEY,
+    CLI_FILE_PTAU,       /* snarkjs powers of tau */
     CLI_FILE_PARAMS,     /* bellperson .params: vk then the prover's bases */
     CLI_FILE_VK,         /* bellperson .vk: the vk prefix alone */
     CLI_FILE_PROOF_BIN,  /* 192-byte compressed proof */
@@ -99,6 +100,7 @@ int cmd_setup(int argc, char **argv);
 int cmd_prove(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_inspect(int argc, char **argv);
+int cmd_ptau(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
 
 #endif

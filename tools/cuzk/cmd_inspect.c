@@ -11,7 +11,7 @@ static const char inspect_help[] =
     "usage: cuzk inspect [--subgroup] [--threads N] FILE...\n"
     "\n"
     "Prints the type, header counts and sizes of each file, recognized by content: .pce, .wtns, circom .r1cs,\n"
-    ".zkey, bellperson .params and .vk, 192-byte proofs, proof.json, verification_key.json, public.json.\n"
+    ".zkey, .ptau, bellperson .params and .vk, 192-byte proofs, proof.json, verification_key.json, public.json.\n"
     "Each file is fully parsed and validated; exit status 2 when any of them is not valid.\n"
     "\n"
     "  --subgroup yes  also check that every key point is in the prime-order subgroup (slow for large keys)\n"
@@ -83,6 +83,15 @@ static cuzk_status inspect_one(const char *path, unsigned threads, unsigned flag
         if (s != CUZK_OK) return s;
         print_pk(&pk);
         groth16_pk_free(&pk);
+        return CUZK_OK;
+    }
+    case CLI_FILE_PTAU: {
+        groth16_ptau_info pi;
+        if ((s = groth16_ptau_check(path, &pi, err)) != CUZK_OK) return s;
+        printf("  power %u (ceremony power %u), %u contributions, %s\n", pi.power, pi.ceremony_power,
+               pi.contributions, pi.prepared ? "prepared for phase 2 (sections 12-15)" : "not prepared for phase 2");
+        printf("  points on the curve, pairings of tau, alpha, beta consistent%s\n",
+               pi.prepared ? ", every Lagrange block sums to its first power" : "");
         return CUZK_OK;
     }
     case CLI_FILE_VK:

@@ -15,6 +15,7 @@ static const struct {
     {"setup", cmd_setup, "make a test key (.params + .vk) for a .pce (not a ceremony)"},
     {"prove", cmd_prove, "prove with a .zkey or .params key"},
     {"verify", cmd_verify, "verify a proof against a verifying key and public inputs"},
+    {"ptau", cmd_ptau, "write a snarkjs powers-of-tau file prepared for phase 2 (test fixtures, not a ceremony)"},
     {"inspect", cmd_inspect, "print the type, header and sizes of cuzk, bellperson and snarkjs files"},
     {"demo", cmd_demo, "gen -> setup -> prove -> verify in memory, with timings"},
 };

@@ -146,6 +146,7 @@ const char *cli_file_type_name(cli_file_type t)
     case CLI_FILE_WTNS: return "iden3 witness (.wtns)";
     case CLI_FILE_R1CS: return "circom constraint system (.r1cs)";
     case CLI_FILE_ZKEY: return "snarkjs proving key (.zkey)";
+    case CLI_FILE_PTAU: return "snarkjs powers of tau (.ptau)";
     case CLI_FILE_PARAMS: return "bellperson parameters (.params)";
     case CLI_FILE_VK: return "bellperson verifying key (.vk)";
     case CLI_FILE_PROOF_BIN: return "Groth16 proof (192 bytes, bellperson encoding)";
@@ -185,6 +186,7 @@ cuzk_status cli_detect(const char *path, cli_file_type *t, cuzk_errmsg *err)
     else if (n >= 4 && memcmp(head, "wtns", 4) == 0) *t = CLI_FILE_WTNS;
     else if (n >= 4 && memcmp(head, "r1cs", 4) == 0) *t = CLI_FILE_R1CS;
     else if (n >= 4 && memcmp(head, "zkey", 4) == 0) *t = CLI_FILE_ZKEY;
+    else if (n >= 4 && memcmp(head, "ptau", 4) == 0) *t = CLI_FILE_PTAU;
     else if (size == GROTH16_PROOF_BYTES && (u[0] & 0x80) && (u[48] & 0x80) && (u[144] & 0x80))
         *t = CLI_FILE_PROOF_BIN;
     else {

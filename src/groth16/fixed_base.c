@@ -1,0 +1,48 @@
+/* Fixed-base multiplication by the G1 and G2 generators (declared in g16_internal.h): the two instantiations of
+ * fixed_base_template.h, shared by the test setup (setup.c) and the powers-of-tau writer (ptau.c). */
+#include <stdlib.h>
+
+#include "../ntt/ntt_internal.h"
+#include "g16_internal.h"
+
+/* points per batch normalization: one inversion per 256 multiplications is negligible, and the Jacobian results
+ * fit on a worker's stack */
+#define FB_CHUNK 256
+
+/* Window minimizing table building (about two additions per entry with its normalization) plus ceil(256/w) mixed
+ * additions per point, the table kept under 64 MiB. */
+static unsigned fb_window(size_t count, size_t point_bytes)
+{
+    unsigned best = 2;
+    double best_cost = -1;
+    for (unsigned w = 2; w <= 16; w++) {
+        double nw = (256 + w - 1) / w, half = (double)(1u << (w - 1));
+        if (nw * half * (double)point_bytes > 64.0 * 1024 * 1024) break;
+        double cost = 2 * nw * half + (double)count * nw;
+        if (best_cost < 0 || cost < best_cost) {
+            best_cost = cost;
+            best = w;
+        }
+    }
+    return best;
+}
+
+#define G(name) g1_##name
+#define AFF g1_affine_t
+#define JAC g1_jac_t
+#define FB(name) g16_fb1_##name
+#include "fixed_base_template.h"
+#undef G
+#undef AFF
+#undef JAC
+#undef FB
+
+#define G(name) g2_##name
+#define AFF g2_affine_t
+#define JAC g2_jac_t
+#define FB(name) g16_fb2_##name
+#include "fixed_base_template.h"
+#undef G
+#undef AFF
+#undef JAC
+#undef FB
