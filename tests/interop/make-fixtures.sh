@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the snarkjs/circom interop fixtures: for each circuit, circom2 compiles it for BLS12-381, snarkjs makes a
-# prepared powers-of-tau file, the Groth16 zkey (setup + one contribution), verification_key.json, the witness, and
-# its own proof (which it then verifies).
+# prepared powers-of-tau file (made by `cuzk ptau` above power 12, see step 2), the Groth16 zkey (setup + one
+# contribution), verification_key.json, the witness, and its own proof (which it then verifies).
 #
 #   tests/interop/make-fixtures.sh [CACHE_DIR] [CIRCUIT ...]
 #
@@ -9,9 +9,8 @@
 # tests/interop/circuits/ (NAME.circom is the main component, NAME.input.json its input); the default is the CI set.
 # Output, per circuit, in CACHE_DIR/NAME/:
 #   NAME.r1cs NAME.sym NAME_js/NAME.wasm NAME_0000.zkey NAME.zkey verification_key.json witness.wtns
-#   proof.json public.json (snarkjs's own proof)     and CACHE_DIR/ptau/potP_final.ptau (shared).
+#   proof.json public.json (snarkjs's own proof)     and CACHE_DIR/ptau/{snarkjs,cuzk}P.ptau (shared).
 # A step is skipped when its outputs are newer than its inputs, so a second run only checks timestamps.
-# One ptau serves every circuit: the run's largest needed power, or a larger prepared ptau already in the cache.
 # Each step prints its wall time.
 set -euo pipefail
 
@@ -96,8 +95,8 @@ r1cs_power() {
 echo "cache: $cache"
 lock="$here/package-lock.json"
 
-# 1. Compile every circuit, find the largest power needed.
-maxpow=1
+# 1. Compile every circuit and note the power of two its domain needs.
+declare -A power
 for c in "${circuits[@]}"; do
   src="$here/circuits/$c.circom"
   [ -f "$src" ] || { echo "no such circuit: $src" >&2; exit 1; }
@@ -113,35 +112,73 @@ for c in "${circuits[@]}"; do
       "circuits/$c.circom" --r1cs --wasm --sym --prime bls12381 -l node_modules -l circuits \
       -o "$(realpath --relative-to="$here" "$d")"
   fi
-  p=$(r1cs_power "$d/$c.r1cs")
-  echo "[$c] needs power $p"
-  [ "$p" -gt "$maxpow" ] && maxpow=$p
+  power[$c]=$(r1cs_power "$d/$c.r1cs")
+  echo "[$c] needs power ${power[$c]}"
 done
 
-# 2. One prepared ptau: the smallest cached one of power >= maxpow, else make one of power maxpow.
+# 2. Prepared ptau files. snarkjs runs its own ceremony (new, contribute, prepare phase2) for the circuits of power up
+# to SNARKJS_PTAU_MAX (default 12). Its prepare phase2 grows about 2.5x per power (30 min at power 15 on this machine
+# kind), so larger circuits use a ptau that cuzk writes from a known tau (`cuzk ptau`, byte-identical to what
+# snarkjs's prepare phase2 makes of the same powers, where compared); snarkjs still makes their zkeys, witnesses and
+# proofs. Each kind is made once, at the largest power its circuits need, unless a large enough one is cached.
+snarkjs_max=${SNARKJS_PTAU_MAX:-12}
+cuzk="${CUZK:-$root/build/bin/cuzk}"
 ptdir="$cache/ptau"
 mkdir -p "$ptdir"
-ptau=""
-for p in $(seq "$maxpow" 28); do
-  if [ -s "$ptdir/pot${p}_final.ptau" ]; then ptau="$ptdir/pot${p}_final.ptau"; break; fi
+small=0
+large=0
+for c in "${circuits[@]}"; do
+  p=${power[$c]}
+  if [ "$p" -le "$snarkjs_max" ]; then
+    [ "$p" -gt "$small" ] && small=$p
+  else
+    [ "$p" -gt "$large" ] && large=$p
+  fi
 done
-if [ -n "$ptau" ]; then
-  echo "[ptau] using $ptau"
-else
-  p=$maxpow
-  step "[ptau] powersoftau new bls12381 $p:" "$snarkjs" powersoftau new bls12381 "$p" "$ptdir/pot${p}_0000.ptau"
-  step "[ptau] powersoftau contribute:" "$snarkjs" powersoftau contribute "$ptdir/pot${p}_0000.ptau" \
-    "$ptdir/pot${p}_0001.ptau" --name="cuzk interop" -e="cuzk interop fixture entropy (not secret)"
-  step "[ptau] powersoftau prepare phase2:" "$snarkjs" powersoftau prepare phase2 "$ptdir/pot${p}_0001.ptau" \
-    "$ptdir/pot${p}_final.ptau.tmp"
-  mv "$ptdir/pot${p}_final.ptau.tmp" "$ptdir/pot${p}_final.ptau"
-  rm -f "$ptdir/pot${p}_0000.ptau" "$ptdir/pot${p}_0001.ptau"
-  ptau="$ptdir/pot${p}_final.ptau"
+
+# cached_ptau PREFIX FROM TO: the smallest cached PREFIX<p>.ptau with FROM <= p <= TO.
+cached_ptau() {
+  local p
+  for p in $(seq "$2" "$3"); do
+    if [ -s "$ptdir/$1$p.ptau" ]; then echo "$ptdir/$1$p.ptau"; return; fi
+  done
+}
+
+ptau_small=""
+if [ "$small" -gt 0 ]; then
+  ptau_small=$(cached_ptau snarkjs "$small" "$snarkjs_max")
+  if [ -n "$ptau_small" ]; then
+    echo "[ptau] using $ptau_small"
+  else
+    p=$small
+    step "[ptau] snarkjs powersoftau new bls12381 $p:" "$snarkjs" powersoftau new bls12381 "$p" "$ptdir/pot${p}_0000.ptau"
+    step "[ptau] snarkjs powersoftau contribute:" "$snarkjs" powersoftau contribute "$ptdir/pot${p}_0000.ptau" \
+      "$ptdir/pot${p}_0001.ptau" --name="cuzk interop" -e="cuzk interop fixture entropy (not secret)"
+    step "[ptau] snarkjs powersoftau prepare phase2:" "$snarkjs" powersoftau prepare phase2 \
+      "$ptdir/pot${p}_0001.ptau" "$ptdir/snarkjs$p.ptau.tmp"
+    mv "$ptdir/snarkjs$p.ptau.tmp" "$ptdir/snarkjs$p.ptau"
+    rm -f "$ptdir/pot${p}_0000.ptau" "$ptdir/pot${p}_0001.ptau"
+    ptau_small="$ptdir/snarkjs$p.ptau"
+  fi
+fi
+ptau_large=""
+if [ "$large" -gt 0 ]; then
+  ptau_large=$(cached_ptau cuzk "$large" 28)
+  if [ -n "$ptau_large" ]; then
+    echo "[ptau] using $ptau_large"
+  else
+    [ -x "$cuzk" ] || { echo "power $large needs $cuzk (build cuzk first, or set CUZK)" >&2; exit 1; }
+    p=$large
+    step "[ptau] cuzk ptau --power $p:" "$cuzk" ptau --power "$p" --seed 1 --out "$ptdir/cuzk$p.ptau.tmp"
+    mv "$ptdir/cuzk$p.ptau.tmp" "$ptdir/cuzk$p.ptau"
+    ptau_large="$ptdir/cuzk$p.ptau"
+  fi
 fi
 
 # 3. Per circuit: zkey, verification key, witness, snarkjs's own proof.
 for c in "${circuits[@]}"; do
   d="$cache/$c"
+  if [ "${power[$c]}" -le "$snarkjs_max" ]; then ptau=$ptau_small; else ptau=$ptau_large; fi
   if fresh "$d/${c}_0000.zkey" "$d/$c.r1cs" "$ptau"; then
     echo "[$c] groth16 setup: up to date"
   else
