@@ -159,9 +159,37 @@ cuzk_status groth16_prove_from_synthesis(groth16_proof_t *proof, const groth16_p
                                          const fr_t *z, groth16_synthesis *syn, const groth16_prove_opts *opts,
                                          groth16_prove_stats *stats, cuzk_errmsg *err);
 void groth16_synthesis_free(groth16_synthesis *syn);
-/* An upper bound of the bytes groth16_synthesize + groth16_prove_from_synthesis have allocated at any moment, for a
- * key of domain_size and a circuit of num_vars variables on `threads` threads (the witness and key not included);
- * the terms are listed in prover.c. Memory admission plans with it. */
+
+/* ---- memory model (prover.c) ---------------------------------------------------------------------------------- */
+/* The dimensions the prover's allocations depend on. Index 0, 1, 2 of the arrays: the L, A and B MSMs (B1 and B2
+ * share B's split). The model (groth16_prove_shape_peak_bytes) goes through the prover's phases in order, adds up
+ * the blocks live in each, exactly as the code sizes them, and takes the largest; the formula is in prover.c. */
+enum { GROTH16_MSM_L = 0, GROTH16_MSM_A = 1, GROTH16_MSM_B = 2 };
+#define GROTH16_UNKNOWN UINT64_MAX
+typedef struct {
+    uint64_t domain_size; /* n */
+    uint64_t h_len;       /* points of the H MSM (pk->h_len): n − 1 or n */
+    uint64_t vars[3];     /* variables each split visits: L the aux ones, A and B all (ONE included) */
+    uint64_t sel[3];      /* the positions it keeps = the key's bases: pk->l_len, pk->a_len, pk->b_len */
+    uint64_t tail[3];     /* of those, scalars other than 0 and 1 (the split's tail) */
+    uint64_t gathered[4]; /* of those, with a base not at infinity, for L, A, B1 and B2: the points of each
+                           * Pippenger MSM. GROTH16_UNKNOWN: any count up to the tail */
+} groth16_prove_shape;
+
+/* The worst case knowing only the key's domain and the circuit's variable count: every split keeps every
+ * variable and finds no 0 or 1 (the bound must hold before the witness is known), h_len up to n. */
+void groth16_prove_shape_worst(groth16_prove_shape *sh, uint64_t domain_size, uint64_t num_vars);
+/* The worst witness for a loaded key: the key's densities (its l, a, b lengths) and h_len, no scalar 0 or 1. */
+void groth16_prove_shape_key(groth16_prove_shape *sh, const groth16_pk *pk);
+/* The exact shape of proving witness z with this key and circuit (as groth16_prove would take them; the key must
+ * fit the circuit): one pass over z, as the prover's splits count. */
+cuzk_status groth16_prove_shape_of(groth16_prove_shape *sh, const groth16_pk *pk, const r1cs_t *circuit,
+                                   const fr_t *z);
+/* The most bytes groth16_synthesize + groth16_prove_from_synthesis have allocated (from malloc, with its
+ * per-block overhead) at any moment for this shape on `threads` threads, the witness and key not included. */
+uint64_t groth16_prove_shape_peak_bytes(const groth16_prove_shape *sh, unsigned threads);
+/* groth16_prove_shape_peak_bytes of groth16_prove_shape_worst: what memory admission reserves per partition,
+ * before any witness is known. Never below the real peak, whatever the witness. */
 uint64_t groth16_prove_peak_bytes(uint64_t domain_size, uint64_t num_vars, unsigned threads);
 
 /* ---- verifier (src/groth16/verifier.c) --------------------------------------------------------------------------- */

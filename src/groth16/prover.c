@@ -16,9 +16,11 @@
  * ones go to a bitmap batch addition, and only the remaining (base, scalar) pairs enter Pippenger. */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../msm/msm_internal.h"
 #include "../ntt/ntt_internal.h"
+#include "../r1cs/r1cs_int.h"
 #include "g16_internal.h"
 
 /* The scalars of one MSM, split by value. Positions count the selected variables only, in order, which is how
@@ -441,29 +443,149 @@ cuzk_status groth16_prove(groth16_proof_t *proof, const groth16_pk *pk, const r1
     return s;
 }
 
-/* The peak of the allocations above, term by term (sizes in bytes, n = domain, v = variables, T = threads):
- *   synthesis     3·n·32                    a, b, c; b and c are freed after H, a after the H MSM
- *   domain        max(n/2, 1)·32            twiddles, alive through the MSMs
- *   MSM           (m+1)·32 + T·S(m) + K     the scalar copy and the per-worker scratch of the largest MSM, m =
- *                                           max(n, v) points; S(m) is bounded with the widest window the planner
- *                                           may choose, K = 128·T task sums (G2 XYZZ)
- *   0/1 split     v/8 + 8 + v·(8 + 32)      bitmap, positions and values of the non-0/1 scalars (at most v)
- *   gathered      v·(192 + 32)              the bases of the non-0/1 scalars (G2 in the B2 MSM) and their scalars
- * The terms never all coexist (the split lives after a, b, c are gone), so their sum bounds the peak from above
- * by at most about 2·n·32: close enough to admit work exactly, never below what is allocated. */
-uint64_t groth16_prove_peak_bytes(uint64_t domain_size, uint64_t num_vars, unsigned threads)
+/* ---- memory model --------------------------------------------------------------------------------------------
+ *
+ * The prover's allocations, phase by phase, with every block live in the phase (n = domain, F = 32 = sizeof(fr_t),
+ * T = threads, tw = max(n/2, 1)·F the domain's twiddles, P = ntt_par_for_bytes(T) the job records of a parallel
+ * loop, for the split of MSM X ∈ {L, A, B}: V_X variables visited, S_X positions kept, O_X = max(tail_X, 1) other
+ * scalars, G_X gathered points):
+ *   synthesis   3·nF (a, b, c) + r1cs_spmv_scratch_bytes(T)
+ *   H           3·nF + tw + P                                        (the domain is built while a, b, c are live)
+ *   H MSM       nF (a; b and c freed) + tw + g1_msm_scratch_bytes(h_len, T)
+ * then, a freed, for each split X (tw stays live through every MSM):
+ *   count       tw + 2·(ceil(V_X/1024) + 1)·8 (per-chunk counters) + P
+ *   fill        tw + 2·(ceil(V_X/1024) + 1)·8 + split_X + P,   split_X = (S_X/64 + 1)·8 + O_X·8 + O_X·F
+ *   ones        tw + split_X + g*_batch_add_scratch_bytes(S_X, T)
+ *   gather      tw + split_X + O_X·(sizeof base + F) + g*_msm_scratch_bytes(G_X, T)
+ * (B: ones and gather once in G1 and once in G2 over the same split). The peak is the largest phase. Every block
+ * is counted as malloc returns it: its request plus one page (glibc's usable size exceeds a request by less than
+ * 32 bytes, or, for a block it maps, by less than a page). The MSM terms come from the functions the MSM code
+ * sizes its own allocations with; when the gathered count is unknown, the _upto variant covers any count up to O.
+ *
+ * Worst case (groth16_prove_peak_bytes, before the witness is known; v = num_vars): V = S = O = v for all three
+ * splits and G unknown (every variable selected by the densities, no scalar 0 or 1: a random witness), h_len up to
+ * n. The peak is then the B2 gather: tw + v·(1/8 + 8 + F) (split) + v·(192 + F) (gathered G2 bases, scalars) +
+ * g2_msm_scratch_bytes_upto(v, T) (scalar copy (v+1)·32, buckets, task sums). A real (mostly bits) witness leaves
+ * few "other" scalars and peaks in the H phase (3·nF + tw), so the bound is up to ~2x its peak with the key's
+ * densities (groth16_prove_shape_key), ~3x from the dimensions alone; groth16_prove_shape_of gives the exact
+ * shape of a known witness (within a few percent of the measured peak, tests/memory). Not counted: thread stacks
+ * (mapped by pthread_create, not malloc'd) and the witness and key, which the caller holds. */
+static uint64_t g16_block(uint64_t request)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    return request + (page > 4096 ? (uint64_t)page : 4096);
+}
+
+/* count blocks of `bytes` bytes in all (0 bytes: nothing allocated) */
+static uint64_t g16_blocks(uint64_t bytes, uint64_t count)
+{
+    return bytes == 0 ? 0 : bytes + count * g16_block(0);
+}
+
+static uint64_t g16_max(uint64_t a, uint64_t b)
+{
+    return a > b ? a : b;
+}
+
+void groth16_prove_shape_worst(groth16_prove_shape *sh, uint64_t domain_size, uint64_t num_vars)
+{
+    memset(sh, 0, sizeof *sh);
+    sh->domain_size = domain_size;
+    sh->h_len = GROTH16_UNKNOWN;
+    for (int x = 0; x < 3; x++) sh->vars[x] = sh->sel[x] = sh->tail[x] = num_vars;
+    for (int x = 0; x < 4; x++) sh->gathered[x] = GROTH16_UNKNOWN;
+}
+
+void groth16_prove_shape_key(groth16_prove_shape *sh, const groth16_pk *pk)
+{
+    uint64_t ni = pk->vk.num_inputs, na = pk->num_aux;
+    groth16_prove_shape_worst(sh, pk->domain_size, ni + na);
+    sh->h_len = pk->h_len;
+    sh->vars[GROTH16_MSM_L] = na;
+    sh->sel[GROTH16_MSM_L] = sh->tail[GROTH16_MSM_L] = pk->l_len;
+    sh->sel[GROTH16_MSM_A] = sh->tail[GROTH16_MSM_A] = pk->a_len;
+    sh->sel[GROTH16_MSM_B] = sh->tail[GROTH16_MSM_B] = pk->b_len;
+}
+
+/* The counts split_build and split_msm find for one MSM: positions kept, tail, tail with a base not at infinity. */
+static void shape_count(groth16_prove_shape *sh, int x, const fr_t *z, uint64_t ni, const uint64_t *in_bits,
+                        uint64_t na, const uint64_t *aux_bits, const g1_affine_t *b1, const g2_affine_t *b2)
+{
+    uint64_t p = 0, tail = 0, g1 = 0, g2 = 0;
+    for (uint64_t v = 0; v < ni + na; v++) {
+        const uint64_t *bits = v < ni ? in_bits : aux_bits;
+        if (bits != NULL && !r1cs_density_get(bits, v < ni ? v : v - ni)) continue;
+        if (!fr_is_zero(&z[v]) && !fr_is_one(&z[v])) {
+            tail++;
+            if (!g1_affine_is_infinity(&b1[p])) g1++;
+            if (b2 != NULL && !g2_affine_is_infinity(&b2[p])) g2++;
+        }
+        p++;
+    }
+    sh->vars[x] = ni + na;
+    sh->sel[x] = p;
+    sh->tail[x] = tail;
+    sh->gathered[x] = g1;
+    if (b2 != NULL) sh->gathered[3] = g2;
+}
+
+cuzk_status groth16_prove_shape_of(groth16_prove_shape *sh, const groth16_pk *pk, const r1cs_t *circuit,
+                                   const fr_t *z)
+{
+    if (sh == NULL || pk == NULL || z == NULL) return CUZK_ERR_INVALID_ARG;
+    bool bell = pk->conv == GROTH16_BELLPERSON;
+    if (bell && circuit == NULL) return CUZK_ERR_INVALID_ARG;
+    memset(sh, 0, sizeof *sh);
+    uint64_t ni = pk->vk.num_inputs, na = pk->num_aux;
+    sh->domain_size = pk->domain_size;
+    sh->h_len = pk->h_len;
+    shape_count(sh, GROTH16_MSM_L, z + ni, 0, NULL, na, NULL, pk->l, NULL);
+    shape_count(sh, GROTH16_MSM_A, z, ni, NULL, na, bell ? circuit->a_aux_density : NULL, pk->a, NULL);
+    shape_count(sh, GROTH16_MSM_B, z, ni, bell ? circuit->b_input_density : NULL, na,
+                bell ? circuit->b_aux_density : NULL, pk->b_g1, pk->b_g2);
+    if (sh->sel[GROTH16_MSM_L] != pk->l_len || sh->sel[GROTH16_MSM_A] != pk->a_len ||
+        sh->sel[GROTH16_MSM_B] != pk->b_len)
+        return CUZK_ERR_MISMATCH;
+    return CUZK_OK;
+}
+
+static uint64_t shape_msm(bool g2, uint64_t gathered, uint64_t tail, unsigned threads)
+{
+    size_t b = gathered == GROTH16_UNKNOWN ? (g2 ? g2_msm_scratch_bytes_upto : g1_msm_scratch_bytes_upto)(tail, threads)
+                                           : (g2 ? g2_msm_scratch_bytes : g1_msm_scratch_bytes)(gathered, threads);
+    return g16_blocks(b, MSM_SCRATCH_ALLOCS);
+}
+
+uint64_t groth16_prove_shape_peak_bytes(const groth16_prove_shape *sh, unsigned threads)
 {
     if (threads == 0) threads = 1;
-    uint64_t n = domain_size, v = num_vars, m = n > v ? n : v;
-    uint64_t fr = sizeof(fr_t);
-    /* MSM_CHUNK is 4096 G1 or 2048 G2 points (msm/g1_msm.c, g2_msm.c): the G1 layout is the larger */
-    uint64_t chunk = 4096;
-    uint64_t scratch = chunk * sizeof(g1_affine_t) + chunk * sizeof(fp_t) + 5 * chunk * 4 + chunk +
-                       (((uint64_t)1 << (MSM_MAX_WINDOW - 1)) + 1 + m) * 4 + 16 + 64;
-    uint64_t tasks = (uint64_t)(MSM_SCALAR_BITS / 2) * threads; /* windows (c >= 2) times parts (<= threads) */
-    uint64_t msm = (m + 1) * 32 + threads * scratch + tasks * sizeof(g2_xyzz_t);
-    uint64_t split = v / 8 + 8 + v * (8 + fr);
-    uint64_t gathered = v * (sizeof(g2_affine_t) + fr);
-    uint64_t tw = (n / 2 ? n / 2 : 1) * fr;
-    return 3 * n * fr + tw + msm + split + gathered;
+    const uint64_t n = sh->domain_size, F = sizeof(fr_t);
+    const uint64_t abc = 3 * g16_block(n * F), tw = g16_block((n / 2 ? n / 2 : 1) * F);
+    const uint64_t par = g16_blocks(ntt_par_for_bytes(threads), 1);
+    uint64_t peak = abc + g16_blocks(r1cs_spmv_scratch_bytes(threads), 1); /* synthesis */
+    peak = g16_max(peak, abc + tw + par);                                   /* H */
+    uint64_t h_msm = sh->h_len == GROTH16_UNKNOWN ? g1_msm_scratch_bytes_upto(n, threads)
+                                                   : g1_msm_scratch_bytes(sh->h_len, threads);
+    peak = g16_max(peak, g16_block(n * F) + tw + g16_blocks(h_msm, MSM_SCRATCH_ALLOCS)); /* H MSM */
+    for (int x = 0; x < 3; x++) {
+        uint64_t v = sh->vars[x], s = sh->sel[x], o = sh->tail[x] ? sh->tail[x] : 1;
+        uint64_t counters = 2 * g16_block(((v + SPLIT_CHUNK - 1) / SPLIT_CHUNK + 1) * 8);
+        uint64_t split = g16_block((s / 64 + 1) * 8) + g16_block(o * 8) + g16_block(o * F);
+        peak = g16_max(peak, tw + counters + split + par); /* count, fill */
+        for (int g2 = 0; g2 < (x == GROTH16_MSM_B ? 2 : 1); g2++) {
+            uint64_t ones = g2 ? g2_batch_add_scratch_bytes(s, threads) : g1_batch_add_scratch_bytes(s, threads);
+            peak = g16_max(peak, tw + split + g16_blocks(ones, BATCH_ADD_SCRATCH_ALLOCS));
+            uint64_t base = g2 ? sizeof(g2_affine_t) : sizeof(g1_affine_t);
+            uint64_t gather = g16_block(o * base) + g16_block(o * F);
+            peak = g16_max(peak, tw + split + gather + shape_msm(g2, sh->gathered[x + g2], o, threads));
+        }
+    }
+    return peak;
+}
+
+uint64_t groth16_prove_peak_bytes(uint64_t domain_size, uint64_t num_vars, unsigned threads)
+{
+    groth16_prove_shape sh;
+    groth16_prove_shape_worst(&sh, domain_size, num_vars);
+    return groth16_prove_shape_peak_bytes(&sh, threads);
 }

@@ -45,7 +45,8 @@ typedef struct {
     uint32_t *order;     /* point offsets sorted by bucket, MSM_SIGN_BIT set for a negated point */
 } G(msm_scratch);
 
-static size_t G(msm_scratch_bytes)(size_t buckets, size_t part_len)
+/* One worker's scratch for 2^(c−1) buckets and part_len points (buckets = part_len = 0: batch addition). */
+static size_t G(msm_worker_bytes)(size_t buckets, size_t part_len)
 {
     return (MSM_CHUNK + buckets) * sizeof(AFF) + MSM_CHUNK * sizeof(FE) + 5 * MSM_CHUNK * sizeof(uint32_t) + MSM_CHUNK +
            (buckets + 1 + part_len) * sizeof(uint32_t) + 16;
@@ -384,6 +385,50 @@ static void G(msm_prep_worker)(void *arg, unsigned id)
     }
 }
 
+/* What one MSM of n points (1 <= n <= MSM_MAX_N) on `threads` workers (1 .. MSM_MAX_THREADS) allocates: the plan
+ * and the three blocks msm_run requests, in order (workers' scratch, task sums, scalar limbs). msm_run sizes its
+ * allocations with this and G(msm_scratch_bytes) reports it, so the memory model cannot drift from the code. */
+typedef struct {
+    msm_plan plan;
+    unsigned workers;
+    size_t part_len, stride;
+    size_t bytes[MSM_SCRATCH_ALLOCS];
+} G(msm_layout);
+
+static void G(msm_layout_of)(G(msm_layout) *l, size_t n, unsigned threads)
+{
+    msm_plan_choose(&l->plan, n, threads, MSM_BUCKET_COST);
+    const unsigned ntasks = l->plan.nw * l->plan.parts;
+    l->workers = threads < ntasks ? threads : ntasks;
+    l->part_len = (n + l->plan.parts - 1) / l->plan.parts;
+    l->stride = (G(msm_worker_bytes)((size_t)1 << (l->plan.c - 1), l->part_len) + 63) & ~(size_t)63;
+    l->bytes[0] = l->stride * l->workers;
+    l->bytes[1] = ntasks * sizeof(XYZZ);
+    l->bytes[2] = (n + 1) * sizeof(uint64_t[4]);
+}
+
+size_t G(msm_scratch_bytes)(size_t n, unsigned threads)
+{
+    if (n == 0 || n > MSM_MAX_N) return 0; /* nothing is allocated */
+    if (threads == 0) threads = 1;
+    if (threads > MSM_MAX_THREADS) threads = MSM_MAX_THREADS;
+    G(msm_layout) l;
+    G(msm_layout_of)(&l, n, threads);
+    size_t sum = 0;
+    for (int i = 0; i < MSM_SCRATCH_ALLOCS; i++) sum += l.bytes[i];
+    return sum;
+}
+
+size_t G(msm_scratch_bytes_upto)(size_t n, unsigned threads)
+{
+    if (n > MSM_MAX_N) n = MSM_MAX_N;
+    if (threads == 0) threads = 1;
+    if (threads > MSM_MAX_THREADS) threads = MSM_MAX_THREADS;
+    /* fewer points may choose a narrower window and so more task sums: at most 128 windows (c = 2) times one part
+     * per worker (see msm.h) */
+    return G(msm_scratch_bytes)(n, threads) + (size_t)(MSM_SCALAR_BITS / 2) * threads * sizeof(XYZZ);
+}
+
 /* The MSM proper; scalars come either as Fr elements (mont) or as canonical limbs (raw). */
 static cuzk_status G(msm_run)(JAC *r, const AFF *bases, const fr_t *mont, const uint64_t (*raw)[4], size_t n,
                               unsigned threads)
@@ -394,14 +439,15 @@ static cuzk_status G(msm_run)(JAC *r, const AFF *bases, const fr_t *mont, const 
     G(msm_ctx) x;
     x.bases = bases;
     x.n = n;
-    msm_plan_choose(&x.plan, n, threads, MSM_BUCKET_COST);
-    const unsigned ntasks = x.plan.nw * x.plan.parts;
-    x.workers = threads < ntasks ? threads : ntasks;
-    x.part_len = (n + x.plan.parts - 1) / x.plan.parts;
-    x.scratch_stride = (G(msm_scratch_bytes)((size_t)1 << (x.plan.c - 1), x.part_len) + 63) & ~(size_t)63;
-    x.scratch_mem = malloc(x.scratch_stride * x.workers);
-    x.task_sum = malloc(ntasks * sizeof *x.task_sum);
-    uint64_t(*k)[4] = malloc((n + 1) * sizeof *k);
+    G(msm_layout) lay;
+    G(msm_layout_of)(&lay, n, threads);
+    x.plan = lay.plan;
+    x.workers = lay.workers;
+    x.part_len = lay.part_len;
+    x.scratch_stride = lay.stride;
+    x.scratch_mem = malloc(lay.bytes[0]);
+    x.task_sum = malloc(lay.bytes[1]);
+    uint64_t(*k)[4] = malloc(lay.bytes[2]);
     if (x.scratch_mem == NULL || x.task_sum == NULL || k == NULL) {
         free(x.scratch_mem);
         free(x.task_sum);
@@ -512,6 +558,31 @@ static void G(badd_worker)(void *arg, unsigned id)
     }
 }
 
+/* The parts of a batch addition of n points on `threads` workers (1 .. MSM_MAX_THREADS), the workers' scratch
+ * stride and the two blocks G(batch_add) requests (workers' scratch, part sums): the one sizing of both the
+ * allocation and G(batch_add_scratch_bytes). */
+static size_t G(badd_layout)(size_t n, unsigned threads, size_t *stride, size_t bytes[BATCH_ADD_SCRATCH_ALLOCS])
+{
+    /* a few parts per worker balance the load; each part ends in a short tail of small rounds */
+    size_t parts = threads == 1 ? 1 : (size_t)threads * 4;
+    if (parts > n / MSM_CHUNK + 1) parts = n / MSM_CHUNK + 1;
+    size_t workers = threads < parts ? threads : parts;
+    *stride = (G(msm_worker_bytes)(0, 0) + 63) & ~(size_t)63;
+    bytes[0] = *stride * workers;
+    bytes[1] = parts * sizeof(JAC);
+    return parts;
+}
+
+size_t G(batch_add_scratch_bytes)(size_t n, unsigned threads)
+{
+    if (n > MSM_MAX_N) return 0;
+    if (threads == 0) threads = 1;
+    if (threads > MSM_MAX_THREADS) threads = MSM_MAX_THREADS;
+    size_t stride, bytes[BATCH_ADD_SCRATCH_ALLOCS];
+    G(badd_layout)(n, threads, &stride, bytes);
+    return bytes[0] + bytes[1];
+}
+
 cuzk_status G(batch_add)(JAC *r, const AFF *bases, const uint64_t *bitmap, size_t n, unsigned threads)
 {
     if (n > MSM_MAX_N) return CUZK_ERR_INVALID_ARG;
@@ -521,14 +592,12 @@ cuzk_status G(batch_add)(JAC *r, const AFF *bases, const uint64_t *bitmap, size_
     x.bases = bases;
     x.bitmap = bitmap;
     x.n = n;
-    /* a few parts per worker balance the load; each part ends in a short tail of small rounds */
-    size_t parts = threads == 1 ? 1 : (size_t)threads * 4;
-    if (parts > n / MSM_CHUNK + 1) parts = n / MSM_CHUNK + 1;
+    size_t bytes[BATCH_ADD_SCRATCH_ALLOCS];
+    size_t parts = G(badd_layout)(n, threads, &x.scratch_stride, bytes);
     x.parts = (unsigned)parts;
     unsigned workers = threads < x.parts ? threads : x.parts;
-    x.scratch_stride = (G(msm_scratch_bytes)(0, 0) + 63) & ~(size_t)63;
-    x.scratch_mem = malloc(x.scratch_stride * workers);
-    x.part_sum = malloc(parts * sizeof *x.part_sum);
+    x.scratch_mem = malloc(bytes[0]);
+    x.part_sum = malloc(bytes[1]);
     if (x.scratch_mem == NULL || x.part_sum == NULL) {
         free(x.scratch_mem);
         free(x.part_sum);

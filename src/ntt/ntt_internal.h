@@ -12,6 +12,9 @@
  * inline when a thread cannot be started, so it never fails. */
 typedef void (*ntt_range_fn)(void *ctx, size_t lo, size_t hi);
 void ntt_par_for(unsigned threads, size_t count, size_t min_chunk, ntt_range_fn fn, void *ctx);
+/* The most ntt_par_for allocates on `threads` threads (one job record per range, only when there are two or more),
+ * live while it runs. */
+size_t ntt_par_for_bytes(unsigned threads);
 
 /* Decimation in frequency: natural order in, bit-reversed order out. Decimation in time: bit-reversed in, natural
  * out. inverse selects ω^-1 (no 1/n scaling). */

@@ -20,6 +20,11 @@ static void *par_run(void *arg)
     return NULL;
 }
 
+size_t ntt_par_for_bytes(unsigned threads)
+{
+    return threads > 1 ? threads * sizeof(par_job) : 0;
+}
+
 void ntt_par_for(unsigned threads, size_t count, size_t min_chunk, ntt_range_fn fn, void *ctx)
 {
     if (count == 0) return;

@@ -30,6 +30,10 @@ static inline uint64_t r1cs_density_words(uint64_t bits) { return (bits + 63) / 
 /* Feeds the identity's prefix and every matrix and value array of r into ctx (see r1cs_identity). */
 void r1cs_hash_matrices(const r1cs_t *r, EVP_MD_CTX *ctx);
 
+/* The one allocation r1cs_spmv (and r1cs_check) makes on `threads` threads (after clamping to the row chunks, so
+ * at most this for the threads asked), live while it runs: the worker thread ids. 0: none. */
+size_t r1cs_spmv_scratch_bytes(unsigned threads);
+
 /* Builds the three density bitmaps of r's matrices into caller-zeroed arrays of the documented sizes. */
 void r1cs_compute_density(const r1cs_t *r, uint64_t *a_aux, uint64_t *b_input, uint64_t *b_aux);
 

@@ -78,12 +78,17 @@ static void *spmv_worker(void *arg)
     return NULL;
 }
 
+size_t r1cs_spmv_scratch_bytes(unsigned threads)
+{
+    return threads > 1 ? (threads - 1) * sizeof(pthread_t) : 0;
+}
+
 static void spmv_run(spmv_job *job, unsigned threads)
 {
     if (threads == 0) threads = 1;
     uint64_t chunks = (job->r->num_constraints + CHUNK_ROWS - 1) / CHUNK_ROWS;
     if (threads > chunks) threads = chunks ? (unsigned)chunks : 1;
-    pthread_t *tid = threads > 1 ? malloc((threads - 1) * sizeof *tid) : NULL;
+    pthread_t *tid = threads > 1 ? malloc(r1cs_spmv_scratch_bytes(threads)) : NULL;
     unsigned started = 0;
     if (tid != NULL)
         while (started < threads - 1 && pthread_create(&tid[started], NULL, spmv_worker, job) == 0) started++;
