@@ -8,8 +8,9 @@
 #
 #   tests/interop/bench-vs-snarkjs.sh CUZK_BIN_DIR [CACHE_DIR] [CIRCUIT ...]
 #
-# CACHE_DIR defaults to ~/.cache/cuzk-interop: the fixtures here need a power-16 ptau, which snarkjs takes tens of
-# minutes to prepare, so they are made once (by make-fixtures.sh, on the first run) and kept outside the repository.
+# CACHE_DIR defaults to ~/.cache/cuzk-interop: the fixtures (power 15 and 16 ptau from `cuzk ptau`, snarkjs's setup of
+# a 65,000-constraint circuit: minutes) are made once by make-fixtures.sh on the first run and kept outside the
+# repository.
 # CIRCUIT defaults to mulchain_65000 (65,000 multiplications, domain 2^16, dense witness) and sha256_32 (circomlib
 # SHA-256 of 32 bytes, domain 2^15, mostly bits).
 # For reference, snarkjs 0.7.6 on the 2-core CI machine: ~9.0 s for mulchain_65000, ~1.5 s for sha256 over 32 bytes.
@@ -24,7 +25,7 @@ if [ "$#" -gt 0 ]; then circuits=("$@"); else circuits=(mulchain_65000 sha256_32
 reps="${REPS:-1}"
 [ -x "$cuzk" ] || { echo "no cuzk executable at $cuzk" >&2; exit 2; }
 
-"$here/make-fixtures.sh" "$cache" "${circuits[@]}" >&2
+CUZK="${CUZK:-$cuzk}" "$here/make-fixtures.sh" "$cache" "${circuits[@]}" >&2
 cache="$(cd "$cache" && pwd)"
 snarkjs="$here/node_modules/.bin/snarkjs"
 tmp="$(mktemp -d)"
