@@ -148,8 +148,10 @@ def test_await_timeout():
 
 def test_client_gone():
     # A waiting call whose client gives up (deadline) stops waiting in the daemon: the worker notices and leaves.
+    # The awaited job must still be pending when the daemon looks (it polls every 0.5 s): three blockers ahead of it
+    # and 16 partitions of its own keep it busy for well over a second even on an idle machine.
     blockers = [submit(lib.synthetic(BLOCKER_LOG2, priority=pb.CRITICAL)) for _ in range(3)]
-    job = submit(lib.synthetic(8, priority=pb.LOW))
+    job = submit(lib.synthetic(BLOCKER_LOG2, priority=pb.LOW, partitions=16))
     expect_code(grpc.StatusCode.DEADLINE_EXCEEDED, C.call, "AwaitProof", pb.AwaitProofRequest(job_id=job), 0.1)
     end = time.time() + 30
     while "client went away" not in D.log_text() and time.time() < end:

@@ -157,9 +157,20 @@ int main(int argc, char **argv)
         }
     }
 
+    /* Without [srs] param_cache the parameter directory is the user's cache (synthetic keys are written there),
+     * never the working directory. */
+    char default_params[4096];
+    const char *cache_home = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    if (cache_home != NULL && cache_home[0] != '\0')
+        snprintf(default_params, sizeof default_params, "%s/cuzk", cache_home);
+    else if (home != NULL && home[0] != '\0')
+        snprintf(default_params, sizeof default_params, "%s/.cache/cuzk", home);
+    else
+        snprintf(default_params, sizeof default_params, "/var/cache/cuzk");
+
     engine_config ec;
     memset(&ec, 0, sizeof ec);
-    ec.param_dir = cfg.param_cache ? cfg.param_cache : ".";
+    ec.param_dir = cfg.param_cache ? cfg.param_cache : default_params;
     ec.synthesis_workers = cfg.synthesis_workers;
     ec.synthesis_threads = cfg.synthesis_threads;
     ec.prover_threads = cfg.prover_threads;
