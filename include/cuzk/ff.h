@@ -137,6 +137,7 @@ void fp2_mul_fp(fp2_t *r, const fp2_t *a, const fp_t *b);
 /* r = a·(1 + u), the Fp6 non-residue. */
 void fp2_mul_by_nonresidue(fp2_t *r, const fp2_t *a);
 void fp2_inv(fp2_t *r, const fp2_t *a);
+void fp2_inv_vartime(fp2_t *r, const fp2_t *a); /* for public values */
 void fp2_pow(fp2_t *r, const fp2_t *a, const uint64_t *e, size_t e_limbs);
 bool fp2_sqrt(fp2_t *r, const fp2_t *a);
 /* Frobenius: a^p (conjugation). */

@@ -10,19 +10,6 @@ static const fp2_t G2_B = {
       0x8ec9733bbf78ab2fULL, 0x09d645513d83de7eULL}},
 };
 
-/* 1/(a0 + a1 u) = (a0 − a1 u)/(a0² + a1²) with the fast variable-time Fp inversion, for public points. */
-static void fp2_inv_vartime(fp2_t *r, const fp2_t *a)
-{
-    fp_t n, t;
-    fp_sqr(&n, &a->c0);
-    fp_sqr(&t, &a->c1);
-    fp_add(&n, &n, &t);
-    fp_inv_vartime(&n, &n);
-    fp_mul(&r->c0, &a->c0, &n);
-    fp_neg(&t, &a->c1);
-    fp_mul(&r->c1, &t, &n);
-}
-
 #define FE fp2_t
 #define FE_(name) fp2_##name
 #define FE_INV_VARTIME fp2_inv_vartime

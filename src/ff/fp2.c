@@ -93,6 +93,19 @@ void fp2_inv(fp2_t *r, const fp2_t *a)
     fp_mul(&r->c1, &t, &n);
 }
 
+/* The same for public values, with the variable-time Fp inverse. */
+void fp2_inv_vartime(fp2_t *r, const fp2_t *a)
+{
+    fp_t n, t;
+    fp_sqr(&n, &a->c0);
+    fp_sqr(&t, &a->c1);
+    fp_add(&n, &n, &t);
+    fp_inv_vartime(&n, &n);
+    fp_mul(&r->c0, &a->c0, &n);
+    fp_neg(&t, &a->c1);
+    fp_mul(&r->c1, &t, &n);
+}
+
 void fp2_pow(fp2_t *r, const fp2_t *a, const uint64_t *e, size_t e_limbs)
 {
     fp2_t acc, base = *a;

@@ -236,20 +236,6 @@ done:
 
 /* ---- checking ---------------------------------------------------------------------------------------------------- */
 
-static uint32_t rd32(const uint8_t *p)
-{
-    uint32_t v;
-    memcpy(&v, p, 4);
-    return v;
-}
-
-static uint64_t rd64(const uint8_t *p)
-{
-    uint64_t v;
-    memcpy(&v, p, 8);
-    return v;
-}
-
 /* How many sections of a type a checked container holds. */
 static unsigned ptau_sections_of(const uint8_t *buf, uint32_t type)
 {

@@ -16,20 +16,6 @@
 
 enum { ZK_PROTOCOL = 1, ZK_HEADER, ZK_IC, ZK_COEFS, ZK_A, ZK_B1, ZK_B2, ZK_C, ZK_H };
 
-static uint32_t rd32(const uint8_t *p)
-{
-    uint32_t v;
-    memcpy(&v, p, 4);
-    return v;
-}
-
-static uint64_t rd64(const uint8_t *p)
-{
-    uint64_t v;
-    memcpy(&v, p, 8);
-    return v;
-}
-
 static bool limbs_eq(const uint8_t *p, const uint64_t *m, int limbs)
 {
     for (int i = 0; i < limbs; i++)

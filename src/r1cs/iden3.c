@@ -9,20 +9,6 @@
 #define IDEN3_FIELD_HEADER 40 /* n8 u32, prime 32 bytes, count u32 (.wtns section 1) */
 #define CIRCOM_HEADER 64      /* n8, prime, nWires, nPubOut, nPubIn, nPrvIn, nLabels u64, nConstraints */
 
-static uint32_t rd32(const uint8_t *p)
-{
-    uint32_t v;
-    memcpy(&v, p, 4);
-    return v;
-}
-
-static uint64_t rd64(const uint8_t *p)
-{
-    uint64_t v;
-    memcpy(&v, p, 8);
-    return v;
-}
-
 cuzk_status r1cs_iden3_check(const uint8_t *buf, size_t len, const char magic[4], uint32_t version,
                              const char *what, r1cs_err *err)
 {

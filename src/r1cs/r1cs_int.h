@@ -2,6 +2,8 @@
 #ifndef CUZK_R1CS_INT_H
 #define CUZK_R1CS_INT_H
 
+#include <string.h>
+
 #include <openssl/evp.h>
 
 #include "cuzk/r1cs.h"
@@ -55,5 +57,20 @@ cuzk_status r1cs_iden3_find(const uint8_t *buf, uint32_t type, const uint8_t **s
 cuzk_status r1cs_map_file(const char *path, const uint8_t **data, size_t *len, r1cs_err *err);
 void r1cs_unmap_file(const uint8_t *data, size_t len);
 cuzk_status r1cs_write_file(const char *path, const uint8_t *data, size_t len, r1cs_err *err);
+
+/* Little-endian integers of the iden3 containers (.r1cs, .wtns, .zkey, .ptau), read from unaligned bytes. */
+static inline uint32_t rd32(const uint8_t *p)
+{
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+
+static inline uint64_t rd64(const uint8_t *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+}
 
 #endif
