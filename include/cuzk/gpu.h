@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 
+#include "cuzk/ec.h"
 #include "cuzk/ff.h"
 #include "cuzk/status.h"
 
@@ -85,6 +86,30 @@ unsigned gpu_ntt_set_variant(unsigned v);
 /* Tuning knob for measurements: log2 of the elements one thread block holds in shared memory (9..11, default 11).
  * Returns the previous value. */
 unsigned gpu_ntt_set_tile_log2(unsigned tlog);
+
+/* ---- MSM over G1 and G2 (Pippenger) and bitmap batch addition --------------------------------------------------- */
+/* Same results as msm.h's g1_msm / g2_msm / g1_batch_add / g2_batch_add (compare in affine form), with DEVICE
+ * pointers for bases (affine, infinity = all zero, allowed), scalars (Fr, Montgomery form) and the bitmap (bit i =
+ * bit i % 64 of word i / 64). r is a HOST pointer. n < 2^31. The call synchronizes once, at the end, to bring
+ * the window sums back (they are combined on the host).
+ *
+ * The context holds the device scratch (sort buffers, buckets, partial sums): it grows on the first call of a
+ * given size and window and is reused after, so repeated calls allocate nothing. One context per thread. */
+typedef struct gpu_msm_ctx gpu_msm_ctx;
+cuzk_status gpu_msm_ctx_create(gpu_msm_ctx **ctx);
+void gpu_msm_ctx_destroy(gpu_msm_ctx *ctx);
+cuzk_status gpu_g1_msm(g1_jac_t *r, const g1_affine_t *bases, const fr_t *scalars, size_t n, gpu_msm_ctx *ctx);
+cuzk_status gpu_g2_msm(g2_jac_t *r, const g2_affine_t *bases, const fr_t *scalars, size_t n, gpu_msm_ctx *ctx);
+cuzk_status gpu_g1_batch_add(g1_jac_t *r, const g1_affine_t *bases, const uint64_t *bitmap, size_t n,
+                             gpu_msm_ctx *ctx);
+cuzk_status gpu_g2_batch_add(g2_jac_t *r, const g2_affine_t *bases, const uint64_t *bitmap, size_t n,
+                             gpu_msm_ctx *ctx);
+/* Tuning knobs for measurements and tests (process-wide): the window width c (2..24; 0 = chosen from n, see
+ * gpu_msm_window_for) and the most (point, window) pairs sorted at once (0 = 2^28; windows are processed in groups
+ * that fit). Each returns the previous value. */
+unsigned gpu_msm_set_window(unsigned c);
+size_t gpu_msm_set_group_items(size_t items);
+unsigned gpu_msm_window_for(size_t n);
 
 #ifdef __cplusplus
 }

@@ -10,6 +10,7 @@
 /* the CPU layers' headers carry no extern "C" of their own */
 extern "C" {
 #include "cuzk/ff.h"
+#include "cuzk/ec.h"
 #include "cuzk/status.h"
 }
 #include "cuzk/gpu.h"
