@@ -1,13 +1,15 @@
 /* GPU backend check (plain C, no test framework, so it also runs on machines without cmocka): device field
  * arithmetic and NTTs against the CPU layers, bit for bit, on fresh random inputs (seed printed; replay with
  * CUZK_TEST_SEED) and edge cases. Prints "N passed, M failed"; exits 77 (CTest skip) when no CUDA device exists.
- * `gpu_check quick` limits the NTT sizes to 2^16 (for slow CPUs). */
+ * `gpu_check quick` limits the NTT sizes to 2^16 (for slow CPUs); `gpu_check msm` runs only the MSM checks, at full
+ * sizes. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "cuzk/gpu.h"
+#include "cuzk/msm.h"
 #include "cuzk/ntt.h"
 
 static int g_pass, g_fail;
@@ -228,6 +230,191 @@ static void check_roundtrip(unsigned k)
     free(x), free(y);
 }
 
+/* ---- MSM --------------------------------------------------------------------------------------------------------- */
+/* n distinct random points of G1 / G2: [k]G, then a chain of additions of another random multiple, one batch
+ * normalization */
+static void rand_g1_points(g1_affine_t *out, size_t n)
+{
+    g1_jac_t *j = malloc((n ? n : 1) * sizeof *j), q;
+    g1_affine_t g;
+    g1_generator(&g);
+    uint64_t k0[4] = {rnd(), rnd(), rnd(), rnd() >> 2}, k1[4] = {rnd(), rnd(), rnd(), rnd() >> 2};
+    g1_jac_t G;
+    g1_jac_from_affine(&G, &g);
+    g1_jac_mul(&q, &G, k1, 4);
+    g1_affine_t qa;
+    g1_jac_to_affine(&qa, &q);
+    if (n) g1_jac_mul(&j[0], &G, k0, 4);
+    for (size_t i = 1; i < n; i++) g1_jac_add_affine(&j[i], &j[i - 1], &qa);
+    g1_jac_batch_to_affine(out, j, n);
+    free(j);
+}
+static void rand_g2_points(g2_affine_t *out, size_t n)
+{
+    g2_jac_t *j = malloc((n ? n : 1) * sizeof *j), q;
+    g2_affine_t g;
+    g2_generator(&g);
+    uint64_t k0[4] = {rnd(), rnd(), rnd(), rnd() >> 2}, k1[4] = {rnd(), rnd(), rnd(), rnd() >> 2};
+    g2_jac_t G;
+    g2_jac_from_affine(&G, &g);
+    g2_jac_mul(&q, &G, k1, 4);
+    g2_affine_t qa;
+    g2_jac_to_affine(&qa, &q);
+    if (n) g2_jac_mul(&j[0], &G, k0, 4);
+    for (size_t i = 1; i < n; i++) g2_jac_add_affine(&j[i], &j[i - 1], &qa);
+    g2_jac_batch_to_affine(out, j, n);
+    free(j);
+}
+
+/* scalar and base patterns: 0 random, 1 edge-heavy (zeros, ones, −1, small, repeated and negated points,
+ * infinity), 2 one scalar for all (every window's digit in one bucket), 3 small scalars (top windows empty) */
+static void make_scalars(fr_t *k, size_t n, int pattern)
+{
+    fr_t same;
+    rand_fr(&same);
+    for (size_t i = 0; i < n; i++) {
+        if (pattern == 2) {
+            k[i] = same;
+        } else if (pattern == 3) {
+            fr_from_u64(&k[i], rnd() & 0xffff);
+        } else if (pattern == 1 && i % 3 == 0) {
+            switch ((i / 3) % 5) {
+            case 0: fr_set_zero(&k[i]); break;
+            case 1: fr_set_one(&k[i]); break;
+            case 2: fr_set_one(&k[i]); fr_neg(&k[i], &k[i]); break;
+            case 3: fr_from_u64(&k[i], (uint64_t)1 << (rnd() % 64)); break;
+            default: k[i] = k[i - 1]; break;
+            }
+        } else {
+            rand_fr(&k[i]);
+        }
+    }
+}
+
+#define MSM_CHECK(G, AFF, JAC, rand_points)                                                                            \
+    static void check_##G##_msm(size_t n, int pattern, unsigned c, size_t group, gpu_msm_ctx *ctx)                     \
+    {                                                                                                                  \
+        AFF *b = malloc((n ? n : 1) * sizeof *b), ra, rb;                                                              \
+        fr_t *k = malloc((n ? n : 1) * sizeof *k);                                                                     \
+        void *db = NULL, *dk = NULL;                                                                                   \
+        char what[240];                                                                                                \
+        rand_points(b, n);                                                                                             \
+        if (pattern == 1) {                                                                                            \
+            for (size_t i = 5; i < n; i += 7) b[i] = b[i - 1];                         /* repeated */                  \
+            for (size_t i = 6; i < n; i += 11) G##_affine_neg(&b[i], &b[i - 2]);       /* negated */                   \
+            for (size_t i = 2; i < n; i += 13) G##_affine_set_infinity(&b[i]);         /* infinity */                  \
+        }                                                                                                              \
+        make_scalars(k, n, pattern);                                                                                   \
+        JAC r1, r2;                                                                                                    \
+        memset(&r2, 0xa5, sizeof r2); /* poison */                                                                     \
+        unsigned oc = gpu_msm_set_window(c);                                                                           \
+        size_t og = gpu_msm_set_group_items(group);                                                                    \
+        cuzk_status st = gpu_malloc(&db, (n ? n : 1) * sizeof *b);                                                     \
+        if (st == CUZK_OK) st = gpu_malloc(&dk, (n ? n : 1) * sizeof *k);                                              \
+        if (st == CUZK_OK && n) st = gpu_to_device(db, b, n * sizeof *b);                                              \
+        if (st == CUZK_OK && n) st = gpu_to_device(dk, k, n * sizeof *k);                                              \
+        if (st == CUZK_OK) st = gpu_##G##_msm(&r2, db, dk, n, ctx);                                                    \
+        if (st == CUZK_OK) st = gpu_sync();                                                                            \
+        gpu_msm_set_window(oc);                                                                                        \
+        gpu_msm_set_group_items(og);                                                                                   \
+        if (st != CUZK_OK) {                                                                                           \
+            snprintf(what, sizeof what, #G "_msm n=%zu pattern %d c=%u group %zu: %s: %s", n, pattern, c, group,        \
+                     cuzk_status_str(st), gpu_last_error());                                                           \
+            check(0, what);                                                                                            \
+        } else {                                                                                                       \
+            G##_msm(&r1, b, k, n, 16);                                                                                 \
+            G##_jac_to_affine(&ra, &r1);                                                                               \
+            G##_jac_to_affine(&rb, &r2);                                                                               \
+            int ok = memcmp(&ra, &rb, sizeof ra) == 0;                                                                 \
+            snprintf(what, sizeof what,                                                                                \
+                     #G "_msm n=%zu pattern %d c=%u (auto %u) group %zu: GPU differs from the CPU (cpu inf %d x0 "     \
+                     "%016llx, gpu inf %d x0 %016llx)",                                                                \
+                     n, pattern, c, gpu_msm_window_for(n), group, (int)G##_affine_is_infinity(&ra),                   \
+                     (unsigned long long)((uint64_t *)&ra)[0], (int)G##_affine_is_infinity(&rb),                      \
+                     (unsigned long long)((uint64_t *)&rb)[0]);                                                        \
+            check(ok, what);                                                                                           \
+        }                                                                                                              \
+        gpu_free(db), gpu_free(dk);                                                                                    \
+        free(b), free(k);                                                                                              \
+    }                                                                                                                  \
+    static void check_##G##_batch(size_t n, int fill, gpu_msm_ctx *ctx)                                                \
+    {                                                                                                                  \
+        size_t words = (n + 63) / 64 + 1;                                                                              \
+        AFF *b = malloc((n ? n : 1) * sizeof *b), ra, rb;                                                              \
+        uint64_t *bm = malloc(words * 8);                                                                              \
+        void *db = NULL, *dm = NULL;                                                                                   \
+        char what[200];                                                                                                \
+        rand_points(b, n);                                                                                             \
+        for (size_t i = 3; i < n; i += 17) G##_affine_set_infinity(&b[i]);                                             \
+        for (size_t i = 0; i < words; i++) bm[i] = fill == 0 ? rnd() : fill == 1 ? ~0ULL : 0;                          \
+        JAC r1, r2;                                                                                                    \
+        memset(&r2, 0xa5, sizeof r2);                                                                                  \
+        cuzk_status st = gpu_malloc(&db, (n ? n : 1) * sizeof *b);                                                     \
+        if (st == CUZK_OK) st = gpu_malloc(&dm, words * 8);                                                            \
+        if (st == CUZK_OK && n) st = gpu_to_device(db, b, n * sizeof *b);                                              \
+        if (st == CUZK_OK) st = gpu_to_device(dm, bm, words * 8);                                                      \
+        if (st == CUZK_OK) st = gpu_##G##_batch_add(&r2, db, dm, n, ctx);                                              \
+        if (st == CUZK_OK) st = gpu_sync();                                                                            \
+        if (st != CUZK_OK) {                                                                                           \
+            snprintf(what, sizeof what, #G "_batch_add n=%zu fill %d: %s: %s", n, fill, cuzk_status_str(st),           \
+                     gpu_last_error());                                                                                \
+            check(0, what);                                                                                            \
+        } else {                                                                                                       \
+            G##_batch_add(&r1, b, bm, n, 16);                                                                          \
+            G##_jac_to_affine(&ra, &r1);                                                                               \
+            G##_jac_to_affine(&rb, &r2);                                                                               \
+            snprintf(what, sizeof what, #G "_batch_add n=%zu fill %d: GPU differs from the CPU", n, fill);             \
+            check(memcmp(&ra, &rb, sizeof ra) == 0, what);                                                             \
+        }                                                                                                              \
+        gpu_free(db), gpu_free(dm);                                                                                    \
+        free(b), free(bm);                                                                                             \
+    }
+MSM_CHECK(g1, g1_affine_t, g1_jac_t, rand_g1_points)
+MSM_CHECK(g2, g2_affine_t, g2_jac_t, rand_g2_points)
+
+static void check_msm(int quick)
+{
+    gpu_msm_ctx *ctx = NULL;
+    if (gpu_msm_ctx_create(&ctx) != CUZK_OK) {
+        check(0, "gpu_msm_ctx_create");
+        return;
+    }
+    static const size_t small[] = {0, 1, 2, 3, 7, 100, 1000, 4097};
+    for (size_t i = 0; i < sizeof small / sizeof small[0]; i++) {
+        for (int pat = 0; pat < 4; pat++) {
+            check_g1_msm(small[i], pat, 0, 0, ctx);
+            if (i % 2 == 1 || pat == 1) check_g2_msm(small[i], pat, 0, 0, ctx);
+        }
+    }
+    /* window widths, and windows processed in groups (a small cap on the pairs sorted at once) */
+    static const unsigned cs[] = {2, 3, 5, 8, 11, 13, 16, 17, 19, 20, 22, 23};
+    for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+        check_g1_msm(3001, i % 2, cs[i], 0, ctx);
+        check_g1_msm(3001, 1, cs[i], 3001 * 3 + 5, ctx);
+        if (i % 3 == 0) check_g2_msm(1500, 1, cs[i], 1500 * 2, ctx);
+    }
+    check_g1_msm(20000, 2, 16, 0, ctx); /* one heavy bucket per window, spread over many slices */
+    check_g2_msm(5000, 2, 13, 0, ctx);
+    check_g1_msm(65536 + 7, 0, 0, 0, ctx);
+    check_g1_msm(65536 + 7, 1, 0, 0, ctx);
+    check_g2_msm(16384 + 3, 0, 0, 0, ctx);
+    if (!quick) {
+        check_g1_msm((size_t)1 << 20, 0, 0, 0, ctx);
+        check_g1_msm((size_t)1 << 20, 3, 0, 0, ctx);
+        check_g2_msm((size_t)1 << 18, 0, 0, 0, ctx);
+        check_g1_msm(300000, 1, 20, 0, ctx);
+    }
+    static const size_t bn[] = {0, 1, 63, 64, 65, 1000, 70001};
+    for (size_t i = 0; i < sizeof bn / sizeof bn[0]; i++) {
+        for (int fill = 0; fill < 3; fill++) {
+            check_g1_batch(bn[i], fill, ctx);
+            if (i < 6 || fill == 0) check_g2_batch(bn[i], fill, ctx);
+        }
+    }
+    if (!quick) check_g1_batch((size_t)1 << 21, 0, ctx);
+    gpu_msm_ctx_destroy(ctx);
+}
+
 int main(int argc, char **argv)
 {
     int quick = argc > 1 && strcmp(argv[1], "quick") == 0;
@@ -241,6 +428,12 @@ int main(int argc, char **argv)
     g_rng = env ? strtoull(env, NULL, 0) : (uint64_t)time(NULL) ^ ((uint64_t)clock() << 32);
     printf("seed: %llu (replay with CUZK_TEST_SEED)\n", (unsigned long long)g_rng);
 
+    if (argc > 1 && strcmp(argv[1], "msm") == 0) {
+        check_msm(0);
+        printf("%d passed, %d failed\n", g_pass, g_fail);
+        return g_fail == 0 ? 0 : 1;
+    }
+    check_msm(quick);
     check_ff();
 
     unsigned threads = 16;

@@ -1,10 +1,13 @@
 /* GPU micro-benchmarks (`cuzk-bench micro --gpu`): field throughput and NTTs on device-resident data, timed with
  * CUDA events after a warm-up, median of several runs. Same JSON lines as the CPU benchmarks plus "device": "gpu";
  * "threads" is 0 (the whole device). Built only when CUDA is enabled. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "bench.h"
+#include "cuzk/ec.h"
 #include "cuzk/gpu.h"
 
 static void report(const char *name, uint64_t size, double value, const char *unit)
@@ -130,6 +133,171 @@ static void bench_ntt(const bench_opts *o)
     free(h);
 }
 
+/* ---- MSM --------------------------------------------------------------------------------------------------------- */
+/* MSM_TILE distinct random points (96 / 192 MiB, above the 60 MiB L2), made on 16 threads: each a chain of mixed
+ * additions from its own start point, then one batch normalization; uploaded repeatedly to fill n. Scalars: a tile of
+ * MSM_TILE + 17 random Fr elements (so no (point, scalar) pair repeats within 2^26), uploaded likewise. */
+#define MSM_TILE ((size_t)1 << 20)
+#define GEN_THREADS 16
+
+typedef struct {
+    int g2;
+    void *out;
+    size_t lo, hi;
+} gen_arg;
+
+static void *gen_points(void *p)
+{
+    gen_arg *a = p;
+    size_t m = a->hi - a->lo;
+    uint64_t k0[4] = {0x1234567 + a->lo * 7919, 0xabcdef01ULL * (a->lo + 3), a->lo ^ 0x5555, 0x0123456789abcdULL};
+    uint64_t k1[4] = {0x9e3779b97f4a7c15ULL, 0xbf58476d1ce4e5b9ULL, 0x94d049bb133111ebULL, 0x0fedcba987654321ULL};
+    if (!a->g2) {
+        g1_affine_t g, qa;
+        g1_jac_t G, q, *j = malloc(m * sizeof *j);
+        g1_generator(&g);
+        g1_jac_from_affine(&G, &g);
+        g1_jac_mul(&q, &G, k1, 4);
+        g1_jac_to_affine(&qa, &q);
+        g1_jac_mul(&j[0], &G, k0, 4);
+        for (size_t i = 1; i < m; i++) g1_jac_add_affine(&j[i], &j[i - 1], &qa);
+        g1_jac_batch_to_affine((g1_affine_t *)a->out + a->lo, j, m);
+        free(j);
+    } else {
+        g2_affine_t g, qa;
+        g2_jac_t G, q, *j = malloc(m * sizeof *j);
+        g2_generator(&g);
+        g2_jac_from_affine(&G, &g);
+        g2_jac_mul(&q, &G, k1, 4);
+        g2_jac_to_affine(&qa, &q);
+        g2_jac_mul(&j[0], &G, k0, 4);
+        for (size_t i = 1; i < m; i++) g2_jac_add_affine(&j[i], &j[i - 1], &qa);
+        g2_jac_batch_to_affine((g2_affine_t *)a->out + a->lo, j, m);
+        free(j);
+    }
+    return NULL;
+}
+
+static void *make_tile(int g2)
+{
+    size_t psz = g2 ? sizeof(g2_affine_t) : sizeof(g1_affine_t);
+    void *out = malloc(MSM_TILE * psz);
+    if (out == NULL) return NULL;
+    pthread_t tid[GEN_THREADS];
+    gen_arg args[GEN_THREADS];
+    for (int t = 0; t < GEN_THREADS; t++) {
+        args[t] = (gen_arg){g2, out, MSM_TILE * t / GEN_THREADS, MSM_TILE * (t + 1) / GEN_THREADS};
+        if (pthread_create(&tid[t], NULL, gen_points, &args[t]) != 0) gen_points(&args[t]), tid[t] = 0;
+    }
+    for (int t = 0; t < GEN_THREADS; t++)
+        if (tid[t]) pthread_join(tid[t], NULL);
+    return out;
+}
+
+/* fills n elements of esz bytes at dev from a host tile of m elements, cyclically */
+static cuzk_status fill_cyclic(void *dev, const void *tile, size_t m, size_t n, size_t esz)
+{
+    for (size_t off = 0; off < n; off += m) {
+        size_t len = n - off < m ? n - off : m;
+        cuzk_status st = gpu_to_device((char *)dev + off * esz, tile, len * esz);
+        if (st != CUZK_OK) return st;
+    }
+    return CUZK_OK;
+}
+
+static cuzk_status time_msm(int g2, gpu_msm_ctx *ctx, const void *db, const fr_t *dk, size_t n, int reps,
+                            double *med)
+{
+    double ms[16];
+    gpu_timer t;
+    cuzk_status st = gpu_timer_init(&t);
+    for (int r = -1; st == CUZK_OK && r < reps; r++) {
+        g1_jac_t r1;
+        g2_jac_t r2;
+        st = gpu_timer_start(&t);
+        if (st == CUZK_OK) st = g2 ? gpu_g2_msm(&r2, db, dk, n, ctx) : gpu_g1_msm(&r1, db, dk, n, ctx);
+        double v = 0;
+        if (st == CUZK_OK) st = gpu_timer_stop(&t, &v);
+        if (r >= 0) ms[r] = v;
+    }
+    gpu_timer_free(&t);
+    if (st != CUZK_OK) return st;
+    qsort(ms, (size_t)reps, sizeof ms[0], cmp_double);
+    *med = ms[reps / 2];
+    return CUZK_OK;
+}
+
+/* g1_msm / g2_msm ("device": "gpu"): points and scalars resident, median of timed calls after a warm-up (each call
+ * ends with the copy of the window sums to the host). At 2^24 (G1) first every window width c = 14..22
+ * (gpu_g1_msm_c<c>). */
+static void bench_msm(const bench_opts *o)
+{
+    static const unsigned k1s[] = {20, 22, 24, 26}, k2s[] = {20, 22, 24};
+    size_t ntile = MSM_TILE + 17;
+    fr_t *ks = malloc(ntile * sizeof *ks);
+    if (ks == NULL) return;
+    uint64_t s = 0x853c49e6748fea9bULL;
+    for (size_t i = 0; i < ntile; i++) {
+        uint64_t l[FR_LIMBS];
+        for (int w = 0; w < FR_LIMBS; w++) {
+            s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+            l[w] = s;
+        }
+        fr_from_limbs_reduce(&ks[i], l);
+    }
+    gpu_msm_ctx *ctx = NULL;
+    if (gpu_msm_ctx_create(&ctx) != CUZK_OK) {
+        free(ks);
+        return;
+    }
+    for (int g2 = 0; g2 < 2; g2++) {
+        const char *name = g2 ? "g2_msm" : "g1_msm";
+        if (!bench_selected(o, name)) continue;
+        void *tile = make_tile(g2);
+        if (tile == NULL) break;
+        size_t psz = g2 ? sizeof(g2_affine_t) : sizeof(g1_affine_t);
+        const unsigned *k = g2 ? k2s : k1s;
+        size_t nk = g2 ? sizeof k2s / sizeof k2s[0] : sizeof k1s / sizeof k1s[0];
+        for (size_t ki = 0; ki < nk; ki++) {
+            size_t n = (size_t)1 << k[ki];
+            void *db = NULL;
+            fr_t *dk = NULL;
+            cuzk_status st = gpu_malloc(&db, n * psz);
+            if (st == CUZK_OK) st = gpu_malloc((void **)&dk, n * sizeof(fr_t));
+            if (st == CUZK_OK) st = fill_cyclic(db, tile, MSM_TILE, n, psz);
+            if (st == CUZK_OK) st = fill_cyclic(dk, ks, ntile, n, sizeof(fr_t));
+            double ms;
+            if (st == CUZK_OK && !g2 && k[ki] == 24) {
+                for (unsigned c = 14; st == CUZK_OK && c <= 22; c++) {
+                    char nm[32];
+                    snprintf(nm, sizeof nm, "gpu_g1_msm_c%u", c);
+                    unsigned old = gpu_msm_set_window(c);
+                    st = time_msm(g2, ctx, db, dk, n, 3, &ms);
+                    gpu_msm_set_window(old);
+                    if (st == CUZK_OK) report(nm, n, ms, "ms");
+                }
+            }
+            if (st == CUZK_OK) st = time_msm(g2, ctx, db, dk, n, k[ki] >= 24 ? 3 : 5, &ms);
+            if (st == CUZK_OK) {
+                printf("{\"name\": \"%s\", \"size\": %zu, \"threads\": 0, \"value\": %.4f, \"unit\": \"ms\", "
+                       "\"device\": \"gpu\", \"c\": %u}\n",
+                       name, n, ms, gpu_msm_window_for(n));
+                fflush(stdout);
+            }
+            if (st != CUZK_OK) fail(name, st);
+            gpu_free(db), gpu_free(dk);
+            /* the scratch of the largest size stays: drop it before the next group's sizes */
+            if (st != CUZK_OK) break;
+        }
+        free(tile);
+        gpu_msm_ctx_destroy(ctx);
+        ctx = NULL;
+        if (gpu_msm_ctx_create(&ctx) != CUZK_OK) break;
+    }
+    gpu_msm_ctx_destroy(ctx);
+    free(ks);
+}
+
 void bench_micro_gpu(const bench_opts *o)
 {
     if (gpu_device_count() <= 0) {
@@ -140,4 +308,5 @@ void bench_micro_gpu(const bench_opts *o)
     if (gpu_device_name(name, sizeof name) == CUZK_OK) fprintf(stderr, "cuzk-bench: device %s\n", name);
     bench_ff(o);
     if (bench_selected(o, "gpu_ntt")) bench_ntt(o);
+    if (bench_selected(o, "g1_msm") || bench_selected(o, "g2_msm")) bench_msm(o);
 }
