@@ -110,6 +110,8 @@ cuzk_status gpu_g2_batch_add(g2_jac_t *r, const g2_affine_t *bases, const uint64
 unsigned gpu_msm_set_window(unsigned c);
 size_t gpu_msm_set_group_items(size_t items);
 unsigned gpu_msm_window_for(size_t n);
+/* Non-zero: each MSM prints its phase times (CUDA events) on stderr. Returns the previous value. */
+int gpu_msm_set_profile(int on);
 
 #ifdef __cplusplus
 }

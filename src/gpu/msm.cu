@@ -51,6 +51,14 @@ extern "C" unsigned gpu_msm_set_window(unsigned c)
     g_window = c <= MSM_MAX_C ? c : MSM_MAX_C;
     return old;
 }
+static int g_profile; /* gpu_msm_set_profile: phase times on stderr */
+extern "C" int gpu_msm_set_profile(int on)
+{
+    int old = g_profile;
+    g_profile = on;
+    return old;
+}
+
 extern "C" size_t gpu_msm_set_group_items(size_t items)
 {
     size_t old = g_group_items;
@@ -363,6 +371,14 @@ static cuzk_status msm_run(void *win_host, gpu_msm_ctx *x, const daff<F> *bases,
                                               (int)p.items, 0, (int)p.key_bits));
     CUZK_TRY(grow(&x->cub_tmp, &x->cap_cub, cub_need));
 
+    /* profiling: ev[0] start, per group ev[1 + 2g] after the sort and ev[2 + 2g] after the accumulation, then the
+     * end of the reduction and of the copy */
+    cudaEvent_t ev[2 * 128 + 4];
+    unsigned nev = 0, groups = (p.nw + p.gw - 1) / p.gw;
+    if (g_profile) {
+        for (unsigned i = 0; i < 2 * groups + 3; i++) CUZK_CUDA(cudaEventCreate(&ev[i]));
+        CUZK_CUDA(cudaEventRecord(ev[nev++]));
+    }
     X *buckets = (X *)x->buckets;
     CUZK_CUDA(cudaMemsetAsync(buckets, 0, bucket_bytes)); /* empty buckets: infinity */
     for (unsigned j0 = 0; j0 < p.nw; j0 += p.gw) {
@@ -375,6 +391,7 @@ static cuzk_status msm_run(void *win_host, gpu_msm_ctx *x, const daff<F> *bases,
         size_t tmp = x->cap_cub;
         CUZK_CUDA(cub::DeviceRadixSort::SortPairs(x->cub_tmp, tmp, x->keys[0], x->keys[1], x->vals[0], x->vals[1],
                                                   (int)items, 0, (int)(p.c + lg)));
+        if (g_profile) CUZK_CUDA(cudaEventRecord(ev[nev++]));
         size_t slices = (items + p.slice - 1) / p.slice;
         k_accumulate<F><<<blocks_for(slices, 128), 128>>>(buckets, (X *)x->heads, (X *)x->tails, x->keys[1],
                                                           x->vals[1], bases, items, p.slice, p.c, j0, p.nb);
@@ -382,14 +399,35 @@ static cuzk_status msm_run(void *win_host, gpu_msm_ctx *x, const daff<F> *bases,
         k_fixup<F><<<blocks_for(slices, 128), 128>>>(buckets, (const X *)x->heads, (const X *)x->tails, x->keys[1],
                                                      items, p.slice, slices, p.c, j0, p.nb);
         CUZK_CUDA_LAUNCHED();
+        if (g_profile) CUZK_CUDA(cudaEventRecord(ev[nev++]));
     }
     X *seg0 = (X *)x->seg[0], *seg1 = (X *)x->seg[1], *res;
     k_bucket_segments<F><<<blocks_for((size_t)p.nw * p.nseg, 64), 64>>>(seg0, buckets, p.nw, p.nb, p.seg_len,
                                                                         p.nseg);
     CUZK_CUDA_LAUNCHED();
     CUZK_TRY(pair_sum_all<F>(&res, seg0, seg1, p.nw, p.nseg, p.nseg));
+    if (g_profile) CUZK_CUDA(cudaEventRecord(ev[nev++]));
     CUZK_CUDA(cudaMemcpy2D(win_host, sizeof(X), res, p.nseg * sizeof(X), sizeof(X), p.nw, cudaMemcpyDeviceToHost));
     CUZK_CUDA(cudaGetLastError());
+    if (g_profile) {
+        CUZK_CUDA(cudaEventRecord(ev[nev++]));
+        CUZK_CUDA(cudaEventSynchronize(ev[nev - 1]));
+        float sort = 0, acc = 0, red = 0, copy = 0, t;
+        for (unsigned g = 0; g < groups; g++) {
+            CUZK_CUDA(cudaEventElapsedTime(&t, ev[2 * g], ev[2 * g + 1]));
+            sort += t;
+            CUZK_CUDA(cudaEventElapsedTime(&t, ev[2 * g + 1], ev[2 * g + 2]));
+            acc += t;
+        }
+        CUZK_CUDA(cudaEventElapsedTime(&red, ev[2 * groups], ev[2 * groups + 1]));
+        CUZK_CUDA(cudaEventElapsedTime(&copy, ev[2 * groups + 1], ev[2 * groups + 2]));
+        fprintf(stderr,
+                "msm profile: %s n=%zu c=%u windows=%u groups=%u slice=%zu segment=%u: memset+digits+sort %.3f ms, "
+                "accumulate+fixup %.3f ms, bucket reduction %.3f ms, copy %.3f ms\n",
+                sizeof(F) == sizeof(dfp) ? "G1" : "G2", n, p.c, p.nw, groups, p.slice, p.seg_len, sort, acc, red,
+                copy);
+        for (unsigned i = 0; i < nev; i++) cudaEventDestroy(ev[i]);
+    }
     return CUZK_OK;
 }
 
