@@ -70,6 +70,17 @@ static __device__ __forceinline__ void f_neg(dfp2 *r, const dfp2 *a)
     f_neg(&r->c1, &a->c1);
 }
 
+/* Fp with the 32-bit-word multiplication (same bytes as dfp): for measuring the two multipliers in the MSM */
+typedef struct __align__(16) { dfp v; } dfp32;
+static __device__ __forceinline__ void f_add(dfp32 *r, const dfp32 *a, const dfp32 *b) { dfp_add(&r->v, &a->v, &b->v); }
+static __device__ __forceinline__ void f_sub(dfp32 *r, const dfp32 *a, const dfp32 *b) { dfp_sub(&r->v, &a->v, &b->v); }
+static __device__ __forceinline__ void f_mul(dfp32 *r, const dfp32 *a, const dfp32 *b) { dfp_mul32(&r->v, &a->v, &b->v); }
+static __device__ __forceinline__ void f_sqr(dfp32 *r, const dfp32 *a) { dfp_mul32(&r->v, &a->v, &a->v); }
+static __device__ __forceinline__ bool f_is_zero(const dfp32 *a) { return f_is_zero(&a->v); }
+static __device__ __forceinline__ void f_set_zero(dfp32 *r) { f_set_zero(&r->v); }
+static __device__ __forceinline__ void f_set_one(dfp32 *r) { f_set_one(&r->v); }
+static __device__ __forceinline__ void f_neg(dfp32 *r, const dfp32 *a) { f_neg(&r->v, &a->v); }
+
 /* ---- points ------------------------------------------------------------------------------------------------------ */
 template <typename F> struct daff { F x, y; };
 template <typename F> struct dxyzz { F x, y, zz, zzz; };

@@ -51,6 +51,14 @@ extern "C" unsigned gpu_msm_set_window(unsigned c)
     g_window = c <= MSM_MAX_C ? c : MSM_MAX_C;
     return old;
 }
+static unsigned g_variant; /* gpu_msm_set_variant: bit 0 = G1 accumulation with the 32-bit Fp multiplication */
+extern "C" unsigned gpu_msm_set_variant(unsigned v)
+{
+    unsigned old = g_variant;
+    g_variant = v;
+    return old;
+}
+
 static int g_profile; /* gpu_msm_set_profile: phase times on stderr */
 extern "C" int gpu_msm_set_profile(int on)
 {
@@ -393,8 +401,15 @@ static cuzk_status msm_run(void *win_host, gpu_msm_ctx *x, const daff<F> *bases,
                                                   (int)items, 0, (int)(p.c + lg)));
         if (g_profile) CUZK_CUDA(cudaEventRecord(ev[nev++]));
         size_t slices = (items + p.slice - 1) / p.slice;
-        k_accumulate<F><<<blocks_for(slices, 128), 128>>>(buckets, (X *)x->heads, (X *)x->tails, x->keys[1],
-                                                          x->vals[1], bases, items, p.slice, p.c, j0, p.nb);
+        if (sizeof(F) == sizeof(dfp) && (g_variant & 1)) {
+            typedef dxyzz<dfp32> X32;
+            k_accumulate<dfp32><<<blocks_for(slices, 128), 128>>>(
+                (X32 *)buckets, (X32 *)x->heads, (X32 *)x->tails, x->keys[1], x->vals[1],
+                (const daff<dfp32> *)bases, items, p.slice, p.c, j0, p.nb);
+        } else {
+            k_accumulate<F><<<blocks_for(slices, 128), 128>>>(buckets, (X *)x->heads, (X *)x->tails, x->keys[1],
+                                                              x->vals[1], bases, items, p.slice, p.c, j0, p.nb);
+        }
         CUZK_CUDA_LAUNCHED();
         k_fixup<F><<<blocks_for(slices, 128), 128>>>(buckets, (const X *)x->heads, (const X *)x->tails, x->keys[1],
                                                      items, p.slice, slices, p.c, j0, p.nb);

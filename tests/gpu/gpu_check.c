@@ -395,6 +395,10 @@ static void check_msm(int quick)
     }
     check_g1_msm(20000, 2, 16, 0, ctx); /* one heavy bucket per window, spread over many slices */
     check_g2_msm(5000, 2, 13, 0, ctx);
+    unsigned ov = gpu_msm_set_variant(1); /* the 32-bit multiplier in the accumulation */
+    check_g1_msm(4097, 1, 0, 0, ctx);
+    check_g1_msm(65536 + 7, 0, 0, 0, ctx);
+    gpu_msm_set_variant(ov);
     check_g1_msm(65536 + 7, 0, 0, 0, ctx);
     check_g1_msm(65536 + 7, 1, 0, 0, ctx);
     check_g2_msm(16384 + 3, 0, 0, 0, ctx);
