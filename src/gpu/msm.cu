@@ -51,7 +51,8 @@ extern "C" unsigned gpu_msm_set_window(unsigned c)
     g_window = c <= MSM_MAX_C ? c : MSM_MAX_C;
     return old;
 }
-static unsigned g_variant; /* gpu_msm_set_variant: bit 0 = G1 accumulation with the 32-bit Fp multiplication */
+static unsigned g_variant; /* gpu_msm_set_variant: bit 0 = G1 accumulation with the 32-bit Fp multiplication, bit 1 = G1
+                             * accumulation loading the next base ahead (overrides bit 0) */
 extern "C" unsigned gpu_msm_set_variant(unsigned v)
 {
     unsigned old = g_variant;
@@ -217,7 +218,9 @@ static __device__ __forceinline__ size_t slot_of(uint32_t key, unsigned c, unsig
     return (size_t)(j0 + (key >> c)) * (nb + 1) + (key & ((1u << c) - 1));
 }
 
-template <typename F>
+/* PF: the base of the next entry is loaded before the current one is added (hides the random gather's latency at
+ * the cost of one more point in registers) */
+template <typename F, bool PF = false>
 __global__ void __launch_bounds__(256) k_accumulate(dxyzz<F> *buckets, dxyzz<F> *heads, dxyzz<F> *tails,
                                                     const uint32_t *keys, const uint32_t *vals,
                                                     const daff<F> *bases, size_t items, size_t L, unsigned c,
@@ -232,6 +235,12 @@ __global__ void __launch_bounds__(256) k_accumulate(dxyzz<F> *buckets, dxyzz<F> 
     bool first_run = true;
     dxyzz<F> acc;
     xyzz_set_inf(&acc);
+    uint32_t v_next = 0;
+    daff<F> b_next;
+    if (PF) {
+        v_next = vals[start];
+        b_next = ld16(&bases[v_next & MSM_IDX_MASK]);
+    }
     for (size_t p = start;; p++) {
         uint32_t k = p < end ? keys[p] : 0;
         if (p == end || k != cur) {
@@ -245,9 +254,20 @@ __global__ void __launch_bounds__(256) k_accumulate(dxyzz<F> *buckets, dxyzz<F> 
             cur = k;
             xyzz_set_inf(&acc);
         }
-        if ((k & ((1u << c) - 1)) == 0) continue; /* zero digit */
-        uint32_t v = vals[p];
-        daff<F> b = ld16(&bases[v & MSM_IDX_MASK]);
+        uint32_t v;
+        daff<F> b;
+        if (PF) {
+            v = v_next, b = b_next;
+            if (p + 1 < end) {
+                v_next = vals[p + 1];
+                b_next = ld16(&bases[v_next & MSM_IDX_MASK]);
+            }
+            if ((k & ((1u << c) - 1)) == 0) continue;
+        } else {
+            if ((k & ((1u << c) - 1)) == 0) continue; /* zero digit */
+            v = vals[p];
+            b = ld16(&bases[v & MSM_IDX_MASK]);
+        }
         if (aff_is_inf(&b)) continue;
         if (v & MSM_SIGN) f_neg(&b.y, &b.y);
         xyzz_madd(&acc, b.x, b.y);
@@ -401,7 +421,11 @@ static cuzk_status msm_run(void *win_host, gpu_msm_ctx *x, const daff<F> *bases,
                                                   (int)items, 0, (int)(p.c + lg)));
         if (g_profile) CUZK_CUDA(cudaEventRecord(ev[nev++]));
         size_t slices = (items + p.slice - 1) / p.slice;
-        if (sizeof(F) == sizeof(dfp) && (g_variant & 1)) {
+        if (sizeof(F) == sizeof(dfp) && (g_variant & 2)) {
+            k_accumulate<dfp, true><<<blocks_for(slices, 128), 128>>>(
+                (dxyzz<dfp> *)buckets, (dxyzz<dfp> *)x->heads, (dxyzz<dfp> *)x->tails, x->keys[1], x->vals[1],
+                (const daff<dfp> *)bases, items, p.slice, p.c, j0, p.nb);
+        } else if (sizeof(F) == sizeof(dfp) && (g_variant & 1)) {
             typedef dxyzz<dfp32> X32;
             k_accumulate<dfp32><<<blocks_for(slices, 128), 128>>>(
                 (X32 *)buckets, (X32 *)x->heads, (X32 *)x->tails, x->keys[1], x->vals[1],

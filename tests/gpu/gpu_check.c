@@ -398,6 +398,10 @@ static void check_msm(int quick)
     unsigned ov = gpu_msm_set_variant(1); /* the 32-bit multiplier in the accumulation */
     check_g1_msm(4097, 1, 0, 0, ctx);
     check_g1_msm(65536 + 7, 0, 0, 0, ctx);
+    gpu_msm_set_variant(2); /* loading ahead */
+    check_g1_msm(4097, 1, 0, 0, ctx);
+    check_g1_msm(20000, 2, 16, 0, ctx);
+    check_g1_msm(65536 + 7, 0, 0, 0, ctx);
     gpu_msm_set_variant(ov);
     check_g1_msm(65536 + 7, 0, 0, 0, ctx);
     check_g1_msm(65536 + 7, 1, 0, 0, ctx);

@@ -283,6 +283,12 @@ static void bench_msm(const bench_opts *o)
                 gpu_msm_set_variant(old);
                 if (st == CUZK_OK) report("gpu_g1_msm_mul32", n, ms, "ms");
             }
+            if (st == CUZK_OK && !g2 && (k[ki] == 20 || k[ki] == 24)) {
+                unsigned old = gpu_msm_set_variant(2);
+                st = time_msm(g2, ctx, db, dk, n, 3, &ms);
+                gpu_msm_set_variant(old);
+                if (st == CUZK_OK) report("gpu_g1_msm_prefetch", n, ms, "ms");
+            }
             if (st == CUZK_OK) st = time_msm(g2, ctx, db, dk, n, k[ki] >= 24 ? 3 : 5, &ms);
             if (st == CUZK_OK) {
                 printf("{\"name\": \"%s\", \"size\": %zu, \"threads\": 0, \"value\": %.4f, \"unit\": \"ms\", "
