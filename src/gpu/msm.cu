@@ -51,7 +51,7 @@ extern "C" unsigned gpu_msm_set_window(unsigned c)
     g_window = c <= MSM_MAX_C ? c : MSM_MAX_C;
     return old;
 }
-static unsigned g_variant; /* gpu_msm_set_variant: bit 0 = G1 accumulation with the 32-bit Fp multiplication, bit 1 = G1
+static unsigned g_variant = 2; /* gpu_msm_set_variant: bit 0 = G1 accumulation with the 32-bit Fp multiplication, bit 1 = G1
                              * accumulation loading the next base ahead (overrides bit 0) */
 extern "C" unsigned gpu_msm_set_variant(unsigned v)
 {
@@ -274,6 +274,23 @@ __global__ void __launch_bounds__(256) k_accumulate(dxyzz<F> *buckets, dxyzz<F> 
     }
 }
 
+/* Heads of consecutive slices that continue one bucket are summed by a tree over aligned blocks: after round r,
+ * heads[s] holds the sum of the block [s, s + 2^(r+1)) when s is a multiple of 2^(r+1) and the whole block continues
+ * one bucket (its first slice starts inside the bucket and its last slice starts with the same key, so every slice
+ * between does too); otherwise heads[s] keeps the sum of the largest such block found before. */
+template <typename F>
+__global__ void k_heads_tree(dxyzz<F> *heads, const uint32_t *keys, size_t L, size_t slices, unsigned r)
+{
+    size_t half = (size_t)1 << r, s = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) << (r + 1);
+    if (s == 0 || s + 2 * half - 1 >= slices) return;
+    uint32_t k = keys[s * L];
+    if (keys[s * L - 1] != k || keys[(s + 2 * half - 1) * L] != k) return;
+    dxyzz<F> a = ld16(&heads[s]), b = ld16(&heads[s + half]);
+    xyzz_add(&a, &a, &b);
+    st16(&heads[s], a);
+}
+
+/* The thread whose slice holds a bucket's tail adds the bucket's head blocks (largest aligned block first). */
 template <typename F>
 __global__ void k_fixup(dxyzz<F> *buckets, const dxyzz<F> *heads, const dxyzz<F> *tails, const uint32_t *keys,
                         size_t items, size_t L, size_t slices, unsigned c, unsigned j0, uint32_t nb)
@@ -286,9 +303,12 @@ __global__ void k_fixup(dxyzz<F> *buckets, const dxyzz<F> *heads, const dxyzz<F>
     if (keys[start] == last && start > 0 && keys[start - 1] == last) return; /* it is a head: not ours */
     if ((last & ((1u << c) - 1)) == 0) return;
     dxyzz<F> sum = ld16(&tails[t]);
-    for (size_t s = t + 1; s < slices && keys[s * L] == last; s++) {
+    for (size_t s = t + 1; s < slices && keys[s * L] == last;) {
+        size_t blk = 1;
+        while ((s & (2 * blk - 1)) == 0 && s + 2 * blk - 1 < slices && keys[(s + 2 * blk - 1) * L] == last) blk *= 2;
         dxyzz<F> h = ld16(&heads[s]);
         xyzz_add(&sum, &sum, &h);
+        s += blk;
     }
     st16(&buckets[slot_of(last, c, j0, nb)], sum);
 }
@@ -435,6 +455,10 @@ static cuzk_status msm_run(void *win_host, gpu_msm_ctx *x, const daff<F> *bases,
                                                               x->vals[1], bases, items, p.slice, p.c, j0, p.nb);
         }
         CUZK_CUDA_LAUNCHED();
+        for (unsigned r = 0; ((size_t)2 << r) < slices; r++) {
+            k_heads_tree<F><<<blocks_for(slices >> (r + 1), 128), 128>>>((X *)x->heads, x->keys[1], p.slice, slices, r);
+            CUZK_CUDA_LAUNCHED();
+        }
         k_fixup<F><<<blocks_for(slices, 128), 128>>>(buckets, (const X *)x->heads, (const X *)x->tails, x->keys[1],
                                                      items, p.slice, slices, p.c, j0, p.nb);
         CUZK_CUDA_LAUNCHED();

@@ -394,11 +394,13 @@ static void check_msm(int quick)
         if (i % 3 == 0) check_g2_msm(1500, 1, cs[i], 1500 * 2, ctx);
     }
     check_g1_msm(20000, 2, 16, 0, ctx); /* one heavy bucket per window, spread over many slices */
+    check_g1_msm(200000, 0, 17, 0, ctx); /* 1-bit top window: two buckets of 10^5 points, long head chains */
+    check_g2_msm(50000, 1, 15, 0, ctx);
     check_g2_msm(5000, 2, 13, 0, ctx);
     unsigned ov = gpu_msm_set_variant(1); /* the 32-bit multiplier in the accumulation */
     check_g1_msm(4097, 1, 0, 0, ctx);
     check_g1_msm(65536 + 7, 0, 0, 0, ctx);
-    gpu_msm_set_variant(2); /* loading ahead */
+    gpu_msm_set_variant(0); /* no loading ahead */
     check_g1_msm(4097, 1, 0, 0, ctx);
     check_g1_msm(20000, 2, 16, 0, ctx);
     check_g1_msm(65536 + 7, 0, 0, 0, ctx);

@@ -284,10 +284,10 @@ static void bench_msm(const bench_opts *o)
                 if (st == CUZK_OK) report("gpu_g1_msm_mul32", n, ms, "ms");
             }
             if (st == CUZK_OK && !g2 && (k[ki] == 20 || k[ki] == 24)) {
-                unsigned old = gpu_msm_set_variant(2);
+                unsigned old = gpu_msm_set_variant(0);
                 st = time_msm(g2, ctx, db, dk, n, 3, &ms);
                 gpu_msm_set_variant(old);
-                if (st == CUZK_OK) report("gpu_g1_msm_prefetch", n, ms, "ms");
+                if (st == CUZK_OK) report("gpu_g1_msm_noprefetch", n, ms, "ms");
             }
             if (st == CUZK_OK) st = time_msm(g2, ctx, db, dk, n, k[ki] >= 24 ? 3 : 5, &ms);
             if (st == CUZK_OK) {
