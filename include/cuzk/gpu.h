@@ -114,7 +114,7 @@ unsigned gpu_msm_window_for(size_t n);
 int gpu_msm_set_profile(int on);
 /* Kernel variant (measurements): bit 0 = the G1 bucket accumulation uses the 32-bit-word Fp multiplication
  * (else 64-bit words); bit 1 = it loads the next base ahead of each addition (64-bit words; overrides bit 0).
- * Default 2 (fastest measured on the H200). Returns the previous value. */
+ * Default 0: neither measured faster on the H200 (docs/PERFORMANCE-gpu.md). Returns the previous value. */
 unsigned gpu_msm_set_variant(unsigned v);
 
 #ifdef __cplusplus

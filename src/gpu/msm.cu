@@ -51,7 +51,7 @@ extern "C" unsigned gpu_msm_set_window(unsigned c)
     g_window = c <= MSM_MAX_C ? c : MSM_MAX_C;
     return old;
 }
-static unsigned g_variant = 2; /* gpu_msm_set_variant: bit 0 = G1 accumulation with the 32-bit Fp multiplication, bit 1 = G1
+static unsigned g_variant; /* gpu_msm_set_variant: bit 0 = G1 accumulation with the 32-bit Fp multiplication, bit 1 = G1
                              * accumulation loading the next base ahead (overrides bit 0) */
 extern "C" unsigned gpu_msm_set_variant(unsigned v)
 {
