@@ -8,16 +8,17 @@
 /* Estimated time of a plan, in units of one batch-affine bucket addition: every part of every window adds its
  * points into buckets and then reduces all 2^(c−1) buckets; tasks are spread evenly over the workers, so time is
  * set by the busiest worker. */
-static double msm_plan_cost(size_t n, unsigned threads, double bucket_cost, unsigned c, unsigned parts)
+static double msm_plan_cost(size_t n, unsigned threads, double bucket_cost, unsigned bits, unsigned c,
+                            unsigned parts)
 {
-    unsigned nw = (MSM_SCALAR_BITS + c - 1) / c;
+    unsigned nw = (bits + c - 1) / c;
     unsigned tasks = nw * parts;
     unsigned rounds = (tasks + threads - 1) / threads;
     double per_task = (double)n / parts + bucket_cost * (double)((size_t)1 << (c - 1));
     return rounds * per_task;
 }
 
-void msm_plan_choose(msm_plan *p, size_t n, unsigned threads, double bucket_cost)
+void msm_plan_choose(msm_plan *p, size_t n, unsigned threads, double bucket_cost, unsigned bits)
 {
     if (threads == 0) threads = 1;
     p->c = 2;
@@ -27,7 +28,7 @@ void msm_plan_choose(msm_plan *p, size_t n, unsigned threads, double bucket_cost
         /* splitting windows only pays when windows alone cannot keep the workers busy */
         for (unsigned parts = 1; parts <= threads; parts++) {
             if (parts > 1 && (size_t)parts * 64 > n) break;
-            double t = msm_plan_cost(n, threads, bucket_cost, c, parts);
+            double t = msm_plan_cost(n, threads, bucket_cost, bits, c, parts);
             if (best < 0 || t < best) {
                 best = t;
                 p->c = c;
@@ -35,7 +36,7 @@ void msm_plan_choose(msm_plan *p, size_t n, unsigned threads, double bucket_cost
             }
         }
     }
-    p->nw = (MSM_SCALAR_BITS + p->c - 1) / p->c;
+    p->nw = (bits + p->c - 1) / p->c;
 }
 
 int msm_scalar_in_range(const uint64_t k[4])
@@ -44,6 +45,52 @@ int msm_scalar_in_range(const uint64_t k[4])
         if (k[i] != FR_MODULUS[i]) return k[i] < FR_MODULUS[i];
     }
     return 0;
+}
+
+/* Barrett division by m = z² = 0xac45a4010001a402_0000000100000000: with mu = floor(2^256 / m) (129 bits), the
+ * estimate q' = floor(k·mu / 2^256) satisfies q − 1 <= q' <= q (k < 2^256), so one correction step gives q. */
+void msm_glv_split(uint64_t k1[2], uint64_t k2[2], const uint64_t k[4])
+{
+    typedef unsigned __int128 u128;
+    static const uint64_t M[2] = {0x0000000100000000ULL, 0xac45a4010001a402ULL};
+    static const uint64_t MU[3] = {0x63f6e522f6cfee2eULL, 0x7c6becf1e01faaddULL, 0x1ULL};
+    /* t = k·mu, 7 limbs; only limbs 4 and 5 (the quotient, < 2^128) are kept, but all carries are needed */
+    uint64_t t[7] = {0};
+    for (int i = 0; i < 4; i++) {
+        uint64_t carry = 0;
+        for (int j = 0; j < 3; j++) {
+            u128 s = (u128)k[i] * MU[j] + t[i + j] + carry;
+            t[i + j] = (uint64_t)s;
+            carry = (uint64_t)(s >> 64);
+        }
+        t[i + 3] = carry;
+    }
+    uint64_t q0 = t[4], q1 = t[5];
+    /* rem = k − q·m < 2m < 2^129: computed mod 2^192 */
+    u128 p00 = (u128)q0 * M[0], p01 = (u128)q0 * M[1], p10 = (u128)q1 * M[0], p11 = (u128)q1 * M[1];
+    uint64_t qm[3];
+    qm[0] = (uint64_t)p00;
+    u128 mid = (p00 >> 64) + (uint64_t)p01 + (uint64_t)p10;
+    qm[1] = (uint64_t)mid;
+    qm[2] = (uint64_t)(mid >> 64) + (uint64_t)(p01 >> 64) + (uint64_t)(p10 >> 64) + (uint64_t)p11;
+    uint64_t r[3];
+    u128 d = (u128)k[0] - qm[0];
+    r[0] = (uint64_t)d;
+    d = (u128)k[1] - qm[1] - (uint64_t)(d >> 64 != 0);
+    r[1] = (uint64_t)d;
+    r[2] = k[2] - qm[2] - (uint64_t)(d >> 64 != 0);
+    if (r[2] != 0 || r[1] > M[1] || (r[1] == M[1] && r[0] >= M[0])) {
+        /* rem >= m: subtract m once more, q + 1 */
+        d = (u128)r[0] - M[0];
+        r[0] = (uint64_t)d;
+        r[1] = r[1] - M[1] - (uint64_t)(d >> 64 != 0);
+        q0++;
+        q1 += q0 == 0;
+    }
+    k1[0] = r[0];
+    k1[1] = r[1];
+    k2[0] = q0;
+    k2[1] = q1;
 }
 
 typedef struct {

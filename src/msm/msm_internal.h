@@ -9,24 +9,29 @@
 
 /* Scalars are < r < 2^255, so bit 255 is always clear and ceil(256 / c) signed windows never carry out. */
 #define MSM_SCALAR_BITS 256
+/* GLV halves (G1) are < z² < 2^128 but may have bit 127 set: ceil(129 / c) windows, so the top window's top bit
+ * (at c·nw − 1 >= 128) is clear. */
+#define MSM_GLV_BITS 129
 #define MSM_MAX_WINDOW 20
 #define MSM_MAX_N ((size_t)INT32_MAX)
 #define MSM_MAX_THREADS 1024u
 
-/* How one MSM is cut: window width c, windows nw = ceil(256 / c), each window split into `parts` point ranges.
+/* How one MSM is cut: window width c, windows nw = ceil(bits / c), each window split into `parts` point ranges.
  * A task is one (window, part) pair; tasks are handed to workers in order. */
 typedef struct {
     unsigned c, nw, parts;
 } msm_plan;
 
-/* Chooses the plan of least estimated time for n points on `threads` workers. bucket_cost is the cost of reducing
- * one bucket relative to one bucket addition. */
-void msm_plan_choose(msm_plan *p, size_t n, unsigned threads, double bucket_cost);
+/* Chooses the plan of least estimated time for n points with scalars of `bits` bits (MSM_SCALAR_BITS or
+ * MSM_GLV_BITS) on `threads` workers. bucket_cost is the cost of reducing one bucket relative to one bucket
+ * addition. */
+void msm_plan_choose(msm_plan *p, size_t n, unsigned threads, double bucket_cost, unsigned bits);
 
-/* Signed digit of window j (width c) of a 256-bit scalar k < 2^255: d in [−2^(c−1), 2^(c−1)], with
- * k = Σ_j d_j 2^(jc). Booth's rule: the c bits of the window, plus the bit just below it, minus 2^c times the
- * window's top bit; each window is read independently, no carry chain. */
-static inline int32_t msm_digit(const uint64_t k[4], unsigned j, unsigned c)
+/* Signed digit of window j (width c) of a scalar k of `limbs` 64-bit limbs whose bit c·nw − 1 is clear:
+ * d in [−2^(c−1), 2^(c−1)], with k = Σ_j d_j 2^(jc). Booth's rule: the c bits of the window, plus the bit just
+ * below it, minus 2^c times the window's top bit; each window is read independently, no carry chain. Bits at and
+ * above 64·limbs read as 0. */
+static inline int32_t msm_digit(const uint64_t *k, unsigned limbs, unsigned j, unsigned c)
 {
     unsigned pos = j * c;
     /* c + 1 bits starting at pos − 1 (bit −1 is 0): read a 64-bit span covering them */
@@ -36,7 +41,7 @@ static inline int32_t msm_digit(const uint64_t k[4], unsigned j, unsigned c)
     } else {
         unsigned s = pos - 1, limb = s / 64, sh = s % 64;
         w = k[limb] >> sh;
-        if (sh != 0 && limb + 1 < 4) w |= k[limb + 1] << (64 - sh);
+        if (sh != 0 && limb + 1 < limbs) w |= k[limb + 1] << (64 - sh);
     }
     uint64_t mask = ((uint64_t)1 << (c + 1)) - 1;
     w &= mask;
@@ -47,6 +52,10 @@ static inline int32_t msm_digit(const uint64_t k[4], unsigned j, unsigned c)
 
 /* k < r as plain integers. */
 int msm_scalar_in_range(const uint64_t k[4]);
+
+/* GLV split of k < r for G1: k = k1 + k2·z² with 0 <= k1, k2 < z² < 2^128 (z = −0xd201000000010000; r = z⁴ − z² + 1,
+ * so k2 = floor(k / z²) <= z² − 1). k1 is written to k1[0..1], k2 to k2[0..1]. */
+void msm_glv_split(uint64_t k1[2], uint64_t k2[2], const uint64_t k[4]);
 
 /* Runs fn(ctx, id) for id = 0 .. threads−1 (threads <= MSM_MAX_THREADS), id 0 on the calling thread, and waits for
  * all. When a thread cannot be created its share runs on the caller afterwards, so every id runs exactly once. */

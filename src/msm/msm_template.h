@@ -2,7 +2,15 @@
  *   G(name)        the group prefix (g1_##name), with AFF, JAC, XYZZ its point types;
  *   FE, F(name)    the coordinate field (fp_t, fp_##name) and F_INV_VARTIME its variable-time inverse;
  *   MSM_CHUNK      how many points one batch of affine additions holds (one field inversion per round);
- *   MSM_BUCKET_COST the cost of reducing one bucket, in bucket additions (see msm_plan_choose).
+ *   MSM_BUCKET_COST the cost of reducing one bucket, in bucket additions (see msm_plan_choose);
+ *   MSM_GLV_PHI(r, p) optionally: the endomorphism ψ with ψ(P) = [z²]P (G1: (βx, −y)), which enables the GLV path.
+ *
+ * GLV (G1): k = k1 + k2·z² with k1, k2 < 2^128 (msm_glv_split), so Σ [k_i] P_i = Σ [k1_i] P_i + [k2_i] ψ(P_i): an
+ * MSM of 2n points with 129-bit scalars, about half the windows of 2n points each, so the same bucket additions,
+ * half the bucket reductions and doublings. The ψ(P_i) are computed once per call (one multiplication each) into the
+ * scalar block; points are then numbered 0 .. 2n − 1, the second half being the ψ(P_i). Used for
+ * n <= MSM_GLV_MAX_N (G(msm_layout_of)): measured faster there at every size, slower at 2^20 (where the gather is
+ * memory-bound and ψ would add 96 MB).
  *
  * Outline of one window of c bits (windows and point ranges are tasks spread over the workers):
  *   1. each scalar's signed digit d (Booth recoding, msm_digit) selects bucket |d| − 1, with the base negated when
@@ -188,8 +196,10 @@ static bool G(tree_reduce)(G(msm_scratch) *s, size_t nruns, uint32_t target_len,
 
 typedef struct {
     const AFF *bases;
-    const uint64_t (*k)[4];
-    size_t n;
+    const AFF *phi;     /* GLV: ψ(bases[i]), n_bases of them; NULL otherwise */
+    const uint64_t *k;  /* n scalars of klimbs limbs */
+    unsigned klimbs;
+    size_t n, n_bases;  /* points (2·n_bases with GLV) and bases */
     msm_plan plan;
     unsigned workers;
     char *scratch_mem;  /* workers × scratch_stride bytes */
@@ -269,7 +279,7 @@ static void G(msm_task)(G(msm_ctx) *x, G(msm_scratch) *s, unsigned task)
      * scatter moved it along) its end; bucket b spans [b ? count[b − 1] : 0, count[b]) */
     memset(count, 0, (nb + 1) * sizeof *count);
     for (size_t i = lo; i < hi; i++) {
-        int32_t d = msm_digit(x->k[i], j, c);
+        int32_t d = x->klimbs == 2 ? msm_digit(x->k + 2 * i, 2, j, c) : msm_digit(x->k + 4 * i, 4, j, c);
         count[d < 0 ? -d : d]++;
     }
     uint32_t sum = 0;
@@ -279,13 +289,15 @@ static void G(msm_task)(G(msm_ctx) *x, G(msm_scratch) *s, unsigned task)
         sum += t;
     }
     for (size_t i = lo; i < hi; i++) {
-        int32_t d = msm_digit(x->k[i], j, c);
+        int32_t d = x->klimbs == 2 ? msm_digit(x->k + 2 * i, 2, j, c) : msm_digit(x->k + 4 * i, 4, j, c);
         if (d == 0) continue;
         uint32_t b = (uint32_t)(d < 0 ? -d : d) - 1;
         order[count[b]++] = (uint32_t)(i - lo) | (d < 0 ? MSM_SIGN_BIT : 0);
     }
 
-    const AFF *bases = x->bases + lo;
+    /* point v (offset v − lo in order) is bases[v] below n_bases, else phi[v − n_bases] */
+    const AFF *bases = x->bases, *phi = x->phi;
+    const size_t n_bases = x->n_bases;
     AFF carry;
     bool has_carry = false;
     int64_t b = (int64_t)nb - 1;
@@ -309,9 +321,13 @@ static void G(msm_task)(G(msm_ctx) *x, G(msm_scratch) *s, unsigned task)
             }
             while (pos > bs && used < MSM_CHUNK) {
                 pos--;
-                if (pos >= MSM_PREFETCH) G(msm_prefetch)(&bases[order[pos - MSM_PREFETCH] & ~MSM_SIGN_BIT]);
+                if (pos >= MSM_PREFETCH) {
+                    size_t v = lo + (order[pos - MSM_PREFETCH] & ~MSM_SIGN_BIT);
+                    G(msm_prefetch)(v < n_bases ? &bases[v] : &phi[v - n_bases]);
+                }
                 uint32_t e = order[pos];
-                const AFF *p = &bases[e & ~MSM_SIGN_BIT];
+                size_t v = lo + (e & ~MSM_SIGN_BIT);
+                const AFF *p = v < n_bases ? &bases[v] : &phi[v - n_bases];
                 s->wk[used] = *p;
                 if (e & MSM_SIGN_BIT) F(neg)(&s->wk[used].y, &p->y);
                 used++;
@@ -362,6 +378,8 @@ static void G(msm_worker)(void *arg, unsigned id)
  * base to skip it), and checks raw scalars against r. Each worker takes an equal slice. */
 typedef struct {
     uint64_t (*k)[4];
+    uint64_t (*glv)[2]; /* GLV: k1 of scalar i at glv[i], k2 at glv[n + i] (k is then NULL) */
+    AFF *phi;           /* GLV: ψ(bases[i]) */
     const AFF *bases;
     const fr_t *mont;
     const uint64_t (*raw)[4];
@@ -375,20 +393,31 @@ static void G(msm_prep_worker)(void *arg, unsigned id)
     G(msm_prep_ctx) *x = arg;
     size_t lo = x->n * id / x->threads, hi = x->n * (id + 1) / x->threads;
     for (size_t i = lo; i < hi; i++) {
+        uint64_t tmp[4], *k = x->glv ? tmp : x->k[i];
         if (x->mont) {
-            fr_to_limbs(x->k[i], &x->mont[i]);
+            fr_to_limbs(k, &x->mont[i]);
         } else {
             if (!msm_scalar_in_range(x->raw[i])) atomic_store(&x->out_of_range, true);
-            memcpy(x->k[i], x->raw[i], sizeof x->k[i]);
+            memcpy(k, x->raw[i], sizeof tmp);
         }
-        if (G(affine_is_infinity)(&x->bases[i])) memset(x->k[i], 0, sizeof x->k[i]);
+        if (G(affine_is_infinity)(&x->bases[i])) memset(k, 0, sizeof tmp);
+#ifdef MSM_GLV_PHI
+        if (x->glv) {
+            /* a raw scalar >= r fails the call; its split is never used */
+            msm_glv_split(x->glv[i], x->glv[x->n + i], k);
+            MSM_GLV_PHI(&x->phi[i], &x->bases[i]);
+        }
+#endif
     }
 }
 
 /* What one MSM of n points (1 <= n <= MSM_MAX_N) on `threads` workers (1 .. MSM_MAX_THREADS) allocates: the plan
- * and the three blocks msm_run requests, in order (workers' scratch, task sums, scalar limbs). msm_run sizes its
- * allocations with this and G(msm_scratch_bytes) reports it, so the memory model cannot drift from the code. */
+ * and the three blocks msm_run requests, in order (workers' scratch, task sums, scalar limbs — with GLV the 2n
+ * halves, same size, followed by the n points ψ(P_i)). msm_run sizes its allocations with this and
+ * G(msm_scratch_bytes) reports it, so the memory model cannot drift from the code. */
 typedef struct {
+    bool glv;
+    size_t points; /* n, or 2n with GLV */
     msm_plan plan;
     unsigned workers;
     size_t part_len, stride;
@@ -397,14 +426,19 @@ typedef struct {
 
 static void G(msm_layout_of)(G(msm_layout) *l, size_t n, unsigned threads)
 {
-    msm_plan_choose(&l->plan, n, threads, MSM_BUCKET_COST);
+    l->glv = false;
+#ifdef MSM_GLV_PHI
+    l->glv = n <= MSM_GLV_MAX_N;
+#endif
+    l->points = l->glv ? 2 * n : n;
+    msm_plan_choose(&l->plan, l->points, threads, MSM_BUCKET_COST, l->glv ? MSM_GLV_BITS : MSM_SCALAR_BITS);
     const unsigned ntasks = l->plan.nw * l->plan.parts;
     l->workers = threads < ntasks ? threads : ntasks;
-    l->part_len = (n + l->plan.parts - 1) / l->plan.parts;
+    l->part_len = (l->points + l->plan.parts - 1) / l->plan.parts;
     l->stride = (G(msm_worker_bytes)((size_t)1 << (l->plan.c - 1), l->part_len) + 63) & ~(size_t)63;
     l->bytes[0] = l->stride * l->workers;
     l->bytes[1] = ntasks * sizeof(XYZZ);
-    l->bytes[2] = (n + 1) * sizeof(uint64_t[4]);
+    l->bytes[2] = (n + 1) * sizeof(uint64_t[4]) + (l->glv ? n * sizeof(AFF) : 0);
 }
 
 size_t G(msm_scratch_bytes)(size_t n, unsigned threads)
@@ -426,7 +460,15 @@ size_t G(msm_scratch_bytes_upto)(size_t n, unsigned threads)
     if (threads > MSM_MAX_THREADS) threads = MSM_MAX_THREADS;
     /* fewer points may choose a narrower window and so more task sums: at most 128 windows (c = 2) times one part
      * per worker (see msm.h) */
-    return G(msm_scratch_bytes)(n, threads) + (size_t)(MSM_SCALAR_BITS / 2) * threads * sizeof(XYZZ);
+    size_t b = G(msm_scratch_bytes)(n, threads);
+#ifdef MSM_GLV_PHI
+    /* GLV (n <= MSM_GLV_MAX_N) needs more than the plain path just above its limit */
+    if (n > MSM_GLV_MAX_N) {
+        size_t g = G(msm_scratch_bytes)(MSM_GLV_MAX_N, threads);
+        if (g > b) b = g;
+    }
+#endif
+    return b + (size_t)(MSM_SCALAR_BITS / 2) * threads * sizeof(XYZZ);
 }
 
 /* The MSM proper; scalars come either as Fr elements (mont) or as canonical limbs (raw). */
@@ -438,9 +480,10 @@ static cuzk_status G(msm_run)(JAC *r, const AFF *bases, const fr_t *mont, const 
     if (threads > MSM_MAX_THREADS) threads = MSM_MAX_THREADS;
     G(msm_ctx) x;
     x.bases = bases;
-    x.n = n;
     G(msm_layout) lay;
     G(msm_layout_of)(&lay, n, threads);
+    x.n = lay.points;
+    x.n_bases = n;
     x.plan = lay.plan;
     x.workers = lay.workers;
     x.part_len = lay.part_len;
@@ -457,12 +500,22 @@ static cuzk_status G(msm_run)(JAC *r, const AFF *bases, const fr_t *mont, const 
     /* the copy is a small part of the work: a thread per 16 K points at most */
     size_t prep_threads = 1 + n / 16384 < threads ? 1 + n / 16384 : threads;
     G(msm_prep_ctx) prep = {.k = k, .bases = bases, .mont = mont, .raw = raw, .n = n};
+    x.phi = NULL;
+    x.k = &k[0][0];
+    x.klimbs = 4;
+    if (lay.glv) {
+        /* the 2n halves take the n + 1 scalars' first 2n · 16 bytes, ψ(P_i) follow the whole n + 1 */
+        prep.k = NULL;
+        prep.glv = (uint64_t(*)[2])k;
+        prep.phi = (AFF *)(k + n + 1);
+        x.phi = prep.phi;
+        x.klimbs = 2;
+    }
     prep.threads = (unsigned)prep_threads;
     atomic_init(&prep.out_of_range, false);
     msm_parallel(prep.threads, G(msm_prep_worker), &prep);
     cuzk_status st = CUZK_ERR_SCALAR_RANGE;
     if (!atomic_load(&prep.out_of_range)) {
-        x.k = (const uint64_t(*)[4])k;
         atomic_init(&x.next_task, 0);
         msm_parallel(x.workers, G(msm_worker), &x);
 

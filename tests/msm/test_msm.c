@@ -34,6 +34,117 @@
 #undef BIG_N
 #undef LOG_N
 
+/* ---- G1 GLV (g1_msm splits k = k1 + k2·z², z² = 0xac45a4010001a402_0000000100000000, for n <= 2^18) ---------- */
+
+static const uint64_t GLV_Z2[4] = {0x0000000100000000ULL, 0xac45a4010001a402ULL, 0, 0};
+
+/* The two non-trivial cube roots of unity of Fp (Montgomery form): β of g1_affine_in_subgroup and β². (βx, y) acts
+ * on G1 as [−z²] = [r − z²], so ψ(P) = (βx, −y) is [z²]P; (β²x, y) is [z² − 1]P, the eigenvalue λ = z² − 1 with
+ * λ² + λ + 1 = r. */
+static void test_g1_glv_endomorphism(void **state)
+{
+    (void)state;
+    static const fp_t beta = {{0x30f1361b798a64e8ULL, 0xf3b8ddab7ece5a2aULL, 0x16a8ca3ac61577f7ULL,
+                               0xc26a2ff874fd029bULL, 0x3636b76660701c6eULL, 0x051ba4ab241b6160ULL}};
+    static const fp_t beta2 = {{0xcd03c9e48671f071ULL, 0x5dab22461fcda5d2ULL, 0x587042afd3851b95ULL,
+                                0x8eb60ebe01bacb9eULL, 0x03f97d6e83d050d2ULL, 0x18f0206554638741ULL}};
+    fp_t t;
+    fp_mul(&t, &beta, &beta);
+    assert_true(fp_eq(&t, &beta2));
+    fp_mul(&t, &t, &beta);
+    fp_t one;
+    fp_set_one(&one);
+    assert_true(fp_eq(&t, &one));
+    const uint64_t lambda[4] = {0x00000000ffffffffULL, 0xac45a4010001a402ULL, 0, 0};
+    g1_affine_t pts[8];
+    test_g1_rand_points(pts, 8);
+    for (int i = 0; i < 8; i++) {
+        g1_jac_t p, want;
+        g1_affine_t psi, got;
+        g1_jac_from_affine(&p, &pts[i]);
+        g1_jac_mul(&want, &p, GLV_Z2, 4);
+        fp_mul(&psi.x, &pts[i].x, &beta);
+        fp_neg(&psi.y, &pts[i].y);
+        g1_jac_to_affine(&got, &want);
+        assert_true(g1_affine_eq(&got, &psi));
+        g1_jac_mul(&want, &p, lambda, 4);
+        fp_mul(&psi.x, &pts[i].x, &beta2);
+        psi.y = pts[i].y;
+        g1_jac_to_affine(&got, &want);
+        assert_true(g1_affine_eq(&got, &psi));
+    }
+}
+
+/* Scalars at the edges of the split: 0, 1, r − 1, r − 2 (k2 = z² − 2, k1 = z² − 1: both halves at their bound),
+ * z² − 1 = λ, λ ± 1, multiples of z² and their neighbours, powers of two around 2^128 and above. Each alone, all
+ * together over distinct bases, and all on one repeated base (with infinity among the bases). */
+static void test_g1_glv_edge_scalars(void **state)
+{
+    (void)state;
+    static const uint64_t ks[][4] = {
+        {0, 0, 0, 0},
+        {1, 0, 0, 0},
+        {2, 0, 0, 0},
+        {0xffffffff00000000ULL, 0x53bda402fffe5bfeULL, 0x3339d80809a1d805ULL, 0x73eda753299d7d48ULL},
+        {0xfffffffeffffffffULL, 0x53bda402fffe5bfeULL, 0x3339d80809a1d805ULL, 0x73eda753299d7d48ULL},
+        {0x00000000fffffffeULL, 0xac45a4010001a402ULL, 0, 0},
+        {0x00000000ffffffffULL, 0xac45a4010001a402ULL, 0, 0},
+        {0x0000000100000000ULL, 0xac45a4010001a402ULL, 0, 0},
+        {0x0000000100000001ULL, 0xac45a4010001a402ULL, 0, 0},
+        {0x00000001ffffffffULL, 0x588b480200034804ULL, 1, 0},
+        {0x0000000200000000ULL, 0x588b480200034804ULL, 1, 0},
+        {0, 0x8000000000000000ULL, 0, 0},
+        {0xffffffffffffffffULL, 0xffffffffffffffffULL, 0, 0},
+        {0, 0, 1, 0},
+        {5, 0, 0, 1},
+        {0, 0, 0, 0x4000000000000000ULL},
+        {0x00003039ffffffffULL, 0x1687583a4f1f8874ULL, 0x2074ULL, 0},
+        {0x5555555500000000ULL, 0x713f36abaaaa1eaaULL, 0x66689d580335f2acULL, 0x26a48d1bb889d46dULL},
+    };
+    enum { NK = sizeof ks / sizeof ks[0] };
+    g1_affine_t bases[2 * NK];
+    uint64_t k[2 * NK][4];
+    test_g1_rand_points(bases, NK);
+    for (size_t i = 0; i < NK; i++) test_g1_check_msm(&bases[i], &ks[i], 1);
+    test_g1_check_msm(bases, ks, NK);
+    for (size_t i = 0; i < 2 * NK; i++) {
+        bases[i] = bases[0];
+        memcpy(k[i], ks[i % NK], sizeof k[i]);
+    }
+    g1_affine_set_infinity(&bases[3]);
+    test_g1_check_msm(bases, (const uint64_t(*)[4])k, 2 * NK);
+}
+
+/* Around the switch: n = 2^18 takes the GLV path, n = 2^18 + 1 the plain one; adding a point with scalar 0, or a
+ * base at infinity, must not change the result. */
+static void test_g1_glv_switch(void **state)
+{
+    (void)state;
+    const size_t n = (size_t)1 << 18;
+    assert_true(g1_msm_scratch_bytes(n, 1) > g1_msm_scratch_bytes(n + 1, 1)); /* the ψ(P_i) block: GLV below */
+    g1_affine_t *bases = malloc((n + 1) * sizeof *bases);
+    uint64_t(*k)[4] = malloc((n + 1) * sizeof *k);
+    assert_non_null(bases);
+    assert_non_null(k);
+    test_g1_rand_points(bases, n + 1);
+    test_g1_rand_scalars(k, n + 1);
+    g1_jac_t a, b;
+    g1_affine_t aa, ba;
+    assert_int_equal(g1_msm_raw(&a, bases, (const uint64_t(*)[4])k, n, 2), CUZK_OK);
+    memset(k[n], 0, sizeof k[n]);
+    assert_int_equal(g1_msm_raw(&b, bases, (const uint64_t(*)[4])k, n + 1, 2), CUZK_OK);
+    g1_jac_to_affine(&aa, &a);
+    g1_jac_to_affine(&ba, &b);
+    assert_true(g1_affine_eq(&aa, &ba));
+    k[n][0] = 12345;
+    g1_affine_set_infinity(&bases[n]);
+    assert_int_equal(g1_msm_raw(&b, bases, (const uint64_t(*)[4])k, n + 1, 1), CUZK_OK);
+    g1_jac_to_affine(&ba, &b);
+    assert_true(g1_affine_eq(&aa, &ba));
+    free(bases);
+    free(k);
+}
+
 #define G(name) g2_##name
 #define T(name) test_g2_##name
 #define AFF g2_affine_t
@@ -76,7 +187,8 @@ int main(void)
         cmocka_unit_test(test_g1_msm_random),   cmocka_unit_test(test_g1_msm_big),
         cmocka_unit_test(test_g1_msm_edges),    cmocka_unit_test(test_g1_msm_overflowing_bucket),
         cmocka_unit_test(test_g1_msm_rejects),  cmocka_unit_test(test_g1_batch_add),
-        cmocka_unit_test(test_g1_msm_known_logs),
+        cmocka_unit_test(test_g1_msm_known_logs), cmocka_unit_test(test_g1_glv_endomorphism),
+        cmocka_unit_test(test_g1_glv_edge_scalars), cmocka_unit_test(test_g1_glv_switch),
         cmocka_unit_test(test_g2_msm_random),   cmocka_unit_test(test_g2_msm_big),
         cmocka_unit_test(test_g2_msm_edges),    cmocka_unit_test(test_g2_msm_overflowing_bucket),
         cmocka_unit_test(test_g2_msm_rejects),  cmocka_unit_test(test_g2_batch_add),

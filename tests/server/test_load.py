@@ -107,7 +107,7 @@ def test_shutdown_under_load():
         try:
             i = 0
             while not stop.is_set() and i < 100:
-                r = c.call("Prove", pb.ProveRequest(submit=lib.synthetic(13, priority=PRIOS[k % 4])),
+                r = c.call("Prove", pb.ProveRequest(submit=lib.synthetic(14, priority=PRIOS[k % 4])),
                            timeout=120).result
                 with lock:
                     outcomes.append(r)

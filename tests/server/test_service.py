@@ -20,7 +20,7 @@ TOKEN = "s3cret-token"
 D = lib.Daemon(TMP, extra="[daemon]\nmax_message_size = 1M\n[auth]\ntoken = %s\n" % TOKEN, metrics=True)
 C = D.client()
 GENERIC = lib.cli_circuit(TMP, D.params, "tiny", log2=6)  # None without the cuzk CLI
-BLOCKER_LOG2 = int(os.environ.get("CUZK_TEST_BLOCKER_LOG2", "14"))
+BLOCKER_LOG2 = int(os.environ.get("CUZK_TEST_BLOCKER_LOG2", "15"))
 
 
 def expect_code(code, fn, *args):
