@@ -16,6 +16,10 @@ if ! cmp -s tests/oracle/package-lock.json tests/oracle/node_modules/.package-lo
   (cd tests/oracle && npm ci --no-audit --no-fund && cp package-lock.json node_modules/.package-lock.json.src)
 fi
 
+if ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L >/dev/null 2>&1; then
+  echo "test.sh: no CUDA device here: the GPU test (gpu_check) is skipped; run scripts/gpu_device.sh on a GPU machine"
+fi
+
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
 cmake --build build -j "$jobs"
 ctest --test-dir build --output-on-failure -j "$jobs"
