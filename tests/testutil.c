@@ -2,6 +2,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/random.h>
 
 static uint64_t rng_state[4];
@@ -71,3 +72,17 @@ void test_rand_fp2(fp2_t *r)
     test_rand_fp(&r->c0);
     test_rand_fp(&r->c1);
 }
+
+void tb_put(tbuf *b, const void *src, size_t n)
+{
+    if (b->len + n > b->cap) {
+        b->cap = (b->len + n) * 2;
+        b->p = realloc(b->p, b->cap);
+        if (b->p == NULL) abort();
+    }
+    memcpy(b->p + b->len, src, n);
+    b->len += n;
+}
+
+void tb_u32(tbuf *b, uint32_t v) { tb_put(b, &v, 4); }
+void tb_u64(tbuf *b, uint64_t v) { tb_put(b, &v, 8); }

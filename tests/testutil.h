@@ -19,4 +19,13 @@ void test_rand_fp(fp_t *r);
 void test_rand_fr(fr_t *r);
 void test_rand_fp2(fp2_t *r);
 
+/* A growing byte buffer for tests that write file images (iden3 containers, keys) by hand; little-endian host. */
+typedef struct {
+    uint8_t *p;
+    size_t len, cap;
+} tbuf;
+void tb_put(tbuf *b, const void *src, size_t n);
+void tb_u32(tbuf *b, uint32_t v);
+void tb_u64(tbuf *b, uint64_t v);
+
 #endif

@@ -472,22 +472,6 @@ static void test_params_write_rejects(void **state)
 
 /* ---- .zkey ------------------------------------------------------------------------------------------------------- */
 
-typedef struct {
-    uint8_t *p;
-    size_t len, cap;
-} tbuf;
-
-static void tb_put(tbuf *b, const void *src, size_t n)
-{
-    if (b->len + n > b->cap) {
-        b->cap = (b->len + n) * 2;
-        b->p = realloc(b->p, b->cap);
-    }
-    memcpy(b->p + b->len, src, n);
-    b->len += n;
-}
-static void tb_u32(tbuf *b, uint32_t v) { tb_put(b, &v, 4); }
-static void tb_u64(tbuf *b, uint64_t v) { tb_put(b, &v, 8); }
 static void tb_g1(tbuf *b, const g1_affine_t *p)
 {
     uint8_t e[96];

@@ -11,23 +11,7 @@
 static const uint64_t BN254_R[4] = {0x43e1f593f0000001ULL, 0x2833e84879b97091ULL, 0xb85045b68181585dULL,
                                     0x30644e72e131a029ULL};
 
-/* ---- a tiny iden3 container writer ---- */
-typedef struct {
-    uint8_t *p;
-    size_t len, cap;
-} tbuf;
-
-static void tb_put(tbuf *b, const void *src, size_t n)
-{
-    if (b->len + n > b->cap) {
-        b->cap = (b->len + n) * 2;
-        b->p = realloc(b->p, b->cap);
-    }
-    memcpy(b->p + b->len, src, n);
-    b->len += n;
-}
-static void tb_u32(tbuf *b, uint32_t v) { tb_put(b, &v, 4); }
-static void tb_u64(tbuf *b, uint64_t v) { tb_put(b, &v, 8); }
+/* ---- a tiny iden3 container writer (tbuf from testutil.h) ---- */
 static void tb_fr(tbuf *b, const fr_t *x)
 {
     uint8_t le[32];
