@@ -736,6 +736,11 @@ static void server_on_new_call(rpc_call *c)
     size_t n = 1;
     bool ok = c->method != NULL && server_authorized(c);
     c->rejected = !ok;
+    if (!ok) {
+        /* The reply goes out right away, so SENT and CLOSED can come back before this batch's RECV tag: the
+         * batch holds its own reference, released when its tag arrives. */
+        atomic_fetch_add(&c->refs, 1);
+    }
     if (ok) {
         ops[1].op = GRPC_OP_RECV_MESSAGE;
         ops[1].data.recv_message.recv_message = &c->request;
@@ -743,6 +748,9 @@ static void server_on_new_call(rpc_call *c)
     }
     if (grpc_call_start_batch(c->call, ops, n, &c->t_recv, NULL) != GRPC_CALL_OK) {
         log_msg(LOG_ERROR, "grpc_call_start_batch (receive) failed");
+        if (!ok) {
+            rpc_unref(c);
+        }
         rpc_unref(c);
         return;
     }
@@ -773,7 +781,8 @@ static void server_on_event(server *s, grpc_event ev)
         return;
     case TAG_RECV:
         if (c->rejected) {
-            return; /* answered in server_on_new_call */
+            rpc_unref(c); /* answered in server_on_new_call; this drops the batch's own reference */
+            return;
         }
         if (!ev.success || c->request == NULL) {
             /* Over the size limit, a stream reset or a client that half-closed without a message. */

@@ -2,6 +2,7 @@
 """cuzk.v1 service tests against a real cuzk-daemon on a unix socket in a temp dir and one loopback TCP port: every
 RPC, priority order, cancel, duplicate ids, await timeout, malformed requests (the daemon must keep serving), the
 bearer token on TCP, /metrics over HTTP, config errors. Prints `N passed, M failed`."""
+import concurrent.futures
 import os
 import subprocess
 import sys
@@ -243,6 +244,12 @@ def test_tcp_and_token():
     expect_code(grpc.StatusCode.UNAUTHENTICATED, anon.call, "GetStatus", pb.GetStatusRequest())
     wrong = D.client(tcp=True, metadata=[("authorization", "Bearer nope")])
     expect_code(grpc.StatusCode.UNAUTHENTICATED, wrong.call, "GetStatus", pb.GetStatusRequest())
+    # Rejected calls are answered before their request is read: a burst of them from several threads must leave
+    # the daemon whole (each call's bookkeeping lives until its last completion tag is back).
+    with concurrent.futures.ThreadPoolExecutor(8) as pool:
+        for f in [pool.submit(expect_code, grpc.StatusCode.UNAUTHENTICATED, anon.call, "GetStatus",
+                              pb.GetStatusRequest()) for _ in range(200)]:
+            f.result()
     ok = D.client(tcp=True, metadata=[("authorization", "Bearer " + TOKEN)])
     r = ok.call("Prove", pb.ProveRequest(submit=lib.synthetic(6)))
     assert r.result.status == pb.AwaitProofResponse.COMPLETED
