@@ -14,6 +14,7 @@
 
 #include "cuzk/ec.h"
 #include "cuzk/ff.h"
+#include "cuzk/groth16.h"
 #include "cuzk/status.h"
 
 #ifdef __cplusplus
@@ -27,6 +28,12 @@ cuzk_status gpu_device_name(char *out, size_t len);
 /* Detail of the last CUZK_ERR_DEVICE returned on this thread ("" when none). */
 const char *gpu_last_error(void);
 
+/* The device the calling thread works on (every later call of this thread, and the objects it creates, use it).
+ * CUZK_ERR_INVALID_ARG for a number outside 0 .. gpu_device_count() − 1. */
+cuzk_status gpu_set_device(int device);
+/* Free and total VRAM of the current device, as the driver reports them. */
+cuzk_status gpu_mem_info(size_t *free_bytes, size_t *total_bytes);
+
 /* ---- memory ------------------------------------------------------------------------------------------------------ */
 cuzk_status gpu_malloc(void **dev, size_t bytes);
 void gpu_free(void *dev);
@@ -34,6 +41,9 @@ cuzk_status gpu_to_device(void *dev, const void *host, size_t bytes);
 cuzk_status gpu_to_host(void *host, const void *dev, size_t bytes);
 /* Fills bytes with a repeating byte (poisoning outputs in tests). */
 cuzk_status gpu_memset(void *dev, int byte, size_t bytes);
+/* Page-locked host memory (what feeds asynchronous copies at full PCIe speed). gpu_host_free(NULL) is harmless. */
+cuzk_status gpu_host_alloc(void **host, size_t bytes);
+void gpu_host_free(void *host);
 /* Waits for all enqueued work; returns the first error a kernel raised. */
 cuzk_status gpu_sync(void);
 
@@ -104,6 +114,12 @@ cuzk_status gpu_g1_batch_add(g1_jac_t *r, const g1_affine_t *bases, const uint64
                              gpu_msm_ctx *ctx);
 cuzk_status gpu_g2_batch_add(g2_jac_t *r, const g2_affine_t *bases, const uint64_t *bitmap, size_t n,
                              gpu_msm_ctx *ctx);
+/* The same with the bases taken by index: scalar i goes with bases[idx[i]] (idx a DEVICE array of n indices below
+ * 2^31, repeats allowed), so the tail of a split MSM reads a resident key without gathering its points. */
+cuzk_status gpu_g1_msm_idx(g1_jac_t *r, const g1_affine_t *bases, const uint32_t *idx, const fr_t *scalars, size_t n,
+                           gpu_msm_ctx *ctx);
+cuzk_status gpu_g2_msm_idx(g2_jac_t *r, const g2_affine_t *bases, const uint32_t *idx, const fr_t *scalars, size_t n,
+                           gpu_msm_ctx *ctx);
 /* Tuning knobs for measurements and tests (process-wide): the window width c (2..24; 0 = chosen from n, see
  * gpu_msm_window_for) and the most (point, window) pairs sorted at once (0 = 2^28; windows are processed in groups
  * that fit). Each returns the previous value. */
@@ -116,6 +132,84 @@ int gpu_msm_set_profile(int on);
  * (else 64-bit words); bit 1 = it loads the next base ahead of each addition (64-bit words; overrides bit 0).
  * Default 0: neither measured faster on the H200 (docs/PERFORMANCE-gpu.md). Returns the previous value. */
 unsigned gpu_msm_set_variant(unsigned v);
+
+/* ---- Groth16 on the GPU (src/gpu/key.cu, prover.cu, setup.cu) -------------------------------------------------
+ * A gpu_key is a proving key and its circuit on one device: the bases (h, l, a, b_g1, b_g2), the CSR matrices and
+ * value table (A, B and, when the circuit has one, C), and the position → variable tables of the a and b bases.
+ * Only the witness crosses PCIe when proving. The placement is planned from the device's free VRAM:
+ *   RESIDENT  every base in VRAM (the fast path);
+ *   STREAMED  the bases stay in pinned host memory and each MSM streams them through two device buffers (copies on
+ *             their own stream, ordered by events, overlapping the kernels); matrices and working buffers in VRAM;
+ * AUTO takes RESIDENT when the key plus `workers` provers' working memory fit the budget, else STREAMED, else fails
+ * with CUZK_ERR_NOMEM and a message giving the bytes needed and available. */
+typedef enum { GPU_KEY_AUTO = 0, GPU_KEY_RESIDENT = 1, GPU_KEY_STREAMED = 2 } gpu_key_placement;
+typedef struct {
+    gpu_key_placement placement;
+    uint64_t vram_budget; /* bytes this key and its provers may use; 0 = the device's free VRAM less 1 GiB */
+    unsigned workers;     /* provers that will share this key (their working memory is planned in); 0 = 1 */
+} gpu_key_opts;
+
+typedef struct {
+    int device;
+    gpu_key_placement placement; /* RESIDENT or STREAMED */
+    uint64_t vram_bytes;         /* held on the device by the key */
+    uint64_t pinned_bytes;       /* held in pinned host memory (STREAMED bases) */
+    uint64_t prover_vram_bytes;  /* what one prover's working buffers take for this key (gpu_prove_vram_bytes) */
+    double upload_s;             /* wall time of the upload */
+} gpu_key_info;
+
+typedef struct gpu_key gpu_key;
+/* Copies a loaded key (either convention) and its circuit to the current device. BELLPERSON keys need the circuit
+ * (checked with groth16_pk_check_circuit); SNARKJS keys carry theirs (circuit may be NULL; when given it must have
+ * C, and is used only for R1CS_C_CHECKED). The host key may be freed afterwards: the gpu_key keeps a copy of the
+ * verifying key. */
+cuzk_status gpu_key_upload(gpu_key **out, const groth16_pk *pk, const r1cs_t *circuit, const gpu_key_opts *opts,
+                           cuzk_errmsg *err);
+void gpu_key_free(gpu_key *k);
+void gpu_key_get_info(const gpu_key *k, gpu_key_info *info);
+const groth16_vk *gpu_key_vk(const gpu_key *k);
+
+/* A .params file decoded on the device: the bytes are read into pinned memory, copied up, and each point is
+ * range-checked, converted to Montgomery form and checked on the curve by kernels (subgroup too with
+ * GROTH16_LOAD_SUBGROUP); the same statuses and messages as groth16_params_load, for the lowest bad point. The
+ * key is RESIDENT. *bytes_per_s receives the file size over the wall time (may be NULL). */
+cuzk_status gpu_key_load_params(gpu_key **out, const char *path, const r1cs_t *circuit, unsigned flags,
+                                double *bytes_per_s, cuzk_errmsg *err);
+
+/* A key generated on the device for a circuit (benchmarks, not a ceremony): the same key groth16_setup makes
+ * (BELLPERSON convention) for the same toxic waste, without the host ever holding its bases: powers of τ, the
+ * Lagrange values at τ in closed form with batch inversion, Aᵀ/Bᵀ/Cᵀ times them, then fixed-base scalar
+ * multiplication and normalisation on the device. opts as groth16_setup's (conv must be BELLPERSON or 0). */
+cuzk_status gpu_setup(gpu_key **out, const r1cs_t *circuit, const groth16_setup_opts *opts,
+                      const gpu_key_opts *kopts, cuzk_errmsg *err);
+
+/* Device bytes one prover's working buffers take for a key of this domain and variable count (witness, a, b, c,
+ * the splits, the MSM scratch): what gpu_key_upload plans per worker. */
+uint64_t gpu_prove_vram_bytes(uint64_t domain_size, uint64_t num_vars);
+
+typedef struct {
+    double upload, spmv, ntt_h, msm_h, msm_l, msm_a, msm_b1, msm_b2, assembly, total; /* seconds, wall */
+    uint64_t vram_bytes; /* the prover's working buffers on the device after this proof */
+} gpu_prove_stats;
+
+/* One prover's working state on the current device: its stream, its buffers (grown to the largest key seen and
+ * kept: no allocation in steady state), the MSM context, the NTT domain. One per thread; several may share a
+ * device and a key. */
+typedef struct gpu_prover gpu_prover;
+cuzk_status gpu_prover_create(gpu_prover **out, cuzk_errmsg *err);
+void gpu_prover_destroy(gpu_prover *p);
+
+/* One proof, equal bit for bit to groth16_prove's with the same key, circuit, witness, r and s (opts as there;
+ * threads unused). z: r1cs_num_vars values with z[0] = 1, best in pinned memory (gpu_host_alloc). The witness is
+ * copied up once; SpMV, H, the 0/1 classification and every MSM run on the device; the proof is assembled on
+ * the host by groth16_assemble (constant-time terms for r and s). R1CS_C_CHECKED reports the lowest unsatisfied
+ * row (CUZK_ERR_R1CS_UNSATISFIED) like the CPU prover. A device fault gives CUZK_ERR_DEVICE with the CUDA message.
+ * gpu_prove = gpu_prove_msms (the device part) + groth16_assemble: pipelines call the two separately, so that the
+ * device takes the next partition while the host assembles and verifies. */
+cuzk_status gpu_prove_msms(groth16_msm_sums *sums, gpu_prover *p, const gpu_key *k, const fr_t *z,
+                           const groth16_prove_opts *opts, gpu_prove_stats *stats, cuzk_errmsg *err);
+cuzk_status gpu_prove(groth16_proof_t *proof, gpu_prover *p, const gpu_key *k, const fr_t *z,
+                      const groth16_prove_opts *opts, gpu_prove_stats *stats, cuzk_errmsg *err);
 
 #ifdef __cplusplus
 }

@@ -160,6 +160,17 @@ cuzk_status groth16_prove_from_synthesis(groth16_proof_t *proof, const groth16_p
                                          groth16_prove_stats *stats, cuzk_errmsg *err);
 void groth16_synthesis_free(groth16_synthesis *syn);
 
+/* The prover's last step on its own, for backends that compute the MSMs elsewhere (the GPU): the five sums over
+ * the key's bases (H, L, A, B1 in G1, B2 in G2; see prover.c for what each is), then r and s (opts->given_rs, or
+ * the OS random source: CUZK_ERR_IO if it fails) and the proof A, B, C with constant-time multiplications for
+ * every term that holds them. r and s are wiped before returning. opts may be NULL. */
+typedef struct {
+    g1_jac_t h, l, a, b1;
+    g2_jac_t b2;
+} groth16_msm_sums;
+cuzk_status groth16_assemble(groth16_proof_t *proof, const groth16_vk *vk, const groth16_msm_sums *sums,
+                             const groth16_prove_opts *opts);
+
 /* ---- memory model (prover.c) ---------------------------------------------------------------------------------- */
 /* The dimensions the prover's allocations depend on. Index 0, 1, 2 of the arrays: the L, A and B MSMs (B1 and B2
  * share B's split). The model (groth16_prove_shape_peak_bytes) goes through the prover's phases in order, adds up

@@ -12,6 +12,8 @@ extern "C" {
 #include "cuzk/ff.h"
 #include "cuzk/ec.h"
 #include "cuzk/status.h"
+#include "cuzk/r1cs.h"
+#include "cuzk/groth16.h"
 }
 #include "cuzk/gpu.h"
 

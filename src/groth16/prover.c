@@ -204,13 +204,9 @@ static cuzk_status prove_synthesize(const groth16_pk *pk, const r1cs_t *circuit,
     return CUZK_OK;
 }
 
-typedef struct {
-    g1_jac_t h, l, a, b1;
-    g2_jac_t b2;
-} prove_msms;
 
 /* The four witness MSMs over the key's density layout. */
-static cuzk_status prove_witness_msms(prove_msms *out, const groth16_pk *pk, const r1cs_t *circuit, const fr_t *z,
+static cuzk_status prove_witness_msms(groth16_msm_sums *out, const groth16_pk *pk, const r1cs_t *circuit, const fr_t *z,
                                       unsigned threads, groth16_prove_stats *st)
 {
     uint64_t ni = pk->vk.num_inputs, na = pk->num_aux;
@@ -245,7 +241,7 @@ static cuzk_status prove_witness_msms(prove_msms *out, const groth16_pk *pk, con
 }
 
 /* A, B, C from the MSM results and the secret r, s (constant-time multiplications for every term that holds them). */
-static void prove_assemble(groth16_proof_t *proof, const groth16_vk *vk, const prove_msms *m, const fr_t *r,
+static void prove_assemble(groth16_proof_t *proof, const groth16_vk *vk, const groth16_msm_sums *m, const fr_t *r,
                            const fr_t *s)
 {
     g1_jac_t delta1, t, aa, bb, c;
@@ -279,6 +275,23 @@ static void prove_assemble(groth16_proof_t *proof, const groth16_vk *vk, const p
     g2_jac_to_affine(&proof->b, &b);
     g1_jac_to_affine(&proof->c, &c);
     explicit_bzero(&rs, sizeof rs);
+}
+
+cuzk_status groth16_assemble(groth16_proof_t *proof, const groth16_vk *vk, const groth16_msm_sums *sums,
+                             const groth16_prove_opts *opts)
+{
+    fr_t r, s;
+    if (opts != NULL && opts->given_rs) {
+        r = opts->r;
+        s = opts->s;
+    } else if (g16_random_fr(&r) != CUZK_OK || g16_random_fr(&s) != CUZK_OK) {
+        explicit_bzero(&r, sizeof r);
+        return CUZK_ERR_IO;
+    }
+    prove_assemble(proof, vk, sums, &r, &s);
+    explicit_bzero(&r, sizeof r);
+    explicit_bzero(&s, sizeof s);
+    return CUZK_OK;
 }
 
 /* Arguments both steps check: the key fits the circuit, z[0] = 1, a known c_mode. */
@@ -369,19 +382,10 @@ cuzk_status groth16_prove_from_synthesis(groth16_proof_t *proof, const groth16_p
         goto out;
     }
 
-    fr_t r, sv;
-    if (o.given_rs) {
-        r = o.r;
-        sv = o.s;
-    } else if (g16_random_fr(&r) != CUZK_OK || g16_random_fr(&sv) != CUZK_OK) {
-        s = g16_fail(err, CUZK_ERR_IO, "OS random source failed");
-        goto out;
-    }
-
     uint64_t n = pk->domain_size;
     ntt_domain dom;
     memset(&dom, 0, sizeof dom);
-    prove_msms m;
+    groth16_msm_sums m;
 
     double t = g16_now();
     s = ntt_domain_init(&dom, g16_log2_ceil(n), pk->conv == GROTH16_BELLPERSON ? FR_ROOTS_GEN7 : FR_ROOTS_GEN5);
@@ -416,12 +420,11 @@ cuzk_status groth16_prove_from_synthesis(groth16_proof_t *proof, const groth16_p
     }
 
     t = g16_now();
-    prove_assemble(proof, &pk->vk, &m, &r, &sv);
+    s = groth16_assemble(proof, &pk->vk, &m, &o);
+    if (s != CUZK_OK) g16_fail(err, s, "OS random source failed");
     st.assembly = g16_now() - t;
 
 done:
-    explicit_bzero(&r, sizeof r);
-    explicit_bzero(&sv, sizeof sv);
     ntt_domain_free(&dom);
 out:
     groth16_synthesis_free(syn);

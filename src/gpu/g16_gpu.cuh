@@ -1,0 +1,63 @@
+/* Internals of Groth16 on the GPU shared by key.cu (upload, planning), params.cu (.params decoded on the device),
+ * setup.cu (keys generated on the device) and prover.cu. */
+#ifndef CUZK_G16_GPU_CUH
+#define CUZK_G16_GPU_CUH
+
+#include "gpu_internal.cuh"
+
+/* One CSR matrix on the device (the layout of r1cs_matrix). */
+typedef struct {
+    uint64_t *row_ptr; /* rows + 1 */
+    uint32_t *col, *coef;
+    uint64_t nnz;
+} gpu_csr;
+
+struct gpu_key {
+    int device;
+    groth16_convention conv;
+    gpu_key_placement placement;
+    uint64_t domain_size;                  /* n */
+    uint32_t log2n;
+    uint64_t num_inputs, num_aux;          /* variables = num_inputs + num_aux; ONE included in the inputs */
+    uint64_t rows;                         /* rows of the matrices on the device (SNARKJS: input rows included) */
+
+    /* the circuit: A and B always, C when has_c (BELLPERSON circuits with C; a SNARKJS key's matrices have none) */
+    gpu_csr m[3];
+    bool has_c;
+    fr_t *values; /* the coefficient table (Montgomery) */
+    uint32_t num_values;
+
+    /* position → variable of the a and b bases (BELLPERSON: the density-selected variables in order);
+     * NULL when every variable has a base (SNARKJS: dense) */
+    uint32_t *a_vars, *b_vars;
+    uint64_t h_len, l_len, a_len, b_len;
+
+    /* the bases, affine Montgomery (the CPU layout); DEVICE pointers when RESIDENT, pinned HOST pointers when
+     * STREAMED */
+    g1_affine_t *h, *l, *a, *b_g1;
+    g2_affine_t *b_g2;
+
+    groth16_vk vk;     /* host copy; vk.storage owns vk.ic */
+    uint64_t vram_bytes, pinned_bytes;
+    double upload_s;
+};
+
+/* The placement for a key of `key_bases_bytes` bases plus `fixed_bytes` of matrices and tables, with `workers`
+ * provers of `prover_bytes` each, under opts (see gpu_key_opts). CUZK_ERR_NOMEM with a message when nothing fits. */
+cuzk_status g16_gpu_plan(gpu_key_placement *out, uint64_t key_bases_bytes, uint64_t fixed_bytes,
+                         uint64_t prover_bytes, const gpu_key_opts *opts, cuzk_errmsg *err);
+
+/* A zeroed key with its device recorded; every pointer NULL (gpu_key_free releases whatever is set). */
+cuzk_status g16_gpu_key_new(gpu_key **out);
+
+/* Copies the circuit's matrices (A, B and, if present, C), the value table and, for BELLPERSON, the a/b position
+ * tables from its density bitmaps to the device; fills m, has_c, values, a_vars, b_vars, rows. */
+cuzk_status g16_gpu_key_circuit(gpu_key *k, const r1cs_t *circuit, bool bellperson, cuzk_errmsg *err);
+
+/* Keeps a copy of the verifying key (α, β, γ, δ and ic) in k->vk. */
+cuzk_status g16_gpu_key_vk(gpu_key *k, const groth16_vk *vk);
+
+/* printf into err (when not NULL) and return s; with CUZK_ERR_DEVICE the CUDA detail is appended. */
+cuzk_status g16_gpu_fail(cuzk_errmsg *err, cuzk_status s, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+#endif
