@@ -229,3 +229,28 @@ extern "C" cuzk_status gpu_ff_throughput(gpu_ff_op op, size_t threads, unsigned 
     default: return CUZK_ERR_INVALID_ARG;
     }
 }
+
+extern "C" cuzk_status gpu_set_device(int device)
+{
+    if (device < 0 || device >= gpu_device_count()) return CUZK_ERR_INVALID_ARG;
+    CUZK_CUDA(cudaSetDevice(device));
+    return CUZK_OK;
+}
+
+extern "C" cuzk_status gpu_mem_info(size_t *free_bytes, size_t *total_bytes)
+{
+    CUZK_CUDA(cudaMemGetInfo(free_bytes, total_bytes));
+    return CUZK_OK;
+}
+
+extern "C" cuzk_status gpu_host_alloc(void **host, size_t bytes)
+{
+    *host = NULL;
+    CUZK_CUDA(cudaHostAlloc(host, bytes ? bytes : 1, cudaHostAllocPortable));
+    return CUZK_OK;
+}
+
+extern "C" void gpu_host_free(void *host)
+{
+    if (host != NULL) cudaFreeHost(host);
+}

@@ -27,6 +27,12 @@ struct gpu_key {
     fr_t *values; /* the coefficient table (Montgomery) */
     uint32_t num_values;
 
+    /* SNARKJS keys given their full circuit: its A, B, C, for R1CS_C_CHECKED */
+    gpu_csr chk[3];
+    fr_t *chk_values;
+    uint64_t chk_rows;
+    bool has_chk;
+
     /* position → variable of the a and b bases (BELLPERSON: the density-selected variables in order);
      * NULL when every variable has a base (SNARKJS: dense) */
     uint32_t *a_vars, *b_vars;
@@ -46,12 +52,21 @@ struct gpu_key {
  * provers of `prover_bytes` each, under opts (see gpu_key_opts). CUZK_ERR_NOMEM with a message when nothing fits. */
 cuzk_status g16_gpu_plan(gpu_key_placement *out, uint64_t key_bases_bytes, uint64_t fixed_bytes,
                          uint64_t prover_bytes, const gpu_key_opts *opts, cuzk_errmsg *err);
+/* The whole key's device bytes after it is made: the key records what it holds (vram_bytes, pinned_bytes); the
+ * provers size their stream buffers with g16_gpu_stream_chunk_bytes(free VRAM). */
+
+/* Bytes of the five base arrays, of a circuit's first `matrices` CSR matrices with its value table and two
+ * position tables, and of one of a streaming prover's two base buffers under a VRAM budget. */
+uint64_t g16_gpu_bases_bytes(uint64_t h_len, uint64_t l_len, uint64_t a_len, uint64_t b_len);
+uint64_t g16_gpu_circuit_bytes(const r1cs_t *c, int matrices);
+uint64_t g16_gpu_stream_chunk_bytes(uint64_t budget);
 
 /* A zeroed key with its device recorded; every pointer NULL (gpu_key_free releases whatever is set). */
 cuzk_status g16_gpu_key_new(gpu_key **out);
 
-/* Copies the circuit's matrices (A, B and, if present, C), the value table and, for BELLPERSON, the a/b position
- * tables from its density bitmaps to the device; fills m, has_c, values, a_vars, b_vars, rows. */
+/* Copies the circuit's matrices (A, B and, for BELLPERSON, C), the value table and, for BELLPERSON, the a/b position
+ * tables from its density bitmaps to the device; fills m, has_c, values, num_inputs, num_aux, rows and, for
+ * BELLPERSON, a_vars, b_vars, a_len, b_len (the counts the densities give). */
 cuzk_status g16_gpu_key_circuit(gpu_key *k, const r1cs_t *circuit, bool bellperson, cuzk_errmsg *err);
 
 /* Keeps a copy of the verifying key (α, β, γ, δ and ic) in k->vk. */

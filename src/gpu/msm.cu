@@ -197,18 +197,20 @@ static __device__ __forceinline__ int32_t scalar_digit(const uint64_t k[4], unsi
     return d - (int32_t)((w >> c) << c);
 }
 
-__global__ void k_digits(uint32_t *keys, uint32_t *vals, const dfr *scalars, size_t n, unsigned c, unsigned j0,
-                         unsigned gw)
+/* idx NULL: scalar i goes with base i; else with base idx[i] */
+__global__ void k_digits(uint32_t *keys, uint32_t *vals, const dfr *scalars, const uint32_t *idx, size_t n,
+                         unsigned c, unsigned j0, unsigned gw)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
     uint64_t k[4];
     scalar_canonical(k, &scalars[i]);
+    uint32_t base = idx != NULL ? idx[i] : (uint32_t)i;
     for (unsigned jj = 0; jj < gw; jj++) {
         int32_t d = scalar_digit(k, j0 + jj, c);
         uint32_t a = (uint32_t)(d < 0 ? -d : d);
         keys[(size_t)jj * n + i] = (jj << c) | a;
-        vals[(size_t)jj * n + i] = (uint32_t)i | (d < 0 ? MSM_SIGN : 0u);
+        vals[(size_t)jj * n + i] = base | (d < 0 ? MSM_SIGN : 0u);
     }
 }
 
@@ -397,8 +399,8 @@ static cuzk_status pair_sum_all(dxyzz<F> **res, dxyzz<F> *a, dxyzz<F> *b, unsign
 }
 
 template <typename F>
-static cuzk_status msm_run(void *win_host, gpu_msm_ctx *x, const daff<F> *bases, const dfr *scalars, size_t n,
-                           unsigned *c_out, unsigned *nw_out)
+static cuzk_status msm_run(void *win_host, gpu_msm_ctx *x, const daff<F> *bases, const uint32_t *idx,
+                           const dfr *scalars, size_t n, unsigned *c_out, unsigned *nw_out)
 {
     typedef dxyzz<F> X;
     msm_plan_t p;
@@ -434,7 +436,7 @@ static cuzk_status msm_run(void *win_host, gpu_msm_ctx *x, const daff<F> *bases,
         size_t items = (size_t)gw * n;
         unsigned lg = 0;
         while ((1u << lg) < gw) lg++;
-        k_digits<<<blocks_for(n, 256), 256>>>(x->keys[0], x->vals[0], scalars, n, p.c, j0, gw);
+        k_digits<<<blocks_for(n, 256), 256>>>(x->keys[0], x->vals[0], scalars, idx, n, p.c, j0, gw);
         CUZK_CUDA_LAUNCHED();
         size_t tmp = x->cap_cub;
         CUZK_CUDA(cub::DeviceRadixSort::SortPairs(x->cub_tmp, tmp, x->keys[0], x->keys[1], x->vals[0], x->vals[1],
@@ -510,48 +512,41 @@ static cuzk_status batch_run(void *sum_host, gpu_msm_ctx *x, const daff<F> *base
     return CUZK_OK;
 }
 
-/* Horner over the window sums (host): Σ_j 2^(jc)·W_j */
 #define WINDOWS_MAX 128
 
-extern "C" cuzk_status gpu_g1_msm(g1_jac_t *r, const g1_affine_t *bases, const fr_t *scalars, size_t n,
-                                  gpu_msm_ctx *ctx)
-{
-    if (n > MSM_IDX_MASK) return CUZK_ERR_INVALID_ARG;
-    if (n == 0) {
-        g1_jac_set_infinity(r);
-        return CUZK_OK;
+/* Horner over the window sums (host): Σ_j 2^(jc)·W_j */
+#define MSM_ENTRY(G, F, AFF, JAC)                                                                                      \
+    static cuzk_status G##_msm_any(JAC *r, const AFF *bases, const uint32_t *idx, const fr_t *scalars, size_t n,     \
+                                   gpu_msm_ctx *ctx)                                                                  \
+    {                                                                                                                  \
+        if (n > MSM_IDX_MASK) return CUZK_ERR_INVALID_ARG;                                                             \
+        if (n == 0) {                                                                                                  \
+            G##_jac_set_infinity(r);                                                                                   \
+            return CUZK_OK;                                                                                            \
+        }                                                                                                              \
+        G##_xyzz_t win[WINDOWS_MAX], acc;                                                                              \
+        unsigned c, nw;                                                                                                \
+        CUZK_TRY(msm_run<F>(win, ctx, (const daff<F> *)bases, idx, (const dfr *)scalars, n, &c, &nw));                \
+        acc = win[nw - 1];                                                                                             \
+        for (unsigned j = nw - 1; j-- > 0;) {                                                                          \
+            for (unsigned i = 0; i < c; i++) G##_xyzz_dbl(&acc, &acc);                                                 \
+            G##_xyzz_add(&acc, &acc, &win[j]);                                                                         \
+        }                                                                                                              \
+        G##_xyzz_to_jac(r, &acc);                                                                                      \
+        return CUZK_OK;                                                                                                \
+    }                                                                                                                  \
+    extern "C" cuzk_status gpu_##G##_msm(JAC *r, const AFF *bases, const fr_t *scalars, size_t n, gpu_msm_ctx *ctx)  \
+    {                                                                                                                  \
+        return G##_msm_any(r, bases, NULL, scalars, n, ctx);                                                           \
+    }                                                                                                                  \
+    extern "C" cuzk_status gpu_##G##_msm_idx(JAC *r, const AFF *bases, const uint32_t *idx, const fr_t *scalars,     \
+                                             size_t n, gpu_msm_ctx *ctx)                                               \
+    {                                                                                                                  \
+        return G##_msm_any(r, bases, idx, scalars, n, ctx);                                                            \
     }
-    g1_xyzz_t win[WINDOWS_MAX], acc;
-    unsigned c, nw;
-    CUZK_TRY(msm_run<dfp>(win, ctx, (const g1a *)bases, (const dfr *)scalars, n, &c, &nw));
-    acc = win[nw - 1];
-    for (unsigned j = nw - 1; j-- > 0;) {
-        for (unsigned i = 0; i < c; i++) g1_xyzz_dbl(&acc, &acc);
-        g1_xyzz_add(&acc, &acc, &win[j]);
-    }
-    g1_xyzz_to_jac(r, &acc);
-    return CUZK_OK;
-}
-
-extern "C" cuzk_status gpu_g2_msm(g2_jac_t *r, const g2_affine_t *bases, const fr_t *scalars, size_t n,
-                                  gpu_msm_ctx *ctx)
-{
-    if (n > MSM_IDX_MASK) return CUZK_ERR_INVALID_ARG;
-    if (n == 0) {
-        g2_jac_set_infinity(r);
-        return CUZK_OK;
-    }
-    g2_xyzz_t win[WINDOWS_MAX], acc;
-    unsigned c, nw;
-    CUZK_TRY(msm_run<dfp2>(win, ctx, (const g2a *)bases, (const dfr *)scalars, n, &c, &nw));
-    acc = win[nw - 1];
-    for (unsigned j = nw - 1; j-- > 0;) {
-        for (unsigned i = 0; i < c; i++) g2_xyzz_dbl(&acc, &acc);
-        g2_xyzz_add(&acc, &acc, &win[j]);
-    }
-    g2_xyzz_to_jac(r, &acc);
-    return CUZK_OK;
-}
+MSM_ENTRY(g1, dfp, g1_affine_t, g1_jac_t)
+MSM_ENTRY(g2, dfp2, g2_affine_t, g2_jac_t)
+#undef MSM_ENTRY
 
 extern "C" cuzk_status gpu_g1_batch_add(g1_jac_t *r, const g1_affine_t *bases, const uint64_t *bitmap, size_t n,
                                         gpu_msm_ctx *ctx)

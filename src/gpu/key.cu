@@ -1,0 +1,307 @@
+/* Groth16 keys on the device: planning VRAM, uploading a host key and its circuit, the verifying key copy. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "g16_gpu.cuh"
+
+#define GIB ((uint64_t)1 << 30)
+
+cuzk_status g16_gpu_fail(cuzk_errmsg *err, cuzk_status s, const char *fmt, ...)
+{
+    if (err == NULL) return s;
+    char head[sizeof err->msg];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(head, sizeof head, fmt, ap);
+    va_end(ap);
+    size_t n = strlen(head);
+    memcpy(err->msg, head, n + 1);
+    if (s == CUZK_ERR_DEVICE && n + 3 < sizeof err->msg) {
+        memcpy(err->msg + n, ": ", 3);
+        strncat(err->msg, gpu_last_error(), sizeof err->msg - n - 3);
+    }
+    return s;
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static const char *placement_name(gpu_key_placement p)
+{
+    return p == GPU_KEY_RESIDENT ? "resident" : p == GPU_KEY_STREAMED ? "streamed" : "auto";
+}
+
+/* Two device buffers per prover hold the bases of a streamed MSM: the chunk is sized so that they take 1/16 of the
+ * budget, between 2^16 and 2^24 G2 points. */
+static uint64_t stream_buffer_bytes(uint64_t budget)
+{
+    uint64_t b = budget / 32, lo = ((uint64_t)1 << 16) * sizeof(g2_affine_t), hi = ((uint64_t)1 << 24) * sizeof(g2_affine_t);
+    return b < lo ? lo : b > hi ? hi : b;
+}
+
+cuzk_status g16_gpu_plan(gpu_key_placement *out, uint64_t key_bases_bytes, uint64_t fixed_bytes,
+                         uint64_t prover_bytes, const gpu_key_opts *opts, cuzk_errmsg *err)
+{
+    gpu_key_opts o;
+    memset(&o, 0, sizeof o);
+    if (opts != NULL) o = *opts;
+    uint64_t workers = o.workers ? o.workers : 1;
+    uint64_t budget = o.vram_budget;
+    if (budget == 0) {
+        size_t free_b = 0, total_b = 0;
+        if (gpu_mem_info(&free_b, &total_b) != CUZK_OK)
+            return g16_gpu_fail(err, CUZK_ERR_DEVICE, "cannot read the device's free memory");
+        budget = free_b > GIB ? free_b - GIB : 0;
+    }
+    uint64_t resident = key_bases_bytes + fixed_bytes + workers * prover_bytes;
+    uint64_t streamed = fixed_bytes + workers * (prover_bytes + 2 * stream_buffer_bytes(budget));
+    if (o.placement != GPU_KEY_STREAMED && resident <= budget) {
+        *out = GPU_KEY_RESIDENT;
+        return CUZK_OK;
+    }
+    if (o.placement == GPU_KEY_RESIDENT)
+        return g16_gpu_fail(err, CUZK_ERR_NOMEM,
+                            "the key needs %.2f GiB of VRAM resident (%.2f GiB bases, %.2f GiB matrices, %llu x %.2f "
+                            "GiB provers) and the budget is %.2f GiB",
+                            (double)resident / GIB, (double)key_bases_bytes / GIB, (double)fixed_bytes / GIB,
+                            (unsigned long long)workers, (double)prover_bytes / GIB, (double)budget / GIB);
+    if (streamed <= budget) {
+        *out = GPU_KEY_STREAMED;
+        return CUZK_OK;
+    }
+    return g16_gpu_fail(err, CUZK_ERR_NOMEM,
+                        "the key does not fit the device even streamed: %.2f GiB needed (matrices %.2f GiB, %llu x "
+                        "%.2f GiB provers and stream buffers; resident would need %.2f GiB), budget %.2f GiB",
+                        (double)streamed / GIB, (double)fixed_bytes / GIB, (unsigned long long)workers,
+                        (double)(prover_bytes + 2 * stream_buffer_bytes(budget)) / GIB, (double)resident / GIB,
+                        (double)budget / GIB);
+}
+
+uint64_t g16_gpu_stream_chunk_bytes(uint64_t budget) { return stream_buffer_bytes(budget); }
+
+cuzk_status g16_gpu_key_new(gpu_key **out)
+{
+    *out = (gpu_key *)calloc(1, sizeof(gpu_key));
+    if (*out == NULL) return CUZK_ERR_NOMEM;
+    CUZK_CUDA(cudaGetDevice(&(*out)->device));
+    return CUZK_OK;
+}
+
+static void free_bases(gpu_key *k)
+{
+    void *p[5] = {k->h, k->l, k->a, k->b_g1, k->b_g2};
+    for (int i = 0; i < 5; i++) {
+        if (p[i] == NULL) continue;
+        if (k->placement == GPU_KEY_STREAMED)
+            cudaFreeHost(p[i]);
+        else
+            cudaFree(p[i]);
+    }
+    k->h = k->l = k->a = k->b_g1 = NULL;
+    k->b_g2 = NULL;
+}
+
+extern "C" void gpu_key_free(gpu_key *k)
+{
+    if (k == NULL) return;
+    int prev = -1;
+    cudaGetDevice(&prev);
+    cudaSetDevice(k->device);
+    free_bases(k);
+    for (int i = 0; i < 3; i++) {
+        cudaFree(k->m[i].row_ptr), cudaFree(k->m[i].col), cudaFree(k->m[i].coef);
+        cudaFree(k->chk[i].row_ptr), cudaFree(k->chk[i].col), cudaFree(k->chk[i].coef);
+    }
+    cudaFree(k->values), cudaFree(k->chk_values);
+    cudaFree(k->a_vars), cudaFree(k->b_vars);
+    groth16_vk_free(&k->vk);
+    if (prev >= 0) cudaSetDevice(prev);
+    free(k);
+}
+
+extern "C" void gpu_key_get_info(const gpu_key *k, gpu_key_info *info)
+{
+    memset(info, 0, sizeof *info);
+    info->device = k->device;
+    info->placement = k->placement;
+    info->vram_bytes = k->vram_bytes;
+    info->pinned_bytes = k->pinned_bytes;
+    info->prover_vram_bytes = gpu_prove_vram_bytes(k->domain_size, k->num_inputs + k->num_aux);
+    info->upload_s = k->upload_s;
+}
+
+extern "C" const groth16_vk *gpu_key_vk(const gpu_key *k) { return &k->vk; }
+
+/* cudaMalloc + copy, counted in the key's VRAM; bytes 0 leaves *dev NULL */
+static cuzk_status up(gpu_key *k, void **dev, const void *host, uint64_t bytes)
+{
+    *dev = NULL;
+    if (bytes == 0) return CUZK_OK;
+    CUZK_CUDA(cudaMalloc(dev, bytes));
+    k->vram_bytes += bytes;
+    if (host != NULL) CUZK_CUDA(cudaMemcpy(*dev, host, bytes, cudaMemcpyHostToDevice));
+    return CUZK_OK;
+}
+
+static cuzk_status up_csr(gpu_key *k, gpu_csr *d, const r1cs_matrix *m, uint64_t rows)
+{
+    d->nnz = m->nnz;
+    CUZK_TRY(up(k, (void **)&d->row_ptr, m->row_ptr, (rows + 1) * sizeof(uint64_t)));
+    CUZK_TRY(up(k, (void **)&d->col, m->col, m->nnz * sizeof(uint32_t)));
+    CUZK_TRY(up(k, (void **)&d->coef, m->coef, m->nnz * sizeof(uint32_t)));
+    return CUZK_OK;
+}
+
+/* Positions of the selected variables: inputs by in_bits (NULL = all), then aux by aux_bits. */
+static cuzk_status up_positions(gpu_key *k, uint32_t **dev, uint64_t *count, uint64_t ni, const uint64_t *in_bits,
+                                uint64_t na, const uint64_t *aux_bits)
+{
+    uint32_t *v = (uint32_t *)malloc((ni + na + 1) * sizeof(uint32_t));
+    if (v == NULL) return CUZK_ERR_NOMEM;
+    uint64_t p = 0;
+    for (uint64_t i = 0; i < ni; i++)
+        if (in_bits == NULL || r1cs_density_get(in_bits, i)) v[p++] = (uint32_t)i;
+    for (uint64_t j = 0; j < na; j++)
+        if (r1cs_density_get(aux_bits, j)) v[p++] = (uint32_t)(ni + j);
+    *count = p;
+    cuzk_status s = up(k, (void **)dev, v, p * sizeof(uint32_t));
+    free(v);
+    return s;
+}
+
+cuzk_status g16_gpu_key_circuit(gpu_key *k, const r1cs_t *c, bool bellperson, cuzk_errmsg *err)
+{
+    k->num_inputs = c->num_inputs;
+    k->num_aux = c->num_aux;
+    k->rows = c->num_constraints;
+    k->num_values = c->num_values;
+    k->has_c = bellperson;
+    cuzk_status s = up(k, (void **)&k->values, c->values, (uint64_t)c->num_values * sizeof(fr_t));
+    for (int i = 0; i < (bellperson ? 3 : 2) && s == CUZK_OK; i++) s = up_csr(k, &k->m[i], &c->m[i], c->num_constraints);
+    if (s == CUZK_OK && bellperson) {
+        uint64_t na = 0, nb = 0;
+        s = up_positions(k, &k->a_vars, &na, c->num_inputs, NULL, c->num_aux, c->a_aux_density);
+        if (s == CUZK_OK)
+            s = up_positions(k, &k->b_vars, &nb, c->num_inputs, c->b_input_density, c->num_aux, c->b_aux_density);
+        k->a_len = na, k->b_len = nb;
+    }
+    if (s != CUZK_OK) return g16_gpu_fail(err, s, "cannot copy the circuit to the device");
+    return CUZK_OK;
+}
+
+/* The full circuit (with C) a SNARKJS key's witness is checked against in R1CS_C_CHECKED mode. */
+static cuzk_status key_check_circuit(gpu_key *k, const r1cs_t *c, cuzk_errmsg *err)
+{
+    k->chk_rows = c->num_constraints;
+    cuzk_status s = up(k, (void **)&k->chk_values, c->values, (uint64_t)c->num_values * sizeof(fr_t));
+    for (int i = 0; i < 3 && s == CUZK_OK; i++) s = up_csr(k, &k->chk[i], &c->m[i], c->num_constraints);
+    if (s != CUZK_OK) return g16_gpu_fail(err, s, "cannot copy the checking circuit to the device");
+    k->has_chk = true;
+    return CUZK_OK;
+}
+
+cuzk_status g16_gpu_key_vk(gpu_key *k, const groth16_vk *vk)
+{
+    k->vk = *vk;
+    k->vk.ic = (g1_affine_t *)malloc(vk->num_inputs * sizeof(g1_affine_t));
+    k->vk.storage = k->vk.ic;
+    if (k->vk.ic == NULL) return CUZK_ERR_NOMEM;
+    memcpy(k->vk.ic, vk->ic, vk->num_inputs * sizeof(g1_affine_t));
+    return CUZK_OK;
+}
+
+/* The bases of the key: five arrays, each to VRAM or to pinned host memory. */
+static cuzk_status key_bases(gpu_key *k, const groth16_pk *pk)
+{
+    struct {
+        void **dst;
+        const void *src;
+        uint64_t bytes;
+    } arr[5] = {
+        {(void **)&k->h, pk->h, pk->h_len * sizeof(g1_affine_t)},
+        {(void **)&k->l, pk->l, pk->l_len * sizeof(g1_affine_t)},
+        {(void **)&k->a, pk->a, pk->a_len * sizeof(g1_affine_t)},
+        {(void **)&k->b_g1, pk->b_g1, pk->b_len * sizeof(g1_affine_t)},
+        {(void **)&k->b_g2, pk->b_g2, pk->b_len * sizeof(g2_affine_t)},
+    };
+    for (int i = 0; i < 5; i++) {
+        uint64_t bytes = arr[i].bytes ? arr[i].bytes : 16; /* an empty array still gets a valid pointer */
+        if (k->placement == GPU_KEY_STREAMED) {
+            CUZK_CUDA(cudaHostAlloc(arr[i].dst, bytes, cudaHostAllocDefault));
+            k->pinned_bytes += bytes;
+            if (arr[i].bytes) memcpy(*arr[i].dst, arr[i].src, arr[i].bytes);
+        } else {
+            CUZK_TRY(up(k, arr[i].dst, arr[i].bytes ? arr[i].src : NULL, bytes));
+        }
+    }
+    return CUZK_OK;
+}
+
+uint64_t g16_gpu_bases_bytes(uint64_t h_len, uint64_t l_len, uint64_t a_len, uint64_t b_len)
+{
+    return (h_len + l_len + a_len + b_len) * sizeof(g1_affine_t) + b_len * sizeof(g2_affine_t);
+}
+
+uint64_t g16_gpu_circuit_bytes(const r1cs_t *c, int matrices)
+{
+    uint64_t b = (uint64_t)c->num_values * sizeof(fr_t) + 2 * r1cs_num_vars(c) * sizeof(uint32_t);
+    for (int i = 0; i < matrices; i++) b += (c->num_constraints + 1) * 8 + c->m[i].nnz * 8;
+    return b;
+}
+
+extern "C" cuzk_status gpu_key_upload(gpu_key **out, const groth16_pk *pk, const r1cs_t *circuit,
+                                      const gpu_key_opts *opts, cuzk_errmsg *err)
+{
+    double t0 = now_s();
+    *out = NULL;
+    if (pk == NULL) return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG, "NULL key");
+    bool bell = pk->conv == GROTH16_BELLPERSON;
+    const r1cs_t *main_c = bell ? circuit : pk->circuit;
+    if (main_c == NULL) return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG, "a bellperson key needs its circuit");
+    cuzk_status s = groth16_pk_check_circuit(pk, bell ? circuit : (circuit != NULL ? circuit : pk->circuit), err);
+    if (s != CUZK_OK) return s;
+    if (r1cs_num_vars(main_c) > 0x7fffffffu || pk->domain_size > ((uint64_t)1 << 31))
+        return g16_gpu_fail(err, CUZK_ERR_TOO_LARGE, "the GPU prover takes fewer than 2^31 variables and rows");
+
+    uint64_t bases = g16_gpu_bases_bytes(pk->h_len, pk->l_len, pk->a_len, pk->b_len);
+    uint64_t fixed = g16_gpu_circuit_bytes(main_c, bell ? 3 : 2);
+    bool chk = !bell && circuit != NULL && circuit != pk->circuit;
+    if (chk) fixed += g16_gpu_circuit_bytes(circuit, 3);
+    uint64_t prover = gpu_prove_vram_bytes(pk->domain_size, r1cs_num_vars(main_c));
+    gpu_key_placement place;
+    s = g16_gpu_plan(&place, bases, fixed, prover, opts, err);
+    if (s != CUZK_OK) return s;
+
+    gpu_key *k;
+    s = g16_gpu_key_new(&k);
+    if (s != CUZK_OK) return g16_gpu_fail(err, s, "cannot create the device key");
+    k->conv = pk->conv;
+    k->placement = place;
+    k->domain_size = pk->domain_size;
+    k->log2n = 0;
+    while (((uint64_t)1 << k->log2n) < pk->domain_size) k->log2n++;
+    k->h_len = pk->h_len, k->l_len = pk->l_len, k->a_len = pk->a_len, k->b_len = pk->b_len;
+    s = g16_gpu_key_circuit(k, main_c, bell, err);
+    if (s == CUZK_OK && (k->a_len != pk->a_len || k->b_len != pk->b_len))
+        s = g16_gpu_fail(err, CUZK_ERR_MISMATCH, "the key's a/b lengths disagree with the circuit's densities");
+    if (s == CUZK_OK && chk) s = key_check_circuit(k, circuit, err);
+    if (s == CUZK_OK) {
+        s = key_bases(k, pk);
+        if (s != CUZK_OK) g16_gpu_fail(err, s, "cannot place the key's bases (%s)", placement_name(place));
+    }
+    if (s == CUZK_OK && g16_gpu_key_vk(k, &pk->vk) != CUZK_OK)
+        s = g16_gpu_fail(err, CUZK_ERR_NOMEM, "out of memory copying the verifying key");
+    if (s != CUZK_OK) {
+        gpu_key_free(k);
+        return s;
+    }
+    k->upload_s = now_s() - t0;
+    *out = k;
+    return CUZK_OK;
+}
