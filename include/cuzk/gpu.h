@@ -147,6 +147,8 @@ typedef struct {
     gpu_key_placement placement;
     uint64_t vram_budget; /* bytes this key and its provers may use; 0 = the device's free VRAM less 1 GiB */
     unsigned workers;     /* provers that will share this key (their working memory is planned in); 0 = 1 */
+    uint64_t stream_chunk; /* STREAMED: bases per copied chunk (rounded down to a multiple of 64, at least 64);
+                            * 0 = planned from the budget. Tests set small ones to exercise many chunks */
 } gpu_key_opts;
 
 typedef struct {

@@ -43,6 +43,7 @@ struct gpu_key {
     g1_affine_t *h, *l, *a, *b_g1;
     g2_affine_t *b_g2;
 
+    uint64_t stream_buffer_bytes; /* STREAMED: bytes of each of a prover's two base buffers */
     groth16_vk vk;     /* host copy; vk.storage owns vk.ic */
     uint64_t vram_bytes, pinned_bytes;
     double upload_s;
@@ -59,7 +60,10 @@ cuzk_status g16_gpu_plan(gpu_key_placement *out, uint64_t key_bases_bytes, uint6
  * position tables, and of one of a streaming prover's two base buffers under a VRAM budget. */
 uint64_t g16_gpu_bases_bytes(uint64_t h_len, uint64_t l_len, uint64_t a_len, uint64_t b_len);
 uint64_t g16_gpu_circuit_bytes(const r1cs_t *c, int matrices);
-uint64_t g16_gpu_stream_chunk_bytes(uint64_t budget);
+uint64_t g16_gpu_stream_chunk_bytes(const gpu_key_opts *opts);
+
+/* Device bytes of an MSM context grown for n points (msm.cu). */
+extern "C" uint64_t g16_gpu_msm_scratch_bytes(size_t n, int g2);
 
 /* A zeroed key with its device recorded; every pointer NULL (gpu_key_free releases whatever is set). */
 cuzk_status g16_gpu_key_new(gpu_key **out);

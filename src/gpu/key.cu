@@ -60,7 +60,8 @@ cuzk_status g16_gpu_plan(gpu_key_placement *out, uint64_t key_bases_bytes, uint6
         budget = free_b > GIB ? free_b - GIB : 0;
     }
     uint64_t resident = key_bases_bytes + fixed_bytes + workers * prover_bytes;
-    uint64_t streamed = fixed_bytes + workers * (prover_bytes + 2 * stream_buffer_bytes(budget));
+    uint64_t sb = o.stream_chunk ? g16_gpu_stream_chunk_bytes(&o) : stream_buffer_bytes(budget);
+    uint64_t streamed = fixed_bytes + workers * (prover_bytes + 2 * sb);
     if (o.placement != GPU_KEY_STREAMED && resident <= budget) {
         *out = GPU_KEY_RESIDENT;
         return CUZK_OK;
@@ -79,11 +80,23 @@ cuzk_status g16_gpu_plan(gpu_key_placement *out, uint64_t key_bases_bytes, uint6
                         "the key does not fit the device even streamed: %.2f GiB needed (matrices %.2f GiB, %llu x "
                         "%.2f GiB provers and stream buffers; resident would need %.2f GiB), budget %.2f GiB",
                         (double)streamed / GIB, (double)fixed_bytes / GIB, (unsigned long long)workers,
-                        (double)(prover_bytes + 2 * stream_buffer_bytes(budget)) / GIB, (double)resident / GIB,
+                        (double)(prover_bytes + 2 * sb) / GIB, (double)resident / GIB,
                         (double)budget / GIB);
 }
 
-uint64_t g16_gpu_stream_chunk_bytes(uint64_t budget) { return stream_buffer_bytes(budget); }
+uint64_t g16_gpu_stream_chunk_bytes(const gpu_key_opts *opts)
+{
+    if (opts != NULL && opts->stream_chunk != 0) {
+        uint64_t pts = opts->stream_chunk / 64 * 64;
+        return (pts < 64 ? 64 : pts) * sizeof(g2_affine_t);
+    }
+    uint64_t budget = opts != NULL ? opts->vram_budget : 0;
+    if (budget == 0) {
+        size_t free_b = 0, total_b = 0;
+        if (gpu_mem_info(&free_b, &total_b) == CUZK_OK) budget = free_b;
+    }
+    return stream_buffer_bytes(budget);
+}
 
 cuzk_status g16_gpu_key_new(gpu_key **out)
 {
@@ -301,6 +314,7 @@ extern "C" cuzk_status gpu_key_upload(gpu_key **out, const groth16_pk *pk, const
         gpu_key_free(k);
         return s;
     }
+    k->stream_buffer_bytes = g16_gpu_stream_chunk_bytes(opts);
     k->upload_s = now_s() - t0;
     *out = k;
     return CUZK_OK;

@@ -573,3 +573,20 @@ extern "C" cuzk_status gpu_g2_batch_add(g2_jac_t *r, const g2_affine_t *bases, c
     g2_xyzz_to_jac(r, &s);
     return CUZK_OK;
 }
+
+/* Device bytes gpu_*_msm's context grows to for n points (sort pairs, slice heads and tails, buckets, reduction
+ * segments, cub's temporary storage), as msm_run sizes them; batch additions need less. */
+extern "C" uint64_t g16_gpu_msm_scratch_bytes(size_t n, int g2)
+{
+    if (n == 0) return 0;
+    msm_plan_t p;
+    plan_make(&p, n);
+    size_t x = g2 ? sizeof(g2x) : sizeof(g1x);
+    size_t cub_need = 0;
+    if (cub::DeviceRadixSort::SortPairs(NULL, cub_need, (uint32_t *)NULL, (uint32_t *)NULL, (uint32_t *)NULL,
+                                        (uint32_t *)NULL, (int)p.items, 0, (int)p.key_bits) != cudaSuccess)
+        cub_need = p.items * 8; /* generous when the query fails */
+    size_t batch = 2 * (size_t)MSM_PARTIALS * x;
+    size_t seg = 2 * (size_t)p.nw * p.nseg * x;
+    return 4 * p.items * 4 + 2 * p.slices * x + (size_t)p.nw * (p.nb + 1) * x + (seg > batch ? seg : batch) + cub_need;
+}

@@ -1,0 +1,632 @@
+/* The Groth16 prover on the device. Only the witness crosses PCIe:
+ *   upload z → SpMV a, b, c (c = a∘b, or C·z, or a∘b checked against C·z) → H by NTTs (bellperson: coset 7 and
+ *   division by Z; snarkjs: the odd coset of the 2n domain) → H MSM → for L, A and B: classify the scalars at the
+ *   key's positions (0 skipped, 1 into a bitmap, others compacted with their positions) → batch addition of the
+ *   ones and a Pippenger MSM over the rest, reading the key's bases by position → the five sums come back to the
+ *   host, where groth16_assemble adds the r and s terms.
+ * Results equal the CPU prover's bit for bit: both compute the same group elements and the affine encoding of a
+ * point is unique. */
+#include <string.h>
+#include <time.h>
+
+#include <cub/cub.cuh>
+#include <thrust/iterator/counting_iterator.h>
+
+#include "field.cuh"
+#include "g16_gpu.cuh"
+
+struct gpu_prover {
+    int device;
+    gpu_msm_ctx *msm;
+    gpu_ntt_domain *dom;
+    unsigned dom_log2;
+    fr_roots dom_conv;
+    fr_t *z;
+    uint64_t cap_z;          /* elements */
+    fr_t *abc[3];
+    uint64_t cap_n;          /* elements of each of a, b, c */
+    uint64_t *bitmap;        /* ones of one split, ceil(positions/64) words */
+    uint8_t *flags;          /* 1 = scalar other than 0 and 1 */
+    uint32_t *idx;           /* positions of those */
+    fr_t *tail;              /* their scalars */
+    uint64_t cap_pos;        /* positions the split buffers hold */
+    void *cub_tmp;
+    size_t cap_cub;
+    int *d_count;            /* device: compacted count */
+    unsigned long long *d_bad; /* device: lowest unsatisfied row */
+    uint64_t *d_bounds;      /* device: tail offsets at stream chunk boundaries */
+    size_t cap_bounds;
+    void *stage;             /* pinned staging of a pageable witness: two halves */
+    size_t stage_bytes;
+    void *sbuf[2];           /* streamed bases: two device buffers */
+    size_t sbuf_bytes;
+    cudaStream_t copy_stream;
+    cudaEvent_t ev_copied[2], ev_used[2];
+    bool events;
+    uint64_t vram_bytes;
+};
+
+#define STAGE_HALF ((size_t)32 << 20)
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static unsigned blocks(uint64_t threads, unsigned per) { return (unsigned)((threads + per - 1) / per); }
+
+static cuzk_status stream_sync(void)
+{
+    CUZK_CUDA(cudaStreamSynchronize(cudaStreamPerThread));
+    CUZK_CUDA(cudaGetLastError());
+    return CUZK_OK;
+}
+
+/* ---- memory ------------------------------------------------------------------------------------------------------ */
+extern "C" uint64_t gpu_prove_vram_bytes(uint64_t n, uint64_t nv)
+{
+    uint64_t F = sizeof(fr_t);
+    uint64_t msm_h = g16_gpu_msm_scratch_bytes(n, 0), msm_t = g16_gpu_msm_scratch_bytes(nv, 1);
+    uint64_t select = nv / 4 + ((uint64_t)1 << 20); /* cub's select scratch: a small fraction, bounded generously */
+    return nv * F                                   /* z */
+           + 3 * n * F                              /* a, b, c */
+           + (nv / 64 + 1) * 8 + nv + nv * 4 + nv * F /* bitmap, flags, idx, tail */
+           + (msm_h > msm_t ? msm_h : msm_t) + select
+           + n * F + (n / 2 + ((uint64_t)1 << 15)) * 2 * F; /* the NTT domain's scratch and twiddles */
+}
+
+/* Grows a device buffer (contents not kept). */
+static cuzk_status grow(gpu_prover *p, void **buf, uint64_t *cap, uint64_t need, size_t elem)
+{
+    if (need <= *cap && *buf != NULL) return CUZK_OK;
+    if (*buf != NULL) {
+        cudaFree(*buf);
+        p->vram_bytes -= *cap * elem;
+    }
+    *buf = NULL;
+    *cap = 0;
+    CUZK_CUDA(cudaMalloc(buf, need * elem));
+    *cap = need;
+    p->vram_bytes += need * elem;
+    return CUZK_OK;
+}
+
+extern "C" cuzk_status gpu_prover_create(gpu_prover **out, cuzk_errmsg *err)
+{
+    *out = NULL;
+    gpu_prover *p = (gpu_prover *)calloc(1, sizeof(gpu_prover));
+    if (p == NULL) return g16_gpu_fail(err, CUZK_ERR_NOMEM, "out of memory");
+    cuzk_status s = CUZK_OK;
+    if (cudaGetDevice(&p->device) != cudaSuccess || cudaMalloc(&p->d_count, sizeof(int)) != cudaSuccess ||
+        cudaMalloc(&p->d_bad, sizeof(unsigned long long)) != cudaSuccess ||
+        cudaStreamCreateWithFlags(&p->copy_stream, cudaStreamNonBlocking) != cudaSuccess ||
+        cudaHostAlloc(&p->stage, 2 * STAGE_HALF, cudaHostAllocDefault) != cudaSuccess) {
+        gpu_set_error("gpu_prover_create", cudaGetLastError(), __FILE__, __LINE__);
+        s = CUZK_ERR_DEVICE;
+    }
+    p->stage_bytes = 2 * STAGE_HALF;
+    for (int i = 0; i < 2 && s == CUZK_OK; i++) {
+        if (cudaEventCreateWithFlags(&p->ev_copied[i], cudaEventDisableTiming) != cudaSuccess ||
+            cudaEventCreateWithFlags(&p->ev_used[i], cudaEventDisableTiming) != cudaSuccess) {
+            gpu_set_error("cudaEventCreate", cudaGetLastError(), __FILE__, __LINE__);
+            s = CUZK_ERR_DEVICE;
+        }
+    }
+    p->events = s == CUZK_OK;
+    if (s == CUZK_OK) s = gpu_msm_ctx_create(&p->msm);
+    if (s != CUZK_OK) {
+        gpu_prover_destroy(p);
+        return g16_gpu_fail(err, s, "cannot create a GPU prover");
+    }
+    *out = p;
+    return CUZK_OK;
+}
+
+extern "C" void gpu_prover_destroy(gpu_prover *p)
+{
+    if (p == NULL) return;
+    int prev = -1;
+    cudaGetDevice(&prev);
+    cudaSetDevice(p->device);
+    cudaStreamSynchronize(cudaStreamPerThread);
+    gpu_msm_ctx_destroy(p->msm);
+    gpu_ntt_domain_destroy(p->dom);
+    cudaFree(p->z);
+    for (int i = 0; i < 3; i++) cudaFree(p->abc[i]);
+    cudaFree(p->bitmap), cudaFree(p->flags), cudaFree(p->idx), cudaFree(p->tail), cudaFree(p->cub_tmp);
+    cudaFree(p->d_count), cudaFree(p->d_bad), cudaFree(p->d_bounds);
+    cudaFree(p->sbuf[0]), cudaFree(p->sbuf[1]);
+    if (p->stage) cudaFreeHost(p->stage);
+    if (p->copy_stream) cudaStreamDestroy(p->copy_stream);
+    for (int i = 0; p->events && i < 2; i++) cudaEventDestroy(p->ev_copied[i]), cudaEventDestroy(p->ev_used[i]);
+    if (prev >= 0) cudaSetDevice(prev);
+    free(p);
+}
+
+/* ---- kernels ----------------------------------------------------------------------------------------------------- */
+/* Σ coef·z over one CSR row; ids 0 and 1 are +1 and −1 */
+static __device__ __forceinline__ void row_dot(dfr *r, const gpu_csr m, uint64_t row, const dfr *values,
+                                               const dfr *z)
+{
+    dfr acc;
+#pragma unroll
+    for (int i = 0; i < 8; i++) acc.w[i] = 0;
+    uint64_t e0 = m.row_ptr[row], e1 = m.row_ptr[row + 1];
+    for (uint64_t e = e0; e < e1; e++) {
+        uint32_t id = m.coef[e];
+        dfr x = dfr_load(&z[m.col[e]]);
+        if (id == R1CS_COEF_ONE) {
+            dfr_add(&acc, &acc, &x);
+        } else if (id == R1CS_COEF_MINUS_ONE) {
+            dfr_sub(&acc, &acc, &x);
+        } else {
+            dfr v = dfr_load(&values[id]), t;
+            dfr_mul(&t, &v, &x);
+            dfr_add(&acc, &acc, &t);
+        }
+    }
+    *r = acc;
+}
+
+static __device__ __forceinline__ bool dfr_eq(const dfr *a, const dfr *b)
+{
+    uint32_t d = 0;
+#pragma unroll
+    for (int i = 0; i < 8; i++) d |= a->w[i] ^ b->w[i];
+    return d == 0;
+}
+
+/* a, b, c on the n-point domain: the matrix rows, then input_rows rows with a = z_i (bellperson), then zeros.
+ * c_matrix: c = C·z; else c = a∘b. */
+__global__ void k_spmv(dfr *a, dfr *b, dfr *c, gpu_csr A, gpu_csr B, gpu_csr C, const dfr *values, const dfr *z,
+                       uint64_t rows, uint64_t input_rows, uint64_t n, bool c_matrix)
+{
+    uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    dfr va, vb, vc;
+#pragma unroll
+    for (int w = 0; w < 8; w++) va.w[w] = vb.w[w] = vc.w[w] = 0;
+    if (i < rows) {
+        row_dot(&va, A, i, values, z);
+        row_dot(&vb, B, i, values, z);
+        if (c_matrix)
+            row_dot(&vc, C, i, values, z);
+        else
+            dfr_mul(&vc, &va, &vb);
+    } else if (i < rows + input_rows) {
+        va = dfr_load(&z[i - rows]);
+    }
+    dfr_store(&a[i], &va);
+    dfr_store(&b[i], &vb);
+    dfr_store(&c[i], &vc);
+}
+
+/* the lowest row where (A·z)(B·z) ≠ C·z goes to *bad (initialised to all ones) */
+__global__ void k_check(gpu_csr A, gpu_csr B, gpu_csr C, const dfr *values, const dfr *z, uint64_t rows,
+                        unsigned long long *bad)
+{
+    uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= rows) return;
+    dfr va, vb, vc, ab;
+    row_dot(&va, A, i, values, z);
+    row_dot(&vb, B, i, values, z);
+    row_dot(&vc, C, i, values, z);
+    dfr_mul(&ab, &va, &vb);
+    if (!dfr_eq(&ab, &vc)) atomicMin(bad, (unsigned long long)i);
+}
+
+/* h = (a·b − c)·s (s skipped when scale is false) */
+__global__ void k_combine(dfr *h, const dfr *a, const dfr *b, const dfr *c, uint64_t n, dfr s, bool scale)
+{
+    uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    dfr x = dfr_load(&a[i]), y = dfr_load(&b[i]), w = dfr_load(&c[i]), t;
+    dfr_mul(&t, &x, &y);
+    dfr_sub(&t, &t, &w);
+    if (scale) dfr_mul(&t, &t, &s);
+    dfr_store(&h[i], &t);
+}
+
+/* Classifies the scalars of positions p < npos (variable vars[p], or base + p when vars is NULL): bit p of the
+ * bitmap for 1, flags[p] for any other non-zero value. Launched over a multiple of 64 threads so that every bitmap
+ * word is written whole (two 32-bit halves, little-endian). */
+__global__ void k_classify(uint32_t *bitmap32, uint8_t *flags, const dfr *z, const uint32_t *vars, uint64_t base,
+                           uint64_t npos, dfr one)
+{
+    uint64_t p = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    bool is_one = false;
+    if (p < npos) {
+        uint64_t v = vars != NULL ? vars[p] : base + p;
+        dfr x = dfr_load(&z[v]);
+        is_one = dfr_eq(&x, &one);
+        flags[p] = !is_one && !dfr_is_zero(&x);
+    }
+    unsigned m = __ballot_sync(0xffffffffu, is_one);
+    if ((threadIdx.x & 31) == 0) bitmap32[p >> 5] = m;
+}
+
+/* tail[t] = the scalar at position idx[t], t < *count */
+__global__ void k_gather(dfr *tail, const uint32_t *idx, const int *count, const dfr *z, const uint32_t *vars,
+                         uint64_t base)
+{
+    uint64_t t = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= (uint64_t)*count) return;
+    uint32_t p = idx[t];
+    uint64_t v = vars != NULL ? vars[p] : base + p;
+    dfr x = dfr_load(&z[v]);
+    dfr_store(&tail[t], &x);
+}
+
+/* bounds[c] = the first t with idx[t] >= c·chunk (idx ascending), for c ≤ chunks */
+__global__ void k_bounds(uint64_t *bounds, const uint32_t *idx, const int *count, uint64_t chunk, uint64_t chunks)
+{
+    uint64_t c = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (c > chunks) return;
+    uint64_t lo = 0, hi = (uint64_t)*count, key = c * chunk;
+    while (lo < hi) {
+        uint64_t mid = (lo + hi) / 2;
+        if (idx[mid] < key) lo = mid + 1;
+        else hi = mid;
+    }
+    bounds[c] = lo;
+}
+
+/* ---- steps ------------------------------------------------------------------------------------------------------- */
+static dfr to_dfr(const fr_t *x)
+{
+    dfr d;
+    memcpy(&d, x, sizeof d);
+    return d;
+}
+
+/* z to the device: straight from pinned memory, else through the pinned staging halves */
+static cuzk_status upload_witness(gpu_prover *p, const fr_t *z, uint64_t nv)
+{
+    size_t bytes = nv * sizeof(fr_t);
+    cudaPointerAttributes at;
+    bool pinned = cudaPointerGetAttributes(&at, z) == cudaSuccess && at.type == cudaMemoryTypeHost;
+    cudaGetLastError(); /* a pageable pointer may leave an error behind on older runtimes */
+    if (pinned) {
+        CUZK_CUDA(cudaMemcpyAsync(p->z, z, bytes, cudaMemcpyHostToDevice, cudaStreamPerThread));
+        return CUZK_OK;
+    }
+    for (size_t off = 0, i = 0; off < bytes; off += STAGE_HALF, i++) {
+        size_t len = bytes - off < STAGE_HALF ? bytes - off : STAGE_HALF;
+        char *half = (char *)p->stage + (i & 1) * STAGE_HALF;
+        CUZK_CUDA(cudaEventSynchronize(p->ev_copied[i & 1])); /* the copy that last read this half is done */
+        memcpy(half, (const char *)z + off, len);
+        CUZK_CUDA(cudaMemcpyAsync((char *)p->z + off, half, len, cudaMemcpyHostToDevice, cudaStreamPerThread));
+        CUZK_CUDA(cudaEventRecord(p->ev_copied[i & 1], cudaStreamPerThread));
+    }
+    return CUZK_OK;
+}
+
+static cuzk_status ensure_domain(gpu_prover *p, unsigned log2n, fr_roots conv)
+{
+    if (p->dom != NULL && p->dom_log2 == log2n && p->dom_conv == conv) return CUZK_OK;
+    gpu_ntt_domain_destroy(p->dom);
+    p->dom = NULL;
+    CUZK_TRY(gpu_ntt_domain_create(&p->dom, log2n, conv));
+    p->dom_log2 = log2n;
+    p->dom_conv = conv;
+    return CUZK_OK;
+}
+
+/* a := H's coefficients (bellperson) or its odd-coset values (snarkjs); b and c are scratch */
+static cuzk_status compute_h(gpu_prover *p, const gpu_key *k)
+{
+    bool bell = k->conv == GROTH16_BELLPERSON;
+    CUZK_TRY(ensure_domain(p, k->log2n, bell ? FR_ROOTS_GEN7 : FR_ROOTS_GEN5));
+    uint64_t n = k->domain_size;
+    fr_t g, s, one;
+    fr_set_one(&one);
+    if (bell) {
+        fr_from_u64(&g, 7);
+        fr_pow(&s, &g, &n, 1);
+        fr_sub(&s, &s, &one);
+        fr_inv_vartime(&s, &s); /* 1/Z on the coset: 1/(g^n − 1) */
+    } else {
+        fr_root_of_unity(&g, k->log2n + 1, FR_ROOTS_GEN5);
+        s = one;
+    }
+    for (int v = 0; v < 3; v++) {
+        CUZK_TRY(gpu_ntt_inverse(p->abc[v], p->dom));
+        CUZK_TRY(gpu_ntt_coset_forward(p->abc[v], p->dom, &g));
+    }
+    k_combine<<<blocks(n, 256), 256>>>((dfr *)p->abc[0], (const dfr *)p->abc[0], (const dfr *)p->abc[1],
+                                       (const dfr *)p->abc[2], n, to_dfr(&s), bell);
+    CUZK_CUDA_LAUNCHED();
+    if (bell) CUZK_TRY(gpu_ntt_coset_inverse(p->abc[0], p->dom, &g));
+    return CUZK_OK;
+}
+
+/* One split's classification and compaction; returns the count of "other" scalars. */
+static cuzk_status split(gpu_prover *p, const uint32_t *vars, uint64_t base, uint64_t npos, uint64_t *count)
+{
+    fr_t one;
+    fr_set_one(&one);
+    uint64_t launch = (npos + 63) / 64 * 64;
+    if (launch == 0) {
+        *count = 0;
+        return CUZK_OK;
+    }
+    k_classify<<<blocks(launch, 256), 256>>>((uint32_t *)p->bitmap, p->flags, (const dfr *)p->z, vars, base, npos,
+                                             to_dfr(&one));
+    CUZK_CUDA_LAUNCHED();
+    thrust::counting_iterator<uint32_t> positions(0);
+    size_t need = 0;
+    CUZK_CUDA(cub::DeviceSelect::Flagged(NULL, need, positions, p->flags, p->idx, p->d_count, (int)npos,
+                                         cudaStreamPerThread));
+    uint64_t cap = p->cap_cub;
+    CUZK_TRY(grow(p, &p->cub_tmp, &cap, need, 1));
+    p->cap_cub = cap;
+    CUZK_CUDA(cub::DeviceSelect::Flagged(p->cub_tmp, need, positions, p->flags, p->idx, p->d_count, (int)npos,
+                                         cudaStreamPerThread));
+    k_gather<<<blocks(npos, 256), 256>>>((dfr *)p->tail, p->idx, p->d_count, (const dfr *)p->z, vars, base);
+    CUZK_CUDA_LAUNCHED();
+    int c = 0;
+    CUZK_CUDA(cudaMemcpyAsync(&c, p->d_count, sizeof c, cudaMemcpyDeviceToHost, cudaStreamPerThread));
+    CUZK_TRY(stream_sync());
+    *count = (uint64_t)c;
+    return CUZK_OK;
+}
+
+/* Point arithmetic on the host, per group, for the sums of chunks and of ones + tail. */
+template <typename J> struct host_ops;
+template <> struct host_ops<g1_jac_t> {
+    typedef g1_affine_t A;
+    static cuzk_status msm(g1_jac_t *r, const A *b, const fr_t *s, size_t n, gpu_msm_ctx *x) { return gpu_g1_msm(r, b, s, n, x); }
+    static cuzk_status msm_idx(g1_jac_t *r, const A *b, const uint32_t *i, const fr_t *s, size_t n, gpu_msm_ctx *x) { return gpu_g1_msm_idx(r, b, i, s, n, x); }
+    static cuzk_status ones(g1_jac_t *r, const A *b, const uint64_t *bm, size_t n, gpu_msm_ctx *x) { return gpu_g1_batch_add(r, b, bm, n, x); }
+    static void add(g1_jac_t *r, const g1_jac_t *a, const g1_jac_t *b) { g1_jac_add(r, a, b); }
+    static void inf(g1_jac_t *r) { g1_jac_set_infinity(r); }
+};
+template <> struct host_ops<g2_jac_t> {
+    typedef g2_affine_t A;
+    static cuzk_status msm(g2_jac_t *r, const A *b, const fr_t *s, size_t n, gpu_msm_ctx *x) { return gpu_g2_msm(r, b, s, n, x); }
+    static cuzk_status msm_idx(g2_jac_t *r, const A *b, const uint32_t *i, const fr_t *s, size_t n, gpu_msm_ctx *x) { return gpu_g2_msm_idx(r, b, i, s, n, x); }
+    static cuzk_status ones(g2_jac_t *r, const A *b, const uint64_t *bm, size_t n, gpu_msm_ctx *x) { return gpu_g2_batch_add(r, b, bm, n, x); }
+    static void add(g2_jac_t *r, const g2_jac_t *a, const g2_jac_t *b) { g2_jac_add(r, a, b); }
+    static void inf(g2_jac_t *r) { g2_jac_set_infinity(r); }
+};
+
+/* Streamed bases: chunk c (positions [c·m, min((c+1)·m, npos))) is copied into buffer c % 2 on the copy stream
+ * while the previous chunk's MSM runs; events order the copy after the last use of its buffer and the MSM after
+ * the copy. */
+static cuzk_status stream_copy(gpu_prover *p, const void *host, size_t elem, uint64_t lo, uint64_t hi, unsigned slot)
+{
+    CUZK_CUDA(cudaStreamWaitEvent(p->copy_stream, p->ev_used[slot], 0));
+    CUZK_CUDA(cudaMemcpyAsync(p->sbuf[slot], (const char *)host + lo * elem, (hi - lo) * elem,
+                              cudaMemcpyHostToDevice, p->copy_stream));
+    CUZK_CUDA(cudaEventRecord(p->ev_copied[slot], p->copy_stream));
+    return CUZK_OK;
+}
+
+/* r = Σ over positions: dense scalars (scalars[p], idx NULL) or a split (bitmap ones + idx/tail of count). */
+template <typename J>
+static cuzk_status msm_over(J *r, gpu_prover *p, const gpu_key *k, const typename host_ops<J>::A *bases,
+                            uint64_t npos, const fr_t *scalars, bool is_split, uint64_t count)
+{
+    typedef host_ops<J> O;
+    typedef typename O::A A;
+    if (k->placement != GPU_KEY_STREAMED) {
+        if (!is_split) return O::msm(r, bases, scalars, npos, p->msm);
+        J ones, rest;
+        CUZK_TRY(O::ones(&ones, bases, p->bitmap, npos, p->msm));
+        CUZK_TRY(O::msm_idx(&rest, bases, p->idx, p->tail, count, p->msm));
+        O::add(r, &ones, &rest);
+        return CUZK_OK;
+    }
+    uint64_t chunk = (p->sbuf_bytes / sizeof(A)) / 64 * 64, chunks = (npos + chunk - 1) / chunk;
+    uint64_t *bounds = NULL;
+    if (is_split && chunks > 0) {
+        uint64_t cap = p->cap_bounds;
+        CUZK_TRY(grow(p, (void **)&p->d_bounds, &cap, chunks + 1, sizeof(uint64_t)));
+        p->cap_bounds = cap;
+        k_bounds<<<blocks(chunks + 1, 128), 128>>>(p->d_bounds, p->idx, p->d_count, chunk, chunks);
+        CUZK_CUDA_LAUNCHED();
+        bounds = (uint64_t *)malloc((chunks + 1) * sizeof(uint64_t));
+        if (bounds == NULL) return CUZK_ERR_NOMEM;
+        cudaError_t e = cudaMemcpyAsync(bounds, p->d_bounds, (chunks + 1) * sizeof(uint64_t), cudaMemcpyDeviceToHost,
+                                        cudaStreamPerThread);
+        if (e == cudaSuccess) e = cudaStreamSynchronize(cudaStreamPerThread);
+        if (e != cudaSuccess) {
+            free(bounds);
+            gpu_set_error("chunk bounds", e, __FILE__, __LINE__);
+            return CUZK_ERR_DEVICE;
+        }
+    }
+    cuzk_status s = CUZK_OK;
+    O::inf(r);
+    if (chunks > 0) s = stream_copy(p, bases, sizeof(A), 0, chunk < npos ? chunk : npos, 0);
+    for (uint64_t c = 0; c < chunks && s == CUZK_OK; c++) {
+        unsigned slot = (unsigned)(c & 1);
+        uint64_t lo = c * chunk, hi = lo + chunk < npos ? lo + chunk : npos;
+        if (c + 1 < chunks) {
+            uint64_t nhi = hi + chunk < npos ? hi + chunk : npos;
+            s = stream_copy(p, bases, sizeof(A), hi, nhi, slot ^ 1);
+            if (s != CUZK_OK) break;
+        }
+        if (cudaStreamWaitEvent(cudaStreamPerThread, p->ev_copied[slot], 0) != cudaSuccess) {
+            gpu_set_error("cudaStreamWaitEvent", cudaGetLastError(), __FILE__, __LINE__);
+            s = CUZK_ERR_DEVICE;
+            break;
+        }
+        const A *buf = (const A *)p->sbuf[slot];
+        J part;
+        if (!is_split) {
+            s = O::msm(&part, buf, scalars + lo, hi - lo, p->msm);
+        } else {
+            J ones, rest;
+            /* the tail's positions are absolute: the buffer stands for positions lo .. hi */
+            const A *shifted = (const A *)((uintptr_t)buf - (uintptr_t)(lo * sizeof(A)));
+            s = O::ones(&ones, buf, p->bitmap + lo / 64, hi - lo, p->msm);
+            if (s == CUZK_OK)
+                s = O::msm_idx(&rest, shifted, p->idx + bounds[c], p->tail + bounds[c], bounds[c + 1] - bounds[c],
+                               p->msm);
+            if (s == CUZK_OK) O::add(&part, &ones, &rest);
+        }
+        if (s == CUZK_OK) O::add(r, r, &part);
+        if (s == CUZK_OK && cudaEventRecord(p->ev_used[slot], cudaStreamPerThread) != cudaSuccess) {
+            gpu_set_error("cudaEventRecord", cudaGetLastError(), __FILE__, __LINE__);
+            s = CUZK_ERR_DEVICE;
+        }
+    }
+    free(bounds);
+    if (s == CUZK_OK && cudaStreamSynchronize(p->copy_stream) != cudaSuccess) {
+        gpu_set_error("copy stream", cudaGetLastError(), __FILE__, __LINE__);
+        s = CUZK_ERR_DEVICE;
+    }
+    return s;
+}
+
+/* Buffers for a key (grown, never shrunk). */
+static cuzk_status prepare(gpu_prover *p, const gpu_key *k)
+{
+    uint64_t nv = k->num_inputs + k->num_aux, n = k->domain_size;
+    CUZK_TRY(grow(p, (void **)&p->z, &p->cap_z, nv, sizeof(fr_t)));
+    for (int i = 0; i < 3; i++) {
+        uint64_t cap = p->cap_n;
+        CUZK_TRY(grow(p, (void **)&p->abc[i], &cap, n, sizeof(fr_t)));
+        if (i == 2) p->cap_n = cap;
+    }
+    uint64_t pos = nv + 64;
+    if (pos > p->cap_pos || p->bitmap == NULL) {
+        uint64_t c1 = 0, c2 = 0, c3 = 0, c4 = 0;
+        cudaFree(p->bitmap), cudaFree(p->flags), cudaFree(p->idx), cudaFree(p->tail);
+        p->bitmap = NULL, p->flags = NULL, p->idx = NULL, p->tail = NULL;
+        if (p->cap_pos) p->vram_bytes -= p->cap_pos / 64 * 8 + p->cap_pos + p->cap_pos * 4 + p->cap_pos * sizeof(fr_t);
+        p->cap_pos = 0;
+        CUZK_TRY(grow(p, (void **)&p->bitmap, &c1, pos / 64, 8));
+        CUZK_TRY(grow(p, (void **)&p->flags, &c2, pos, 1));
+        CUZK_TRY(grow(p, (void **)&p->idx, &c3, pos, 4));
+        CUZK_TRY(grow(p, (void **)&p->tail, &c4, pos, sizeof(fr_t)));
+        p->cap_pos = pos;
+    }
+    if (k->placement == GPU_KEY_STREAMED && p->sbuf_bytes != k->stream_buffer_bytes) {
+        for (int i = 0; i < 2; i++) {
+            uint64_t cap = p->sbuf_bytes;
+            CUZK_TRY(grow(p, &p->sbuf[i], &cap, k->stream_buffer_bytes, 1));
+        }
+        p->sbuf_bytes = k->stream_buffer_bytes;
+    }
+    return CUZK_OK;
+}
+
+static void add_time(double *slot, double *t)
+{
+    double n = now_s();
+    *slot = n - *t;
+    *t = n;
+}
+
+extern "C" cuzk_status gpu_prove_msms(groth16_msm_sums *sums, gpu_prover *p, const gpu_key *k, const fr_t *z,
+                                      const groth16_prove_opts *opts, gpu_prove_stats *stats, cuzk_errmsg *err)
+{
+    gpu_prove_stats st;
+    memset(&st, 0, sizeof st);
+    double t0 = now_s(), t = t0;
+    r1cs_c_mode mode = opts != NULL ? opts->c_mode : R1CS_C_PRODUCT;
+    if (sums == NULL || p == NULL || k == NULL || z == NULL)
+        return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG, "NULL argument");
+    if (mode != R1CS_C_MATRIX && mode != R1CS_C_PRODUCT && mode != R1CS_C_CHECKED)
+        return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG, "unknown c_mode %d", (int)mode);
+    if (!fr_is_one(&z[0])) return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG, "witness z[0] is not 1");
+    if (k->device != p->device)
+        return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG, "the key lives on device %d, the prover on device %d",
+                            k->device, p->device);
+    bool bell = k->conv == GROTH16_BELLPERSON;
+    if (mode == R1CS_C_CHECKED && !bell && !k->has_chk)
+        return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG,
+                            "checking the witness needs the circuit with its C matrix (the snarkjs key has none)");
+    if (mode == R1CS_C_MATRIX && !bell) mode = R1CS_C_PRODUCT; /* a snarkjs key has no C: c is a∘b, as on the CPU */
+    CUZK_CUDA(cudaSetDevice(p->device));
+
+    cuzk_status s = prepare(p, k);
+    if (s != CUZK_OK) return g16_gpu_fail(err, s, "cannot allocate the prover's device buffers");
+    uint64_t nv = k->num_inputs + k->num_aux, n = k->domain_size;
+    s = upload_witness(p, z, nv);
+    if (s == CUZK_OK) s = stream_sync();
+    if (s != CUZK_OK) return g16_gpu_fail(err, s, "witness upload failed");
+    add_time(&st.upload, &t);
+
+    if (mode == R1CS_C_CHECKED) {
+        const gpu_csr *m = bell ? k->m : k->chk;
+        uint64_t rows = bell ? k->rows : k->chk_rows;
+        unsigned long long bad = ~0ull;
+        CUZK_CUDA(cudaMemcpyAsync(p->d_bad, &bad, sizeof bad, cudaMemcpyHostToDevice, cudaStreamPerThread));
+        if (rows > 0) {
+            k_check<<<blocks(rows, 256), 256>>>(m[0], m[1], m[2], (const dfr *)(bell ? k->values : k->chk_values),
+                                                (const dfr *)p->z, rows, p->d_bad);
+            CUZK_CUDA_LAUNCHED();
+        }
+        CUZK_CUDA(cudaMemcpyAsync(&bad, p->d_bad, sizeof bad, cudaMemcpyDeviceToHost, cudaStreamPerThread));
+        s = stream_sync();
+        if (s != CUZK_OK) return g16_gpu_fail(err, s, "witness check failed");
+        if (bad != ~0ull)
+            return g16_gpu_fail(err, CUZK_ERR_R1CS_UNSATISFIED, "witness does not satisfy constraint row %llu", bad);
+    }
+    k_spmv<<<blocks(n, 256), 256>>>((dfr *)p->abc[0], (dfr *)p->abc[1], (dfr *)p->abc[2], k->m[0], k->m[1], k->m[2],
+                                    (const dfr *)k->values, (const dfr *)p->z, k->rows, bell ? k->num_inputs : 0, n,
+                                    mode == R1CS_C_MATRIX);
+    if (cudaGetLastError() != cudaSuccess || stream_sync() != CUZK_OK) {
+        gpu_set_error("k_spmv", cudaGetLastError(), __FILE__, __LINE__);
+        return g16_gpu_fail(err, CUZK_ERR_DEVICE, "sparse evaluation failed");
+    }
+    add_time(&st.spmv, &t);
+
+    s = compute_h(p, k);
+    if (s == CUZK_OK) s = stream_sync();
+    if (s != CUZK_OK) return g16_gpu_fail(err, s, "the H polynomial failed");
+    add_time(&st.ntt_h, &t);
+
+    s = msm_over<g1_jac_t>(&sums->h, p, k, k->h, k->h_len, p->abc[0], false, 0);
+    if (s != CUZK_OK) return g16_gpu_fail(err, s, "H multi-scalar multiplication failed");
+    add_time(&st.msm_h, &t);
+
+    uint64_t count = 0;
+    s = split(p, NULL, k->num_inputs, k->num_aux, &count);
+    if (s == CUZK_OK) s = msm_over<g1_jac_t>(&sums->l, p, k, k->l, k->l_len, NULL, true, count);
+    if (s != CUZK_OK) return g16_gpu_fail(err, s, "L multi-scalar multiplication failed");
+    add_time(&st.msm_l, &t);
+
+    s = split(p, k->a_vars, 0, k->a_len, &count);
+    if (s == CUZK_OK) s = msm_over<g1_jac_t>(&sums->a, p, k, k->a, k->a_len, NULL, true, count);
+    if (s != CUZK_OK) return g16_gpu_fail(err, s, "A multi-scalar multiplication failed");
+    add_time(&st.msm_a, &t);
+
+    s = split(p, k->b_vars, 0, k->b_len, &count);
+    if (s == CUZK_OK) s = msm_over<g1_jac_t>(&sums->b1, p, k, k->b_g1, k->b_len, NULL, true, count);
+    if (s != CUZK_OK) return g16_gpu_fail(err, s, "B1 multi-scalar multiplication failed");
+    add_time(&st.msm_b1, &t);
+    s = msm_over<g2_jac_t>(&sums->b2, p, k, k->b_g2, k->b_len, NULL, true, count);
+    if (s != CUZK_OK) return g16_gpu_fail(err, s, "B2 multi-scalar multiplication failed");
+    add_time(&st.msm_b2, &t);
+
+    st.total = now_s() - t0;
+    st.vram_bytes = p->vram_bytes;
+    if (stats != NULL) *stats = st;
+    return CUZK_OK;
+}
+
+extern "C" cuzk_status gpu_prove(groth16_proof_t *proof, gpu_prover *p, const gpu_key *k, const fr_t *z,
+                                 const groth16_prove_opts *opts, gpu_prove_stats *stats, cuzk_errmsg *err)
+{
+    if (proof == NULL) return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG, "NULL argument");
+    groth16_msm_sums sums;
+    gpu_prove_stats st;
+    memset(&st, 0, sizeof st);
+    cuzk_status s = gpu_prove_msms(&sums, p, k, z, opts, &st, err);
+    if (s == CUZK_OK) {
+        double t = now_s();
+        s = groth16_assemble(proof, &k->vk, &sums, opts);
+        if (s != CUZK_OK) g16_gpu_fail(err, s, "OS random source failed");
+        st.assembly = now_s() - t;
+        st.total += st.assembly;
+    }
+    explicit_bzero(&sums, sizeof sums);
+    if (stats != NULL) *stats = st;
+    return s;
+}

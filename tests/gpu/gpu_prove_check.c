@@ -1,0 +1,335 @@
+/* The GPU prover against the CPU prover, bit for bit (plain C, no test framework: the GPU machine has no cmocka).
+ * Every check proves the same circuit, key, witness, r and s on both and compares the proofs byte for byte, then
+ * verifies the GPU's proof. Fresh random circuits and toxic waste each run (seed printed; replay with
+ * CUZK_TEST_SEED). Prints "N passed, M failed"; exits 77 (CTest skip) when no CUDA device exists.
+ * `gpu_prove_check quick` stops at 2^13. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cuzk/circuits.h"
+#include "cuzk/gpu.h"
+
+static int g_pass, g_fail;
+static uint64_t g_rng;
+
+static uint64_t rnd(void)
+{
+    uint64_t z = (g_rng += 0x9e3779b97f4a7c15ULL); /* splitmix64 */
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static void rand_fr(fr_t *r)
+{
+    uint64_t l[FR_LIMBS];
+    for (int i = 0; i < FR_LIMBS; i++) l[i] = rnd();
+    fr_from_limbs_reduce(r, l);
+}
+
+static void check(int ok, const char *fmt, const char *detail)
+{
+    if (ok) {
+        g_pass++;
+        return;
+    }
+    g_fail++;
+    printf("FAIL: %s%s%s\n", fmt, detail ? ": " : "", detail ? detail : "");
+    fflush(stdout);
+}
+
+typedef struct {
+    unsigned log2;
+    r1cs_t *r;
+    fr_t *z;
+    groth16_pk pk;
+} fixture;
+
+static int fixture_make(fixture *f, unsigned log2, groth16_convention conv)
+{
+    memset(f, 0, sizeof f[0]);
+    f->log2 = log2;
+    cuzk_errmsg err = {{0}};
+    if (circuits_synthetic(log2, rnd(), 16, &f->r, &f->z, &err) != CUZK_OK) {
+        check(0, "circuits_synthetic", err.msg);
+        return 0;
+    }
+    groth16_setup_opts so;
+    memset(&so, 0, sizeof so);
+    so.threads = 16;
+    so.conv = conv;
+    so.given_toxic = true;
+    rand_fr(&so.tau), rand_fr(&so.alpha), rand_fr(&so.beta), rand_fr(&so.gamma), rand_fr(&so.delta);
+    if (groth16_setup(&f->pk, f->r, &so, &err) != CUZK_OK) {
+        check(0, "groth16_setup", err.msg);
+        return 0;
+    }
+    return 1;
+}
+
+static void fixture_free(fixture *f)
+{
+    groth16_pk_free(&f->pk);
+    r1cs_free(f->r);
+    free(f->z);
+}
+
+static groth16_prove_opts opts_rs(r1cs_c_mode mode)
+{
+    groth16_prove_opts o;
+    memset(&o, 0, sizeof o);
+    o.threads = 16;
+    o.given_rs = true;
+    rand_fr(&o.r);
+    rand_fr(&o.s);
+    o.c_mode = mode;
+    return o;
+}
+
+static const char *mode_name(r1cs_c_mode m)
+{
+    return m == R1CS_C_MATRIX ? "C·z" : m == R1CS_C_PRODUCT ? "a∘b" : "checked";
+}
+
+/* one witness on both provers; valid: the GPU proof must also verify */
+static void compare(const char *what, fixture *f, gpu_key *k, gpu_prover *p, const fr_t *z, r1cs_c_mode mode,
+                    int valid)
+{
+    char name[200];
+    snprintf(name, sizeof name, "%s 2^%u conv %d %s", what, f->log2, (int)f->pk.conv, mode_name(mode));
+    groth16_prove_opts o = opts_rs(mode);
+    groth16_proof_t cpu, gpu;
+    memset(&gpu, 0x5a, sizeof gpu); /* poisoned: a proof left unwritten cannot match */
+    cuzk_errmsg e1 = {{0}}, e2 = {{0}};
+    const r1cs_t *circuit = f->pk.conv == GROTH16_BELLPERSON || mode == R1CS_C_CHECKED ? f->r : NULL;
+    cuzk_status s1 = groth16_prove(&cpu, &f->pk, circuit, z, &o, NULL, &e1);
+    gpu_prove_stats st;
+    cuzk_status s2 = gpu_prove(&gpu, p, k, z, &o, &st, &e2);
+    if (s1 != CUZK_OK || s2 != CUZK_OK) {
+        char d[700];
+        snprintf(d, sizeof d, "cpu %s (%s), gpu %s (%s)", cuzk_status_str(s1), e1.msg, cuzk_status_str(s2), e2.msg);
+        check(0, name, d);
+        return;
+    }
+    check(memcmp(&cpu, &gpu, sizeof cpu) == 0, name, "proofs differ");
+    if (valid) {
+        groth16_pvk pvk;
+        groth16_prepare_vk(&pvk, gpu_key_vk(k));
+        check(groth16_verify(&pvk, &gpu, z + 1, gpu_key_vk(k)->num_inputs - 1) == CUZK_OK, name,
+              "GPU proof does not verify");
+    }
+    printf("  %s: upload %.2f spmv %.2f h %.2f msm h %.2f l %.2f a %.2f b1 %.2f b2 %.2f total %.2f ms\n", name,
+           st.upload * 1e3, st.spmv * 1e3, st.ntt_h * 1e3, st.msm_h * 1e3, st.msm_l * 1e3, st.msm_a * 1e3,
+           st.msm_b1 * 1e3, st.msm_b2 * 1e3, st.total * 1e3);
+}
+
+static gpu_key *upload(fixture *f, gpu_key_placement place, uint64_t chunk)
+{
+    gpu_key_opts ko;
+    memset(&ko, 0, sizeof ko);
+    ko.placement = place;
+    ko.stream_chunk = chunk;
+    gpu_key *k = NULL;
+    cuzk_errmsg err = {{0}};
+    cuzk_status s = gpu_key_upload(&k, &f->pk, f->r, &ko, &err);
+    check(s == CUZK_OK, "gpu_key_upload", err.msg);
+    if (s == CUZK_OK) {
+        gpu_key_info info;
+        gpu_key_get_info(k, &info);
+        check(info.placement == (place == GPU_KEY_AUTO ? GPU_KEY_RESIDENT : place), "placement", NULL);
+    }
+    return k;
+}
+
+static void check_bellperson(gpu_prover *p, unsigned log2, int streamed)
+{
+    fixture f;
+    if (!fixture_make(&f, log2, GROTH16_BELLPERSON)) return;
+    gpu_key *k = upload(&f, streamed ? GPU_KEY_STREAMED : GPU_KEY_AUTO, streamed ? 64 * 17 : 0);
+    if (k == NULL) goto out;
+    uint64_t nv = r1cs_num_vars(f.r);
+    compare(streamed ? "streamed" : "resident", &f, k, p, f.z, R1CS_C_PRODUCT, 1);
+    if (streamed) goto out_key;
+    compare("resident", &f, k, p, f.z, R1CS_C_MATRIX, 1);
+    compare("resident", &f, k, p, f.z, R1CS_C_CHECKED, 1);
+
+    /* the witness from pinned memory */
+    fr_t *pz = NULL;
+    if (gpu_host_alloc((void **)&pz, nv * sizeof(fr_t)) == CUZK_OK) {
+        memcpy(pz, f.z, nv * sizeof(fr_t));
+        compare("pinned witness", &f, k, p, pz, R1CS_C_PRODUCT, 1);
+        gpu_host_free(pz);
+    } else {
+        check(0, "gpu_host_alloc", gpu_last_error());
+    }
+
+    /* random values everywhere but ONE: no 0/1 shortcut applies, c = C·z on both */
+    fr_t *rz = malloc(nv * sizeof(fr_t));
+    fr_set_one(&rz[0]);
+    for (uint64_t i = 1; i < nv; i++) rand_fr(&rz[i]);
+    compare("random witness", &f, k, p, rz, R1CS_C_MATRIX, 0);
+
+    /* unsatisfied: one aux value changed; both provers name the same row */
+    memcpy(rz, f.z, nv * sizeof(fr_t));
+    uint64_t j = f.r->num_inputs + rnd() % f.r->num_aux;
+    fr_t one;
+    fr_set_one(&one);
+    fr_add(&rz[j], &rz[j], &one);
+    groth16_prove_opts o = opts_rs(R1CS_C_CHECKED);
+    groth16_proof_t pr;
+    cuzk_errmsg e1 = {{0}}, e2 = {{0}};
+    cuzk_status s1 = groth16_prove(&pr, &f.pk, f.r, rz, &o, NULL, &e1);
+    cuzk_status s2 = gpu_prove(&pr, p, k, rz, &o, NULL, &e2);
+    check(s2 == CUZK_ERR_R1CS_UNSATISFIED, "unsatisfied witness is rejected (CUZK_ERR_R1CS_UNSATISFIED)", e2.msg);
+    check(s1 == s2 && strcmp(e1.msg, e2.msg) == 0, "unsatisfied: same row as the CPU", e2.msg);
+
+    /* z[0] must be 1 */
+    rz[0] = rz[1];
+    s2 = gpu_prove(&pr, p, k, rz, &o, NULL, &e2);
+    check(s2 == CUZK_ERR_INVALID_ARG, "z[0] != 1 is rejected", e2.msg);
+    free(rz);
+out_key:
+    gpu_key_free(k);
+out:
+    fixture_free(&f);
+}
+
+static void check_snarkjs(gpu_prover *p, unsigned log2)
+{
+    fixture f;
+    if (!fixture_make(&f, log2, GROTH16_SNARKJS)) return;
+    gpu_key_opts ko;
+    memset(&ko, 0, sizeof ko);
+    gpu_key *k = NULL;
+    cuzk_errmsg err = {{0}};
+    cuzk_status s = gpu_key_upload(&k, &f.pk, f.r, &ko, &err); /* with the full circuit: checked mode works */
+    check(s == CUZK_OK, "gpu_key_upload snarkjs", err.msg);
+    if (s == CUZK_OK) {
+        compare("snarkjs", &f, k, p, f.z, R1CS_C_PRODUCT, 1);
+        compare("snarkjs", &f, k, p, f.z, R1CS_C_CHECKED, 1);
+        gpu_key_free(k);
+    }
+    fixture_free(&f);
+}
+
+/* planning and argument errors, each with its status */
+static void check_errors(gpu_prover *p)
+{
+    fixture f, g;
+    if (!fixture_make(&f, 10, GROTH16_BELLPERSON)) return;
+    if (!fixture_make(&g, 11, GROTH16_BELLPERSON)) {
+        fixture_free(&f);
+        return;
+    }
+    gpu_key_opts ko;
+    memset(&ko, 0, sizeof ko);
+    gpu_key *k = NULL;
+    cuzk_errmsg err = {{0}};
+    cuzk_status s = gpu_key_upload(&k, &f.pk, g.r, &ko, &err);
+    check(s == CUZK_ERR_MISMATCH && k == NULL, "a key with another circuit: CUZK_ERR_MISMATCH", err.msg);
+    s = gpu_key_upload(&k, &f.pk, NULL, &ko, &err);
+    check(s == CUZK_ERR_INVALID_ARG && k == NULL, "a bellperson key without circuit: CUZK_ERR_INVALID_ARG", err.msg);
+
+    ko.placement = GPU_KEY_RESIDENT;
+    ko.vram_budget = 1 << 20;
+    s = gpu_key_upload(&k, &f.pk, f.r, &ko, &err);
+    check(s == CUZK_ERR_NOMEM && k == NULL && strstr(err.msg, "GiB") != NULL,
+          "resident in a 1 MiB budget: CUZK_ERR_NOMEM with the sizes", err.msg);
+    ko.placement = GPU_KEY_AUTO;
+    s = gpu_key_upload(&k, &f.pk, f.r, &ko, &err);
+    check(s == CUZK_ERR_NOMEM && k == NULL, "auto in a 1 MiB budget: CUZK_ERR_NOMEM", err.msg);
+
+    /* a budget that holds everything but the bases: AUTO falls back to STREAMED, and proves the same */
+    gpu_key_info info;
+    ko.vram_budget = 0;
+    s = gpu_key_upload(&k, &f.pk, f.r, &ko, &err);
+    if (s == CUZK_OK) {
+        gpu_key_get_info(k, &info);
+        gpu_key_free(k);
+        k = NULL;
+        uint64_t bases = (f.pk.h_len + f.pk.l_len + f.pk.a_len + f.pk.b_len) * sizeof(g1_affine_t) +
+                         f.pk.b_len * sizeof(g2_affine_t);
+        ko.stream_chunk = 256;
+        ko.vram_budget = info.vram_bytes - bases + info.prover_vram_bytes + 2 * 256 * sizeof(g2_affine_t) +
+                         8 * r1cs_num_vars(f.r) + 65536;
+        s = gpu_key_upload(&k, &f.pk, f.r, &ko, &err);
+        check(s == CUZK_OK, "auto in a budget without room for the bases", err.msg);
+        if (s == CUZK_OK) {
+            gpu_key_get_info(k, &info);
+            check(info.placement == GPU_KEY_STREAMED && info.pinned_bytes >= bases, "fallback to streamed", NULL);
+            compare("auto->streamed", &f, k, p, f.z, R1CS_C_PRODUCT, 1);
+            gpu_key_free(k);
+        }
+    } else {
+        check(0, "gpu_key_upload", err.msg);
+    }
+    fixture_free(&g);
+    fixture_free(&f);
+}
+
+/* the prover keeps its buffers: the third proof of a key allocates nothing more than the second */
+static void check_steady(gpu_prover *p)
+{
+    fixture f;
+    if (!fixture_make(&f, 12, GROTH16_BELLPERSON)) return;
+    gpu_key *k = upload(&f, GPU_KEY_AUTO, 0);
+    if (k != NULL) {
+        groth16_prove_opts o = opts_rs(R1CS_C_PRODUCT);
+        groth16_proof_t pr;
+        gpu_prove_stats s2, s3;
+        cuzk_errmsg err = {{0}};
+        cuzk_status a = gpu_prove(&pr, p, k, f.z, &o, NULL, &err);
+        cuzk_status b = gpu_prove(&pr, p, k, f.z, &o, &s2, &err);
+        cuzk_status c = gpu_prove(&pr, p, k, f.z, &o, &s3, &err);
+        check(a == CUZK_OK && b == CUZK_OK && c == CUZK_OK, "repeated proofs", err.msg);
+        check(s2.vram_bytes == s3.vram_bytes && s3.vram_bytes <= gpu_prove_vram_bytes(f.pk.domain_size, r1cs_num_vars(f.r)),
+              "steady state: no growth, within gpu_prove_vram_bytes", NULL);
+        gpu_key_free(k);
+    }
+    fixture_free(&f);
+}
+
+int main(int argc, char **argv)
+{
+    int quick = argc > 1 && strcmp(argv[1], "quick") == 0;
+    if (gpu_device_count() <= 0) {
+        printf("SKIPPED: no CUDA device\n");
+        return 77;
+    }
+    char name[256];
+    if (gpu_device_name(name, sizeof name) == CUZK_OK) printf("device: %s\n", name);
+    const char *env = getenv("CUZK_TEST_SEED");
+    g_rng = env ? strtoull(env, NULL, 0) : (uint64_t)time(NULL) ^ ((uint64_t)clock() << 32);
+    printf("seed: %llu (replay with CUZK_TEST_SEED)\n", (unsigned long long)g_rng);
+
+    gpu_prover *p = NULL;
+    cuzk_errmsg err = {{0}};
+    if (gpu_prover_create(&p, &err) != CUZK_OK) {
+        printf("FAIL: gpu_prover_create: %s\n", err.msg);
+        return 1;
+    }
+    static const unsigned sizes[] = {6, 8, 10, 13, 16};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        if (quick && sizes[i] > 13) continue;
+        check_bellperson(p, sizes[i], 0);
+    }
+    check_bellperson(p, 10, 1);
+    check_bellperson(p, 13, 1);
+    check_snarkjs(p, 8);
+    check_snarkjs(p, 12);
+    check_errors(p);
+    check_steady(p);
+    gpu_prover_destroy(p);
+
+    /* a second device, when there is one: key and prover there */
+    if (gpu_device_count() > 1 && gpu_set_device(1) == CUZK_OK && gpu_prover_create(&p, &err) == CUZK_OK) {
+        printf("device 1\n");
+        check_bellperson(p, 12, 0);
+        gpu_prover_destroy(p);
+        gpu_set_device(0);
+    }
+    printf("%d passed, %d failed\n", g_pass, g_fail);
+    return g_fail == 0 ? 0 : 1;
+}
