@@ -18,7 +18,11 @@ void FB(table_free)(FB(table) * tb)
 
 cuzk_status FB(table_build)(FB(table) * tb, size_t count)
 {
-    unsigned w = fb_window(count, sizeof(AFF));
+    return FB(table_build_w)(tb, fb_window(count, sizeof(AFF)));
+}
+
+cuzk_status FB(table_build_w)(FB(table) * tb, unsigned w)
+{
     tb->w = w;
     tb->nw = (256 + w - 1) / w;
     tb->half = 1u << (w - 1);

@@ -46,6 +46,9 @@ typedef struct {
 } g16_fb2_table;
 cuzk_status g16_fb1_table_build(g16_fb1_table *tb, size_t count);
 cuzk_status g16_fb2_table_build(g16_fb2_table *tb, size_t count);
+/* The same with the window given (2 .. 16): the GPU setup's tables have a fixed layout. */
+cuzk_status g16_fb1_table_build_w(g16_fb1_table *tb, unsigned w);
+cuzk_status g16_fb2_table_build_w(g16_fb2_table *tb, unsigned w);
 void g16_fb1_table_free(g16_fb1_table *tb);
 void g16_fb2_table_free(g16_fb2_table *tb);
 void g16_fb1_mul_many(g1_affine_t *out, const g16_fb1_table *tb, const fr_t *k, size_t n, unsigned threads);
@@ -61,5 +64,41 @@ void g16_vanishing_over(fr_t *r, const fr_t *tau, uint64_t e);
  * c = (τ^2n − 1)/(2n) it is L^{2n}_{2j+1}(τ), the Lagrange polynomial of the odd point ω_2n^(2j+1) of the 2n domain. */
 void g16_lagrange(fr_t *out, fr_t *scratch, size_t n, const fr_t *g, const fr_t *omega, const fr_t *tau,
                   const fr_t *c);
+/* The same on `threads` threads (0 = 1): each range starts from x = g·ω^lo and inverts its own batch. */
+void g16_lagrange_par(fr_t *out, fr_t *scratch, size_t n, const fr_t *g, const fr_t *omega, const fr_t *tau,
+                      const fr_t *c, unsigned threads);
+
+/* ---- the scalars of a test setup (setup.c), shared by groth16_setup and gpu_setup ---- */
+/* Every point of a key is k·G for the generator G of its group and a scalar k from the toxic waste. make computes
+ * what the scalars of a whole key need (O(variables + domain) memory); fill then writes the scalars of any range of
+ * positions of one array, so that a caller can produce them in chunks:
+ *   IC  (β·u_j + α·v_j + w_j)/γ for the inputs j            L  the same over δ for the aux variables
+ *   H   BELLPERSON τ^i·Z(τ)/δ, i < n − 1; SNARKJS L^{2n}_{2i+1}(τ)/δ, i < n
+ *   A   u_j, B  v_j for the density-selected variables (BELLPERSON) or every variable (SNARKJS), in order;
+ *       B's scalars serve both b_g1 and b_g2
+ * where u_j, v_j, w_j are the QAP polynomials of variable j at τ. The vk's α, β, δ (G1) and β, γ, δ (G2) are the
+ * toxic waste itself (SNARKJS: γ = 1). Every step is spread over `threads` threads. */
+enum { G16_SEC_IC, G16_SEC_H, G16_SEC_L, G16_SEC_A, G16_SEC_B, G16_SEC_COUNT };
+typedef struct {
+    groth16_convention conv;
+    unsigned threads;
+    fr_t tau, alpha, beta, gamma, delta;
+    fr_t h0;                      /* BELLPERSON: Z(τ)/δ, the first H scalar */
+    unsigned log2n;
+    uint64_t n, ni, na, nv;
+    uint64_t len[G16_SEC_COUNT]; /* scalars of each array */
+    fr_t *u, *v;                  /* nv each */
+    fr_t *icl;                    /* nv: the IC scalars, then the L scalars */
+    fr_t *h;                      /* SNARKJS: the n H scalars; BELLPERSON: NULL (computed from h0 and τ) */
+    uint32_t *a_vars, *b_vars;    /* position -> variable (BELLPERSON); NULL when dense */
+} g16_setup_scalars;
+/* Draws (or takes the given) toxic waste and checks it as groth16_setup documents; errors as groth16_setup's.
+ * threads 0 = 1. On failure nothing is left to free. */
+cuzk_status g16_setup_scalars_make(g16_setup_scalars *s, const r1cs_t *circuit, const groth16_setup_opts *opts,
+                                   unsigned threads, cuzk_errmsg *err);
+/* out[i] = scalar lo + i of array sec, for lo <= i + lo < hi <= s->len[sec], on s->threads threads. */
+void g16_setup_scalars_fill(const g16_setup_scalars *s, int sec, uint64_t lo, uint64_t hi, fr_t *out);
+/* Frees the vectors and wipes the toxic waste. Harmless on a zeroed struct. */
+void g16_setup_scalars_free(g16_setup_scalars *s);
 
 #endif

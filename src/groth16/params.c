@@ -72,11 +72,14 @@ cuzk_status keyio_decode_points(void *dst, const uint8_t *src, uint64_t n, keyio
 
 /* ---- layout ------------------------------------------------------------------------------------------------------ */
 
-#define VK_FIXED_BYTES (3 * G1_UNCOMPRESSED_BYTES + 3 * G2_UNCOMPRESSED_BYTES) /* α1, β1, β2, γ2, δ1, δ2 */
+#define VK_FIXED_BYTES PARAMS_VK_FIXED_BYTES
 
 /* The counted arrays of a .params file in file order; a .vk file has the first one only. */
-enum { SEC_IC, SEC_H, SEC_L, SEC_A, SEC_B_G1, SEC_B_G2, SEC_COUNT };
+enum { SEC_IC = PARAMS_SEC_IC, SEC_H = PARAMS_SEC_H, SEC_L = PARAMS_SEC_L, SEC_A = PARAMS_SEC_A,
+       SEC_B_G1 = PARAMS_SEC_B_G1, SEC_B_G2 = PARAMS_SEC_B_G2, SEC_COUNT = PARAMS_SEC_COUNT };
 static const char *const SEC_NAME[SEC_COUNT] = {"ic", "h", "l", "a", "b_g1", "b_g2"};
+
+const char *params_section_name(int k) { return SEC_NAME[k]; }
 
 static size_t sec_point_bytes(int k) { return k == SEC_B_G2 ? G2_UNCOMPRESSED_BYTES : G1_UNCOMPRESSED_BYTES; }
 
@@ -85,10 +88,16 @@ static uint32_t rd32be(const uint8_t *p)
     return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
-/* Walks the counts of the first nsec arrays: off[k] / cnt[k] locate array k. Every array must fit in what is left of
- * the file and nothing may follow the last one. */
-static cuzk_status layout(const uint8_t *d, size_t len, int nsec, uint64_t off[SEC_COUNT], uint64_t cnt[SEC_COUNT],
-                          const char *what, cuzk_errmsg *err)
+static bool mem_read4(void *ctx, uint64_t pos, uint8_t out[4])
+{
+    memcpy(out, (const uint8_t *)ctx + pos, 4);
+    return true;
+}
+
+/* Walks the counts of the first nsec arrays (read4 gives the 4 bytes at a position of the len-byte file): off[k] /
+ * cnt[k] locate array k. Every array must fit in what is left of the file and nothing may follow the last one. */
+static cuzk_status layout(size_t len, params_read4_fn read4, void *ctx, int nsec, uint64_t off[SEC_COUNT],
+                          uint64_t cnt[SEC_COUNT], const char *what, cuzk_errmsg *err)
 {
     if (len < VK_FIXED_BYTES)
         return g16_fail(err, CUZK_ERR_TRUNCATED, "%s: %zu bytes, shorter than the %d bytes of the vk points", what,
@@ -98,7 +107,10 @@ static cuzk_status layout(const uint8_t *d, size_t len, int nsec, uint64_t off[S
         if (len - pos < 4)
             return g16_fail(err, CUZK_ERR_TRUNCATED, "%s: ends at byte %zu, before the %s count", what, len,
                             SEC_NAME[k]);
-        uint64_t n = rd32be(d + pos), sz = sec_point_bytes(k);
+        uint8_t b[4];
+        if (!read4(ctx, pos, b))
+            return g16_fail(err, CUZK_ERR_IO, "%s: cannot read the %s count at byte %zu", what, SEC_NAME[k], pos);
+        uint64_t n = rd32be(b), sz = sec_point_bytes(k);
         pos += 4;
         if (n > (len - pos) / sz)
             return g16_fail(err, CUZK_ERR_TRUNCATED, "%s: %s count %llu needs %llu bytes, only %zu left", what,
@@ -115,8 +127,38 @@ static cuzk_status layout(const uint8_t *d, size_t len, int nsec, uint64_t off[S
     return CUZK_OK;
 }
 
+static bool is_pow2(uint64_t n) { return n != 0 && (n & (n - 1)) == 0; }
+
+cuzk_status params_layout(uint64_t off[PARAMS_SEC_COUNT], uint64_t cnt[PARAMS_SEC_COUNT], size_t len,
+                          params_read4_fn read4, void *ctx, cuzk_errmsg *err)
+{
+    static const char what[] = "params";
+    cuzk_status s = layout(len, read4, ctx, SEC_COUNT, off, cnt, what, err);
+    if (s != CUZK_OK) return s;
+    if (!is_pow2(cnt[SEC_H] + 1))
+        return g16_fail(err, CUZK_ERR_BAD_HEADER, "%s: h has %llu points, h + 1 is no power of two", what,
+                        (unsigned long long)cnt[SEC_H]);
+    if (cnt[SEC_B_G1] != cnt[SEC_B_G2])
+        return g16_fail(err, CUZK_ERR_BAD_HEADER, "%s: b_g1 has %llu points, b_g2 %llu", what,
+                        (unsigned long long)cnt[SEC_B_G1], (unsigned long long)cnt[SEC_B_G2]);
+    /* a and b hold at most one point per variable (inputs and aux; l has one per aux) */
+    uint64_t vars = cnt[SEC_IC] + cnt[SEC_L];
+    if (cnt[SEC_A] > vars || cnt[SEC_B_G1] > vars)
+        return g16_fail(err, CUZK_ERR_BAD_HEADER, "%s: a (%llu) or b (%llu) has more points than the %llu variables",
+                        what, (unsigned long long)cnt[SEC_A], (unsigned long long)cnt[SEC_B_G1],
+                        (unsigned long long)vars);
+    return CUZK_OK;
+}
+
+cuzk_status params_point_fail(cuzk_errmsg *err, cuzk_status s, const uint64_t off[PARAMS_SEC_COUNT], int k,
+                              uint64_t bad, const char *what)
+{
+    return g16_fail(err, s, "%s: %s[%llu] (byte %llu): %s", what, SEC_NAME[k], (unsigned long long)bad,
+                    (unsigned long long)(off[k] + bad * sec_point_bytes(k)), cuzk_status_str(s));
+}
+
 /* The six fixed vk points at the start of d; bellperson refuses infinity for every point of its files. */
-static cuzk_status decode_vk_fixed(groth16_vk *vk, const uint8_t *d, unsigned ecflags, const char *what,
+cuzk_status params_decode_vk_fixed(groth16_vk *vk, const uint8_t *d, unsigned ecflags, const char *what,
                                    cuzk_errmsg *err)
 {
     struct {
@@ -148,13 +190,9 @@ static cuzk_status decode_section(void *dst, const uint8_t *d, const uint64_t of
     uint64_t bad;
     cuzk_status s = keyio_decode_points(dst, d + off[k], cnt[k], k == SEC_B_G2 ? KEYIO_G2_ZCASH : KEYIO_G1_ZCASH,
                                         ecflags, threads, &bad);
-    if (s != CUZK_OK)
-        return g16_fail(err, s, "%s: %s[%llu] (byte %llu): %s", what, SEC_NAME[k], (unsigned long long)bad,
-                        (unsigned long long)(off[k] + bad * sec_point_bytes(k)), cuzk_status_str(s));
+    if (s != CUZK_OK) return params_point_fail(err, s, off, k, bad, what);
     return CUZK_OK;
 }
-
-static bool is_pow2(uint64_t n) { return n != 0 && (n & (n - 1)) == 0; }
 
 /* ---- loading ----------------------------------------------------------------------------------------------------- */
 
@@ -162,21 +200,9 @@ static cuzk_status params_parse(groth16_pk *pk, const uint8_t *d, size_t len, un
                                 cuzk_errmsg *err)
 {
     static const char what[] = "params";
-    uint64_t off[SEC_COUNT], cnt[SEC_COUNT];
-    cuzk_status s = layout(d, len, SEC_COUNT, off, cnt, what, err);
+    uint64_t off[SEC_COUNT] = {0}, cnt[SEC_COUNT] = {0};
+    cuzk_status s = params_layout(off, cnt, len, mem_read4, (void *)d, err);
     if (s != CUZK_OK) return s;
-    if (!is_pow2(cnt[SEC_H] + 1))
-        return g16_fail(err, CUZK_ERR_BAD_HEADER, "%s: h has %llu points, h + 1 is no power of two", what,
-                        (unsigned long long)cnt[SEC_H]);
-    if (cnt[SEC_B_G1] != cnt[SEC_B_G2])
-        return g16_fail(err, CUZK_ERR_BAD_HEADER, "%s: b_g1 has %llu points, b_g2 %llu", what,
-                        (unsigned long long)cnt[SEC_B_G1], (unsigned long long)cnt[SEC_B_G2]);
-    /* a and b hold at most one point per variable (inputs and aux; l has one per aux) */
-    uint64_t vars = cnt[SEC_IC] + cnt[SEC_L];
-    if (cnt[SEC_A] > vars || cnt[SEC_B_G1] > vars)
-        return g16_fail(err, CUZK_ERR_BAD_HEADER, "%s: a (%llu) or b (%llu) has more points than the %llu variables",
-                        what, (unsigned long long)cnt[SEC_A], (unsigned long long)cnt[SEC_B_G1],
-                        (unsigned long long)vars);
 
     uint64_t g1n = cnt[SEC_IC] + cnt[SEC_H] + cnt[SEC_L] + cnt[SEC_A] + cnt[SEC_B_G1];
     uint8_t *block = malloc(g1n * sizeof(g1_affine_t) + cnt[SEC_B_G2] * sizeof(g2_affine_t));
@@ -191,7 +217,7 @@ static cuzk_status params_parse(groth16_pk *pk, const uint8_t *d, size_t len, un
     dst[SEC_B_G2] = g1;
     g16_advise_huge(dst[SEC_H], cnt[SEC_H] * sizeof(g1_affine_t));
 
-    s = decode_vk_fixed(&pk->vk, d, ecflags, what, err);
+    s = params_decode_vk_fixed(&pk->vk, d, ecflags, what, err);
     for (int k = 0; k < SEC_COUNT && s == CUZK_OK; k++)
         s = decode_section(dst[k], d, off, cnt, k, ecflags, threads, what, err);
     if (s != CUZK_OK) {
@@ -249,10 +275,10 @@ cuzk_status groth16_vk_load(groth16_vk *vk, const char *path, cuzk_errmsg *err)
     size_t len;
     cuzk_status s = r1cs_map_file(path, &d, &len, err);
     if (s != CUZK_OK) return s;
-    uint64_t off[SEC_COUNT], cnt[SEC_COUNT];
+    uint64_t off[SEC_COUNT] = {0}, cnt[SEC_COUNT] = {0};
     g1_affine_t *ic = NULL;
-    s = layout(d ? d : (const uint8_t *)"", len, 1, off, cnt, what, err);
-    if (s == CUZK_OK) s = decode_vk_fixed(vk, d, 0, what, err);
+    s = layout(len, mem_read4, (void *)(d ? d : (const uint8_t *)""), 1, off, cnt, what, err);
+    if (s == CUZK_OK) s = params_decode_vk_fixed(vk, d, 0, what, err);
     if (s == CUZK_OK && (ic = malloc(cnt[SEC_IC] * sizeof *ic)) == NULL)
         s = g16_fail(err, CUZK_ERR_NOMEM, "%s: no memory for %llu ic points", what, (unsigned long long)cnt[SEC_IC]);
     if (s == CUZK_OK) s = decode_section(ic, d, off, cnt, SEC_IC, 0, 1, what, err);

@@ -2,15 +2,21 @@
  * arithmetic and NTTs against the CPU layers, bit for bit, on fresh random inputs (seed printed; replay with
  * CUZK_TEST_SEED) and edge cases. Prints "N passed, M failed"; exits 77 (CTest skip) when no CUDA device exists.
  * `gpu_check quick` limits the NTT sizes to 2^16 (for slow CPUs); `gpu_check msm` runs only the MSM checks, at full
- * sizes. */
+ * sizes; `gpu_check keys` only the device keys (gpu_setup against groth16_setup, gpu_key_load_params against
+ * groth16_params_load on good and malformed files). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include <unistd.h>
+
+#include "cuzk/circuits.h"
 #include "cuzk/gpu.h"
+#include "cuzk/groth16.h"
 #include "cuzk/msm.h"
 #include "cuzk/ntt.h"
+#include "../../src/gpu/g16_gpu_test.h"
 
 static int g_pass, g_fail;
 static uint64_t g_rng;
@@ -425,6 +431,368 @@ static void check_msm(int quick)
     gpu_msm_ctx_destroy(ctx);
 }
 
+
+/* ---- device keys: gpu_setup and gpu_key_load_params ------------------------------------------------------------- */
+/* A random builder circuit: ni inputs, na aux, m rows of 1-3 / 0-2 / 0-2 terms with coefficients ±1 or random.
+ * With gaps, every aux variable j with j % 7 == 3 appears in no constraint (infinity in L, absent from a and b);
+ * without, row r's first A term is variable r mod (ni + na), so that m >= ni + na uses every variable (a .params
+ * file cannot hold a point at infinity). */
+static r1cs_t *rand_circuit(uint32_t ni, uint32_t na, uint64_t m, int gaps)
+{
+    r1cs_builder *b = r1cs_builder_new(ni);
+    r1cs_var first;
+    if (b == NULL || (na > 0 && r1cs_builder_alloc_aux_n(b, na, &first) != CUZK_OK)) {
+        r1cs_builder_free(b);
+        return NULL;
+    }
+    for (uint64_t row = 0; row < m; row++) {
+        r1cs_term t[3][3];
+        size_t len[3] = {1 + rnd() % 3, rnd() % 3, rnd() % 3};
+        for (int k = 0; k < 3; k++)
+            for (size_t i = 0; i < len[k]; i++) {
+                uint64_t v = rnd() % (ni + na);
+                if (!gaps && k == 0 && i == 0) v = row % (ni + na);
+                if (gaps && v >= ni && (v - ni) % 7 == 3) v = rnd() % ni;
+                t[k][i].var = v < ni ? R1CS_INPUT(v) : R1CS_AUX(v - ni);
+                switch (rnd() % 3) {
+                case 0: fr_set_one(&t[k][i].coeff); break;
+                case 1: fr_set_one(&t[k][i].coeff); fr_neg(&t[k][i].coeff, &t[k][i].coeff); break;
+                default: rand_fr(&t[k][i].coeff); break;
+                }
+            }
+        if (r1cs_builder_enforce(b, t[0], len[0], t[1], len[1], t[2], len[2]) != CUZK_OK) {
+            r1cs_builder_free(b);
+            return NULL;
+        }
+    }
+    r1cs_t *c = NULL;
+    if (r1cs_builder_finish(b, &c) != CUZK_OK) return NULL;
+    return c;
+}
+
+/* n points of a key array (device or pinned host) against the host key's */
+static size_t diff_points(const void *key_arr, const void *want, uint64_t n, size_t psz, int resident, size_t *first)
+{
+    size_t bad = 0;
+    *first = 0;
+    if (n == 0) return 0;
+    uint8_t *got = malloc(n * psz);
+    if (got == NULL) return n;
+    if (resident) {
+        if (gpu_to_host(got, key_arr, n * psz) != CUZK_OK) {
+            free(got);
+            return n;
+        }
+    } else {
+        memcpy(got, key_arr, n * psz);
+    }
+    for (uint64_t i = 0; i < n; i++)
+        if (memcmp(got + i * psz, (const uint8_t *)want + i * psz, psz) != 0 && bad++ == 0) *first = i;
+    free(got);
+    return bad;
+}
+
+static void compare_key(const char *name, const gpu_key *k, const groth16_pk *pk)
+{
+    char what[300];
+    gpu_key_bases kb;
+    gpu_key_get_bases(k, &kb);
+    snprintf(what, sizeof what, "%s: lengths h %llu/%llu l %llu/%llu a %llu/%llu b %llu/%llu", name,
+             (unsigned long long)kb.h_len, (unsigned long long)pk->h_len, (unsigned long long)kb.l_len,
+             (unsigned long long)pk->l_len, (unsigned long long)kb.a_len, (unsigned long long)pk->a_len,
+             (unsigned long long)kb.b_len, (unsigned long long)pk->b_len);
+    int same_len = kb.h_len == pk->h_len && kb.l_len == pk->l_len && kb.a_len == pk->a_len && kb.b_len == pk->b_len;
+    check(same_len, what);
+    if (!same_len) return;
+    int res = kb.placement == GPU_KEY_RESIDENT;
+    struct {
+        const char *n;
+        const void *got, *want;
+        uint64_t len;
+        size_t psz;
+    } arr[5] = {{"h", kb.h, pk->h, pk->h_len, sizeof(g1_affine_t)},
+                {"l", kb.l, pk->l, pk->l_len, sizeof(g1_affine_t)},
+                {"a", kb.a, pk->a, pk->a_len, sizeof(g1_affine_t)},
+                {"b_g1", kb.b_g1, pk->b_g1, pk->b_len, sizeof(g1_affine_t)},
+                {"b_g2", kb.b_g2, pk->b_g2, pk->b_len, sizeof(g2_affine_t)}};
+    for (int i = 0; i < 5; i++) {
+        size_t first, bad = diff_points(arr[i].got, arr[i].want, arr[i].len, arr[i].psz, res, &first);
+        snprintf(what, sizeof what, "%s: %s: %zu of %llu points differ (first at %zu)", name, arr[i].n, bad,
+                 (unsigned long long)arr[i].len, first);
+        check(bad == 0, what);
+    }
+    const groth16_vk *vk = gpu_key_vk(k);
+    int vk_ok = vk->num_inputs == pk->vk.num_inputs &&
+                memcmp(&vk->alpha_g1, &pk->vk.alpha_g1, sizeof vk->alpha_g1) == 0 &&
+                memcmp(&vk->beta_g1, &pk->vk.beta_g1, sizeof vk->beta_g1) == 0 &&
+                memcmp(&vk->delta_g1, &pk->vk.delta_g1, sizeof vk->delta_g1) == 0 &&
+                memcmp(&vk->beta_g2, &pk->vk.beta_g2, sizeof vk->beta_g2) == 0 &&
+                memcmp(&vk->gamma_g2, &pk->vk.gamma_g2, sizeof vk->gamma_g2) == 0 &&
+                memcmp(&vk->delta_g2, &pk->vk.delta_g2, sizeof vk->delta_g2) == 0 &&
+                memcmp(vk->ic, pk->vk.ic, pk->vk.num_inputs * sizeof(g1_affine_t)) == 0;
+    snprintf(what, sizeof what, "%s: verifying key differs", name);
+    check(vk_ok, what);
+}
+
+static void rand_toxic(groth16_setup_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->threads = 16;
+    o->given_toxic = true;
+    o->conv = GROTH16_BELLPERSON;
+    rand_fr(&o->tau), rand_fr(&o->alpha), rand_fr(&o->beta), rand_fr(&o->gamma), rand_fr(&o->delta);
+}
+
+static void check_gpu_setup(const char *name, const r1cs_t *c, gpu_key_placement place, size_t chunk)
+{
+    char what[300];
+    if (c == NULL) {
+        snprintf(what, sizeof what, "setup %s: cannot build the circuit", name);
+        check(0, what);
+        return;
+    }
+    groth16_setup_opts o;
+    rand_toxic(&o);
+    groth16_pk pk;
+    cuzk_errmsg e1 = {""}, e2 = {""};
+    gpu_key *k = NULL;
+    cuzk_status s1 = groth16_setup(&pk, c, &o, &e1);
+    size_t oc = gpu_setup_set_chunk(chunk);
+    gpu_key_opts ko = {place, 0, 1};
+    cuzk_status s2 = gpu_setup(&k, c, &o, &ko, &e2);
+    gpu_setup_set_chunk(oc);
+    snprintf(what, sizeof what, "setup %s: cpu %s (%s), gpu %s (%s)", name, cuzk_status_str(s1), e1.msg,
+             cuzk_status_str(s2), e2.msg);
+    check(s1 == CUZK_OK && s2 == CUZK_OK, what);
+    if (s1 == CUZK_OK && s2 == CUZK_OK) {
+        gpu_key_info info;
+        gpu_key_get_info(k, &info);
+        snprintf(what, sizeof what, "setup %s: placement %d, asked %d", name, (int)info.placement, (int)place);
+        check(place == GPU_KEY_AUTO || info.placement == place, what);
+        snprintf(what, sizeof what, "setup %s (n %llu, chunk %zu, %s, %.3f s)", name,
+                 (unsigned long long)pk.domain_size, chunk,
+                 info.placement == GPU_KEY_RESIDENT ? "resident" : "streamed", info.upload_s);
+        compare_key(what, k, &pk);
+    }
+    gpu_key_free(k);
+    if (s1 == CUZK_OK) groth16_pk_free(&pk);
+}
+
+static int write_bytes(const char *path, const uint8_t *d, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    if (f == NULL) return 0;
+    int ok = fwrite(d, 1, n, f) == n;
+    return fclose(f) == 0 && ok;
+}
+
+/* Loads path with both loaders: same status and message; on success the same key. */
+static void compare_loaders(const char *name, const char *path, const r1cs_t *c, unsigned flags,
+                            cuzk_status expect)
+{
+    char what[700];
+    groth16_pk pk;
+    cuzk_errmsg e1 = {""}, e2 = {""};
+    gpu_key *k = NULL;
+    double bps = 0;
+    cuzk_status s1 = groth16_params_load(&pk, path, flags, 16, &e1);
+    cuzk_status s2 = gpu_key_load_params(&k, path, c, flags, &bps, &e2);
+    snprintf(what, sizeof what, "params %s: cpu %s (%s), gpu %s (%s), expected %s", name, cuzk_status_str(s1),
+             e1.msg, cuzk_status_str(s2), e2.msg, cuzk_status_str(expect));
+    check(s1 == expect && s2 == expect && (s1 == CUZK_OK || strcmp(e1.msg, e2.msg) == 0), what);
+    if (s1 == CUZK_OK && s2 == CUZK_OK) {
+        snprintf(what, sizeof what, "params %s (%.1f MB/s)", name, bps / 1e6);
+        compare_key(what, k, &pk);
+    }
+    gpu_key_free(k);
+    if (s1 == CUZK_OK) groth16_pk_free(&pk);
+}
+
+/* An on-curve point outside the subgroup: a random x with x³ + b a square (the cofactor is far from 1, so the
+ * point is in the subgroup with negligible probability). */
+static void off_subgroup_g1(uint8_t out[G1_UNCOMPRESSED_BYTES])
+{
+    g1_affine_t p;
+    fp_t rhs;
+    do {
+        rand_fp(&p.x);
+        g1_curve_rhs(&rhs, &p.x);
+    } while (!fp_sqrt(&p.y, &rhs));
+    g1_to_uncompressed(out, &p);
+}
+static void off_subgroup_g2(uint8_t out[G2_UNCOMPRESSED_BYTES])
+{
+    g2_affine_t p;
+    fp2_t rhs;
+    do {
+        rand_fp(&p.x.c0), rand_fp(&p.x.c1);
+        g2_curve_rhs(&rhs, &p.x);
+    } while (!fp2_sqrt(&p.y, &rhs));
+    g2_to_uncompressed(out, &p);
+}
+
+static void check_params_file(const char *name, const r1cs_t *c)
+{
+    char what[300], path[128], bad_path[128];
+    if (c == NULL) {
+        snprintf(what, sizeof what, "params %s: cannot build the circuit", name);
+        check(0, what);
+        return;
+    }
+    snprintf(path, sizeof path, "/tmp/cuzk_gpu_check_%d.params", (int)getpid());
+    snprintf(bad_path, sizeof bad_path, "/tmp/cuzk_gpu_check_%d_bad.params", (int)getpid());
+    groth16_setup_opts o;
+    rand_toxic(&o);
+    groth16_pk pk;
+    cuzk_errmsg e = {""};
+    cuzk_status s = groth16_setup(&pk, c, &o, &e);
+    if (s == CUZK_OK) s = groth16_params_write(&pk, path, &e);
+    snprintf(what, sizeof what, "params %s: setup and write: %s (%s)", name, cuzk_status_str(s), e.msg);
+    check(s == CUZK_OK, what);
+    if (s != CUZK_OK) return;
+    compare_loaders(name, path, c, 0, CUZK_OK);
+    snprintf(what, sizeof what, "%s subgroup", name);
+    compare_loaders(what, path, c, GROTH16_LOAD_SUBGROUP, CUZK_OK);
+
+    /* the file image and where each array starts */
+    FILE *f = fopen(path, "rb");
+    size_t len = 0;
+    uint8_t *img = NULL;
+    if (f != NULL && fseek(f, 0, SEEK_END) == 0) {
+        len = (size_t)ftell(f);
+        rewind(f);
+        img = malloc(len + 1);
+        if (img != NULL && fread(img, 1, len, f) != len) len = 0;
+    }
+    if (f != NULL) fclose(f);
+    check(img != NULL && len > 0, "params: cannot read the written file back");
+    if (img == NULL || len == 0) {
+        free(img);
+        groth16_pk_free(&pk);
+        remove(path);
+        return;
+    }
+    uint64_t ni = pk.vk.num_inputs;
+    size_t o_alpha = 0, o_ic = 864 + 4, o_h = o_ic + ni * 96 + 4, o_l = o_h + pk.h_len * 96 + 4;
+    size_t o_a = o_l + pk.l_len * 96 + 4, o_b1 = o_a + pk.a_len * 96 + 4, o_b2 = o_b1 + pk.b_len * 96 + 4;
+    uint8_t *m = malloc(len + 1);
+    struct {
+        const char *n;
+        size_t at;       /* point start */
+        int kind;        /* 0 flip y's last byte, 1 x >= p, 2 compressed flag, 3 sign flag, 4 infinity, 5 infinity with
+                          * junk, 6 off-subgroup G1, 7 off-subgroup G2, 8 G2 x.c0 >= p */
+        uint64_t avail;  /* points in the array (mutation skipped when the index is beyond) */
+        uint64_t idx;
+    } mut[] = {
+        {"off-curve h", o_h, 0, pk.h_len, 5},        {"x >= p l", o_l, 1, pk.l_len, 2},
+        {"compressed flag a", o_a, 2, pk.a_len, 1},  {"sign flag b_g1", o_b1, 3, pk.b_len, 0},
+        {"infinity b_g1", o_b1, 4, pk.b_len, 1},     {"infinity junk h", o_h, 5, pk.h_len, 0},
+        {"off-curve b_g2", o_b2, 0, pk.b_len, pk.b_len - 1}, {"x.c0 >= p b_g2", o_b2, 8, pk.b_len, 0},
+        {"infinity b_g2", o_b2, 4, pk.b_len, 2},     {"off-curve alpha", o_alpha, 0, 1, 0},
+        {"x >= p ic", o_ic, 1, ni, 0},               {"off-curve a last", o_a, 0, pk.a_len, pk.a_len - 1},
+    };
+    static const cuzk_status want[] = {CUZK_ERR_NOT_ON_CURVE, CUZK_ERR_COORD_RANGE, CUZK_ERR_BAD_FLAGS,
+                                       CUZK_ERR_BAD_FLAGS, CUZK_ERR_INFINITY, CUZK_ERR_BAD_FLAGS,
+                                       CUZK_ERR_NOT_ON_CURVE, CUZK_ERR_COORD_RANGE, CUZK_ERR_INFINITY,
+                                       CUZK_ERR_NOT_ON_CURVE, CUZK_ERR_COORD_RANGE, CUZK_ERR_NOT_ON_CURVE};
+    for (size_t i = 0; i < sizeof mut / sizeof mut[0]; i++) {
+        if (mut[i].idx >= mut[i].avail) continue;
+        memcpy(m, img, len);
+        size_t psz = mut[i].at == o_b2 ? 192 : 96;
+        uint8_t *p = m + mut[i].at + mut[i].idx * psz;
+        switch (mut[i].kind) {
+        case 0: p[psz - 1] ^= 1; break; /* y ± 1: off the curve (or >= p, which the y's of both loaders agree on) */
+        case 1: memset(p, 0xff, 48); p[0] = 0x1f; break;
+        case 2: p[0] |= 0x80; break;
+        case 3: p[0] |= 0x20; break;
+        case 4: memset(p, 0, psz); p[0] = 0x40; break;
+        case 5: memset(p, 0, psz); p[0] = 0x40; p[psz / 2] = 1; break;
+        case 8: memset(p + 48, 0xff, 48); break;
+        }
+        int ok = write_bytes(bad_path, m, len);
+        check(ok, "params: cannot write the malformed file");
+        if (!ok) continue;
+        snprintf(what, sizeof what, "%s: %s[%llu]", name, mut[i].n, (unsigned long long)mut[i].idx);
+        /* kind 0 on y: y ^ 1 could land >= p only for y = p − 1; expect what the CPU says, checked equal */
+        compare_loaders(what, bad_path, c, 0, want[i]);
+    }
+    /* two bad points: the lower array wins, and within an array the lower index */
+    if (pk.h_len > 3 && pk.l_len > 9) {
+        memcpy(m, img, len);
+        m[o_l + 7 * 96 + 95] ^= 1;
+        m[o_h + 3 * 96 + 95] ^= 1;
+        m[o_l + 9 * 96] |= 0x80;
+        m[o_l + 4 * 96] |= 0x80;
+        if (write_bytes(bad_path, m, len)) compare_loaders("two arrays bad", bad_path, c, 0, CUZK_ERR_NOT_ON_CURVE);
+        memcpy(m, img, len);
+        m[o_l + 9 * 96] |= 0x80;
+        m[o_l + 4 * 96 + 95] ^= 1;
+        if (write_bytes(bad_path, m, len)) compare_loaders("two in l", bad_path, c, 0, CUZK_ERR_NOT_ON_CURVE);
+    }
+    /* off the subgroup: accepted without the flag (same key otherwise), refused with it */
+    if (pk.h_len > 6 && pk.b_len > 1) {
+        memcpy(m, img, len);
+        off_subgroup_g1(m + o_h + 6 * 96);
+        if (write_bytes(bad_path, m, len)) {
+            compare_loaders("off-subgroup h[6]", bad_path, c, GROTH16_LOAD_SUBGROUP, CUZK_ERR_NOT_IN_SUBGROUP);
+            compare_loaders("off-subgroup h[6] unchecked", bad_path, c, 0, CUZK_OK);
+        }
+        memcpy(m, img, len);
+        off_subgroup_g2(m + o_b2 + 1 * 192);
+        if (write_bytes(bad_path, m, len))
+            compare_loaders("off-subgroup b_g2[1]", bad_path, c, GROTH16_LOAD_SUBGROUP, CUZK_ERR_NOT_IN_SUBGROUP);
+    }
+    /* lengths */
+    if (write_bytes(bad_path, img, len - 1)) compare_loaders("truncated by 1", bad_path, c, 0, CUZK_ERR_TRUNCATED);
+    if (write_bytes(bad_path, img, o_h + 10)) compare_loaders("truncated in h", bad_path, c, 0, CUZK_ERR_TRUNCATED);
+    if (write_bytes(bad_path, img, 500)) compare_loaders("truncated in vk", bad_path, c, 0, CUZK_ERR_TRUNCATED);
+    memcpy(m, img, len);
+    m[len] = 0;
+    if (write_bytes(bad_path, m, len + 1)) compare_loaders("trailing byte", bad_path, c, 0, CUZK_ERR_BAD_LENGTH);
+    free(m);
+    free(img);
+    groth16_pk_free(&pk);
+    remove(path);
+    remove(bad_path);
+}
+
+static void check_keys(int quick)
+{
+    r1cs_t *tiny = rand_circuit(3, 20, 10, 1);
+    r1cs_t *mid = rand_circuit(4, 3000, 5000 + rnd() % 3000, 1); /* n = 2^13, aux absent from constraints */
+    r1cs_t *tiny_full = rand_circuit(3, 20, 30, 0), *mid_full = rand_circuit(2, 2500, 3000 + rnd() % 1000, 0);
+    r1cs_t *syn = NULL;
+    cuzk_status s = circuits_synthetic(quick ? 12 : 14, rnd(), 16, &syn, NULL, NULL);
+    check(s == CUZK_OK, "circuits_synthetic");
+    check_gpu_setup("tiny", tiny, GPU_KEY_AUTO, 0);
+    check_gpu_setup("tiny streamed", tiny, GPU_KEY_STREAMED, 0);
+    check_gpu_setup("mid", mid, GPU_KEY_RESIDENT, 0);
+    check_gpu_setup("mid chunked", mid, GPU_KEY_RESIDENT, 1000 + rnd() % 1000);
+    check_gpu_setup("mid streamed chunked", mid, GPU_KEY_STREAMED, 777);
+    if (syn != NULL) check_gpu_setup("synthetic", syn, GPU_KEY_AUTO, 0);
+    /* random toxic waste: only that it works and fits */
+    {
+        groth16_setup_opts o;
+        memset(&o, 0, sizeof o);
+        gpu_key *k = NULL;
+        cuzk_errmsg e = {""};
+        char what[300];
+        s = gpu_setup(&k, mid, &o, NULL, &e);
+        snprintf(what, sizeof what, "gpu_setup with random toxic waste: %s (%s)", cuzk_status_str(s), e.msg);
+        check(s == CUZK_OK && k != NULL && gpu_key_vk(k)->num_inputs == 4, what);
+        gpu_key_free(k);
+    }
+    check_gpu_setup("tiny full", tiny_full, GPU_KEY_AUTO, 0);
+    check_params_file("tiny", tiny_full);
+    check_params_file("mid", mid_full);
+    if (syn != NULL) check_params_file("synthetic", syn);
+    r1cs_free(tiny);
+    r1cs_free(mid);
+    r1cs_free(tiny_full);
+    r1cs_free(mid_full);
+    r1cs_free(syn);
+}
+
 int main(int argc, char **argv)
 {
     int quick = argc > 1 && strcmp(argv[1], "quick") == 0;
@@ -438,6 +806,11 @@ int main(int argc, char **argv)
     g_rng = env ? strtoull(env, NULL, 0) : (uint64_t)time(NULL) ^ ((uint64_t)clock() << 32);
     printf("seed: %llu (replay with CUZK_TEST_SEED)\n", (unsigned long long)g_rng);
 
+    if (argc > 1 && strcmp(argv[1], "keys") == 0) {
+        check_keys(0);
+        printf("%d passed, %d failed\n", g_pass, g_fail);
+        return g_fail == 0 ? 0 : 1;
+    }
     if (argc > 1 && strcmp(argv[1], "msm") == 0) {
         check_msm(0);
         printf("%d passed, %d failed\n", g_pass, g_fail);
@@ -445,6 +818,7 @@ int main(int argc, char **argv)
     }
     check_msm(quick);
     check_ff();
+    check_keys(quick);
 
     unsigned threads = 16;
     unsigned maxk = quick ? 16 : 22;

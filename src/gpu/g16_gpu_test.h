@@ -1,0 +1,28 @@
+/* Test access to the internals of a gpu_key, callable from C (tests/gpu/gpu_check.c): the key's bases as the
+ * device (RESIDENT) or pinned host (STREAMED) pointers it holds, and the chunk size of gpu_setup. Not part of the
+ * library's interface. */
+#ifndef CUZK_G16_GPU_TEST_H
+#define CUZK_G16_GPU_TEST_H
+
+#include "cuzk/gpu.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    gpu_key_placement placement;
+    const g1_affine_t *h, *l, *a, *b_g1;
+    const g2_affine_t *b_g2;
+    uint64_t h_len, l_len, a_len, b_len;
+} gpu_key_bases;
+void gpu_key_get_bases(const gpu_key *k, gpu_key_bases *out);
+
+/* Scalars gpu_setup processes per step (0 = the default, 2^21). Returns the previous value. */
+size_t gpu_setup_set_chunk(size_t points);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,428 @@
+/* gpu_setup: a BELLPERSON test key made on the device, equal point for point to groth16_setup's for the same toxic
+ * waste.
+ *
+ * The host computes the scalars (src/groth16/setup.c: the QAP values at τ, spread over every core) and hands them
+ * out in chunks; the device turns each chunk into points:
+ *   k_fixed_base: every thread takes K scalars (strided by the block size, so a warp reads and writes consecutive
+ *     elements), brings each to canonical form (one Montgomery multiplication by 1) and sums, for its 32 signed
+ *     8-bit digits (d in (−128, 128], a carry into the next window when a byte exceeds 128), the table entries
+ *     |d|·2^(8i)·G, negated for a negative digit: 32 mixed XYZZ additions and no doubling. The XYZZ x and y go to
+ *     the output slot, ZZ and ZZZ stay in the thread; one inversion of the product of every ZZ·ZZZ of the thread
+ *     (Montgomery's trick, points at infinity skipped) normalizes all K: 1/ZZ = ZZZ/(ZZ·ZZZ), 1/ZZZ = ZZ/(ZZ·ZZZ).
+ *     A zero scalar gives the all-zero affine point at infinity, as on the CPU.
+ * The table (32 windows × 128 entries, 384 KiB for G1, 768 KiB for G2) is built on the host and stays in device
+ * memory (read through L2).
+ *
+ * Pipeline: two pinned scalar buffers; while the device converts chunk c (copy in, kernel, and for a STREAMED key
+ * the copy of the points back into the key's pinned arrays, all on one stream), the host threads fill chunk c + 1.
+ * B's scalars are uploaded once and serve b_g1 and b_g2. */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#define CUZK_GPU_FP_MUL64 /* as in msm.cu: the 64-bit-word Fp multiplication measured faster */
+#include "curve.cuh"
+#include "g16_gpu.cuh"
+#include "g16_gpu_test.h"
+
+extern "C" {
+#include "../groth16/g16_internal.h"
+}
+
+typedef daff<dfp> g1a;
+typedef daff<dfp2> g2a;
+
+#define FB_W 8
+#define FB_NW 32   /* 256 bits of windows: scalars < r < 2^255, so the top digit never carries out */
+#define FB_HALF 128
+#define FB_THREADS 128
+#define FB_K1 8 /* points per thread (one inversion each) */
+#define FB_K2 4
+#define SETUP_DEFAULT_CHUNK ((size_t)1 << 21)
+
+static size_t g_chunk;
+
+extern "C" size_t gpu_setup_set_chunk(size_t points)
+{
+    size_t old = g_chunk;
+    g_chunk = points;
+    return old;
+}
+
+/* p − 2: the exponent of the inversion */
+__constant__ uint64_t D_FP_PM2[6] = {0xb9feffffffffaaa9ULL, 0x1eabfffeb153ffffULL, 0x6730d2a0f6b0f624ULL,
+                                     0x64774b84f38512bfULL, 0x4b1ba7b6434bacd7ULL, 0x1a0111ea397fe69aULL};
+
+/* a^(p−2) = 1/a (0 for a = 0); p − 2 has 381 bits */
+static __device__ __noinline__ void f_inv(dfp *r, const dfp *a)
+{
+    dfp acc, x = *a;
+    f_set_one(&acc);
+    for (int i = 380; i >= 0; i--) {
+        f_sqr(&acc, &acc);
+        if ((D_FP_PM2[i >> 6] >> (i & 63)) & 1) f_mul(&acc, &acc, &x);
+    }
+    *r = acc;
+}
+
+/* 1/(c0 + c1·u) = (c0 − c1·u)/(c0² + c1²), since u² = −1 */
+static __device__ __noinline__ void f_inv(dfp2 *r, const dfp2 *a)
+{
+    dfp t0, t1;
+    f_sqr(&t0, &a->c0);
+    f_sqr(&t1, &a->c1);
+    f_add(&t0, &t0, &t1);
+    f_inv(&t0, &t0);
+    f_mul(&t1, &a->c1, &t0);
+    f_mul(&r->c0, &a->c0, &t0);
+    f_neg(&r->c1, &t1);
+}
+
+/* out[i] = k[i]·G for i < count (see the top of the file); table: FB_NW × FB_HALF affine entries */
+template <typename F, int K>
+__global__ void __launch_bounds__(FB_THREADS) k_fixed_base(daff<F> *out, const dfr *k, uint64_t count,
+                                                           const daff<F> *table)
+{
+    const uint64_t first = (uint64_t)blockIdx.x * FB_THREADS * K + threadIdx.x;
+    F zz[K], zzz[K], pre[K], run;
+    f_set_one(&run);
+    const dfr one_raw = {{1u, 0u, 0u, 0u, 0u, 0u, 0u, 0u}};
+    for (int j = 0; j < K; j++) {
+        const uint64_t i = first + (uint64_t)j * FB_THREADS;
+        dxyzz<F> acc;
+        xyzz_set_inf(&acc);
+        if (i < count) {
+            dfr s = dfr_load(k + i);
+            dfr_mul(&s, &s, &one_raw); /* Montgomery form -> canonical */
+            unsigned carry = 0;
+#pragma unroll 1
+            for (int w = 0; w < FB_NW; w++) {
+                unsigned d = ((s.w[w >> 2] >> (8 * (w & 3))) & 0xffu) + carry;
+                carry = d > FB_HALF;
+                unsigned mag = carry ? (1u << FB_W) - d : d;
+                if (mag == 0) continue;
+                daff<F> e = ld16(table + (size_t)w * FB_HALF + mag - 1);
+                if (carry) f_neg(&e.y, &e.y);
+                xyzz_madd(&acc, e.x, e.y);
+            }
+        }
+        zz[j] = acc.zz;
+        zzz[j] = acc.zzz;
+        if (!xyzz_is_inf(&acc)) {
+            F d;
+            f_mul(&d, &acc.zz, &acc.zzz);
+            f_mul(&run, &run, &d);
+            daff<F> xy;
+            xy.x = acc.x;
+            xy.y = acc.y;
+            st16(out + i, xy);
+        }
+        pre[j] = run; /* product of ZZ·ZZZ over the finite points 0 .. j */
+    }
+    F inv; /* 1/pre[j] while going down */
+    f_inv(&inv, &run);
+    for (int j = K - 1; j >= 0; j--) {
+        const uint64_t i = first + (uint64_t)j * FB_THREADS;
+        if (i >= count) continue; /* infinity: pre unchanged */
+        daff<F> r;
+        if (f_is_zero(&zz[j])) {
+            f_set_zero(&r.x);
+            f_set_zero(&r.y);
+        } else {
+            F dinv, d, izz, izzz;
+            if (j > 0) f_mul(&dinv, &inv, &pre[j - 1]);
+            else dinv = inv;
+            f_mul(&d, &zz[j], &zzz[j]);
+            f_mul(&inv, &inv, &d);
+            daff<F> p = ld16(out + i);
+            f_mul(&izz, &zzz[j], &dinv);
+            f_mul(&izzz, &zz[j], &dinv);
+            f_mul(&r.x, &p.x, &izz);
+            f_mul(&r.y, &p.y, &izzz);
+        }
+        st16(out + i, r);
+    }
+}
+
+/* ---- host side --------------------------------------------------------------------------------------------------- */
+
+struct setup_run {
+    cudaStream_t st;
+    cudaEvent_t ev[2];
+    fr_t *pin[2];           /* pinned scalar chunks */
+    dfr *dsc[2];            /* device scalar chunks */
+    g1a *stage1[2];         /* STREAMED: device staging of the points of a chunk */
+    g2a *stage2[2];
+    g1a *t1;                /* device tables */
+    g2a *t2;
+    size_t chunk;
+    bool streamed;
+};
+
+static void run_free(setup_run *r)
+{
+    if (r->st != NULL) cudaStreamSynchronize(r->st);
+    for (int i = 0; i < 2; i++) {
+        if (r->ev[i] != NULL) cudaEventDestroy(r->ev[i]);
+        cudaFreeHost(r->pin[i]);
+        cudaFree(r->dsc[i]);
+        cudaFree(r->stage1[i]);
+        cudaFree(r->stage2[i]);
+    }
+    cudaFree(r->t1);
+    cudaFree(r->t2);
+    if (r->st != NULL) cudaStreamDestroy(r->st);
+    memset(r, 0, sizeof *r);
+}
+
+static cuzk_status run_init(setup_run *r, bool streamed, bool need_g2)
+{
+    r->chunk = g_chunk ? g_chunk : SETUP_DEFAULT_CHUNK;
+    r->streamed = streamed;
+    CUZK_CUDA(cudaStreamCreateWithFlags(&r->st, cudaStreamNonBlocking));
+    for (int i = 0; i < 2; i++) {
+        CUZK_CUDA(cudaEventCreateWithFlags(&r->ev[i], cudaEventDisableTiming));
+        CUZK_CUDA(cudaHostAlloc((void **)&r->pin[i], r->chunk * sizeof(fr_t), cudaHostAllocDefault));
+        CUZK_CUDA(cudaMalloc((void **)&r->dsc[i], r->chunk * sizeof(fr_t)));
+        if (streamed) {
+            CUZK_CUDA(cudaMalloc((void **)&r->stage1[i], r->chunk * sizeof(g1a)));
+            if (need_g2) CUZK_CUDA(cudaMalloc((void **)&r->stage2[i], r->chunk * sizeof(g2a)));
+        }
+    }
+    /* the tables: FB_NW windows of FB_HALF entries, built on the host */
+    g16_fb1_table t1 = {0, 0, 0, NULL};
+    g16_fb2_table t2 = {0, 0, 0, NULL};
+    cuzk_status s = g16_fb1_table_build_w(&t1, FB_W);
+    if (s == CUZK_OK) s = g16_fb2_table_build_w(&t2, FB_W);
+    if (s == CUZK_OK && (t1.nw != FB_NW || t1.half != FB_HALF || t2.nw != FB_NW || t2.half != FB_HALF))
+        s = CUZK_ERR_INVALID_ARG;
+    cudaError_t e = cudaSuccess;
+    if (s == CUZK_OK) e = cudaMalloc((void **)&r->t1, (size_t)FB_NW * FB_HALF * sizeof(g1a));
+    if (s == CUZK_OK && e == cudaSuccess) e = cudaMalloc((void **)&r->t2, (size_t)FB_NW * FB_HALF * sizeof(g2a));
+    if (s == CUZK_OK && e == cudaSuccess)
+        e = cudaMemcpy(r->t1, t1.t, (size_t)FB_NW * FB_HALF * sizeof(g1a), cudaMemcpyHostToDevice);
+    if (s == CUZK_OK && e == cudaSuccess)
+        e = cudaMemcpy(r->t2, t2.t, (size_t)FB_NW * FB_HALF * sizeof(g2a), cudaMemcpyHostToDevice);
+    g16_fb1_table_free(&t1);
+    g16_fb2_table_free(&t2);
+    if (s != CUZK_OK) return s;
+    CUZK_CUDA(e);
+    return CUZK_OK;
+}
+
+static unsigned blocks_for(uint64_t count, unsigned k)
+{
+    uint64_t per = (uint64_t)FB_THREADS * k;
+    return (unsigned)((count + per - 1) / per);
+}
+
+/* Converts the scalars of array sec into points at g1 (and g2, for B), chunk by chunk. */
+static cuzk_status run_section(setup_run *r, const g16_setup_scalars *sc, int sec, g1_affine_t *g1,
+                               g2_affine_t *g2, unsigned *chunk_no)
+{
+    uint64_t len = sc->len[sec];
+    for (uint64_t lo = 0; lo < len; lo += r->chunk, (*chunk_no)++) {
+        uint64_t cnt = len - lo < r->chunk ? len - lo : r->chunk;
+        int slot = *chunk_no & 1;
+        /* the slot's previous chunk is done with its pinned and device buffers */
+        CUZK_CUDA(cudaEventSynchronize(r->ev[slot]));
+        g16_setup_scalars_fill(sc, sec, lo, lo + cnt, r->pin[slot]);
+        CUZK_CUDA(cudaMemcpyAsync(r->dsc[slot], r->pin[slot], cnt * sizeof(fr_t), cudaMemcpyHostToDevice, r->st));
+        g1a *o1 = r->streamed ? r->stage1[slot] : (g1a *)(g1 + lo);
+        k_fixed_base<dfp, FB_K1><<<blocks_for(cnt, FB_K1), FB_THREADS, 0, r->st>>>(o1, r->dsc[slot], cnt, r->t1);
+        CUZK_CUDA_LAUNCHED();
+        if (r->streamed)
+            CUZK_CUDA(cudaMemcpyAsync(g1 + lo, o1, cnt * sizeof(g1a), cudaMemcpyDeviceToHost, r->st));
+        if (g2 != NULL) {
+            g2a *o2 = r->streamed ? r->stage2[slot] : (g2a *)(g2 + lo);
+            k_fixed_base<dfp2, FB_K2><<<blocks_for(cnt, FB_K2), FB_THREADS, 0, r->st>>>(o2, r->dsc[slot], cnt,
+                                                                                         r->t2);
+            CUZK_CUDA_LAUNCHED();
+            if (r->streamed)
+                CUZK_CUDA(cudaMemcpyAsync(g2 + lo, o2, cnt * sizeof(g2a), cudaMemcpyDeviceToHost, r->st));
+        }
+        CUZK_CUDA(cudaEventRecord(r->ev[slot], r->st));
+    }
+    return CUZK_OK;
+}
+
+static cuzk_status run_all(setup_run *r, const g16_setup_scalars *sc, gpu_key *k)
+{
+    unsigned chunk_no = 0;
+    CUZK_TRY(run_section(r, sc, G16_SEC_H, k->h, NULL, &chunk_no));
+    CUZK_TRY(run_section(r, sc, G16_SEC_L, k->l, NULL, &chunk_no));
+    CUZK_TRY(run_section(r, sc, G16_SEC_A, k->a, NULL, &chunk_no));
+    CUZK_TRY(run_section(r, sc, G16_SEC_B, k->b_g1, k->b_g2, &chunk_no));
+    CUZK_CUDA(cudaStreamSynchronize(r->st));
+    return CUZK_OK;
+}
+
+/* The key's base arrays: device memory (RESIDENT) or pinned host memory (STREAMED), as key.cu places them. */
+static cuzk_status alloc_bases(gpu_key *k)
+{
+    struct {
+        void **p;
+        uint64_t bytes;
+    } arr[5] = {{(void **)&k->h, k->h_len * sizeof(g1_affine_t)},
+                {(void **)&k->l, k->l_len * sizeof(g1_affine_t)},
+                {(void **)&k->a, k->a_len * sizeof(g1_affine_t)},
+                {(void **)&k->b_g1, k->b_len * sizeof(g1_affine_t)},
+                {(void **)&k->b_g2, k->b_len * sizeof(g2_affine_t)}};
+    for (int i = 0; i < 5; i++) {
+        uint64_t bytes = arr[i].bytes ? arr[i].bytes : 16; /* an empty array still gets a valid pointer (key.cu) */
+        if (k->placement == GPU_KEY_RESIDENT) {
+            CUZK_CUDA(cudaMalloc(arr[i].p, bytes));
+            k->vram_bytes += bytes;
+        } else {
+            CUZK_CUDA(cudaHostAlloc(arr[i].p, bytes, cudaHostAllocDefault));
+            k->pinned_bytes += bytes;
+        }
+    }
+    return CUZK_OK;
+}
+
+/* The verifying key on the host (a handful of points and the ic array, by the CPU's fixed-base code). */
+static cuzk_status make_vk(groth16_vk *vk, g1_affine_t **ic_out, const g16_setup_scalars *sc)
+{
+    uint64_t ni = sc->ni;
+    fr_t *k1 = (fr_t *)malloc((3 + ni) * sizeof(fr_t));
+    fr_t k2[3] = {sc->beta, sc->gamma, sc->delta};
+    g1_affine_t *p1 = (g1_affine_t *)malloc((3 + ni) * sizeof(g1_affine_t));
+    g1_affine_t *ic = (g1_affine_t *)malloc((ni ? ni : 1) * sizeof(g1_affine_t));
+    g2_affine_t p2[3];
+    g16_fb1_table t1 = {0, 0, 0, NULL};
+    g16_fb2_table t2 = {0, 0, 0, NULL};
+    cuzk_status s = k1 && p1 && ic ? CUZK_OK : CUZK_ERR_NOMEM;
+    if (s == CUZK_OK) s = g16_fb1_table_build(&t1, 3 + ni);
+    if (s == CUZK_OK) s = g16_fb2_table_build(&t2, 3);
+    if (s == CUZK_OK) {
+        k1[0] = sc->alpha;
+        k1[1] = sc->beta;
+        k1[2] = sc->delta;
+        g16_setup_scalars_fill(sc, G16_SEC_IC, 0, ni, k1 + 3);
+        g16_fb1_mul_many(p1, &t1, k1, 3 + ni, sc->threads);
+        g16_fb2_mul_many(p2, &t2, k2, 3, 1);
+        memset(vk, 0, sizeof *vk);
+        vk->alpha_g1 = p1[0];
+        vk->beta_g1 = p1[1];
+        vk->delta_g1 = p1[2];
+        vk->beta_g2 = p2[0];
+        vk->gamma_g2 = p2[1];
+        vk->delta_g2 = p2[2];
+        memcpy(ic, p1 + 3, ni * sizeof(g1_affine_t));
+        vk->ic = ic;
+        vk->num_inputs = ni;
+        *ic_out = ic;
+        ic = NULL;
+    }
+    g16_fb1_table_free(&t1);
+    g16_fb2_table_free(&t2);
+    if (k1 != NULL) explicit_bzero(k1, 3 * sizeof(fr_t));
+    explicit_bzero(k2, sizeof k2);
+    free(k1);
+    free(p1);
+    free(ic);
+    return s;
+}
+
+extern "C" cuzk_status gpu_setup(gpu_key **out, const r1cs_t *circuit, const groth16_setup_opts *opts,
+                                 const gpu_key_opts *kopts, cuzk_errmsg *err)
+{
+    if (out == NULL || circuit == NULL || opts == NULL)
+        return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG, "gpu_setup: NULL argument");
+    *out = NULL;
+    if (opts->conv != 0 && opts->conv != GROTH16_BELLPERSON)
+        return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG, "gpu_setup: BELLPERSON keys only (convention %d)",
+                            (int)opts->conv);
+    if (r1cs_num_vars(circuit) > 0x7fffffffu || circuit->num_constraints + circuit->num_inputs > ((uint64_t)1 << 31))
+        return g16_gpu_fail(err, CUZK_ERR_TOO_LARGE, "the GPU prover takes fewer than 2^31 variables and rows");
+    double t0 = g16_now();
+    unsigned threads = opts->threads;
+    if (threads == 0) {
+        long c = sysconf(_SC_NPROCESSORS_ONLN);
+        threads = c > 0 ? (unsigned)c : 1;
+    }
+    g16_setup_scalars sc;
+    cuzk_status s = g16_setup_scalars_make(&sc, circuit, opts, threads, err);
+    if (s != CUZK_OK) return s;
+
+    uint64_t h_len = sc.len[G16_SEC_H], l_len = sc.len[G16_SEC_L], a_len = sc.len[G16_SEC_A];
+    uint64_t b_len = sc.len[G16_SEC_B];
+    uint64_t bases = g16_gpu_bases_bytes(h_len, l_len, a_len, b_len);
+    uint64_t fixed = g16_gpu_circuit_bytes(circuit, 3);
+    gpu_key_opts ko = {GPU_KEY_AUTO, 0, 1};
+    if (kopts != NULL) ko = *kopts;
+    gpu_key_placement placement;
+    gpu_key *k = NULL;
+    setup_run run;
+    memset(&run, 0, sizeof run);
+    g1_affine_t *ic = NULL;
+    groth16_vk vk;
+    memset(&vk, 0, sizeof vk);
+
+    s = g16_gpu_plan(&placement, bases, fixed, gpu_prove_vram_bytes(sc.n, sc.nv), &ko, err);
+    if (s != CUZK_OK) goto fail;
+    s = g16_gpu_key_new(&k);
+    if (s != CUZK_OK) {
+        g16_gpu_fail(err, s, "gpu_setup: cannot create the key");
+        goto fail;
+    }
+    k->conv = GROTH16_BELLPERSON;
+    k->placement = placement;
+    k->domain_size = sc.n;
+    k->log2n = sc.log2n;
+    k->num_inputs = sc.ni;
+    k->num_aux = sc.na;
+    k->h_len = h_len;
+    k->l_len = l_len;
+    k->a_len = a_len;
+    k->b_len = b_len;
+    s = alloc_bases(k);
+    if (s != CUZK_OK) {
+        g16_gpu_fail(err, s, "gpu_setup: cannot allocate %llu bytes of bases (%s)", (unsigned long long)bases,
+                     placement == GPU_KEY_RESIDENT ? "device" : "pinned host");
+        goto fail;
+    }
+    s = run_init(&run, placement == GPU_KEY_STREAMED, b_len > 0);
+    if (s == CUZK_OK) s = run_all(&run, &sc, k);
+    if (s != CUZK_OK) {
+        g16_gpu_fail(err, s, "gpu_setup: fixed-base multiplication");
+        goto fail;
+    }
+    run_free(&run);
+    s = make_vk(&vk, &ic, &sc);
+    if (s == CUZK_OK) s = g16_gpu_key_vk(k, &vk);
+    free(ic);
+    ic = NULL;
+    if (s != CUZK_OK) {
+        g16_gpu_fail(err, s, "gpu_setup: verifying key");
+        goto fail;
+    }
+    g16_setup_scalars_free(&sc);
+    s = g16_gpu_key_circuit(k, circuit, true, err);
+    if (s != CUZK_OK) goto fail;
+    k->upload_s = g16_now() - t0;
+    *out = k;
+    return CUZK_OK;
+
+fail:
+    run_free(&run);
+    g16_setup_scalars_free(&sc);
+    free(ic);
+    if (k != NULL) gpu_key_free(k);
+    return s;
+}
+
+extern "C" void gpu_key_get_bases(const gpu_key *k, gpu_key_bases *o)
+{
+    o->placement = k->placement;
+    o->h = k->h;
+    o->l = k->l;
+    o->a = k->a;
+    o->b_g1 = k->b_g1;
+    o->b_g2 = k->b_g2;
+    o->h_len = k->h_len;
+    o->l_len = k->l_len;
+    o->a_len = k->a_len;
+    o->b_len = k->b_len;
+}
