@@ -558,7 +558,7 @@ static void check_gpu_setup(const char *name, const r1cs_t *c, gpu_key_placement
     gpu_key *k = NULL;
     cuzk_status s1 = groth16_setup(&pk, c, &o, &e1);
     size_t oc = gpu_setup_set_chunk(chunk);
-    gpu_key_opts ko = {place, 0, 1};
+    gpu_key_opts ko = {place, 0, 1, 0};
     cuzk_status s2 = gpu_setup(&k, c, &o, &ko, &e2);
     gpu_setup_set_chunk(oc);
     snprintf(what, sizeof what, "setup %s: cpu %s (%s), gpu %s (%s)", name, cuzk_status_str(s1), e1.msg,

@@ -13,6 +13,7 @@ typedef struct {
     const char *filter; /* substring a benchmark name must contain; NULL = all */
     int threads;        /* 0 = the default set of thread counts of each benchmark */
     int max_log2;       /* prove: largest circuit size 2^max_log2 to run */
+    int min_log2;       /* --gpu proofs: smallest size (0 = all) */
 
     bool gpu;           /* --gpu: the CUDA backend's benchmarks instead (lines carry "device": "gpu") */
 } bench_opts;
@@ -49,6 +50,8 @@ void bench_zkey_fixtures(const bench_opts *o);
 
 #ifdef CUZK_HAVE_CUDA
 void bench_micro_gpu(const bench_opts *o);
+/* the --gpu whole-proof lines (prove_gpu.c) */
+void bench_prove_gpu(const bench_opts *o);
 #endif
 
 /* Keeps a value alive so the compiler cannot drop the work that produced it. */

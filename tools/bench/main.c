@@ -52,7 +52,9 @@ static void usage(FILE *f)
                "             mulchain (65,000 multiplications, 2^16) and bits (PoRep-shaped, 2^15), for cuzk prove --zkey\n"
                "  --filter   run only benchmarks whose name contains NAME\n"
                "  --threads  thread count for multi-threaded benchmarks (default: 1 and 2)\n"
-               "  --max-log2 largest circuit for prove (16 .. 27)\n"
+               "  --max-log2 largest circuit for prove (16 .. 27; --gpu: the proofs at 2^20, 2^24, 2^26, 2^27 up to\n"
+               "             K, default 24)\n"
+               "  --min-log2 smallest circuit for the --gpu proofs\n"
                "  --gpu      the CUDA backend's benchmarks instead (when built with CUDA)\n");
 #ifdef CUZK_BENCH_CLIENT
     fprintf(f, "       cuzk-bench single|batch|stress|status|preload|evict|metrics [--addr A] ... "
@@ -80,7 +82,7 @@ int main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    bench_opts o = {NULL, 0, 20, false};
+    bench_opts o = {NULL, 0, 20, 0, false};
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--filter") == 0 && i + 1 < argc) {
             o.filter = argv[++i];
@@ -100,6 +102,14 @@ int main(int argc, char **argv)
                 return 2;
             }
             o.max_log2 = (int)k;
+        } else if (strcmp(argv[i], "--min-log2") == 0 && i + 1 < argc) {
+            char *end;
+            long k = strtol(argv[++i], &end, 10);
+            if (*end != '\0' || k < 16 || k > 27) {
+                fprintf(stderr, "cuzk-bench: --min-log2 needs a size between 16 and 27\n");
+                return 2;
+            }
+            o.min_log2 = (int)k;
         } else if (strcmp(argv[i], "--gpu") == 0) {
             o.gpu = true;
         } else if (strcmp(argv[i], "--help") == 0) {

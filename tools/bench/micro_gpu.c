@@ -328,4 +328,6 @@ void bench_micro_gpu(const bench_opts *o)
     bench_ff(o);
     if (bench_selected(o, "gpu_ntt")) bench_ntt(o);
     if (bench_selected(o, "g1_msm") || bench_selected(o, "g2_msm")) bench_msm(o);
+    if (bench_selected(o, "gpu_prove") || bench_selected(o, "gpu_setup") || bench_selected(o, "gpu_key_upload"))
+        bench_prove_gpu(o);
 }

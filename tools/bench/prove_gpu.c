@@ -1,0 +1,208 @@
+/* `cuzk-bench micro --gpu` Groth16 lines: whole proofs of synthetic PoRep-shaped circuits on the device.
+ *   gpu_setup         the key generated on the device (gpu_setup)                          (s)
+ *   gpu_prove         one proof from the witness in pinned host memory, median of three    (ms)
+ *   gpu_prove_<phase> its phases: upload, spmv, ntt_h, msm_h, msm_l, msm_a, msm_b1, msm_b2, assembly (ms)
+ *   gpu_prove_vram    the key plus one prover's buffers on the device                      (MB)
+ *   gpu_key_upload    a host key (2^20) copied up by gpu_key_upload, and its .params file decoded on the device
+ *                     by gpu_key_load_params (GB/s), next to the CPU loader's rate
+ * Every proof is verified; at 2^20 the CPU prover proves the same witness with the same r, s and the two proofs
+ * must be equal ("match" in the line). Sizes 2^20, 2^24, 2^26, 2^27 up to --max-log2 (default 24). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "cuzk/circuits.h"
+#include "cuzk/gpu.h"
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static void line(const char *name, uint64_t size, double value, const char *unit, const char *extra)
+{
+    printf("{\"name\": \"%s\", \"size\": %llu, \"threads\": 0, \"value\": %.4f, \"unit\": \"%s\", \"device\": \"gpu\"%s}\n",
+           name, (unsigned long long)size, value, unit, extra ? extra : "");
+    fflush(stdout);
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void key_upload(unsigned log2, const r1cs_t *r)
+{
+    groth16_setup_opts so;
+    memset(&so, 0, sizeof so);
+    so.threads = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
+    groth16_pk pk;
+    cuzk_errmsg err = {{0}};
+    if (groth16_setup(&pk, r, &so, &err) != CUZK_OK) {
+        fprintf(stderr, "cuzk-bench: setup: %s\n", err.msg);
+        return;
+    }
+    gpu_key *k = NULL;
+    gpu_key_opts ko;
+    memset(&ko, 0, sizeof ko);
+    if (gpu_key_upload(&k, &pk, r, &ko, &err) == CUZK_OK) {
+        gpu_key_info info;
+        gpu_key_get_info(k, &info);
+        line("gpu_key_upload", (uint64_t)1 << log2, (double)info.vram_bytes / info.upload_s / 1e9, "GB/s",
+             ", \"from\": \"host key\"");
+        gpu_key_free(k);
+    } else {
+        fprintf(stderr, "cuzk-bench: gpu_key_upload: %s\n", err.msg);
+    }
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/cuzk-bench-%d.params", (int)getpid());
+    if (groth16_params_write(&pk, path, &err) == CUZK_OK) {
+        double bps = 0;
+        if (gpu_key_load_params(&k, path, r, 0, &bps, &err) == CUZK_OK) {
+            line("gpu_key_upload", (uint64_t)1 << log2, bps / 1e9, "GB/s", ", \"from\": \"params file\"");
+            gpu_key_free(k);
+        } else {
+            fprintf(stderr, "cuzk-bench: gpu_key_load_params: %s\n", err.msg);
+        }
+        groth16_pk cpu;
+        FILE *f = fopen(path, "rb");
+        double size = 0;
+        if (f != NULL && fseek(f, 0, SEEK_END) == 0) size = (double)ftell(f);
+        if (f != NULL) fclose(f);
+        double t = now();
+        if (groth16_params_load(&cpu, path, 0, so.threads, &err) == CUZK_OK) {
+            char extra[96];
+            snprintf(extra, sizeof extra, ", \"from\": \"params file\", \"cpu_threads\": %u", so.threads);
+            line("cpu_params_load", (uint64_t)1 << log2, size / (now() - t) / 1e9, "GB/s", extra);
+            groth16_pk_free(&cpu);
+        }
+        unlink(path);
+    }
+    groth16_pk_free(&pk);
+}
+
+static void prove_size(unsigned log2, gpu_prover *p)
+{
+    uint64_t n = (uint64_t)1 << log2;
+    unsigned threads = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
+    r1cs_t *r = NULL;
+    fr_t *z = NULL;
+    cuzk_errmsg err = {{0}};
+    double t = now();
+    if (circuits_synthetic(log2, 1, threads, &r, &z, &err) != CUZK_OK) {
+        fprintf(stderr, "cuzk-bench: circuit 2^%u: %s\n", log2, err.msg);
+        return;
+    }
+    fprintf(stderr, "cuzk-bench: circuit 2^%u made in %.1f s\n", log2, now() - t);
+    uint64_t nv = r1cs_num_vars(r);
+    if (log2 == 20) key_upload(log2, r);
+
+    groth16_setup_opts so;
+    memset(&so, 0, sizeof so);
+    so.threads = threads;
+    so.given_toxic = true; /* fixed toxic waste: the CPU's key below is the same key */
+    fr_from_u64(&so.tau, 0x1234567), fr_from_u64(&so.alpha, 11), fr_from_u64(&so.beta, 13);
+    fr_from_u64(&so.gamma, 17), fr_from_u64(&so.delta, 19);
+    gpu_key *k = NULL;
+    gpu_key_opts ko;
+    memset(&ko, 0, sizeof ko);
+    t = now();
+    if (gpu_setup(&k, r, &so, &ko, &err) != CUZK_OK) {
+        fprintf(stderr, "cuzk-bench: gpu_setup 2^%u: %s\n", log2, err.msg);
+        goto out;
+    }
+    line("gpu_setup", n, now() - t, "s", NULL);
+
+    fr_t *pz = NULL;
+    if (gpu_host_alloc((void **)&pz, nv * sizeof(fr_t)) != CUZK_OK) {
+        fprintf(stderr, "cuzk-bench: pinned witness: %s\n", gpu_last_error());
+        goto out_key;
+    }
+    memcpy(pz, z, nv * sizeof(fr_t));
+    groth16_prove_opts po;
+    memset(&po, 0, sizeof po);
+    po.given_rs = true;
+    fr_from_u64(&po.r, 23), fr_from_u64(&po.s, 29);
+    po.threads = threads;
+    enum { REPS = 3 };
+    gpu_prove_stats st[REPS];
+    groth16_proof_t proof;
+    cuzk_status s = gpu_prove(&proof, p, k, pz, &po, &st[0], &err); /* warm-up: buffers grow */
+    for (int i = 0; i < REPS && s == CUZK_OK; i++) s = gpu_prove(&proof, p, k, pz, &po, &st[i], &err);
+    if (s != CUZK_OK) {
+        fprintf(stderr, "cuzk-bench: gpu_prove 2^%u: %s\n", log2, err.msg);
+        goto out_z;
+    }
+    groth16_pvk pvk;
+    groth16_prepare_vk(&pvk, gpu_key_vk(k));
+    bool valid = groth16_verify(&pvk, &proof, z + 1, gpu_key_vk(k)->num_inputs - 1) == CUZK_OK;
+    char extra[160] = "";
+    if (log2 <= 20) {
+        groth16_pk pk;
+        groth16_proof_t cpu;
+        double tc = now();
+        bool match = groth16_setup(&pk, r, &so, &err) == CUZK_OK;
+        double setup_s = now() - tc;
+        tc = now();
+        match = match && groth16_prove(&cpu, &pk, r, z, &po, NULL, &err) == CUZK_OK &&
+                memcmp(&cpu, &proof, sizeof cpu) == 0;
+        double cpu_ms = (now() - tc) * 1e3;
+        (void)setup_s;
+        groth16_pk_free(&pk);
+        snprintf(extra, sizeof extra, ", \"valid\": %s, \"match_cpu\": %s, \"cpu_ms\": %.1f, \"cpu_threads\": %u",
+                 valid ? "true" : "false", match ? "true" : "false", cpu_ms, threads);
+    } else {
+        snprintf(extra, sizeof extra, ", \"valid\": %s", valid ? "true" : "false");
+    }
+    double v[REPS];
+#define PHASE(field, name)                                                                                             \
+    do {                                                                                                               \
+        for (int i = 0; i < REPS; i++) v[i] = st[i].field * 1e3;                                                       \
+        qsort(v, REPS, sizeof v[0], cmp_d);                                                                            \
+        line(name, n, v[REPS / 2], "ms", NULL);                                                                        \
+    } while (0)
+    for (int i = 0; i < REPS; i++) v[i] = st[i].total * 1e3;
+    qsort(v, REPS, sizeof v[0], cmp_d);
+    line("gpu_prove", n, v[REPS / 2], "ms", extra);
+    PHASE(upload, "gpu_prove_upload");
+    PHASE(spmv, "gpu_prove_spmv");
+    PHASE(ntt_h, "gpu_prove_ntt_h");
+    PHASE(msm_h, "gpu_prove_msm_h");
+    PHASE(msm_l, "gpu_prove_msm_l");
+    PHASE(msm_a, "gpu_prove_msm_a");
+    PHASE(msm_b1, "gpu_prove_msm_b1");
+    PHASE(msm_b2, "gpu_prove_msm_b2");
+    PHASE(assembly, "gpu_prove_assembly");
+#undef PHASE
+    gpu_key_info info;
+    gpu_key_get_info(k, &info);
+    line("gpu_prove_vram", n, (double)(info.vram_bytes + st[REPS - 1].vram_bytes) / 1e6, "MB", NULL);
+out_z:
+    gpu_host_free(pz);
+out_key:
+    gpu_key_free(k);
+out:
+    r1cs_free(r);
+    free(z);
+}
+
+void bench_prove_gpu(const bench_opts *o)
+{
+    static const unsigned sizes[] = {20, 24, 26, 27};
+    int max = o->max_log2 > 0 ? o->max_log2 : 24;
+    gpu_prover *p = NULL;
+    cuzk_errmsg err = {{0}};
+    if (gpu_prover_create(&p, &err) != CUZK_OK) {
+        fprintf(stderr, "cuzk-bench: %s\n", err.msg);
+        return;
+    }
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        if ((int)sizes[i] <= max && (o->min_log2 <= 0 || (int)sizes[i] >= o->min_log2)) prove_size(sizes[i], p);
+    gpu_prover_destroy(p);
+}
