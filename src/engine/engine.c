@@ -412,6 +412,7 @@ static void *synth_main(void *arg)
         queue_insert(&e->gpu_q, w);
         e->gpu_q_len++;
         pthread_cond_signal(&e->prover_cv);
+        if (e->dev_keys) pthread_cond_broadcast(&e->devload_cv); /* its key may be missing on a device */
     }
     pthread_mutex_unlock(&e->lock);
     return NULL;

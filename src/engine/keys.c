@@ -457,6 +457,7 @@ void *engine_loader_main(void *arg)
         }
         pthread_cond_broadcast(&e->work_cv);
         pthread_cond_broadcast(&e->done_cv);
+        pthread_cond_broadcast(&e->devload_cv); /* the devices may make their copies ahead of the first partition */
     }
     pthread_mutex_unlock(&e->lock);
     return NULL;

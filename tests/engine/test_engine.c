@@ -17,6 +17,8 @@
 
 static char g_dir[256];
 
+int run_device_tests(void); /* test_engine_devices.c */
+
 static engine_config base_cfg(void)
 {
     engine_config c;
@@ -1001,5 +1003,6 @@ int main(void)
         cmocka_unit_test(test_generic_over_budget_at_submit), cmocka_unit_test(test_key_tiers),
         cmocka_unit_test(test_loads_not_blocked),
     };
-    return cmocka_run_group_tests(tests, group_setup, group_teardown);
+    int failed = cmocka_run_group_tests(tests, group_setup, group_teardown);
+    return failed + run_device_tests();
 }
