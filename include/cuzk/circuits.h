@@ -36,6 +36,13 @@ cuzk_status circuits_synthetic(unsigned log2n, uint64_t seed, unsigned threads, 
 cuzk_status circuits_synthetic_witness(unsigned log2n, uint64_t seed, uint64_t witness_seed, unsigned threads,
                                        fr_t **witness, cuzk_errmsg *err);
 
+/* The same into a caller's buffer of len values (pinned memory for a device, say), which must be exactly
+ * circuits_synthetic_num_vars(log2n) (CUZK_ERR_INVALID_ARG otherwise). */
+cuzk_status circuits_synthetic_witness_into(unsigned log2n, uint64_t seed, uint64_t witness_seed, unsigned threads,
+                                            fr_t *z, uint64_t len, cuzk_errmsg *err);
+/* r1cs_num_vars of circuits_synthetic(log2n, ...): 2^log2n − CIRCUITS_SYNTHETIC_INPUTS + 1; 0 outside the range. */
+uint64_t circuits_synthetic_num_vars(unsigned log2n);
+
 /* The shape of a system, as the targets above describe it. */
 typedef struct {
     uint64_t rows, inputs, aux;

@@ -70,20 +70,31 @@ typedef struct {
 
 void engine_result_clear(engine_result *r);
 
+typedef enum {
+    ENGINE_BACKEND_AUTO = 0, /* the GPUs when this build has CUDA and a device is visible, else the CPU */
+    ENGINE_BACKEND_CPU = 1,  /* never the GPUs */
+    ENGINE_BACKEND_GPU = 2,  /* the GPUs, or engine_create fails */
+} engine_backend_kind;
+
 typedef struct {
     const char *param_dir;          /* circuit registry: <dir>/<id>.pce + <id>.params (and synthetic key cache) */
     unsigned synthesis_workers;     /* parallel partitions in synthesis */
     unsigned synthesis_threads;     /* threads per synthesis */
     unsigned prover_threads;        /* CPU backend: threads per partition's H/MSM work */
-    unsigned gpu_workers_per_device;
+    unsigned gpu_workers_per_device; /* 0 = the backend's default: 2 per GPU, 1 on the CPU */
     const int *gpu_devices;         /* NULL/0 = all visible devices; CPU backend when there are none */
     size_t num_gpu_devices;
     unsigned gpu_queue_depth;       /* bounded queue between synthesis and provers, in partitions */
     uint64_t working_memory_budget; /* bytes; 0 = 75% of physical memory */
     uint64_t pinned_budget;         /* bytes of pinned host memory for keys and transfers */
-    uint64_t vram_budget;           /* bytes; 0 = what the device reports free */
+    uint64_t vram_budget;           /* bytes per device for keys and provers; 0 = what it reports free at start,
+                                     * less 1 GiB */
     uint64_t result_ttl_ms;         /* how long finished results stay for duplicates and awaits */
     uint64_t max_request_bytes;
+    engine_backend_kind backend;
+    /* TESTS ONLY: r and s derived from the key and partition instead of the OS random source, so that two engines
+     * (CPU and GPU backends) give the same proof bytes. Such proofs are not zero-knowledge: never in production. */
+    bool deterministic_rs;
 } engine_config;
 
 typedef struct engine engine;
@@ -107,9 +118,19 @@ cuzk_status engine_cancel(engine *e, const char *job_id, bool *was_running);
 typedef struct {
     uint32_t ordinal;
     char name[128];
-    uint64_t vram_total_bytes, vram_free_bytes;
+    uint64_t vram_total_bytes, vram_free_bytes; /* as the driver last reported them */
     char current_job_id[ENGINE_ID_MAX];
     char current_proof_kind[32];
+    /* cuzk's own */
+    uint64_t vram_budget_bytes;  /* for keys and provers */
+    uint64_t vram_keys_bytes;    /* held by the resident keys */
+    uint32_t keys_resident;
+    bool busy;                   /* a prover is working on it now */
+    double busy_seconds;         /* time with at least one prover working on it */
+    double busy_ratio;           /* busy_seconds over the wall time since the engine's first partition */
+    uint64_t partitions;         /* proved on it */
+    bool broken;                 /* taken out of service after a device error (error says which) */
+    char error[256];
 } engine_gpu_status;
 
 typedef enum { ENGINE_TIER_HOT = 0, ENGINE_TIER_WARM = 1, ENGINE_TIER_COLD = 2 } engine_tier;

@@ -177,6 +177,9 @@ cuzk_status r1cs_pce_read_counts(const char *path, uint64_t *num_inputs, uint64_
 cuzk_status r1cs_wtns_parse(const uint8_t *buf, size_t len, const r1cs_t *circuit, fr_t **out, uint64_t *count,
                             r1cs_err *err);
 cuzk_status r1cs_wtns_load(const char *path, const r1cs_t *circuit, fr_t **out, uint64_t *count, r1cs_err *err);
+/* The same into a caller's buffer of r1cs_num_vars(circuit) values (circuit required; the count must match). */
+cuzk_status r1cs_wtns_parse_into(const uint8_t *buf, size_t len, const r1cs_t *circuit, fr_t *out, r1cs_err *err);
+cuzk_status r1cs_wtns_load_into(const char *path, const r1cs_t *circuit, fr_t *out, r1cs_err *err);
 /* Encodes n values as a .wtns image (malloc'd). */
 cuzk_status r1cs_wtns_encode(const fr_t *w, uint64_t n, uint8_t **buf, size_t *len);
 cuzk_status r1cs_wtns_save(const fr_t *w, uint64_t n, const char *path, r1cs_err *err);

@@ -567,27 +567,59 @@ nomem:
     return CUZK_ERR_NOMEM;
 }
 
+uint64_t circuits_synthetic_num_vars(unsigned log2n)
+{
+    if (log2n < CIRCUITS_LOG2_MIN || log2n > CIRCUITS_LOG2_MAX) return 0;
+    /* ni inputs and one aux per gadget row (rows − (ni − 1)), rows = 2^log2n − ni */
+    return ((uint64_t)1 << log2n) - CIRCUITS_SYNTHETIC_INPUTS + 1;
+}
+
+cuzk_status circuits_synthetic_witness_into(unsigned log2n, uint64_t seed, uint64_t witness_seed, unsigned threads,
+                                            fr_t *z, uint64_t len, cuzk_errmsg *err)
+{
+    cuzk_status s = check_size(log2n, &threads, err);
+    if (s != CUZK_OK) return s;
+    plan *pl = plan_new(log2n, seed, witness_seed);
+    if (pl == NULL) {
+        if (err != NULL) snprintf(err->msg, sizeof err->msg, "out of memory for a 2^%u witness", log2n);
+        return CUZK_ERR_NOMEM;
+    }
+    uint64_t need = pl->ni + pl->rows - (pl->ni - 1);
+    if (z == NULL || len != need) {
+        free(pl);
+        if (err != NULL)
+            snprintf(err->msg, sizeof err->msg, "a 2^%u witness has %llu values, the buffer %llu", log2n,
+                     (unsigned long long)need, (unsigned long long)len);
+        return CUZK_ERR_INVALID_ARG;
+    }
+    fr_set_one(&z[0]);
+    pl->z = z;
+    pl->pass = PASS_WITNESS;
+    bool ok = gen_pass(pl, threads);
+    free(pl);
+    if (!ok) {
+        if (err != NULL) snprintf(err->msg, sizeof err->msg, "out of memory for a 2^%u witness", log2n);
+        return CUZK_ERR_NOMEM;
+    }
+    return CUZK_OK;
+}
+
 cuzk_status circuits_synthetic_witness(unsigned log2n, uint64_t seed, uint64_t witness_seed, unsigned threads,
                                        fr_t **witness, cuzk_errmsg *err)
 {
     *witness = NULL;
     cuzk_status s = check_size(log2n, &threads, err);
     if (s != CUZK_OK) return s;
-    plan *pl = plan_new(log2n, seed, witness_seed);
-    /* as many values as the system has variables: ni inputs, one aux per gadget row (rows − (ni − 1)) */
-    fr_t *z = pl != NULL ? malloc((pl->ni + pl->rows - (pl->ni - 1)) * sizeof(fr_t)) : NULL;
-    bool ok = z != NULL;
-    if (ok) {
-        fr_set_one(&z[0]);
-        pl->z = z;
-        pl->pass = PASS_WITNESS;
-        ok = gen_pass(pl, threads);
-    }
-    free(pl);
-    if (!ok) {
-        free(z);
+    uint64_t n = circuits_synthetic_num_vars(log2n);
+    fr_t *z = malloc(n * sizeof(fr_t));
+    if (z == NULL) {
         if (err != NULL) snprintf(err->msg, sizeof err->msg, "out of memory for a 2^%u witness", log2n);
         return CUZK_ERR_NOMEM;
+    }
+    s = circuits_synthetic_witness_into(log2n, seed, witness_seed, threads, z, n, err);
+    if (s != CUZK_OK) {
+        free(z);
+        return s;
     }
     *witness = z;
     return CUZK_OK;

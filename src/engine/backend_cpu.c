@@ -38,6 +38,9 @@ static cuzk_status cpu_prove_start(void *ctx, unsigned device, engine_work *w, c
     memset(&o, 0, sizeof o);
     o.threads = c->threads;
     o.c_mode = R1CS_C_PRODUCT; /* synthesis already checked what needed checking */
+    o.given_rs = w->given_rs;
+    o.r = w->r;
+    o.s = w->s;
     return groth16_prove_from_synthesis(&w->proof, &w->key->pk, w->key->cs, w->z, &w->syn, &o, &w->stats, err);
 }
 

@@ -204,11 +204,22 @@ static void queue_insert(engine_work **q, engine_work *w)
 }
 
 /* Lock held. Releases what the partition holds; the job may end its key reference with it. */
+static void work_free_z(engine *e, engine_work *w)
+{
+    if (w->z_backend)
+        e->be.witness_free(e->be.ctx, w->owned_z, w->z_bytes);
+    else
+        free(w->owned_z);
+    w->owned_z = NULL;
+    w->z = NULL;
+    w->z_backend = false;
+}
+
 static void work_drop(engine *e, engine_work *w)
 {
     engine_job *j = w->job;
     groth16_synthesis_free(&w->syn);
-    free(w->owned_z);
+    work_free_z(e, w);
     if (w->mem_bytes != 0) mem_give(e, w->mem_bytes);
     j->inflight--;
     job_release_key_if_idle(e, j);
@@ -222,6 +233,10 @@ static engine_work *pick_partition(engine *e)
     for (int p = ENGINE_PRIO_CRITICAL; p >= ENGINE_PRIO_LOW; p--) {
         for (engine_job *j = e->jobs; j != NULL; j = j->next) {
             if ((int)j->prio != p || j->state == JOB_DONE || j->next_part >= j->partitions) continue;
+            if (e->devices_ok == 0) {
+                engine_job_finish(e, j, ENGINE_JOB_FAILED, "no usable GPU is left: %s", engine_devices_error(e));
+                continue;
+            }
             engine_key *k = j->key;
             if (k->state != KEY_HOT) continue; /* loading: later; others proceed */
             uint64_t need = engine_partition_need(e, k->domain_size, k->num_vars);
@@ -251,6 +266,7 @@ static engine_work *pick_partition(engine *e)
             w->key = k;
             w->index = j->next_part++;
             w->mem_bytes = need;
+            w->z_mem = k->num_vars * sizeof(fr_t);
             j->inflight++;
             k->last_use = ++e->lru_clock;
             engine_hist_add(&e->hist[STAGE_ADMISSION], j->t_admit_wait > 0 ? now - j->t_admit_wait : 0);
@@ -267,31 +283,73 @@ static engine_work *pick_partition(engine *e)
     return NULL;
 }
 
-/* Unlocked. SYNTHETIC: the partition's own witness of the key's circuit. */
-static cuzk_status work_make_witness(engine_work *w, unsigned threads, cuzk_errmsg *err)
+/* Unlocked. Memory for the partition's witness of n values: the backend's (pinned, for a device) or malloc's. */
+static cuzk_status work_alloc_z(engine *e, engine_work *w, uint64_t n, cuzk_errmsg *err)
 {
-    const engine_key *k = w->key;
-    cuzk_errmsg sub = {{0}};
-    cuzk_status s = circuits_synthetic_witness(k->log2, k->seed, k->seed + w->index, threads, &w->owned_z, &sub);
-    if (s != CUZK_OK) return fail(err, s, "witness: %s (%s)", cuzk_status_str(s), sub.msg);
+    w->z_bytes = n * sizeof(fr_t);
+    if (e->be.witness_alloc != NULL) {
+        cuzk_status s = e->be.witness_alloc(e->be.ctx, w->z_bytes, &w->owned_z);
+        if (s != CUZK_OK)
+            return fail(err, s, "no memory for the witness (%llu bytes)", (unsigned long long)w->z_bytes);
+        w->z_backend = true;
+    } else {
+        w->owned_z = malloc(w->z_bytes ? w->z_bytes : 1);
+        if (w->owned_z == NULL)
+            return fail(err, CUZK_ERR_NOMEM, "no memory for the witness (%llu bytes)", (unsigned long long)w->z_bytes);
+    }
     w->z = w->owned_z;
     return CUZK_OK;
 }
 
+/* Unlocked. SYNTHETIC: the partition's own witness of the key's circuit. */
+static cuzk_status work_make_witness(engine *e, engine_work *w, unsigned threads, cuzk_errmsg *err)
+{
+    const engine_key *k = w->key;
+    cuzk_errmsg sub = {{0}};
+    uint64_t n = r1cs_num_vars(k->cs);
+    cuzk_status s = work_alloc_z(e, w, n, err);
+    if (s != CUZK_OK) return s;
+    s = circuits_synthetic_witness_into(k->log2, k->seed, k->seed + w->index, threads, w->owned_z, n, &sub);
+    if (s != CUZK_OK) return fail(err, s, "witness: %s (%s)", cuzk_status_str(s), sub.msg);
+    return CUZK_OK;
+}
+
 /* Unlocked. GENERIC_CIRCUIT: the witness from the payload or file, checked against the circuit. */
-static cuzk_status work_parse_witness(engine_work *w, const uint8_t *buf, size_t len, const char *path,
+static cuzk_status work_parse_witness(engine *e, engine_work *w, const uint8_t *buf, size_t len, const char *path,
                                       cuzk_errmsg *err)
 {
     cuzk_errmsg sub = {{0}};
-    uint64_t count = 0;
     const r1cs_t *cs = w->key->cs;
-    cuzk_status s = buf != NULL ? r1cs_wtns_parse(buf, len, cs, &w->owned_z, &count, &sub)
-                                : r1cs_wtns_load(path, cs, &w->owned_z, &count, &sub);
+    cuzk_status s = work_alloc_z(e, w, r1cs_num_vars(cs), err);
+    if (s != CUZK_OK) return s;
+    s = buf != NULL ? r1cs_wtns_parse_into(buf, len, cs, w->owned_z, &sub)
+                    : r1cs_wtns_load_into(path, cs, w->owned_z, &sub);
     if (s != CUZK_OK)
         return fail(err, s, "witness: %s (%s); circuit %s has %llu variables", cuzk_status_str(s), sub.msg,
                     w->key->id, (unsigned long long)r1cs_num_vars(cs));
-    w->z = w->owned_z;
     return CUZK_OK;
+}
+
+static uint64_t mix64(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* TESTS ONLY (engine_config.deterministic_rs): r and s from the key id and the partition. */
+static void work_deterministic_rs(engine_work *w)
+{
+    uint64_t x = 0xcbf29ce484222325ULL;
+    for (const char *c = w->key->id; *c; c++) x = (x ^ (uint8_t)*c) * 0x100000001b3ULL;
+    x ^= (uint64_t)w->index << 32;
+    fr_t *f[2] = {&w->r, &w->s};
+    for (int i = 0; i < 2; i++) {
+        uint64_t l[4] = {mix64(&x), mix64(&x), mix64(&x), mix64(&x) >> 2};
+        fr_from_limbs_reduce(f[i], l);
+    }
+    w->given_rs = true;
 }
 
 static void *synth_main(void *arg)
@@ -318,18 +376,21 @@ static void *synth_main(void *arg)
         double t = engine_now();
         cuzk_errmsg err = {{0}};
         cuzk_status s = CUZK_OK;
+        /* a caller's witness is checked row by row; the generator's is satisfying by construction */
+        w->c_mode = generic ? R1CS_C_CHECKED : R1CS_C_PRODUCT;
+        if (e->cfg.deterministic_rs) work_deterministic_rs(w);
         if (generic)
-            s = work_parse_witness(w, wtns, wtns_len, wtns_path, &err);
+            s = work_parse_witness(e, w, wtns, wtns_len, wtns_path, &err);
         else
-            s = work_make_witness(w, e->cfg.synthesis_threads, &err);
+            s = work_make_witness(e, w, e->cfg.synthesis_threads, &err);
         free(wtns);
         free(wtns_path);
-        if (s == CUZK_OK) {
+        if (s == CUZK_OK && !e->be.synthesizes) {
+            /* a, b, c on the CPU; a backend that synthesizes evaluates them itself (only the witness moves) */
             groth16_prove_opts o;
             memset(&o, 0, sizeof o);
             o.threads = e->cfg.synthesis_threads;
-            /* a caller's witness is checked row by row; the generator's is satisfying by construction */
-            o.c_mode = generic ? R1CS_C_CHECKED : R1CS_C_PRODUCT;
+            o.c_mode = w->c_mode;
             s = groth16_synthesize(&w->syn, &w->key->pk, w->key->cs, w->z, &o, &w->stats, &err);
         }
         double dt = engine_now() - t;
@@ -351,15 +412,43 @@ static void *synth_main(void *arg)
         queue_insert(&e->gpu_q, w);
         e->gpu_q_len++;
         pthread_cond_signal(&e->prover_cv);
+        if (e->dev_keys) pthread_cond_broadcast(&e->devload_cv); /* its key may be missing on a device */
     }
     pthread_mutex_unlock(&e->lock);
     return NULL;
 }
 
-typedef struct {
-    engine *e;
-    unsigned id;
-} prover_arg;
+typedef engine_thread_arg prover_arg;
+
+/* Lock held. The first queued partition this worker's device can prove now: with device keys, one whose key is
+ * READY there (others wait for their device's loader); else the head of the queue. */
+static engine_work *take_partition(engine *e, unsigned device)
+{
+    engine_work **pp = &e->gpu_q;
+    if (e->dev_keys)
+        while (*pp != NULL && (*pp)->key->dev[device].state != DK_READY && (*pp)->job->state != JOB_DONE)
+            pp = &(*pp)->next;
+    engine_work *w = *pp;
+    if (w == NULL) return NULL;
+    *pp = w->next;
+    e->gpu_q_len--;
+    pthread_cond_signal(&e->space_cv);
+    pthread_cond_broadcast(&e->devload_cv);
+    return w;
+}
+
+static void busy_begin(engine *e, unsigned device, double now)
+{
+    engine_dev *d = &e->devs[device];
+    if (e->t_first_prove == 0) e->t_first_prove = now;
+    if (d->busy++ == 0) d->busy_since = now;
+}
+
+static void busy_end(engine *e, unsigned device, double now)
+{
+    engine_dev *d = &e->devs[device];
+    if (--d->busy == 0) d->busy_total += now - d->busy_since;
+}
 
 static void *prover_main(void *arg)
 {
@@ -369,43 +458,63 @@ static void *prover_main(void *arg)
     free(arg);
     pthread_mutex_lock(&e->lock);
     for (;;) {
-        if (e->stop) break;
-        engine_work *w = e->gpu_q;
+        if (e->stop || e->devs[device].broken) break;
+        engine_work *w = take_partition(e, device);
         if (w == NULL) {
             pthread_cond_wait(&e->prover_cv, &e->lock);
             continue;
         }
-        e->gpu_q = w->next;
-        e->gpu_q_len--;
-        pthread_cond_signal(&e->space_cv);
         engine_job *j = w->job;
         if (j->state == JOB_DONE) {
             work_drop(e, w);
             continue;
         }
+        engine_devkey *dk = NULL;
+        if (e->dev_keys) {
+            dk = &w->key->dev[device];
+            dk->active++;
+            dk->last_use = ++e->lru_clock;
+            w->dev_key = dk->handle;
+        }
+        w->worker = id;
         snprintf(e->prover_job[id], ENGINE_ID_MAX, "%s", j->id);
         e->prover_kind[id] = j->kind;
+        double t = engine_now();
+        busy_begin(e, device, t);
         pthread_mutex_unlock(&e->lock);
 
-        double t = engine_now();
         cuzk_errmsg err = {{0}};
         cuzk_status s = e->be.prove_start(e->be.ctx, device, w, &err);
-        if (s == CUZK_OK) s = e->be.prove_finish(e->be.ctx, device, w, &err);
-        double dt = engine_now() - t;
+        double t1 = engine_now(), dt = t1 - t;
         groth16_synthesis_free(&w->syn); /* a failing backend may leave them */
 
         pthread_mutex_lock(&e->lock);
+        busy_end(e, device, t1);
+        if (dk != NULL && --dk->active == 0) pthread_cond_broadcast(&e->devload_cv); /* evictable now */
+        w->dev_key = NULL;
         e->prover_job[id][0] = 0;
-        mem_give(e, w->mem_bytes);
-        w->mem_bytes = 0;
+        /* the prover's working memory goes now; the witness stays until the proof is verified */
+        mem_give(e, w->mem_bytes - w->z_mem);
+        w->mem_bytes = w->z_mem;
         j->prove_s += dt;
         if (s != CUZK_OK) {
-            engine_job_finish(e, j, ENGINE_JOB_FAILED, "partition %u: the %s prover failed: %s (%s)", w->index,
-                              e->be.name, cuzk_status_str(s), err.msg);
+            if (s == CUZK_ERR_DEVICE) {
+                engine_gpu_status gs;
+                e->be.device_info(e->be.ctx, device, &gs);
+                engine_device_broken(e, device, "partition %u of %s: %s", w->index, j->id, err.msg);
+                engine_job_finish(e, j, ENGINE_JOB_FAILED,
+                                  "partition %u: device %u (%s) failed: %s; the device is taken out of service",
+                                  w->index, device, gs.name, err.msg);
+            } else {
+                engine_job_finish(e, j, ENGINE_JOB_FAILED, "partition %u: the %s prover failed: %s (%s)", w->index,
+                                  e->be.name, cuzk_status_str(s), err.msg);
+            }
             work_drop(e, w);
             continue;
         }
+        e->devs[device].partitions++;
         engine_hist_add(&e->hist[STAGE_UPLOAD], w->upload_s);
+        engine_hist_add(&e->hist[STAGE_SPMV], w->stats.spmv);
         engine_hist_add(&e->hist[STAGE_NTT_H], w->stats.ntt_h);
         engine_hist_add(&e->hist[STAGE_MSM],
                         w->stats.msm_h + w->stats.msm_l + w->stats.msm_a + w->stats.msm_b1 + w->stats.msm_b2);
@@ -441,15 +550,25 @@ static void *final_main(void *arg)
         }
         pthread_mutex_unlock(&e->lock);
 
-        /* every proof is checked before it leaves: a wrong proof would cost the caller a failed on-chain message */
+        /* the backend's host part (a GPU's: the assembly), while its device proves the next partition */
+        unsigned device = w->worker / (e->num_provers / e->num_devices);
+        cuzk_errmsg err = {{0}};
         double t = engine_now();
+        cuzk_status fs = e->be.prove_finish(e->be.ctx, device, w, &err);
+        double tf = engine_now() - t;
+        /* every proof is checked before it leaves: a wrong proof would cost the caller a failed on-chain message */
         const engine_key *k = w->key;
-        cuzk_status s = groth16_verify(&k->pvk, &w->proof, w->z + 1, k->num_inputs - 1);
+        t = engine_now();
+        cuzk_status s = fs != CUZK_OK ? fs : groth16_verify(&k->pvk, &w->proof, w->z + 1, k->num_inputs - 1);
         double tv = engine_now() - t;
 
         pthread_mutex_lock(&e->lock);
-        engine_hist_add(&e->hist[STAGE_VERIFY], tv);
-        if (s != CUZK_OK) {
+        j->prove_s += tf;
+        if (fs == CUZK_OK) engine_hist_add(&e->hist[STAGE_VERIFY], tv);
+        if (fs != CUZK_OK) {
+            engine_job_finish(e, j, ENGINE_JOB_FAILED, "partition %u: the %s prover failed: %s (%s)", w->index,
+                              e->be.name, cuzk_status_str(fs), err.msg);
+        } else if (s != CUZK_OK) {
             engine_job_finish(e, j, ENGINE_JOB_FAILED, "partition %u: the proof does not verify (%s)", w->index,
                               cuzk_status_str(s));
         } else if (j->state != JOB_DONE) {
@@ -498,7 +617,8 @@ cuzk_status engine_create_with_backend(engine **out, const engine_config *cfg, c
     if (e->cfg.synthesis_workers == 0) e->cfg.synthesis_workers = 1;
     if (e->cfg.synthesis_threads == 0) e->cfg.synthesis_threads = 1;
     if (e->cfg.prover_threads == 0) e->cfg.prover_threads = 1;
-    if (e->cfg.gpu_workers_per_device == 0) e->cfg.gpu_workers_per_device = 1;
+    if (e->cfg.gpu_workers_per_device == 0)
+        e->cfg.gpu_workers_per_device = be->default_workers ? be->default_workers : 1;
     if (e->cfg.gpu_queue_depth == 0) e->cfg.gpu_queue_depth = 1;
     if (e->cfg.result_ttl_ms == 0) e->cfg.result_ttl_ms = ENGINE_DEFAULT_TTL_MS;
     e->mem_budget = cfg->working_memory_budget ? cfg->working_memory_budget : physical_memory() / 4 * 3;
@@ -506,16 +626,22 @@ cuzk_status engine_create_with_backend(engine **out, const engine_config *cfg, c
     e->num_devices = be->num_devices(be->ctx);
     if (e->num_devices == 0) e->num_devices = 1;
     e->num_provers = e->num_devices * e->cfg.gpu_workers_per_device;
+    e->dev_keys = be->dev_key_load != NULL;
+    e->num_finalizers = e->dev_keys ? e->num_devices : 1;
+    e->devices_ok = e->num_devices;
     e->t_start = engine_now();
     e->prover_job = calloc(e->num_provers, sizeof *e->prover_job);
     e->prover_kind = calloc(e->num_provers, sizeof *e->prover_kind);
-    e->num_threads = 2 + e->cfg.synthesis_workers + e->num_provers;
+    e->devs = calloc(e->num_devices, sizeof *e->devs);
+    e->num_threads = 1 + e->num_finalizers + e->cfg.synthesis_workers + e->num_provers +
+                     (e->dev_keys ? e->num_devices : 0);
     e->threads = calloc(e->num_threads, sizeof *e->threads);
     if ((cfg->param_dir != NULL && cfg->param_dir[0] != 0 && e->param_dir == NULL) || e->prover_job == NULL ||
-        e->prover_kind == NULL || e->threads == NULL) {
+        e->prover_kind == NULL || e->devs == NULL || e->threads == NULL) {
         free(e->param_dir);
         free(e->prover_job);
         free(e->prover_kind);
+        free(e->devs);
         free(e->threads);
         if (be->destroy != NULL) be->destroy(be->ctx);
         free(e);
@@ -526,15 +652,18 @@ cuzk_status engine_create_with_backend(engine **out, const engine_config *cfg, c
     pthread_condattr_t ca;
     pthread_condattr_init(&ca);
     pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-    pthread_cond_t *cvs[] = {&e->work_cv, &e->prover_cv, &e->space_cv, &e->final_cv, &e->done_cv, &e->loader_cv};
+    pthread_cond_t *cvs[] = {&e->work_cv,    &e->prover_cv, &e->space_cv,  &e->final_cv,
+                             &e->done_cv,    &e->loader_cv, &e->devload_cv};
     for (size_t i = 0; i < sizeof cvs / sizeof cvs[0]; i++) pthread_cond_init(cvs[i], &ca);
     pthread_condattr_destroy(&ca);
 
     unsigned started = 0;
     bool ok = pthread_create(&e->threads[started], NULL, engine_loader_main, e) == 0;
     if (ok) started++;
-    if (ok) ok = pthread_create(&e->threads[started], NULL, final_main, e) == 0;
-    if (ok) started++;
+    for (unsigned i = 0; ok && i < e->num_finalizers; i++) {
+        ok = pthread_create(&e->threads[started], NULL, final_main, e) == 0;
+        if (ok) started++;
+    }
     for (unsigned i = 0; ok && i < e->cfg.synthesis_workers; i++) {
         ok = pthread_create(&e->threads[started], NULL, synth_main, e) == 0;
         if (ok) started++;
@@ -546,6 +675,17 @@ cuzk_status engine_create_with_backend(engine **out, const engine_config *cfg, c
             pa->e = e;
             pa->id = i;
             ok = pthread_create(&e->threads[started], NULL, prover_main, pa) == 0;
+            if (!ok) free(pa);
+        }
+        if (ok) started++;
+    }
+    for (unsigned i = 0; ok && e->dev_keys && i < e->num_devices; i++) {
+        prover_arg *pa = malloc(sizeof *pa);
+        ok = pa != NULL;
+        if (ok) {
+            pa->e = e;
+            pa->id = i;
+            ok = pthread_create(&e->threads[started], NULL, engine_devloader_main, pa) == 0;
             if (!ok) free(pa);
         }
         if (ok) started++;
@@ -562,11 +702,21 @@ cuzk_status engine_create_with_backend(engine **out, const engine_config *cfg, c
 cuzk_status engine_create(engine **out, const engine_config *cfg, cuzk_errmsg *err)
 {
     if (out == NULL || cfg == NULL) return fail(err, CUZK_ERR_INVALID_ARG, "NULL argument");
-    /* the CUDA backend plugs in here once it exists; until then explicit devices cannot be honoured */
-    if (cfg->gpu_devices != NULL && cfg->num_gpu_devices > 0)
-        return fail(err, CUZK_ERR_INVALID_ARG, "GPU devices were requested but this build has no GPU backend");
     engine_backend be;
-    cuzk_status s = engine_backend_cpu(&be, cfg->prover_threads);
+    cuzk_status s;
+    bool want_gpu = cfg->backend == ENGINE_BACKEND_GPU || (cfg->gpu_devices != NULL && cfg->num_gpu_devices > 0);
+    if (cfg->backend != ENGINE_BACKEND_CPU) {
+#ifdef CUZK_HAVE_CUDA
+        cuzk_errmsg sub = {{0}};
+        s = engine_backend_gpu(&be, cfg, &sub);
+        if (s == CUZK_OK) return engine_create_with_backend(out, cfg, &be, err);
+        if (want_gpu || s != CUZK_ERR_NOT_FOUND) return fail(err, s, "GPU backend: %s", sub.msg);
+#else
+        if (want_gpu)
+            return fail(err, CUZK_ERR_INVALID_ARG, "GPU devices were requested but this build has no GPU backend");
+#endif
+    }
+    s = engine_backend_cpu(&be, cfg->prover_threads);
     if (s != CUZK_OK) return fail(err, s, "cannot create the CPU backend");
     return engine_create_with_backend(out, cfg, &be, err);
 }
@@ -590,7 +740,8 @@ void engine_shutdown(engine *e, uint64_t deadline_ms)
     for (engine_job *j = e->jobs; j != NULL; j = j->next)
         engine_job_finish(e, j, ENGINE_JOB_CANCELLED, "the engine shut down before the job finished");
     e->stop = true;
-    pthread_cond_t *cvs[] = {&e->work_cv, &e->prover_cv, &e->space_cv, &e->final_cv, &e->done_cv, &e->loader_cv};
+    pthread_cond_t *cvs[] = {&e->work_cv,    &e->prover_cv, &e->space_cv,  &e->final_cv,
+                             &e->done_cv,    &e->loader_cv, &e->devload_cv};
     for (size_t i = 0; i < sizeof cvs / sizeof cvs[0]; i++) pthread_cond_broadcast(cvs[i]);
     pthread_mutex_unlock(&e->lock);
 
@@ -622,12 +773,14 @@ void engine_destroy(engine *e)
     }
     engine_keys_destroy(e);
     if (e->be.destroy != NULL) e->be.destroy(e->be.ctx);
-    pthread_cond_t *cvs[] = {&e->work_cv, &e->prover_cv, &e->space_cv, &e->final_cv, &e->done_cv, &e->loader_cv};
+    pthread_cond_t *cvs[] = {&e->work_cv,    &e->prover_cv, &e->space_cv,  &e->final_cv,
+                             &e->done_cv,    &e->loader_cv, &e->devload_cv};
     for (size_t i = 0; i < sizeof cvs / sizeof cvs[0]; i++) pthread_cond_destroy(cvs[i]);
     pthread_mutex_destroy(&e->lock);
     free(e->param_dir);
     free(e->prover_job);
     free(e->prover_kind);
+    free(e->devs);
     free(e->threads);
     free(e);
 }
@@ -874,8 +1027,10 @@ cuzk_status engine_status(engine *e, engine_status_report *out)
     }
     out->num_gpus = e->num_devices;
     unsigned per = e->num_provers / e->num_devices;
+    double now = engine_now();
     for (unsigned d = 0; d < e->num_devices; d++) {
         e->be.device_info(e->be.ctx, d, &out->gpus[d]);
+        engine_device_status(e, d, now, &out->gpus[d]);
         for (unsigned w = d * per; w < (d + 1) * per; w++) {
             if (e->prover_job[w][0] != 0) {
                 snprintf(out->gpus[d].current_job_id, ENGINE_ID_MAX, "%s", e->prover_job[w]);
@@ -967,17 +1122,31 @@ cuzk_status engine_preload(engine *e, const char *circuit_id, bool *already_load
         s = fail(err, CUZK_ERR_NOMEM, "out of memory");
         goto out;
     }
-    if (k->state == KEY_HOT) {
+    if (k->state == KEY_HOT && (!e->dev_keys || engine_devkey_all_ready(e, k))) {
         if (already_loaded != NULL) *already_loaded = true;
         k->last_use = ++e->lru_clock;
         goto out;
     }
+    double t0 = engine_now();
     k->refs++; /* not evicted to make room while we wait */
     engine_key_request(e, k);
     while (!e->stop && (k->load_queued || k->state == KEY_LOADING)) pthread_cond_wait(&e->done_cv, &e->lock);
+    if (k->state == KEY_HOT && e->dev_keys && !e->stop) {
+        /* and on every device in service (each device's loader makes its copy) */
+        k->dev_preload++;
+        pthread_cond_broadcast(&e->devload_cv);
+        while (!e->stop && !engine_devkey_all_settled(e, k)) pthread_cond_wait(&e->done_cv, &e->lock);
+        k->dev_preload--;
+        if (!e->stop && !engine_devkey_all_ready(e, k)) {
+            s = fail(err, CUZK_ERR_DEVICE, "cannot load circuit %s on the GPUs: %s", circuit_id,
+                     engine_devkey_error(e, k));
+            engine_key_unref(e, k);
+            goto out;
+        }
+    }
     engine_key_unref(e, k);
     if (k->state == KEY_HOT) {
-        if (load_time_ms != NULL) *load_time_ms = k->load_ms;
+        if (load_time_ms != NULL) *load_time_ms = e->dev_keys ? (uint64_t)((engine_now() - t0) * 1000) : k->load_ms;
     } else if (e->stop) {
         s = fail(err, CUZK_ERR_SHUTTING_DOWN, "the engine shut down during the load");
     } else {
@@ -1009,6 +1178,14 @@ cuzk_status engine_evict(engine *e, const char *circuit_id, bool *was_loaded, ui
     } else if (k->state == KEY_WARM) {
         engine_key_free_contents(e, k); /* the mappings go: an explicit evict leaves nothing behind */
     }
+    /* and its copies on the devices, unless a job needs them */
+    engine_devkey_list gone = {0};
+    if (s == CUZK_OK && e->dev_keys && k->refs == 0) {
+        uint64_t vram = engine_devkeys_detach(e, k, &gone);
+        if (vram != 0 && was_loaded != NULL) *was_loaded = true;
+        if (freed_bytes != NULL) *freed_bytes += vram;
+    }
     pthread_mutex_unlock(&e->lock);
+    engine_devkeys_release(e, &gone);
     return s;
 }

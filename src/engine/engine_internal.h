@@ -15,23 +15,49 @@ struct engine_job;
 struct engine_key;
 
 /* ---- backend ----------------------------------------------------------------------------------------------------
- * What the prover workers call for one partition whose synthesis (a, b, c) is done. A GPU backend starts the
- * upload and kernels in prove_start and waits for them in prove_finish, so a worker can overlap the next partition's
- * upload with the last one's tail; the CPU backend does everything in prove_start. Both return the proof in
- * w->proof and the phase times in w->stats; on failure they fill err and the engine fails the job. */
+ * What the prover workers call for one partition once its synthesis is done. prove_start runs on the prover worker
+ * (for a GPU: the device part, gpu_prove_msms) and prove_finish on a finalizer, before the proof is verified (for a
+ * GPU: groth16_assemble on the host), so that the worker takes the next partition while the host finishes this one;
+ * the CPU backend does everything in prove_start. Between them the work item carries the backend's results (sums).
+ * Both leave the proof in w->proof (after finish) and the phase times in w->stats; on failure they fill err and the
+ * engine fails the job. CUZK_ERR_DEVICE from a backend takes the device out of service (engine.c).
+ *
+ * The fields after `destroy` are optional (zero: the CPU backend's behaviour):
+ *  synthesizes      the backend evaluates a, b, c itself (SpMV on the device): synthesis only produces the witness
+ *                   (into witness_alloc's memory when set), the memory model counts only what the host holds
+ *  witness_alloc    memory for a partition's witness (pinned, for a device); witness_free gives it back
+ *  dev_key_*        device-resident keys: the engine keeps, per device and key, a handle that dev_key_load makes
+ *                   (from the HOT host key: its circuit and, for registered circuits, its points; for synthetic keys
+ *                   the device generates the key from engine_synthetic_toxic) on the engine's per-device loader
+ *                   thread, and decides which keys stay (a VRAM budget per device, least recently used first). */
 typedef struct engine_work {
     struct engine_job *job;
     struct engine_key *key;
     uint32_t index;        /* partition */
+    unsigned worker;       /* the prover worker that proved it (its device: worker / workers per device) */
     const fr_t *z;         /* the partition's witness (= owned_z): generated for SYNTHETIC, parsed for GENERIC */
     fr_t *owned_z;
-    groth16_synthesis syn; /* a, b, c from synthesis; the backend consumes them */
+    uint64_t z_bytes;      /* of owned_z; from the backend's witness_alloc when z_backend */
+    bool z_backend;
+    r1cs_c_mode c_mode;    /* R1CS_C_CHECKED for a caller's witness (a backend that synthesizes checks it) */
+    bool given_rs;         /* deterministic r and s (engine_config.deterministic_rs) */
+    fr_t r, s;
+    groth16_synthesis syn; /* a, b, c from synthesis (backends that do not synthesize); the backend consumes them */
+    void *dev_key;         /* the device key the worker proves with (backends with dev_key_load) */
+    groth16_msm_sums sums; /* prove_start's results for prove_finish (backends that compute the MSMs elsewhere) */
     groth16_proof_t proof;
     groth16_prove_stats stats;
     double upload_s;       /* backends that copy to a device report it; 0 on the CPU */
-    uint64_t mem_bytes;    /* admitted working memory, released after the prover */
+    uint64_t mem_bytes;    /* admitted working memory: the prover's part is released after prove_start, the
+                            * witness's (z_mem) when the partition is dropped after verification */
+    uint64_t z_mem;
     struct engine_work *next;
 } engine_work;
+
+typedef struct {
+    uint64_t vram_bytes; /* held on the device by the key */
+    bool streamed;       /* its bases stay in host memory (slow path) */
+} engine_devkey_info;
 
 typedef struct engine_backend {
     const char *name;
@@ -43,10 +69,26 @@ typedef struct engine_backend {
     cuzk_status (*prove_start)(void *ctx, unsigned device, engine_work *w, cuzk_errmsg *err);
     cuzk_status (*prove_finish)(void *ctx, unsigned device, engine_work *w, cuzk_errmsg *err);
     void (*destroy)(void *ctx);
+    /* optional, see above */
+    bool synthesizes;
+    unsigned default_workers; /* prover workers per device when the config gives 0; 0 = 1 */
+    cuzk_status (*witness_alloc)(void *ctx, uint64_t bytes, fr_t **out);
+    void (*witness_free)(void *ctx, fr_t *z, uint64_t bytes);
+    /* others_bytes: what the device's other resident keys hold; allow_streamed: the key may be placed STREAMED
+     * (else RESIDENT only). CUZK_ERR_NOMEM when it does not fit (the engine then evicts and retries). */
+    cuzk_status (*dev_key_load)(void *ctx, unsigned device, const struct engine_key *k, uint64_t others_bytes,
+                                bool allow_streamed, void **handle, engine_devkey_info *info, cuzk_errmsg *err);
+    void (*dev_key_free)(void *ctx, unsigned device, void *handle);
+    const groth16_vk *(*dev_key_vk)(void *ctx, void *handle);
 } engine_backend;
 
 /* threads per partition's H and MSM work */
 cuzk_status engine_backend_cpu(engine_backend *b, unsigned threads);
+#ifdef CUZK_HAVE_CUDA
+/* The GPU backend over cfg's devices (all visible ones when none are listed). CUZK_ERR_NOT_FOUND when there is no
+ * device; CUZK_ERR_INVALID_ARG for a listed device that does not exist. */
+cuzk_status engine_backend_gpu(engine_backend *b, const engine_config *cfg, cuzk_errmsg *err);
+#endif
 
 /* engine_create with a given backend (the engine takes it over and calls its destroy). Used by the GPU backend's
  * wiring and by tests that inject failures. */
@@ -59,6 +101,21 @@ cuzk_status engine_create_with_backend(engine **out, const engine_config *cfg, c
  * itself, the .params as bytes, both advised WILLNEED) and a reload decodes the points from memory; page cache, so
  * not counted in the key budget. LOADING: the loader owns the contents. */
 typedef enum { KEY_COLD = 0, KEY_LOADING, KEY_HOT, KEY_WARM } key_state;
+
+/* A key on one device (backends with dev_key_load). NONE: not there; LOADING: the device's loader makes it; READY:
+ * provers use it (active counts the partitions being proved with it; only keys with active = 0 are evicted);
+ * FAILED: it cannot be made on this device (error says why) until no job references the key any more. */
+typedef enum { DK_NONE = 0, DK_LOADING, DK_READY, DK_FAILED } devkey_state;
+typedef struct {
+    devkey_state state;
+    void *handle;
+    uint64_t vram_bytes;
+    bool streamed;
+    uint32_t active;
+    uint64_t last_use;
+    double load_s;
+    char error[256];
+} engine_devkey;
 
 typedef struct engine_key {
     char id[ENGINE_ID_MAX];   /* circuit id, or "synthetic-<log2>-<seed>" */
@@ -80,10 +137,18 @@ typedef struct engine_key {
     bool dims_known;
     uint64_t domain_size, num_vars, num_inputs;
     char last_error[256];     /* the last load's failure, given to the jobs that waited for it */
-    /* HOT contents: cs (a PCE mapping when the key has files, else heap), pk, pvk. WARM: cs and params_map */
+    /* HOT contents: cs (a PCE mapping when the key has files, else heap) and pk (with device keys, a synthetic key's
+     * pk stays empty: the devices generate it). WARM: cs and params_map */
     r1cs_t *cs;
     groth16_pk pk;
+    /* the verifying key (an owned copy, from the host key or the first device key) and its preparation: kept when
+     * the contents go, replaced by the next host load (no partition is in flight then) */
+    bool have_vk;
+    groth16_vk vk;
     groth16_pvk pvk;
+    /* per device (engine.num_devices entries) with device keys, else NULL; dev_preload: preloads waiting for them */
+    engine_devkey *dev;
+    uint32_t dev_preload;
     const uint8_t *params_map;
     size_t params_map_len;
     struct engine_key *next;
@@ -91,7 +156,7 @@ typedef struct engine_key {
 
 /* ---- metrics (metrics.c) ---------------------------------------------------------------------------------------- */
 enum {
-    STAGE_QUEUE, STAGE_ADMISSION, STAGE_SYNTHESIS, STAGE_UPLOAD, STAGE_NTT_H, STAGE_MSM, STAGE_FINALIZE,
+    STAGE_QUEUE, STAGE_ADMISSION, STAGE_SYNTHESIS, STAGE_UPLOAD, STAGE_SPMV, STAGE_NTT_H, STAGE_MSM, STAGE_FINALIZE,
     STAGE_VERIFY, STAGE_COUNT
 };
 #define HIST_BUCKETS 14
@@ -135,12 +200,28 @@ typedef struct engine_job {
     struct engine_job *next;
 } engine_job;
 
+/* ---- devices ---------------------------------------------------------------------------------------------------- */
+typedef struct {
+    bool broken;              /* a device error took it out of service */
+    char error[256];
+    uint32_t busy;            /* prover workers inside prove_start */
+    double busy_since;        /* when busy went from 0 to 1 */
+    double busy_total;        /* seconds with busy > 0 (closed intervals) */
+    uint32_t keys_resident;   /* device keys READY */
+    uint64_t keys_bytes;      /* their VRAM */
+    uint64_t partitions;      /* proved on it */
+} engine_dev;
+
 /* ---- the engine ------------------------------------------------------------------------------------------------ */
 struct engine {
     engine_config cfg;
     char *param_dir;
     engine_backend be;
-    unsigned num_devices, num_provers;
+    unsigned num_devices, num_provers, num_finalizers;
+    bool dev_keys;            /* the backend keeps keys on its devices (be.dev_key_load) */
+    engine_dev *devs;         /* num_devices */
+    unsigned devices_ok;      /* not broken */
+    double t_first_prove;     /* when the first partition entered a prover (0: none yet) */
 
     pthread_mutex_t lock;
     pthread_cond_t work_cv;   /* synthesis workers: a partition may be dispatchable (new job, memory, key) */
@@ -149,6 +230,7 @@ struct engine {
     pthread_cond_t final_cv;  /* finalizer: work to verify */
     pthread_cond_t done_cv;   /* awaiters, preloads and shutdown: a job or key changed state */
     pthread_cond_t loader_cv; /* the key loader: a load was requested or a key was released */
+    pthread_cond_t devload_cv; /* device-key loaders: a partition or preload wants a key, or a key became idle */
 
     bool shutting_down, stop;
     uint64_t next_seq, next_job_no, lru_clock, next_load_seq;
@@ -185,6 +267,36 @@ void engine_key_request(engine *e, engine_key *k);
 void engine_key_unref(engine *e, engine_key *k);
 void *engine_loader_main(void *arg);
 void engine_key_free_contents(engine *e, engine_key *k);
+
+/* ---- devices and device keys (devkeys.c), lock held unless said otherwise ---------------------------------------- */
+typedef struct {
+    engine *e;
+    unsigned id; /* prover worker or device */
+} engine_thread_arg;
+/* one per device in service: makes the device keys that queued partitions, preloads and running jobs want */
+void *engine_devloader_main(void *arg);
+/* Takes device d out of service (idempotent); fails every unfinished job when no device is left. */
+void engine_device_broken(engine *e, unsigned d, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* why devices went out of service ("" when none did) */
+const char *engine_devices_error(engine *e);
+/* the engine's part of a device's status (keys, busy time, broken) */
+void engine_device_status(engine *e, unsigned d, double now, engine_gpu_status *out);
+/* preloads: whether k is READY on every device in service; whether each of them is READY or FAILED; the error */
+bool engine_devkey_all_ready(engine *e, engine_key *k);
+bool engine_devkey_all_settled(engine *e, engine_key *k);
+const char *engine_devkey_error(engine *e, engine_key *k);
+/* A key that no job references any more may be tried again on devices where it failed. */
+void engine_devkey_unreferenced(engine *e, engine_key *k);
+/* Device keys leaving their devices: detached under the lock (the bookkeeping), freed by engine_devkeys_release
+ * after unlocking (freeing device memory waits for the device). */
+typedef struct {
+    struct { unsigned device; void *handle; } *items;
+    size_t n, cap;
+} engine_devkey_list;
+uint64_t engine_devkeys_detach(engine *e, engine_key *k, engine_devkey_list *out); /* the idle ones; their VRAM */
+void engine_devkeys_release(engine *e, engine_devkey_list *l);                     /* unlocked */
+/* The toxic waste of a synthetic key: the same on the CPU and on every device, derived from log2 and seed. */
+void engine_synthetic_toxic(groth16_setup_opts *o, uint64_t log2, uint64_t seed);
 void engine_keys_destroy(engine *e);
 bool engine_circuit_id_valid(const char *id);
 /* job memory per partition for a key of these dimensions: the prover's peak bound plus the partition's witness */

@@ -77,6 +77,15 @@ engine_key *engine_key_get(engine *e, const char *id, bool synthetic, unsigned l
         if (strcmp(k->id, id) == 0) return k;
     engine_key *k = calloc(1, sizeof *k);
     if (k == NULL) return NULL;
+    if (e->dev_keys) {
+        k->dev = calloc(e->num_devices, sizeof *k->dev);
+        if (k->dev == NULL) {
+            free(k);
+            return NULL;
+        }
+        for (unsigned d = 0; d < e->num_devices; d++)
+            if (e->devs[d].broken) k->dev[d].state = DK_FAILED;
+    }
     snprintf(k->id, sizeof k->id, "%s", id);
     k->synthetic = synthetic;
     k->log2 = log2;
@@ -107,7 +116,10 @@ void engine_key_unref(engine *e, engine_key *k)
 {
     if (k->refs > 0) k->refs--;
     k->last_use = ++e->lru_clock;
-    if (k->refs == 0) pthread_cond_signal(&e->loader_cv); /* a waiting load may fit now */
+    if (k->refs == 0) {
+        pthread_cond_signal(&e->loader_cv); /* a waiting load may fit now */
+        engine_devkey_unreferenced(e, k);
+    }
 }
 
 void engine_key_free_contents(engine *e, engine_key *k)
@@ -120,8 +132,7 @@ void engine_key_free_contents(engine *e, engine_key *k)
     r1cs_unmap_file(k->params_map, k->params_map_len);
     k->params_map = NULL;
     k->params_map_len = 0;
-    memset(&k->pvk, 0, sizeof k->pvk);
-    k->state = KEY_COLD;
+    k->state = KEY_COLD; /* the verifying key stays (engine_internal.h) */
 }
 
 /* Lock held; k HOT and unreferenced. Drops the decoded points and keeps the files mapped (WARM) when the circuit is
@@ -131,7 +142,8 @@ static void key_demote(engine *e, engine_key *k)
     char pce[4400], params[4400];
     const uint8_t *map = NULL;
     size_t len = 0;
-    if (k->cs == NULL || k->cs->map == NULL || !key_paths(e, k, pce, params) ||
+    /* with device keys a synthetic key's host part is its circuit alone: a cached .params must not come back */
+    if ((e->dev_keys && k->synthetic) || k->cs == NULL || k->cs->map == NULL || !key_paths(e, k, pce, params) ||
         r1cs_map_file(params, &map, &len, NULL) != CUZK_OK || map == NULL) {
         engine_key_free_contents(e, k);
         return;
@@ -141,7 +153,6 @@ static void key_demote(engine *e, engine_key *k)
     madvise((void *)map, len, MADV_WILLNEED);
     e->keys_hot_bytes -= k->size_bytes;
     groth16_pk_free(&k->pk);
-    memset(&k->pvk, 0, sizeof k->pvk);
     k->params_map = map;
     k->params_map_len = len;
     k->size_bytes = k->cs->map_len + len;
@@ -154,6 +165,10 @@ void engine_keys_destroy(engine *e)
         engine_key *k = e->keys;
         e->keys = k->next;
         engine_key_free_contents(e, k);
+        for (unsigned d = 0; k->dev != NULL && d < e->num_devices; d++)
+            if (k->dev[d].handle != NULL) e->be.dev_key_free(e->be.ctx, d, k->dev[d].handle);
+        free(k->dev);
+        groth16_vk_free(&k->vk);
         free(k);
     }
 }
@@ -167,7 +182,7 @@ static uint64_t splitmix(uint64_t *x)
 }
 
 /* Toxic waste from the seed: reproducible keys for benchmarks (a real deployment never uses synthetic keys). */
-static void synthetic_toxic(groth16_setup_opts *o, uint64_t log2, uint64_t seed)
+void engine_synthetic_toxic(groth16_setup_opts *o, uint64_t log2, uint64_t seed)
 {
     uint64_t x = seed ^ (log2 << 56) ^ 0x6375a4b6e9d2c1f0ULL;
     fr_t *f[5] = {&o->tau, &o->alpha, &o->beta, &o->gamma, &o->delta};
@@ -211,8 +226,9 @@ static cuzk_status load_synthetic(const engine *e, const engine_key *k, unsigned
         snprintf(dir, sizeof dir, "%s/synthetic", e->param_dir);
         cache = mkdir(dir, 0755) == 0 || errno == EEXIST;
     }
-    bool have_key = false;
-    if (cache && access(params, R_OK) == 0) {
+    /* with device keys every device generates the key itself (engine_synthetic_toxic): the host never holds it */
+    bool have_key = e->dev_keys;
+    if (!have_key && cache && access(params, R_OK) == 0) {
         /* a cached key is used only when it fits this circuit; anything else is regenerated */
         have_key = groth16_params_load(&kc->pk, params, 0, threads, NULL) == CUZK_OK &&
                    groth16_pk_check_circuit(&kc->pk, kc->cs, NULL) == CUZK_OK;
@@ -224,7 +240,7 @@ static cuzk_status load_synthetic(const engine *e, const engine_key *k, unsigned
         o.threads = threads;
         o.conv = GROTH16_BELLPERSON;
         o.given_toxic = true;
-        synthetic_toxic(&o, k->log2, k->seed);
+        engine_synthetic_toxic(&o, k->log2, k->seed);
         s = groth16_setup(&kc->pk, kc->cs, &o, err);
         explicit_bzero(&o, sizeof o);
         if (s != CUZK_OK) return s;
@@ -381,18 +397,42 @@ void *engine_loader_main(void *arg)
             s = k->synthetic ? load_synthetic(e, k, threads, &kc, &err) : load_generic(e, k, threads, &kc, &err);
         }
         uint64_t bytes = 0;
+        groth16_vk vk;
+        groth16_pvk pvk;
+        bool new_vk = false;
+        /* the verifying key is the engine's own copy (it outlives the points); a device-generated synthetic key
+         * gets it from its first device copy instead */
+        if (s == CUZK_OK && kc.pk.vk.ic != NULL) {
+            vk = kc.pk.vk;
+            vk.ic = malloc(vk.num_inputs * sizeof *vk.ic);
+            if (vk.ic == NULL) {
+                s = CUZK_ERR_NOMEM;
+                snprintf(err.msg, sizeof err.msg, "out of memory for the verifying key");
+            } else {
+                memcpy(vk.ic, kc.pk.vk.ic, vk.num_inputs * sizeof *vk.ic);
+                vk.storage = vk.ic;
+                groth16_prepare_vk(&pvk, &vk);
+                new_vk = true;
+            }
+        }
         if (s == CUZK_OK) {
-            /* the vk is prepared in place because the prepared key points at it */
             bytes = contents_bytes(&kc);
             k->cs = kc.cs;
             k->pk = kc.pk;
-            groth16_prepare_vk(&k->pvk, &k->pk.vk);
             r1cs_unmap_file(k->params_map, k->params_map_len);
             k->params_map = NULL;
             k->params_map_len = 0;
         }
 
         pthread_mutex_lock(&e->lock);
+        if (s == CUZK_OK && new_vk) {
+            /* no partition of this key is in flight (it was not HOT), so nobody verifies with the old one */
+            groth16_vk_free(&k->vk);
+            k->vk = vk;
+            k->pvk = pvk;
+            k->pvk.vk = &k->vk;
+            k->have_vk = true;
+        }
         if (s == CUZK_OK) {
             k->size_bytes = k->hot_bytes = bytes;
             k->state = KEY_HOT;
@@ -417,6 +457,7 @@ void *engine_loader_main(void *arg)
         }
         pthread_cond_broadcast(&e->work_cv);
         pthread_cond_broadcast(&e->done_cv);
+        pthread_cond_broadcast(&e->devload_cv); /* the devices may make their copies ahead of the first partition */
     }
     pthread_mutex_unlock(&e->lock);
     return NULL;

@@ -7,7 +7,7 @@
 #include "engine_internal.h"
 
 const char *const engine_stage_names[STAGE_COUNT] = {
-    "queue", "admission", "synthesis", "upload", "ntt_h", "msm", "finalize", "verify",
+    "queue", "admission", "synthesis", "upload", "spmv", "ntt_h", "msm", "finalize", "verify",
 };
 
 /* upper bounds in seconds: a 2^10 partition's stages take milliseconds, a 32 GiB PoRep partition's tens of seconds */
@@ -132,7 +132,46 @@ char *engine_metrics_text(engine *e)
     sb_head(&b, "cuzk_keys_budget_bytes", "gauge", "Budget for loaded keys (0: none).");
     sb_printf(&b, "cuzk_keys_budget_bytes %llu\n", (unsigned long long)e->key_budget);
     sb_head(&b, "cuzk_uptime_seconds", "gauge", "Seconds since the engine started.");
-    sb_printf(&b, "cuzk_uptime_seconds %.0f\n", engine_now() - e->t_start);
+    double now = engine_now();
+    sb_printf(&b, "cuzk_uptime_seconds %.0f\n", now - e->t_start);
+
+    /* per device (the CPU backend's one pseudo-device included) */
+    engine_gpu_status *gs = calloc(e->num_devices, sizeof *gs);
+    if (gs == NULL) b.failed = true;
+    for (unsigned d = 0; gs != NULL && d < e->num_devices; d++) {
+        e->be.device_info(e->be.ctx, d, &gs[d]);
+        engine_device_status(e, d, now, &gs[d]);
+    }
+    static const struct {
+        const char *name, *type, *help;
+    } gm[] = {
+        {"cuzk_gpu_busy_seconds_total", "counter", "Seconds with at least one prover working on the device."},
+        {"cuzk_gpu_busy_ratio", "gauge", "Busy seconds over the wall time since the first partition."},
+        {"cuzk_gpu_partitions_total", "counter", "Partitions proved on the device."},
+        {"cuzk_gpu_keys_resident", "gauge", "Keys held on the device."},
+        {"cuzk_gpu_key_bytes", "gauge", "Device memory held by the resident keys."},
+        {"cuzk_gpu_vram_budget_bytes", "gauge", "Device memory budget for keys and provers."},
+        {"cuzk_gpu_vram_total_bytes", "gauge", "Device memory, as the driver reports it."},
+        {"cuzk_gpu_vram_free_bytes", "gauge", "Free device memory, as the driver last reported it."},
+        {"cuzk_gpu_broken", "gauge", "1 when a device error took the device out of service."},
+    };
+    for (size_t m = 0; gs != NULL && m < sizeof gm / sizeof gm[0]; m++) {
+        sb_head(&b, gm[m].name, gm[m].type, gm[m].help);
+        for (unsigned d = 0; d < e->num_devices; d++) {
+            const engine_gpu_status *g = &gs[d];
+            double v = m == 0 ? g->busy_seconds
+                     : m == 1 ? g->busy_ratio
+                     : m == 2 ? (double)g->partitions
+                     : m == 3 ? (double)g->keys_resident
+                     : m == 4 ? (double)g->vram_keys_bytes
+                     : m == 5 ? (double)g->vram_budget_bytes
+                     : m == 6 ? (double)g->vram_total_bytes
+                     : m == 7 ? (double)g->vram_free_bytes
+                              : (double)g->broken;
+            sb_printf(&b, "%s{gpu=\"%u\"} %.12g\n", gm[m].name, d, v);
+        }
+    }
+    free(gs);
 
     sb_head(&b, "cuzk_stage_seconds", "histogram", "Latency of each pipeline stage (queue and admission per job "
                                                    "and partition, the others per partition).");

@@ -75,15 +75,15 @@ static cuzk_status read_fr(fr_t *out, const uint8_t *p)
 
 /* ---- .wtns ------------------------------------------------------------------------------------------------------- */
 
-cuzk_status r1cs_wtns_parse(const uint8_t *buf, size_t len, const r1cs_t *circuit, fr_t **out, uint64_t *count,
-                            r1cs_err *err)
+/* The checks of a .wtns image; *vals and *n give its values. */
+static cuzk_status wtns_check(const uint8_t *buf, size_t len, const r1cs_t *circuit, const uint8_t **vals,
+                              uint64_t *count, r1cs_err *err)
 {
-    *out = NULL;
-    const uint8_t *hdr = NULL, *vals = NULL;
+    const uint8_t *hdr = NULL;
     uint64_t hsize = 0, vsize = 0;
     cuzk_status s = r1cs_iden3_check(buf, len, "wtns", 2, "wtns", err);
     if (s == CUZK_OK) s = r1cs_iden3_find(buf, 1, &hdr, &hsize, "wtns", err);
-    if (s == CUZK_OK) s = r1cs_iden3_find(buf, 2, &vals, &vsize, "wtns", err);
+    if (s == CUZK_OK) s = r1cs_iden3_find(buf, 2, vals, &vsize, "wtns", err);
     if (s != CUZK_OK) return s;
     if (hsize != IDEN3_FIELD_HEADER)
         return r1cs_fail(err, CUZK_ERR_BAD_SECTION, "wtns: header section has %llu bytes, expected %d",
@@ -96,18 +96,46 @@ cuzk_status r1cs_wtns_parse(const uint8_t *buf, size_t len, const r1cs_t *circui
     if (circuit != NULL && n != r1cs_num_vars(circuit))
         return r1cs_fail(err, CUZK_ERR_MISMATCH, "wtns: %llu values, the circuit has %llu variables",
                          (unsigned long long)n, (unsigned long long)r1cs_num_vars(circuit));
+    *count = n;
+    return CUZK_OK;
+}
+
+static cuzk_status wtns_values(fr_t *w, const uint8_t *vals, uint64_t n, r1cs_err *err)
+{
+    for (uint64_t i = 0; i < n; i++)
+        if (read_fr(&w[i], vals + i * FR_BYTES) != CUZK_OK)
+            return r1cs_fail(err, CUZK_ERR_NOT_CANONICAL, "wtns: value %llu is not below r", (unsigned long long)i);
+    return CUZK_OK;
+}
+
+cuzk_status r1cs_wtns_parse(const uint8_t *buf, size_t len, const r1cs_t *circuit, fr_t **out, uint64_t *count,
+                            r1cs_err *err)
+{
+    *out = NULL;
+    const uint8_t *vals = NULL;
+    uint64_t n = 0;
+    cuzk_status s = wtns_check(buf, len, circuit, &vals, &n, err);
+    if (s != CUZK_OK) return s;
     /* n·32 bytes are present in the input, so this allocation is bounded by the input size */
     fr_t *w = malloc(n ? n * sizeof *w : 1);
     if (w == NULL) return r1cs_fail(err, CUZK_ERR_NOMEM, "wtns: no memory for %llu values", (unsigned long long)n);
-    for (uint64_t i = 0; i < n; i++) {
-        if (read_fr(&w[i], vals + i * FR_BYTES) != CUZK_OK) {
-            free(w);
-            return r1cs_fail(err, CUZK_ERR_NOT_CANONICAL, "wtns: value %llu is not below r", (unsigned long long)i);
-        }
+    s = wtns_values(w, vals, n, err);
+    if (s != CUZK_OK) {
+        free(w);
+        return s;
     }
     *out = w;
     *count = n;
     return CUZK_OK;
+}
+
+cuzk_status r1cs_wtns_parse_into(const uint8_t *buf, size_t len, const r1cs_t *circuit, fr_t *out, r1cs_err *err)
+{
+    const uint8_t *vals = NULL;
+    uint64_t n = 0;
+    if (circuit == NULL || out == NULL) return r1cs_fail(err, CUZK_ERR_INVALID_ARG, "wtns: NULL circuit or buffer");
+    cuzk_status s = wtns_check(buf, len, circuit, &vals, &n, err);
+    return s != CUZK_OK ? s : wtns_values(out, vals, n, err);
 }
 
 cuzk_status r1cs_wtns_load(const char *path, const r1cs_t *circuit, fr_t **out, uint64_t *count, r1cs_err *err)
@@ -118,6 +146,17 @@ cuzk_status r1cs_wtns_load(const char *path, const r1cs_t *circuit, fr_t **out, 
     cuzk_status s = r1cs_map_file(path, &data, &len, err);
     if (s != CUZK_OK) return s;
     s = r1cs_wtns_parse(data ? data : (const uint8_t *)"", len, circuit, out, count, err);
+    r1cs_unmap_file(data, len);
+    return s;
+}
+
+cuzk_status r1cs_wtns_load_into(const char *path, const r1cs_t *circuit, fr_t *out, r1cs_err *err)
+{
+    const uint8_t *data;
+    size_t len;
+    cuzk_status s = r1cs_map_file(path, &data, &len, err);
+    if (s != CUZK_OK) return s;
+    s = r1cs_wtns_parse_into(data ? data : (const uint8_t *)"", len, circuit, out, err);
     r1cs_unmap_file(data, len);
     return s;
 }

@@ -17,7 +17,7 @@ void config_defaults(daemon_config *c)
     c->shutdown_timeout_ms = 60000;
     c->interrupt_timeout_ms = 5000;
     c->server_threads = 2;
-    c->gpu_workers_per_device = 1;
+    c->gpu_workers_per_device = 0; /* the backend's default: 2 per GPU, 1 on the CPU */
     c->gpu_queue_depth = 4;
     c->result_ttl_ms = 600000;
     c->log_level = LOG_INFO;
@@ -282,6 +282,14 @@ static int config_apply(config_parse_ctx *x, const char *section, const char *ke
     if (KEY("gpus", "devices")) {
         *why = "expected a comma-separated list of device ordinals";
         return config_parse_devices(c, value);
+    }
+    if (KEY("gpus", "backend")) {
+        *why = "expected auto, gpu or cpu";
+        if (strcmp(value, "auto") == 0) c->backend = 0;
+        else if (strcmp(value, "cpu") == 0) c->backend = 1;
+        else if (strcmp(value, "gpu") == 0) c->backend = 2;
+        else return false;
+        return true;
     }
     if (KEY("gpus", "gpu_workers_per_device")) {
         *why = "expected a count from 1 to 64";

@@ -26,7 +26,8 @@ typedef struct {
     /* [gpus] */
     int devices[CONFIG_MAX_GPUS];
     size_t num_devices;
-    unsigned gpu_workers_per_device;
+    unsigned gpu_workers_per_device; /* 0 = the backend's default */
+    unsigned backend;                /* engine_backend_kind: 0 auto, 1 cpu, 2 gpu */
     /* [scheduler] */
     unsigned gpu_queue_depth;
     uint64_t result_ttl_ms;

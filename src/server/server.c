@@ -483,6 +483,14 @@ static void rpc_status(rpc_call *c, const uint8_t *req, size_t len)
         gpus[i].vram_free_bytes = rep.gpus[i].vram_free_bytes;
         gpus[i].current_job_id = rep.gpus[i].current_job_id;
         gpus[i].current_proof_kind = rep.gpus[i].current_proof_kind;
+        gpus[i].vram_budget_bytes = rep.gpus[i].vram_budget_bytes;
+        gpus[i].vram_keys_bytes = rep.gpus[i].vram_keys_bytes;
+        gpus[i].keys_resident = rep.gpus[i].keys_resident;
+        gpus[i].busy = rep.gpus[i].busy;
+        gpus[i].busy_ratio = rep.gpus[i].busy_ratio;
+        gpus[i].partitions = rep.gpus[i].partitions;
+        gpus[i].broken = rep.gpus[i].broken;
+        gpus[i].error = rep.gpus[i].error;
         gpu_ptrs[i] = &gpus[i];
     }
     for (size_t i = 0; i < rep.num_srs; i++) {

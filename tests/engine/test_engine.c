@@ -17,6 +17,8 @@
 
 static char g_dir[256];
 
+int run_device_tests(void); /* test_engine_devices.c */
+
 static engine_config base_cfg(void)
 {
     engine_config c;
@@ -723,8 +725,9 @@ static void test_backend_failures(void **state)
     faulty_ctx *f = calloc(1, sizeof *f);
     assert_non_null(f);
     assert_int_equal(engine_backend_cpu(&f->cpu, 1), CUZK_OK);
-    engine_backend be = {"faulty", f, faulty_devices, faulty_info, faulty_bytes, faulty_start, faulty_finish,
-                         faulty_destroy};
+    engine_backend be = {.name = "faulty", .ctx = f, .num_devices = faulty_devices, .device_info = faulty_info,
+                         .partition_bytes = faulty_bytes, .prove_start = faulty_start, .prove_finish = faulty_finish,
+                         .destroy = faulty_destroy};
     engine_config c = base_cfg();
     engine *e = NULL;
     assert_int_equal(engine_create_with_backend(&e, &c, &be, NULL), CUZK_OK);
@@ -821,7 +824,9 @@ static void test_loads_not_blocked(void **state)
     pthread_cond_init(&g->cv, NULL);
     g->closed = true;
     snprintf(g->key, sizeof g->key, "la");
-    engine_backend be = {"gated", g, gate_devices, gate_info, gate_bytes, gate_start, gate_finish, gate_destroy};
+    engine_backend be = {.name = "gated", .ctx = g, .num_devices = gate_devices, .device_info = gate_info,
+                         .partition_bytes = gate_bytes, .prove_start = gate_start, .prove_finish = gate_finish,
+                         .destroy = gate_destroy};
     engine *e = NULL;
     assert_int_equal(engine_create_with_backend(&e, &c, &be, NULL), CUZK_OK);
     uint8_t *wa, *wb, *wc;
@@ -998,5 +1003,6 @@ int main(void)
         cmocka_unit_test(test_generic_over_budget_at_submit), cmocka_unit_test(test_key_tiers),
         cmocka_unit_test(test_loads_not_blocked),
     };
-    return cmocka_run_group_tests(tests, group_setup, group_teardown);
+    int failed = cmocka_run_group_tests(tests, group_setup, group_teardown);
+    return failed + run_device_tests();
 }

@@ -128,10 +128,13 @@ int main(int argc, char **argv)
             printf("listen = %s\n", cfg.listen[i]);
         }
         printf("max_message_bytes = %llu\npinned_budget = %llu\nworking_memory_budget = %llu\n"
+               "vram_budget = %llu\nbackend = %s\ngpu_workers_per_device = %u\ndevices = %zu listed\n"
                "gpu_queue_depth = %u\nresult_ttl_ms = %llu\nsynthesis_workers = %u\nsynthesis_threads = %u\n"
                "param_cache = %s\nmetrics = %s\n",
                (unsigned long long)cfg.max_message_bytes, (unsigned long long)cfg.pinned_budget,
-               (unsigned long long)cfg.working_memory_budget, cfg.gpu_queue_depth,
+               (unsigned long long)cfg.working_memory_budget, (unsigned long long)cfg.vram_budget,
+               cfg.backend == 1 ? "cpu" : cfg.backend == 2 ? "gpu" : "auto", cfg.gpu_workers_per_device,
+               cfg.num_devices, cfg.gpu_queue_depth,
                (unsigned long long)cfg.result_ttl_ms, cfg.synthesis_workers, cfg.synthesis_threads,
                cfg.param_cache ? cfg.param_cache : "(none)", cfg.metrics_listen ? cfg.metrics_listen : "(off)");
         config_free(&cfg);
@@ -181,6 +184,7 @@ int main(int argc, char **argv)
     ec.working_memory_budget = cfg.working_memory_budget;
     ec.pinned_budget = cfg.pinned_budget;
     ec.vram_budget = cfg.vram_budget;
+    ec.backend = (engine_backend_kind)cfg.backend;
     ec.result_ttl_ms = cfg.result_ttl_ms;
     ec.max_request_bytes = cfg.max_message_bytes;
     engine *e = NULL;

@@ -1,5 +1,6 @@
-/* cuzk-engine-bench: N synthetic jobs through the engine on the CPU backend; prints one JSON line with proofs per
- * minute, the process's CPU utilisation (getrusage against wall time and the core count) and each stage's share of
+/* cuzk-engine-bench: N synthetic jobs through the engine (the GPU backend where present, else the CPU; --backend
+ * chooses); prints one JSON line with seconds per proof (partition), proofs per minute, each device's busy share of
+ * the run (GPU busy %), the peak RSS, proofs per minute, the process's CPU utilisation (getrusage against wall time and the core count) and each stage's share of
  * the wall time, so that pipeline overlap can be judged: with S synthesis and P prover workers the stages may add up
  * to more than the wall time exactly when they ran at the same time. The 1-minute load average before and after the
  * run tells how busy the machine was besides. --tiers 1 then times a key's COLD load (files only) against its WARM
@@ -7,7 +8,9 @@
  * first to WARM) and the first again.
  *
  *   cuzk-engine-bench [--log2 16] [--jobs 4] [--partitions 1] [--synthesis-workers 1] [--synthesis-threads 1]
- *                     [--provers 1] [--prover-threads 2] [--depth 1] [--seed 1] [--param-dir DIR] [--tiers 0] */
+ *                     [--provers 0] [--prover-threads 2] [--depth 1] [--seed 1] [--param-dir DIR] [--tiers 0]
+ *                     [--backend auto|cpu|gpu] [--gpus 0,1] [--vram-budget BYTES]
+ * --provers is per device (0: the backend's default, 2 per GPU, 1 on the CPU). A human summary goes to stderr. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +60,33 @@ static uint64_t key_size(engine *e, const char *key, engine_tier *tier)
     return size;
 }
 
+/* VmHWM of this process, in bytes (0 when unknown) */
+static uint64_t peak_rss(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    if (f == NULL) return 0;
+    char line[256];
+    uint64_t kb = 0;
+    while (fgets(line, sizeof line, f) != NULL)
+        if (sscanf(line, "VmHWM: %llu kB", (unsigned long long *)&kb) == 1) break;
+    fclose(f);
+    return kb * 1024;
+}
+
+/* busy seconds of each device (status), summed into busy[] (at most 64 devices) */
+static size_t device_busy(engine *e, double *busy, char names[][128])
+{
+    engine_status_report st;
+    if (engine_status(e, &st) != CUZK_OK) return 0;
+    size_t n = st.num_gpus < 64 ? st.num_gpus : 64;
+    for (size_t d = 0; d < n; d++) {
+        busy[d] = st.gpus[d].busy_seconds;
+        if (names != NULL) snprintf(names[d], 128, "%s", st.gpus[d].name);
+    }
+    engine_status_clear(&st);
+    return n;
+}
+
 static double cpu_seconds(void)
 {
     struct rusage ru;
@@ -76,11 +106,47 @@ static double stage_sum(const char *text, const char *stage)
 
 int main(int argc, char **argv)
 {
-    unsigned log2 = 16, jobs = 4, parts = 1, sw = 1, st = 1, pw = 1, pt = 2, depth = 1, tiers = 0;
+    unsigned log2 = 16, jobs = 4, parts = 1, sw = 1, st = 1, pw = 0, pt = 2, depth = 1, tiers = 0;
     unsigned long long seed = 1;
     const char *dir = "/tmp/cuzk-engine-bench";
+    engine_backend_kind backend = ENGINE_BACKEND_AUTO;
+    int gpus[64];
+    size_t num_gpus = 0;
+    unsigned long long vram = 0;
+    if (argc % 2 == 0) {
+        fprintf(stderr, "options come in pairs: --name value\n");
+        return 2;
+    }
     for (int i = 1; i + 1 < argc; i += 2) {
         unsigned v = (unsigned)strtoul(argv[i + 1], NULL, 10);
+        if (strcmp(argv[i], "--backend") == 0) {
+            const char *b = argv[i + 1];
+            if (strcmp(b, "auto") == 0) backend = ENGINE_BACKEND_AUTO;
+            else if (strcmp(b, "cpu") == 0) backend = ENGINE_BACKEND_CPU;
+            else if (strcmp(b, "gpu") == 0) backend = ENGINE_BACKEND_GPU;
+            else {
+                fprintf(stderr, "--backend: auto, cpu or gpu\n");
+                return 2;
+            }
+            continue;
+        }
+        if (strcmp(argv[i], "--gpus") == 0) {
+            char *p = argv[i + 1], *end;
+            while (*p && num_gpus < 64) {
+                gpus[num_gpus++] = (int)strtol(p, &end, 10);
+                if (end == p) {
+                    fprintf(stderr, "--gpus: a comma-separated list of ordinals\n");
+                    return 2;
+                }
+                p = *end == ',' ? end + 1 : end;
+            }
+            backend = ENGINE_BACKEND_GPU;
+            continue;
+        }
+        if (strcmp(argv[i], "--vram-budget") == 0) {
+            vram = strtoull(argv[i + 1], NULL, 10);
+            continue;
+        }
         if (strcmp(argv[i], "--log2") == 0) log2 = v;
         else if (strcmp(argv[i], "--jobs") == 0) jobs = v;
         else if (strcmp(argv[i], "--partitions") == 0) parts = v;
@@ -109,6 +175,10 @@ int main(int argc, char **argv)
     cfg.prover_threads = pt;
     cfg.gpu_workers_per_device = pw;
     cfg.gpu_queue_depth = depth;
+    cfg.backend = backend;
+    cfg.gpu_devices = num_gpus ? gpus : NULL;
+    cfg.num_gpu_devices = num_gpus;
+    cfg.vram_budget = vram;
     engine *e;
     cuzk_errmsg err = {{0}};
     if (engine_create(&e, &cfg, &err) != CUZK_OK) {
@@ -127,6 +197,9 @@ int main(int argc, char **argv)
     double preload_s = now() - t;
 
     char (*ids)[ENGINE_ID_MAX] = calloc(jobs, sizeof *ids);
+    static double busy0[64], busy1[64];
+    static char names[64][128];
+    size_t ndev = device_busy(e, busy0, names);
     double load0 = loadavg();
     double c0 = cpu_seconds(), t0 = now();
     for (unsigned j = 0; j < jobs; j++) {
@@ -151,15 +224,30 @@ int main(int argc, char **argv)
         engine_result_clear(&res);
     }
     double wall = now() - t0, cpu = cpu_seconds() - c0, load1 = loadavg();
+    device_busy(e, busy1, NULL);
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     char *m = engine_metrics_text(e);
-    printf("{\"log2\": %u, \"jobs\": %u, \"partitions\": %u, \"completed\": %u, \"synthesis_workers\": %u, "
-           "\"synthesis_threads\": %u, \"provers\": %u, \"prover_threads\": %u, \"depth\": %u, \"cores\": %ld, "
-           "\"preload_s\": %.2f, \"wall_s\": %.3f, \"cpu_s\": %.3f, \"cpu_utilisation\": %.3f, "
-           "\"proofs_per_min\": %.2f, \"loadavg_before\": %.2f, \"loadavg_after\": %.2f",
-           log2, jobs, parts, ok, sw, st, pw, pt, depth, cores, preload_s, wall, cpu, cpu / (wall * (double)cores),
-           60.0 * ok * parts / wall, load0, load1);
-    static const char *stages[] = {"synthesis", "ntt_h", "msm", "verify", "finalize", "admission", "queue"};
+    unsigned proofs = ok * parts;
+    uint64_t rss = peak_rss();
+    printf("{\"backend\": \"%s\", \"log2\": %u, \"jobs\": %u, \"partitions\": %u, \"completed\": %u, "
+           "\"synthesis_workers\": %u, \"synthesis_threads\": %u, \"provers\": %u, \"prover_threads\": %u, "
+           "\"depth\": %u, \"cores\": %ld, \"preload_s\": %.2f, \"wall_s\": %.3f, \"s_per_proof\": %.3f, "
+           "\"cpu_s\": %.3f, \"cpu_utilisation\": %.3f, \"proofs_per_min\": %.2f, \"peak_rss_bytes\": %llu, "
+           "\"loadavg_before\": %.2f, \"loadavg_after\": %.2f",
+           ndev > 0 && strncmp(names[0], "cpu", 3) == 0 ? "cpu" : "gpu", log2, jobs, parts, ok, sw, st, pw, pt, depth,
+           cores, preload_s, wall, proofs ? wall / proofs : 0, cpu, cpu / (wall * (double)cores),
+           60.0 * proofs / wall, (unsigned long long)rss, load0, load1);
+    printf(", \"devices\": [");
+    for (size_t d = 0; d < ndev; d++)
+        printf("%s{\"name\": \"%s\", \"busy_pct\": %.1f}", d ? ", " : "", names[d],
+               100 * (busy1[d] - busy0[d]) / wall);
+    printf("]");
+    fprintf(stderr, "%u x 2^%u partitions in %.2f s: %.3f s/proof, %.2f proofs/min, peak RSS %.2f GiB, preload %.1f s\n",
+            proofs, log2, wall, proofs ? wall / proofs : 0, 60.0 * proofs / wall, rss / 1073741824.0, preload_s);
+    for (size_t d = 0; d < ndev; d++)
+        fprintf(stderr, "  device %zu (%s): busy %.1f%%\n", d, names[d], 100 * (busy1[d] - busy0[d]) / wall);
+    static const char *stages[] = {"synthesis", "upload", "spmv", "ntt_h", "msm", "verify", "finalize", "admission",
+                                   "queue"};
     for (size_t i = 0; i < sizeof stages / sizeof stages[0]; i++)
         printf(", \"%s_wall_share\": %.3f", stages[i], m != NULL ? stage_sum(m, stages[i]) / wall : 0);
     free(m);

@@ -1,0 +1,378 @@
+/* The GPU backend (built only with CUDA): one engine device per GPU in use, gpu_workers_per_device provers each.
+ *
+ * Only the witness crosses PCIe: synthesis produces the witness alone, into pinned host memory from a small pool
+ * (pinning gigabytes per partition would cost more than the copy), and prove_start runs gpu_prove_msms on the
+ * worker's device with its own gpu_prover (witness upload, SpMV, H, the 0/1 split and every MSM on the device).
+ * prove_finish, on a finalizer, assembles the proof on the host (groth16_assemble with the engine's copy of the
+ * verifying key), so the device takes the next partition meanwhile.
+ *
+ * Keys live on the devices (the engine's device keys, devkeys.c): a registered circuit's key is uploaded from the
+ * host key (gpu_key_upload); a synthetic key is generated on each device by gpu_setup from the same toxic waste the
+ * CPU path uses (engine_synthetic_toxic), so the host never holds its bases. Each load is planned against the
+ * device's VRAM budget (config, else the free VRAM at start less 1 GiB) less what the device's other keys hold and
+ * what the provers' buffers may grow to. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuzk/gpu.h"
+#include "engine_internal.h"
+
+#define GIB ((uint64_t)1 << 30)
+
+typedef struct {
+    int ordinal;
+    char name[128];
+    uint64_t total, free_now, budget;
+    uint64_t max_prover_bytes; /* the largest working memory one prover was planned for (buffers only grow) */
+} gdev;
+
+typedef struct {
+    void *p;
+    uint64_t bytes;
+    bool pinned; /* else malloc'd (pinning failed) */
+    bool in_use;
+} gbuf;
+
+typedef struct {
+    unsigned num_devices, workers;
+    gdev *dev;
+    gpu_prover **provers; /* per worker, made on its thread at its first partition */
+    pthread_mutex_t lock; /* devices' cached figures, the buffer pool */
+    gbuf *bufs;
+    size_t num_bufs, cap_bufs, max_idle;
+} gpu_ctx;
+
+static unsigned g_num_devices(void *ctx)
+{
+    return ((gpu_ctx *)ctx)->num_devices;
+}
+
+static void g_device_info(void *ctx, unsigned device, engine_gpu_status *out)
+{
+    gpu_ctx *c = ctx;
+    memset(out, 0, sizeof *out);
+    pthread_mutex_lock(&c->lock);
+    const gdev *d = &c->dev[device];
+    out->ordinal = (uint32_t)d->ordinal;
+    snprintf(out->name, sizeof out->name, "%s", d->name);
+    out->vram_total_bytes = d->total;
+    out->vram_free_bytes = d->free_now;
+    out->vram_budget_bytes = d->budget;
+    pthread_mutex_unlock(&c->lock);
+}
+
+/* The host holds only the witness (counted by the engine) and a few points between synthesis and verification. */
+static uint64_t g_partition_bytes(void *ctx, uint64_t domain_size, uint64_t num_vars)
+{
+    (void)ctx, (void)domain_size, (void)num_vars;
+    return 0;
+}
+
+/* On the calling thread: the device's free VRAM into the cache (status reads it without touching the driver). */
+static void refresh_mem(gpu_ctx *c, unsigned device)
+{
+    size_t f = 0, t = 0;
+    if (gpu_mem_info(&f, &t) != CUZK_OK) return;
+    pthread_mutex_lock(&c->lock);
+    c->dev[device].free_now = f;
+    c->dev[device].total = t;
+    pthread_mutex_unlock(&c->lock);
+}
+
+static cuzk_status set_device(gpu_ctx *c, unsigned device, cuzk_errmsg *err)
+{
+    cuzk_status s = gpu_set_device(c->dev[device].ordinal);
+    if (s != CUZK_OK && err != NULL)
+        snprintf(err->msg, sizeof err->msg, "cannot select GPU %d: %s", c->dev[device].ordinal, gpu_last_error());
+    return s;
+}
+
+static cuzk_status g_prove_start(void *ctx, unsigned device, engine_work *w, cuzk_errmsg *err)
+{
+    gpu_ctx *c = ctx;
+    cuzk_status s = set_device(c, device, err);
+    if (s != CUZK_OK) return s;
+    gpu_prover **pp = &c->provers[w->worker];
+    if (*pp == NULL) {
+        s = gpu_prover_create(pp, err);
+        if (s != CUZK_OK) return s;
+    }
+    groth16_prove_opts o;
+    memset(&o, 0, sizeof o);
+    o.c_mode = w->c_mode;
+    gpu_prove_stats st;
+    memset(&st, 0, sizeof st);
+    s = gpu_prove_msms(&w->sums, *pp, (const gpu_key *)w->dev_key, w->z, &o, &st, err);
+    if (s != CUZK_OK) return s;
+    w->upload_s = st.upload;
+    w->stats.spmv = st.spmv;
+    w->stats.ntt_h = st.ntt_h;
+    w->stats.msm_h = st.msm_h;
+    w->stats.msm_l = st.msm_l;
+    w->stats.msm_a = st.msm_a;
+    w->stats.msm_b1 = st.msm_b1;
+    w->stats.msm_b2 = st.msm_b2;
+    w->stats.total = st.total;
+    refresh_mem(c, device);
+    return CUZK_OK;
+}
+
+static cuzk_status g_prove_finish(void *ctx, unsigned device, engine_work *w, cuzk_errmsg *err)
+{
+    (void)ctx, (void)device;
+    groth16_prove_opts o;
+    memset(&o, 0, sizeof o);
+    o.given_rs = w->given_rs;
+    o.r = w->r;
+    o.s = w->s;
+    double t = engine_now();
+    /* the engine's copy of the vk: the device key may be evicted once prove_start is done */
+    cuzk_status s = groth16_assemble(&w->proof, &w->key->vk, &w->sums, &o);
+    w->stats.assembly = engine_now() - t;
+    explicit_bzero(&o, sizeof o);
+    if (s != CUZK_OK && err != NULL) snprintf(err->msg, sizeof err->msg, "assembly: %s", cuzk_status_str(s));
+    return s;
+}
+
+/* ---- pinned witness buffers -------------------------------------------------------------------------------------- */
+static cuzk_status g_witness_alloc(void *ctx, uint64_t bytes, fr_t **out)
+{
+    gpu_ctx *c = ctx;
+    *out = NULL;
+    pthread_mutex_lock(&c->lock);
+    /* the smallest idle buffer that holds it, if not more than twice as large */
+    gbuf *best = NULL;
+    for (size_t i = 0; i < c->num_bufs; i++) {
+        gbuf *b = &c->bufs[i];
+        if (!b->in_use && b->bytes >= bytes && b->bytes <= 2 * bytes && (best == NULL || b->bytes < best->bytes))
+            best = b;
+    }
+    if (best != NULL) {
+        best->in_use = true;
+        *out = best->p;
+        pthread_mutex_unlock(&c->lock);
+        return CUZK_OK;
+    }
+    if (c->num_bufs == c->cap_bufs) {
+        size_t cap = c->cap_bufs ? 2 * c->cap_bufs : 16;
+        gbuf *nb = realloc(c->bufs, cap * sizeof *nb);
+        if (nb == NULL) {
+            pthread_mutex_unlock(&c->lock);
+            return CUZK_ERR_NOMEM;
+        }
+        c->bufs = nb;
+        c->cap_bufs = cap;
+    }
+    pthread_mutex_unlock(&c->lock);
+
+    void *p = NULL;
+    bool pinned = set_device(c, 0, NULL) == CUZK_OK && gpu_host_alloc(&p, bytes ? bytes : 1) == CUZK_OK;
+    if (!pinned) {
+        p = malloc(bytes ? bytes : 1); /* pageable: slower copies, same results */
+        if (p == NULL) return CUZK_ERR_NOMEM;
+    }
+    pthread_mutex_lock(&c->lock);
+    if (c->num_bufs == c->cap_bufs) { /* another thread took the slot: grow again */
+        size_t cap = 2 * c->cap_bufs;
+        gbuf *nb = realloc(c->bufs, cap * sizeof *nb);
+        if (nb == NULL) {
+            pthread_mutex_unlock(&c->lock);
+            if (pinned) gpu_host_free(p);
+            else free(p);
+            return CUZK_ERR_NOMEM;
+        }
+        c->bufs = nb;
+        c->cap_bufs = cap;
+    }
+    c->bufs[c->num_bufs++] = (gbuf){p, bytes, pinned, true};
+    pthread_mutex_unlock(&c->lock);
+    *out = p;
+    return CUZK_OK;
+}
+
+static void g_witness_free(void *ctx, fr_t *z, uint64_t bytes)
+{
+    gpu_ctx *c = ctx;
+    (void)bytes;
+    if (z == NULL) return;
+    pthread_mutex_lock(&c->lock);
+    size_t idle = 0, at = c->num_bufs;
+    for (size_t i = 0; i < c->num_bufs; i++) {
+        if (c->bufs[i].p == (void *)z) at = i;
+        else if (!c->bufs[i].in_use) idle++;
+    }
+    if (at == c->num_bufs) { /* not ours: cannot happen */
+        pthread_mutex_unlock(&c->lock);
+        return;
+    }
+    if (idle < c->max_idle) {
+        c->bufs[at].in_use = false;
+        pthread_mutex_unlock(&c->lock);
+        return;
+    }
+    gbuf b = c->bufs[at];
+    c->bufs[at] = c->bufs[--c->num_bufs];
+    pthread_mutex_unlock(&c->lock);
+    if (b.pinned) gpu_host_free(b.p);
+    else free(b.p);
+}
+
+/* ---- device keys ------------------------------------------------------------------------------------------------- */
+static cuzk_status g_dev_key_load(void *ctx, unsigned device, const engine_key *k, uint64_t others_bytes,
+                                  bool allow_streamed, void **handle, engine_devkey_info *info, cuzk_errmsg *err)
+{
+    gpu_ctx *c = ctx;
+    *handle = NULL;
+    cuzk_status s = set_device(c, device, err);
+    if (s != CUZK_OK) return s;
+    uint64_t nv = r1cs_num_vars(k->cs);
+    uint64_t prover = gpu_prove_vram_bytes(k->domain_size, nv);
+    pthread_mutex_lock(&c->lock);
+    gdev *d = &c->dev[device];
+    uint64_t grow = d->max_prover_bytes > prover ? d->max_prover_bytes - prover : 0;
+    uint64_t taken = others_bytes + (uint64_t)c->workers * grow;
+    uint64_t budget = d->budget;
+    pthread_mutex_unlock(&c->lock);
+    if (taken >= budget) {
+        snprintf(err->msg, sizeof err->msg,
+                 "no room on GPU %d: its other keys and provers take %llu of the %llu-byte budget", d->ordinal,
+                 (unsigned long long)taken, (unsigned long long)budget);
+        return CUZK_ERR_NOMEM;
+    }
+    gpu_key_opts ko;
+    memset(&ko, 0, sizeof ko);
+    ko.placement = allow_streamed ? GPU_KEY_AUTO : GPU_KEY_RESIDENT;
+    ko.vram_budget = budget - taken;
+    ko.workers = c->workers;
+    gpu_key *gk = NULL;
+    if (k->synthetic) {
+        groth16_setup_opts so;
+        memset(&so, 0, sizeof so);
+        so.conv = GROTH16_BELLPERSON;
+        so.given_toxic = true;
+        engine_synthetic_toxic(&so, k->log2, k->seed);
+        s = gpu_setup(&gk, k->cs, &so, &ko, err);
+        explicit_bzero(&so, sizeof so);
+    } else {
+        s = gpu_key_upload(&gk, &k->pk, k->cs, &ko, err);
+    }
+    refresh_mem(c, device);
+    if (s != CUZK_OK) return s;
+    gpu_key_info gi;
+    gpu_key_get_info(gk, &gi);
+    pthread_mutex_lock(&c->lock);
+    if (gi.prover_vram_bytes > d->max_prover_bytes) d->max_prover_bytes = gi.prover_vram_bytes;
+    pthread_mutex_unlock(&c->lock);
+    info->vram_bytes = gi.vram_bytes;
+    info->streamed = gi.placement == GPU_KEY_STREAMED;
+    *handle = gk;
+    return CUZK_OK;
+}
+
+static void g_dev_key_free(void *ctx, unsigned device, void *handle)
+{
+    gpu_ctx *c = ctx;
+    if (handle == NULL) return;
+    set_device(c, device, NULL);
+    gpu_key_free(handle);
+    refresh_mem(c, device);
+}
+
+static const groth16_vk *g_dev_key_vk(void *ctx, void *handle)
+{
+    (void)ctx;
+    return gpu_key_vk(handle);
+}
+
+static void g_destroy(void *ctx)
+{
+    gpu_ctx *c = ctx;
+    unsigned per = c->workers;
+    for (unsigned i = 0; i < c->num_devices * per; i++) {
+        if (c->provers[i] == NULL) continue;
+        set_device(c, i / per, NULL);
+        gpu_prover_destroy(c->provers[i]);
+    }
+    for (size_t i = 0; i < c->num_bufs; i++) {
+        if (c->bufs[i].pinned) gpu_host_free(c->bufs[i].p);
+        else free(c->bufs[i].p);
+    }
+    free(c->bufs);
+    free(c->provers);
+    free(c->dev);
+    pthread_mutex_destroy(&c->lock);
+    free(c);
+}
+
+cuzk_status engine_backend_gpu(engine_backend *b, const engine_config *cfg, cuzk_errmsg *err)
+{
+    int visible = gpu_device_count();
+    if (visible <= 0) {
+        snprintf(err->msg, sizeof err->msg, "no CUDA device is visible");
+        return CUZK_ERR_NOT_FOUND;
+    }
+    size_t n = cfg->gpu_devices != NULL && cfg->num_gpu_devices > 0 ? cfg->num_gpu_devices : (size_t)visible;
+    for (size_t i = 0; cfg->gpu_devices != NULL && i < cfg->num_gpu_devices; i++) {
+        int o = cfg->gpu_devices[i];
+        if (o < 0 || o >= visible) {
+            snprintf(err->msg, sizeof err->msg, "GPU %d does not exist (%d visible)", o, visible);
+            return CUZK_ERR_INVALID_ARG;
+        }
+        for (size_t j = 0; j < i; j++) {
+            if (cfg->gpu_devices[j] == o) {
+                snprintf(err->msg, sizeof err->msg, "GPU %d is listed twice", o);
+                return CUZK_ERR_INVALID_ARG;
+            }
+        }
+    }
+    gpu_ctx *c = calloc(1, sizeof *c);
+    if (c == NULL) return CUZK_ERR_NOMEM;
+    c->num_devices = (unsigned)n;
+    c->workers = cfg->gpu_workers_per_device ? cfg->gpu_workers_per_device : 2;
+    c->dev = calloc(n, sizeof *c->dev);
+    c->provers = calloc(n * c->workers, sizeof *c->provers);
+    pthread_mutex_init(&c->lock, NULL);
+    /* idle witness buffers kept: as many as partitions can hold one at once in steady state */
+    c->max_idle = (cfg->synthesis_workers ? cfg->synthesis_workers : 1) +
+                  (cfg->gpu_queue_depth ? cfg->gpu_queue_depth : 1) + n * c->workers;
+    if (c->dev == NULL || c->provers == NULL) {
+        g_destroy(c);
+        return CUZK_ERR_NOMEM;
+    }
+    for (size_t i = 0; i < n; i++) {
+        gdev *d = &c->dev[i];
+        d->ordinal = cfg->gpu_devices != NULL && cfg->num_gpu_devices > 0 ? cfg->gpu_devices[i] : (int)i;
+        size_t f = 0, t = 0;
+        cuzk_status s = gpu_set_device(d->ordinal);
+        if (s == CUZK_OK) s = gpu_device_name(d->name, sizeof d->name);
+        if (s == CUZK_OK) s = gpu_mem_info(&f, &t);
+        if (s != CUZK_OK) {
+            snprintf(err->msg, sizeof err->msg, "GPU %d: %s", d->ordinal, gpu_last_error());
+            g_destroy(c);
+            return s;
+        }
+        d->total = t;
+        d->free_now = f;
+        d->budget = cfg->vram_budget ? cfg->vram_budget : f > GIB ? f - GIB : 0;
+        if (d->budget > t) d->budget = t;
+    }
+    memset(b, 0, sizeof *b);
+    b->name = "gpu";
+    b->ctx = c;
+    b->num_devices = g_num_devices;
+    b->device_info = g_device_info;
+    b->partition_bytes = g_partition_bytes;
+    b->prove_start = g_prove_start;
+    b->prove_finish = g_prove_finish;
+    b->destroy = g_destroy;
+    b->synthesizes = true;
+    b->default_workers = 2;
+    b->witness_alloc = g_witness_alloc;
+    b->witness_free = g_witness_free;
+    b->dev_key_load = g_dev_key_load;
+    b->dev_key_free = g_dev_key_free;
+    b->dev_key_vk = g_dev_key_vk;
+    return CUZK_OK;
+}

@@ -1,0 +1,185 @@
+/* The engine on the GPU backend (plain C, like gpu_check): synthetic multi-partition jobs of 2^10 .. 2^14 proved
+ * through the whole pipeline (witness-only synthesis into pinned memory, keys generated on the device, proofs
+ * assembled on the host and verified by the engine), each proof verified again here against the CPU's key for the
+ * same seed, and the bytes compared with the CPU backend's for the same deterministic r and s. Then status and
+ * metrics: the devices, their keys and busy time. Exits 77 (CTest skip) with a message when no CUDA device exists.
+ * `gpu_engine_check quick` stops at 2^12. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cuzk/circuits.h"
+#include "cuzk/engine.h"
+#include "cuzk/gpu.h"
+#include "cuzk/groth16.h"
+
+static int g_pass, g_fail;
+
+static void check(int ok, const char *what)
+{
+    if (ok) {
+        g_pass++;
+    } else {
+        g_fail++;
+        printf("FAIL: %s\n", what);
+    }
+    fflush(stdout);
+}
+
+static engine *start(const char *dir, engine_backend_kind kind)
+{
+    engine_config c;
+    memset(&c, 0, sizeof c);
+    c.param_dir = dir;
+    c.synthesis_workers = 2;
+    c.synthesis_threads = 2;
+    c.prover_threads = 2;
+    c.gpu_queue_depth = 2;
+    c.backend = kind;
+    c.deterministic_rs = true;
+    engine *e = NULL;
+    cuzk_errmsg err = {{0}};
+    if (engine_create(&e, &c, &err) != CUZK_OK) {
+        printf("engine_create (%s): %s\n", kind == ENGINE_BACKEND_GPU ? "gpu" : "cpu", err.msg);
+        return NULL;
+    }
+    return e;
+}
+
+/* proof bytes of one synthetic job, NULL on failure (printed) */
+static uint8_t *prove(engine *e, unsigned log2, uint64_t seed, uint32_t parts, double *secs)
+{
+    engine_request r;
+    memset(&r, 0, sizeof r);
+    r.proof_kind = ENGINE_KIND_SYNTHETIC;
+    r.synthetic_log2 = log2;
+    r.seed = seed;
+    r.partitions = parts;
+    r.priority = ENGINE_PRIO_NORMAL;
+    char id[ENGINE_ID_MAX];
+    cuzk_errmsg err = {{0}};
+    if (engine_submit(e, &r, id, NULL, NULL, &err) != CUZK_OK) {
+        printf("submit 2^%u: %s\n", log2, err.msg);
+        return NULL;
+    }
+    engine_result res;
+    engine_await(e, id, 600000, &res);
+    uint8_t *out = NULL;
+    if (res.status == ENGINE_JOB_COMPLETED && res.proof_len == (size_t)parts * GROTH16_PROOF_BYTES) {
+        out = res.proof;
+        res.proof = NULL;
+    } else {
+        printf("job 2^%u x %u: status %d: %s\n", log2, parts, res.status, res.error_message);
+    }
+    if (secs != NULL) *secs = (double)res.total_ms / 1000;
+    engine_result_clear(&res);
+    return out;
+}
+
+/* every proof against the CPU's key for the seed (groth16_setup with the engine's toxic waste is what the cache
+ * holds after the CPU engine's run) and its partition's public inputs */
+static void verify_outside(const char *dir, unsigned log2, uint64_t seed, uint32_t parts, const uint8_t *proofs)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s/synthetic/%u-%llu.params", dir, log2, (unsigned long long)seed);
+    groth16_pk pk;
+    if (groth16_params_load(&pk, path, 0, 2, NULL) != CUZK_OK) {
+        check(0, "the CPU engine cached its synthetic key");
+        return;
+    }
+    groth16_pvk pvk;
+    groth16_prepare_vk(&pvk, &pk.vk);
+    uint64_t ni = pk.vk.num_inputs - 1;
+    for (uint32_t p = 0; p < parts; p++) {
+        fr_t *z = NULL;
+        groth16_proof_t proof;
+        int ok = circuits_synthetic_witness(log2, seed, seed + p, 2, &z, NULL) == CUZK_OK &&
+                 groth16_proof_from_bytes(&proof, proofs + (size_t)p * GROTH16_PROOF_BYTES, GROTH16_PROOF_BYTES) ==
+                     CUZK_OK &&
+                 groth16_verify(&pvk, &proof, z + 1, ni) == CUZK_OK;
+        char what[96];
+        snprintf(what, sizeof what, "2^%u partition %u verifies outside the engine", log2, p);
+        check(ok, what);
+        free(z);
+    }
+    groth16_pk_free(&pk);
+}
+
+int main(int argc, char **argv)
+{
+    int quick = argc > 1 && strcmp(argv[1], "quick") == 0;
+    int n = gpu_device_count();
+    if (n <= 0) {
+        printf("gpu_engine_check: SKIPPED, no CUDA device is visible\n");
+        return 77;
+    }
+    char dir[256];
+    snprintf(dir, sizeof dir, "/tmp/cuzk-gpu-engine-%ld", (long)getpid());
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s'", dir, dir);
+    if (system(cmd) != 0) return 1;
+
+    engine *cpu = start(dir, ENGINE_BACKEND_CPU), *gpu = start(dir, ENGINE_BACKEND_GPU);
+    check(cpu != NULL && gpu != NULL, "both engines start");
+    if (cpu == NULL || gpu == NULL) return 1;
+    unsigned max = quick ? 12 : 14;
+    for (unsigned log2 = 10; log2 <= max; log2 += 2) {
+        uint32_t parts = log2 <= 12 ? 4 : 3;
+        uint64_t seed = 1000 + log2;
+        double ts_cpu = 0, ts_gpu = 0;
+        uint8_t *c = prove(cpu, log2, seed, parts, &ts_cpu);
+        uint8_t *g = prove(gpu, log2, seed, parts, &ts_gpu);
+        char what[96];
+        snprintf(what, sizeof what, "2^%u x %u: both backends complete", log2, parts);
+        check(c != NULL && g != NULL, what);
+        if (c != NULL && g != NULL) {
+            snprintf(what, sizeof what, "2^%u x %u: GPU proofs equal the CPU's byte for byte", log2, parts);
+            check(memcmp(c, g, (size_t)parts * GROTH16_PROOF_BYTES) == 0, what);
+            verify_outside(dir, log2, seed, parts, g);
+        }
+        printf("2^%u x %u: cpu %.2f s, gpu %.2f s (job wall, first job includes key generation)\n", log2, parts,
+               ts_cpu, ts_gpu);
+        free(c);
+        free(g);
+    }
+    /* a second job on the same key: the device key is reused, and the proofs still match */
+    {
+        uint8_t *c = prove(cpu, 12, 1012, 5, NULL), *g = prove(gpu, 12, 1012, 5, NULL);
+        check(c != NULL && g != NULL && memcmp(c, g, 5 * GROTH16_PROOF_BYTES) == 0,
+              "a second job on a resident key matches the CPU's");
+        free(c);
+        free(g);
+    }
+
+    engine_status_report st;
+    check(engine_status(gpu, &st) == CUZK_OK, "status");
+    check(st.num_gpus == (size_t)n, "one status entry per device");
+    uint64_t parts = 0;
+    for (size_t d = 0; d < st.num_gpus; d++) {
+        const engine_gpu_status *g = &st.gpus[d];
+        printf("gpu %u: %s, VRAM %.1f GiB total, %.1f GiB free, budget %.1f GiB, %u keys (%.2f GiB), %llu "
+               "partitions, busy %.1f s (%.0f%%)%s%s\n",
+               g->ordinal, g->name, g->vram_total_bytes / 1073741824.0, g->vram_free_bytes / 1073741824.0,
+               g->vram_budget_bytes / 1073741824.0, g->keys_resident, g->vram_keys_bytes / 1073741824.0,
+               (unsigned long long)g->partitions, g->busy_seconds, 100 * g->busy_ratio, g->broken ? " BROKEN: " : "",
+               g->error);
+        parts += g->partitions;
+        check(!g->broken, "no device went out of service");
+        check(g->name[0] != 0 && g->vram_total_bytes > 0, "device name and VRAM reported");
+    }
+    check(parts > 0 && st.gpus[0].keys_resident + (n > 1 ? st.gpus[1].keys_resident : 0) > 0,
+          "partitions were proved on the devices and keys are resident");
+    engine_status_clear(&st);
+    char *m = engine_metrics_text(gpu);
+    check(m != NULL && strstr(m, "cuzk_gpu_busy_ratio{gpu=\"0\"}") != NULL &&
+              strstr(m, "cuzk_stage_seconds_count{stage=\"upload\"}") != NULL,
+          "metrics carry per-device busy time and the upload stage");
+    free(m);
+    engine_destroy(gpu);
+    engine_destroy(cpu);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0) printf("could not remove %s\n", dir);
+    printf("%d passed, %d failed\n", g_pass, g_fail);
+    return g_fail == 0 ? 0 : 1;
+}
