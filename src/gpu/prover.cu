@@ -233,7 +233,7 @@ __global__ void k_combine(dfr *h, const dfr *a, const dfr *b, const dfr *c, uint
  * bitmap for 1, flags[p] for any other non-zero value. Launched over a multiple of 64 threads so that every bitmap
  * word is written whole (two 32-bit halves, little-endian). */
 __global__ void k_classify(uint32_t *bitmap32, uint8_t *flags, const dfr *z, const uint32_t *vars, uint64_t base,
-                           uint64_t npos, dfr one)
+                           uint64_t npos, uint64_t launch, dfr one)
 {
     uint64_t p = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     bool is_one = false;
@@ -244,7 +244,7 @@ __global__ void k_classify(uint32_t *bitmap32, uint8_t *flags, const dfr *z, con
         flags[p] = !is_one && !dfr_is_zero(&x);
     }
     unsigned m = __ballot_sync(0xffffffffu, is_one);
-    if ((threadIdx.x & 31) == 0) bitmap32[p >> 5] = m;
+    if ((threadIdx.x & 31) == 0 && p < launch) bitmap32[p >> 5] = m;
 }
 
 /* tail[t] = the scalar at position idx[t], t < *count */
@@ -353,7 +353,7 @@ static cuzk_status split(gpu_prover *p, const uint32_t *vars, uint64_t base, uin
         return CUZK_OK;
     }
     k_classify<<<blocks(launch, 256), 256>>>((uint32_t *)p->bitmap, p->flags, (const dfr *)p->z, vars, base, npos,
-                                             to_dfr(&one));
+                                             launch, to_dfr(&one));
     CUZK_CUDA_LAUNCHED();
     thrust::counting_iterator<uint32_t> positions(0);
     size_t need = 0;
@@ -419,7 +419,9 @@ static cuzk_status msm_over(J *r, gpu_prover *p, const gpu_key *k, const typenam
         O::add(r, &ones, &rest);
         return CUZK_OK;
     }
-    uint64_t chunk = (p->sbuf_bytes / sizeof(A)) / 64 * 64, chunks = (npos + chunk - 1) / chunk;
+    uint64_t chunk = (p->sbuf_bytes / sizeof(A)) / 64 * 64;
+    if (chunk < 64) return CUZK_ERR_INVALID_ARG; /* prepare() sizes the buffers before any streamed MSM */
+    uint64_t chunks = (npos + chunk - 1) / chunk;
     uint64_t *bounds = NULL;
     if (is_split && chunks > 0) {
         uint64_t cap = p->cap_bounds;
@@ -505,12 +507,14 @@ static cuzk_status prepare(gpu_prover *p, const gpu_key *k)
         CUZK_TRY(grow(p, (void **)&p->tail, &c4, pos, sizeof(fr_t)));
         p->cap_pos = pos;
     }
-    if (k->placement == GPU_KEY_STREAMED && p->sbuf_bytes != k->stream_buffer_bytes) {
+    /* keys made on the device (gpu_setup, gpu_key_load_params) leave the stream buffers to the default plan */
+    uint64_t want = k->stream_buffer_bytes ? k->stream_buffer_bytes : g16_gpu_stream_chunk_bytes(NULL);
+    if (k->placement == GPU_KEY_STREAMED && p->sbuf_bytes != want) {
         for (int i = 0; i < 2; i++) {
             uint64_t cap = p->sbuf_bytes;
-            CUZK_TRY(grow(p, &p->sbuf[i], &cap, k->stream_buffer_bytes, 1));
+            CUZK_TRY(grow(p, &p->sbuf[i], &cap, want, 1));
         }
-        p->sbuf_bytes = k->stream_buffer_bytes;
+        p->sbuf_bytes = want;
     }
     return CUZK_OK;
 }

@@ -212,6 +212,7 @@ static void pos_range(void *ctx, size_t c0, size_t c1)
 static cuzk_status build_positions(uint32_t **out, uint64_t len, const uint64_t *in_bits, uint64_t ni,
                                    const uint64_t *aux_bits, uint64_t na, unsigned threads)
 {
+    if (threads == 0) threads = 1;
     *out = malloc((len ? len : 1) * sizeof **out);
     uint64_t words = (na + 63) / 64, chunks = (uint64_t)threads * POS_CHUNKS_PER_THREAD;
     if (chunks > words) chunks = words ? words : 1;

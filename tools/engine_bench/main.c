@@ -11,6 +11,9 @@
  *                     [--provers 0] [--prover-threads 2] [--depth 1] [--seed 1] [--param-dir DIR] [--tiers 0]
  *                     [--backend auto|cpu|gpu] [--gpus 0,1] [--vram-budget BYTES]
  * --provers is per device (0: the backend's default, 2 per GPU, 1 on the CPU). A human summary goes to stderr. */
+#include <dlfcn.h>
+#include <execinfo.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,8 +107,34 @@ static double stage_sum(const char *text, const char *stage)
     return p != NULL ? strtod(p + strlen(key), NULL) : 0;
 }
 
+/* A fatal signal prints the stack as module offsets (resolve with addr2line -f -e cuzk-engine-bench OFFSET): long
+ * runs on remote machines leave nothing else to go on. */
+static void on_fatal(int sig)
+{
+    void *frames[48];
+    int n = backtrace(frames, 48);
+    char line[160];
+    int len = snprintf(line, sizeof line, "cuzk-engine-bench: fatal signal %d; stack (module+offset):\n", sig);
+    if (write(2, line, (size_t)len) < 0) _exit(128 + sig);
+    for (int i = 0; i < n; i++) {
+        Dl_info info;
+        if (dladdr(frames[i], &info) && info.dli_fname != NULL)
+            len = snprintf(line, sizeof line, "  %s+0x%lx\n", info.dli_fname,
+                           (unsigned long)((char *)frames[i] - (char *)info.dli_fbase));
+        else
+            len = snprintf(line, sizeof line, "  %p\n", frames[i]);
+        if (write(2, line, (size_t)len) < 0) break;
+    }
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
 int main(int argc, char **argv)
 {
+    signal(SIGFPE, on_fatal);
+    signal(SIGSEGV, on_fatal);
+    signal(SIGILL, on_fatal);
+    signal(SIGBUS, on_fatal);
     unsigned log2 = 16, jobs = 4, parts = 1, sw = 1, st = 1, pw = 0, pt = 2, depth = 1, tiers = 0;
     unsigned long long seed = 1;
     const char *dir = "/tmp/cuzk-engine-bench";
