@@ -18,7 +18,8 @@
  *   2. buckets are summed in chunks of consecutive buckets: the chunk's points are gathered into a work array,
  *      one run per bucket, and every run is halved in rounds of independent affine additions P + Q, all slopes
  *      of a round sharing one inversion (Montgomery's trick). Each addition costs 6 multiplications plus its share
- *      of the inversion, against 10–11 for a mixed XYZZ addition. Any bucket distribution is handled: a bucket
+ *      of the inversion, against 10–11 for a mixed XYZZ addition. With MSM_X8 (G1 on AVX-512 IFMA) large rounds
+ *      run their inversion and additions 8 lanes at a time (G(x8_round), fp_x8.h). Any bucket distribution is handled: a bucket
  *      holding every point just takes log2(n) rounds, and P + P and P + (−P) are recognized;
  *   3. the window sum Σ_b (b + 1)·S_b is formed by running sums from the top bucket down, many segments of
  *      buckets at a time so that these additions too are batched affine ones (bucket_reduce).
@@ -129,10 +130,6 @@ static inline uint8_t G(pair_kind)(FE *den, const AFF *p, const AFF *q, bool may
     return PAIR_INF;
 }
 
-/* Halves every run of s->wk in rounds until each is at most target_len long (target_len >= 1); a run of length 1
- * then holds its sum at run_start. Runs are disjoint and in increasing order of start, and each round writes pair
- * t of a run to start + t, never past an unread source, so everything stays in place. may_inf: some point of the
- * runs may be infinity (otherwise only sums that vanish in a round bring one in). Returns whether one may be now. */
 #ifdef MSM_X8
 /* The additions and doublings of a round, 8 at a time (fp_x8.h): slope i (i < ninv) belongs to operation vop[i],
  * with den[i] its denominator and inv[i] its numerator (y2 − y1, or 3x² for a doubling); the sum replaces them
@@ -205,6 +202,10 @@ static void G(x8_round)(G(msm_scratch) *s, size_t ninv)
 }
 #endif
 
+/* Halves every run of s->wk in rounds until each is at most target_len long (target_len >= 1); a run of length 1
+ * then holds its sum at run_start. Runs are disjoint and in increasing order of start, and each round writes pair
+ * t of a run to start + t, never past an unread source, so everything stays in place. may_inf: some point of the
+ * runs may be infinity (otherwise only sums that vanish in a round bring one in). Returns whether one may be now. */
 static bool G(tree_reduce)(G(msm_scratch) *s, size_t nruns, uint32_t target_len, bool may_inf)
 {
     AFF *wk = s->wk;
