@@ -18,7 +18,8 @@
  *   2. buckets are summed in chunks of consecutive buckets: the chunk's points are gathered into a work array,
  *      one run per bucket, and every run is halved in rounds of independent affine additions P + Q, all slopes
  *      of a round sharing one inversion (Montgomery's trick). Each addition costs 6 multiplications plus its share
- *      of the inversion, against 10–11 for a mixed XYZZ addition. Any bucket distribution is handled: a bucket
+ *      of the inversion, against 10–11 for a mixed XYZZ addition. With MSM_X8 (G1 on AVX-512 IFMA) large rounds
+ *      run their inversion and additions 8 lanes at a time (G(x8_round), fp_x8.h). Any bucket distribution is handled: a bucket
  *      holding every point just takes log2(n) rounds, and P + P and P + (−P) are recognized;
  *   3. the window sum Σ_b (b + 1)·S_b is formed by running sums from the top bucket down, many segments of
  *      buckets at a time so that these additions too are batched affine ones (bucket_reduce).
@@ -51,13 +52,26 @@ typedef struct {
     AFF *bsum;           /* 2^(c−1) bucket sums of the window */
     uint32_t *count;     /* 2^(c−1) + 1 bucket counters, then bucket ends */
     uint32_t *order;     /* point offsets sorted by bucket, MSM_SIGN_BIT set for a negated point */
+#ifdef MSM_X8
+    fpx8 *pre;           /* MSM_CHUNK / 16 (64-byte aligned): per block of 8 slopes, prefix products, then inverses */
+    uint32_t *vop;       /* MSM_CHUNK / 2: the operation of each slope */
+#endif
 } G(msm_scratch);
+
+#ifdef MSM_X8
+/* The vector rounds' extra scratch: the blocks, the slope-to-operation map, alignment slack. */
+#define MSM_X8_BYTES (MSM_CHUNK / 16 * sizeof(fpx8) + MSM_CHUNK / 2 * sizeof(uint32_t) + 64)
+/* A round with fewer slopes runs on the scalar path (the vector path adds a batch inverse of 8 lane products). */
+#define MSM_X8_MIN 32
+#else
+#define MSM_X8_BYTES 0
+#endif
 
 /* One worker's scratch for 2^(c−1) buckets and part_len points (buckets = part_len = 0: batch addition). */
 static size_t G(msm_worker_bytes)(size_t buckets, size_t part_len)
 {
     return (MSM_CHUNK + buckets) * sizeof(AFF) + MSM_CHUNK * sizeof(FE) + 5 * MSM_CHUNK * sizeof(uint32_t) + MSM_CHUNK +
-           (buckets + 1 + part_len) * sizeof(uint32_t) + 16;
+           (buckets + 1 + part_len) * sizeof(uint32_t) + 16 + MSM_X8_BYTES;
 }
 
 static void G(msm_scratch_carve)(G(msm_scratch) *s, void *mem, size_t buckets, size_t part_len)
@@ -81,6 +95,11 @@ static void G(msm_scratch_carve)(G(msm_scratch) *s, void *mem, size_t buckets, s
     s->order = s->count + buckets + 1;
     /* the kind bytes sit last so the word arrays keep their alignment */
     s->op_kind = (uint8_t *)(s->order + part_len);
+#ifdef MSM_X8
+    uintptr_t a = ((uintptr_t)(s->op_kind + MSM_CHUNK) + 63) & ~(uintptr_t)63;
+    s->pre = (fpx8 *)a;
+    s->vop = (uint32_t *)(s->pre + MSM_CHUNK / 16);
+#endif
 }
 
 /* Asks for every cache line of a point: a G1 point spans two lines, a G2 point three or four. */
@@ -111,6 +130,78 @@ static inline uint8_t G(pair_kind)(FE *den, const AFF *p, const AFF *q, bool may
     return PAIR_INF;
 }
 
+#ifdef MSM_X8
+/* The additions and doublings of a round, 8 at a time (fp_x8.h): slope i (i < ninv) belongs to operation vop[i],
+ * with den[i] its denominator and inv[i] its numerator (y2 − y1, or 3x² for a doubling); the sum replaces them
+ * (x in den[i], y in inv[i]), canonical as fp_eq needs, and the caller writes it to wk[op_dst] in order of
+ * operation, as the scalar round does: a later operation's sum may land on an earlier one's source, so writing
+ * into wk here would clobber the sources of the copies (PAIR_A, PAIR_B) that run afterwards. Lane l of block b holds
+ * slope 8b + l; the batch inversion keeps 8 running products, one per lane, and inverts the 8 with one field
+ * inversion. */
+static void G(x8_round)(G(msm_scratch) *s, size_t ninv)
+{
+    const size_t nb = (ninv + 7) / 8;
+    FE one;
+    F(set_one)(&one);
+    for (size_t i = ninv; i < 8 * nb; i++) {
+        s->den[i] = one;
+        memset(&s->inv[i], 0, sizeof s->inv[i]);
+        s->vop[i] = s->vop[0];
+    }
+    const __m512i lane = _mm512_set_epi64(7 * 48, 6 * 48, 5 * 48, 4 * 48, 3 * 48, 2 * 48, 48, 0);
+    fpx8 acc, d, t;
+    fpx8_broadcast(&acc, &one);
+    for (size_t b = 0; b < nb; b++) {
+        s->pre[b] = acc;
+        fpx8_gather(&d, &s->den[8 * b], lane);
+        fpx8_mul(&acc, &acc, &d);
+    }
+    /* the 8 lane products, inverted by Montgomery's trick around one inversion */
+    FE lp[8], q[8], li[8], u;
+    fpx8_canon(&acc, &acc);
+    fpx8_scatter(lp, 0xff, lane, &acc);
+    q[0] = lp[0];
+    for (int l = 1; l < 8; l++) F(mul)(&q[l], &q[l - 1], &lp[l]);
+    F_INV_VARTIME(&u, &q[7]);
+    for (int l = 7; l > 0; l--) {
+        F(mul)(&li[l], &u, &q[l - 1]);
+        F(mul)(&u, &u, &lp[l]);
+    }
+    li[0] = u;
+    fpx8_gather(&acc, li, lane);
+    for (size_t b = nb; b-- > 0;) {
+        fpx8_gather(&d, &s->den[8 * b], lane);
+        fpx8_mul(&t, &acc, &s->pre[b]);
+        fpx8_mul(&acc, &acc, &d);
+        s->pre[b] = t;
+    }
+    AFF *wk = s->wk;
+    for (size_t b = 0; b < nb; b++) {
+        int64_t src[8];
+        for (int l = 0; l < 8; l++) src[l] = (int64_t)s->op_src[s->vop[8 * b + l]] * (int64_t)sizeof(AFF);
+        const __m512i so = _mm512_loadu_si512(src);
+        const __m512i fe = _mm512_set1_epi64((long long)sizeof(FE));
+        fpx8 lam, x1, y1, x2, x3, y3;
+        fpx8_gather(&d, &s->inv[8 * b], lane);
+        fpx8_mul(&lam, &d, &s->pre[b]);
+        fpx8_gather(&x1, wk, so);
+        fpx8_gather(&y1, wk, _mm512_add_epi64(so, fe));
+        fpx8_gather(&x2, wk, _mm512_add_epi64(so, _mm512_set1_epi64((long long)sizeof(AFF))));
+        /* x3 = λ² − x1 − x2, y3 = λ(x1 − x3) − y1 */
+        fpx8_mul(&x3, &lam, &lam);
+        fpx8_sub(&x3, &x3, &x1);
+        fpx8_sub(&x3, &x3, &x2);
+        fpx8_sub(&t, &x1, &x3);
+        fpx8_mul(&t, &t, &lam);
+        fpx8_sub(&y3, &t, &y1);
+        fpx8_canon(&x3, &x3);
+        fpx8_canon(&y3, &y3);
+        fpx8_scatter(&s->den[8 * b], 0xff, lane, &x3);
+        fpx8_scatter(&s->inv[8 * b], 0xff, lane, &y3);
+    }
+}
+#endif
+
 /* Halves every run of s->wk in rounds until each is at most target_len long (target_len >= 1); a run of length 1
  * then holds its sum at run_start. Runs are disjoint and in increasing order of start, and each round writes pair
  * t of a run to start + t, never past an unread source, so everything stays in place. may_inf: some point of the
@@ -122,6 +213,12 @@ static bool G(tree_reduce)(G(msm_scratch) *s, size_t nruns, uint32_t target_len,
         size_t nops = 0, ninv = 0;
         FE acc;
         F(set_one)(&acc);
+#ifdef MSM_X8
+        size_t pairs = 0;
+        for (size_t r = 0; r < nruns; r++)
+            if (s->run_len[r] > target_len) pairs += s->run_len[r] / 2;
+        const bool vec = pairs >= MSM_X8_MIN;
+#endif
         for (size_t r = 0; r < nruns; r++) {
             uint32_t len = s->run_len[r], st = s->run_start[r];
             if (len <= target_len) continue;
@@ -132,6 +229,22 @@ static bool G(tree_reduce)(G(msm_scratch) *s, size_t nruns, uint32_t target_len,
                 s->op_dst[nops] = st + t / 2;
                 s->op_kind[nops] = k;
                 if (k <= PAIR_DBL) {
+#ifdef MSM_X8
+                    if (vec) {
+                        /* the numerator goes where the scalar path keeps its prefix products */
+                        const AFF *p = &wk[st + t];
+                        if (k == PAIR_ADD) {
+                            F(sub)(&s->inv[ninv], &p[1].y, &p[0].y);
+                        } else {
+                            FE x2;
+                            F(sqr)(&x2, &p[0].x);
+                            F(dbl)(&s->inv[ninv], &x2);
+                            F(add)(&s->inv[ninv], &s->inv[ninv], &x2);
+                        }
+                        s->vop[ninv++] = (uint32_t)nops;
+                        continue;
+                    }
+#endif
                     s->inv[ninv] = acc;
                     F(mul)(&acc, &acc, &s->den[ninv]);
                     ninv++;
@@ -145,6 +258,29 @@ static bool G(tree_reduce)(G(msm_scratch) *s, size_t nruns, uint32_t target_len,
             s->run_len[r] = (len + 1) / 2;
         }
         if (nops == 0) return may_inf;
+#ifdef MSM_X8
+        if (vec) {
+            G(x8_round)(s, ninv);
+            /* the writes, in order of operation as in the scalar round (an earlier operation's source may be a
+             * later one's destination); the sums wait in den (x) and inv (y) */
+            for (size_t o = 0, i = 0; o < nops; o++) {
+                const AFF *p = &wk[s->op_src[o]];
+                uint8_t k = s->op_kind[o];
+                if (k <= PAIR_DBL) {
+                    wk[s->op_dst[o]].x = s->den[i];
+                    wk[s->op_dst[o]].y = s->inv[i++];
+                } else if (k == PAIR_A) {
+                    wk[s->op_dst[o]] = p[0];
+                } else if (k == PAIR_B) {
+                    wk[s->op_dst[o]] = p[1];
+                } else if (k == PAIR_INF) {
+                    G(affine_set_infinity)(&wk[s->op_dst[o]]);
+                    may_inf = true;
+                }
+            }
+            continue;
+        }
+#endif
         /* acc = 1 / Π den; walking back, inv[i] (the product of the earlier ones) times acc is 1 / den_i */
         F_INV_VARTIME(&acc, &acc);
         for (size_t i = ninv; i-- > 0;) {
@@ -453,6 +589,18 @@ size_t G(msm_scratch_bytes)(size_t n, unsigned threads)
     return sum;
 }
 
+/* G(msm_scratch_bytes) less the vector rounds' scratch of its workers (the part a smaller count may have more of) */
+static size_t G(msm_scratch_bytes_scalar)(size_t n, unsigned threads)
+{
+    size_t b = G(msm_scratch_bytes)(n, threads);
+    if (b > 0) {
+        G(msm_layout) l;
+        G(msm_layout_of)(&l, n, threads);
+        b -= (size_t)l.workers * MSM_X8_BYTES;
+    }
+    return b;
+}
+
 size_t G(msm_scratch_bytes_upto)(size_t n, unsigned threads)
 {
     if (n > MSM_MAX_N) n = MSM_MAX_N;
@@ -460,15 +608,16 @@ size_t G(msm_scratch_bytes_upto)(size_t n, unsigned threads)
     if (threads > MSM_MAX_THREADS) threads = MSM_MAX_THREADS;
     /* fewer points may choose a narrower window and so more task sums: at most 128 windows (c = 2) times one part
      * per worker (see msm.h) */
-    size_t b = G(msm_scratch_bytes)(n, threads);
+    size_t b = G(msm_scratch_bytes_scalar)(n, threads);
 #ifdef MSM_GLV_PHI
     /* GLV (n <= MSM_GLV_MAX_N) needs more than the plain path just above its limit */
     if (n > MSM_GLV_MAX_N) {
-        size_t g = G(msm_scratch_bytes)(MSM_GLV_MAX_N, threads);
+        size_t g = G(msm_scratch_bytes_scalar)(MSM_GLV_MAX_N, threads);
         if (g > b) b = g;
     }
 #endif
-    return b + (size_t)(MSM_SCALAR_BITS / 2) * threads * sizeof(XYZZ);
+    /* and any count has at most `threads` workers, each with the vector rounds' scratch */
+    return b + (size_t)(MSM_SCALAR_BITS / 2) * threads * sizeof(XYZZ) + (size_t)threads * MSM_X8_BYTES;
 }
 
 /* The MSM proper; scalars come either as Fr elements (mont) or as canonical limbs (raw). */

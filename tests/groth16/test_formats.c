@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "g16_circuits.h"
+#include "../../src/groth16/keyio.h"
 
 /* ---- helpers ----------------------------------------------------------------------------------------------------- */
 
@@ -1366,6 +1367,71 @@ static void test_setup_zkey_prove(void **state)
     g16_circuit_free(&c);
 }
 
+/* The G1 iden3 decoder of zkey loading (no subgroup check): curve checks batched 8 points at a time where the build
+ * has AVX-512 IFMA, one by one elsewhere. Either way the status and index are those of the lowest failing point,
+ * whatever the batch and thread boundaries; valid input decodes as g1_from_iden3 does. */
+static void test_keyio_g1_iden3_batches(void **state)
+{
+    (void)state;
+    enum { N = 45 };
+    uint8_t good[N * 96];
+    g1_affine_t want[N], got[N];
+    g1_affine_t g;
+    g1_jac_t p, gj;
+    g1_generator(&g);
+    g1_jac_from_affine(&gj, &g);
+    p = gj;
+    for (int i = 0; i < N; i++) {
+        g1_jac_to_affine(&want[i], &p);
+        g1_jac_add(&p, &p, &gj);
+        if (i == 17 || i == 30) g1_affine_set_infinity(&want[i]);
+        g1_to_iden3(good + 96 * i, &want[i]);
+    }
+    const unsigned flags = EC_DECODE_SKIP_SUBGROUP | EC_DECODE_ALLOW_INFINITY;
+    for (unsigned threads = 1; threads <= 3; threads++) {
+        uint64_t bad = 99;
+        assert_int_equal(keyio_decode_points(got, good, N, KEYIO_G1_IDEN3, flags, threads, &bad), CUZK_OK);
+        for (int i = 0; i < N; i++) assert_true(g1_affine_eq(&got[i], &want[i]));
+    }
+    /* (what to break, where) pairs; the expected result is the lowest index */
+    enum { OFF, RANGE, INF, NONE };
+    static const struct {
+        int kind[2], at[2];
+        cuzk_status want;
+        int want_at;
+    } cases[] = {
+        {{OFF, OFF}, {3, 44}, CUZK_ERR_NOT_ON_CURVE, 3},
+        {{OFF, RANGE}, {13, 20}, CUZK_ERR_NOT_ON_CURVE, 13},
+        {{RANGE, OFF}, {10, 13}, CUZK_ERR_COORD_RANGE, 10},
+        {{OFF, RANGE}, {13, 14}, CUZK_ERR_NOT_ON_CURVE, 13},
+        {{RANGE, OFF}, {14, 13}, CUZK_ERR_NOT_ON_CURVE, 13},
+        {{OFF, OFF}, {11, 9}, CUZK_ERR_NOT_ON_CURVE, 9},
+        {{INF, OFF}, {17, 16}, CUZK_ERR_NOT_ON_CURVE, 16},
+        {{OFF, INF}, {18, 17}, CUZK_ERR_INFINITY, 17},
+        {{OFF, NONE}, {44, 0}, CUZK_ERR_NOT_ON_CURVE, 44},
+        {{OFF, NONE}, {40, 0}, CUZK_ERR_NOT_ON_CURVE, 40},
+        {{RANGE, RANGE}, {0, 0}, CUZK_ERR_COORD_RANGE, 0},
+    };
+    uint8_t b[N * 96];
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        memcpy(b, good, sizeof b);
+        bool allow_inf = true;
+        for (int e = 0; e < 2; e++) {
+            uint8_t *pt = b + 96 * cases[c].at[e];
+            if (cases[c].kind[e] == OFF) pt[5] ^= 1;
+            if (cases[c].kind[e] == RANGE) memset(pt + 48, 0xff, 48);
+            if (cases[c].kind[e] == INF) allow_inf = false;
+        }
+        for (unsigned threads = 1; threads <= 3; threads++) {
+            uint64_t bad = 99;
+            cuzk_status st = keyio_decode_points(got, b, N, KEYIO_G1_IDEN3,
+                                                 allow_inf ? flags : EC_DECODE_SKIP_SUBGROUP, threads, &bad);
+            if (st != cases[c].want || bad != (uint64_t)cases[c].want_at)
+                fail_msg("case %zu, %u threads: %s at %llu", c, threads, cuzk_status_str(st), (unsigned long long)bad);
+        }
+    }
+}
+
 /* Run by the groth16 test executable (main is in test_prove.c). */
 const struct CMUnitTest test_formats_tests[] = {
     cmocka_unit_test(test_params_round_trip),
@@ -1377,6 +1443,7 @@ const struct CMUnitTest test_formats_tests[] = {
     cmocka_unit_test(test_zkey_load),
     cmocka_unit_test(test_zkey_coef_encoding),
     cmocka_unit_test(test_zkey_hostile),
+    cmocka_unit_test(test_keyio_g1_iden3_batches),
     cmocka_unit_test(test_json_proof),
     cmocka_unit_test(test_json_public),
     cmocka_unit_test(test_json_vk),

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cuzk/msm.h"
+#include "../../src/msm/fp_x8.h"
 
 /* Sanitized builds run the same tests on smaller inputs. */
 #if defined(__SANITIZE_ADDRESS__)
@@ -154,6 +155,80 @@ static void test_g1_glv_switch(void **state)
 #define LOG_N (SMALL_RUN ? 6000 : 9000)
 #include "msm_tests.h"
 
+/* The 8-lane IFMA field arithmetic of the G1 MSM (fp_x8.h, only where the compiler targets AVX-512 IFMA) against
+ * the scalar fp_t functions: canonical inputs and, in some lanes, the same values plus p (the lazily reduced range
+ * [p, 2p) that fpx8_mul and fpx8_sub produce and accept), with 0, 1, p − 1 and 2p − 1 among them. */
+static void test_fp_x8(void **state)
+{
+    (void)state;
+#ifdef FPX8
+    const __m512i lane = _mm512_set_epi64(7 * 48, 6 * 48, 5 * 48, 4 * 48, 3 * 48, 2 * 48, 48, 0);
+    for (int it = 0; it < 2000; it++) {
+        fp_t a[8], b[8], ar[8], br[8], got[8];
+        for (int l = 0; l < 8; l++) {
+            test_rand_fp(&a[l]);
+            test_rand_fp(&b[l]);
+        }
+        if (it == 0) {
+            memset(&a[0], 0, sizeof a[0]);
+            fp_set_one(&b[1]);
+            fp_set_one(&a[2]);
+            fp_neg(&a[2], &a[2]);
+            fp_sub(&a[3], &a[3], &a[3]);
+            fp_set_one(&b[3]);
+            fp_neg(&b[3], &b[3]); /* with + p below: 2p − 1 */
+        }
+        /* raw words: lanes 3..7 of a and odd lanes of b hold value + p */
+        for (int l = 0; l < 8; l++) {
+            ar[l] = a[l];
+            br[l] = b[l];
+            for (int v = 0; v < 2; v++) {
+                fp_t *x = v ? &br[l] : &ar[l];
+                if (v ? (l & 1) == 0 : l < 3) continue;
+                unsigned __int128 c = 0;
+                for (int k = 0; k < FP_LIMBS; k++) {
+                    c += (unsigned __int128)x->l[k] + FP_MODULUS[k];
+                    x->l[k] = (uint64_t)c;
+                    c >>= 64;
+                }
+            }
+        }
+        fpx8 A, B, R;
+        fpx8_gather(&A, ar, lane);
+        fpx8_gather(&B, br, lane);
+        fpx8_mul(&R, &A, &B);
+        fpx8_canon(&R, &R);
+        fpx8_scatter(got, 0xff, lane, &R);
+        for (int l = 0; l < 8; l++) {
+            fp_t want;
+            fp_mul(&want, &a[l], &b[l]);
+            assert_memory_equal(&got[l], &want, sizeof want);
+        }
+        fpx8_sub(&R, &A, &B);
+        fpx8_canon(&R, &R);
+        fpx8_scatter(got, 0xff, lane, &R);
+        for (int l = 0; l < 8; l++) {
+            fp_t want;
+            fp_sub(&want, &a[l], &b[l]);
+            assert_memory_equal(&got[l], &want, sizeof want);
+        }
+        /* a chain of products stays in range */
+        fpx8_mul(&R, &A, &B);
+        for (int k = 0; k < 5; k++) fpx8_mul(&R, &R, &R);
+        fpx8_canon(&R, &R);
+        fpx8_scatter(got, 0xff, lane, &R);
+        for (int l = 0; l < 8; l++) {
+            fp_t want;
+            fp_mul(&want, &a[l], &b[l]);
+            for (int k = 0; k < 5; k++) fp_sqr(&want, &want);
+            assert_memory_equal(&got[l], &want, sizeof want);
+        }
+    }
+#else
+    skip();
+#endif
+}
+
 /* The _upto bound covers every smaller count (the exact scratch is not monotone: fewer points may pick a narrower
  * window with more task sums), and the scratch figures are what the calls need: 0 for nothing to do. */
 static void test_scratch_bytes(void **state)
@@ -193,7 +268,7 @@ int main(void)
         cmocka_unit_test(test_g2_msm_edges),    cmocka_unit_test(test_g2_msm_overflowing_bucket),
         cmocka_unit_test(test_g2_msm_rejects),  cmocka_unit_test(test_g2_batch_add),
         cmocka_unit_test(test_g2_msm_known_logs),
-        cmocka_unit_test(test_scratch_bytes),
+        cmocka_unit_test(test_scratch_bytes),   cmocka_unit_test(test_fp_x8),
     };
     return cmocka_run_group_tests_name("msm", tests, NULL, NULL);
 }
