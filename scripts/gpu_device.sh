@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # One complete GPU session on a device machine: report the machine, configure and build (Release, sm_90), run the
-# GPU check on fresh random inputs, then the GPU micro-benchmarks. Logs go to $OUT (or ./gpu-out).
+# GPU checks on fresh random inputs (kernels, keys, whole proofs against the CPU, the engine's GPU backend, memcheck),
+# then the GPU micro-benchmarks (BENCH_ARGS, e.g. "--filter gpu_prove --max-log2 27" for the whole proofs). Logs go to $OUT (or ./gpu-out).
 # Where OpenSSL's headers are missing (some GPU images), a stub libcrypto stands in: the GPU check and benchmarks
 # never reach the r1cs layer's SHA-256, which then aborts if called.
 set -uo pipefail
@@ -58,13 +59,23 @@ echo "== configure and build"
 cmake -S . -B $b -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 "${extra[@]}" > $out/configure.log 2>&1 \
   || { tail -30 $out/configure.log; exit 1; }
 t0=$(date +%s)
-cmake --build $b -j16 --target cuzk_gpu gpu_check cuzk-bench > $out/build.log 2>&1 || { grep -E "error|Error" -A3 $out/build.log | head -60; exit 1; }
+cmake --build $b -j16 --target cuzk_gpu gpu_check gpu_prove_check gpu_engine_check cuzk-bench cuzk-engine-bench \
+  > $out/build.log 2>&1 || { grep -E "error|Error" -A3 $out/build.log | head -60; exit 1; }
 echo "build: $(( $(date +%s) - t0 )) s"
 [ -n "${BUILD_ONLY:-}" ] && exit 0
 nvcc -arch=sm_90 -std=c++17 -Iinclude -Xptxas -v -c src/gpu/ntt.cu -o /tmp/ntt_v.o 2>&1 | grep -E "Compiling|Used|spill" > $out/ptxas.log || true
 
 echo "== gpu_check ${GPU_CHECK_ARGS:-}"
 $b/bin/gpu_check ${GPU_CHECK_ARGS:-} 2>&1 | tee $out/check.log | grep -vE "^$" | tail -40
+echo "== gpu_prove_check (GPU proofs = CPU proofs, bit for bit)"
+$b/bin/gpu_prove_check 2>&1 | tee $out/prove_check.log | grep -E "FAIL|passed"
+echo "== gpu_engine_check (the engine's GPU backend = its CPU backend)"
+$b/bin/gpu_engine_check quick 2>&1 | tee $out/engine_check.log | tail -3
+if command -v compute-sanitizer >/dev/null; then
+  echo "== compute-sanitizer memcheck, small sizes"
+  compute-sanitizer --tool memcheck --print-limit 5 $b/bin/gpu_prove_check quick 2>&1 | tee $out/memcheck.log | \
+    grep -E "ERROR SUMMARY|passed|Invalid" | head
+fi
 echo "== cuzk-bench micro --gpu"
 $b/bin/cuzk-bench micro --gpu ${BENCH_ARGS:-} 2>&1 | tee $out/bench.jsonl
 nvidia-smi --query-gpu=clocks.sm,temperature.gpu,power.draw --format=csv || true

@@ -17,7 +17,8 @@ if ! cmp -s tests/oracle/package-lock.json tests/oracle/node_modules/.package-lo
 fi
 
 if ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L >/dev/null 2>&1; then
-  echo "test.sh: no CUDA device here: the GPU test (gpu_check) is skipped; run scripts/gpu_device.sh on a GPU machine"
+  echo "test.sh: no CUDA device here: the GPU tests (gpu_check, gpu_prove_check, gpu_engine_check) are skipped;" \
+       "run scripts/gpu_device.sh on a GPU machine"
 fi
 
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
