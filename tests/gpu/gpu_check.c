@@ -12,41 +12,11 @@
 #include <unistd.h>
 
 #include "cuzk/circuits.h"
-#include "cuzk/gpu.h"
+#include "gpu_testutil.h"
 #include "cuzk/groth16.h"
 #include "cuzk/msm.h"
 #include "cuzk/ntt.h"
 #include "../../src/gpu/g16_gpu_test.h"
-
-static int g_pass, g_fail;
-static uint64_t g_rng;
-
-static uint64_t rnd(void)
-{
-    /* splitmix64 */
-    uint64_t z = (g_rng += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
-static void check(int ok, const char *what)
-{
-    if (ok) {
-        g_pass++;
-    } else {
-        g_fail++;
-        printf("FAIL: %s\n", what);
-    }
-    fflush(stdout);
-}
-
-static void rand_fr(fr_t *r)
-{
-    uint64_t l[FR_LIMBS];
-    for (int i = 0; i < FR_LIMBS; i++) l[i] = rnd();
-    fr_from_limbs_reduce(r, l);
-}
 
 static void rand_fp(fp_t *r)
 {
@@ -796,25 +766,16 @@ static void check_keys(int quick)
 int main(int argc, char **argv)
 {
     int quick = argc > 1 && strcmp(argv[1], "quick") == 0;
-    if (gpu_device_count() <= 0) {
-        printf("SKIPPED: no CUDA device\n");
-        return 77;
-    }
-    char name[256];
-    if (gpu_device_name(name, sizeof name) == CUZK_OK) printf("device: %s\n", name);
-    const char *env = getenv("CUZK_TEST_SEED");
-    g_rng = env ? strtoull(env, NULL, 0) : (uint64_t)time(NULL) ^ ((uint64_t)clock() << 32);
-    printf("seed: %llu (replay with CUZK_TEST_SEED)\n", (unsigned long long)g_rng);
+    int rc = gpu_test_start();
+    if (rc != 0) return rc;
 
     if (argc > 1 && strcmp(argv[1], "keys") == 0) {
         check_keys(0);
-        printf("%d passed, %d failed\n", g_pass, g_fail);
-        return g_fail == 0 ? 0 : 1;
+        return gpu_test_finish();
     }
     if (argc > 1 && strcmp(argv[1], "msm") == 0) {
         check_msm(0);
-        printf("%d passed, %d failed\n", g_pass, g_fail);
-        return g_fail == 0 ? 0 : 1;
+        return gpu_test_finish();
     }
     check_msm(quick);
     check_ff();
@@ -852,6 +813,5 @@ int main(int argc, char **argv)
         check_ntt(24, FR_ROOTS_GEN7, GPU_NTT_FORWARD, threads);
         check_roundtrip(26);
     }
-    printf("%d passed, %d failed\n", g_pass, g_fail);
-    return g_fail == 0 ? 0 : 1;
+    return gpu_test_finish();
 }

@@ -11,21 +11,8 @@
 
 #include "cuzk/circuits.h"
 #include "cuzk/engine.h"
-#include "cuzk/gpu.h"
 #include "cuzk/groth16.h"
-
-static int g_pass, g_fail;
-
-static void check(int ok, const char *what)
-{
-    if (ok) {
-        g_pass++;
-    } else {
-        g_fail++;
-        printf("FAIL: %s\n", what);
-    }
-    fflush(stdout);
-}
+#include "gpu_testutil.h"
 
 static engine *start(const char *dir, engine_backend_kind kind)
 {
@@ -109,11 +96,9 @@ static void verify_outside(const char *dir, unsigned log2, uint64_t seed, uint32
 int main(int argc, char **argv)
 {
     int quick = argc > 1 && strcmp(argv[1], "quick") == 0;
+    int rc = gpu_test_start();
+    if (rc != 0) return rc;
     int n = gpu_device_count();
-    if (n <= 0) {
-        printf("gpu_engine_check: SKIPPED, no CUDA device is visible\n");
-        return 77;
-    }
     char dir[256];
     snprintf(dir, sizeof dir, "/tmp/cuzk-gpu-engine-%ld", (long)getpid());
     char cmd[600];
@@ -180,6 +165,5 @@ int main(int argc, char **argv)
     engine_destroy(cpu);
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0) printf("could not remove %s\n", dir);
-    printf("%d passed, %d failed\n", g_pass, g_fail);
-    return g_fail == 0 ? 0 : 1;
+    return gpu_test_finish();
 }

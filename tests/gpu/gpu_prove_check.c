@@ -6,39 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cuzk/circuits.h"
-#include "cuzk/gpu.h"
-
-static int g_pass, g_fail;
-static uint64_t g_rng;
-
-static uint64_t rnd(void)
-{
-    uint64_t z = (g_rng += 0x9e3779b97f4a7c15ULL); /* splitmix64 */
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
-static void rand_fr(fr_t *r)
-{
-    uint64_t l[FR_LIMBS];
-    for (int i = 0; i < FR_LIMBS; i++) l[i] = rnd();
-    fr_from_limbs_reduce(r, l);
-}
-
-static void check(int ok, const char *fmt, const char *detail)
-{
-    if (ok) {
-        g_pass++;
-        return;
-    }
-    g_fail++;
-    printf("FAIL: %s%s%s\n", fmt, detail ? ": " : "", detail ? detail : "");
-    fflush(stdout);
-}
+#include "gpu_testutil.h"
 
 typedef struct {
     unsigned log2;
@@ -53,7 +23,7 @@ static int fixture_make(fixture *f, unsigned log2, groth16_convention conv)
     f->log2 = log2;
     cuzk_errmsg err = {{0}};
     if (circuits_synthetic(log2, rnd(), 16, &f->r, &f->z, &err) != CUZK_OK) {
-        check(0, "circuits_synthetic", err.msg);
+        check_detail(0, "circuits_synthetic", err.msg);
         return 0;
     }
     groth16_setup_opts so;
@@ -63,7 +33,7 @@ static int fixture_make(fixture *f, unsigned log2, groth16_convention conv)
     so.given_toxic = true;
     rand_fr(&so.tau), rand_fr(&so.alpha), rand_fr(&so.beta), rand_fr(&so.gamma), rand_fr(&so.delta);
     if (groth16_setup(&f->pk, f->r, &so, &err) != CUZK_OK) {
-        check(0, "groth16_setup", err.msg);
+        check_detail(0, "groth16_setup", err.msg);
         return 0;
     }
     return 1;
@@ -110,14 +80,14 @@ static void compare(const char *what, fixture *f, gpu_key *k, gpu_prover *p, con
     if (s1 != CUZK_OK || s2 != CUZK_OK) {
         char d[700];
         snprintf(d, sizeof d, "cpu %s (%s), gpu %s (%s)", cuzk_status_str(s1), e1.msg, cuzk_status_str(s2), e2.msg);
-        check(0, name, d);
+        check_detail(0, name, d);
         return;
     }
-    check(memcmp(&cpu, &gpu, sizeof cpu) == 0, name, "proofs differ");
+    check_detail(memcmp(&cpu, &gpu, sizeof cpu) == 0, name, "proofs differ");
     if (valid) {
         groth16_pvk pvk;
         groth16_prepare_vk(&pvk, gpu_key_vk(k));
-        check(groth16_verify(&pvk, &gpu, z + 1, gpu_key_vk(k)->num_inputs - 1) == CUZK_OK, name,
+        check_detail(groth16_verify(&pvk, &gpu, z + 1, gpu_key_vk(k)->num_inputs - 1) == CUZK_OK, name,
               "GPU proof does not verify");
     }
     printf("  %s: upload %.2f spmv %.2f h %.2f msm h %.2f l %.2f a %.2f b1 %.2f b2 %.2f total %.2f ms\n", name,
@@ -134,11 +104,11 @@ static gpu_key *upload(fixture *f, gpu_key_placement place, uint64_t chunk)
     gpu_key *k = NULL;
     cuzk_errmsg err = {{0}};
     cuzk_status s = gpu_key_upload(&k, &f->pk, f->r, &ko, &err);
-    check(s == CUZK_OK, "gpu_key_upload", err.msg);
+    check_detail(s == CUZK_OK, "gpu_key_upload", err.msg);
     if (s == CUZK_OK) {
         gpu_key_info info;
         gpu_key_get_info(k, &info);
-        check(info.placement == (place == GPU_KEY_AUTO ? GPU_KEY_RESIDENT : place), "placement", NULL);
+        check_detail(info.placement == (place == GPU_KEY_AUTO ? GPU_KEY_RESIDENT : place), "placement", NULL);
     }
     return k;
 }
@@ -162,7 +132,7 @@ static void check_bellperson(gpu_prover *p, unsigned log2, int streamed)
         compare("pinned witness", &f, k, p, pz, R1CS_C_PRODUCT, 1);
         gpu_host_free(pz);
     } else {
-        check(0, "gpu_host_alloc", gpu_last_error());
+        check_detail(0, "gpu_host_alloc", gpu_last_error());
     }
 
     /* random values everywhere but ONE: no 0/1 shortcut applies, c = C·z on both */
@@ -182,13 +152,13 @@ static void check_bellperson(gpu_prover *p, unsigned log2, int streamed)
     cuzk_errmsg e1 = {{0}}, e2 = {{0}};
     cuzk_status s1 = groth16_prove(&pr, &f.pk, f.r, rz, &o, NULL, &e1);
     cuzk_status s2 = gpu_prove(&pr, p, k, rz, &o, NULL, &e2);
-    check(s2 == CUZK_ERR_R1CS_UNSATISFIED, "unsatisfied witness is rejected (CUZK_ERR_R1CS_UNSATISFIED)", e2.msg);
-    check(s1 == s2 && strcmp(e1.msg, e2.msg) == 0, "unsatisfied: same row as the CPU", e2.msg);
+    check_detail(s2 == CUZK_ERR_R1CS_UNSATISFIED, "unsatisfied witness is rejected (CUZK_ERR_R1CS_UNSATISFIED)", e2.msg);
+    check_detail(s1 == s2 && strcmp(e1.msg, e2.msg) == 0, "unsatisfied: same row as the CPU", e2.msg);
 
     /* z[0] must be 1 */
     rz[0] = rz[1];
     s2 = gpu_prove(&pr, p, k, rz, &o, NULL, &e2);
-    check(s2 == CUZK_ERR_INVALID_ARG, "z[0] != 1 is rejected", e2.msg);
+    check_detail(s2 == CUZK_ERR_INVALID_ARG, "z[0] != 1 is rejected", e2.msg);
     free(rz);
 out_key:
     gpu_key_free(k);
@@ -205,7 +175,7 @@ static void check_snarkjs(gpu_prover *p, unsigned log2)
     gpu_key *k = NULL;
     cuzk_errmsg err = {{0}};
     cuzk_status s = gpu_key_upload(&k, &f.pk, f.r, &ko, &err); /* with the full circuit: checked mode works */
-    check(s == CUZK_OK, "gpu_key_upload snarkjs", err.msg);
+    check_detail(s == CUZK_OK, "gpu_key_upload snarkjs", err.msg);
     if (s == CUZK_OK) {
         compare("snarkjs", &f, k, p, f.z, R1CS_C_PRODUCT, 1);
         compare("snarkjs", &f, k, p, f.z, R1CS_C_CHECKED, 1);
@@ -228,18 +198,18 @@ static void check_errors(gpu_prover *p)
     gpu_key *k = NULL;
     cuzk_errmsg err = {{0}};
     cuzk_status s = gpu_key_upload(&k, &f.pk, g.r, &ko, &err);
-    check(s == CUZK_ERR_MISMATCH && k == NULL, "a key with another circuit: CUZK_ERR_MISMATCH", err.msg);
+    check_detail(s == CUZK_ERR_MISMATCH && k == NULL, "a key with another circuit: CUZK_ERR_MISMATCH", err.msg);
     s = gpu_key_upload(&k, &f.pk, NULL, &ko, &err);
-    check(s == CUZK_ERR_INVALID_ARG && k == NULL, "a bellperson key without circuit: CUZK_ERR_INVALID_ARG", err.msg);
+    check_detail(s == CUZK_ERR_INVALID_ARG && k == NULL, "a bellperson key without circuit: CUZK_ERR_INVALID_ARG", err.msg);
 
     ko.placement = GPU_KEY_RESIDENT;
     ko.vram_budget = 1 << 20;
     s = gpu_key_upload(&k, &f.pk, f.r, &ko, &err);
-    check(s == CUZK_ERR_NOMEM && k == NULL && strstr(err.msg, "GiB") != NULL,
+    check_detail(s == CUZK_ERR_NOMEM && k == NULL && strstr(err.msg, "GiB") != NULL,
           "resident in a 1 MiB budget: CUZK_ERR_NOMEM with the sizes", err.msg);
     ko.placement = GPU_KEY_AUTO;
     s = gpu_key_upload(&k, &f.pk, f.r, &ko, &err);
-    check(s == CUZK_ERR_NOMEM && k == NULL, "auto in a 1 MiB budget: CUZK_ERR_NOMEM", err.msg);
+    check_detail(s == CUZK_ERR_NOMEM && k == NULL, "auto in a 1 MiB budget: CUZK_ERR_NOMEM", err.msg);
 
     /* a budget that holds everything but the bases: AUTO falls back to STREAMED, and proves the same */
     gpu_key_info info;
@@ -255,15 +225,15 @@ static void check_errors(gpu_prover *p)
         ko.vram_budget = info.vram_bytes - bases + info.prover_vram_bytes + 2 * 256 * sizeof(g2_affine_t) +
                          8 * r1cs_num_vars(f.r) + 65536;
         s = gpu_key_upload(&k, &f.pk, f.r, &ko, &err);
-        check(s == CUZK_OK, "auto in a budget without room for the bases", err.msg);
+        check_detail(s == CUZK_OK, "auto in a budget without room for the bases", err.msg);
         if (s == CUZK_OK) {
             gpu_key_get_info(k, &info);
-            check(info.placement == GPU_KEY_STREAMED && info.pinned_bytes >= bases, "fallback to streamed", NULL);
+            check_detail(info.placement == GPU_KEY_STREAMED && info.pinned_bytes >= bases, "fallback to streamed", NULL);
             compare("auto->streamed", &f, k, p, f.z, R1CS_C_PRODUCT, 1);
             gpu_key_free(k);
         }
     } else {
-        check(0, "gpu_key_upload", err.msg);
+        check_detail(0, "gpu_key_upload", err.msg);
     }
     fixture_free(&g);
     fixture_free(&f);
@@ -283,8 +253,8 @@ static void check_steady(gpu_prover *p)
         cuzk_status a = gpu_prove(&pr, p, k, f.z, &o, NULL, &err);
         cuzk_status b = gpu_prove(&pr, p, k, f.z, &o, &s2, &err);
         cuzk_status c = gpu_prove(&pr, p, k, f.z, &o, &s3, &err);
-        check(a == CUZK_OK && b == CUZK_OK && c == CUZK_OK, "repeated proofs", err.msg);
-        check(s2.vram_bytes == s3.vram_bytes && s3.vram_bytes <= gpu_prove_vram_bytes(f.pk.domain_size, r1cs_num_vars(f.r)),
+        check_detail(a == CUZK_OK && b == CUZK_OK && c == CUZK_OK, "repeated proofs", err.msg);
+        check_detail(s2.vram_bytes == s3.vram_bytes && s3.vram_bytes <= gpu_prove_vram_bytes(f.pk.domain_size, r1cs_num_vars(f.r)),
               "steady state: no growth, within gpu_prove_vram_bytes", NULL);
         gpu_key_free(k);
     }
@@ -294,16 +264,8 @@ static void check_steady(gpu_prover *p)
 int main(int argc, char **argv)
 {
     int quick = argc > 1 && strcmp(argv[1], "quick") == 0;
-    if (gpu_device_count() <= 0) {
-        printf("SKIPPED: no CUDA device\n");
-        return 77;
-    }
-    char name[256];
-    if (gpu_device_name(name, sizeof name) == CUZK_OK) printf("device: %s\n", name);
-    const char *env = getenv("CUZK_TEST_SEED");
-    g_rng = env ? strtoull(env, NULL, 0) : (uint64_t)time(NULL) ^ ((uint64_t)clock() << 32);
-    printf("seed: %llu (replay with CUZK_TEST_SEED)\n", (unsigned long long)g_rng);
-
+    int rc = gpu_test_start();
+    if (rc != 0) return rc;
     gpu_prover *p = NULL;
     cuzk_errmsg err = {{0}};
     if (gpu_prover_create(&p, &err) != CUZK_OK) {
@@ -330,6 +292,5 @@ int main(int argc, char **argv)
         gpu_prover_destroy(p);
         gpu_set_device(0);
     }
-    printf("%d passed, %d failed\n", g_pass, g_fail);
-    return g_fail == 0 ? 0 : 1;
+    return gpu_test_finish();
 }

@@ -22,6 +22,20 @@ static const char demo_help[] =
     "default) makes the key and the proof on the GPU when cuzk was built with CUDA and a device is present, else on\n"
     "the CPU. Exit status 0 only when the proof verifies.\n";
 
+/* The synthetic circuit and its witness, with the step's line. */
+static cuzk_status demo_gen(unsigned log2n, uint64_t seed, unsigned threads, r1cs_t **r, fr_t **z, double *seconds,
+                            cuzk_errmsg *err)
+{
+    double t0 = cli_now();
+    cuzk_status s = circuits_synthetic(log2n, seed, threads, r, z, err);
+    if (s != CUZK_OK) return s;
+    *seconds = cli_now() - t0;
+    printf("gen     2^%u: %llu constraints, %u inputs, %u aux  %8.3f s\n", log2n,
+           (unsigned long long)(*r)->num_constraints, (*r)->num_inputs, (*r)->num_aux, *seconds);
+    fflush(stdout);
+    return CUZK_OK;
+}
+
 /* The proof's wire encoding decoded again and verified on the host, as a verifier elsewhere would. */
 static cuzk_status demo_verify(const groth16_vk *vk, const groth16_proof_t *proof, const r1cs_t *r, const fr_t *z,
                                double *seconds)
@@ -49,13 +63,10 @@ static int demo_gpu(unsigned log2n, uint64_t seed, unsigned threads)
     cuzk_errmsg err = {{0}};
     r1cs_t *r;
     fr_t *z;
-    double t0 = cli_now();
-    cuzk_status s = circuits_synthetic(log2n, seed, threads, &r, &z, &err);
+    double t_gen;
+    cuzk_status s = demo_gen(log2n, seed, threads, &r, &z, &t_gen, &err);
     if (s != CUZK_OK) return cli_fail("demo", "gen", s, &err);
-    double t_gen = cli_now() - t0;
-    printf("gen     2^%u: %llu constraints, %u inputs, %u aux  %8.3f s\n", log2n,
-           (unsigned long long)r->num_constraints, r->num_inputs, r->num_aux, t_gen);
-    fflush(stdout);
+    double t0;
 
     groth16_setup_opts so;
     memset(&so, 0, sizeof so);
@@ -150,13 +161,10 @@ int cmd_demo(int argc, char **argv)
     cuzk_errmsg err = {{0}};
     r1cs_t *r;
     fr_t *z;
-    double t0 = cli_now();
-    cuzk_status s = circuits_synthetic((unsigned)log2n, seed, threads, &r, &z, &err);
+    double t_gen;
+    cuzk_status s = demo_gen((unsigned)log2n, seed, threads, &r, &z, &t_gen, &err);
     if (s != CUZK_OK) return cli_fail("demo", "gen", s, &err);
-    double t_gen = cli_now() - t0;
-    printf("gen     2^%llu: %llu constraints, %u inputs, %u aux  %8.3f s\n", (unsigned long long)log2n,
-           (unsigned long long)r->num_constraints, r->num_inputs, r->num_aux, t_gen);
-    fflush(stdout);
+    double t0;
 
     groth16_setup_opts so;
     memset(&so, 0, sizeof so);
