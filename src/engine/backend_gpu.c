@@ -330,7 +330,7 @@ cuzk_status engine_backend_gpu(engine_backend *b, const engine_config *cfg, cuzk
     gpu_ctx *c = calloc(1, sizeof *c);
     if (c == NULL) return CUZK_ERR_NOMEM;
     c->num_devices = (unsigned)n;
-    c->workers = cfg->gpu_workers_per_device ? cfg->gpu_workers_per_device : 2;
+    c->workers = cfg->gpu_workers_per_device ? cfg->gpu_workers_per_device : 1;
     c->dev = calloc(n, sizeof *c->dev);
     c->provers = calloc(n * c->workers, sizeof *c->provers);
     pthread_mutex_init(&c->lock, NULL);
@@ -368,7 +368,7 @@ cuzk_status engine_backend_gpu(engine_backend *b, const engine_config *cfg, cuzk
     b->prove_finish = g_prove_finish;
     b->destroy = g_destroy;
     b->synthesizes = true;
-    b->default_workers = 2;
+    b->default_workers = 1;
     b->witness_alloc = g_witness_alloc;
     b->witness_free = g_witness_free;
     b->dev_key_load = g_dev_key_load;

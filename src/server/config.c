@@ -17,7 +17,7 @@ void config_defaults(daemon_config *c)
     c->shutdown_timeout_ms = 60000;
     c->interrupt_timeout_ms = 5000;
     c->server_threads = 2;
-    c->gpu_workers_per_device = 0; /* the backend's default: 2 per GPU, 1 on the CPU */
+    c->gpu_workers_per_device = 0; /* the backend's default: 1 per GPU and on the CPU */
     c->gpu_queue_depth = 4;
     c->result_ttl_ms = 600000;
     c->log_level = LOG_INFO;
