@@ -6,7 +6,9 @@
  * Elements keep the CPU layout (fr_t, fp_t, fp2_t in Montgomery form), so arrays copy unchanged; device arrays
  * must be 16-byte aligned (cudaMalloc'd arrays and every element inside them are).
  *
- * Every CUDA failure returns CUZK_ERR_DEVICE; gpu_last_error() then gives the CUDA message and the call site. */
+ * Every CUDA failure returns CUZK_ERR_DEVICE, except an allocation the device (or pinned host memory) cannot
+ * satisfy, which returns CUZK_ERR_NOMEM (the device stays usable); gpu_last_error() then gives the CUDA message and
+ * the call site. */
 #ifndef CUZK_GPU_H
 #define CUZK_GPU_H
 
