@@ -464,7 +464,7 @@ static size_t diff_points(const void *key_arr, const void *want, uint64_t n, siz
 
 static void compare_key(const char *name, const gpu_key *k, const groth16_pk *pk)
 {
-    char what[300];
+    char what[800];
     gpu_key_bases kb;
     gpu_key_get_bases(k, &kb);
     snprintf(what, sizeof what, "%s: lengths h %llu/%llu l %llu/%llu a %llu/%llu b %llu/%llu", name,
@@ -515,7 +515,7 @@ static void rand_toxic(groth16_setup_opts *o)
 
 static void check_gpu_setup(const char *name, const r1cs_t *c, gpu_key_placement place, size_t chunk)
 {
-    char what[300];
+    char what[800];
     if (c == NULL) {
         snprintf(what, sizeof what, "setup %s: cannot build the circuit", name);
         check(0, what);
@@ -603,7 +603,7 @@ static void off_subgroup_g2(uint8_t out[G2_UNCOMPRESSED_BYTES])
 
 static void check_params_file(const char *name, const r1cs_t *c)
 {
-    char what[300], path[128], bad_path[128];
+    char what[800], path[128], bad_path[128];
     if (c == NULL) {
         snprintf(what, sizeof what, "params %s: cannot build the circuit", name);
         check(0, what);
@@ -746,7 +746,7 @@ static void check_keys(int quick)
         memset(&o, 0, sizeof o);
         gpu_key *k = NULL;
         cuzk_errmsg e = {""};
-        char what[300];
+        char what[800];
         s = gpu_setup(&k, mid, &o, NULL, &e);
         snprintf(what, sizeof what, "gpu_setup with random toxic waste: %s (%s)", cuzk_status_str(s), e.msg);
         check(s == CUZK_OK && k != NULL && gpu_key_vk(k)->num_inputs == 4, what);
