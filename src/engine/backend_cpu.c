@@ -24,10 +24,10 @@ static void cpu_device_info(void *ctx, unsigned device, engine_gpu_status *out)
     snprintf(out->name, sizeof out->name, "cpu (%u threads per partition)", c->threads);
 }
 
-static uint64_t cpu_partition_bytes(void *ctx, uint64_t domain_size, uint64_t num_vars)
+static uint64_t cpu_partition_bytes(void *ctx, const groth16_prove_shape *shape)
 {
     cpu_ctx *c = ctx;
-    return groth16_prove_peak_bytes(domain_size, num_vars, c->threads);
+    return groth16_prove_shape_peak_bytes(shape, c->threads);
 }
 
 static cuzk_status cpu_prove_start(void *ctx, unsigned device, engine_work *w, cuzk_errmsg *err)

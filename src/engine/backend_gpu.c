@@ -64,9 +64,9 @@ static void g_device_info(void *ctx, unsigned device, engine_gpu_status *out)
 }
 
 /* The host holds only the witness (counted by the engine) and a few points between synthesis and verification. */
-static uint64_t g_partition_bytes(void *ctx, uint64_t domain_size, uint64_t num_vars)
+static uint64_t g_partition_bytes(void *ctx, const groth16_prove_shape *shape)
 {
-    (void)ctx, (void)domain_size, (void)num_vars;
+    (void)ctx, (void)shape;
     return 0;
 }
 

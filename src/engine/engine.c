@@ -13,8 +13,8 @@
  * A CRITICAL job arriving behind many NORMAL partitions is dispatched by the next free synthesis worker and goes
  * to the head of the GPU queue, so it waits at most for the partitions already being synthesized or proved.
  *
- * Memory: admission reserves, per partition, engine_partition_need() (the backend's peak bound for the circuit's
- * dimensions, plus the partition's witness); a .wtns payload is reserved at submission and becomes part of its
+ * Memory: admission reserves, per partition, engine_partition_need() (the backend's peak bound for the key's shape:
+ * its densities once it has been loaded on the host, every variable selected before; plus the partition's witness); a .wtns payload is reserved at submission and becomes part of its
  * partition's reservation at admission. mem_used never exceeds mem_budget. Keys have their own budget (the key
  * manager, keys.c).
  *
@@ -239,7 +239,7 @@ static engine_work *pick_partition(engine *e)
             }
             engine_key *k = j->key;
             if (k->state != KEY_HOT) continue; /* loading: later; others proceed */
-            uint64_t need = engine_partition_need(e, k->domain_size, k->num_vars);
+            uint64_t need = engine_partition_need(e, k);
             if (need > e->mem_budget) {
                 engine_job_finish(e, j, ENGINE_JOB_FAILED,
                                   "job needs %llu bytes of working memory per partition, budget %llu",
@@ -843,7 +843,7 @@ static cuzk_status submit_prepare(engine *e, const engine_request *req, engine_j
     /* the size check needs the circuit's dimensions: known for synthetic circuits and for circuits loaded before,
      * read from the PCE header for the others (a header that cannot be read is reported by the load) */
     if (engine_key_read_dims(e, k)) {
-        uint64_t need = engine_partition_need(e, k->domain_size, k->num_vars);
+        uint64_t need = engine_partition_need(e, k);
         if (need > e->mem_budget)
             return fail(err, CUZK_ERR_OVER_BUDGET, "job needs %llu bytes of working memory per partition, budget %llu",
                         (unsigned long long)need, (unsigned long long)e->mem_budget);

@@ -65,7 +65,7 @@ typedef struct engine_backend {
     unsigned (*num_devices)(void *ctx);
     void (*device_info)(void *ctx, unsigned device, engine_gpu_status *out);
     /* the bytes one partition holds from synthesis to the end of its proof, besides the witness */
-    uint64_t (*partition_bytes)(void *ctx, uint64_t domain_size, uint64_t num_vars);
+    uint64_t (*partition_bytes)(void *ctx, const groth16_prove_shape *shape);
     cuzk_status (*prove_start)(void *ctx, unsigned device, engine_work *w, cuzk_errmsg *err);
     cuzk_status (*prove_finish)(void *ctx, unsigned device, engine_work *w, cuzk_errmsg *err);
     void (*destroy)(void *ctx);
@@ -135,6 +135,9 @@ typedef struct engine_key {
     cuzk_status last_status;  /* of the last load */
     /* known after the first load (and kept when evicted), for memory admission at submit */
     bool dims_known;
+    bool shape_known;          /* shape holds the loaded key's densities (groth16_prove_shape_key); else the
+                                * admission bound takes every variable as selected (groth16_prove_shape_worst) */
+    groth16_prove_shape shape;
     uint64_t domain_size, num_vars, num_inputs;
     char last_error[256];     /* the last load's failure, given to the jobs that waited for it */
     /* HOT contents: cs (a PCE mapping when the key has files, else heap) and pk (with device keys, a synthetic key's
@@ -300,7 +303,9 @@ void engine_synthetic_toxic(groth16_setup_opts *o, uint64_t log2, uint64_t seed)
 void engine_keys_destroy(engine *e);
 bool engine_circuit_id_valid(const char *id);
 /* job memory per partition for a key of these dimensions: the prover's peak bound plus the partition's witness */
-uint64_t engine_partition_need(const engine *e, uint64_t domain_size, uint64_t num_vars);
+/* What admission reserves per partition of key k (its dimensions must be known): the backend's bound for the key's
+ * shape (its densities once it has been loaded, the worst case for its dimensions before) plus the witness. */
+uint64_t engine_partition_need(const engine *e, const struct engine_key *k);
 /* GENERIC_CIRCUIT keys never loaded: their dimensions from the PCE header (false when it cannot be read; the load
  * then reports why) */
 bool engine_key_read_dims(engine *e, engine_key *k);

@@ -36,9 +36,15 @@ static uint64_t file_size(const char *path)
     return stat(path, &st) == 0 ? (uint64_t)st.st_size : 0;
 }
 
-uint64_t engine_partition_need(const engine *e, uint64_t domain_size, uint64_t num_vars)
+uint64_t engine_partition_need(const engine *e, const engine_key *k)
 {
-    return e->be.partition_bytes(e->be.ctx, domain_size, num_vars) + num_vars * sizeof(fr_t);
+    groth16_prove_shape worst;
+    const groth16_prove_shape *sh = &k->shape;
+    if (!k->shape_known) {
+        groth16_prove_shape_worst(&worst, k->domain_size, k->num_vars);
+        sh = &worst;
+    }
+    return e->be.partition_bytes(e->be.ctx, sh) + k->num_vars * sizeof(fr_t);
 }
 
 /* The key's files: false for a synthetic key without a parameter directory (it has none). */
@@ -442,6 +448,9 @@ void *engine_loader_main(void *arg)
             k->domain_size = k->pk.domain_size;
             k->num_vars = r1cs_num_vars(k->cs);
             k->num_inputs = k->cs->num_inputs;
+            /* a key held on the host (not one made on a device) gives its densities: a tighter bound */
+            k->shape_known = k->pk.domain_size != 0;
+            if (k->shape_known) groth16_prove_shape_key(&k->shape, &k->pk);
             k->last_error[0] = 0;
             k->last_status = CUZK_OK;
             k->t_hot = engine_now();

@@ -490,6 +490,43 @@ static void test_memory_budget(void **state)
     engine_destroy(e);
 }
 
+/* Once a key is loaded its densities tighten the reservation (groth16_prove_shape_key instead of every variable
+ * selected): a budget between the two bounds refuses the job while only the dimensions are known, and takes it
+ * once the key has been preloaded. */
+static void test_memory_densities(void **state)
+{
+    (void)state;
+    r1cs_t *cs;
+    assert_int_equal(circuits_synthetic(8, 4, 1, &cs, NULL, NULL), CUZK_OK);
+    groth16_pk pk;
+    groth16_setup_opts so;
+    memset(&so, 0, sizeof so);
+    assert_int_equal(groth16_setup(&pk, cs, &so, NULL), CUZK_OK);
+    uint64_t nv = r1cs_num_vars(cs);
+    groth16_prove_shape sh;
+    groth16_prove_shape_key(&sh, &pk);
+    uint64_t tight = groth16_prove_shape_peak_bytes(&sh, 1) + nv * sizeof(fr_t);
+    uint64_t worst = groth16_prove_peak_bytes(pk.domain_size, nv, 1) + nv * sizeof(fr_t);
+    groth16_pk_free(&pk);
+    r1cs_free(cs);
+    assert_true(tight < worst); /* B holds about a quarter of the variables: its G2 gather shrinks */
+
+    engine_config c = base_cfg();
+    c.working_memory_budget = tight;
+    engine *e = start(&c);
+    char id[ENGINE_ID_MAX];
+    cuzk_errmsg err = {{0}};
+    engine_request r = synth_req(8, 4, 2, ENGINE_PRIO_NORMAL);
+    assert_int_equal(engine_submit(e, &r, id, NULL, NULL, &err), CUZK_ERR_OVER_BUDGET);
+    bool already;
+    uint64_t ms;
+    assert_int_equal(engine_preload(e, "synthetic-8-4", &already, &ms, &err), CUZK_OK);
+    submit_ok(e, &r, id);
+    expect_completed(e, id, 2);
+    assert_true(metric(e, "cuzk_memory_peak_bytes") <= (double)tight);
+    engine_destroy(e);
+}
+
 /* The bound is an upper bound of what the prover really allocates: measured with glibc's counters around the
  * synthesis (which holds a, b, c) in builds without a sanitizer's allocator. */
 static void test_memory_model(void **state)
@@ -694,10 +731,10 @@ static void faulty_info(void *ctx, unsigned d, engine_gpu_status *o)
     faulty_ctx *f = ctx;
     f->cpu.device_info(f->cpu.ctx, d, o);
 }
-static uint64_t faulty_bytes(void *ctx, uint64_t n, uint64_t v)
+static uint64_t faulty_bytes(void *ctx, const groth16_prove_shape *sh)
 {
     faulty_ctx *f = ctx;
-    return f->cpu.partition_bytes(f->cpu.ctx, n, v);
+    return f->cpu.partition_bytes(f->cpu.ctx, sh);
 }
 static cuzk_status faulty_start(void *ctx, unsigned d, engine_work *w, cuzk_errmsg *err)
 {
@@ -779,10 +816,10 @@ static void gate_info(void *ctx, unsigned d, engine_gpu_status *o)
     gate_ctx *g = ctx;
     g->cpu.device_info(g->cpu.ctx, d, o);
 }
-static uint64_t gate_bytes(void *ctx, uint64_t n, uint64_t v)
+static uint64_t gate_bytes(void *ctx, const groth16_prove_shape *sh)
 {
     gate_ctx *g = ctx;
-    return g->cpu.partition_bytes(g->cpu.ctx, n, v);
+    return g->cpu.partition_bytes(g->cpu.ctx, sh);
 }
 static cuzk_status gate_start(void *ctx, unsigned d, engine_work *w, cuzk_errmsg *err)
 {
@@ -1002,6 +1039,7 @@ int main(void)
         cmocka_unit_test(test_synthetic_jobs),       cmocka_unit_test(test_generic_jobs),
         cmocka_unit_test(test_priority_order),       cmocka_unit_test(test_cancel),
         cmocka_unit_test(test_idempotency_and_timeout), cmocka_unit_test(test_memory_budget),
+        cmocka_unit_test(test_memory_densities),
         cmocka_unit_test(test_memory_model),         cmocka_unit_test(test_backend_failures),
         cmocka_unit_test(test_shutdown_under_load),  cmocka_unit_test(test_status_keys_metrics),
         cmocka_unit_test(test_generic_over_budget_at_submit), cmocka_unit_test(test_key_tiers),

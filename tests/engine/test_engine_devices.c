@@ -46,9 +46,9 @@ static void fk_info(void *ctx, unsigned d, engine_gpu_status *o)
     o->vram_budget_bytes = f->budget;
 }
 
-static uint64_t fk_bytes(void *ctx, uint64_t n, uint64_t v)
+static uint64_t fk_bytes(void *ctx, const groth16_prove_shape *sh)
 {
-    (void)ctx, (void)n, (void)v;
+    (void)ctx, (void)sh;
     return 0;
 }
 
