@@ -155,6 +155,19 @@ static cuzk_status g_witness_alloc(void *ctx, uint64_t bytes, fr_t **out)
         pthread_mutex_unlock(&c->lock);
         return CUZK_OK;
     }
+    /* No idle buffer fits: the idle ones belong to another size of circuit. They are outside the engine's memory
+     * accounting (only buffers in use are admitted), so they go before a new one is made, and the pool never holds
+     * more than the admitted witnesses plus idle buffers of the size in use. */
+    gbuf stale[64];
+    size_t nstale = 0;
+    for (size_t i = 0; i < c->num_bufs && nstale < 64;) {
+        if (!c->bufs[i].in_use) {
+            stale[nstale++] = c->bufs[i];
+            c->bufs[i] = c->bufs[--c->num_bufs];
+        } else {
+            i++;
+        }
+    }
     if (c->num_bufs == c->cap_bufs) {
         size_t cap = c->cap_bufs ? 2 * c->cap_bufs : 16;
         gbuf *nb = realloc(c->bufs, cap * sizeof *nb);
@@ -166,6 +179,10 @@ static cuzk_status g_witness_alloc(void *ctx, uint64_t bytes, fr_t **out)
         c->cap_bufs = cap;
     }
     pthread_mutex_unlock(&c->lock);
+    for (size_t i = 0; i < nstale; i++) {
+        if (stale[i].pinned) gpu_host_free(stale[i].p);
+        else free(stale[i].p);
+    }
 
     void *p = NULL;
     bool pinned = set_device(c, 0, NULL) == CUZK_OK && gpu_host_alloc(&p, bytes ? bytes : 1) == CUZK_OK;
