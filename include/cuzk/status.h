@@ -61,4 +61,7 @@ typedef struct {
     char msg[256];
 } cuzk_errmsg;
 
+/* Writes the printf-style detail into err (when err is not NULL) and returns s: every layer reports errors so. */
+cuzk_status cuzk_fail(cuzk_errmsg *err, cuzk_status s, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 #endif

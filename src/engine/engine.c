@@ -55,18 +55,6 @@ static void deadline_in(struct timespec *ts, uint64_t ms)
     }
 }
 
-static cuzk_status fail(cuzk_errmsg *err, cuzk_status s, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static cuzk_status fail(cuzk_errmsg *err, cuzk_status s, const char *fmt, ...)
-{
-    if (err != NULL) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-        va_end(ap);
-    }
-    return s;
-}
-
 void engine_result_clear(engine_result *r)
 {
     if (r == NULL) return;
@@ -290,12 +278,13 @@ static cuzk_status work_alloc_z(engine *e, engine_work *w, uint64_t n, cuzk_errm
     if (e->be.witness_alloc != NULL) {
         cuzk_status s = e->be.witness_alloc(e->be.ctx, w->z_bytes, &w->owned_z);
         if (s != CUZK_OK)
-            return fail(err, s, "no memory for the witness (%llu bytes)", (unsigned long long)w->z_bytes);
+            return cuzk_fail(err, s, "no memory for the witness (%llu bytes)", (unsigned long long)w->z_bytes);
         w->z_backend = true;
     } else {
         w->owned_z = malloc(w->z_bytes ? w->z_bytes : 1);
         if (w->owned_z == NULL)
-            return fail(err, CUZK_ERR_NOMEM, "no memory for the witness (%llu bytes)", (unsigned long long)w->z_bytes);
+            return cuzk_fail(err, CUZK_ERR_NOMEM, "no memory for the witness (%llu bytes)",
+                             (unsigned long long)w->z_bytes);
     }
     w->z = w->owned_z;
     return CUZK_OK;
@@ -310,7 +299,7 @@ static cuzk_status work_make_witness(engine *e, engine_work *w, unsigned threads
     cuzk_status s = work_alloc_z(e, w, n, err);
     if (s != CUZK_OK) return s;
     s = circuits_synthetic_witness_into(k->log2, k->seed, k->seed + w->index, threads, w->owned_z, n, &sub);
-    if (s != CUZK_OK) return fail(err, s, "witness: %s (%s)", cuzk_status_str(s), sub.msg);
+    if (s != CUZK_OK) return cuzk_fail(err, s, "witness: %s (%s)", cuzk_status_str(s), sub.msg);
     return CUZK_OK;
 }
 
@@ -325,8 +314,8 @@ static cuzk_status work_parse_witness(engine *e, engine_work *w, const uint8_t *
     s = buf != NULL ? r1cs_wtns_parse_into(buf, len, cs, w->owned_z, &sub)
                     : r1cs_wtns_load_into(path, cs, w->owned_z, &sub);
     if (s != CUZK_OK)
-        return fail(err, s, "witness: %s (%s); circuit %s has %llu variables", cuzk_status_str(s), sub.msg,
-                    w->key->id, (unsigned long long)r1cs_num_vars(cs));
+        return cuzk_fail(err, s, "witness: %s (%s); circuit %s has %llu variables", cuzk_status_str(s), sub.msg,
+                         w->key->id, (unsigned long long)r1cs_num_vars(cs));
     return CUZK_OK;
 }
 
@@ -595,19 +584,19 @@ static uint64_t physical_memory(void)
 cuzk_status engine_create_with_backend(engine **out, const engine_config *cfg, const engine_backend *be,
                                        cuzk_errmsg *err)
 {
-    if (out == NULL || cfg == NULL || be == NULL) return fail(err, CUZK_ERR_INVALID_ARG, "NULL argument");
+    if (out == NULL || cfg == NULL || be == NULL) return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "NULL argument");
     *out = NULL;
     if (cfg->param_dir != NULL && cfg->param_dir[0] != 0) {
         struct stat st;
         if (stat(cfg->param_dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
             if (be->destroy != NULL) be->destroy(be->ctx);
-            return fail(err, CUZK_ERR_IO, "param_dir %s is not a directory", cfg->param_dir);
+            return cuzk_fail(err, CUZK_ERR_IO, "param_dir %s is not a directory", cfg->param_dir);
         }
     }
     engine *e = calloc(1, sizeof *e);
     if (e == NULL) {
         if (be->destroy != NULL) be->destroy(be->ctx);
-        return fail(err, CUZK_ERR_NOMEM, "out of memory");
+        return cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory");
     }
     e->be = *be;
     e->cfg = *cfg;
@@ -645,7 +634,7 @@ cuzk_status engine_create_with_backend(engine **out, const engine_config *cfg, c
         free(e->threads);
         if (be->destroy != NULL) be->destroy(be->ctx);
         free(e);
-        return fail(err, CUZK_ERR_NOMEM, "out of memory");
+        return cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory");
     }
 
     pthread_mutex_init(&e->lock, NULL);
@@ -693,7 +682,7 @@ cuzk_status engine_create_with_backend(engine **out, const engine_config *cfg, c
     e->num_threads = started;
     if (!ok) {
         engine_destroy(e);
-        return fail(err, CUZK_ERR_NOMEM, "cannot start the engine's threads");
+        return cuzk_fail(err, CUZK_ERR_NOMEM, "cannot start the engine's threads");
     }
     *out = e;
     return CUZK_OK;
@@ -701,7 +690,7 @@ cuzk_status engine_create_with_backend(engine **out, const engine_config *cfg, c
 
 cuzk_status engine_create(engine **out, const engine_config *cfg, cuzk_errmsg *err)
 {
-    if (out == NULL || cfg == NULL) return fail(err, CUZK_ERR_INVALID_ARG, "NULL argument");
+    if (out == NULL || cfg == NULL) return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "NULL argument");
     engine_backend be;
     cuzk_status s;
     bool want_gpu = cfg->backend == ENGINE_BACKEND_GPU || (cfg->gpu_devices != NULL && cfg->num_gpu_devices > 0);
@@ -710,14 +699,14 @@ cuzk_status engine_create(engine **out, const engine_config *cfg, cuzk_errmsg *e
         cuzk_errmsg sub = {{0}};
         s = engine_backend_gpu(&be, cfg, &sub);
         if (s == CUZK_OK) return engine_create_with_backend(out, cfg, &be, err);
-        if (want_gpu || s != CUZK_ERR_NOT_FOUND) return fail(err, s, "GPU backend: %s", sub.msg);
+        if (want_gpu || s != CUZK_ERR_NOT_FOUND) return cuzk_fail(err, s, "GPU backend: %s", sub.msg);
 #else
         if (want_gpu)
-            return fail(err, CUZK_ERR_INVALID_ARG, "GPU devices were requested but this build has no GPU backend");
+            return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "GPU devices were requested but this build has no GPU backend");
 #endif
     }
     s = engine_backend_cpu(&be, cfg->prover_threads);
-    if (s != CUZK_OK) return fail(err, s, "cannot create the CPU backend");
+    if (s != CUZK_OK) return cuzk_fail(err, s, "cannot create the CPU backend");
     return engine_create_with_backend(out, cfg, &be, err);
 }
 
@@ -801,71 +790,74 @@ static cuzk_status submit_prepare(engine *e, const engine_request *req, engine_j
     if (j->kind == ENGINE_KIND_SYNTHETIC) {
         unsigned max = CIRCUITS_LOG2_MAX < NTT_MAX_LOG2 ? CIRCUITS_LOG2_MAX : NTT_MAX_LOG2;
         if (req->synthetic_log2 < CIRCUITS_LOG2_MIN || req->synthetic_log2 > max)
-            return fail(err, CUZK_ERR_INVALID_ARG, "synthetic_log2 %u is outside [%u, %u]", req->synthetic_log2,
-                        CIRCUITS_LOG2_MIN, max);
+            return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "synthetic_log2 %u is outside [%u, %u]", req->synthetic_log2,
+                             CIRCUITS_LOG2_MIN, max);
         snprintf(id, sizeof id, "synthetic-%u-%llu", req->synthetic_log2, (unsigned long long)req->seed);
         k = engine_key_get(e, id, true, req->synthetic_log2, req->seed);
     } else {
         if (e->param_dir == NULL)
-            return fail(err, CUZK_ERR_NOT_FOUND, "no param_dir is configured, so no circuit is registered");
+            return cuzk_fail(err, CUZK_ERR_NOT_FOUND, "no param_dir is configured, so no circuit is registered");
         if (!engine_circuit_id_valid(req->circuit_id))
-            return fail(err, CUZK_ERR_INVALID_ARG, "invalid circuit id (letters, digits, '-', '_', '.'; not empty)");
+            return cuzk_fail(err, CUZK_ERR_INVALID_ARG,
+                             "invalid circuit id (letters, digits, '-', '_', '.'; not empty)");
         char path[4400];
         const char *ext[2] = {"pce", "params"};
         for (int i = 0; i < 2; i++) {
             snprintf(path, sizeof path, "%s/%s.%s", e->param_dir, req->circuit_id, ext[i]);
             if (access(path, R_OK) != 0)
-                return fail(err, CUZK_ERR_NOT_FOUND, "unknown circuit %s: %s.%s is not in %s", req->circuit_id,
-                            req->circuit_id, ext[i], e->param_dir);
+                return cuzk_fail(err, CUZK_ERR_NOT_FOUND, "unknown circuit %s: %s.%s is not in %s", req->circuit_id,
+                                 req->circuit_id, ext[i], e->param_dir);
         }
         if (req->partitions > 1)
-            return fail(err, CUZK_ERR_INVALID_ARG, "a generic circuit job has one partition, not %u", req->partitions);
+            return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "a generic circuit job has one partition, not %u",
+                             req->partitions);
         bool has_bytes = req->witness != NULL && req->witness_len > 0;
         size_t plen = strnlen(req->witness_path, sizeof req->witness_path);
         if (plen == sizeof req->witness_path)
-            return fail(err, CUZK_ERR_INVALID_ARG, "witness_path is not terminated");
+            return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "witness_path is not terminated");
         if (has_bytes == (plen > 0))
-            return fail(err, CUZK_ERR_INVALID_ARG, "give the witness either as bytes or as a path (exactly one)");
+            return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "give the witness either as bytes or as a path (exactly one)");
         if (has_bytes && e->cfg.max_request_bytes != 0 && req->witness_len > e->cfg.max_request_bytes)
-            return fail(err, CUZK_ERR_TOO_LARGE, "witness of %zu bytes exceeds max_request_bytes %llu",
-                        req->witness_len, (unsigned long long)e->cfg.max_request_bytes);
+            return cuzk_fail(err, CUZK_ERR_TOO_LARGE, "witness of %zu bytes exceeds max_request_bytes %llu",
+                             req->witness_len, (unsigned long long)e->cfg.max_request_bytes);
         if (!has_bytes && access(req->witness_path, R_OK) != 0)
-            return fail(err, CUZK_ERR_NOT_FOUND, "witness file %s cannot be read: %s", req->witness_path,
-                        strerror(errno));
+            return cuzk_fail(err, CUZK_ERR_NOT_FOUND, "witness file %s cannot be read: %s", req->witness_path,
+                             strerror(errno));
         k = engine_key_get(e, req->circuit_id, false, 0, 0);
     }
-    if (k == NULL) return fail(err, CUZK_ERR_NOMEM, "out of memory");
+    if (k == NULL) return cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory");
 
     j->partitions = req->partitions ? req->partitions : 1;
     if (j->partitions > ENGINE_MAX_PARTITIONS)
-        return fail(err, CUZK_ERR_INVALID_ARG, "%u partitions exceed the limit of %u", j->partitions,
-                    ENGINE_MAX_PARTITIONS);
+        return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "%u partitions exceed the limit of %u", j->partitions,
+                         ENGINE_MAX_PARTITIONS);
     /* the size check needs the circuit's dimensions: known for synthetic circuits and for circuits loaded before,
      * read from the PCE header for the others (a header that cannot be read is reported by the load) */
     if (engine_key_read_dims(e, k)) {
         uint64_t need = engine_partition_need(e, k);
         if (need > e->mem_budget)
-            return fail(err, CUZK_ERR_OVER_BUDGET, "job needs %llu bytes of working memory per partition, budget %llu",
-                        (unsigned long long)need, (unsigned long long)e->mem_budget);
+            return cuzk_fail(err, CUZK_ERR_OVER_BUDGET,
+                             "job needs %llu bytes of working memory per partition, budget %llu",
+                             (unsigned long long)need, (unsigned long long)e->mem_budget);
     }
     j->proofs = calloc(j->partitions, sizeof *j->proofs);
-    if (j->proofs == NULL) return fail(err, CUZK_ERR_NOMEM, "out of memory");
+    if (j->proofs == NULL) return cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory");
     if (j->kind == ENGINE_KIND_GENERIC_CIRCUIT) {
         if (req->witness != NULL && req->witness_len > 0) {
             if (e->mem_used + req->witness_len > e->mem_budget)
-                return fail(err, CUZK_ERR_OVER_BUDGET,
-                            "the witness payload of %zu bytes does not fit the working memory (%llu of %llu bytes "
-                            "in use)",
-                            req->witness_len, (unsigned long long)e->mem_used, (unsigned long long)e->mem_budget);
+                return cuzk_fail(err, CUZK_ERR_OVER_BUDGET,
+                                 "the witness payload of %zu bytes does not fit the working memory (%llu of %llu bytes "
+                                 "in use)",
+                                 req->witness_len, (unsigned long long)e->mem_used, (unsigned long long)e->mem_budget);
             j->wtns = malloc(req->witness_len);
-            if (j->wtns == NULL) return fail(err, CUZK_ERR_NOMEM, "out of memory for the witness");
+            if (j->wtns == NULL) return cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory for the witness");
             memcpy(j->wtns, req->witness, req->witness_len);
             j->wtns_len = req->witness_len;
             j->payload_bytes = req->witness_len;
             mem_take(e, j->payload_bytes);
         } else {
             j->wtns_path = strdup(req->witness_path);
-            if (j->wtns_path == NULL) return fail(err, CUZK_ERR_NOMEM, "out of memory");
+            if (j->wtns_path == NULL) return cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory");
         }
     }
     j->key = k;
@@ -878,24 +870,25 @@ static cuzk_status submit_prepare(engine *e, const engine_request *req, engine_j
 cuzk_status engine_submit(engine *e, const engine_request *req, char job_id[ENGINE_ID_MAX], uint32_t *queue_position,
                           bool *attached, cuzk_errmsg *err)
 {
-    if (e == NULL || req == NULL || job_id == NULL) return fail(err, CUZK_ERR_INVALID_ARG, "NULL argument");
+    if (e == NULL || req == NULL || job_id == NULL) return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "NULL argument");
     job_id[0] = 0;
     if (queue_position != NULL) *queue_position = 0;
     if (attached != NULL) *attached = false;
     if (strnlen(req->request_id, ENGINE_ID_MAX) == ENGINE_ID_MAX ||
         strnlen(req->circuit_id, ENGINE_ID_MAX) == ENGINE_ID_MAX)
-        return fail(err, CUZK_ERR_INVALID_ARG, "request_id or circuit_id is longer than %d bytes", ENGINE_ID_MAX - 1);
+        return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "request_id or circuit_id is longer than %d bytes",
+                         ENGINE_ID_MAX - 1);
     bool filecoin = req->proof_kind >= ENGINE_KIND_POREP_SEAL_COMMIT && req->proof_kind <= ENGINE_KIND_WINNING_POST;
     if (!filecoin && req->proof_kind != ENGINE_KIND_GENERIC_CIRCUIT && req->proof_kind != ENGINE_KIND_SYNTHETIC)
-        return fail(err, CUZK_ERR_INVALID_ARG, "unknown proof kind %u", req->proof_kind);
+        return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "unknown proof kind %u", req->proof_kind);
     if ((unsigned)req->priority >= ENGINE_NUM_PRIORITIES)
-        return fail(err, CUZK_ERR_INVALID_ARG, "unknown priority %u", (unsigned)req->priority);
+        return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "unknown priority %u", (unsigned)req->priority);
 
     pthread_mutex_lock(&e->lock);
     jobs_purge(e);
     cuzk_status s = CUZK_OK;
     if (e->shutting_down) {
-        s = fail(err, CUZK_ERR_SHUTTING_DOWN, "the engine is shutting down and accepts no new jobs");
+        s = cuzk_fail(err, CUZK_ERR_SHUTTING_DOWN, "the engine is shutting down and accepts no new jobs");
         goto out;
     }
     if (req->request_id[0] != 0) {
@@ -910,7 +903,7 @@ cuzk_status engine_submit(engine *e, const engine_request *req, char job_id[ENGI
     }
     engine_job *j = calloc(1, sizeof *j);
     if (j == NULL) {
-        s = fail(err, CUZK_ERR_NOMEM, "out of memory");
+        s = cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory");
         goto out;
     }
     snprintf(j->request_id, sizeof j->request_id, "%s", req->request_id);
@@ -1095,31 +1088,31 @@ cuzk_status engine_preload(engine *e, const char *circuit_id, bool *already_load
 {
     if (already_loaded != NULL) *already_loaded = false;
     if (load_time_ms != NULL) *load_time_ms = 0;
-    if (e == NULL || circuit_id == NULL) return fail(err, CUZK_ERR_INVALID_ARG, "NULL argument");
+    if (e == NULL || circuit_id == NULL) return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "NULL argument");
     unsigned log2 = 0;
     uint64_t seed = 0;
     bool synthetic = parse_synthetic_id(circuit_id, &log2, &seed);
     if (synthetic) {
         unsigned max = CIRCUITS_LOG2_MAX < NTT_MAX_LOG2 ? CIRCUITS_LOG2_MAX : NTT_MAX_LOG2;
         if (log2 < CIRCUITS_LOG2_MIN || log2 > max)
-            return fail(err, CUZK_ERR_INVALID_ARG, "synthetic log2 %u is outside [%u, %u]", log2, CIRCUITS_LOG2_MIN,
-                        max);
+            return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "synthetic log2 %u is outside [%u, %u]", log2,
+                             CIRCUITS_LOG2_MIN, max);
     } else {
-        if (!engine_circuit_id_valid(circuit_id)) return fail(err, CUZK_ERR_INVALID_ARG, "invalid circuit id");
+        if (!engine_circuit_id_valid(circuit_id)) return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "invalid circuit id");
         char path[4400];
-        if (e->param_dir == NULL) return fail(err, CUZK_ERR_NOT_FOUND, "no param_dir is configured");
+        if (e->param_dir == NULL) return cuzk_fail(err, CUZK_ERR_NOT_FOUND, "no param_dir is configured");
         snprintf(path, sizeof path, "%s/%s.params", e->param_dir, circuit_id);
-        if (access(path, R_OK) != 0) return fail(err, CUZK_ERR_NOT_FOUND, "unknown circuit %s", circuit_id);
+        if (access(path, R_OK) != 0) return cuzk_fail(err, CUZK_ERR_NOT_FOUND, "unknown circuit %s", circuit_id);
     }
     pthread_mutex_lock(&e->lock);
     cuzk_status s = CUZK_OK;
     if (e->shutting_down) {
-        s = fail(err, CUZK_ERR_SHUTTING_DOWN, "the engine is shutting down");
+        s = cuzk_fail(err, CUZK_ERR_SHUTTING_DOWN, "the engine is shutting down");
         goto out;
     }
     engine_key *k = engine_key_get(e, circuit_id, synthetic, log2, seed);
     if (k == NULL) {
-        s = fail(err, CUZK_ERR_NOMEM, "out of memory");
+        s = cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory");
         goto out;
     }
     if (k->state == KEY_HOT && (!e->dev_keys || engine_devkey_all_ready(e, k))) {
@@ -1138,8 +1131,8 @@ cuzk_status engine_preload(engine *e, const char *circuit_id, bool *already_load
         while (!e->stop && !engine_devkey_all_settled(e, k)) pthread_cond_wait(&e->done_cv, &e->lock);
         k->dev_preload--;
         if (!e->stop && !engine_devkey_all_ready(e, k)) {
-            s = fail(err, CUZK_ERR_DEVICE, "cannot load circuit %s on the GPUs: %s", circuit_id,
-                     engine_devkey_error(e, k));
+            s = cuzk_fail(err, CUZK_ERR_DEVICE, "cannot load circuit %s on the GPUs: %s", circuit_id,
+                          engine_devkey_error(e, k));
             engine_key_unref(e, k);
             goto out;
         }
@@ -1148,10 +1141,10 @@ cuzk_status engine_preload(engine *e, const char *circuit_id, bool *already_load
     if (k->state == KEY_HOT) {
         if (load_time_ms != NULL) *load_time_ms = e->dev_keys ? (uint64_t)((engine_now() - t0) * 1000) : k->load_ms;
     } else if (e->stop) {
-        s = fail(err, CUZK_ERR_SHUTTING_DOWN, "the engine shut down during the load");
+        s = cuzk_fail(err, CUZK_ERR_SHUTTING_DOWN, "the engine shut down during the load");
     } else {
-        s = fail(err, k->last_status != CUZK_OK ? k->last_status : CUZK_ERR_IO, "cannot load circuit %s: %s",
-                 circuit_id, k->last_error);
+        s = cuzk_fail(err, k->last_status != CUZK_OK ? k->last_status : CUZK_ERR_IO, "cannot load circuit %s: %s",
+                      circuit_id, k->last_error);
     }
 out:
     pthread_mutex_unlock(&e->lock);

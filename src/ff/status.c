@@ -1,4 +1,18 @@
+#include <stdarg.h>
+#include <stdio.h>
+
 #include "cuzk/status.h"
+
+cuzk_status cuzk_fail(cuzk_errmsg *err, cuzk_status s, const char *fmt, ...)
+{
+    if (err != NULL) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+        va_end(ap);
+    }
+    return s;
+}
 
 const char *cuzk_status_str(cuzk_status s)
 {

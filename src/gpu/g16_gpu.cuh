@@ -65,8 +65,9 @@ uint64_t g16_gpu_stream_chunk_bytes(const gpu_key_opts *opts);
 /* Device bytes of an MSM context grown for n points (msm.cu). */
 extern "C" uint64_t g16_gpu_msm_scratch_bytes(size_t n, int g2);
 
-/* A zeroed key with its device recorded; every pointer NULL (gpu_key_free releases whatever is set). */
-cuzk_status g16_gpu_key_new(gpu_key **out);
+/* A zeroed key with its device, its placement and (from opts, which may be NULL) its stream buffer size recorded;
+ * every pointer NULL (gpu_key_free releases whatever is set). Every way of making a key starts here. */
+cuzk_status g16_gpu_key_new(gpu_key **out, gpu_key_placement placement, const gpu_key_opts *opts);
 
 /* Copies the circuit's matrices (A, B and, for BELLPERSON, C), the value table and, for BELLPERSON, the a/b position
  * tables from its density bitmaps to the device; fills m, has_c, values, num_inputs, num_aux, rows and, for

@@ -60,7 +60,7 @@ cuzk_status g16_gpu_plan(gpu_key_placement *out, uint64_t key_bases_bytes, uint6
         budget = free_b > GIB ? free_b - GIB : 0;
     }
     uint64_t resident = key_bases_bytes + fixed_bytes + workers * prover_bytes;
-    uint64_t sb = o.stream_chunk ? g16_gpu_stream_chunk_bytes(&o) : stream_buffer_bytes(budget);
+    uint64_t sb = g16_gpu_stream_chunk_bytes(&o);
     uint64_t streamed = fixed_bytes + workers * (prover_bytes + 2 * sb);
     if (o.placement != GPU_KEY_STREAMED && resident <= budget) {
         *out = GPU_KEY_RESIDENT;
@@ -98,10 +98,12 @@ uint64_t g16_gpu_stream_chunk_bytes(const gpu_key_opts *opts)
     return stream_buffer_bytes(budget);
 }
 
-cuzk_status g16_gpu_key_new(gpu_key **out)
+cuzk_status g16_gpu_key_new(gpu_key **out, gpu_key_placement placement, const gpu_key_opts *opts)
 {
     *out = (gpu_key *)calloc(1, sizeof(gpu_key));
     if (*out == NULL) return CUZK_ERR_NOMEM;
+    (*out)->placement = placement;
+    (*out)->stream_buffer_bytes = g16_gpu_stream_chunk_bytes(opts);
     CUZK_CUDA(cudaGetDevice(&(*out)->device));
     return CUZK_OK;
 }
@@ -292,10 +294,9 @@ extern "C" cuzk_status gpu_key_upload(gpu_key **out, const groth16_pk *pk, const
     if (s != CUZK_OK) return s;
 
     gpu_key *k;
-    s = g16_gpu_key_new(&k);
+    s = g16_gpu_key_new(&k, place, opts);
     if (s != CUZK_OK) return g16_gpu_fail(err, s, "cannot create the device key");
     k->conv = pk->conv;
-    k->placement = place;
     k->domain_size = pk->domain_size;
     k->log2n = 0;
     while (((uint64_t)1 << k->log2n) < pk->domain_size) k->log2n++;
@@ -314,7 +315,6 @@ extern "C" cuzk_status gpu_key_upload(gpu_key **out, const groth16_pk *pk, const
         gpu_key_free(k);
         return s;
     }
-    k->stream_buffer_bytes = g16_gpu_stream_chunk_bytes(opts);
     k->upload_s = now_s() - t0;
     *out = k;
     return CUZK_OK;

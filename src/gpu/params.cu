@@ -307,13 +307,12 @@ extern "C" cuzk_status gpu_key_load_params(gpu_key **out, const char *path, cons
     }
 
     /* the bulk arrays, on the device */
-    s = g16_gpu_key_new(&k);
+    s = g16_gpu_key_new(&k, GPU_KEY_RESIDENT, NULL);
     if (s != CUZK_OK) {
         g16_gpu_fail(err, s, "cannot create the device key");
         goto done;
     }
     k->conv = GROTH16_BELLPERSON;
-    k->placement = GPU_KEY_RESIDENT;
     k->domain_size = cnt[PARAMS_SEC_H] + 1;
     while (((uint64_t)1 << k->log2n) < k->domain_size) k->log2n++;
     k->h_len = cnt[PARAMS_SEC_H];

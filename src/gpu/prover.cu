@@ -419,9 +419,7 @@ static cuzk_status msm_over(J *r, gpu_prover *p, const gpu_key *k, const typenam
         O::add(r, &ones, &rest);
         return CUZK_OK;
     }
-    uint64_t chunk = (p->sbuf_bytes / sizeof(A)) / 64 * 64;
-    if (chunk < 64) return CUZK_ERR_INVALID_ARG; /* prepare() sizes the buffers before any streamed MSM */
-    uint64_t chunks = (npos + chunk - 1) / chunk;
+    uint64_t chunk = (p->sbuf_bytes / sizeof(A)) / 64 * 64, chunks = (npos + chunk - 1) / chunk;
     uint64_t *bounds = NULL;
     if (is_split && chunks > 0) {
         uint64_t cap = p->cap_bounds;
@@ -507,14 +505,12 @@ static cuzk_status prepare(gpu_prover *p, const gpu_key *k)
         CUZK_TRY(grow(p, (void **)&p->tail, &c4, pos, sizeof(fr_t)));
         p->cap_pos = pos;
     }
-    /* keys made on the device (gpu_setup, gpu_key_load_params) leave the stream buffers to the default plan */
-    uint64_t want = k->stream_buffer_bytes ? k->stream_buffer_bytes : g16_gpu_stream_chunk_bytes(NULL);
-    if (k->placement == GPU_KEY_STREAMED && p->sbuf_bytes != want) {
+    if (k->placement == GPU_KEY_STREAMED && p->sbuf_bytes != k->stream_buffer_bytes) {
         for (int i = 0; i < 2; i++) {
             uint64_t cap = p->sbuf_bytes;
-            CUZK_TRY(grow(p, &p->sbuf[i], &cap, want, 1));
+            CUZK_TRY(grow(p, &p->sbuf[i], &cap, k->stream_buffer_bytes, 1));
         }
-        p->sbuf_bytes = want;
+        p->sbuf_bytes = k->stream_buffer_bytes;
     }
     return CUZK_OK;
 }

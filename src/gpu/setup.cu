@@ -362,13 +362,12 @@ extern "C" cuzk_status gpu_setup(gpu_key **out, const r1cs_t *circuit, const gro
 
     s = g16_gpu_plan(&placement, bases, fixed, gpu_prove_vram_bytes(sc.n, sc.nv), &ko, err);
     if (s != CUZK_OK) goto fail;
-    s = g16_gpu_key_new(&k);
+    s = g16_gpu_key_new(&k, placement, &ko);
     if (s != CUZK_OK) {
         g16_gpu_fail(err, s, "gpu_setup: cannot create the key");
         goto fail;
     }
     k->conv = GROTH16_BELLPERSON;
-    k->placement = placement;
     k->domain_size = sc.n;
     k->log2n = sc.log2n;
     k->num_inputs = sc.ni;

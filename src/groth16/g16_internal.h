@@ -8,7 +8,6 @@
 #include "cuzk/groth16.h"
 
 /* Returns s after writing the printf-style detail into err (when err is not NULL). */
-cuzk_status g16_fail(cuzk_errmsg *err, cuzk_status s, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* A uniformly random element of Fr from the OS random source (rejection sampling, so no modular bias).
  * CUZK_ERR_IO when the OS refuses to provide randomness. */

@@ -9,17 +9,6 @@
 
 #include "g16_internal.h"
 
-cuzk_status g16_fail(cuzk_errmsg *err, cuzk_status s, const char *fmt, ...)
-{
-    if (err != NULL) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-        va_end(ap);
-    }
-    return s;
-}
-
 cuzk_status g16_random_bytes(void *out, size_t n)
 {
     uint8_t *p = out;

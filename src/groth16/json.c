@@ -201,24 +201,24 @@ static cuzk_status j_parse(json_t **root, const char *json, const char *what, cu
     json_error_t je;
     *root = json_loads(json, JSON_REJECT_DUPLICATES, &je);
     if (*root == NULL)
-        return g16_fail(err, CUZK_ERR_BAD_JSON, "%s: line %d column %d: %s", what, je.line, je.column, je.text);
+        return cuzk_fail(err, CUZK_ERR_BAD_JSON, "%s: line %d column %d: %s", what, je.line, je.column, je.text);
     return CUZK_OK;
 }
 
 /* An array of exactly n elements. */
 static cuzk_status j_array(const json_t *v, size_t n, const char *field, cuzk_errmsg *err)
 {
-    if (!json_is_array(v)) return g16_fail(err, CUZK_ERR_BAD_JSON, "%s: expected an array", field);
+    if (!json_is_array(v)) return cuzk_fail(err, CUZK_ERR_BAD_JSON, "%s: expected an array", field);
     if (json_array_size(v) != n)
-        return g16_fail(err, CUZK_ERR_BAD_JSON, "%s: array of %zu elements, expected %zu", field, json_array_size(v),
-                        n);
+        return cuzk_fail(err, CUZK_ERR_BAD_JSON, "%s: array of %zu elements, expected %zu", field, json_array_size(v),
+                         n);
     return CUZK_OK;
 }
 
 static cuzk_status j_member(const json_t *obj, const char *key, const json_t **v, const char *what, cuzk_errmsg *err)
 {
     *v = json_object_get(obj, key);
-    if (*v == NULL) return g16_fail(err, CUZK_ERR_BAD_JSON, "%s: missing \"%s\"", what, key);
+    if (*v == NULL) return cuzk_fail(err, CUZK_ERR_BAD_JSON, "%s: missing \"%s\"", what, key);
     return CUZK_OK;
 }
 
@@ -232,14 +232,14 @@ static void j_sub(char out[FIELD_MAX], const char *field, size_t i)
 /* A decimal string below p. range is the status for a value >= p (COORD_RANGE for a point coordinate). */
 static cuzk_status j_read_fp(fp_t *r, const json_t *v, cuzk_status range, const char *field, cuzk_errmsg *err)
 {
-    if (!json_is_string(v)) return g16_fail(err, CUZK_ERR_BAD_JSON, "%s: expected a decimal string", field);
+    if (!json_is_string(v)) return cuzk_fail(err, CUZK_ERR_BAD_JSON, "%s: expected a decimal string", field);
     uint64_t l[FP_LIMBS];
     dec_result d = dec_to_limbs(l, json_string_value(v), FP_LIMBS);
     if (d == DEC_SYNTAX)
-        return g16_fail(err, CUZK_ERR_BAD_JSON, "%s: \"%.40s\" is not a canonical decimal integer", field,
-                        json_string_value(v));
+        return cuzk_fail(err, CUZK_ERR_BAD_JSON, "%s: \"%.40s\" is not a canonical decimal integer", field,
+                         json_string_value(v));
     if (d == DEC_RANGE || fp_from_limbs(r, l) != CUZK_OK)
-        return g16_fail(err, range, "%s: value is not below the base field modulus p", field);
+        return cuzk_fail(err, range, "%s: value is not below the base field modulus p", field);
     return CUZK_OK;
 }
 
@@ -262,8 +262,8 @@ static bool j_is(const json_t *v, const char *lit)
 
 static cuzk_status j_point_checks(bool on_curve, bool in_subgroup, const char *field, cuzk_errmsg *err)
 {
-    if (!on_curve) return g16_fail(err, CUZK_ERR_NOT_ON_CURVE, "%s: point is not on the curve", field);
-    if (!in_subgroup) return g16_fail(err, CUZK_ERR_NOT_IN_SUBGROUP, "%s: point is not in the subgroup", field);
+    if (!on_curve) return cuzk_fail(err, CUZK_ERR_NOT_ON_CURVE, "%s: point is not on the curve", field);
+    if (!in_subgroup) return cuzk_fail(err, CUZK_ERR_NOT_IN_SUBGROUP, "%s: point is not in the subgroup", field);
     return CUZK_OK;
 }
 
@@ -275,12 +275,12 @@ static cuzk_status j_read_g1(g1_affine_t *r, const json_t *v, bool allow_inf, co
     const json_t *x = json_array_get(v, 0), *y = json_array_get(v, 1), *z = json_array_get(v, 2);
     if (j_is(z, "0")) {
         if (!j_is(x, "0") || !j_is(y, "1"))
-            return g16_fail(err, CUZK_ERR_BAD_JSON, "%s: z = \"0\" but the point is not [\"0\", \"1\", \"0\"]", field);
-        if (!allow_inf) return g16_fail(err, CUZK_ERR_INFINITY, "%s: the point at infinity is not allowed", field);
+            return cuzk_fail(err, CUZK_ERR_BAD_JSON, "%s: z = \"0\" but the point is not [\"0\", \"1\", \"0\"]", field);
+        if (!allow_inf) return cuzk_fail(err, CUZK_ERR_INFINITY, "%s: the point at infinity is not allowed", field);
         g1_affine_set_infinity(r);
         return CUZK_OK;
     }
-    if (!j_is(z, "1")) return g16_fail(err, CUZK_ERR_BAD_JSON, "%s: z coordinate must be \"1\" (affine)", field);
+    if (!j_is(z, "1")) return cuzk_fail(err, CUZK_ERR_BAD_JSON, "%s: z coordinate must be \"1\" (affine)", field);
     g1_affine_t p;
     j_sub(sub, field, 0);
     s = j_read_fp(&p.x, x, CUZK_ERR_COORD_RANGE, sub, err);
@@ -307,12 +307,12 @@ static cuzk_status j_read_g2(g2_affine_t *r, const json_t *v, bool allow_inf, co
     if (s != CUZK_OK) return s;
     if (fp2_is_zero(&c[2])) {
         if (!fp2_is_zero(&c[0]) || !fp2_is_one(&c[1]))
-            return g16_fail(err, CUZK_ERR_BAD_JSON, "%s: z = 0 but the point is not infinity's [0, 1, 0]", field);
-        if (!allow_inf) return g16_fail(err, CUZK_ERR_INFINITY, "%s: the point at infinity is not allowed", field);
+            return cuzk_fail(err, CUZK_ERR_BAD_JSON, "%s: z = 0 but the point is not infinity's [0, 1, 0]", field);
+        if (!allow_inf) return cuzk_fail(err, CUZK_ERR_INFINITY, "%s: the point at infinity is not allowed", field);
         g2_affine_set_infinity(r);
         return CUZK_OK;
     }
-    if (!fp2_is_one(&c[2])) return g16_fail(err, CUZK_ERR_BAD_JSON, "%s: z coordinate must be [\"1\", \"0\"]", field);
+    if (!fp2_is_one(&c[2])) return cuzk_fail(err, CUZK_ERR_BAD_JSON, "%s: z coordinate must be [\"1\", \"0\"]", field);
     g2_affine_t p = {c[0], c[1]};
     bool on = !g2_affine_is_infinity(&p) && g2_affine_on_curve(&p);
     if ((s = j_point_checks(on, on && g2_affine_in_subgroup(&p), field, err)) != CUZK_OK) return s;
@@ -326,22 +326,22 @@ static cuzk_status j_read_kind(const json_t *root, const char *what, cuzk_errmsg
     const json_t *v;
     cuzk_status s = j_member(root, "protocol", &v, what, err);
     if (s != CUZK_OK) return s;
-    if (!json_is_string(v)) return g16_fail(err, CUZK_ERR_BAD_JSON, "%s: \"protocol\" is not a string", what);
+    if (!json_is_string(v)) return cuzk_fail(err, CUZK_ERR_BAD_JSON, "%s: \"protocol\" is not a string", what);
     if (!j_is(v, "groth16"))
-        return g16_fail(err, CUZK_ERR_WRONG_PROTOCOL, "%s: protocol \"%.20s\", expected \"groth16\"", what,
-                        json_string_value(v));
+        return cuzk_fail(err, CUZK_ERR_WRONG_PROTOCOL, "%s: protocol \"%.20s\", expected \"groth16\"", what,
+                         json_string_value(v));
     if ((s = j_member(root, "curve", &v, what, err)) != CUZK_OK) return s;
-    if (!json_is_string(v)) return g16_fail(err, CUZK_ERR_BAD_JSON, "%s: \"curve\" is not a string", what);
+    if (!json_is_string(v)) return cuzk_fail(err, CUZK_ERR_BAD_JSON, "%s: \"curve\" is not a string", what);
     if (!j_is(v, "bls12381"))
-        return g16_fail(err, CUZK_ERR_WRONG_CURVE, "%s: curve \"%.20s\", expected \"bls12381\"", what,
-                        json_string_value(v));
+        return cuzk_fail(err, CUZK_ERR_WRONG_CURVE, "%s: curve \"%.20s\", expected \"bls12381\"", what,
+                         json_string_value(v));
     return CUZK_OK;
 }
 
 static cuzk_status proof_read(groth16_proof_t *proof, const json_t *root, cuzk_errmsg *err)
 {
     const json_t *v;
-    if (!json_is_object(root)) return g16_fail(err, CUZK_ERR_BAD_JSON, "proof: not a JSON object");
+    if (!json_is_object(root)) return cuzk_fail(err, CUZK_ERR_BAD_JSON, "proof: not a JSON object");
     cuzk_status s = j_read_kind(root, "proof", err);
     /* a proof point may legitimately be infinity (see ec.h) */
     if (s == CUZK_OK && (s = j_member(root, "pi_a", &v, "proof", err)) == CUZK_OK)
@@ -374,20 +374,20 @@ cuzk_status groth16_public_from_json(fr_t **pub, uint64_t *n, const char *json, 
     if (s != CUZK_OK) return s;
     if (!json_is_array(root)) {
         json_decref(root);
-        return g16_fail(err, CUZK_ERR_BAD_JSON, "public: not a JSON array");
+        return cuzk_fail(err, CUZK_ERR_BAD_JSON, "public: not a JSON array");
     }
     size_t count = json_array_size(root);
     /* each element took at least 3 bytes of the input, so this is bounded by its length */
     fr_t *out = count ? malloc(count * sizeof *out) : NULL;
-    if (count && out == NULL) s = g16_fail(err, CUZK_ERR_NOMEM, "public: no memory for %zu signals", count);
+    if (count && out == NULL) s = cuzk_fail(err, CUZK_ERR_NOMEM, "public: no memory for %zu signals", count);
     for (size_t i = 0; i < count && s == CUZK_OK; i++) {
         const json_t *v = json_array_get(root, i);
         uint64_t l[FR_LIMBS];
         dec_result d = json_is_string(v) ? dec_to_limbs(l, json_string_value(v), FR_LIMBS) : DEC_SYNTAX;
         if (d == DEC_SYNTAX)
-            s = g16_fail(err, CUZK_ERR_BAD_JSON, "public[%zu]: expected a canonical decimal string", i);
+            s = cuzk_fail(err, CUZK_ERR_BAD_JSON, "public[%zu]: expected a canonical decimal string", i);
         else if (d == DEC_RANGE || fr_from_limbs(&out[i], l) != CUZK_OK)
-            s = g16_fail(err, CUZK_ERR_NOT_CANONICAL, "public[%zu]: value is not below the scalar field order r", i);
+            s = cuzk_fail(err, CUZK_ERR_NOT_CANONICAL, "public[%zu]: value is not below the scalar field order r", i);
     }
     json_decref(root);
     if (s != CUZK_OK) {
@@ -403,7 +403,7 @@ static cuzk_status vk_read(groth16_vk *vk, g1_affine_t **ic_out, const json_t *r
 {
     static const char what[] = "verification_key";
     const json_t *v;
-    if (!json_is_object(root)) return g16_fail(err, CUZK_ERR_BAD_JSON, "%s: not a JSON object", what);
+    if (!json_is_object(root)) return cuzk_fail(err, CUZK_ERR_BAD_JSON, "%s: not a JSON object", what);
     cuzk_status s = j_read_kind(root, what, err);
     if (s == CUZK_OK && (s = j_member(root, "vk_alpha_1", &v, what, err)) == CUZK_OK)
         s = j_read_g1(&vk->alpha_g1, v, false, "vk_alpha_1", err);
@@ -435,21 +435,21 @@ static cuzk_status vk_read(groth16_vk *vk, g1_affine_t **ic_out, const json_t *r
     if (s != CUZK_OK) return s;
     pairing(&computed, &vk->alpha_g1, &vk->beta_g2);
     if (!fp12_eq(&stored, &computed))
-        return g16_fail(err, CUZK_ERR_MISMATCH, "%s: vk_alphabeta_12 is not e(vk_alpha_1, vk_beta_2)", what);
+        return cuzk_fail(err, CUZK_ERR_MISMATCH, "%s: vk_alphabeta_12 is not e(vk_alpha_1, vk_beta_2)", what);
 
     if ((s = j_member(root, "nPublic", &v, what, err)) != CUZK_OK) return s;
     if (!json_is_integer(v) || json_integer_value(v) < 0)
-        return g16_fail(err, CUZK_ERR_BAD_JSON, "%s: nPublic is not a non-negative integer", what);
+        return cuzk_fail(err, CUZK_ERR_BAD_JSON, "%s: nPublic is not a non-negative integer", what);
     uint64_t np = (uint64_t)json_integer_value(v);
     if ((s = j_member(root, "IC", &v, what, err)) != CUZK_OK) return s;
-    if (!json_is_array(v)) return g16_fail(err, CUZK_ERR_BAD_JSON, "%s: IC is not an array", what);
+    if (!json_is_array(v)) return cuzk_fail(err, CUZK_ERR_BAD_JSON, "%s: IC is not an array", what);
     size_t n = json_array_size(v);
     if (np >= UINT64_MAX || n != np + 1)
-        return g16_fail(err, CUZK_ERR_BAD_JSON, "%s: IC has %zu points, nPublic + 1 = %llu", what, n,
-                        (unsigned long long)np + 1);
+        return cuzk_fail(err, CUZK_ERR_BAD_JSON, "%s: IC has %zu points, nPublic + 1 = %llu", what, n,
+                         (unsigned long long)np + 1);
     /* n elements were present in the input, so this is bounded by its length */
     g1_affine_t *ic = malloc(n * sizeof *ic);
-    if (ic == NULL) return g16_fail(err, CUZK_ERR_NOMEM, "%s: no memory for %zu IC points", what, n);
+    if (ic == NULL) return cuzk_fail(err, CUZK_ERR_NOMEM, "%s: no memory for %zu IC points", what, n);
     for (size_t i = 0; i < n && s == CUZK_OK; i++) {
         char sub[FIELD_MAX];
         j_sub(sub, "IC", i);

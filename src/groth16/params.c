@@ -199,30 +199,30 @@ static cuzk_status layout(size_t len, params_read4_fn read4, void *ctx, int nsec
                           uint64_t cnt[SEC_COUNT], const char *what, cuzk_errmsg *err)
 {
     if (len < VK_FIXED_BYTES)
-        return g16_fail(err, CUZK_ERR_TRUNCATED, "%s: %zu bytes, shorter than the %d bytes of the vk points", what,
-                        len, VK_FIXED_BYTES);
+        return cuzk_fail(err, CUZK_ERR_TRUNCATED, "%s: %zu bytes, shorter than the %d bytes of the vk points", what,
+                         len, VK_FIXED_BYTES);
     size_t pos = VK_FIXED_BYTES;
     for (int k = 0; k < nsec; k++) {
         if (len - pos < 4)
-            return g16_fail(err, CUZK_ERR_TRUNCATED, "%s: ends at byte %zu, before the %s count", what, len,
-                            SEC_NAME[k]);
+            return cuzk_fail(err, CUZK_ERR_TRUNCATED, "%s: ends at byte %zu, before the %s count", what, len,
+                             SEC_NAME[k]);
         uint8_t b[4];
         if (!read4(ctx, pos, b))
-            return g16_fail(err, CUZK_ERR_IO, "%s: cannot read the %s count at byte %zu", what, SEC_NAME[k], pos);
+            return cuzk_fail(err, CUZK_ERR_IO, "%s: cannot read the %s count at byte %zu", what, SEC_NAME[k], pos);
         uint64_t n = rd32be(b), sz = sec_point_bytes(k);
         pos += 4;
         if (n > (len - pos) / sz)
-            return g16_fail(err, CUZK_ERR_TRUNCATED, "%s: %s count %llu needs %llu bytes, only %zu left", what,
-                            SEC_NAME[k], (unsigned long long)n, (unsigned long long)(n * sz), len - pos);
+            return cuzk_fail(err, CUZK_ERR_TRUNCATED, "%s: %s count %llu needs %llu bytes, only %zu left", what,
+                             SEC_NAME[k], (unsigned long long)n, (unsigned long long)(n * sz), len - pos);
         off[k] = pos;
         cnt[k] = n;
         pos += (size_t)(n * sz);
     }
     if (pos != len)
-        return g16_fail(err, CUZK_ERR_BAD_LENGTH, "%s: %zu trailing bytes after %s", what, len - pos,
-                        SEC_NAME[nsec - 1]);
+        return cuzk_fail(err, CUZK_ERR_BAD_LENGTH, "%s: %zu trailing bytes after %s", what, len - pos,
+                         SEC_NAME[nsec - 1]);
     if (cnt[SEC_IC] == 0)
-        return g16_fail(err, CUZK_ERR_BAD_HEADER, "%s: ic is empty, but it always holds the ONE input", what);
+        return cuzk_fail(err, CUZK_ERR_BAD_HEADER, "%s: ic is empty, but it always holds the ONE input", what);
     return CUZK_OK;
 }
 
@@ -235,25 +235,25 @@ cuzk_status params_layout(uint64_t off[PARAMS_SEC_COUNT], uint64_t cnt[PARAMS_SE
     cuzk_status s = layout(len, read4, ctx, SEC_COUNT, off, cnt, what, err);
     if (s != CUZK_OK) return s;
     if (!is_pow2(cnt[SEC_H] + 1))
-        return g16_fail(err, CUZK_ERR_BAD_HEADER, "%s: h has %llu points, h + 1 is no power of two", what,
-                        (unsigned long long)cnt[SEC_H]);
+        return cuzk_fail(err, CUZK_ERR_BAD_HEADER, "%s: h has %llu points, h + 1 is no power of two", what,
+                         (unsigned long long)cnt[SEC_H]);
     if (cnt[SEC_B_G1] != cnt[SEC_B_G2])
-        return g16_fail(err, CUZK_ERR_BAD_HEADER, "%s: b_g1 has %llu points, b_g2 %llu", what,
-                        (unsigned long long)cnt[SEC_B_G1], (unsigned long long)cnt[SEC_B_G2]);
+        return cuzk_fail(err, CUZK_ERR_BAD_HEADER, "%s: b_g1 has %llu points, b_g2 %llu", what,
+                         (unsigned long long)cnt[SEC_B_G1], (unsigned long long)cnt[SEC_B_G2]);
     /* a and b hold at most one point per variable (inputs and aux; l has one per aux) */
     uint64_t vars = cnt[SEC_IC] + cnt[SEC_L];
     if (cnt[SEC_A] > vars || cnt[SEC_B_G1] > vars)
-        return g16_fail(err, CUZK_ERR_BAD_HEADER, "%s: a (%llu) or b (%llu) has more points than the %llu variables",
-                        what, (unsigned long long)cnt[SEC_A], (unsigned long long)cnt[SEC_B_G1],
-                        (unsigned long long)vars);
+        return cuzk_fail(err, CUZK_ERR_BAD_HEADER, "%s: a (%llu) or b (%llu) has more points than the %llu variables",
+                         what, (unsigned long long)cnt[SEC_A], (unsigned long long)cnt[SEC_B_G1],
+                         (unsigned long long)vars);
     return CUZK_OK;
 }
 
 cuzk_status params_point_fail(cuzk_errmsg *err, cuzk_status s, const uint64_t off[PARAMS_SEC_COUNT], int k,
                               uint64_t bad, const char *what)
 {
-    return g16_fail(err, s, "%s: %s[%llu] (byte %llu): %s", what, SEC_NAME[k], (unsigned long long)bad,
-                    (unsigned long long)(off[k] + bad * sec_point_bytes(k)), cuzk_status_str(s));
+    return cuzk_fail(err, s, "%s: %s[%llu] (byte %llu): %s", what, SEC_NAME[k], (unsigned long long)bad,
+                     (unsigned long long)(off[k] + bad * sec_point_bytes(k)), cuzk_status_str(s));
 }
 
 /* The six fixed vk points at the start of d; bellperson refuses infinity for every point of its files. */
@@ -277,7 +277,7 @@ cuzk_status params_decode_vk_fixed(groth16_vk *vk, const uint8_t *d, unsigned ec
             s = g2_from_uncompressed(pts[i].g2, d + pos, G2_UNCOMPRESSED_BYTES, ecflags);
             pos += G2_UNCOMPRESSED_BYTES;
         }
-        if (s != CUZK_OK) return g16_fail(err, s, "%s: vk %s: %s", what, pts[i].name, cuzk_status_str(s));
+        if (s != CUZK_OK) return cuzk_fail(err, s, "%s: vk %s: %s", what, pts[i].name, cuzk_status_str(s));
     }
     return CUZK_OK;
 }
@@ -305,8 +305,8 @@ static cuzk_status params_parse(groth16_pk *pk, const uint8_t *d, size_t len, un
 
     uint64_t g1n = cnt[SEC_IC] + cnt[SEC_H] + cnt[SEC_L] + cnt[SEC_A] + cnt[SEC_B_G1];
     uint8_t *block = malloc(g1n * sizeof(g1_affine_t) + cnt[SEC_B_G2] * sizeof(g2_affine_t));
-    if (block == NULL) return g16_fail(err, CUZK_ERR_NOMEM, "%s: no memory for %llu points", what,
-                                       (unsigned long long)(g1n + cnt[SEC_B_G2]));
+    if (block == NULL) return cuzk_fail(err, CUZK_ERR_NOMEM, "%s: no memory for %llu points", what,
+                                        (unsigned long long)(g1n + cnt[SEC_B_G2]));
     void *dst[SEC_COUNT];
     g1_affine_t *g1 = (g1_affine_t *)block;
     for (int k = 0; k < SEC_B_G2; k++) {
@@ -379,7 +379,7 @@ cuzk_status groth16_vk_load(groth16_vk *vk, const char *path, cuzk_errmsg *err)
     s = layout(len, mem_read4, (void *)(d ? d : (const uint8_t *)""), 1, off, cnt, what, err);
     if (s == CUZK_OK) s = params_decode_vk_fixed(vk, d, 0, what, err);
     if (s == CUZK_OK && (ic = malloc(cnt[SEC_IC] * sizeof *ic)) == NULL)
-        s = g16_fail(err, CUZK_ERR_NOMEM, "%s: no memory for %llu ic points", what, (unsigned long long)cnt[SEC_IC]);
+        s = cuzk_fail(err, CUZK_ERR_NOMEM, "%s: no memory for %llu ic points", what, (unsigned long long)cnt[SEC_IC]);
     if (s == CUZK_OK) s = decode_section(ic, d, off, cnt, SEC_IC, 0, 1, what, err);
     r1cs_unmap_file(d, len);
     if (s != CUZK_OK) {
@@ -431,8 +431,8 @@ static cuzk_status w_g1s(wbuf *w, const g1_affine_t *p, uint64_t n, const char *
 {
     for (uint64_t i = 0; i < n; i++) {
         if (g1_affine_is_infinity(&p[i]))
-            return g16_fail(err, CUZK_ERR_INFINITY, "params: %s[%llu] is the point at infinity, which the format "
-                            "refuses", name, (unsigned long long)i);
+            return cuzk_fail(err, CUZK_ERR_INFINITY, "params: %s[%llu] is the point at infinity, which the format "
+                             "refuses", name, (unsigned long long)i);
         g1_to_uncompressed(w_reserve(w, G1_UNCOMPRESSED_BYTES), &p[i]);
     }
     return CUZK_OK;
@@ -442,8 +442,8 @@ static cuzk_status w_g2s(wbuf *w, const g2_affine_t *p, uint64_t n, const char *
 {
     for (uint64_t i = 0; i < n; i++) {
         if (g2_affine_is_infinity(&p[i]))
-            return g16_fail(err, CUZK_ERR_INFINITY, "params: %s[%llu] is the point at infinity, which the format "
-                            "refuses", name, (unsigned long long)i);
+            return cuzk_fail(err, CUZK_ERR_INFINITY, "params: %s[%llu] is the point at infinity, which the format "
+                             "refuses", name, (unsigned long long)i);
         g2_to_uncompressed(w_reserve(w, G2_UNCOMPRESSED_BYTES), &p[i]);
     }
     return CUZK_OK;
@@ -452,8 +452,8 @@ static cuzk_status w_g2s(wbuf *w, const g2_affine_t *p, uint64_t n, const char *
 static cuzk_status w_vk(wbuf *w, const groth16_vk *vk, cuzk_errmsg *err)
 {
     if (vk->num_inputs == 0 || vk->num_inputs > UINT32_MAX)
-        return g16_fail(err, CUZK_ERR_INVALID_ARG, "params: %llu ic points, the format needs 1 .. 2^32-1",
-                        (unsigned long long)vk->num_inputs);
+        return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "params: %llu ic points, the format needs 1 .. 2^32-1",
+                         (unsigned long long)vk->num_inputs);
     cuzk_status s = w_g1s(w, &vk->alpha_g1, 1, "alpha_g1", err);
     if (s == CUZK_OK) s = w_g1s(w, &vk->beta_g1, 1, "beta_g1", err);
     if (s == CUZK_OK) s = w_g2s(w, &vk->beta_g2, 1, "beta_g2", err);
@@ -470,12 +470,12 @@ static cuzk_status w_vk(wbuf *w, const groth16_vk *vk, cuzk_errmsg *err)
 static cuzk_status w_pk(wbuf *w, const groth16_pk *pk, cuzk_errmsg *err)
 {
     if (pk->conv != GROTH16_BELLPERSON)
-        return g16_fail(err, CUZK_ERR_INVALID_ARG, "params: only a bellperson-convention key has a .params form");
+        return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "params: only a bellperson-convention key has a .params form");
     const uint64_t n[4] = {pk->h_len, pk->l_len, pk->a_len, pk->b_len};
     for (int k = 0; k < 4; k++)
         if (n[k] > UINT32_MAX)
-            return g16_fail(err, CUZK_ERR_TOO_LARGE, "params: %s has %llu points, the format counts in u32",
-                            SEC_NAME[k + 1], (unsigned long long)n[k]);
+            return cuzk_fail(err, CUZK_ERR_TOO_LARGE, "params: %s has %llu points, the format counts in u32",
+                             SEC_NAME[k + 1], (unsigned long long)n[k]);
     cuzk_status s = w_vk(w, &pk->vk, err);
     const g1_affine_t *g1[4] = {pk->h, pk->l, pk->a, pk->b_g1};
     for (int k = 0; k < 4 && s == CUZK_OK; k++) {
@@ -494,17 +494,17 @@ static cuzk_status write_file(const groth16_pk *pk, const groth16_vk *vk, const 
 {
     wbuf w = {.cap = 1u << 20, .ok = true};
     w.buf = malloc(w.cap);
-    if (w.buf == NULL) return g16_fail(err, CUZK_ERR_NOMEM, "params: no memory for the write buffer");
+    if (w.buf == NULL) return cuzk_fail(err, CUZK_ERR_NOMEM, "params: no memory for the write buffer");
     w.f = fopen(path, "wb");
     if (w.f == NULL) {
         free(w.buf);
-        return g16_fail(err, CUZK_ERR_IO, "cannot create %s", path);
+        return cuzk_fail(err, CUZK_ERR_IO, "cannot create %s", path);
     }
     cuzk_status s = pk != NULL ? w_pk(&w, pk, err) : w_vk(&w, vk, err);
     w_flush(&w);
     if (fclose(w.f) != 0) w.ok = false;
     free(w.buf);
-    if (s == CUZK_OK && !w.ok) s = g16_fail(err, CUZK_ERR_IO, "cannot write %s", path);
+    if (s == CUZK_OK && !w.ok) s = cuzk_fail(err, CUZK_ERR_IO, "cannot write %s", path);
     if (s != CUZK_OK) remove(path); /* never leave a partial key behind */
     return s;
 }

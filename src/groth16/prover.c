@@ -181,8 +181,8 @@ static cuzk_status prove_synthesize(const groth16_pk *pk, const r1cs_t *circuit,
     if (pk->conv == GROTH16_BELLPERSON) {
         s = r1cs_spmv(circuit, z, a, b, c, mode, threads, &bad);
         if (s == CUZK_ERR_R1CS_UNSATISFIED)
-            return g16_fail(err, s, "witness does not satisfy constraint row %llu", (unsigned long long)bad);
-        if (s != CUZK_OK) return g16_fail(err, s, "sparse evaluation failed");
+            return cuzk_fail(err, s, "witness does not satisfy constraint row %llu", (unsigned long long)bad);
+        if (s != CUZK_OK) return cuzk_fail(err, s, "sparse evaluation failed");
         /* the input rows: A = z_i, B = C = 0, so that the key's a/ic points for inputs are linearly independent */
         uint64_t m = circuit->num_constraints;
         for (uint64_t i = 0; i < circuit->num_inputs; i++) a[m + i] = z[i];
@@ -192,15 +192,15 @@ static cuzk_status prove_synthesize(const groth16_pk *pk, const r1cs_t *circuit,
      * checked only against a circuit that still has its C matrix. */
     if (mode == R1CS_C_CHECKED) {
         if (circuit == NULL || circuit == pk->circuit)
-            return g16_fail(err, CUZK_ERR_INVALID_ARG,
-                            "checking the witness needs the circuit with its C matrix (the snarkjs key has none)");
+            return cuzk_fail(err, CUZK_ERR_INVALID_ARG,
+                             "checking the witness needs the circuit with its C matrix (the snarkjs key has none)");
         s = r1cs_check(circuit, z, threads, &bad);
         if (s == CUZK_ERR_R1CS_UNSATISFIED)
-            return g16_fail(err, s, "witness does not satisfy constraint row %llu", (unsigned long long)bad);
-        if (s != CUZK_OK) return g16_fail(err, s, "witness check failed");
+            return cuzk_fail(err, s, "witness does not satisfy constraint row %llu", (unsigned long long)bad);
+        if (s != CUZK_OK) return cuzk_fail(err, s, "witness check failed");
     }
     s = r1cs_spmv(pk->circuit, z, a, b, c, R1CS_C_PRODUCT, threads, NULL);
-    if (s != CUZK_OK) return g16_fail(err, s, "sparse evaluation failed");
+    if (s != CUZK_OK) return cuzk_fail(err, s, "sparse evaluation failed");
     return CUZK_OK;
 }
 
@@ -298,18 +298,18 @@ cuzk_status groth16_assemble(groth16_proof_t *proof, const groth16_vk *vk, const
 static cuzk_status prove_check_args(const groth16_pk *pk, const r1cs_t *circuit, const fr_t *z,
                                     const groth16_prove_opts *o, cuzk_errmsg *err)
 {
-    if (pk == NULL || z == NULL) return g16_fail(err, CUZK_ERR_INVALID_ARG, "NULL argument");
+    if (pk == NULL || z == NULL) return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "NULL argument");
     if (o->c_mode != R1CS_C_MATRIX && o->c_mode != R1CS_C_PRODUCT && o->c_mode != R1CS_C_CHECKED)
-        return g16_fail(err, CUZK_ERR_INVALID_ARG, "unknown c_mode %d", (int)o->c_mode);
+        return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "unknown c_mode %d", (int)o->c_mode);
     cuzk_status s;
     if (pk->conv == GROTH16_BELLPERSON) {
-        if (circuit == NULL) return g16_fail(err, CUZK_ERR_INVALID_ARG, "a bellperson key needs its circuit");
+        if (circuit == NULL) return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "a bellperson key needs its circuit");
         s = groth16_pk_check_circuit(pk, circuit, err);
     } else {
         s = groth16_pk_check_circuit(pk, circuit != NULL ? circuit : pk->circuit, err);
     }
     if (s != CUZK_OK) return s;
-    if (!fr_is_one(&z[0])) return g16_fail(err, CUZK_ERR_INVALID_ARG, "witness z[0] is not 1");
+    if (!fr_is_one(&z[0])) return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "witness z[0] is not 1");
     return CUZK_OK;
 }
 
@@ -335,7 +335,7 @@ cuzk_status groth16_synthesize(groth16_synthesis *syn, const groth16_pk *pk, con
                                const groth16_prove_opts *opts, groth16_prove_stats *stats, cuzk_errmsg *err)
 {
     double t = g16_now();
-    if (syn == NULL) return g16_fail(err, CUZK_ERR_INVALID_ARG, "NULL argument");
+    if (syn == NULL) return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "NULL argument");
     memset(syn, 0, sizeof *syn);
     groth16_prove_opts o = prove_opts_or_default(opts);
     cuzk_status s = prove_check_args(pk, circuit, z, &o, err);
@@ -348,7 +348,7 @@ cuzk_status groth16_synthesize(groth16_synthesis *syn, const groth16_pk *pk, con
     syn->c = calloc(n, sizeof *syn->c);
     if (syn->a == NULL || syn->b == NULL || syn->c == NULL) {
         groth16_synthesis_free(syn);
-        return g16_fail(err, CUZK_ERR_NOMEM, "cannot allocate 3 x %llu evaluations", (unsigned long long)n);
+        return cuzk_fail(err, CUZK_ERR_NOMEM, "cannot allocate 3 x %llu evaluations", (unsigned long long)n);
     }
     s = prove_synthesize(pk, circuit, z, o.c_mode, o.threads, syn->a, syn->b, syn->c, err);
     if (s != CUZK_OK) groth16_synthesis_free(syn);
@@ -371,14 +371,14 @@ cuzk_status groth16_prove_from_synthesis(groth16_proof_t *proof, const groth16_p
     unsigned threads = o.threads;
     cuzk_status s;
     if (proof == NULL || syn == NULL) {
-        s = g16_fail(err, CUZK_ERR_INVALID_ARG, "NULL argument");
+        s = cuzk_fail(err, CUZK_ERR_INVALID_ARG, "NULL argument");
         goto out;
     }
     s = prove_check_args(pk, circuit, z, &o, err);
     if (s != CUZK_OK) goto out;
     if (syn->a == NULL || syn->b == NULL || syn->c == NULL || syn->n != pk->domain_size) {
-        s = g16_fail(err, CUZK_ERR_MISMATCH, "synthesis of %llu evaluations does not fit a key of domain %llu",
-                     (unsigned long long)syn->n, (unsigned long long)pk->domain_size);
+        s = cuzk_fail(err, CUZK_ERR_MISMATCH, "synthesis of %llu evaluations does not fit a key of domain %llu",
+                      (unsigned long long)syn->n, (unsigned long long)pk->domain_size);
         goto out;
     }
 
@@ -390,7 +390,7 @@ cuzk_status groth16_prove_from_synthesis(groth16_proof_t *proof, const groth16_p
     double t = g16_now();
     s = ntt_domain_init(&dom, g16_log2_ceil(n), pk->conv == GROTH16_BELLPERSON ? FR_ROOTS_GEN7 : FR_ROOTS_GEN5);
     if (s != CUZK_OK) {
-        g16_fail(err, s, "cannot build the evaluation domain of %llu", (unsigned long long)n);
+        cuzk_fail(err, s, "cannot build the evaluation domain of %llu", (unsigned long long)n);
         goto done;
     }
     if (pk->conv == GROTH16_BELLPERSON)
@@ -407,7 +407,7 @@ cuzk_status groth16_prove_from_synthesis(groth16_proof_t *proof, const groth16_p
     s = g1_msm(&m.h, pk->h, syn->a, pk->h_len, threads);
     st.msm_h = g16_now() - t;
     if (s != CUZK_OK) {
-        g16_fail(err, s, "H multi-scalar multiplication failed");
+        cuzk_fail(err, s, "H multi-scalar multiplication failed");
         goto done;
     }
     free(syn->a);
@@ -415,13 +415,13 @@ cuzk_status groth16_prove_from_synthesis(groth16_proof_t *proof, const groth16_p
 
     s = prove_witness_msms(&m, pk, circuit, z, threads, &st);
     if (s != CUZK_OK) {
-        g16_fail(err, s, "witness multi-scalar multiplication failed");
+        cuzk_fail(err, s, "witness multi-scalar multiplication failed");
         goto done;
     }
 
     t = g16_now();
     s = groth16_assemble(proof, &pk->vk, &m, &o);
-    if (s != CUZK_OK) g16_fail(err, s, "OS random source failed");
+    if (s != CUZK_OK) cuzk_fail(err, s, "OS random source failed");
     st.assembly = g16_now() - t;
 
 done:
@@ -439,7 +439,7 @@ cuzk_status groth16_prove(groth16_proof_t *proof, const groth16_pk *pk, const r1
     groth16_prove_stats st;
     memset(&st, 0, sizeof st);
     groth16_synthesis syn;
-    cuzk_status s = proof == NULL ? g16_fail(err, CUZK_ERR_INVALID_ARG, "NULL argument")
+    cuzk_status s = proof == NULL ? cuzk_fail(err, CUZK_ERR_INVALID_ARG, "NULL argument")
                                   : groth16_synthesize(&syn, pk, circuit, z, opts, &st, err);
     if (s == CUZK_OK) s = groth16_prove_from_synthesis(proof, pk, circuit, z, &syn, opts, &st, err);
     if (stats != NULL) *stats = st;

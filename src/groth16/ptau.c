@@ -143,15 +143,15 @@ static cuzk_status ptau_draw(groth16_ptau_opts *t, const groth16_ptau_opts *o, u
     if (o->given_toxic) {
         *t = *o;
         if (fr_is_zero(&t->alpha) || fr_is_zero(&t->beta))
-            return g16_fail(err, CUZK_ERR_INVALID_ARG, "given alpha or beta is zero");
+            return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "given alpha or beta is zero");
         if (!g16_tau_outside_domain(&t->tau, order))
-            return g16_fail(err, CUZK_ERR_INVALID_ARG, "given tau lies in the 2^%d domain", __builtin_ctzll(order));
+            return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "given tau lies in the 2^%d domain", __builtin_ctzll(order));
         return CUZK_OK;
     }
     fr_t *all[3] = {&t->tau, &t->alpha, &t->beta};
     for (int i = 0; i < 3; i++) {
         do {
-            if (g16_random_fr(all[i]) != CUZK_OK) return g16_fail(err, CUZK_ERR_IO, "OS random source failed");
+            if (g16_random_fr(all[i]) != CUZK_OK) return cuzk_fail(err, CUZK_ERR_IO, "OS random source failed");
         } while (fr_is_zero(all[i]) || (i == 0 && !g16_tau_outside_domain(all[i], order)));
     }
     return CUZK_OK;
@@ -159,9 +159,9 @@ static cuzk_status ptau_draw(groth16_ptau_opts *t, const groth16_ptau_opts *o, u
 
 cuzk_status groth16_ptau_write(const char *path, unsigned power, const groth16_ptau_opts *opts, cuzk_errmsg *err)
 {
-    if (path == NULL || opts == NULL) return g16_fail(err, CUZK_ERR_INVALID_ARG, "NULL argument");
+    if (path == NULL || opts == NULL) return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "NULL argument");
     if (power < 1 || power > PTAU_MAX_POWER)
-        return g16_fail(err, CUZK_ERR_INVALID_ARG, "power %u outside 1 .. %d", power, PTAU_MAX_POWER);
+        return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "power %u outside 1 .. %d", power, PTAU_MAX_POWER);
     unsigned p = power;
     uint64_t n = (uint64_t)1 << p, top = 2 * n;
     groth16_ptau_opts tx;
@@ -175,22 +175,22 @@ cuzk_status groth16_ptau_write(const char *path, unsigned power, const groth16_p
     o.p2 = malloc(PTAU_CHUNK * sizeof *o.p2);
     o.bytes = malloc(PTAU_CHUNK * G2_IDEN3_BYTES);
     if (pw == NULL || lag == NULL || o.k == NULL || o.p1 == NULL || o.p2 == NULL || o.bytes == NULL) {
-        s = g16_fail(err, CUZK_ERR_NOMEM, "cannot allocate the scalars of power %u", p);
+        s = cuzk_fail(err, CUZK_ERR_NOMEM, "cannot allocate the scalars of power %u", p);
         goto done;
     }
     fr_set_one(&pw[0]);
     for (uint64_t i = 1; i < top; i++) fr_mul(&pw[i], &pw[i - 1], &tx.tau);
     if ((s = ptau_lagrange(lag, pw, p, &tx.tau)) != CUZK_OK) {
-        g16_fail(err, s, "cannot allocate the Lagrange values of power %u", p);
+        cuzk_fail(err, s, "cannot allocate the Lagrange values of power %u", p);
         goto done;
     }
     /* G1: sections 2, 4, 5, 12, 14, 15 (about 12·2^p points); G2: 3, 13 (about 3·2^p) */
     if ((s = g16_fb1_table_build(&o.t1, 12 * n)) != CUZK_OK || (s = g16_fb2_table_build(&o.t2, 3 * n)) != CUZK_OK) {
-        g16_fail(err, s, "cannot allocate the fixed-base tables");
+        cuzk_fail(err, s, "cannot allocate the fixed-base tables");
         goto done;
     }
     if ((o.f = fopen(path, "wb")) == NULL) {
-        s = g16_fail(err, CUZK_ERR_IO, "cannot create %s", path);
+        s = cuzk_fail(err, CUZK_ERR_IO, "cannot create %s", path);
         goto done;
     }
 
@@ -218,7 +218,7 @@ cuzk_status groth16_ptau_write(const char *path, unsigned power, const groth16_p
     if (fclose(o.f) != 0) o.ok = false;
     if (!o.ok) {
         unlink(path);
-        s = g16_fail(err, CUZK_ERR_IO, "cannot write %s", path);
+        s = cuzk_fail(err, CUZK_ERR_IO, "cannot write %s", path);
     }
 
 done:
@@ -260,7 +260,8 @@ static cuzk_status ptau_g1_run(const uint8_t *sec, uint32_t type, uint64_t lo, u
         cuzk_status s = g1_from_iden3(&q, sec + (lo + i) * G1_IDEN3_BYTES, G1_IDEN3_BYTES,
                                       EC_DECODE_ALLOW_INFINITY | EC_DECODE_SKIP_SUBGROUP);
         if (s != CUZK_OK)
-            return g16_fail(err, s, "ptau: section %u point %llu is not a G1 point", type, (unsigned long long)(lo + i));
+            return cuzk_fail(err, s, "ptau: section %u point %llu is not a G1 point", type,
+                             (unsigned long long)(lo + i));
         if (i == 0 && first != NULL) *first = q;
         if (i == 1 && second != NULL) *second = q;
         if (sum != NULL) g1_jac_add_affine(sum, sum, &q);
@@ -277,7 +278,8 @@ static cuzk_status ptau_g2_run(const uint8_t *sec, uint32_t type, uint64_t lo, u
         cuzk_status s = g2_from_iden3(&q, sec + (lo + i) * G2_IDEN3_BYTES, G2_IDEN3_BYTES,
                                       EC_DECODE_ALLOW_INFINITY | EC_DECODE_SKIP_SUBGROUP);
         if (s != CUZK_OK)
-            return g16_fail(err, s, "ptau: section %u point %llu is not a G2 point", type, (unsigned long long)(lo + i));
+            return cuzk_fail(err, s, "ptau: section %u point %llu is not a G2 point", type,
+                             (unsigned long long)(lo + i));
         if (i == 0 && first != NULL) *first = q;
         if (i == 1 && second != NULL) *second = q;
         if (sum != NULL) g2_jac_add_affine(sum, sum, &q);
@@ -303,31 +305,31 @@ static cuzk_status ptau_check_buf(const uint8_t *buf, size_t len, groth16_ptau_i
     if (s != CUZK_OK) return s;
     const uint8_t *h = sec[PT_HEADER];
     if (size[PT_HEADER] < 4 + FP_BYTES || rd32(h) != FP_BYTES)
-        return g16_fail(err, CUZK_ERR_WRONG_CURVE, "ptau: base field is not BLS12-381's");
+        return cuzk_fail(err, CUZK_ERR_WRONG_CURVE, "ptau: base field is not BLS12-381's");
     for (int i = 0; i < FP_LIMBS; i++)
         if (rd64(h + 4 + 8 * i) != FP_MODULUS[i])
-            return g16_fail(err, CUZK_ERR_WRONG_CURVE, "ptau: base field is not BLS12-381's");
+            return cuzk_fail(err, CUZK_ERR_WRONG_CURVE, "ptau: base field is not BLS12-381's");
     if (size[PT_HEADER] != PTAU_HEADER_BYTES)
-        return g16_fail(err, CUZK_ERR_BAD_SECTION, "ptau: header has %llu bytes, expected %d",
-                        (unsigned long long)size[PT_HEADER], PTAU_HEADER_BYTES);
+        return cuzk_fail(err, CUZK_ERR_BAD_SECTION, "ptau: header has %llu bytes, expected %d",
+                         (unsigned long long)size[PT_HEADER], PTAU_HEADER_BYTES);
     info->power = rd32(h + 4 + FP_BYTES);
     info->ceremony_power = rd32(h + 8 + FP_BYTES);
     unsigned p = info->power;
     if (p < 1 || p > PTAU_MAX_POWER)
-        return g16_fail(err, CUZK_ERR_BAD_HEADER, "ptau: power %u outside 1 .. %d", p, PTAU_MAX_POWER);
+        return cuzk_fail(err, CUZK_ERR_BAD_HEADER, "ptau: power %u outside 1 .. %d", p, PTAU_MAX_POWER);
     info->prepared = ptau_sections_of(buf, PT_LAG_TAU_G1) > 0;
     for (uint32_t t = PT_TAU_G1; t <= PT_LAG_BETA_G1; t++) {
         if ((t > PT_CONTRIB && t < PT_LAG_TAU_G1) || (t >= PT_LAG_TAU_G1 && !info->prepared)) continue;
         if ((s = r1cs_iden3_find(buf, t, &sec[t], &size[t], "ptau", err)) != CUZK_OK) return s;
         if (t == PT_CONTRIB) {
-            if (size[t] < 4) return g16_fail(err, CUZK_ERR_BAD_SECTION, "ptau: contributions section is empty");
+            if (size[t] < 4) return cuzk_fail(err, CUZK_ERR_BAD_SECTION, "ptau: contributions section is empty");
             info->contributions = rd32(sec[t]);
             continue;
         }
         uint64_t want = ptau_count(t, p) * ptau_point_bytes(t);
         if (size[t] != want)
-            return g16_fail(err, CUZK_ERR_BAD_SECTION, "ptau: section %u has %llu bytes, power %u needs %llu", t,
-                            (unsigned long long)size[t], p, (unsigned long long)want);
+            return cuzk_fail(err, CUZK_ERR_BAD_SECTION, "ptau: section %u has %llu bytes, power %u needs %llu", t,
+                             (unsigned long long)size[t], p, (unsigned long long)want);
     }
 
     /* every point, and the first two of each power section */
@@ -343,13 +345,13 @@ static cuzk_status ptau_check_buf(const uint8_t *buf, size_t len, groth16_ptau_i
         (s = ptau_g2_run(sec[PT_BETA_G2], PT_BETA_G2, 0, 1, &beta2, NULL, NULL, err)))
         return s;
     if (!g1_affine_eq(&tau1[0], &g1) || !g2_affine_eq(&tau2[0], &g2))
-        return g16_fail(err, CUZK_ERR_MISMATCH, "ptau: the first powers of tau are not the generators");
+        return cuzk_fail(err, CUZK_ERR_MISMATCH, "ptau: the first powers of tau are not the generators");
     if (!ptau_pairs_equal(&tau1[1], &g2, &g1, &tau2[1]))
-        return g16_fail(err, CUZK_ERR_MISMATCH, "ptau: e(tau·G1, G2) != e(G1, tau·G2)");
+        return cuzk_fail(err, CUZK_ERR_MISMATCH, "ptau: e(tau·G1, G2) != e(G1, tau·G2)");
     if (!ptau_pairs_equal(&alpha1[1], &g2, &alpha1[0], &tau2[1]))
-        return g16_fail(err, CUZK_ERR_MISMATCH, "ptau: e(alpha·tau·G1, G2) != e(alpha·G1, tau·G2)");
+        return cuzk_fail(err, CUZK_ERR_MISMATCH, "ptau: e(alpha·tau·G1, G2) != e(alpha·G1, tau·G2)");
     if (!ptau_pairs_equal(&beta1, &g2, &g1, &beta2))
-        return g16_fail(err, CUZK_ERR_MISMATCH, "ptau: e(beta·G1, G2) != e(G1, beta·G2)");
+        return cuzk_fail(err, CUZK_ERR_MISMATCH, "ptau: e(beta·G1, G2) != e(G1, beta·G2)");
     if (!info->prepared) return CUZK_OK;
 
     /* Σ_i L_i(τ) = 1 in every block (in the last block of 12 too: the dropped term ω^i·τ^(N−1)/N sums to zero) */
@@ -371,8 +373,8 @@ static cuzk_status ptau_check_buf(const uint8_t *buf, size_t len, groth16_ptau_i
                 eq = g1_jac_eq(&sum, &w);
             }
             if (!eq)
-                return g16_fail(err, CUZK_ERR_MISMATCH, "ptau: section %u, the block of 2^%u Lagrange points does "
-                                "not sum to the first point of section %u", t, k, t - 10);
+                return cuzk_fail(err, CUZK_ERR_MISMATCH, "ptau: section %u, the block of 2^%u Lagrange points does "
+                                 "not sum to the first point of section %u", t, k, t - 10);
         }
     }
     return CUZK_OK;

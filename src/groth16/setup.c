@@ -34,15 +34,15 @@ static cuzk_status setup_draw_toxic(setup_toxic *t, const groth16_setup_opts *o,
         t->delta = o->delta;
         if (snarkjs) fr_set_one(&t->gamma);
         if (fr_is_zero(&t->gamma) || fr_is_zero(&t->delta))
-            return g16_fail(err, CUZK_ERR_INVALID_ARG, "given gamma or delta is zero");
+            return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "given gamma or delta is zero");
         if (!g16_tau_outside_domain(&t->tau, order))
-            return g16_fail(err, CUZK_ERR_INVALID_ARG, "given tau lies in the evaluation domain");
+            return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "given tau lies in the evaluation domain");
         return CUZK_OK;
     }
     fr_t *all[5] = {&t->tau, &t->alpha, &t->beta, &t->gamma, &t->delta};
     for (int i = 0; i < 5; i++) {
         do {
-            if (g16_random_fr(all[i]) != CUZK_OK) return g16_fail(err, CUZK_ERR_IO, "OS random source failed");
+            if (g16_random_fr(all[i]) != CUZK_OK) return cuzk_fail(err, CUZK_ERR_IO, "OS random source failed");
         } while (fr_is_zero(all[i]) || (i == 0 && !g16_tau_outside_domain(all[i], order)));
     }
     if (snarkjs) fr_set_one(&t->gamma);
@@ -256,15 +256,15 @@ cuzk_status g16_setup_scalars_make(g16_setup_scalars *s, const r1cs_t *circuit, 
     memset(s, 0, sizeof *s);
     groth16_convention conv = opts->conv == 0 ? GROTH16_BELLPERSON : opts->conv;
     if (conv != GROTH16_BELLPERSON && conv != GROTH16_SNARKJS)
-        return g16_fail(err, CUZK_ERR_INVALID_ARG, "unknown convention %d", (int)opts->conv);
+        return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "unknown convention %d", (int)opts->conv);
     bool snark = conv == GROTH16_SNARKJS;
     threads = threads ? threads : 1;
 
     uint64_t ni = circuit->num_inputs, na = circuit->num_aux, nv = ni + na, m = circuit->num_constraints;
     unsigned log2n = g16_log2_ceil(m + ni);
     if (log2n > NTT_MAX_LOG2)
-        return g16_fail(err, CUZK_ERR_TOO_LARGE, "%llu rows + %llu inputs exceed the largest domain 2^%d",
-                        (unsigned long long)m, (unsigned long long)ni, NTT_MAX_LOG2);
+        return cuzk_fail(err, CUZK_ERR_TOO_LARGE, "%llu rows + %llu inputs exceed the largest domain 2^%d",
+                         (unsigned long long)m, (unsigned long long)ni, NTT_MAX_LOG2);
     uint64_t n = (uint64_t)1 << log2n;
 
     setup_toxic tx;
@@ -297,7 +297,7 @@ cuzk_status g16_setup_scalars_make(g16_setup_scalars *s, const r1cs_t *circuit, 
         free(lag);
         free(scratch);
         g16_setup_scalars_free(s);
-        return g16_fail(err, CUZK_ERR_NOMEM, "cannot allocate the setup of %llu variables", (unsigned long long)nv);
+        return cuzk_fail(err, CUZK_ERR_NOMEM, "cannot allocate the setup of %llu variables", (unsigned long long)nv);
     }
     s->v = s->u + nv;
     s->icl = s->u + 2 * nv;
@@ -337,7 +337,7 @@ cuzk_status g16_setup_scalars_make(g16_setup_scalars *s, const r1cs_t *circuit, 
                                  circuit->b_aux_density, na, threads);
         if (st != CUZK_OK) {
             g16_setup_scalars_free(s);
-            return g16_fail(err, st, st == CUZK_ERR_NOMEM ? "cannot allocate the setup's position tables"
+            return cuzk_fail(err, st, st == CUZK_ERR_NOMEM ? "cannot allocate the setup's position tables"
                                                            : "density bitmaps disagree with their counts");
         }
     }
@@ -436,7 +436,7 @@ static cuzk_status setup_snarkjs_matrices(const r1cs_t *c, r1cs_t **out)
 
 cuzk_status groth16_setup(groth16_pk *pk, const r1cs_t *circuit, const groth16_setup_opts *opts, cuzk_errmsg *err)
 {
-    if (pk == NULL || circuit == NULL || opts == NULL) return g16_fail(err, CUZK_ERR_INVALID_ARG, "NULL argument");
+    if (pk == NULL || circuit == NULL || opts == NULL) return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "NULL argument");
     memset(pk, 0, sizeof *pk);
     unsigned threads = opts->threads ? opts->threads : 1;
     g16_setup_scalars sc;
@@ -458,7 +458,7 @@ cuzk_status groth16_setup(groth16_pk *pk, const r1cs_t *circuit, const groth16_s
     g16_fb2_table t2 = {0};
     r1cs_t *own = NULL;
     if (k1 == NULL || k2 == NULL || block == NULL) {
-        s = g16_fail(err, CUZK_ERR_NOMEM, "cannot allocate the setup of %llu variables", (unsigned long long)nv);
+        s = cuzk_fail(err, CUZK_ERR_NOMEM, "cannot allocate the setup of %llu variables", (unsigned long long)nv);
         goto done;
     }
     k1[0] = sc.alpha;
@@ -476,7 +476,7 @@ cuzk_status groth16_setup(groth16_pk *pk, const r1cs_t *circuit, const groth16_s
     if (s == CUZK_OK) s = g16_fb2_table_build(&t2, n2);
     if (s == CUZK_OK && snark) s = setup_snarkjs_matrices(circuit, &own);
     if (s != CUZK_OK) {
-        g16_fail(err, s, "cannot build the setup tables or matrices");
+        cuzk_fail(err, s, "cannot build the setup tables or matrices");
         goto done;
     }
     g1_affine_t *p1 = (g1_affine_t *)block;

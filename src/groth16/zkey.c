@@ -36,43 +36,43 @@ static cuzk_status zkey_header(const uint8_t *buf, size_t len, zkey_parts *z, cu
     if (s == CUZK_OK) s = r1cs_iden3_find(buf, ZK_PROTOCOL, &z->p[ZK_PROTOCOL], &z->size[ZK_PROTOCOL], "zkey", err);
     if (s != CUZK_OK) return s;
     if (z->size[ZK_PROTOCOL] != 4)
-        return g16_fail(err, CUZK_ERR_BAD_SECTION, "zkey: protocol section has %llu bytes, expected 4",
-                        (unsigned long long)z->size[ZK_PROTOCOL]);
+        return cuzk_fail(err, CUZK_ERR_BAD_SECTION, "zkey: protocol section has %llu bytes, expected 4",
+                         (unsigned long long)z->size[ZK_PROTOCOL]);
     uint32_t protocol = rd32(z->p[ZK_PROTOCOL]);
     if (protocol != 1)
-        return g16_fail(err, CUZK_ERR_WRONG_PROTOCOL, "zkey: protocol %u (%s), only 1 (groth16) is supported",
-                        protocol, protocol == 2 ? "plonk" : protocol == 10 ? "fflonk" : "unknown");
+        return cuzk_fail(err, CUZK_ERR_WRONG_PROTOCOL, "zkey: protocol %u (%s), only 1 (groth16) is supported",
+                         protocol, protocol == 2 ? "plonk" : protocol == 10 ? "fflonk" : "unknown");
 
     /* field sizes and primes first: a key for another curve has a header of another size */
     if ((s = r1cs_iden3_find(buf, ZK_HEADER, &z->p[ZK_HEADER], &z->size[ZK_HEADER], "zkey", err)) != CUZK_OK) return s;
     const uint8_t *h = z->p[ZK_HEADER];
     uint64_t hs = z->size[ZK_HEADER];
     if (hs < 4 || rd32(h) != FP_BYTES || hs < 4 + FP_BYTES || !limbs_eq(h + 4, FP_MODULUS, FP_LIMBS))
-        return g16_fail(err, CUZK_ERR_WRONG_CURVE, "zkey: base field is not BLS12-381's (n8q %u)",
-                        hs >= 4 ? rd32(h) : 0);
+        return cuzk_fail(err, CUZK_ERR_WRONG_CURVE, "zkey: base field is not BLS12-381's (n8q %u)",
+                         hs >= 4 ? rd32(h) : 0);
     const uint8_t *hr = h + 4 + FP_BYTES;
     if (hs < 4 + FP_BYTES + 4 + FR_BYTES || rd32(hr) != FR_BYTES || !limbs_eq(hr + 4, FR_MODULUS, FR_LIMBS))
-        return g16_fail(err, CUZK_ERR_WRONG_CURVE, "zkey: scalar field is not BLS12-381's r");
+        return cuzk_fail(err, CUZK_ERR_WRONG_CURVE, "zkey: scalar field is not BLS12-381's r");
     if (hs != ZKEY_HEADER_BYTES)
-        return g16_fail(err, CUZK_ERR_BAD_SECTION, "zkey: groth16 header has %llu bytes, expected %d",
-                        (unsigned long long)hs, ZKEY_HEADER_BYTES);
+        return cuzk_fail(err, CUZK_ERR_BAD_SECTION, "zkey: groth16 header has %llu bytes, expected %d",
+                         (unsigned long long)hs, ZKEY_HEADER_BYTES);
     const uint8_t *c = hr + 4 + FR_BYTES;
     z->n_vars = rd32(c);
     z->n_public = rd32(c + 4);
     z->domain = rd32(c + 8);
     uint64_t nv = z->n_vars, np = z->n_public, n = z->domain;
     if (np + 1 > nv)
-        return g16_fail(err, CUZK_ERR_BAD_HEADER, "zkey: %llu variables cannot hold ONE and %llu public signals",
-                        (unsigned long long)nv, (unsigned long long)np);
+        return cuzk_fail(err, CUZK_ERR_BAD_HEADER, "zkey: %llu variables cannot hold ONE and %llu public signals",
+                         (unsigned long long)nv, (unsigned long long)np);
     if (np + 1 >= 0x80000000u || nv - np - 1 >= 0x80000000u)
-        return g16_fail(err, CUZK_ERR_TOO_LARGE, "zkey: %llu variables exceed 2^31 inputs / 2^31 aux",
-                        (unsigned long long)nv);
+        return cuzk_fail(err, CUZK_ERR_TOO_LARGE, "zkey: %llu variables exceed 2^31 inputs / 2^31 aux",
+                         (unsigned long long)nv);
     if (n == 0 || (n & (n - 1)) != 0)
-        return g16_fail(err, CUZK_ERR_BAD_HEADER, "zkey: domainSize %llu is not a power of two",
-                        (unsigned long long)n);
+        return cuzk_fail(err, CUZK_ERR_BAD_HEADER, "zkey: domainSize %llu is not a power of two",
+                         (unsigned long long)n);
     if (n > (1u << NTT_MAX_LOG2))
-        return g16_fail(err, CUZK_ERR_TOO_LARGE, "zkey: domainSize %llu exceeds 2^%d", (unsigned long long)n,
-                        NTT_MAX_LOG2);
+        return cuzk_fail(err, CUZK_ERR_TOO_LARGE, "zkey: domainSize %llu exceeds 2^%d", (unsigned long long)n,
+                         NTT_MAX_LOG2);
 
     for (int t = ZK_IC; t <= ZK_H && s == CUZK_OK; t++)
         s = r1cs_iden3_find(buf, (uint32_t)t, &z->p[t], &z->size[t], "zkey", err);
@@ -89,13 +89,13 @@ static cuzk_status zkey_header(const uint8_t *buf, size_t len, zkey_parts *z, cu
                 {ZK_H, n, G1_IDEN3_BYTES, "H (domainSize G1)"}};
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
         if (z->size[want[i].t] != want[i].count * want[i].bytes)
-            return g16_fail(err, CUZK_ERR_BAD_SECTION, "zkey: section %d %s has %llu bytes, expected %llu",
-                            want[i].t, want[i].name, (unsigned long long)z->size[want[i].t],
-                            (unsigned long long)(want[i].count * want[i].bytes));
+            return cuzk_fail(err, CUZK_ERR_BAD_SECTION, "zkey: section %d %s has %llu bytes, expected %llu",
+                             want[i].t, want[i].name, (unsigned long long)z->size[want[i].t],
+                             (unsigned long long)(want[i].count * want[i].bytes));
     uint64_t cs = z->size[ZK_COEFS];
     if (cs < 4 || cs != 4 + (uint64_t)rd32(z->p[ZK_COEFS]) * ZKEY_COEF_BYTES)
-        return g16_fail(err, CUZK_ERR_BAD_SECTION, "zkey: coefficient section has %llu bytes, not 4 + 44 per "
-                        "declared coefficient", (unsigned long long)cs);
+        return cuzk_fail(err, CUZK_ERR_BAD_SECTION, "zkey: coefficient section has %llu bytes, not 4 + 44 per "
+                         "declared coefficient", (unsigned long long)cs);
     return CUZK_OK;
 }
 
@@ -117,7 +117,7 @@ static cuzk_status zkey_circuit(const zkey_parts *z, r1cs_t **out, cuzk_errmsg *
     uint32_t *order = malloc((ncoef ? ncoef : 1) * sizeof *order);
     r1cs_term *terms = malloc((ncoef ? ncoef : 1) * sizeof *terms);
     cuzk_status s = CUZK_OK;
-    if (start == NULL || order == NULL || terms == NULL) s = g16_fail(err, CUZK_ERR_NOMEM, "zkey: out of memory");
+    if (start == NULL || order == NULL || terms == NULL) s = cuzk_fail(err, CUZK_ERR_NOMEM, "zkey: out of memory");
     uint64_t rows = 0;
     for (uint64_t k = 0; k < ncoef && s == CUZK_OK; k++) {
         const uint8_t *e = sec + k * ZKEY_COEF_BYTES;
@@ -125,17 +125,17 @@ static cuzk_status zkey_circuit(const zkey_parts *z, r1cs_t **out, cuzk_errmsg *
         uint64_t v[FR_LIMBS];
         for (int i = 0; i < FR_LIMBS; i++) v[i] = rd64(e + 12 + 8 * i);
         if (matrix > 1)
-            s = g16_fail(err, CUZK_ERR_BAD_SECTION, "zkey: coefficient %llu names matrix %u (0 = A, 1 = B only)",
-                         (unsigned long long)k, matrix);
+            s = cuzk_fail(err, CUZK_ERR_BAD_SECTION, "zkey: coefficient %llu names matrix %u (0 = A, 1 = B only)",
+                          (unsigned long long)k, matrix);
         else if (row >= n)
-            s = g16_fail(err, CUZK_ERR_BAD_HEADER, "zkey: coefficient %llu is in constraint %u, past domainSize %llu",
-                         (unsigned long long)k, row, (unsigned long long)n);
+            s = cuzk_fail(err, CUZK_ERR_BAD_HEADER, "zkey: coefficient %llu is in constraint %u, past domainSize %llu",
+                          (unsigned long long)k, row, (unsigned long long)n);
         else if (sig >= nv)
-            s = g16_fail(err, CUZK_ERR_R1CS_COLUMN, "zkey: coefficient %llu uses signal %u of %u",
-                         (unsigned long long)k, sig, nv);
+            s = cuzk_fail(err, CUZK_ERR_R1CS_COLUMN, "zkey: coefficient %llu uses signal %u of %u",
+                          (unsigned long long)k, sig, nv);
         else if (fr_from_mont_limbs(&terms[k].coeff, v) != CUZK_OK)
-            s = g16_fail(err, CUZK_ERR_R1CS_COEFF, "zkey: coefficient %llu has a value not below r",
-                         (unsigned long long)k);
+            s = cuzk_fail(err, CUZK_ERR_R1CS_COEFF, "zkey: coefficient %llu has a value not below r",
+                          (unsigned long long)k);
         else {
             fr_mul(&terms[k].coeff, &terms[k].coeff, &r_inv);
             terms[k].var = sig < num_inputs ? R1CS_INPUT(sig) : R1CS_AUX(sig - num_inputs);
@@ -145,8 +145,8 @@ static cuzk_status zkey_circuit(const zkey_parts *z, r1cs_t **out, cuzk_errmsg *
     }
     /* m constraints and P + 1 input rows fill rows = m + P + 1, and snarkjs picks the smallest power of two > m + P */
     if (s == CUZK_OK && (rows <= z->n_public || n / 2 >= rows || rows > n))
-        s = g16_fail(err, CUZK_ERR_BAD_HEADER, "zkey: %llu constraint rows (the last %u of them the input rows) "
-                     "do not give domainSize %llu", (unsigned long long)rows, num_inputs, (unsigned long long)n);
+        s = cuzk_fail(err, CUZK_ERR_BAD_HEADER, "zkey: %llu constraint rows (the last %u of them the input rows) "
+                      "do not give domainSize %llu", (unsigned long long)rows, num_inputs, (unsigned long long)n);
     r1cs_builder *b = NULL;
     if (s == CUZK_OK) {
         /* start[i] becomes where row i begins; placing the entries advances it to where row i ends */
@@ -155,11 +155,11 @@ static cuzk_status zkey_circuit(const zkey_parts *z, r1cs_t **out, cuzk_errmsg *
         r1cs_var first;
         b = r1cs_builder_new(num_inputs);
         if (b == NULL || r1cs_builder_alloc_aux_n(b, nv - num_inputs, &first) != CUZK_OK)
-            s = g16_fail(err, CUZK_ERR_NOMEM, "zkey: out of memory");
+            s = cuzk_fail(err, CUZK_ERR_NOMEM, "zkey: out of memory");
     }
     r1cs_term *ab = NULL;
     if (s == CUZK_OK && (ab = malloc((ncoef ? ncoef : 1) * sizeof *ab)) == NULL)
-        s = g16_fail(err, CUZK_ERR_NOMEM, "zkey: out of memory");
+        s = cuzk_fail(err, CUZK_ERR_NOMEM, "zkey: out of memory");
     for (uint64_t i = 0, lo = 0; i < rows && s == CUZK_OK; i++) {
         uint64_t hi = start[i], na = 0, nb = 0;
         /* A terms from the front of ab, B terms from the back, so one buffer holds both */
@@ -171,7 +171,7 @@ static cuzk_status zkey_circuit(const zkey_parts *z, r1cs_t **out, cuzk_errmsg *
                 ab[hi - ++nb] = terms[idx];
         }
         s = r1cs_builder_enforce(b, ab + lo, na, ab + hi - nb, nb, NULL, 0);
-        if (s != CUZK_OK) g16_fail(err, s, "zkey: constraint %llu could not be added", (unsigned long long)i);
+        if (s != CUZK_OK) cuzk_fail(err, s, "zkey: constraint %llu could not be added", (unsigned long long)i);
         lo = hi;
     }
     free(ab);
@@ -183,7 +183,7 @@ static cuzk_status zkey_circuit(const zkey_parts *z, r1cs_t **out, cuzk_errmsg *
         return s;
     }
     s = r1cs_builder_finish(b, out);
-    if (s != CUZK_OK) return g16_fail(err, s, "zkey: could not finish the constraint system");
+    if (s != CUZK_OK) return cuzk_fail(err, s, "zkey: could not finish the constraint system");
     return CUZK_OK;
 }
 
@@ -202,7 +202,7 @@ static cuzk_status zkey_points(groth16_pk *pk, const zkey_parts *z, unsigned ecf
     for (int i = 0; i < 6; i++) {
         cuzk_status s = fixed[i].g1 ? g1_from_iden3(fixed[i].g1, h, G1_IDEN3_BYTES, ecflags)
                                     : g2_from_iden3(fixed[i].g2, h, G2_IDEN3_BYTES, ecflags);
-        if (s != CUZK_OK) return g16_fail(err, s, "zkey: header %s: %s", fixed[i].name, cuzk_status_str(s));
+        if (s != CUZK_OK) return cuzk_fail(err, s, "zkey: header %s: %s", fixed[i].name, cuzk_status_str(s));
         h += fixed[i].g1 ? G1_IDEN3_BYTES : G2_IDEN3_BYTES;
     }
     const struct {
@@ -217,8 +217,8 @@ static cuzk_status zkey_points(groth16_pk *pk, const zkey_parts *z, unsigned ecf
         cuzk_status s = keyio_decode_points(secs[i].dst, z->p[secs[i].t], n, enc, ecflags | EC_DECODE_ALLOW_INFINITY,
                                             threads, &bad);
         if (s != CUZK_OK)
-            return g16_fail(err, s, "zkey: section %d %s[%llu]: %s", secs[i].t, secs[i].name,
-                            (unsigned long long)bad, cuzk_status_str(s));
+            return cuzk_fail(err, s, "zkey: section %d %s[%llu]: %s", secs[i].t, secs[i].name,
+                             (unsigned long long)bad, cuzk_status_str(s));
     }
     return CUZK_OK;
 }
@@ -248,8 +248,8 @@ static cuzk_status zkey_parse(groth16_pk *pk, const uint8_t *buf, size_t len, un
     /* the sizes were checked against the sections, which lie inside the file: this block is bounded by its size */
     uint64_t g1n = (np + 1) + 3 * nv - np - 1 + n;
     uint8_t *block = malloc(g1n * sizeof(g1_affine_t) + nv * sizeof(g2_affine_t));
-    if (block == NULL) return g16_fail(err, CUZK_ERR_NOMEM, "zkey: no memory for %llu points",
-                                       (unsigned long long)(g1n + nv));
+    if (block == NULL) return cuzk_fail(err, CUZK_ERR_NOMEM, "zkey: no memory for %llu points",
+                                        (unsigned long long)(g1n + nv));
     g1_affine_t *g1 = (g1_affine_t *)block;
     pk->vk.ic = g1;
     pk->a = (g1 += np + 1);

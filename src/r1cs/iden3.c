@@ -12,26 +12,26 @@
 cuzk_status r1cs_iden3_check(const uint8_t *buf, size_t len, const char magic[4], uint32_t version,
                              const char *what, r1cs_err *err)
 {
-    if (len < 4) return r1cs_fail(err, CUZK_ERR_TRUNCATED, "%s: %zu bytes, shorter than the magic", what, len);
-    if (memcmp(buf, magic, 4) != 0) return r1cs_fail(err, CUZK_ERR_BAD_MAGIC, "%s: magic is not \"%.4s\"", what, magic);
-    if (len < 12) return r1cs_fail(err, CUZK_ERR_TRUNCATED, "%s: %zu bytes, shorter than the file header", what, len);
+    if (len < 4) return cuzk_fail(err, CUZK_ERR_TRUNCATED, "%s: %zu bytes, shorter than the magic", what, len);
+    if (memcmp(buf, magic, 4) != 0) return cuzk_fail(err, CUZK_ERR_BAD_MAGIC, "%s: magic is not \"%.4s\"", what, magic);
+    if (len < 12) return cuzk_fail(err, CUZK_ERR_TRUNCATED, "%s: %zu bytes, shorter than the file header", what, len);
     if (rd32(buf + 4) != version)
-        return r1cs_fail(err, CUZK_ERR_BAD_VERSION, "%s: version %u, expected %u", what, rd32(buf + 4), version);
+        return cuzk_fail(err, CUZK_ERR_BAD_VERSION, "%s: version %u, expected %u", what, rd32(buf + 4), version);
     uint32_t nsect = rd32(buf + 8);
     size_t pos = 12;
     for (uint32_t i = 0; i < nsect; i++) {
         if (len - pos < 12)
-            return r1cs_fail(err, CUZK_ERR_TRUNCATED, "%s: section %u of %u header at %zu is past the end (%zu)", what,
+            return cuzk_fail(err, CUZK_ERR_TRUNCATED, "%s: section %u of %u header at %zu is past the end (%zu)", what,
                              i, nsect, pos, len);
         uint64_t size = rd64(buf + pos + 4);
         pos += 12;
         if (size > len - pos)
-            return r1cs_fail(err, CUZK_ERR_TRUNCATED, "%s: section %u (type %u) length %llu exceeds the %zu bytes left",
+            return cuzk_fail(err, CUZK_ERR_TRUNCATED, "%s: section %u (type %u) length %llu exceeds the %zu bytes left",
                              what, i, rd32(buf + pos - 12), (unsigned long long)size, len - pos);
         pos += (size_t)size;
     }
     if (pos != len)
-        return r1cs_fail(err, CUZK_ERR_BAD_SECTION, "%s: %zu bytes after the last section", what, len - pos);
+        return cuzk_fail(err, CUZK_ERR_BAD_SECTION, "%s: %zu bytes after the last section", what, len - pos);
     return CUZK_OK;
 }
 
@@ -50,7 +50,7 @@ cuzk_status r1cs_iden3_find(const uint8_t *buf, uint32_t type, const uint8_t **s
         pos += 12 + (size_t)sz;
     }
     if (found != 1)
-        return r1cs_fail(err, CUZK_ERR_BAD_SECTION, "%s: section type %u appears %u times, expected once", what, type,
+        return cuzk_fail(err, CUZK_ERR_BAD_SECTION, "%s: section type %u appears %u times, expected once", what, type,
                          found);
     return CUZK_OK;
 }
@@ -59,10 +59,10 @@ cuzk_status r1cs_iden3_find(const uint8_t *buf, uint32_t type, const uint8_t **s
 static cuzk_status iden3_check_prime(const uint8_t *p, const char *what, r1cs_err *err)
 {
     if (rd32(p) != FR_BYTES)
-        return r1cs_fail(err, CUZK_ERR_WRONG_PRIME, "%s: field size %u bytes, BLS12-381 Fr has 32", what, rd32(p));
+        return cuzk_fail(err, CUZK_ERR_WRONG_PRIME, "%s: field size %u bytes, BLS12-381 Fr has 32", what, rd32(p));
     for (int i = 0; i < FR_LIMBS; i++)
         if (rd64(p + 4 + 8 * i) != FR_MODULUS[i])
-            return r1cs_fail(err, CUZK_ERR_WRONG_PRIME, "%s: prime is not the BLS12-381 scalar field order r", what);
+            return cuzk_fail(err, CUZK_ERR_WRONG_PRIME, "%s: prime is not the BLS12-381 scalar field order r", what);
     return CUZK_OK;
 }
 
@@ -86,15 +86,15 @@ static cuzk_status wtns_check(const uint8_t *buf, size_t len, const r1cs_t *circ
     if (s == CUZK_OK) s = r1cs_iden3_find(buf, 2, vals, &vsize, "wtns", err);
     if (s != CUZK_OK) return s;
     if (hsize != IDEN3_FIELD_HEADER)
-        return r1cs_fail(err, CUZK_ERR_BAD_SECTION, "wtns: header section has %llu bytes, expected %d",
+        return cuzk_fail(err, CUZK_ERR_BAD_SECTION, "wtns: header section has %llu bytes, expected %d",
                          (unsigned long long)hsize, IDEN3_FIELD_HEADER);
     if ((s = iden3_check_prime(hdr, "wtns", err)) != CUZK_OK) return s;
     uint64_t n = rd32(hdr + 36);
     if (vsize != n * FR_BYTES)
-        return r1cs_fail(err, CUZK_ERR_BAD_SECTION, "wtns: %llu values need %llu bytes, section 2 has %llu",
+        return cuzk_fail(err, CUZK_ERR_BAD_SECTION, "wtns: %llu values need %llu bytes, section 2 has %llu",
                          (unsigned long long)n, (unsigned long long)(n * FR_BYTES), (unsigned long long)vsize);
     if (circuit != NULL && n != r1cs_num_vars(circuit))
-        return r1cs_fail(err, CUZK_ERR_MISMATCH, "wtns: %llu values, the circuit has %llu variables",
+        return cuzk_fail(err, CUZK_ERR_MISMATCH, "wtns: %llu values, the circuit has %llu variables",
                          (unsigned long long)n, (unsigned long long)r1cs_num_vars(circuit));
     *count = n;
     return CUZK_OK;
@@ -104,7 +104,7 @@ static cuzk_status wtns_values(fr_t *w, const uint8_t *vals, uint64_t n, r1cs_er
 {
     for (uint64_t i = 0; i < n; i++)
         if (read_fr(&w[i], vals + i * FR_BYTES) != CUZK_OK)
-            return r1cs_fail(err, CUZK_ERR_NOT_CANONICAL, "wtns: value %llu is not below r", (unsigned long long)i);
+            return cuzk_fail(err, CUZK_ERR_NOT_CANONICAL, "wtns: value %llu is not below r", (unsigned long long)i);
     return CUZK_OK;
 }
 
@@ -118,7 +118,7 @@ cuzk_status r1cs_wtns_parse(const uint8_t *buf, size_t len, const r1cs_t *circui
     if (s != CUZK_OK) return s;
     /* n·32 bytes are present in the input, so this allocation is bounded by the input size */
     fr_t *w = malloc(n ? n * sizeof *w : 1);
-    if (w == NULL) return r1cs_fail(err, CUZK_ERR_NOMEM, "wtns: no memory for %llu values", (unsigned long long)n);
+    if (w == NULL) return cuzk_fail(err, CUZK_ERR_NOMEM, "wtns: no memory for %llu values", (unsigned long long)n);
     s = wtns_values(w, vals, n, err);
     if (s != CUZK_OK) {
         free(w);
@@ -133,7 +133,7 @@ cuzk_status r1cs_wtns_parse_into(const uint8_t *buf, size_t len, const r1cs_t *c
 {
     const uint8_t *vals = NULL;
     uint64_t n = 0;
-    if (circuit == NULL || out == NULL) return r1cs_fail(err, CUZK_ERR_INVALID_ARG, "wtns: NULL circuit or buffer");
+    if (circuit == NULL || out == NULL) return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "wtns: NULL circuit or buffer");
     cuzk_status s = wtns_check(buf, len, circuit, &vals, &n, err);
     return s != CUZK_OK ? s : wtns_values(out, vals, n, err);
 }
@@ -198,7 +198,7 @@ cuzk_status r1cs_wtns_save(const fr_t *w, uint64_t n, const char *path, r1cs_err
     uint8_t *buf;
     size_t len;
     cuzk_status s = r1cs_wtns_encode(w, n, &buf, &len);
-    if (s != CUZK_OK) return r1cs_fail(err, s, "wtns: cannot encode %llu values", (unsigned long long)n);
+    if (s != CUZK_OK) return cuzk_fail(err, s, "wtns: cannot encode %llu values", (unsigned long long)n);
     s = r1cs_write_file(path, buf, len, err);
     free(buf);
     return s;
@@ -216,26 +216,26 @@ static cuzk_status circom_read_lc(const uint8_t *sec, uint64_t end, uint64_t *po
                                   uint32_t num_inputs, term_buf *tb, size_t *n, uint64_t row, r1cs_err *err)
 {
     if (end - *pos < 4)
-        return r1cs_fail(err, CUZK_ERR_BAD_SECTION, "r1cs: constraints section ends inside constraint %llu",
+        return cuzk_fail(err, CUZK_ERR_BAD_SECTION, "r1cs: constraints section ends inside constraint %llu",
                          (unsigned long long)row);
     uint64_t nt = rd32(sec + *pos);
     *pos += 4;
     if (nt > (end - *pos) / (4 + FR_BYTES))
-        return r1cs_fail(err, CUZK_ERR_BAD_SECTION, "r1cs: constraint %llu has %llu terms, more than the section holds",
+        return cuzk_fail(err, CUZK_ERR_BAD_SECTION, "r1cs: constraint %llu has %llu terms, more than the section holds",
                          (unsigned long long)row, (unsigned long long)nt);
     if (nt > tb->cap) {
         r1cs_term *t = realloc(tb->t, nt * sizeof *t);
-        if (t == NULL) return r1cs_fail(err, CUZK_ERR_NOMEM, "r1cs: no memory for %llu terms", (unsigned long long)nt);
+        if (t == NULL) return cuzk_fail(err, CUZK_ERR_NOMEM, "r1cs: no memory for %llu terms", (unsigned long long)nt);
         tb->t = t;
         tb->cap = nt;
     }
     for (uint64_t i = 0; i < nt; i++, *pos += 4 + FR_BYTES) {
         uint32_t wire = rd32(sec + *pos);
         if (wire >= nwires)
-            return r1cs_fail(err, CUZK_ERR_R1CS_COLUMN, "r1cs: constraint %llu uses wire %u of %u",
+            return cuzk_fail(err, CUZK_ERR_R1CS_COLUMN, "r1cs: constraint %llu uses wire %u of %u",
                              (unsigned long long)row, wire, nwires);
         if (read_fr(&tb->t[i].coeff, sec + *pos + 4) != CUZK_OK)
-            return r1cs_fail(err, CUZK_ERR_R1CS_COEFF, "r1cs: constraint %llu has a coefficient not below r",
+            return cuzk_fail(err, CUZK_ERR_R1CS_COEFF, "r1cs: constraint %llu has a coefficient not below r",
                              (unsigned long long)row);
         tb->t[i].var = wire < num_inputs ? R1CS_INPUT(wire) : R1CS_AUX(wire - num_inputs);
     }
@@ -253,7 +253,7 @@ cuzk_status r1cs_circom_parse(const uint8_t *buf, size_t len, r1cs_t **out, r1cs
     if (s == CUZK_OK) s = r1cs_iden3_find(buf, 2, &cons, &csize, "r1cs", err);
     if (s != CUZK_OK) return s;
     if (hsize != CIRCOM_HEADER)
-        return r1cs_fail(err, CUZK_ERR_BAD_SECTION, "r1cs: header section has %llu bytes, expected %d",
+        return cuzk_fail(err, CUZK_ERR_BAD_SECTION, "r1cs: header section has %llu bytes, expected %d",
                          (unsigned long long)hsize, CIRCOM_HEADER);
     if ((s = iden3_check_prime(hdr, "r1cs", err)) != CUZK_OK) return s;
     uint32_t nwires = rd32(hdr + 36), npub_out = rd32(hdr + 40), npub_in = rd32(hdr + 44), nprv_in = rd32(hdr + 48);
@@ -261,20 +261,21 @@ cuzk_status r1cs_circom_parse(const uint8_t *buf, size_t len, r1cs_t **out, r1cs
     /* wire 0 = ONE, then outputs and public inputs: the bellperson inputs; everything after is aux */
     uint64_t num_inputs = 1 + (uint64_t)npub_out + npub_in;
     if (num_inputs > nwires || nprv_in > nwires - num_inputs)
-        return r1cs_fail(err, CUZK_ERR_BAD_HEADER, "r1cs: %u wires cannot hold ONE, %u outputs, %u public and %u private inputs",
+        return cuzk_fail(err, CUZK_ERR_BAD_HEADER,
+                         "r1cs: %u wires cannot hold ONE, %u outputs, %u public and %u private inputs",
                          nwires, npub_out, npub_in, nprv_in);
     if (num_inputs >= 0x80000000u || nwires - num_inputs >= 0x80000000u)
-        return r1cs_fail(err, CUZK_ERR_TOO_LARGE, "r1cs: %u wires exceed the builder's 2^31 inputs / 2^31 aux", nwires);
+        return cuzk_fail(err, CUZK_ERR_TOO_LARGE, "r1cs: %u wires exceed the builder's 2^31 inputs / 2^31 aux", nwires);
     /* each constraint takes at least 12 bytes (three term counts) */
     if (nconstraints > csize / 12)
-        return r1cs_fail(err, CUZK_ERR_BAD_SECTION, "r1cs: %llu constraints cannot fit in a %llu-byte section",
+        return cuzk_fail(err, CUZK_ERR_BAD_SECTION, "r1cs: %llu constraints cannot fit in a %llu-byte section",
                          (unsigned long long)nconstraints, (unsigned long long)csize);
 
     r1cs_builder *b = r1cs_builder_new((uint32_t)num_inputs);
     r1cs_var first;
     if (b == NULL || r1cs_builder_alloc_aux_n(b, nwires - (uint32_t)num_inputs, &first) != CUZK_OK) {
         r1cs_builder_free(b);
-        return r1cs_fail(err, CUZK_ERR_NOMEM, "r1cs: out of memory");
+        return cuzk_fail(err, CUZK_ERR_NOMEM, "r1cs: out of memory");
     }
     term_buf tb[3] = {{0}};
     uint64_t pos = 0;
@@ -284,19 +285,19 @@ cuzk_status r1cs_circom_parse(const uint8_t *buf, size_t len, r1cs_t **out, r1cs
             s = circom_read_lc(cons, csize, &pos, nwires, (uint32_t)num_inputs, &tb[k], &n[k], row, err);
         if (s == CUZK_OK) {
             s = r1cs_builder_enforce(b, tb[0].t, n[0], tb[1].t, n[1], tb[2].t, n[2]);
-            if (s != CUZK_OK) r1cs_fail(err, s, "r1cs: constraint %llu could not be added", (unsigned long long)row);
+            if (s != CUZK_OK) cuzk_fail(err, s, "r1cs: constraint %llu could not be added", (unsigned long long)row);
         }
     }
     for (int k = 0; k < 3; k++) free(tb[k].t);
     if (s == CUZK_OK && pos != csize)
-        s = r1cs_fail(err, CUZK_ERR_BAD_SECTION, "r1cs: %llu bytes after the last constraint",
+        s = cuzk_fail(err, CUZK_ERR_BAD_SECTION, "r1cs: %llu bytes after the last constraint",
                       (unsigned long long)(csize - pos));
     if (s != CUZK_OK) {
         r1cs_builder_free(b);
         return s;
     }
     s = r1cs_builder_finish(b, out);
-    if (s != CUZK_OK) return r1cs_fail(err, s, "r1cs: could not finish the system");
+    if (s != CUZK_OK) return cuzk_fail(err, s, "r1cs: could not finish the system");
     return CUZK_OK;
 }
 

@@ -110,7 +110,7 @@ cuzk_status r1cs_pce_write(const r1cs_t *r, const char *path, r1cs_err *err)
     pce_checksum(header, r, len, header + OFF_CHECKSUM);
 
     FILE *f = fopen(path, "wb");
-    if (f == NULL) return r1cs_fail(err, CUZK_ERR_IO, "cannot create %s", path);
+    if (f == NULL) return cuzk_fail(err, CUZK_ERR_IO, "cannot create %s", path);
     static const uint8_t pad[PCE_PAGE];
     bool ok = fwrite(header, 1, PCE_PAGE, f) == PCE_PAGE;
     for (int s = 0; s < R1CS_SEC_COUNT && ok; s++) {
@@ -118,7 +118,7 @@ cuzk_status r1cs_pce_write(const r1cs_t *r, const char *path, r1cs_err *err)
         uint64_t gap = align_page(off[s] + len[s]) - (off[s] + len[s]);
         if (ok && gap) ok = fwrite(pad, 1, gap, f) == gap;
     }
-    if (fclose(f) != 0 || !ok) return r1cs_fail(err, CUZK_ERR_IO, "cannot write %s", path);
+    if (fclose(f) != 0 || !ok) return cuzk_fail(err, CUZK_ERR_IO, "cannot write %s", path);
     return CUZK_OK;
 }
 
@@ -135,21 +135,21 @@ static bool all_zero(const uint8_t *p, uint64_t n)
 static cuzk_status pce_check_layout(const uint8_t *data, size_t size, r1cs_t *r, uint64_t len[R1CS_SEC_COUNT],
                                     r1cs_err *err)
 {
-    if (size < 8) return r1cs_fail(err, CUZK_ERR_TRUNCATED, "file of %zu bytes is shorter than the magic", size);
-    if (memcmp(data, PCE_MAGIC, 8) != 0) return r1cs_fail(err, CUZK_ERR_BAD_MAGIC, "not a PCE file (magic)");
+    if (size < 8) return cuzk_fail(err, CUZK_ERR_TRUNCATED, "file of %zu bytes is shorter than the magic", size);
+    if (memcmp(data, PCE_MAGIC, 8) != 0) return cuzk_fail(err, CUZK_ERR_BAD_MAGIC, "not a PCE file (magic)");
     if (size < PCE_PAGE)
-        return r1cs_fail(err, CUZK_ERR_TRUNCATED, "file of %zu bytes is shorter than the %u-byte header", size,
+        return cuzk_fail(err, CUZK_ERR_TRUNCATED, "file of %zu bytes is shorter than the %u-byte header", size,
                          PCE_PAGE);
     uint32_t version = get32(data + OFF_VERSION);
     if (version != R1CS_PCE_VERSION)
-        return r1cs_fail(err, CUZK_ERR_BAD_VERSION, "PCE version %u, expected %u", version, R1CS_PCE_VERSION);
+        return cuzk_fail(err, CUZK_ERR_BAD_VERSION, "PCE version %u, expected %u", version, R1CS_PCE_VERSION);
     if (get32(data + OFF_HDR_SIZE) != PCE_PAGE || get32(data + OFF_NSECT) != R1CS_SEC_COUNT ||
         get32(data + OFF_FLAGS) != 0)
-        return r1cs_fail(err, CUZK_ERR_BAD_HEADER, "header size %u, section count %u, flags %u: expected %u, %u, 0",
+        return cuzk_fail(err, CUZK_ERR_BAD_HEADER, "header size %u, section count %u, flags %u: expected %u, %u, 0",
                          get32(data + OFF_HDR_SIZE), get32(data + OFF_NSECT), get32(data + OFF_FLAGS), PCE_PAGE,
                          R1CS_SEC_COUNT);
     if (!all_zero(data + OFF_RESERVED, PCE_PAGE - OFF_RESERVED))
-        return r1cs_fail(err, CUZK_ERR_BAD_HEADER, "reserved header bytes are not zero");
+        return cuzk_fail(err, CUZK_ERR_BAD_HEADER, "reserved header bytes are not zero");
 
     uint64_t c[7];
     for (int i = 0; i < 7; i++) c[i] = get64(data + OFF_COUNTS + 8 * i);
@@ -157,13 +157,13 @@ static cuzk_status pce_check_layout(const uint8_t *data, size_t size, r1cs_t *r,
                                          "nnz A",      "nnz B",   "nnz C"};
     for (int i = 0; i < 7; i++)
         if (c[i] >= PCE_COUNT_LIMIT)
-            return r1cs_fail(err, CUZK_ERR_TOO_LARGE, "%s = %llu exceeds 2^58", cname[i], (unsigned long long)c[i]);
-    if (c[0] == 0) return r1cs_fail(err, CUZK_ERR_BAD_HEADER, "num_inputs is 0 (ONE is input 0)");
+            return cuzk_fail(err, CUZK_ERR_TOO_LARGE, "%s = %llu exceeds 2^58", cname[i], (unsigned long long)c[i]);
+    if (c[0] == 0) return cuzk_fail(err, CUZK_ERR_BAD_HEADER, "num_inputs is 0 (ONE is input 0)");
     if (c[0] + c[1] > UINT32_MAX)
-        return r1cs_fail(err, CUZK_ERR_TOO_LARGE, "%llu variables exceed the 2^32-1 that u32 columns can index",
+        return cuzk_fail(err, CUZK_ERR_TOO_LARGE, "%llu variables exceed the 2^32-1 that u32 columns can index",
                          (unsigned long long)(c[0] + c[1]));
     if (c[3] < 2 || c[3] > UINT32_MAX)
-        return r1cs_fail(err, CUZK_ERR_BAD_HEADER, "num_values = %llu, must be in [2, 2^32)",
+        return cuzk_fail(err, CUZK_ERR_BAD_HEADER, "num_values = %llu, must be in [2, 2^32)",
                          (unsigned long long)c[3]);
     r->num_inputs = (uint32_t)c[0];
     r->num_aux = (uint32_t)c[1];
@@ -176,28 +176,28 @@ static cuzk_status pce_check_layout(const uint8_t *data, size_t size, r1cs_t *r,
     for (int s = 0; s < R1CS_SEC_COUNT; s++) {
         uint64_t off = get64(data + OFF_TABLE + 16 * s), slen = get64(data + OFF_TABLE + 16 * s + 8);
         if (slen != len[s])
-            return r1cs_fail(err, CUZK_ERR_BAD_SECTION, "section %s length %llu, the counts say %llu", sec_name[s],
+            return cuzk_fail(err, CUZK_ERR_BAD_SECTION, "section %s length %llu, the counts say %llu", sec_name[s],
                              (unsigned long long)slen, (unsigned long long)len[s]);
         if (off % PCE_PAGE != 0 || off < end)
-            return r1cs_fail(err, CUZK_ERR_BAD_SECTION,
+            return cuzk_fail(err, CUZK_ERR_BAD_SECTION,
                              "section %s offset %llu is not 4096-aligned or overlaps what precedes it (ends at %llu)",
                              sec_name[s], (unsigned long long)off, (unsigned long long)end);
         if (off > size || slen > size - off)
-            return r1cs_fail(err, CUZK_ERR_TRUNCATED, "section %s (offset %llu, length %llu) exceeds file size %zu",
+            return cuzk_fail(err, CUZK_ERR_TRUNCATED, "section %s (offset %llu, length %llu) exceeds file size %zu",
                              sec_name[s], (unsigned long long)off, (unsigned long long)slen, size);
         if (!all_zero(data + end, off - end))
-            return r1cs_fail(err, CUZK_ERR_BAD_SECTION, "padding before section %s is not zero", sec_name[s]);
+            return cuzk_fail(err, CUZK_ERR_BAD_SECTION, "padding before section %s is not zero", sec_name[s]);
         ptr[s] = data + off;
         end = off + slen;
     }
     if (align_page(end) > size)
-        return r1cs_fail(err, CUZK_ERR_TRUNCATED, "file size %zu, the sections need %llu", size,
+        return cuzk_fail(err, CUZK_ERR_TRUNCATED, "file size %zu, the sections need %llu", size,
                          (unsigned long long)align_page(end));
     if (align_page(end) < size)
-        return r1cs_fail(err, CUZK_ERR_BAD_SECTION, "file size %zu, the sections end at %llu: trailing bytes", size,
+        return cuzk_fail(err, CUZK_ERR_BAD_SECTION, "file size %zu, the sections end at %llu: trailing bytes", size,
                          (unsigned long long)align_page(end));
     if (!all_zero(data + end, size - end))
-        return r1cs_fail(err, CUZK_ERR_BAD_SECTION, "padding after the last section is not zero");
+        return cuzk_fail(err, CUZK_ERR_BAD_SECTION, "padding after the last section is not zero");
     for (int k = 0; k < 3; k++) {
         r->m[k].row_ptr = ptr[3 * k + R1CS_SEC_ROW_PTR];
         r->m[k].col = ptr[3 * k + R1CS_SEC_COL];
@@ -219,13 +219,13 @@ static cuzk_status pce_check_density(const r1cs_t *r, const uint64_t len[R1CS_SE
     cuzk_status s = CUZK_OK;
     for (int i = 0; i < 3; i++) d[i] = calloc(len[R1CS_SEC_A_AUX + i] / 8 + 1, 8);
     if (d[0] == NULL || d[1] == NULL || d[2] == NULL) {
-        s = r1cs_fail(err, CUZK_ERR_NOMEM, "no memory for the density check");
+        s = cuzk_fail(err, CUZK_ERR_NOMEM, "no memory for the density check");
     } else {
         r1cs_compute_density(r, d[0], d[1], d[2]);
         const uint64_t *have[3] = {r->a_aux_density, r->b_input_density, r->b_aux_density};
         for (int i = 0; i < 3 && s == CUZK_OK; i++)
             if (memcmp(d[i], have[i], len[R1CS_SEC_A_AUX + i]) != 0)
-                s = r1cs_fail(err, CUZK_ERR_R1CS_DENSITY, "%s disagrees with the matrices",
+                s = cuzk_fail(err, CUZK_ERR_R1CS_DENSITY, "%s disagrees with the matrices",
                               sec_name[R1CS_SEC_A_AUX + i]);
     }
     for (int i = 0; i < 3; i++) free(d[i]);
@@ -243,7 +243,7 @@ cuzk_status r1cs_pce_load(const char *path, unsigned flags, const uint8_t expect
     r1cs_t *r = calloc(1, sizeof *r);
     if (r == NULL) {
         r1cs_unmap_file(data, size);
-        return r1cs_fail(err, CUZK_ERR_NOMEM, "out of memory");
+        return cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory");
     }
     r->map = (void *)data;
     r->map_len = size;
@@ -256,15 +256,15 @@ cuzk_status r1cs_pce_load(const char *path, unsigned flags, const uint8_t expect
         uint8_t h[32];
         r1cs_identity(r, h);
         if (memcmp(h, r->identity, 32) != 0) {
-            s = r1cs_fail(err, CUZK_ERR_CHECKSUM, "matrices do not hash to the stored identity");
+            s = cuzk_fail(err, CUZK_ERR_CHECKSUM, "matrices do not hash to the stored identity");
         } else {
             pce_checksum(data, r, len, h);
             if (memcmp(h, data + OFF_CHECKSUM, 32) != 0)
-                s = r1cs_fail(err, CUZK_ERR_CHECKSUM, "header or densities do not match the stored checksum");
+                s = cuzk_fail(err, CUZK_ERR_CHECKSUM, "header or densities do not match the stored checksum");
         }
     }
     if (s == CUZK_OK && expect_identity != NULL && memcmp(expect_identity, r->identity, 32) != 0)
-        s = r1cs_fail(err, CUZK_ERR_MISMATCH, "circuit identity differs from the one expected");
+        s = cuzk_fail(err, CUZK_ERR_MISMATCH, "circuit identity differs from the one expected");
     if (s != CUZK_OK) {
         r1cs_free(r);
         return s;
@@ -278,18 +278,18 @@ cuzk_status r1cs_pce_read_counts(const char *path, uint64_t *num_inputs, uint64_
 {
     uint8_t h[OFF_NSECT];
     int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return r1cs_fail(err, CUZK_ERR_IO, "cannot open %s: %s", path, strerror(errno));
+    if (fd < 0) return cuzk_fail(err, CUZK_ERR_IO, "cannot open %s: %s", path, strerror(errno));
     ssize_t got = pread(fd, h, sizeof h, 0);
     close(fd);
     if (got != (ssize_t)sizeof h)
-        return r1cs_fail(err, CUZK_ERR_TRUNCATED, "%s is shorter than the PCE header", path);
-    if (memcmp(h, PCE_MAGIC, 8) != 0) return r1cs_fail(err, CUZK_ERR_BAD_MAGIC, "%s is not a PCE file (magic)", path);
+        return cuzk_fail(err, CUZK_ERR_TRUNCATED, "%s is shorter than the PCE header", path);
+    if (memcmp(h, PCE_MAGIC, 8) != 0) return cuzk_fail(err, CUZK_ERR_BAD_MAGIC, "%s is not a PCE file (magic)", path);
     if (get32(h + OFF_VERSION) != R1CS_PCE_VERSION)
-        return r1cs_fail(err, CUZK_ERR_BAD_VERSION, "%s: PCE version %u, expected %u", path, get32(h + OFF_VERSION),
+        return cuzk_fail(err, CUZK_ERR_BAD_VERSION, "%s: PCE version %u, expected %u", path, get32(h + OFF_VERSION),
                          R1CS_PCE_VERSION);
     uint64_t ni = get64(h + OFF_COUNTS), na = get64(h + OFF_COUNTS + 8), rows = get64(h + OFF_COUNTS + 16);
     if (ni == 0 || ni + na > UINT32_MAX || rows >= PCE_COUNT_LIMIT)
-        return r1cs_fail(err, CUZK_ERR_BAD_HEADER, "%s: counts out of range (%llu inputs, %llu aux, %llu rows)", path,
+        return cuzk_fail(err, CUZK_ERR_BAD_HEADER, "%s: counts out of range (%llu inputs, %llu aux, %llu rows)", path,
                          (unsigned long long)ni, (unsigned long long)na, (unsigned long long)rows);
     *num_inputs = ni;
     *num_aux = na;

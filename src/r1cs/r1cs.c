@@ -12,17 +12,6 @@
 
 #include "r1cs_int.h"
 
-cuzk_status r1cs_fail(r1cs_err *err, cuzk_status s, const char *fmt, ...)
-{
-    if (err != NULL) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-        va_end(ap);
-    }
-    return s;
-}
-
 void r1cs_free(r1cs_t *r)
 {
     if (r == NULL) return;
@@ -83,12 +72,12 @@ cuzk_status r1cs_check_values(const r1cs_t *r, r1cs_err *err)
     fr_set_one(&one);
     fr_neg(&minus_one, &one);
     if (!fr_eq(&r->values[R1CS_COEF_ONE], &one) || !fr_eq(&r->values[R1CS_COEF_MINUS_ONE], &minus_one))
-        return r1cs_fail(err, CUZK_ERR_R1CS_COEFF, "value table must start with 1 and -1");
+        return cuzk_fail(err, CUZK_ERR_R1CS_COEFF, "value table must start with 1 and -1");
     for (uint32_t i = 2; i < r->num_values; i++) {
         fr_t v;
         if (fr_from_mont_limbs(&v, r->values[i].l) != CUZK_OK)
-            return r1cs_fail(err, CUZK_ERR_R1CS_COEFF, "value %u is not below r", i);
-        if (fr_is_zero(&v)) return r1cs_fail(err, CUZK_ERR_R1CS_COEFF, "value %u is zero", i);
+            return cuzk_fail(err, CUZK_ERR_R1CS_COEFF, "value %u is not below r", i);
+        if (fr_is_zero(&v)) return cuzk_fail(err, CUZK_ERR_R1CS_COEFF, "value %u is zero", i);
     }
     return CUZK_OK;
 }
@@ -99,26 +88,26 @@ cuzk_status r1cs_check_matrix(const r1cs_t *r, int k, r1cs_err *err)
     const r1cs_matrix *m = &r->m[k];
     uint64_t nv = r1cs_num_vars(r);
     if (m->row_ptr[0] != 0)
-        return r1cs_fail(err, CUZK_ERR_R1CS_ROW_PTR, "%c.row_ptr[0] = %llu, must be 0", mname[k],
+        return cuzk_fail(err, CUZK_ERR_R1CS_ROW_PTR, "%c.row_ptr[0] = %llu, must be 0", mname[k],
                          (unsigned long long)m->row_ptr[0]);
     for (uint64_t i = 0; i < r->num_constraints; i++) {
         uint64_t lo = m->row_ptr[i], hi = m->row_ptr[i + 1];
         if (hi < lo || hi > m->nnz)
-            return r1cs_fail(err, CUZK_ERR_R1CS_ROW_PTR, "%c.row_ptr[%llu] = %llu after %llu (nnz %llu)", mname[k],
+            return cuzk_fail(err, CUZK_ERR_R1CS_ROW_PTR, "%c.row_ptr[%llu] = %llu after %llu (nnz %llu)", mname[k],
                              (unsigned long long)(i + 1), (unsigned long long)hi, (unsigned long long)lo,
                              (unsigned long long)m->nnz);
         for (uint64_t e = lo; e < hi; e++) {
             if (m->col[e] >= nv || (e > lo && m->col[e] <= m->col[e - 1]))
-                return r1cs_fail(err, CUZK_ERR_R1CS_COLUMN,
+                return cuzk_fail(err, CUZK_ERR_R1CS_COLUMN,
                                  "%c row %llu column %u: out of range (%llu variables) or not increasing", mname[k],
                                  (unsigned long long)i, m->col[e], (unsigned long long)nv);
             if (m->coef[e] >= r->num_values)
-                return r1cs_fail(err, CUZK_ERR_R1CS_COEFF, "%c row %llu coefficient id %u >= %u values", mname[k],
+                return cuzk_fail(err, CUZK_ERR_R1CS_COEFF, "%c row %llu coefficient id %u >= %u values", mname[k],
                                  (unsigned long long)i, m->coef[e], r->num_values);
         }
     }
     if (m->row_ptr[r->num_constraints] != m->nnz)
-        return r1cs_fail(err, CUZK_ERR_R1CS_ROW_PTR, "%c.row_ptr ends at %llu, nnz is %llu", mname[k],
+        return cuzk_fail(err, CUZK_ERR_R1CS_ROW_PTR, "%c.row_ptr ends at %llu, nnz is %llu", mname[k],
                          (unsigned long long)m->row_ptr[r->num_constraints], (unsigned long long)m->nnz);
     return CUZK_OK;
 }
@@ -128,11 +117,11 @@ cuzk_status r1cs_check_matrix(const r1cs_t *r, int k, r1cs_err *err)
 cuzk_status r1cs_map_file(const char *path, const uint8_t **data, size_t *len, r1cs_err *err)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return r1cs_fail(err, CUZK_ERR_IO, "cannot open %s: %s", path, strerror(errno));
+    if (fd < 0) return cuzk_fail(err, CUZK_ERR_IO, "cannot open %s: %s", path, strerror(errno));
     struct stat st;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         close(fd);
-        return r1cs_fail(err, CUZK_ERR_IO, "%s is not a readable regular file", path);
+        return cuzk_fail(err, CUZK_ERR_IO, "%s is not a readable regular file", path);
     }
     *len = (size_t)st.st_size;
     *data = NULL;
@@ -140,7 +129,7 @@ cuzk_status r1cs_map_file(const char *path, const uint8_t **data, size_t *len, r
         void *p = mmap(NULL, *len, PROT_READ, MAP_PRIVATE, fd, 0);
         if (p == MAP_FAILED) {
             close(fd);
-            return r1cs_fail(err, CUZK_ERR_IO, "cannot map %s: %s", path, strerror(errno));
+            return cuzk_fail(err, CUZK_ERR_IO, "cannot map %s: %s", path, strerror(errno));
         }
         *data = p;
     }
@@ -156,9 +145,9 @@ void r1cs_unmap_file(const uint8_t *data, size_t len)
 cuzk_status r1cs_write_file(const char *path, const uint8_t *data, size_t len, r1cs_err *err)
 {
     FILE *f = fopen(path, "wb");
-    if (f == NULL) return r1cs_fail(err, CUZK_ERR_IO, "cannot create %s: %s", path, strerror(errno));
+    if (f == NULL) return cuzk_fail(err, CUZK_ERR_IO, "cannot create %s: %s", path, strerror(errno));
     size_t put = fwrite(data, 1, len, f);
-    if (fclose(f) != 0 || put != len) return r1cs_fail(err, CUZK_ERR_IO, "cannot write %s", path);
+    if (fclose(f) != 0 || put != len) return cuzk_fail(err, CUZK_ERR_IO, "cannot write %s", path);
     return CUZK_OK;
 }
 
@@ -528,7 +517,7 @@ cuzk_status r1cs_adopt(r1cs_parts *p, r1cs_t **out, r1cs_err *err)
             free(q.coef[k]);
         }
         free(q.values);
-        return r1cs_fail(err, CUZK_ERR_NOMEM, "out of memory");
+        return cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory");
     }
     for (int k = 0; k < 3; k++) {
         r->heap[3 * k + R1CS_SEC_ROW_PTR] = q.row_ptr[k];
@@ -551,14 +540,14 @@ cuzk_status r1cs_adopt(r1cs_parts *p, r1cs_t **out, r1cs_err *err)
     for (int k = 0; k < 3; k++)
         missing |= q.row_ptr[k] == NULL || (q.nnz[k] > 0 && (q.col[k] == NULL || q.coef[k] == NULL));
     if (missing)
-        s = r1cs_fail(err, CUZK_ERR_INVALID_ARG, "a matrix array or the value table is missing");
+        s = cuzk_fail(err, CUZK_ERR_INVALID_ARG, "a matrix array or the value table is missing");
     else if (q.num_inputs == 0)
-        s = r1cs_fail(err, CUZK_ERR_BAD_HEADER, "num_inputs is 0 (ONE is input 0)");
+        s = cuzk_fail(err, CUZK_ERR_BAD_HEADER, "num_inputs is 0 (ONE is input 0)");
     else if ((uint64_t)q.num_inputs + q.num_aux > UINT32_MAX)
-        s = r1cs_fail(err, CUZK_ERR_TOO_LARGE, "%llu variables exceed the 2^32-1 that u32 columns can index",
+        s = cuzk_fail(err, CUZK_ERR_TOO_LARGE, "%llu variables exceed the 2^32-1 that u32 columns can index",
                       (unsigned long long)q.num_inputs + q.num_aux);
     else if (q.num_values < 2)
-        s = r1cs_fail(err, CUZK_ERR_R1CS_COEFF, "value table of %u entries lacks 1 and -1", q.num_values);
+        s = cuzk_fail(err, CUZK_ERR_R1CS_COEFF, "value table of %u entries lacks 1 and -1", q.num_values);
     if (s == CUZK_OK) s = r1cs_check_values(r, err);
     for (int k = 0; k < 3 && s == CUZK_OK; k++) s = r1cs_check_matrix(r, k, err);
     uint32_t *rep = NULL;
@@ -573,7 +562,7 @@ cuzk_status r1cs_adopt(r1cs_parts *p, r1cs_t **out, r1cs_err *err)
         s = finish_system(r);
     }
     if (s != CUZK_OK) {
-        if (s == CUZK_ERR_NOMEM) r1cs_fail(err, s, "out of memory");
+        if (s == CUZK_ERR_NOMEM) cuzk_fail(err, s, "out of memory");
         r1cs_free(r);
         return s;
     }

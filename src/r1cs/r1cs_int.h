@@ -24,9 +24,6 @@ enum {
     R1CS_SEC_COUNT = 13,
 };
 
-/* Returns s after writing the printf-style detail into err (when err is not NULL). */
-cuzk_status r1cs_fail(r1cs_err *err, cuzk_status s, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
 static inline uint64_t r1cs_density_words(uint64_t bits) { return (bits + 63) / 64; }
 
 /* Feeds the identity's prefix and every matrix and value array of r into ctx (see r1cs_identity). */

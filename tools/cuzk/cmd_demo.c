@@ -22,23 +22,16 @@ static const char demo_help[] =
     "default) makes the key and the proof on the GPU when cuzk was built with CUDA and a device is present, else on\n"
     "the CPU. Exit status 0 only when the proof verifies.\n";
 
-/* The synthetic circuit and its witness, with the step's line. */
-static cuzk_status demo_gen(unsigned log2n, uint64_t seed, unsigned threads, r1cs_t **r, fr_t **z, double *seconds,
-                            cuzk_errmsg *err)
-{
-    double t0 = cli_now();
-    cuzk_status s = circuits_synthetic(log2n, seed, threads, r, z, err);
-    if (s != CUZK_OK) return s;
-    *seconds = cli_now() - t0;
-    printf("gen     2^%u: %llu constraints, %u inputs, %u aux  %8.3f s\n", log2n,
-           (unsigned long long)(*r)->num_constraints, (*r)->num_inputs, (*r)->num_aux, *seconds);
-    fflush(stdout);
-    return CUZK_OK;
-}
+/* One run's figures; setup_s and prove_s stay 0 for a step not reached. */
+typedef struct {
+    double gen_s, setup_s, prove_s, verify_s;
+    bool valid;
+} demo_run;
 
-/* The proof's wire encoding decoded again and verified on the host, as a verifier elsewhere would. */
-static cuzk_status demo_verify(const groth16_vk *vk, const groth16_proof_t *proof, const r1cs_t *r, const fr_t *z,
-                               double *seconds)
+/* The proof's wire encoding decoded again and verified on the host, as a verifier elsewhere would; prints the step's
+ * line and returns the exit status. */
+static int demo_verify(const groth16_vk *vk, const groth16_proof_t *proof, const r1cs_t *r, const fr_t *z,
+                       demo_run *run)
 {
     uint8_t bytes[GROTH16_PROOF_BYTES];
     groth16_proof_to_bytes(bytes, proof);
@@ -50,43 +43,63 @@ static cuzk_status demo_verify(const groth16_vk *vk, const groth16_proof_t *proo
         groth16_prepare_vk(&pvk, vk);
         s = groth16_verify(&pvk, &received, z + 1, r->num_inputs - 1);
     }
-    *seconds = cli_now() - t0;
-    return s;
+    run->verify_s = cli_now() - t0;
+    run->valid = s == CUZK_OK;
+    printf("verify  %-38s %8.3f s\n", run->valid ? "valid" : "INVALID", run->verify_s);
+    if (run->valid) return CLI_OK;
+    return s == CUZK_ERR_PROOF_INVALID ? CLI_INVALID : cli_fail("demo", "verify", s, NULL);
+}
+
+static int demo_cpu(const r1cs_t *r, const fr_t *z, const groth16_setup_opts *so, demo_run *run)
+{
+    cuzk_errmsg err = {{0}};
+    groth16_pk pk;
+    double t0 = cli_now();
+    cuzk_status s = groth16_setup(&pk, r, so, &err);
+    if (s != CUZK_OK) return cli_fail("demo", "setup", s, &err);
+    run->setup_s = cli_now() - t0;
+    printf("setup   test key                                %8.3f s\n", run->setup_s);
+    fflush(stdout);
+
+    groth16_prove_opts po;
+    memset(&po, 0, sizeof po);
+    po.threads = so->threads;
+    po.c_mode = R1CS_C_PRODUCT;
+    groth16_prove_stats st;
+    groth16_proof_t proof;
+    t0 = cli_now();
+    s = groth16_prove(&proof, &pk, r, z, &po, &st, &err);
+    run->prove_s = cli_now() - t0;
+    int rc;
+    if (s != CUZK_OK) {
+        rc = cli_fail("demo", "prove", s, &err);
+    } else {
+        printf("prove   spmv %.3f, ntt/h %.3f, msm h %.3f l %.3f a %.3f b1 %.3f b2 %.3f  %8.3f s\n", st.spmv, st.ntt_h,
+               st.msm_h, st.msm_l, st.msm_a, st.msm_b1, st.msm_b2, run->prove_s);
+        rc = demo_verify(&pk.vk, &proof, r, z, run);
+    }
+    groth16_pk_free(&pk);
+    return rc;
 }
 
 #ifdef CUZK_HAVE_CUDA
-static int demo_gpu(unsigned log2n, uint64_t seed, unsigned threads)
+/* The key generated on the device and the proof made there. */
+static int demo_gpu(const r1cs_t *r, const fr_t *z, const groth16_setup_opts *so, demo_run *run)
 {
-    char name[256] = "";
-    gpu_device_name(name, sizeof name);
-    printf("device  %s\n", name);
     cuzk_errmsg err = {{0}};
-    r1cs_t *r;
-    fr_t *z;
-    double t_gen;
-    cuzk_status s = demo_gen(log2n, seed, threads, &r, &z, &t_gen, &err);
-    if (s != CUZK_OK) return cli_fail("demo", "gen", s, &err);
-    double t0;
-
-    groth16_setup_opts so;
-    memset(&so, 0, sizeof so);
-    so.threads = threads;
-    so.conv = GROTH16_BELLPERSON;
     gpu_key_opts ko;
     memset(&ko, 0, sizeof ko);
     gpu_key *k = NULL;
     gpu_prover *p = NULL;
-    int rc = CLI_OK;
-    bool valid = false;
-    double t_setup = 0, t_prove = 0, t_verify = 0;
-    t0 = cli_now();
-    s = gpu_setup(&k, r, &so, &ko, &err);
+    int rc;
+    double t0 = cli_now();
+    cuzk_status s = gpu_setup(&k, r, so, &ko, &err);
     if (s != CUZK_OK) {
         rc = cli_fail("demo", "setup on the GPU", s, &err);
         goto out;
     }
-    t_setup = cli_now() - t0;
-    printf("setup   test key on the GPU                     %8.3f s\n", t_setup);
+    run->setup_s = cli_now() - t0;
+    printf("setup   test key on the GPU                     %8.3f s\n", run->setup_s);
     fflush(stdout);
     s = gpu_prover_create(&p, &err);
     if (s != CUZK_OK) {
@@ -100,33 +113,18 @@ static int demo_gpu(unsigned log2n, uint64_t seed, unsigned threads)
     groth16_proof_t proof;
     t0 = cli_now();
     s = gpu_prove(&proof, p, k, z, &po, &st, &err);
-    t_prove = cli_now() - t0;
+    run->prove_s = cli_now() - t0;
     if (s != CUZK_OK) {
         rc = cli_fail("demo", "prove on the GPU", s, &err);
         goto out;
     }
     printf("prove   upload %.3f, spmv %.3f, ntt/h %.3f, msm h %.3f l %.3f a %.3f b1 %.3f b2 %.3f  %8.3f s\n", st.upload,
-           st.spmv, st.ntt_h, st.msm_h, st.msm_l, st.msm_a, st.msm_b1, st.msm_b2, t_prove);
-    s = demo_verify(gpu_key_vk(k), &proof, r, z, &t_verify);
-    valid = s == CUZK_OK;
-    printf("verify  %-38s %8.3f s\n", valid ? "valid" : "INVALID", t_verify);
-    if (!valid) rc = s == CUZK_ERR_PROOF_INVALID ? CLI_INVALID : cli_fail("demo", "verify", s, NULL);
+           st.spmv, st.ntt_h, st.msm_h, st.msm_l, st.msm_a, st.msm_b1, st.msm_b2, run->prove_s);
+    rc = demo_verify(gpu_key_vk(k), &proof, r, z, run);
 out:
-    printf("{\"name\": \"demo\", \"log2\": %u, \"constraints\": %llu, \"threads\": %u, \"gen_s\": %.3f, "
-           "\"setup_s\": %.3f, \"prove_s\": %.3f, \"verify_ms\": %.3f, \"valid\": %s, \"device\": \"gpu\"}\n",
-           log2n, (unsigned long long)r->num_constraints, threads, t_gen, t_setup, t_prove, t_verify * 1e3,
-           valid ? "true" : "false");
     gpu_prover_destroy(p);
     gpu_key_free(k);
-    r1cs_free(r);
-    free(z);
     return rc;
-}
-#else
-static int demo_gpu(unsigned log2n, uint64_t seed, unsigned threads)
-{
-    (void)log2n, (void)seed, (void)threads;
-    return cli_error("demo", "%s", "built without CUDA");
 }
 #endif
 
@@ -153,62 +151,42 @@ int cmd_demo(int argc, char **argv)
     bool use_gpu = false;
 #ifdef CUZK_HAVE_CUDA
     use_gpu = strcmp(device, "cpu") != 0 && gpu_device_count() > 0;
+    if (use_gpu) {
+        char name[256] = "";
+        gpu_device_name(name, sizeof name);
+        printf("device  %s\n", name);
+    }
 #endif
     if (strcmp(device, "gpu") == 0 && !use_gpu)
         return cli_error("demo", "--device gpu: %s", "no CUDA device (or cuzk was built without CUDA)");
-    if (use_gpu) return demo_gpu((unsigned)log2n, seed, threads);
 
     cuzk_errmsg err = {{0}};
     r1cs_t *r;
     fr_t *z;
-    double t_gen;
-    cuzk_status s = demo_gen((unsigned)log2n, seed, threads, &r, &z, &t_gen, &err);
+    demo_run run;
+    memset(&run, 0, sizeof run);
+    double t0 = cli_now();
+    cuzk_status s = circuits_synthetic((unsigned)log2n, seed, threads, &r, &z, &err);
     if (s != CUZK_OK) return cli_fail("demo", "gen", s, &err);
-    double t0;
+    run.gen_s = cli_now() - t0;
+    printf("gen     2^%llu: %llu constraints, %u inputs, %u aux  %8.3f s\n", (unsigned long long)log2n,
+           (unsigned long long)r->num_constraints, r->num_inputs, r->num_aux, run.gen_s);
+    fflush(stdout);
 
     groth16_setup_opts so;
     memset(&so, 0, sizeof so);
     so.threads = threads;
     so.conv = GROTH16_BELLPERSON;
-    groth16_pk pk;
-    t0 = cli_now();
-    s = groth16_setup(&pk, r, &so, &err);
-    if (s != CUZK_OK) {
-        r1cs_free(r);
-        free(z);
-        return cli_fail("demo", "setup", s, &err);
-    }
-    double t_setup = cli_now() - t0;
-    printf("setup   test key                                %8.3f s\n", t_setup);
-    fflush(stdout);
-
-    groth16_prove_opts po;
-    memset(&po, 0, sizeof po);
-    po.threads = threads;
-    po.c_mode = R1CS_C_PRODUCT;
-    groth16_prove_stats st;
-    groth16_proof_t proof;
-    t0 = cli_now();
-    s = groth16_prove(&proof, &pk, r, z, &po, &st, &err);
-    double t_prove = cli_now() - t0;
-    int rc = CLI_OK;
-    bool valid = false;
-    double t_verify = 0;
-    if (s != CUZK_OK) {
-        rc = cli_fail("demo", "prove", s, &err);
-    } else {
-        printf("prove   spmv %.3f, ntt/h %.3f, msm h %.3f l %.3f a %.3f b1 %.3f b2 %.3f  %8.3f s\n", st.spmv, st.ntt_h,
-               st.msm_h, st.msm_l, st.msm_a, st.msm_b1, st.msm_b2, t_prove);
-        s = demo_verify(&pk.vk, &proof, r, z, &t_verify);
-        valid = s == CUZK_OK;
-        printf("verify  %-38s %8.3f s\n", valid ? "valid" : "INVALID", t_verify);
-        if (!valid) rc = s == CUZK_ERR_PROOF_INVALID ? CLI_INVALID : cli_fail("demo", "verify", s, NULL);
-    }
+    int rc;
+#ifdef CUZK_HAVE_CUDA
+    rc = use_gpu ? demo_gpu(r, z, &so, &run) : demo_cpu(r, z, &so, &run);
+#else
+    rc = demo_cpu(r, z, &so, &run);
+#endif
     printf("{\"name\": \"demo\", \"log2\": %llu, \"constraints\": %llu, \"threads\": %u, \"gen_s\": %.3f, "
-           "\"setup_s\": %.3f, \"prove_s\": %.3f, \"verify_ms\": %.3f, \"valid\": %s, \"device\": \"cpu\"}\n",
-           (unsigned long long)log2n, (unsigned long long)r->num_constraints, threads, t_gen, t_setup, t_prove,
-           t_verify * 1e3, valid ? "true" : "false");
-    groth16_pk_free(&pk);
+           "\"setup_s\": %.3f, \"prove_s\": %.3f, \"verify_ms\": %.3f, \"valid\": %s, \"device\": \"%s\"}\n",
+           (unsigned long long)log2n, (unsigned long long)r->num_constraints, threads, run.gen_s, run.setup_s,
+           run.prove_s, run.verify_s * 1e3, run.valid ? "true" : "false", use_gpu ? "gpu" : "cpu");
     r1cs_free(r);
     free(z);
     return rc;
