@@ -3,8 +3,13 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "g16_gpu.cuh"
+
+extern "C" {
+#include "../groth16/g16_internal.h"
+}
 
 #define GIB ((uint64_t)1 << 30)
 
@@ -173,19 +178,15 @@ static cuzk_status up_csr(gpu_key *k, gpu_csr *d, const r1cs_matrix *m, uint64_t
     return CUZK_OK;
 }
 
-/* Positions of the selected variables: inputs by in_bits (NULL = all), then aux by aux_bits. */
+/* The position -> variable table of one density-selected array (g16_positions), copied up. */
 static cuzk_status up_positions(gpu_key *k, uint32_t **dev, uint64_t *count, uint64_t ni, const uint64_t *in_bits,
                                 uint64_t na, const uint64_t *aux_bits)
 {
-    uint32_t *v = (uint32_t *)malloc((ni + na + 1) * sizeof(uint32_t));
-    if (v == NULL) return CUZK_ERR_NOMEM;
-    uint64_t p = 0;
-    for (uint64_t i = 0; i < ni; i++)
-        if (in_bits == NULL || r1cs_density_get(in_bits, i)) v[p++] = (uint32_t)i;
-    for (uint64_t j = 0; j < na; j++)
-        if (r1cs_density_get(aux_bits, j)) v[p++] = (uint32_t)(ni + j);
-    *count = p;
-    cuzk_status s = up(k, (void **)dev, v, p * sizeof(uint32_t));
+    uint32_t *v;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    cuzk_status s = g16_positions(&v, count, in_bits, ni, aux_bits, na, cores > 0 ? (unsigned)cores : 1);
+    if (s != CUZK_OK) return s;
+    s = up(k, (void **)dev, v, *count * sizeof(uint32_t));
     free(v);
     return s;
 }

@@ -67,6 +67,11 @@ void g16_lagrange(fr_t *out, fr_t *scratch, size_t n, const fr_t *g, const fr_t 
 void g16_lagrange_par(fr_t *out, fr_t *scratch, size_t n, const fr_t *g, const fr_t *omega, const fr_t *tau,
                       const fr_t *c, unsigned threads);
 
+/* Positions of the density-selected variables, in order: every input i with in_bits NULL or bit i set, then
+ * ni + j for every aux j with bit j of aux_bits. *out is malloc'd with *count entries; threads 0 = 1. (setup.c) */
+cuzk_status g16_positions(uint32_t **out, uint64_t *count, const uint64_t *in_bits, uint64_t ni,
+                          const uint64_t *aux_bits, uint64_t na, unsigned threads);
+
 /* ---- the scalars of a test setup (setup.c), shared by groth16_setup and gpu_setup ---- */
 /* Every point of a key is k·G for the generator G of its group and a scalar k from the toxic waste. make computes
  * what the scalars of a whole key need (O(variables + domain) memory); fill then writes the scalars of any range of

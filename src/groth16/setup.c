@@ -209,24 +209,21 @@ static void pos_range(void *ctx, size_t c0, size_t c1)
     }
 }
 
-static cuzk_status build_positions(uint32_t **out, uint64_t len, const uint64_t *in_bits, uint64_t ni,
-                                   const uint64_t *aux_bits, uint64_t na, unsigned threads)
+cuzk_status g16_positions(uint32_t **out, uint64_t *count, const uint64_t *in_bits, uint64_t ni,
+                          const uint64_t *aux_bits, uint64_t na, unsigned threads)
 {
     if (threads == 0) threads = 1;
-    *out = malloc((len ? len : 1) * sizeof **out);
+    *out = NULL;
+    *count = 0;
     uint64_t words = (na + 63) / 64, chunks = (uint64_t)threads * POS_CHUNKS_PER_THREAD;
     if (chunks > words) chunks = words ? words : 1;
     uint64_t *base = malloc(chunks * sizeof *base);
-    if (*out == NULL || base == NULL) {
-        free(base);
-        free(*out);
-        *out = NULL;
-        return CUZK_ERR_NOMEM;
-    }
-    uint64_t p = 0;
-    for (uint64_t i = 0; i < ni; i++)
-        if (in_bits == NULL || r1cs_density_get(in_bits, i)) (*out)[p++] = (uint32_t)i;
-    pos_job j = {*out, aux_bits, ni, na, words, (words + chunks - 1) / chunks, base, false};
+    if (base == NULL) return CUZK_ERR_NOMEM;
+    uint64_t inputs = 0;
+    for (uint64_t i = 0; i < ni; i++) inputs += in_bits == NULL || r1cs_density_get(in_bits, i);
+    /* count pass: each chunk's positions, then their offsets; the table is sized from them */
+    pos_job j = {NULL, aux_bits, ni, na, words, (words + chunks - 1) / chunks, base, false};
+    uint64_t p = inputs;
     if (words > 0) {
         ntt_par_for(threads, chunks, 1, pos_range, &j);
         for (uint64_t c = 0; c < chunks; c++) {
@@ -234,11 +231,37 @@ static cuzk_status build_positions(uint32_t **out, uint64_t len, const uint64_t 
             base[c] = p;
             p += cnt;
         }
+    }
+    j.out = malloc((p ? p : 1) * sizeof *j.out);
+    if (j.out == NULL) {
+        free(base);
+        return CUZK_ERR_NOMEM;
+    }
+    uint64_t q = 0;
+    for (uint64_t i = 0; i < ni; i++)
+        if (in_bits == NULL || r1cs_density_get(in_bits, i)) j.out[q++] = (uint32_t)i;
+    if (words > 0) {
         j.write = true;
         ntt_par_for(threads, chunks, 1, pos_range, &j);
     }
     free(base);
-    return p == len ? CUZK_OK : CUZK_ERR_R1CS_DENSITY;
+    *out = j.out;
+    *count = p;
+    return CUZK_OK;
+}
+
+/* The position tables of a setup: their lengths must be the ones the counts gave. */
+static cuzk_status setup_positions(uint32_t **out, uint64_t len, const uint64_t *in_bits, uint64_t ni,
+                                   const uint64_t *aux_bits, uint64_t na, unsigned threads)
+{
+    uint64_t count;
+    cuzk_status st = g16_positions(out, &count, in_bits, ni, aux_bits, na, threads);
+    if (st == CUZK_OK && count != len) {
+        free(*out);
+        *out = NULL;
+        st = CUZK_ERR_R1CS_DENSITY;
+    }
+    return st;
 }
 
 void g16_setup_scalars_free(g16_setup_scalars *s)
@@ -331,9 +354,9 @@ cuzk_status g16_setup_scalars_make(g16_setup_scalars *s, const r1cs_t *circuit, 
     explicit_bzero(&gamma_inv, sizeof gamma_inv);
     explicit_bzero(&delta_inv, sizeof delta_inv);
     if (!snark) {
-        st = build_positions(&s->a_vars, s->len[G16_SEC_A], NULL, ni, circuit->a_aux_density, na, threads);
+        st = setup_positions(&s->a_vars, s->len[G16_SEC_A], NULL, ni, circuit->a_aux_density, na, threads);
         if (st == CUZK_OK)
-            st = build_positions(&s->b_vars, s->len[G16_SEC_B], circuit->b_input_density, ni,
+            st = setup_positions(&s->b_vars, s->len[G16_SEC_B], circuit->b_input_density, ni,
                                  circuit->b_aux_density, na, threads);
         if (st != CUZK_OK) {
             g16_setup_scalars_free(s);

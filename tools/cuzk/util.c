@@ -129,16 +129,6 @@ double cli_step_end(const char *cmd, const char *step, double t0)
 
 /* ---- files -------------------------------------------------------------------------------------------------------- */
 
-static void set_err(cuzk_errmsg *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void set_err(cuzk_errmsg *err, const char *fmt, ...)
-{
-    if (err == NULL) return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-    va_end(ap);
-}
-
 const char *cli_file_type_name(cli_file_type t)
 {
     switch (t) {
@@ -167,14 +157,12 @@ cuzk_status cli_detect(const char *path, cli_file_type *t, cuzk_errmsg *err)
     *t = CLI_FILE_UNKNOWN;
     FILE *f = fopen(path, "rb");
     if (f == NULL) {
-        set_err(err, "cannot open: %s", strerror(errno));
-        return CUZK_ERR_IO;
+        return cuzk_fail(err, CUZK_ERR_IO, "cannot open: %s", strerror(errno));
     }
     struct stat st;
     if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
         fclose(f);
-        set_err(err, "not a regular file");
-        return CUZK_ERR_IO;
+        return cuzk_fail(err, CUZK_ERR_IO, "not a regular file");
     }
     static char head[65536];
     size_t n = fread(head, 1, sizeof head - 1, f);
@@ -213,28 +201,24 @@ cuzk_status cli_read_file(const char *path, char **buf, size_t *len, cuzk_errmsg
     *buf = NULL;
     FILE *f = fopen(path, "rb");
     if (f == NULL) {
-        set_err(err, "cannot open: %s", strerror(errno));
-        return CUZK_ERR_IO;
+        return cuzk_fail(err, CUZK_ERR_IO, "cannot open: %s", strerror(errno));
     }
     struct stat st;
     if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
         fclose(f);
-        set_err(err, "not a regular file");
-        return CUZK_ERR_IO;
+        return cuzk_fail(err, CUZK_ERR_IO, "not a regular file");
     }
     size_t n = (size_t)st.st_size;
     char *p = malloc(n + 1);
     if (p == NULL) {
         fclose(f);
-        set_err(err, "no memory for %zu bytes", n);
-        return CUZK_ERR_NOMEM;
+        return cuzk_fail(err, CUZK_ERR_NOMEM, "no memory for %zu bytes", n);
     }
     size_t got = fread(p, 1, n, f);
     fclose(f);
     if (got != n) {
         free(p);
-        set_err(err, "short read (%zu of %zu bytes)", got, n);
-        return CUZK_ERR_IO;
+        return cuzk_fail(err, CUZK_ERR_IO, "short read (%zu of %zu bytes)", got, n);
     }
     p[n] = '\0';
     *buf = p;
@@ -246,13 +230,11 @@ cuzk_status cli_write_file(const char *path, const void *data, size_t len, cuzk_
 {
     FILE *f = fopen(path, "wb");
     if (f == NULL) {
-        set_err(err, "cannot create: %s", strerror(errno));
-        return CUZK_ERR_IO;
+        return cuzk_fail(err, CUZK_ERR_IO, "cannot create: %s", strerror(errno));
     }
     size_t put = fwrite(data, 1, len, f);
     if (fclose(f) != 0 || put != len) {
-        set_err(err, "write failed");
-        return CUZK_ERR_IO;
+        return cuzk_fail(err, CUZK_ERR_IO, "write failed");
     }
     return CUZK_OK;
 }
@@ -275,7 +257,7 @@ cuzk_status cli_load_proof(const char *path, groth16_proof_t *proof, cuzk_errmsg
         s = groth16_proof_from_json(proof, buf, err);
     } else {
         s = groth16_proof_from_bytes(proof, (const uint8_t *)buf, len);
-        if (s == CUZK_ERR_BAD_LENGTH) set_err(err, "%zu bytes, a binary proof has %d", len, GROTH16_PROOF_BYTES);
+        if (s == CUZK_ERR_BAD_LENGTH) cuzk_fail(err, s, "%zu bytes, a binary proof has %d", len, GROTH16_PROOF_BYTES);
     }
     free(buf);
     return s;
@@ -311,9 +293,9 @@ cuzk_status cli_load_vk(const char *path, groth16_vk *vk, cuzk_errmsg *err)
         return s;
     }
     if (t == CLI_FILE_VK) return groth16_vk_load(vk, path, err);
-    set_err(err, "a verifying key is a verification_key.json or a bellperson .vk; this looks like %s",
-            cli_file_type_name(t));
-    return t == CLI_FILE_UNKNOWN ? CUZK_ERR_BAD_MAGIC : CUZK_ERR_INVALID_ARG;
+    return cuzk_fail(err, t == CLI_FILE_UNKNOWN ? CUZK_ERR_BAD_MAGIC : CUZK_ERR_INVALID_ARG,
+                     "a verifying key is a verification_key.json or a bellperson .vk; this looks like %s",
+                     cli_file_type_name(t));
 }
 
 cuzk_status cli_load_public(const char *path, fr_t **pub, uint64_t *n, cuzk_errmsg *err)
