@@ -30,7 +30,7 @@ cuzk_status g16_gpu_fail(cuzk_errmsg *err, cuzk_status s, const char *fmt, ...)
     return s;
 }
 
-static double now_s(void)
+double g16_gpu_now(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
@@ -274,7 +274,7 @@ uint64_t g16_gpu_circuit_bytes(const r1cs_t *c, int matrices)
 extern "C" cuzk_status gpu_key_upload(gpu_key **out, const groth16_pk *pk, const r1cs_t *circuit,
                                       const gpu_key_opts *opts, cuzk_errmsg *err)
 {
-    double t0 = now_s();
+    double t0 = g16_gpu_now();
     *out = NULL;
     if (pk == NULL) return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG, "NULL key");
     bool bell = pk->conv == GROTH16_BELLPERSON;
@@ -316,7 +316,7 @@ extern "C" cuzk_status gpu_key_upload(gpu_key **out, const groth16_pk *pk, const
         gpu_key_free(k);
         return s;
     }
-    k->upload_s = now_s() - t0;
+    k->upload_s = g16_gpu_now() - t0;
     *out = k;
     return CUZK_OK;
 }

@@ -7,7 +7,6 @@
  * Results equal the CPU prover's bit for bit: both compute the same group elements and the affine encoding of a
  * point is unique. */
 #include <string.h>
-#include <time.h>
 
 #include <cub/cub.cuh>
 #include <thrust/iterator/counting_iterator.h>
@@ -47,13 +46,6 @@ struct gpu_prover {
 };
 
 #define STAGE_HALF ((size_t)32 << 20)
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 static unsigned blocks(uint64_t threads, unsigned per) { return (unsigned)((threads + per - 1) / per); }
 
@@ -517,7 +509,7 @@ static cuzk_status prepare(gpu_prover *p, const gpu_key *k)
 
 static void add_time(double *slot, double *t)
 {
-    double n = now_s();
+    double n = g16_gpu_now();
     *slot = n - *t;
     *t = n;
 }
@@ -527,7 +519,7 @@ extern "C" cuzk_status gpu_prove_msms(groth16_msm_sums *sums, gpu_prover *p, con
 {
     gpu_prove_stats st;
     memset(&st, 0, sizeof st);
-    double t0 = now_s(), t = t0;
+    double t0 = g16_gpu_now(), t = t0;
     r1cs_c_mode mode = opts != NULL ? opts->c_mode : R1CS_C_PRODUCT;
     if (sums == NULL || p == NULL || k == NULL || z == NULL)
         return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG, "NULL argument");
@@ -605,7 +597,7 @@ extern "C" cuzk_status gpu_prove_msms(groth16_msm_sums *sums, gpu_prover *p, con
     if (s != CUZK_OK) return g16_gpu_fail(err, s, "B2 multi-scalar multiplication failed");
     add_time(&st.msm_b2, &t);
 
-    st.total = now_s() - t0;
+    st.total = g16_gpu_now() - t0;
     st.vram_bytes = p->vram_bytes;
     if (stats != NULL) *stats = st;
     return CUZK_OK;
@@ -620,10 +612,10 @@ extern "C" cuzk_status gpu_prove(groth16_proof_t *proof, gpu_prover *p, const gp
     memset(&st, 0, sizeof st);
     cuzk_status s = gpu_prove_msms(&sums, p, k, z, opts, &st, err);
     if (s == CUZK_OK) {
-        double t = now_s();
+        double t = g16_gpu_now();
         s = groth16_assemble(proof, &k->vk, &sums, opts);
         if (s != CUZK_OK) g16_gpu_fail(err, s, "OS random source failed");
-        st.assembly = now_s() - t;
+        st.assembly = g16_gpu_now() - t;
         st.total += st.assembly;
     }
     explicit_bzero(&sums, sizeof sums);
