@@ -62,6 +62,7 @@ typedef enum {
     GPU_FP_ADD, GPU_FP_SUB, GPU_FP_MUL, GPU_FP_SQR, GPU_FP_MUL64,
     GPU_FP2_ADD, GPU_FP2_SUB, GPU_FP2_MUL, GPU_FP2_SQR,
     GPU_FR_MUL_SPECIAL, /* Fr multiplication using the modulus' special low words */
+    GPU_FR_MUL28, GPU_FP_MUL28, /* 28-bit digits with 64-bit column sums (src/gpu/mont28.h) */
     GPU_FF_OP_COUNT
 } gpu_ff_op;
 /* r[i] = op(a[i], b[i]) for i < n, HOST pointers to arrays of the op's element type (b unused by SQR). */
@@ -130,9 +131,9 @@ size_t gpu_msm_set_group_items(size_t items);
 unsigned gpu_msm_window_for(size_t n);
 /* Non-zero: each MSM prints its phase times (CUDA events) on stderr. Returns the previous value. */
 int gpu_msm_set_profile(int on);
-/* Kernel variant (measurements): bit 0 = the G1 bucket accumulation uses the 32-bit-word Fp multiplication
- * (else 64-bit words); bit 1 = it loads the next base ahead of each addition (64-bit words; overrides bit 0).
- * Default 0: neither measured faster on the H200 (docs/PERFORMANCE-gpu.md). Returns the previous value. */
+/* Kernel variant (measurements): bits 0..3 (G1) and 4..7 (G2) = m, the bucket accumulation and batch addition
+ * compiled for m resident blocks of 128 threads per SM: 1 = no register cap, 4 = 128 registers; 0 = the default
+ * (G1 4, G2 1, the fastest measured on the H200: docs/PERFORMANCE-gpu.md). Returns the previous value. */
 unsigned gpu_msm_set_variant(unsigned v);
 
 /* ---- Groth16 on the GPU (src/gpu/key.cu, prover.cu, setup.cu) -------------------------------------------------

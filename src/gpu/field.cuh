@@ -15,6 +15,8 @@
 
 #include <stdint.h>
 
+#include "mont28.h"
+
 /* ---- carry-chain primitives, overloaded on the word type ---------------------------------------------------------- */
 #define CUZK_PTX3(name, ty, reg, op)                                                                                    \
     static __device__ __forceinline__ ty name(ty a, ty b)                                                              \
@@ -218,6 +220,9 @@ static __device__ __forceinline__ void dfr_mul_special(dfr *rr, const dfr *aa, c
     for (int i = 0; i < N; i++) rr->w[i] = d[i] ^ ((t[i] ^ d[i]) & keep);
 }
 
+/* 28-bit digits, 64-bit columns: no carry chain (mont28.h) */
+static __device__ __forceinline__ void dfr_mul28(dfr *r, const dfr *a, const dfr *b) { m28_mul(M28_FR, r->w, a->w, b->w); }
+
 #ifdef CUZK_GPU_FR_MUL64
 #define dfr_mul dfr_mul64
 #else
@@ -246,6 +251,8 @@ static __device__ __forceinline__ void dfp_mul64(dfp *r, const dfp *a, const dfp
         r->w[2 * i + 1] = (uint32_t)(z[i] >> 32);
     }
 }
+static __device__ __forceinline__ void dfp_mul28(dfp *r, const dfp *a, const dfp *b) { m28_mul(M28_FP, r->w, a->w, b->w); }
+
 #ifdef CUZK_GPU_FP_MUL64
 #define dfp_mul dfp_mul64
 #else
@@ -264,29 +271,33 @@ static __device__ __forceinline__ void dfp2_sub(dfp2 *r, const dfp2 *a, const df
     dfp_sub(&r->c0, &a->c0, &b->c0);
     dfp_sub(&r->c1, &a->c1, &b->c1);
 }
-/* Karatsuba: c0 = a0b0 − a1b1, c1 = (a0 + a1)(b0 + b1) − a0b0 − a1b1 */
-static __device__ __forceinline__ void dfp2_mul(dfp2 *r, const dfp2 *a, const dfp2 *b)
+/* Karatsuba: c0 = a0b0 − a1b1, c1 = (a0 + a1)(b0 + b1) − a0b0 − a1b1; MUL is the Fp multiplication */
+typedef void (*dfp_mul_fn)(dfp *, const dfp *, const dfp *);
+template <dfp_mul_fn MUL> static __device__ __forceinline__ void dfp2_mul_by(dfp2 *r, const dfp2 *a, const dfp2 *b)
 {
     dfp t0, t1, sa, sb;
-    dfp_mul(&t0, &a->c0, &b->c0);
-    dfp_mul(&t1, &a->c1, &b->c1);
+    MUL(&t0, &a->c0, &b->c0);
+    MUL(&t1, &a->c1, &b->c1);
     dfp_add(&sa, &a->c0, &a->c1);
     dfp_add(&sb, &b->c0, &b->c1);
-    dfp_mul(&sa, &sa, &sb);
+    MUL(&sa, &sa, &sb);
     dfp_sub(&r->c0, &t0, &t1);
     dfp_sub(&sa, &sa, &t0);
     dfp_sub(&r->c1, &sa, &t1);
 }
 /* c0 = (a0 + a1)(a0 − a1), c1 = 2·a0·a1 */
-static __device__ __forceinline__ void dfp2_sqr(dfp2 *r, const dfp2 *a)
+template <dfp_mul_fn MUL> static __device__ __forceinline__ void dfp2_sqr_by(dfp2 *r, const dfp2 *a)
 {
     dfp s, d, p;
     dfp_add(&s, &a->c0, &a->c1);
     dfp_sub(&d, &a->c0, &a->c1);
-    dfp_mul(&p, &a->c0, &a->c1);
-    dfp_mul(&r->c0, &s, &d);
+    MUL(&p, &a->c0, &a->c1);
+    MUL(&r->c0, &s, &d);
     dfp_add(&r->c1, &p, &p);
 }
+static __device__ __forceinline__ void dfp_mul_default(dfp *r, const dfp *a, const dfp *b) { dfp_mul(r, a, b); }
+static __device__ __forceinline__ void dfp2_mul(dfp2 *r, const dfp2 *a, const dfp2 *b) { dfp2_mul_by<dfp_mul_default>(r, a, b); }
+static __device__ __forceinline__ void dfp2_sqr(dfp2 *r, const dfp2 *a) { dfp2_sqr_by<dfp_mul_default>(r, a); }
 
 /* 16-byte loads and stores of whole elements */
 static __device__ __forceinline__ dfr dfr_load(const dfr *p)

@@ -51,8 +51,10 @@ extern "C" unsigned gpu_msm_set_window(unsigned c)
     g_window = c <= MSM_MAX_C ? c : MSM_MAX_C;
     return old;
 }
-static unsigned g_variant; /* gpu_msm_set_variant: bit 0 = G1 accumulation with the 32-bit Fp multiplication, bit 1 = G1
-                             * accumulation loading the next base ahead (overrides bit 0) */
+/* gpu_msm_set_variant: bits 0..3 (G1) and 4..7 (G2) = m, the accumulation and batch-addition kernels compiled for m
+ * resident blocks of 128 threads per SM (1 = no register cap, 4 = 128 registers); 0 = the measured best (G1 4,
+ * G2 1: docs/PERFORMANCE-gpu.md) */
+static unsigned g_variant;
 extern "C" unsigned gpu_msm_set_variant(unsigned v)
 {
     unsigned old = g_variant;
@@ -220,13 +222,11 @@ static __device__ __forceinline__ size_t slot_of(uint32_t key, unsigned c, unsig
     return (size_t)(j0 + (key >> c)) * (nb + 1) + (key & ((1u << c) - 1));
 }
 
-/* PF: the base of the next entry is loaded before the current one is added (hides the random gather's latency at
- * the cost of one more point in registers) */
-template <typename F, bool PF = false>
-__global__ void __launch_bounds__(256) k_accumulate(dxyzz<F> *buckets, dxyzz<F> *heads, dxyzz<F> *tails,
-                                                    const uint32_t *keys, const uint32_t *vals,
-                                                    const daff<F> *bases, size_t items, size_t L, unsigned c,
-                                                    unsigned j0, uint32_t nb)
+template <typename F, int MINB>
+__global__ void __launch_bounds__(128, MINB) k_accumulate(dxyzz<F> *buckets, dxyzz<F> *heads, dxyzz<F> *tails,
+                                                          const uint32_t *keys, const uint32_t *vals,
+                                                          const daff<F> *bases, size_t items, size_t L, unsigned c,
+                                                          unsigned j0, uint32_t nb)
 {
     size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     size_t start = t * L;
@@ -237,12 +237,6 @@ __global__ void __launch_bounds__(256) k_accumulate(dxyzz<F> *buckets, dxyzz<F> 
     bool first_run = true;
     dxyzz<F> acc;
     xyzz_set_inf(&acc);
-    uint32_t v_next = 0;
-    daff<F> b_next;
-    if (PF) {
-        v_next = vals[start];
-        b_next = ld16(&bases[v_next & MSM_IDX_MASK]);
-    }
     for (size_t p = start;; p++) {
         uint32_t k = p < end ? keys[p] : 0;
         if (p == end || k != cur) {
@@ -256,20 +250,9 @@ __global__ void __launch_bounds__(256) k_accumulate(dxyzz<F> *buckets, dxyzz<F> 
             cur = k;
             xyzz_set_inf(&acc);
         }
-        uint32_t v;
-        daff<F> b;
-        if (PF) {
-            v = v_next, b = b_next;
-            if (p + 1 < end) {
-                v_next = vals[p + 1];
-                b_next = ld16(&bases[v_next & MSM_IDX_MASK]);
-            }
-            if ((k & ((1u << c) - 1)) == 0) continue;
-        } else {
-            if ((k & ((1u << c) - 1)) == 0) continue; /* zero digit */
-            v = vals[p];
-            b = ld16(&bases[v & MSM_IDX_MASK]);
-        }
+        if ((k & ((1u << c) - 1)) == 0) continue; /* zero digit */
+        uint32_t v = vals[p];
+        daff<F> b = ld16(&bases[v & MSM_IDX_MASK]);
         if (aff_is_inf(&b)) continue;
         if (v & MSM_SIGN) f_neg(&b.y, &b.y);
         xyzz_madd(&acc, b.x, b.y);
@@ -361,8 +344,8 @@ __global__ void k_pair_sum(dxyzz<F> *out, const dxyzz<F> *in, unsigned rows, siz
 }
 
 /* partial sums of the bitmap-selected bases: thread t takes bases [tL, tL + L) */
-template <typename F>
-__global__ void k_batch_partial(dxyzz<F> *out, const daff<F> *bases, const uint64_t *bitmap, size_t n, size_t L,
+template <typename F, int MINB>
+__global__ void __launch_bounds__(128, MINB) k_batch_partial(dxyzz<F> *out, const daff<F> *bases, const uint64_t *bitmap, size_t n, size_t L,
                                 size_t parts)
 {
     size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
@@ -380,6 +363,31 @@ __global__ void k_batch_partial(dxyzz<F> *out, const daff<F> *bases, const uint6
 }
 
 /* ---- host side --------------------------------------------------------------------------------------------------- */
+/* resident blocks per SM the accumulation kernels of F's curve are compiled for (gpu_msm_set_variant) */
+template <typename F> static unsigned minb_of()
+{
+    bool g1 = sizeof(F) == sizeof(dfp);
+    unsigned m = (g_variant >> (g1 ? 0 : 4)) & 15;
+    return m != 0 ? m : g1 ? 4 : 1;
+}
+
+template <typename F>
+static void launch_accumulate(unsigned grid, dxyzz<F> *buckets, dxyzz<F> *heads, dxyzz<F> *tails, const uint32_t *keys,
+                              const uint32_t *vals, const daff<F> *bases, size_t items, size_t L, unsigned c,
+                              unsigned j0, uint32_t nb)
+{
+    if (minb_of<F>() == 4) k_accumulate<F, 4><<<grid, 128>>>(buckets, heads, tails, keys, vals, bases, items, L, c, j0, nb);
+    else k_accumulate<F, 1><<<grid, 128>>>(buckets, heads, tails, keys, vals, bases, items, L, c, j0, nb);
+}
+
+template <typename F>
+static void launch_batch_partial(unsigned grid, dxyzz<F> *out, const daff<F> *bases, const uint64_t *bitmap, size_t n,
+                                 size_t L, size_t parts)
+{
+    if (minb_of<F>() == 4) k_batch_partial<F, 4><<<grid, 128>>>(out, bases, bitmap, n, L, parts);
+    else k_batch_partial<F, 1><<<grid, 128>>>(out, bases, bitmap, n, L, parts);
+}
+
 static unsigned blocks_for(size_t threads, unsigned per) { return (unsigned)((threads + per - 1) / per); }
 
 /* Halves rows × m points at a (stride apart) until one per row is left; returns the buffer holding the result. */
@@ -443,19 +451,8 @@ static cuzk_status msm_run(void *win_host, gpu_msm_ctx *x, const daff<F> *bases,
                                                   (int)items, 0, (int)(p.c + lg)));
         if (g_profile) CUZK_CUDA(cudaEventRecord(ev[nev++]));
         size_t slices = (items + p.slice - 1) / p.slice;
-        if (sizeof(F) == sizeof(dfp) && (g_variant & 2)) {
-            k_accumulate<dfp, true><<<blocks_for(slices, 128), 128>>>(
-                (dxyzz<dfp> *)buckets, (dxyzz<dfp> *)x->heads, (dxyzz<dfp> *)x->tails, x->keys[1], x->vals[1],
-                (const daff<dfp> *)bases, items, p.slice, p.c, j0, p.nb);
-        } else if (sizeof(F) == sizeof(dfp) && (g_variant & 1)) {
-            typedef dxyzz<dfp32> X32;
-            k_accumulate<dfp32><<<blocks_for(slices, 128), 128>>>(
-                (X32 *)buckets, (X32 *)x->heads, (X32 *)x->tails, x->keys[1], x->vals[1],
-                (const daff<dfp32> *)bases, items, p.slice, p.c, j0, p.nb);
-        } else {
-            k_accumulate<F><<<blocks_for(slices, 128), 128>>>(buckets, (X *)x->heads, (X *)x->tails, x->keys[1],
-                                                              x->vals[1], bases, items, p.slice, p.c, j0, p.nb);
-        }
+        launch_accumulate<F>(blocks_for(slices, 128), buckets, (X *)x->heads, (X *)x->tails, x->keys[1], x->vals[1],
+                             bases, items, p.slice, p.c, j0, p.nb);
         CUZK_CUDA_LAUNCHED();
         for (unsigned r = 0; ((size_t)2 << r) < slices; r++) {
             k_heads_tree<F><<<blocks_for(slices >> (r + 1), 128), 128>>>((X *)x->heads, x->keys[1], p.slice, slices, r);
@@ -505,7 +502,7 @@ static cuzk_status batch_run(void *sum_host, gpu_msm_ctx *x, const daff<F> *base
     size_t parts = (n + L - 1) / L;
     for (int i = 0; i < 2; i++) CUZK_TRY(grow(&x->seg[i], &x->cap_seg[i], parts * sizeof(X)));
     X *res;
-    k_batch_partial<F><<<blocks_for(parts, 128), 128>>>((X *)x->seg[0], bases, bitmap, n, L, parts);
+    launch_batch_partial<F>(blocks_for(parts, 128), (X *)x->seg[0], bases, bitmap, n, L, parts);
     CUZK_CUDA_LAUNCHED();
     CUZK_TRY(pair_sum_all<F>(&res, (X *)x->seg[0], (X *)x->seg[1], 1, parts, parts));
     CUZK_CUDA(cudaMemcpy(sum_host, res, sizeof(X), cudaMemcpyDeviceToHost));

@@ -81,6 +81,7 @@ static void check_ff(void)
         {GPU_FP_MUL, "fp_mul", 1}, {GPU_FP_SQR, "fp_sqr", 1}, {GPU_FP_MUL64, "fp_mul64", 1},
         {GPU_FP2_ADD, "fp2_add", 2}, {GPU_FP2_SUB, "fp2_sub", 2}, {GPU_FP2_MUL, "fp2_mul", 2},
         {GPU_FP2_SQR, "fp2_sqr", 2}, {GPU_FR_MUL_SPECIAL, "fr_mul_special", 0},
+        {GPU_FR_MUL28, "fr_mul28", 0}, {GPU_FP_MUL28, "fp_mul28", 1},
     };
     for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++) {
         cuzk_status st;
@@ -373,13 +374,15 @@ static void check_msm(int quick)
     check_g1_msm(200000, 0, 17, 0, ctx); /* 1-bit top window: two buckets of 10^5 points, long head chains */
     check_g2_msm(50000, 1, 15, 0, ctx);
     check_g2_msm(5000, 2, 13, 0, ctx);
-    unsigned ov = gpu_msm_set_variant(1); /* the 32-bit multiplier in the accumulation */
-    check_g1_msm(4097, 1, 0, 0, ctx);
-    check_g1_msm(65536 + 7, 0, 0, 0, ctx);
-    gpu_msm_set_variant(0); /* no loading ahead */
+    /* the other accumulation and batch-addition builds: no register cap for G1, a cap of 128 for G2 */
+    unsigned ov = gpu_msm_set_variant(0x41);
     check_g1_msm(4097, 1, 0, 0, ctx);
     check_g1_msm(20000, 2, 16, 0, ctx);
     check_g1_msm(65536 + 7, 0, 0, 0, ctx);
+    check_g2_msm(4097, 1, 0, 0, ctx);
+    check_g2_msm(16384 + 3, 0, 0, 0, ctx);
+    check_g1_batch(70001, 0, ctx);
+    check_g2_batch(1000, 1, ctx);
     gpu_msm_set_variant(ov);
     check_g1_msm(65536 + 7, 0, 0, 0, ctx);
     check_g1_msm(65536 + 7, 1, 0, 0, ctx);

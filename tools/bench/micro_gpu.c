@@ -34,6 +34,7 @@ static void bench_ff(const bench_opts *o)
     static const struct { gpu_ff_op op; const char *name; } ops[] = {
         {GPU_FR_MUL, "gpu_fr_mul"}, {GPU_FR_MUL64, "gpu_fr_mul64"}, {GPU_FR_ADD, "gpu_fr_add"},
         {GPU_FR_MUL_SPECIAL, "gpu_fr_mul_special"}, {GPU_FP_MUL, "gpu_fp_mul"}, {GPU_FP_MUL64, "gpu_fp_mul64"}, {GPU_FP2_MUL, "gpu_fp2_mul"},
+        {GPU_FR_MUL28, "gpu_fr_mul28"}, {GPU_FP_MUL28, "gpu_fp_mul28"},
     };
     /* 132 SMs × 2048 threads × 4: enough to fill the device; the value is device time per operation */
     const size_t threads = (size_t)1 << 20;
@@ -102,8 +103,9 @@ static void bench_ntt(const bench_opts *o)
         if (st == CUZK_OK && k == 24 && ki == 2) {
             double best = 1e30;
             unsigned bestv = 0;
-            for (unsigned v = 0; st == CUZK_OK && v < 8; v++) {
-                if (v == 3 || v == 7) continue; /* bit 1 overrides bit 0 */
+            static const unsigned vs[] = {0, 1, 2, 4, 5, 6}; /* bit 1 overrides bit 0 */
+            for (size_t vi = 0; st == CUZK_OK && vi < sizeof vs / sizeof vs[0]; vi++) {
+                unsigned v = vs[vi];
                 char nm[32];
                 snprintf(nm, sizeof nm, "gpu_ntt_v%u", v);
                 gpu_ntt_set_variant(v);
@@ -277,18 +279,6 @@ static void bench_msm(const bench_opts *o)
                     if (st == CUZK_OK) report(nm, n, ms, "ms");
                 }
             }
-            if (st == CUZK_OK && !g2 && (k[ki] == 20 || k[ki] == 24)) {
-                unsigned old = gpu_msm_set_variant(1);
-                st = time_msm(g2, ctx, db, dk, n, 3, &ms);
-                gpu_msm_set_variant(old);
-                if (st == CUZK_OK) report("gpu_g1_msm_mul32", n, ms, "ms");
-            }
-            if (st == CUZK_OK && !g2 && (k[ki] == 20 || k[ki] == 24)) {
-                unsigned old = gpu_msm_set_variant(0);
-                st = time_msm(g2, ctx, db, dk, n, 3, &ms);
-                gpu_msm_set_variant(old);
-                if (st == CUZK_OK) report("gpu_g1_msm_noprefetch", n, ms, "ms");
-            }
             if (st == CUZK_OK) st = time_msm(g2, ctx, db, dk, n, k[ki] >= 24 ? 3 : 5, &ms);
             if (st == CUZK_OK) {
                 printf("{\"name\": \"%s\", \"size\": %zu, \"threads\": 0, \"value\": %.4f, \"unit\": \"ms\", "
@@ -317,6 +307,68 @@ static void bench_msm(const bench_opts *o)
     free(ks);
 }
 
+/* gpu_msm_var: the accumulation and batch addition compiled for 1 and 4 resident blocks (gpu_msm_set_variant),
+ * against the default in the same run: G1 at 2^22 and 2^24, G2 at 2^22 (names gpu_g1_msm_var<v>, gpu_g2_msm_var<v>,
+ * v the variant in hex, 0 the default). With the filter gpu_msm_once every configuration runs once, untimed: the
+ * launches a profiler (ncu --kernel-name regex:k_accumulate) attaches to. */
+static void bench_msm_var(const bench_opts *o)
+{
+    int once = bench_selected(o, "gpu_msm_once") && o->filter != NULL;
+    static const struct { int g2; unsigned log2, v; } cfg[] = {
+        {0, 22, 0}, {0, 22, 0x1}, {0, 24, 0}, {0, 24, 0x1}, {1, 22, 0}, {1, 22, 0x40}};
+    size_t nmax = (size_t)1 << (once ? 22 : 24), ntile = MSM_TILE + 17;
+    fr_t *ks = malloc(ntile * sizeof *ks);
+    gpu_msm_ctx *ctx = NULL;
+    if (ks == NULL || gpu_msm_ctx_create(&ctx) != CUZK_OK) {
+        free(ks);
+        return;
+    }
+    uint64_t s = 0x2545f4914f6cdd1dULL;
+    for (size_t i = 0; i < ntile; i++) {
+        uint64_t l[FR_LIMBS];
+        for (int w = 0; w < FR_LIMBS; w++) {
+            s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+            l[w] = s;
+        }
+        fr_from_limbs_reduce(&ks[i], l);
+    }
+    void *db[2] = {NULL, NULL};
+    fr_t *dk = NULL;
+    cuzk_status st = gpu_malloc((void **)&dk, nmax * sizeof(fr_t));
+    if (st == CUZK_OK) st = fill_cyclic(dk, ks, ntile, nmax, sizeof(fr_t));
+    for (int g2 = 0; st == CUZK_OK && g2 < 2; g2++) {
+        size_t psz = g2 ? sizeof(g2_affine_t) : sizeof(g1_affine_t), np = g2 ? (size_t)1 << 22 : nmax;
+        void *tile = make_tile(g2);
+        if (tile == NULL) st = CUZK_ERR_NOMEM;
+        if (st == CUZK_OK) st = gpu_malloc(&db[g2], np * psz);
+        if (st == CUZK_OK) st = fill_cyclic(db[g2], tile, MSM_TILE, np, psz);
+        free(tile);
+    }
+    for (size_t i = 0; st == CUZK_OK && i < sizeof cfg / sizeof cfg[0]; i++) {
+        size_t n = (size_t)1 << cfg[i].log2;
+        if (n > nmax) continue;
+        int g2 = cfg[i].g2;
+        unsigned old = gpu_msm_set_variant(cfg[i].v);
+        double ms = 0;
+        if (once) {
+            g1_jac_t r1;
+            g2_jac_t r2;
+            st = g2 ? gpu_g2_msm(&r2, db[1], dk, n, ctx) : gpu_g1_msm(&r1, db[0], dk, n, ctx);
+            if (st == CUZK_OK) st = gpu_sync();
+        } else {
+            st = time_msm(g2, ctx, db[g2], dk, n, 3, &ms);
+        }
+        gpu_msm_set_variant(old);
+        char nm[48];
+        snprintf(nm, sizeof nm, "gpu_%s_msm_var%x", g2 ? "g2" : "g1", cfg[i].v);
+        if (st == CUZK_OK && !once) report(nm, n, ms, "ms");
+        if (st != CUZK_OK) fail(nm, st);
+    }
+    gpu_free(db[0]), gpu_free(db[1]), gpu_free(dk);
+    gpu_msm_ctx_destroy(ctx);
+    free(ks);
+}
+
 void bench_micro_gpu(const bench_opts *o)
 {
     if (gpu_device_count() <= 0) {
@@ -328,6 +380,7 @@ void bench_micro_gpu(const bench_opts *o)
     bench_ff(o);
     if (bench_selected(o, "gpu_ntt")) bench_ntt(o);
     if (bench_selected(o, "g1_msm") || bench_selected(o, "g2_msm")) bench_msm(o);
+    if (o->filter != NULL && (bench_selected(o, "gpu_msm_var") || bench_selected(o, "gpu_msm_once"))) bench_msm_var(o);
     if (bench_selected(o, "gpu_prove") || bench_selected(o, "gpu_setup") || bench_selected(o, "gpu_key_upload"))
         bench_prove_gpu(o);
 }

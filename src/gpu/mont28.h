@@ -1,0 +1,164 @@
+/* Montgomery multiplication over 28-bit digits with 64-bit column sums, for Fp (381 bits) and Fr (255 bits): the
+ * same inputs and results as the 32-bit-word CIOS of field.cuh (Montgomery form with R = 2^384 for Fp, 2^256 for
+ * Fr; canonical values in, canonical value out), but no carry chain.
+ *
+ * Why: the word-by-word CIOS is a chain of dependent carry instructions; a kernel that can keep only a few warps
+ * per scheduler (the MSM accumulation, 8 warps per SM) then waits on that chain (ncu: 5.8 cycles per issued
+ * instruction, issue slots 33% busy; docs/PERFORMANCE-gpu.md). Here each operand is cut into 28-bit digits, every
+ * partial product (< 2^56) is added into a 64-bit column (one multiply-add with a 64-bit addend), and the columns
+ * of one row are independent of each other: 14 (Fp) independent multiply-adds per row instead of one chain.
+ *
+ * Bounds (Fp; Fr alike with 10 digits): a, b < p < 2^381, digits < 2^28. Row i adds a·b_i and q_i·p, each digit
+ * product < 2^56, so after 14 rows a column holds < 28·2^56 + 2^36 < 2^61: no overflow. Row i < 13 picks
+ * q_i < 2^28 so that the lowest column is ≡ 0 mod 2^28 and shifts it out exactly; row 13 picks q < 2^20 and
+ * clears 20 bits: 13·28 + 20 = 384 bits divided out in all. The result (a·b + Q·p)/2^384 < (p² + 2^384·p)/2^384
+ * < 2p; one conditional subtraction of p makes it canonical. Fr: 9·28 + 4 = 256.
+ *
+ * Plain C so that the host test (tests/gpu/test_mont28.c, which needs no GPU) checks the very same code against
+ * the CPU field layer; under nvcc the functions are device functions and every loop unrolls into straight-line
+ * code with the modulus digits as immediates. */
+#ifndef CUZK_GPU_MONT28_H
+#define CUZK_GPU_MONT28_H
+
+#include <stdint.h>
+
+#ifdef __CUDACC__
+#define M28_FN static __host__ __device__ __forceinline__
+#else
+#define M28_FN static inline
+#endif
+#ifdef __CUDA_ARCH__
+#define M28_UNROLL _Pragma("unroll")
+#else
+#define M28_UNROLL
+#endif
+
+#define M28_MASK 0x0fffffffu
+
+enum { M28_FP = 0, M28_FR = 1 };
+
+/* words (32-bit), digits (28-bit) and bits cleared by the last row, per field */
+M28_FN int m28_words(int f) { return f == M28_FP ? 12 : 8; }
+M28_FN int m28_digits(int f) { return f == M28_FP ? 14 : 10; }
+M28_FN int m28_last_bits(int f) { return f == M28_FP ? 20 : 4; }
+M28_FN uint32_t m28_ninv(int f) { return f == M28_FP ? 0xffcfffdu : 0xfffffffu; } /* −m^−1 mod 2^28 */
+
+/* digit j of the modulus */
+M28_FN uint32_t m28_mod_digit(int f, int j)
+{
+    if (f == M28_FP) {
+        switch (j) {
+        case 0: return 0xfffaaab; case 1: return 0xfefffff; case 2: return 0x3ffffb9; case 3: return 0xfffeb15;
+        case 4: return 0x6241eab; case 5: return 0xa0f6b0f; case 6: return 0xf6730d2; case 7: return 0xf38512b;
+        case 8: return 0x4774b84; case 9: return 0x4bacd76; case 10: return 0xba7b643; case 11: return 0xe69a4b1;
+        case 12: return 0x1ea397f; default: return 0x1a011;
+        }
+    }
+    switch (j) {
+    case 0: return 0x1; case 1: return 0xffffff0; case 2: return 0xe5bfeff; case 3: return 0xa402fff;
+    case 4: return 0x80553bd; case 5: return 0x809a1d; case 6: return 0x83339d8; case 7: return 0x299d7d4;
+    case 8: return 0x3eda753; default: return 0x7;
+    }
+}
+
+/* 32-bit word i of the modulus */
+M28_FN uint32_t m28_mod_word(int f, int i)
+{
+    if (f == M28_FP) {
+        switch (i) {
+        case 0: return 0xffffaaab; case 1: return 0xb9feffff; case 2: return 0xb153ffff; case 3: return 0x1eabfffe;
+        case 4: return 0xf6b0f624; case 5: return 0x6730d2a0; case 6: return 0xf38512bf; case 7: return 0x64774b84;
+        case 8: return 0x434bacd7; case 9: return 0x4b1ba7b6; case 10: return 0x397fe69a; default: return 0x1a0111ea;
+        }
+    }
+    switch (i) {
+    case 0: return 0x00000001; case 1: return 0xffffffff; case 2: return 0xfffe5bfe; case 3: return 0x53bda402;
+    case 4: return 0x09a1d805; case 5: return 0x3339d808; case 6: return 0x299d7d48; default: return 0x73eda753;
+    }
+}
+
+/* digit j (bits 28j .. 28j + 27) of an nw-word number */
+M28_FN uint32_t m28_digit(const uint32_t *w, int nw, int j)
+{
+    int bit = 28 * j, i = bit >> 5, s = bit & 31;
+    uint64_t lo = w[i], hi = i + 1 < nw ? w[i + 1] : 0;
+    return (uint32_t)(((hi << 32 | lo) >> s) & M28_MASK);
+}
+
+/* r = a·b·R^−1 mod m (f = M28_FP: R = 2^384; M28_FR: R = 2^256). r may alias a or b. */
+M28_FN void m28_mul(int f, uint32_t *r, const uint32_t *a, const uint32_t *b)
+{
+    const int nw = m28_words(f), nd = m28_digits(f);
+    uint32_t ad[14];
+    uint64_t acc[14];
+    M28_UNROLL
+    for (int j = 0; j < 14; j++) {
+        if (j < nd) ad[j] = m28_digit(a, nw, j), acc[j] = 0;
+    }
+    M28_UNROLL
+    for (int i = 0; i < 14; i++) {
+        if (i >= nd) break;
+        uint64_t bi = m28_digit(b, nw, i);
+        M28_UNROLL
+        for (int j = 0; j < 14; j++) {
+            if (j < nd) acc[j] += (uint64_t)ad[j] * bi;
+        }
+        uint32_t mask = i + 1 < nd ? M28_MASK : (1u << m28_last_bits(f)) - 1;
+        uint64_t q = ((uint32_t)acc[0] * m28_ninv(f)) & mask;
+        M28_UNROLL
+        for (int j = 0; j < 14; j++) {
+            if (j < nd) acc[j] += q * m28_mod_digit(f, j);
+        }
+        if (i + 1 < nd) { /* the lowest column is now ≡ 0 mod 2^28: shift one digit out */
+            uint64_t carry = acc[0] >> 28;
+            M28_UNROLL
+            for (int j = 0; j + 1 < 14; j++) {
+                if (j + 1 < nd) acc[j] = acc[j + 1];
+            }
+            acc[nd - 1] = 0;
+            acc[0] += carry;
+        }
+    }
+    /* columns → digits d[0..nd] of X = Σ acc_j·2^(28j); the result is X / 2^last_bits */
+    uint32_t d[15];
+    uint64_t c = 0;
+    M28_UNROLL
+    for (int j = 0; j < 14; j++) {
+        if (j < nd) {
+            uint64_t t = acc[j] + c;
+            d[j] = (uint32_t)t & M28_MASK;
+            c = t >> 28;
+        }
+    }
+    d[nd] = (uint32_t)c;
+    uint32_t t[12];
+    const int lb = m28_last_bits(f);
+    M28_UNROLL
+    for (int k = 0; k < 12; k++) {
+        if (k < nw) {
+            int bit = lb + 32 * k, j = bit / 28, o = bit % 28;
+            uint64_t win = d[j];
+            if (j + 1 <= nd) win |= (uint64_t)d[j + 1] << 28;
+            if (j + 2 <= nd) win |= (uint64_t)d[j + 2] << 56;
+            t[k] = (uint32_t)(win >> o);
+        }
+    }
+    /* t < 2m: subtract m once when t >= m */
+    uint32_t s[12];
+    uint64_t borrow = 0;
+    M28_UNROLL
+    for (int k = 0; k < 12; k++) {
+        if (k < nw) {
+            uint64_t x = (uint64_t)t[k] - m28_mod_word(f, k) - borrow;
+            s[k] = (uint32_t)x;
+            borrow = (x >> 32) & 1;
+        }
+    }
+    uint32_t keep = 0u - (uint32_t)borrow; /* all ones when t < m */
+    M28_UNROLL
+    for (int k = 0; k < 12; k++) {
+        if (k < nw) r[k] = s[k] ^ ((t[k] ^ s[k]) & keep);
+    }
+}
+
+#endif
