@@ -11,6 +11,7 @@
 #include <cub/cub.cuh>
 #include <thrust/iterator/counting_iterator.h>
 
+#define CUZK_GPU_FR_MUL64 /* the faster of the two word sizes (docs/PERFORMANCE-gpu.md) */
 #include "field.cuh"
 #include "g16_gpu.cuh"
 
@@ -138,9 +139,18 @@ extern "C" void gpu_prover_destroy(gpu_prover *p)
 }
 
 /* ---- kernels ----------------------------------------------------------------------------------------------------- */
-/* Σ coef·z over one CSR row; ids 0 and 1 are +1 and −1 */
+static __device__ __forceinline__ bool dfr_eq(const dfr *a, const dfr *b)
+{
+    uint32_t d = 0;
+#pragma unroll
+    for (int i = 0; i < 8; i++) d |= a->w[i] ^ b->w[i];
+    return d == 0;
+}
+
+/* Σ coef·z over one CSR row; ids 0 and 1 are +1 and −1. Witness values 0 and 1 (most of a Filecoin circuit's) skip
+ * the multiplication: ncu found the SpMV bound by it (math pipe), not by memory. */
 static __device__ __forceinline__ void row_dot(dfr *r, const gpu_csr m, uint64_t row, const dfr *values,
-                                               const dfr *z)
+                                               const dfr *z, const dfr *one)
 {
     dfr acc;
 #pragma unroll
@@ -153,27 +163,17 @@ static __device__ __forceinline__ void row_dot(dfr *r, const gpu_csr m, uint64_t
             dfr_add(&acc, &acc, &x);
         } else if (id == R1CS_COEF_MINUS_ONE) {
             dfr_sub(&acc, &acc, &x);
-        } else {
-            dfr v = dfr_load(&values[id]), t;
-            dfr_mul(&t, &v, &x);
-            dfr_add(&acc, &acc, &t);
+        } else if (!dfr_is_zero(&x)) {
+            dfr v = dfr_load(&values[id]);
+            if (!dfr_eq(&x, one)) dfr_mul(&v, &v, &x);
+            dfr_add(&acc, &acc, &v);
         }
     }
     *r = acc;
 }
 
-static __device__ __forceinline__ bool dfr_eq(const dfr *a, const dfr *b)
-{
-    uint32_t d = 0;
-#pragma unroll
-    for (int i = 0; i < 8; i++) d |= a->w[i] ^ b->w[i];
-    return d == 0;
-}
-
-/* a, b, c on the n-point domain: the matrix rows, then input_rows rows with a = z_i (bellperson), then zeros.
- * c_matrix: c = C·z; else c = a∘b. */
 __global__ void k_spmv(dfr *a, dfr *b, dfr *c, gpu_csr A, gpu_csr B, gpu_csr C, const dfr *values, const dfr *z,
-                       uint64_t rows, uint64_t input_rows, uint64_t n, bool c_matrix)
+                       uint64_t rows, uint64_t input_rows, uint64_t n, bool c_matrix, dfr one)
 {
     uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
@@ -181,10 +181,10 @@ __global__ void k_spmv(dfr *a, dfr *b, dfr *c, gpu_csr A, gpu_csr B, gpu_csr C, 
 #pragma unroll
     for (int w = 0; w < 8; w++) va.w[w] = vb.w[w] = vc.w[w] = 0;
     if (i < rows) {
-        row_dot(&va, A, i, values, z);
-        row_dot(&vb, B, i, values, z);
+        row_dot(&va, A, i, values, z, &one);
+        row_dot(&vb, B, i, values, z, &one);
         if (c_matrix)
-            row_dot(&vc, C, i, values, z);
+            row_dot(&vc, C, i, values, z, &one);
         else
             dfr_mul(&vc, &va, &vb);
     } else if (i < rows + input_rows) {
@@ -197,14 +197,14 @@ __global__ void k_spmv(dfr *a, dfr *b, dfr *c, gpu_csr A, gpu_csr B, gpu_csr C, 
 
 /* the lowest row where (A·z)(B·z) ≠ C·z goes to *bad (initialised to all ones) */
 __global__ void k_check(gpu_csr A, gpu_csr B, gpu_csr C, const dfr *values, const dfr *z, uint64_t rows,
-                        unsigned long long *bad)
+                        unsigned long long *bad, dfr one)
 {
     uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= rows) return;
     dfr va, vb, vc, ab;
-    row_dot(&va, A, i, values, z);
-    row_dot(&vb, B, i, values, z);
-    row_dot(&vc, C, i, values, z);
+    row_dot(&va, A, i, values, z, &one);
+    row_dot(&vb, B, i, values, z, &one);
+    row_dot(&vc, C, i, values, z, &one);
     dfr_mul(&ab, &va, &vb);
     if (!dfr_eq(&ab, &vc)) atomicMin(bad, (unsigned long long)i);
 }
@@ -544,6 +544,8 @@ extern "C" cuzk_status gpu_prove_msms(groth16_msm_sums *sums, gpu_prover *p, con
     if (s != CUZK_OK) return g16_gpu_fail(err, s, "witness upload failed");
     add_time(&st.upload, &t);
 
+    fr_t one;
+    fr_set_one(&one);
     if (mode == R1CS_C_CHECKED) {
         const gpu_csr *m = bell ? k->m : k->chk;
         uint64_t rows = bell ? k->rows : k->chk_rows;
@@ -551,7 +553,7 @@ extern "C" cuzk_status gpu_prove_msms(groth16_msm_sums *sums, gpu_prover *p, con
         CUZK_CUDA(cudaMemcpyAsync(p->d_bad, &bad, sizeof bad, cudaMemcpyHostToDevice, cudaStreamPerThread));
         if (rows > 0) {
             k_check<<<blocks(rows, 256), 256>>>(m[0], m[1], m[2], (const dfr *)(bell ? k->values : k->chk_values),
-                                                (const dfr *)p->z, rows, p->d_bad);
+                                                (const dfr *)p->z, rows, p->d_bad, to_dfr(&one));
             CUZK_CUDA_LAUNCHED();
         }
         CUZK_CUDA(cudaMemcpyAsync(&bad, p->d_bad, sizeof bad, cudaMemcpyDeviceToHost, cudaStreamPerThread));
@@ -562,7 +564,7 @@ extern "C" cuzk_status gpu_prove_msms(groth16_msm_sums *sums, gpu_prover *p, con
     }
     k_spmv<<<blocks(n, 256), 256>>>((dfr *)p->abc[0], (dfr *)p->abc[1], (dfr *)p->abc[2], k->m[0], k->m[1], k->m[2],
                                     (const dfr *)k->values, (const dfr *)p->z, k->rows, bell ? k->num_inputs : 0, n,
-                                    mode == R1CS_C_MATRIX);
+                                    mode == R1CS_C_MATRIX, to_dfr(&one));
     if (cudaGetLastError() != cudaSuccess || stream_sync() != CUZK_OK) {
         gpu_set_error("k_spmv", cudaGetLastError(), __FILE__, __LINE__);
         return g16_gpu_fail(err, CUZK_ERR_DEVICE, "sparse evaluation failed");
