@@ -42,6 +42,8 @@ typedef struct {
     pthread_mutex_t lock; /* devices' cached figures, the buffer pool */
     gbuf *bufs;
     size_t num_bufs, cap_bufs, max_idle;
+    bool trace;  /* CUZK_GPU_TRACE set: one line per partition on stderr (device, times, phases) */
+    double t0;   /* engine_now() at creation, the trace's time origin */
 } gpu_ctx;
 
 static unsigned g_num_devices(void *ctx)
@@ -104,8 +106,15 @@ static cuzk_status g_prove_start(void *ctx, unsigned device, engine_work *w, cuz
     o.c_mode = w->c_mode;
     gpu_prove_stats st;
     memset(&st, 0, sizeof st);
+    double t = engine_now();
     s = gpu_prove_msms(&w->sums, *pp, (const gpu_key *)w->dev_key, w->z, &o, &st, err);
     if (s != CUZK_OK) return s;
+    if (c->trace)
+        fprintf(stderr,
+                "gpu trace: device %u worker %u partition %u at %.3f s: %.3f s (upload %.3f, spmv %.3f, ntt/h %.3f, "
+                "msm h %.3f l %.3f a %.3f b1 %.3f b2 %.3f)\n",
+                device, w->worker, w->index, t - c->t0, st.total, st.upload, st.spmv, st.ntt_h, st.msm_h, st.msm_l,
+                st.msm_a, st.msm_b1, st.msm_b2);
     w->upload_s = st.upload;
     w->stats.spmv = st.spmv;
     w->stats.ntt_h = st.ntt_h;
@@ -350,6 +359,8 @@ cuzk_status engine_backend_gpu(engine_backend *b, const engine_config *cfg, cuzk
     c->workers = cfg->gpu_workers_per_device ? cfg->gpu_workers_per_device : 1;
     c->dev = calloc(n, sizeof *c->dev);
     c->provers = calloc(n * c->workers, sizeof *c->provers);
+    c->trace = getenv("CUZK_GPU_TRACE") != NULL;
+    c->t0 = engine_now();
     pthread_mutex_init(&c->lock, NULL);
     /* idle witness buffers kept: as many as partitions can hold one at once in steady state */
     c->max_idle = (cfg->synthesis_workers ? cfg->synthesis_workers : 1) +
