@@ -207,6 +207,20 @@ static cuzk_status fill_cyclic(void *dev, const void *tile, size_t m, size_t n, 
     return CUZK_OK;
 }
 
+/* n random Fr scalars (xorshift from seed, reduced) */
+static void random_scalars(fr_t *ks, size_t n, uint64_t seed)
+{
+    uint64_t s = seed;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t l[FR_LIMBS];
+        for (int w = 0; w < FR_LIMBS; w++) {
+            s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+            l[w] = s;
+        }
+        fr_from_limbs_reduce(&ks[i], l);
+    }
+}
+
 static cuzk_status time_msm(int g2, gpu_msm_ctx *ctx, const void *db, const fr_t *dk, size_t n, int reps,
                             double *med)
 {
@@ -238,15 +252,7 @@ static void bench_msm(const bench_opts *o)
     size_t ntile = MSM_TILE + 17;
     fr_t *ks = malloc(ntile * sizeof *ks);
     if (ks == NULL) return;
-    uint64_t s = 0x853c49e6748fea9bULL;
-    for (size_t i = 0; i < ntile; i++) {
-        uint64_t l[FR_LIMBS];
-        for (int w = 0; w < FR_LIMBS; w++) {
-            s ^= s << 13, s ^= s >> 7, s ^= s << 17;
-            l[w] = s;
-        }
-        fr_from_limbs_reduce(&ks[i], l);
-    }
+    random_scalars(ks, ntile, 0x853c49e6748fea9bULL);
     gpu_msm_ctx *ctx = NULL;
     if (gpu_msm_ctx_create(&ctx) != CUZK_OK) {
         free(ks);
@@ -323,15 +329,7 @@ static void bench_msm_var(const bench_opts *o)
         free(ks);
         return;
     }
-    uint64_t s = 0x2545f4914f6cdd1dULL;
-    for (size_t i = 0; i < ntile; i++) {
-        uint64_t l[FR_LIMBS];
-        for (int w = 0; w < FR_LIMBS; w++) {
-            s ^= s << 13, s ^= s >> 7, s ^= s << 17;
-            l[w] = s;
-        }
-        fr_from_limbs_reduce(&ks[i], l);
-    }
+    random_scalars(ks, ntile, 0x2545f4914f6cdd1dULL);
     void *db[2] = {NULL, NULL};
     fr_t *dk = NULL;
     cuzk_status st = gpu_malloc((void **)&dk, nmax * sizeof(fr_t));
