@@ -92,9 +92,8 @@ typedef enum { GPU_NTT_FORWARD, GPU_NTT_INVERSE, GPU_NTT_COSET_FORWARD, GPU_NTT_
 cuzk_status gpu_ntt_host(fr_t *x, gpu_ntt_domain *d, gpu_ntt_kind kind, const fr_t *g);
 
 /* Multiplier and register radix of the NTT kernels (measurements): bit 0 = 64-bit words, bit 1 = the Fr-special
- * reduction (32-bit; overrides bit 0), bit 3 = the 64-bit-word multiplication as one out-of-line function
- * (overrides bits 0 and 1), bit 2 = radix-4 register steps (else radix-8). Default 1 (fastest measured on the
- * H200). Returns the previous value. */
+ * reduction (32-bit; overrides bit 0), bit 2 = radix-4 register steps (else radix-8). Default 1 (fastest measured on
+ * the H200). Returns the previous value. */
 unsigned gpu_ntt_set_variant(unsigned v);
 
 /* Tuning knob for measurements: log2 of the elements one thread block holds in shared memory (9..11, default 11).

@@ -18,18 +18,7 @@ __constant__ uint64_t D_FP_ONE[6] = {0x760900000002fffdULL, 0xebf4000bc40c0002UL
                                      0x77ce585370525745ULL, 0x5c071a97a256ec6dULL, 0x15f65ec3fa80e493ULL};
 
 /* ---- field overloads: the curve templates call these for F = dfp and F = dfp2 ------------------------------------ */
-/* The Fp multiplication is one out-of-line function: inlined, each of the ~10 multiplications of a point addition
- * is ~1 100 instructions, and a kernel around a mixed addition grew to 17 000 (G1) and 49 000 (G2) instructions, far
- * more than the instruction caches hold; its warps then stalled on instruction fetch (ncu), and calling one copy
- * made the G1 and G2 bucket accumulations 1.4× and 2× faster (docs/PERFORMANCE-gpu.md, session 3). */
-static __device__ __noinline__ dfp dfp_mul_out(dfp a, dfp b)
-{
-    dfp r;
-    dfp_mul(&r, &a, &b);
-    return r;
-}
-static __device__ __forceinline__ void dfp_mul_call(dfp *r, const dfp *a, const dfp *b) { *r = dfp_mul_out(*a, *b); }
-
+/* multiplications go through the one out-of-line Fp multiplication (field.cuh says why) */
 static __device__ __forceinline__ void f_add(dfp *r, const dfp *a, const dfp *b) { dfp_add(r, a, b); }
 static __device__ __forceinline__ void f_sub(dfp *r, const dfp *a, const dfp *b) { dfp_sub(r, a, b); }
 static __device__ __forceinline__ void f_mul(dfp *r, const dfp *a, const dfp *b) { dfp_mul_call(r, a, b); }
@@ -63,8 +52,8 @@ static __device__ __forceinline__ void f_neg(dfp *r, const dfp *a)
 
 static __device__ __forceinline__ void f_add(dfp2 *r, const dfp2 *a, const dfp2 *b) { dfp2_add(r, a, b); }
 static __device__ __forceinline__ void f_sub(dfp2 *r, const dfp2 *a, const dfp2 *b) { dfp2_sub(r, a, b); }
-static __device__ __forceinline__ void f_mul(dfp2 *r, const dfp2 *a, const dfp2 *b) { dfp2_mul_by<dfp_mul_call>(r, a, b); }
-static __device__ __forceinline__ void f_sqr(dfp2 *r, const dfp2 *a) { dfp2_sqr_by<dfp_mul_call>(r, a); }
+static __device__ __forceinline__ void f_mul(dfp2 *r, const dfp2 *a, const dfp2 *b) { dfp2_mul(r, a, b); }
+static __device__ __forceinline__ void f_sqr(dfp2 *r, const dfp2 *a) { dfp2_sqr(r, a); }
 static __device__ __forceinline__ bool f_is_zero(const dfp2 *a) { return f_is_zero(&a->c0) && f_is_zero(&a->c1); }
 static __device__ __forceinline__ void f_set_zero(dfp2 *r)
 {

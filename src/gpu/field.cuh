@@ -271,33 +271,42 @@ static __device__ __forceinline__ void dfp2_sub(dfp2 *r, const dfp2 *a, const df
     dfp_sub(&r->c0, &a->c0, &b->c0);
     dfp_sub(&r->c1, &a->c1, &b->c1);
 }
-/* Karatsuba: c0 = a0b0 − a1b1, c1 = (a0 + a1)(b0 + b1) − a0b0 − a1b1; MUL is the Fp multiplication */
-typedef void (*dfp_mul_fn)(dfp *, const dfp *, const dfp *);
-template <dfp_mul_fn MUL> static __device__ __forceinline__ void dfp2_mul_by(dfp2 *r, const dfp2 *a, const dfp2 *b)
+/* The Fp multiplication the curve and Fp2 code call: one out-of-line copy of the 64-bit-word one. Inlined, each
+ * of the ~10 multiplications of a point addition is ~1 100 instructions, and a kernel around a mixed addition grew
+ * to 17 000 (G1) and 49 000 (G2) instructions, far more than the instruction caches hold; its warps then stalled on
+ * instruction fetch (ncu), and calling one copy made the G1 and G2 bucket accumulations 1.5× and 2× faster
+ * (docs/PERFORMANCE-gpu.md, session 3). */
+static __device__ __noinline__ dfp dfp_mul_out(dfp a, dfp b)
+{
+    dfp r;
+    dfp_mul64(&r, &a, &b);
+    return r;
+}
+static __device__ __forceinline__ void dfp_mul_call(dfp *r, const dfp *a, const dfp *b) { *r = dfp_mul_out(*a, *b); }
+
+/* Karatsuba: c0 = a0b0 − a1b1, c1 = (a0 + a1)(b0 + b1) − a0b0 − a1b1 */
+static __device__ __forceinline__ void dfp2_mul(dfp2 *r, const dfp2 *a, const dfp2 *b)
 {
     dfp t0, t1, sa, sb;
-    MUL(&t0, &a->c0, &b->c0);
-    MUL(&t1, &a->c1, &b->c1);
+    dfp_mul_call(&t0, &a->c0, &b->c0);
+    dfp_mul_call(&t1, &a->c1, &b->c1);
     dfp_add(&sa, &a->c0, &a->c1);
     dfp_add(&sb, &b->c0, &b->c1);
-    MUL(&sa, &sa, &sb);
+    dfp_mul_call(&sa, &sa, &sb);
     dfp_sub(&r->c0, &t0, &t1);
     dfp_sub(&sa, &sa, &t0);
     dfp_sub(&r->c1, &sa, &t1);
 }
 /* c0 = (a0 + a1)(a0 − a1), c1 = 2·a0·a1 */
-template <dfp_mul_fn MUL> static __device__ __forceinline__ void dfp2_sqr_by(dfp2 *r, const dfp2 *a)
+static __device__ __forceinline__ void dfp2_sqr(dfp2 *r, const dfp2 *a)
 {
     dfp s, d, p;
     dfp_add(&s, &a->c0, &a->c1);
     dfp_sub(&d, &a->c0, &a->c1);
-    MUL(&p, &a->c0, &a->c1);
-    MUL(&r->c0, &s, &d);
+    dfp_mul_call(&p, &a->c0, &a->c1);
+    dfp_mul_call(&r->c0, &s, &d);
     dfp_add(&r->c1, &p, &p);
 }
-static __device__ __forceinline__ void dfp_mul_default(dfp *r, const dfp *a, const dfp *b) { dfp_mul(r, a, b); }
-static __device__ __forceinline__ void dfp2_mul(dfp2 *r, const dfp2 *a, const dfp2 *b) { dfp2_mul_by<dfp_mul_default>(r, a, b); }
-static __device__ __forceinline__ void dfp2_sqr(dfp2 *r, const dfp2 *a) { dfp2_sqr_by<dfp_mul_default>(r, a); }
 
 /* 16-byte loads and stores of whole elements */
 static __device__ __forceinline__ dfr dfr_load(const dfr *p)

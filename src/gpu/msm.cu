@@ -26,7 +26,6 @@
 
 #include <cub/cub.cuh>
 
-#define CUZK_GPU_FP_MUL64 /* the 64-bit-word Fp multiplication measured faster (docs/PERFORMANCE-gpu.md) */
 #include "curve.cuh"
 #include "gpu_internal.cuh"
 
@@ -345,8 +344,8 @@ __global__ void k_pair_sum(dxyzz<F> *out, const dxyzz<F> *in, unsigned rows, siz
 
 /* partial sums of the bitmap-selected bases: thread t takes bases [tL, tL + L) */
 template <typename F, int MINB>
-__global__ void __launch_bounds__(128, MINB) k_batch_partial(dxyzz<F> *out, const daff<F> *bases, const uint64_t *bitmap, size_t n, size_t L,
-                                size_t parts)
+__global__ void __launch_bounds__(128, MINB) k_batch_partial(dxyzz<F> *out, const daff<F> *bases,
+                                                             const uint64_t *bitmap, size_t n, size_t L, size_t parts)
 {
     size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= parts) return;

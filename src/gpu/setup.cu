@@ -20,7 +20,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#define CUZK_GPU_FP_MUL64 /* as in msm.cu: the 64-bit-word Fp multiplication measured faster */
 #include "curve.cuh"
 #include "g16_gpu.cuh"
 #include "g16_gpu_test.h"
