@@ -12,18 +12,17 @@
 #include "cuzk/circuits.h"
 #include "cuzk/engine.h"
 #include "testutil.h"
+#include "engine_test.h"
 
 #define WAIT_MS 120000 /* generous: a loaded 2-core box under ASan */
 
 static char g_dir[256];
 
-int run_device_tests(void); /* test_engine_devices.c */
-
-static engine_config base_cfg(void)
+engine_config engine_test_cfg(const char *dir)
 {
     engine_config c;
     memset(&c, 0, sizeof c);
-    c.param_dir = g_dir;
+    c.param_dir = dir;
     c.synthesis_workers = 1;
     c.synthesis_threads = 1;
     c.prover_threads = 1;
@@ -33,6 +32,8 @@ static engine_config base_cfg(void)
     c.result_ttl_ms = 600000;
     return c;
 }
+
+static engine_config base_cfg(void) { return engine_test_cfg(g_dir); }
 
 static engine *start(const engine_config *c)
 {
@@ -44,7 +45,7 @@ static engine *start(const engine_config *c)
     return e;
 }
 
-static engine_request synth_req(unsigned log2, uint64_t seed, uint32_t parts, engine_priority prio)
+engine_request engine_test_synth(unsigned log2, uint64_t seed, uint32_t parts, engine_priority prio)
 {
     engine_request r;
     memset(&r, 0, sizeof r);
@@ -153,7 +154,7 @@ static void test_synthetic_jobs(void **state)
     engine *e = start(&c);
     char id1[ENGINE_ID_MAX], id3[ENGINE_ID_MAX];
     /* 2^9: the smallest size with a tobits gadget, so that witness seeds give different public inputs */
-    engine_request r1 = synth_req(9, 1, 1, ENGINE_PRIO_NORMAL), r3 = synth_req(9, 1, 3, ENGINE_PRIO_NORMAL);
+    engine_request r1 = engine_test_synth(9, 1, 1, ENGINE_PRIO_NORMAL), r3 = engine_test_synth(9, 1, 3, ENGINE_PRIO_NORMAL);
     submit_ok(e, &r1, id1);
     submit_ok(e, &r3, id3);
     assert_string_not_equal(id1, id3);
@@ -314,15 +315,15 @@ static void test_priority_order(void **state)
     uint64_t ms;
     assert_int_equal(engine_preload(e, "synthetic-10-5", &already, &ms, NULL), CUZK_OK);
     char a[ENGINE_ID_MAX], b[ENGINE_ID_MAX], cc[ENGINE_ID_MAX], d[ENGINE_ID_MAX], x[ENGINE_ID_MAX];
-    engine_request r = synth_req(10, 5, 8, ENGINE_PRIO_NORMAL);
+    engine_request r = engine_test_synth(10, 5, 8, ENGINE_PRIO_NORMAL);
     submit_ok(e, &r, a);
-    r = synth_req(10, 5, 3, ENGINE_PRIO_LOW);
+    r = engine_test_synth(10, 5, 3, ENGINE_PRIO_LOW);
     submit_ok(e, &r, b);
-    r = synth_req(10, 5, 3, ENGINE_PRIO_NORMAL);
+    r = engine_test_synth(10, 5, 3, ENGINE_PRIO_NORMAL);
     submit_ok(e, &r, cc);
-    r = synth_req(10, 5, 1, ENGINE_PRIO_HIGH);
+    r = engine_test_synth(10, 5, 1, ENGINE_PRIO_HIGH);
     submit_ok(e, &r, d);
-    r = synth_req(10, 5, 1, ENGINE_PRIO_CRITICAL);
+    r = engine_test_synth(10, 5, 1, ENGINE_PRIO_CRITICAL);
     uint32_t pos = 99;
     bool att;
     assert_int_equal(engine_submit(e, &r, x, &pos, &att, NULL), CUZK_OK);
@@ -363,10 +364,10 @@ static void test_cancel(void **state)
     engine_config c = base_cfg();
     engine *e = start(&c);
     char big[ENGINE_ID_MAX], queued[ENGINE_ID_MAX], after[ENGINE_ID_MAX];
-    engine_request r = synth_req(9, 2, 40, ENGINE_PRIO_NORMAL);
+    engine_request r = engine_test_synth(9, 2, 40, ENGINE_PRIO_NORMAL);
     submit_ok(e, &r, big);
     wait_running(e, big);
-    r = synth_req(9, 2, 1, ENGINE_PRIO_LOW);
+    r = engine_test_synth(9, 2, 1, ENGINE_PRIO_LOW);
     submit_ok(e, &r, queued);
 
     bool was_running = true;
@@ -385,7 +386,7 @@ static void test_cancel(void **state)
     assert_int_equal(engine_cancel(e, "job-nosuch", &was_running), CUZK_ERR_NOT_FOUND);
 
     /* the engine goes on serving, and the cancelled partitions gave back their memory and key reference */
-    r = synth_req(9, 2, 1, ENGINE_PRIO_LOW);
+    r = engine_test_synth(9, 2, 1, ENGINE_PRIO_LOW);
     submit_ok(e, &r, after);
     expect_completed(e, after, 1);
     assert_true(metric(e, "cuzk_memory_in_use_bytes") == 0);
@@ -403,7 +404,7 @@ static void test_idempotency_and_timeout(void **state)
     engine_config c = base_cfg();
     engine *e = start(&c);
     char id[ENGINE_ID_MAX], id2[ENGINE_ID_MAX], id3[ENGINE_ID_MAX];
-    engine_request r = synth_req(9, 3, 6, ENGINE_PRIO_NORMAL);
+    engine_request r = engine_test_synth(9, 3, 6, ENGINE_PRIO_NORMAL);
     snprintf(r.request_id, sizeof r.request_id, "porep-1000-7");
     submit_ok(e, &r, id);
     bool attached = false;
@@ -439,7 +440,7 @@ static void test_idempotency_and_timeout(void **state)
     r.partitions = 1;
     submit_ok(e, &r, id);
     expect_completed(e, id, 1);
-    engine_request other = synth_req(9, 3, 2, ENGINE_PRIO_NORMAL);
+    engine_request other = engine_test_synth(9, 3, 2, ENGINE_PRIO_NORMAL);
     submit_ok(e, &other, id2);
     expect_completed(e, id2, 2); /* takes longer than the TTL */
     submit_ok(e, &r, id3);
@@ -461,7 +462,7 @@ static void test_memory_budget(void **state)
     engine *e = start(&c);
     char id[ENGINE_ID_MAX];
     cuzk_errmsg err = {{0}};
-    engine_request r = synth_req(8, 4, 1, ENGINE_PRIO_NORMAL);
+    engine_request r = engine_test_synth(8, 4, 1, ENGINE_PRIO_NORMAL);
     assert_int_equal(engine_submit(e, &r, id, NULL, NULL, &err), CUZK_ERR_OVER_BUDGET);
     char expect[128];
     snprintf(expect, sizeof expect, "needs %llu bytes", (unsigned long long)need);
@@ -478,7 +479,7 @@ static void test_memory_budget(void **state)
     e = start(&c);
     char ids[5][ENGINE_ID_MAX];
     for (int i = 0; i < 5; i++) {
-        r = synth_req(8, 4, 3, i % 2 ? ENGINE_PRIO_HIGH : ENGINE_PRIO_NORMAL);
+        r = engine_test_synth(8, 4, 3, i % 2 ? ENGINE_PRIO_HIGH : ENGINE_PRIO_NORMAL);
         submit_ok(e, &r, ids[i]);
     }
     for (int i = 0; i < 5; i++) expect_completed(e, ids[i], 3);
@@ -516,7 +517,7 @@ static void test_memory_densities(void **state)
     engine *e = start(&c);
     char id[ENGINE_ID_MAX];
     cuzk_errmsg err = {{0}};
-    engine_request r = synth_req(8, 4, 2, ENGINE_PRIO_NORMAL);
+    engine_request r = engine_test_synth(8, 4, 2, ENGINE_PRIO_NORMAL);
     assert_int_equal(engine_submit(e, &r, id, NULL, NULL, &err), CUZK_ERR_OVER_BUDGET);
     bool already;
     uint64_t ms;
@@ -706,7 +707,7 @@ static void test_key_tiers(void **state)
     assert_int_equal(tier_of(e, "synthetic-9-11", NULL), ENGINE_TIER_WARM);
     assert_int_equal(tier_of(e, "synthetic-9-12", NULL), ENGINE_TIER_HOT);
     char jid[ENGINE_ID_MAX];
-    engine_request sr = synth_req(9, 11, 2, ENGINE_PRIO_NORMAL);
+    engine_request sr = engine_test_synth(9, 11, 2, ENGINE_PRIO_NORMAL);
     submit_ok(e, &sr, jid);
     res = await_done(e, jid);
     assert_int_equal(res.status, ENGINE_JOB_COMPLETED);
@@ -773,7 +774,7 @@ static void test_backend_failures(void **state)
     engine *e = NULL;
     assert_int_equal(engine_create_with_backend(&e, &c, &be, NULL), CUZK_OK);
     char id[ENGINE_ID_MAX];
-    engine_request r = synth_req(7, 1, 2, ENGINE_PRIO_NORMAL);
+    engine_request r = engine_test_synth(7, 1, 2, ENGINE_PRIO_NORMAL);
 
     __atomic_store_n(&f->mode, 1, __ATOMIC_SEQ_CST);
     submit_ok(e, &r, id);
@@ -931,12 +932,12 @@ static void test_shutdown_under_load(void **state)
         engine *e = start(&c);
         char ids[6][ENGINE_ID_MAX];
         for (int i = 0; i < 6; i++) {
-            engine_request r = synth_req(7, 1, 2, (engine_priority)(1 + i % 4));
+            engine_request r = engine_test_synth(7, 1, 2, (engine_priority)(1 + i % 4));
             submit_ok(e, &r, ids[i]);
         }
         engine_shutdown(e, drain ? WAIT_MS : 0);
         char id[ENGINE_ID_MAX];
-        engine_request r = synth_req(7, 1, 1, ENGINE_PRIO_NORMAL);
+        engine_request r = engine_test_synth(7, 1, 1, ENGINE_PRIO_NORMAL);
         assert_int_equal(engine_submit(e, &r, id, NULL, NULL, NULL), CUZK_ERR_SHUTTING_DOWN);
         int done = 0, cancelled = 0;
         for (int i = 0; i < 6; i++) {
@@ -963,7 +964,7 @@ static void test_status_keys_metrics(void **state)
     engine_config c = base_cfg();
     engine *e = start(&c);
     char id[ENGINE_ID_MAX];
-    engine_request r = synth_req(7, 1, 2, ENGINE_PRIO_UNSPECIFIED);
+    engine_request r = engine_test_synth(7, 1, 2, ENGINE_PRIO_UNSPECIFIED);
     submit_ok(e, &r, id);
     expect_completed(e, id, 2);
 

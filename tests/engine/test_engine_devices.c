@@ -12,6 +12,7 @@
 #include "cuzk/circuits.h"
 #include "cuzk/engine.h"
 #include "testutil.h"
+#include "engine_test.h"
 
 #define WAIT_MS 120000
 #define FAKE_DEVICES 2
@@ -171,15 +172,10 @@ static char g_dir[256];
 
 static engine_config dev_cfg(void)
 {
-    engine_config c;
-    memset(&c, 0, sizeof c);
-    c.param_dir = g_dir;
+    engine_config c = engine_test_cfg(g_dir);
     c.synthesis_workers = 2;
-    c.synthesis_threads = 1;
-    c.prover_threads = 1;
+    c.gpu_workers_per_device = 0; /* the backend's default */
     c.gpu_queue_depth = 2;
-    c.working_memory_budget = (uint64_t)1 << 30;
-    c.result_ttl_ms = 600000;
     c.deterministic_rs = true;
     return c;
 }
@@ -220,13 +216,7 @@ static void fake_init(fake_ctx *f, uint64_t budget)
 
 static char *submit_synth(engine *e, unsigned log2, uint64_t seed, uint32_t parts, char id[ENGINE_ID_MAX])
 {
-    engine_request r;
-    memset(&r, 0, sizeof r);
-    r.proof_kind = ENGINE_KIND_SYNTHETIC;
-    r.synthetic_log2 = log2;
-    r.seed = seed;
-    r.partitions = parts;
-    r.priority = ENGINE_PRIO_NORMAL;
+    engine_request r = engine_test_synth(log2, seed, parts, ENGINE_PRIO_NORMAL);
     cuzk_errmsg err = {{0}};
     cuzk_status s = engine_submit(e, &r, id, NULL, NULL, &err);
     if (s != CUZK_OK) fprintf(stderr, "submit: %s\n", err.msg);
