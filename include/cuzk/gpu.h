@@ -63,6 +63,9 @@ typedef enum {
     GPU_FP2_ADD, GPU_FP2_SUB, GPU_FP2_MUL, GPU_FP2_SQR,
     GPU_FR_MUL_SPECIAL, /* Fr multiplication using the modulus' special low words */
     GPU_FR_MUL28, GPU_FP_MUL28, /* 28-bit digits with 64-bit column sums (src/gpu/mont28.h) */
+    /* the product (or dedicated square) first, then the reduction, 64- and 32-bit words; Fp2 Karatsuba with one
+     * reduction per coefficient */
+    GPU_FP_MUL_SOS64, GPU_FP_SQR_SOS64, GPU_FP_MUL_SOS32, GPU_FP_SQR_SOS32, GPU_FP2_MUL_LAZY,
     GPU_FF_OP_COUNT
 } gpu_ff_op;
 /* r[i] = op(a[i], b[i]) for i < n, HOST pointers to arrays of the op's element type (b unused by SQR). */
@@ -111,6 +114,9 @@ unsigned gpu_ntt_set_tile_log2(unsigned tlog);
 typedef struct gpu_msm_ctx gpu_msm_ctx;
 cuzk_status gpu_msm_ctx_create(gpu_msm_ctx **ctx);
 void gpu_msm_ctx_destroy(gpu_msm_ctx *ctx);
+/* Grows the context's scratch now for G1 MSMs of up to n_g1 points and G2 MSMs of up to n_g2 (0: none), so that
+ * the first MSMs of those sizes allocate nothing (a proving service does this when it loads a key). */
+cuzk_status gpu_msm_ctx_reserve(gpu_msm_ctx *ctx, size_t n_g1, size_t n_g2);
 cuzk_status gpu_g1_msm(g1_jac_t *r, const g1_affine_t *bases, const fr_t *scalars, size_t n, gpu_msm_ctx *ctx);
 cuzk_status gpu_g2_msm(g2_jac_t *r, const g2_affine_t *bases, const fr_t *scalars, size_t n, gpu_msm_ctx *ctx);
 cuzk_status gpu_g1_batch_add(g1_jac_t *r, const g1_affine_t *bases, const uint64_t *bitmap, size_t n,
@@ -131,9 +137,9 @@ size_t gpu_msm_set_group_items(size_t items);
 unsigned gpu_msm_window_for(size_t n);
 /* Non-zero: each MSM prints its phase times (CUDA events) on stderr. Returns the previous value. */
 int gpu_msm_set_profile(int on);
-/* Kernel variant (measurements): bits 0..3 (G1) and 4..7 (G2) = m, the bucket accumulation and batch addition
- * compiled for m resident blocks of 128 threads per SM: 1 = no register cap, 4 = 128 registers; 0 = the default
- * (G1 4, G2 1, the fastest measured on the H200: docs/PERFORMANCE-gpu.md). Returns the previous value. */
+/* Kernel variant (measurements): bits 0..3 (G1) and 4..7 (G2) = m, the MSM kernels compiled for m resident blocks
+ * of 128 threads per SM: 1 = no register cap, 4 = 128 registers; bit 8: G1 with the dedicated Fp squaring; 0 = the
+ * default (0x114, the fastest measured on the H200: docs/PERFORMANCE-gpu.md). Returns the previous value. */
 unsigned gpu_msm_set_variant(unsigned v);
 
 /* ---- Groth16 on the GPU (src/gpu/key.cu, prover.cu, setup.cu) -------------------------------------------------
@@ -193,6 +199,7 @@ cuzk_status gpu_setup(gpu_key **out, const r1cs_t *circuit, const groth16_setup_
 uint64_t gpu_prove_vram_bytes(uint64_t domain_size, uint64_t num_vars);
 
 typedef struct {
+    double prepare; /* seconds growing the prover's buffers for this key: 0 in steady state, or after a reserve */
     double upload, spmv, ntt_h, msm_h, msm_l, msm_a, msm_b1, msm_b2, assembly, total; /* seconds, wall */
     uint64_t vram_bytes; /* the prover's working buffers on the device after this proof */
 } gpu_prove_stats;
@@ -203,6 +210,12 @@ typedef struct {
 typedef struct gpu_prover gpu_prover;
 cuzk_status gpu_prover_create(gpu_prover **out, cuzk_errmsg *err);
 void gpu_prover_destroy(gpu_prover *p);
+/* Grows the prover's device buffers, NTT domain and MSM scratch now to what proofs with key k need (they grow
+ * by themselves at the first proof otherwise: for a 2^27 key, tens of GB and seconds of the first partition).
+ * Not concurrently with a proof on the same prover. */
+cuzk_status gpu_prover_reserve(gpu_prover *p, const gpu_key *k, cuzk_errmsg *err);
+/* Device bytes the prover's working buffers take now. */
+uint64_t gpu_prover_vram_bytes(const gpu_prover *p);
 
 /* One proof, equal bit for bit to groth16_prove's with the same key, circuit, witness, r and s (opts as there;
  * threads unused). z: r1cs_num_vars values with z[0] = 1, best in pinned memory (gpu_host_alloc). The witness is

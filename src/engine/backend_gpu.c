@@ -38,10 +38,12 @@ typedef struct {
 typedef struct {
     unsigned num_devices, workers;
     gdev *dev;
-    gpu_prover **provers; /* per worker, made on its thread at its first partition */
+    gpu_prover **provers; /* per worker: made when a key loads on its device, or at its first partition */
+    pthread_mutex_t *prover_lock; /* per worker: its prover is used by one thread at a time */
     pthread_mutex_t lock; /* devices' cached figures, the buffer pool */
     gbuf *bufs;
     size_t num_bufs, cap_bufs, max_idle;
+    size_t reserving; /* idle buffers being made by reserve_witness_buffers, counted as idle */
     bool trace;  /* CUZK_GPU_TRACE set: one line per partition on stderr (device, times, phases) */
     double t0;   /* engine_now() at creation, the trace's time origin */
 } gpu_ctx;
@@ -97,24 +99,23 @@ static cuzk_status g_prove_start(void *ctx, unsigned device, engine_work *w, cuz
     cuzk_status s = set_device(c, device, err);
     if (s != CUZK_OK) return s;
     gpu_prover **pp = &c->provers[w->worker];
-    if (*pp == NULL) {
-        s = gpu_prover_create(pp, err);
-        if (s != CUZK_OK) return s;
-    }
     groth16_prove_opts o;
     memset(&o, 0, sizeof o);
     o.c_mode = w->c_mode;
     gpu_prove_stats st;
     memset(&st, 0, sizeof st);
     double t = engine_now();
-    s = gpu_prove_msms(&w->sums, *pp, (const gpu_key *)w->dev_key, w->z, &o, &st, err);
+    pthread_mutex_lock(&c->prover_lock[w->worker]);
+    if (*pp == NULL) s = gpu_prover_create(pp, err);
+    if (s == CUZK_OK) s = gpu_prove_msms(&w->sums, *pp, (const gpu_key *)w->dev_key, w->z, &o, &st, err);
+    pthread_mutex_unlock(&c->prover_lock[w->worker]);
     if (s != CUZK_OK) return s;
     if (c->trace)
         fprintf(stderr,
-                "gpu trace: device %u worker %u partition %u at %.3f s: %.3f s (upload %.3f, spmv %.3f, ntt/h %.3f, "
-                "msm h %.3f l %.3f a %.3f b1 %.3f b2 %.3f)\n",
-                device, w->worker, w->index, t - c->t0, st.total, st.upload, st.spmv, st.ntt_h, st.msm_h, st.msm_l,
-                st.msm_a, st.msm_b1, st.msm_b2);
+                "gpu trace: device %u worker %u partition %u at %.3f s: %.3f s (prepare %.3f, upload %.3f, spmv %.3f, "
+                "ntt/h %.3f, msm h %.3f l %.3f a %.3f b1 %.3f b2 %.3f)\n",
+                device, w->worker, w->index, t - c->t0, st.total, st.prepare, st.upload, st.spmv, st.ntt_h, st.msm_h,
+                st.msm_l, st.msm_a, st.msm_b1, st.msm_b2);
     w->upload_s = st.upload;
     w->stats.spmv = st.spmv;
     w->stats.ntt_h = st.ntt_h;
@@ -194,7 +195,11 @@ static cuzk_status g_witness_alloc(void *ctx, uint64_t bytes, fr_t **out)
     }
 
     void *p = NULL;
+    double t = engine_now();
     bool pinned = set_device(c, 0, NULL) == CUZK_OK && gpu_host_alloc(&p, bytes ? bytes : 1) == CUZK_OK;
+    if (c->trace)
+        fprintf(stderr, "gpu trace: a new %s witness buffer of %llu bytes at %.3f s took %.3f s\n",
+                pinned ? "pinned" : "pageable", (unsigned long long)bytes, t - c->t0, engine_now() - t);
     if (!pinned) {
         p = malloc(bytes ? bytes : 1); /* pageable: slower copies, same results */
         if (p == NULL) return CUZK_ERR_NOMEM;
@@ -216,6 +221,48 @@ static cuzk_status g_witness_alloc(void *ctx, uint64_t bytes, fr_t **out)
     pthread_mutex_unlock(&c->lock);
     *out = p;
     return CUZK_OK;
+}
+
+/* After a key loads: the pool gets its idle pinned buffers for this key's witness now, up to the idle buffers it
+ * keeps anyway. Pinning gigabytes takes seconds and holds up the other threads' CUDA calls meanwhile: made at the
+ * first partitions, it stalled the device's first two by 4.8 and 1.6 s (docs/PERFORMANCE-gpu.md, session 4). */
+static void reserve_witness_buffers(gpu_ctx *c, unsigned device, uint64_t bytes)
+{
+    for (;;) {
+        pthread_mutex_lock(&c->lock);
+        size_t idle = 0, fit = 0;
+        for (size_t i = 0; i < c->num_bufs; i++) {
+            const gbuf *b = &c->bufs[i];
+            if (b->in_use) continue;
+            idle++;
+            if (b->bytes >= bytes && b->bytes <= 2 * bytes) fit++;
+        }
+        idle += c->reserving, fit += c->reserving; /* another device's load is making some */
+        bool more = idle < c->max_idle && fit < c->max_idle;
+        if (more) c->reserving++;
+        pthread_mutex_unlock(&c->lock);
+        void *p = NULL;
+        bool made = more && gpu_host_alloc(&p, bytes ? bytes : 1) == CUZK_OK;
+        pthread_mutex_lock(&c->lock);
+        if (more) c->reserving--;
+        if (made && c->num_bufs == c->cap_bufs) {
+            size_t cap = c->cap_bufs ? 2 * c->cap_bufs : 16;
+            gbuf *nb = realloc(c->bufs, cap * sizeof *nb);
+            if (nb != NULL) c->bufs = nb, c->cap_bufs = cap;
+        }
+        bool kept = made && c->num_bufs < c->cap_bufs;
+        if (kept) c->bufs[c->num_bufs++] = (gbuf){p, bytes, true, false};
+        pthread_mutex_unlock(&c->lock);
+        if (made && !kept) gpu_host_free(p);
+        if (!kept) break;
+    }
+    if (c->trace) {
+        pthread_mutex_lock(&c->lock);
+        size_t idle = 0;
+        for (size_t i = 0; i < c->num_bufs; i++) idle += !c->bufs[i].in_use;
+        pthread_mutex_unlock(&c->lock);
+        fprintf(stderr, "gpu trace: device %u: %zu idle pinned witness buffers\n", device, idle);
+    }
 }
 
 static void g_witness_free(void *ctx, fr_t *z, uint64_t bytes)
@@ -241,11 +288,33 @@ static void g_witness_free(void *ctx, fr_t *z, uint64_t bytes)
     gbuf b = c->bufs[at];
     c->bufs[at] = c->bufs[--c->num_bufs];
     pthread_mutex_unlock(&c->lock);
+    double t = engine_now();
     if (b.pinned) gpu_host_free(b.p);
     else free(b.p);
+    if (c->trace) fprintf(stderr, "gpu trace: a witness buffer freed at %.3f s in %.3f s\n", t - c->t0, engine_now() - t);
 }
 
 /* ---- device keys ------------------------------------------------------------------------------------------------- */
+/* After a key loads: each idle worker of the device makes its prover if it has none and grows it for the key now,
+ * so that no partition pays for tens of GB of allocations (the load planned the VRAM for them). A worker that is
+ * proving is left alone: its buffers grow at its next partition if they must. */
+static void reserve_provers(gpu_ctx *c, unsigned device, const gpu_key *gk)
+{
+    for (unsigned j = 0; j < c->workers; j++) {
+        unsigned w = device * c->workers + j;
+        if (pthread_mutex_trylock(&c->prover_lock[w]) != 0) continue;
+        cuzk_errmsg err;
+        memset(&err, 0, sizeof err);
+        double t = engine_now();
+        cuzk_status s = c->provers[w] == NULL ? gpu_prover_create(&c->provers[w], &err) : CUZK_OK;
+        if (s == CUZK_OK) s = gpu_prover_reserve(c->provers[w], gk, &err);
+        pthread_mutex_unlock(&c->prover_lock[w]);
+        if (c->trace || s != CUZK_OK)
+            fprintf(stderr, "gpu trace: device %u worker %u reserved its buffers in %.3f s%s%s\n", device, w,
+                    engine_now() - t, s == CUZK_OK ? "" : ": failed: ", s == CUZK_OK ? "" : err.msg);
+    }
+}
+
 static cuzk_status g_dev_key_load(void *ctx, unsigned device, const engine_key *k, uint64_t others_bytes,
                                   bool allow_streamed, void **handle, engine_devkey_info *info, cuzk_errmsg *err)
 {
@@ -291,6 +360,11 @@ static cuzk_status g_dev_key_load(void *ctx, unsigned device, const engine_key *
     pthread_mutex_lock(&c->lock);
     if (gi.prover_vram_bytes > d->max_prover_bytes) d->max_prover_bytes = gi.prover_vram_bytes;
     pthread_mutex_unlock(&c->lock);
+    reserve_provers(c, device, gk);
+    refresh_mem(c, device);
+    double t = engine_now();
+    reserve_witness_buffers(c, device, nv * sizeof(fr_t));
+    if (c->trace) fprintf(stderr, "gpu trace: device %u: witness buffers in %.3f s\n", device, engine_now() - t);
     info->vram_bytes = gi.vram_bytes;
     info->streamed = gi.placement == GPU_KEY_STREAMED;
     *handle = gk;
@@ -326,6 +400,8 @@ static void g_destroy(void *ctx)
         else free(c->bufs[i].p);
     }
     free(c->bufs);
+    for (unsigned i = 0; c->prover_lock != NULL && i < c->num_devices * per; i++) pthread_mutex_destroy(&c->prover_lock[i]);
+    free(c->prover_lock);
     free(c->provers);
     free(c->dev);
     pthread_mutex_destroy(&c->lock);
@@ -359,13 +435,16 @@ cuzk_status engine_backend_gpu(engine_backend *b, const engine_config *cfg, cuzk
     c->workers = cfg->gpu_workers_per_device ? cfg->gpu_workers_per_device : 1;
     c->dev = calloc(n, sizeof *c->dev);
     c->provers = calloc(n * c->workers, sizeof *c->provers);
+    c->prover_lock = calloc(n * c->workers, sizeof *c->prover_lock);
+    for (size_t i = 0; c->prover_lock != NULL && i < n * c->workers; i++) pthread_mutex_init(&c->prover_lock[i], NULL);
     c->trace = getenv("CUZK_GPU_TRACE") != NULL;
     c->t0 = engine_now();
     pthread_mutex_init(&c->lock, NULL);
-    /* idle witness buffers kept: as many as partitions can hold one at once in steady state */
+    /* idle witness buffers kept: as many as partitions can hold one at once in steady state (synthesizing, queued,
+     * proving, and waiting for verification after it) */
     c->max_idle = (cfg->synthesis_workers ? cfg->synthesis_workers : 1) +
-                  (cfg->gpu_queue_depth ? cfg->gpu_queue_depth : 1) + n * c->workers;
-    if (c->dev == NULL || c->provers == NULL) {
+                  (cfg->gpu_queue_depth ? cfg->gpu_queue_depth : 1) + 2 * n * c->workers;
+    if (c->dev == NULL || c->provers == NULL || c->prover_lock == NULL) {
         g_destroy(c);
         return CUZK_ERR_NOMEM;
     }

@@ -71,6 +71,11 @@ static __device__ __forceinline__ void f_neg(dfp2 *r, const dfp2 *a)
     f_neg(&r->c1, &a->c1);
 }
 
+/* The G1 coordinate field with the dedicated Fp squaring (same bytes; every other operation resolves to dfp's
+ * overload): the curve code instantiated for it is measured side by side with the plain one (gpu_msm_set_variant). */
+struct dfp_sq : dfp {};
+static __device__ __forceinline__ void f_sqr(dfp_sq *r, const dfp_sq *a) { dfp_sqr_call(r, a); }
+
 /* ---- points ------------------------------------------------------------------------------------------------------ */
 template <typename F> struct daff { F x, y; };
 template <typename F> struct dxyzz { F x, y, zz, zzz; };

@@ -146,6 +146,89 @@ static __device__ __forceinline__ void mp_mul(W *r, const W *a, const W *b, cons
     for (int i = 0; i < N; i++) r[i] = d[i] ^ ((t[i] ^ d[i]) & keep);
 }
 
+/* ---- the same in two halves: a 2N-word product (or square), then a Montgomery reduction ------------------------
+ * Separate halves let a sum of products be reduced once (Fp2 multiplication) and a square skip the repeated
+ * cross products. */
+/* t = a·b, 2N words */
+template <typename W, int N> static __device__ __forceinline__ void mp_mul_wide(W *t, const W *a, const W *b)
+{
+#pragma unroll
+    for (int j = 0; j < N; j++) t[j] = 0;
+#pragma unroll
+    for (int i = 0; i < N; i++) {
+        W bi = b[i];
+        /* before row i the sum is below 2^(W(N+i)): t[i+N] is free, and row i ends below 2^(W(N+i+1)) */
+        t[i] = madlo_cc(a[0], bi, t[i]);
+#pragma unroll
+        for (int j = 1; j < N; j++) t[i + j] = madclo_cc(a[j], bi, t[i + j]);
+        t[i + N] = addc((W)0, (W)0);
+        t[i + 1] = madhi_cc(a[0], bi, t[i + 1]);
+#pragma unroll
+        for (int j = 1; j < N; j++) t[i + j + 1] = madchi_cc(a[j], bi, t[i + j + 1]);
+    }
+}
+
+/* t = a², 2N words: the cross products a_i·a_j (i < j) once, doubled, then the squares a_i² on the diagonal */
+template <typename W, int N> static __device__ __forceinline__ void mp_sqr_wide(W *t, const W *a)
+{
+#pragma unroll
+    for (int j = 0; j < 2 * N; j++) t[j] = 0;
+#pragma unroll
+    for (int i = 0; i < N - 1; i++) {
+        W ai = a[i];
+        /* row i: a_i·a_j for j > i, at words i + j; carries out at i + N (lo) and i + N + 1 (hi) */
+        t[2 * i + 1] = madlo_cc(a[i + 1], ai, t[2 * i + 1]);
+#pragma unroll
+        for (int j = i + 2; j < N; j++) t[i + j] = madclo_cc(a[j], ai, t[i + j]);
+        t[i + N] = addc_cc(t[i + N], (W)0);
+        if (i + N + 1 < 2 * N) t[i + N + 1] = addc((W)0, (W)0);
+        t[2 * i + 2] = madhi_cc(a[i + 1], ai, t[2 * i + 2]);
+#pragma unroll
+        for (int j = i + 2; j < N; j++) t[i + j + 1] = madchi_cc(a[j], ai, t[i + j + 1]);
+        if (i + N + 1 < 2 * N) t[i + N + 1] = addc(t[i + N + 1], (W)0);
+    }
+    /* the cross sum is below a²/2: doubling it fits */
+    t[0] = add_cc(t[0], t[0]);
+#pragma unroll
+    for (int j = 1; j < 2 * N; j++) t[j] = addc_cc(t[j], t[j]);
+    t[0] = madlo_cc(a[0], a[0], t[0]);
+    t[1] = madchi_cc(a[0], a[0], t[1]);
+#pragma unroll
+    for (int i = 1; i < N; i++) {
+        t[2 * i] = madclo_cc(a[i], a[i], t[2 * i]);
+        t[2 * i + 1] = madchi_cc(a[i], a[i], t[2 * i + 1]);
+    }
+}
+
+/* r = t·2^(−W·N) mod m for a 2N-word t < m·2^(W·N), canonical; t is destroyed. Each step clears word i; its two
+ * carries out of word i + N are kept in `pend` and added one step later, so no carry runs to the top. */
+template <typename W, int N>
+static __device__ __forceinline__ void mp_redc(W *r, W *t, const uint64_t *m, W ninv)
+{
+    W pend = 0;
+#pragma unroll
+    for (int i = 0; i < N; i++) {
+        W q = t[i] * ninv;
+        t[i] = madlo_cc(q, mod_word<W>(m, 0), t[i]);
+#pragma unroll
+        for (int j = 1; j < N; j++) t[i + j] = madclo_cc(q, mod_word<W>(m, j), t[i + j]);
+        t[i + N] = addc_cc(t[i + N], pend);
+        W c = addc((W)0, (W)0);
+        t[i + 1] = madhi_cc(q, mod_word<W>(m, 0), t[i + 1]);
+#pragma unroll
+        for (int j = 1; j < N; j++) t[i + j + 1] = madchi_cc(q, mod_word<W>(m, j), t[i + j + 1]);
+        pend = addc(c, (W)0);
+    }
+    /* the value t[N .. 2N) + pend·2^(W·N) is below 2m: subtract m once if it is at least m */
+    W d[N];
+    d[0] = sub_cc(t[N], mod_word<W>(m, 0));
+#pragma unroll
+    for (int i = 1; i < N; i++) d[i] = subc_cc(t[N + i], mod_word<W>(m, i));
+    W keep = subc(pend, (W)0);
+#pragma unroll
+    for (int i = 0; i < N; i++) r[i] = d[i] ^ ((t[N + i] ^ d[i]) & keep);
+}
+
 /* ---- Fr and Fp element types (same layout as fr_t / fp_t) ------------------------------------------------------- */
 typedef struct __align__(16) { uint32_t w[8]; } dfr;
 typedef struct __align__(16) { uint32_t w[12]; } dfp;
@@ -253,6 +336,50 @@ static __device__ __forceinline__ void dfp_mul64(dfp *r, const dfp *a, const dfp
 }
 static __device__ __forceinline__ void dfp_mul28(dfp *r, const dfp *a, const dfp *b) { m28_mul(M28_FP, r->w, a->w, b->w); }
 
+/* 64-bit and 32-bit views of an Fp element */
+static __device__ __forceinline__ void dfp_to64(uint64_t x[6], const dfp *a)
+{
+#pragma unroll
+    for (int i = 0; i < 6; i++) x[i] = ((uint64_t)a->w[2 * i + 1] << 32) | a->w[2 * i];
+}
+static __device__ __forceinline__ void dfp_from64(dfp *r, const uint64_t z[6])
+{
+#pragma unroll
+    for (int i = 0; i < 6; i++) {
+        r->w[2 * i] = (uint32_t)z[i];
+        r->w[2 * i + 1] = (uint32_t)(z[i] >> 32);
+    }
+}
+/* product then reduction (SOS), 64-bit and 32-bit words, and the dedicated squarings */
+static __device__ __forceinline__ void dfp_mul_sos64(dfp *r, const dfp *a, const dfp *b)
+{
+    uint64_t x[6], y[6], t[12], z[6];
+    dfp_to64(x, a), dfp_to64(y, b);
+    mp_mul_wide<uint64_t, 6>(t, x, y);
+    mp_redc<uint64_t, 6>(z, t, D_FP_P, D_FP_NINV64);
+    dfp_from64(r, z);
+}
+static __device__ __forceinline__ void dfp_sqr_sos64(dfp *r, const dfp *a)
+{
+    uint64_t x[6], t[12], z[6];
+    dfp_to64(x, a);
+    mp_sqr_wide<uint64_t, 6>(t, x);
+    mp_redc<uint64_t, 6>(z, t, D_FP_P, D_FP_NINV64);
+    dfp_from64(r, z);
+}
+static __device__ __forceinline__ void dfp_mul_sos32(dfp *r, const dfp *a, const dfp *b)
+{
+    uint32_t t[24];
+    mp_mul_wide<uint32_t, 12>(t, a->w, b->w);
+    mp_redc<uint32_t, 12>(r->w, t, D_FP_P, (uint32_t)D_FP_NINV64);
+}
+static __device__ __forceinline__ void dfp_sqr_sos32(dfp *r, const dfp *a)
+{
+    uint32_t t[24];
+    mp_sqr_wide<uint32_t, 12>(t, a->w);
+    mp_redc<uint32_t, 12>(r->w, t, D_FP_P, (uint32_t)D_FP_NINV64);
+}
+
 #ifdef CUZK_GPU_FP_MUL64
 #define dfp_mul dfp_mul64
 #else
@@ -297,6 +424,54 @@ static __device__ __forceinline__ void dfp2_mul(dfp2 *r, const dfp2 *a, const df
     dfp_sub(&sa, &sa, &t0);
     dfp_sub(&r->c1, &sa, &t1);
 }
+/* Karatsuba with one reduction per coefficient (64-bit words):
+ *   c1 = REDC((a0 + a1)(b0 + b1) − a0b0 − a1b1), the argument a0b1 + a1b0 < 2p² < p·2^384;
+ *   c0 = REDC(a0b0 − a1b1 (+ p·2^384 when negative)), the argument in [0, p·2^384).
+ * Three products and two reductions where dfp2_mul has three of each. */
+static __device__ __noinline__ dfp2 dfp2_mul_lazy_out(dfp2 a, dfp2 b)
+{
+    uint64_t x0[6], x1[6], y0[6], y1[6], t0[12], t1[12], t2[12], z[6];
+    dfp_to64(x0, &a.c0), dfp_to64(x1, &a.c1), dfp_to64(y0, &b.c0), dfp_to64(y1, &b.c1);
+    mp_mul_wide<uint64_t, 6>(t0, x0, y0);
+    mp_mul_wide<uint64_t, 6>(t1, x1, y1);
+    /* a0 + a1 and b0 + b1 below 2p < 2^382: no reduction needed before the product */
+    x0[0] = add_cc(x0[0], x1[0]);
+#pragma unroll
+    for (int i = 1; i < 6; i++) x0[i] = addc_cc(x0[i], x1[i]);
+    y0[0] = add_cc(y0[0], y1[0]);
+#pragma unroll
+    for (int i = 1; i < 6; i++) y0[i] = addc_cc(y0[i], y1[i]);
+    mp_mul_wide<uint64_t, 6>(t2, x0, y0);
+    t2[0] = sub_cc(t2[0], t0[0]);
+#pragma unroll
+    for (int i = 1; i < 12; i++) t2[i] = subc_cc(t2[i], t0[i]);
+    t2[0] = sub_cc(t2[0], t1[0]);
+#pragma unroll
+    for (int i = 1; i < 12; i++) t2[i] = subc_cc(t2[i], t1[i]);
+    dfp2 r;
+    mp_redc<uint64_t, 6>(z, t2, D_FP_P, D_FP_NINV64);
+    dfp_from64(&r.c1, z);
+    t0[0] = sub_cc(t0[0], t1[0]);
+#pragma unroll
+    for (int i = 1; i < 12; i++) t0[i] = subc_cc(t0[i], t1[i]);
+    uint64_t neg = subc((uint64_t)0, (uint64_t)0); /* all ones when a0b0 < a1b1 */
+    t0[6] = add_cc(t0[6], D_FP_P[0] & neg);
+#pragma unroll
+    for (int i = 1; i < 6; i++) t0[6 + i] = addc_cc(t0[6 + i], D_FP_P[i] & neg);
+    mp_redc<uint64_t, 6>(z, t0, D_FP_P, D_FP_NINV64);
+    dfp_from64(&r.c0, z);
+    return r;
+}
+static __device__ __forceinline__ void dfp2_mul_lazy(dfp2 *r, const dfp2 *a, const dfp2 *b) { *r = dfp2_mul_lazy_out(*a, *b); }
+/* the out-of-line dedicated Fp squaring */
+static __device__ __noinline__ dfp dfp_sqr_out(dfp a)
+{
+    dfp r;
+    dfp_sqr_sos64(&r, &a);
+    return r;
+}
+static __device__ __forceinline__ void dfp_sqr_call(dfp *r, const dfp *a) { *r = dfp_sqr_out(*a); }
+
 /* c0 = (a0 + a1)(a0 − a1), c1 = 2·a0·a1 */
 static __device__ __forceinline__ void dfp2_sqr(dfp2 *r, const dfp2 *a)
 {

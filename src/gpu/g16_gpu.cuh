@@ -62,8 +62,13 @@ uint64_t g16_gpu_bases_bytes(uint64_t h_len, uint64_t l_len, uint64_t a_len, uin
 uint64_t g16_gpu_circuit_bytes(const r1cs_t *c, int matrices);
 uint64_t g16_gpu_stream_chunk_bytes(const gpu_key_opts *opts);
 
-/* Device bytes of an MSM context grown for n points (msm.cu). */
-extern "C" uint64_t g16_gpu_msm_scratch_bytes(size_t n, int g2);
+/* Device bytes of a new MSM context after gpu_msm_ctx_reserve(n_g1, n_g2) (msm.cu). */
+extern "C" uint64_t g16_gpu_msm_scratch_bytes(size_t n_g1, size_t n_g2);
+/* Device bytes an MSM context (msm.cu) and an NTT domain (ntt.cu) hold now. */
+extern "C" uint64_t g16_gpu_msm_ctx_bytes(const gpu_msm_ctx *x);
+extern "C" uint64_t g16_gpu_ntt_domain_bytes(const gpu_ntt_domain *d);
+/* Makes the domain's coset tables for shift g now (inv: the inverse transform's), as the coset transforms would. */
+extern "C" cuzk_status g16_gpu_ntt_coset_prepare(gpu_ntt_domain *d, int inv, const fr_t *g);
 
 /* A zeroed key with its device, its placement and (from opts, which may be NULL) its stream buffer size recorded;
  * every pointer NULL (gpu_key_free releases whatever is set). Every way of making a key starts here. */

@@ -51,9 +51,12 @@ extern "C" unsigned gpu_msm_set_window(unsigned c)
     return old;
 }
 /* gpu_msm_set_variant: bits 0..3 (G1) and 4..7 (G2) = m, the accumulation and batch-addition kernels compiled for m
- * resident blocks of 128 threads per SM (1 = no register cap, 4 = 128 registers); 0 = the measured best (G1 4,
- * G2 1: docs/PERFORMANCE-gpu.md) */
+ * resident blocks of 128 threads per SM (1 = no register cap, 4 = 128 registers); bit 8: G1 with the dedicated Fp
+ * squaring (dfp_sq); 0 = the measured best (MSM_DEFAULT_VARIANT: docs/PERFORMANCE-gpu.md, session 4) */
+#define MSM_VARIANT_G1_SQR 0x100u
+#define MSM_DEFAULT_VARIANT 0x114u
 static unsigned g_variant;
+static unsigned variant_bits(void) { return g_variant ? g_variant : MSM_DEFAULT_VARIANT; }
 extern "C" unsigned gpu_msm_set_variant(unsigned v)
 {
     unsigned old = g_variant;
@@ -115,6 +118,14 @@ extern "C" void gpu_msm_ctx_destroy(gpu_msm_ctx *x)
     }
     cudaFree(x->heads), cudaFree(x->tails), cudaFree(x->buckets), cudaFree(x->cub_tmp);
     free(x);
+}
+
+extern "C" uint64_t g16_gpu_msm_ctx_bytes(const gpu_msm_ctx *x)
+{
+    if (x == NULL) return 0;
+    uint64_t b = x->cap_heads + x->cap_tails + x->cap_buckets + x->cap_cub;
+    for (int i = 0; i < 2; i++) b += x->cap_keys[i] + x->cap_vals[i] + x->cap_seg[i];
+    return b;
 }
 
 /* Grows *p to at least `need` bytes (frees the old block; contents are not kept). */
@@ -366,9 +377,20 @@ __global__ void __launch_bounds__(128, MINB) k_batch_partial(dxyzz<F> *out, cons
 template <typename F> static unsigned minb_of()
 {
     bool g1 = sizeof(F) == sizeof(dfp);
-    unsigned m = (g_variant >> (g1 ? 0 : 4)) & 15;
+    unsigned m = (variant_bits() >> (g1 ? 0 : 4)) & 15;
     return m != 0 ? m : g1 ? 4 : 1;
 }
+
+/* the coordinate field the variant asks for: F, or one of its other flavours (curve.cuh) */
+template <typename F> struct flavour_of;
+template <> struct flavour_of<dfp> {
+    typedef dfp_sq T;
+    static const unsigned bit = MSM_VARIANT_G1_SQR;
+};
+template <> struct flavour_of<dfp2> { /* none measured faster (docs/PERFORMANCE-gpu.md, session 4) */
+    typedef dfp2 T;
+    static const unsigned bit = 0;
+};
 
 template <typename F>
 static void launch_accumulate(unsigned grid, dxyzz<F> *buckets, dxyzz<F> *heads, dxyzz<F> *tails, const uint32_t *keys,
@@ -405,6 +427,77 @@ static cuzk_status pair_sum_all(dxyzz<F> **res, dxyzz<F> *a, dxyzz<F> *b, unsign
     return CUZK_OK;
 }
 
+/* The bytes of each scratch buffer one plan needs (point_bytes: one XYZZ point). */
+typedef struct {
+    size_t keys, heads, buckets, seg, cub; /* keys: each of the four pair arrays; heads: heads and tails; seg: each */
+} scratch_sizes;
+
+static void scratch_sizes_of(scratch_sizes *z, const msm_plan_t *p, size_t point_bytes)
+{
+    z->keys = p->items * 4;
+    z->heads = p->slices * point_bytes;
+    z->buckets = (size_t)p->nw * (p->nb + 1) * point_bytes;
+    z->seg = (size_t)p->nw * p->nseg * point_bytes;
+    z->cub = 0;
+    if (cub::DeviceRadixSort::SortPairs(NULL, z->cub, (uint32_t *)NULL, (uint32_t *)NULL, (uint32_t *)NULL,
+                                        (uint32_t *)NULL, (int)p->items, 0, (int)p->key_bits) != cudaSuccess) {
+        cudaGetLastError();
+        z->cub = p->items * 8; /* generous when the query fails */
+    }
+}
+
+static void scratch_max(scratch_sizes *a, const scratch_sizes *b)
+{
+    if (b->keys > a->keys) a->keys = b->keys;
+    if (b->heads > a->heads) a->heads = b->heads;
+    if (b->buckets > a->buckets) a->buckets = b->buckets;
+    if (b->seg > a->seg) a->seg = b->seg;
+    if (b->cub > a->cub) a->cub = b->cub;
+}
+
+/* Grows the context's buffers to at least z: only when a larger problem (or a wider window) comes along. */
+static cuzk_status scratch_grow(gpu_msm_ctx *x, const scratch_sizes *z)
+{
+    for (int i = 0; i < 2; i++) {
+        CUZK_TRY(grow((void **)&x->keys[i], &x->cap_keys[i], z->keys));
+        CUZK_TRY(grow((void **)&x->vals[i], &x->cap_vals[i], z->keys));
+        CUZK_TRY(grow(&x->seg[i], &x->cap_seg[i], z->seg));
+    }
+    CUZK_TRY(grow(&x->heads, &x->cap_heads, z->heads));
+    CUZK_TRY(grow(&x->tails, &x->cap_tails, z->heads));
+    CUZK_TRY(grow(&x->buckets, &x->cap_buckets, z->buckets));
+    CUZK_TRY(grow(&x->cub_tmp, &x->cap_cub, z->cub));
+    return CUZK_OK;
+}
+
+/* What gpu_msm_ctx_reserve(n_g1, n_g2) grows to: each buffer the larger of the two plans' needs, and the
+ * batch additions' partial sums. */
+static void scratch_for(scratch_sizes *z, size_t n_g1, size_t n_g2)
+{
+    memset(z, 0, sizeof *z);
+    z->seg = (size_t)MSM_PARTIALS * (n_g2 > 0 ? sizeof(g2x) : sizeof(g1x));
+    msm_plan_t p;
+    scratch_sizes one;
+    if (n_g1 > 0) {
+        plan_make(&p, n_g1);
+        scratch_sizes_of(&one, &p, sizeof(g1x));
+        scratch_max(z, &one);
+    }
+    if (n_g2 > 0) {
+        plan_make(&p, n_g2);
+        scratch_sizes_of(&one, &p, sizeof(g2x));
+        scratch_max(z, &one);
+    }
+}
+
+extern "C" cuzk_status gpu_msm_ctx_reserve(gpu_msm_ctx *x, size_t n_g1, size_t n_g2)
+{
+    if (x == NULL) return CUZK_ERR_INVALID_ARG;
+    scratch_sizes z;
+    scratch_for(&z, n_g1, n_g2);
+    return scratch_grow(x, &z);
+}
+
 template <typename F>
 static cuzk_status msm_run(void *win_host, gpu_msm_ctx *x, const daff<F> *bases, const uint32_t *idx,
                            const dfr *scalars, size_t n, unsigned *c_out, unsigned *nw_out)
@@ -413,20 +506,10 @@ static cuzk_status msm_run(void *win_host, gpu_msm_ctx *x, const daff<F> *bases,
     msm_plan_t p;
     plan_make(&p, n);
     *c_out = p.c, *nw_out = p.nw;
-    /* scratch: grows only when a larger problem (or a wider window) comes along */
-    for (int i = 0; i < 2; i++) {
-        CUZK_TRY(grow((void **)&x->keys[i], &x->cap_keys[i], p.items * 4));
-        CUZK_TRY(grow((void **)&x->vals[i], &x->cap_vals[i], p.items * 4));
-    }
-    CUZK_TRY(grow(&x->heads, &x->cap_heads, p.slices * sizeof(X)));
-    CUZK_TRY(grow(&x->tails, &x->cap_tails, p.slices * sizeof(X)));
+    scratch_sizes need;
+    scratch_sizes_of(&need, &p, sizeof(X));
+    CUZK_TRY(scratch_grow(x, &need));
     size_t bucket_bytes = (size_t)p.nw * (p.nb + 1) * sizeof(X);
-    CUZK_TRY(grow(&x->buckets, &x->cap_buckets, bucket_bytes));
-    for (int i = 0; i < 2; i++) CUZK_TRY(grow(&x->seg[i], &x->cap_seg[i], (size_t)p.nw * p.nseg * sizeof(X)));
-    size_t cub_need = 0;
-    CUZK_CUDA(cub::DeviceRadixSort::SortPairs(NULL, cub_need, x->keys[0], x->keys[1], x->vals[0], x->vals[1],
-                                              (int)p.items, 0, (int)p.key_bits));
-    CUZK_TRY(grow(&x->cub_tmp, &x->cap_cub, cub_need));
 
     /* profiling: ev[0] start, per group ev[1 + 2g] after the sort and ev[2 + 2g] after the accumulation, then the
      * end of the reduction and of the copy */
@@ -508,6 +591,24 @@ static cuzk_status batch_run(void *sum_host, gpu_msm_ctx *x, const daff<F> *base
     return CUZK_OK;
 }
 
+template <typename F>
+static cuzk_status msm_flavoured(void *win_host, gpu_msm_ctx *x, const void *bases, const uint32_t *idx,
+                                 const dfr *scalars, size_t n, unsigned *c_out, unsigned *nw_out)
+{
+    typedef typename flavour_of<F>::T A;
+    if (variant_bits() & flavour_of<F>::bit)
+        return msm_run<A>(win_host, x, (const daff<A> *)bases, idx, scalars, n, c_out, nw_out);
+    return msm_run<F>(win_host, x, (const daff<F> *)bases, idx, scalars, n, c_out, nw_out);
+}
+
+template <typename F>
+static cuzk_status batch_flavoured(void *sum_host, gpu_msm_ctx *x, const void *bases, const uint64_t *bitmap, size_t n)
+{
+    typedef typename flavour_of<F>::T A;
+    if (variant_bits() & flavour_of<F>::bit) return batch_run<A>(sum_host, x, (const daff<A> *)bases, bitmap, n);
+    return batch_run<F>(sum_host, x, (const daff<F> *)bases, bitmap, n);
+}
+
 #define WINDOWS_MAX 128
 
 /* Horner over the window sums (host): Σ_j 2^(jc)·W_j */
@@ -522,7 +623,7 @@ static cuzk_status batch_run(void *sum_host, gpu_msm_ctx *x, const daff<F> *base
         }                                                                                                              \
         G##_xyzz_t win[WINDOWS_MAX], acc;                                                                              \
         unsigned c, nw;                                                                                                \
-        CUZK_TRY(msm_run<F>(win, ctx, (const daff<F> *)bases, idx, (const dfr *)scalars, n, &c, &nw));                \
+        CUZK_TRY(msm_flavoured<F>(win, ctx, bases, idx, (const dfr *)scalars, n, &c, &nw));                           \
         acc = win[nw - 1];                                                                                             \
         for (unsigned j = nw - 1; j-- > 0;) {                                                                          \
             for (unsigned i = 0; i < c; i++) G##_xyzz_dbl(&acc, &acc);                                                 \
@@ -552,7 +653,7 @@ extern "C" cuzk_status gpu_g1_batch_add(g1_jac_t *r, const g1_affine_t *bases, c
         return CUZK_OK;
     }
     g1_xyzz_t s;
-    CUZK_TRY(batch_run<dfp>(&s, ctx, (const g1a *)bases, bitmap, n));
+    CUZK_TRY(batch_flavoured<dfp>(&s, ctx, bases, bitmap, n));
     g1_xyzz_to_jac(r, &s);
     return CUZK_OK;
 }
@@ -565,24 +666,16 @@ extern "C" cuzk_status gpu_g2_batch_add(g2_jac_t *r, const g2_affine_t *bases, c
         return CUZK_OK;
     }
     g2_xyzz_t s;
-    CUZK_TRY(batch_run<dfp2>(&s, ctx, (const g2a *)bases, bitmap, n));
+    CUZK_TRY(batch_flavoured<dfp2>(&s, ctx, bases, bitmap, n));
     g2_xyzz_to_jac(r, &s);
     return CUZK_OK;
 }
 
-/* Device bytes gpu_*_msm's context grows to for n points (sort pairs, slice heads and tails, buckets, reduction
- * segments, cub's temporary storage), as msm_run sizes them; batch additions need less. */
-extern "C" uint64_t g16_gpu_msm_scratch_bytes(size_t n, int g2)
+/* Device bytes gpu_msm_ctx_reserve(n_g1, n_g2) grows a new context to (sort pairs, slice heads and tails, buckets,
+ * reduction segments, cub's temporary storage; each the larger of the G1 and the G2 plan's). */
+extern "C" uint64_t g16_gpu_msm_scratch_bytes(size_t n_g1, size_t n_g2)
 {
-    if (n == 0) return 0;
-    msm_plan_t p;
-    plan_make(&p, n);
-    size_t x = g2 ? sizeof(g2x) : sizeof(g1x);
-    size_t cub_need = 0;
-    if (cub::DeviceRadixSort::SortPairs(NULL, cub_need, (uint32_t *)NULL, (uint32_t *)NULL, (uint32_t *)NULL,
-                                        (uint32_t *)NULL, (int)p.items, 0, (int)p.key_bits) != cudaSuccess)
-        cub_need = p.items * 8; /* generous when the query fails */
-    size_t batch = 2 * (size_t)MSM_PARTIALS * x;
-    size_t seg = 2 * (size_t)p.nw * p.nseg * x;
-    return 4 * p.items * 4 + 2 * p.slices * x + (size_t)p.nw * (p.nb + 1) * x + (seg > batch ? seg : batch) + cub_need;
+    scratch_sizes z;
+    scratch_for(&z, n_g1, n_g2);
+    return 4 * (uint64_t)z.keys + 2 * (uint64_t)z.heads + z.buckets + 2 * (uint64_t)z.seg + z.cub;
 }

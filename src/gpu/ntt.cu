@@ -267,6 +267,19 @@ static cuzk_status split_tables(dfr **lo, dfr **hi, size_t n, const fr_t *b, con
     return CUZK_OK;
 }
 
+/* Device bytes the domain holds: its scratch, its twiddle tables and the coset tables made so far. */
+extern "C" uint64_t g16_gpu_ntt_domain_bytes(const gpu_ntt_domain *d)
+{
+    if (d == NULL) return 0;
+    size_t nlo = d->n < ((size_t)1 << TW_SPLIT) ? d->n : ((size_t)1 << TW_SPLIT);
+    size_t nhi = d->n >> TW_SPLIT ? d->n >> TW_SPLIT : 1;
+    unsigned qlog = d->k < SMALL_LOG ? d->k : SMALL_LOG;
+    uint64_t elems = 2 * (nlo + nhi + ((size_t)1 << (qlog - 1)));
+    for (int i = 0; i < 2; i++) elems += d->gl[i] != NULL ? nlo + nhi : 0;
+    if (d->scratch != NULL) elems += d->n;
+    return elems * sizeof(dfr);
+}
+
 extern "C" void gpu_ntt_domain_destroy(gpu_ntt_domain *d)
 {
     if (d == NULL) return;
@@ -406,6 +419,11 @@ static cuzk_status coset_tables(gpu_ntt_domain *d, int inv, const fr_t *g)
     d->g[inv] = *g;
     d->have_g[inv] = true;
     return CUZK_OK;
+}
+
+extern "C" cuzk_status g16_gpu_ntt_coset_prepare(gpu_ntt_domain *d, int inv, const fr_t *g)
+{
+    return coset_tables(d, inv ? 1 : 0, g);
 }
 
 extern "C" cuzk_status gpu_ntt_coset_forward(fr_t *x, gpu_ntt_domain *d, const fr_t *g)

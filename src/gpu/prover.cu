@@ -61,13 +61,16 @@ static cuzk_status stream_sync(void)
 extern "C" uint64_t gpu_prove_vram_bytes(uint64_t n, uint64_t nv)
 {
     uint64_t F = sizeof(fr_t);
-    uint64_t msm_h = g16_gpu_msm_scratch_bytes(n, 0), msm_t = g16_gpu_msm_scratch_bytes(nv, 1);
+    /* G1 MSMs: h (n − 1 points) and l, a, b (at most nv); G2: b */
+    uint64_t msm = g16_gpu_msm_scratch_bytes(n > nv ? n : nv, nv);
     uint64_t select = nv / 4 + ((uint64_t)1 << 20); /* cub's select scratch: a small fraction, bounded generously */
+    uint64_t tables = 4 * (((uint64_t)1 << 14) + n / ((uint64_t)1 << 14) + 1) + ((uint64_t)1 << 11);
     return nv * F                                   /* z */
            + 3 * n * F                              /* a, b, c */
            + (nv / 64 + 1) * 8 + nv + nv * 4 + nv * F /* bitmap, flags, idx, tail */
-           + (msm_h > msm_t ? msm_h : msm_t) + select
-           + n * F + (n / 2 + ((uint64_t)1 << 15)) * 2 * F; /* the NTT domain's scratch and twiddles */
+           + msm + select
+           + n * F + tables * F                     /* the NTT domain's scratch, twiddle and coset tables */
+           + ((uint64_t)1 << 20);                   /* chunk bounds of a streamed key */
 }
 
 /* Grows a device buffer (contents not kept). */
@@ -306,23 +309,32 @@ static cuzk_status ensure_domain(gpu_prover *p, unsigned log2n, fr_roots conv)
     return CUZK_OK;
 }
 
+/* The coset H is evaluated on (shift g) and the factor of its pointwise combination: bellperson's coset of 7 and
+ * 1/Z there, 1/(g^n − 1); snarkjs's odd coset (g a primitive 2n-th root) and 1. */
+static void h_coset(const gpu_key *k, fr_t *g, fr_t *s)
+{
+    uint64_t n = k->domain_size;
+    fr_t one;
+    fr_set_one(&one);
+    if (k->conv == GROTH16_BELLPERSON) {
+        fr_from_u64(g, 7);
+        fr_pow(s, g, &n, 1);
+        fr_sub(s, s, &one);
+        fr_inv_vartime(s, s);
+    } else {
+        fr_root_of_unity(g, k->log2n + 1, FR_ROOTS_GEN5);
+        *s = one;
+    }
+}
+
 /* a := H's coefficients (bellperson) or its odd-coset values (snarkjs); b and c are scratch */
 static cuzk_status compute_h(gpu_prover *p, const gpu_key *k)
 {
     bool bell = k->conv == GROTH16_BELLPERSON;
     CUZK_TRY(ensure_domain(p, k->log2n, bell ? FR_ROOTS_GEN7 : FR_ROOTS_GEN5));
     uint64_t n = k->domain_size;
-    fr_t g, s, one;
-    fr_set_one(&one);
-    if (bell) {
-        fr_from_u64(&g, 7);
-        fr_pow(&s, &g, &n, 1);
-        fr_sub(&s, &s, &one);
-        fr_inv_vartime(&s, &s); /* 1/Z on the coset: 1/(g^n − 1) */
-    } else {
-        fr_root_of_unity(&g, k->log2n + 1, FR_ROOTS_GEN5);
-        s = one;
-    }
+    fr_t g, s;
+    h_coset(k, &g, &s);
     for (int v = 0; v < 3; v++) {
         CUZK_TRY(gpu_ntt_inverse(p->abc[v], p->dom));
         CUZK_TRY(gpu_ntt_coset_forward(p->abc[v], p->dom, &g));
@@ -507,6 +519,61 @@ static cuzk_status prepare(gpu_prover *p, const gpu_key *k)
     return CUZK_OK;
 }
 
+extern "C" uint64_t gpu_prover_vram_bytes(const gpu_prover *p)
+{
+    return p != NULL ? p->vram_bytes + g16_gpu_msm_ctx_bytes(p->msm) + g16_gpu_ntt_domain_bytes(p->dom) : 0;
+}
+
+extern "C" cuzk_status gpu_prover_reserve(gpu_prover *p, const gpu_key *k, cuzk_errmsg *err)
+{
+    if (p == NULL || k == NULL) return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG, "NULL argument");
+    if (k->device != p->device)
+        return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG, "the key lives on device %d, the prover on device %d",
+                            k->device, p->device);
+    CUZK_CUDA(cudaSetDevice(p->device));
+    bool bell = k->conv == GROTH16_BELLPERSON;
+    cuzk_status s = prepare(p, k);
+    if (s == CUZK_OK) s = ensure_domain(p, k->log2n, bell ? FR_ROOTS_GEN7 : FR_ROOTS_GEN5);
+    if (s == CUZK_OK) {
+        fr_t g, scale;
+        h_coset(k, &g, &scale);
+        s = g16_gpu_ntt_coset_prepare(p->dom, 0, &g);
+        if (s == CUZK_OK && bell) s = g16_gpu_ntt_coset_prepare(p->dom, 1, &g);
+    }
+    uint64_t nv = k->num_inputs + k->num_aux;
+    if (s == CUZK_OK && nv > 0) { /* the split's selection scratch, for the longest split */
+        size_t need = 0;
+        thrust::counting_iterator<uint32_t> positions(0);
+        if (cub::DeviceSelect::Flagged(NULL, need, positions, p->flags, p->idx, p->d_count, (int)nv,
+                                       cudaStreamPerThread) != cudaSuccess) {
+            gpu_set_error("cub::DeviceSelect", cudaGetLastError(), __FILE__, __LINE__);
+            s = CUZK_ERR_DEVICE;
+        }
+        uint64_t cap = p->cap_cub;
+        if (s == CUZK_OK) s = grow(p, &p->cub_tmp, &cap, need, 1);
+        p->cap_cub = cap;
+    }
+    if (s == CUZK_OK) {
+        uint64_t g1 = k->h_len, g2 = k->b_len;
+        if (k->l_len > g1) g1 = k->l_len;
+        if (k->a_len > g1) g1 = k->a_len;
+        if (k->b_len > g1) g1 = k->b_len;
+        if (k->placement == GPU_KEY_STREAMED) { /* MSMs run over one streamed chunk at a time */
+            uint64_t c1 = (p->sbuf_bytes / sizeof(g1_affine_t)) / 64 * 64, c2 = (p->sbuf_bytes / sizeof(g2_affine_t)) / 64 * 64;
+            uint64_t chunks1 = c1 ? (g1 + c1 - 1) / c1 : 0, chunks2 = c2 ? (g2 + c2 - 1) / c2 : 0;
+            uint64_t cap = p->cap_bounds;
+            s = grow(p, (void **)&p->d_bounds, &cap, (chunks1 > chunks2 ? chunks1 : chunks2) + 1, sizeof(uint64_t));
+            p->cap_bounds = cap;
+            if (g1 > c1) g1 = c1;
+            if (g2 > c2) g2 = c2;
+        }
+        if (s == CUZK_OK) s = gpu_msm_ctx_reserve(p->msm, g1, g2);
+    }
+    if (s == CUZK_OK) s = stream_sync();
+    if (s != CUZK_OK) return g16_gpu_fail(err, s, "cannot reserve the prover's device buffers");
+    return CUZK_OK;
+}
+
 static void add_time(double *slot, double *t)
 {
     double n = g16_gpu_now();
@@ -538,6 +605,7 @@ extern "C" cuzk_status gpu_prove_msms(groth16_msm_sums *sums, gpu_prover *p, con
 
     cuzk_status s = prepare(p, k);
     if (s != CUZK_OK) return g16_gpu_fail(err, s, "cannot allocate the prover's device buffers");
+    add_time(&st.prepare, &t);
     uint64_t nv = k->num_inputs + k->num_aux, n = k->domain_size;
     s = upload_witness(p, z, nv);
     if (s == CUZK_OK) s = stream_sync();
@@ -600,7 +668,7 @@ extern "C" cuzk_status gpu_prove_msms(groth16_msm_sums *sums, gpu_prover *p, con
     add_time(&st.msm_b2, &t);
 
     st.total = g16_gpu_now() - t0;
-    st.vram_bytes = p->vram_bytes;
+    st.vram_bytes = gpu_prover_vram_bytes(p);
     if (stats != NULL) *stats = st;
     return CUZK_OK;
 }

@@ -75,6 +75,11 @@ static void check_ff(void)
         rand_fp(&qa[i].c0), rand_fp(&qa[i].c1), rand_fp(&qb[i].c0), rand_fp(&qb[i].c1);
         if (i < NEDGE) qa[i].c0 = pa[i], qb[i].c1 = pb[i];
     }
+    /* Fp2 with both coefficients at the edges (p − 1 everywhere: the largest products; equal products) */
+    for (int i = 0; i < NEDGE; i++) {
+        edge_fp(&qa[NEDGE + i].c0, i / 7), edge_fp(&qa[NEDGE + i].c1, i % 7);
+        edge_fp(&qb[NEDGE + i].c0, i % 7), edge_fp(&qb[NEDGE + i].c1, i / 7);
+    }
     static const struct { gpu_ff_op op; const char *name; int field; } ops[] = {
         {GPU_FR_ADD, "fr_add", 0}, {GPU_FR_SUB, "fr_sub", 0}, {GPU_FR_MUL, "fr_mul", 0}, {GPU_FR_SQR, "fr_sqr", 0},
         {GPU_FR_MUL64, "fr_mul64", 0}, {GPU_FP_ADD, "fp_add", 1}, {GPU_FP_SUB, "fp_sub", 1},
@@ -82,6 +87,9 @@ static void check_ff(void)
         {GPU_FP2_ADD, "fp2_add", 2}, {GPU_FP2_SUB, "fp2_sub", 2}, {GPU_FP2_MUL, "fp2_mul", 2},
         {GPU_FP2_SQR, "fp2_sqr", 2}, {GPU_FR_MUL_SPECIAL, "fr_mul_special", 0},
         {GPU_FR_MUL28, "fr_mul28", 0}, {GPU_FP_MUL28, "fp_mul28", 1},
+        {GPU_FP_MUL_SOS64, "fp_mul_sos64", 1}, {GPU_FP_SQR_SOS64, "fp_sqr_sos64", 1},
+        {GPU_FP_MUL_SOS32, "fp_mul_sos32", 1}, {GPU_FP_SQR_SOS32, "fp_sqr_sos32", 1},
+        {GPU_FP2_MUL_LAZY, "fp2_mul_lazy", 2},
     };
     for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++) {
         cuzk_status st;
@@ -104,7 +112,9 @@ static void check_ff(void)
                 switch (ops[k].op) {
                 case GPU_FP_ADD: fp_add(&pe[i], &pa[i], &pb[i]); break;
                 case GPU_FP_SUB: fp_sub(&pe[i], &pa[i], &pb[i]); break;
-                case GPU_FP_SQR: fp_sqr(&pe[i], &pa[i]); break;
+                case GPU_FP_SQR:
+                case GPU_FP_SQR_SOS64:
+                case GPU_FP_SQR_SOS32: fp_sqr(&pe[i], &pa[i]); break;
                 default: fp_mul(&pe[i], &pa[i], &pb[i]); break;
                 }
                 if (memcmp(&pe[i], &pr[i], sizeof pe[i]) != 0 && bad++ == 0) first = i;
@@ -383,6 +393,20 @@ static void check_msm(int quick)
     check_g2_msm(16384 + 3, 0, 0, 0, ctx);
     check_g1_batch(70001, 0, ctx);
     check_g2_batch(1000, 1, ctx);
+    /* G1 with the plain and with the dedicated Fp squaring (G2 has one flavour) */
+    static const unsigned flavours[] = {0x14, 0x114};
+    for (size_t i = 0; i < 2; i++) {
+        gpu_msm_set_variant(flavours[i]);
+        printf("msm variant %#x\n", flavours[i]);
+        check_g1_msm(4097, 1, 0, 0, ctx);
+        check_g1_msm(20000, 2, 16, 0, ctx);
+        check_g1_msm(3001, 1, 11, 3001 * 3 + 5, ctx);
+        check_g2_msm(4097, 1, 0, 0, ctx);
+        check_g2_msm(5000, 2, 13, 0, ctx);
+        check_g2_msm(1500, 1, 8, 1500 * 2, ctx);
+        check_g1_batch(70001, 0, ctx);
+        check_g2_batch(1000, 1, ctx);
+    }
     gpu_msm_set_variant(ov);
     check_g1_msm(65536 + 7, 0, 0, 0, ctx);
     check_g1_msm(65536 + 7, 1, 0, 0, ctx);

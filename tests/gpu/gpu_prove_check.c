@@ -239,26 +239,58 @@ static void check_errors(gpu_prover *p)
     fixture_free(&f);
 }
 
-/* the prover keeps its buffers: the third proof of a key allocates nothing more than the second */
-static void check_steady(gpu_prover *p)
+/* the prover keeps its buffers: the third proof of a key allocates nothing more than the second, and a new prover
+ * stays within gpu_prove_vram_bytes */
+static void check_steady(void)
 {
     fixture f;
     if (!fixture_make(&f, 12, GROTH16_BELLPERSON)) return;
     gpu_key *k = upload(&f, GPU_KEY_AUTO, 0);
-    if (k != NULL) {
+    gpu_prover *p = NULL;
+    cuzk_errmsg err = {{0}};
+    if (k != NULL && gpu_prover_create(&p, &err) == CUZK_OK) {
         groth16_prove_opts o = opts_rs(R1CS_C_PRODUCT);
         groth16_proof_t pr;
         gpu_prove_stats s2, s3;
-        cuzk_errmsg err = {{0}};
         cuzk_status a = gpu_prove(&pr, p, k, f.z, &o, NULL, &err);
         cuzk_status b = gpu_prove(&pr, p, k, f.z, &o, &s2, &err);
         cuzk_status c = gpu_prove(&pr, p, k, f.z, &o, &s3, &err);
         check_detail(a == CUZK_OK && b == CUZK_OK && c == CUZK_OK, "repeated proofs", err.msg);
-        check_detail(s2.vram_bytes == s3.vram_bytes && s3.vram_bytes <= gpu_prove_vram_bytes(f.pk.domain_size, r1cs_num_vars(f.r)),
-              "steady state: no growth, within gpu_prove_vram_bytes", NULL);
-        gpu_key_free(k);
+        check_detail(s2.vram_bytes == s3.vram_bytes, "steady state: no growth", NULL);
+        char d[160];
+        uint64_t bound = gpu_prove_vram_bytes(f.pk.domain_size, r1cs_num_vars(f.r));
+        snprintf(d, sizeof d, "%llu bytes, bound %llu", (unsigned long long)s3.vram_bytes, (unsigned long long)bound);
+        check_detail(s3.vram_bytes <= bound, "steady state: within gpu_prove_vram_bytes", d);
     }
+    gpu_prover_destroy(p);
+    gpu_key_free(k);
     fixture_free(&f);
+}
+
+/* A prover reserved for a key allocates nothing at its first proof (resident and streamed keys), and its proof
+ * equals the CPU's. */
+static void check_reserved(void)
+{
+    cuzk_errmsg err = {{0}};
+    check_detail(gpu_prover_reserve(NULL, NULL, &err) == CUZK_ERR_INVALID_ARG, "reserve: NULL refused", NULL);
+    for (int streamed = 0; streamed < 2; streamed++) {
+        fixture f;
+        if (!fixture_make(&f, streamed ? 10 : 12, GROTH16_BELLPERSON)) return;
+        gpu_key *k = upload(&f, streamed ? GPU_KEY_STREAMED : GPU_KEY_AUTO, streamed ? 64 * 17 : 0);
+        gpu_prover *p = NULL;
+        if (k != NULL && gpu_prover_create(&p, &err) == CUZK_OK) {
+            cuzk_status s = gpu_prover_reserve(p, k, &err);
+            check_detail(s == CUZK_OK, "gpu_prover_reserve", err.msg);
+            uint64_t reserved = gpu_prover_vram_bytes(p);
+            check_detail(reserved > 0 && reserved <= gpu_prove_vram_bytes(f.pk.domain_size, r1cs_num_vars(f.r)),
+                         "reserve: within gpu_prove_vram_bytes", NULL);
+            compare(streamed ? "reserved, streamed" : "reserved", &f, k, p, f.z, R1CS_C_PRODUCT, 1);
+            check_detail(gpu_prover_vram_bytes(p) == reserved, "reserved: the first proof allocates nothing", NULL);
+        }
+        gpu_prover_destroy(p);
+        gpu_key_free(k);
+        fixture_free(&f);
+    }
 }
 
 int main(int argc, char **argv)
@@ -282,8 +314,9 @@ int main(int argc, char **argv)
     check_snarkjs(p, 8);
     check_snarkjs(p, 12);
     check_errors(p);
-    check_steady(p);
     gpu_prover_destroy(p);
+    check_steady();
+    check_reserved();
 
     /* a second device, when there is one: key and prover there */
     if (gpu_device_count() > 1 && gpu_set_device(1) == CUZK_OK && gpu_prover_create(&p, &err) == CUZK_OK) {

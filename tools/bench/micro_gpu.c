@@ -35,6 +35,9 @@ static void bench_ff(const bench_opts *o)
         {GPU_FR_MUL, "gpu_fr_mul"}, {GPU_FR_MUL64, "gpu_fr_mul64"}, {GPU_FR_ADD, "gpu_fr_add"},
         {GPU_FR_MUL_SPECIAL, "gpu_fr_mul_special"}, {GPU_FP_MUL, "gpu_fp_mul"}, {GPU_FP_MUL64, "gpu_fp_mul64"}, {GPU_FP2_MUL, "gpu_fp2_mul"},
         {GPU_FR_MUL28, "gpu_fr_mul28"}, {GPU_FP_MUL28, "gpu_fp_mul28"},
+        {GPU_FP_SQR, "gpu_fp_sqr"}, {GPU_FP_MUL_SOS64, "gpu_fp_mul_sos64"}, {GPU_FP_SQR_SOS64, "gpu_fp_sqr_sos64"},
+        {GPU_FP_MUL_SOS32, "gpu_fp_mul_sos32"}, {GPU_FP_SQR_SOS32, "gpu_fp_sqr_sos32"},
+        {GPU_FP2_MUL_LAZY, "gpu_fp2_mul_lazy"},
     };
     /* 132 SMs × 2048 threads × 4: enough to fill the device; the value is device time per operation */
     const size_t threads = (size_t)1 << 20;
@@ -313,15 +316,15 @@ static void bench_msm(const bench_opts *o)
     free(ks);
 }
 
-/* gpu_msm_var: the accumulation and batch addition compiled for 1 and 4 resident blocks (gpu_msm_set_variant),
- * against the default in the same run: G1 at 2^22 and 2^24, G2 at 2^22 (names gpu_g1_msm_var<v>, gpu_g2_msm_var<v>,
- * v the variant in hex, 0 the default). With the filter gpu_msm_once every configuration runs once, untimed: the
+/* gpu_msm_var: MSM kernel variants side by side in one run (gpu_msm_set_variant): G1 at 2^22 and 2^24 and G2 at
+ * 2^22 with the coordinate-field flavours and register caps of gpu_msm_set_variant (names
+ * gpu_g1_msm_var<v>, gpu_g2_msm_var<v>, v the variant in hex, 0 the default). With the filter gpu_msm_once every configuration runs once, untimed: the
  * launches a profiler (ncu --kernel-name regex:k_accumulate) attaches to. */
 static void bench_msm_var(const bench_opts *o)
 {
     int once = bench_selected(o, "gpu_msm_once") && o->filter != NULL;
     static const struct { int g2; unsigned log2, v; } cfg[] = {
-        {0, 22, 0}, {0, 22, 0x1}, {0, 24, 0}, {0, 24, 0x1}, {1, 22, 0}, {1, 22, 0x40}};
+        {0, 22, 0x14}, {0, 22, 0x114}, {0, 24, 0x14}, {0, 24, 0x114}, {1, 22, 0x14}, {1, 22, 0x44}};
     size_t nmax = (size_t)1 << (once ? 22 : 24), ntile = MSM_TILE + 17;
     fr_t *ks = malloc(ntile * sizeof *ks);
     gpu_msm_ctx *ctx = NULL;
