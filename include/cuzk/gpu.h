@@ -65,7 +65,7 @@ typedef enum {
     GPU_FR_MUL28, GPU_FP_MUL28, /* 28-bit digits with 64-bit column sums (src/gpu/mont28.h) */
     /* the product (or dedicated square) first, then the reduction, 64- and 32-bit words; Fp2 Karatsuba with one
      * reduction per coefficient */
-    GPU_FP_MUL_SOS64, GPU_FP_SQR_SOS64, GPU_FP_MUL_SOS32, GPU_FP_SQR_SOS32, GPU_FP2_MUL_LAZY,
+    GPU_FP_MUL_SOS64, GPU_FP_SQR_SOS64, GPU_FP_MUL_SOS32, GPU_FP_SQR_SOS32, GPU_FP2_MUL_LAZY, GPU_FR_MUL_SOS64,
     GPU_FF_OP_COUNT
 } gpu_ff_op;
 /* r[i] = op(a[i], b[i]) for i < n, HOST pointers to arrays of the op's element type (b unused by SQR). */
@@ -95,7 +95,8 @@ typedef enum { GPU_NTT_FORWARD, GPU_NTT_INVERSE, GPU_NTT_COSET_FORWARD, GPU_NTT_
 cuzk_status gpu_ntt_host(fr_t *x, gpu_ntt_domain *d, gpu_ntt_kind kind, const fr_t *g);
 
 /* Multiplier and register radix of the NTT kernels (measurements): bit 0 = 64-bit words, bit 1 = the Fr-special
- * reduction (32-bit; overrides bit 0), bit 2 = radix-4 register steps (else radix-8). Default 1 (fastest measured on
+ * reduction (32-bit; overrides bit 0), bit 3 = product then reduction, 64-bit words (overrides bits 0 and 1), bit 2 =
+ * radix-4 register steps (else radix-8). Default 8 (fastest measured on
  * the H200). Returns the previous value. */
 unsigned gpu_ntt_set_variant(unsigned v);
 

@@ -89,7 +89,7 @@ static void check_ff(void)
         {GPU_FR_MUL28, "fr_mul28", 0}, {GPU_FP_MUL28, "fp_mul28", 1},
         {GPU_FP_MUL_SOS64, "fp_mul_sos64", 1}, {GPU_FP_SQR_SOS64, "fp_sqr_sos64", 1},
         {GPU_FP_MUL_SOS32, "fp_mul_sos32", 1}, {GPU_FP_SQR_SOS32, "fp_sqr_sos32", 1},
-        {GPU_FP2_MUL_LAZY, "fp2_mul_lazy", 2},
+        {GPU_FP2_MUL_LAZY, "fp2_mul_lazy", 2}, {GPU_FR_MUL_SOS64, "fr_mul_sos64", 0},
     };
     for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++) {
         cuzk_status st;
@@ -819,7 +819,7 @@ int main(int argc, char **argv)
         }
     }
     /* the other kernel variants (multiplier, register radix) */
-    static const unsigned variants[] = {0, 2, 4, 5, 6}; /* 1 is the default */
+    static const unsigned variants[] = {0, 1, 2, 4, 5, 6, 12}; /* 8 is the default */
     for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
         unsigned old = gpu_ntt_set_variant(variants[v]);
         printf("variant %u\n", variants[v]);

@@ -155,8 +155,8 @@ static void check_bellperson(gpu_prover *p, unsigned log2, int streamed)
     check_detail(s2 == CUZK_ERR_R1CS_UNSATISFIED, "unsatisfied witness is rejected (CUZK_ERR_R1CS_UNSATISFIED)", e2.msg);
     check_detail(s1 == s2 && strcmp(e1.msg, e2.msg) == 0, "unsatisfied: same row as the CPU", e2.msg);
 
-    /* z[0] must be 1 */
-    rz[0] = rz[1];
+    /* z[0] must be 1 (2 here: z[1], used before, may itself be 1) */
+    fr_add(&rz[0], &one, &one);
     s2 = gpu_prove(&pr, p, k, rz, &o, NULL, &e2);
     check_detail(s2 == CUZK_ERR_INVALID_ARG, "z[0] != 1 is rejected", e2.msg);
     free(rz);

@@ -16,6 +16,7 @@ typedef struct {
     int min_log2;       /* --gpu proofs: smallest size (0 = all) */
 
     bool gpu;           /* --gpu: the CUDA backend's benchmarks instead (lines carry "device": "gpu") */
+    long msm_variant, ntt_variant; /* --gpu: gpu_msm_set_variant / gpu_ntt_set_variant first; −1 = the default */
 } bench_opts;
 
 bool bench_selected(const bench_opts *o, const char *name);

@@ -55,7 +55,10 @@ static void usage(FILE *f)
                "  --max-log2 largest circuit for prove (16 .. 27; --gpu: the proofs at 2^20, 2^24, 2^26, 2^27 up to\n"
                "             K, default 24)\n"
                "  --min-log2 smallest circuit for the --gpu proofs\n"
-               "  --gpu      the CUDA backend's benchmarks instead (when built with CUDA)\n");
+               "  --gpu      the CUDA backend's benchmarks instead (when built with CUDA)\n"
+               "  --msm-variant V, --ntt-variant V\n"
+               "             with --gpu: the MSM / NTT kernel variant for every benchmark (gpu.h: gpu_msm_set_variant,\n"
+               "             gpu_ntt_set_variant), to compare whole proofs side by side\n");
 #ifdef CUZK_BENCH_CLIENT
     fprintf(f, "       cuzk-bench single|batch|stress|status|preload|evict|metrics [--addr A] ... "
                "(cuzk-bench batch --help)\n");
@@ -82,7 +85,7 @@ int main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    bench_opts o = {NULL, 0, 20, 0, false};
+    bench_opts o = {NULL, 0, 20, 0, false, -1, -1};
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--filter") == 0 && i + 1 < argc) {
             o.filter = argv[++i];
@@ -112,6 +115,16 @@ int main(int argc, char **argv)
             o.min_log2 = (int)k;
         } else if (strcmp(argv[i], "--gpu") == 0) {
             o.gpu = true;
+        } else if ((strcmp(argv[i], "--msm-variant") == 0 || strcmp(argv[i], "--ntt-variant") == 0) && i + 1 < argc) {
+            bool msm = argv[i][2] == 'm';
+            char *end;
+            long v = strtol(argv[++i], &end, 0);
+            if (*end != '\0' || v < 0 || v > 0xffff) {
+                fprintf(stderr, "cuzk-bench: %s needs a number between 0 and 0xffff\n", msm ? "--msm-variant" : "--ntt-variant");
+                return 2;
+            }
+            if (msm) o.msm_variant = v;
+            else o.ntt_variant = v;
         } else if (strcmp(argv[i], "--help") == 0) {
             usage(stdout);
             return 0;

@@ -37,7 +37,7 @@ static void bench_ff(const bench_opts *o)
         {GPU_FR_MUL28, "gpu_fr_mul28"}, {GPU_FP_MUL28, "gpu_fp_mul28"},
         {GPU_FP_SQR, "gpu_fp_sqr"}, {GPU_FP_MUL_SOS64, "gpu_fp_mul_sos64"}, {GPU_FP_SQR_SOS64, "gpu_fp_sqr_sos64"},
         {GPU_FP_MUL_SOS32, "gpu_fp_mul_sos32"}, {GPU_FP_SQR_SOS32, "gpu_fp_sqr_sos32"},
-        {GPU_FP2_MUL_LAZY, "gpu_fp2_mul_lazy"},
+        {GPU_FP2_MUL_LAZY, "gpu_fp2_mul_lazy"}, {GPU_FR_MUL_SOS64, "gpu_fr_mul_sos64"},
     };
     /* 132 SMs × 2048 threads × 4: enough to fill the device; the value is device time per operation */
     const size_t threads = (size_t)1 << 20;
@@ -106,7 +106,7 @@ static void bench_ntt(const bench_opts *o)
         if (st == CUZK_OK && k == 24 && ki == 2) {
             double best = 1e30;
             unsigned bestv = 0;
-            static const unsigned vs[] = {0, 1, 2, 4, 5, 6}; /* bit 1 overrides bit 0 */
+            static const unsigned vs[] = {0, 1, 2, 4, 5, 6, 8, 12}; /* bit 3 overrides bits 0, 1; bit 1 bit 0 */
             for (size_t vi = 0; st == CUZK_OK && vi < sizeof vs / sizeof vs[0]; vi++) {
                 unsigned v = vs[vi];
                 char nm[32];
@@ -378,6 +378,8 @@ void bench_micro_gpu(const bench_opts *o)
     }
     char name[256];
     if (gpu_device_name(name, sizeof name) == CUZK_OK) fprintf(stderr, "cuzk-bench: device %s\n", name);
+    if (o->msm_variant >= 0) gpu_msm_set_variant((unsigned)o->msm_variant);
+    if (o->ntt_variant >= 0) gpu_ntt_set_variant((unsigned)o->ntt_variant);
     bench_ff(o);
     if (bench_selected(o, "gpu_ntt")) bench_ntt(o);
     if (bench_selected(o, "g1_msm") || bench_selected(o, "g2_msm")) bench_msm(o);
