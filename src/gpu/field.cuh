@@ -146,6 +146,20 @@ static __device__ __forceinline__ void mp_mul(W *r, const W *a, const W *b, cons
     for (int i = 0; i < N; i++) r[i] = d[i] ^ ((t[i] ^ d[i]) & keep);
 }
 
+/* a += b and a −= b over N words, no modulus: the caller knows the result fits (the carry or borrow out is dropped) */
+template <typename W, int N> static __device__ __forceinline__ void mp_add_plain(W *a, const W *b)
+{
+    a[0] = add_cc(a[0], b[0]);
+#pragma unroll
+    for (int i = 1; i < N; i++) a[i] = addc_cc(a[i], b[i]);
+}
+template <typename W, int N> static __device__ __forceinline__ void mp_sub_plain(W *a, const W *b)
+{
+    a[0] = sub_cc(a[0], b[0]);
+#pragma unroll
+    for (int i = 1; i < N; i++) a[i] = subc_cc(a[i], b[i]);
+}
+
 /* ---- the same in two halves: a 2N-word product (or square), then a Montgomery reduction ------------------------
  * Separate halves let a sum of products be reduced once (Fp2 multiplication) and a square skip the repeated
  * cross products. */
@@ -229,6 +243,21 @@ static __device__ __forceinline__ void mp_redc(W *r, W *t, const uint64_t *m, W 
     for (int i = 0; i < N; i++) r[i] = d[i] ^ ((t[N + i] ^ d[i]) & keep);
 }
 
+/* N 64-bit words from / to 2N little-endian 32-bit words (the same bytes) */
+template <int N> static __device__ __forceinline__ void words_to64(uint64_t *x, const uint32_t *w)
+{
+#pragma unroll
+    for (int i = 0; i < N; i++) x[i] = ((uint64_t)w[2 * i + 1] << 32) | w[2 * i];
+}
+template <int N> static __device__ __forceinline__ void words_from64(uint32_t *w, const uint64_t *z)
+{
+#pragma unroll
+    for (int i = 0; i < N; i++) {
+        w[2 * i] = (uint32_t)z[i];
+        w[2 * i + 1] = (uint32_t)(z[i] >> 32);
+    }
+}
+
 /* ---- Fr and Fp element types (same layout as fr_t / fp_t) ------------------------------------------------------- */
 typedef struct __align__(16) { uint32_t w[8]; } dfr;
 typedef struct __align__(16) { uint32_t w[12]; } dfp;
@@ -243,34 +272,18 @@ static __device__ __forceinline__ void dfr_mul32(dfr *r, const dfr *a, const dfr
 static __device__ __forceinline__ void dfr_mul64(dfr *r, const dfr *a, const dfr *b)
 {
     uint64_t x[4], y[4], z[4];
-#pragma unroll
-    for (int i = 0; i < 4; i++) {
-        x[i] = ((uint64_t)a->w[2 * i + 1] << 32) | a->w[2 * i];
-        y[i] = ((uint64_t)b->w[2 * i + 1] << 32) | b->w[2 * i];
-    }
+    words_to64<4>(x, a->w), words_to64<4>(y, b->w);
     mp_mul<uint64_t, 4>(z, x, y, D_FR_P, D_FR_NINV64);
-#pragma unroll
-    for (int i = 0; i < 4; i++) {
-        r->w[2 * i] = (uint32_t)z[i];
-        r->w[2 * i + 1] = (uint32_t)(z[i] >> 32);
-    }
+    words_from64<4>(r->w, z);
 }
 /* product then reduction (SOS), 64-bit words */
 static __device__ __forceinline__ void dfr_mul_sos64(dfr *r, const dfr *a, const dfr *b)
 {
     uint64_t x[4], y[4], t[8], z[4];
-#pragma unroll
-    for (int i = 0; i < 4; i++) {
-        x[i] = ((uint64_t)a->w[2 * i + 1] << 32) | a->w[2 * i];
-        y[i] = ((uint64_t)b->w[2 * i + 1] << 32) | b->w[2 * i];
-    }
+    words_to64<4>(x, a->w), words_to64<4>(y, b->w);
     mp_mul_wide<uint64_t, 4>(t, x, y);
     mp_redc<uint64_t, 4>(z, t, D_FR_P, D_FR_NINV64);
-#pragma unroll
-    for (int i = 0; i < 4; i++) {
-        r->w[2 * i] = (uint32_t)z[i];
-        r->w[2 * i + 1] = (uint32_t)(z[i] >> 32);
-    }
+    words_from64<4>(r->w, z);
 }
 /* Fr only: its modulus has 32-bit words p0 = 1 and p1 = 2^32 − 1, and −p^−1 ≡ −1 (mod 2^32). So q = −t0, the low
  * word of q·p0 is q, and q·p1 = (q − [q ≠ 0])·2^32 + t0: four of the 2N multiply instructions of each reduction
@@ -339,34 +352,15 @@ static __device__ __forceinline__ void dfp_mul32(dfp *r, const dfp *a, const dfp
 static __device__ __forceinline__ void dfp_mul64(dfp *r, const dfp *a, const dfp *b)
 {
     uint64_t x[6], y[6], z[6];
-#pragma unroll
-    for (int i = 0; i < 6; i++) {
-        x[i] = ((uint64_t)a->w[2 * i + 1] << 32) | a->w[2 * i];
-        y[i] = ((uint64_t)b->w[2 * i + 1] << 32) | b->w[2 * i];
-    }
+    words_to64<6>(x, a->w), words_to64<6>(y, b->w);
     mp_mul<uint64_t, 6>(z, x, y, D_FP_P, D_FP_NINV64);
-#pragma unroll
-    for (int i = 0; i < 6; i++) {
-        r->w[2 * i] = (uint32_t)z[i];
-        r->w[2 * i + 1] = (uint32_t)(z[i] >> 32);
-    }
+    words_from64<6>(r->w, z);
 }
 static __device__ __forceinline__ void dfp_mul28(dfp *r, const dfp *a, const dfp *b) { m28_mul(M28_FP, r->w, a->w, b->w); }
 
 /* 64-bit and 32-bit views of an Fp element */
-static __device__ __forceinline__ void dfp_to64(uint64_t x[6], const dfp *a)
-{
-#pragma unroll
-    for (int i = 0; i < 6; i++) x[i] = ((uint64_t)a->w[2 * i + 1] << 32) | a->w[2 * i];
-}
-static __device__ __forceinline__ void dfp_from64(dfp *r, const uint64_t z[6])
-{
-#pragma unroll
-    for (int i = 0; i < 6; i++) {
-        r->w[2 * i] = (uint32_t)z[i];
-        r->w[2 * i + 1] = (uint32_t)(z[i] >> 32);
-    }
-}
+static __device__ __forceinline__ void dfp_to64(uint64_t x[6], const dfp *a) { words_to64<6>(x, a->w); }
+static __device__ __forceinline__ void dfp_from64(dfp *r, const uint64_t z[6]) { words_from64<6>(r->w, z); }
 /* product then reduction (SOS), 64-bit and 32-bit words, and the dedicated squarings */
 static __device__ __forceinline__ void dfp_mul_sos64(dfp *r, const dfp *a, const dfp *b)
 {
@@ -453,26 +447,16 @@ static __device__ __noinline__ dfp2 dfp2_mul_lazy_out(dfp2 a, dfp2 b)
     mp_mul_wide<uint64_t, 6>(t0, x0, y0);
     mp_mul_wide<uint64_t, 6>(t1, x1, y1);
     /* a0 + a1 and b0 + b1 below 2p < 2^382: no reduction needed before the product */
-    x0[0] = add_cc(x0[0], x1[0]);
-#pragma unroll
-    for (int i = 1; i < 6; i++) x0[i] = addc_cc(x0[i], x1[i]);
-    y0[0] = add_cc(y0[0], y1[0]);
-#pragma unroll
-    for (int i = 1; i < 6; i++) y0[i] = addc_cc(y0[i], y1[i]);
+    mp_add_plain<uint64_t, 6>(x0, x1);
+    mp_add_plain<uint64_t, 6>(y0, y1);
     mp_mul_wide<uint64_t, 6>(t2, x0, y0);
-    t2[0] = sub_cc(t2[0], t0[0]);
-#pragma unroll
-    for (int i = 1; i < 12; i++) t2[i] = subc_cc(t2[i], t0[i]);
-    t2[0] = sub_cc(t2[0], t1[0]);
-#pragma unroll
-    for (int i = 1; i < 12; i++) t2[i] = subc_cc(t2[i], t1[i]);
+    mp_sub_plain<uint64_t, 12>(t2, t0);
+    mp_sub_plain<uint64_t, 12>(t2, t1);
     dfp2 r;
     mp_redc<uint64_t, 6>(z, t2, D_FP_P, D_FP_NINV64);
     dfp_from64(&r.c1, z);
-    t0[0] = sub_cc(t0[0], t1[0]);
-#pragma unroll
-    for (int i = 1; i < 12; i++) t0[i] = subc_cc(t0[i], t1[i]);
-    uint64_t neg = subc((uint64_t)0, (uint64_t)0); /* all ones when a0b0 < a1b1 */
+    mp_sub_plain<uint64_t, 12>(t0, t1);
+    uint64_t neg = subc((uint64_t)0, (uint64_t)0); /* the chain's borrow: all ones when a0b0 < a1b1 */
     t0[6] = add_cc(t0[6], D_FP_P[0] & neg);
 #pragma unroll
     for (int i = 1; i < 6; i++) t0[6 + i] = addc_cc(t0[6 + i], D_FP_P[i] & neg);
