@@ -10,7 +10,7 @@
  *   cuzk-engine-bench [--log2 16] [--jobs 4] [--partitions 1] [--synthesis-workers 1] [--synthesis-threads 1]
  *                     [--provers 0] [--prover-threads 2] [--depth 1] [--seed 1] [--param-dir DIR] [--tiers 0]
  *                     [--backend auto|cpu|gpu] [--gpus 0,1] [--vram-budget BYTES]
- * --provers is per device (0: the backend's default, 2 per GPU, 1 on the CPU). A human summary goes to stderr. */
+ * --provers is per device (0: the backend's default, 1). A human summary goes to stderr. */
 #include <dlfcn.h>
 #include <execinfo.h>
 #include <signal.h>
