@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # End-to-end tests of the cuzk CLI: gen -> setup -> prove -> verify in both file conventions, tampered and broken
-# inputs with their exit statuses (0 valid, 1 invalid, 2 error) and messages, every --help.
-# usage: test_cli.sh path/to/cuzk
+# inputs with their exit statuses (0 valid, 1 invalid, 2 error) and messages, every --help; cuzk-bench's option errors.
+# usage: test_cli.sh path/to/cuzk [path/to/cuzk-bench]
 set -u
-CUZK=$(realpath "${1:?usage: test_cli.sh path/to/cuzk}")
+CUZK=$(realpath "${1:?usage: test_cli.sh path/to/cuzk [path/to/cuzk-bench]}")
+BENCH=${2:+$(realpath "$2")}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 cd "$T"
@@ -149,6 +150,18 @@ expect 0 "^usage: cuzk COMMAND" "--help" -- "$CUZK" --help
 
 # ---- the demo, small ----
 expect 0 '"valid": true' "demo" -- "$CUZK" demo --log2 10 --threads 2
+
+# ---- cuzk-bench: bad options are refused with exit 2 and a message, before any benchmark runs ----
+if [ -n "$BENCH" ]; then
+    expect 0 "^usage: cuzk-bench micro" "bench --help" -- "$BENCH" --help
+    expect 2 "unknown command 'nosuch'" "bench unknown command" -- "$BENCH" nosuch
+    expect 2 "unknown option '--nosuch'" "bench unknown option" -- "$BENCH" micro --nosuch
+    expect 2 "--max-log2 needs a size between 16 and 27" "bench size out of range" -- "$BENCH" micro --max-log2 40
+    expect 2 "--threads needs a count" "bench threads not a number" -- "$BENCH" micro --threads 2x
+    expect 2 "--msm-variant needs a number between 0 and 0xffff" "bench msm variant not a number" -- "$BENCH" micro --gpu --msm-variant zz
+    expect 2 "--ntt-variant needs a number between 0 and 0xffff" "bench ntt variant too large" -- "$BENCH" micro --gpu --ntt-variant 0x10000
+    expect 2 "--ntt-variant needs a number" "bench ntt variant negative" -- "$BENCH" micro --gpu --ntt-variant -1
+fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
