@@ -44,6 +44,7 @@ typedef struct {
     gbuf *bufs;
     size_t num_bufs, cap_bufs, max_idle;
     size_t reserving; /* idle buffers being made by reserve_witness_buffers, counted as idle */
+    uint64_t pool_cap; /* the engine's working-memory budget: reserve_witness_buffers keeps the pool within it */
     bool trace;  /* CUZK_GPU_TRACE set: one line per partition on stderr (device, times, phases) */
     double t0;   /* engine_now() at creation, the trace's time origin */
 } gpu_ctx;
@@ -237,8 +238,12 @@ static void reserve_witness_buffers(gpu_ctx *c, unsigned device, uint64_t bytes)
             idle++;
             if (b->bytes >= bytes && b->bytes <= 2 * bytes) fit++;
         }
+        uint64_t pool = (uint64_t)c->reserving * bytes;
+        for (size_t i = 0; i < c->num_bufs; i++) pool += c->bufs[i].bytes;
         idle += c->reserving, fit += c->reserving; /* another device's load is making some */
-        bool more = idle < c->max_idle && fit < c->max_idle;
+        /* no more than the budget admits: the GPU backend's partitions hold nothing on the host but their witness,
+         * so buffers beyond the budget could never all be in use */
+        bool more = idle < c->max_idle && fit < c->max_idle && pool + bytes <= c->pool_cap;
         if (more) c->reserving++;
         pthread_mutex_unlock(&c->lock);
         void *p = NULL;
@@ -439,6 +444,7 @@ cuzk_status engine_backend_gpu(engine_backend *b, const engine_config *cfg, cuzk
     for (size_t i = 0; c->prover_lock != NULL && i < n * c->workers; i++) pthread_mutex_init(&c->prover_lock[i], NULL);
     c->trace = getenv("CUZK_GPU_TRACE") != NULL;
     c->t0 = engine_now();
+    c->pool_cap = engine_memory_budget(cfg);
     pthread_mutex_init(&c->lock, NULL);
     /* idle witness buffers kept: as many as partitions can hold one at once in steady state (synthesizing, queued,
      * proving, and waiting for verification after it) */

@@ -575,10 +575,12 @@ static void *final_main(void *arg)
 }
 
 /* ---- life cycle -------------------------------------------------------------------------------------------------- */
-static uint64_t physical_memory(void)
+uint64_t engine_memory_budget(const engine_config *cfg)
 {
+    if (cfg->working_memory_budget) return cfg->working_memory_budget;
     long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
-    return pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size : (uint64_t)8 << 30;
+    uint64_t physical = pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size : (uint64_t)8 << 30;
+    return physical / 4 * 3;
 }
 
 cuzk_status engine_create_with_backend(engine **out, const engine_config *cfg, const engine_backend *be,
@@ -610,7 +612,7 @@ cuzk_status engine_create_with_backend(engine **out, const engine_config *cfg, c
         e->cfg.gpu_workers_per_device = be->default_workers ? be->default_workers : 1;
     if (e->cfg.gpu_queue_depth == 0) e->cfg.gpu_queue_depth = 1;
     if (e->cfg.result_ttl_ms == 0) e->cfg.result_ttl_ms = ENGINE_DEFAULT_TTL_MS;
-    e->mem_budget = cfg->working_memory_budget ? cfg->working_memory_budget : physical_memory() / 4 * 3;
+    e->mem_budget = engine_memory_budget(cfg);
     e->key_budget = cfg->pinned_budget;
     e->num_devices = be->num_devices(be->ctx);
     if (e->num_devices == 0) e->num_devices = 1;

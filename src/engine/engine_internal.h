@@ -263,6 +263,8 @@ struct engine {
 };
 
 double engine_now(void);
+/* The working-memory budget a config gives: its working_memory_budget, else 75 % of physical memory. */
+uint64_t engine_memory_budget(const engine_config *cfg);
 
 /* keys.c, all with the lock held */
 engine_key *engine_key_get(engine *e, const char *id, bool synthetic, unsigned log2, uint64_t seed);
