@@ -81,7 +81,8 @@ typedef struct {
     unsigned synthesis_workers;     /* parallel partitions in synthesis */
     unsigned synthesis_threads;     /* threads per synthesis */
     unsigned prover_threads;        /* CPU backend: threads per partition's H/MSM work */
-    unsigned gpu_workers_per_device; /* 0 = the backend's default: 1 (a 2^27 key and two provers do not fit one H200 resident) */
+    unsigned gpu_workers_per_device; /* 0 = the backend's default: 1 (two fit beside a 2^27 key only on a large
+                                      * device such as the H200; docs/daemon.md) */
     const int *gpu_devices;         /* NULL/0 = all visible devices; CPU backend when there are none */
     size_t num_gpu_devices;
     unsigned gpu_queue_depth;       /* bounded queue between synthesis and provers, in partitions */

@@ -148,6 +148,26 @@ static cuzk_status g_prove_finish(void *ctx, unsigned device, engine_work *w, cu
 }
 
 /* ---- pinned witness buffers -------------------------------------------------------------------------------------- */
+static void gbuf_release(const gbuf *b)
+{
+    if (b->pinned) gpu_host_free(b->p);
+    else free(b->p);
+}
+
+/* Lock held. Adds b to the pool; false when the pool's array cannot grow. */
+static bool pool_add(gpu_ctx *c, gbuf b)
+{
+    if (c->num_bufs == c->cap_bufs) {
+        size_t cap = c->cap_bufs ? 2 * c->cap_bufs : 16;
+        gbuf *nb = realloc(c->bufs, cap * sizeof *nb);
+        if (nb == NULL) return false;
+        c->bufs = nb;
+        c->cap_bufs = cap;
+    }
+    c->bufs[c->num_bufs++] = b;
+    return true;
+}
+
 static cuzk_status g_witness_alloc(void *ctx, uint64_t bytes, fr_t **out)
 {
     gpu_ctx *c = ctx;
@@ -179,21 +199,8 @@ static cuzk_status g_witness_alloc(void *ctx, uint64_t bytes, fr_t **out)
             i++;
         }
     }
-    if (c->num_bufs == c->cap_bufs) {
-        size_t cap = c->cap_bufs ? 2 * c->cap_bufs : 16;
-        gbuf *nb = realloc(c->bufs, cap * sizeof *nb);
-        if (nb == NULL) {
-            pthread_mutex_unlock(&c->lock);
-            return CUZK_ERR_NOMEM;
-        }
-        c->bufs = nb;
-        c->cap_bufs = cap;
-    }
     pthread_mutex_unlock(&c->lock);
-    for (size_t i = 0; i < nstale; i++) {
-        if (stale[i].pinned) gpu_host_free(stale[i].p);
-        else free(stale[i].p);
-    }
+    for (size_t i = 0; i < nstale; i++) gbuf_release(&stale[i]);
 
     void *p = NULL;
     double t = engine_now();
@@ -205,21 +212,14 @@ static cuzk_status g_witness_alloc(void *ctx, uint64_t bytes, fr_t **out)
         p = malloc(bytes ? bytes : 1); /* pageable: slower copies, same results */
         if (p == NULL) return CUZK_ERR_NOMEM;
     }
+    gbuf b = {p, bytes, pinned, true};
     pthread_mutex_lock(&c->lock);
-    if (c->num_bufs == c->cap_bufs) { /* another thread took the slot: grow again */
-        size_t cap = 2 * c->cap_bufs;
-        gbuf *nb = realloc(c->bufs, cap * sizeof *nb);
-        if (nb == NULL) {
-            pthread_mutex_unlock(&c->lock);
-            if (pinned) gpu_host_free(p);
-            else free(p);
-            return CUZK_ERR_NOMEM;
-        }
-        c->bufs = nb;
-        c->cap_bufs = cap;
-    }
-    c->bufs[c->num_bufs++] = (gbuf){p, bytes, pinned, true};
+    bool added = pool_add(c, b);
     pthread_mutex_unlock(&c->lock);
+    if (!added) {
+        gbuf_release(&b);
+        return CUZK_ERR_NOMEM;
+    }
     *out = p;
     return CUZK_OK;
 }
@@ -248,17 +248,12 @@ static void reserve_witness_buffers(gpu_ctx *c, unsigned device, uint64_t bytes)
         pthread_mutex_unlock(&c->lock);
         void *p = NULL;
         bool made = more && gpu_host_alloc(&p, bytes ? bytes : 1) == CUZK_OK;
+        gbuf b = {p, bytes, true, false};
         pthread_mutex_lock(&c->lock);
         if (more) c->reserving--;
-        if (made && c->num_bufs == c->cap_bufs) {
-            size_t cap = c->cap_bufs ? 2 * c->cap_bufs : 16;
-            gbuf *nb = realloc(c->bufs, cap * sizeof *nb);
-            if (nb != NULL) c->bufs = nb, c->cap_bufs = cap;
-        }
-        bool kept = made && c->num_bufs < c->cap_bufs;
-        if (kept) c->bufs[c->num_bufs++] = (gbuf){p, bytes, true, false};
+        bool kept = made && pool_add(c, b);
         pthread_mutex_unlock(&c->lock);
-        if (made && !kept) gpu_host_free(p);
+        if (made && !kept) gbuf_release(&b);
         if (!kept) break;
     }
     if (c->trace) {
@@ -294,8 +289,7 @@ static void g_witness_free(void *ctx, fr_t *z, uint64_t bytes)
     c->bufs[at] = c->bufs[--c->num_bufs];
     pthread_mutex_unlock(&c->lock);
     double t = engine_now();
-    if (b.pinned) gpu_host_free(b.p);
-    else free(b.p);
+    gbuf_release(&b);
     if (c->trace) fprintf(stderr, "gpu trace: a witness buffer freed at %.3f s in %.3f s\n", t - c->t0, engine_now() - t);
 }
 
@@ -395,15 +389,12 @@ static void g_destroy(void *ctx)
 {
     gpu_ctx *c = ctx;
     unsigned per = c->workers;
-    for (unsigned i = 0; i < c->num_devices * per; i++) {
+    for (unsigned i = 0; c->provers != NULL && i < c->num_devices * per; i++) {
         if (c->provers[i] == NULL) continue;
         set_device(c, i / per, NULL);
         gpu_prover_destroy(c->provers[i]);
     }
-    for (size_t i = 0; i < c->num_bufs; i++) {
-        if (c->bufs[i].pinned) gpu_host_free(c->bufs[i].p);
-        else free(c->bufs[i].p);
-    }
+    for (size_t i = 0; i < c->num_bufs; i++) gbuf_release(&c->bufs[i]);
     free(c->bufs);
     for (unsigned i = 0; c->prover_lock != NULL && i < c->num_devices * per; i++) pthread_mutex_destroy(&c->prover_lock[i]);
     free(c->prover_lock);

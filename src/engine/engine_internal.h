@@ -304,7 +304,6 @@ void engine_devkeys_release(engine *e, engine_devkey_list *l);                  
 void engine_synthetic_toxic(groth16_setup_opts *o, uint64_t log2, uint64_t seed);
 void engine_keys_destroy(engine *e);
 bool engine_circuit_id_valid(const char *id);
-/* job memory per partition for a key of these dimensions: the prover's peak bound plus the partition's witness */
 /* What admission reserves per partition of key k (its dimensions must be known): the backend's bound for the key's
  * shape (its densities once it has been loaded, the worst case for its dimensions before) plus the witness. */
 uint64_t engine_partition_need(const engine *e, const struct engine_key *k);

@@ -258,6 +258,18 @@ template <int N> static __device__ __forceinline__ void words_from64(uint32_t *w
     }
 }
 
+/* r = a·b·2^(−64N) mod m, product then reduction over N 64-bit words, on elements stored as 2N 32-bit words */
+template <int N>
+static __device__ __forceinline__ void mp_mul_sos64(uint32_t *r, const uint32_t *a, const uint32_t *b, const uint64_t *m,
+                                                    uint64_t ninv)
+{
+    uint64_t x[N], y[N], t[2 * N], z[N];
+    words_to64<N>(x, a), words_to64<N>(y, b);
+    mp_mul_wide<uint64_t, N>(t, x, y);
+    mp_redc<uint64_t, N>(z, t, m, ninv);
+    words_from64<N>(r, z);
+}
+
 /* ---- Fr and Fp element types (same layout as fr_t / fp_t) ------------------------------------------------------- */
 typedef struct __align__(16) { uint32_t w[8]; } dfr;
 typedef struct __align__(16) { uint32_t w[12]; } dfp;
@@ -279,11 +291,7 @@ static __device__ __forceinline__ void dfr_mul64(dfr *r, const dfr *a, const dfr
 /* product then reduction (SOS), 64-bit words */
 static __device__ __forceinline__ void dfr_mul_sos64(dfr *r, const dfr *a, const dfr *b)
 {
-    uint64_t x[4], y[4], t[8], z[4];
-    words_to64<4>(x, a->w), words_to64<4>(y, b->w);
-    mp_mul_wide<uint64_t, 4>(t, x, y);
-    mp_redc<uint64_t, 4>(z, t, D_FR_P, D_FR_NINV64);
-    words_from64<4>(r->w, z);
+    mp_mul_sos64<4>(r->w, a->w, b->w, D_FR_P, D_FR_NINV64);
 }
 /* Fr only: its modulus has 32-bit words p0 = 1 and p1 = 2^32 − 1, and −p^−1 ≡ −1 (mod 2^32). So q = −t0, the low
  * word of q·p0 is q, and q·p1 = (q − [q ≠ 0])·2^32 + t0: four of the 2N multiply instructions of each reduction
@@ -336,11 +344,9 @@ static __device__ __forceinline__ void dfr_mul_special(dfr *rr, const dfr *aa, c
 /* 28-bit digits, 64-bit columns: no carry chain (mont28.h) */
 static __device__ __forceinline__ void dfr_mul28(dfr *r, const dfr *a, const dfr *b) { m28_mul(M28_FR, r->w, a->w, b->w); }
 
-#ifdef CUZK_GPU_FR_MUL64
-#define dfr_mul dfr_mul64
-#else
-#define dfr_mul dfr_mul32
-#endif
+/* The Fr multiplication of every kernel but the NTT's measured variants: product then reduction, 64-bit words, the
+ * fastest measured (25.1 ps against 27.1 and 29.5 for CIOS with 64- and 32-bit words; docs/PERFORMANCE-gpu.md) */
+static __device__ __forceinline__ void dfr_mul(dfr *r, const dfr *a, const dfr *b) { dfr_mul_sos64(r, a, b); }
 static __device__ __forceinline__ void dfr_sqr(dfr *r, const dfr *a) { dfr_mul(r, a, a); }
 
 static __device__ __forceinline__ void dfp_add(dfp *r, const dfp *a, const dfp *b) { mp_add<uint32_t, 12>(r->w, a->w, b->w, D_FP_P); }
@@ -358,25 +364,18 @@ static __device__ __forceinline__ void dfp_mul64(dfp *r, const dfp *a, const dfp
 }
 static __device__ __forceinline__ void dfp_mul28(dfp *r, const dfp *a, const dfp *b) { m28_mul(M28_FP, r->w, a->w, b->w); }
 
-/* 64-bit and 32-bit views of an Fp element */
-static __device__ __forceinline__ void dfp_to64(uint64_t x[6], const dfp *a) { words_to64<6>(x, a->w); }
-static __device__ __forceinline__ void dfp_from64(dfp *r, const uint64_t z[6]) { words_from64<6>(r->w, z); }
 /* product then reduction (SOS), 64-bit and 32-bit words, and the dedicated squarings */
 static __device__ __forceinline__ void dfp_mul_sos64(dfp *r, const dfp *a, const dfp *b)
 {
-    uint64_t x[6], y[6], t[12], z[6];
-    dfp_to64(x, a), dfp_to64(y, b);
-    mp_mul_wide<uint64_t, 6>(t, x, y);
-    mp_redc<uint64_t, 6>(z, t, D_FP_P, D_FP_NINV64);
-    dfp_from64(r, z);
+    mp_mul_sos64<6>(r->w, a->w, b->w, D_FP_P, D_FP_NINV64);
 }
 static __device__ __forceinline__ void dfp_sqr_sos64(dfp *r, const dfp *a)
 {
     uint64_t x[6], t[12], z[6];
-    dfp_to64(x, a);
+    words_to64<6>(x, a->w);
     mp_sqr_wide<uint64_t, 6>(t, x);
     mp_redc<uint64_t, 6>(z, t, D_FP_P, D_FP_NINV64);
-    dfp_from64(r, z);
+    words_from64<6>(r->w, z);
 }
 static __device__ __forceinline__ void dfp_mul_sos32(dfp *r, const dfp *a, const dfp *b)
 {
@@ -391,12 +390,6 @@ static __device__ __forceinline__ void dfp_sqr_sos32(dfp *r, const dfp *a)
     mp_redc<uint32_t, 12>(r->w, t, D_FP_P, (uint32_t)D_FP_NINV64);
 }
 
-#ifdef CUZK_GPU_FP_MUL64
-#define dfp_mul dfp_mul64
-#else
-#define dfp_mul dfp_mul32
-#endif
-static __device__ __forceinline__ void dfp_sqr(dfp *r, const dfp *a) { dfp_mul(r, a, a); }
 
 /* Fp2 = Fp[u]/(u² + 1) */
 static __device__ __forceinline__ void dfp2_add(dfp2 *r, const dfp2 *a, const dfp2 *b)
@@ -443,7 +436,7 @@ static __device__ __forceinline__ void dfp2_mul(dfp2 *r, const dfp2 *a, const df
 static __device__ __noinline__ dfp2 dfp2_mul_lazy_out(dfp2 a, dfp2 b)
 {
     uint64_t x0[6], x1[6], y0[6], y1[6], t0[12], t1[12], t2[12], z[6];
-    dfp_to64(x0, &a.c0), dfp_to64(x1, &a.c1), dfp_to64(y0, &b.c0), dfp_to64(y1, &b.c1);
+    words_to64<6>(x0, a.c0.w), words_to64<6>(x1, a.c1.w), words_to64<6>(y0, b.c0.w), words_to64<6>(y1, b.c1.w);
     mp_mul_wide<uint64_t, 6>(t0, x0, y0);
     mp_mul_wide<uint64_t, 6>(t1, x1, y1);
     /* a0 + a1 and b0 + b1 below 2p < 2^382: no reduction needed before the product */
@@ -454,14 +447,14 @@ static __device__ __noinline__ dfp2 dfp2_mul_lazy_out(dfp2 a, dfp2 b)
     mp_sub_plain<uint64_t, 12>(t2, t1);
     dfp2 r;
     mp_redc<uint64_t, 6>(z, t2, D_FP_P, D_FP_NINV64);
-    dfp_from64(&r.c1, z);
+    words_from64<6>(r.c1.w, z);
     mp_sub_plain<uint64_t, 12>(t0, t1);
     uint64_t neg = subc((uint64_t)0, (uint64_t)0); /* the chain's borrow: all ones when a0b0 < a1b1 */
     t0[6] = add_cc(t0[6], D_FP_P[0] & neg);
 #pragma unroll
     for (int i = 1; i < 6; i++) t0[6 + i] = addc_cc(t0[6 + i], D_FP_P[i] & neg);
     mp_redc<uint64_t, 6>(z, t0, D_FP_P, D_FP_NINV64);
-    dfp_from64(&r.c0, z);
+    words_from64<6>(r.c0.w, z);
     return r;
 }
 static __device__ __forceinline__ void dfp2_mul_lazy(dfp2 *r, const dfp2 *a, const dfp2 *b) { *r = dfp2_mul_lazy_out(*a, *b); }

@@ -381,15 +381,14 @@ template <typename F> static unsigned minb_of()
     return m != 0 ? m : g1 ? 4 : 1;
 }
 
-/* the coordinate field the variant asks for: F, or one of its other flavours (curve.cuh) */
-template <typename F> struct flavour_of;
+/* the coordinate field the variant asks for: F, or its other flavour (curve.cuh); G2 has none measured faster */
+template <typename F> struct flavour_of {
+    typedef F T;
+    static const unsigned bit = 0;
+};
 template <> struct flavour_of<dfp> {
     typedef dfp_sq T;
     static const unsigned bit = MSM_VARIANT_G1_SQR;
-};
-template <> struct flavour_of<dfp2> { /* none measured faster (docs/PERFORMANCE-gpu.md, session 4) */
-    typedef dfp2 T;
-    static const unsigned bit = 0;
 };
 
 template <typename F>
@@ -509,7 +508,6 @@ static cuzk_status msm_run(void *win_host, gpu_msm_ctx *x, const daff<F> *bases,
     scratch_sizes need;
     scratch_sizes_of(&need, &p, sizeof(X));
     CUZK_TRY(scratch_grow(x, &need));
-    size_t bucket_bytes = (size_t)p.nw * (p.nb + 1) * sizeof(X);
 
     /* profiling: ev[0] start, per group ev[1 + 2g] after the sort and ev[2 + 2g] after the accumulation, then the
      * end of the reduction and of the copy */
@@ -520,7 +518,7 @@ static cuzk_status msm_run(void *win_host, gpu_msm_ctx *x, const daff<F> *bases,
         CUZK_CUDA(cudaEventRecord(ev[nev++]));
     }
     X *buckets = (X *)x->buckets;
-    CUZK_CUDA(cudaMemsetAsync(buckets, 0, bucket_bytes)); /* empty buckets: infinity */
+    CUZK_CUDA(cudaMemsetAsync(buckets, 0, need.buckets)); /* empty buckets: infinity */
     for (unsigned j0 = 0; j0 < p.nw; j0 += p.gw) {
         unsigned gw = p.nw - j0 < p.gw ? p.nw - j0 : p.gw;
         size_t items = (size_t)gw * n;

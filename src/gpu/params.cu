@@ -64,7 +64,7 @@ static __device__ __forceinline__ bool fp_from_be(dfp *r, const uint32_t *rw, in
     if (borrow == 0) return false;
     dfp r2;
     fp_const(&r2, D_FP_R2);
-    dfp_mul(r, &x, &r2);
+    dfp_mul_call(r, &x, &r2);
     return true;
 }
 

@@ -11,7 +11,6 @@
 #include <cub/cub.cuh>
 #include <thrust/iterator/counting_iterator.h>
 
-#define CUZK_GPU_FR_MUL64 /* the faster of the two word sizes (docs/PERFORMANCE-gpu.md) */
 #include "field.cuh"
 #include "g16_gpu.cuh"
 
@@ -346,6 +345,23 @@ static cuzk_status compute_h(gpu_prover *p, const gpu_key *k)
     return CUZK_OK;
 }
 
+/* cub's scratch for selecting among npos positions (the split's compaction), grown to fit */
+static cuzk_status select_scratch(gpu_prover *p, uint64_t npos, size_t *need)
+{
+    thrust::counting_iterator<uint32_t> positions(0);
+    *need = 0;
+    CUZK_CUDA(cub::DeviceSelect::Flagged(NULL, *need, positions, p->flags, p->idx, p->d_count, (int)npos,
+                                         cudaStreamPerThread));
+    uint64_t cap = p->cap_cub;
+    cuzk_status s = grow(p, &p->cub_tmp, &cap, *need, 1);
+    p->cap_cub = cap;
+    return s;
+}
+
+/* Points of one streamed chunk of bases of point_bytes each: what fits one stream buffer, a multiple of 64 (a bitmap
+ * word) */
+static uint64_t stream_chunk_points(const gpu_prover *p, size_t point_bytes) { return (p->sbuf_bytes / point_bytes) / 64 * 64; }
+
 /* One split's classification and compaction; returns the count of "other" scalars. */
 static cuzk_status split(gpu_prover *p, const uint32_t *vars, uint64_t base, uint64_t npos, uint64_t *count)
 {
@@ -359,13 +375,9 @@ static cuzk_status split(gpu_prover *p, const uint32_t *vars, uint64_t base, uin
     k_classify<<<blocks(launch, 256), 256>>>((uint32_t *)p->bitmap, p->flags, (const dfr *)p->z, vars, base, npos,
                                              launch, to_dfr(&one));
     CUZK_CUDA_LAUNCHED();
+    size_t need;
+    CUZK_TRY(select_scratch(p, npos, &need));
     thrust::counting_iterator<uint32_t> positions(0);
-    size_t need = 0;
-    CUZK_CUDA(cub::DeviceSelect::Flagged(NULL, need, positions, p->flags, p->idx, p->d_count, (int)npos,
-                                         cudaStreamPerThread));
-    uint64_t cap = p->cap_cub;
-    CUZK_TRY(grow(p, &p->cub_tmp, &cap, need, 1));
-    p->cap_cub = cap;
     CUZK_CUDA(cub::DeviceSelect::Flagged(p->cub_tmp, need, positions, p->flags, p->idx, p->d_count, (int)npos,
                                          cudaStreamPerThread));
     k_gather<<<blocks(npos, 256), 256>>>((dfr *)p->tail, p->idx, p->d_count, (const dfr *)p->z, vars, base);
@@ -423,7 +435,7 @@ static cuzk_status msm_over(J *r, gpu_prover *p, const gpu_key *k, const typenam
         O::add(r, &ones, &rest);
         return CUZK_OK;
     }
-    uint64_t chunk = (p->sbuf_bytes / sizeof(A)) / 64 * 64, chunks = (npos + chunk - 1) / chunk;
+    uint64_t chunk = stream_chunk_points(p, sizeof(A)), chunks = (npos + chunk - 1) / chunk;
     uint64_t *bounds = NULL;
     if (is_split && chunks > 0) {
         uint64_t cap = p->cap_bounds;
@@ -541,25 +553,15 @@ extern "C" cuzk_status gpu_prover_reserve(gpu_prover *p, const gpu_key *k, cuzk_
         if (s == CUZK_OK && bell) s = g16_gpu_ntt_coset_prepare(p->dom, 1, &g);
     }
     uint64_t nv = k->num_inputs + k->num_aux;
-    if (s == CUZK_OK && nv > 0) { /* the split's selection scratch, for the longest split */
-        size_t need = 0;
-        thrust::counting_iterator<uint32_t> positions(0);
-        if (cub::DeviceSelect::Flagged(NULL, need, positions, p->flags, p->idx, p->d_count, (int)nv,
-                                       cudaStreamPerThread) != cudaSuccess) {
-            gpu_set_error("cub::DeviceSelect", cudaGetLastError(), __FILE__, __LINE__);
-            s = CUZK_ERR_DEVICE;
-        }
-        uint64_t cap = p->cap_cub;
-        if (s == CUZK_OK) s = grow(p, &p->cub_tmp, &cap, need, 1);
-        p->cap_cub = cap;
-    }
+    size_t need;
+    if (s == CUZK_OK && nv > 0) s = select_scratch(p, nv, &need); /* for the longest split */
     if (s == CUZK_OK) {
         uint64_t g1 = k->h_len, g2 = k->b_len;
         if (k->l_len > g1) g1 = k->l_len;
         if (k->a_len > g1) g1 = k->a_len;
         if (k->b_len > g1) g1 = k->b_len;
         if (k->placement == GPU_KEY_STREAMED) { /* MSMs run over one streamed chunk at a time */
-            uint64_t c1 = (p->sbuf_bytes / sizeof(g1_affine_t)) / 64 * 64, c2 = (p->sbuf_bytes / sizeof(g2_affine_t)) / 64 * 64;
+            uint64_t c1 = stream_chunk_points(p, sizeof(g1_affine_t)), c2 = stream_chunk_points(p, sizeof(g2_affine_t));
             uint64_t chunks1 = c1 ? (g1 + c1 - 1) / c1 : 0, chunks2 = c2 ? (g2 + c2 - 1) / c2 : 0;
             uint64_t cap = p->cap_bounds;
             s = grow(p, (void **)&p->d_bounds, &cap, (chunks1 > chunks2 ? chunks1 : chunks2) + 1, sizeof(uint64_t));

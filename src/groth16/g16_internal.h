@@ -7,8 +7,6 @@
 
 #include "cuzk/groth16.h"
 
-/* Returns s after writing the printf-style detail into err (when err is not NULL). */
-
 /* A uniformly random element of Fr from the OS random source (rejection sampling, so no modular bias).
  * CUZK_ERR_IO when the OS refuses to provide randomness. */
 cuzk_status g16_random_fr(fr_t *r);
