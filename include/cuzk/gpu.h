@@ -139,8 +139,9 @@ unsigned gpu_msm_window_for(size_t n);
 /* Non-zero: each MSM prints its phase times (CUDA events) on stderr. Returns the previous value. */
 int gpu_msm_set_profile(int on);
 /* Kernel variant (measurements): bits 0..3 (G1) and 4..7 (G2) = m, the MSM kernels compiled for m resident blocks
- * of 128 threads per SM: 1 = no register cap, 4 = 128 registers; bit 8: G1 with the dedicated Fp squaring; 0 = the
- * default (0x114, the fastest measured on the H200: docs/PERFORMANCE-gpu.md). Returns the previous value. */
+ * of 128 threads per SM: 1 = no register cap, 4 = 128 registers; bit 8: G1 with the dedicated Fp squaring;
+ * bits 12..15: r > 0 spreads the bucket reduction over about 2^(12 + r) threads (0: 2^15); 0 = the default (the
+ * fastest measured on the H200: docs/PERFORMANCE-gpu.md). Returns the previous value. */
 unsigned gpu_msm_set_variant(unsigned v);
 
 /* ---- Groth16 on the GPU (src/gpu/key.cu, prover.cu, setup.cu) -------------------------------------------------

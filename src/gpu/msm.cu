@@ -52,11 +52,17 @@ extern "C" unsigned gpu_msm_set_window(unsigned c)
 }
 /* gpu_msm_set_variant: bits 0..3 (G1) and 4..7 (G2) = m, the accumulation and batch-addition kernels compiled for m
  * resident blocks of 128 threads per SM (1 = no register cap, 4 = 128 registers); bit 8: G1 with the dedicated Fp
- * squaring (dfp_sq); 0 = the measured best (MSM_DEFAULT_VARIANT: docs/PERFORMANCE-gpu.md, session 4) */
+ * squaring (dfp_sq); bits 12..15: r > 0 spreads the bucket reduction over about 2^(12 + r) threads (0: 2^15);
+ * 0 = the measured best (MSM_DEFAULT_VARIANT: docs/PERFORMANCE-gpu.md, sessions 4 and 5) */
 #define MSM_VARIANT_G1_SQR 0x100u
 #define MSM_DEFAULT_VARIANT 0x114u
 static unsigned g_variant;
 static unsigned variant_bits(void) { return g_variant ? g_variant : MSM_DEFAULT_VARIANT; }
+static unsigned reduction_threads_log2(void)
+{
+    unsigned r = (variant_bits() >> 12) & 15;
+    return r != 0 ? 12 + r : 15;
+}
 extern "C" unsigned gpu_msm_set_variant(unsigned v)
 {
     unsigned old = g_variant;
@@ -172,10 +178,11 @@ static void plan_make(msm_plan_t *p, size_t n)
     p->slice = L;
     p->slices = (p->items + L - 1) / L;
     p->nb = (uint32_t)1 << (p->c - 1);
-    /* segments: about 2^15 threads over all windows, at least 1 bucket per segment */
+    /* segments: about 2^reduction_threads_log2 threads over all windows, at least 1 bucket per segment */
     size_t total = (size_t)p->nw * p->nb;
+    unsigned rt = reduction_threads_log2();
     uint32_t sl = 1;
-    while ((size_t)sl * 32768 < total && sl < p->nb) sl <<= 1;
+    while (((size_t)sl << rt) < total && sl < p->nb) sl <<= 1;
     p->seg_len = sl;
     p->nseg = p->nb / sl;
 }

@@ -212,15 +212,29 @@ __global__ void k_check(gpu_csr A, gpu_csr B, gpu_csr C, const dfr *values, cons
 }
 
 /* h = (a·b − c)·s (s skipped when scale is false) */
-__global__ void k_combine(dfr *h, const dfr *a, const dfr *b, const dfr *c, uint64_t n, dfr s, bool scale)
+/* h := a·b − c (c NULL: h := a·b) */
+__global__ void k_combine(dfr *h, const dfr *a, const dfr *b, const dfr *c, uint64_t n)
 {
     uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
-    dfr x = dfr_load(&a[i]), y = dfr_load(&b[i]), w = dfr_load(&c[i]), t;
+    dfr x = dfr_load(&a[i]), y = dfr_load(&b[i]), t;
     dfr_mul(&t, &x, &y);
-    dfr_sub(&t, &t, &w);
-    if (scale) dfr_mul(&t, &t, &s);
+    if (c != NULL) {
+        dfr w = dfr_load(&c[i]);
+        dfr_sub(&t, &t, &w);
+    }
     dfr_store(&h[i], &t);
+}
+
+/* h := (h − c)·s */
+__global__ void k_sub_scale(dfr *h, const dfr *c, uint64_t n, dfr s)
+{
+    uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    dfr x = dfr_load(&h[i]), w = dfr_load(&c[i]);
+    dfr_sub(&x, &x, &w);
+    dfr_mul(&x, &x, &s);
+    dfr_store(&h[i], &x);
 }
 
 /* Classifies the scalars of positions p < npos (variable vars[p], or base + p when vars is NULL): bit p of the
@@ -326,7 +340,11 @@ static void h_coset(const gpu_key *k, fr_t *g, fr_t *s)
     }
 }
 
-/* a := H's coefficients (bellperson) or its odd-coset values (snarkjs); b and c are scratch */
+/* a := H's coefficients (bellperson) or its odd-coset values (snarkjs); b and c are scratch.
+ * snarkjs: A, B and C are interpolated and evaluated on the coset, and a·b − c there is the answer (six NTTs).
+ * bellperson: H = (A·B − C)/Z with deg H < n, and Z = g^n − 1 on the whole coset. The coset inverse NTT is linear and
+ * returns C's own coefficients for C's coset values (deg C < n), so H = (coset-iNTT(A·B on the coset) − C)/(g^n − 1):
+ * C is never taken to the coset, six NTTs instead of seven. */
 static cuzk_status compute_h(gpu_prover *p, const gpu_key *k)
 {
     bool bell = k->conv == GROTH16_BELLPERSON;
@@ -336,12 +354,15 @@ static cuzk_status compute_h(gpu_prover *p, const gpu_key *k)
     h_coset(k, &g, &s);
     for (int v = 0; v < 3; v++) {
         CUZK_TRY(gpu_ntt_inverse(p->abc[v], p->dom));
-        CUZK_TRY(gpu_ntt_coset_forward(p->abc[v], p->dom, &g));
+        if (!bell || v < 2) CUZK_TRY(gpu_ntt_coset_forward(p->abc[v], p->dom, &g));
     }
     k_combine<<<blocks(n, 256), 256>>>((dfr *)p->abc[0], (const dfr *)p->abc[0], (const dfr *)p->abc[1],
-                                       (const dfr *)p->abc[2], n, to_dfr(&s), bell);
+                                       bell ? NULL : (const dfr *)p->abc[2], n);
     CUZK_CUDA_LAUNCHED();
-    if (bell) CUZK_TRY(gpu_ntt_coset_inverse(p->abc[0], p->dom, &g));
+    if (!bell) return CUZK_OK;
+    CUZK_TRY(gpu_ntt_coset_inverse(p->abc[0], p->dom, &g));
+    k_sub_scale<<<blocks(n, 256), 256>>>((dfr *)p->abc[0], (const dfr *)p->abc[2], n, to_dfr(&s));
+    CUZK_CUDA_LAUNCHED();
     return CUZK_OK;
 }
 

@@ -393,9 +393,10 @@ static void check_msm(int quick)
     check_g2_msm(16384 + 3, 0, 0, 0, ctx);
     check_g1_batch(70001, 0, ctx);
     check_g2_batch(1000, 1, ctx);
-    /* G1 with the plain and with the dedicated Fp squaring (G2 has one flavour) */
-    static const unsigned flavours[] = {0x14, 0x114};
-    for (size_t i = 0; i < 2; i++) {
+    /* G1 with the plain and with the dedicated Fp squaring (G2 has one flavour); the bucket reduction over 2^13
+     * and 2^18 threads (segments of many buckets, and of one) */
+    static const unsigned flavours[] = {0x14, 0x114, 0x1114, 0x6114};
+    for (size_t i = 0; i < sizeof flavours / sizeof flavours[0]; i++) {
         gpu_msm_set_variant(flavours[i]);
         printf("msm variant %#x\n", flavours[i]);
         check_g1_msm(4097, 1, 0, 0, ctx);

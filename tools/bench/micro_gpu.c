@@ -324,7 +324,8 @@ static void bench_msm_var(const bench_opts *o)
 {
     int once = bench_selected(o, "gpu_msm_once") && o->filter != NULL;
     static const struct { int g2; unsigned log2, v; } cfg[] = {
-        {0, 22, 0x14}, {0, 22, 0x114}, {0, 24, 0x14}, {0, 24, 0x114}, {1, 22, 0x14}, {1, 22, 0x44}};
+        {0, 22, 0x114}, {0, 24, 0x114}, {0, 24, 0x4114}, {0, 24, 0x5114}, {0, 24, 0x6114},
+        {1, 22, 0x114}, {1, 22, 0x4114}, {1, 22, 0x5114}, {1, 22, 0x6114}};
     size_t nmax = (size_t)1 << (once ? 22 : 24), ntile = MSM_TILE + 17;
     fr_t *ks = malloc(ntile * sizeof *ks);
     gpu_msm_ctx *ctx = NULL;
