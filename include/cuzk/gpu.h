@@ -66,6 +66,7 @@ typedef enum {
     /* the product (or dedicated square) first, then the reduction, 64- and 32-bit words; Fp2 Karatsuba with one
      * reduction per coefficient */
     GPU_FP_MUL_SOS64, GPU_FP_SQR_SOS64, GPU_FP_MUL_SOS32, GPU_FP_SQR_SOS32, GPU_FP2_MUL_LAZY, GPU_FR_MUL_SOS64,
+    GPU_FP_INV, GPU_FP2_INV, /* 1/a (0 gives 0): the batch-affine MSM accumulation's inversion */
     GPU_FF_OP_COUNT
 } gpu_ff_op;
 /* r[i] = op(a[i], b[i]) for i < n, HOST pointers to arrays of the op's element type (b unused by SQR). */
@@ -140,6 +141,8 @@ unsigned gpu_msm_window_for(size_t n);
 int gpu_msm_set_profile(int on);
 /* Kernel variant (measurements): bits 0..3 (G1) and 4..7 (G2) = m, the MSM kernels compiled for m resident blocks
  * of 128 threads per SM: 1 = no register cap, 4 = 128 registers; bit 8: G1 with the dedicated Fp squaring;
+ * bits 9 and 10: batch-affine rounds before the G1 and the G2 bucket accumulation, bits 16..19 = v > 0: 2^(4 + v)
+ * slots per thread in them (0: 256), bits 20..23 = v > 0: another round while runs average v entries (0: 4);
  * bits 12..15: r > 0 spreads the bucket reduction over about 2^(12 + r) threads (0: 2^15); 0 = the default (the
  * fastest measured on the H200: docs/PERFORMANCE-gpu.md). Returns the previous value. */
 unsigned gpu_msm_set_variant(unsigned v);

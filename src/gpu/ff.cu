@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "field.cuh"
+#include "curve.cuh"
 #include "gpu_internal.cuh"
 
 static __thread char g_err[512];
@@ -126,13 +126,17 @@ static __device__ __forceinline__ void apply_op(int op, void *r, const void *a, 
     case GPU_FP_SQR_SOS32: dfp_sqr_sos32((dfp *)r, (const dfp *)a); break;
     case GPU_FP2_MUL_LAZY: dfp2_mul_lazy((dfp2 *)r, (const dfp2 *)a, (const dfp2 *)b); break;
     case GPU_FR_MUL_SOS64: dfr_mul_sos64((dfr *)r, (const dfr *)a, (const dfr *)b); break;
+    case GPU_FP_INV: f_inv((dfp *)r, (const dfp *)a); break;
+    case GPU_FP2_INV: f_inv((dfp2 *)r, (const dfp2 *)a); break;
     }
 }
 
 static size_t op_size(gpu_ff_op op)
 {
     if (op <= GPU_FR_MUL64 || op == GPU_FR_MUL_SPECIAL || op == GPU_FR_MUL28 || op == GPU_FR_MUL_SOS64) return sizeof(dfr);
-    if (op <= GPU_FP_MUL64 || op == GPU_FP_MUL28 || (op >= GPU_FP_MUL_SOS64 && op <= GPU_FP_SQR_SOS32)) return sizeof(dfp);
+    if (op <= GPU_FP_MUL64 || op == GPU_FP_MUL28 || (op >= GPU_FP_MUL_SOS64 && op <= GPU_FP_SQR_SOS32) ||
+        op == GPU_FP_INV)
+        return sizeof(dfp);
     return sizeof(dfp2);
 }
 
@@ -234,7 +238,7 @@ extern "C" cuzk_status gpu_ff_throughput(gpu_ff_op op, size_t threads, unsigned 
     CHAIN(GPU_FP2_ADD, dfp2) CHAIN(GPU_FP2_SUB, dfp2) CHAIN(GPU_FP2_MUL, dfp2) CHAIN(GPU_FP2_SQR, dfp2)
     CHAIN(GPU_FR_MUL_SPECIAL, dfr) CHAIN(GPU_FR_MUL28, dfr) CHAIN(GPU_FP_MUL28, dfp)
     CHAIN(GPU_FP_MUL_SOS64, dfp) CHAIN(GPU_FP_SQR_SOS64, dfp) CHAIN(GPU_FP_MUL_SOS32, dfp) CHAIN(GPU_FP_SQR_SOS32, dfp)
-    CHAIN(GPU_FP2_MUL_LAZY, dfp2) CHAIN(GPU_FR_MUL_SOS64, dfr)
+    CHAIN(GPU_FP2_MUL_LAZY, dfp2) CHAIN(GPU_FR_MUL_SOS64, dfr) CHAIN(GPU_FP_INV, dfp) CHAIN(GPU_FP2_INV, dfp2)
 #undef CHAIN
     default: return CUZK_ERR_INVALID_ARG;
     }

@@ -52,10 +52,13 @@ extern "C" unsigned gpu_msm_set_window(unsigned c)
 }
 /* gpu_msm_set_variant: bits 0..3 (G1) and 4..7 (G2) = m, the accumulation and batch-addition kernels compiled for m
  * resident blocks of 128 threads per SM (1 = no register cap, 4 = 128 registers); bit 8: G1 with the dedicated Fp
- * squaring (dfp_sq); bits 12..15: r > 0 spreads the bucket reduction over about 2^(12 + r) threads (0: 2^15);
+ * squaring (dfp_sq); bits 9 and 10: batch-affine rounds before the G1 and G2 accumulations (bits 16..19 and
+ * 20..23: their slots per thread and least average run, ba_slots and ba_min_run); bits 12..15: r > 0 spreads the bucket reduction over about 2^(12 + r) threads (0: 2^15);
  * 0 = the measured best (MSM_DEFAULT_VARIANT: docs/PERFORMANCE-gpu.md, sessions 4 and 5) */
 #define MSM_VARIANT_G1_SQR 0x100u
-#define MSM_DEFAULT_VARIANT 0x114u
+#define MSM_VARIANT_G1_BA 0x200u /* batch-affine rounds before the G1 accumulation */
+#define MSM_VARIANT_G2_BA 0x400u
+#define MSM_DEFAULT_VARIANT 0x514u
 static unsigned g_variant;
 static unsigned variant_bits(void) { return g_variant ? g_variant : MSM_DEFAULT_VARIANT; }
 static unsigned reduction_threads_log2(void)
@@ -107,7 +110,11 @@ struct gpu_msm_ctx {
     void *buckets;                /* (2^(c−1) + 1) XYZZ points per window */
     void *seg[2];                 /* reduction segments (ping-pong), batch-addition partial sums */
     void *cub_tmp;
+    void *ba_pts[2];              /* batch-affine rounds: the lists of even and of odd rounds */
+    uint32_t *ba_cnt, *ba_off;    /* a round's slot counts and their exclusive sum */
+    uint32_t *ba_len;             /* each round's list length, on the device */
     size_t cap_keys[2], cap_vals[2], cap_heads, cap_tails, cap_buckets, cap_seg[2], cap_cub; /* bytes */
+    size_t cap_ba_pts[2], cap_ba_cnt, cap_ba_off, cap_ba_len;
 };
 
 extern "C" cuzk_status gpu_msm_ctx_create(gpu_msm_ctx **ctx)
@@ -123,13 +130,15 @@ extern "C" void gpu_msm_ctx_destroy(gpu_msm_ctx *x)
         cudaFree(x->keys[i]), cudaFree(x->vals[i]), cudaFree(x->seg[i]);
     }
     cudaFree(x->heads), cudaFree(x->tails), cudaFree(x->buckets), cudaFree(x->cub_tmp);
+    cudaFree(x->ba_pts[0]), cudaFree(x->ba_pts[1]), cudaFree(x->ba_cnt), cudaFree(x->ba_off), cudaFree(x->ba_len);
     free(x);
 }
 
 extern "C" uint64_t g16_gpu_msm_ctx_bytes(const gpu_msm_ctx *x)
 {
     if (x == NULL) return 0;
-    uint64_t b = x->cap_heads + x->cap_tails + x->cap_buckets + x->cap_cub;
+    uint64_t b = x->cap_heads + x->cap_tails + x->cap_buckets + x->cap_cub + x->cap_ba_pts[0] + x->cap_ba_pts[1] +
+                 x->cap_ba_cnt + x->cap_ba_off + x->cap_ba_len;
     for (int i = 0; i < 2; i++) b += x->cap_keys[i] + x->cap_vals[i] + x->cap_seg[i];
     return b;
 }
@@ -157,13 +166,19 @@ typedef struct {
     uint32_t seg_len, nseg; /* reduction segments per window */
 } msm_plan_t;
 
-static void plan_make(msm_plan_t *p, size_t n)
+/* ba_point_bytes: the affine point size when batch-affine rounds run (0: none). Their lists take up to ~0.8 points
+ * per sorted pair (of 8 bytes), so their groups are cut to MSM_BA_GROUP_BYTES / ba_point_bytes pairs: ~10 GB of
+ * lists for G1 and for G2. */
+#define MSM_BA_GROUP_BYTES ((size_t)96 << 27)
+static void plan_make(msm_plan_t *p, size_t n, size_t ba_point_bytes)
 {
     p->n = n;
     p->c = g_window ? g_window : gpu_msm_window_for(n);
     if (p->c < 2) p->c = 2;
     p->nw = (256 + p->c - 1) / p->c;
-    size_t cap = g_group_items ? g_group_items : MSM_DEFAULT_GROUP_ITEMS;
+    size_t cap = g_group_items ? g_group_items
+                 : ba_point_bytes ? MSM_BA_GROUP_BYTES / ba_point_bytes
+                                  : MSM_DEFAULT_GROUP_ITEMS;
     size_t gw = cap / n;
     if (gw < 1) gw = 1;
     if (gw > p->nw) gw = p->nw;
@@ -239,12 +254,21 @@ static __device__ __forceinline__ size_t slot_of(uint32_t key, unsigned c, unsig
     return (size_t)(j0 + (key >> c)) * (nb + 1) + (key & ((1u << c) - 1));
 }
 
+/* The accumulation and its fix-up work on `items` sorted entries, or on *count of them when count is not NULL (the
+ * list the batch-affine rounds leave, whose length only the device knows). */
+static __device__ __forceinline__ size_t items_of(const uint32_t *count, size_t items)
+{
+    return count != NULL ? *count : items;
+}
+
+/* vals NULL: entry p is point p of `bases`, unsigned (the batch-affine rounds' list) */
 template <typename F, int MINB>
 __global__ void __launch_bounds__(128, MINB) k_accumulate(dxyzz<F> *buckets, dxyzz<F> *heads, dxyzz<F> *tails,
                                                           const uint32_t *keys, const uint32_t *vals,
-                                                          const daff<F> *bases, size_t items, size_t L, unsigned c,
-                                                          unsigned j0, uint32_t nb)
+                                                          const daff<F> *bases, size_t items, const uint32_t *count,
+                                                          size_t L, unsigned c, unsigned j0, uint32_t nb)
 {
+    items = items_of(count, items);
     size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     size_t start = t * L;
     if (start >= items) return;
@@ -268,7 +292,7 @@ __global__ void __launch_bounds__(128, MINB) k_accumulate(dxyzz<F> *buckets, dxy
             xyzz_set_inf(&acc);
         }
         if ((k & ((1u << c) - 1)) == 0) continue; /* zero digit */
-        uint32_t v = vals[p];
+        uint32_t v = vals != NULL ? vals[p] : (uint32_t)p;
         daff<F> b = ld16(&bases[v & MSM_IDX_MASK]);
         if (aff_is_inf(&b)) continue;
         if (v & MSM_SIGN) f_neg(&b.y, &b.y);
@@ -281,8 +305,10 @@ __global__ void __launch_bounds__(128, MINB) k_accumulate(dxyzz<F> *buckets, dxy
  * one bucket (its first slice starts inside the bucket and its last slice starts with the same key, so every slice
  * between does too); otherwise heads[s] keeps the sum of the largest such block found before. */
 template <typename F>
-__global__ void k_heads_tree(dxyzz<F> *heads, const uint32_t *keys, size_t L, size_t slices, unsigned r)
+__global__ void k_heads_tree(dxyzz<F> *heads, const uint32_t *keys, const uint32_t *count, size_t L, size_t slices,
+                             unsigned r)
 {
+    if (count != NULL) slices = (*count + L - 1) / L;
     size_t half = (size_t)1 << r, s = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) << (r + 1);
     if (s == 0 || s + 2 * half - 1 >= slices) return;
     uint32_t k = keys[s * L];
@@ -295,8 +321,10 @@ __global__ void k_heads_tree(dxyzz<F> *heads, const uint32_t *keys, size_t L, si
 /* The thread whose slice holds a bucket's tail adds the bucket's head blocks (largest aligned block first). */
 template <typename F>
 __global__ void k_fixup(dxyzz<F> *buckets, const dxyzz<F> *heads, const dxyzz<F> *tails, const uint32_t *keys,
-                        size_t items, size_t L, size_t slices, unsigned c, unsigned j0, uint32_t nb)
+                        size_t items, const uint32_t *count, size_t L, unsigned c, unsigned j0, uint32_t nb)
 {
+    items = items_of(count, items);
+    size_t slices = (items + L - 1) / L;
     size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= slices) return;
     size_t start = t * L, end = start + L < items ? start + L : items;
@@ -313,6 +341,180 @@ __global__ void k_fixup(dxyzz<F> *buckets, const dxyzz<F> *heads, const dxyzz<F>
         s += blk;
     }
     st16(&buckets[slot_of(last, c, j0, nb)], sum);
+}
+
+/* ---- batch-affine rounds ----------------------------------------------------------------------------------------
+ * Before the XYZZ accumulation, rounds of affine additions shrink each group's sorted list. Round r looks at slots
+ * s of two entries, positions 2s − q and 2s − q + 1 of the current list (q = r mod 2): when both carry the same
+ * key their sum goes to the next list, otherwise each (non-zero-digit) entry goes there unchanged, at the place an
+ * exclusive sum of the slots' output counts gives. Runs are contiguous, so each round about halves every run; the
+ * parity alternates so that a run of two that starts at an odd position is paired in the next round. A run of r
+ * entries leaves at most r/2 + 1, so a list of m entries and at most R runs leaves at most m/2 + R: the buffers are
+ * sized by that bound, and the host launches every round on the bound without waiting for the device's counts.
+ *
+ * An affine sum needs 1/(x_b − x_a). Each thread takes ba_slots() slots (grid-stride, so that a warp's loads are
+ * coalesced) and inverts the product of their denominators once (Montgomery's trick): the prefix products are
+ * parked in the x of each pair's output slot on the way forward and read back on the way back. Per addition this
+ * costs 5M + 1S and a ba_slots()-th of an inversion, against 8M + 2S for a mixed XYZZ addition. Doubling (a = b) takes
+ * 2y as its denominator; a = −b and infinity on either side need none (denominator 1). */
+/* slots per thread 2^(4 + v) and the least average run for another round (variant bits 16..19 and 20..23, when not
+ * zero) */
+static unsigned ba_slots(void)
+{
+    unsigned v = (variant_bits() >> 16) & 15;
+    return 1u << (v != 0 ? 4 + v : 8);
+}
+static unsigned ba_min_run(void)
+{
+    unsigned v = (variant_bits() >> 20) & 15;
+    return v != 0 ? v : 4;
+}
+#define BA_MAX_ROUNDS 24
+
+enum { BA_ADD, BA_DBL, BA_LEFT, BA_RIGHT, BA_INF };
+
+/* output count of each slot; slots past the list's end give 0 */
+__global__ void k_ba_count(uint32_t *cnt, const uint32_t *keys, const uint32_t *m_dev, size_t m_host,
+                           size_t slots, unsigned q, uint32_t digit_mask)
+{
+    size_t s = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (s >= slots) return;
+    size_t m = items_of(m_dev, m_host), b = 2 * s + 1 - q; /* a = b − 1 */
+    bool va = b >= 1 && b - 1 < m && (keys[b - 1] & digit_mask) != 0;
+    bool vb = b < m && (keys[b] & digit_mask) != 0;
+    cnt[s] = va && vb && keys[b - 1] == keys[b] ? 1u : (uint32_t)va + (uint32_t)vb;
+}
+
+/* the next list's length: the exclusive sum's last entry plus the last count */
+__global__ void k_ba_total(uint32_t *m_next, const uint32_t *off, const uint32_t *cnt, size_t slots)
+{
+    *m_next = off[slots - 1] + cnt[slots - 1];
+}
+
+/* entry e of the round's list: the first round reads the bases by index, with the sign of the digit */
+template <typename F, bool FIRST>
+static __device__ __forceinline__ daff<F> ba_point(const daff<F> *pts, const uint32_t *vals, size_t e)
+{
+    if (!FIRST) return ld16(&pts[e]);
+    uint32_t v = vals[e];
+    daff<F> p = ld16(&pts[v & MSM_IDX_MASK]);
+    if (v & MSM_SIGN) f_neg(&p.y, &p.y); /* −0 = 0: infinity stays (0, 0) */
+    return p;
+}
+template <typename F, bool FIRST>
+static __device__ __forceinline__ F ba_x(const daff<F> *pts, const uint32_t *vals, size_t e)
+{
+    return ld16(&pts[FIRST ? vals[e] & MSM_IDX_MASK : e].x);
+}
+
+/* the kind of a + b and its denominator */
+template <typename F> static __device__ __forceinline__ int ba_kind(F *d, const daff<F> &a, const daff<F> &b)
+{
+    if (aff_is_inf(&b)) {
+        f_set_one(d);
+        return BA_LEFT;
+    }
+    if (aff_is_inf(&a)) {
+        f_set_one(d);
+        return BA_RIGHT;
+    }
+    f_sub(d, &b.x, &a.x);
+    if (!f_is_zero(d)) return BA_ADD;
+    F t;
+    f_sub(&t, &b.y, &a.y);
+    if (f_is_zero(&t) && !f_is_zero(&a.y)) {
+        f_add(d, &a.y, &a.y);
+        return BA_DBL;
+    }
+    f_set_one(d);
+    return BA_INF;
+}
+
+/* the denominator from the x's alone when they settle it (neither x zero, x's apart: an ordinary addition) */
+template <typename F, bool FIRST>
+static __device__ __forceinline__ void ba_denominator(F *d, const daff<F> *pts, const uint32_t *vals, size_t a)
+{
+    F xa = ba_x<F, FIRST>(pts, vals, a), xb = ba_x<F, FIRST>(pts, vals, a + 1);
+    f_sub(d, &xb, &xa);
+    if (!f_is_zero(d) && !f_is_zero(&xa) && !f_is_zero(&xb)) return;
+    daff<F> pa = ba_point<F, FIRST>(pts, vals, a), pb = ba_point<F, FIRST>(pts, vals, a + 1);
+    ba_kind(d, pa, pb);
+}
+
+template <typename F, bool FIRST, int MINB>
+__global__ void __launch_bounds__(128, MINB) k_ba_pair(daff<F> *out, uint32_t *keys_out, const daff<F> *pts,
+                                                 const uint32_t *vals, const uint32_t *keys, const uint32_t *off,
+                                                 const uint32_t *m_dev, size_t m_host, unsigned q, uint32_t digit_mask)
+{
+    size_t m = items_of(m_dev, m_host), slots = (m + q + 1) / 2;
+    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x, T = (size_t)gridDim.x * blockDim.x;
+    if (t >= slots) return;
+    /* forward: prefix products of the pairs' denominators, each parked in its output's x */
+    F run;
+    f_set_one(&run);
+    bool any = false;
+    for (size_t s = t; s < slots; s += T) {
+        size_t b = 2 * s + 1 - q;
+        if (b < 1 || b >= m) continue;
+        uint32_t ka = keys[b - 1];
+        if (ka != keys[b] || (ka & digit_mask) == 0) continue;
+        F d;
+        ba_denominator<F, FIRST>(&d, pts, vals, b - 1);
+        st16(&out[off[s]].x, run);
+        f_mul(&run, &run, &d);
+        any = true;
+    }
+    F inv;
+    if (any) f_inv(&inv, &run);
+    /* backward: each pair's inverse from the running inverse and its parked prefix; unpaired entries copied */
+    size_t last = t + (slots - 1 - t) / T * T;
+    for (size_t s = last;; s -= T) {
+        size_t b = 2 * s + 1 - q, o = off[s];
+        bool va = b >= 1 && b - 1 < m && (keys[b - 1] & digit_mask) != 0;
+        bool vb = b < m && (keys[b] & digit_mask) != 0;
+        if (va && vb && keys[b - 1] == keys[b]) {
+            daff<F> pa = ba_point<F, FIRST>(pts, vals, b - 1), pb = ba_point<F, FIRST>(pts, vals, b), r;
+            F d, inv_d, pre = ld16(&out[o].x);
+            int kind = ba_kind(&d, pa, pb);
+            f_mul(&inv_d, &inv, &pre);
+            f_mul(&inv, &inv, &d);
+            if (kind == BA_ADD || kind == BA_DBL) {
+                F num, lam, t2;
+                if (kind == BA_ADD) {
+                    f_sub(&num, &pb.y, &pa.y);
+                } else {
+                    f_sqr(&t2, &pa.x);
+                    f_add(&num, &t2, &t2);
+                    f_add(&num, &num, &t2); /* 3x² */
+                }
+                f_mul(&lam, &num, &inv_d);
+                f_sqr(&t2, &lam);
+                f_sub(&t2, &t2, &pa.x);
+                f_sub(&r.x, &t2, &pb.x);  /* x3 = λ² − xa − xb */
+                f_sub(&t2, &pa.x, &r.x);
+                f_mul(&t2, &lam, &t2);
+                f_sub(&r.y, &t2, &pa.y);  /* y3 = λ(xa − x3) − ya */
+            } else if (kind == BA_LEFT) {
+                r = pa;
+            } else if (kind == BA_RIGHT) {
+                r = pb;
+            } else {
+                f_set_zero(&r.x), f_set_zero(&r.y);
+            }
+            st16(&out[o], r);
+            keys_out[o] = keys[b];
+        } else {
+            if (va) {
+                st16(&out[o], ba_point<F, FIRST>(pts, vals, b - 1));
+                keys_out[o++] = keys[b - 1];
+            }
+            if (vb) {
+                st16(&out[o], ba_point<F, FIRST>(pts, vals, b));
+                keys_out[o] = keys[b];
+            }
+        }
+        if (s < T) break;
+    }
 }
 
 /* segment (w, k) of window w: buckets b = k·Ls + 1 .. (k + 1)·Ls; out[w·nseg + k] = Σ b·S_b over them */
@@ -400,11 +602,12 @@ template <> struct flavour_of<dfp> {
 
 template <typename F>
 static void launch_accumulate(unsigned grid, dxyzz<F> *buckets, dxyzz<F> *heads, dxyzz<F> *tails, const uint32_t *keys,
-                              const uint32_t *vals, const daff<F> *bases, size_t items, size_t L, unsigned c,
-                              unsigned j0, uint32_t nb)
+                              const uint32_t *vals, const daff<F> *bases, size_t items, const uint32_t *count, size_t L,
+                              unsigned c, unsigned j0, uint32_t nb)
 {
-    if (minb_of<F>() == 4) k_accumulate<F, 4><<<grid, 128>>>(buckets, heads, tails, keys, vals, bases, items, L, c, j0, nb);
-    else k_accumulate<F, 1><<<grid, 128>>>(buckets, heads, tails, keys, vals, bases, items, L, c, j0, nb);
+    if (minb_of<F>() == 4)
+        k_accumulate<F, 4><<<grid, 128>>>(buckets, heads, tails, keys, vals, bases, items, count, L, c, j0, nb);
+    else k_accumulate<F, 1><<<grid, 128>>>(buckets, heads, tails, keys, vals, bases, items, count, L, c, j0, nb);
 }
 
 template <typename F>
@@ -413,6 +616,19 @@ static void launch_batch_partial(unsigned grid, dxyzz<F> *out, const daff<F> *ba
 {
     if (minb_of<F>() == 4) k_batch_partial<F, 4><<<grid, 128>>>(out, bases, bitmap, n, L, parts);
     else k_batch_partial<F, 1><<<grid, 128>>>(out, bases, bitmap, n, L, parts);
+}
+
+template <typename F>
+static void launch_ba_pair(bool first, unsigned grid, daff<F> *out, uint32_t *keys_out, const daff<F> *pts,
+                           const uint32_t *vals, const uint32_t *keys, const uint32_t *off, const uint32_t *len,
+                           size_t m, unsigned q, uint32_t digit_mask)
+{
+#define BA_PAIR(FIRST, MINB) \
+    k_ba_pair<F, FIRST, MINB><<<grid, 128>>>(out, keys_out, pts, vals, keys, off, len, m, q, digit_mask)
+    bool capped = minb_of<F>() == 4;
+    if (first) capped ? BA_PAIR(true, 4) : BA_PAIR(true, 1);
+    else capped ? BA_PAIR(false, 4) : BA_PAIR(false, 1);
+#undef BA_PAIR
 }
 
 static unsigned blocks_for(size_t threads, unsigned per) { return (unsigned)((threads + per - 1) / per); }
@@ -434,22 +650,62 @@ static cuzk_status pair_sum_all(dxyzz<F> **res, dxyzz<F> *a, dxyzz<F> *b, unsign
 }
 
 /* The bytes of each scratch buffer one plan needs (point_bytes: one XYZZ point). */
+/* The batch-affine rounds of one group of `items` sorted entries with at most `runs` distinct non-zero keys: as many
+ * rounds as the bound on the list's length (m/2 + runs after a round of m) keeps an average run of ba_min_run(). */
+typedef struct {
+    unsigned rounds;
+    size_t len[BA_MAX_ROUNDS + 1]; /* bound on each round's list: len[0] = items, len[rounds] is what is left */
+    size_t slice;                  /* L of the accumulation over what is left */
+} ba_plan;
+
+static void ba_plan_make(ba_plan *b, size_t items, size_t runs, bool on)
+{
+    b->rounds = 0;
+    b->len[0] = items;
+    size_t m = items;
+    while (on && b->rounds < BA_MAX_ROUNDS && m >= (size_t)ba_min_run() * runs && m > 1) {
+        size_t next = m / 2 + runs;
+        m = next < m ? next : m;
+        b->len[++b->rounds] = m;
+    }
+    size_t L = (m + ((size_t)1 << 18) - 1) >> 18; /* at most 2^18 slices: no more than the sorted list's */
+    b->slice = L < 8 ? 8 : L;
+}
+
+template <typename F> static bool ba_on(void)
+{
+    return (variant_bits() & (sizeof(F) == sizeof(dfp) ? MSM_VARIANT_G1_BA : MSM_VARIANT_G2_BA)) != 0;
+}
+
 typedef struct {
     size_t keys, heads, buckets, seg, cub; /* keys: each of the four pair arrays; heads: heads and tails; seg: each */
+    size_t ba_pts[2], ba_slot_bytes;       /* batch-affine lists, and each slot array (bytes) */
 } scratch_sizes;
 
-static void scratch_sizes_of(scratch_sizes *z, const msm_plan_t *p, size_t point_bytes)
+static void scratch_sizes_of(scratch_sizes *z, const msm_plan_t *p, size_t point_bytes, bool ba)
 {
+    memset(z, 0, sizeof *z);
     z->keys = p->items * 4;
     z->heads = p->slices * point_bytes;
     z->buckets = (size_t)p->nw * (p->nb + 1) * point_bytes;
     z->seg = (size_t)p->nw * p->nseg * point_bytes;
-    z->cub = 0;
     if (cub::DeviceRadixSort::SortPairs(NULL, z->cub, (uint32_t *)NULL, (uint32_t *)NULL, (uint32_t *)NULL,
                                         (uint32_t *)NULL, (int)p->items, 0, (int)p->key_bits) != cudaSuccess) {
         cudaGetLastError();
         z->cub = p->items * 8; /* generous when the query fails */
     }
+    ba_plan bp;
+    ba_plan_make(&bp, p->items, (size_t)p->gw * p->nb, ba);
+    if (bp.rounds == 0) return;
+    size_t aff = point_bytes / 2, slots = (p->items + 2) / 2, scan = 0;
+    z->ba_pts[0] = bp.len[1] * aff;
+    z->ba_pts[1] = bp.rounds > 1 ? bp.len[2] * aff : 0;
+    z->ba_slot_bytes = slots * 4;
+    if (cub::DeviceScan::ExclusiveSum(NULL, scan, (uint32_t *)NULL, (uint32_t *)NULL, (int)slots) != cudaSuccess) {
+        cudaGetLastError();
+        scan = slots * 8;
+    }
+    if (scan > z->cub) z->cub = scan;
 }
 
 static void scratch_max(scratch_sizes *a, const scratch_sizes *b)
@@ -459,6 +715,9 @@ static void scratch_max(scratch_sizes *a, const scratch_sizes *b)
     if (b->buckets > a->buckets) a->buckets = b->buckets;
     if (b->seg > a->seg) a->seg = b->seg;
     if (b->cub > a->cub) a->cub = b->cub;
+    for (int i = 0; i < 2; i++)
+        if (b->ba_pts[i] > a->ba_pts[i]) a->ba_pts[i] = b->ba_pts[i];
+    if (b->ba_slot_bytes > a->ba_slot_bytes) a->ba_slot_bytes = b->ba_slot_bytes;
 }
 
 /* Grows the context's buffers to at least z: only when a larger problem (or a wider window) comes along. */
@@ -473,6 +732,11 @@ static cuzk_status scratch_grow(gpu_msm_ctx *x, const scratch_sizes *z)
     CUZK_TRY(grow(&x->tails, &x->cap_tails, z->heads));
     CUZK_TRY(grow(&x->buckets, &x->cap_buckets, z->buckets));
     CUZK_TRY(grow(&x->cub_tmp, &x->cap_cub, z->cub));
+    if (z->ba_slot_bytes == 0) return CUZK_OK;
+    for (int i = 0; i < 2; i++) CUZK_TRY(grow(&x->ba_pts[i], &x->cap_ba_pts[i], z->ba_pts[i]));
+    CUZK_TRY(grow((void **)&x->ba_cnt, &x->cap_ba_cnt, z->ba_slot_bytes));
+    CUZK_TRY(grow((void **)&x->ba_off, &x->cap_ba_off, z->ba_slot_bytes));
+    CUZK_TRY(grow((void **)&x->ba_len, &x->cap_ba_len, (BA_MAX_ROUNDS + 1) * sizeof(uint32_t)));
     return CUZK_OK;
 }
 
@@ -485,13 +749,13 @@ static void scratch_for(scratch_sizes *z, size_t n_g1, size_t n_g2)
     msm_plan_t p;
     scratch_sizes one;
     if (n_g1 > 0) {
-        plan_make(&p, n_g1);
-        scratch_sizes_of(&one, &p, sizeof(g1x));
+        plan_make(&p, n_g1, ba_on<dfp>() ? sizeof(g1a) : 0);
+        scratch_sizes_of(&one, &p, sizeof(g1x), ba_on<dfp>());
         scratch_max(z, &one);
     }
     if (n_g2 > 0) {
-        plan_make(&p, n_g2);
-        scratch_sizes_of(&one, &p, sizeof(g2x));
+        plan_make(&p, n_g2, ba_on<dfp2>() ? sizeof(g2a) : 0);
+        scratch_sizes_of(&one, &p, sizeof(g2x), ba_on<dfp2>());
         scratch_max(z, &one);
     }
 }
@@ -504,16 +768,49 @@ extern "C" cuzk_status gpu_msm_ctx_reserve(gpu_msm_ctx *x, size_t n_g1, size_t n
     return scratch_grow(x, &z);
 }
 
+/* The batch-affine rounds of one group (sorted pairs in keys[1], vals[1]); the list they leave: keys, points and
+ * the device's count of them. */
+template <typename F>
+static cuzk_status ba_rounds(gpu_msm_ctx *x, const ba_plan *bp, const daff<F> *bases, unsigned c,
+                             const uint32_t **keys_left, const daff<F> **pts_left, const uint32_t **count_left)
+{
+    const uint32_t *keys = x->keys[1], *vals = x->vals[1];
+    const daff<F> *pts = bases;
+    uint32_t digit_mask = (1u << c) - 1;
+    for (unsigned r = 0; r < bp->rounds; r++) {
+        size_t m = bp->len[r], slots = (m + 2) / 2, per = ba_slots(), threads = (slots + per - 1) / per;
+        unsigned q = r & 1;
+        const uint32_t *len = r == 0 ? NULL : &x->ba_len[r];
+        uint32_t *keys_out = r % 2 == 0 ? x->keys[0] : x->vals[0]; /* the sort's inputs, free now */
+        daff<F> *out = (daff<F> *)x->ba_pts[r % 2];
+        k_ba_count<<<blocks_for(slots, 256), 256>>>(x->ba_cnt, keys, len, m, slots, q, digit_mask);
+        CUZK_CUDA_LAUNCHED();
+        size_t tmp = x->cap_cub;
+        CUZK_CUDA(cub::DeviceScan::ExclusiveSum(x->cub_tmp, tmp, x->ba_cnt, x->ba_off, (int)slots));
+        k_ba_total<<<1, 1>>>(&x->ba_len[r + 1], x->ba_off, x->ba_cnt, slots);
+        CUZK_CUDA_LAUNCHED();
+        launch_ba_pair<F>(r == 0, blocks_for(threads, 128), out, keys_out, pts, vals, keys, x->ba_off, len, m, q,
+                          digit_mask);
+        CUZK_CUDA_LAUNCHED();
+        keys = keys_out;
+        pts = out;
+    }
+    *keys_left = keys;
+    *pts_left = pts;
+    *count_left = &x->ba_len[bp->rounds];
+    return CUZK_OK;
+}
+
 template <typename F>
 static cuzk_status msm_run(void *win_host, gpu_msm_ctx *x, const daff<F> *bases, const uint32_t *idx,
                            const dfr *scalars, size_t n, unsigned *c_out, unsigned *nw_out)
 {
     typedef dxyzz<F> X;
     msm_plan_t p;
-    plan_make(&p, n);
+    plan_make(&p, n, ba_on<F>() ? sizeof(daff<F>) : 0);
     *c_out = p.c, *nw_out = p.nw;
     scratch_sizes need;
-    scratch_sizes_of(&need, &p, sizeof(X));
+    scratch_sizes_of(&need, &p, sizeof(X), ba_on<F>());
     CUZK_TRY(scratch_grow(x, &need));
 
     /* profiling: ev[0] start, per group ev[1 + 2g] after the sort and ev[2 + 2g] after the accumulation, then the
@@ -537,16 +834,28 @@ static cuzk_status msm_run(void *win_host, gpu_msm_ctx *x, const daff<F> *bases,
         CUZK_CUDA(cub::DeviceRadixSort::SortPairs(x->cub_tmp, tmp, x->keys[0], x->keys[1], x->vals[0], x->vals[1],
                                                   (int)items, 0, (int)(p.c + lg)));
         if (g_profile) CUZK_CUDA(cudaEventRecord(ev[nev++]));
-        size_t slices = (items + p.slice - 1) / p.slice;
-        launch_accumulate<F>(blocks_for(slices, 128), buckets, (X *)x->heads, (X *)x->tails, x->keys[1], x->vals[1],
-                             bases, items, p.slice, p.c, j0, p.nb);
+        /* the sorted list, or the shorter one the batch-affine rounds leave (its length on the device) */
+        const uint32_t *keys = x->keys[1], *vals = x->vals[1], *count = NULL;
+        const daff<F> *pts = bases;
+        size_t L = p.slice;
+        ba_plan bp;
+        ba_plan_make(&bp, items, (size_t)gw * p.nb, ba_on<F>());
+        if (bp.rounds > 0) {
+            CUZK_TRY(ba_rounds<F>(x, &bp, bases, p.c, &keys, &pts, &count));
+            vals = NULL;
+            items = bp.len[bp.rounds];
+            L = bp.slice;
+        }
+        size_t slices = (items + L - 1) / L;
+        launch_accumulate<F>(blocks_for(slices, 128), buckets, (X *)x->heads, (X *)x->tails, keys, vals, pts, items,
+                             count, L, p.c, j0, p.nb);
         CUZK_CUDA_LAUNCHED();
         for (unsigned r = 0; ((size_t)2 << r) < slices; r++) {
-            k_heads_tree<F><<<blocks_for(slices >> (r + 1), 128), 128>>>((X *)x->heads, x->keys[1], p.slice, slices, r);
+            k_heads_tree<F><<<blocks_for(slices >> (r + 1), 128), 128>>>((X *)x->heads, keys, count, L, slices, r);
             CUZK_CUDA_LAUNCHED();
         }
-        k_fixup<F><<<blocks_for(slices, 128), 128>>>(buckets, (const X *)x->heads, (const X *)x->tails, x->keys[1],
-                                                     items, p.slice, slices, p.c, j0, p.nb);
+        k_fixup<F><<<blocks_for(slices, 128), 128>>>(buckets, (const X *)x->heads, (const X *)x->tails, keys, items,
+                                                     count, L, p.c, j0, p.nb);
         CUZK_CUDA_LAUNCHED();
         if (g_profile) CUZK_CUDA(cudaEventRecord(ev[nev++]));
     }
@@ -682,5 +991,6 @@ extern "C" uint64_t g16_gpu_msm_scratch_bytes(size_t n_g1, size_t n_g2)
 {
     scratch_sizes z;
     scratch_for(&z, n_g1, n_g2);
-    return 4 * (uint64_t)z.keys + 2 * (uint64_t)z.heads + z.buckets + 2 * (uint64_t)z.seg + z.cub;
+    return 4 * (uint64_t)z.keys + 2 * (uint64_t)z.heads + z.buckets + 2 * (uint64_t)z.seg + z.cub + z.ba_pts[0] +
+           z.ba_pts[1] + (z.ba_slot_bytes != 0 ? 2 * (uint64_t)z.ba_slot_bytes + (BA_MAX_ROUNDS + 1) * sizeof(uint32_t) : 0);
 }

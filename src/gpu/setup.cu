@@ -48,35 +48,6 @@ extern "C" size_t gpu_setup_set_chunk(size_t points)
     return old;
 }
 
-/* p − 2: the exponent of the inversion */
-__constant__ uint64_t D_FP_PM2[6] = {0xb9feffffffffaaa9ULL, 0x1eabfffeb153ffffULL, 0x6730d2a0f6b0f624ULL,
-                                     0x64774b84f38512bfULL, 0x4b1ba7b6434bacd7ULL, 0x1a0111ea397fe69aULL};
-
-/* a^(p−2) = 1/a (0 for a = 0); p − 2 has 381 bits */
-static __device__ __noinline__ void f_inv(dfp *r, const dfp *a)
-{
-    dfp acc, x = *a;
-    f_set_one(&acc);
-    for (int i = 380; i >= 0; i--) {
-        f_sqr(&acc, &acc);
-        if ((D_FP_PM2[i >> 6] >> (i & 63)) & 1) f_mul(&acc, &acc, &x);
-    }
-    *r = acc;
-}
-
-/* 1/(c0 + c1·u) = (c0 − c1·u)/(c0² + c1²), since u² = −1 */
-static __device__ __noinline__ void f_inv(dfp2 *r, const dfp2 *a)
-{
-    dfp t0, t1;
-    f_sqr(&t0, &a->c0);
-    f_sqr(&t1, &a->c1);
-    f_add(&t0, &t0, &t1);
-    f_inv(&t0, &t0);
-    f_mul(&t1, &a->c1, &t0);
-    f_mul(&r->c0, &a->c0, &t0);
-    f_neg(&r->c1, &t1);
-}
-
 /* out[i] = k[i]·G for i < count (see the top of the file); table: FB_NW × FB_HALF affine entries */
 template <typename F, int K>
 __global__ void __launch_bounds__(FB_THREADS) k_fixed_base(daff<F> *out, const dfr *k, uint64_t count,

@@ -2,7 +2,7 @@
  * arithmetic and NTTs against the CPU layers, bit for bit, on fresh random inputs (seed printed; replay with
  * CUZK_TEST_SEED) and edge cases. Prints "N passed, M failed"; exits 77 (CTest skip) when no CUDA device exists.
  * `gpu_check quick` limits the NTT sizes to 2^16 (for slow CPUs); `gpu_check msm` runs only the MSM checks, at full
- * sizes; `gpu_check keys` only the device keys (gpu_setup against groth16_setup, gpu_key_load_params against
+ * sizes (`msm_quick`: the small ones, e.g. under compute-sanitizer); `gpu_check keys` only the device keys (gpu_setup against groth16_setup, gpu_key_load_params against
  * groth16_params_load on good and malformed files). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,6 +90,7 @@ static void check_ff(void)
         {GPU_FP_MUL_SOS64, "fp_mul_sos64", 1}, {GPU_FP_SQR_SOS64, "fp_sqr_sos64", 1},
         {GPU_FP_MUL_SOS32, "fp_mul_sos32", 1}, {GPU_FP_SQR_SOS32, "fp_sqr_sos32", 1},
         {GPU_FP2_MUL_LAZY, "fp2_mul_lazy", 2}, {GPU_FR_MUL_SOS64, "fr_mul_sos64", 0},
+        {GPU_FP_INV, "fp_inv", 1}, {GPU_FP2_INV, "fp2_inv", 2},
     };
     for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++) {
         cuzk_status st;
@@ -115,6 +116,7 @@ static void check_ff(void)
                 case GPU_FP_SQR:
                 case GPU_FP_SQR_SOS64:
                 case GPU_FP_SQR_SOS32: fp_sqr(&pe[i], &pa[i]); break;
+                case GPU_FP_INV: fp_inv(&pe[i], &pa[i]); break; /* edge values include 0 → 0 */
                 default: fp_mul(&pe[i], &pa[i], &pb[i]); break;
                 }
                 if (memcmp(&pe[i], &pr[i], sizeof pe[i]) != 0 && bad++ == 0) first = i;
@@ -126,6 +128,7 @@ static void check_ff(void)
                 case GPU_FP2_ADD: fp2_add(&qe[i], &qa[i], &qb[i]); break;
                 case GPU_FP2_SUB: fp2_sub(&qe[i], &qa[i], &qb[i]); break;
                 case GPU_FP2_SQR: fp2_sqr(&qe[i], &qa[i]); break;
+                case GPU_FP2_INV: fp2_inv(&qe[i], &qa[i]); break;
                 default: fp2_mul(&qe[i], &qa[i], &qb[i]); break;
                 }
                 if (memcmp(&qe[i], &qr[i], sizeof qe[i]) != 0 && bad++ == 0) first = i;
@@ -254,13 +257,15 @@ static void rand_g2_points(g2_affine_t *out, size_t n)
 }
 
 /* scalar and base patterns: 0 random, 1 edge-heavy (zeros, ones, −1, small, repeated and negated points,
- * infinity), 2 one scalar for all (every window's digit in one bucket), 3 small scalars (top windows empty) */
+ * infinity), 2 one scalar for all (every window's digit in one bucket), 3 small scalars (top windows empty),
+ * 4 one scalar for all and bases in neighbouring pairs P, P and P, −P, some at infinity (the batch-affine rounds'
+ * doubling, opposite points and infinity, since the sort keeps the order within a bucket) */
 static void make_scalars(fr_t *k, size_t n, int pattern)
 {
     fr_t same;
     rand_fr(&same);
     for (size_t i = 0; i < n; i++) {
-        if (pattern == 2) {
+        if (pattern == 2 || pattern == 4) {
             k[i] = same;
         } else if (pattern == 3) {
             fr_from_u64(&k[i], rnd() & 0xffff);
@@ -290,6 +295,13 @@ static void make_scalars(fr_t *k, size_t n, int pattern)
             for (size_t i = 5; i < n; i += 7) b[i] = b[i - 1];                         /* repeated */                  \
             for (size_t i = 6; i < n; i += 11) G##_affine_neg(&b[i], &b[i - 2]);       /* negated */                   \
             for (size_t i = 2; i < n; i += 13) G##_affine_set_infinity(&b[i]);         /* infinity */                  \
+        }                                                                                                              \
+        if (pattern == 4) {                                                                                            \
+            for (size_t i = 1; i < n; i += 2) {                                                                        \
+                if (i % 4 == 1) b[i] = b[i - 1];                                                                       \
+                else G##_affine_neg(&b[i], &b[i - 1]);                                                                 \
+            }                                                                                                          \
+            for (size_t i = 6; i < n; i += 13) G##_affine_set_infinity(&b[i]);                                         \
         }                                                                                                              \
         make_scalars(k, n, pattern);                                                                                   \
         JAC r1, r2;                                                                                                    \
@@ -368,7 +380,7 @@ static void check_msm(int quick)
     }
     static const size_t small[] = {0, 1, 2, 3, 7, 100, 1000, 4097};
     for (size_t i = 0; i < sizeof small / sizeof small[0]; i++) {
-        for (int pat = 0; pat < 4; pat++) {
+        for (int pat = 0; pat < 5; pat++) {
             check_g1_msm(small[i], pat, 0, 0, ctx);
             if (i % 2 == 1 || pat == 1) check_g2_msm(small[i], pat, 0, 0, ctx);
         }
@@ -395,10 +407,16 @@ static void check_msm(int quick)
     check_g2_batch(1000, 1, ctx);
     /* G1 with the plain and with the dedicated Fp squaring (G2 has one flavour); the bucket reduction over 2^13
      * and 2^18 threads (segments of many buckets, and of one) */
-    static const unsigned flavours[] = {0x14, 0x114, 0x1114, 0x6114};
+    static const unsigned flavours[] = {0x14, 0x114, 0x1114, 0x6114, 0x614, 0x714};
     for (size_t i = 0; i < sizeof flavours / sizeof flavours[0]; i++) {
         gpu_msm_set_variant(flavours[i]);
         printf("msm variant %#x\n", flavours[i]);
+        check_g1_msm(5000, 4, 12, 0, ctx);
+        check_g1_msm(5001, 4, 3, 0, ctx);
+        check_g1_msm(3001, 0, 3, 0, ctx);
+        check_g1_msm(3001, 3, 5, 0, ctx);
+        check_g2_msm(2001, 4, 11, 0, ctx);
+        check_g2_msm(1500, 0, 4, 0, ctx);
         check_g1_msm(4097, 1, 0, 0, ctx);
         check_g1_msm(20000, 2, 16, 0, ctx);
         check_g1_msm(3001, 1, 11, 3001 * 3 + 5, ctx);
@@ -452,6 +470,14 @@ static r1cs_t *rand_circuit(uint32_t ni, uint32_t na, uint64_t m, int gaps)
                 if (!gaps && k == 0 && i == 0) v = row % (ni + na);
                 if (gaps && v >= ni && (v - ni) % 7 == 3) v = rnd() % ni;
                 t[k][i].var = v < ni ? R1CS_INPUT(v) : R1CS_AUX(v - ni);
+                /* distinct variables within a combination: two terms of one variable could cancel, and a variable
+                 * left in no combination has L = 0, a point at infinity that the .params format refuses */
+                bool repeated = false;
+                for (size_t j = 0; j < i; j++) repeated |= t[k][j].var == t[k][i].var;
+                if (repeated) {
+                    len[k] = i;
+                    break;
+                }
                 switch (rnd() % 3) {
                 case 0: fr_set_one(&t[k][i].coeff); break;
                 case 1: fr_set_one(&t[k][i].coeff); fr_neg(&t[k][i].coeff, &t[k][i].coeff); break;
@@ -801,8 +827,8 @@ int main(int argc, char **argv)
         check_keys(0);
         return gpu_test_finish();
     }
-    if (argc > 1 && strcmp(argv[1], "msm") == 0) {
-        check_msm(0);
+    if (argc > 1 && (strcmp(argv[1], "msm") == 0 || strcmp(argv[1], "msm_quick") == 0)) {
+        check_msm(strcmp(argv[1], "msm_quick") == 0);
         return gpu_test_finish();
     }
     check_msm(quick);

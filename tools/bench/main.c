@@ -119,8 +119,10 @@ int main(int argc, char **argv)
             bool msm = argv[i][2] == 'm';
             char *end;
             long v = strtol(argv[++i], &end, 0);
-            if (*end != '\0' || v < 0 || v > 0xffff) {
-                fprintf(stderr, "cuzk-bench: %s needs a number between 0 and 0xffff\n", msm ? "--msm-variant" : "--ntt-variant");
+            long max = msm ? 0xffffff : 0xffff;
+            if (*end != '\0' || v < 0 || v > max) {
+                fprintf(stderr, "cuzk-bench: %s needs a number between 0 and %#lx\n", msm ? "--msm-variant" : "--ntt-variant",
+                        max);
                 return 2;
             }
             if (msm) o.msm_variant = v;

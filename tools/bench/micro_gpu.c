@@ -38,13 +38,15 @@ static void bench_ff(const bench_opts *o)
         {GPU_FP_SQR, "gpu_fp_sqr"}, {GPU_FP_MUL_SOS64, "gpu_fp_mul_sos64"}, {GPU_FP_SQR_SOS64, "gpu_fp_sqr_sos64"},
         {GPU_FP_MUL_SOS32, "gpu_fp_mul_sos32"}, {GPU_FP_SQR_SOS32, "gpu_fp_sqr_sos32"},
         {GPU_FP2_MUL_LAZY, "gpu_fp2_mul_lazy"}, {GPU_FR_MUL_SOS64, "gpu_fr_mul_sos64"},
+        {GPU_FP_INV, "gpu_fp_inv"}, {GPU_FP2_INV, "gpu_fp2_inv"},
     };
     /* 132 SMs × 2048 threads × 4: enough to fill the device; the value is device time per operation */
     const size_t threads = (size_t)1 << 20;
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
         if (!bench_selected(o, ops[i].name)) continue;
         double ns;
-        cuzk_status st = gpu_ff_throughput(ops[i].op, threads, 256, &ns);
+        int inv = ops[i].op == GPU_FP_INV || ops[i].op == GPU_FP2_INV; /* ~400 multiplications each */
+        cuzk_status st = gpu_ff_throughput(ops[i].op, threads, inv ? 4 : 256, &ns);
         if (st != CUZK_OK) {
             fail(ops[i].name, st);
             continue;
@@ -317,15 +319,15 @@ static void bench_msm(const bench_opts *o)
 }
 
 /* gpu_msm_var: MSM kernel variants side by side in one run (gpu_msm_set_variant): G1 at 2^22 and 2^24 and G2 at
- * 2^22 with the coordinate-field flavours and register caps of gpu_msm_set_variant (names
+ * 2^22, with and without batch-affine rounds (and their slots per thread and least run) (names
  * gpu_g1_msm_var<v>, gpu_g2_msm_var<v>, v the variant in hex, 0 the default). With the filter gpu_msm_once every configuration runs once, untimed: the
  * launches a profiler (ncu --kernel-name regex:k_accumulate) attaches to. */
 static void bench_msm_var(const bench_opts *o)
 {
     int once = bench_selected(o, "gpu_msm_once") && o->filter != NULL;
     static const struct { int g2; unsigned log2, v; } cfg[] = {
-        {0, 22, 0x114}, {0, 24, 0x114}, {0, 24, 0x4114}, {0, 24, 0x5114}, {0, 24, 0x6114},
-        {1, 22, 0x114}, {1, 22, 0x4114}, {1, 22, 0x5114}, {1, 22, 0x6114}};
+        {0, 22, 0x114}, {0, 22, 0x314}, {0, 24, 0x114}, {0, 24, 0x314}, {0, 24, 0x30314},
+        {1, 22, 0x114}, {1, 22, 0x514}, {1, 22, 0x30514}, {1, 22, 0x40514}, {1, 22, 0x840514}};
     size_t nmax = (size_t)1 << (once ? 22 : 24), ntile = MSM_TILE + 17;
     fr_t *ks = malloc(ntile * sizeof *ks);
     gpu_msm_ctx *ctx = NULL;

@@ -260,19 +260,24 @@ int main(int argc, char **argv)
     uint64_t rss = peak_rss();
     printf("{\"backend\": \"%s\", \"log2\": %u, \"jobs\": %u, \"partitions\": %u, \"completed\": %u, "
            "\"synthesis_workers\": %u, \"synthesis_threads\": %u, \"provers\": %u, \"prover_threads\": %u, "
-           "\"depth\": %u, \"cores\": %ld, \"preload_s\": %.2f, \"wall_s\": %.3f, \"s_per_proof\": %.3f, "
-           "\"cpu_s\": %.3f, \"cpu_utilisation\": %.3f, \"proofs_per_min\": %.2f, \"peak_rss_bytes\": %llu, "
+           "\"depth\": %u, \"cores\": %ld, \"preload_s\": %.2f, \"wall_s\": %.3f, \"s_per_job\": %.3f, "
+           "\"s_per_partition\": %.3f, \"cpu_s\": %.3f, \"cpu_utilisation\": %.3f, \"partitions_per_min\": %.2f, "
+           "\"peak_rss_bytes\": %llu, "
            "\"loadavg_before\": %.2f, \"loadavg_after\": %.2f",
            ndev > 0 && strncmp(names[0], "cpu", 3) == 0 ? "cpu" : "gpu", log2, jobs, parts, ok, sw, st, pw, pt, depth,
-           cores, preload_s, wall, proofs ? wall / proofs : 0, cpu, cpu / (wall * (double)cores),
+           cores, preload_s, wall, ok ? wall / ok : 0, proofs ? wall / proofs : 0, cpu, cpu / (wall * (double)cores),
            60.0 * proofs / wall, (unsigned long long)rss, load0, load1);
     printf(", \"devices\": [");
     for (size_t d = 0; d < ndev; d++)
         printf("%s{\"name\": \"%s\", \"busy_pct\": %.1f}", d ? ", " : "", names[d],
                100 * (busy1[d] - busy0[d]) / wall);
     printf("]");
-    fprintf(stderr, "%u x 2^%u partitions in %.2f s: %.3f s/proof, %.2f proofs/min, peak RSS %.2f GiB, preload %.1f s\n",
-            proofs, log2, wall, proofs ? wall / proofs : 0, 60.0 * proofs / wall, rss / 1073741824.0, preload_s);
+    /* a job is one proof of `parts` partitions (a 32 GiB PoRep: 10), each partition one Groth16 proof */
+    fprintf(stderr,
+            "%u x 2^%u partitions in %.2f s: %.2f s per %u-partition proof, %.3f s per partition, %.2f partitions/min, "
+            "peak RSS %.2f GiB, preload %.1f s\n",
+            proofs, log2, wall, ok ? wall / ok : 0, parts, proofs ? wall / proofs : 0, 60.0 * proofs / wall,
+            rss / 1073741824.0, preload_s);
     for (size_t d = 0; d < ndev; d++)
         fprintf(stderr, "  device %zu (%s): busy %.1f%%\n", d, names[d], 100 * (busy1[d] - busy0[d]) / wall);
     static const char *stages[] = {"synthesis", "upload", "spmv", "ntt_h", "msm", "verify", "finalize", "admission",
