@@ -233,6 +233,14 @@ cuzk_status gpu_prove_msms(groth16_msm_sums *sums, gpu_prover *p, const gpu_key 
                            const groth16_prove_opts *opts, gpu_prove_stats *stats, cuzk_errmsg *err);
 cuzk_status gpu_prove(groth16_proof_t *proof, gpu_prover *p, const gpu_key *k, const fr_t *z,
                       const groth16_prove_opts *opts, gpu_prove_stats *stats, cuzk_errmsg *err);
+/* Latency mode: one proof's device work on two provers at once, normally on two devices that each hold a copy of
+ * the same key: p0 with k0 uploads the witness and computes SpMV, H and the H MSM; p1 with k1 (on a thread of its
+ * own) uploads it and computes the 0/1 splits and the L, A, B1 and B2 MSMs. The sums equal gpu_prove_msms's. Keys
+ * that are not copies of one key (shape, verifying key) give CUZK_ERR_INVALID_ARG. stats: each phase's own time
+ * (upload, prepare: p0's), total the wall time, vram_bytes both provers'. */
+cuzk_status gpu_prove_msms_pair(groth16_msm_sums *sums, gpu_prover *p0, const gpu_key *k0, gpu_prover *p1,
+                                const gpu_key *k1, const fr_t *z, const groth16_prove_opts *opts,
+                                gpu_prove_stats *stats, cuzk_errmsg *err);
 
 #ifdef __cplusplus
 }

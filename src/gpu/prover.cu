@@ -6,6 +6,7 @@
  *   host, where groth16_assemble adds the r and s terms.
  * Results equal the CPU prover's bit for bit: both compute the same group elements and the affine encoding of a
  * point is unique. */
+#include <pthread.h>
 #include <string.h>
 
 #include <cub/cub.cuh>
@@ -604,39 +605,51 @@ static void add_time(double *slot, double *t)
     *t = n;
 }
 
-extern "C" cuzk_status gpu_prove_msms(groth16_msm_sums *sums, gpu_prover *p, const gpu_key *k, const fr_t *z,
-                                      const groth16_prove_opts *opts, gpu_prove_stats *stats, cuzk_errmsg *err)
+/* The checks every proof starts with; *mode: the c_mode the key allows. */
+static cuzk_status prove_args(r1cs_c_mode *mode, const groth16_msm_sums *sums, const gpu_prover *p, const gpu_key *k,
+                              const fr_t *z, const groth16_prove_opts *opts, cuzk_errmsg *err)
 {
-    gpu_prove_stats st;
-    memset(&st, 0, sizeof st);
-    double t0 = g16_gpu_now(), t = t0;
-    r1cs_c_mode mode = opts != NULL ? opts->c_mode : R1CS_C_PRODUCT;
+    *mode = opts != NULL ? opts->c_mode : R1CS_C_PRODUCT;
     if (sums == NULL || p == NULL || k == NULL || z == NULL)
         return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG, "NULL argument");
-    if (mode != R1CS_C_MATRIX && mode != R1CS_C_PRODUCT && mode != R1CS_C_CHECKED)
-        return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG, "unknown c_mode %d", (int)mode);
+    if (*mode != R1CS_C_MATRIX && *mode != R1CS_C_PRODUCT && *mode != R1CS_C_CHECKED)
+        return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG, "unknown c_mode %d", (int)*mode);
     if (!fr_is_one(&z[0])) return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG, "witness z[0] is not 1");
     if (k->device != p->device)
         return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG, "the key lives on device %d, the prover on device %d",
                             k->device, p->device);
     bool bell = k->conv == GROTH16_BELLPERSON;
-    if (mode == R1CS_C_CHECKED && !bell && !k->has_chk)
+    if (*mode == R1CS_C_CHECKED && !bell && !k->has_chk)
         return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG,
                             "checking the witness needs the circuit with its C matrix (the snarkjs key has none)");
-    if (mode == R1CS_C_MATRIX && !bell) mode = R1CS_C_PRODUCT; /* a snarkjs key has no C: c is a∘b, as on the CPU */
-    CUZK_CUDA(cudaSetDevice(p->device));
+    if (*mode == R1CS_C_MATRIX && !bell) *mode = R1CS_C_PRODUCT; /* a snarkjs key has no C: c is a∘b, as on the CPU */
+    return CUZK_OK;
+}
 
+/* The witness onto the prover's device (its buffers grown first, if a reserve did not). */
+static cuzk_status prove_upload(gpu_prover *p, const gpu_key *k, const fr_t *z, gpu_prove_stats *st, double *t,
+                                cuzk_errmsg *err)
+{
+    CUZK_CUDA(cudaSetDevice(p->device));
     cuzk_status s = prepare(p, k);
     if (s != CUZK_OK) return g16_gpu_fail(err, s, "cannot allocate the prover's device buffers");
-    add_time(&st.prepare, &t);
-    uint64_t nv = k->num_inputs + k->num_aux, n = k->domain_size;
-    s = upload_witness(p, z, nv);
+    add_time(&st->prepare, t);
+    s = upload_witness(p, z, k->num_inputs + k->num_aux);
     if (s == CUZK_OK) s = stream_sync();
     if (s != CUZK_OK) return g16_gpu_fail(err, s, "witness upload failed");
-    add_time(&st.upload, &t);
+    add_time(&st->upload, t);
+    return CUZK_OK;
+}
 
+/* The H side of a proof, on the uploaded witness: the witness check (R1CS_C_CHECKED), SpMV, H, the H MSM. */
+static cuzk_status prove_h_side(groth16_msm_sums *sums, gpu_prover *p, const gpu_key *k, r1cs_c_mode mode,
+                                gpu_prove_stats *st, double *t, cuzk_errmsg *err)
+{
+    bool bell = k->conv == GROTH16_BELLPERSON;
+    uint64_t n = k->domain_size;
     fr_t one;
     fr_set_one(&one);
+    cuzk_status s;
     if (mode == R1CS_C_CHECKED) {
         const gpu_csr *m = bell ? k->m : k->chk;
         uint64_t rows = bell ? k->rows : k->chk_rows;
@@ -660,40 +673,136 @@ extern "C" cuzk_status gpu_prove_msms(groth16_msm_sums *sums, gpu_prover *p, con
         gpu_set_error("k_spmv", cudaGetLastError(), __FILE__, __LINE__);
         return g16_gpu_fail(err, CUZK_ERR_DEVICE, "sparse evaluation failed");
     }
-    add_time(&st.spmv, &t);
+    add_time(&st->spmv, t);
 
     s = compute_h(p, k);
     if (s == CUZK_OK) s = stream_sync();
     if (s != CUZK_OK) return g16_gpu_fail(err, s, "the H polynomial failed");
-    add_time(&st.ntt_h, &t);
+    add_time(&st->ntt_h, t);
 
     s = msm_over<g1_jac_t>(&sums->h, p, k, k->h, k->h_len, p->abc[0], false, 0);
     if (s != CUZK_OK) return g16_gpu_fail(err, s, "H multi-scalar multiplication failed");
-    add_time(&st.msm_h, &t);
+    add_time(&st->msm_h, t);
+    return CUZK_OK;
+}
 
+/* The query side, on the uploaded witness: the 0/1 splits and the L, A, B1 and B2 MSMs. */
+static cuzk_status prove_query_side(groth16_msm_sums *sums, gpu_prover *p, const gpu_key *k, gpu_prove_stats *st,
+                                    double *t, cuzk_errmsg *err)
+{
     uint64_t count = 0;
-    s = split(p, NULL, k->num_inputs, k->num_aux, &count);
+    cuzk_status s = split(p, NULL, k->num_inputs, k->num_aux, &count);
     if (s == CUZK_OK) s = msm_over<g1_jac_t>(&sums->l, p, k, k->l, k->l_len, NULL, true, count);
     if (s != CUZK_OK) return g16_gpu_fail(err, s, "L multi-scalar multiplication failed");
-    add_time(&st.msm_l, &t);
+    add_time(&st->msm_l, t);
 
     s = split(p, k->a_vars, 0, k->a_len, &count);
     if (s == CUZK_OK) s = msm_over<g1_jac_t>(&sums->a, p, k, k->a, k->a_len, NULL, true, count);
     if (s != CUZK_OK) return g16_gpu_fail(err, s, "A multi-scalar multiplication failed");
-    add_time(&st.msm_a, &t);
+    add_time(&st->msm_a, t);
 
     s = split(p, k->b_vars, 0, k->b_len, &count);
     if (s == CUZK_OK) s = msm_over<g1_jac_t>(&sums->b1, p, k, k->b_g1, k->b_len, NULL, true, count);
     if (s != CUZK_OK) return g16_gpu_fail(err, s, "B1 multi-scalar multiplication failed");
-    add_time(&st.msm_b1, &t);
+    add_time(&st->msm_b1, t);
     s = msm_over<g2_jac_t>(&sums->b2, p, k, k->b_g2, k->b_len, NULL, true, count);
     if (s != CUZK_OK) return g16_gpu_fail(err, s, "B2 multi-scalar multiplication failed");
-    add_time(&st.msm_b2, &t);
+    add_time(&st->msm_b2, t);
+    return CUZK_OK;
+}
 
+extern "C" cuzk_status gpu_prove_msms(groth16_msm_sums *sums, gpu_prover *p, const gpu_key *k, const fr_t *z,
+                                      const groth16_prove_opts *opts, gpu_prove_stats *stats, cuzk_errmsg *err)
+{
+    gpu_prove_stats st;
+    memset(&st, 0, sizeof st);
+    double t0 = g16_gpu_now(), t = t0;
+    r1cs_c_mode mode;
+    CUZK_TRY(prove_args(&mode, sums, p, k, z, opts, err));
+    CUZK_TRY(prove_upload(p, k, z, &st, &t, err));
+    CUZK_TRY(prove_h_side(sums, p, k, mode, &st, &t, err));
+    CUZK_TRY(prove_query_side(sums, p, k, &st, &t, err));
     st.total = g16_gpu_now() - t0;
     st.vram_bytes = gpu_prover_vram_bytes(p);
     if (stats != NULL) *stats = st;
     return CUZK_OK;
+}
+
+/* Two keys are copies of one when their shapes and verifying keys agree. */
+static bool same_key(const gpu_key *a, const gpu_key *b)
+{
+    const groth16_vk *u = &a->vk, *v = &b->vk;
+    return a->conv == b->conv && a->domain_size == b->domain_size && a->num_inputs == b->num_inputs &&
+           a->num_aux == b->num_aux && a->h_len == b->h_len && a->l_len == b->l_len && a->a_len == b->a_len &&
+           a->b_len == b->b_len && memcmp(&u->alpha_g1, &v->alpha_g1, sizeof u->alpha_g1) == 0 &&
+           memcmp(&u->beta_g1, &v->beta_g1, sizeof u->beta_g1) == 0 &&
+           memcmp(&u->delta_g1, &v->delta_g1, sizeof u->delta_g1) == 0 &&
+           memcmp(&u->beta_g2, &v->beta_g2, sizeof u->beta_g2) == 0 &&
+           memcmp(&u->gamma_g2, &v->gamma_g2, sizeof u->gamma_g2) == 0 &&
+           memcmp(&u->delta_g2, &v->delta_g2, sizeof u->delta_g2) == 0 && u->num_inputs == v->num_inputs &&
+           (u->num_inputs == 0 || memcmp(u->ic, v->ic, u->num_inputs * sizeof *u->ic) == 0);
+}
+
+typedef struct {
+    groth16_msm_sums sums;
+    gpu_prover *p;
+    const gpu_key *k;
+    const fr_t *z;
+    gpu_prove_stats st;
+    cuzk_errmsg err;
+    cuzk_status s;
+} query_job;
+
+static void *query_thread(void *arg)
+{
+    query_job *j = (query_job *)arg;
+    double t = g16_gpu_now();
+    j->s = prove_upload(j->p, j->k, j->z, &j->st, &t, &j->err);
+    if (j->s == CUZK_OK) j->s = prove_query_side(&j->sums, j->p, j->k, &j->st, &t, &j->err);
+    return NULL;
+}
+
+extern "C" cuzk_status gpu_prove_msms_pair(groth16_msm_sums *sums, gpu_prover *p0, const gpu_key *k0, gpu_prover *p1,
+                                           const gpu_key *k1, const fr_t *z, const groth16_prove_opts *opts,
+                                           gpu_prove_stats *stats, cuzk_errmsg *err)
+{
+    gpu_prove_stats st;
+    memset(&st, 0, sizeof st);
+    double t0 = g16_gpu_now(), t = t0;
+    r1cs_c_mode mode;
+    CUZK_TRY(prove_args(&mode, sums, p0, k0, z, opts, err));
+    if (p1 == NULL || k1 == NULL) return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG, "NULL argument");
+    if (p1 == p0) return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG, "the two sides need two provers");
+    if (k1->device != p1->device)
+        return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG, "the key lives on device %d, the prover on device %d",
+                            k1->device, p1->device);
+    if (!same_key(k0, k1)) return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG, "the two keys are not copies of one key");
+
+    query_job *j = (query_job *)calloc(1, sizeof *j);
+    if (j == NULL) return g16_gpu_fail(err, CUZK_ERR_NOMEM, "out of host memory");
+    j->p = p1, j->k = k1, j->z = z;
+    pthread_t th;
+    if (pthread_create(&th, NULL, query_thread, j) != 0) {
+        free(j);
+        return g16_gpu_fail(err, CUZK_ERR_NOMEM, "cannot start the query side's thread");
+    }
+    cuzk_status s = prove_upload(p0, k0, z, &st, &t, err);
+    if (s == CUZK_OK) s = prove_h_side(sums, p0, k0, mode, &st, &t, err);
+    pthread_join(th, NULL);
+    if (s == CUZK_OK && j->s != CUZK_OK) {
+        s = j->s;
+        if (err != NULL) *err = j->err;
+    }
+    if (s == CUZK_OK) {
+        sums->l = j->sums.l, sums->a = j->sums.a, sums->b1 = j->sums.b1, sums->b2 = j->sums.b2;
+        st.msm_l = j->st.msm_l, st.msm_a = j->st.msm_a, st.msm_b1 = j->st.msm_b1, st.msm_b2 = j->st.msm_b2;
+        st.total = g16_gpu_now() - t0;
+        st.vram_bytes = gpu_prover_vram_bytes(p0) + gpu_prover_vram_bytes(p1);
+        if (stats != NULL) *stats = st;
+    }
+    explicit_bzero(&j->sums, sizeof j->sums);
+    free(j);
+    return s;
 }
 
 extern "C" cuzk_status gpu_prove(groth16_proof_t *proof, gpu_prover *p, const gpu_key *k, const fr_t *z,

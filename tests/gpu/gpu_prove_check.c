@@ -293,6 +293,83 @@ static void check_reserved(void)
     }
 }
 
+/* Latency mode: the H side on one prover and the L, A, B sides on another (device 1 with its own copy of the key when
+ * there is a second device, else a second copy on device 0) give the CPU's proof; keys of two setups, one prover for
+ * both sides and an unsatisfied witness are refused. */
+static void check_pair(void)
+{
+    int dev1 = gpu_device_count() > 1 ? 1 : 0;
+    for (int snarkjs = 0; snarkjs < 2; snarkjs++) {
+        fixture f, g;
+        if (!fixture_make(&f, snarkjs ? 10 : 12, snarkjs ? GROTH16_SNARKJS : GROTH16_BELLPERSON)) return;
+        if (!fixture_make(&g, snarkjs ? 10 : 12, snarkjs ? GROTH16_SNARKJS : GROTH16_BELLPERSON)) {
+            fixture_free(&f);
+            return;
+        }
+        cuzk_errmsg err = {{0}};
+        gpu_key *k0 = upload(&f, GPU_KEY_AUTO, 0), *other = upload(&g, GPU_KEY_AUTO, 0), *k1 = NULL;
+        gpu_prover *p0 = NULL, *p1 = NULL;
+        gpu_prover_create(&p0, &err);
+        gpu_set_device(dev1);
+        k1 = upload(&f, GPU_KEY_AUTO, 0);
+        gpu_prover_create(&p1, &err);
+        gpu_set_device(0);
+        if (k0 != NULL && k1 != NULL && other != NULL && p0 != NULL && p1 != NULL) {
+            char name[120];
+            snprintf(name, sizeof name, "pair (devices 0 and %d) 2^%u %s", dev1, f.log2, snarkjs ? "snarkjs" : "bellperson");
+            groth16_prove_opts o = opts_rs(R1CS_C_PRODUCT);
+            groth16_proof_t cpu, gpu;
+            memset(&gpu, 0x5a, sizeof gpu);
+            groth16_msm_sums sums;
+            gpu_prove_stats st;
+            cuzk_status s1 = groth16_prove(&cpu, &f.pk, snarkjs ? NULL : f.r, f.z, &o, NULL, &err);
+            cuzk_status s2 = gpu_prove_msms_pair(&sums, p0, k0, p1, k1, f.z, &o, &st, &err);
+            if (s2 == CUZK_OK) s2 = groth16_assemble(&gpu, gpu_key_vk(k0), &sums, &o);
+            check_detail(s1 == CUZK_OK && s2 == CUZK_OK, name, err.msg);
+            if (s1 == CUZK_OK && s2 == CUZK_OK) {
+                check_detail(memcmp(&cpu, &gpu, sizeof cpu) == 0, name, "proofs differ");
+                groth16_pvk pvk;
+                groth16_prepare_vk(&pvk, gpu_key_vk(k0));
+                check_detail(groth16_verify(&pvk, &gpu, f.z + 1, gpu_key_vk(k0)->num_inputs - 1) == CUZK_OK, name,
+                             "pair proof does not verify");
+                printf("  %s: h side %.2f ms (upload %.2f spmv %.2f h %.2f msm h %.2f), msm l %.2f a %.2f b1 %.2f "
+                       "b2 %.2f, total %.2f ms\n", name, (st.upload + st.spmv + st.ntt_h + st.msm_h) * 1e3,
+                       st.upload * 1e3, st.spmv * 1e3, st.ntt_h * 1e3, st.msm_h * 1e3, st.msm_l * 1e3, st.msm_a * 1e3,
+                       st.msm_b1 * 1e3, st.msm_b2 * 1e3, st.total * 1e3);
+            }
+            cuzk_status s = gpu_prove_msms_pair(&sums, p0, k0, p1, other, f.z, &o, NULL, &err);
+            check_detail(s == CUZK_ERR_INVALID_ARG, "pair: keys of two setups refused (CUZK_ERR_INVALID_ARG)", err.msg);
+            s = gpu_prove_msms_pair(&sums, p0, k0, p0, k0, f.z, &o, NULL, &err);
+            check_detail(s == CUZK_ERR_INVALID_ARG, "pair: one prover for both sides refused (CUZK_ERR_INVALID_ARG)",
+                         err.msg);
+            if (!snarkjs) {
+                fr_t *bad = malloc(r1cs_num_vars(f.r) * sizeof *bad);
+                if (bad != NULL) {
+                    memcpy(bad, f.z, r1cs_num_vars(f.r) * sizeof *bad);
+                    uint64_t j = f.r->num_inputs + rnd() % f.r->num_aux; /* one aux value changed, as above */
+                    fr_t one;
+                    fr_set_one(&one);
+                    fr_add(&bad[j], &bad[j], &one);
+                    groth16_prove_opts oc = opts_rs(R1CS_C_CHECKED);
+                    s = gpu_prove_msms_pair(&sums, p0, k0, p1, k1, bad, &oc, NULL, &err);
+                    check_detail(s == CUZK_ERR_R1CS_UNSATISFIED, "pair: unsatisfied witness (CUZK_ERR_R1CS_UNSATISFIED)",
+                                 err.msg);
+                    free(bad);
+                }
+            }
+        } else {
+            check_detail(0, "pair: keys and provers", err.msg);
+        }
+        gpu_prover_destroy(p0);
+        gpu_prover_destroy(p1);
+        gpu_key_free(k0);
+        gpu_key_free(k1);
+        gpu_key_free(other);
+        fixture_free(&g);
+        fixture_free(&f);
+    }
+}
+
 int main(int argc, char **argv)
 {
     int quick = argc > 1 && strcmp(argv[1], "quick") == 0;
@@ -317,6 +394,7 @@ int main(int argc, char **argv)
     gpu_prover_destroy(p);
     check_steady();
     check_reserved();
+    check_pair();
 
     /* a second device, when there is one: key and prover there */
     if (gpu_device_count() > 1 && gpu_set_device(1) == CUZK_OK && gpu_prover_create(&p, &err) == CUZK_OK) {

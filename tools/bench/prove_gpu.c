@@ -3,6 +3,7 @@
  *   gpu_prove         one proof from the witness in pinned host memory, median of three    (ms)
  *   gpu_prove_<phase> its phases: upload, spmv, ntt_h, msm_h, msm_l, msm_a, msm_b1, msm_b2, assembly (ms)
  *   gpu_prove_vram    the key plus one prover's buffers on the device                      (MB)
+ *   gpu_prove_pair    with two devices: the proof split over both (latency mode), median of three (ms)
  *   gpu_key_upload    a host key (2^20) copied up by gpu_key_upload, and its .params file decoded on the device
  *                     by gpu_key_load_params (GB/s), next to the CPU loader's rate
  * Every proof is verified; at 2^20 the CPU prover proves the same witness with the same r, s and the two proofs
@@ -80,6 +81,54 @@ static void key_upload(unsigned log2, const r1cs_t *r)
         unlink(path);
     }
     groth16_pk_free(&pk);
+}
+
+/* gpu_prove_pair (latency mode, gpu_prove_msms_pair): the same proof with the H side on device 0 and the L, A, B
+ * sides on device 1, which gets its own copy of the key (gpu_setup with the same toxic waste); median of three,
+ * with each side's time. */
+static void prove_pair(uint64_t n, const r1cs_t *r, const fr_t *z, const fr_t *pz, const groth16_setup_opts *so,
+                       const groth16_prove_opts *po, gpu_prover *p0, gpu_key *k0)
+{
+    enum { REPS = 3 };
+    gpu_key *k1 = NULL;
+    gpu_prover *p1 = NULL;
+    cuzk_errmsg err = {{0}};
+    cuzk_status s = gpu_set_device(1);
+    if (s == CUZK_OK) {
+        gpu_key_opts ko;
+        memset(&ko, 0, sizeof ko);
+        s = gpu_setup(&k1, r, so, &ko, &err);
+    }
+    if (s == CUZK_OK) s = gpu_prover_create(&p1, &err);
+    if (s == CUZK_OK) s = gpu_prover_reserve(p1, k1, &err);
+    gpu_set_device(0);
+    double tot[REPS], hs[REPS], qs[REPS];
+    groth16_proof_t proof;
+    for (int i = 0; i < REPS && s == CUZK_OK; i++) {
+        groth16_msm_sums sums;
+        gpu_prove_stats st;
+        s = gpu_prove_msms_pair(&sums, p0, k0, p1, k1, pz, po, &st, &err);
+        if (s == CUZK_OK) s = groth16_assemble(&proof, gpu_key_vk(k0), &sums, po);
+        tot[i] = st.total * 1e3;
+        hs[i] = (st.upload + st.spmv + st.ntt_h + st.msm_h) * 1e3;
+        qs[i] = (st.msm_l + st.msm_a + st.msm_b1 + st.msm_b2) * 1e3;
+    }
+    if (s == CUZK_OK) {
+        groth16_pvk pvk;
+        groth16_prepare_vk(&pvk, gpu_key_vk(k0));
+        bool valid = groth16_verify(&pvk, &proof, z + 1, gpu_key_vk(k0)->num_inputs - 1) == CUZK_OK;
+        qsort(tot, REPS, sizeof tot[0], cmp_d);
+        qsort(hs, REPS, sizeof hs[0], cmp_d);
+        qsort(qs, REPS, sizeof qs[0], cmp_d);
+        char extra[160];
+        snprintf(extra, sizeof extra, ", \"h_side_ms\": %.1f, \"query_side_ms\": %.1f, \"valid\": %s", hs[REPS / 2],
+                 qs[REPS / 2], valid ? "true" : "false");
+        line("gpu_prove_pair", n, tot[REPS / 2], "ms", extra);
+    } else {
+        fprintf(stderr, "cuzk-bench: gpu_prove_pair: %s\n", err.msg);
+    }
+    gpu_prover_destroy(p1);
+    gpu_key_free(k1);
 }
 
 static void prove_size(unsigned log2, gpu_prover *p)
@@ -186,6 +235,7 @@ static void prove_size(unsigned log2, gpu_prover *p)
     gpu_key_info info;
     gpu_key_get_info(k, &info);
     line("gpu_prove_vram", n, (double)(info.vram_bytes + st[REPS - 1].vram_bytes) / 1e6, "MB", NULL);
+    if (gpu_device_count() > 1) prove_pair(n, r, z, pz, &so, &po, p, k);
 out_z:
     gpu_host_free(pz);
 out_key:
