@@ -85,6 +85,8 @@ typedef struct {
                                       * device such as the H200; docs/daemon.md) */
     const int *gpu_devices;         /* NULL/0 = all visible devices; CPU backend when there are none */
     size_t num_gpu_devices;
+    bool gpu_latency_pairs;         /* latency mode: GPUs in pairs, each partition split over its pair (H on one,
+                                     * L, A, B on the other): lower latency, lower throughput; an even count */
     unsigned gpu_queue_depth;       /* bounded queue between synthesis and provers, in partitions */
     uint64_t working_memory_budget; /* bytes; 0 = 75% of physical memory */
     uint64_t pinned_budget;         /* bytes of pinned host memory for keys and transfers */

@@ -10,7 +10,12 @@
  * host key (gpu_key_upload); a synthetic key is generated on each device by gpu_setup from the same toxic waste the
  * CPU path uses (engine_synthetic_toxic), so the host never holds its bases. Each load is planned against the
  * device's VRAM budget (config, else the free VRAM at start less 1 GiB) less what the device's other keys hold and
- * what the provers' buffers may grow to. */
+ * what the provers' buffers may grow to.
+ *
+ * Latency mode (gpu_latency_pairs): GPUs 2d and 2d + 1 form engine device d. Each holds a copy of every key the pair
+ * loads, each worker has a prover on both, and a partition runs gpu_prove_msms_pair: SpMV, H and the H MSM on the
+ * first GPU while the second computes the L, A and B MSMs, so one partition takes about 0.64 of its time on one GPU
+ * (2^27 on two H200s: 1.60 s against 2.50; docs/PERFORMANCE-gpu.md) at the cost of throughput. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,10 +40,16 @@ typedef struct {
     bool in_use;
 } gbuf;
 
+/* A key on an engine device: one gpu_key, or in latency mode a copy on each GPU of the pair. */
+typedef struct {
+    gpu_key *k[2];
+} devkey;
+
 typedef struct {
     unsigned num_devices, workers;
-    gdev *dev;
-    gpu_prover **provers; /* per worker: made when a key loads on its device, or at its first partition */
+    unsigned sides;       /* GPUs per engine device: 1, or 2 in latency mode */
+    gdev *dev;            /* num_devices × sides GPUs: engine device d has GPUs d·sides .. d·sides + sides − 1 */
+    gpu_prover **provers; /* per worker and side: made when a key loads on its device, or at its first partition */
     pthread_mutex_t *prover_lock; /* per worker: its prover is used by one thread at a time */
     pthread_mutex_t lock; /* devices' cached figures, the buffer pool */
     gbuf *bufs;
@@ -54,14 +65,23 @@ static unsigned g_num_devices(void *ctx)
     return ((gpu_ctx *)ctx)->num_devices;
 }
 
+/* the gdev of side `side` of engine device `device` */
+static gdev *gpu_of(gpu_ctx *c, unsigned device, unsigned side)
+{
+    return &c->dev[device * c->sides + side];
+}
+
+/* A latency pair reports its first GPU's figures, named after both. */
 static void g_device_info(void *ctx, unsigned device, engine_gpu_status *out)
 {
     gpu_ctx *c = ctx;
     memset(out, 0, sizeof *out);
     pthread_mutex_lock(&c->lock);
-    const gdev *d = &c->dev[device];
+    const gdev *d = gpu_of(c, device, 0);
     out->ordinal = (uint32_t)d->ordinal;
-    snprintf(out->name, sizeof out->name, "%s", d->name);
+    if (c->sides == 2)
+        snprintf(out->name, sizeof out->name, "%.100s + GPU %d (latency pair)", d->name, gpu_of(c, device, 1)->ordinal);
+    else snprintf(out->name, sizeof out->name, "%s", d->name);
     out->vram_total_bytes = d->total;
     out->vram_free_bytes = d->free_now;
     out->vram_budget_bytes = d->budget;
@@ -75,40 +95,59 @@ static uint64_t g_partition_bytes(void *ctx, const groth16_prove_shape *shape)
     return 0;
 }
 
-/* On the calling thread: the device's free VRAM into the cache (status reads it without touching the driver). */
-static void refresh_mem(gpu_ctx *c, unsigned device)
+/* On the calling thread, whose current GPU is d: its free VRAM into the cache (status reads it without touching the
+ * driver). */
+static void refresh_mem(gpu_ctx *c, gdev *d)
 {
     size_t f = 0, t = 0;
     if (gpu_mem_info(&f, &t) != CUZK_OK) return;
     pthread_mutex_lock(&c->lock);
-    c->dev[device].free_now = f;
-    c->dev[device].total = t;
+    d->free_now = f;
+    d->total = t;
     pthread_mutex_unlock(&c->lock);
 }
 
-static cuzk_status set_device(gpu_ctx *c, unsigned device, cuzk_errmsg *err)
+static cuzk_status set_gpu(const gdev *d, cuzk_errmsg *err)
 {
-    cuzk_status s = gpu_set_device(c->dev[device].ordinal);
+    cuzk_status s = gpu_set_device(d->ordinal);
     if (s != CUZK_OK && err != NULL)
-        snprintf(err->msg, sizeof err->msg, "cannot select GPU %d: %s", c->dev[device].ordinal, gpu_last_error());
+        snprintf(err->msg, sizeof err->msg, "cannot select GPU %d: %s", d->ordinal, gpu_last_error());
+    return s;
+}
+
+/* Worker w's prover on side `side`, made on that GPU when it has none; the worker's lock held. */
+static cuzk_status worker_prover(gpu_ctx *c, unsigned device, unsigned w, unsigned side, gpu_prover **out,
+                                 cuzk_errmsg *err)
+{
+    gpu_prover **pp = &c->provers[w * c->sides + side];
+    cuzk_status s = CUZK_OK;
+    if (*pp == NULL) {
+        s = set_gpu(gpu_of(c, device, side), err);
+        if (s == CUZK_OK) s = gpu_prover_create(pp, err);
+    }
+    *out = *pp;
     return s;
 }
 
 static cuzk_status g_prove_start(void *ctx, unsigned device, engine_work *w, cuzk_errmsg *err)
 {
     gpu_ctx *c = ctx;
-    cuzk_status s = set_device(c, device, err);
-    if (s != CUZK_OK) return s;
-    gpu_prover **pp = &c->provers[w->worker];
+    const devkey *dk = w->dev_key;
     groth16_prove_opts o;
     memset(&o, 0, sizeof o);
     o.c_mode = w->c_mode;
     gpu_prove_stats st;
     memset(&st, 0, sizeof st);
     double t = engine_now();
+    gpu_prover *p0 = NULL, *p1 = NULL;
     pthread_mutex_lock(&c->prover_lock[w->worker]);
-    if (*pp == NULL) s = gpu_prover_create(pp, err);
-    if (s == CUZK_OK) s = gpu_prove_msms(&w->sums, *pp, (const gpu_key *)w->dev_key, w->z, &o, &st, err);
+    cuzk_status s = worker_prover(c, device, w->worker, 0, &p0, err);
+    if (s == CUZK_OK && c->sides == 2) s = worker_prover(c, device, w->worker, 1, &p1, err);
+    if (s == CUZK_OK) s = set_gpu(gpu_of(c, device, 0), err);
+    if (s == CUZK_OK && c->sides == 2)
+        s = gpu_prove_msms_pair(&w->sums, p0, dk->k[0], p1, dk->k[1], w->z, &o, &st, err);
+    else if (s == CUZK_OK)
+        s = gpu_prove_msms(&w->sums, p0, dk->k[0], w->z, &o, &st, err);
     pthread_mutex_unlock(&c->prover_lock[w->worker]);
     if (s != CUZK_OK) return s;
     if (c->trace)
@@ -126,7 +165,7 @@ static cuzk_status g_prove_start(void *ctx, unsigned device, engine_work *w, cuz
     w->stats.msm_b1 = st.msm_b1;
     w->stats.msm_b2 = st.msm_b2;
     w->stats.total = st.total;
-    refresh_mem(c, device);
+    refresh_mem(c, gpu_of(c, device, 0));
     return CUZK_OK;
 }
 
@@ -204,7 +243,7 @@ static cuzk_status g_witness_alloc(void *ctx, uint64_t bytes, fr_t **out)
 
     void *p = NULL;
     double t = engine_now();
-    bool pinned = set_device(c, 0, NULL) == CUZK_OK && gpu_host_alloc(&p, bytes ? bytes : 1) == CUZK_OK;
+    bool pinned = set_gpu(&c->dev[0], NULL) == CUZK_OK && gpu_host_alloc(&p, bytes ? bytes : 1) == CUZK_OK;
     if (c->trace)
         fprintf(stderr, "gpu trace: a new %s witness buffer of %llu bytes at %.3f s took %.3f s\n",
                 pinned ? "pinned" : "pageable", (unsigned long long)bytes, t - c->t0, engine_now() - t);
@@ -294,10 +333,10 @@ static void g_witness_free(void *ctx, fr_t *z, uint64_t bytes)
 }
 
 /* ---- device keys ------------------------------------------------------------------------------------------------- */
-/* After a key loads: each idle worker of the device makes its prover if it has none and grows it for the key now,
- * so that no partition pays for tens of GB of allocations (the load planned the VRAM for them). A worker that is
- * proving is left alone: its buffers grow at its next partition if they must. */
-static void reserve_provers(gpu_ctx *c, unsigned device, const gpu_key *gk)
+/* After a key loads on side `side` of an engine device: each idle worker of the device makes its prover there if it
+ * has none and grows it for the key now, so that no partition pays for tens of GB of allocations (the load planned
+ * the VRAM for them). A worker that is proving is left alone: its buffers grow at its next partition if they must. */
+static void reserve_provers(gpu_ctx *c, unsigned device, unsigned side, const gpu_key *gk)
 {
     for (unsigned j = 0; j < c->workers; j++) {
         unsigned w = device * c->workers + j;
@@ -305,26 +344,28 @@ static void reserve_provers(gpu_ctx *c, unsigned device, const gpu_key *gk)
         cuzk_errmsg err;
         memset(&err, 0, sizeof err);
         double t = engine_now();
-        cuzk_status s = c->provers[w] == NULL ? gpu_prover_create(&c->provers[w], &err) : CUZK_OK;
-        if (s == CUZK_OK) s = gpu_prover_reserve(c->provers[w], gk, &err);
+        gpu_prover *p = NULL;
+        cuzk_status s = worker_prover(c, device, w, side, &p, &err);
+        if (s == CUZK_OK) s = gpu_prover_reserve(p, gk, &err);
         pthread_mutex_unlock(&c->prover_lock[w]);
         if (c->trace || s != CUZK_OK)
-            fprintf(stderr, "gpu trace: device %u worker %u reserved its buffers in %.3f s%s%s\n", device, w,
-                    engine_now() - t, s == CUZK_OK ? "" : ": failed: ", s == CUZK_OK ? "" : err.msg);
+            fprintf(stderr, "gpu trace: GPU %d worker %u reserved its buffers in %.3f s%s%s\n",
+                    gpu_of(c, device, side)->ordinal, w, engine_now() - t, s == CUZK_OK ? "" : ": failed: ",
+                    s == CUZK_OK ? "" : err.msg);
     }
 }
 
-static cuzk_status g_dev_key_load(void *ctx, unsigned device, const engine_key *k, uint64_t others_bytes,
-                                  bool allow_streamed, void **handle, engine_devkey_info *info, cuzk_errmsg *err)
+/* The key on one GPU of the engine device, planned against that GPU's budget. */
+static cuzk_status key_load_side(gpu_ctx *c, unsigned device, unsigned side, const engine_key *k,
+                                 uint64_t others_bytes, bool allow_streamed, gpu_key **out, cuzk_errmsg *err)
 {
-    gpu_ctx *c = ctx;
-    *handle = NULL;
-    cuzk_status s = set_device(c, device, err);
+    gdev *d = gpu_of(c, device, side);
+    *out = NULL;
+    cuzk_status s = set_gpu(d, err);
     if (s != CUZK_OK) return s;
     uint64_t nv = r1cs_num_vars(k->cs);
     uint64_t prover = gpu_prove_vram_bytes(k->domain_size, nv);
     pthread_mutex_lock(&c->lock);
-    gdev *d = &c->dev[device];
     uint64_t grow = d->max_prover_bytes > prover ? d->max_prover_bytes - prover : 0;
     uint64_t taken = others_bytes + (uint64_t)c->workers * grow;
     uint64_t budget = d->budget;
@@ -352,51 +393,83 @@ static cuzk_status g_dev_key_load(void *ctx, unsigned device, const engine_key *
     } else {
         s = gpu_key_upload(&gk, &k->pk, k->cs, &ko, err);
     }
-    refresh_mem(c, device);
+    refresh_mem(c, d);
     if (s != CUZK_OK) return s;
     gpu_key_info gi;
     gpu_key_get_info(gk, &gi);
     pthread_mutex_lock(&c->lock);
     if (gi.prover_vram_bytes > d->max_prover_bytes) d->max_prover_bytes = gi.prover_vram_bytes;
     pthread_mutex_unlock(&c->lock);
-    reserve_provers(c, device, gk);
-    refresh_mem(c, device);
+    reserve_provers(c, device, side, gk);
+    set_gpu(d, NULL);
+    refresh_mem(c, d);
+    *out = gk;
+    return CUZK_OK;
+}
+
+static void devkey_free(gpu_ctx *c, unsigned device, devkey *dk)
+{
+    for (unsigned side = 0; side < 2; side++) {
+        if (dk->k[side] == NULL) continue;
+        gdev *d = gpu_of(c, device, side);
+        set_gpu(d, NULL);
+        gpu_key_free(dk->k[side]);
+        refresh_mem(c, d);
+    }
+    free(dk);
+}
+
+/* info->vram_bytes: what the key takes on each GPU of the device (a latency pair holds it twice, once on each). */
+static cuzk_status g_dev_key_load(void *ctx, unsigned device, const engine_key *k, uint64_t others_bytes,
+                                  bool allow_streamed, void **handle, engine_devkey_info *info, cuzk_errmsg *err)
+{
+    gpu_ctx *c = ctx;
+    *handle = NULL;
+    devkey *dk = calloc(1, sizeof *dk);
+    if (dk == NULL) return CUZK_ERR_NOMEM;
+    info->vram_bytes = 0;
+    info->streamed = false;
+    for (unsigned side = 0; side < c->sides; side++) {
+        cuzk_status s = key_load_side(c, device, side, k, others_bytes, allow_streamed, &dk->k[side], err);
+        if (s != CUZK_OK) {
+            devkey_free(c, device, dk);
+            return s;
+        }
+        gpu_key_info gi;
+        gpu_key_get_info(dk->k[side], &gi);
+        if (gi.vram_bytes > info->vram_bytes) info->vram_bytes = gi.vram_bytes;
+        info->streamed |= gi.placement == GPU_KEY_STREAMED;
+    }
     double t = engine_now();
-    reserve_witness_buffers(c, device, nv * sizeof(fr_t));
+    reserve_witness_buffers(c, device, r1cs_num_vars(k->cs) * sizeof(fr_t));
     if (c->trace) fprintf(stderr, "gpu trace: device %u: witness buffers in %.3f s\n", device, engine_now() - t);
-    info->vram_bytes = gi.vram_bytes;
-    info->streamed = gi.placement == GPU_KEY_STREAMED;
-    *handle = gk;
+    *handle = dk;
     return CUZK_OK;
 }
 
 static void g_dev_key_free(void *ctx, unsigned device, void *handle)
 {
-    gpu_ctx *c = ctx;
-    if (handle == NULL) return;
-    set_device(c, device, NULL);
-    gpu_key_free(handle);
-    refresh_mem(c, device);
+    if (handle != NULL) devkey_free(ctx, device, handle);
 }
 
 static const groth16_vk *g_dev_key_vk(void *ctx, void *handle)
 {
     (void)ctx;
-    return gpu_key_vk(handle);
+    return gpu_key_vk(((const devkey *)handle)->k[0]);
 }
 
 static void g_destroy(void *ctx)
 {
     gpu_ctx *c = ctx;
-    unsigned per = c->workers;
-    for (unsigned i = 0; c->provers != NULL && i < c->num_devices * per; i++) {
+    unsigned workers = c->num_devices * c->workers;
+    for (unsigned i = 0; c->provers != NULL && i < workers * c->sides; i++) {
         if (c->provers[i] == NULL) continue;
-        set_device(c, i / per, NULL);
+        set_gpu(gpu_of(c, i / c->sides / c->workers, i % c->sides), NULL);
         gpu_prover_destroy(c->provers[i]);
     }
     for (size_t i = 0; i < c->num_bufs; i++) gbuf_release(&c->bufs[i]);
     free(c->bufs);
-    for (unsigned i = 0; c->prover_lock != NULL && i < c->num_devices * per; i++) pthread_mutex_destroy(&c->prover_lock[i]);
+    for (unsigned i = 0; c->prover_lock != NULL && i < workers; i++) pthread_mutex_destroy(&c->prover_lock[i]);
     free(c->prover_lock);
     free(c->provers);
     free(c->dev);
@@ -425,14 +498,21 @@ cuzk_status engine_backend_gpu(engine_backend *b, const engine_config *cfg, cuzk
             }
         }
     }
+    if (cfg->gpu_latency_pairs && n % 2 != 0) {
+        snprintf(err->msg, sizeof err->msg, "latency mode pairs the GPUs: it needs an even number of them (%zu in use)",
+                 n);
+        return CUZK_ERR_INVALID_ARG;
+    }
     gpu_ctx *c = calloc(1, sizeof *c);
     if (c == NULL) return CUZK_ERR_NOMEM;
-    c->num_devices = (unsigned)n;
+    c->sides = cfg->gpu_latency_pairs ? 2 : 1;
+    c->num_devices = (unsigned)(n / c->sides);
     c->workers = cfg->gpu_workers_per_device ? cfg->gpu_workers_per_device : 1;
+    size_t workers = (size_t)c->num_devices * c->workers;
     c->dev = calloc(n, sizeof *c->dev);
-    c->provers = calloc(n * c->workers, sizeof *c->provers);
-    c->prover_lock = calloc(n * c->workers, sizeof *c->prover_lock);
-    for (size_t i = 0; c->prover_lock != NULL && i < n * c->workers; i++) pthread_mutex_init(&c->prover_lock[i], NULL);
+    c->provers = calloc(workers * c->sides, sizeof *c->provers);
+    c->prover_lock = calloc(workers, sizeof *c->prover_lock);
+    for (size_t i = 0; c->prover_lock != NULL && i < workers; i++) pthread_mutex_init(&c->prover_lock[i], NULL);
     c->trace = getenv("CUZK_GPU_TRACE") != NULL;
     c->t0 = engine_now();
     c->pool_cap = engine_memory_budget(cfg);
@@ -440,7 +520,7 @@ cuzk_status engine_backend_gpu(engine_backend *b, const engine_config *cfg, cuzk
     /* idle witness buffers kept: as many as partitions can hold one at once in steady state (synthesizing, queued,
      * proving, and waiting for verification after it) */
     c->max_idle = (cfg->synthesis_workers ? cfg->synthesis_workers : 1) +
-                  (cfg->gpu_queue_depth ? cfg->gpu_queue_depth : 1) + 2 * n * c->workers;
+                  (cfg->gpu_queue_depth ? cfg->gpu_queue_depth : 1) + 2 * workers;
     if (c->dev == NULL || c->provers == NULL || c->prover_lock == NULL) {
         g_destroy(c);
         return CUZK_ERR_NOMEM;

@@ -110,6 +110,19 @@ bool config_parse_duration_ms(const char *s, uint64_t *out)
     return true;
 }
 
+static bool config_parse_bool(const char *s, bool *out)
+{
+    if (strcmp(s, "true") == 0 || strcmp(s, "yes") == 0 || strcmp(s, "on") == 0 || strcmp(s, "1") == 0) {
+        *out = true;
+        return true;
+    }
+    if (strcmp(s, "false") == 0 || strcmp(s, "no") == 0 || strcmp(s, "off") == 0 || strcmp(s, "0") == 0) {
+        *out = false;
+        return true;
+    }
+    return false;
+}
+
 static bool config_parse_uint(const char *s, unsigned max, unsigned *out)
 {
     errno = 0;
@@ -294,6 +307,10 @@ static int config_apply(config_parse_ctx *x, const char *section, const char *ke
     if (KEY("gpus", "gpu_workers_per_device")) {
         *why = "expected a count from 1 to 64";
         return config_parse_uint(value, 64, &c->gpu_workers_per_device) && c->gpu_workers_per_device >= 1;
+    }
+    if (KEY("gpus", "latency_mode")) {
+        *why = "expected true or false";
+        return config_parse_bool(value, &c->latency_mode);
     }
     if (KEY("scheduler", "gpu_queue_depth")) {
         *why = "expected a count from 1 to 4096";

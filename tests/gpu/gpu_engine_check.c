@@ -14,10 +14,15 @@
 #include "cuzk/groth16.h"
 #include "gpu_testutil.h"
 
-static engine *start(const char *dir, engine_backend_kind kind)
+/* latency: GPUs `gpus[0 .. ngpus)` in latency pairs; err: where engine_create's refusal goes (else printed) */
+static engine *start_with(const char *dir, engine_backend_kind kind, const int *gpus, size_t ngpus, bool latency,
+                          cuzk_errmsg *err_out)
 {
     engine_config c;
     memset(&c, 0, sizeof c);
+    c.gpu_devices = gpus;
+    c.num_gpu_devices = ngpus;
+    c.gpu_latency_pairs = latency;
     c.param_dir = dir;
     c.synthesis_workers = 2;
     c.synthesis_threads = 2;
@@ -27,11 +32,16 @@ static engine *start(const char *dir, engine_backend_kind kind)
     c.deterministic_rs = true;
     engine *e = NULL;
     cuzk_errmsg err = {{0}};
-    if (engine_create(&e, &c, &err) != CUZK_OK) {
-        printf("engine_create (%s): %s\n", kind == ENGINE_BACKEND_GPU ? "gpu" : "cpu", err.msg);
+    if (engine_create(&e, &c, err_out != NULL ? err_out : &err) != CUZK_OK) {
+        if (err_out == NULL) printf("engine_create (%s): %s\n", kind == ENGINE_BACKEND_GPU ? "gpu" : "cpu", err.msg);
         return NULL;
     }
     return e;
+}
+
+static engine *start(const char *dir, engine_backend_kind kind)
+{
+    return start_with(dir, kind, NULL, 0, false, NULL);
 }
 
 /* proof bytes of one synthetic job, NULL on failure (printed) */
@@ -162,6 +172,38 @@ int main(int argc, char **argv)
           "metrics carry per-device busy time and the upload stage");
     free(m);
     engine_destroy(gpu);
+
+    /* latency mode: an odd number of GPUs is refused; two GPUs make one pair whose proofs equal the CPU's */
+    {
+        static const int one[] = {0}, two[] = {0, 1};
+        cuzk_errmsg err = {{0}};
+        engine *bad = start_with(dir, ENGINE_BACKEND_GPU, one, 1, true, &err);
+        check(bad == NULL && strstr(err.msg, "even number") != NULL,
+              "latency mode on one GPU is refused with a message");
+        engine_destroy(bad);
+        if (n >= 2) {
+            engine *pair = start_with(dir, ENGINE_BACKEND_GPU, two, 2, true, NULL);
+            check(pair != NULL, "latency mode on two GPUs starts");
+            if (pair != NULL) {
+                uint8_t *c = prove(cpu, 12, 1012, 5, NULL), *g = prove(pair, 12, 1012, 5, NULL);
+                check(c != NULL && g != NULL && memcmp(c, g, 5 * GROTH16_PROOF_BYTES) == 0,
+                      "latency mode: proofs split over a pair equal the CPU's byte for byte");
+                if (g != NULL) verify_outside(dir, 12, 1012, 5, g);
+                free(c);
+                free(g);
+                engine_status_report ps;
+                check(engine_status(pair, &ps) == CUZK_OK && ps.num_gpus == 1 &&
+                          strstr(ps.gpus[0].name, "latency pair") != NULL && ps.gpus[0].partitions == 5,
+                      "latency mode: one status entry for the pair, with its five partitions");
+                if (ps.num_gpus > 0) printf("pair: %s, %llu partitions\n", ps.gpus[0].name,
+                                            (unsigned long long)ps.gpus[0].partitions);
+                engine_status_clear(&ps);
+                engine_destroy(pair);
+            }
+        } else {
+            printf("latency mode on two GPUs: skipped (one device)\n");
+        }
+    }
     engine_destroy(cpu);
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0) printf("could not remove %s\n", dir);

@@ -135,7 +135,7 @@ int main(int argc, char **argv)
     signal(SIGSEGV, on_fatal);
     signal(SIGILL, on_fatal);
     signal(SIGBUS, on_fatal);
-    unsigned log2 = 16, jobs = 4, parts = 1, sw = 1, st = 1, pw = 0, pt = 2, depth = 1, tiers = 0;
+    unsigned log2 = 16, jobs = 4, parts = 1, sw = 1, st = 1, pw = 0, pt = 2, depth = 1, tiers = 0, latency = 0;
     unsigned long long seed = 1;
     const char *dir = "/tmp/cuzk-engine-bench";
     engine_backend_kind backend = ENGINE_BACKEND_AUTO;
@@ -185,6 +185,7 @@ int main(int argc, char **argv)
         else if (strcmp(argv[i], "--prover-threads") == 0) pt = v;
         else if (strcmp(argv[i], "--depth") == 0) depth = v;
         else if (strcmp(argv[i], "--tiers") == 0) tiers = v;
+        else if (strcmp(argv[i], "--latency-mode") == 0) latency = v; /* 1: GPUs in pairs ([gpus] latency_mode) */
         else if (strcmp(argv[i], "--seed") == 0) seed = strtoull(argv[i + 1], NULL, 10);
         else if (strcmp(argv[i], "--param-dir") == 0) dir = argv[i + 1];
         else {
@@ -207,6 +208,7 @@ int main(int argc, char **argv)
     cfg.backend = backend;
     cfg.gpu_devices = num_gpus ? gpus : NULL;
     cfg.num_gpu_devices = num_gpus;
+    cfg.gpu_latency_pairs = latency != 0;
     cfg.vram_budget = vram;
     engine *e;
     cuzk_errmsg err = {{0}};
@@ -259,12 +261,12 @@ int main(int argc, char **argv)
     unsigned proofs = ok * parts;
     uint64_t rss = peak_rss();
     printf("{\"backend\": \"%s\", \"log2\": %u, \"jobs\": %u, \"partitions\": %u, \"completed\": %u, "
-           "\"synthesis_workers\": %u, \"synthesis_threads\": %u, \"provers\": %u, \"prover_threads\": %u, "
+           "\"synthesis_workers\": %u, \"synthesis_threads\": %u, \"provers\": %u, \"latency_mode\": %s, \"prover_threads\": %u, "
            "\"depth\": %u, \"cores\": %ld, \"preload_s\": %.2f, \"wall_s\": %.3f, \"s_per_job\": %.3f, "
            "\"s_per_partition\": %.3f, \"cpu_s\": %.3f, \"cpu_utilisation\": %.3f, \"partitions_per_min\": %.2f, "
            "\"peak_rss_bytes\": %llu, "
            "\"loadavg_before\": %.2f, \"loadavg_after\": %.2f",
-           ndev > 0 && strncmp(names[0], "cpu", 3) == 0 ? "cpu" : "gpu", log2, jobs, parts, ok, sw, st, pw, pt, depth,
+           ndev > 0 && strncmp(names[0], "cpu", 3) == 0 ? "cpu" : "gpu", log2, jobs, parts, ok, sw, st, pw, latency ? "true" : "false", pt, depth,
            cores, preload_s, wall, ok ? wall / ok : 0, proofs ? wall / proofs : 0, cpu, cpu / (wall * (double)cores),
            60.0 * proofs / wall, (unsigned long long)rss, load0, load1);
     printf(", \"devices\": [");
