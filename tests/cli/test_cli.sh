@@ -67,13 +67,16 @@ head -c 100000 k.params >trunc.params
 expect 2 "trunc.params: .*trunc" "truncated params" -- "$CUZK" prove --params trunc.params --pce c.pce --wtns w.wtns --proof x.proof
 head -c 5000 c.pce >trunc.pce
 expect 2 "trunc.pce" "truncated pce" -- "$CUZK" prove --params k.params --pce trunc.pce --wtns w.wtns --proof x.proof
-head -c 4000 /dev/urandom >garbage.bin
+# random bytes after a first byte that starts no format: a '[' or '{' would make it a (malformed) JSON file to inspect
+{ printf '\001'; head -c 3999 /dev/urandom; } >garbage.bin
 expect 2 "garbage.bin" "garbage proof" -- "$CUZK" verify --vk k.vk --proof garbage.bin --public pub.json
 expect 2 "garbage.bin" "garbage vk" -- "$CUZK" verify --vk garbage.bin --proof p.proof --public pub.json
 expect 2 "garbage.bin" "garbage public inputs" -- "$CUZK" verify --vk k.vk --proof p.proof --public garbage.bin
 expect 2 "garbage.bin" "garbage zkey" -- "$CUZK" prove --zkey garbage.bin --wtns w.wtns --proof x.json --public x.json
 expect 2 "garbage.bin" "garbage pce" -- "$CUZK" prove --params k.params --pce garbage.bin --wtns w.wtns --proof x.proof
 expect 2 "garbage.bin: .*not a file type" "inspect garbage" -- "$CUZK" inspect c.pce garbage.bin
+{ printf '[\255'; head -c 3998 /dev/urandom; } >garbage_json.bin
+expect 2 "garbage_json.bin: malformed JSON" "inspect garbage that starts like JSON" -- "$CUZK" inspect garbage_json.bin
 head -c 191 p.proof >short.proof
 expect 2 "short.proof" "191-byte proof" -- "$CUZK" verify --vk k.vk --proof short.proof --public pub.json
 echo '["1", "2"]' >two.json
