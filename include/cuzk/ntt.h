@@ -46,13 +46,15 @@ void ntt_coset_inverse(fr_t *x, const ntt_domain *d, const fr_t *g, unsigned thr
 
 /* The H polynomial of Groth16, from the evaluations a[i] = A(ω^i), b[i] = B(ω^i), c[i] = C(ω^i) of the witness
  * combinations of the R1CS matrices on the domain (n elements each). a, b and c are used as scratch and hold
- * nothing meaningful afterwards; h may be a, b, c or separate memory of n elements.
+ * nothing meaningful afterwards; h may be a, b or separate memory of n elements (not c, which ntt_h_bellperson
+ * reads last).
  *
  * ntt_h_bellperson (domain in FR_ROOTS_GEN7, as bellperson and the zcash-style parameters expect):
  *   A, B, C = inverse NTT of a, b, c (coefficients, degree < n);
- *   evaluate each on the coset g·ω^i with g = 7, the multiplicative generator of Fr;
- *   there Z(X) = X^n − 1 is the constant g^n − 1, so h_i = (A·B − C)(g·ω^i) / (g^n − 1);
- *   coset inverse NTT -> h[0..n−1], the coefficients of H = (A·B − C) / Z. A·B − C has degree ≤ 2n − 2, so H has
+ *   evaluate A and B on the coset g·ω^i with g = 7, the multiplicative generator of Fr;
+ *   there Z(X) = X^n − 1 is the constant g^n − 1, so H = (coset inverse NTT of A·B there − C) / (g^n − 1) (the
+ *   coset inverse NTT is linear and gives C back for C's coset values) -> h[0..n−1], the coefficients of
+ *   H = (A·B − C) / Z. A·B − C has degree ≤ 2n − 2, so H has
  *   degree ≤ n − 2 and h[n−1] is zero for a satisfying witness; the prover uses h[0..n−2] against the
  *   τ^i·Z(τ)/δ points.
  *

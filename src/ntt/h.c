@@ -9,34 +9,50 @@
 typedef struct {
     fr_t *h;
     const fr_t *a, *b, *c;
+    fr_t s;
 } combine_ctx;
 
-/* h := a·b − c */
+/* h := a·b − c (c NULL: h := a·b) */
 static void combine_range(void *arg, size_t lo, size_t hi)
 {
     const combine_ctx *k = arg;
     for (size_t i = lo; i < hi; i++) {
         fr_t t;
         fr_mul(&t, &k->a[i], &k->b[i]);
-        fr_sub(&k->h[i], &t, &k->c[i]);
+        if (k->c != NULL) fr_sub(&t, &t, &k->c[i]);
+        k->h[i] = t;
     }
 }
 
-/* Natural-order evaluations of a, b, c on the domain -> bit-reversed evaluations on the coset of shift g. The three
- * coefficient vectors are scaled in one pass so that they share each power of g. */
-static void to_coset(fr_t *const abc[3], const ntt_domain *d, const fr_t *g, unsigned threads)
+/* h := h − c·s */
+static void subtract_range(void *arg, size_t lo, size_t hi)
 {
-    for (int v = 0; v < 3; v++) {
-        ntt_bitrev(abc[v], d->log2n, threads);
-        ntt_dit(abc[v], d, true, threads);
+    const combine_ctx *k = arg;
+    for (size_t i = lo; i < hi; i++) {
+        fr_t t;
+        fr_mul(&t, &k->c[i], &k->s);
+        fr_sub(&k->h[i], &k->h[i], &t);
     }
-    ntt_scale_powers(abc, 3, d->n, &d->n_inv, g, threads);
-    for (int v = 0; v < 3; v++) ntt_dif(abc[v], d, false, threads);
 }
 
+/* Natural-order evaluations on the domain -> bit-reversed evaluations on the coset of shift g, for `count` vectors.
+ * They are scaled in one pass so that they share each power of g. */
+static void to_coset(fr_t *const *v, size_t count, const ntt_domain *d, const fr_t *g, unsigned threads)
+{
+    for (size_t i = 0; i < count; i++) {
+        ntt_bitrev(v[i], d->log2n, threads);
+        ntt_dit(v[i], d, true, threads);
+    }
+    ntt_scale_powers(v, count, d->n, &d->n_inv, g, threads);
+    for (size_t i = 0; i < count; i++) ntt_dif(v[i], d, false, threads);
+}
+
+/* C is never taken to the coset: H = (A·B − C)/Z has degree < n, Z is the constant g^n − 1 on the coset, and the
+ * coset interpolation is linear and gives C's own coefficients back for C's coset values, so
+ * H = (coset-interpolation of A·B − C)/(g^n − 1). Six transforms instead of seven (as the GPU prover does). */
 void ntt_h_bellperson(fr_t *h, fr_t *a, fr_t *b, fr_t *c, const ntt_domain *d, unsigned threads)
 {
-    fr_t g, g_inv, z_inv, s;
+    fr_t g, g_inv, z_inv;
     fr_from_u64(&g, 7);
     fr_inv_vartime(&g_inv, &g);
     uint64_t n = d->n;
@@ -46,14 +62,18 @@ void ntt_h_bellperson(fr_t *h, fr_t *a, fr_t *b, fr_t *c, const ntt_domain *d, u
     fr_sub(&z_inv, &z_inv, &one);
     fr_inv_vartime(&z_inv, &z_inv);
 
-    fr_t *const abc[3] = {a, b, c};
-    to_coset(abc, d, &g, threads);
-    combine_ctx k = {h, a, b, c};
+    fr_t *const ab[2] = {a, b};
+    to_coset(ab, 2, d, &g, threads);
+    ntt_bitrev(c, d->log2n, threads);
+    ntt_dit(c, d, true, threads); /* n·C's coefficients, natural order */
+    combine_ctx k = {h, a, b, NULL, one};
     ntt_par_for(threads, d->n, 1 << 13, combine_range, &k);
     ntt_dit(h, d, true, threads);
     /* the division by Z, a constant on the coset, rides along with the 1/n of the interpolation */
-    fr_mul(&s, &d->n_inv, &z_inv);
-    ntt_scale_powers(&h, 1, d->n, &s, &g_inv, threads);
+    fr_mul(&k.s, &d->n_inv, &z_inv);
+    ntt_scale_powers(&h, 1, d->n, &k.s, &g_inv, threads);
+    k.c = c;
+    ntt_par_for(threads, d->n, 1 << 13, subtract_range, &k);
 }
 
 void ntt_h_snarkjs(fr_t *h, fr_t *a, fr_t *b, fr_t *c, const ntt_domain *d, unsigned threads)
@@ -61,8 +81,8 @@ void ntt_h_snarkjs(fr_t *h, fr_t *a, fr_t *b, fr_t *c, const ntt_domain *d, unsi
     fr_t w2n;
     fr_root_of_unity(&w2n, d->log2n + 1, d->conv); /* log2n + 1 <= NTT_MAX_LOG2 + 1 < FR_TWO_ADICITY */
     fr_t *const abc[3] = {a, b, c};
-    to_coset(abc, d, &w2n, threads);
-    combine_ctx k = {h, a, b, c};
+    to_coset(abc, 3, d, &w2n, threads);
+    combine_ctx k = {h, a, b, c, {{0}}};
     ntt_par_for(threads, d->n, 1 << 13, combine_range, &k);
     ntt_bitrev(h, d->log2n, threads);
 }
