@@ -75,6 +75,9 @@ if command -v compute-sanitizer >/dev/null; then
   echo "== compute-sanitizer memcheck, small sizes"
   compute-sanitizer --tool memcheck --print-limit 5 $b/bin/gpu_prove_check quick 2>&1 | tee $out/memcheck.log | \
     grep -E "ERROR SUMMARY|passed|Invalid" | head
+  echo "== compute-sanitizer memcheck, the MSM checks at small sizes (batch-affine rounds included)"
+  compute-sanitizer --tool memcheck --print-limit 5 $b/bin/gpu_check msm_quick 2>&1 | tee $out/memcheck_msm.log | \
+    grep -E "ERROR SUMMARY|passed|Invalid" | head
 fi
 echo "== cuzk-bench micro --gpu"
 $b/bin/cuzk-bench micro --gpu ${BENCH_ARGS:-} 2>&1 | tee $out/bench.jsonl
