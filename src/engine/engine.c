@@ -693,9 +693,14 @@ cuzk_status engine_create_with_backend(engine **out, const engine_config *cfg, c
 cuzk_status engine_create(engine **out, const engine_config *cfg, cuzk_errmsg *err)
 {
     if (out == NULL || cfg == NULL) return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "NULL argument");
+    *out = NULL;
     engine_backend be;
     cuzk_status s;
-    bool want_gpu = cfg->backend == ENGINE_BACKEND_GPU || (cfg->gpu_devices != NULL && cfg->num_gpu_devices > 0);
+    /* GPUs listed, or latency mode asked for, are a request for the GPU backend: no silent fallback to the CPU */
+    bool want_gpu = cfg->backend == ENGINE_BACKEND_GPU || (cfg->gpu_devices != NULL && cfg->num_gpu_devices > 0) ||
+                    cfg->gpu_latency_pairs;
+    if (cfg->gpu_latency_pairs && cfg->backend == ENGINE_BACKEND_CPU)
+        return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "latency mode pairs GPUs: it needs the GPU backend, not the CPU");
     if (cfg->backend != ENGINE_BACKEND_CPU) {
 #ifdef CUZK_HAVE_CUDA
         cuzk_errmsg sub = {{0}};
@@ -704,7 +709,9 @@ cuzk_status engine_create(engine **out, const engine_config *cfg, cuzk_errmsg *e
         if (want_gpu || s != CUZK_ERR_NOT_FOUND) return cuzk_fail(err, s, "GPU backend: %s", sub.msg);
 #else
         if (want_gpu)
-            return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "GPU devices were requested but this build has no GPU backend");
+            return cuzk_fail(err, CUZK_ERR_INVALID_ARG,
+                             "the GPU backend was requested (backend = gpu, devices or latency_mode) but this build has "
+                             "none");
 #endif
     }
     s = engine_backend_cpu(&be, cfg->prover_threads);

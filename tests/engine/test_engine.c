@@ -761,6 +761,20 @@ static void faulty_destroy(void *ctx)
     free(f);
 }
 
+/* Latency mode pairs GPUs: with the CPU backend it is refused at once, with a message, and no engine is made. */
+static void test_latency_mode_needs_gpus(void **state)
+{
+    (void)state;
+    engine_config c = base_cfg();
+    c.backend = ENGINE_BACKEND_CPU;
+    c.gpu_latency_pairs = true;
+    engine *e = (engine *)&c; /* poisoned: must come back NULL */
+    cuzk_errmsg err = {{0}};
+    assert_int_equal(engine_create(&e, &c, &err), CUZK_ERR_INVALID_ARG);
+    assert_non_null(strstr(err.msg, "latency mode"));
+    assert_null(e);
+}
+
 static void test_backend_failures(void **state)
 {
     (void)state;
@@ -1044,7 +1058,7 @@ int main(void)
         cmocka_unit_test(test_memory_model),         cmocka_unit_test(test_backend_failures),
         cmocka_unit_test(test_shutdown_under_load),  cmocka_unit_test(test_status_keys_metrics),
         cmocka_unit_test(test_generic_over_budget_at_submit), cmocka_unit_test(test_key_tiers),
-        cmocka_unit_test(test_loads_not_blocked),
+        cmocka_unit_test(test_loads_not_blocked),    cmocka_unit_test(test_latency_mode_needs_gpus),
     };
     int failed = cmocka_run_group_tests(tests, group_setup, group_teardown);
     return failed + run_device_tests();
