@@ -101,6 +101,19 @@ template <typename W, int N> static __device__ __forceinline__ void mp_sub(W *r,
     r[N - 1] = addc(d[N - 1], mod_word<W>(m, N - 1) & mask);
 }
 
+/* r = v − m if v ≥ m, else v, where v = top·2^(W·N) + t < 2m (the last step of every Montgomery product) */
+template <typename W, int N>
+static __device__ __forceinline__ void mp_sub_once(W *r, const W *t, W top, const uint64_t *m)
+{
+    W d[N];
+    d[0] = sub_cc(t[0], mod_word<W>(m, 0));
+#pragma unroll
+    for (int i = 1; i < N; i++) d[i] = subc_cc(t[i], mod_word<W>(m, i));
+    W keep = subc(top, (W)0); /* all ones exactly when v < m */
+#pragma unroll
+    for (int i = 0; i < N; i++) r[i] = d[i] ^ ((t[i] ^ d[i]) & keep);
+}
+
 /* r = a·b·2^(−W·N) mod m, CIOS. r may alias a or b. */
 template <typename W, int N>
 static __device__ __forceinline__ void mp_mul(W *r, const W *a, const W *b, const uint64_t *m, W ninv)
@@ -136,14 +149,7 @@ static __device__ __forceinline__ void mp_mul(W *r, const W *a, const W *b, cons
         for (int j = 0; j <= N; j++) t[j] = t[j + 1];
         t[N + 1] = 0;
     }
-    /* t < 2m: subtract m once if t >= m */
-    W d[N];
-    d[0] = sub_cc(t[0], mod_word<W>(m, 0));
-#pragma unroll
-    for (int i = 1; i < N; i++) d[i] = subc_cc(t[i], mod_word<W>(m, i));
-    W keep = subc(t[N], (W)0); /* all ones exactly when t < m */
-#pragma unroll
-    for (int i = 0; i < N; i++) r[i] = d[i] ^ ((t[i] ^ d[i]) & keep);
+    mp_sub_once<W, N>(r, t, t[N], m); /* t < 2m */
 }
 
 /* a += b and a −= b over N words, no modulus: the caller knows the result fits (the carry or borrow out is dropped) */
@@ -233,14 +239,7 @@ static __device__ __forceinline__ void mp_redc(W *r, W *t, const uint64_t *m, W 
         for (int j = 1; j < N; j++) t[i + j + 1] = madchi_cc(q, mod_word<W>(m, j), t[i + j + 1]);
         pend = addc(c, (W)0);
     }
-    /* the value t[N .. 2N) + pend·2^(W·N) is below 2m: subtract m once if it is at least m */
-    W d[N];
-    d[0] = sub_cc(t[N], mod_word<W>(m, 0));
-#pragma unroll
-    for (int i = 1; i < N; i++) d[i] = subc_cc(t[N + i], mod_word<W>(m, i));
-    W keep = subc(pend, (W)0);
-#pragma unroll
-    for (int i = 0; i < N; i++) r[i] = d[i] ^ ((t[N + i] ^ d[i]) & keep);
+    mp_sub_once<W, N>(r, t + N, pend, m); /* t[N .. 2N) + pend·2^(W·N) < 2m */
 }
 
 /* N 64-bit words from / to 2N little-endian 32-bit words (the same bytes) */
@@ -332,13 +331,7 @@ static __device__ __forceinline__ void dfr_mul_special(dfr *rr, const dfr *aa, c
         for (int j = 0; j <= N; j++) t[j] = t[j + 1];
         t[N + 1] = 0;
     }
-    uint32_t d[N];
-    d[0] = sub_cc(t[0], mod_word<uint32_t>(D_FR_P, 0));
-#pragma unroll
-    for (int i = 1; i < N; i++) d[i] = subc_cc(t[i], mod_word<uint32_t>(D_FR_P, i));
-    uint32_t keep = subc(t[N], 0u);
-#pragma unroll
-    for (int i = 0; i < N; i++) rr->w[i] = d[i] ^ ((t[i] ^ d[i]) & keep);
+    mp_sub_once<uint32_t, N>(rr->w, t, t[N], D_FR_P);
 }
 
 /* 28-bit digits, 64-bit columns: no carry chain (mont28.h) */

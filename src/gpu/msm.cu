@@ -167,6 +167,7 @@ typedef struct {
     size_t slices;        /* of a full group */
     uint32_t nb;          /* buckets per window, 2^(c−1); slots 0 .. nb per window (slot 0 unused) */
     uint32_t seg_len, nseg; /* reduction segments per window */
+    bool ba;              /* batch-affine rounds before the accumulation */
 } msm_plan_t;
 
 /* ba_point_bytes: the affine point size when batch-affine rounds run (0: none). Their lists take up to ~0.8 points
@@ -177,6 +178,7 @@ typedef struct {
 static void plan_make(msm_plan_t *p, size_t n, size_t ba_point_bytes)
 {
     p->n = n;
+    p->ba = ba_point_bytes != 0;
     p->c = g_window ? g_window : gpu_msm_window_for(n);
     if (p->c < 2) p->c = 2;
     p->nw = (256 + p->c - 1) / p->c;
@@ -378,16 +380,31 @@ static unsigned ba_min_run(void)
 
 enum { BA_ADD, BA_DBL, BA_LEFT, BA_RIGHT, BA_INF };
 
+/* Slot s of a round over m entries holds positions b − 1 and b, b = 2s + 1 − q: which of them are entries with a
+ * non-zero digit, and whether the two pair up (same key). */
+typedef struct {
+    size_t b;
+    bool left, right, paired;
+} ba_slot_t;
+static __device__ __forceinline__ ba_slot_t ba_slot(const uint32_t *keys, size_t m, size_t s, unsigned q,
+                                                     uint32_t digit_mask)
+{
+    ba_slot_t x;
+    x.b = 2 * s + 1 - q;
+    x.left = x.b >= 1 && x.b - 1 < m && (keys[x.b - 1] & digit_mask) != 0;
+    x.right = x.b < m && (keys[x.b] & digit_mask) != 0;
+    x.paired = x.left && x.right && keys[x.b - 1] == keys[x.b];
+    return x;
+}
+
 /* output count of each slot; slots past the list's end give 0 */
 __global__ void k_ba_count(uint32_t *cnt, const uint32_t *keys, const uint32_t *m_dev, size_t m_host,
                            size_t slots, unsigned q, uint32_t digit_mask)
 {
     size_t s = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (s >= slots) return;
-    size_t m = items_of(m_dev, m_host), b = 2 * s + 1 - q; /* a = b − 1 */
-    bool va = b >= 1 && b - 1 < m && (keys[b - 1] & digit_mask) != 0;
-    bool vb = b < m && (keys[b] & digit_mask) != 0;
-    cnt[s] = va && vb && keys[b - 1] == keys[b] ? 1u : (uint32_t)va + (uint32_t)vb;
+    ba_slot_t x = ba_slot(keys, items_of(m_dev, m_host), s, q, digit_mask);
+    cnt[s] = x.paired ? 1u : (uint32_t)x.left + (uint32_t)x.right;
 }
 
 /* the next list's length: the exclusive sum's last entry plus the last count */
@@ -459,12 +476,10 @@ __global__ void __launch_bounds__(128, MINB) k_ba_pair(daff<F> *out, uint32_t *k
     f_set_one(&run);
     bool any = false;
     for (size_t s = t; s < slots; s += T) {
-        size_t b = 2 * s + 1 - q;
-        if (b < 1 || b >= m) continue;
-        uint32_t ka = keys[b - 1];
-        if (ka != keys[b] || (ka & digit_mask) == 0) continue;
+        ba_slot_t x = ba_slot(keys, m, s, q, digit_mask);
+        if (!x.paired) continue;
         F d;
-        ba_denominator<F, FIRST>(&d, pts, vals, b - 1);
+        ba_denominator<F, FIRST>(&d, pts, vals, x.b - 1);
         st16(&out[off[s]].x, run);
         f_mul(&run, &run, &d);
         any = true;
@@ -474,10 +489,9 @@ __global__ void __launch_bounds__(128, MINB) k_ba_pair(daff<F> *out, uint32_t *k
     /* backward: each pair's inverse from the running inverse and its parked prefix; unpaired entries copied */
     size_t last = t + (slots - 1 - t) / T * T;
     for (size_t s = last;; s -= T) {
-        size_t b = 2 * s + 1 - q, o = off[s];
-        bool va = b >= 1 && b - 1 < m && (keys[b - 1] & digit_mask) != 0;
-        bool vb = b < m && (keys[b] & digit_mask) != 0;
-        if (va && vb && keys[b - 1] == keys[b]) {
+        ba_slot_t x = ba_slot(keys, m, s, q, digit_mask);
+        size_t b = x.b, o = off[s];
+        if (x.paired) {
             daff<F> pa = ba_point<F, FIRST>(pts, vals, b - 1), pb = ba_point<F, FIRST>(pts, vals, b), r;
             F d, inv_d, pre = ld16(&out[o].x);
             int kind = ba_kind(&d, pa, pb);
@@ -509,11 +523,11 @@ __global__ void __launch_bounds__(128, MINB) k_ba_pair(daff<F> *out, uint32_t *k
             st16(&out[o], r);
             keys_out[o] = keys[b];
         } else {
-            if (va) {
+            if (x.left) {
                 st16(&out[o], ba_point<F, FIRST>(pts, vals, b - 1));
                 keys_out[o++] = keys[b - 1];
             }
-            if (vb) {
+            if (x.right) {
                 st16(&out[o], ba_point<F, FIRST>(pts, vals, b));
                 keys_out[o] = keys[b];
             }
@@ -687,7 +701,7 @@ typedef struct {
     size_t ba_pts[2], ba_slot_bytes;       /* batch-affine lists, and each slot array (bytes) */
 } scratch_sizes;
 
-static void scratch_sizes_of(scratch_sizes *z, const msm_plan_t *p, size_t point_bytes, bool ba)
+static void scratch_sizes_of(scratch_sizes *z, const msm_plan_t *p, size_t point_bytes)
 {
     memset(z, 0, sizeof *z);
     z->keys = p->items * 4;
@@ -700,7 +714,7 @@ static void scratch_sizes_of(scratch_sizes *z, const msm_plan_t *p, size_t point
         z->cub = p->items * 8; /* generous when the query fails */
     }
     ba_plan bp;
-    ba_plan_make(&bp, p->items, (size_t)p->gw * p->nb, ba);
+    ba_plan_make(&bp, p->items, (size_t)p->gw * p->nb, p->ba);
     if (bp.rounds == 0) return;
     size_t aff = point_bytes / 2, slots = (p->items + 2) / 2, scan = 0;
     z->ba_pts[0] = bp.len[1] * aff;
@@ -755,12 +769,12 @@ static void scratch_for(scratch_sizes *z, size_t n_g1, size_t n_g2)
     scratch_sizes one;
     if (n_g1 > 0) {
         plan_make(&p, n_g1, ba_on<dfp>() ? sizeof(g1a) : 0);
-        scratch_sizes_of(&one, &p, sizeof(g1x), ba_on<dfp>());
+        scratch_sizes_of(&one, &p, sizeof(g1x));
         scratch_max(z, &one);
     }
     if (n_g2 > 0) {
         plan_make(&p, n_g2, ba_on<dfp2>() ? sizeof(g2a) : 0);
-        scratch_sizes_of(&one, &p, sizeof(g2x), ba_on<dfp2>());
+        scratch_sizes_of(&one, &p, sizeof(g2x));
         scratch_max(z, &one);
     }
 }
@@ -815,7 +829,7 @@ static cuzk_status msm_run(void *win_host, gpu_msm_ctx *x, const daff<F> *bases,
     plan_make(&p, n, ba_on<F>() ? sizeof(daff<F>) : 0);
     *c_out = p.c, *nw_out = p.nw;
     scratch_sizes need;
-    scratch_sizes_of(&need, &p, sizeof(X), ba_on<F>());
+    scratch_sizes_of(&need, &p, sizeof(X));
     CUZK_TRY(scratch_grow(x, &need));
 
     /* profiling: ev[0] start, per group ev[1 + 2g] after the sort and ev[2 + 2g] after the accumulation, then the
@@ -844,7 +858,7 @@ static cuzk_status msm_run(void *win_host, gpu_msm_ctx *x, const daff<F> *bases,
         const daff<F> *pts = bases;
         size_t L = p.slice;
         ba_plan bp;
-        ba_plan_make(&bp, items, (size_t)gw * p.nb, ba_on<F>());
+        ba_plan_make(&bp, items, (size_t)gw * p.nb, p.ba);
         if (bp.rounds > 0) {
             CUZK_TRY(ba_rounds<F>(x, &bp, bases, p.c, &keys, &pts, &count));
             vals = NULL;

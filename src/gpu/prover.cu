@@ -771,11 +771,8 @@ extern "C" cuzk_status gpu_prove_msms_pair(groth16_msm_sums *sums, gpu_prover *p
     double t0 = g16_gpu_now(), t = t0;
     r1cs_c_mode mode;
     CUZK_TRY(prove_args(&mode, sums, p0, k0, z, opts, err));
-    if (p1 == NULL || k1 == NULL) return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG, "NULL argument");
+    CUZK_TRY(prove_args(&mode, sums, p1, k1, z, opts, err)); /* the same mode: the keys must be copies of one */
     if (p1 == p0) return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG, "the two sides need two provers");
-    if (k1->device != p1->device)
-        return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG, "the key lives on device %d, the prover on device %d",
-                            k1->device, p1->device);
     if (!same_key(k0, k1)) return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG, "the two keys are not copies of one key");
 
     query_job *j = (query_job *)calloc(1, sizeof *j);
