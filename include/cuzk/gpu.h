@@ -207,6 +207,9 @@ typedef struct {
     double prepare; /* seconds growing the prover's buffers for this key: 0 in steady state, or after a reserve */
     double upload, spmv, ntt_h, msm_h, msm_l, msm_a, msm_b1, msm_b2, assembly, total; /* seconds, wall */
     uint64_t vram_bytes; /* the prover's working buffers on the device after this proof */
+    /* latency mode (gpu_prove_msms_pair): msm_h is the H side's share of the H MSM, h_share that share of the
+     * points, msm_h_other the rest on the second prover with the copy of its coefficients; otherwise 0 and 0 */
+    double h_share, msm_h_other;
 } gpu_prove_stats;
 
 /* One prover's working state on the current device: its stream, its buffers (grown to the largest key seen and
@@ -234,13 +237,18 @@ cuzk_status gpu_prove_msms(groth16_msm_sums *sums, gpu_prover *p, const gpu_key 
 cuzk_status gpu_prove(groth16_proof_t *proof, gpu_prover *p, const gpu_key *k, const fr_t *z,
                       const groth16_prove_opts *opts, gpu_prove_stats *stats, cuzk_errmsg *err);
 /* Latency mode: one proof's device work on two provers at once, normally on two devices that each hold a copy of
- * the same key: p0 with k0 uploads the witness and computes SpMV, H and the H MSM; p1 with k1 (on a thread of its
- * own) uploads it and computes the 0/1 splits and the L, A, B1 and B2 MSMs. The sums equal gpu_prove_msms's. Keys
+ * the same key: p0 with k0 uploads the witness and computes SpMV, H and its share of the H MSM; p1 with k1 (on a
+ * thread of its own) uploads it and computes the 0/1 splits and the L, A, B1 and B2 MSMs, then takes the rest of
+ * H's coefficients from p0's device and computes the rest of the H MSM. The sums equal gpu_prove_msms's. Keys
  * that are not copies of one key (shape, verifying key) give CUZK_ERR_INVALID_ARG. stats: each phase's own time
  * (upload, prepare: p0's), total the wall time, vram_bytes both provers'. */
 cuzk_status gpu_prove_msms_pair(groth16_msm_sums *sums, gpu_prover *p0, const gpu_key *k0, gpu_prover *p1,
                                 const gpu_key *k1, const fr_t *z, const groth16_prove_opts *opts,
                                 gpu_prove_stats *stats, cuzk_errmsg *err);
+/* The share (0 … 1) of the H MSM's points that p keeps as a pair's H side (p0 above). Negative (the default): each
+ * pair proof on p chooses it from the previous one's timings, so that both sides finish together (two thirds
+ * before the first). */
+void gpu_prover_set_h_share(gpu_prover *p, double share);
 
 #ifdef __cplusplus
 }

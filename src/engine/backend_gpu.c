@@ -13,9 +13,9 @@
  * what the provers' buffers may grow to.
  *
  * Latency mode (gpu_latency_pairs): GPUs 2d and 2d + 1 form engine device d. Each holds a copy of every key the pair
- * loads, each worker has a prover on both, and a partition runs gpu_prove_msms_pair: SpMV, H and the H MSM on the
- * first GPU while the second computes the L, A and B MSMs, so one partition takes about 0.64 of its time on one GPU
- * (2^27 on two H200s: 1.60 s against 2.50; docs/PERFORMANCE-gpu.md) at the cost of throughput. */
+ * loads, each worker has a prover on both, and a partition runs gpu_prove_msms_pair: SpMV, H and part of the H MSM
+ * on the first GPU while the second computes the L, A and B MSMs and then the rest of the H MSM, each worker's first
+ * prover learning the share that makes both sides finish together (docs/PERFORMANCE-gpu.md has the times). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -153,9 +153,10 @@ static cuzk_status g_prove_start(void *ctx, unsigned device, engine_work *w, cuz
     if (c->trace)
         fprintf(stderr,
                 "gpu trace: device %u worker %u partition %u at %.3f s: %.3f s (prepare %.3f, upload %.3f, spmv %.3f, "
-                "ntt/h %.3f, msm h %.3f l %.3f a %.3f b1 %.3f b2 %.3f)\n",
+                "ntt/h %.3f, msm h %.3f l %.3f a %.3f b1 %.3f b2 %.3f; latency mode: H side's share %.3f, the rest "
+                "%.3f)\n",
                 device, w->worker, w->index, t - c->t0, st.total, st.prepare, st.upload, st.spmv, st.ntt_h, st.msm_h,
-                st.msm_l, st.msm_a, st.msm_b1, st.msm_b2);
+                st.msm_l, st.msm_a, st.msm_b1, st.msm_b2, st.h_share, st.msm_h_other);
     w->upload_s = st.upload;
     w->stats.spmv = st.spmv;
     w->stats.ntt_h = st.ntt_h;

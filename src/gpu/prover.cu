@@ -44,7 +44,13 @@ struct gpu_prover {
     cudaEvent_t ev_copied[2], ev_used[2];
     bool events;
     uint64_t vram_bytes;
+    double h_share;      /* as the H side of a pair: the share of the H MSM kept here; < 0: h_share_auto */
+    double h_share_auto; /* the share that balanced the last pair proof's two sides */
 };
+
+/* The H side's share before any pair proof was timed: at 2^27 its SpMV and NTTs take about half of the time the
+ * other side's L, A and B MSMs take, and the H MSM about as much as those (session 5, run 10). */
+#define H_SHARE_FIRST (2.0 / 3.0)
 
 #define STAGE_HALF ((size_t)32 << 20)
 
@@ -103,6 +109,8 @@ extern "C" cuzk_status gpu_prover_create(gpu_prover **out, cuzk_errmsg *err)
         s = CUZK_ERR_DEVICE;
     }
     p->stage_bytes = 2 * STAGE_HALF;
+    p->h_share = -1;
+    p->h_share_auto = H_SHARE_FIRST;
     for (int i = 0; i < 2 && s == CUZK_OK; i++) {
         if (cudaEventCreateWithFlags(&p->ev_copied[i], cudaEventDisableTiming) != cudaSuccess ||
             cudaEventCreateWithFlags(&p->ev_used[i], cudaEventDisableTiming) != cudaSuccess) {
@@ -641,8 +649,8 @@ static cuzk_status prove_upload(gpu_prover *p, const gpu_key *k, const fr_t *z, 
     return CUZK_OK;
 }
 
-/* The H side of a proof, on the uploaded witness: the witness check (R1CS_C_CHECKED), SpMV, H, the H MSM. */
-static cuzk_status prove_h_side(groth16_msm_sums *sums, gpu_prover *p, const gpu_key *k, r1cs_c_mode mode,
+/* H's coefficients into p->abc[0], from the uploaded witness: the witness check (R1CS_C_CHECKED), SpMV, the NTTs. */
+static cuzk_status prove_h_poly(gpu_prover *p, const gpu_key *k, r1cs_c_mode mode,
                                 gpu_prove_stats *st, double *t, cuzk_errmsg *err)
 {
     bool bell = k->conv == GROTH16_BELLPERSON;
@@ -679,10 +687,15 @@ static cuzk_status prove_h_side(groth16_msm_sums *sums, gpu_prover *p, const gpu
     if (s == CUZK_OK) s = stream_sync();
     if (s != CUZK_OK) return g16_gpu_fail(err, s, "the H polynomial failed");
     add_time(&st->ntt_h, t);
+    return CUZK_OK;
+}
 
-    s = msm_over<g1_jac_t>(&sums->h, p, k, k->h, k->h_len, p->abc[0], false, 0);
+/* sum = Σ h_i·H_i over positions [lo, hi) of the H query, with p's copy of H's coefficients */
+static cuzk_status msm_h_range(g1_jac_t *sum, gpu_prover *p, const gpu_key *k, uint64_t lo, uint64_t hi,
+                               cuzk_errmsg *err)
+{
+    cuzk_status s = msm_over<g1_jac_t>(sum, p, k, k->h + lo, hi - lo, p->abc[0] + lo, false, 0);
     if (s != CUZK_OK) return g16_gpu_fail(err, s, "H multi-scalar multiplication failed");
-    add_time(&st->msm_h, t);
     return CUZK_OK;
 }
 
@@ -720,7 +733,9 @@ extern "C" cuzk_status gpu_prove_msms(groth16_msm_sums *sums, gpu_prover *p, con
     r1cs_c_mode mode;
     CUZK_TRY(prove_args(&mode, sums, p, k, z, opts, err));
     CUZK_TRY(prove_upload(p, k, z, &st, &t, err));
-    CUZK_TRY(prove_h_side(sums, p, k, mode, &st, &t, err));
+    CUZK_TRY(prove_h_poly(p, k, mode, &st, &t, err));
+    CUZK_TRY(msm_h_range(&sums->h, p, k, 0, k->h_len, err));
+    add_time(&st.msm_h, &t);
     CUZK_TRY(prove_query_side(sums, p, k, &st, &t, err));
     st.total = g16_gpu_now() - t0;
     st.vram_bytes = gpu_prover_vram_bytes(p);
@@ -743,23 +758,97 @@ static bool same_key(const gpu_key *a, const gpu_key *b)
            (u->num_inputs == 0 || memcmp(u->ic, v->ic, u->num_inputs * sizeof *u->ic) == 0);
 }
 
+extern "C" void gpu_prover_set_h_share(gpu_prover *p, double share)
+{
+    if (p != NULL) p->h_share = !(share >= 0) ? -1 : share > 1 ? 1 : share; /* NaN: adaptive */
+}
+
+/* The pair's second prover: its own upload, the L, A and B MSMs, then its share of the H MSM, on a thread of its
+ * own. The H side posts h_state under the lock once H's coefficients are computed (1) or failed (−1), with cut:
+ * positions [cut, h_len) of H are this side's. */
 typedef struct {
     groth16_msm_sums sums;
-    gpu_prover *p;
+    gpu_prover *p, *p0;
     const gpu_key *k;
     const fr_t *z;
+    double t0;
     gpu_prove_stats st;
     cuzk_errmsg err;
     cuzk_status s;
-} query_job;
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    int h_state;
+    uint64_t cut;
+    g1_jac_t h_rest;
+    double query_done, h_rest_s; /* seconds from t0; seconds of the share's copy and MSM */
+} pair_job;
 
-static void *query_thread(void *arg)
+/* Lets `device` (the current one) read `peer`'s memory directly where the two can, once per process and pair;
+ * where they cannot, copies between them go through the host. */
+static void peer_access(int device, int peer)
 {
-    query_job *j = (query_job *)arg;
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    static uint64_t tried[64]; /* bit `peer` of tried[device] */
+    if (device == peer || device < 0 || peer < 0 || device >= 64 || peer >= 64) return;
+    pthread_mutex_lock(&lock);
+    if (!(tried[device] >> peer & 1)) {
+        tried[device] |= (uint64_t)1 << peer;
+        int can = 0;
+        cudaError_t e = cudaDeviceCanAccessPeer(&can, device, peer);
+        if (e == cudaSuccess && can) e = cudaDeviceEnablePeerAccess(peer, 0);
+        if (e != cudaSuccess) cudaGetLastError(); /* not possible after all: the copies go through the host */
+    }
+    pthread_mutex_unlock(&lock);
+}
+
+/* H's coefficients at positions [lo, hi) from the H side's prover into p's a buffer (which p's query side leaves
+ * unused), directly between the devices where they can reach each other, else through the host. */
+static cuzk_status copy_h_share(gpu_prover *p, const gpu_prover *from, uint64_t lo, uint64_t hi, cuzk_errmsg *err)
+{
+    peer_access(p->device, from->device);
+    cudaError_t e = cudaMemcpyPeerAsync(p->abc[0] + lo, p->device, from->abc[0] + lo, from->device,
+                                        (hi - lo) * sizeof(fr_t), cudaStreamPerThread);
+    if (e != cudaSuccess) {
+        gpu_set_error("cudaMemcpyPeerAsync", e, __FILE__, __LINE__);
+        return g16_gpu_fail(err, CUZK_ERR_DEVICE, "copying H's coefficients to the second device failed");
+    }
+    if (stream_sync() != CUZK_OK)
+        return g16_gpu_fail(err, CUZK_ERR_DEVICE, "copying H's coefficients to the second device failed");
+    return CUZK_OK;
+}
+
+static void *pair_thread(void *arg)
+{
+    pair_job *j = (pair_job *)arg;
     double t = g16_gpu_now();
     j->s = prove_upload(j->p, j->k, j->z, &j->st, &t, &j->err);
     if (j->s == CUZK_OK) j->s = prove_query_side(&j->sums, j->p, j->k, &j->st, &t, &j->err);
+    j->query_done = g16_gpu_now() - j->t0;
+    g1_jac_set_infinity(&j->h_rest);
+    if (j->s != CUZK_OK) return NULL;
+    pthread_mutex_lock(&j->lock);
+    while (j->h_state == 0) pthread_cond_wait(&j->cond, &j->lock);
+    bool ready = j->h_state > 0;
+    pthread_mutex_unlock(&j->lock);
+    if (!ready || j->cut >= j->k->h_len) return NULL;
+    t = g16_gpu_now();
+    j->s = copy_h_share(j->p, j->p0, j->cut, j->k->h_len, &j->err);
+    if (j->s == CUZK_OK) j->s = msm_h_range(&j->h_rest, j->p, j->k, j->cut, j->k->h_len, &j->err);
+    j->h_rest_s = g16_gpu_now() - t;
     return NULL;
+}
+
+/* The H side keeps the share of the H MSM that would have made both sides of this proof finish together: it was
+ * ready at a0 and ran x = cut points in m0; the other side was free at q1 and ran the n − x others, copy included,
+ * in m1. At those rates, a0 + r0·x′ = max(a0, q1) + r1·(n − x′). */
+static void h_share_learn(gpu_prover *p0, uint64_t n, uint64_t cut, double a0, double m0, double q1, double m1)
+{
+    double r0 = cut > 0 ? m0 / (double)cut : 0, r1 = cut < n ? m1 / (double)(n - cut) : 0;
+    if (r0 <= 0) r0 = r1;
+    if (r1 <= 0) r1 = r0;
+    if (r0 <= 0) return;
+    double x = ((q1 > a0 ? q1 : a0) - a0 + r1 * (double)n) / (r0 + r1);
+    p0->h_share_auto = x <= 0 ? 0 : x >= (double)n ? 1 : x / (double)n;
 }
 
 extern "C" cuzk_status gpu_prove_msms_pair(groth16_msm_sums *sums, gpu_prover *p0, const gpu_key *k0, gpu_prover *p1,
@@ -775,29 +864,61 @@ extern "C" cuzk_status gpu_prove_msms_pair(groth16_msm_sums *sums, gpu_prover *p
     if (p1 == p0) return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG, "the two sides need two provers");
     if (!same_key(k0, k1)) return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG, "the two keys are not copies of one key");
 
-    query_job *j = (query_job *)calloc(1, sizeof *j);
+    pair_job *j = (pair_job *)calloc(1, sizeof *j);
     if (j == NULL) return g16_gpu_fail(err, CUZK_ERR_NOMEM, "out of host memory");
-    j->p = p1, j->k = k1, j->z = z;
+    j->p = p1, j->p0 = p0, j->k = k1, j->z = z, j->t0 = t0;
     pthread_t th;
-    if (pthread_create(&th, NULL, query_thread, j) != 0) {
+    if (pthread_mutex_init(&j->lock, NULL) != 0) {
         free(j);
-        return g16_gpu_fail(err, CUZK_ERR_NOMEM, "cannot start the query side's thread");
+        return g16_gpu_fail(err, CUZK_ERR_NOMEM, "cannot make the pair's lock");
     }
+    if (pthread_cond_init(&j->cond, NULL) != 0) {
+        pthread_mutex_destroy(&j->lock);
+        free(j);
+        return g16_gpu_fail(err, CUZK_ERR_NOMEM, "cannot make the pair's condition variable");
+    }
+    if (pthread_create(&th, NULL, pair_thread, j) != 0) {
+        pthread_cond_destroy(&j->cond);
+        pthread_mutex_destroy(&j->lock);
+        free(j);
+        return g16_gpu_fail(err, CUZK_ERR_NOMEM, "cannot start the second side's thread");
+    }
+    uint64_t n = k0->h_len;
+    double share = p0->h_share >= 0 ? p0->h_share : p0->h_share_auto;
+    uint64_t cut = (uint64_t)(share * (double)n + 0.5);
+    if (cut > n) cut = n;
     cuzk_status s = prove_upload(p0, k0, z, &st, &t, err);
-    if (s == CUZK_OK) s = prove_h_side(sums, p0, k0, mode, &st, &t, err);
+    if (s == CUZK_OK) s = prove_h_poly(p0, k0, mode, &st, &t, err);
+    double h_ready = t - t0;
+    pthread_mutex_lock(&j->lock);
+    j->cut = cut;
+    j->h_state = s == CUZK_OK ? 1 : -1;
+    pthread_cond_signal(&j->cond);
+    pthread_mutex_unlock(&j->lock);
+    g1_jac_t head;
+    if (s == CUZK_OK) s = msm_h_range(&head, p0, k0, 0, cut, err);
+    add_time(&st.msm_h, &t);
     pthread_join(th, NULL);
     if (s == CUZK_OK && j->s != CUZK_OK) {
         s = j->s;
         if (err != NULL) *err = j->err;
     }
     if (s == CUZK_OK) {
+        g1_jac_add(&sums->h, &head, &j->h_rest);
         sums->l = j->sums.l, sums->a = j->sums.a, sums->b1 = j->sums.b1, sums->b2 = j->sums.b2;
         st.msm_l = j->st.msm_l, st.msm_a = j->st.msm_a, st.msm_b1 = j->st.msm_b1, st.msm_b2 = j->st.msm_b2;
+        st.msm_h_other = j->h_rest_s;
+        st.h_share = n > 0 ? (double)cut / (double)n : 1;
         st.total = g16_gpu_now() - t0;
         st.vram_bytes = gpu_prover_vram_bytes(p0) + gpu_prover_vram_bytes(p1);
+        h_share_learn(p0, n, cut, h_ready, st.msm_h, j->query_done, j->h_rest_s);
         if (stats != NULL) *stats = st;
     }
+    pthread_cond_destroy(&j->cond);
+    pthread_mutex_destroy(&j->lock);
     explicit_bzero(&j->sums, sizeof j->sums);
+    explicit_bzero(&j->h_rest, sizeof j->h_rest);
+    explicit_bzero(&head, sizeof head);
     free(j);
     return s;
 }

@@ -3,6 +3,7 @@
  * verifies the GPU's proof. Fresh random circuits and toxic waste each run (seed printed; replay with
  * CUZK_TEST_SEED). Prints "N passed, M failed"; exits 77 (CTest skip) when no CUDA device exists.
  * `gpu_prove_check quick` stops at 2^13. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -293,6 +294,39 @@ static void check_reserved(void)
     }
 }
 
+/* One pair proof with the H side keeping `share` of the H MSM (negative: the share it learns) against the CPU's
+ * proof `cpu` with the same opts (r and s) */
+static void pair_case(const fixture *f, const groth16_prove_opts *o, const groth16_proof_t *cpu, gpu_prover *p0,
+                      const gpu_key *k0, gpu_prover *p1, const gpu_key *k1, int dev1, const char *what, double share)
+{
+    char name[160];
+    snprintf(name, sizeof name, "pair (devices 0 and %d) 2^%u %s %s, H side's share %s%.2f", dev1, f->log2,
+             f->pk.conv == GROTH16_SNARKJS ? "snarkjs" : "bellperson", what, share < 0 ? "learnt, set " : "",
+             share);
+    cuzk_errmsg err = {{0}};
+    groth16_msm_sums sums;
+    groth16_proof_t gpu;
+    memset(&gpu, 0x5a, sizeof gpu);
+    gpu_prove_stats st;
+    gpu_prover_set_h_share(p0, share);
+    cuzk_status s = gpu_prove_msms_pair(&sums, p0, k0, p1, k1, f->z, o, &st, &err);
+    if (s == CUZK_OK) s = groth16_assemble(&gpu, gpu_key_vk(k0), &sums, o);
+    check_detail(s == CUZK_OK, name, err.msg);
+    if (s != CUZK_OK) return;
+    check_detail(memcmp(cpu, &gpu, sizeof gpu) == 0, name, "proofs differ");
+    check_detail(share < 0 ? st.h_share >= 0 && st.h_share <= 1 : fabs(st.h_share - share) < 1e-3, name,
+                 "the share reported is not the share set");
+    check_detail((st.h_share < 1) == (st.msm_h_other > 0), name, "the second side's H time does not match its share");
+    groth16_pvk pvk;
+    groth16_prepare_vk(&pvk, gpu_key_vk(k0));
+    check_detail(groth16_verify(&pvk, &gpu, f->z + 1, gpu_key_vk(k0)->num_inputs - 1) == CUZK_OK, name,
+                 "pair proof does not verify");
+    printf("  %s: h side %.2f ms (upload %.2f spmv %.2f h %.2f msm h %.2f), other side msm l %.2f a %.2f b1 %.2f "
+           "b2 %.2f h %.2f (share %.3f), total %.2f ms\n", name, (st.upload + st.spmv + st.ntt_h + st.msm_h) * 1e3,
+           st.upload * 1e3, st.spmv * 1e3, st.ntt_h * 1e3, st.msm_h * 1e3, st.msm_l * 1e3, st.msm_a * 1e3,
+           st.msm_b1 * 1e3, st.msm_b2 * 1e3, st.msm_h_other * 1e3, 1 - st.h_share, st.total * 1e3);
+}
+
 /* Latency mode: the H side on one prover and the L, A, B sides on another (device 1 with its own copy of the key when
  * there is a second device, else a second copy on device 0) give the CPU's proof; keys of two setups, one prover for
  * both sides and an unsatisfied witness are refused. */
@@ -315,27 +349,26 @@ static void check_pair(void)
         gpu_prover_create(&p1, &err);
         gpu_set_device(0);
         if (k0 != NULL && k1 != NULL && other != NULL && p0 != NULL && p1 != NULL) {
-            char name[120];
-            snprintf(name, sizeof name, "pair (devices 0 and %d) 2^%u %s", dev1, f.log2, snarkjs ? "snarkjs" : "bellperson");
+            /* the H side keeping all of the H MSM, none of it, a part, and the share it learns from its timings */
+            const double shares[] = {1, 0, 0.37, -1, -1};
             groth16_prove_opts o = opts_rs(R1CS_C_PRODUCT);
-            groth16_proof_t cpu, gpu;
-            memset(&gpu, 0x5a, sizeof gpu);
+            groth16_proof_t cpu;
             groth16_msm_sums sums;
-            gpu_prove_stats st;
             cuzk_status s1 = groth16_prove(&cpu, &f.pk, snarkjs ? NULL : f.r, f.z, &o, NULL, &err);
-            cuzk_status s2 = gpu_prove_msms_pair(&sums, p0, k0, p1, k1, f.z, &o, &st, &err);
-            if (s2 == CUZK_OK) s2 = groth16_assemble(&gpu, gpu_key_vk(k0), &sums, &o);
-            check_detail(s1 == CUZK_OK && s2 == CUZK_OK, name, err.msg);
-            if (s1 == CUZK_OK && s2 == CUZK_OK) {
-                check_detail(memcmp(&cpu, &gpu, sizeof cpu) == 0, name, "proofs differ");
-                groth16_pvk pvk;
-                groth16_prepare_vk(&pvk, gpu_key_vk(k0));
-                check_detail(groth16_verify(&pvk, &gpu, f.z + 1, gpu_key_vk(k0)->num_inputs - 1) == CUZK_OK, name,
-                             "pair proof does not verify");
-                printf("  %s: h side %.2f ms (upload %.2f spmv %.2f h %.2f msm h %.2f), msm l %.2f a %.2f b1 %.2f "
-                       "b2 %.2f, total %.2f ms\n", name, (st.upload + st.spmv + st.ntt_h + st.msm_h) * 1e3,
-                       st.upload * 1e3, st.spmv * 1e3, st.ntt_h * 1e3, st.msm_h * 1e3, st.msm_l * 1e3, st.msm_a * 1e3,
-                       st.msm_b1 * 1e3, st.msm_b2 * 1e3, st.total * 1e3);
+            check_detail(s1 == CUZK_OK, "pair: the CPU proof", err.msg);
+            for (size_t i = 0; i < sizeof shares / sizeof shares[0] && s1 == CUZK_OK; i++)
+                pair_case(&f, &o, &cpu, p0, k0, p1, k1, dev1, "resident", shares[i]);
+            if (!snarkjs && s1 == CUZK_OK) { /* keys streamed from pinned host memory, in chunks of 64 · 17 points */
+                gpu_key *s0 = upload(&f, GPU_KEY_STREAMED, 64 * 17), *s1k = NULL;
+                gpu_set_device(dev1);
+                s1k = upload(&f, GPU_KEY_STREAMED, 64 * 17);
+                gpu_set_device(0);
+                if (s0 != NULL && s1k != NULL) {
+                    pair_case(&f, &o, &cpu, p0, s0, p1, s1k, dev1, "streamed", 0.37);
+                    pair_case(&f, &o, &cpu, p0, s0, p1, s1k, dev1, "streamed", -1);
+                }
+                gpu_key_free(s0);
+                gpu_key_free(s1k);
             }
             cuzk_status s = gpu_prove_msms_pair(&sums, p0, k0, p1, other, f.z, &o, NULL, &err);
             check_detail(s == CUZK_ERR_INVALID_ARG, "pair: keys of two setups refused (CUZK_ERR_INVALID_ARG)", err.msg);
