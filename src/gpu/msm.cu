@@ -175,6 +175,13 @@ typedef struct {
  * lists for G1 and for G2 (smaller groups measured slower: G2 2^24 in groups of 4 windows 479 ms, of 8 437 ms).
  * The windows are spread evenly over the groups: a last group of one window leaves the rounds too few threads. */
 #define MSM_BA_GROUP_BYTES ((size_t)192 << 27)
+/* the most (point, window) pairs sorted at once */
+static size_t group_cap(size_t ba_point_bytes)
+{
+    return g_group_items ? g_group_items : ba_point_bytes ? MSM_BA_GROUP_BYTES / ba_point_bytes
+                                                          : MSM_DEFAULT_GROUP_ITEMS;
+}
+
 static void plan_make(msm_plan_t *p, size_t n, size_t ba_point_bytes)
 {
     p->n = n;
@@ -182,9 +189,7 @@ static void plan_make(msm_plan_t *p, size_t n, size_t ba_point_bytes)
     p->c = g_window ? g_window : gpu_msm_window_for(n);
     if (p->c < 2) p->c = 2;
     p->nw = (256 + p->c - 1) / p->c;
-    size_t cap = g_group_items ? g_group_items
-                 : ba_point_bytes ? MSM_BA_GROUP_BYTES / ba_point_bytes
-                                  : MSM_DEFAULT_GROUP_ITEMS;
+    size_t cap = group_cap(ba_point_bytes);
     size_t gw = cap / n;
     if (gw < 1) gw = 1;
     if (gw > p->nw) gw = p->nw;
@@ -759,24 +764,44 @@ static cuzk_status scratch_grow(gpu_msm_ctx *x, const scratch_sizes *z)
     return CUZK_OK;
 }
 
-/* What gpu_msm_ctx_reserve(n_g1, n_g2) grows to: each buffer the larger of the two plans' needs, and the
- * batch additions' partial sums. */
+/* z grown to what any MSM of at most n points needs. The scratch follows the pairs sorted at once, gw·n, which does
+ * not fall with n: a smaller n may take a narrower window (so more windows) or more windows per group, and a
+ * proof's tail MSMs have sizes only its witness decides. The largest n' ≤ n of each narrower window and of each
+ * windows-per-group count are the places where it peaks, so the plans for those and for n are taken. */
+static void scratch_cover(scratch_sizes *z, size_t n, size_t point_bytes, size_t ba_point_bytes)
+{
+    size_t cand[2 + 22 + 64];
+    unsigned nc = 0;
+    cand[nc++] = n;
+    for (unsigned w = 4; !g_window && w < gpu_msm_window_for(n); w++) {
+        size_t lo = 0, hi = n; /* the largest n' ≤ n whose window is at most w (the window grows with n) */
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo + 1) / 2;
+            if (gpu_msm_window_for(mid) <= w) lo = mid;
+            else hi = mid - 1;
+        }
+        if (lo > 0) cand[nc++] = lo;
+    }
+    size_t cap = group_cap(ba_point_bytes);
+    for (size_t k = 1; k <= 64; k++)
+        if (cap / k >= 1 && cap / k < n) cand[nc++] = cap / k;
+    msm_plan_t p;
+    scratch_sizes one;
+    for (unsigned i = 0; i < nc; i++) {
+        plan_make(&p, cand[i], ba_point_bytes);
+        scratch_sizes_of(&one, &p, point_bytes);
+        scratch_max(z, &one);
+    }
+}
+
+/* What gpu_msm_ctx_reserve(n_g1, n_g2) grows to: each buffer the largest need of any G1 MSM of at most n_g1 points
+ * and any G2 MSM of at most n_g2, and the batch additions' partial sums. */
 static void scratch_for(scratch_sizes *z, size_t n_g1, size_t n_g2)
 {
     memset(z, 0, sizeof *z);
     z->seg = (size_t)MSM_PARTIALS * (n_g2 > 0 ? sizeof(g2x) : sizeof(g1x));
-    msm_plan_t p;
-    scratch_sizes one;
-    if (n_g1 > 0) {
-        plan_make(&p, n_g1, ba_on<dfp>() ? sizeof(g1a) : 0);
-        scratch_sizes_of(&one, &p, sizeof(g1x));
-        scratch_max(z, &one);
-    }
-    if (n_g2 > 0) {
-        plan_make(&p, n_g2, ba_on<dfp2>() ? sizeof(g2a) : 0);
-        scratch_sizes_of(&one, &p, sizeof(g2x));
-        scratch_max(z, &one);
-    }
+    if (n_g1 > 0) scratch_cover(z, n_g1, sizeof(g1x), ba_on<dfp>() ? sizeof(g1a) : 0);
+    if (n_g2 > 0) scratch_cover(z, n_g2, sizeof(g2x), ba_on<dfp2>() ? sizeof(g2a) : 0);
 }
 
 extern "C" cuzk_status gpu_msm_ctx_reserve(gpu_msm_ctx *x, size_t n_g1, size_t n_g2)
