@@ -203,6 +203,29 @@ cuzk_status gpu_setup(gpu_key **out, const r1cs_t *circuit, const groth16_setup_
  * the splits, the MSM scratch): what gpu_key_upload plans per worker. */
 uint64_t gpu_prove_vram_bytes(uint64_t domain_size, uint64_t num_vars);
 
+/* A witness packed for its trip to the device. Most values of a Filecoin-shaped witness are 0 or 1 (87 % in the
+ * synthetic PoRep partition), so the host sends 2 bits per aux value and only the others: about a fifth of the
+ * bytes over PCIe. gpu_witness_pack packs z in place, in `chunks` chunks of `chunk_values` aux values (a multiple of
+ * 32; the last chunk shorter) so that host threads pack them side by side:
+ *   z[0 .. num_inputs)                          unchanged (the public inputs, ONE first);
+ *   z + num_inputs + c·chunk_values             the values of chunk c other than 0 and 1, in order (others[c]);
+ *   classes[i / 32] >> 2·(i mod 32) & 3         aux value i: 0 zero, 1 one, 2 another value.
+ * The rest of z is left as it was. The provers take the packed form in place of the whole z. */
+#define GPU_WITNESS_CHUNKS_MAX 64
+typedef struct {
+    uint64_t num_inputs, num_aux;
+    uint64_t chunk_values;
+    unsigned chunks;
+    uint64_t others[GPU_WITNESS_CHUNKS_MAX];
+    const uint64_t *classes;
+} gpu_witness_packing;
+/* Words of the classes of num_aux values: ceil(num_aux / 32). */
+uint64_t gpu_witness_classes_words(uint64_t num_aux);
+/* Packs z (num_inputs + num_aux values, Montgomery form) in place on up to `threads` host threads, classes having
+ * gpu_witness_classes_words(num_aux) words; fills *out (out->classes = classes). */
+void gpu_witness_pack(gpu_witness_packing *out, fr_t *z, uint64_t num_inputs, uint64_t num_aux, uint64_t *classes,
+                      unsigned threads);
+
 typedef struct {
     double prepare; /* seconds growing the prover's buffers for this key: 0 in steady state, or after a reserve */
     double upload, spmv, ntt_h, msm_h, msm_l, msm_a, msm_b1, msm_b2, assembly, total; /* seconds, wall */
@@ -231,9 +254,11 @@ uint64_t gpu_prover_vram_bytes(const gpu_prover *p);
  * the host by groth16_assemble (constant-time terms for r and s). R1CS_C_CHECKED reports the lowest unsatisfied
  * row (CUZK_ERR_R1CS_UNSATISFIED) like the CPU prover. A device fault gives CUZK_ERR_DEVICE with the CUDA message.
  * gpu_prove = gpu_prove_msms (the device part) + groth16_assemble: pipelines call the two separately, so that the
- * device takes the next partition while the host assembles and verifies. */
+ * device takes the next partition while the host assembles and verifies. packed: NULL, or z is packed as it says
+ * (gpu_witness_pack; its num_inputs and num_aux must be the key's, else CUZK_ERR_INVALID_ARG). */
 cuzk_status gpu_prove_msms(groth16_msm_sums *sums, gpu_prover *p, const gpu_key *k, const fr_t *z,
-                           const groth16_prove_opts *opts, gpu_prove_stats *stats, cuzk_errmsg *err);
+                           const gpu_witness_packing *packed, const groth16_prove_opts *opts, gpu_prove_stats *stats,
+                           cuzk_errmsg *err);
 cuzk_status gpu_prove(groth16_proof_t *proof, gpu_prover *p, const gpu_key *k, const fr_t *z,
                       const groth16_prove_opts *opts, gpu_prove_stats *stats, cuzk_errmsg *err);
 /* Latency mode: one proof's device work on two provers at once, normally on two devices that each hold a copy of
@@ -243,8 +268,8 @@ cuzk_status gpu_prove(groth16_proof_t *proof, gpu_prover *p, const gpu_key *k, c
  * that are not copies of one key (shape, verifying key) give CUZK_ERR_INVALID_ARG. stats: each phase's own time
  * (upload, prepare: p0's), total the wall time, vram_bytes both provers'. */
 cuzk_status gpu_prove_msms_pair(groth16_msm_sums *sums, gpu_prover *p0, const gpu_key *k0, gpu_prover *p1,
-                                const gpu_key *k1, const fr_t *z, const groth16_prove_opts *opts,
-                                gpu_prove_stats *stats, cuzk_errmsg *err);
+                                const gpu_key *k1, const fr_t *z, const gpu_witness_packing *packed,
+                                const groth16_prove_opts *opts, gpu_prove_stats *stats, cuzk_errmsg *err);
 /* The share (0 … 1) of the H MSM's points that p keeps as a pair's H side (p0 above). Negative (the default): each
  * pair proof on p chooses it from the previous one's timings, so that both sides finish together (two thirds
  * before the first). */

@@ -201,6 +201,7 @@ static void work_free_z(engine *e, engine_work *w)
     w->owned_z = NULL;
     w->z = NULL;
     w->z_backend = false;
+    w->z_form = NULL;
 }
 
 static void work_drop(engine *e, engine_work *w)
@@ -382,6 +383,8 @@ static void *synth_main(void *arg)
             o.c_mode = w->c_mode;
             s = groth16_synthesize(&w->syn, &w->key->pk, w->key->cs, w->z, &o, &w->stats, &err);
         }
+        if (s == CUZK_OK && e->be.witness_made != NULL)
+            s = e->be.witness_made(e->be.ctx, w, e->cfg.synthesis_threads, &err);
         double dt = engine_now() - t;
 
         pthread_mutex_lock(&e->lock);

@@ -26,6 +26,9 @@ struct engine_key;
  *  synthesizes      the backend evaluates a, b, c itself (SpMV on the device): synthesis only produces the witness
  *                   (into witness_alloc's memory when set), the memory model counts only what the host holds
  *  witness_alloc    memory for a partition's witness (pinned, for a device); witness_free gives it back
+ *  witness_made     on the synthesis worker once the witness is made: the backend may put it in the form its
+ *                   prove_start reads (the GPU packs it in place for a shorter upload) and describe that form in
+ *                   w->z_form; z[0 .. num_inputs) must stay as they are (the verification reads them)
  *  dev_key_*        device-resident keys: the engine keeps, per device and key, a handle that dev_key_load makes
  *                   (from the HOT host key: its circuit and, for registered circuits, its points; for synthetic keys
  *                   the device generates the key from engine_synthetic_toxic) on the engine's per-device loader
@@ -39,6 +42,7 @@ typedef struct engine_work {
     fr_t *owned_z;
     uint64_t z_bytes;      /* of owned_z; from the backend's witness_alloc when z_backend */
     bool z_backend;
+    const void *z_form;    /* what the backend's witness_made made of z (NULL: z as synthesized) */
     r1cs_c_mode c_mode;    /* R1CS_C_CHECKED for a caller's witness (a backend that synthesizes checks it) */
     bool given_rs;         /* deterministic r and s (engine_config.deterministic_rs) */
     fr_t r, s;
@@ -74,6 +78,7 @@ typedef struct engine_backend {
     unsigned default_workers; /* prover workers per device when the config gives 0; 0 = 1 */
     cuzk_status (*witness_alloc)(void *ctx, uint64_t bytes, fr_t **out);
     void (*witness_free)(void *ctx, fr_t *z, uint64_t bytes);
+    cuzk_status (*witness_made)(void *ctx, engine_work *w, unsigned threads, cuzk_errmsg *err);
     /* others_bytes: what the device's other resident keys hold; allow_streamed: the key may be placed STREAMED
      * (else RESIDENT only). CUZK_ERR_NOMEM when it does not fit (the engine then evicts and retries). */
     cuzk_status (*dev_key_load)(void *ctx, unsigned device, const struct engine_key *k, uint64_t others_bytes,

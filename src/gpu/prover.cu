@@ -376,6 +376,82 @@ static cuzk_status compute_h(gpu_prover *p, const gpu_key *k)
 }
 
 /* cub's scratch for selecting among npos positions (the split's compaction), grown to fit */
+/* A packed witness (gpu_witness_pack): per classes word, how many of its values are neither 0 nor 1 (class 2: the
+ * high bit of the pair) */
+#define CLASS_HIGH_BITS 0xaaaaaaaaaaaaaaaaull
+__global__ void k_word_others(uint64_t *cnt, const uint64_t *classes, uint64_t words)
+{
+    uint64_t w = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (w < words) cnt[w] = (uint64_t)__popcll(classes[w] & CLASS_HIGH_BITS);
+}
+
+/* aux value i from its class: 0, 1, or the next of the others (off[w]: the others before word w) */
+__global__ void k_unpack(dfr *aux, const uint64_t *classes, const uint64_t *off, const dfr *others, uint64_t num_aux,
+                         dfr one)
+{
+    uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= num_aux) return;
+    uint64_t x = classes[i / 32];
+    unsigned b = (unsigned)(i % 32), cls = (unsigned)(x >> (2 * b)) & 3;
+    dfr v;
+    if (cls >= 2) {
+        uint64_t below = b == 0 ? 0 : x & (((uint64_t)1 << (2 * b)) - 1);
+        v = dfr_load(&others[off[i / 32] + (uint64_t)__popcll(below & CLASS_HIGH_BITS)]);
+    } else {
+#pragma unroll
+        for (int j = 0; j < 8; j++) v.w[j] = cls == 1 ? one.w[j] : 0;
+    }
+    dfr_store(&aux[i], &v);
+}
+
+/* The packed form onto the device and unpacked into p->z: the inputs, the classes (into the idx buffer), each
+ * chunk's others one after another (into the tail buffer), the others' offsets per word (into the flags buffer),
+ * then one thread per aux value. Every buffer borrowed here is rewritten by the splits before they read it. */
+static cuzk_status upload_packed(gpu_prover *p, const fr_t *z, const gpu_witness_packing *pk)
+{
+    uint64_t ni = pk->num_inputs, na = pk->num_aux, words = gpu_witness_classes_words(na);
+    cudaStream_t st = cudaStreamPerThread;
+    CUZK_CUDA(cudaMemcpyAsync(p->z, z, ni * sizeof(fr_t), cudaMemcpyHostToDevice, st));
+    if (na == 0) return CUZK_OK;
+    uint64_t *classes = (uint64_t *)p->idx, *cnt = (uint64_t *)p->flags, *off = cnt + words;
+    CUZK_CUDA(cudaMemcpyAsync(classes, pk->classes, words * sizeof(uint64_t), cudaMemcpyHostToDevice, st));
+    uint64_t at = 0;
+    for (unsigned c = 0; c < pk->chunks; c++) {
+        if (pk->others[c] != 0)
+            CUZK_CUDA(cudaMemcpyAsync(p->tail + at, z + ni + c * pk->chunk_values, pk->others[c] * sizeof(fr_t),
+                                      cudaMemcpyHostToDevice, st));
+        at += pk->others[c];
+    }
+    k_word_others<<<blocks(words, 256), 256>>>(cnt, classes, words);
+    CUZK_CUDA_LAUNCHED();
+    size_t need = 0;
+    CUZK_CUDA(cub::DeviceScan::ExclusiveSum(NULL, need, cnt, off, (int)words, st));
+    uint64_t cap = p->cap_cub;
+    CUZK_TRY(grow(p, &p->cub_tmp, &cap, need, 1));
+    p->cap_cub = cap;
+    CUZK_CUDA(cub::DeviceScan::ExclusiveSum(p->cub_tmp, need, cnt, off, (int)words, st));
+    fr_t one;
+    fr_set_one(&one);
+    k_unpack<<<blocks(na, 256), 256>>>((dfr *)(p->z + ni), classes, off, (const dfr *)p->tail, na, to_dfr(&one));
+    CUZK_CUDA_LAUNCHED();
+    return CUZK_OK;
+}
+
+/* A packing that matches the key: its sizes, its chunks covering the aux values, no more others than values. */
+static bool packing_fits(const gpu_witness_packing *pk, const gpu_key *k)
+{
+    if (pk->num_inputs != k->num_inputs || pk->num_aux != k->num_aux) return false;
+    if (pk->num_aux == 0) return true;
+    if (pk->classes == NULL || pk->chunks == 0 || pk->chunks > GPU_WITNESS_CHUNKS_MAX || pk->chunk_values % 32 != 0 ||
+        pk->chunk_values * pk->chunks < pk->num_aux || pk->chunk_values * (pk->chunks - 1) >= pk->num_aux)
+        return false;
+    for (unsigned c = 0; c < pk->chunks; c++) {
+        uint64_t len = c + 1 < pk->chunks ? pk->chunk_values : pk->num_aux - c * pk->chunk_values;
+        if (pk->others[c] > len) return false;
+    }
+    return true;
+}
+
 static cuzk_status select_scratch(gpu_prover *p, uint64_t npos, size_t *need)
 {
     thrust::counting_iterator<uint32_t> positions(0);
@@ -615,7 +691,8 @@ static void add_time(double *slot, double *t)
 
 /* The checks every proof starts with; *mode: the c_mode the key allows. */
 static cuzk_status prove_args(r1cs_c_mode *mode, const groth16_msm_sums *sums, const gpu_prover *p, const gpu_key *k,
-                              const fr_t *z, const groth16_prove_opts *opts, cuzk_errmsg *err)
+                              const fr_t *z, const gpu_witness_packing *pk, const groth16_prove_opts *opts,
+                              cuzk_errmsg *err)
 {
     *mode = opts != NULL ? opts->c_mode : R1CS_C_PRODUCT;
     if (sums == NULL || p == NULL || k == NULL || z == NULL)
@@ -623,6 +700,12 @@ static cuzk_status prove_args(r1cs_c_mode *mode, const groth16_msm_sums *sums, c
     if (*mode != R1CS_C_MATRIX && *mode != R1CS_C_PRODUCT && *mode != R1CS_C_CHECKED)
         return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG, "unknown c_mode %d", (int)*mode);
     if (!fr_is_one(&z[0])) return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG, "witness z[0] is not 1");
+    if (pk != NULL && !packing_fits(pk, k))
+        return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG,
+                            "the packed witness does not fit the key (%llu inputs and %llu aux values, the key %llu "
+                            "and %llu, or its chunks are inconsistent)",
+                            (unsigned long long)pk->num_inputs, (unsigned long long)pk->num_aux,
+                            (unsigned long long)k->num_inputs, (unsigned long long)k->num_aux);
     if (k->device != p->device)
         return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG, "the key lives on device %d, the prover on device %d",
                             k->device, p->device);
@@ -634,15 +717,16 @@ static cuzk_status prove_args(r1cs_c_mode *mode, const groth16_msm_sums *sums, c
     return CUZK_OK;
 }
 
-/* The witness onto the prover's device (its buffers grown first, if a reserve did not). */
-static cuzk_status prove_upload(gpu_prover *p, const gpu_key *k, const fr_t *z, gpu_prove_stats *st, double *t,
-                                cuzk_errmsg *err)
+/* The witness (whole, or packed as pk says) onto the prover's device (its buffers grown first, if a reserve did
+ * not). */
+static cuzk_status prove_upload(gpu_prover *p, const gpu_key *k, const fr_t *z, const gpu_witness_packing *pk,
+                                gpu_prove_stats *st, double *t, cuzk_errmsg *err)
 {
     CUZK_CUDA(cudaSetDevice(p->device));
     cuzk_status s = prepare(p, k);
     if (s != CUZK_OK) return g16_gpu_fail(err, s, "cannot allocate the prover's device buffers");
     add_time(&st->prepare, t);
-    s = upload_witness(p, z, k->num_inputs + k->num_aux);
+    s = pk != NULL ? upload_packed(p, z, pk) : upload_witness(p, z, k->num_inputs + k->num_aux);
     if (s == CUZK_OK) s = stream_sync();
     if (s != CUZK_OK) return g16_gpu_fail(err, s, "witness upload failed");
     add_time(&st->upload, t);
@@ -725,14 +809,15 @@ static cuzk_status prove_query_side(groth16_msm_sums *sums, gpu_prover *p, const
 }
 
 extern "C" cuzk_status gpu_prove_msms(groth16_msm_sums *sums, gpu_prover *p, const gpu_key *k, const fr_t *z,
-                                      const groth16_prove_opts *opts, gpu_prove_stats *stats, cuzk_errmsg *err)
+                                      const gpu_witness_packing *packed, const groth16_prove_opts *opts,
+                                      gpu_prove_stats *stats, cuzk_errmsg *err)
 {
     gpu_prove_stats st;
     memset(&st, 0, sizeof st);
     double t0 = g16_gpu_now(), t = t0;
     r1cs_c_mode mode;
-    CUZK_TRY(prove_args(&mode, sums, p, k, z, opts, err));
-    CUZK_TRY(prove_upload(p, k, z, &st, &t, err));
+    CUZK_TRY(prove_args(&mode, sums, p, k, z, packed, opts, err));
+    CUZK_TRY(prove_upload(p, k, z, packed, &st, &t, err));
     CUZK_TRY(prove_h_poly(p, k, mode, &st, &t, err));
     CUZK_TRY(msm_h_range(&sums->h, p, k, 0, k->h_len, err));
     add_time(&st.msm_h, &t);
@@ -771,6 +856,7 @@ typedef struct {
     gpu_prover *p, *p0;
     const gpu_key *k;
     const fr_t *z;
+    const gpu_witness_packing *packed;
     double t0;
     gpu_prove_stats st;
     cuzk_errmsg err;
@@ -821,7 +907,7 @@ static void *pair_thread(void *arg)
 {
     pair_job *j = (pair_job *)arg;
     double t = g16_gpu_now();
-    j->s = prove_upload(j->p, j->k, j->z, &j->st, &t, &j->err);
+    j->s = prove_upload(j->p, j->k, j->z, j->packed, &j->st, &t, &j->err);
     if (j->s == CUZK_OK) j->s = prove_query_side(&j->sums, j->p, j->k, &j->st, &t, &j->err);
     j->query_done = g16_gpu_now() - j->t0;
     g1_jac_set_infinity(&j->h_rest);
@@ -852,21 +938,21 @@ static void h_share_learn(gpu_prover *p0, uint64_t n, uint64_t cut, double a0, d
 }
 
 extern "C" cuzk_status gpu_prove_msms_pair(groth16_msm_sums *sums, gpu_prover *p0, const gpu_key *k0, gpu_prover *p1,
-                                           const gpu_key *k1, const fr_t *z, const groth16_prove_opts *opts,
-                                           gpu_prove_stats *stats, cuzk_errmsg *err)
+                                           const gpu_key *k1, const fr_t *z, const gpu_witness_packing *packed,
+                                           const groth16_prove_opts *opts, gpu_prove_stats *stats, cuzk_errmsg *err)
 {
     gpu_prove_stats st;
     memset(&st, 0, sizeof st);
     double t0 = g16_gpu_now(), t = t0;
     r1cs_c_mode mode;
-    CUZK_TRY(prove_args(&mode, sums, p0, k0, z, opts, err));
-    CUZK_TRY(prove_args(&mode, sums, p1, k1, z, opts, err)); /* the same mode: the keys must be copies of one */
+    CUZK_TRY(prove_args(&mode, sums, p0, k0, z, packed, opts, err));
+    CUZK_TRY(prove_args(&mode, sums, p1, k1, z, packed, opts, err)); /* the same mode: the keys must be copies of one */
     if (p1 == p0) return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG, "the two sides need two provers");
     if (!same_key(k0, k1)) return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG, "the two keys are not copies of one key");
 
     pair_job *j = (pair_job *)calloc(1, sizeof *j);
     if (j == NULL) return g16_gpu_fail(err, CUZK_ERR_NOMEM, "out of host memory");
-    j->p = p1, j->p0 = p0, j->k = k1, j->z = z, j->t0 = t0;
+    j->p = p1, j->p0 = p0, j->k = k1, j->z = z, j->packed = packed, j->t0 = t0;
     pthread_t th;
     if (pthread_mutex_init(&j->lock, NULL) != 0) {
         free(j);
@@ -887,7 +973,7 @@ extern "C" cuzk_status gpu_prove_msms_pair(groth16_msm_sums *sums, gpu_prover *p
     double share = p0->h_share >= 0 ? p0->h_share : p0->h_share_auto;
     uint64_t cut = (uint64_t)(share * (double)n + 0.5);
     if (cut > n) cut = n;
-    cuzk_status s = prove_upload(p0, k0, z, &st, &t, err);
+    cuzk_status s = prove_upload(p0, k0, z, packed, &st, &t, err);
     if (s == CUZK_OK) s = prove_h_poly(p0, k0, mode, &st, &t, err);
     double h_ready = t - t0;
     pthread_mutex_lock(&j->lock);
@@ -930,7 +1016,7 @@ extern "C" cuzk_status gpu_prove(groth16_proof_t *proof, gpu_prover *p, const gp
     groth16_msm_sums sums;
     gpu_prove_stats st;
     memset(&st, 0, sizeof st);
-    cuzk_status s = gpu_prove_msms(&sums, p, k, z, opts, &st, err);
+    cuzk_status s = gpu_prove_msms(&sums, p, k, z, NULL, opts, &st, err);
     if (s == CUZK_OK) {
         double t = g16_gpu_now();
         s = groth16_assemble(proof, &k->vk, &sums, opts);

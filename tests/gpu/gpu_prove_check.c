@@ -114,6 +114,100 @@ static gpu_key *upload(fixture *f, gpu_key_placement place, uint64_t chunk)
     return k;
 }
 
+/* z packed on `threads` host threads (gpu_witness_pack, on a copy) against the CPU's proof of z itself */
+static void compare_packed(const char *what, fixture *f, gpu_key *k, gpu_prover *p, const fr_t *z, r1cs_c_mode mode,
+                           unsigned threads)
+{
+    char name[200];
+    snprintf(name, sizeof name, "packed %s 2^%u conv %d %s, %u threads", what, f->log2, (int)f->pk.conv,
+             mode_name(mode), threads);
+    uint64_t ni = f->r->num_inputs, na = f->r->num_aux, nv = ni + na;
+    fr_t *pz = malloc(nv * sizeof *pz);
+    uint64_t *classes = malloc(gpu_witness_classes_words(na) * sizeof *classes + 8);
+    if (pz == NULL || classes == NULL) {
+        check_detail(0, name, "out of memory");
+        free(pz), free(classes);
+        return;
+    }
+    memcpy(pz, z, nv * sizeof *pz);
+    gpu_witness_packing pk;
+    gpu_witness_pack(&pk, pz, ni, na, classes, threads);
+    uint64_t others = 0;
+    for (unsigned c = 0; c < pk.chunks; c++) others += pk.others[c];
+    groth16_prove_opts o = opts_rs(mode);
+    groth16_proof_t cpu, gpu;
+    memset(&gpu, 0x5a, sizeof gpu);
+    cuzk_errmsg e1 = {{0}}, e2 = {{0}};
+    const r1cs_t *circuit = f->pk.conv == GROTH16_BELLPERSON || mode == R1CS_C_CHECKED ? f->r : NULL;
+    cuzk_status s1 = groth16_prove(&cpu, &f->pk, circuit, z, &o, NULL, &e1);
+    groth16_msm_sums sums;
+    gpu_prove_stats st;
+    cuzk_status s2 = gpu_prove_msms(&sums, p, k, pz, &pk, &o, &st, &e2);
+    if (s2 == CUZK_OK) s2 = groth16_assemble(&gpu, gpu_key_vk(k), &sums, &o);
+    if (s1 != CUZK_OK || s2 != CUZK_OK) {
+        char d[700];
+        snprintf(d, sizeof d, "cpu %s (%s), gpu %s (%s)", cuzk_status_str(s1), e1.msg, cuzk_status_str(s2), e2.msg);
+        check_detail(0, name, d);
+    } else {
+        check_detail(memcmp(&cpu, &gpu, sizeof cpu) == 0, name, "proofs differ");
+        printf("  %s: %u chunks, %llu of %llu aux values sent whole, upload %.3f ms\n", name, pk.chunks,
+               (unsigned long long)others, (unsigned long long)na, st.upload * 1e3);
+    }
+    free(pz);
+    free(classes);
+}
+
+/* Packed witnesses (gpu_witness_pack): the proofs of the whole witness for a satisfying witness, aux values all 0,
+ * all 1 and all random, on 1, 3 and 64 threads; a packing that does not fit the key is refused. */
+static void check_packed(gpu_prover *p, unsigned log2, groth16_convention conv)
+{
+    fixture f;
+    if (!fixture_make(&f, log2, conv)) return;
+    gpu_key *k = upload(&f, GPU_KEY_AUTO, 0);
+    uint64_t ni = f.r->num_inputs, na = f.r->num_aux, nv = ni + na;
+    fr_t *z = malloc(nv * sizeof *z);
+    uint64_t *classes = malloc(gpu_witness_classes_words(na) * sizeof *classes + 8);
+    if (k == NULL || z == NULL || classes == NULL) goto out;
+    static const unsigned threads[] = {1, 3, 64};
+    for (size_t i = 0; i < sizeof threads / sizeof threads[0]; i++)
+        compare_packed("satisfying", &f, k, p, f.z, R1CS_C_PRODUCT, threads[i]);
+    compare_packed("satisfying", &f, k, p, f.z, R1CS_C_CHECKED, 3);
+    memcpy(z, f.z, ni * sizeof *z);
+    for (int kind = 0; kind < 3; kind++) {
+        for (uint64_t i = ni; i < nv; i++) {
+            if (kind == 0) fr_set_zero(&z[i]);
+            else if (kind == 1) fr_set_one(&z[i]);
+            else rand_fr(&z[i]);
+        }
+        compare_packed(kind == 0 ? "aux all 0" : kind == 1 ? "aux all 1" : "aux random", &f, k, p, z,
+                       conv == GROTH16_BELLPERSON ? R1CS_C_MATRIX : R1CS_C_PRODUCT, 3);
+    }
+
+    memcpy(z, f.z, nv * sizeof *z);
+    gpu_witness_packing pk;
+    gpu_witness_pack(&pk, z, ni, na, classes, 3);
+    groth16_prove_opts o = opts_rs(R1CS_C_PRODUCT);
+    groth16_msm_sums sums;
+    cuzk_errmsg err = {{0}};
+    gpu_witness_packing bad = pk;
+    bad.num_aux++;
+    check_detail(gpu_prove_msms(&sums, p, k, z, &bad, &o, NULL, &err) == CUZK_ERR_INVALID_ARG,
+                 "packed: a packing of another size is refused (CUZK_ERR_INVALID_ARG)", err.msg);
+    bad = pk;
+    bad.chunk_values += 1;
+    check_detail(gpu_prove_msms(&sums, p, k, z, &bad, &o, NULL, &err) == CUZK_ERR_INVALID_ARG,
+                 "packed: chunks not of whole classes words are refused (CUZK_ERR_INVALID_ARG)", err.msg);
+    bad = pk;
+    bad.others[0] = bad.chunk_values + 1;
+    check_detail(gpu_prove_msms(&sums, p, k, z, &bad, &o, NULL, &err) == CUZK_ERR_INVALID_ARG,
+                 "packed: more others than values in a chunk are refused (CUZK_ERR_INVALID_ARG)", err.msg);
+out:
+    free(z);
+    free(classes);
+    gpu_key_free(k);
+    fixture_free(&f);
+}
+
 static void check_bellperson(gpu_prover *p, unsigned log2, int streamed)
 {
     fixture f;
@@ -268,8 +362,8 @@ static void check_steady(void)
     fixture_free(&f);
 }
 
-/* A prover reserved for a key allocates nothing at its first proof (resident and streamed keys), and its proof
- * equals the CPU's. */
+/* A prover reserved for a key allocates nothing at its first proofs (resident and streamed keys), whatever the sizes
+ * of their tails, and its proofs equal the CPU's. */
 static void check_reserved(void)
 {
     cuzk_errmsg err = {{0}};
@@ -286,7 +380,22 @@ static void check_reserved(void)
             check_detail(reserved > 0 && reserved <= gpu_prove_vram_bytes(f.pk.domain_size, r1cs_num_vars(f.r)),
                          "reserve: within gpu_prove_vram_bytes", NULL);
             compare(streamed ? "reserved, streamed" : "reserved", &f, k, p, f.z, R1CS_C_PRODUCT, 1);
-            check_detail(gpu_prover_vram_bytes(p) == reserved, "reserved: the first proof allocates nothing", NULL);
+            /* witnesses with i/8 of their aux values random: tail MSMs of many sizes, which may take other windows
+             * and group sizes than the reserve's own sizes */
+            uint64_t nv = r1cs_num_vars(f.r);
+            fr_t *z = malloc(nv * sizeof *z);
+            for (int i = 1; z != NULL && i <= 8; i++) {
+                memcpy(z, f.z, nv * sizeof *z);
+                for (uint64_t j = f.r->num_inputs; j < nv; j++)
+                    if (rnd() % 8 < (uint64_t)i) rand_fr(&z[j]);
+                compare(streamed ? "reserved, streamed, random tails" : "reserved, random tails", &f, k, p, z,
+                        R1CS_C_MATRIX, 0);
+            }
+            free(z);
+            char d[120];
+            snprintf(d, sizeof d, "%llu bytes reserved, %llu after the proof", (unsigned long long)reserved,
+                     (unsigned long long)gpu_prover_vram_bytes(p));
+            check_detail(gpu_prover_vram_bytes(p) == reserved, "reserved: the first proof allocates nothing", d);
         }
         gpu_prover_destroy(p);
         gpu_key_free(k);
@@ -294,10 +403,11 @@ static void check_reserved(void)
     }
 }
 
-/* One pair proof with the H side keeping `share` of the H MSM (negative: the share it learns) against the CPU's
- * proof `cpu` with the same opts (r and s) */
+/* One pair proof of z (packed as `packed` says, when not NULL) with the H side keeping `share` of the H MSM
+ * (negative: the share it learns) against the CPU's proof `cpu` of the fixture's witness with the same opts */
 static void pair_case(const fixture *f, const groth16_prove_opts *o, const groth16_proof_t *cpu, gpu_prover *p0,
-                      const gpu_key *k0, gpu_prover *p1, const gpu_key *k1, int dev1, const char *what, double share)
+                      const gpu_key *k0, gpu_prover *p1, const gpu_key *k1, int dev1, const char *what, double share,
+                      const fr_t *z, const gpu_witness_packing *packed)
 {
     char name[160];
     snprintf(name, sizeof name, "pair (devices 0 and %d) 2^%u %s %s, H side's share %s%.2f", dev1, f->log2,
@@ -309,7 +419,7 @@ static void pair_case(const fixture *f, const groth16_prove_opts *o, const groth
     memset(&gpu, 0x5a, sizeof gpu);
     gpu_prove_stats st;
     gpu_prover_set_h_share(p0, share);
-    cuzk_status s = gpu_prove_msms_pair(&sums, p0, k0, p1, k1, f->z, o, &st, &err);
+    cuzk_status s = gpu_prove_msms_pair(&sums, p0, k0, p1, k1, z, packed, o, &st, &err);
     if (s == CUZK_OK) s = groth16_assemble(&gpu, gpu_key_vk(k0), &sums, o);
     check_detail(s == CUZK_OK, name, err.msg);
     if (s != CUZK_OK) return;
@@ -357,22 +467,35 @@ static void check_pair(void)
             cuzk_status s1 = groth16_prove(&cpu, &f.pk, snarkjs ? NULL : f.r, f.z, &o, NULL, &err);
             check_detail(s1 == CUZK_OK, "pair: the CPU proof", err.msg);
             for (size_t i = 0; i < sizeof shares / sizeof shares[0] && s1 == CUZK_OK; i++)
-                pair_case(&f, &o, &cpu, p0, k0, p1, k1, dev1, "resident", shares[i]);
+                pair_case(&f, &o, &cpu, p0, k0, p1, k1, dev1, "resident", shares[i], f.z, NULL);
             if (!snarkjs && s1 == CUZK_OK) { /* keys streamed from pinned host memory, in chunks of 64 · 17 points */
                 gpu_key *s0 = upload(&f, GPU_KEY_STREAMED, 64 * 17), *s1k = NULL;
                 gpu_set_device(dev1);
                 s1k = upload(&f, GPU_KEY_STREAMED, 64 * 17);
                 gpu_set_device(0);
                 if (s0 != NULL && s1k != NULL) {
-                    pair_case(&f, &o, &cpu, p0, s0, p1, s1k, dev1, "streamed", 0.37);
-                    pair_case(&f, &o, &cpu, p0, s0, p1, s1k, dev1, "streamed", -1);
+                    pair_case(&f, &o, &cpu, p0, s0, p1, s1k, dev1, "streamed", 0.37, f.z, NULL);
+                    pair_case(&f, &o, &cpu, p0, s0, p1, s1k, dev1, "streamed", -1, f.z, NULL);
                 }
                 gpu_key_free(s0);
                 gpu_key_free(s1k);
             }
-            cuzk_status s = gpu_prove_msms_pair(&sums, p0, k0, p1, other, f.z, &o, NULL, &err);
+            if (s1 == CUZK_OK) { /* the witness packed: both sides unpack it */
+                uint64_t ni = f.r->num_inputs, na = f.r->num_aux;
+                fr_t *pz = malloc((ni + na) * sizeof *pz);
+                uint64_t *classes = malloc(gpu_witness_classes_words(na) * sizeof *classes + 8);
+                if (pz != NULL && classes != NULL) {
+                    memcpy(pz, f.z, (ni + na) * sizeof *pz);
+                    gpu_witness_packing pk;
+                    gpu_witness_pack(&pk, pz, ni, na, classes, 5);
+                    pair_case(&f, &o, &cpu, p0, k0, p1, k1, dev1, "packed witness", 0.37, pz, &pk);
+                }
+                free(pz);
+                free(classes);
+            }
+            cuzk_status s = gpu_prove_msms_pair(&sums, p0, k0, p1, other, f.z, NULL, &o, NULL, &err);
             check_detail(s == CUZK_ERR_INVALID_ARG, "pair: keys of two setups refused (CUZK_ERR_INVALID_ARG)", err.msg);
-            s = gpu_prove_msms_pair(&sums, p0, k0, p0, k0, f.z, &o, NULL, &err);
+            s = gpu_prove_msms_pair(&sums, p0, k0, p0, k0, f.z, NULL, &o, NULL, &err);
             check_detail(s == CUZK_ERR_INVALID_ARG, "pair: one prover for both sides refused (CUZK_ERR_INVALID_ARG)",
                          err.msg);
             if (!snarkjs) {
@@ -384,7 +507,7 @@ static void check_pair(void)
                     fr_set_one(&one);
                     fr_add(&bad[j], &bad[j], &one);
                     groth16_prove_opts oc = opts_rs(R1CS_C_CHECKED);
-                    s = gpu_prove_msms_pair(&sums, p0, k0, p1, k1, bad, &oc, NULL, &err);
+                    s = gpu_prove_msms_pair(&sums, p0, k0, p1, k1, bad, NULL, &oc, NULL, &err);
                     check_detail(s == CUZK_ERR_R1CS_UNSATISFIED, "pair: unsatisfied witness (CUZK_ERR_R1CS_UNSATISFIED)",
                                  err.msg);
                     free(bad);
@@ -424,6 +547,8 @@ int main(int argc, char **argv)
     check_snarkjs(p, 8);
     check_snarkjs(p, 12);
     check_errors(p);
+    check_packed(p, 12, GROTH16_BELLPERSON);
+    check_packed(p, 10, GROTH16_SNARKJS);
     gpu_prover_destroy(p);
     check_steady();
     check_reserved();

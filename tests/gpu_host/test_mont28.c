@@ -3,6 +3,7 @@
  * inputs and on the values where digit and column bounds are tightest (0, 1, m − 1, R mod m, the largest values
  * below m with all low digits set). */
 #include "testutil.h"
+#include "gpu_host_test.h"
 #include "../../src/gpu/mont28.h"
 
 #include <string.h>
@@ -126,5 +127,5 @@ int main(void)
         cmocka_unit_test(test_fp_edges),
         cmocka_unit_test(test_fr_random_and_edges),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return cmocka_run_group_tests(tests, NULL, NULL) + run_witness_pack_tests();
 }

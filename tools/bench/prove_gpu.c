@@ -4,6 +4,8 @@
  *   gpu_prove_<phase> its phases: upload, spmv, ntt_h, msm_h, msm_l, msm_a, msm_b1, msm_b2, assembly (ms)
  *   gpu_prove_vram    the key plus one prover's buffers on the device                      (MB)
  *   gpu_prove_pair    with two devices: the proof split over both (latency mode), median of three (ms)
+ *   gpu_prove_packed  the proof from the witness packed in place (gpu_witness_pack), with its upload and pack times
+ *   gpu_prove_pair_packed  both (ms)
  *   gpu_key_upload    a host key (2^20) copied up by gpu_key_upload, and its .params file decoded on the device
  *                     by gpu_key_load_params (GB/s), next to the CPU loader's rate
  * Every proof is verified; at 2^20 the CPU prover proves the same witness with the same r, s and the two proofs
@@ -84,38 +86,31 @@ static void key_upload(unsigned log2, const r1cs_t *r)
 }
 
 /* gpu_prove_pair (latency mode, gpu_prove_msms_pair): the same proof with the H side on device 0 and the L, A, B
- * sides and the rest of the H MSM on device 1, which gets its own copy of the key (gpu_setup with the same toxic
- * waste); median of three after one untimed proof, with each side's time and the H side's share of the H MSM. */
-static void prove_pair(uint64_t n, const r1cs_t *r, const fr_t *z, const fr_t *pz, const groth16_setup_opts *so,
-                       const groth16_prove_opts *po, gpu_prover *p0, gpu_key *k0)
+ * sides and the rest of the H MSM on device 1, which has its own copy of the key (gpu_setup with the same toxic
+ * waste); median of three after one untimed proof, with each side's time and the H side's share of the H MSM.
+ * pk: the witness pz is packed as it says (the line is then gpu_prove_pair_packed). */
+static void prove_pair(uint64_t n, const fr_t *z, const fr_t *pz, const gpu_witness_packing *pk,
+                       const groth16_prove_opts *po, gpu_prover *p0, gpu_key *k0, gpu_prover *p1, gpu_key *k1)
 {
     enum { REPS = 3 };
-    gpu_key *k1 = NULL;
-    gpu_prover *p1 = NULL;
     cuzk_errmsg err = {{0}};
-    cuzk_status s = gpu_set_device(1);
-    if (s == CUZK_OK) {
-        gpu_key_opts ko;
-        memset(&ko, 0, sizeof ko);
-        s = gpu_setup(&k1, r, so, &ko, &err);
-    }
-    if (s == CUZK_OK) s = gpu_prover_create(&p1, &err);
-    if (s == CUZK_OK) s = gpu_prover_reserve(p1, k1, &err);
-    gpu_set_device(0);
-    double tot[REPS], hs[REPS], qs[REPS], share = 0;
+    cuzk_status s = CUZK_OK;
+    double tot[REPS], hs[REPS], qs[REPS], up[REPS], share = 0;
     groth16_proof_t proof;
     /* one proof first, untimed: it sets the share of the H MSM the H side keeps from its timings */
     for (int i = -1; i < REPS && s == CUZK_OK; i++) {
         groth16_msm_sums sums;
         gpu_prove_stats st;
-        s = gpu_prove_msms_pair(&sums, p0, k0, p1, k1, pz, po, &st, &err);
+        s = gpu_prove_msms_pair(&sums, p0, k0, p1, k1, pz, pk, po, &st, &err);
         if (s == CUZK_OK) s = groth16_assemble(&proof, gpu_key_vk(k0), &sums, po);
         if (i < 0) continue;
         tot[i] = st.total * 1e3;
         hs[i] = (st.upload + st.spmv + st.ntt_h + st.msm_h) * 1e3;
         qs[i] = (st.msm_l + st.msm_a + st.msm_b1 + st.msm_b2 + st.msm_h_other) * 1e3;
+        up[i] = st.upload * 1e3;
         share = st.h_share;
     }
+    const char *name = pk != NULL ? "gpu_prove_pair_packed" : "gpu_prove_pair";
     if (s == CUZK_OK) {
         groth16_pvk pvk;
         groth16_prepare_vk(&pvk, gpu_key_vk(k0));
@@ -123,16 +118,51 @@ static void prove_pair(uint64_t n, const r1cs_t *r, const fr_t *z, const fr_t *p
         qsort(tot, REPS, sizeof tot[0], cmp_d);
         qsort(hs, REPS, sizeof hs[0], cmp_d);
         qsort(qs, REPS, sizeof qs[0], cmp_d);
-        char extra[160];
+        qsort(up, REPS, sizeof up[0], cmp_d);
+        char extra[200];
         snprintf(extra, sizeof extra,
-                 ", \"h_side_ms\": %.1f, \"other_side_ms\": %.1f, \"h_share\": %.3f, \"valid\": %s", hs[REPS / 2],
-                 qs[REPS / 2], share, valid ? "true" : "false");
-        line("gpu_prove_pair", n, tot[REPS / 2], "ms", extra);
+                 ", \"h_side_ms\": %.1f, \"other_side_ms\": %.1f, \"h_share\": %.3f, \"upload_ms\": %.1f, "
+                 "\"valid\": %s", hs[REPS / 2], qs[REPS / 2], share, up[REPS / 2], valid ? "true" : "false");
+        line(name, n, tot[REPS / 2], "ms", extra);
     } else {
-        fprintf(stderr, "cuzk-bench: gpu_prove_pair: %s\n", err.msg);
+        fprintf(stderr, "cuzk-bench: %s: %s\n", name, err.msg);
     }
-    gpu_prover_destroy(p1);
-    gpu_key_free(k1);
+}
+
+/* gpu_prove_packed: the proof from the witness packed in place (gpu_witness_pack on the host's threads, timed
+ * apart), median of three: its upload against the whole witness's */
+static void prove_packed(uint64_t n, const fr_t *z, const fr_t *pz, const gpu_witness_packing *pk, double pack_ms,
+                         const groth16_prove_opts *po, gpu_prover *p, gpu_key *k)
+{
+    enum { REPS = 3 };
+    cuzk_errmsg err = {{0}};
+    cuzk_status s = CUZK_OK;
+    double tot[REPS], up[REPS];
+    groth16_proof_t proof;
+    for (int i = 0; i < REPS && s == CUZK_OK; i++) {
+        groth16_msm_sums sums;
+        gpu_prove_stats st;
+        s = gpu_prove_msms(&sums, p, k, pz, pk, po, &st, &err);
+        if (s == CUZK_OK) s = groth16_assemble(&proof, gpu_key_vk(k), &sums, po);
+        tot[i] = st.total * 1e3;
+        up[i] = st.upload * 1e3;
+    }
+    if (s != CUZK_OK) {
+        fprintf(stderr, "cuzk-bench: gpu_prove_packed: %s\n", err.msg);
+        return;
+    }
+    groth16_pvk pvk;
+    groth16_prepare_vk(&pvk, gpu_key_vk(k));
+    bool valid = groth16_verify(&pvk, &proof, z + 1, gpu_key_vk(k)->num_inputs - 1) == CUZK_OK;
+    uint64_t others = 0;
+    for (unsigned c = 0; c < pk->chunks; c++) others += pk->others[c];
+    qsort(tot, REPS, sizeof tot[0], cmp_d);
+    qsort(up, REPS, sizeof up[0], cmp_d);
+    char extra[200];
+    snprintf(extra, sizeof extra,
+             ", \"upload_ms\": %.2f, \"pack_ms\": %.1f, \"sent_whole\": %.4f, \"valid\": %s", up[REPS / 2], pack_ms,
+             pk->num_aux ? (double)others / (double)pk->num_aux : 0.0, valid ? "true" : "false");
+    line("gpu_prove_packed", n, tot[REPS / 2], "ms", extra);
 }
 
 static void prove_size(unsigned log2, gpu_prover *p)
@@ -239,7 +269,34 @@ static void prove_size(unsigned log2, gpu_prover *p)
     gpu_key_info info;
     gpu_key_get_info(k, &info);
     line("gpu_prove_vram", n, (double)(info.vram_bytes + st[REPS - 1].vram_bytes) / 1e6, "MB", NULL);
-    if (gpu_device_count() > 1) prove_pair(n, r, z, pz, &so, &po, p, k);
+
+    /* device 1 with its own copy of the key, for the pair lines */
+    gpu_key *k1 = NULL;
+    gpu_prover *p1 = NULL;
+    if (gpu_device_count() > 1) {
+        gpu_key_opts ko1;
+        memset(&ko1, 0, sizeof ko1);
+        s = gpu_set_device(1);
+        if (s == CUZK_OK) s = gpu_setup(&k1, r, &so, &ko1, &err);
+        if (s == CUZK_OK) s = gpu_prover_create(&p1, &err);
+        if (s == CUZK_OK) s = gpu_prover_reserve(p1, k1, &err);
+        gpu_set_device(0);
+        if (s == CUZK_OK) prove_pair(n, z, pz, NULL, &po, p, k, p1, k1);
+        else fprintf(stderr, "cuzk-bench: device 1: %s\n", err.msg);
+    }
+    /* the witness packed in place (pz is not needed whole any more) */
+    uint64_t *classes = malloc(gpu_witness_classes_words(r->num_aux) * sizeof *classes + 8);
+    if (classes != NULL) {
+        gpu_witness_packing pk;
+        t = now();
+        gpu_witness_pack(&pk, pz, r->num_inputs, r->num_aux, classes, threads);
+        double pack_ms = (now() - t) * 1e3;
+        prove_packed(n, z, pz, &pk, pack_ms, &po, p, k);
+        if (p1 != NULL) prove_pair(n, z, pz, &pk, &po, p, k, p1, k1);
+        free(classes);
+    }
+    gpu_prover_destroy(p1);
+    gpu_key_free(k1);
 out_z:
     gpu_host_free(pz);
 out_key:

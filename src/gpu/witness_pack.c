@@ -1,0 +1,78 @@
+/* Packing a witness for the device (gpu_witness_pack): plain C, so that the host tests check it on any machine. */
+#include <pthread.h>
+#include <string.h>
+
+#include "cuzk/gpu.h"
+
+uint64_t gpu_witness_classes_words(uint64_t num_aux)
+{
+    return (num_aux + 31) / 32;
+}
+
+typedef struct {
+    fr_t *aux;         /* the aux values */
+    uint64_t *classes;
+    uint64_t lo, hi;   /* the chunk: aux values lo .. hi, lo a multiple of 32 */
+    uint64_t others;
+} pack_chunk_t;
+
+/* Each value other than 0 and 1 moves down to the next free place of its chunk: never above where it was. */
+static void *pack_chunk(void *arg)
+{
+    pack_chunk_t *c = arg;
+    fr_t one;
+    fr_set_one(&one);
+    uint64_t out = c->lo;
+    for (uint64_t w = c->lo / 32; w * 32 < c->hi; w++) {
+        uint64_t word = 0, end = (w + 1) * 32 < c->hi ? (w + 1) * 32 : c->hi;
+        for (uint64_t i = w * 32; i < end; i++) {
+            uint64_t cls = 2;
+            if (fr_is_zero(&c->aux[i])) {
+                cls = 0;
+            } else if (fr_eq(&c->aux[i], &one)) {
+                cls = 1;
+            } else {
+                if (out != i) c->aux[out] = c->aux[i];
+                out++;
+            }
+            word |= cls << (2 * (i - w * 32));
+        }
+        c->classes[w] = word;
+    }
+    c->others = out - c->lo;
+    return NULL;
+}
+
+void gpu_witness_pack(gpu_witness_packing *out, fr_t *z, uint64_t num_inputs, uint64_t num_aux, uint64_t *classes,
+                      unsigned threads)
+{
+    memset(out, 0, sizeof *out);
+    out->num_inputs = num_inputs;
+    out->num_aux = num_aux;
+    out->classes = classes;
+    if (num_aux == 0) return;
+    if (threads < 1) threads = 1;
+    if (threads > GPU_WITNESS_CHUNKS_MAX) threads = GPU_WITNESS_CHUNKS_MAX;
+    uint64_t per = (num_aux + threads - 1) / threads;
+    per = (per + 31) / 32 * 32;
+    out->chunk_values = per;
+    out->chunks = (unsigned)((num_aux + per - 1) / per);
+
+    pack_chunk_t c[GPU_WITNESS_CHUNKS_MAX];
+    pthread_t th[GPU_WITNESS_CHUNKS_MAX];
+    bool started[GPU_WITNESS_CHUNKS_MAX] = {false};
+    for (unsigned i = 0; i < out->chunks; i++) {
+        c[i].aux = z + num_inputs;
+        c[i].classes = classes;
+        c[i].lo = i * per;
+        c[i].hi = (i + 1) * per < num_aux ? (i + 1) * per : num_aux;
+        c[i].others = 0;
+    }
+    for (unsigned i = 1; i < out->chunks; i++) started[i] = pthread_create(&th[i], NULL, pack_chunk, &c[i]) == 0;
+    pack_chunk(&c[0]);
+    for (unsigned i = 1; i < out->chunks; i++) {
+        if (started[i]) pthread_join(th[i], NULL);
+        else pack_chunk(&c[i]); /* no thread to be had: this one packs it */
+    }
+    for (unsigned i = 0; i < out->chunks; i++) out->others[i] = c[i].others;
+}
