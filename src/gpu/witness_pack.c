@@ -1,5 +1,6 @@
 /* Packing a witness for the device (gpu_witness_pack): plain C, so that the host tests check it on any machine. */
 #include <pthread.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "cuzk/gpu.h"
@@ -8,6 +9,8 @@ uint64_t gpu_witness_classes_words(uint64_t num_aux)
 {
     return (num_aux + 31) / 32;
 }
+
+_Static_assert(FR_LIMBS == 4, "the class test below reads four words");
 
 typedef struct {
     fr_t *aux;         /* the aux values */
@@ -26,10 +29,11 @@ static void *pack_chunk(void *arg)
     for (uint64_t w = c->lo / 32; w * 32 < c->hi; w++) {
         uint64_t word = 0, end = (w + 1) * 32 < c->hi ? (w + 1) * 32 : c->hi;
         for (uint64_t i = w * 32; i < end; i++) {
+            const uint64_t *v = c->aux[i].l;
             uint64_t cls = 2;
-            if (fr_is_zero(&c->aux[i])) {
+            if ((v[0] | v[1] | v[2] | v[3]) == 0) { /* the words themselves: a call per value halves the speed */
                 cls = 0;
-            } else if (fr_eq(&c->aux[i], &one)) {
+            } else if (((v[0] ^ one.l[0]) | (v[1] ^ one.l[1]) | (v[2] ^ one.l[2]) | (v[3] ^ one.l[3])) == 0) {
                 cls = 1;
             } else {
                 if (out != i) c->aux[out] = c->aux[i];
