@@ -101,12 +101,17 @@ def test_shutdown_under_load():
     d = lib.Daemon(TMP, name="shutdown", tcp=False, workers=1, extra="[daemon]\nshutdown_timeout = 1s\n")
     stop = threading.Event()
     outcomes, errors, lock = [], [], threading.Lock()
+    started = [0]
 
     def client(k):
         c = d.client()
         try:
             i = 0
-            while not stop.is_set() and i < 100:
+            while True:
+                with lock:  # after stop, no call starts: `started` is then final
+                    if stop.is_set() or i >= 100:
+                        break
+                    started[0] += 1
                 r = c.call("Prove", pb.ProveRequest(submit=lib.synthetic(14, priority=PRIOS[k % 4])),
                            timeout=120).result
                 with lock:
@@ -122,9 +127,20 @@ def test_shutdown_under_load():
     for t in ts:
         t.start()
     time.sleep(1.5)
-    # Clients send nothing new from here on; the calls already in flight were accepted before the signal.
-    stop.set()
-    time.sleep(0.3)
+    # Clients start nothing new from here on. The signal waits until the daemon has accepted every call started (it
+    # counts them queued, running or done): a call still on its way when intake stops is refused, not lost, and on a
+    # loaded machine a client thread can take that long to send its first one.
+    with lock:
+        stop.set()
+    c0 = d.client()
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        st = c0.call("GetStatus", pb.GetStatusRequest(), timeout=10)
+        seen = sum(q.pending + q.in_progress for q in st.queues) + st.total_proofs_completed + st.total_proofs_failed
+        if seen >= started[0]:
+            break
+        time.sleep(0.05)
+    c0.close()
     d.proc.send_signal(signal.SIGTERM)
     for t in ts:
         t.join(120)
