@@ -723,7 +723,8 @@ static void test_key_tiers(void **state)
 /* ---- failures ---------------------------------------------------------------------------------------------------- */
 typedef struct {
     engine_backend cpu;
-    int mode; /* 0 pass, 1 fail the prover call, 2 return a wrong proof */
+    int mode; /* 0 pass, 1 fail the prover call, 2 return a wrong proof, 3 fail witness_made */
+    int form; /* what witness_made points w->z_form at: the prover must find it there */
 } faulty_ctx;
 
 static unsigned faulty_devices(void *ctx) { return ((faulty_ctx *)ctx)->cpu.num_devices(((faulty_ctx *)ctx)->cpu.ctx); }
@@ -737,12 +738,27 @@ static uint64_t faulty_bytes(void *ctx, const groth16_prove_shape *sh)
     faulty_ctx *f = ctx;
     return f->cpu.partition_bytes(f->cpu.ctx, sh);
 }
+static cuzk_status faulty_made(void *ctx, engine_work *w, unsigned threads, cuzk_errmsg *err)
+{
+    faulty_ctx *f = ctx;
+    (void)threads;
+    if (__atomic_load_n(&f->mode, __ATOMIC_SEQ_CST) == 3) {
+        snprintf(err->msg, sizeof err->msg, "injected witness fault");
+        return CUZK_ERR_IO;
+    }
+    w->z_form = &f->form;
+    return CUZK_OK;
+}
 static cuzk_status faulty_start(void *ctx, unsigned d, engine_work *w, cuzk_errmsg *err)
 {
     faulty_ctx *f = ctx;
     int mode = __atomic_load_n(&f->mode, __ATOMIC_SEQ_CST);
     if (mode == 1) {
         snprintf(err->msg, sizeof err->msg, "injected device fault");
+        return CUZK_ERR_IO;
+    }
+    if (w->z_form != &f->form) {
+        snprintf(err->msg, sizeof err->msg, "the witness's form from witness_made did not reach the prover");
         return CUZK_ERR_IO;
     }
     cuzk_status s = f->cpu.prove_start(f->cpu.ctx, d, w, err);
@@ -783,7 +799,7 @@ static void test_backend_failures(void **state)
     assert_int_equal(engine_backend_cpu(&f->cpu, 1), CUZK_OK);
     engine_backend be = {.name = "faulty", .ctx = f, .num_devices = faulty_devices, .device_info = faulty_info,
                          .partition_bytes = faulty_bytes, .prove_start = faulty_start, .prove_finish = faulty_finish,
-                         .destroy = faulty_destroy};
+                         .destroy = faulty_destroy, .witness_made = faulty_made};
     engine_config c = base_cfg();
     engine *e = NULL;
     assert_int_equal(engine_create_with_backend(&e, &c, &be, NULL), CUZK_OK);
@@ -805,12 +821,21 @@ static void test_backend_failures(void **state)
     assert_non_null(strstr(res.error_message, "does not verify"));
     engine_result_clear(&res);
 
+    /* the backend's witness_made fails: the job fails with its message, on the synthesis worker */
+    __atomic_store_n(&f->mode, 3, __ATOMIC_SEQ_CST);
+    submit_ok(e, &r, id);
+    res = await_done(e, id);
+    assert_int_equal(res.status, ENGINE_JOB_FAILED);
+    assert_non_null(strstr(res.error_message, "injected witness fault"));
+    engine_result_clear(&res);
+
+    /* and when it succeeds, the form it made reaches the prover (faulty_start checks) */
     __atomic_store_n(&f->mode, 0, __ATOMIC_SEQ_CST);
     submit_ok(e, &r, id);
     expect_completed(e, id, 2);
     engine_status_report st;
     assert_int_equal(engine_status(e, &st), CUZK_OK);
-    assert_int_equal(st.total_proofs_failed, 2);
+    assert_int_equal(st.total_proofs_failed, 3);
     assert_int_equal(st.total_proofs_completed, 1);
     engine_status_clear(&st);
     engine_destroy(e);
