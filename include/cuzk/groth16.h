@@ -108,7 +108,8 @@ cuzk_status groth16_pk_check_circuit(const groth16_pk *pk, const r1cs_t *circuit
  * Proof points may be infinity. verification_key.json: α, β, γ, δ may not (CUZK_ERR_INFINITY), IC points may;
  * len(IC) must be nPublic + 1, and vk_alphabeta_12 must equal e(α1, β2) (CUZK_ERR_MISMATCH). The JSON has no β1 and
  * δ1: groth16_vk_from_json leaves them at infinity, and vk->storage owns vk->ic. groth16_public_from_json gives
- * *pub = NULL for an empty array. */
+ * *pub = NULL for an empty array. A build without jansson (an optional dependency) returns CUZK_ERR_UNSUPPORTED
+ * from all six. */
 cuzk_status groth16_proof_to_json(const groth16_proof_t *proof, char **out);
 cuzk_status groth16_proof_from_json(groth16_proof_t *proof, const char *json, cuzk_errmsg *err);
 cuzk_status groth16_public_to_json(const fr_t *pub, uint64_t n, char **out);

@@ -50,6 +50,9 @@ typedef enum {
     CUZK_ERR_OVER_BUDGET,        /* the work needs more memory than the configured budget allows */
     CUZK_ERR_NOT_FOUND,          /* no such job, circuit or key */
     CUZK_ERR_BUSY,               /* the resource is in use (e.g. a key that running jobs reference) */
+
+    /* the build */
+    CUZK_ERR_UNSUPPORTED,        /* this build lacks the feature: an optional dependency was missing at build time */
     CUZK_STATUS_COUNT
 } cuzk_status;
 

@@ -56,6 +56,8 @@ const char *cuzk_status_str(cuzk_status s)
     case CUZK_ERR_OVER_BUDGET: return "needs more memory than the budget allows";
     case CUZK_ERR_NOT_FOUND: return "not found";
     case CUZK_ERR_BUSY: return "in use";
+
+    case CUZK_ERR_UNSUPPORTED: return "not supported by this build (an optional dependency was missing)";
     case CUZK_STATUS_COUNT: break;
     }
     return "unknown status";

@@ -5,12 +5,14 @@
  * The readers are strict, as a verifier's input should be: exact array lengths, canonical decimals (digits only,
  * no leading zero, below the modulus), points on the curve and in the subgroup, the protocol and curve named, and no
  * repeated keys. Unknown extra keys are ignored. Parsing is jansson's (its nesting limit bounds the recursion). */
-#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "g16_internal.h"
+
+#ifdef CUZK_HAVE_JANSSON
+#include <jansson.h>
 
 typedef unsigned __int128 u128;
 
@@ -484,3 +486,51 @@ cuzk_status groth16_vk_from_json(groth16_vk *vk, const char *json, cuzk_errmsg *
     *vk = k;
     return CUZK_OK;
 }
+
+#else /* built without jansson (CMakeLists.txt): every JSON function says so */
+
+static cuzk_status no_json(char **out, cuzk_errmsg *err)
+{
+    if (out != NULL) *out = NULL;
+    return cuzk_fail(err, CUZK_ERR_UNSUPPORTED, "snarkjs JSON files need jansson, which this build lacks");
+}
+
+cuzk_status groth16_proof_to_json(const groth16_proof_t *proof, char **out)
+{
+    (void)proof;
+    return no_json(out, NULL);
+}
+
+cuzk_status groth16_proof_from_json(groth16_proof_t *proof, const char *json, cuzk_errmsg *err)
+{
+    (void)proof, (void)json;
+    return no_json(NULL, err);
+}
+
+cuzk_status groth16_public_to_json(const fr_t *pub, uint64_t n, char **out)
+{
+    (void)pub, (void)n;
+    return no_json(out, NULL);
+}
+
+cuzk_status groth16_public_from_json(fr_t **pub, uint64_t *n, const char *json, cuzk_errmsg *err)
+{
+    (void)json;
+    if (pub != NULL) *pub = NULL;
+    if (n != NULL) *n = 0;
+    return no_json(NULL, err);
+}
+
+cuzk_status groth16_vk_to_json(const groth16_vk *vk, char **out)
+{
+    (void)vk;
+    return no_json(out, NULL);
+}
+
+cuzk_status groth16_vk_from_json(groth16_vk *vk, const char *json, cuzk_errmsg *err)
+{
+    (void)vk, (void)json;
+    return no_json(NULL, err);
+}
+
+#endif

@@ -174,6 +174,8 @@ static grpc_status_code server_code_for(cuzk_status st)
         return GRPC_STATUS_UNAVAILABLE; /* another daemon (or this one, restarted) can take the call */
     case CUZK_ERR_BUSY:
         return GRPC_STATUS_FAILED_PRECONDITION;
+    case CUZK_ERR_UNSUPPORTED:
+        return GRPC_STATUS_UNIMPLEMENTED;
     default:
         return GRPC_STATUS_INVALID_ARGUMENT;
     }

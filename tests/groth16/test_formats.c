@@ -1,7 +1,9 @@
 /* Key files and JSON: bellperson .params/.vk round trips and rejections, snarkjs .zkey images written here (sections
  * in several orders, hostile variants) and loaded, snarkjs JSON round trips and malformed inputs. Keys are random
  * points (multiples of the generators), no setup needed. The list at the end runs from test_prove.c's main. */
+#ifdef CUZK_HAVE_JANSSON
 #include <jansson.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -947,6 +949,7 @@ static void test_zkey_hostile(void **state)
 }
 
 /* ---- JSON -------------------------------------------------------------------------------------------------------- */
+#ifdef CUZK_HAVE_JANSSON
 
 static const char G1_X_DEC[] = "368541675371338701678108831518307775796162079578254640989457837868860759237837631883605"
                                "4947676345821548104185464507";
@@ -1247,6 +1250,31 @@ static void test_json_vk(void **state)
     free(js);
     groth16_pk_free(&pk);
 }
+#else
+/* A build without jansson: every JSON function refuses with CUZK_ERR_UNSUPPORTED and says why. */
+static void test_json_unsupported(void **state)
+{
+    (void)state;
+    groth16_proof_t proof;
+    groth16_vk vk;
+    memset(&proof, 0, sizeof proof);
+    memset(&vk, 0, sizeof vk);
+    fr_t *pub = (fr_t *)&proof;
+    uint64_t n = 7;
+    char *out = (char *)&vk;
+    cuzk_errmsg err = {{0}};
+    assert_int_equal(groth16_proof_to_json(&proof, &out), CUZK_ERR_UNSUPPORTED);
+    assert_null(out);
+    assert_int_equal(groth16_public_to_json(pub, 0, &out), CUZK_ERR_UNSUPPORTED);
+    assert_int_equal(groth16_vk_to_json(&vk, &out), CUZK_ERR_UNSUPPORTED);
+    assert_int_equal(groth16_proof_from_json(&proof, "{}", &err), CUZK_ERR_UNSUPPORTED);
+    assert_non_null(strstr(err.msg, "jansson"));
+    assert_int_equal(groth16_public_from_json(&pub, &n, "[]", &err), CUZK_ERR_UNSUPPORTED);
+    assert_null(pub);
+    assert_int_equal(n, 0);
+    assert_int_equal(groth16_vk_from_json(&vk, "{}", &err), CUZK_ERR_UNSUPPORTED);
+}
+#endif
 
 /* ---- keys from groth16_setup through the files, then prove and verify ------------------------------------------- */
 
@@ -1262,7 +1290,7 @@ static void setup_for(groth16_pk *pk, const r1cs_t *r, groth16_convention conv)
 /* Proves with pk and checks the proof with vk, also after a trip of proof, public inputs and vk through JSON. */
 static void prove_and_verify(const groth16_pk *pk, const groth16_vk *vk, const g16_circuit *c)
 {
-    groth16_proof_t proof, proof2;
+    groth16_proof_t proof;
     groth16_prove_opts o;
     memset(&o, 0, sizeof o);
     o.threads = 2;
@@ -1275,7 +1303,8 @@ static void prove_and_verify(const groth16_pk *pk, const groth16_vk *vk, const g
     uint64_t np = c->r->num_inputs - 1;
     groth16_prepare_vk(&pvk, vk);
     assert_int_equal(groth16_verify(&pvk, &proof, &c->z[1], np), CUZK_OK);
-
+#ifdef CUZK_HAVE_JANSSON /* and through the snarkjs JSON files */
+    groth16_proof_t proof2;
     char *pj, *uj, *vj;
     fr_t *pub;
     uint64_t n;
@@ -1297,6 +1326,7 @@ static void prove_and_verify(const groth16_pk *pk, const groth16_vk *vk, const g
     free(vj);
     free(pub);
     groth16_vk_free(&vk2);
+#endif
 }
 
 static void test_setup_params_prove(void **state)
@@ -1444,9 +1474,13 @@ const struct CMUnitTest test_formats_tests[] = {
     cmocka_unit_test(test_zkey_coef_encoding),
     cmocka_unit_test(test_zkey_hostile),
     cmocka_unit_test(test_keyio_g1_iden3_batches),
+#ifdef CUZK_HAVE_JANSSON
     cmocka_unit_test(test_json_proof),
     cmocka_unit_test(test_json_public),
     cmocka_unit_test(test_json_vk),
+#else
+    cmocka_unit_test(test_json_unsupported),
+#endif
     cmocka_unit_test(test_setup_params_prove),
     cmocka_unit_test(test_setup_zkey_prove),
 };
