@@ -10,7 +10,9 @@
  * (into the other buffer), grouping the sub-transforms of a block so that those writes stay contiguous.
  *
  * Twiddles: ω^E = TH[E >> 14]·TL[E mod 2^14] (two tables of ≤ 2^14 elements, L2-resident), forward and inverse
- * tables kept apart. Coset shifts and 1/n are folded into the first pass's loads and the last pass's stores. */
+ * tables kept apart. A pass over sub-transforms of size 2^a ≤ 2^20 needs only the 2^a-th roots: those come straight
+ * from a table of them (8 MiB for the second pass at 2^27), one multiplication less per element. Coset shifts and
+ * 1/n are folded into the first pass's loads and the last pass's stores. */
 #include <string.h>
 
 #include "field.cuh"
@@ -19,6 +21,7 @@
 #define TW_SPLIT 14
 #define SMALL_LOG 11 /* the in-block table holds the 2^11-th roots (or the n-th for smaller n) */
 #define MAX_PASS_BITS 10
+#define DIRECT_MAX_LOG 20 /* direct twiddle tables of up to 2^20 roots (32 MiB a direction) */
 
 typedef struct {
     const dfr *lo, *hi; /* factor(i) = hi[i >> 14]·lo[i mod 2^14] when lo != NULL */
@@ -32,6 +35,8 @@ typedef struct {
     unsigned k, a, s, lam;
     int last;
     const dfr *tl, *th, *sm;
+    const dfr *dt;     /* the 2^(k − dt_shift)-th roots in order, when this pass's a allows; else NULL */
+    unsigned dt_shift;
     unsigned qlog;
     scale_t pre, post;
 } pass_t;
@@ -42,6 +47,8 @@ struct gpu_ntt_domain {
     fr_roots conv;
     fr_t n_inv;
     dfr *tl[2], *th[2], *sm[2]; /* [0] forward, [1] inverse */
+    dfr *dt[2];                 /* the 2^dt_log-th roots (dt_log 0: none) */
+    unsigned dt_log;
     dfr *scratch;
     /* coset tables of the last shift used: g^i (forward) and n_inv·g^−i (inverse) */
     bool have_g[2];
@@ -56,7 +63,7 @@ static unsigned g_variant = 8; /* product then reduction, 64-bit words, radix-8:
 extern "C" unsigned gpu_ntt_set_variant(unsigned v)
 {
     unsigned old = g_variant;
-    g_variant = v & 15;
+    g_variant = v & 31;
     return old;
 }
 
@@ -204,7 +211,7 @@ template <int MV, int QMAX> __global__ void __launch_bounds__(512) k_pass(pass_t
             dfr v = dfr_load(&sh[idx]);
             size_t e = ((lo0 + l) * (size_t)brev(m, s)) << tws;
             if (e != 0) {
-                dfr w = pow_split<MV>(p.tl, p.th, e);
+                dfr w = p.dt != NULL ? dfr_load(&p.dt[e >> p.dt_shift]) : pow_split<MV>(p.tl, p.th, e);
                 vmul<MV>(&v, &v, &w);
             }
             dfr_store(&p.out[base + m * M + l], &v);
@@ -277,7 +284,7 @@ extern "C" uint64_t g16_gpu_ntt_domain_bytes(const gpu_ntt_domain *d)
     size_t nlo = d->n < ((size_t)1 << TW_SPLIT) ? d->n : ((size_t)1 << TW_SPLIT);
     size_t nhi = d->n >> TW_SPLIT ? d->n >> TW_SPLIT : 1;
     unsigned qlog = d->k < SMALL_LOG ? d->k : SMALL_LOG;
-    uint64_t elems = 2 * (nlo + nhi + ((size_t)1 << (qlog - 1)));
+    uint64_t elems = 2 * (nlo + nhi + ((size_t)1 << (qlog - 1)) + (d->dt_log ? (size_t)1 << d->dt_log : 0));
     for (int i = 0; i < 2; i++) elems += d->gl[i] != NULL ? nlo + nhi : 0;
     if (d->scratch != NULL) elems += d->n;
     return elems * sizeof(dfr);
@@ -290,11 +297,36 @@ extern "C" void gpu_ntt_domain_destroy(gpu_ntt_domain *d)
         gpu_free(d->tl[i]);
         gpu_free(d->th[i]);
         gpu_free(d->sm[i]);
+        gpu_free(d->dt[i]);
         gpu_free(d->gl[i]);
         gpu_free(d->gh[i]);
     }
     gpu_free(d->scratch);
     free(d);
+}
+
+/* Pass sizes: balanced, at most 10 bits a pass (11 when one pass does it all), larger ones last. */
+static unsigned plan(unsigned k, unsigned bits[4])
+{
+    if (k <= MAX_PASS_BITS + 1) {
+        bits[0] = k;
+        return 1;
+    }
+    unsigned P = (k + MAX_PASS_BITS - 1) / MAX_PASS_BITS;
+    for (unsigned i = 0; i < P; i++) bits[i] = k / P + (i >= P - k % P ? 1 : 0);
+    return P;
+}
+
+/* The largest a ≤ DIRECT_MAX_LOG among the passes that multiply by twiddles (all but the last), 0 when none: the
+ * direct table's roots serve every such pass with a ≤ it. */
+static unsigned direct_log(unsigned k)
+{
+    unsigned bits[4], P = plan(k, bits), a = k, best = 0;
+    for (unsigned i = 0; i + 1 < P; i++) {
+        if (a <= DIRECT_MAX_LOG && a > best) best = a;
+        a -= bits[i];
+    }
+    return best;
 }
 
 static cuzk_status domain_fill(gpu_ntt_domain *d)
@@ -310,6 +342,12 @@ static cuzk_status domain_fill(gpu_ntt_domain *d)
         fr_t wq; /* primitive 2^qlog-th root: w^(n / 2^qlog) */
         pow2k(&wq, &w[i], d->k - qlog);
         CUZK_TRY(powers(&d->sm[i], (size_t)1 << (qlog - 1), &wq, NULL));
+    }
+    d->dt_log = direct_log(d->k);
+    for (int i = 0; i < 2 && d->dt_log != 0; i++) {
+        fr_t wd; /* primitive 2^dt_log-th root */
+        pow2k(&wd, &w[i], d->k - d->dt_log);
+        CUZK_TRY(powers(&d->dt[i], (size_t)1 << d->dt_log, &wd, NULL));
     }
     if (d->k > MAX_PASS_BITS + 1) CUZK_TRY(gpu_malloc((void **)&d->scratch, d->n * sizeof(dfr)));
     CUZK_CUDA(cudaFuncSetAttribute(k_pass<0, 3>, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024));
@@ -344,18 +382,6 @@ extern "C" cuzk_status gpu_ntt_domain_create(gpu_ntt_domain **out, unsigned log2
 
 extern "C" size_t gpu_ntt_size(const gpu_ntt_domain *d) { return d->n; }
 
-/* Pass sizes: balanced, at most 10 bits a pass (11 when one pass does it all), larger ones last. */
-static unsigned plan(unsigned k, unsigned bits[4])
-{
-    if (k <= MAX_PASS_BITS + 1) {
-        bits[0] = k;
-        return 1;
-    }
-    unsigned P = (k + MAX_PASS_BITS - 1) / MAX_PASS_BITS;
-    for (unsigned i = 0; i < P; i++) bits[i] = k / P + (i >= P - k % P ? 1 : 0);
-    return P;
-}
-
 static cuzk_status run(fr_t *x, gpu_ntt_domain *d, int inv, const scale_t *pre, const scale_t *post)
 {
     unsigned bits[4], P = plan(d->k, bits), a = d->k;
@@ -375,6 +401,10 @@ static cuzk_status run(fr_t *x, gpu_ntt_domain *d, int inv, const scale_t *pre, 
         p.tl = d->tl[inv];
         p.th = d->th[inv];
         p.sm = d->sm[inv];
+        if (!(g_variant & 16) && d->dt_log != 0 && a <= d->dt_log) {
+            p.dt = d->dt[inv];
+            p.dt_shift = d->k - d->dt_log;
+        }
         p.qlog = d->k < SMALL_LOG ? d->k : SMALL_LOG;
         if (i == 0) p.pre = *pre;
         if (p.last) p.post = *post;

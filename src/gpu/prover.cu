@@ -70,7 +70,8 @@ extern "C" uint64_t gpu_prove_vram_bytes(uint64_t n, uint64_t nv)
     /* G1 MSMs: h (n − 1 points) and l, a, b (at most nv); G2: b */
     uint64_t msm = g16_gpu_msm_scratch_bytes(n > nv ? n : nv, nv);
     uint64_t select = nv / 4 + ((uint64_t)1 << 20); /* cub's select scratch: a small fraction, bounded generously */
-    uint64_t tables = 4 * (((uint64_t)1 << 14) + n / ((uint64_t)1 << 14) + 1) + ((uint64_t)1 << 11);
+    uint64_t direct = n < ((uint64_t)1 << 20) ? n : ((uint64_t)1 << 20); /* the direct twiddle tables, at most */
+    uint64_t tables = 4 * (((uint64_t)1 << 14) + n / ((uint64_t)1 << 14) + 1) + ((uint64_t)1 << 11) + 2 * direct;
     return nv * F                                   /* z */
            + 3 * n * F                              /* a, b, c */
            + (nv / 64 + 1) * 8 + nv + nv * 4 + nv * F /* bitmap, flags, idx, tail */

@@ -108,7 +108,8 @@ static void bench_ntt(const bench_opts *o)
         if (st == CUZK_OK && k == 24 && ki == 2) {
             double best = 1e30;
             unsigned bestv = 0;
-            static const unsigned vs[] = {0, 1, 2, 4, 5, 6, 8, 12}; /* bit 3 overrides bits 0, 1; bit 1 bit 0 */
+            /* bit 3 overrides bits 0, 1; bit 1 overrides bit 0; 24 is 8 without the direct twiddle tables */
+            static const unsigned vs[] = {0, 1, 2, 4, 5, 6, 8, 12, 24};
             for (size_t vi = 0; st == CUZK_OK && vi < sizeof vs / sizeof vs[0]; vi++) {
                 unsigned v = vs[vi];
                 char nm[32];
