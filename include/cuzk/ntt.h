@@ -54,9 +54,8 @@ void ntt_coset_inverse(fr_t *x, const ntt_domain *d, const fr_t *g, unsigned thr
  *   evaluate A and B on the coset g·ω^i with g = 7, the multiplicative generator of Fr;
  *   there Z(X) = X^n − 1 is the constant g^n − 1, so H = (coset inverse NTT of A·B there − C) / (g^n − 1) (the
  *   coset inverse NTT is linear and gives C back for C's coset values) -> h[0..n−1], the coefficients of
- *   H = (A·B − C) / Z. A·B − C has degree ≤ 2n − 2, so H has
- *   degree ≤ n − 2 and h[n−1] is zero for a satisfying witness; the prover uses h[0..n−2] against the
- *   τ^i·Z(τ)/δ points.
+ *   H = (A·B − C) / Z. A·B − C has degree ≤ 2n − 2, so H has degree ≤ n − 2 and h[n−1] is zero for a satisfying
+ *   witness; the prover uses h[0..n−2] against the τ^i·Z(τ)/δ points.
  *
  * ntt_h_snarkjs (domain in FR_ROOTS_GEN5, as snarkjs's groth16 prove):
  *   A, B, C = inverse NTT of a, b, c; evaluate each at x_i = ω_2n·ω^i = ω_2n^(2i+1), the odd powers of a primitive

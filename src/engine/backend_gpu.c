@@ -94,6 +94,12 @@ static uint64_t pack_room(uint64_t z_bytes)
     return gpu_witness_classes_words(z_bytes / sizeof(fr_t)) * sizeof(uint64_t) + sizeof(gpu_witness_packing);
 }
 
+/* The pool's buffer for a witness of z_bytes: z, then that room. */
+static uint64_t witness_buffer_bytes(uint64_t z_bytes)
+{
+    return z_bytes + pack_room(z_bytes);
+}
+
 /* The host holds only the witness (counted by the engine), its packing's room and a few points between synthesis
  * and verification. */
 static uint64_t g_partition_bytes(void *ctx, const groth16_prove_shape *shape)
@@ -233,7 +239,7 @@ static cuzk_status g_witness_alloc(void *ctx, uint64_t bytes, fr_t **out)
 {
     gpu_ctx *c = ctx;
     *out = NULL;
-    bytes += pack_room(bytes);
+    bytes = witness_buffer_bytes(bytes);
     pthread_mutex_lock(&c->lock);
     /* the smallest idle buffer that holds it, if not more than twice as large */
     gbuf *best = NULL;
@@ -464,8 +470,7 @@ static cuzk_status g_dev_key_load(void *ctx, unsigned device, const engine_key *
         info->streamed |= gi.placement == GPU_KEY_STREAMED;
     }
     double t = engine_now();
-    uint64_t z_bytes = r1cs_num_vars(k->cs) * sizeof(fr_t);
-    reserve_witness_buffers(c, device, z_bytes + pack_room(z_bytes));
+    reserve_witness_buffers(c, device, witness_buffer_bytes(r1cs_num_vars(k->cs) * sizeof(fr_t)));
     if (c->trace) fprintf(stderr, "gpu trace: device %u: witness buffers in %.3f s\n", device, engine_now() - t);
     *handle = dk;
     return CUZK_OK;

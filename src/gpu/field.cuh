@@ -383,7 +383,6 @@ static __device__ __forceinline__ void dfp_sqr_sos32(dfp *r, const dfp *a)
     mp_redc<uint32_t, 12>(r->w, t, D_FP_P, (uint32_t)D_FP_NINV64);
 }
 
-
 /* Fp2 = Fp[u]/(u² + 1) */
 static __device__ __forceinline__ void dfp2_add(dfp2 *r, const dfp2 *a, const dfp2 *b)
 {

@@ -673,7 +673,6 @@ static cuzk_status pair_sum_all(dxyzz<F> **res, dxyzz<F> *a, dxyzz<F> *b, unsign
     return CUZK_OK;
 }
 
-/* The bytes of each scratch buffer one plan needs (point_bytes: one XYZZ point). */
 /* The batch-affine rounds of one group of `items` sorted entries with at most `runs` distinct non-zero keys: as many
  * rounds as the bound on the list's length (m/2 + runs after a round of m) keeps an average run of ba_min_run(). */
 typedef struct {
@@ -706,6 +705,7 @@ typedef struct {
     size_t ba_pts[2], ba_slot_bytes;       /* batch-affine lists, and each slot array (bytes) */
 } scratch_sizes;
 
+/* The bytes of each scratch buffer one plan needs (point_bytes: one XYZZ point). */
 static void scratch_sizes_of(scratch_sizes *z, const msm_plan_t *p, size_t point_bytes)
 {
     memset(z, 0, sizeof *z);

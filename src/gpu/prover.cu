@@ -96,6 +96,15 @@ static cuzk_status grow(gpu_prover *p, void **buf, uint64_t *cap, uint64_t need,
     return CUZK_OK;
 }
 
+/* cub's temporary storage grown to `need` bytes */
+static cuzk_status cub_scratch(gpu_prover *p, size_t need)
+{
+    uint64_t cap = p->cap_cub;
+    cuzk_status s = grow(p, &p->cub_tmp, &cap, need, 1);
+    p->cap_cub = cap;
+    return s;
+}
+
 extern "C" cuzk_status gpu_prover_create(gpu_prover **out, cuzk_errmsg *err)
 {
     *out = NULL;
@@ -221,7 +230,6 @@ __global__ void k_check(gpu_csr A, gpu_csr B, gpu_csr C, const dfr *values, cons
     if (!dfr_eq(&ab, &vc)) atomicMin(bad, (unsigned long long)i);
 }
 
-/* h = (a·b − c)·s (s skipped when scale is false) */
 /* h := a·b − c (c NULL: h := a·b) */
 __global__ void k_combine(dfr *h, const dfr *a, const dfr *b, const dfr *c, uint64_t n)
 {
@@ -376,7 +384,6 @@ static cuzk_status compute_h(gpu_prover *p, const gpu_key *k)
     return CUZK_OK;
 }
 
-/* cub's scratch for selecting among npos positions (the split's compaction), grown to fit */
 /* A packed witness (gpu_witness_pack): per classes word, how many of its values are neither 0 nor 1 (class 2: the
  * high bit of the pair) */
 #define CLASS_HIGH_BITS 0xaaaaaaaaaaaaaaaaull
@@ -427,9 +434,7 @@ static cuzk_status upload_packed(gpu_prover *p, const fr_t *z, const gpu_witness
     CUZK_CUDA_LAUNCHED();
     size_t need = 0;
     CUZK_CUDA(cub::DeviceScan::ExclusiveSum(NULL, need, cnt, off, (int)words, st));
-    uint64_t cap = p->cap_cub;
-    CUZK_TRY(grow(p, &p->cub_tmp, &cap, need, 1));
-    p->cap_cub = cap;
+    CUZK_TRY(cub_scratch(p, need));
     CUZK_CUDA(cub::DeviceScan::ExclusiveSum(p->cub_tmp, need, cnt, off, (int)words, st));
     fr_t one;
     fr_set_one(&one);
@@ -453,16 +458,14 @@ static bool packing_fits(const gpu_witness_packing *pk, const gpu_key *k)
     return true;
 }
 
+/* cub's scratch for selecting among npos positions (the split's compaction), grown to fit */
 static cuzk_status select_scratch(gpu_prover *p, uint64_t npos, size_t *need)
 {
     thrust::counting_iterator<uint32_t> positions(0);
     *need = 0;
     CUZK_CUDA(cub::DeviceSelect::Flagged(NULL, *need, positions, p->flags, p->idx, p->d_count, (int)npos,
                                          cudaStreamPerThread));
-    uint64_t cap = p->cap_cub;
-    cuzk_status s = grow(p, &p->cub_tmp, &cap, *need, 1);
-    p->cap_cub = cap;
-    return s;
+    return cub_scratch(p, *need);
 }
 
 /* Points of one streamed chunk of bases of point_bytes each: what fits one stream buffer, a multiple of 64 (a bitmap

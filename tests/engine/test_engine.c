@@ -791,6 +791,20 @@ static void test_latency_mode_needs_gpus(void **state)
     assert_null(e);
 }
 
+/* With the faulty backend in `mode`, a job fails and its message holds each of the given parts. */
+static void expect_fault(engine *e, faulty_ctx *f, int mode, const engine_request *r, const char *part,
+                         const char *part2)
+{
+    char id[ENGINE_ID_MAX];
+    __atomic_store_n(&f->mode, mode, __ATOMIC_SEQ_CST);
+    submit_ok(e, r, id);
+    engine_result res = await_done(e, id);
+    assert_int_equal(res.status, ENGINE_JOB_FAILED);
+    assert_non_null(strstr(res.error_message, part));
+    if (part2 != NULL) assert_non_null(strstr(res.error_message, part2));
+    engine_result_clear(&res);
+}
+
 static void test_backend_failures(void **state)
 {
     (void)state;
@@ -806,28 +820,10 @@ static void test_backend_failures(void **state)
     char id[ENGINE_ID_MAX];
     engine_request r = engine_test_synth(7, 1, 2, ENGINE_PRIO_NORMAL);
 
-    __atomic_store_n(&f->mode, 1, __ATOMIC_SEQ_CST);
-    submit_ok(e, &r, id);
-    engine_result res = await_done(e, id);
-    assert_int_equal(res.status, ENGINE_JOB_FAILED);
-    assert_non_null(strstr(res.error_message, "prover failed"));
-    assert_non_null(strstr(res.error_message, "injected device fault"));
-    engine_result_clear(&res);
-
-    __atomic_store_n(&f->mode, 2, __ATOMIC_SEQ_CST);
-    submit_ok(e, &r, id);
-    res = await_done(e, id);
-    assert_int_equal(res.status, ENGINE_JOB_FAILED);
-    assert_non_null(strstr(res.error_message, "does not verify"));
-    engine_result_clear(&res);
-
+    expect_fault(e, f, 1, &r, "prover failed", "injected device fault");
+    expect_fault(e, f, 2, &r, "does not verify", NULL);
     /* the backend's witness_made fails: the job fails with its message, on the synthesis worker */
-    __atomic_store_n(&f->mode, 3, __ATOMIC_SEQ_CST);
-    submit_ok(e, &r, id);
-    res = await_done(e, id);
-    assert_int_equal(res.status, ENGINE_JOB_FAILED);
-    assert_non_null(strstr(res.error_message, "injected witness fault"));
-    engine_result_clear(&res);
+    expect_fault(e, f, 3, &r, "injected witness fault", NULL);
 
     /* and when it succeeds, the form it made reaches the prover (faulty_start checks) */
     __atomic_store_n(&f->mode, 0, __ATOMIC_SEQ_CST);

@@ -9,7 +9,7 @@
  *
  *   cuzk-engine-bench [--log2 16] [--jobs 4] [--partitions 1] [--synthesis-workers 1] [--synthesis-threads 1]
  *                     [--provers 0] [--prover-threads 2] [--depth 1] [--seed 1] [--param-dir DIR] [--tiers 0]
- *                     [--backend auto|cpu|gpu] [--gpus 0,1] [--vram-budget BYTES]
+ *                     [--backend auto|cpu|gpu] [--gpus 0,1] [--vram-budget BYTES] [--latency-mode 0|1]
  * --provers is per device (0: the backend's default, 1). A human summary goes to stderr. */
 #include <dlfcn.h>
 #include <execinfo.h>
@@ -261,14 +261,13 @@ int main(int argc, char **argv)
     unsigned proofs = ok * parts;
     uint64_t rss = peak_rss();
     printf("{\"backend\": \"%s\", \"log2\": %u, \"jobs\": %u, \"partitions\": %u, \"completed\": %u, "
-           "\"synthesis_workers\": %u, \"synthesis_threads\": %u, \"provers\": %u, \"latency_mode\": %s, \"prover_threads\": %u, "
-           "\"depth\": %u, \"cores\": %ld, \"preload_s\": %.2f, \"wall_s\": %.3f, \"s_per_job\": %.3f, "
-           "\"s_per_partition\": %.3f, \"cpu_s\": %.3f, \"cpu_utilisation\": %.3f, \"partitions_per_min\": %.2f, "
-           "\"peak_rss_bytes\": %llu, "
-           "\"loadavg_before\": %.2f, \"loadavg_after\": %.2f",
-           ndev > 0 && strncmp(names[0], "cpu", 3) == 0 ? "cpu" : "gpu", log2, jobs, parts, ok, sw, st, pw, latency ? "true" : "false", pt, depth,
-           cores, preload_s, wall, ok ? wall / ok : 0, proofs ? wall / proofs : 0, cpu, cpu / (wall * (double)cores),
-           60.0 * proofs / wall, (unsigned long long)rss, load0, load1);
+           "\"synthesis_workers\": %u, \"synthesis_threads\": %u, \"provers\": %u, \"latency_mode\": %s, "
+           "\"prover_threads\": %u, \"depth\": %u, \"cores\": %ld, \"preload_s\": %.2f, \"wall_s\": %.3f, "
+           "\"s_per_job\": %.3f, \"s_per_partition\": %.3f, \"cpu_s\": %.3f, \"cpu_utilisation\": %.3f, "
+           "\"partitions_per_min\": %.2f, \"peak_rss_bytes\": %llu, \"loadavg_before\": %.2f, \"loadavg_after\": %.2f",
+           ndev > 0 && strncmp(names[0], "cpu", 3) == 0 ? "cpu" : "gpu", log2, jobs, parts, ok, sw, st, pw,
+           latency ? "true" : "false", pt, depth, cores, preload_s, wall, ok ? wall / ok : 0, proofs ? wall / proofs : 0,
+           cpu, cpu / (wall * (double)cores), 60.0 * proofs / wall, (unsigned long long)rss, load0, load1);
     printf(", \"devices\": [");
     for (size_t d = 0; d < ndev; d++)
         printf("%s{\"name\": \"%s\", \"busy_pct\": %.1f}", d ? ", " : "", names[d],
