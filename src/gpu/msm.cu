@@ -942,10 +942,23 @@ static cuzk_status batch_run(void *sum_host, gpu_msm_ctx *x, const daff<F> *base
     size_t parts = (n + L - 1) / L;
     for (int i = 0; i < 2; i++) CUZK_TRY(grow(&x->seg[i], &x->cap_seg[i], parts * sizeof(X)));
     X *res;
+    cudaEvent_t ev[2];
+    if (g_profile) {
+        for (int i = 0; i < 2; i++) CUZK_CUDA(cudaEventCreate(&ev[i]));
+        CUZK_CUDA(cudaEventRecord(ev[0]));
+    }
     launch_batch_partial<F>(blocks_for(parts, 128), (X *)x->seg[0], bases, bitmap, n, L, parts);
     CUZK_CUDA_LAUNCHED();
     CUZK_TRY(pair_sum_all<F>(&res, (X *)x->seg[0], (X *)x->seg[1], 1, parts, parts));
+    if (g_profile) CUZK_CUDA(cudaEventRecord(ev[1]));
     CUZK_CUDA(cudaMemcpy(sum_host, res, sizeof(X), cudaMemcpyDeviceToHost));
+    if (g_profile) {
+        float ms;
+        CUZK_CUDA(cudaEventElapsedTime(&ms, ev[0], ev[1]));
+        fprintf(stderr, "batch-add profile: %s n=%zu slice=%zu: %.3f ms\n", sizeof(F) == sizeof(dfp) ? "G1" : "G2", n,
+                L, ms);
+        for (int i = 0; i < 2; i++) cudaEventDestroy(ev[i]);
+    }
     return CUZK_OK;
 }
 

@@ -17,6 +17,7 @@ typedef struct {
 
     bool gpu;           /* --gpu: the CUDA backend's benchmarks instead (lines carry "device": "gpu") */
     long msm_variant, ntt_variant; /* --gpu: gpu_msm_set_variant / gpu_ntt_set_variant first; −1 = the default */
+    bool msm_profile;   /* --gpu: gpu_msm_set_profile(1) */
 } bench_opts;
 
 bool bench_selected(const bench_opts *o, const char *name);
@@ -32,6 +33,7 @@ void bench_micro_pairing(const bench_opts *o);
 void bench_micro_msm(const bench_opts *o);
 void bench_micro_ntt(const bench_opts *o);
 void bench_micro_r1cs(const bench_opts *o);
+void bench_micro_circuits(const bench_opts *o);
 void bench_micro_groth16(const bench_opts *o);
 
 /* One proof (best of two) reported as `name`, then its per-phase lines prove_<phase>, for any circuit, key and

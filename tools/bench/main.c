@@ -58,7 +58,9 @@ static void usage(FILE *f)
                "  --gpu      the CUDA backend's benchmarks instead (when built with CUDA)\n"
                "  --msm-variant V, --ntt-variant V\n"
                "             with --gpu: the MSM / NTT kernel variant for every benchmark (gpu.h: gpu_msm_set_variant,\n"
-               "             gpu_ntt_set_variant), to compare whole proofs side by side\n");
+               "             gpu_ntt_set_variant), to compare whole proofs side by side\n"
+               "  --msm-profile\n"
+               "             with --gpu: every MSM and batch addition prints its phase times on stderr\n");
 #ifdef CUZK_BENCH_CLIENT
     fprintf(f, "       cuzk-bench single|batch|stress|status|preload|evict|metrics [--addr A] ... "
                "(cuzk-bench batch --help)\n");
@@ -85,7 +87,7 @@ int main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    bench_opts o = {NULL, 0, 20, 0, false, -1, -1};
+    bench_opts o = {NULL, 0, 20, 0, false, -1, -1, false};
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--filter") == 0 && i + 1 < argc) {
             o.filter = argv[++i];
@@ -115,6 +117,8 @@ int main(int argc, char **argv)
             o.min_log2 = (int)k;
         } else if (strcmp(argv[i], "--gpu") == 0) {
             o.gpu = true;
+        } else if (strcmp(argv[i], "--msm-profile") == 0) {
+            o.msm_profile = true;
         } else if ((strcmp(argv[i], "--msm-variant") == 0 || strcmp(argv[i], "--ntt-variant") == 0) && i + 1 < argc) {
             bool msm = argv[i][2] == 'm';
             char *end;
@@ -159,6 +163,7 @@ int main(int argc, char **argv)
     bench_micro_msm(&o);
     bench_micro_ntt(&o);
     bench_micro_r1cs(&o);
+    bench_micro_circuits(&o);
     bench_micro_groth16(&o);
     if (bench_selected(&o, "prove")) bench_prove_gen(&o);
     return 0;

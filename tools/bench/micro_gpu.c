@@ -384,6 +384,7 @@ void bench_micro_gpu(const bench_opts *o)
     if (gpu_device_name(name, sizeof name) == CUZK_OK) fprintf(stderr, "cuzk-bench: device %s\n", name);
     if (o->msm_variant >= 0) gpu_msm_set_variant((unsigned)o->msm_variant);
     if (o->ntt_variant >= 0) gpu_ntt_set_variant((unsigned)o->ntt_variant);
+    if (o->msm_profile) gpu_msm_set_profile(1);
     bench_ff(o);
     if (bench_selected(o, "gpu_ntt")) bench_ntt(o);
     if (bench_selected(o, "g1_msm") || bench_selected(o, "g2_msm")) bench_msm(o);
