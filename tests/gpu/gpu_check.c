@@ -345,7 +345,8 @@ static void make_scalars(fr_t *k, size_t n, int pattern)
         char what[200];                                                                                                \
         rand_points(b, n);                                                                                             \
         for (size_t i = 3; i < n; i += 17) G##_affine_set_infinity(&b[i]);                                             \
-        for (size_t i = 0; i < words; i++) bm[i] = fill == 0 ? rnd() : fill == 1 ? ~0ULL : 0;                          \
+        for (size_t i = 0; i < words; i++)                                                                             \
+            bm[i] = fill == 0 ? rnd() : fill == 1 ? ~0ULL : fill == 3 && i % 37 == 0 ? 1ULL << (rnd() & 63) : 0;        \
         JAC r1, r2;                                                                                                    \
         memset(&r2, 0xa5, sizeof r2);                                                                                  \
         cuzk_status st = gpu_malloc(&db, (n ? n : 1) * sizeof *b);                                                     \
@@ -438,12 +439,17 @@ static void check_msm(int quick)
     }
     static const size_t bn[] = {0, 1, 63, 64, 65, 1000, 70001};
     for (size_t i = 0; i < sizeof bn / sizeof bn[0]; i++) {
-        for (int fill = 0; fill < 3; fill++) {
+        for (int fill = 0; fill < 4; fill++) {
             check_g1_batch(bn[i], fill, ctx);
             if (i < 6 || fill == 0) check_g2_batch(bn[i], fill, ctx);
         }
     }
-    if (!quick) check_g1_batch((size_t)1 << 21, 0, ctx);
+    if (!quick) {
+        check_g1_batch((size_t)1 << 21, 0, ctx);
+        /* slices of more than a word each (L = 77), most of their words empty */
+        check_g1_batch(5000000, 3, ctx);
+        check_g1_batch(5000000, 0, ctx);
+    }
     gpu_msm_ctx_destroy(ctx);
 }
 
