@@ -67,6 +67,7 @@ typedef enum {
      * reduction per coefficient */
     GPU_FP_MUL_SOS64, GPU_FP_SQR_SOS64, GPU_FP_MUL_SOS32, GPU_FP_SQR_SOS32, GPU_FP2_MUL_LAZY, GPU_FR_MUL_SOS64,
     GPU_FP_INV, GPU_FP2_INV, /* 1/a (0 gives 0): the batch-affine MSM accumulation's inversion */
+    GPU_FP_MUL_KA,           /* product then reduction, 64-bit words, the product by one level of Karatsuba */
     GPU_FF_OP_COUNT
 } gpu_ff_op;
 /* r[i] = op(a[i], b[i]) for i < n, HOST pointers to arrays of the op's element type (b unused by SQR). */

@@ -269,6 +269,40 @@ static __device__ __forceinline__ void mp_mul_sos64(uint32_t *r, const uint32_t 
     words_from64<N>(r, z);
 }
 
+/* t = a·b, 12 64-bit words, by one level of Karatsuba over 3-word halves: 27 word products instead of 36. With
+ * a = a0 + a1·2^192 (a < 2^381, so a1 < 2^189) and b alike: z1 = (a0 + a1)(b0 + b1) − a0b0 − a1b1 = a0b1 + a1b0
+ * < 2^382 fits six words. The half sums carry at most one bit each (ca, cb), added back as ca·sb + cb·sa at 2^192
+ * and ca·cb at 2^384 of a seven-word middle product, whose seventh word the subtractions bring back to zero. */
+static __device__ __forceinline__ void mp_mul_wide_ka6(uint64_t *t, const uint64_t *a, const uint64_t *b)
+{
+    uint64_t z0[6], z2[6], m[6], sa[3], sb[3];
+    mp_mul_wide<uint64_t, 3>(z0, a, b);
+    mp_mul_wide<uint64_t, 3>(z2, a + 3, b + 3);
+    sa[0] = add_cc(a[0], a[3]), sa[1] = addc_cc(a[1], a[4]), sa[2] = addc_cc(a[2], a[5]);
+    uint64_t ca = addc((uint64_t)0, (uint64_t)0);
+    sb[0] = add_cc(b[0], b[3]), sb[1] = addc_cc(b[1], b[4]), sb[2] = addc_cc(b[2], b[5]);
+    uint64_t cb = addc((uint64_t)0, (uint64_t)0);
+    uint64_t xa = (uint64_t)0 - ca, xb = (uint64_t)0 - cb, top = ca & cb;
+    uint64_t ka[3] = {sb[0] & xa, sb[1] & xa, sb[2] & xa}, kb[3] = {sa[0] & xb, sa[1] & xb, sa[2] & xb};
+    mp_mul_wide<uint64_t, 3>(m, sa, sb);
+    m[3] = add_cc(m[3], ka[0]), m[4] = addc_cc(m[4], ka[1]), m[5] = addc_cc(m[5], ka[2]);
+    top = addc(top, (uint64_t)0);
+    m[3] = add_cc(m[3], kb[0]), m[4] = addc_cc(m[4], kb[1]), m[5] = addc_cc(m[5], kb[2]);
+    top = addc(top, (uint64_t)0);
+    m[0] = sub_cc(m[0], z0[0]);
+#pragma unroll
+    for (int i = 1; i < 6; i++) m[i] = subc_cc(m[i], z0[i]);
+    top = subc(top, (uint64_t)0);
+    m[0] = sub_cc(m[0], z2[0]);
+#pragma unroll
+    for (int i = 1; i < 6; i++) m[i] = subc_cc(m[i], z2[i]);
+    top = subc(top, (uint64_t)0); /* 0 now: z1 < 2^382 */
+    t[0] = z0[0], t[1] = z0[1], t[2] = z0[2];
+    t[3] = add_cc(z0[3], m[0]), t[4] = addc_cc(z0[4], m[1]), t[5] = addc_cc(z0[5], m[2]);
+    t[6] = addc_cc(z2[0], m[3]), t[7] = addc_cc(z2[1], m[4]), t[8] = addc_cc(z2[2], m[5]);
+    t[9] = addc_cc(z2[3], top), t[10] = addc_cc(z2[4], (uint64_t)0), t[11] = addc(z2[5], (uint64_t)0);
+}
+
 /* ---- Fr and Fp element types (same layout as fr_t / fp_t) ------------------------------------------------------- */
 typedef struct __align__(16) { uint32_t w[8]; } dfr;
 typedef struct __align__(16) { uint32_t w[12]; } dfp;
@@ -361,6 +395,14 @@ static __device__ __forceinline__ void dfp_mul28(dfp *r, const dfp *a, const dfp
 static __device__ __forceinline__ void dfp_mul_sos64(dfp *r, const dfp *a, const dfp *b)
 {
     mp_mul_sos64<6>(r->w, a->w, b->w, D_FP_P, D_FP_NINV64);
+}
+static __device__ __forceinline__ void dfp_mul_ka(dfp *r, const dfp *a, const dfp *b)
+{
+    uint64_t x[6], y[6], t[12], z[6];
+    words_to64<6>(x, a->w), words_to64<6>(y, b->w);
+    mp_mul_wide_ka6(t, x, y);
+    mp_redc<uint64_t, 6>(z, t, D_FP_P, D_FP_NINV64);
+    words_from64<6>(r->w, z);
 }
 static __device__ __forceinline__ void dfp_sqr_sos64(dfp *r, const dfp *a)
 {

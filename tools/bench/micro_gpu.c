@@ -38,7 +38,7 @@ static void bench_ff(const bench_opts *o)
         {GPU_FP_SQR, "gpu_fp_sqr"}, {GPU_FP_MUL_SOS64, "gpu_fp_mul_sos64"}, {GPU_FP_SQR_SOS64, "gpu_fp_sqr_sos64"},
         {GPU_FP_MUL_SOS32, "gpu_fp_mul_sos32"}, {GPU_FP_SQR_SOS32, "gpu_fp_sqr_sos32"},
         {GPU_FP2_MUL_LAZY, "gpu_fp2_mul_lazy"}, {GPU_FR_MUL_SOS64, "gpu_fr_mul_sos64"},
-        {GPU_FP_INV, "gpu_fp_inv"}, {GPU_FP2_INV, "gpu_fp2_inv"},
+        {GPU_FP_INV, "gpu_fp_inv"}, {GPU_FP2_INV, "gpu_fp2_inv"}, {GPU_FP_MUL_KA, "gpu_fp_mul_ka"},
     };
     /* 132 SMs × 2048 threads × 4: enough to fill the device; the value is device time per operation */
     const size_t threads = (size_t)1 << 20;
@@ -320,7 +320,7 @@ static void bench_msm(const bench_opts *o)
 }
 
 /* gpu_msm_var: MSM kernel variants side by side in one run (gpu_msm_set_variant): G1 at 2^22 and 2^24 and G2 at
- * 2^22, the default against the bucket reduction over 2^16 .. 2^18 threads and against batch-affine rounds for G1 (names
+ * 2^22, the default against the bucket reduction over 2^16 .. 2^18 threads and batch-affine rounds for G1 (names
  * gpu_g1_msm_var<v>, gpu_g2_msm_var<v>, v the variant in hex, 0 the default). With the filter gpu_msm_once every configuration runs once, untimed: the
  * launches a profiler (ncu --kernel-name regex:k_accumulate) attaches to. */
 static void bench_msm_var(const bench_opts *o)
