@@ -56,7 +56,7 @@ extern "C" unsigned gpu_msm_set_window(unsigned c)
 /* gpu_msm_set_variant: bits 0..3 (G1) and 4..7 (G2) = m, the accumulation and batch-addition kernels compiled for m
  * resident blocks of 128 threads per SM (1 = no register cap, 4 = 128 registers); bit 8: G1 with the dedicated Fp
  * squaring (dfp_sq); bits 9 and 10: batch-affine rounds before the G1 and G2 accumulations (bits 16..19 and
- * 20..23: their slots per thread and least average run, ba_slots and ba_min_run); bits 12..15: r > 0 spreads the bucket reduction over about 2^(12 + r) threads (0: 2^15);
+ * 20..23: their slots per thread and least average run, ba_slots and ba_min_run); bits 12..15: r > 0 spreads the bucket reduction over about 2^(12 + r) threads (0: reduction_segment);
  * 0 = the measured best (MSM_DEFAULT_VARIANT: docs/PERFORMANCE-gpu.md, sessions 4 and 5) */
 #define MSM_VARIANT_G1_SQR 0x100u
 #define MSM_VARIANT_G1_BA 0x200u /* batch-affine rounds before the G1 accumulation */
@@ -64,10 +64,21 @@ extern "C" unsigned gpu_msm_set_window(unsigned c)
 #define MSM_DEFAULT_VARIANT 0x800514u
 static unsigned g_variant;
 static unsigned variant_bits(void) { return g_variant ? g_variant : MSM_DEFAULT_VARIANT; }
-static unsigned reduction_threads_log2(void)
+/* buckets per reduction segment for `total` buckets over all windows: about 2^rt threads, at least one bucket each */
+static uint32_t segment_for_threads(size_t total, unsigned rt, uint32_t nb)
+{
+    uint32_t sl = 1;
+    while (((size_t)sl << rt) < total && sl < nb) sl <<= 1;
+    return sl;
+}
+/* About 2^15 threads; G1 takes 2^16 where segments stay at least 128 buckets long (measured: 2^27 H MSM 58.3 -> 48.1
+ * ms, 2^24 148.7 -> 146.7; shorter segments were slower, G1 2^22 43.8 -> 44.4, and so was G2: 2^22 129.2 -> 131.2) */
+static uint32_t reduction_segment(size_t total, uint32_t nb, bool g1)
 {
     unsigned r = (variant_bits() >> 12) & 15;
-    return r != 0 ? 12 + r : 15;
+    if (r != 0) return segment_for_threads(total, 12 + r, nb);
+    uint32_t sl = segment_for_threads(total, 15, nb);
+    return g1 && sl > 128 ? segment_for_threads(total, 16, nb) : sl;
 }
 extern "C" unsigned gpu_msm_set_variant(unsigned v)
 {
@@ -182,7 +193,7 @@ static size_t group_cap(size_t ba_point_bytes)
                                                           : MSM_DEFAULT_GROUP_ITEMS;
 }
 
-static void plan_make(msm_plan_t *p, size_t n, size_t ba_point_bytes)
+static void plan_make(msm_plan_t *p, size_t n, size_t ba_point_bytes, bool g1)
 {
     p->n = n;
     p->ba = ba_point_bytes != 0;
@@ -205,13 +216,8 @@ static void plan_make(msm_plan_t *p, size_t n, size_t ba_point_bytes)
     p->slice = L;
     p->slices = (p->items + L - 1) / L;
     p->nb = (uint32_t)1 << (p->c - 1);
-    /* segments: about 2^reduction_threads_log2 threads over all windows, at least 1 bucket per segment */
-    size_t total = (size_t)p->nw * p->nb;
-    unsigned rt = reduction_threads_log2();
-    uint32_t sl = 1;
-    while (((size_t)sl << rt) < total && sl < p->nb) sl <<= 1;
-    p->seg_len = sl;
-    p->nseg = p->nb / sl;
+    p->seg_len = reduction_segment((size_t)p->nw * p->nb, p->nb, g1);
+    p->nseg = p->nb / p->seg_len;
 }
 
 /* ---- kernels ----------------------------------------------------------------------------------------------------- */
@@ -805,7 +811,7 @@ static void scratch_cover(scratch_sizes *z, size_t n, size_t point_bytes, size_t
     msm_plan_t p;
     scratch_sizes one;
     for (unsigned i = 0; i < nc; i++) {
-        plan_make(&p, cand[i], ba_point_bytes);
+        plan_make(&p, cand[i], ba_point_bytes, point_bytes == sizeof(g1x));
         scratch_sizes_of(&one, &p, point_bytes);
         scratch_max(z, &one);
     }
@@ -868,7 +874,7 @@ static cuzk_status msm_run(void *win_host, gpu_msm_ctx *x, const daff<F> *bases,
 {
     typedef dxyzz<F> X;
     msm_plan_t p;
-    plan_make(&p, n, ba_on<F>() ? sizeof(daff<F>) : 0);
+    plan_make(&p, n, ba_on<F>() ? sizeof(daff<F>) : 0, sizeof(F) == sizeof(dfp));
     *c_out = p.c, *nw_out = p.nw;
     scratch_sizes need;
     scratch_sizes_of(&need, &p, sizeof(X));
