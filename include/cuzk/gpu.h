@@ -68,6 +68,9 @@ typedef enum {
     GPU_FP_MUL_SOS64, GPU_FP_SQR_SOS64, GPU_FP_MUL_SOS32, GPU_FP_SQR_SOS32, GPU_FP2_MUL_LAZY, GPU_FR_MUL_SOS64,
     GPU_FP_INV, GPU_FP2_INV, /* 1/a (0 gives 0): the batch-affine MSM accumulation's inversion */
     GPU_FP_MUL_KA,           /* product then reduction, 64-bit words, the product by one level of Karatsuba */
+    /* 32-bit words, each word product with its two addends one 64-bit value, product then reduction
+     * (src/gpu/mont32w.h) */
+    GPU_FP_MUL_W, GPU_FR_MUL_W,
     GPU_FF_OP_COUNT
 } gpu_ff_op;
 /* r[i] = op(a[i], b[i]) for i < n, HOST pointers to arrays of the op's element type (b unused by SQR). */

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "mont28.h"
+#include "mont32w.h"
 
 /* ---- carry-chain primitives, overloaded on the word type ---------------------------------------------------------- */
 #define CUZK_PTX3(name, ty, reg, op)                                                                                    \
@@ -404,6 +405,8 @@ static __device__ __forceinline__ void dfp_mul_ka(dfp *r, const dfp *a, const df
     mp_redc<uint64_t, 6>(z, t, D_FP_P, D_FP_NINV64);
     words_from64<6>(r->w, z);
 }
+static __device__ __forceinline__ void dfp_mul_w(dfp *r, const dfp *a, const dfp *b) { mw_mul_sos(M28_FP, r->w, a->w, b->w); }
+static __device__ __forceinline__ void dfr_mul_w(dfr *r, const dfr *a, const dfr *b) { mw_mul_sos(M28_FR, r->w, a->w, b->w); }
 static __device__ __forceinline__ void dfp_sqr_sos64(dfp *r, const dfp *a)
 {
     uint64_t x[6], t[12], z[6];

@@ -1,10 +1,11 @@
-/* The GPU's 28-bit-digit Montgomery multiplication (src/gpu/mont28.h) is plain C, so it is checked here, on any
- * machine, against the CPU field layer: the same canonical product, bit for bit, for Fp and Fr, on fresh random
- * inputs and on the values where digit and column bounds are tightest (0, 1, m − 1, R mod m, the largest values
- * below m with all low digits set). */
+/* The GPU's plain-C Montgomery multiplications (28-bit digits, src/gpu/mont28.h; 32-bit words with 64-bit steps,
+ * src/gpu/mont32w.h) are checked here, on any machine, against the CPU field layer: the same canonical product, bit
+ * for bit, for Fp and Fr, on fresh random inputs and on the values where digit and column bounds are tightest (0, 1,
+ * m − 1, R mod m, the largest values below m with all low digits set). */
 #include "testutil.h"
 #include "gpu_host_test.h"
 #include "../../src/gpu/mont28.h"
+#include "../../src/gpu/mont32w.h"
 
 #include <string.h>
 
@@ -36,11 +37,14 @@ static void fp_edges(fp_t *e, int *n)
     *n = k;
 }
 
+/* every plain-C multiplication of the GPU code (mont28.h, mont32w.h) against the CPU's */
 static void check_fp(const fp_t *a, const fp_t *b)
 {
     fp_t want, got;
     fp_mul(&want, a, b);
     m28_mul(M28_FP, (uint32_t *)&got, (const uint32_t *)a, (const uint32_t *)b);
+    assert_memory_equal(&want, &got, sizeof want);
+    mw_mul_sos(M28_FP, (uint32_t *)&got, (const uint32_t *)a, (const uint32_t *)b);
     assert_memory_equal(&want, &got, sizeof want);
 }
 
@@ -49,6 +53,8 @@ static void check_fr(const fr_t *a, const fr_t *b)
     fr_t want, got;
     fr_mul(&want, a, b);
     m28_mul(M28_FR, (uint32_t *)&got, (const uint32_t *)a, (const uint32_t *)b);
+    assert_memory_equal(&want, &got, sizeof want);
+    mw_mul_sos(M28_FR, (uint32_t *)&got, (const uint32_t *)a, (const uint32_t *)b);
     assert_memory_equal(&want, &got, sizeof want);
 }
 
