@@ -85,6 +85,27 @@ M28_FN uint32_t m28_digit(const uint32_t *w, int nw, int j)
     return (uint32_t)(((hi << 32 | lo) >> s) & M28_MASK);
 }
 
+/* r = v − m when v ≥ m, else v, for v = t + top·2^(32·words) < 2m */
+M28_FN void m28_sub_once(int f, uint32_t *r, const uint32_t *t, uint32_t top)
+{
+    const int nw = m28_words(f);
+    uint32_t s[12];
+    uint64_t borrow = 0;
+    M28_UNROLL
+    for (int k = 0; k < 12; k++) {
+        if (k < nw) {
+            uint64_t x = (uint64_t)t[k] - m28_mod_word(f, k) - borrow;
+            s[k] = (uint32_t)x;
+            borrow = (x >> 32) & 1;
+        }
+    }
+    uint32_t keep = top != 0 ? 0u : 0u - (uint32_t)borrow; /* all ones when v < m */
+    M28_UNROLL
+    for (int k = 0; k < 12; k++) {
+        if (k < nw) r[k] = s[k] ^ ((t[k] ^ s[k]) & keep);
+    }
+}
+
 /* r = a·b·R^−1 mod m (f = M28_FP: R = 2^384; M28_FR: R = 2^256). r may alias a or b. */
 M28_FN void m28_mul(int f, uint32_t *r, const uint32_t *a, const uint32_t *b)
 {
@@ -143,22 +164,7 @@ M28_FN void m28_mul(int f, uint32_t *r, const uint32_t *a, const uint32_t *b)
             t[k] = (uint32_t)(win >> o);
         }
     }
-    /* t < 2m: subtract m once when t >= m */
-    uint32_t s[12];
-    uint64_t borrow = 0;
-    M28_UNROLL
-    for (int k = 0; k < 12; k++) {
-        if (k < nw) {
-            uint64_t x = (uint64_t)t[k] - m28_mod_word(f, k) - borrow;
-            s[k] = (uint32_t)x;
-            borrow = (x >> 32) & 1;
-        }
-    }
-    uint32_t keep = 0u - (uint32_t)borrow; /* all ones when t < m */
-    M28_UNROLL
-    for (int k = 0; k < 12; k++) {
-        if (k < nw) r[k] = s[k] ^ ((t[k] ^ s[k]) & keep);
-    }
+    m28_sub_once(f, r, t, 0); /* t < 2m */
 }
 
 #endif

@@ -35,27 +35,6 @@ M28_FN void mw_step(uint32_t *t, uint32_t *c, uint32_t a, uint32_t b)
     *c = (uint32_t)(d >> 32);
 }
 
-/* r = t − m when t + top·2^(32n) ≥ m, else t (the value is below 2m) */
-M28_FN void mw_sub_once(int f, uint32_t *r, const uint32_t *t, uint32_t top)
-{
-    const int nw = m28_words(f);
-    uint32_t s[12];
-    uint64_t borrow = 0;
-    M28_UNROLL
-    for (int k = 0; k < 12; k++) {
-        if (k < nw) {
-            uint64_t x = (uint64_t)t[k] - m28_mod_word(f, k) - borrow;
-            s[k] = (uint32_t)x;
-            borrow = (x >> 32) & 1;
-        }
-    }
-    uint32_t keep = top != 0 ? 0u : 0u - (uint32_t)borrow; /* all ones when the value is below m */
-    M28_UNROLL
-    for (int k = 0; k < 12; k++) {
-        if (k < nw) r[k] = s[k] ^ ((t[k] ^ s[k]) & keep);
-    }
-}
-
 /* r = a·b·R^−1 mod m, product then reduction. r may alias a or b. */
 M28_FN void mw_mul_sos(int f, uint32_t *r, const uint32_t *a, const uint32_t *b)
 {
@@ -88,7 +67,7 @@ M28_FN void mw_mul_sos(int f, uint32_t *r, const uint32_t *a, const uint32_t *b)
             pend = (uint32_t)(s >> 32);
         }
     }
-    mw_sub_once(f, r, t + n, pend);
+    m28_sub_once(f, r, t + n, pend);
 }
 
 #endif
