@@ -71,6 +71,7 @@ typedef enum {
     /* 32-bit words, each word product with its two addends one 64-bit value, product then reduction
      * (src/gpu/mont32w.h) */
     GPU_FP_MUL_W, GPU_FR_MUL_W,
+    GPU_FP_MUL_EO, GPU_FR_MUL_EO, /* CIOS, 32-bit words, products split by parity (src/gpu/mont_eo.h) */
     GPU_FF_OP_COUNT
 } gpu_ff_op;
 /* r[i] = op(a[i], b[i]) for i < n, HOST pointers to arrays of the op's element type (b unused by SQR). */

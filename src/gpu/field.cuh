@@ -17,6 +17,7 @@
 
 #include "mont28.h"
 #include "mont32w.h"
+#include "mont_eo.h"
 
 /* ---- carry-chain primitives, overloaded on the word type ---------------------------------------------------------- */
 #define CUZK_PTX3(name, ty, reg, op)                                                                                    \
@@ -407,6 +408,8 @@ static __device__ __forceinline__ void dfp_mul_ka(dfp *r, const dfp *a, const df
 }
 static __device__ __forceinline__ void dfp_mul_w(dfp *r, const dfp *a, const dfp *b) { mw_mul_sos(M28_FP, r->w, a->w, b->w); }
 static __device__ __forceinline__ void dfr_mul_w(dfr *r, const dfr *a, const dfr *b) { mw_mul_sos(M28_FR, r->w, a->w, b->w); }
+static __device__ __forceinline__ void dfp_mul_eo(dfp *r, const dfp *a, const dfp *b) { eo_mul(M28_FP, r->w, a->w, b->w); }
+static __device__ __forceinline__ void dfr_mul_eo(dfr *r, const dfr *a, const dfr *b) { eo_mul(M28_FR, r->w, a->w, b->w); }
 static __device__ __forceinline__ void dfp_sqr_sos64(dfp *r, const dfp *a)
 {
     uint64_t x[6], t[12], z[6];
@@ -439,16 +442,16 @@ static __device__ __forceinline__ void dfp2_sub(dfp2 *r, const dfp2 *a, const df
     dfp_sub(&r->c0, &a->c0, &b->c0);
     dfp_sub(&r->c1, &a->c1, &b->c1);
 }
-/* The Fp multiplication the curve and Fp2 code call: one out-of-line copy of the 64-bit-word product-then-reduction
- * one. Inlined, each of the ~10 multiplications of a point addition is ~1 100 instructions, and a kernel around a
- * mixed addition grew to 17 000 (G1) and 49 000 (G2) instructions, far more than the instruction caches hold; its
- * warps then stalled on instruction fetch (ncu), and calling one copy made the G1 and G2 bucket accumulations 1.5×
- * and 2× faster (docs/PERFORMANCE-gpu.md, session 3). The product-then-reduction form measured 53.2 ps against
- * 55.4 for CIOS, and 2^27 proofs 2.2 % faster (session 4). */
+/* The Fp multiplication the curve and Fp2 code call: one out-of-line copy of the parity-split CIOS (mont_eo.h).
+ * Inlined, each of the ~10 multiplications of a point addition is ~1 000 instructions, and a kernel around a mixed
+ * addition grew to 17 000 (G1) and 49 000 (G2) instructions, far more than the instruction caches hold; its warps
+ * then stalled on instruction fetch (ncu), and calling one copy made the G1 and G2 bucket accumulations 1.5× and 2×
+ * faster (docs/PERFORMANCE-gpu.md, session 3). The parity split measured 39.3 ps against 53.2 for the 64-bit-word
+ * product then reduction (the multiply-add pipe no longer builds addend pairs), G1 MSMs 20 % faster (session 7). */
 static __device__ __noinline__ dfp dfp_mul_out(dfp a, dfp b)
 {
     dfp r;
-    dfp_mul_sos64(&r, &a, &b);
+    dfp_mul_eo(&r, &a, &b);
     return r;
 }
 static __device__ __forceinline__ void dfp_mul_call(dfp *r, const dfp *a, const dfp *b) { *r = dfp_mul_out(*a, *b); }

@@ -91,7 +91,8 @@ static void check_ff(void)
         {GPU_FP_MUL_SOS32, "fp_mul_sos32", 1}, {GPU_FP_SQR_SOS32, "fp_sqr_sos32", 1},
         {GPU_FP2_MUL_LAZY, "fp2_mul_lazy", 2}, {GPU_FR_MUL_SOS64, "fr_mul_sos64", 0},
         {GPU_FP_INV, "fp_inv", 1}, {GPU_FP2_INV, "fp2_inv", 2}, {GPU_FP_MUL_KA, "fp_mul_ka", 1},
-        {GPU_FP_MUL_W, "fp_mul_w", 1}, {GPU_FR_MUL_W, "fr_mul_w", 0},
+        {GPU_FP_MUL_W, "fp_mul_w", 1}, {GPU_FR_MUL_W, "fr_mul_w", 0}, {GPU_FP_MUL_EO, "fp_mul_eo", 1},
+        {GPU_FR_MUL_EO, "fr_mul_eo", 0},
     };
     for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++) {
         cuzk_status st;

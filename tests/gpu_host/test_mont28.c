@@ -6,6 +6,7 @@
 #include "gpu_host_test.h"
 #include "../../src/gpu/mont28.h"
 #include "../../src/gpu/mont32w.h"
+#include "../../src/gpu/mont_eo.h"
 
 #include <string.h>
 
@@ -46,6 +47,8 @@ static void check_fp(const fp_t *a, const fp_t *b)
     assert_memory_equal(&want, &got, sizeof want);
     mw_mul_sos(M28_FP, (uint32_t *)&got, (const uint32_t *)a, (const uint32_t *)b);
     assert_memory_equal(&want, &got, sizeof want);
+    eo_mul(M28_FP, (uint32_t *)&got, (const uint32_t *)a, (const uint32_t *)b);
+    assert_memory_equal(&want, &got, sizeof want);
 }
 
 static void check_fr(const fr_t *a, const fr_t *b)
@@ -55,6 +58,8 @@ static void check_fr(const fr_t *a, const fr_t *b)
     m28_mul(M28_FR, (uint32_t *)&got, (const uint32_t *)a, (const uint32_t *)b);
     assert_memory_equal(&want, &got, sizeof want);
     mw_mul_sos(M28_FR, (uint32_t *)&got, (const uint32_t *)a, (const uint32_t *)b);
+    assert_memory_equal(&want, &got, sizeof want);
+    eo_mul(M28_FR, (uint32_t *)&got, (const uint32_t *)a, (const uint32_t *)b);
     assert_memory_equal(&want, &got, sizeof want);
 }
 
