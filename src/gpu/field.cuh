@@ -17,7 +17,6 @@
 
 #include "mont28.h"
 #include "mont32w.h"
-#include "mont_eo.h"
 
 /* ---- carry-chain primitives, overloaded on the word type ---------------------------------------------------------- */
 #define CUZK_PTX3(name, ty, reg, op)                                                                                    \
@@ -54,6 +53,8 @@ CUZK_PTX4(madlo_cc, uint64_t, "l", "mad.lo.cc.u64")
 CUZK_PTX4(madclo_cc, uint64_t, "l", "madc.lo.cc.u64")
 CUZK_PTX4(madhi_cc, uint64_t, "l", "mad.hi.cc.u64")
 CUZK_PTX4(madchi_cc, uint64_t, "l", "madc.hi.cc.u64")
+
+#include "mont_eo.h" /* on the device it runs on the primitives above */
 
 /* ---- constants --------------------------------------------------------------------------------------------------- */
 /* Moduli as 64-bit limbs; the 32-bit views are the same bytes. ninv = −m^−1 mod 2^W. */

@@ -42,6 +42,7 @@ M28_FN int m28_words(int f) { return f == M28_FP ? 12 : 8; }
 M28_FN int m28_digits(int f) { return f == M28_FP ? 14 : 10; }
 M28_FN int m28_last_bits(int f) { return f == M28_FP ? 20 : 4; }
 M28_FN uint32_t m28_ninv(int f) { return f == M28_FP ? 0xffcfffdu : 0xfffffffu; } /* −m^−1 mod 2^28 */
+M28_FN uint32_t m28_ninv32(int f) { return f == M28_FP ? 0xfffcfffdu : 0xffffffffu; } /* −m^−1 mod 2^32 */
 
 /* digit j of the modulus */
 M28_FN uint32_t m28_mod_digit(int f, int j)

@@ -24,9 +24,6 @@
 
 #include "mont28.h"
 
-/* −m^−1 mod 2^32 */
-M28_FN uint32_t mw_ninv(int f) { return f == M28_FP ? 0xfffcfffdu : 0xffffffffu; }
-
 /* (c, t) = a·b + t + c */
 M28_FN void mw_step(uint32_t *t, uint32_t *c, uint32_t a, uint32_t b)
 {
@@ -57,7 +54,7 @@ M28_FN void mw_mul_sos(int f, uint32_t *r, const uint32_t *a, const uint32_t *b)
     M28_UNROLL
     for (int i = 0; i < 12; i++) {
         if (i < n) {
-            uint32_t q = t[i] * mw_ninv(f), c = 0;
+            uint32_t q = t[i] * m28_ninv32(f), c = 0;
             M28_UNROLL
             for (int j = 0; j < 12; j++) {
                 if (j < n) mw_step(&t[i + j], &c, q, m28_mod_word(f, j));

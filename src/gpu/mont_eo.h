@@ -14,8 +14,8 @@
  * products, 77 IMAD.MOV and 57 IMAD.X. Measured on an H200 (session 7): Fp 39.3 ps against 53.2, Fr 20.9 against
  * 25.1; G1 MSM 2^24 116.9 ms against 146.2, G2 2^22 105.1 against 128.7.
  *
- * The carry-flag primitives are PTX on the device and an emulated carry flag on the host, so the host test
- * (tests/gpu_host/test_mont28.c) runs this very sequence against the CPU field layer. */
+ * The carry-flag primitives are field.cuh's PTX on the device and an emulated carry flag on the host, so the host
+ * test (tests/gpu_host/test_mont28.c) runs this very sequence against the CPU field layer. */
 #ifndef CUZK_GPU_MONT_EO_H
 #define CUZK_GPU_MONT_EO_H
 
@@ -24,28 +24,13 @@
 #include "mont28.h"
 
 #ifdef __CUDA_ARCH__
-#define EO_ASM3(name, op)                                                                                              \
-    static __device__ __forceinline__ uint32_t name(uint32_t a, uint32_t b)                                            \
-    {                                                                                                                  \
-        uint32_t d;                                                                                                    \
-        asm volatile(op " %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));                                                    \
-        return d;                                                                                                      \
-    }
-#define EO_ASM4(name, op)                                                                                              \
-    static __device__ __forceinline__ uint32_t name(uint32_t a, uint32_t b, uint32_t c)                                \
-    {                                                                                                                  \
-        uint32_t d;                                                                                                    \
-        asm volatile(op " %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));                                        \
-        return d;                                                                                                      \
-    }
-EO_ASM3(eo_add_cc, "add.cc.u32")
-EO_ASM3(eo_addc_cc, "addc.cc.u32")
-EO_ASM3(eo_addc, "addc.u32")
-EO_ASM4(eo_madlo_cc, "mad.lo.cc.u32")
-EO_ASM4(eo_madclo_cc, "madc.lo.cc.u32")
-EO_ASM4(eo_madchi_cc, "madc.hi.cc.u32")
-#undef EO_ASM3
-#undef EO_ASM4
+/* field.cuh's carry-chain primitives: it includes this header after them */
+#define eo_add_cc add_cc
+#define eo_addc_cc addc_cc
+#define eo_addc addc
+#define eo_madlo_cc madlo_cc
+#define eo_madclo_cc madclo_cc
+#define eo_madchi_cc madchi_cc
 #else
 /* the carry flag of the emulated PTX instructions (host tests run on one thread) */
 static uint32_t eo_cf;
@@ -82,7 +67,7 @@ M28_FN void eo_row(uint32_t *acc, const uint32_t *x, uint32_t y, int first, int 
             acc[j - first + 1] = eo_madchi_cc(x[j], y, acc[j - first + 1]);
         }
     }
-    if (first == 0) acc[n] = eo_addc(acc[n], 0);
+    if (first == 0) acc[n] = eo_addc(acc[n], 0u);
 }
 
 /* r = a·b·R^−1 mod m (f = M28_FP: R = 2^384; M28_FR: R = 2^256). r may alias a or b. */
@@ -101,7 +86,7 @@ M28_FN void eo_mul(int f, uint32_t *r, const uint32_t *a, const uint32_t *b)
             for (int k = 0; k < 12; k++) o[k] = 0;
             eo_row(e, a, b[i], 0, n);
             eo_row(o, a, b[i], 1, n);
-            uint32_t q = e[0] * (f == M28_FP ? 0xfffcfffdu : 0xffffffffu); /* −m^−1 mod 2^32 */
+            uint32_t q = e[0] * m28_ninv32(f);
             eo_row(e, p, q, 0, n);
             eo_row(o, p, q, 1, n);
             /* e[0] is 0: A/2^32 = e/2^32 + o */
@@ -110,7 +95,7 @@ M28_FN void eo_mul(int f, uint32_t *r, const uint32_t *a, const uint32_t *b)
             for (int k = 1; k < 12; k++) {
                 if (k < n) e[k] = eo_addc_cc(e[k + 1], o[k]);
             }
-            e[n] = eo_addc(0, 0);
+            e[n] = eo_addc(0u, 0u);
         }
     }
     m28_sub_once(f, r, e, e[n]); /* A < 2m */
