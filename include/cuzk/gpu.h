@@ -72,6 +72,7 @@ typedef enum {
      * (src/gpu/mont32w.h) */
     GPU_FP_MUL_W, GPU_FR_MUL_W,
     GPU_FP_MUL_EO, GPU_FR_MUL_EO, /* CIOS, 32-bit words, products split by parity (src/gpu/mont_eo.h) */
+    GPU_FP_SQR_EO, GPU_FP2_MUL_EO, /* the same split: square then reduction; Fp2 with one reduction per coefficient */
     GPU_FF_OP_COUNT
 } gpu_ff_op;
 /* r[i] = op(a[i], b[i]) for i < n, HOST pointers to arrays of the op's element type (b unused by SQR). */
@@ -101,10 +102,10 @@ typedef enum { GPU_NTT_FORWARD, GPU_NTT_INVERSE, GPU_NTT_COSET_FORWARD, GPU_NTT_
 cuzk_status gpu_ntt_host(fr_t *x, gpu_ntt_domain *d, gpu_ntt_kind kind, const fr_t *g);
 
 /* Multiplier and register radix of the NTT kernels (measurements): bit 0 = 64-bit words, bit 1 = the Fr-special
- * reduction (32-bit; overrides bit 0), bit 3 = product then reduction, 64-bit words (overrides bits 0 and 1), bit 2 =
- * radix-4 register steps (else radix-8), bit 4 = every pass's twiddles from the two split tables (else those of
- * passes over sub-transforms of at most 2^20 points from a direct table of roots). Default 8 (fastest measured on
- * the H200). Returns the previous value. */
+ * reduction (32-bit; overrides bit 0), bit 3 = product then reduction, 64-bit words (overrides bits 0 and 1), bit 5 =
+ * CIOS with the products split by parity (overrides bits 0, 1 and 3), bit 2 = radix-4 register steps (else radix-8),
+ * bit 4 = every pass's twiddles from the two split tables (else those of passes over sub-transforms of at most 2^20
+ * points from a direct table of roots). Default 32. Returns the previous value. */
 unsigned gpu_ntt_set_variant(unsigned v);
 
 /* Tuning knob for measurements: log2 of the elements one thread block holds in shared memory (9..11, default 11).
@@ -147,8 +148,9 @@ unsigned gpu_msm_window_for(size_t n);
 int gpu_msm_set_profile(int on);
 /* Kernel variant (measurements): bits 0..3 (G1) and 4..7 (G2) = m, the MSM kernels compiled for m resident blocks
  * of 128 threads per SM: 1 = no register cap, 4 = 128 registers; bit 8: G1 with the dedicated Fp squaring;
- * bits 9 and 10: batch-affine rounds before the G1 and the G2 bucket accumulation, bits 16..19 = v > 0: 2^(4 + v)
- * slots per thread in them (0: 256), bits 20..23 = v > 0: another round while runs average v entries (0: 4);
+ * bits 9 and 10: batch-affine rounds before the G1 and the G2 bucket accumulation (G1 takes them from 2^25 points
+ * without bit 9, unless bit 11 is set), bits 16..19 = v > 0: 2^(4 + v) slots per thread in them (0: 256),
+ * bits 20..23 = v > 0: another round while runs average v entries (0: 4);
  * bits 12..15: r > 0 spreads the bucket reduction over about 2^(12 + r) threads (0: 2^15); 0 = the default (the
  * fastest measured on the H200: docs/PERFORMANCE-gpu.md). Returns the previous value. */
 unsigned gpu_msm_set_variant(unsigned v);

@@ -374,10 +374,6 @@ static __device__ __forceinline__ void dfr_mul_special(dfr *rr, const dfr *aa, c
 /* 28-bit digits, 64-bit columns: no carry chain (mont28.h) */
 static __device__ __forceinline__ void dfr_mul28(dfr *r, const dfr *a, const dfr *b) { m28_mul(M28_FR, r->w, a->w, b->w); }
 
-/* The Fr multiplication of every kernel but the NTT's measured variants: product then reduction, 64-bit words, the
- * fastest measured (25.1 ps against 27.1 and 29.5 for CIOS with 64- and 32-bit words; docs/PERFORMANCE-gpu.md) */
-static __device__ __forceinline__ void dfr_mul(dfr *r, const dfr *a, const dfr *b) { dfr_mul_sos64(r, a, b); }
-static __device__ __forceinline__ void dfr_sqr(dfr *r, const dfr *a) { dfr_mul(r, a, a); }
 
 static __device__ __forceinline__ void dfp_add(dfp *r, const dfp *a, const dfp *b) { mp_add<uint32_t, 12>(r->w, a->w, b->w, D_FP_P); }
 static __device__ __forceinline__ void dfp_sub(dfp *r, const dfp *a, const dfp *b) { mp_sub<uint32_t, 12>(r->w, a->w, b->w, D_FP_P); }
@@ -411,6 +407,12 @@ static __device__ __forceinline__ void dfp_mul_w(dfp *r, const dfp *a, const dfp
 static __device__ __forceinline__ void dfr_mul_w(dfr *r, const dfr *a, const dfr *b) { mw_mul_sos(M28_FR, r->w, a->w, b->w); }
 static __device__ __forceinline__ void dfp_mul_eo(dfp *r, const dfp *a, const dfp *b) { eo_mul(M28_FP, r->w, a->w, b->w); }
 static __device__ __forceinline__ void dfr_mul_eo(dfr *r, const dfr *a, const dfr *b) { eo_mul(M28_FR, r->w, a->w, b->w); }
+static __device__ __forceinline__ void dfp_sqr_eo(dfp *r, const dfp *a) { eo_sqr(M28_FP, r->w, a->w); }
+/* The Fr multiplication and squaring of every kernel but the NTT's measured variants: the parity split measured
+ * 20.9 ps against 25.1 for the 64-bit-word product then reduction, the fastest before it (docs/PERFORMANCE-gpu.md,
+ * session 7) */
+static __device__ __forceinline__ void dfr_mul(dfr *r, const dfr *a, const dfr *b) { dfr_mul_eo(r, a, b); }
+static __device__ __forceinline__ void dfr_sqr(dfr *r, const dfr *a) { eo_sqr(M28_FR, r->w, a->w); }
 static __device__ __forceinline__ void dfp_sqr_sos64(dfp *r, const dfp *a)
 {
     uint64_t x[6], t[12], z[6];
@@ -499,11 +501,22 @@ static __device__ __noinline__ dfp2 dfp2_mul_lazy_out(dfp2 a, dfp2 b)
     return r;
 }
 static __device__ __forceinline__ void dfp2_mul_lazy(dfp2 *r, const dfp2 *a, const dfp2 *b) { *r = dfp2_mul_lazy_out(*a, *b); }
-/* the out-of-line dedicated Fp squaring */
+/* The same with the parity-split products and reductions (mont_eo.h): 3 × 144 + 2 × 144 word products against
+ * 3 × 288 for three Fp multiplications. Alone 131.6 ps against dfp2_mul's 148.6, but as the curve code's Fp2
+ * multiplication it made the G2 MSM 2^22 slower, 111.8 ms against 105.1: a second large out-of-line body beside
+ * dfp_mul_out (docs/PERFORMANCE-gpu.md, session 8). */
+static __device__ __noinline__ dfp2 dfp2_mul_eo_out(dfp2 a, dfp2 b)
+{
+    dfp2 r;
+    eo_fp2_mul(r.c0.w, r.c1.w, a.c0.w, a.c1.w, b.c0.w, b.c1.w);
+    return r;
+}
+static __device__ __forceinline__ void dfp2_mul_eo(dfp2 *r, const dfp2 *a, const dfp2 *b) { *r = dfp2_mul_eo_out(*a, *b); }
+/* the out-of-line dedicated Fp squaring: the parity-split square (78 word products) and reduction (144) */
 static __device__ __noinline__ dfp dfp_sqr_out(dfp a)
 {
     dfp r;
-    dfp_sqr_sos64(&r, &a);
+    dfp_sqr_eo(&r, &a);
     return r;
 }
 static __device__ __forceinline__ void dfp_sqr_call(dfp *r, const dfp *a) { *r = dfp_sqr_out(*a); }

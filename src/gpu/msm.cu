@@ -56,12 +56,17 @@ extern "C" unsigned gpu_msm_set_window(unsigned c)
 /* gpu_msm_set_variant: bits 0..3 (G1) and 4..7 (G2) = m, the accumulation and batch-addition kernels compiled for m
  * resident blocks of 128 threads per SM (1 = no register cap, 4 = 128 registers); bit 8: G1 with the dedicated Fp
  * squaring (dfp_sq); bits 9 and 10: batch-affine rounds before the G1 and G2 accumulations (bits 16..19 and
- * 20..23: their slots per thread and least average run, ba_slots and ba_min_run); bits 12..15: r > 0 spreads the
+ * 20..23: their slots per thread and least average run, ba_slots and ba_min_run); bit 11: none for G1 even from
+ * MSM_G1_BA_MIN points; bits 12..15: r > 0 spreads the
  * bucket reduction over about 2^(12 + r) threads (0: reduction_segment); 0 = the measured best (MSM_DEFAULT_VARIANT:
  * docs/PERFORMANCE-gpu.md, sessions 4 and 5) */
 #define MSM_VARIANT_G1_SQR 0x100u
 #define MSM_VARIANT_G1_BA 0x200u /* batch-affine rounds before the G1 accumulation */
 #define MSM_VARIANT_G2_BA 0x400u
+#define MSM_VARIANT_G1_NO_BA 0x800u /* no batch-affine rounds for G1 at any size (else from MSM_G1_BA_MIN points) */
+/* G1 takes the batch-affine rounds from 2^25 points: with the parity-split multiplication and squaring they measured
+ * 403.3 ms against 415.7 at 2^26 and 114.3 against 112.0 at 2^24 (docs/PERFORMANCE-gpu.md, session 8) */
+#define MSM_G1_BA_MIN ((size_t)1 << 25)
 #define MSM_DEFAULT_VARIANT 0x800514u
 static unsigned g_variant;
 static unsigned variant_bits(void) { return g_variant ? g_variant : MSM_DEFAULT_VARIANT; }
@@ -719,9 +724,12 @@ static void ba_plan_make(ba_plan *b, size_t items, size_t runs, bool on)
     b->slice = L < 8 ? 8 : L;
 }
 
-template <typename F> static bool ba_on(void)
+/* batch-affine rounds for an MSM of n points */
+template <typename F> static bool ba_on(size_t n)
 {
-    return (variant_bits() & (sizeof(F) == sizeof(dfp) ? MSM_VARIANT_G1_BA : MSM_VARIANT_G2_BA)) != 0;
+    unsigned v = variant_bits();
+    if (sizeof(F) != sizeof(dfp)) return (v & MSM_VARIANT_G2_BA) != 0;
+    return (v & MSM_VARIANT_G1_BA) != 0 || (n >= MSM_G1_BA_MIN && !(v & MSM_VARIANT_G1_NO_BA));
 }
 
 typedef struct {
@@ -824,8 +832,9 @@ static void scratch_for(scratch_sizes *z, size_t n_g1, size_t n_g2)
 {
     memset(z, 0, sizeof *z);
     z->seg = (size_t)MSM_PARTIALS * (n_g2 > 0 ? sizeof(g2x) : sizeof(g1x));
-    if (n_g1 > 0) scratch_cover(z, n_g1, sizeof(g1x), ba_on<dfp>() ? sizeof(g1a) : 0);
-    if (n_g2 > 0) scratch_cover(z, n_g2, sizeof(g2x), ba_on<dfp2>() ? sizeof(g2a) : 0);
+    /* the rounds' lists for every size when the largest takes them: plans differ only in those (same group cap) */
+    if (n_g1 > 0) scratch_cover(z, n_g1, sizeof(g1x), ba_on<dfp>(n_g1) ? sizeof(g1a) : 0);
+    if (n_g2 > 0) scratch_cover(z, n_g2, sizeof(g2x), ba_on<dfp2>(n_g2) ? sizeof(g2a) : 0);
 }
 
 extern "C" cuzk_status gpu_msm_ctx_reserve(gpu_msm_ctx *x, size_t n_g1, size_t n_g2)
@@ -875,7 +884,7 @@ static cuzk_status msm_run(void *win_host, gpu_msm_ctx *x, const daff<F> *bases,
 {
     typedef dxyzz<F> X;
     msm_plan_t p;
-    plan_make(&p, n, ba_on<F>() ? sizeof(daff<F>) : 0, sizeof(F) == sizeof(dfp));
+    plan_make(&p, n, ba_on<F>(n) ? sizeof(daff<F>) : 0, sizeof(F) == sizeof(dfp));
     *c_out = p.c, *nw_out = p.nw;
     scratch_sizes need;
     scratch_sizes_of(&need, &p, sizeof(X));

@@ -92,7 +92,7 @@ static void check_ff(void)
         {GPU_FP2_MUL_LAZY, "fp2_mul_lazy", 2}, {GPU_FR_MUL_SOS64, "fr_mul_sos64", 0},
         {GPU_FP_INV, "fp_inv", 1}, {GPU_FP2_INV, "fp2_inv", 2}, {GPU_FP_MUL_KA, "fp_mul_ka", 1},
         {GPU_FP_MUL_W, "fp_mul_w", 1}, {GPU_FR_MUL_W, "fr_mul_w", 0}, {GPU_FP_MUL_EO, "fp_mul_eo", 1},
-        {GPU_FR_MUL_EO, "fr_mul_eo", 0},
+        {GPU_FR_MUL_EO, "fr_mul_eo", 0}, {GPU_FP_SQR_EO, "fp_sqr_eo", 1}, {GPU_FP2_MUL_EO, "fp2_mul_eo", 2},
     };
     for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++) {
         cuzk_status st;
@@ -117,7 +117,8 @@ static void check_ff(void)
                 case GPU_FP_SUB: fp_sub(&pe[i], &pa[i], &pb[i]); break;
                 case GPU_FP_SQR:
                 case GPU_FP_SQR_SOS64:
-                case GPU_FP_SQR_SOS32: fp_sqr(&pe[i], &pa[i]); break;
+                case GPU_FP_SQR_SOS32:
+                case GPU_FP_SQR_EO: fp_sqr(&pe[i], &pa[i]); break;
                 case GPU_FP_INV: fp_inv(&pe[i], &pa[i]); break; /* edge values include 0 → 0 */
                 default: fp_mul(&pe[i], &pa[i], &pb[i]); break;
                 }
@@ -854,7 +855,8 @@ int main(int argc, char **argv)
         }
     }
     /* the other kernel variants (multiplier, register radix) */
-    static const unsigned variants[] = {0, 1, 2, 4, 5, 6, 12, 24}; /* 8 is the default; 24 = 8 without direct tables */
+    /* 32 is the default; 24 and 48 are 8 and 32 without direct tables */
+    static const unsigned variants[] = {0, 1, 2, 4, 5, 6, 8, 12, 24, 36, 48};
     for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
         unsigned old = gpu_ntt_set_variant(variants[v]);
         printf("variant %u\n", variants[v]);

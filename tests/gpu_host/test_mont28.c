@@ -1,5 +1,5 @@
 /* The GPU's plain-C Montgomery multiplications (28-bit digits, src/gpu/mont28.h; 32-bit words with 64-bit steps,
- * src/gpu/mont32w.h) are checked here, on any machine, against the CPU field layer: the same canonical product, bit
+ * src/gpu/mont32w.h; the parity-split multiplication, squaring and Fp2 multiplication, src/gpu/mont_eo.h) are checked here, on any machine, against the CPU field layer: the same canonical product, bit
  * for bit, for Fp and Fr, on fresh random inputs and on the values where digit and column bounds are tightest (0, 1,
  * m − 1, R mod m, the largest values below m with all low digits set). */
 #include "testutil.h"
@@ -49,6 +49,19 @@ static void check_fp(const fp_t *a, const fp_t *b)
     assert_memory_equal(&want, &got, sizeof want);
     eo_mul(M28_FP, (uint32_t *)&got, (const uint32_t *)a, (const uint32_t *)b);
     assert_memory_equal(&want, &got, sizeof want);
+    fp_mul(&want, a, a);
+    eo_sqr(M28_FP, (uint32_t *)&got, (const uint32_t *)a);
+    assert_memory_equal(&want, &got, sizeof want);
+}
+
+/* the Fp2 product with one reduction per coefficient, its sums a0 + a1 at their largest when the inputs are */
+static void check_fp2(const fp2_t *a, const fp2_t *b)
+{
+    fp2_t want, got;
+    fp2_mul(&want, a, b);
+    eo_fp2_mul((uint32_t *)&got.c0, (uint32_t *)&got.c1, (const uint32_t *)&a->c0, (const uint32_t *)&a->c1,
+               (const uint32_t *)&b->c0, (const uint32_t *)&b->c1);
+    assert_memory_equal(&want, &got, sizeof want);
 }
 
 static void check_fr(const fr_t *a, const fr_t *b)
@@ -60,6 +73,9 @@ static void check_fr(const fr_t *a, const fr_t *b)
     mw_mul_sos(M28_FR, (uint32_t *)&got, (const uint32_t *)a, (const uint32_t *)b);
     assert_memory_equal(&want, &got, sizeof want);
     eo_mul(M28_FR, (uint32_t *)&got, (const uint32_t *)a, (const uint32_t *)b);
+    assert_memory_equal(&want, &got, sizeof want);
+    fr_mul(&want, a, a);
+    eo_sqr(M28_FR, (uint32_t *)&got, (const uint32_t *)a);
     assert_memory_equal(&want, &got, sizeof want);
 }
 
@@ -95,6 +111,39 @@ static void test_fp_edges(void **state)
     test_rand_fp(&b);
     fp_mul(&want, &a, &b);
     m28_mul(M28_FP, (uint32_t *)&a, (const uint32_t *)&a, (const uint32_t *)&b);
+    assert_memory_equal(&want, &a, sizeof want);
+}
+
+static void test_fp2(void **state)
+{
+    (void)state;
+    fp2_t a, b;
+    for (int i = 0; i < ITER / 4; i++) {
+        test_rand_fp2(&a);
+        test_rand_fp2(&b);
+        check_fp2(&a, &b);
+        check_fp2(&a, &a);
+    }
+    /* coefficients from the edge values: a0b0 < a1b1 (the p² added to c0), both sums near 2p, zeros */
+    fp_t e[16];
+    int n;
+    fp_edges(e, &n);
+    for (int i = 0; i < n; i++) {
+        for (int j = 0; j < n; j++) {
+            a.c0 = e[i], a.c1 = e[j], b.c0 = e[j], b.c1 = e[i];
+            check_fp2(&a, &b);
+            check_fp2(&a, &a);
+            test_rand_fp2(&b);
+            check_fp2(&a, &b);
+        }
+    }
+    /* the results may alias the inputs */
+    test_rand_fp2(&a);
+    test_rand_fp2(&b);
+    fp2_t want;
+    fp2_mul(&want, &a, &b);
+    eo_fp2_mul((uint32_t *)&a.c0, (uint32_t *)&a.c1, (const uint32_t *)&a.c0, (const uint32_t *)&a.c1,
+               (const uint32_t *)&b.c0, (const uint32_t *)&b.c1);
     assert_memory_equal(&want, &a, sizeof want);
 }
 
@@ -137,6 +186,7 @@ int main(void)
         cmocka_unit_test(test_fp_random),
         cmocka_unit_test(test_fp_edges),
         cmocka_unit_test(test_fr_random_and_edges),
+        cmocka_unit_test(test_fp2),
     };
     return cmocka_run_group_tests(tests, NULL, NULL) + run_witness_pack_tests();
 }

@@ -41,6 +41,7 @@ static void bench_ff(const bench_opts *o)
         {GPU_FP_INV, "gpu_fp_inv"}, {GPU_FP2_INV, "gpu_fp2_inv"}, {GPU_FP_MUL_KA, "gpu_fp_mul_ka"},
         {GPU_FP_MUL_W, "gpu_fp_mul_w"}, {GPU_FR_MUL_W, "gpu_fr_mul_w"},
         {GPU_FP_MUL_EO, "gpu_fp_mul_eo"}, {GPU_FR_MUL_EO, "gpu_fr_mul_eo"},
+        {GPU_FP_SQR_EO, "gpu_fp_sqr_eo"}, {GPU_FP2_MUL_EO, "gpu_fp2_mul_eo"},
     };
     /* 132 SMs × 2048 threads × 4: enough to fill the device; the value is device time per operation */
     const size_t threads = (size_t)1 << 20;
@@ -110,8 +111,9 @@ static void bench_ntt(const bench_opts *o)
         if (st == CUZK_OK && k == 24 && ki == 2) {
             double best = 1e30;
             unsigned bestv = 0;
-            /* bit 3 overrides bits 0, 1; bit 1 overrides bit 0; 24 is 8 without the direct twiddle tables */
-            static const unsigned vs[] = {0, 1, 2, 4, 5, 6, 8, 12, 24};
+            /* bit 5 overrides bits 0, 1, 3; bit 3 overrides bits 0, 1; bit 1 overrides bit 0; 24 and 48 are 8 and 32
+             * without the direct twiddle tables */
+            static const unsigned vs[] = {0, 1, 2, 4, 5, 6, 8, 12, 24, 32, 36, 48};
             for (size_t vi = 0; st == CUZK_OK && vi < sizeof vs / sizeof vs[0]; vi++) {
                 unsigned v = vs[vi];
                 char nm[32];
@@ -322,16 +324,15 @@ static void bench_msm(const bench_opts *o)
 }
 
 /* gpu_msm_var: MSM kernel variants side by side in one run (gpu_msm_set_variant): G1 at 2^22 and 2^24 and G2 at
- * 2^22, the default against other thread counts of the bucket reduction (G1 2^15 and 2^17, G2 2^16) and batch-affine
- * rounds for G1 (names
- * gpu_g1_msm_var<v>, gpu_g2_msm_var<v>, v the variant in hex, 0 the default). With the filter gpu_msm_once every configuration runs once, untimed: the
+ * 2^22, the default against G1 without the dedicated squaring, G1 with batch-affine rounds and G2's bucket reduction
+ * over 2^16 threads (names gpu_g1_msm_var<v>, gpu_g2_msm_var<v>, v the variant in hex, 0 the default). With the filter gpu_msm_once every configuration runs once, untimed: the
  * launches a profiler (ncu --kernel-name regex:k_accumulate) attaches to. */
 static void bench_msm_var(const bench_opts *o)
 {
     int once = bench_selected(o, "gpu_msm_once") && o->filter != NULL;
     static const struct { int g2; unsigned log2, v; } cfg[] = {
-        {0, 22, 0}, {0, 22, 0x803514}, {0, 24, 0}, {0, 24, 0x803514}, {0, 24, 0x805514}, {0, 24, 0x800714},
-        {1, 22, 0}, {1, 22, 0x804514}};
+        {0, 22, 0}, {0, 22, 0x800414}, {0, 24, 0}, {0, 24, 0x800414}, {0, 24, 0x800714}, {1, 22, 0},
+        {1, 22, 0x804514}};
     size_t nmax = (size_t)1 << (once ? 22 : 24), ntile = MSM_TILE + 17;
     fr_t *ks = malloc(ntile * sizeof *ks);
     gpu_msm_ctx *ctx = NULL;
