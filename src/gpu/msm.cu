@@ -67,7 +67,9 @@ extern "C" unsigned gpu_msm_set_window(unsigned c)
 /* G1 takes the batch-affine rounds from 2^25 points: with the parity-split multiplication and squaring they measured
  * 403.3 ms against 415.7 at 2^26 and 114.3 against 112.0 at 2^24 (docs/PERFORMANCE-gpu.md, session 8) */
 #define MSM_G1_BA_MIN ((size_t)1 << 25)
-#define MSM_DEFAULT_VARIANT 0x800514u
+/* batch-affine rounds while runs average 12 or more: G1 2^26 399.8 ms against 403.1 (8) and 409.1 (4), G2 2^22 99.9
+ * against 104.1 and 105.5 (docs/PERFORMANCE-gpu.md, session 8) */
+#define MSM_DEFAULT_VARIANT 0xc00514u
 static unsigned g_variant;
 static unsigned variant_bits(void) { return g_variant ? g_variant : MSM_DEFAULT_VARIANT; }
 /* buckets per reduction segment for `total` buckets over all windows: about 2^rt threads, at least one bucket each */

@@ -323,17 +323,19 @@ static void bench_msm(const bench_opts *o)
     free(ks);
 }
 
-/* gpu_msm_var: MSM kernel variants side by side in one run (gpu_msm_set_variant): G1 at 2^22 and 2^24 and G2 at
- * 2^22, the default against G1 without the dedicated squaring, G1 with batch-affine rounds and G2's bucket reduction
- * over 2^16 threads (names gpu_g1_msm_var<v>, gpu_g2_msm_var<v>, v the variant in hex, 0 the default). With the filter gpu_msm_once every configuration runs once, untimed: the
- * launches a profiler (ncu --kernel-name regex:k_accumulate) attaches to. */
+/* gpu_msm_var: MSM kernel variants side by side in one run (gpu_msm_set_variant): G1 at 2^22, 2^24 and 2^26 and G2
+ * at 2^22, the default against G1 without the dedicated squaring, G1 with and without batch-affine rounds, and the
+ * rounds' least average run (4, 8) and slots per thread (128, 512) (names gpu_g1_msm_var<v>, gpu_g2_msm_var<v>, v
+ * the variant in hex, 0 the default). With the filter gpu_msm_once every configuration up to 2^22 runs once, untimed:
+ * the launches a profiler (ncu --kernel-name regex:k_accumulate) attaches to. */
 static void bench_msm_var(const bench_opts *o)
 {
     int once = bench_selected(o, "gpu_msm_once") && o->filter != NULL;
     static const struct { int g2; unsigned log2, v; } cfg[] = {
-        {0, 22, 0}, {0, 22, 0x800414}, {0, 24, 0}, {0, 24, 0x800414}, {0, 24, 0x800714}, {1, 22, 0},
-        {1, 22, 0x804514}};
-    size_t nmax = (size_t)1 << (once ? 22 : 24), ntile = MSM_TILE + 17;
+        {0, 22, 0}, {0, 22, 0xc00414}, {0, 24, 0}, {0, 24, 0xc00414}, {0, 24, 0xc00714}, {0, 24, 0x400714},
+        {0, 26, 0}, {0, 26, 0xc00d14}, {0, 26, 0x400514}, {0, 26, 0x800514}, {0, 26, 0xc30514}, {0, 26, 0xc50514},
+        {1, 22, 0}, {1, 22, 0x400514}, {1, 22, 0x800514}};
+    size_t nmax = (size_t)1 << (once ? 22 : 26), ntile = MSM_TILE + 17;
     fr_t *ks = malloc(ntile * sizeof *ks);
     gpu_msm_ctx *ctx = NULL;
     if (ks == NULL || gpu_msm_ctx_create(&ctx) != CUZK_OK) {
