@@ -81,8 +81,8 @@ static cuzk_status time_ntt(gpu_timer *t, fr_t *dx, gpu_ntt_domain *d, int kind,
     return CUZK_OK;
 }
 
-/* Forward NTT (and inverse / coset at 2^24) on 2^k elements resident on the device. At 2^24 first every kernel
- * variant (gpu_ntt_v<variant>); the fastest is then used for all sizes. */
+/* Forward NTT on 2^k elements resident on the device (inverse and coset at 2^24, other tile sizes at 2^24 and 2^27).
+ * At 2^24 first every kernel variant (gpu_ntt_v<variant>); the fastest is then used for all sizes. */
 static void bench_ntt(const bench_opts *o)
 {
     static const unsigned ks[] = {20, 22, 24, 26, 27};
@@ -129,7 +129,7 @@ static void bench_ntt(const bench_opts *o)
         }
         static const char *names[] = {"gpu_ntt", "gpu_ntt_inverse", "gpu_ntt_coset", "gpu_ntt_tile9", "gpu_ntt_tile10"};
         for (int kind = 0; st == CUZK_OK && kind < 5; kind++) {
-            if (kind > 0 && k != 24) break;
+            if (kind > 0 && k != 24 && !(k == 27 && kind >= 3)) continue; /* tiles at 2^27 too */
             if (!bench_selected(o, names[kind])) continue;
             unsigned old_tile = gpu_ntt_set_tile_log2(kind == 3 ? 9 : kind == 4 ? 10 : 11);
             double ms;
@@ -325,16 +325,18 @@ static void bench_msm(const bench_opts *o)
 
 /* gpu_msm_var: MSM kernel variants side by side in one run (gpu_msm_set_variant): G1 at 2^22, 2^24 and 2^26 and G2
  * at 2^22, the default against G1 without the dedicated squaring, G1 with and without batch-affine rounds, and the
- * rounds' least average run (4, 8) and slots per thread (128, 512) (names gpu_g1_msm_var<v>, gpu_g2_msm_var<v>, v
- * the variant in hex, 0 the default). With the filter gpu_msm_once every configuration up to 2^22 runs once, untimed:
- * the launches a profiler (ncu --kernel-name regex:k_accumulate) attaches to. */
+ * rounds' least average run (4, 8) and slots per thread (128, 512), and G1 2^26 at windows of 20, 21 and 23 bits
+ * (names gpu_g1_msm_var<v>[_c<c>], gpu_g2_msm_var<v>, v the variant in hex, 0 the default). With the filter
+ * gpu_msm_once every configuration up to 2^22 runs once, untimed: the launches a profiler (ncu --kernel-name
+ * regex:k_accumulate) attaches to. */
 static void bench_msm_var(const bench_opts *o)
 {
     int once = bench_selected(o, "gpu_msm_once") && o->filter != NULL;
-    static const struct { int g2; unsigned log2, v; } cfg[] = {
-        {0, 22, 0}, {0, 22, 0xc00414}, {0, 24, 0}, {0, 24, 0xc00414}, {0, 24, 0xc00714}, {0, 24, 0x400714},
-        {0, 26, 0}, {0, 26, 0xc00d14}, {0, 26, 0x400514}, {0, 26, 0x800514}, {0, 26, 0xc30514}, {0, 26, 0xc50514},
-        {1, 22, 0}, {1, 22, 0x400514}, {1, 22, 0x800514}};
+    static const struct { int g2; unsigned log2, v, c; } cfg[] = {
+        {0, 22, 0, 0}, {0, 22, 0xc00414, 0}, {0, 24, 0, 0}, {0, 24, 0xc00414, 0}, {0, 24, 0xc00714, 0},
+        {0, 24, 0x400714, 0}, {0, 26, 0, 0}, {0, 26, 0xc00d14, 0}, {0, 26, 0x400514, 0}, {0, 26, 0x800514, 0},
+        {0, 26, 0xc30514, 0}, {0, 26, 0xc50514, 0}, {0, 26, 0, 20}, {0, 26, 0, 21}, {0, 26, 0, 23},
+        {1, 22, 0, 0}, {1, 22, 0x400514, 0}, {1, 22, 0x800514, 0}};
     size_t nmax = (size_t)1 << (once ? 22 : 26), ntile = MSM_TILE + 17;
     fr_t *ks = malloc(ntile * sizeof *ks);
     gpu_msm_ctx *ctx = NULL;
@@ -359,7 +361,7 @@ static void bench_msm_var(const bench_opts *o)
         size_t n = (size_t)1 << cfg[i].log2;
         if (n > nmax) continue;
         int g2 = cfg[i].g2;
-        unsigned old = gpu_msm_set_variant(cfg[i].v);
+        unsigned old = gpu_msm_set_variant(cfg[i].v), old_c = gpu_msm_set_window(cfg[i].c);
         double ms = 0;
         if (once) {
             g1_jac_t r1;
@@ -370,8 +372,10 @@ static void bench_msm_var(const bench_opts *o)
             st = time_msm(g2, ctx, db[g2], dk, n, 3, &ms);
         }
         gpu_msm_set_variant(old);
+        gpu_msm_set_window(old_c);
         char nm[48];
-        snprintf(nm, sizeof nm, "gpu_%s_msm_var%x", g2 ? "g2" : "g1", cfg[i].v);
+        if (cfg[i].c != 0) snprintf(nm, sizeof nm, "gpu_%s_msm_var%x_c%u", g2 ? "g2" : "g1", cfg[i].v, cfg[i].c);
+        else snprintf(nm, sizeof nm, "gpu_%s_msm_var%x", g2 ? "g2" : "g1", cfg[i].v);
         if (st == CUZK_OK && !once) report(nm, n, ms, "ms");
         if (st != CUZK_OK) fail(nm, st);
     }
