@@ -374,7 +374,6 @@ static __device__ __forceinline__ void dfr_mul_special(dfr *rr, const dfr *aa, c
 /* 28-bit digits, 64-bit columns: no carry chain (mont28.h) */
 static __device__ __forceinline__ void dfr_mul28(dfr *r, const dfr *a, const dfr *b) { m28_mul(M28_FR, r->w, a->w, b->w); }
 
-
 static __device__ __forceinline__ void dfp_add(dfp *r, const dfp *a, const dfp *b) { mp_add<uint32_t, 12>(r->w, a->w, b->w, D_FP_P); }
 static __device__ __forceinline__ void dfp_sub(dfp *r, const dfp *a, const dfp *b) { mp_sub<uint32_t, 12>(r->w, a->w, b->w, D_FP_P); }
 static __device__ __forceinline__ void dfp_mul32(dfp *r, const dfp *a, const dfp *b)

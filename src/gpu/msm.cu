@@ -8,9 +8,9 @@
  *      the pair (key = j_local·2^c + |d|, value = point index | sign bit).
  *   2. cub::DeviceRadixSort sorts the pairs by key over c + log2(group windows) bits: points of one bucket become
  *      one contiguous run, the buckets of all windows of the group one after the other.
- *   2b. (G2 by default, gpu_msm_set_variant) batch-affine rounds shorten the runs: neighbours of one bucket are
- *      added in affine coordinates with one inversion per 256 pairs ("batch-affine rounds" below); step 3 then sums
- *      the shorter list.
+ *   2b. (G2, and G1 from 2^25 points; gpu_msm_set_variant) batch-affine rounds shorten the runs: neighbours of one
+ *      bucket are added in affine coordinates with one inversion per 256 pairs ("batch-affine rounds" below); step 3
+ *      then sums the shorter list.
  *   3. k_accumulate: the sorted array is cut into slices of L entries, one thread each (so the work is even
  *      whatever the digit distribution: a bucket holding every point is spread over n/L threads). A thread sums
  *      each run of its slice into an XYZZ point by mixed additions. Runs wholly inside the slice are bucket sums
