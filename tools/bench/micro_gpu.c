@@ -323,6 +323,61 @@ static void bench_msm(const bench_opts *o)
     free(ks);
 }
 
+/* gpu_g1_batch_add / gpu_g2_batch_add: the bitmap batch addition (the scalar-1 bases of L, A, B1 and B2) over n
+ * resident bases with 41 % of the positions selected at random, the share of a synthetic 2^27 partition's L
+ * (session 7's profile: 55 M of 134 M); median of 3 timed calls after a warm-up. */
+static void bench_batch_add(const bench_opts *o)
+{
+    static const struct { int g2; unsigned log2; } cfg[] = {{0, 24}, {0, 26}, {1, 24}};
+    gpu_msm_ctx *ctx = NULL;
+    gpu_timer t;
+    if (gpu_msm_ctx_create(&ctx) != CUZK_OK) return;
+    if (gpu_timer_init(&t) != CUZK_OK) {
+        gpu_msm_ctx_destroy(ctx);
+        return;
+    }
+    for (size_t i = 0; i < sizeof cfg / sizeof cfg[0]; i++) {
+        int g2 = cfg[i].g2;
+        const char *name = g2 ? "gpu_g2_batch_add" : "gpu_g1_batch_add";
+        if (!bench_selected(o, name)) continue;
+        size_t n = (size_t)1 << cfg[i].log2, words = (n + 63) / 64;
+        size_t psz = g2 ? sizeof(g2_affine_t) : sizeof(g1_affine_t);
+        uint64_t *bm = calloc(words, sizeof *bm), s = 0x9e3779b97f4a7c15ULL;
+        void *tile = make_tile(g2), *db = NULL;
+        uint64_t *dbm = NULL;
+        cuzk_status st = bm != NULL && tile != NULL ? CUZK_OK : CUZK_ERR_NOMEM;
+        for (size_t k = 0; st == CUZK_OK && k < n; k++) {
+            s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+            if ((s >> 56) < 105) bm[k >> 6] |= (uint64_t)1 << (k & 63); /* 105 / 256 = 41 % */
+        }
+        if (st == CUZK_OK) st = gpu_malloc(&db, n * psz);
+        if (st == CUZK_OK) st = gpu_malloc((void **)&dbm, words * sizeof *dbm);
+        if (st == CUZK_OK) st = fill_cyclic(db, tile, MSM_TILE, n, psz);
+        if (st == CUZK_OK) st = gpu_to_device(dbm, bm, words * sizeof *dbm);
+        double ms[3];
+        for (int r = -1; st == CUZK_OK && r < 3; r++) {
+            g1_jac_t r1;
+            g2_jac_t r2;
+            double v = 0;
+            st = gpu_timer_start(&t);
+            if (st == CUZK_OK)
+                st = g2 ? gpu_g2_batch_add(&r2, db, dbm, n, ctx) : gpu_g1_batch_add(&r1, db, dbm, n, ctx);
+            if (st == CUZK_OK) st = gpu_timer_stop(&t, &v);
+            if (r >= 0) ms[r] = v;
+        }
+        if (st == CUZK_OK) {
+            qsort(ms, 3, sizeof ms[0], cmp_double);
+            report(name, n, ms[1], "ms");
+        } else {
+            fail(name, st);
+        }
+        gpu_free(db), gpu_free(dbm);
+        free(bm), free(tile);
+    }
+    gpu_timer_free(&t);
+    gpu_msm_ctx_destroy(ctx);
+}
+
 /* gpu_msm_var: MSM kernel variants side by side in one run (gpu_msm_set_variant): G1 at 2^22, 2^24 and 2^26 and G2
  * at 2^22, the default against G1 without the dedicated squaring, G1 with and without batch-affine rounds, and the
  * rounds' least average run (4, 8) and slots per thread (128, 512), and G1 2^26 at windows of 20, 21 and 23 bits
@@ -399,6 +454,7 @@ void bench_micro_gpu(const bench_opts *o)
     if (bench_selected(o, "gpu_ntt")) bench_ntt(o);
     if (bench_selected(o, "g1_msm") || bench_selected(o, "g2_msm")) bench_msm(o);
     if (o->filter != NULL && (bench_selected(o, "gpu_msm_var") || bench_selected(o, "gpu_msm_once"))) bench_msm_var(o);
+    if (bench_selected(o, "gpu_g1_batch_add") || bench_selected(o, "gpu_g2_batch_add")) bench_batch_add(o);
     if (bench_selected(o, "gpu_prove") || bench_selected(o, "gpu_setup") || bench_selected(o, "gpu_key_upload"))
         bench_prove_gpu(o);
 }
