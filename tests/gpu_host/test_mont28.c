@@ -1,12 +1,16 @@
-/* The GPU's plain-C Montgomery multiplications (28-bit digits, src/gpu/mont28.h; 32-bit words with 64-bit steps,
- * src/gpu/mont32w.h; the parity-split multiplication, squaring and Fp2 multiplication, src/gpu/mont_eo.h) are checked here, on any machine, against the CPU field layer: the same canonical product, bit
- * for bit, for Fp and Fr, on fresh random inputs and on the values where digit and column bounds are tightest (0, 1,
- * m − 1, R mod m, the largest values below m with all low digits set). */
+/* The GPU's plain-C Montgomery multiplications are checked here, on any machine, against the CPU field layer:
+ *   - 28-bit digits (src/gpu/mont28.h);
+ *   - 32-bit words with 64-bit steps (src/gpu/mont32w.h);
+ *   - the parity-split multiplication, squaring and Fp2 multiplication (src/gpu/mont_eo.h);
+ *   - Fr in double precision (src/gpu/mont_f64.h).
+ * The same canonical product, bit for bit, for Fp and Fr, on fresh random inputs and on the values where digit and
+ * column bounds are tightest (0, 1, m − 1, R mod m, the largest values below m with all low digits set). */
 #include "testutil.h"
 #include "gpu_host_test.h"
 #include "../../src/gpu/mont28.h"
 #include "../../src/gpu/mont32w.h"
 #include "../../src/gpu/mont_eo.h"
+#include "../../src/gpu/mont_f64.h"
 
 #include <string.h>
 
@@ -76,6 +80,9 @@ static void check_fr(const fr_t *a, const fr_t *b)
     assert_memory_equal(&want, &got, sizeof want);
     fr_mul(&want, a, a);
     eo_sqr(M28_FR, (uint32_t *)&got, (const uint32_t *)a);
+    assert_memory_equal(&want, &got, sizeof want);
+    fr_mul(&want, a, b);
+    f64_fr_mul((uint32_t *)&got, (const uint32_t *)a, (const uint32_t *)b);
     assert_memory_equal(&want, &got, sizeof want);
 }
 
