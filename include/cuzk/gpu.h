@@ -105,7 +105,8 @@ cuzk_status gpu_ntt_host(fr_t *x, gpu_ntt_domain *d, gpu_ntt_kind kind, const fr
 
 /* Multiplier and register radix of the NTT kernels (measurements): bit 0 = 64-bit words, bit 1 = the Fr-special
  * reduction (32-bit; overrides bit 0), bit 3 = product then reduction, 64-bit words (overrides bits 0 and 1), bit 5 =
- * CIOS with the products split by parity (overrides bits 0, 1 and 3), bit 2 = radix-4 register steps (else radix-8),
+ * CIOS with the products split by parity (overrides bits 0, 1 and 3), bit 6 = odd warps in double precision and even
+ * warps as bit 5 (overrides bits 0, 1, 3 and 5), bit 2 = radix-4 register steps (else radix-8),
  * bit 4 = every pass's twiddles from the two split tables (else those of passes over sub-transforms of at most 2^20
  * points from a direct table of roots). Default 32. Returns the previous value. */
 unsigned gpu_ntt_set_variant(unsigned v);

@@ -62,7 +62,7 @@ static unsigned g_variant = 32; /* the parity-split multiplication, radix-8 (doc
 extern "C" unsigned gpu_ntt_set_variant(unsigned v)
 {
     unsigned old = g_variant;
-    g_variant = v & 63;
+    g_variant = v & 127;
     return old;
 }
 
@@ -79,10 +79,14 @@ static __device__ __forceinline__ unsigned brev(unsigned x, unsigned bits)
 }
 
 /* The multiplier of a kernel variant: 0 = 32-bit words, 1 = 64-bit words, 2 = Fr-special reduction, 3 = product
- * then reduction (64-bit words), 4 = CIOS with the products split by parity (mont_eo.h). */
+ * then reduction (64-bit words), 4 = CIOS with the products split by parity (mont_eo.h), 5 = odd warps in double
+ * precision (mont_f64.h), even warps as 4: both pipes at once. */
 template <int MV> static __device__ __forceinline__ void vmul(dfr *r, const dfr *a, const dfr *b)
 {
-    if (MV == 4) dfr_mul_eo(r, a, b);
+    if (MV == 5) {
+        if ((threadIdx.x >> 5) & 1) dfr_mul_f64(r, a, b);
+        else dfr_mul_eo(r, a, b);
+    } else if (MV == 4) dfr_mul_eo(r, a, b);
     else if (MV == 3) dfr_mul_sos64(r, a, b);
     else if (MV == 1) dfr_mul64(r, a, b);
     else if (MV == 2) dfr_mul_special(r, a, b);
@@ -360,6 +364,8 @@ static cuzk_status domain_fill(gpu_ntt_domain *d)
     CUZK_CUDA(cudaFuncSetAttribute(k_pass<3, 2>, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024));
     CUZK_CUDA(cudaFuncSetAttribute(k_pass<4, 3>, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024));
     CUZK_CUDA(cudaFuncSetAttribute(k_pass<4, 2>, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024));
+    CUZK_CUDA(cudaFuncSetAttribute(k_pass<5, 3>, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024));
+    CUZK_CUDA(cudaFuncSetAttribute(k_pass<5, 2>, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024));
     return gpu_sync();
 }
 
@@ -412,7 +418,11 @@ static cuzk_status run(fr_t *x, gpu_ntt_domain *d, int inv, const scale_t *pre, 
         if (p.last) p.post = *post;
         unsigned T = 1u << (p.s + p.lam);
         unsigned blocks = (unsigned)(d->n / T);
-        int mv = (g_variant & 32) ? 4 : (g_variant & 8) ? 3 : (g_variant & 2) ? 2 : (g_variant & 1);
+        int mv = (g_variant & 64)   ? 5
+                 : (g_variant & 32) ? 4
+                 : (g_variant & 8)  ? 3
+                 : (g_variant & 2)  ? 2
+                                    : (int)(g_variant & 1);
         size_t shm = T * sizeof(dfr);
         if (g_variant & 4) {
             unsigned th = T / 4;
@@ -420,14 +430,16 @@ static cuzk_status run(fr_t *x, gpu_ntt_domain *d, int inv, const scale_t *pre, 
             else if (mv == 1) k_pass<1, 2><<<blocks, th, shm>>>(p);
             else if (mv == 2) k_pass<2, 2><<<blocks, th, shm>>>(p);
             else if (mv == 3) k_pass<3, 2><<<blocks, th, shm>>>(p);
-            else k_pass<4, 2><<<blocks, th, shm>>>(p);
+            else if (mv == 4) k_pass<4, 2><<<blocks, th, shm>>>(p);
+            else k_pass<5, 2><<<blocks, th, shm>>>(p);
         } else {
             unsigned th = T / 8;
             if (mv == 0) k_pass<0, 3><<<blocks, th, shm>>>(p);
             else if (mv == 1) k_pass<1, 3><<<blocks, th, shm>>>(p);
             else if (mv == 2) k_pass<2, 3><<<blocks, th, shm>>>(p);
             else if (mv == 3) k_pass<3, 3><<<blocks, th, shm>>>(p);
-            else k_pass<4, 3><<<blocks, th, shm>>>(p);
+            else if (mv == 4) k_pass<4, 3><<<blocks, th, shm>>>(p);
+            else k_pass<5, 3><<<blocks, th, shm>>>(p);
         }
         CUZK_CUDA_LAUNCHED();
         a -= p.s;
