@@ -75,6 +75,7 @@ typedef enum {
     GPU_FP_SQR_EO, GPU_FP2_MUL_EO, /* the same split: square then reduction; Fp2 with one reduction per coefficient */
     GPU_FR_MUL_F64,                /* Fr in double precision on the FP64 pipe (src/gpu/mont_f64.h) */
     GPU_FR_MUL_MIX,                /* odd warps GPU_FR_MUL_F64, even warps GPU_FR_MUL_EO: both pipes at once */
+    GPU_FP_MUL_F64, GPU_FP_MUL_MIX, /* the same for Fp */
     GPU_FF_OP_COUNT
 } gpu_ff_op;
 /* r[i] = op(a[i], b[i]) for i < n, HOST pointers to arrays of the op's element type (b unused by SQR). */

@@ -140,6 +140,11 @@ static __device__ __forceinline__ void apply_op(int op, void *r, const void *a, 
         if ((threadIdx.x >> 5) & 1) dfr_mul_f64((dfr *)r, (const dfr *)a, (const dfr *)b);
         else dfr_mul_eo((dfr *)r, (const dfr *)a, (const dfr *)b);
         break;
+    case GPU_FP_MUL_F64: dfp_mul_f64((dfp *)r, (const dfp *)a, (const dfp *)b); break;
+    case GPU_FP_MUL_MIX:
+        if ((threadIdx.x >> 5) & 1) dfp_mul_f64((dfp *)r, (const dfp *)a, (const dfp *)b);
+        else dfp_mul_eo((dfp *)r, (const dfp *)a, (const dfp *)b);
+        break;
     }
 }
 
@@ -149,7 +154,8 @@ static size_t op_size(gpu_ff_op op)
         op == GPU_FR_MUL_W || op == GPU_FR_MUL_EO || op == GPU_FR_MUL_F64 || op == GPU_FR_MUL_MIX)
         return sizeof(dfr);
     if (op <= GPU_FP_MUL64 || op == GPU_FP_MUL28 || (op >= GPU_FP_MUL_SOS64 && op <= GPU_FP_SQR_SOS32) ||
-        op == GPU_FP_INV || op == GPU_FP_MUL_KA || op == GPU_FP_MUL_W || op == GPU_FP_MUL_EO || op == GPU_FP_SQR_EO)
+        op == GPU_FP_INV || op == GPU_FP_MUL_KA || op == GPU_FP_MUL_W || op == GPU_FP_MUL_EO || op == GPU_FP_SQR_EO ||
+        op == GPU_FP_MUL_F64 || op == GPU_FP_MUL_MIX)
         return sizeof(dfp);
     return sizeof(dfp2);
 }
@@ -255,7 +261,7 @@ extern "C" cuzk_status gpu_ff_throughput(gpu_ff_op op, size_t threads, unsigned 
     CHAIN(GPU_FP2_MUL_LAZY, dfp2) CHAIN(GPU_FR_MUL_SOS64, dfr) CHAIN(GPU_FP_INV, dfp) CHAIN(GPU_FP2_INV, dfp2)
     CHAIN(GPU_FP_MUL_KA, dfp) CHAIN(GPU_FP_MUL_W, dfp) CHAIN(GPU_FR_MUL_W, dfr) CHAIN(GPU_FP_MUL_EO, dfp)
     CHAIN(GPU_FR_MUL_EO, dfr) CHAIN(GPU_FP_SQR_EO, dfp) CHAIN(GPU_FP2_MUL_EO, dfp2) CHAIN(GPU_FR_MUL_F64, dfr)
-    CHAIN(GPU_FR_MUL_MIX, dfr)
+    CHAIN(GPU_FR_MUL_MIX, dfr) CHAIN(GPU_FP_MUL_F64, dfp) CHAIN(GPU_FP_MUL_MIX, dfp)
 #undef CHAIN
     default: return CUZK_ERR_INVALID_ARG;
     }

@@ -408,7 +408,8 @@ static __device__ __forceinline__ void dfr_mul_w(dfr *r, const dfr *a, const dfr
 static __device__ __forceinline__ void dfp_mul_eo(dfp *r, const dfp *a, const dfp *b) { eo_mul(M28_FP, r->w, a->w, b->w); }
 static __device__ __forceinline__ void dfr_mul_eo(dfr *r, const dfr *a, const dfr *b) { eo_mul(M28_FR, r->w, a->w, b->w); }
 static __device__ __forceinline__ void dfp_sqr_eo(dfp *r, const dfp *a) { eo_sqr(M28_FP, r->w, a->w); }
-static __device__ __forceinline__ void dfr_mul_f64(dfr *r, const dfr *a, const dfr *b) { f64_fr_mul(r->w, a->w, b->w); }
+static __device__ __forceinline__ void dfr_mul_f64(dfr *r, const dfr *a, const dfr *b) { f64_mul(M28_FR, r->w, a->w, b->w); }
+static __device__ __forceinline__ void dfp_mul_f64(dfp *r, const dfp *a, const dfp *b) { f64_mul(M28_FP, r->w, a->w, b->w); }
 /* The Fr multiplication and squaring of every kernel but the NTT's measured variants: the parity split measured
  * 20.9 ps against 25.1 for the 64-bit-word product then reduction, the fastest before it (docs/PERFORMANCE-gpu.md,
  * session 7) */

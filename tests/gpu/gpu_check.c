@@ -93,7 +93,8 @@ static void check_ff(void)
         {GPU_FP_INV, "fp_inv", 1}, {GPU_FP2_INV, "fp2_inv", 2}, {GPU_FP_MUL_KA, "fp_mul_ka", 1},
         {GPU_FP_MUL_W, "fp_mul_w", 1}, {GPU_FR_MUL_W, "fr_mul_w", 0}, {GPU_FP_MUL_EO, "fp_mul_eo", 1},
         {GPU_FR_MUL_EO, "fr_mul_eo", 0}, {GPU_FP_SQR_EO, "fp_sqr_eo", 1}, {GPU_FP2_MUL_EO, "fp2_mul_eo", 2},
-        {GPU_FR_MUL_F64, "fr_mul_f64", 0}, {GPU_FR_MUL_MIX, "fr_mul_mix", 0},
+        {GPU_FR_MUL_F64, "fr_mul_f64", 0}, {GPU_FR_MUL_MIX, "fr_mul_mix", 0}, {GPU_FP_MUL_F64, "fp_mul_f64", 1},
+        {GPU_FP_MUL_MIX, "fp_mul_mix", 1},
     };
     for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++) {
         cuzk_status st;

@@ -53,6 +53,8 @@ static void check_fp(const fp_t *a, const fp_t *b)
     assert_memory_equal(&want, &got, sizeof want);
     eo_mul(M28_FP, (uint32_t *)&got, (const uint32_t *)a, (const uint32_t *)b);
     assert_memory_equal(&want, &got, sizeof want);
+    f64_mul(M28_FP, (uint32_t *)&got, (const uint32_t *)a, (const uint32_t *)b);
+    assert_memory_equal(&want, &got, sizeof want);
     fp_mul(&want, a, a);
     eo_sqr(M28_FP, (uint32_t *)&got, (const uint32_t *)a);
     assert_memory_equal(&want, &got, sizeof want);
@@ -82,7 +84,7 @@ static void check_fr(const fr_t *a, const fr_t *b)
     eo_sqr(M28_FR, (uint32_t *)&got, (const uint32_t *)a);
     assert_memory_equal(&want, &got, sizeof want);
     fr_mul(&want, a, b);
-    f64_fr_mul((uint32_t *)&got, (const uint32_t *)a, (const uint32_t *)b);
+    f64_mul(M28_FR, (uint32_t *)&got, (const uint32_t *)a, (const uint32_t *)b);
     assert_memory_equal(&want, &got, sizeof want);
 }
 

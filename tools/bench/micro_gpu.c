@@ -42,7 +42,7 @@ static void bench_ff(const bench_opts *o)
         {GPU_FP_MUL_W, "gpu_fp_mul_w"}, {GPU_FR_MUL_W, "gpu_fr_mul_w"},
         {GPU_FP_MUL_EO, "gpu_fp_mul_eo"}, {GPU_FR_MUL_EO, "gpu_fr_mul_eo"},
         {GPU_FP_SQR_EO, "gpu_fp_sqr_eo"}, {GPU_FP2_MUL_EO, "gpu_fp2_mul_eo"}, {GPU_FR_MUL_F64, "gpu_fr_mul_f64"},
-        {GPU_FR_MUL_MIX, "gpu_fr_mul_mix"},
+        {GPU_FR_MUL_MIX, "gpu_fr_mul_mix"}, {GPU_FP_MUL_F64, "gpu_fp_mul_f64"}, {GPU_FP_MUL_MIX, "gpu_fp_mul_mix"},
     };
     /* 132 SMs × 2048 threads × 4: enough to fill the device; the value is device time per operation */
     const size_t threads = (size_t)1 << 20;
