@@ -136,15 +136,9 @@ static __device__ __forceinline__ void apply_op(int op, void *r, const void *a, 
     case GPU_FP_SQR_EO: dfp_sqr_eo((dfp *)r, (const dfp *)a); break;
     case GPU_FP2_MUL_EO: dfp2_mul_eo((dfp2 *)r, (const dfp2 *)a, (const dfp2 *)b); break;
     case GPU_FR_MUL_F64: dfr_mul_f64((dfr *)r, (const dfr *)a, (const dfr *)b); break;
-    case GPU_FR_MUL_MIX: /* warp-uniform: each warp keeps one pipe busy */
-        if ((threadIdx.x >> 5) & 1) dfr_mul_f64((dfr *)r, (const dfr *)a, (const dfr *)b);
-        else dfr_mul_eo((dfr *)r, (const dfr *)a, (const dfr *)b);
-        break;
+    case GPU_FR_MUL_MIX: dfr_mul_mix((dfr *)r, (const dfr *)a, (const dfr *)b); break;
     case GPU_FP_MUL_F64: dfp_mul_f64((dfp *)r, (const dfp *)a, (const dfp *)b); break;
-    case GPU_FP_MUL_MIX:
-        if ((threadIdx.x >> 5) & 1) dfp_mul_f64((dfp *)r, (const dfp *)a, (const dfp *)b);
-        else dfp_mul_eo((dfp *)r, (const dfp *)a, (const dfp *)b);
-        break;
+    case GPU_FP_MUL_MIX: dfp_mul_mix((dfp *)r, (const dfp *)a, (const dfp *)b); break;
     }
 }
 

@@ -410,6 +410,18 @@ static __device__ __forceinline__ void dfr_mul_eo(dfr *r, const dfr *a, const df
 static __device__ __forceinline__ void dfp_sqr_eo(dfp *r, const dfp *a) { eo_sqr(M28_FP, r->w, a->w); }
 static __device__ __forceinline__ void dfr_mul_f64(dfr *r, const dfr *a, const dfr *b) { f64_mul(M28_FR, r->w, a->w, b->w); }
 static __device__ __forceinline__ void dfp_mul_f64(dfp *r, const dfp *a, const dfp *b) { f64_mul(M28_FP, r->w, a->w, b->w); }
+/* odd warps in double precision, even warps on the parity split (warp-uniform): each warp keeps one pipe busy */
+static __device__ __forceinline__ bool warp_on_f64(void) { return (threadIdx.x >> 5) & 1; }
+static __device__ __forceinline__ void dfr_mul_mix(dfr *r, const dfr *a, const dfr *b)
+{
+    if (warp_on_f64()) dfr_mul_f64(r, a, b);
+    else dfr_mul_eo(r, a, b);
+}
+static __device__ __forceinline__ void dfp_mul_mix(dfp *r, const dfp *a, const dfp *b)
+{
+    if (warp_on_f64()) dfp_mul_f64(r, a, b);
+    else dfp_mul_eo(r, a, b);
+}
 /* The Fr multiplication and squaring of every kernel but the NTT's measured variants: the parity split measured
  * 20.9 ps against 25.1 for the 64-bit-word product then reduction, the fastest before it (docs/PERFORMANCE-gpu.md,
  * session 7) */

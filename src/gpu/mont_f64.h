@@ -52,23 +52,6 @@ M28_FN uint64_t f64_bits(double x)
  * 8·47 + 8 = 384 (Fp) */
 M28_FN int f64_limbs(int f) { return f == M28_FP ? 9 : 6; }
 M28_FN int f64_last_bits(int f) { return f == M28_FP ? 8 : 21; }
-M28_FN uint64_t f64_mod_limb(int f, int j)
-{
-    if (f == M28_FP) {
-        switch (j) {
-        case 0: return 0x7fffffffaaabULL; case 1: return 0x62a7ffff73fdULL; case 2: return 0x58907aaffffaULL;
-        case 3: return 0x39869507b587ULL; case 4: return 0x384f38512bf6ULL; case 5: return 0x69759aec8ee9ULL;
-        case 6: return 0x2692c6e9ed90ULL; case 7: return 0x88f51cbff3ULL; default: return 0x1aULL;
-        }
-    }
-    switch (j) {
-    case 0: return 0x7fff00000001ULL; case 1: return 0x7ffcb7fdffffULL; case 2: return 0x60154ef6900bULL;
-    case 3: return 0x19cec0404d0eULL; case 4: return 0x753299d7d483ULL; default: return 0xe7db4ULL;
-    }
-}
-/* −m^−1 mod 2^47 and mod 2^(last round's width) */
-M28_FN uint64_t f64_ninv47(int f) { return f == M28_FP ? 0x7ffcfffcfffdULL : 0x7ffeffffffffULL; }
-M28_FN uint64_t f64_ninv_last(int f) { return f == M28_FP ? 0xfdULL : 0x1fffffULL; }
 
 /* bits pos .. pos + 46 of an nw-word number */
 M28_FN uint64_t f64_limb_of(const uint32_t *w, int nw, int pos)
@@ -79,6 +62,18 @@ M28_FN uint64_t f64_limb_of(const uint32_t *w, int nw, int pos)
     if (sh + 47 > 64 && k + 2 < nw) v |= (uint64_t)w[k + 2] << (64 - sh);
     return v & F64_MASK47;
 }
+
+/* limb j of the modulus, from its words (mont28.h) */
+M28_FN uint64_t f64_mod_limb(int f, int j)
+{
+    uint32_t m[12];
+    M28_UNROLL
+    for (int k = 0; k < 12; k++) m[k] = k < m28_words(f) ? m28_mod_word(f, k) : 0;
+    return f64_limb_of(m, m28_words(f), 47 * j);
+}
+/* −m^−1 mod 2^47 (the 64-bit one, field.cuh's D_F*_NINV64, cut to 47 bits) and mod 2^(last round's width) */
+M28_FN uint64_t f64_ninv47(int f) { return f == M28_FP ? 0x7ffcfffcfffdULL : 0x7ffeffffffffULL; }
+M28_FN uint64_t f64_ninv_last(int f) { return m28_ninv32(f) & ((1u << f64_last_bits(f)) - 1); }
 
 /* the integer an accumulator holds above its offset (exact: it lies in [2^52, 2^53)) */
 M28_FN int64_t f64_acc_int(double a) { return (int64_t)(f64_bits(a) - F64_M_BITS); }

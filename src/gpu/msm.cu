@@ -57,9 +57,8 @@ extern "C" unsigned gpu_msm_set_window(unsigned c)
  * resident blocks of 128 threads per SM (1 = no register cap, 4 = 128 registers); bit 8: G1 with the dedicated Fp
  * squaring (dfp_sq); bits 9 and 10: batch-affine rounds before the G1 and G2 accumulations (bits 16..19 and
  * 20..23: their slots per thread and least average run, ba_slots and ba_min_run); bit 11: none for G1 even from
- * MSM_G1_BA_MIN points; bits 12..15: r > 0 spreads the
- * bucket reduction over about 2^(12 + r) threads (0: reduction_segment); 0 = the measured best (MSM_DEFAULT_VARIANT:
- * docs/PERFORMANCE-gpu.md, sessions 4 and 5) */
+ * MSM_G1_BA_MIN points; bits 12..15: r > 0 spreads the bucket reduction over about 2^(12 + r) threads (0:
+ * reduction_segment); 0 = the measured best (MSM_DEFAULT_VARIANT: docs/PERFORMANCE-gpu.md, sessions 4 to 8) */
 #define MSM_VARIANT_G1_SQR 0x100u
 #define MSM_VARIANT_G1_BA 0x200u /* batch-affine rounds before the G1 accumulation */
 #define MSM_VARIANT_G2_BA 0x400u

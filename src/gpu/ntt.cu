@@ -83,10 +83,8 @@ static __device__ __forceinline__ unsigned brev(unsigned x, unsigned bits)
  * precision (mont_f64.h), even warps as 4: both pipes at once. */
 template <int MV> static __device__ __forceinline__ void vmul(dfr *r, const dfr *a, const dfr *b)
 {
-    if (MV == 5) {
-        if ((threadIdx.x >> 5) & 1) dfr_mul_f64(r, a, b);
-        else dfr_mul_eo(r, a, b);
-    } else if (MV == 4) dfr_mul_eo(r, a, b);
+    if (MV == 5) dfr_mul_mix(r, a, b);
+    else if (MV == 4) dfr_mul_eo(r, a, b);
     else if (MV == 3) dfr_mul_sos64(r, a, b);
     else if (MV == 1) dfr_mul64(r, a, b);
     else if (MV == 2) dfr_mul_special(r, a, b);
@@ -333,6 +331,14 @@ static unsigned direct_log(unsigned k)
     return best;
 }
 
+/* Every kernel variant: [multiplier MV][register radix 4, 8], launched from here and given its shared memory here, so
+ * that no variant can miss either. */
+#define PASS_MULTIPLIERS 6
+typedef void (*pass_kernel)(pass_t);
+static const pass_kernel k_passes[PASS_MULTIPLIERS][2] = {
+    {k_pass<0, 2>, k_pass<0, 3>}, {k_pass<1, 2>, k_pass<1, 3>}, {k_pass<2, 2>, k_pass<2, 3>},
+    {k_pass<3, 2>, k_pass<3, 3>}, {k_pass<4, 2>, k_pass<4, 3>}, {k_pass<5, 2>, k_pass<5, 3>}};
+
 static cuzk_status domain_fill(gpu_ntt_domain *d)
 {
     fr_t w[2], nn;
@@ -354,18 +360,9 @@ static cuzk_status domain_fill(gpu_ntt_domain *d)
         CUZK_TRY(powers(&d->dt[i], (size_t)1 << d->dt_log, &wd, NULL));
     }
     if (d->k > MAX_PASS_BITS + 1) CUZK_TRY(gpu_malloc((void **)&d->scratch, d->n * sizeof(dfr)));
-    CUZK_CUDA(cudaFuncSetAttribute(k_pass<0, 3>, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024));
-    CUZK_CUDA(cudaFuncSetAttribute(k_pass<1, 3>, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024));
-    CUZK_CUDA(cudaFuncSetAttribute(k_pass<2, 3>, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024));
-    CUZK_CUDA(cudaFuncSetAttribute(k_pass<0, 2>, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024));
-    CUZK_CUDA(cudaFuncSetAttribute(k_pass<1, 2>, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024));
-    CUZK_CUDA(cudaFuncSetAttribute(k_pass<2, 2>, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024));
-    CUZK_CUDA(cudaFuncSetAttribute(k_pass<3, 3>, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024));
-    CUZK_CUDA(cudaFuncSetAttribute(k_pass<3, 2>, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024));
-    CUZK_CUDA(cudaFuncSetAttribute(k_pass<4, 3>, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024));
-    CUZK_CUDA(cudaFuncSetAttribute(k_pass<4, 2>, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024));
-    CUZK_CUDA(cudaFuncSetAttribute(k_pass<5, 3>, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024));
-    CUZK_CUDA(cudaFuncSetAttribute(k_pass<5, 2>, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024));
+    for (int mv = 0; mv < PASS_MULTIPLIERS; mv++)
+        for (int q = 0; q < 2; q++)
+            CUZK_CUDA(cudaFuncSetAttribute(k_passes[mv][q], cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024));
     return gpu_sync();
 }
 
@@ -424,23 +421,8 @@ static cuzk_status run(fr_t *x, gpu_ntt_domain *d, int inv, const scale_t *pre, 
                  : (g_variant & 2)  ? 2
                                     : (int)(g_variant & 1);
         size_t shm = T * sizeof(dfr);
-        if (g_variant & 4) {
-            unsigned th = T / 4;
-            if (mv == 0) k_pass<0, 2><<<blocks, th, shm>>>(p);
-            else if (mv == 1) k_pass<1, 2><<<blocks, th, shm>>>(p);
-            else if (mv == 2) k_pass<2, 2><<<blocks, th, shm>>>(p);
-            else if (mv == 3) k_pass<3, 2><<<blocks, th, shm>>>(p);
-            else if (mv == 4) k_pass<4, 2><<<blocks, th, shm>>>(p);
-            else k_pass<5, 2><<<blocks, th, shm>>>(p);
-        } else {
-            unsigned th = T / 8;
-            if (mv == 0) k_pass<0, 3><<<blocks, th, shm>>>(p);
-            else if (mv == 1) k_pass<1, 3><<<blocks, th, shm>>>(p);
-            else if (mv == 2) k_pass<2, 3><<<blocks, th, shm>>>(p);
-            else if (mv == 3) k_pass<3, 3><<<blocks, th, shm>>>(p);
-            else if (mv == 4) k_pass<4, 3><<<blocks, th, shm>>>(p);
-            else k_pass<5, 3><<<blocks, th, shm>>>(p);
-        }
+        bool radix4 = (g_variant & 4) != 0;
+        k_passes[mv][radix4 ? 0 : 1]<<<blocks, T / (radix4 ? 4 : 8), shm>>>(p);
         CUZK_CUDA_LAUNCHED();
         a -= p.s;
     }
