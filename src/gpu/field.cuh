@@ -516,9 +516,10 @@ static __device__ __noinline__ dfp2 dfp2_mul_lazy_out(dfp2 a, dfp2 b)
 }
 static __device__ __forceinline__ void dfp2_mul_lazy(dfp2 *r, const dfp2 *a, const dfp2 *b) { *r = dfp2_mul_lazy_out(*a, *b); }
 /* The same with the parity-split products and reductions (mont_eo.h): 3 × 144 + 2 × 144 word products against
- * 3 × 288 for three Fp multiplications. Alone 131.6 ps against dfp2_mul's 148.6, but as the curve code's Fp2
- * multiplication it made the G2 MSM 2^22 slower, 111.8 ms against 105.1: a second large out-of-line body beside
- * dfp_mul_out (docs/PERFORMANCE-gpu.md, session 8). */
+ * 3 × 288 for three Fp multiplications. Alone 131.6 ps against dfp2_mul's 148.6. As the curve code's Fp2
+ * multiplication beside dfp2_sqr it made the G2 MSM 2^22 slower, 111.8 ms against 105.1: a second large out-of-line
+ * body beside dfp_mul_out (session 8). As both the multiplication and the squaring it is the only body and the
+ * G2 MSM is faster (curve.cuh, session 9). */
 static __device__ __noinline__ dfp2 dfp2_mul_eo_out(dfp2 a, dfp2 b)
 {
     dfp2 r;

@@ -83,6 +83,34 @@ M28_FN void eo_row(uint32_t *e, uint32_t *o, const uint32_t *x, uint32_t y, int 
     eo_pairs(o, -1, x, y, 1, n);
 }
 
+/* One reduction row: E, O += q·m, as eo_row(e, o, m, q, n). For Fr, m ≡ 2^64 − 2^32 + 1 (mod 2^64): its word 0 is 1
+ * and its word 1 is 2^32 − 1, so those two word products are q itself and (q − [q ≠ 0])·2^32 + (−q mod 2^32).
+ * Additions on the ALU pipe make them instead of two of the row's eight wide multiply-adds on the multiply-add
+ * pipe, which bounds the multiplication. */
+M28_FN void eo_reduce_row(int f, uint32_t *e, uint32_t *o, const uint32_t *p, uint32_t q, int n)
+{
+    if (f != M28_FR) {
+        eo_row(e, o, p, q, n);
+        return;
+    }
+    const uint32_t hi1 = q - (q != 0u);
+    e[0] = eo_add_cc(e[0], q);
+    e[1] = eo_addc_cc(e[1], 0u);
+    M28_UNROLL
+    for (int j = 2; j < 8; j += 2) {
+        e[j] = eo_madclo_cc(p[j], q, e[j]);
+        e[j + 1] = eo_madchi_cc(p[j], q, e[j + 1]);
+    }
+    e[8] = eo_addc(e[8], 0u);
+    o[0] = eo_add_cc(o[0], 0u - q);
+    o[1] = eo_addc_cc(o[1], hi1);
+    M28_UNROLL
+    for (int j = 3; j < 8; j += 2) {
+        o[j - 1] = eo_madclo_cc(p[j], q, o[j - 1]);
+        o[j] = eo_madchi_cc(p[j], q, o[j]);
+    }
+}
+
 /* r = a·b·R^−1 mod m (f = M28_FP: R = 2^384; M28_FR: R = 2^256). r may alias a or b. */
 M28_FN void eo_mul(int f, uint32_t *r, const uint32_t *a, const uint32_t *b)
 {
@@ -98,7 +126,7 @@ M28_FN void eo_mul(int f, uint32_t *r, const uint32_t *a, const uint32_t *b)
             M28_UNROLL
             for (int k = 0; k < 12; k++) o[k] = 0;
             eo_row(e, o, a, b[i], n);
-            eo_row(e, o, p, e[0] * m28_ninv32(f), n);
+            eo_reduce_row(f, e, o, p, e[0] * m28_ninv32(f), n);
             /* e[0] is 0: A/2^32 = e/2^32 + o */
             e[0] = eo_add_cc(e[1], o[0]);
             M28_UNROLL
@@ -195,7 +223,7 @@ M28_FN void eo_redc(int f, uint32_t *r, const uint32_t *t)
         if (i >= n) continue;
         M28_UNROLL
         for (int k = 0; k < 12; k++) o[k] = 0;
-        eo_row(e, o, p, e[0] * m28_ninv32(f), n);
+        eo_reduce_row(f, e, o, p, e[0] * m28_ninv32(f), n);
         e[0] = eo_add_cc(e[1], o[0]);
         M28_UNROLL
         for (int k = 1; k < 11; k++) {
