@@ -109,9 +109,7 @@ cuzk_status gpu_ntt_host(fr_t *x, gpu_ntt_domain *d, gpu_ntt_kind kind, const fr
  * CIOS with the products split by parity (overrides bits 0, 1 and 3), bit 6 = odd warps in double precision and even
  * warps as bit 5 (overrides bits 0, 1, 3 and 5), bit 2 = radix-4 register steps (else radix-8),
  * bit 4 = every pass's twiddles from the two split tables (else those of passes over sub-transforms of at most 2^20
- * points from a direct table of roots); with bit 5, bit 7 = radix-8 kernels bounded to three blocks an SM (fewer
- * registers, more warps), bit 8 = shared-memory tiles swizzled against bank conflicts. Default 32. Returns the
- * previous value. */
+ * points from a direct table of roots). Default 32. Returns the previous value. */
 unsigned gpu_ntt_set_variant(unsigned v);
 
 /* Tuning knob for measurements: log2 of the elements one thread block holds in shared memory (9..11, default 11).

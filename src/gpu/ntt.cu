@@ -62,7 +62,7 @@ static unsigned g_variant = 32; /* the parity-split multiplication, radix-8 (doc
 extern "C" unsigned gpu_ntt_set_variant(unsigned v)
 {
     unsigned old = g_variant;
-    g_variant = v & 511;
+    g_variant = v & 127;
     return old;
 }
 
@@ -120,37 +120,8 @@ template <int MV> static __device__ __forceinline__ void apply_scale(dfr *v, con
     }
 }
 
-/* Shared-memory tiles: element (m, l) of a tile of 2^lam columns. A warp's 16-byte accesses cover only half the banks
- * when every thread reads the same half of its 32-byte element, and the last pass's loads (consecutive m, one l)
- * hit one bank group: both cost extra wavefronts (ncu: 4 to 10 bank conflicts per shared instruction, session 9).
- * With SWZ the column is XORed with m's low bits and the halves are swapped where m has odd parity, so that
- * the eight threads of each access phase (those differing in one bit of m, or in l) reach distinct banks. */
-template <int SWZ> static __device__ __forceinline__ const uint4 *sh_at(const dfr *sh, unsigned m, unsigned l,
-                                                                        unsigned lam, unsigned *h0)
-{
-    *h0 = SWZ ? (__popc(m) & 1) : 0;
-    unsigned e = SWZ ? (m << lam) | (l ^ (m & ((1u << lam) - 1))) : (m << lam) + l;
-    return (const uint4 *)&sh[e];
-}
-template <int SWZ> static __device__ __forceinline__ dfr sh_get(const dfr *sh, unsigned m, unsigned l, unsigned lam)
-{
-    unsigned h0;
-    const uint4 *q = sh_at<SWZ>(sh, m, l, lam, &h0);
-    uint4 x = q[h0], y = q[h0 ^ 1];
-    dfr r = {{x.x, x.y, x.z, x.w, y.x, y.y, y.z, y.w}};
-    return r;
-}
-template <int SWZ> static __device__ __forceinline__ void sh_put(dfr *sh, unsigned m, unsigned l, unsigned lam,
-                                                                 const dfr *v)
-{
-    unsigned h0;
-    uint4 *q = (uint4 *)sh_at<SWZ>(sh, m, l, lam, &h0);
-    q[h0] = make_uint4(v->w[0], v->w[1], v->w[2], v->w[3]);
-    q[h0 ^ 1] = make_uint4(v->w[4], v->w[5], v->w[6], v->w[7]);
-}
-
 /* One register step: Q stages (bits cbit+Q−1 .. cbit of m) over 2^Q elements per (base, l) combination. */
-template <int MV, int Q, int SWZ>
+template <int MV, int Q>
 static __device__ __forceinline__ void dif_round(dfr *sh, unsigned s, unsigned lam, unsigned cbit, const dfr *sm,
                                                  unsigned qlog)
 {
@@ -160,7 +131,7 @@ static __device__ __forceinline__ void dif_round(dfr *sh, unsigned s, unsigned l
         unsigned base = (rest & ((1u << cbit) - 1)) | ((rest >> cbit) << (cbit + Q));
         dfr v[1 << Q];
 #pragma unroll
-        for (int i = 0; i < (1 << Q); i++) v[i] = sh_get<SWZ>(sh, base | ((unsigned)i << cbit), l, lam);
+        for (int i = 0; i < (1 << Q); i++) v[i] = dfr_load(&sh[((base | ((unsigned)i << cbit)) << lam) + l]);
 #pragma unroll
         for (int bb = Q - 1; bb >= 0; bb--) {
             unsigned b = cbit + bb;
@@ -181,11 +152,11 @@ static __device__ __forceinline__ void dif_round(dfr *sh, unsigned s, unsigned l
             }
         }
 #pragma unroll
-        for (int i = 0; i < (1 << Q); i++) sh_put<SWZ>(sh, base | ((unsigned)i << cbit), l, lam, &v[i]);
+        for (int i = 0; i < (1 << Q); i++) dfr_store(&sh[((base | ((unsigned)i << cbit)) << lam) + l], &v[i]);
     }
 }
 
-template <int MV, int QMAX, int SWZ> static __device__ __forceinline__ void pass_body(const pass_t &p)
+template <int MV, int QMAX> __global__ void __launch_bounds__(512) k_pass(pass_t p)
 {
     extern __shared__ uint4 sh_raw[];
     dfr *sh = (dfr *)sh_raw;
@@ -202,7 +173,7 @@ template <int MV, int QMAX, int SWZ> static __device__ __forceinline__ void pass
             size_t g = base + m * M + l;
             dfr v = dfr_load(&p.in[g]);
             apply_scale<MV>(&v, &p.pre, g);
-            sh_put<SWZ>(sh, m, l, lam, &v);
+            dfr_store(&sh[idx], &v);
         }
     } else {
         const unsigned qb = p.k - s - lam;
@@ -211,7 +182,7 @@ template <int MV, int QMAX, int SWZ> static __device__ __forceinline__ void pass
             size_t g = ((bid + ((size_t)l << qb)) << s) + m;
             dfr v = dfr_load(&p.in[g]);
             apply_scale<MV>(&v, &p.pre, g);
-            sh_put<SWZ>(sh, m, l, lam, &v);
+            dfr_store(&sh[(m << lam) + l], &v);
         }
     }
 
@@ -220,13 +191,13 @@ template <int MV, int QMAX, int SWZ> static __device__ __forceinline__ void pass
     while (rem > 0) {
         __syncthreads();
         if (QMAX == 3 && rem >= 3) {
-            dif_round<MV, (QMAX == 3 ? 3 : 2), SWZ>(sh, s, lam, rem - 3, p.sm, p.qlog);
+            dif_round<MV, (QMAX == 3 ? 3 : 2)>(sh, s, lam, rem - 3, p.sm, p.qlog);
             rem -= 3;
         } else if (rem >= 2) {
-            dif_round<MV, 2, SWZ>(sh, s, lam, rem - 2, p.sm, p.qlog);
+            dif_round<MV, 2>(sh, s, lam, rem - 2, p.sm, p.qlog);
             rem -= 2;
         } else {
-            dif_round<MV, 1, SWZ>(sh, s, lam, 0, p.sm, p.qlog);
+            dif_round<MV, 1>(sh, s, lam, 0, p.sm, p.qlog);
             rem = 0;
         }
     }
@@ -239,7 +210,7 @@ template <int MV, int QMAX, int SWZ> static __device__ __forceinline__ void pass
         const unsigned tws = p.k - p.a;
         for (unsigned idx = threadIdx.x; idx < T; idx += blockDim.x) {
             unsigned l = idx & (L - 1), m = idx >> lam;
-            dfr v = sh_get<SWZ>(sh, m, l, lam);
+            dfr v = dfr_load(&sh[idx]);
             size_t e = ((lo0 + l) * (size_t)brev(m, s)) << tws;
             if (e != 0) {
                 dfr w = p.dt != NULL ? dfr_load(&p.dt[e >> p.dt_shift]) : pow_split<MV>(p.tl, p.th, e);
@@ -254,24 +225,12 @@ template <int MV, int QMAX, int SWZ> static __device__ __forceinline__ void pass
         for (unsigned idx = threadIdx.x; idx < T; idx += blockDim.x) {
             unsigned lr = idx & (L - 1), mr = idx >> lam;
             unsigned m = brev(mr, s), l = brev(lr, lam);
-            dfr v = sh_get<SWZ>(sh, m, l, lam);
+            dfr v = dfr_load(&sh[(m << lam) + l]);
             size_t dst = ((size_t)mr << (p.k - s)) + dbase + lr;
             apply_scale<MV>(&v, &p.post, dst);
             dfr_store(&p.out[dst], &v);
         }
     }
-}
-
-template <int MV, int QMAX, int SWZ> __global__ void __launch_bounds__(512) k_pass(pass_t p)
-{
-    pass_body<MV, QMAX, SWZ>(p);
-}
-/* radix 8 at 256 threads with room for three blocks an SM (85 registers a thread, against 124 unbounded): the
- * multiplications' carry chains want more warps to hide their latency (ncu: 4 warps a scheduler, multiply-add pipe
- * 66–71 % busy, session 9) */
-template <int MV, int SWZ> __global__ void __launch_bounds__(256, 3) k_pass_occ(pass_t p)
-{
-    pass_body<MV, 3, SWZ>(p);
 }
 
 /* out[i] = first·base^i */
@@ -372,23 +331,13 @@ static unsigned direct_log(unsigned k)
     return best;
 }
 
-/* The kernel of a variant (gpu.h): the one choice, used both to launch and, over every variant, to give each kernel its
- * shared memory, so that no variant can miss either. Bits 7 (three blocks an SM) and 8 (swizzled tiles) apply to
- * the parity-split multiplier only. */
-#define NTT_VARIANTS 512
+/* Every kernel variant: [multiplier MV][register radix 4, 8], launched from here and given its shared memory here, so
+ * that no variant can miss either. */
+#define PASS_MULTIPLIERS 6
 typedef void (*pass_kernel)(pass_t);
-static const pass_kernel k_passes[6][2] = {
-    {k_pass<0, 2, 0>, k_pass<0, 3, 0>}, {k_pass<1, 2, 0>, k_pass<1, 3, 0>}, {k_pass<2, 2, 0>, k_pass<2, 3, 0>},
-    {k_pass<3, 2, 0>, k_pass<3, 3, 0>}, {k_pass<4, 2, 0>, k_pass<4, 3, 0>}, {k_pass<5, 2, 0>, k_pass<5, 3, 0>}};
-
-static pass_kernel pass_kernel_for(unsigned v)
-{
-    int mv = (v & 64) ? 5 : (v & 32) ? 4 : (v & 8) ? 3 : (v & 2) ? 2 : (int)(v & 1);
-    bool radix4 = (v & 4) != 0, swz = (v & 256) != 0;
-    if (mv == 4 && (v & 128) && !radix4) return swz ? k_pass_occ<4, 1> : k_pass_occ<4, 0>;
-    if (mv == 4 && swz) return radix4 ? k_pass<4, 2, 1> : k_pass<4, 3, 1>;
-    return k_passes[mv][radix4 ? 0 : 1];
-}
+static const pass_kernel k_passes[PASS_MULTIPLIERS][2] = {
+    {k_pass<0, 2>, k_pass<0, 3>}, {k_pass<1, 2>, k_pass<1, 3>}, {k_pass<2, 2>, k_pass<2, 3>},
+    {k_pass<3, 2>, k_pass<3, 3>}, {k_pass<4, 2>, k_pass<4, 3>}, {k_pass<5, 2>, k_pass<5, 3>}};
 
 static cuzk_status domain_fill(gpu_ntt_domain *d)
 {
@@ -411,12 +360,9 @@ static cuzk_status domain_fill(gpu_ntt_domain *d)
         CUZK_TRY(powers(&d->dt[i], (size_t)1 << d->dt_log, &wd, NULL));
     }
     if (d->k > MAX_PASS_BITS + 1) CUZK_TRY(gpu_malloc((void **)&d->scratch, d->n * sizeof(dfr)));
-    for (unsigned v = 0; v < NTT_VARIANTS; v++) {
-        CUZK_CUDA(cudaFuncSetAttribute(pass_kernel_for(v), cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024));
-        if (v & 128) /* three 64 KiB tiles an SM */
-            CUZK_CUDA(cudaFuncSetAttribute(pass_kernel_for(v), cudaFuncAttributePreferredSharedMemoryCarveout,
-                                           cudaSharedmemCarveoutMaxShared));
-    }
+    for (int mv = 0; mv < PASS_MULTIPLIERS; mv++)
+        for (int q = 0; q < 2; q++)
+            CUZK_CUDA(cudaFuncSetAttribute(k_passes[mv][q], cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024));
     return gpu_sync();
 }
 
@@ -469,9 +415,14 @@ static cuzk_status run(fr_t *x, gpu_ntt_domain *d, int inv, const scale_t *pre, 
         if (p.last) p.post = *post;
         unsigned T = 1u << (p.s + p.lam);
         unsigned blocks = (unsigned)(d->n / T);
+        int mv = (g_variant & 64)   ? 5
+                 : (g_variant & 32) ? 4
+                 : (g_variant & 8)  ? 3
+                 : (g_variant & 2)  ? 2
+                                    : (int)(g_variant & 1);
         size_t shm = T * sizeof(dfr);
-        unsigned radix = (g_variant & 4) ? 4 : 8;
-        pass_kernel_for(g_variant)<<<blocks, T / radix, shm>>>(p);
+        bool radix4 = (g_variant & 4) != 0;
+        k_passes[mv][radix4 ? 0 : 1]<<<blocks, T / (radix4 ? 4 : 8), shm>>>(p);
         CUZK_CUDA_LAUNCHED();
         a -= p.s;
     }
