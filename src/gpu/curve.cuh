@@ -22,21 +22,6 @@ __constant__ uint64_t D_FP_ONE[6] = {0x760900000002fffdULL, 0xebf4000bc40c0002UL
 static __device__ __forceinline__ void f_add(dfp *r, const dfp *a, const dfp *b) { dfp_add(r, a, b); }
 static __device__ __forceinline__ void f_sub(dfp *r, const dfp *a, const dfp *b) { dfp_sub(r, a, b); }
 static __device__ __forceinline__ void f_mul(dfp *r, const dfp *a, const dfp *b) { dfp_mul_call(r, a, b); }
-#ifndef CUZK_G1_MUL2
-#define CUZK_G1_MUL2 1
-#endif
-/* r = a·b and s = c·d, independent */
-static __device__ __forceinline__ void f_mul2(dfp *r, const dfp *a, const dfp *b, dfp *s, const dfp *c, const dfp *d)
-{
-#if CUZK_G1_MUL2
-    dfp_mul2_call(r, a, b, s, c, d);
-#else
-    dfp t;
-    dfp_mul_call(&t, a, b);
-    dfp_mul_call(s, c, d);
-    *r = t;
-#endif
-}
 static __device__ __forceinline__ void f_sqr(dfp *r, const dfp *a) { dfp_mul_call(r, a, a); }
 static __device__ __forceinline__ bool f_is_zero(const dfp *a)
 {
@@ -72,14 +57,6 @@ static __device__ __forceinline__ void f_sub(dfp2 *r, const dfp2 *a, const dfp2 
  * dfp2_mul and dfp2_sqr, whose squaring costs less alone (docs/PERFORMANCE-gpu.md, session 9). */
 static __device__ __forceinline__ void f_mul(dfp2 *r, const dfp2 *a, const dfp2 *b) { dfp2_mul_eo(r, a, b); }
 static __device__ __forceinline__ void f_sqr(dfp2 *r, const dfp2 *a) { dfp2_mul_eo(r, a, a); }
-static __device__ __forceinline__ void f_mul2(dfp2 *r, const dfp2 *a, const dfp2 *b, dfp2 *s, const dfp2 *c,
-                                              const dfp2 *d)
-{
-    dfp2 t;
-    f_mul(&t, a, b);
-    f_mul(s, c, d);
-    *r = t;
-}
 static __device__ __forceinline__ bool f_is_zero(const dfp2 *a) { return f_is_zero(&a->c0) && f_is_zero(&a->c1); }
 static __device__ __forceinline__ void f_set_zero(dfp2 *r)
 {
@@ -225,8 +202,9 @@ template <typename F> static __device__ __forceinline__ void xyzz_madd(dxyzz<F> 
         return;
     }
     F p, r, pp, ppp, q, t;
-    f_mul2(&p, &x2, &acc->zz, &r, &y2, &acc->zzz);
+    f_mul(&p, &x2, &acc->zz);
     f_sub(&p, &p, &acc->x); /* P = x2·ZZ1 − X1 */
+    f_mul(&r, &y2, &acc->zzz);
     f_sub(&r, &r, &acc->y); /* R = y2·ZZZ1 − Y1 */
     if (f_is_zero(&p)) {
         if (f_is_zero(&r)) xyzz_dbl_aff(acc, x2, y2);
@@ -234,14 +212,17 @@ template <typename F> static __device__ __forceinline__ void xyzz_madd(dxyzz<F> 
         return;
     }
     f_sqr(&pp, &p);
-    f_mul2(&ppp, &p, &pp, &q, &acc->x, &pp);
-    f_mul2(&acc->zz, &acc->zz, &pp, &acc->zzz, &acc->zzz, &ppp);
+    f_mul(&ppp, &p, &pp);
+    f_mul(&q, &acc->x, &pp);
+    f_mul(&acc->zz, &acc->zz, &pp);
+    f_mul(&acc->zzz, &acc->zzz, &ppp);
     f_sqr(&t, &r);
     f_sub(&t, &t, &ppp);
     f_sub(&t, &t, &q);
     f_sub(&acc->x, &t, &q); /* X3 = R² − PPP − 2Q */
     f_sub(&t, &q, &acc->x);
-    f_mul2(&t, &r, &t, &ppp, &acc->y, &ppp);
+    f_mul(&t, &r, &t);
+    f_mul(&ppp, &acc->y, &ppp);
     f_sub(&acc->y, &t, &ppp); /* Y3 = R(Q − X3) − Y1·PPP */
 }
 

@@ -472,20 +472,6 @@ static __device__ __noinline__ dfp dfp_mul_out(dfp a, dfp b)
     return r;
 }
 static __device__ __forceinline__ void dfp_mul_call(dfp *r, const dfp *a, const dfp *b) { *r = dfp_mul_out(*a, *b); }
-/* two independent multiplications in one out-of-line body (mont_eo.h, eo_mul2) */
-typedef struct { dfp r, s; } dfp_pair;
-static __device__ __noinline__ dfp_pair dfp_mul2_out(dfp a, dfp b, dfp c, dfp d)
-{
-    dfp_pair x;
-    eo_mul2(M28_FP, x.r.w, a.w, b.w, x.s.w, c.w, d.w);
-    return x;
-}
-static __device__ __forceinline__ void dfp_mul2_call(dfp *r, const dfp *a, const dfp *b, dfp *s, const dfp *c,
-                                                     const dfp *d)
-{
-    dfp_pair x = dfp_mul2_out(*a, *b, *c, *d);
-    *r = x.r, *s = x.s;
-}
 
 /* Karatsuba: c0 = a0b0 − a1b1, c1 = (a0 + a1)(b0 + b1) − a0b0 − a1b1 */
 static __device__ __forceinline__ void dfp2_mul(dfp2 *r, const dfp2 *a, const dfp2 *b)

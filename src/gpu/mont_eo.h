@@ -139,44 +139,6 @@ M28_FN void eo_mul(int f, uint32_t *r, const uint32_t *a, const uint32_t *b)
     m28_sub_once(f, r, e, e[n]); /* A < 2m */
 }
 
-/* r = a·b·R^−1 and s = c·d·R^−1 mod m, the two CIOS chains row by row side by side: four independent carry chains
- * a row instead of two, for kernels whose warps wait on the chains' latencies. r, s may alias the inputs. */
-M28_FN void eo_mul2(int f, uint32_t *r, const uint32_t *a, const uint32_t *b, uint32_t *s, const uint32_t *c,
-                    const uint32_t *d)
-{
-    const int n = m28_words(f);
-    uint32_t p[12], e[13], o[12], g[13], h[12];
-    M28_UNROLL
-    for (int k = 0; k < 12; k++) p[k] = k < n ? m28_mod_word(f, k) : 0;
-    M28_UNROLL
-    for (int k = 0; k < 13; k++) e[k] = g[k] = 0;
-    M28_UNROLL
-    for (int i = 0; i < 12; i++) {
-        if (i < n) {
-            M28_UNROLL
-            for (int k = 0; k < 12; k++) o[k] = h[k] = 0;
-            eo_row(e, o, a, b[i], n);
-            eo_row(g, h, c, d[i], n);
-            eo_reduce_row(f, e, o, p, e[0] * m28_ninv32(f), n);
-            eo_reduce_row(f, g, h, p, g[0] * m28_ninv32(f), n);
-            e[0] = eo_add_cc(e[1], o[0]);
-            M28_UNROLL
-            for (int k = 1; k < 12; k++) {
-                if (k < n) e[k] = eo_addc_cc(e[k + 1], o[k]);
-            }
-            e[n] = eo_addc(0u, 0u);
-            g[0] = eo_add_cc(g[1], h[0]);
-            M28_UNROLL
-            for (int k = 1; k < 12; k++) {
-                if (k < n) g[k] = eo_addc_cc(g[k + 1], h[k]);
-            }
-            g[n] = eo_addc(0u, 0u);
-        }
-    }
-    m28_sub_once(f, r, e, e[n]);
-    m28_sub_once(f, s, g, g[n]);
-}
-
 /* Product then reduction with the same parity split, for the squaring (about 78 word products instead of 144) and
  * for Fp2 (three products, two reductions). The wide accumulators E and O hold absolute word positions: E gets the
  * products that start at even positions, O those that start at odd ones, so each keeps its (lo, hi) pairs aligned

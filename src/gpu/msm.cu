@@ -513,7 +513,8 @@ __global__ void __launch_bounds__(128, MINB) k_ba_pair(daff<F> *out, uint32_t *k
             daff<F> pa = ba_point<F, FIRST>(pts, vals, b - 1), pb = ba_point<F, FIRST>(pts, vals, b), r;
             F d, inv_d, pre = ld16(&out[o].x);
             int kind = ba_kind(&d, pa, pb);
-            f_mul2(&inv_d, &inv, &pre, &inv, &inv, &d);
+            f_mul(&inv_d, &inv, &pre);
+            f_mul(&inv, &inv, &d);
             if (kind == BA_ADD || kind == BA_DBL) {
                 F num, lam, t2;
                 if (kind == BA_ADD) {
