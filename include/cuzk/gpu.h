@@ -76,6 +76,8 @@ typedef enum {
     GPU_FR_MUL_F64,                /* Fr in double precision on the FP64 pipe (src/gpu/mont_f64.h) */
     GPU_FR_MUL_MIX,                /* odd warps GPU_FR_MUL_F64, even warps GPU_FR_MUL_EO: both pipes at once */
     GPU_FP_MUL_F64, GPU_FP_MUL_MIX, /* the same for Fp */
+    /* a·b + c·d with one reduction (src/gpu/mont_eo.h), here with c = a + b and d = a − b: a·b + a² − b² */
+    GPU_FP_MUL_ADD,
     GPU_FF_OP_COUNT
 } gpu_ff_op;
 /* r[i] = op(a[i], b[i]) for i < n, HOST pointers to arrays of the op's element type (b unused by SQR). */

@@ -138,6 +138,13 @@ static __device__ __forceinline__ void apply_op(int op, void *r, const void *a, 
     case GPU_FR_MUL_F64: dfr_mul_f64((dfr *)r, (const dfr *)a, (const dfr *)b); break;
     case GPU_FR_MUL_MIX: dfr_mul_mix((dfr *)r, (const dfr *)a, (const dfr *)b); break;
     case GPU_FP_MUL_F64: dfp_mul_f64((dfp *)r, (const dfp *)a, (const dfp *)b); break;
+    case GPU_FP_MUL_ADD: {
+        dfp c, d;
+        dfp_add(&c, (const dfp *)a, (const dfp *)b);
+        dfp_sub(&d, (const dfp *)a, (const dfp *)b);
+        eo_mul_add(M28_FP, ((dfp *)r)->w, ((const dfp *)a)->w, ((const dfp *)b)->w, c.w, d.w);
+        break;
+    }
     case GPU_FP_MUL_MIX: dfp_mul_mix((dfp *)r, (const dfp *)a, (const dfp *)b); break;
     }
 }
@@ -149,7 +156,7 @@ static size_t op_size(gpu_ff_op op)
         return sizeof(dfr);
     if (op <= GPU_FP_MUL64 || op == GPU_FP_MUL28 || (op >= GPU_FP_MUL_SOS64 && op <= GPU_FP_SQR_SOS32) ||
         op == GPU_FP_INV || op == GPU_FP_MUL_KA || op == GPU_FP_MUL_W || op == GPU_FP_MUL_EO || op == GPU_FP_SQR_EO ||
-        op == GPU_FP_MUL_F64 || op == GPU_FP_MUL_MIX)
+        op == GPU_FP_MUL_F64 || op == GPU_FP_MUL_MIX || op == GPU_FP_MUL_ADD)
         return sizeof(dfp);
     return sizeof(dfp2);
 }
@@ -255,7 +262,7 @@ extern "C" cuzk_status gpu_ff_throughput(gpu_ff_op op, size_t threads, unsigned 
     CHAIN(GPU_FP2_MUL_LAZY, dfp2) CHAIN(GPU_FR_MUL_SOS64, dfr) CHAIN(GPU_FP_INV, dfp) CHAIN(GPU_FP2_INV, dfp2)
     CHAIN(GPU_FP_MUL_KA, dfp) CHAIN(GPU_FP_MUL_W, dfp) CHAIN(GPU_FR_MUL_W, dfr) CHAIN(GPU_FP_MUL_EO, dfp)
     CHAIN(GPU_FR_MUL_EO, dfr) CHAIN(GPU_FP_SQR_EO, dfp) CHAIN(GPU_FP2_MUL_EO, dfp2) CHAIN(GPU_FR_MUL_F64, dfr)
-    CHAIN(GPU_FR_MUL_MIX, dfr) CHAIN(GPU_FP_MUL_F64, dfp) CHAIN(GPU_FP_MUL_MIX, dfp)
+    CHAIN(GPU_FR_MUL_MIX, dfr) CHAIN(GPU_FP_MUL_F64, dfp) CHAIN(GPU_FP_MUL_MIX, dfp) CHAIN(GPU_FP_MUL_ADD, dfp)
 #undef CHAIN
     default: return CUZK_ERR_INVALID_ARG;
     }

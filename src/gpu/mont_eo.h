@@ -245,6 +245,22 @@ M28_FN void eo_sqr(int f, uint32_t *r, const uint32_t *a)
     eo_redc(f, r, t);
 }
 
+/* r = (a·b + c·d)·R^−1 mod m: both products wide and one reduction (432 word products against 576 for two
+ * multiplications); a·b + c·d < 2m² < m·R */
+M28_FN void eo_mul_add(int f, uint32_t *r, const uint32_t *a, const uint32_t *b, const uint32_t *c, const uint32_t *d)
+{
+    const int n = m28_words(f);
+    uint32_t t[24], u[24];
+    eo_mul_wide(f, t, a, b);
+    eo_mul_wide(f, u, c, d);
+    t[0] = eo_add_cc(t[0], u[0]);
+    M28_UNROLL
+    for (int k = 1; k < 24; k++) {
+        if (k < 2 * n) t[k] = eo_addc_cc(t[k], u[k]);
+    }
+    eo_redc(f, r, t);
+}
+
 /* word k of p², the BLS12-381 base field modulus squared (762 bits) */
 M28_FN uint32_t eo_p2_word(int k)
 {

@@ -94,7 +94,7 @@ static void check_ff(void)
         {GPU_FP_MUL_W, "fp_mul_w", 1}, {GPU_FR_MUL_W, "fr_mul_w", 0}, {GPU_FP_MUL_EO, "fp_mul_eo", 1},
         {GPU_FR_MUL_EO, "fr_mul_eo", 0}, {GPU_FP_SQR_EO, "fp_sqr_eo", 1}, {GPU_FP2_MUL_EO, "fp2_mul_eo", 2},
         {GPU_FR_MUL_F64, "fr_mul_f64", 0}, {GPU_FR_MUL_MIX, "fr_mul_mix", 0}, {GPU_FP_MUL_F64, "fp_mul_f64", 1},
-        {GPU_FP_MUL_MIX, "fp_mul_mix", 1},
+        {GPU_FP_MUL_MIX, "fp_mul_mix", 1}, {GPU_FP_MUL_ADD, "fp_mul_add", 1},
     };
     for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++) {
         cuzk_status st;
@@ -122,6 +122,15 @@ static void check_ff(void)
                 case GPU_FP_SQR_SOS32:
                 case GPU_FP_SQR_EO: fp_sqr(&pe[i], &pa[i]); break;
                 case GPU_FP_INV: fp_inv(&pe[i], &pa[i]); break; /* edge values include 0 → 0 */
+                case GPU_FP_MUL_ADD: { /* a·b + (a + b)(a − b) */
+                    fp_t c, d, cd;
+                    fp_add(&c, &pa[i], &pb[i]);
+                    fp_sub(&d, &pa[i], &pb[i]);
+                    fp_mul(&cd, &c, &d);
+                    fp_mul(&pe[i], &pa[i], &pb[i]);
+                    fp_add(&pe[i], &pe[i], &cd);
+                    break;
+                }
                 default: fp_mul(&pe[i], &pa[i], &pb[i]); break;
                 }
                 if (memcmp(&pe[i], &pr[i], sizeof pe[i]) != 0 && bad++ == 0) first = i;

@@ -55,6 +55,15 @@ static void check_fp(const fp_t *a, const fp_t *b)
     assert_memory_equal(&want, &got, sizeof want);
     f64_mul(M28_FP, (uint32_t *)&got, (const uint32_t *)a, (const uint32_t *)b);
     assert_memory_equal(&want, &got, sizeof want);
+    fp_t c, d, cd; /* a·b + c·d with one reduction, c = b², d = a + b (both sums near 2p² at the edge values) */
+    fp_sqr(&c, b);
+    fp_add(&d, a, b);
+    fp_mul(&cd, &c, &d);
+    fp_mul(&want, a, b);
+    fp_add(&want, &want, &cd);
+    eo_mul_add(M28_FP, (uint32_t *)&got, (const uint32_t *)a, (const uint32_t *)b, (const uint32_t *)&c,
+               (const uint32_t *)&d);
+    assert_memory_equal(&want, &got, sizeof want);
     fp_mul(&want, a, a);
     eo_sqr(M28_FP, (uint32_t *)&got, (const uint32_t *)a);
     assert_memory_equal(&want, &got, sizeof want);

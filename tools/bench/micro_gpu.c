@@ -43,6 +43,7 @@ static void bench_ff(const bench_opts *o)
         {GPU_FP_MUL_EO, "gpu_fp_mul_eo"}, {GPU_FR_MUL_EO, "gpu_fr_mul_eo"},
         {GPU_FP_SQR_EO, "gpu_fp_sqr_eo"}, {GPU_FP2_MUL_EO, "gpu_fp2_mul_eo"}, {GPU_FR_MUL_F64, "gpu_fr_mul_f64"},
         {GPU_FR_MUL_MIX, "gpu_fr_mul_mix"}, {GPU_FP_MUL_F64, "gpu_fp_mul_f64"}, {GPU_FP_MUL_MIX, "gpu_fp_mul_mix"},
+        {GPU_FP_MUL_ADD, "gpu_fp_mul_add"},
     };
     /* 132 SMs × 2048 threads × 4: enough to fill the device; the value is device time per operation */
     const size_t threads = (size_t)1 << 20;
@@ -259,7 +260,7 @@ static cuzk_status time_msm(int g2, gpu_msm_ctx *ctx, const void *db, const fr_t
  * (gpu_g1_msm_c<c>). */
 static void bench_msm(const bench_opts *o)
 {
-    static const unsigned k1s[] = {20, 22, 24, 26}, k2s[] = {20, 22, 24};
+    static const unsigned k1s[] = {20, 22, 24, 26, 27}, k2s[] = {20, 22, 24, 26, 27};
     size_t ntile = MSM_TILE + 17;
     fr_t *ks = malloc(ntile * sizeof *ks);
     if (ks == NULL) return;
