@@ -78,6 +78,7 @@ typedef enum {
     GPU_FP_MUL_F64, GPU_FP_MUL_MIX, /* the same for Fp */
     /* a·b + c·d with one reduction (src/gpu/mont_eo.h), here with c = a + b and d = a − b: a·b + a² − b² */
     GPU_FP_MUL_ADD,
+    GPU_FP_INV_BGCD, /* 1/a (0 gives 0) by the batched binary GCD (src/gpu/inv_bgcd.h) */
     GPU_FF_OP_COUNT
 } gpu_ff_op;
 /* r[i] = op(a[i], b[i]) for i < n, HOST pointers to arrays of the op's element type (b unused by SQR). */

@@ -126,7 +126,8 @@ static __device__ __forceinline__ void apply_op(int op, void *r, const void *a, 
     case GPU_FP_SQR_SOS32: dfp_sqr_sos32((dfp *)r, (const dfp *)a); break;
     case GPU_FP2_MUL_LAZY: dfp2_mul_lazy((dfp2 *)r, (const dfp2 *)a, (const dfp2 *)b); break;
     case GPU_FR_MUL_SOS64: dfr_mul_sos64((dfr *)r, (const dfr *)a, (const dfr *)b); break;
-    case GPU_FP_INV: f_inv((dfp *)r, (const dfp *)a); break;
+    case GPU_FP_INV: *(dfp *)r = dfp_inv_fermat_out(*(const dfp *)a); break;
+    case GPU_FP_INV_BGCD: *(dfp *)r = dfp_inv_bgcd_out(*(const dfp *)a); break;
     case GPU_FP2_INV: f_inv((dfp2 *)r, (const dfp2 *)a); break;
     case GPU_FP_MUL_KA: dfp_mul_ka((dfp *)r, (const dfp *)a, (const dfp *)b); break;
     case GPU_FP_MUL_W: dfp_mul_w((dfp *)r, (const dfp *)a, (const dfp *)b); break;
@@ -156,7 +157,7 @@ static size_t op_size(gpu_ff_op op)
         return sizeof(dfr);
     if (op <= GPU_FP_MUL64 || op == GPU_FP_MUL28 || (op >= GPU_FP_MUL_SOS64 && op <= GPU_FP_SQR_SOS32) ||
         op == GPU_FP_INV || op == GPU_FP_MUL_KA || op == GPU_FP_MUL_W || op == GPU_FP_MUL_EO || op == GPU_FP_SQR_EO ||
-        op == GPU_FP_MUL_F64 || op == GPU_FP_MUL_MIX || op == GPU_FP_MUL_ADD)
+        op == GPU_FP_MUL_F64 || op == GPU_FP_MUL_MIX || op == GPU_FP_MUL_ADD || op == GPU_FP_INV_BGCD)
         return sizeof(dfp);
     return sizeof(dfp2);
 }
@@ -263,6 +264,7 @@ extern "C" cuzk_status gpu_ff_throughput(gpu_ff_op op, size_t threads, unsigned 
     CHAIN(GPU_FP_MUL_KA, dfp) CHAIN(GPU_FP_MUL_W, dfp) CHAIN(GPU_FR_MUL_W, dfr) CHAIN(GPU_FP_MUL_EO, dfp)
     CHAIN(GPU_FR_MUL_EO, dfr) CHAIN(GPU_FP_SQR_EO, dfp) CHAIN(GPU_FP2_MUL_EO, dfp2) CHAIN(GPU_FR_MUL_F64, dfr)
     CHAIN(GPU_FR_MUL_MIX, dfr) CHAIN(GPU_FP_MUL_F64, dfp) CHAIN(GPU_FP_MUL_MIX, dfp) CHAIN(GPU_FP_MUL_ADD, dfp)
+    CHAIN(GPU_FP_INV_BGCD, dfp)
 #undef CHAIN
     default: return CUZK_ERR_INVALID_ARG;
     }

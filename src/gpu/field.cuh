@@ -56,6 +56,7 @@ CUZK_PTX4(madchi_cc, uint64_t, "l", "madc.hi.cc.u64")
 
 #include "mont_eo.h" /* on the device it runs on the primitives above */
 #include "mont_f64.h"
+#include "inv_bgcd.h"
 
 /* ---- constants --------------------------------------------------------------------------------------------------- */
 /* Moduli as 64-bit limbs; the 32-bit views are the same bytes. ninv = −m^−1 mod 2^W. */

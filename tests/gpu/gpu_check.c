@@ -95,6 +95,7 @@ static void check_ff(void)
         {GPU_FR_MUL_EO, "fr_mul_eo", 0}, {GPU_FP_SQR_EO, "fp_sqr_eo", 1}, {GPU_FP2_MUL_EO, "fp2_mul_eo", 2},
         {GPU_FR_MUL_F64, "fr_mul_f64", 0}, {GPU_FR_MUL_MIX, "fr_mul_mix", 0}, {GPU_FP_MUL_F64, "fp_mul_f64", 1},
         {GPU_FP_MUL_MIX, "fp_mul_mix", 1}, {GPU_FP_MUL_ADD, "fp_mul_add", 1},
+        {GPU_FP_INV_BGCD, "fp_inv_bgcd", 1},
     };
     for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++) {
         cuzk_status st;
@@ -121,7 +122,8 @@ static void check_ff(void)
                 case GPU_FP_SQR_SOS64:
                 case GPU_FP_SQR_SOS32:
                 case GPU_FP_SQR_EO: fp_sqr(&pe[i], &pa[i]); break;
-                case GPU_FP_INV: fp_inv(&pe[i], &pa[i]); break; /* edge values include 0 → 0 */
+                case GPU_FP_INV:
+                case GPU_FP_INV_BGCD: fp_inv(&pe[i], &pa[i]); break; /* edge values include 0 → 0 */
                 case GPU_FP_MUL_ADD: { /* a·b + (a + b)(a − b) */
                     fp_t c, d, cd;
                     fp_add(&c, &pa[i], &pb[i]);

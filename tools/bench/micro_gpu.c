@@ -43,14 +43,14 @@ static void bench_ff(const bench_opts *o)
         {GPU_FP_MUL_EO, "gpu_fp_mul_eo"}, {GPU_FR_MUL_EO, "gpu_fr_mul_eo"},
         {GPU_FP_SQR_EO, "gpu_fp_sqr_eo"}, {GPU_FP2_MUL_EO, "gpu_fp2_mul_eo"}, {GPU_FR_MUL_F64, "gpu_fr_mul_f64"},
         {GPU_FR_MUL_MIX, "gpu_fr_mul_mix"}, {GPU_FP_MUL_F64, "gpu_fp_mul_f64"}, {GPU_FP_MUL_MIX, "gpu_fp_mul_mix"},
-        {GPU_FP_MUL_ADD, "gpu_fp_mul_add"},
+        {GPU_FP_MUL_ADD, "gpu_fp_mul_add"}, {GPU_FP_INV_BGCD, "gpu_fp_inv_bgcd"},
     };
     /* 132 SMs × 2048 threads × 4: enough to fill the device; the value is device time per operation */
     const size_t threads = (size_t)1 << 20;
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
         if (!bench_selected(o, ops[i].name)) continue;
         double ns;
-        int inv = ops[i].op == GPU_FP_INV || ops[i].op == GPU_FP2_INV; /* ~400 multiplications each */
+        int inv = ops[i].op == GPU_FP_INV || ops[i].op == GPU_FP2_INV || ops[i].op == GPU_FP_INV_BGCD; /* ~400 multiplications each */
         cuzk_status st = gpu_ff_throughput(ops[i].op, threads, inv ? 4 : 256, &ns);
         if (st != CUZK_OK) {
             fail(ops[i].name, st);
@@ -381,8 +381,9 @@ static void bench_batch_add(const bench_opts *o)
 }
 
 /* gpu_msm_var: MSM kernel variants side by side in one run (gpu_msm_set_variant): G1 at 2^22, 2^24 and 2^26 and G2
- * at 2^22, the default against G1 without the dedicated squaring, G1 with and without batch-affine rounds, and the
- * rounds' least average run (4, 8) and slots per thread (128, 512), and G1 2^26 at windows of 20, 21 and 23 bits
+ * at 2^22 and 2^24, the default against G1 without the dedicated squaring, G1 with and without batch-affine rounds,
+ * and the rounds' least average run (4, 8, 15) and slots per thread (64, 128, 512), and G1 2^26 at windows of 20, 21
+ * and 23 bits
  * (names gpu_g1_msm_var<v>[_c<c>], gpu_g2_msm_var<v>, v the variant in hex, 0 the default). With the filter
  * gpu_msm_once every configuration up to 2^22 runs once, untimed: the launches a profiler (ncu --kernel-name
  * regex:k_accumulate) attaches to. */
@@ -393,8 +394,10 @@ static void bench_msm_var(const bench_opts *o)
         {0, 22, 0, 0}, {0, 22, 0xc00414, 0}, {0, 24, 0, 0}, {0, 24, 0xc00414, 0}, {0, 24, 0xc00714, 0},
         {0, 24, 0x400714, 0}, {0, 26, 0, 0}, {0, 26, 0xc00d14, 0}, {0, 26, 0x400514, 0}, {0, 26, 0x800514, 0},
         {0, 26, 0xc30514, 0}, {0, 26, 0xc50514, 0}, {0, 26, 0, 20}, {0, 26, 0, 21}, {0, 26, 0, 23},
-        {1, 22, 0, 0}, {1, 22, 0x400514, 0}, {1, 22, 0x800514, 0}};
-    size_t nmax = (size_t)1 << (once ? 22 : 26), ntile = MSM_TILE + 17;
+        {1, 22, 0, 0}, {1, 22, 0x400514, 0}, {1, 22, 0x800514, 0}, {0, 24, 0xc30714, 0}, {0, 24, 0x830714, 0},
+        {0, 26, 0xc20514, 0}, {0, 26, 0xf00514, 0}, {0, 26, 0x830514, 0}, {1, 22, 0xc30514, 0}, {1, 22, 0xc20514, 0},
+        {1, 24, 0, 0}, {1, 24, 0xc30514, 0}};
+    size_t nmax = (size_t)1 << (once ? 22 : 26), g2max = (size_t)1 << (once ? 22 : 24), ntile = MSM_TILE + 17;
     fr_t *ks = malloc(ntile * sizeof *ks);
     gpu_msm_ctx *ctx = NULL;
     if (ks == NULL || gpu_msm_ctx_create(&ctx) != CUZK_OK) {
@@ -407,7 +410,7 @@ static void bench_msm_var(const bench_opts *o)
     cuzk_status st = gpu_malloc((void **)&dk, nmax * sizeof(fr_t));
     if (st == CUZK_OK) st = fill_cyclic(dk, ks, ntile, nmax, sizeof(fr_t));
     for (int g2 = 0; st == CUZK_OK && g2 < 2; g2++) {
-        size_t psz = g2 ? sizeof(g2_affine_t) : sizeof(g1_affine_t), np = g2 ? (size_t)1 << 22 : nmax;
+        size_t psz = g2 ? sizeof(g2_affine_t) : sizeof(g1_affine_t), np = g2 ? g2max : nmax;
         void *tile = make_tile(g2);
         if (tile == NULL) st = CUZK_ERR_NOMEM;
         if (st == CUZK_OK) st = gpu_malloc(&db[g2], np * psz);
@@ -416,7 +419,7 @@ static void bench_msm_var(const bench_opts *o)
     }
     for (size_t i = 0; st == CUZK_OK && i < sizeof cfg / sizeof cfg[0]; i++) {
         size_t n = (size_t)1 << cfg[i].log2;
-        if (n > nmax) continue;
+        if (n > (cfg[i].g2 ? g2max : nmax)) continue;
         int g2 = cfg[i].g2;
         unsigned old = gpu_msm_set_variant(cfg[i].v), old_c = gpu_msm_set_window(cfg[i].c);
         double ms = 0;
