@@ -383,8 +383,7 @@ static void bench_batch_add(const bench_opts *o)
 /* gpu_msm_var: MSM kernel variants side by side in one run (gpu_msm_set_variant): G1 at 2^22, 2^24 and 2^26 and G2
  * at 2^22 and 2^24, the default against G1 without the dedicated squaring, G1 with and without batch-affine rounds,
  * and the rounds' least average run (4, 8, 15) and slots per thread (64, 128, 512), and G1 2^26 at windows of 20, 21
- * and 23 bits
- * (names gpu_g1_msm_var<v>[_c<c>], gpu_g2_msm_var<v>, v the variant in hex, 0 the default). With the filter
+ * and 23 bits (names gpu_g1_msm_var<v>[_c<c>], gpu_g2_msm_var<v>, v the variant in hex, 0 the default). With the filter
  * gpu_msm_once every configuration up to 2^22 runs once, untimed: the launches a profiler (ncu --kernel-name
  * regex:k_accumulate) attaches to. */
 static void bench_msm_var(const bench_opts *o)
