@@ -139,6 +139,41 @@ static void test_fp_edges(void **state)
     assert_memory_equal(&want, &a, sizeof want);
 }
 
+/* the binary-GCD inversion where its approximations change shape: inputs 2^k, 2^k − 1 and p − 2^k for every k, so
+ * that the longer length n crosses every word boundary (the top 33 bits taken from one or two words) and the short
+ * path (n ≤ 64) starts at every size */
+static void test_fp_inv_bgcd_shapes(void **state)
+{
+    (void)state;
+    static const uint32_t p[12] = {0xffffaaab, 0xb9feffff, 0xb153ffff, 0x1eabfffe, 0xf6b0f624, 0x6730d2a0,
+                                   0xf38512bf, 0x64774b84, 0x434bacd7, 0x4b1ba7b6, 0x397fe69a, 0x1a0111ea};
+    for (int k = 0; k < 381; k++) {
+        for (int shape = 0; shape < 3; shape++) {
+            uint32_t y[12] = {0};
+            y[k >> 5] = 1u << (k & 31); /* 2^k */
+            if (shape == 1) { /* 2^k − 1 */
+                for (int i = 0; i < 12; i++) {
+                    uint32_t was = y[i];
+                    y[i] = was - 1;
+                    if (was != 0) break;
+                }
+            } else if (shape == 2) { /* p − 2^k */
+                uint64_t borrow = 0;
+                for (int i = 0; i < 12; i++) {
+                    uint64_t d = (uint64_t)p[i] - y[i] - borrow;
+                    y[i] = (uint32_t)d;
+                    borrow = (d >> 32) & 1;
+                }
+            }
+            fp_t a, want, got;
+            memcpy(&a, y, sizeof a);
+            fp_inv(&want, &a);
+            assert_int_equal(bg_inv((uint32_t *)&got, y), 1);
+            assert_memory_equal(&want, &got, sizeof want);
+        }
+    }
+}
+
 static void test_fp2(void **state)
 {
     (void)state;
@@ -217,6 +252,7 @@ int main(void)
         cmocka_unit_test(test_fp_edges),
         cmocka_unit_test(test_fr_random_and_edges),
         cmocka_unit_test(test_fp2),
+        cmocka_unit_test(test_fp_inv_bgcd_shapes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL) + run_witness_pack_tests();
 }
