@@ -21,16 +21,6 @@
 
 #include "mont_eo.h"
 
-/* leading zeros of a non-zero word */
-M28_FN int m28_clz(uint32_t w)
-{
-#ifdef __CUDA_ARCH__
-    return __clz((int)w);
-#else
-    return __builtin_clz(w);
-#endif
-}
-
 /* At about 31 bits a batch, 2·381 bits need ~25 batches; 200 000 random inputs all finished within 19. More than
  * this means a bug, and the caller falls back to Fermat. */
 #define BG_MAX_BATCHES 64

@@ -44,6 +44,16 @@ M28_FN int m28_last_bits(int f) { return f == M28_FP ? 20 : 4; }
 M28_FN uint32_t m28_ninv(int f) { return f == M28_FP ? 0xffcfffdu : 0xfffffffu; } /* −m^−1 mod 2^28 */
 M28_FN uint32_t m28_ninv32(int f) { return f == M28_FP ? 0xfffcfffdu : 0xffffffffu; } /* −m^−1 mod 2^32 */
 
+/* leading zeros of a non-zero word */
+M28_FN int m28_clz(uint32_t w)
+{
+#ifdef __CUDA_ARCH__
+    return __clz((int)w);
+#else
+    return __builtin_clz(w);
+#endif
+}
+
 /* digit j of the modulus */
 M28_FN uint32_t m28_mod_digit(int f, int j)
 {

@@ -111,6 +111,36 @@ M28_FN void eo_reduce_row(int f, uint32_t *e, uint32_t *o, const uint32_t *p, ui
     }
 }
 
+/* After a row's reduction e[0] is 0: A/2^32 = e/2^32 + o, folded into e[0 .. n] */
+M28_FN void eo_fold(uint32_t *e, const uint32_t *o, int n)
+{
+    e[0] = eo_add_cc(e[1], o[0]);
+    M28_UNROLL
+    for (int k = 1; k < 12; k++) {
+        if (k < n) e[k] = eo_addc_cc(e[k + 1], o[k]);
+    }
+    e[n] = eo_addc(0u, 0u);
+}
+
+/* r = a + b and r = a − b over n words in one carry chain, the carry or borrow out dropped (callers know the result
+ * fits) */
+M28_FN void eo_add_words(uint32_t *r, const uint32_t *a, const uint32_t *b, int n)
+{
+    r[0] = eo_add_cc(a[0], b[0]);
+    M28_UNROLL
+    for (int k = 1; k < 24; k++) {
+        if (k < n) r[k] = eo_addc_cc(a[k], b[k]);
+    }
+}
+M28_FN void eo_sub_words(uint32_t *r, const uint32_t *a, const uint32_t *b, int n)
+{
+    r[0] = eo_sub_cc(a[0], b[0]);
+    M28_UNROLL
+    for (int k = 1; k < 24; k++) {
+        if (k < n) r[k] = eo_subc_cc(a[k], b[k]);
+    }
+}
+
 /* r = a·b·R^−1 mod m (f = M28_FP: R = 2^384; M28_FR: R = 2^256). r may alias a or b. */
 M28_FN void eo_mul(int f, uint32_t *r, const uint32_t *a, const uint32_t *b)
 {
@@ -127,13 +157,7 @@ M28_FN void eo_mul(int f, uint32_t *r, const uint32_t *a, const uint32_t *b)
             for (int k = 0; k < 12; k++) o[k] = 0;
             eo_row(e, o, a, b[i], n);
             eo_reduce_row(f, e, o, p, e[0] * m28_ninv32(f), n);
-            /* e[0] is 0: A/2^32 = e/2^32 + o */
-            e[0] = eo_add_cc(e[1], o[0]);
-            M28_UNROLL
-            for (int k = 1; k < 12; k++) {
-                if (k < n) e[k] = eo_addc_cc(e[k + 1], o[k]);
-            }
-            e[n] = eo_addc(0u, 0u);
+            eo_fold(e, o, n);
         }
     }
     m28_sub_once(f, r, e, e[n]); /* A < 2m */
@@ -224,13 +248,7 @@ M28_FN void eo_redc(int f, uint32_t *r, const uint32_t *t)
         M28_UNROLL
         for (int k = 0; k < 12; k++) o[k] = 0;
         eo_reduce_row(f, e, o, p, e[0] * m28_ninv32(f), n);
-        e[0] = eo_add_cc(e[1], o[0]);
-        M28_UNROLL
-        for (int k = 1; k < 11; k++) {
-            if (k < n - 1) e[k] = eo_addc_cc(e[k + 1], o[k]);
-        }
-        e[n - 1] = eo_addc_cc(e[n], o[n - 1]);
-        e[n] = eo_addc(0u, 0u);
+        eo_fold(e, o, n);
         e[n - 1] = eo_add_cc(e[n - 1], t[n + i]);
         e[n] = eo_addc(e[n], 0u);
     }
@@ -249,15 +267,10 @@ M28_FN void eo_sqr(int f, uint32_t *r, const uint32_t *a)
  * multiplications); a·b + c·d < 2m² < m·R */
 M28_FN void eo_mul_add(int f, uint32_t *r, const uint32_t *a, const uint32_t *b, const uint32_t *c, const uint32_t *d)
 {
-    const int n = m28_words(f);
     uint32_t t[24], u[24];
     eo_mul_wide(f, t, a, b);
     eo_mul_wide(f, u, c, d);
-    t[0] = eo_add_cc(t[0], u[0]);
-    M28_UNROLL
-    for (int k = 1; k < 24; k++) {
-        if (k < 2 * n) t[k] = eo_addc_cc(t[k], u[k]);
-    }
+    eo_add_words(t, t, u, 2 * m28_words(f));
     eo_redc(f, r, t);
 }
 
@@ -281,28 +294,18 @@ M28_FN uint32_t eo_p2_word(int k)
 M28_FN void eo_fp2_mul(uint32_t *r0, uint32_t *r1, const uint32_t *a0, const uint32_t *a1, const uint32_t *b0,
                        const uint32_t *b1)
 {
-    uint32_t sa[12], sb[12], t0[24], t1[24], c[24], d[24];
-    sa[0] = eo_add_cc(a0[0], a1[0]);
+    uint32_t sa[12], sb[12], t0[24], t1[24], c[24], d[24], p2[24];
     M28_UNROLL
-    for (int k = 1; k < 12; k++) sa[k] = eo_addc_cc(a0[k], a1[k]);
-    sb[0] = eo_add_cc(b0[0], b1[0]);
-    M28_UNROLL
-    for (int k = 1; k < 12; k++) sb[k] = eo_addc_cc(b0[k], b1[k]);
+    for (int k = 0; k < 24; k++) p2[k] = eo_p2_word(k);
+    eo_add_words(sa, a0, a1, 12);
+    eo_add_words(sb, b0, b1, 12);
     eo_mul_wide(M28_FP, t0, a0, b0);
     eo_mul_wide(M28_FP, t1, a1, b1);
-    c[0] = eo_add_cc(t0[0], t1[0]);
-    M28_UNROLL
-    for (int k = 1; k < 24; k++) c[k] = eo_addc_cc(t0[k], t1[k]);
-    d[0] = eo_add_cc(t0[0], eo_p2_word(0));
-    M28_UNROLL
-    for (int k = 1; k < 24; k++) d[k] = eo_addc_cc(t0[k], eo_p2_word(k));
-    d[0] = eo_sub_cc(d[0], t1[0]);
-    M28_UNROLL
-    for (int k = 1; k < 24; k++) d[k] = eo_subc_cc(d[k], t1[k]);
+    eo_add_words(c, t0, t1, 24);
+    eo_add_words(d, t0, p2, 24);
+    eo_sub_words(d, d, t1, 24);
     eo_mul_wide(M28_FP, t0, sa, sb);
-    t0[0] = eo_sub_cc(t0[0], c[0]);
-    M28_UNROLL
-    for (int k = 1; k < 24; k++) t0[k] = eo_subc_cc(t0[k], c[k]);
+    eo_sub_words(t0, t0, c, 24);
     eo_redc(M28_FP, r1, t0);
     eo_redc(M28_FP, r0, d);
 }

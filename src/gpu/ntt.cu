@@ -391,6 +391,13 @@ static cuzk_status run(fr_t *x, gpu_ntt_domain *d, int inv, const scale_t *pre, 
 {
     unsigned bits[4], P = plan(d->k, bits), a = d->k;
     dfr *buf = (dfr *)x;
+    int mv = (g_variant & 64)   ? 5
+             : (g_variant & 32) ? 4
+             : (g_variant & 8)  ? 3
+             : (g_variant & 2)  ? 2
+                                : (int)(g_variant & 1);
+    unsigned radix = (g_variant & 4) ? 4 : 8;
+    pass_kernel kernel = k_passes[mv][radix == 4 ? 0 : 1];
     for (unsigned i = 0; i < P; i++) {
         pass_t p;
         memset(&p, 0, sizeof p);
@@ -415,14 +422,7 @@ static cuzk_status run(fr_t *x, gpu_ntt_domain *d, int inv, const scale_t *pre, 
         if (p.last) p.post = *post;
         unsigned T = 1u << (p.s + p.lam);
         unsigned blocks = (unsigned)(d->n / T);
-        int mv = (g_variant & 64)   ? 5
-                 : (g_variant & 32) ? 4
-                 : (g_variant & 8)  ? 3
-                 : (g_variant & 2)  ? 2
-                                    : (int)(g_variant & 1);
-        size_t shm = T * sizeof(dfr);
-        bool radix4 = (g_variant & 4) != 0;
-        k_passes[mv][radix4 ? 0 : 1]<<<blocks, T / (radix4 ? 4 : 8), shm>>>(p);
+        kernel<<<blocks, T / radix, T * sizeof(dfr)>>>(p);
         CUZK_CUDA_LAUNCHED();
         a -= p.s;
     }

@@ -50,7 +50,8 @@ static void bench_ff(const bench_opts *o)
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
         if (!bench_selected(o, ops[i].name)) continue;
         double ns;
-        int inv = ops[i].op == GPU_FP_INV || ops[i].op == GPU_FP2_INV || ops[i].op == GPU_FP_INV_BGCD; /* ~400 multiplications each */
+        /* an inversion costs tens to hundreds of multiplications: fewer iterations */
+        int inv = ops[i].op == GPU_FP_INV || ops[i].op == GPU_FP2_INV || ops[i].op == GPU_FP_INV_BGCD;
         cuzk_status st = gpu_ff_throughput(ops[i].op, threads, inv ? 4 : 256, &ns);
         if (st != CUZK_OK) {
             fail(ops[i].name, st);
