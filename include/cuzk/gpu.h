@@ -155,9 +155,10 @@ unsigned gpu_msm_window_for(size_t n);
 int gpu_msm_set_profile(int on);
 /* Kernel variant (measurements): bits 0..3 (G1) and 4..7 (G2) = m, the MSM kernels compiled for m resident blocks
  * of 128 threads per SM: 1 = no register cap, 4 = 128 registers; bit 8: G1 with the dedicated Fp squaring;
- * bits 9 and 10: batch-affine rounds before the G1 and the G2 bucket accumulation (G1 takes them from 2^25 points
+ * bits 9 and 10: batch-affine rounds before the G1 and the G2 bucket accumulation (G1 takes them from 2^24 points
  * without bit 9, unless bit 11 is set), bits 16..19 = v > 0: 2^(4 + v) slots per thread in them (0: 256),
- * bits 20..23 = v > 0: another round while runs average v entries (0: 4);
+ * bits 20..23 = v > 0: another round while runs average v entries (0: 4), bits 24..27 the same for G1 alone (0: as
+ * bits 20..23);
  * bits 12..15: r > 0 spreads the bucket reduction over about 2^(12 + r) threads (0: 2^15); 0 = the default (the
  * fastest measured on the H200: docs/PERFORMANCE-gpu.md). Returns the previous value. */
 unsigned gpu_msm_set_variant(unsigned v);

@@ -67,8 +67,24 @@ extern "C" uint64_t g16_gpu_msm_scratch_bytes(size_t n_g1, size_t n_g2);
 /* Device bytes an MSM context (msm.cu) and an NTT domain (ntt.cu) hold now. */
 extern "C" uint64_t g16_gpu_msm_ctx_bytes(const gpu_msm_ctx *x);
 extern "C" uint64_t g16_gpu_ntt_domain_bytes(const gpu_ntt_domain *d);
-/* Makes the domain's coset tables for shift g now (inv: the inverse transform's), as the coset transforms would. */
-extern "C" cuzk_status g16_gpu_ntt_coset_prepare(gpu_ntt_domain *d, int inv, const fr_t *g);
+
+/* H's transforms (ntt.cu, for prover.cu), each ending with an optional finish: out = (v·mul[i] − minus[i])·k, each
+ * part where set (mul may be the output itself).
+ *   to_coset: values on the domain → values on the coset g·H (an unscaled inverse NTT, then the coset forward with
+ *             the 1/n moved into its shift table), written to out (x when NULL);
+ *   inverse_raw, coset_inverse_raw: n times the coefficients (no 1/n anywhere), in place.
+ * h_prepare makes the coset tables they use for shift g now (coset_inverse: coset_inverse_raw's too). */
+typedef struct {
+    const fr_t *mul, *minus;
+    fr_t k;
+    bool has_k;
+} g16_ntt_finish;
+extern "C" cuzk_status g16_gpu_ntt_h_prepare(gpu_ntt_domain *d, const fr_t *g, bool coset_inverse);
+extern "C" cuzk_status g16_gpu_ntt_to_coset(fr_t *x, gpu_ntt_domain *d, const fr_t *g, const g16_ntt_finish *fin,
+                                            fr_t *out);
+extern "C" cuzk_status g16_gpu_ntt_inverse_raw(fr_t *x, gpu_ntt_domain *d);
+extern "C" cuzk_status g16_gpu_ntt_coset_inverse_raw(fr_t *x, gpu_ntt_domain *d, const fr_t *g,
+                                                     const g16_ntt_finish *fin);
 
 /* A zeroed key with its device, its placement and (from opts, which may be NULL) its stream buffer size recorded;
  * every pointer NULL (gpu_key_free releases whatever is set). Every way of making a key starts here. */

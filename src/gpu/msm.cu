@@ -8,7 +8,7 @@
  *      the pair (key = j_local·2^c + |d|, value = point index | sign bit).
  *   2. cub::DeviceRadixSort sorts the pairs by key over c + log2(group windows) bits: points of one bucket become
  *      one contiguous run, the buckets of all windows of the group one after the other.
- *   2b. (G2, and G1 from 2^25 points; gpu_msm_set_variant) batch-affine rounds shorten the runs: neighbours of one
+ *   2b. (G2, and G1 from 2^24 points; gpu_msm_set_variant) batch-affine rounds shorten the runs: neighbours of one
  *      bucket are added in affine coordinates with one inversion per 256 pairs ("batch-affine rounds" below); step 3
  *      then sums the shorter list.
  *   3. k_accumulate: the sorted array is cut into slices of L entries, one thread each (so the work is even
@@ -55,20 +55,21 @@ extern "C" unsigned gpu_msm_set_window(unsigned c)
 }
 /* gpu_msm_set_variant: bits 0..3 (G1) and 4..7 (G2) = m, the accumulation and batch-addition kernels compiled for m
  * resident blocks of 128 threads per SM (1 = no register cap, 4 = 128 registers); bit 8: G1 with the dedicated Fp
- * squaring (dfp_sq); bits 9 and 10: batch-affine rounds before the G1 and G2 accumulations (bits 16..19 and
- * 20..23: their slots per thread and least average run, ba_slots and ba_min_run); bit 11: none for G1 even from
- * MSM_G1_BA_MIN points; bits 12..15: r > 0 spreads the bucket reduction over about 2^(12 + r) threads (0:
- * reduction_segment); 0 = the measured best (MSM_DEFAULT_VARIANT: docs/PERFORMANCE-gpu.md, sessions 4 to 8) */
+ * squaring (dfp_sq); bits 9 and 10: batch-affine rounds before the G1 and G2 accumulations (bits 16..19: their
+ * slots per thread, ba_slots; bits 20..23 and 24..27: G2's and G1's least average run, ba_min_run, G1 taking G2's
+ * when its own is 0); bit 11: none for G1 even from MSM_G1_BA_MIN points; bits 12..15: r > 0 spreads the bucket
+ * reduction over about 2^(12 + r) threads (0: reduction_segment); 0 = the measured best (MSM_DEFAULT_VARIANT:
+ * docs/PERFORMANCE-gpu.md, sessions 4 to 10) */
 #define MSM_VARIANT_G1_SQR 0x100u
 #define MSM_VARIANT_G1_BA 0x200u /* batch-affine rounds before the G1 accumulation */
 #define MSM_VARIANT_G2_BA 0x400u
 #define MSM_VARIANT_G1_NO_BA 0x800u /* no batch-affine rounds for G1 at any size (else from MSM_G1_BA_MIN points) */
-/* G1 takes the batch-affine rounds from 2^25 points: with the parity-split multiplication and squaring they measured
- * 403.3 ms against 415.7 at 2^26 and 114.3 against 112.0 at 2^24 (docs/PERFORMANCE-gpu.md, session 8) */
-#define MSM_G1_BA_MIN ((size_t)1 << 25)
-/* batch-affine rounds while runs average 12 or more: G1 2^26 399.8 ms against 403.1 (8) and 409.1 (4), G2 2^22 99.9
- * against 104.1 and 105.5 (docs/PERFORMANCE-gpu.md, session 8) */
-#define MSM_DEFAULT_VARIANT 0xc00514u
+/* G1 takes the batch-affine rounds from 2^24 points: with the binary-GCD inversion they measured 106.0 ms against
+ * 111.8 at 2^24 (docs/PERFORMANCE-gpu.md, session 9) */
+#define MSM_G1_BA_MIN ((size_t)1 << 24)
+/* batch-affine rounds while runs average 12 or more for G2 (2^22: 93.0 ms against 97.9 with 8 and 100.5 with 4), 8 or
+ * more for G1 (2^26: 365.9 against 369.4 with 12 and 367.3 with 4; docs/PERFORMANCE-gpu.md, session 9) */
+#define MSM_DEFAULT_VARIANT 0x8c00514u
 static unsigned g_variant;
 static unsigned variant_bits(void) { return g_variant ? g_variant : MSM_DEFAULT_VARIANT; }
 /* buckets per reduction segment for `total` buckets over all windows: about 2^rt threads, at least one bucket each */
@@ -86,6 +87,19 @@ static uint32_t reduction_segment(size_t total, uint32_t nb, bool g1)
     if (r != 0) return segment_for_threads(total, 12 + r, nb);
     uint32_t sl = segment_for_threads(total, 15, nb);
     return g1 && sl > 128 ? segment_for_threads(total, 16, nb) : sl;
+}
+/* the batch-affine rounds (below): slots per thread 2^(4 + v) and the least average run for another round (variant
+ * bits 16..19, and 20..23 or 24..27, when not zero) */
+static unsigned ba_slots(void)
+{
+    unsigned v = (variant_bits() >> 16) & 15;
+    return 1u << (v != 0 ? 4 + v : 8);
+}
+static unsigned ba_min_run(bool g1)
+{
+    unsigned v2 = (variant_bits() >> 20) & 15, v1 = (variant_bits() >> 24) & 15;
+    unsigned v = g1 && v1 != 0 ? v1 : v2;
+    return v != 0 ? v : 4;
 }
 extern "C" unsigned gpu_msm_set_variant(unsigned v)
 {
@@ -186,6 +200,7 @@ typedef struct {
     uint32_t nb;          /* buckets per window, 2^(c−1); slots 0 .. nb per window (slot 0 unused) */
     uint32_t seg_len, nseg; /* reduction segments per window */
     bool ba;              /* batch-affine rounds before the accumulation */
+    unsigned ba_min_run;  /* their least average run */
 } msm_plan_t;
 
 /* ba_point_bytes: the affine point size when batch-affine rounds run (0: none). Their lists take up to ~0.8 points
@@ -204,6 +219,7 @@ static void plan_make(msm_plan_t *p, size_t n, size_t ba_point_bytes, bool g1)
 {
     p->n = n;
     p->ba = ba_point_bytes != 0;
+    p->ba_min_run = ba_min_run(g1);
     p->c = g_window ? g_window : gpu_msm_window_for(n);
     if (p->c < 2) p->c = 2;
     p->nw = (256 + p->c - 1) / p->c;
@@ -382,18 +398,6 @@ __global__ void k_fixup(dxyzz<F> *buckets, const dxyzz<F> *heads, const dxyzz<F>
  * parked in the x of each pair's output slot on the way forward and read back on the way back. Per addition this
  * costs 5M + 1S and a ba_slots()-th of an inversion, against 8M + 2S for a mixed XYZZ addition. Doubling (a = b) takes
  * 2y as its denominator; a = −b and infinity on either side need none (denominator 1). */
-/* slots per thread 2^(4 + v) and the least average run for another round (variant bits 16..19 and 20..23, when not
- * zero) */
-static unsigned ba_slots(void)
-{
-    unsigned v = (variant_bits() >> 16) & 15;
-    return 1u << (v != 0 ? 4 + v : 8);
-}
-static unsigned ba_min_run(void)
-{
-    unsigned v = (variant_bits() >> 20) & 15;
-    return v != 0 ? v : 4;
-}
 #define BA_MAX_ROUNDS 24
 
 enum { BA_ADD, BA_DBL, BA_LEFT, BA_RIGHT, BA_INF };
@@ -711,12 +715,12 @@ typedef struct {
     size_t slice;                  /* L of the accumulation over what is left */
 } ba_plan;
 
-static void ba_plan_make(ba_plan *b, size_t items, size_t runs, bool on)
+static void ba_plan_make(ba_plan *b, size_t items, size_t runs, bool on, unsigned min_run)
 {
     b->rounds = 0;
     b->len[0] = items;
     size_t m = items;
-    while (on && b->rounds < BA_MAX_ROUNDS && m >= (size_t)ba_min_run() * runs && m > 1) {
+    while (on && b->rounds < BA_MAX_ROUNDS && m >= (size_t)min_run * runs && m > 1) {
         size_t next = m / 2 + runs;
         m = next < m ? next : m;
         b->len[++b->rounds] = m;
@@ -752,7 +756,7 @@ static void scratch_sizes_of(scratch_sizes *z, const msm_plan_t *p, size_t point
         z->cub = p->items * 8; /* generous when the query fails */
     }
     ba_plan bp;
-    ba_plan_make(&bp, p->items, (size_t)p->gw * p->nb, p->ba);
+    ba_plan_make(&bp, p->items, (size_t)p->gw * p->nb, p->ba, p->ba_min_run);
     if (bp.rounds == 0) return;
     size_t aff = point_bytes / 2, slots = (p->items + 2) / 2, scan = 0;
     z->ba_pts[0] = bp.len[1] * aff;
@@ -917,7 +921,7 @@ static cuzk_status msm_run(void *win_host, gpu_msm_ctx *x, const daff<F> *bases,
         const daff<F> *pts = bases;
         size_t L = p.slice;
         ba_plan bp;
-        ba_plan_make(&bp, items, (size_t)gw * p.nb, p.ba);
+        ba_plan_make(&bp, items, (size_t)gw * p.nb, p.ba, p.ba_min_run);
         if (bp.rounds > 0) {
             CUZK_TRY(ba_rounds<F>(x, &bp, bases, p.c, &keys, &pts, &count));
             vals = NULL;

@@ -12,11 +12,13 @@
  * Twiddles: ω^E = TH[E >> 14]·TL[E mod 2^14] (two tables of ≤ 2^14 elements, L2-resident), forward and inverse
  * tables kept apart. A pass over sub-transforms of size 2^a ≤ 2^20 needs only the 2^a-th roots: those come straight
  * from a table of them (8 MiB for the second pass at 2^27), one multiplication less per element. Coset shifts and
- * 1/n are folded into the first pass's loads and the last pass's stores. */
+ * 1/n are folded into the first pass's loads and the last pass's stores, and so is the pointwise work of Groth16's H
+ * (g16_gpu_ntt_to_coset, g16_gpu_ntt_coset_inverse_raw): the last pass can multiply by another vector, subtract a
+ * third and scale, so that H takes no passes of its own over memory. */
 #include <string.h>
 
 #include "field.cuh"
-#include "gpu_internal.cuh"
+#include "g16_gpu.cuh"
 
 #define TW_SPLIT 14
 #define SMALL_LOG 11 /* the in-block table holds the 2^11-th roots (or the n-th for smaller n) */
@@ -29,6 +31,13 @@ typedef struct {
     int mode;           /* 0: none, 1: constant, 2: table */
 } scale_t;
 
+/* out = (v·mul[i] − minus[i])·k after the last pass's scaling, each part where set (g16_ntt_finish) */
+typedef struct {
+    const dfr *mul, *minus;
+    dfr k;
+    int has_k;
+} finish_t;
+
 typedef struct {
     const dfr *in;
     dfr *out;
@@ -39,7 +48,12 @@ typedef struct {
     unsigned dt_shift;
     unsigned qlog;
     scale_t pre, post;
+    finish_t fin;
 } pass_t;
+
+/* The coset tables, by kind: g^i and n_inv·g^−i for the public coset transforms; n_inv·g^i for the coset forward
+ * after an unscaled inverse (the inverse's 1/n moved into the shift) and g^−i for the unscaled coset inverse. */
+enum { COSET_FWD, COSET_INV, COSET_FWD_NINV, COSET_INV_RAW, COSET_KINDS };
 
 struct gpu_ntt_domain {
     unsigned k;
@@ -50,10 +64,10 @@ struct gpu_ntt_domain {
     dfr *dt[2];                 /* the 2^dt_log-th roots (dt_log 0: none) */
     unsigned dt_log;
     dfr *scratch;
-    /* coset tables of the last shift used: g^i (forward) and n_inv·g^−i (inverse) */
-    bool have_g[2];
-    fr_t g[2];
-    dfr *gl[2], *gh[2];
+    /* coset tables of each kind for the last shift used with it */
+    bool have_g[COSET_KINDS];
+    fr_t g[COSET_KINDS];
+    dfr *gl[COSET_KINDS], *gh[COSET_KINDS];
 };
 
 static unsigned g_tile_log2 = 11;
@@ -228,6 +242,15 @@ template <int MV, int QMAX> __global__ void __launch_bounds__(512) k_pass(pass_t
             dfr v = dfr_load(&sh[(m << lam) + l]);
             size_t dst = ((size_t)mr << (p.k - s)) + dbase + lr;
             apply_scale<MV>(&v, &p.post, dst);
+            if (p.fin.mul != NULL) {
+                dfr u = dfr_load(&p.fin.mul[dst]); /* may be out itself: this thread alone reads and writes dst */
+                vmul<MV>(&v, &v, &u);
+            }
+            if (p.fin.minus != NULL) {
+                dfr u = dfr_load(&p.fin.minus[dst]);
+                dfr_sub(&v, &v, &u);
+            }
+            if (p.fin.has_k) vmul<MV>(&v, &v, &p.fin.k);
             dfr_store(&p.out[dst], &v);
         }
     }
@@ -287,7 +310,7 @@ extern "C" uint64_t g16_gpu_ntt_domain_bytes(const gpu_ntt_domain *d)
     size_t nhi = d->n >> TW_SPLIT ? d->n >> TW_SPLIT : 1;
     unsigned qlog = d->k < SMALL_LOG ? d->k : SMALL_LOG;
     uint64_t elems = 2 * (nlo + nhi + ((size_t)1 << (qlog - 1)) + (d->dt_log ? (size_t)1 << d->dt_log : 0));
-    for (int i = 0; i < 2; i++) elems += d->gl[i] != NULL ? nlo + nhi : 0;
+    for (int i = 0; i < COSET_KINDS; i++) elems += d->gl[i] != NULL ? nlo + nhi : 0;
     if (d->scratch != NULL) elems += d->n;
     return elems * sizeof(dfr);
 }
@@ -300,6 +323,8 @@ extern "C" void gpu_ntt_domain_destroy(gpu_ntt_domain *d)
         gpu_free(d->th[i]);
         gpu_free(d->sm[i]);
         gpu_free(d->dt[i]);
+    }
+    for (int i = 0; i < COSET_KINDS; i++) {
         gpu_free(d->gl[i]);
         gpu_free(d->gh[i]);
     }
@@ -387,7 +412,9 @@ extern "C" cuzk_status gpu_ntt_domain_create(gpu_ntt_domain **out, unsigned log2
 
 extern "C" size_t gpu_ntt_size(const gpu_ntt_domain *d) { return d->n; }
 
-static cuzk_status run(fr_t *x, gpu_ntt_domain *d, int inv, const scale_t *pre, const scale_t *post)
+/* x in, the result in out (x when NULL): the transform, then pre before the first pass, post and fin after the last */
+static cuzk_status run(fr_t *x, gpu_ntt_domain *d, int inv, const scale_t *pre, const scale_t *post,
+                       const finish_t *fin, fr_t *out)
 {
     unsigned bits[4], P = plan(d->k, bits), a = d->k;
     dfr *buf = (dfr *)x;
@@ -409,7 +436,7 @@ static cuzk_status run(fr_t *x, gpu_ntt_domain *d, int inv, const scale_t *pre, 
         unsigned want = g_tile_log2 > p.s ? g_tile_log2 - p.s : 0;
         p.lam = want < avail ? want : avail;
         p.in = i == 0 ? buf : d->scratch;
-        p.out = p.last ? buf : d->scratch;
+        p.out = !p.last ? d->scratch : out != NULL ? (dfr *)out : buf;
         p.tl = d->tl[inv];
         p.th = d->th[inv];
         p.sm = d->sm[inv];
@@ -420,6 +447,7 @@ static cuzk_status run(fr_t *x, gpu_ntt_domain *d, int inv, const scale_t *pre, 
         p.qlog = d->k < SMALL_LOG ? d->k : SMALL_LOG;
         if (i == 0) p.pre = *pre;
         if (p.last) p.post = *post;
+        if (p.last && fin != NULL) p.fin = *fin;
         unsigned T = 1u << (p.s + p.lam);
         unsigned blocks = (unsigned)(d->n / T);
         kernel<<<blocks, T / radix, T * sizeof(dfr)>>>(p);
@@ -431,48 +459,93 @@ static cuzk_status run(fr_t *x, gpu_ntt_domain *d, int inv, const scale_t *pre, 
 
 static const scale_t NO_SCALE = {NULL, NULL, {{0}}, 0};
 
-extern "C" cuzk_status gpu_ntt_forward(fr_t *x, gpu_ntt_domain *d) { return run(x, d, 0, &NO_SCALE, &NO_SCALE); }
+extern "C" cuzk_status gpu_ntt_forward(fr_t *x, gpu_ntt_domain *d)
+{
+    return run(x, d, 0, &NO_SCALE, &NO_SCALE, NULL, NULL);
+}
 
 extern "C" cuzk_status gpu_ntt_inverse(fr_t *x, gpu_ntt_domain *d)
 {
     scale_t post = {NULL, NULL, to_d(&d->n_inv), 1};
-    return run(x, d, 1, &NO_SCALE, &post);
+    return run(x, d, 1, &NO_SCALE, &post, NULL, NULL);
 }
 
-static cuzk_status coset_tables(gpu_ntt_domain *d, int inv, const fr_t *g)
+static cuzk_status coset_tables(gpu_ntt_domain *d, int kind, const fr_t *g)
 {
     if (fr_is_zero(g)) return CUZK_ERR_INVALID_ARG;
-    if (d->have_g[inv] && fr_eq(&d->g[inv], g)) return CUZK_OK;
-    d->have_g[inv] = false;
-    if (inv) {
-        fr_t gi;
-        fr_inv_vartime(&gi, g);
-        CUZK_TRY(split_tables(&d->gl[1], &d->gh[1], d->n, &gi, &d->n_inv));
-    } else {
-        CUZK_TRY(split_tables(&d->gl[0], &d->gh[0], d->n, g, NULL));
-    }
-    d->g[inv] = *g;
-    d->have_g[inv] = true;
+    if (d->have_g[kind] && fr_eq(&d->g[kind], g)) return CUZK_OK;
+    d->have_g[kind] = false;
+    bool inv = kind == COSET_INV || kind == COSET_INV_RAW;
+    bool scaled = kind == COSET_INV || kind == COSET_FWD_NINV;
+    fr_t base = *g;
+    if (inv) fr_inv_vartime(&base, g);
+    CUZK_TRY(split_tables(&d->gl[kind], &d->gh[kind], d->n, &base, scaled ? &d->n_inv : NULL));
+    d->g[kind] = *g;
+    d->have_g[kind] = true;
     return CUZK_OK;
 }
 
-extern "C" cuzk_status g16_gpu_ntt_coset_prepare(gpu_ntt_domain *d, int inv, const fr_t *g)
+static scale_t table_scale(const gpu_ntt_domain *d, int kind)
 {
-    return coset_tables(d, inv ? 1 : 0, g);
+    scale_t sc = {d->gl[kind], d->gh[kind], {{0}}, 2};
+    return sc;
 }
 
 extern "C" cuzk_status gpu_ntt_coset_forward(fr_t *x, gpu_ntt_domain *d, const fr_t *g)
 {
-    CUZK_TRY(coset_tables(d, 0, g));
-    scale_t pre = {d->gl[0], d->gh[0], {{0}}, 2};
-    return run(x, d, 0, &pre, &NO_SCALE);
+    CUZK_TRY(coset_tables(d, COSET_FWD, g));
+    scale_t pre = table_scale(d, COSET_FWD);
+    return run(x, d, 0, &pre, &NO_SCALE, NULL, NULL);
 }
 
 extern "C" cuzk_status gpu_ntt_coset_inverse(fr_t *x, gpu_ntt_domain *d, const fr_t *g)
 {
-    CUZK_TRY(coset_tables(d, 1, g));
-    scale_t post = {d->gl[1], d->gh[1], {{0}}, 2};
-    return run(x, d, 1, &NO_SCALE, &post);
+    CUZK_TRY(coset_tables(d, COSET_INV, g));
+    scale_t post = table_scale(d, COSET_INV);
+    return run(x, d, 1, &NO_SCALE, &post, NULL, NULL);
+}
+
+static finish_t finish_of(const g16_ntt_finish *f)
+{
+    finish_t r;
+    memset(&r, 0, sizeof r);
+    if (f != NULL) {
+        r.mul = (const dfr *)f->mul;
+        r.minus = (const dfr *)f->minus;
+        r.k = to_d(&f->k);
+        r.has_k = f->has_k;
+    }
+    return r;
+}
+
+extern "C" cuzk_status g16_gpu_ntt_h_prepare(gpu_ntt_domain *d, const fr_t *g, bool coset_inverse)
+{
+    CUZK_TRY(coset_tables(d, COSET_FWD_NINV, g));
+    return coset_inverse ? coset_tables(d, COSET_INV_RAW, g) : CUZK_OK;
+}
+
+extern "C" cuzk_status g16_gpu_ntt_to_coset(fr_t *x, gpu_ntt_domain *d, const fr_t *g, const g16_ntt_finish *fin,
+                                            fr_t *out)
+{
+    CUZK_TRY(coset_tables(d, COSET_FWD_NINV, g));
+    CUZK_TRY(run(x, d, 1, &NO_SCALE, &NO_SCALE, NULL, NULL));
+    scale_t pre = table_scale(d, COSET_FWD_NINV);
+    finish_t f = finish_of(fin);
+    return run(x, d, 0, &pre, &NO_SCALE, &f, out);
+}
+
+extern "C" cuzk_status g16_gpu_ntt_inverse_raw(fr_t *x, gpu_ntt_domain *d)
+{
+    return run(x, d, 1, &NO_SCALE, &NO_SCALE, NULL, NULL);
+}
+
+extern "C" cuzk_status g16_gpu_ntt_coset_inverse_raw(fr_t *x, gpu_ntt_domain *d, const fr_t *g,
+                                                     const g16_ntt_finish *fin)
+{
+    CUZK_TRY(coset_tables(d, COSET_INV_RAW, g));
+    scale_t post = table_scale(d, COSET_INV_RAW);
+    finish_t f = finish_of(fin);
+    return run(x, d, 1, &NO_SCALE, &post, &f, NULL);
 }
 
 extern "C" cuzk_status gpu_ntt_host(fr_t *x, gpu_ntt_domain *d, gpu_ntt_kind kind, const fr_t *g)

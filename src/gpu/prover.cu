@@ -230,31 +230,6 @@ __global__ void k_check(gpu_csr A, gpu_csr B, gpu_csr C, const dfr *values, cons
     if (!dfr_eq(&ab, &vc)) atomicMin(bad, (unsigned long long)i);
 }
 
-/* h := a·b − c (c NULL: h := a·b) */
-__global__ void k_combine(dfr *h, const dfr *a, const dfr *b, const dfr *c, uint64_t n)
-{
-    uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n) return;
-    dfr x = dfr_load(&a[i]), y = dfr_load(&b[i]), t;
-    dfr_mul(&t, &x, &y);
-    if (c != NULL) {
-        dfr w = dfr_load(&c[i]);
-        dfr_sub(&t, &t, &w);
-    }
-    dfr_store(&h[i], &t);
-}
-
-/* h := (h − c)·s */
-__global__ void k_sub_scale(dfr *h, const dfr *c, uint64_t n, dfr s)
-{
-    uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n) return;
-    dfr x = dfr_load(&h[i]), w = dfr_load(&c[i]);
-    dfr_sub(&x, &x, &w);
-    dfr_mul(&x, &x, &s);
-    dfr_store(&h[i], &x);
-}
-
 /* Classifies the scalars of positions p < npos (variable vars[p], or base + p when vars is NULL): bit p of the
  * bitmap for 1, flags[p] for any other non-zero value. Launched over a multiple of 64 threads so that every bitmap
  * word is written whole (two 32-bit halves, little-endian). */
@@ -362,26 +337,36 @@ static void h_coset(const gpu_key *k, fr_t *g, fr_t *s)
  * snarkjs: A, B and C are interpolated and evaluated on the coset, and a·b − c there is the answer (six NTTs).
  * bellperson: H = (A·B − C)/Z with deg H < n, and Z = g^n − 1 on the whole coset. The coset inverse NTT is linear and
  * returns C's own coefficients for C's coset values (deg C < n), so H = (coset-iNTT(A·B on the coset) − C)/(g^n − 1):
- * C is never taken to the coset, six NTTs instead of seven. */
+ * C is never taken to the coset, six NTTs instead of seven.
+ * The pointwise work rides on the transforms' last passes (g16_ntt_finish): the product on B's, and bellperson's
+ * − C and 1/Z on the coset inverse's, where the 1/n that neither inverse applied is taken with 1/Z. */
 static cuzk_status compute_h(gpu_prover *p, const gpu_key *k)
 {
     bool bell = k->conv == GROTH16_BELLPERSON;
     CUZK_TRY(ensure_domain(p, k->log2n, bell ? FR_ROOTS_GEN7 : FR_ROOTS_GEN5));
-    uint64_t n = k->domain_size;
     fr_t g, s;
     h_coset(k, &g, &s);
-    for (int v = 0; v < 3; v++) {
-        CUZK_TRY(gpu_ntt_inverse(p->abc[v], p->dom));
-        if (!bell || v < 2) CUZK_TRY(gpu_ntt_coset_forward(p->abc[v], p->dom, &g));
+    fr_t *a = p->abc[0], *b = p->abc[1], *c = p->abc[2];
+    g16_ntt_finish prod;
+    memset(&prod, 0, sizeof prod);
+    prod.mul = a;
+    if (!bell) {
+        CUZK_TRY(g16_gpu_ntt_to_coset(c, p->dom, &g, NULL, NULL));
+        prod.minus = c;
     }
-    k_combine<<<blocks(n, 256), 256>>>((dfr *)p->abc[0], (const dfr *)p->abc[0], (const dfr *)p->abc[1],
-                                       bell ? NULL : (const dfr *)p->abc[2], n);
-    CUZK_CUDA_LAUNCHED();
+    CUZK_TRY(g16_gpu_ntt_to_coset(a, p->dom, &g, NULL, NULL));
+    CUZK_TRY(g16_gpu_ntt_to_coset(b, p->dom, &g, &prod, a)); /* a := a·b (− c) on the coset */
     if (!bell) return CUZK_OK;
-    CUZK_TRY(gpu_ntt_coset_inverse(p->abc[0], p->dom, &g));
-    k_sub_scale<<<blocks(n, 256), 256>>>((dfr *)p->abc[0], (const dfr *)p->abc[2], n, to_dfr(&s));
-    CUZK_CUDA_LAUNCHED();
-    return CUZK_OK;
+    CUZK_TRY(g16_gpu_ntt_inverse_raw(c, p->dom));
+    g16_ntt_finish fin;
+    memset(&fin, 0, sizeof fin);
+    fin.minus = c;
+    fr_t nn, n_inv;
+    fr_from_u64(&nn, k->domain_size);
+    fr_inv_vartime(&n_inv, &nn);
+    fr_mul(&fin.k, &s, &n_inv);
+    fin.has_k = true;
+    return g16_gpu_ntt_coset_inverse_raw(a, p->dom, &g, &fin);
 }
 
 /* A packed witness (gpu_witness_pack): per classes word, how many of its values are neither 0 nor 1 (class 2: the
@@ -659,8 +644,7 @@ extern "C" cuzk_status gpu_prover_reserve(gpu_prover *p, const gpu_key *k, cuzk_
     if (s == CUZK_OK) {
         fr_t g, scale;
         h_coset(k, &g, &scale);
-        s = g16_gpu_ntt_coset_prepare(p->dom, 0, &g);
-        if (s == CUZK_OK && bell) s = g16_gpu_ntt_coset_prepare(p->dom, 1, &g);
+        s = g16_gpu_ntt_h_prepare(p->dom, &g, bell);
     }
     uint64_t nv = k->num_inputs + k->num_aux;
     size_t need;

@@ -382,21 +382,18 @@ static void bench_batch_add(const bench_opts *o)
 }
 
 /* gpu_msm_var: MSM kernel variants side by side in one run (gpu_msm_set_variant): G1 at 2^22, 2^24 and 2^26 and G2
- * at 2^22 and 2^24, the default against G1 without the dedicated squaring, G1 with and without batch-affine rounds,
- * and the rounds' least average run (4, 8, 15) and slots per thread (64, 128, 512), and G1 2^26 at windows of 20, 21
- * and 23 bits (names gpu_g1_msm_var<v>[_c<c>], gpu_g2_msm_var<v>, v the variant in hex, 0 the default). With the filter
- * gpu_msm_once every configuration up to 2^22 runs once, untimed: the launches a profiler (ncu --kernel-name
- * regex:k_accumulate) attaches to. */
+ * at 2^22 and 2^24, the default against G1 with the rounds forced on at 2^22 and off at 2^24, the rounds' least
+ * average run (G1: 6, 10, 12; G2: 10) and slots per thread (128), and G1 2^26 at a window of 21 bits (names
+ * gpu_g1_msm_var<v>[_c<c>], gpu_g2_msm_var<v>, v the variant in hex, 0 the default). With the filter gpu_msm_once
+ * every configuration up to 2^22 runs once, untimed: the launches a profiler (ncu --kernel-name regex:k_accumulate)
+ * attaches to. */
 static void bench_msm_var(const bench_opts *o)
 {
     int once = bench_selected(o, "gpu_msm_once") && o->filter != NULL;
     static const struct { int g2; unsigned log2, v, c; } cfg[] = {
-        {0, 22, 0, 0}, {0, 22, 0xc00414, 0}, {0, 24, 0, 0}, {0, 24, 0xc00414, 0}, {0, 24, 0xc00714, 0},
-        {0, 24, 0x400714, 0}, {0, 26, 0, 0}, {0, 26, 0xc00d14, 0}, {0, 26, 0x400514, 0}, {0, 26, 0x800514, 0},
-        {0, 26, 0xc30514, 0}, {0, 26, 0xc50514, 0}, {0, 26, 0, 20}, {0, 26, 0, 21}, {0, 26, 0, 23},
-        {1, 22, 0, 0}, {1, 22, 0x400514, 0}, {1, 22, 0x800514, 0}, {0, 24, 0xc30714, 0}, {0, 24, 0x830714, 0},
-        {0, 26, 0xc20514, 0}, {0, 26, 0xf00514, 0}, {0, 26, 0x830514, 0}, {1, 22, 0xc30514, 0}, {1, 22, 0xc20514, 0},
-        {1, 24, 0, 0}, {1, 24, 0xc30514, 0}};
+        {0, 22, 0, 0}, {0, 22, 0x8c00714, 0}, {0, 24, 0, 0}, {0, 24, 0x8c00d14, 0}, {0, 24, 0xc00514, 0},
+        {0, 24, 0x8c30514, 0}, {0, 26, 0, 0}, {0, 26, 0xc00514, 0}, {0, 26, 0x6c00514, 0}, {0, 26, 0xac00514, 0},
+        {0, 26, 0, 21}, {1, 22, 0, 0}, {1, 22, 0x8a00514, 0}, {1, 24, 0, 0}};
     size_t nmax = (size_t)1 << (once ? 22 : 26), g2max = (size_t)1 << (once ? 22 : 24), ntile = MSM_TILE + 17;
     fr_t *ks = malloc(ntile * sizeof *ks);
     gpu_msm_ctx *ctx = NULL;
