@@ -159,8 +159,7 @@ int gpu_msm_set_profile(int on);
  * without bit 9, unless bit 11 is set), bits 16..19 = v > 0: 2^(4 + v) slots per thread in them (0: 256),
  * bits 20..23 = v > 0: another round while runs average v entries (0: 4), bits 24..27 the same for G1 alone (0: as
  * bits 20..23);
- * bits 12..15: r > 0 spreads the bucket reduction over about 2^(12 + r) threads (0: 2^15); bit 28: the bitmap batch
- * additions by XYZZ partial sums at every size (else by batch-affine rounds from 2^16 positions); 0 = the default (the
+ * bits 12..15: r > 0 spreads the bucket reduction over about 2^(12 + r) threads (0: 2^15); 0 = the default (the
  * fastest measured on the H200: docs/PERFORMANCE-gpu.md). Returns the previous value. */
 unsigned gpu_msm_set_variant(unsigned v);
 

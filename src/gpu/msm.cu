@@ -23,11 +23,7 @@
  *   5. k_pair_sum: the segment shares of every window are summed by halving in log2(segments) launches.
  *
  * Zero digits are sorted with the rest (key |d| = 0) and skipped by the accumulation; bases at infinity are
- * skipped as they are read.
- *
- * The bitmap batch addition (the bases of scalar 1) lists the selected positions under one key, in order, and runs
- * the batch-affine rounds on that one run until a handful of points is left (from MSM_BATCH_BA_MIN positions;
- * below, XYZZ partial sums over slices, then halving). */
+ * skipped as they are read. */
 #include <stdio.h>
 #include <string.h>
 
@@ -62,15 +58,12 @@ extern "C" unsigned gpu_msm_set_window(unsigned c)
  * squaring (dfp_sq); bits 9 and 10: batch-affine rounds before the G1 and G2 accumulations (bits 16..19: their
  * slots per thread, ba_slots; bits 20..23 and 24..27: G2's and G1's least average run, ba_min_run, G1 taking G2's
  * when its own is 0); bit 11: none for G1 even from MSM_G1_BA_MIN points; bits 12..15: r > 0 spreads the bucket
- * reduction over about 2^(12 + r) threads (0: reduction_segment); bit 28: bitmap batch additions by XYZZ partial
- * sums at every size; 0 = the measured best (MSM_DEFAULT_VARIANT: docs/PERFORMANCE-gpu.md, sessions 4 to 10) */
+ * reduction over about 2^(12 + r) threads (0: reduction_segment); 0 = the measured best (MSM_DEFAULT_VARIANT:
+ * docs/PERFORMANCE-gpu.md, sessions 4 to 10) */
 #define MSM_VARIANT_G1_SQR 0x100u
 #define MSM_VARIANT_G1_BA 0x200u /* batch-affine rounds before the G1 accumulation */
 #define MSM_VARIANT_G2_BA 0x400u
 #define MSM_VARIANT_G1_NO_BA 0x800u /* no batch-affine rounds for G1 at any size (else from MSM_G1_BA_MIN points) */
-#define MSM_VARIANT_BATCH_XYZZ 0x10000000u /* bitmap batch additions by XYZZ partial sums at any size */
-/* bitmap batch additions over at least this many positions go by batch-affine rounds (batch_rounds_run) */
-#define MSM_BATCH_BA_MIN ((size_t)1 << 16)
 /* G1 takes the batch-affine rounds from 2^24 points: with the binary-GCD inversion they measured 106.0 ms against
  * 111.8 at 2^24 (docs/PERFORMANCE-gpu.md, session 9) */
 #define MSM_G1_BA_MIN ((size_t)1 << 24)
@@ -646,43 +639,6 @@ __global__ void __launch_bounds__(128, MINB) k_batch_partial(dxyzz<F> *out, cons
     st16(&out[t], acc);
 }
 
-/* Bitmap batch addition by batch-affine rounds: the selected positions become one sorted list of a single key (one
- * bucket), which the rounds halve until a handful of points is left. cnt[w]: the selected positions of word w. */
-__global__ void k_word_popc(uint32_t *cnt, const uint64_t *bitmap, size_t words, size_t n)
-{
-    size_t w = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (w < words) cnt[w] = (uint32_t)__popcll(bits_in_range(bitmap, w, 0, n));
-}
-
-/* the list: key 1 and the position of each selected base, in order (off: the exclusive sum of cnt); *count: its
- * length */
-__global__ void k_bitmap_list(uint32_t *keys, uint32_t *vals, uint32_t *count, const uint64_t *bitmap,
-                              const uint32_t *off, const uint32_t *cnt, size_t words, size_t n)
-{
-    size_t w = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (w >= words) return;
-    uint64_t bits = bits_in_range(bitmap, w, 0, n);
-    uint32_t o = off[w];
-    while (bits != 0) {
-        keys[o] = 1;
-        vals[o++] = (uint32_t)((w << 6) + (unsigned)(__ffsll((long long)bits) - 1));
-        bits &= bits - 1;
-    }
-    if (w == words - 1) *count = off[w] + cnt[w];
-}
-
-/* the sum of the *count points the rounds left (a handful), by one thread */
-template <typename F> __global__ void k_sum_list(dxyzz<F> *out, const daff<F> *pts, const uint32_t *count)
-{
-    dxyzz<F> acc;
-    xyzz_set_inf(&acc);
-    for (uint32_t i = 0; i < *count; i++) {
-        daff<F> p = ld16(&pts[i]);
-        if (!aff_is_inf(&p)) xyzz_madd(&acc, p.x, p.y);
-    }
-    st16(out, acc);
-}
-
 /* ---- host side --------------------------------------------------------------------------------------------------- */
 /* resident blocks per SM the accumulation kernels of F's curve are compiled for (gpu_msm_set_variant) */
 template <typename F> static unsigned minb_of()
@@ -875,37 +831,12 @@ static void scratch_cover(scratch_sizes *z, size_t n, size_t point_bytes, size_t
     }
 }
 
-/* The scratch of a bitmap batch addition over n positions by batch-affine rounds (point_bytes: one XYZZ point): the
- * list of the selected positions, the rounds' lists and slot arrays (a list of n entries in one run leaves at most
- * n/2 + 1), and the sum. */
-static void batch_scratch_of(scratch_sizes *z, size_t n, size_t point_bytes)
-{
-    memset(z, 0, sizeof *z);
-    z->seg = point_bytes;
-    if (n < MSM_BATCH_BA_MIN) return;
-    ba_plan bp;
-    ba_plan_make(&bp, n, 1, true, ba_min_run(point_bytes == sizeof(g1x)));
-    size_t aff = point_bytes / 2, slots = (n + 2) / 2, scan = 0;
-    z->keys = n * 4;
-    z->ba_pts[0] = bp.len[1] * aff;
-    z->ba_pts[1] = bp.rounds > 1 ? bp.len[2] * aff : 0;
-    z->ba_slot_bytes = slots * 4; /* also the per-word counts and offsets of the bitmap: n/64 + 1 ≤ slots */
-    if (cub::DeviceScan::ExclusiveSum(NULL, scan, (uint32_t *)NULL, (uint32_t *)NULL, (int)slots) != cudaSuccess) {
-        cudaGetLastError();
-        scan = slots * 8;
-    }
-    z->cub = scan;
-}
-
 /* What gpu_msm_ctx_reserve(n_g1, n_g2) grows to: each buffer the largest need of any G1 MSM of at most n_g1 points
- * and any G2 MSM of at most n_g2, and of the batch additions over as many positions. */
+ * and any G2 MSM of at most n_g2, and the batch additions' partial sums. */
 static void scratch_for(scratch_sizes *z, size_t n_g1, size_t n_g2)
 {
     memset(z, 0, sizeof *z);
     z->seg = (size_t)MSM_PARTIALS * (n_g2 > 0 ? sizeof(g2x) : sizeof(g1x));
-    scratch_sizes b;
-    if (n_g1 > 0) batch_scratch_of(&b, n_g1, sizeof(g1x)), scratch_max(z, &b);
-    if (n_g2 > 0) batch_scratch_of(&b, n_g2, sizeof(g2x)), scratch_max(z, &b);
     /* the rounds' lists for every size when the largest takes them: plans differ only in those (same group cap) */
     if (n_g1 > 0) scratch_cover(z, n_g1, sizeof(g1x), ba_on<dfp>(n_g1) ? sizeof(g1a) : 0);
     if (n_g2 > 0) scratch_cover(z, n_g2, sizeof(g2x), ba_on<dfp2>(n_g2) ? sizeof(g2a) : 0);
@@ -919,10 +850,10 @@ extern "C" cuzk_status gpu_msm_ctx_reserve(gpu_msm_ctx *x, size_t n_g1, size_t n
     return scratch_grow(x, &z);
 }
 
-/* The batch-affine rounds of one group (sorted pairs in keys[1], vals[1]: bp->len[0] of them, or ba_len[0] when
- * counted0); the list they leave: keys, points and the device's count of them. */
+/* The batch-affine rounds of one group (sorted pairs in keys[1], vals[1]); the list they leave: keys, points and
+ * the device's count of them. */
 template <typename F>
-static cuzk_status ba_rounds(gpu_msm_ctx *x, const ba_plan *bp, const daff<F> *bases, unsigned c, bool counted0,
+static cuzk_status ba_rounds(gpu_msm_ctx *x, const ba_plan *bp, const daff<F> *bases, unsigned c,
                              const uint32_t **keys_left, const daff<F> **pts_left, const uint32_t **count_left)
 {
     const uint32_t *keys = x->keys[1], *vals = x->vals[1];
@@ -931,7 +862,7 @@ static cuzk_status ba_rounds(gpu_msm_ctx *x, const ba_plan *bp, const daff<F> *b
     for (unsigned r = 0; r < bp->rounds; r++) {
         size_t m = bp->len[r], slots = (m + 2) / 2, per = ba_slots(), threads = (slots + per - 1) / per;
         unsigned q = r & 1;
-        const uint32_t *len = r == 0 && !counted0 ? NULL : &x->ba_len[r];
+        const uint32_t *len = r == 0 ? NULL : &x->ba_len[r];
         uint32_t *keys_out = r % 2 == 0 ? x->keys[0] : x->vals[0]; /* the sort's inputs, free now */
         daff<F> *out = (daff<F> *)x->ba_pts[r % 2];
         k_ba_count<<<blocks_for(slots, 256), 256>>>(x->ba_cnt, keys, len, m, slots, q, digit_mask);
@@ -992,7 +923,7 @@ static cuzk_status msm_run(void *win_host, gpu_msm_ctx *x, const daff<F> *bases,
         ba_plan bp;
         ba_plan_make(&bp, items, (size_t)gw * p.nb, p.ba, p.ba_min_run);
         if (bp.rounds > 0) {
-            CUZK_TRY(ba_rounds<F>(x, &bp, bases, p.c, false, &keys, &pts, &count));
+            CUZK_TRY(ba_rounds<F>(x, &bp, bases, p.c, &keys, &pts, &count));
             vals = NULL;
             items = bp.len[bp.rounds];
             L = bp.slice;
@@ -1040,69 +971,30 @@ static cuzk_status msm_run(void *win_host, gpu_msm_ctx *x, const daff<F> *bases,
     return CUZK_OK;
 }
 
-/* Σ of the bitmap-selected bases into *res (device): XYZZ partial sums over MSM_PARTIALS slices, then halving */
 template <typename F>
-static cuzk_status batch_by_partials(dxyzz<F> **res, gpu_msm_ctx *x, const daff<F> *bases, const uint64_t *bitmap,
-                                     size_t n)
+static cuzk_status batch_run(void *sum_host, gpu_msm_ctx *x, const daff<F> *bases, const uint64_t *bitmap, size_t n)
 {
     typedef dxyzz<F> X;
     size_t L = (n + MSM_PARTIALS - 1) / MSM_PARTIALS;
     if (L < 16) L = 16;
     size_t parts = (n + L - 1) / L;
     for (int i = 0; i < 2; i++) CUZK_TRY(grow(&x->seg[i], &x->cap_seg[i], parts * sizeof(X)));
-    launch_batch_partial<F>(blocks_for(parts, 128), (X *)x->seg[0], bases, bitmap, n, L, parts);
-    CUZK_CUDA_LAUNCHED();
-    return pair_sum_all<F>(res, (X *)x->seg[0], (X *)x->seg[1], 1, parts, parts);
-}
-
-/* The same by batch-affine rounds: the selected positions listed under one key (k_bitmap_list), the rounds down to
- * fewer than ba_min_run() points, and those summed by one thread. */
-template <typename F>
-static cuzk_status batch_by_rounds(dxyzz<F> **res, gpu_msm_ctx *x, const daff<F> *bases, const uint64_t *bitmap,
-                                   size_t n)
-{
-    typedef dxyzz<F> X;
-    scratch_sizes need;
-    batch_scratch_of(&need, n, sizeof(X));
-    CUZK_TRY(scratch_grow(x, &need));
-    size_t words = (n + 63) / 64, tmp = x->cap_cub;
-    k_word_popc<<<blocks_for(words, 256), 256>>>(x->ba_cnt, bitmap, words, n);
-    CUZK_CUDA_LAUNCHED();
-    CUZK_CUDA(cub::DeviceScan::ExclusiveSum(x->cub_tmp, tmp, x->ba_cnt, x->ba_off, (int)words));
-    k_bitmap_list<<<blocks_for(words, 256), 256>>>(x->keys[1], x->vals[1], &x->ba_len[0], bitmap, x->ba_off,
-                                                   x->ba_cnt, words, n);
-    CUZK_CUDA_LAUNCHED();
-    ba_plan bp;
-    ba_plan_make(&bp, n, 1, true, ba_min_run(sizeof(F) == sizeof(dfp)));
-    const uint32_t *keys, *count;
-    const daff<F> *pts;
-    CUZK_TRY(ba_rounds<F>(x, &bp, bases, 1, true, &keys, &pts, &count));
-    k_sum_list<F><<<1, 1>>>((X *)x->seg[0], pts, count);
-    CUZK_CUDA_LAUNCHED();
-    *res = (X *)x->seg[0];
-    return CUZK_OK;
-}
-
-template <typename F>
-static cuzk_status batch_run(void *sum_host, gpu_msm_ctx *x, const daff<F> *bases, const uint64_t *bitmap, size_t n)
-{
-    typedef dxyzz<F> X;
-    bool rounds = n >= MSM_BATCH_BA_MIN && !(variant_bits() & MSM_VARIANT_BATCH_XYZZ);
     X *res;
     cudaEvent_t ev[2];
     if (g_profile) {
         for (int i = 0; i < 2; i++) CUZK_CUDA(cudaEventCreate(&ev[i]));
         CUZK_CUDA(cudaEventRecord(ev[0]));
     }
-    if (rounds) CUZK_TRY(batch_by_rounds<F>(&res, x, bases, bitmap, n));
-    else CUZK_TRY(batch_by_partials<F>(&res, x, bases, bitmap, n));
+    launch_batch_partial<F>(blocks_for(parts, 128), (X *)x->seg[0], bases, bitmap, n, L, parts);
+    CUZK_CUDA_LAUNCHED();
+    CUZK_TRY(pair_sum_all<F>(&res, (X *)x->seg[0], (X *)x->seg[1], 1, parts, parts));
     if (g_profile) CUZK_CUDA(cudaEventRecord(ev[1]));
     CUZK_CUDA(cudaMemcpy(sum_host, res, sizeof(X), cudaMemcpyDeviceToHost));
     if (g_profile) {
         float ms;
         CUZK_CUDA(cudaEventElapsedTime(&ms, ev[0], ev[1]));
-        fprintf(stderr, "batch-add profile: %s n=%zu %s: %.3f ms\n", sizeof(F) == sizeof(dfp) ? "G1" : "G2", n,
-                rounds ? "batch-affine rounds" : "XYZZ partial sums", ms);
+        fprintf(stderr, "batch-add profile: %s n=%zu slice=%zu: %.3f ms\n", sizeof(F) == sizeof(dfp) ? "G1" : "G2", n,
+                L, ms);
         for (int i = 0; i < 2; i++) cudaEventDestroy(ev[i]);
     }
     return CUZK_OK;

@@ -328,8 +328,7 @@ static void bench_msm(const bench_opts *o)
 
 /* gpu_g1_batch_add / gpu_g2_batch_add: the bitmap batch addition (the scalar-1 bases of L, A, B1 and B2) over n
  * resident bases with 41 % of the positions selected at random, the share of a synthetic 2^27 partition's L
- * (session 7's profile: 55 M of 134 M); median of 3 timed calls after a warm-up. The default (batch-affine rounds)
- * and, as gpu_g*_batch_add_xyzz, the XYZZ partial sums (variant bit 28) side by side. */
+ * (session 7's profile: 55 M of 134 M); median of 3 timed calls after a warm-up. */
 static void bench_batch_add(const bench_opts *o)
 {
     static const struct { int g2; unsigned log2; } cfg[] = {{0, 24}, {0, 26}, {1, 24}};
@@ -358,28 +357,22 @@ static void bench_batch_add(const bench_opts *o)
         if (st == CUZK_OK) st = gpu_malloc((void **)&dbm, words * sizeof *dbm);
         if (st == CUZK_OK) st = fill_cyclic(db, tile, MSM_TILE, n, psz);
         if (st == CUZK_OK) st = gpu_to_device(dbm, bm, words * sizeof *dbm);
-        for (int xyzz = 0; st == CUZK_OK && xyzz < 2; xyzz++) {
-            unsigned old = gpu_msm_set_variant(xyzz ? 0x18c00514 : 0);
-            double ms[3];
-            for (int r = -1; st == CUZK_OK && r < 3; r++) {
-                g1_jac_t r1;
-                g2_jac_t r2;
-                double v = 0;
-                st = gpu_timer_start(&t);
-                if (st == CUZK_OK)
-                    st = g2 ? gpu_g2_batch_add(&r2, db, dbm, n, ctx) : gpu_g1_batch_add(&r1, db, dbm, n, ctx);
-                if (st == CUZK_OK) st = gpu_timer_stop(&t, &v);
-                if (r >= 0) ms[r] = v;
-            }
-            gpu_msm_set_variant(old);
-            char nm[40];
-            snprintf(nm, sizeof nm, "%s%s", name, xyzz ? "_xyzz" : "");
-            if (st == CUZK_OK) {
-                qsort(ms, 3, sizeof ms[0], cmp_double);
-                report(nm, n, ms[1], "ms");
-            } else {
-                fail(nm, st);
-            }
+        double ms[3];
+        for (int r = -1; st == CUZK_OK && r < 3; r++) {
+            g1_jac_t r1;
+            g2_jac_t r2;
+            double v = 0;
+            st = gpu_timer_start(&t);
+            if (st == CUZK_OK)
+                st = g2 ? gpu_g2_batch_add(&r2, db, dbm, n, ctx) : gpu_g1_batch_add(&r1, db, dbm, n, ctx);
+            if (st == CUZK_OK) st = gpu_timer_stop(&t, &v);
+            if (r >= 0) ms[r] = v;
+        }
+        if (st == CUZK_OK) {
+            qsort(ms, 3, sizeof ms[0], cmp_double);
+            report(name, n, ms[1], "ms");
+        } else {
+            fail(name, st);
         }
         gpu_free(db), gpu_free(dbm);
         free(bm), free(tile);
