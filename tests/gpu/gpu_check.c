@@ -361,6 +361,9 @@ static void make_scalars(fr_t *k, size_t n, int pattern)
         char what[200];                                                                                                \
         rand_points(b, n);                                                                                             \
         for (size_t i = 3; i < n; i += 17) G##_affine_set_infinity(&b[i]);                                             \
+        /* neighbours equal and opposite: a slice's partial sum meets P + P or P + (−P) where they open it */         \
+        for (size_t i = 5; i < n; i += 11) b[i] = b[i - 1];                                                            \
+        for (size_t i = 9; i < n; i += 13) G##_affine_neg(&b[i], &b[i - 1]);                                           \
         for (size_t i = 0; i < words; i++)                                                                             \
             bm[i] = fill == 0 ? rnd() : fill == 1 ? ~0ULL : fill == 3 && i % 37 == 0 ? 1ULL << (rnd() & 63) : 0;        \
         JAC r1, r2;                                                                                                    \
