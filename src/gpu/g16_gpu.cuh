@@ -64,6 +64,9 @@ uint64_t g16_gpu_stream_chunk_bytes(const gpu_key_opts *opts);
 
 /* Device bytes of a new MSM context after gpu_msm_ctx_reserve(n_g1, n_g2) (msm.cu). */
 extern "C" uint64_t g16_gpu_msm_scratch_bytes(size_t n_g1, size_t n_g2);
+/* The context's MSMs take canonical scalars (their words are their values) instead of Montgomery ones while on:
+ * the H MSM's coefficients come out of the last NTT pass that way, saving a conversion per group of windows. */
+extern "C" void g16_gpu_msm_canonical_scalars(gpu_msm_ctx *x, bool on);
 /* Device bytes an MSM context (msm.cu) and an NTT domain (ntt.cu) hold now. */
 extern "C" uint64_t g16_gpu_msm_ctx_bytes(const gpu_msm_ctx *x);
 extern "C" uint64_t g16_gpu_ntt_domain_bytes(const gpu_ntt_domain *d);

@@ -2,7 +2,8 @@
  *
  * One MSM, all on the default stream, with a single host synchronization at the very end (the window sums come
  * back, nw points, and are combined on the host by Horner's rule: c doublings per window):
- *   1. k_digits: each scalar (Fr, Montgomery) is brought to canonical form (one multiplication by 1) and cut into
+ *   1. k_digits: each scalar (Fr, Montgomery) is brought to canonical form (one multiplication by 1, unless the
+ *      context says the scalars are canonical already: g16_gpu_msm_canonical_scalars) and cut into
  *      signed c-bit digits d_j in [−2^(c−1), 2^(c−1)] (Booth: the window's bits plus the bit below, minus 2^c times
  *      its top bit; windows are independent, no carry chain). For window j of the group being processed it writes
  *      the pair (key = j_local·2^c + |d|, value = point index | sign bit).
@@ -150,7 +151,10 @@ struct gpu_msm_ctx {
     uint32_t *ba_len;             /* each round's list length, on the device */
     size_t cap_keys[2], cap_vals[2], cap_heads, cap_tails, cap_buckets, cap_seg[2], cap_cub; /* bytes */
     size_t cap_ba_pts[2], cap_ba_cnt, cap_ba_off, cap_ba_len;
+    bool canonical;               /* the MSMs' scalars are canonical, not Montgomery (g16_gpu_msm_canonical_scalars) */
 };
+
+extern "C" void g16_gpu_msm_canonical_scalars(gpu_msm_ctx *x, bool on) { x->canonical = on; }
 
 extern "C" cuzk_status gpu_msm_ctx_create(gpu_msm_ctx **ctx)
 {
@@ -272,14 +276,20 @@ static __device__ __forceinline__ int32_t scalar_digit(const uint64_t k[4], unsi
     return d - (int32_t)((w >> c) << c);
 }
 
-/* idx NULL: scalar i goes with base i; else with base idx[i] */
+/* idx NULL: scalar i goes with base i; else with base idx[i]. canonical: the scalars' words are their values. */
 __global__ void k_digits(uint32_t *keys, uint32_t *vals, const dfr *scalars, const uint32_t *idx, size_t n,
-                         unsigned c, unsigned j0, unsigned gw)
+                         unsigned c, unsigned j0, unsigned gw, bool canonical)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
     uint64_t k[4];
-    scalar_canonical(k, &scalars[i]);
+    if (canonical) {
+        dfr a = dfr_load(&scalars[i]);
+#pragma unroll
+        for (int w = 0; w < 4; w++) k[w] = ((uint64_t)a.w[2 * w + 1] << 32) | a.w[2 * w];
+    } else {
+        scalar_canonical(k, &scalars[i]);
+    }
     uint32_t base = idx != NULL ? idx[i] : (uint32_t)i;
     for (unsigned jj = 0; jj < gw; jj++) {
         int32_t d = scalar_digit(k, j0 + jj, c);
@@ -910,7 +920,7 @@ static cuzk_status msm_run(void *win_host, gpu_msm_ctx *x, const daff<F> *bases,
         size_t items = (size_t)gw * n;
         unsigned lg = 0;
         while ((1u << lg) < gw) lg++;
-        k_digits<<<blocks_for(n, 256), 256>>>(x->keys[0], x->vals[0], scalars, idx, n, p.c, j0, gw);
+        k_digits<<<blocks_for(n, 256), 256>>>(x->keys[0], x->vals[0], scalars, idx, n, p.c, j0, gw, x->canonical);
         CUZK_CUDA_LAUNCHED();
         size_t tmp = x->cap_cub;
         CUZK_CUDA(cub::DeviceRadixSort::SortPairs(x->cub_tmp, tmp, x->keys[0], x->keys[1], x->vals[0], x->vals[1],

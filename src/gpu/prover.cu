@@ -333,13 +333,22 @@ static void h_coset(const gpu_key *k, fr_t *g, fr_t *s)
     }
 }
 
-/* a := H's coefficients (bellperson) or its odd-coset values (snarkjs); b and c are scratch.
+/* a := H's coefficients (bellperson) or its odd-coset values (snarkjs), canonical (not Montgomery: the last pass's
+ * factor goes in as a plain integer, and Montgomery's product by it drops the R), as the H MSM reads them; b and c
+ * are scratch.
  * snarkjs: A, B and C are interpolated and evaluated on the coset, and a·b − c there is the answer (six NTTs).
  * bellperson: H = (A·B − C)/Z with deg H < n, and Z = g^n − 1 on the whole coset. The coset inverse NTT is linear and
  * returns C's own coefficients for C's coset values (deg C < n), so H = (coset-iNTT(A·B on the coset) − C)/(g^n − 1):
  * C is never taken to the coset, six NTTs instead of seven.
  * The pointwise work rides on the transforms' last passes (g16_ntt_finish): the product on B's, and bellperson's
  * − C and 1/Z on the coset inverse's, where the 1/n that neither inverse applied is taken with 1/Z. */
+/* the finish's factor k as a plain integer in Fr's words, so that its Montgomery product leaves v·k canonical */
+static void plain_factor(g16_ntt_finish *f, const fr_t *k)
+{
+    fr_to_limbs(f->k.l, k);
+    f->has_k = true;
+}
+
 static cuzk_status compute_h(gpu_prover *p, const gpu_key *k)
 {
     bool bell = k->conv == GROTH16_BELLPERSON;
@@ -353,6 +362,9 @@ static cuzk_status compute_h(gpu_prover *p, const gpu_key *k)
     if (!bell) {
         CUZK_TRY(g16_gpu_ntt_to_coset(c, p->dom, &g, NULL, NULL));
         prod.minus = c;
+        fr_t one;
+        fr_set_one(&one);
+        plain_factor(&prod, &one);
     }
     CUZK_TRY(g16_gpu_ntt_to_coset(a, p->dom, &g, NULL, NULL));
     CUZK_TRY(g16_gpu_ntt_to_coset(b, p->dom, &g, &prod, a)); /* a := a·b (− c) on the coset */
@@ -364,8 +376,8 @@ static cuzk_status compute_h(gpu_prover *p, const gpu_key *k)
     fr_t nn, n_inv;
     fr_from_u64(&nn, k->domain_size);
     fr_inv_vartime(&n_inv, &nn);
-    fr_mul(&fin.k, &s, &n_inv);
-    fin.has_k = true;
+    fr_mul(&s, &s, &n_inv);
+    plain_factor(&fin, &s);
     return g16_gpu_ntt_coset_inverse_raw(a, p->dom, &g, &fin);
 }
 
@@ -766,7 +778,9 @@ static cuzk_status prove_h_poly(gpu_prover *p, const gpu_key *k, r1cs_c_mode mod
 static cuzk_status msm_h_range(g1_jac_t *sum, gpu_prover *p, const gpu_key *k, uint64_t lo, uint64_t hi,
                                cuzk_errmsg *err)
 {
+    g16_gpu_msm_canonical_scalars(p->msm, true); /* compute_h leaves them canonical */
     cuzk_status s = msm_over<g1_jac_t>(sum, p, k, k->h + lo, hi - lo, p->abc[0] + lo, false, 0);
+    g16_gpu_msm_canonical_scalars(p->msm, false);
     if (s != CUZK_OK) return g16_gpu_fail(err, s, "H multi-scalar multiplication failed");
     return CUZK_OK;
 }
