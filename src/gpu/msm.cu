@@ -59,20 +59,18 @@ extern "C" unsigned gpu_msm_set_window(unsigned c)
  * squaring (dfp_sq); bits 9 and 10: batch-affine rounds before the G1 and G2 accumulations (bits 16..19: their
  * slots per thread, ba_slots; bits 20..23 and 24..27: G2's and G1's least average run, ba_min_run, G1 taking G2's
  * when its own is 0); bit 11: none for G1 even from MSM_G1_BA_MIN points; bits 12..15: r > 0 spreads the bucket
- * reduction over about 2^(12 + r) threads (0: reduction_segment); bit 29: with several groups of windows, each
- * group's digits and sort on a side stream while the previous group's rounds and accumulation run (a second set of
- * pair arrays); 0 = the measured best (MSM_DEFAULT_VARIANT: docs/PERFORMANCE-gpu.md, sessions 4 to 10) */
+ * reduction over about 2^(12 + r) threads (0: reduction_segment); 0 = the measured best (MSM_DEFAULT_VARIANT:
+ * docs/PERFORMANCE-gpu.md, sessions 4 to 10) */
 #define MSM_VARIANT_G1_SQR 0x100u
 #define MSM_VARIANT_G1_BA 0x200u /* batch-affine rounds before the G1 accumulation */
 #define MSM_VARIANT_G2_BA 0x400u
 #define MSM_VARIANT_G1_NO_BA 0x800u /* no batch-affine rounds for G1 at any size (else from MSM_G1_BA_MIN points) */
-#define MSM_VARIANT_SORT_BESIDE 0x20000000u /* a group's digits and sort on a side stream beside the previous group */
 /* G1 takes the batch-affine rounds from 2^24 points: with the binary-GCD inversion they measured 106.0 ms against
  * 111.8 at 2^24 (docs/PERFORMANCE-gpu.md, session 9) */
 #define MSM_G1_BA_MIN ((size_t)1 << 24)
 /* batch-affine rounds while runs average 12 or more for G2 (2^22: 93.0 ms against 97.9 with 8 and 100.5 with 4), 8 or
  * more for G1 (2^26: 365.9 against 369.4 with 12 and 367.3 with 4; docs/PERFORMANCE-gpu.md, session 9) */
-#define MSM_DEFAULT_VARIANT 0x28c00514u
+#define MSM_DEFAULT_VARIANT 0x8c00514u
 static unsigned g_variant;
 static unsigned variant_bits(void) { return g_variant ? g_variant : MSM_DEFAULT_VARIANT; }
 /* buckets per reduction segment for `total` buckets over all windows: about 2^rt threads, at least one bucket each */
@@ -154,13 +152,6 @@ struct gpu_msm_ctx {
     size_t cap_keys[2], cap_vals[2], cap_heads, cap_tails, cap_buckets, cap_seg[2], cap_cub; /* bytes */
     size_t cap_ba_pts[2], cap_ba_cnt, cap_ba_off, cap_ba_len;
     bool canonical;               /* the MSMs' scalars are canonical, not Montgomery (g16_gpu_msm_canonical_scalars) */
-    /* the second set of pair arrays and sort scratch, and the side stream, of the sort beside (variant bit 29) */
-    uint32_t *keys_b[2], *vals_b[2];
-    void *cub_b;
-    size_t cap_keys_b[2], cap_vals_b[2], cap_cub_b;
-    cudaStream_t side;
-    cudaEvent_t ev_start, ev_sorted[2], ev_free[2];
-    bool side_ready;
 };
 
 extern "C" void g16_gpu_msm_canonical_scalars(gpu_msm_ctx *x, bool on) { x->canonical = on; }
@@ -176,14 +167,8 @@ extern "C" void gpu_msm_ctx_destroy(gpu_msm_ctx *x)
     if (x == NULL) return;
     for (int i = 0; i < 2; i++) {
         cudaFree(x->keys[i]), cudaFree(x->vals[i]), cudaFree(x->seg[i]);
-        cudaFree(x->keys_b[i]), cudaFree(x->vals_b[i]);
     }
-    cudaFree(x->heads), cudaFree(x->tails), cudaFree(x->buckets), cudaFree(x->cub_tmp), cudaFree(x->cub_b);
-    if (x->side_ready) {
-        cudaStreamDestroy(x->side);
-        cudaEventDestroy(x->ev_start);
-        for (int i = 0; i < 2; i++) cudaEventDestroy(x->ev_sorted[i]), cudaEventDestroy(x->ev_free[i]);
-    }
+    cudaFree(x->heads), cudaFree(x->tails), cudaFree(x->buckets), cudaFree(x->cub_tmp);
     cudaFree(x->ba_pts[0]), cudaFree(x->ba_pts[1]), cudaFree(x->ba_cnt), cudaFree(x->ba_off), cudaFree(x->ba_len);
     free(x);
 }
@@ -193,8 +178,8 @@ extern "C" uint64_t g16_gpu_msm_ctx_bytes(const gpu_msm_ctx *x)
     if (x == NULL) return 0;
     uint64_t b = x->cap_heads + x->cap_tails + x->cap_buckets + x->cap_cub + x->cap_ba_pts[0] + x->cap_ba_pts[1] +
                  x->cap_ba_cnt + x->cap_ba_off + x->cap_ba_len;
-    for (int i = 0; i < 2; i++) b += x->cap_keys[i] + x->cap_vals[i] + x->cap_seg[i] + x->cap_keys_b[i] + x->cap_vals_b[i];
-    return b + x->cap_cub_b;
+    for (int i = 0; i < 2; i++) b += x->cap_keys[i] + x->cap_vals[i] + x->cap_seg[i];
+    return b;
 }
 
 /* Grows *p to at least `need` bytes (frees the old block; contents are not kept). */
@@ -765,12 +750,7 @@ template <typename F> static bool ba_on(size_t n)
 typedef struct {
     size_t keys, heads, buckets, seg, cub; /* keys: each of the four pair arrays; heads: heads and tails; seg: each */
     size_t ba_pts[2], ba_slot_bytes;       /* batch-affine lists, and each slot array (bytes) */
-    size_t keys_b, cub_b;                  /* the second set for the sort beside (each of four arrays; scratch) */
 } scratch_sizes;
-
-/* The plan's groups of windows, and whether each group's digits and sort run beside the previous group */
-static unsigned plan_groups(const msm_plan_t *p) { return (p->nw + p->gw - 1) / p->gw; }
-static bool sort_beside(const msm_plan_t *p) { return plan_groups(p) > 1 && (variant_bits() & MSM_VARIANT_SORT_BESIDE); }
 
 /* The bytes of each scratch buffer one plan needs (point_bytes: one XYZZ point). */
 static void scratch_sizes_of(scratch_sizes *z, const msm_plan_t *p, size_t point_bytes)
@@ -787,18 +767,16 @@ static void scratch_sizes_of(scratch_sizes *z, const msm_plan_t *p, size_t point
     }
     ba_plan bp;
     ba_plan_make(&bp, p->items, (size_t)p->gw * p->nb, p->ba, p->ba_min_run);
-    if (bp.rounds > 0) {
-        size_t aff = point_bytes / 2, slots = (p->items + 2) / 2, scan = 0;
-        z->ba_pts[0] = bp.len[1] * aff;
-        z->ba_pts[1] = bp.rounds > 1 ? bp.len[2] * aff : 0;
-        z->ba_slot_bytes = slots * 4;
-        if (cub::DeviceScan::ExclusiveSum(NULL, scan, (uint32_t *)NULL, (uint32_t *)NULL, (int)slots) != cudaSuccess) {
-            cudaGetLastError();
-            scan = slots * 8;
-        }
-        if (scan > z->cub) z->cub = scan;
+    if (bp.rounds == 0) return;
+    size_t aff = point_bytes / 2, slots = (p->items + 2) / 2, scan = 0;
+    z->ba_pts[0] = bp.len[1] * aff;
+    z->ba_pts[1] = bp.rounds > 1 ? bp.len[2] * aff : 0;
+    z->ba_slot_bytes = slots * 4;
+    if (cub::DeviceScan::ExclusiveSum(NULL, scan, (uint32_t *)NULL, (uint32_t *)NULL, (int)slots) != cudaSuccess) {
+        cudaGetLastError();
+        scan = slots * 8;
     }
-    if (sort_beside(p)) z->keys_b = z->keys, z->cub_b = z->cub;
+    if (scan > z->cub) z->cub = scan;
 }
 
 static void scratch_max(scratch_sizes *a, const scratch_sizes *b)
@@ -811,8 +789,6 @@ static void scratch_max(scratch_sizes *a, const scratch_sizes *b)
     for (int i = 0; i < 2; i++)
         if (b->ba_pts[i] > a->ba_pts[i]) a->ba_pts[i] = b->ba_pts[i];
     if (b->ba_slot_bytes > a->ba_slot_bytes) a->ba_slot_bytes = b->ba_slot_bytes;
-    if (b->keys_b > a->keys_b) a->keys_b = b->keys_b;
-    if (b->cub_b > a->cub_b) a->cub_b = b->cub_b;
 }
 
 /* Grows the context's buffers to at least z: only when a larger problem (or a wider window) comes along. */
@@ -827,11 +803,6 @@ static cuzk_status scratch_grow(gpu_msm_ctx *x, const scratch_sizes *z)
     CUZK_TRY(grow(&x->tails, &x->cap_tails, z->heads));
     CUZK_TRY(grow(&x->buckets, &x->cap_buckets, z->buckets));
     CUZK_TRY(grow(&x->cub_tmp, &x->cap_cub, z->cub));
-    for (int i = 0; i < 2; i++) {
-        CUZK_TRY(grow((void **)&x->keys_b[i], &x->cap_keys_b[i], z->keys_b));
-        CUZK_TRY(grow((void **)&x->vals_b[i], &x->cap_vals_b[i], z->keys_b));
-    }
-    CUZK_TRY(grow(&x->cub_b, &x->cap_cub_b, z->cub_b));
     if (z->ba_slot_bytes == 0) return CUZK_OK;
     for (int i = 0; i < 2; i++) CUZK_TRY(grow(&x->ba_pts[i], &x->cap_ba_pts[i], z->ba_pts[i]));
     CUZK_TRY(grow((void **)&x->ba_cnt, &x->cap_ba_cnt, z->ba_slot_bytes));
@@ -889,31 +860,25 @@ extern "C" cuzk_status gpu_msm_ctx_reserve(gpu_msm_ctx *x, size_t n_g1, size_t n
     return scratch_grow(x, &z);
 }
 
-/* The batch-affine rounds of one group (the sorted pairs of set `ps`); the list they leave: keys, points and the
- * device's count of them. */
-typedef struct {
-    uint32_t *keys[2], *vals[2]; /* [0] the digits (the sort's input), [1] the sorted pairs */
-    void *cub;                   /* the sort's and the rounds' scan scratch */
-    size_t cub_cap;
-} pair_set;
+/* The batch-affine rounds of one group (sorted pairs in keys[1], vals[1]); the list they leave: keys, points and
+ * the device's count of them. */
 template <typename F>
 static cuzk_status ba_rounds(gpu_msm_ctx *x, const ba_plan *bp, const daff<F> *bases, unsigned c,
-                             const pair_set *ps, const uint32_t **keys_left, const daff<F> **pts_left,
-                             const uint32_t **count_left)
+                             const uint32_t **keys_left, const daff<F> **pts_left, const uint32_t **count_left)
 {
-    const uint32_t *keys = ps->keys[1], *vals = ps->vals[1];
+    const uint32_t *keys = x->keys[1], *vals = x->vals[1];
     const daff<F> *pts = bases;
     uint32_t digit_mask = (1u << c) - 1;
     for (unsigned r = 0; r < bp->rounds; r++) {
         size_t m = bp->len[r], slots = (m + 2) / 2, per = ba_slots(), threads = (slots + per - 1) / per;
         unsigned q = r & 1;
         const uint32_t *len = r == 0 ? NULL : &x->ba_len[r];
-        uint32_t *keys_out = r % 2 == 0 ? ps->keys[0] : ps->vals[0]; /* the sort's inputs, free now */
+        uint32_t *keys_out = r % 2 == 0 ? x->keys[0] : x->vals[0]; /* the sort's inputs, free now */
         daff<F> *out = (daff<F> *)x->ba_pts[r % 2];
         k_ba_count<<<blocks_for(slots, 256), 256>>>(x->ba_cnt, keys, len, m, slots, q, digit_mask);
         CUZK_CUDA_LAUNCHED();
-        size_t tmp = ps->cub_cap;
-        CUZK_CUDA(cub::DeviceScan::ExclusiveSum(ps->cub, tmp, x->ba_cnt, x->ba_off, (int)slots));
+        size_t tmp = x->cap_cub;
+        CUZK_CUDA(cub::DeviceScan::ExclusiveSum(x->cub_tmp, tmp, x->ba_cnt, x->ba_off, (int)slots));
         k_ba_total<<<1, 1>>>(&x->ba_len[r + 1], x->ba_off, x->ba_cnt, slots);
         CUZK_CUDA_LAUNCHED();
         launch_ba_pair<F>(r == 0, blocks_for(threads, 128), out, keys_out, pts, vals, keys, x->ba_off, len, m, q,
@@ -925,35 +890,6 @@ static cuzk_status ba_rounds(gpu_msm_ctx *x, const ba_plan *bp, const daff<F> *b
     *keys_left = keys;
     *pts_left = pts;
     *count_left = &x->ba_len[bp->rounds];
-    return CUZK_OK;
-}
-
-/* The side stream of the sort beside, and its events, made on first use */
-static cuzk_status side_stream(gpu_msm_ctx *x)
-{
-    if (x->side_ready) return CUZK_OK;
-    CUZK_CUDA(cudaStreamCreateWithFlags(&x->side, cudaStreamNonBlocking));
-    CUZK_CUDA(cudaEventCreateWithFlags(&x->ev_start, cudaEventDisableTiming));
-    for (int i = 0; i < 2; i++) {
-        CUZK_CUDA(cudaEventCreateWithFlags(&x->ev_sorted[i], cudaEventDisableTiming));
-        CUZK_CUDA(cudaEventCreateWithFlags(&x->ev_free[i], cudaEventDisableTiming));
-    }
-    x->side_ready = true;
-    return CUZK_OK;
-}
-
-/* The digits of the group of windows from j0 into ps->keys[0], vals[0], sorted into ps->keys[1], vals[1], on st */
-static cuzk_status digits_and_sort(const msm_plan_t *p, unsigned j0, const pair_set *ps, const dfr *scalars,
-                                   const uint32_t *idx, bool canonical, cudaStream_t st)
-{
-    unsigned gw = p->nw - j0 < p->gw ? p->nw - j0 : p->gw, lg = 0;
-    while ((1u << lg) < gw) lg++;
-    k_digits<<<blocks_for(p->n, 256), 256, 0, st>>>(ps->keys[0], ps->vals[0], scalars, idx, p->n, p->c, j0, gw,
-                                                    canonical);
-    CUZK_CUDA_LAUNCHED();
-    size_t tmp = ps->cub_cap;
-    CUZK_CUDA(cub::DeviceRadixSort::SortPairs(ps->cub, tmp, ps->keys[0], ps->keys[1], ps->vals[0], ps->vals[1],
-                                              (int)((size_t)gw * p->n), 0, (int)(p->c + lg), st));
     return CUZK_OK;
 }
 
@@ -972,49 +908,32 @@ static cuzk_status msm_run(void *win_host, gpu_msm_ctx *x, const daff<F> *bases,
     /* profiling: ev[0] start, per group ev[1 + 2g] after the sort and ev[2 + 2g] after the accumulation, then the
      * end of the reduction and of the copy */
     cudaEvent_t ev[2 * 128 + 4];
-    unsigned nev = 0, groups = plan_groups(&p);
+    unsigned nev = 0, groups = (p.nw + p.gw - 1) / p.gw;
     if (g_profile) {
         for (unsigned i = 0; i < 2 * groups + 3; i++) CUZK_CUDA(cudaEventCreate(&ev[i]));
         CUZK_CUDA(cudaEventRecord(ev[nev++]));
     }
     X *buckets = (X *)x->buckets;
     CUZK_CUDA(cudaMemsetAsync(buckets, 0, need.buckets)); /* empty buckets: infinity */
-    /* Set 0 is the context's pair arrays and scratch. With the sort beside, group g uses set g mod 2: its digits and
-     * sort run on the side stream while group g − 1's rounds and accumulation run here, each set reused only after
-     * the group before last has finished with it (ev_free), each group waiting for its own sort (ev_sorted). */
-    bool beside = sort_beside(&p);
-    pair_set sets[2] = {{{x->keys[0], x->keys[1]}, {x->vals[0], x->vals[1]}, x->cub_tmp, x->cap_cub},
-                        {{x->keys_b[0], x->keys_b[1]}, {x->vals_b[0], x->vals_b[1]}, x->cub_b, x->cap_cub_b}};
-    if (beside) {
-        CUZK_TRY(side_stream(x));
-        CUZK_CUDA(cudaEventRecord(x->ev_start, cudaStreamPerThread)); /* earlier work here may still read the sets */
-        CUZK_CUDA(cudaStreamWaitEvent(x->side, x->ev_start, 0));
-        CUZK_TRY(digits_and_sort(&p, 0, &sets[0], scalars, idx, x->canonical, x->side));
-        CUZK_CUDA(cudaEventRecord(x->ev_sorted[0], x->side));
-    }
-    for (unsigned j0 = 0, g = 0; j0 < p.nw; j0 += p.gw, g++) {
-        unsigned gw = p.nw - j0 < p.gw ? p.nw - j0 : p.gw, s = beside ? g & 1 : 0;
+    for (unsigned j0 = 0; j0 < p.nw; j0 += p.gw) {
+        unsigned gw = p.nw - j0 < p.gw ? p.nw - j0 : p.gw;
         size_t items = (size_t)gw * n;
-        if (beside) {
-            if (j0 + p.gw < p.nw) {
-                unsigned sn = s ^ 1;
-                if (g > 0) CUZK_CUDA(cudaStreamWaitEvent(x->side, x->ev_free[sn], 0));
-                CUZK_TRY(digits_and_sort(&p, j0 + p.gw, &sets[sn], scalars, idx, x->canonical, x->side));
-                CUZK_CUDA(cudaEventRecord(x->ev_sorted[sn], x->side));
-            }
-            CUZK_CUDA(cudaStreamWaitEvent(cudaStreamPerThread, x->ev_sorted[s], 0));
-        } else {
-            CUZK_TRY(digits_and_sort(&p, j0, &sets[0], scalars, idx, x->canonical, cudaStreamPerThread));
-        }
+        unsigned lg = 0;
+        while ((1u << lg) < gw) lg++;
+        k_digits<<<blocks_for(n, 256), 256>>>(x->keys[0], x->vals[0], scalars, idx, n, p.c, j0, gw, x->canonical);
+        CUZK_CUDA_LAUNCHED();
+        size_t tmp = x->cap_cub;
+        CUZK_CUDA(cub::DeviceRadixSort::SortPairs(x->cub_tmp, tmp, x->keys[0], x->keys[1], x->vals[0], x->vals[1],
+                                                  (int)items, 0, (int)(p.c + lg)));
         if (g_profile) CUZK_CUDA(cudaEventRecord(ev[nev++]));
         /* the sorted list, or the shorter one the batch-affine rounds leave (its length on the device) */
-        const uint32_t *keys = sets[s].keys[1], *vals = sets[s].vals[1], *count = NULL;
+        const uint32_t *keys = x->keys[1], *vals = x->vals[1], *count = NULL;
         const daff<F> *pts = bases;
         size_t L = p.slice;
         ba_plan bp;
         ba_plan_make(&bp, items, (size_t)gw * p.nb, p.ba, p.ba_min_run);
         if (bp.rounds > 0) {
-            CUZK_TRY(ba_rounds<F>(x, &bp, bases, p.c, &sets[s], &keys, &pts, &count));
+            CUZK_TRY(ba_rounds<F>(x, &bp, bases, p.c, &keys, &pts, &count));
             vals = NULL;
             items = bp.len[bp.rounds];
             L = bp.slice;
@@ -1030,7 +949,6 @@ static cuzk_status msm_run(void *win_host, gpu_msm_ctx *x, const daff<F> *bases,
         k_fixup<F><<<blocks_for(slices, 128), 128>>>(buckets, (const X *)x->heads, (const X *)x->tails, keys, items,
                                                      count, L, p.c, j0, p.nb);
         CUZK_CUDA_LAUNCHED();
-        if (beside) CUZK_CUDA(cudaEventRecord(x->ev_free[s], cudaStreamPerThread));
         if (g_profile) CUZK_CUDA(cudaEventRecord(ev[nev++]));
     }
     X *seg0 = (X *)x->seg[0], *seg1 = (X *)x->seg[1], *res;
@@ -1178,7 +1096,6 @@ extern "C" uint64_t g16_gpu_msm_scratch_bytes(size_t n_g1, size_t n_g2)
 {
     scratch_sizes z;
     scratch_for(&z, n_g1, n_g2);
-    return 4 * (uint64_t)z.keys + 4 * (uint64_t)z.keys_b + z.cub_b + 2 * (uint64_t)z.heads + z.buckets +
-           2 * (uint64_t)z.seg + z.cub + z.ba_pts[0] +
+    return 4 * (uint64_t)z.keys + 2 * (uint64_t)z.heads + z.buckets + 2 * (uint64_t)z.seg + z.cub + z.ba_pts[0] +
            z.ba_pts[1] + (z.ba_slot_bytes != 0 ? 2 * (uint64_t)z.ba_slot_bytes + (BA_MAX_ROUNDS + 1) * sizeof(uint32_t) : 0);
 }
