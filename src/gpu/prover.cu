@@ -333,6 +333,13 @@ static void h_coset(const gpu_key *k, fr_t *g, fr_t *s)
     }
 }
 
+/* the finish's factor k as a plain integer in Fr's words, so that its Montgomery product leaves v·k canonical */
+static void plain_factor(g16_ntt_finish *f, const fr_t *k)
+{
+    fr_to_limbs(f->k.l, k);
+    f->has_k = true;
+}
+
 /* a := H's coefficients (bellperson) or its odd-coset values (snarkjs), canonical (not Montgomery: the last pass's
  * factor goes in as a plain integer, and Montgomery's product by it drops the R), as the H MSM reads them; b and c
  * are scratch.
@@ -342,13 +349,6 @@ static void h_coset(const gpu_key *k, fr_t *g, fr_t *s)
  * C is never taken to the coset, six NTTs instead of seven.
  * The pointwise work rides on the transforms' last passes (g16_ntt_finish): the product on B's, and bellperson's
  * − C and 1/Z on the coset inverse's, where the 1/n that neither inverse applied is taken with 1/Z. */
-/* the finish's factor k as a plain integer in Fr's words, so that its Montgomery product leaves v·k canonical */
-static void plain_factor(g16_ntt_finish *f, const fr_t *k)
-{
-    fr_to_limbs(f->k.l, k);
-    f->has_k = true;
-}
-
 static cuzk_status compute_h(gpu_prover *p, const gpu_key *k)
 {
     bool bell = k->conv == GROTH16_BELLPERSON;
