@@ -248,13 +248,17 @@ static void plan_make(msm_plan_t *p, size_t n, size_t ba_point_bytes, bool g1)
 }
 
 /* ---- kernels ----------------------------------------------------------------------------------------------------- */
-/* canonical 256-bit value of a Montgomery Fr element, as 4 little-endian 64-bit limbs */
-static __device__ __forceinline__ void scalar_canonical(uint64_t k[4], const dfr *s)
+/* canonical 256-bit value of an Fr element, as 4 little-endian 64-bit limbs: a Montgomery one times 1, a canonical
+ * one as it is */
+static __device__ __forceinline__ void scalar_limbs(uint64_t k[4], const dfr *s, bool canonical)
 {
-    dfr a = dfr_load(s), one, r;
+    dfr r = dfr_load(s);
+    if (!canonical) {
+        dfr one;
 #pragma unroll
-    for (int i = 0; i < 8; i++) one.w[i] = i == 0;
-    dfr_mul(&r, &a, &one);
+        for (int i = 0; i < 8; i++) one.w[i] = i == 0;
+        dfr_mul(&r, &r, &one);
+    }
 #pragma unroll
     for (int i = 0; i < 4; i++) k[i] = ((uint64_t)r.w[2 * i + 1] << 32) | r.w[2 * i];
 }
@@ -283,13 +287,7 @@ __global__ void k_digits(uint32_t *keys, uint32_t *vals, const dfr *scalars, con
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
     uint64_t k[4];
-    if (canonical) {
-        dfr a = dfr_load(&scalars[i]);
-#pragma unroll
-        for (int w = 0; w < 4; w++) k[w] = ((uint64_t)a.w[2 * w + 1] << 32) | a.w[2 * w];
-    } else {
-        scalar_canonical(k, &scalars[i]);
-    }
+    scalar_limbs(k, &scalars[i], canonical);
     uint32_t base = idx != NULL ? idx[i] : (uint32_t)i;
     for (unsigned jj = 0; jj < gw; jj++) {
         int32_t d = scalar_digit(k, j0 + jj, c);

@@ -315,17 +315,20 @@ static cuzk_status ensure_domain(gpu_prover *p, unsigned log2n, fr_roots conv)
     return CUZK_OK;
 }
 
-/* The coset H is evaluated on (shift g) and the factor of its pointwise combination: bellperson's coset of 7 and
- * 1/Z there, 1/(g^n − 1); snarkjs's odd coset (g a primitive 2n-th root) and 1. */
+/* The coset H is evaluated on (shift g) and the factor of its last pass (compute_h): bellperson's coset of 7 and
+ * 1/(n·Z) there, 1/(n·(g^n − 1)) (the 1/n that neither unscaled inverse applied); snarkjs's odd coset (g a
+ * primitive 2n-th root) and 1. */
 static void h_coset(const gpu_key *k, fr_t *g, fr_t *s)
 {
     uint64_t n = k->domain_size;
-    fr_t one;
+    fr_t one, nn;
     fr_set_one(&one);
     if (k->conv == GROTH16_BELLPERSON) {
         fr_from_u64(g, 7);
         fr_pow(s, g, &n, 1);
         fr_sub(s, s, &one);
+        fr_from_u64(&nn, n);
+        fr_mul(s, s, &nn);
         fr_inv_vartime(s, s);
     } else {
         fr_root_of_unity(g, k->log2n + 1, FR_ROOTS_GEN5);
@@ -348,7 +351,7 @@ static void plain_factor(g16_ntt_finish *f, const fr_t *k)
  * returns C's own coefficients for C's coset values (deg C < n), so H = (coset-iNTT(A·B on the coset) − C)/(g^n − 1):
  * C is never taken to the coset, six NTTs instead of seven.
  * The pointwise work rides on the transforms' last passes (g16_ntt_finish): the product on B's, and bellperson's
- * − C and 1/Z on the coset inverse's, where the 1/n that neither inverse applied is taken with 1/Z. */
+ * − C and 1/(n·Z) on the coset inverse's; h_coset's factor is the last pass's k either way. */
 static cuzk_status compute_h(gpu_prover *p, const gpu_key *k)
 {
     bool bell = k->conv == GROTH16_BELLPERSON;
@@ -362,9 +365,7 @@ static cuzk_status compute_h(gpu_prover *p, const gpu_key *k)
     if (!bell) {
         CUZK_TRY(g16_gpu_ntt_to_coset(c, p->dom, &g, NULL, NULL));
         prod.minus = c;
-        fr_t one;
-        fr_set_one(&one);
-        plain_factor(&prod, &one);
+        plain_factor(&prod, &s);
     }
     CUZK_TRY(g16_gpu_ntt_to_coset(a, p->dom, &g, NULL, NULL));
     CUZK_TRY(g16_gpu_ntt_to_coset(b, p->dom, &g, &prod, a)); /* a := a·b (− c) on the coset */
@@ -373,10 +374,6 @@ static cuzk_status compute_h(gpu_prover *p, const gpu_key *k)
     g16_ntt_finish fin;
     memset(&fin, 0, sizeof fin);
     fin.minus = c;
-    fr_t nn, n_inv;
-    fr_from_u64(&nn, k->domain_size);
-    fr_inv_vartime(&n_inv, &nn);
-    fr_mul(&s, &s, &n_inv);
     plain_factor(&fin, &s);
     return g16_gpu_ntt_coset_inverse_raw(a, p->dom, &g, &fin);
 }
