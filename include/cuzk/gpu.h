@@ -112,7 +112,11 @@ cuzk_status gpu_ntt_host(fr_t *x, gpu_ntt_domain *d, gpu_ntt_kind kind, const fr
  * CIOS with the products split by parity (overrides bits 0, 1 and 3), bit 6 = odd warps in double precision and even
  * warps as bit 5 (overrides bits 0, 1, 3 and 5), bit 2 = radix-4 register steps (else radix-8),
  * bit 4 = every pass's twiddles from the two split tables (else those of passes over sub-transforms of at most 2^20
- * points from a direct table of roots). Default 32. Returns the previous value. */
+ * points from a direct table of roots), bit 7 = domains gpu_ntt_domain_create makes while it is set have whole
+ * tables: every n-th root (n > 2^20: 2^k·32 bytes) for the passes over larger sub-transforms, the inverse's by
+ * negated exponent, and a coset factor per element (as many bytes again for each coset kind used); a prover's
+ * domain has them when its key's plan says so (gpu_key_opts); bit 8 = whole tables without the roots (measurements).
+ * Default 32. Returns the previous value. */
 unsigned gpu_ntt_set_variant(unsigned v);
 
 /* Tuning knob for measurements: log2 of the elements one thread block holds in shared memory (9..11, default 11).
@@ -155,7 +159,7 @@ unsigned gpu_msm_window_for(size_t n);
 int gpu_msm_set_profile(int on);
 /* Kernel variant (measurements): bits 0..3 (G1) and 4..7 (G2) = m, the MSM kernels compiled for m resident blocks
  * of 128 threads per SM: 1 = no register cap, 4 = 128 registers; bit 8: G1 with the dedicated Fp squaring;
- * bits 9 and 10: batch-affine rounds before the G1 and the G2 bucket accumulation (G1 takes them from 2^24 points
+ * bits 9 and 10: batch-affine rounds before the G1 and the G2 bucket accumulation (G1 takes them from 2^22 points
  * without bit 9, unless bit 11 is set), bits 16..19 = v > 0: 2^(4 + v) slots per thread in them (0: 256),
  * bits 20..23 = v > 0: another round while runs average v entries (0: 4), bits 24..27 the same for G1 alone (0: as
  * bits 20..23);
@@ -171,7 +175,9 @@ unsigned gpu_msm_set_variant(unsigned v);
  *   STREAMED  the bases stay in pinned host memory and each MSM streams them through two device buffers (copies on
  *             their own stream, ordered by events, overlapping the kernels); matrices and working buffers in VRAM;
  * AUTO takes RESIDENT when the key plus `workers` provers' working memory fit the budget, else STREAMED, else fails
- * with CUZK_ERR_NOMEM and a message giving the bytes needed and available. */
+ * with CUZK_ERR_NOMEM and a message giving the bytes needed and available. A RESIDENT key's provers also take whole
+ * NTT tables when those fit too (about 3·n·32 bytes a prover for a bellperson key of domain n > 2^20, 2·n·32 at or
+ * below; a partition of 2^27 gains about 24 ms), unless split_ntt_tables says not to. */
 typedef enum { GPU_KEY_AUTO = 0, GPU_KEY_RESIDENT = 1, GPU_KEY_STREAMED = 2 } gpu_key_placement;
 typedef struct {
     gpu_key_placement placement;
@@ -179,6 +185,7 @@ typedef struct {
     unsigned workers;     /* provers that will share this key (their working memory is planned in); 0 = 1 */
     uint64_t stream_chunk; /* STREAMED: bases per copied chunk (rounded down to a multiple of 64, at least 64);
                             * 0 = planned from the budget. Tests set small ones to exercise many chunks */
+    bool split_ntt_tables; /* the provers keep the small split NTT tables even when whole ones would fit */
 } gpu_key_opts;
 
 typedef struct {
@@ -186,7 +193,9 @@ typedef struct {
     gpu_key_placement placement; /* RESIDENT or STREAMED */
     uint64_t vram_bytes;         /* held on the device by the key */
     uint64_t pinned_bytes;       /* held in pinned host memory (STREAMED bases) */
-    uint64_t prover_vram_bytes;  /* what one prover's working buffers take for this key (gpu_prove_vram_bytes) */
+    uint64_t prover_vram_bytes;  /* what one prover's working buffers take for this key (gpu_prove_vram_bytes, and
+                                  * the whole NTT tables when it has them) */
+    bool whole_ntt_tables;       /* its provers' NTT domains have whole tables (gpu_key_opts) */
     double upload_s;             /* wall time of the upload */
 } gpu_key_info;
 
@@ -249,6 +258,10 @@ typedef struct {
     /* latency mode (gpu_prove_msms_pair): msm_h is the H side's share of the H MSM, h_share that share of the
      * points, msm_h_other the rest on the second prover with the copy of its coefficients; otherwise 0 and 0 */
     double h_share, msm_h_other;
+    /* the proof's work: the points of the H MSM and of each 0/1 split's tail MSM (its scalars other than 0 and 1;
+     * B's tail is the same positions in G1 and G2), and the NTTs' size 2^domain_log2 */
+    uint64_t h_points, tail_l, tail_a, tail_b;
+    unsigned domain_log2;
 } gpu_prove_stats;
 
 /* One prover's working state on the current device: its stream, its buffers (grown to the largest key seen and

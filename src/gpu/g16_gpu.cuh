@@ -44,15 +44,20 @@ struct gpu_key {
     g2_affine_t *b_g2;
 
     uint64_t stream_buffer_bytes; /* STREAMED: bytes of each of a prover's two base buffers */
+    bool ntt_whole;               /* its provers' NTT domains have whole tables (g16_gpu_plan) */
     groth16_vk vk;     /* host copy; vk.storage owns vk.ic */
     uint64_t vram_bytes, pinned_bytes;
     double upload_s;
 };
 
 /* The placement for a key of `key_bases_bytes` bases plus `fixed_bytes` of matrices and tables, with `workers`
- * provers of `prover_bytes` each, under opts (see gpu_key_opts). CUZK_ERR_NOMEM with a message when nothing fits. */
-cuzk_status g16_gpu_plan(gpu_key_placement *out, uint64_t key_bases_bytes, uint64_t fixed_bytes,
-                         uint64_t prover_bytes, const gpu_key_opts *opts, cuzk_errmsg *err);
+ * provers of `prover_bytes` each, under opts (see gpu_key_opts), and *whole: whether each prover also takes its
+ * `whole_bytes` of whole NTT tables (RESIDENT only, when that fits as well). CUZK_ERR_NOMEM with a message when
+ * nothing fits. */
+cuzk_status g16_gpu_plan(gpu_key_placement *out, bool *whole, uint64_t key_bases_bytes, uint64_t fixed_bytes,
+                         uint64_t prover_bytes, uint64_t whole_bytes, const gpu_key_opts *opts, cuzk_errmsg *err);
+/* The whole NTT tables a prover of a key of domain n and convention conv would add (ntt.cu's coset kinds of H) */
+uint64_t g16_gpu_key_whole_bytes(uint64_t n, groth16_convention conv);
 /* The whole key's device bytes after it is made: the key records what it holds (vram_bytes, pinned_bytes); the
  * provers size their stream buffers with g16_gpu_stream_chunk_bytes(free VRAM). */
 
@@ -70,6 +75,11 @@ extern "C" void g16_gpu_msm_canonical_scalars(gpu_msm_ctx *x, bool on);
 /* Device bytes an MSM context (msm.cu) and an NTT domain (ntt.cu) hold now. */
 extern "C" uint64_t g16_gpu_msm_ctx_bytes(const gpu_msm_ctx *x);
 extern "C" uint64_t g16_gpu_ntt_domain_bytes(const gpu_ntt_domain *d);
+/* A domain with whole tables (whole): the coset factor of every element in one table, one multiplication instead of
+ * two, and above 2^20 every root for the first pass's twiddles, one instead of two (ntt_h at 2^27: 324 → 300 ms,
+ * docs/PERFORMANCE-gpu.md session 11); g16_gpu_ntt_whole_bytes is what they add for `coset_kinds` coset tables. */
+extern "C" cuzk_status g16_gpu_ntt_domain_create(gpu_ntt_domain **out, unsigned log2n, fr_roots conv, bool whole);
+extern "C" uint64_t g16_gpu_ntt_whole_bytes(unsigned log2n, unsigned coset_kinds);
 
 /* H's transforms (ntt.cu, for prover.cu), each ending with an optional finish: out = (v·mul[i] − minus[i])·k, each
  * part where set (mul may be the output itself).

@@ -50,9 +50,18 @@ static uint64_t stream_buffer_bytes(uint64_t budget)
     return b < lo ? lo : b > hi ? hi : b;
 }
 
-cuzk_status g16_gpu_plan(gpu_key_placement *out, uint64_t key_bases_bytes, uint64_t fixed_bytes,
-                         uint64_t prover_bytes, const gpu_key_opts *opts, cuzk_errmsg *err)
+uint64_t g16_gpu_key_whole_bytes(uint64_t n, groth16_convention conv)
 {
+    unsigned log2n = 0;
+    while (((uint64_t)1 << log2n) < n) log2n++;
+    /* H's coset tables: the coset forward's (both conventions) and bellperson's coset inverse */
+    return g16_gpu_ntt_whole_bytes(log2n, conv == GROTH16_BELLPERSON ? 2 : 1);
+}
+
+cuzk_status g16_gpu_plan(gpu_key_placement *out, bool *whole, uint64_t key_bases_bytes, uint64_t fixed_bytes,
+                         uint64_t prover_bytes, uint64_t whole_bytes, const gpu_key_opts *opts, cuzk_errmsg *err)
+{
+    *whole = false;
     gpu_key_opts o;
     memset(&o, 0, sizeof o);
     if (opts != NULL) o = *opts;
@@ -69,6 +78,7 @@ cuzk_status g16_gpu_plan(gpu_key_placement *out, uint64_t key_bases_bytes, uint6
     uint64_t streamed = fixed_bytes + workers * (prover_bytes + 2 * sb);
     if (o.placement != GPU_KEY_STREAMED && resident <= budget) {
         *out = GPU_KEY_RESIDENT;
+        *whole = !o.split_ntt_tables && resident + workers * whole_bytes <= budget;
         return CUZK_OK;
     }
     if (o.placement == GPU_KEY_RESIDENT)
@@ -152,7 +162,9 @@ extern "C" void gpu_key_get_info(const gpu_key *k, gpu_key_info *info)
     info->placement = k->placement;
     info->vram_bytes = k->vram_bytes;
     info->pinned_bytes = k->pinned_bytes;
-    info->prover_vram_bytes = gpu_prove_vram_bytes(k->domain_size, k->num_inputs + k->num_aux);
+    info->prover_vram_bytes = gpu_prove_vram_bytes(k->domain_size, k->num_inputs + k->num_aux) +
+                              (k->ntt_whole ? g16_gpu_key_whole_bytes(k->domain_size, k->conv) : 0);
+    info->whole_ntt_tables = k->ntt_whole;
     info->upload_s = k->upload_s;
 }
 
@@ -291,12 +303,15 @@ extern "C" cuzk_status gpu_key_upload(gpu_key **out, const groth16_pk *pk, const
     if (chk) fixed += g16_gpu_circuit_bytes(circuit, 3);
     uint64_t prover = gpu_prove_vram_bytes(pk->domain_size, r1cs_num_vars(main_c));
     gpu_key_placement place;
-    s = g16_gpu_plan(&place, bases, fixed, prover, opts, err);
+    bool whole;
+    s = g16_gpu_plan(&place, &whole, bases, fixed, prover, g16_gpu_key_whole_bytes(pk->domain_size, pk->conv), opts,
+                     err);
     if (s != CUZK_OK) return s;
 
     gpu_key *k;
     s = g16_gpu_key_new(&k, place, opts);
     if (s != CUZK_OK) return g16_gpu_fail(err, s, "cannot create the device key");
+    k->ntt_whole = whole;
     k->conv = pk->conv;
     k->domain_size = pk->domain_size;
     k->log2n = 0;

@@ -9,7 +9,7 @@
  *      the pair (key = j_local·2^c + |d|, value = point index | sign bit).
  *   2. cub::DeviceRadixSort sorts the pairs by key over c + log2(group windows) bits: points of one bucket become
  *      one contiguous run, the buckets of all windows of the group one after the other.
- *   2b. (G2, and G1 from 2^24 points; gpu_msm_set_variant) batch-affine rounds shorten the runs: neighbours of one
+ *   2b. (G2, and G1 from 2^22 points; gpu_msm_set_variant) batch-affine rounds shorten the runs: neighbours of one
  *      bucket are added in affine coordinates with one inversion per 256 pairs ("batch-affine rounds" below); step 3
  *      then sums the shorter list.
  *   3. k_accumulate: the sorted array is cut into slices of L entries, one thread each (so the work is even
@@ -65,9 +65,9 @@ extern "C" unsigned gpu_msm_set_window(unsigned c)
 #define MSM_VARIANT_G1_BA 0x200u /* batch-affine rounds before the G1 accumulation */
 #define MSM_VARIANT_G2_BA 0x400u
 #define MSM_VARIANT_G1_NO_BA 0x800u /* no batch-affine rounds for G1 at any size (else from MSM_G1_BA_MIN points) */
-/* G1 takes the batch-affine rounds from 2^24 points: with the binary-GCD inversion they measured 106.0 ms against
- * 111.8 at 2^24 (docs/PERFORMANCE-gpu.md, session 9) */
-#define MSM_G1_BA_MIN ((size_t)1 << 24)
+/* G1 takes the batch-affine rounds from 2^22 points: 33.4 ms against 33.9 without at 2^22, 103.8 against 111.8 at
+ * 2^24 (docs/PERFORMANCE-gpu.md, sessions 9 to 11) */
+#define MSM_G1_BA_MIN ((size_t)1 << 22)
 /* batch-affine rounds while runs average 12 or more for G2 (2^22: 93.0 ms against 97.9 with 8 and 100.5 with 4), 8 or
  * more for G1 (2^26: 365.9 against 369.4 with 12 and 367.3 with 4; docs/PERFORMANCE-gpu.md, session 9) */
 #define MSM_DEFAULT_VARIANT 0x8c00514u

@@ -28,7 +28,7 @@
 typedef struct {
     const dfr *lo, *hi; /* factor(i) = hi[i >> 14]·lo[i mod 2^14] when lo != NULL */
     dfr c;              /* otherwise a constant factor c when mode = 1 */
-    int mode;           /* 0: none, 1: constant, 2: table */
+    int mode;           /* 0: none, 1: constant, 2: split tables, 3: factor(i) = lo[i] */
 } scale_t;
 
 /* out = (v·mul[i] − minus[i])·k after the last pass's scaling, each part where set (g16_ntt_finish) */
@@ -46,6 +46,7 @@ typedef struct {
     const dfr *tl, *th, *sm;
     const dfr *dt;     /* the 2^(k − dt_shift)-th roots in order, when this pass's a allows; else NULL */
     unsigned dt_shift;
+    int dt_neg;        /* dt holds the forward roots and this transform is the inverse: ω^−e = dt[size − e] */
     unsigned qlog;
     scale_t pre, post;
     finish_t fin;
@@ -63,6 +64,9 @@ struct gpu_ntt_domain {
     dfr *tl[2], *th[2], *sm[2]; /* [0] forward, [1] inverse */
     dfr *dt[2];                 /* the 2^dt_log-th roots (dt_log 0: none) */
     unsigned dt_log;
+    bool whole;                 /* whole tables: the coset factor of each i (gl[kind][i], gh unused), and above
+                                 * 2^DIRECT_MAX_LOG every n-th root (full) for the passes no direct table serves */
+    dfr *full;
     dfr *scratch;
     /* coset tables of each kind for the last shift used with it */
     bool have_g[COSET_KINDS];
@@ -76,7 +80,7 @@ static unsigned g_variant = 32; /* the parity-split multiplication, radix-8 (doc
 extern "C" unsigned gpu_ntt_set_variant(unsigned v)
 {
     unsigned old = g_variant;
-    g_variant = v & 127;
+    g_variant = v & 511;
     return old;
 }
 
@@ -130,6 +134,9 @@ template <int MV> static __device__ __forceinline__ void apply_scale(dfr *v, con
             dfr h = dfr_load(&sc->hi[eh]);
             vmul<MV>(&f, &f, &h);
         }
+        vmul<MV>(v, v, &f);
+    } else if (sc->mode == 3) {
+        dfr f = dfr_load(&sc->lo[i]);
         vmul<MV>(v, v, &f);
     }
 }
@@ -227,7 +234,13 @@ template <int MV, int QMAX> __global__ void __launch_bounds__(512) k_pass(pass_t
             dfr v = dfr_load(&sh[idx]);
             size_t e = ((lo0 + l) * (size_t)brev(m, s)) << tws;
             if (e != 0) {
-                dfr w = p.dt != NULL ? dfr_load(&p.dt[e >> p.dt_shift]) : pow_split<MV>(p.tl, p.th, e);
+                dfr w;
+                if (p.dt != NULL) {
+                    size_t de = e >> p.dt_shift;
+                    w = dfr_load(&p.dt[p.dt_neg ? ((size_t)1 << (p.k - p.dt_shift)) - de : de]);
+                } else {
+                    w = pow_split<MV>(p.tl, p.th, e);
+                }
                 vmul<MV>(&v, &v, &w);
             }
             dfr_store(&p.out[base + m * M + l], &v);
@@ -310,7 +323,8 @@ extern "C" uint64_t g16_gpu_ntt_domain_bytes(const gpu_ntt_domain *d)
     size_t nhi = d->n >> TW_SPLIT ? d->n >> TW_SPLIT : 1;
     unsigned qlog = d->k < SMALL_LOG ? d->k : SMALL_LOG;
     uint64_t elems = 2 * (nlo + nhi + ((size_t)1 << (qlog - 1)) + (d->dt_log ? (size_t)1 << d->dt_log : 0));
-    for (int i = 0; i < COSET_KINDS; i++) elems += d->gl[i] != NULL ? nlo + nhi : 0;
+    if (d->full != NULL) elems += d->n;
+    for (int i = 0; i < COSET_KINDS; i++) elems += d->gl[i] == NULL ? 0 : d->whole ? d->n : nlo + nhi;
     if (d->scratch != NULL) elems += d->n;
     return elems * sizeof(dfr);
 }
@@ -324,6 +338,7 @@ extern "C" void gpu_ntt_domain_destroy(gpu_ntt_domain *d)
         gpu_free(d->sm[i]);
         gpu_free(d->dt[i]);
     }
+    gpu_free(d->full);
     for (int i = 0; i < COSET_KINDS; i++) {
         gpu_free(d->gl[i]);
         gpu_free(d->gh[i]);
@@ -384,6 +399,7 @@ static cuzk_status domain_fill(gpu_ntt_domain *d)
         pow2k(&wd, &w[i], d->k - d->dt_log);
         CUZK_TRY(powers(&d->dt[i], (size_t)1 << d->dt_log, &wd, NULL));
     }
+    if (d->whole && d->k > DIRECT_MAX_LOG && !(g_variant & 256)) CUZK_TRY(powers(&d->full, d->n, &w[0], NULL));
     if (d->k > MAX_PASS_BITS + 1) CUZK_TRY(gpu_malloc((void **)&d->scratch, d->n * sizeof(dfr)));
     for (int mv = 0; mv < PASS_MULTIPLIERS; mv++)
         for (int q = 0; q < 2; q++)
@@ -391,7 +407,20 @@ static cuzk_status domain_fill(gpu_ntt_domain *d)
     return gpu_sync();
 }
 
+/* The bytes whole tables add to a domain of 2^log2n that uses `coset_kinds` coset tables: a factor per element for
+ * each, and above 2^DIRECT_MAX_LOG every root. */
+extern "C" uint64_t g16_gpu_ntt_whole_bytes(unsigned log2n, unsigned coset_kinds)
+{
+    uint64_t n = (uint64_t)1 << log2n;
+    return ((log2n > DIRECT_MAX_LOG ? n : 0) + coset_kinds * n) * sizeof(dfr);
+}
+
 extern "C" cuzk_status gpu_ntt_domain_create(gpu_ntt_domain **out, unsigned log2n, fr_roots conv)
+{
+    return g16_gpu_ntt_domain_create(out, log2n, conv, (g_variant & 128) != 0);
+}
+
+extern "C" cuzk_status g16_gpu_ntt_domain_create(gpu_ntt_domain **out, unsigned log2n, fr_roots conv, bool whole)
 {
     *out = NULL;
     if (log2n < GPU_NTT_MIN_LOG2 || log2n > 28) return CUZK_ERR_BAD_ROOT_ORDER;
@@ -401,6 +430,7 @@ extern "C" cuzk_status gpu_ntt_domain_create(gpu_ntt_domain **out, unsigned log2
     d->k = log2n;
     d->n = (size_t)1 << log2n;
     d->conv = conv;
+    d->whole = whole;
     cuzk_status st = domain_fill(d);
     if (st != CUZK_OK) {
         gpu_ntt_domain_destroy(d);
@@ -443,6 +473,9 @@ static cuzk_status run(fr_t *x, gpu_ntt_domain *d, int inv, const scale_t *pre, 
         if (!(g_variant & 16) && d->dt_log != 0 && a <= d->dt_log) {
             p.dt = d->dt[inv];
             p.dt_shift = d->k - d->dt_log;
+        } else if (!(g_variant & 16) && d->full != NULL) {
+            p.dt = d->full;
+            p.dt_neg = inv;
         }
         p.qlog = d->k < SMALL_LOG ? d->k : SMALL_LOG;
         if (i == 0) p.pre = *pre;
@@ -479,7 +512,8 @@ static cuzk_status coset_tables(gpu_ntt_domain *d, int kind, const fr_t *g)
     bool scaled = kind == COSET_INV || kind == COSET_FWD_NINV;
     fr_t base = *g;
     if (inv) fr_inv_vartime(&base, g);
-    CUZK_TRY(split_tables(&d->gl[kind], &d->gh[kind], d->n, &base, scaled ? &d->n_inv : NULL));
+    if (d->whole) CUZK_TRY(powers(&d->gl[kind], d->n, &base, scaled ? &d->n_inv : NULL));
+    else CUZK_TRY(split_tables(&d->gl[kind], &d->gh[kind], d->n, &base, scaled ? &d->n_inv : NULL));
     d->g[kind] = *g;
     d->have_g[kind] = true;
     return CUZK_OK;
@@ -487,7 +521,7 @@ static cuzk_status coset_tables(gpu_ntt_domain *d, int kind, const fr_t *g)
 
 static scale_t table_scale(const gpu_ntt_domain *d, int kind)
 {
-    scale_t sc = {d->gl[kind], d->gh[kind], {{0}}, 2};
+    scale_t sc = {d->gl[kind], d->gh[kind], {{0}}, d->whole ? 3 : 2};
     return sc;
 }
 

@@ -322,9 +322,9 @@ extern "C" cuzk_status gpu_key_load_params(gpu_key **out, const char *path, cons
     {
         gpu_key_opts ko = {GPU_KEY_RESIDENT, 0, 1};
         gpu_key_placement place;
-        s = g16_gpu_plan(&place, g16_gpu_bases_bytes(k->h_len, k->l_len, k->a_len, k->b_len),
-                         g16_gpu_circuit_bytes(circuit, 3),
-                         gpu_prove_vram_bytes(k->domain_size, r1cs_num_vars(circuit)), &ko, err);
+        s = g16_gpu_plan(&place, &k->ntt_whole, g16_gpu_bases_bytes(k->h_len, k->l_len, k->a_len, k->b_len),
+                         g16_gpu_circuit_bytes(circuit, 3), gpu_prove_vram_bytes(k->domain_size, r1cs_num_vars(circuit)),
+                         g16_gpu_key_whole_bytes(k->domain_size, GROTH16_BELLPERSON), &ko, err);
         if (s != CUZK_OK) goto done;
     }
     s = alloc_resident(k);

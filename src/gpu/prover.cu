@@ -21,6 +21,7 @@ struct gpu_prover {
     gpu_ntt_domain *dom;
     unsigned dom_log2;
     fr_roots dom_conv;
+    bool dom_whole;
     fr_t *z;
     uint64_t cap_z;          /* elements */
     fr_t *abc[3];
@@ -304,14 +305,18 @@ static cuzk_status upload_witness(gpu_prover *p, const fr_t *z, uint64_t nv)
     return CUZK_OK;
 }
 
-static cuzk_status ensure_domain(gpu_prover *p, unsigned log2n, fr_roots conv)
+/* The NTT domain of k's size and roots, with whole tables when k's plan gave its provers room for them */
+static cuzk_status ensure_domain(gpu_prover *p, const gpu_key *k)
 {
-    if (p->dom != NULL && p->dom_log2 == log2n && p->dom_conv == conv) return CUZK_OK;
+    fr_roots conv = k->conv == GROTH16_BELLPERSON ? FR_ROOTS_GEN7 : FR_ROOTS_GEN5;
+    if (p->dom != NULL && p->dom_log2 == k->log2n && p->dom_conv == conv && p->dom_whole == k->ntt_whole)
+        return CUZK_OK;
     gpu_ntt_domain_destroy(p->dom);
     p->dom = NULL;
-    CUZK_TRY(gpu_ntt_domain_create(&p->dom, log2n, conv));
-    p->dom_log2 = log2n;
+    CUZK_TRY(g16_gpu_ntt_domain_create(&p->dom, k->log2n, conv, k->ntt_whole));
+    p->dom_log2 = k->log2n;
     p->dom_conv = conv;
+    p->dom_whole = k->ntt_whole;
     return CUZK_OK;
 }
 
@@ -355,7 +360,7 @@ static void plain_factor(g16_ntt_finish *f, const fr_t *k)
 static cuzk_status compute_h(gpu_prover *p, const gpu_key *k)
 {
     bool bell = k->conv == GROTH16_BELLPERSON;
-    CUZK_TRY(ensure_domain(p, k->log2n, bell ? FR_ROOTS_GEN7 : FR_ROOTS_GEN5));
+    CUZK_TRY(ensure_domain(p, k));
     fr_t g, s;
     h_coset(k, &g, &s);
     fr_t *a = p->abc[0], *b = p->abc[1], *c = p->abc[2];
@@ -649,7 +654,7 @@ extern "C" cuzk_status gpu_prover_reserve(gpu_prover *p, const gpu_key *k, cuzk_
     CUZK_CUDA(cudaSetDevice(p->device));
     bool bell = k->conv == GROTH16_BELLPERSON;
     cuzk_status s = prepare(p, k);
-    if (s == CUZK_OK) s = ensure_domain(p, k->log2n, bell ? FR_ROOTS_GEN7 : FR_ROOTS_GEN5);
+    if (s == CUZK_OK) s = ensure_domain(p, k);
     if (s == CUZK_OK) {
         fr_t g, scale;
         h_coset(k, &g, &scale);
@@ -736,6 +741,8 @@ static cuzk_status prove_h_poly(gpu_prover *p, const gpu_key *k, r1cs_c_mode mod
 {
     bool bell = k->conv == GROTH16_BELLPERSON;
     uint64_t n = k->domain_size;
+    st->h_points = k->h_len;
+    for (st->domain_log2 = 0; ((uint64_t)1 << st->domain_log2) < n; st->domain_log2++) {}
     fr_t one;
     fr_set_one(&one);
     cuzk_status s;
@@ -790,16 +797,19 @@ static cuzk_status prove_query_side(groth16_msm_sums *sums, gpu_prover *p, const
     cuzk_status s = split(p, NULL, k->num_inputs, k->num_aux, &count);
     if (s == CUZK_OK) s = msm_over<g1_jac_t>(&sums->l, p, k, k->l, k->l_len, NULL, true, count);
     if (s != CUZK_OK) return g16_gpu_fail(err, s, "L multi-scalar multiplication failed");
+    st->tail_l = count;
     add_time(&st->msm_l, t);
 
     s = split(p, k->a_vars, 0, k->a_len, &count);
     if (s == CUZK_OK) s = msm_over<g1_jac_t>(&sums->a, p, k, k->a, k->a_len, NULL, true, count);
     if (s != CUZK_OK) return g16_gpu_fail(err, s, "A multi-scalar multiplication failed");
+    st->tail_a = count;
     add_time(&st->msm_a, t);
 
     s = split(p, k->b_vars, 0, k->b_len, &count);
     if (s == CUZK_OK) s = msm_over<g1_jac_t>(&sums->b1, p, k, k->b_g1, k->b_len, NULL, true, count);
     if (s != CUZK_OK) return g16_gpu_fail(err, s, "B1 multi-scalar multiplication failed");
+    st->tail_b = count;
     add_time(&st->msm_b1, t);
     s = msm_over<g2_jac_t>(&sums->b2, p, k, k->b_g2, k->b_len, NULL, true, count);
     if (s != CUZK_OK) return g16_gpu_fail(err, s, "B2 multi-scalar multiplication failed");
@@ -992,6 +1002,7 @@ extern "C" cuzk_status gpu_prove_msms_pair(groth16_msm_sums *sums, gpu_prover *p
         g1_jac_add(&sums->h, &head, &j->h_rest);
         sums->l = j->sums.l, sums->a = j->sums.a, sums->b1 = j->sums.b1, sums->b2 = j->sums.b2;
         st.msm_l = j->st.msm_l, st.msm_a = j->st.msm_a, st.msm_b1 = j->st.msm_b1, st.msm_b2 = j->st.msm_b2;
+        st.tail_l = j->st.tail_l, st.tail_a = j->st.tail_a, st.tail_b = j->st.tail_b;
         st.msm_h_other = j->h_rest_s;
         st.h_share = n > 0 ? (double)cut / (double)n : 1;
         st.total = g16_gpu_now() - t0;

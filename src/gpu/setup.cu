@@ -330,13 +330,16 @@ extern "C" cuzk_status gpu_setup(gpu_key **out, const r1cs_t *circuit, const gro
     groth16_vk vk;
     memset(&vk, 0, sizeof vk);
 
-    s = g16_gpu_plan(&placement, bases, fixed, gpu_prove_vram_bytes(sc.n, sc.nv), &ko, err);
+    bool whole;
+    s = g16_gpu_plan(&placement, &whole, bases, fixed, gpu_prove_vram_bytes(sc.n, sc.nv),
+                     g16_gpu_key_whole_bytes(sc.n, GROTH16_BELLPERSON), &ko, err);
     if (s != CUZK_OK) goto fail;
     s = g16_gpu_key_new(&k, placement, &ko);
     if (s != CUZK_OK) {
         g16_gpu_fail(err, s, "gpu_setup: cannot create the key");
         goto fail;
     }
+    k->ntt_whole = whole;
     k->conv = GROTH16_BELLPERSON;
     k->domain_size = sc.n;
     k->log2n = sc.log2n;

@@ -607,7 +607,7 @@ static void check_gpu_setup(const char *name, const r1cs_t *c, gpu_key_placement
     gpu_key *k = NULL;
     cuzk_status s1 = groth16_setup(&pk, c, &o, &e1);
     size_t oc = gpu_setup_set_chunk(chunk);
-    gpu_key_opts ko = {place, 0, 1, 0};
+    gpu_key_opts ko = {place, 0, 1, 0, false};
     cuzk_status s2 = gpu_setup(&k, c, &o, &ko, &e2);
     gpu_setup_set_chunk(oc);
     snprintf(what, sizeof what, "setup %s: cpu %s (%s), gpu %s (%s)", name, cuzk_status_str(s1), e1.msg,
@@ -880,6 +880,17 @@ int main(int argc, char **argv)
         check_ntt(quick ? 14 : 21, FR_ROOTS_GEN7, GPU_NTT_COSET_FORWARD, threads);
         check_ntt(quick ? 15 : 20, FR_ROOTS_GEN5, GPU_NTT_INVERSE, threads);
         check_ntt(quick ? 13 : 22, FR_ROOTS_GEN7, GPU_NTT_COSET_INVERSE, threads);
+        gpu_ntt_set_variant(old);
+    }
+    /* variant bit 7: whole tables of the n-th roots for the first pass and of the coset factors, from 2^21 (the
+     * inverse's roots by negated exponent: a dropped negation gives the forward roots and fails) */
+    {
+        unsigned old = gpu_ntt_set_variant(160);
+        printf("variant 160\n");
+        check_ntt(21, FR_ROOTS_GEN7, GPU_NTT_FORWARD, threads);
+        check_ntt(21, FR_ROOTS_GEN5, GPU_NTT_INVERSE, threads);
+        check_ntt(21, FR_ROOTS_GEN7, GPU_NTT_COSET_FORWARD, threads);
+        check_ntt(quick ? 21 : 22, FR_ROOTS_GEN5, GPU_NTT_COSET_INVERSE, threads);
         gpu_ntt_set_variant(old);
     }
     /* the other tile sizes */

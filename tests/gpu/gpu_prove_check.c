@@ -96,12 +96,15 @@ static void compare(const char *what, fixture *f, gpu_key *k, gpu_prover *p, con
            st.msm_b1 * 1e3, st.msm_b2 * 1e3, st.total * 1e3);
 }
 
-static gpu_key *upload(fixture *f, gpu_key_placement place, uint64_t chunk)
+/* The key on the device; a resident one's provers take whole NTT tables (they fit beside these small keys) unless
+ * split says not to, a streamed one's never. */
+static gpu_key *upload_tables(fixture *f, gpu_key_placement place, uint64_t chunk, bool split)
 {
     gpu_key_opts ko;
     memset(&ko, 0, sizeof ko);
     ko.placement = place;
     ko.stream_chunk = chunk;
+    ko.split_ntt_tables = split;
     gpu_key *k = NULL;
     cuzk_errmsg err = {{0}};
     cuzk_status s = gpu_key_upload(&k, &f->pk, f->r, &ko, &err);
@@ -110,8 +113,15 @@ static gpu_key *upload(fixture *f, gpu_key_placement place, uint64_t chunk)
         gpu_key_info info;
         gpu_key_get_info(k, &info);
         check_detail(info.placement == (place == GPU_KEY_AUTO ? GPU_KEY_RESIDENT : place), "placement", NULL);
+        check_detail(info.whole_ntt_tables == (info.placement == GPU_KEY_RESIDENT && !split),
+                     "whole NTT tables: resident keys, unless split", NULL);
     }
     return k;
+}
+
+static gpu_key *upload(fixture *f, gpu_key_placement place, uint64_t chunk)
+{
+    return upload_tables(f, place, chunk, false);
 }
 
 /* z packed on `threads` host threads (gpu_witness_pack, on a copy) against the CPU's proof of z itself */
@@ -335,30 +345,40 @@ static void check_errors(gpu_prover *p)
 }
 
 /* the prover keeps its buffers: the third proof of a key allocates nothing more than the second, and a new prover
- * stays within gpu_prove_vram_bytes */
+ * stays within the key's planned prover_vram_bytes: gpu_prove_vram_bytes with split NTT tables, that plus the
+ * whole tables with them (and the whole tables' proofs equal the split tables') */
 static void check_steady(void)
 {
     fixture f;
     if (!fixture_make(&f, 12, GROTH16_BELLPERSON)) return;
-    gpu_key *k = upload(&f, GPU_KEY_AUTO, 0);
-    gpu_prover *p = NULL;
-    cuzk_errmsg err = {{0}};
-    if (k != NULL && gpu_prover_create(&p, &err) == CUZK_OK) {
-        groth16_prove_opts o = opts_rs(R1CS_C_PRODUCT);
-        groth16_proof_t pr;
-        gpu_prove_stats s2, s3;
-        cuzk_status a = gpu_prove(&pr, p, k, f.z, &o, NULL, &err);
-        cuzk_status b = gpu_prove(&pr, p, k, f.z, &o, &s2, &err);
-        cuzk_status c = gpu_prove(&pr, p, k, f.z, &o, &s3, &err);
-        check_detail(a == CUZK_OK && b == CUZK_OK && c == CUZK_OK, "repeated proofs", err.msg);
-        check_detail(s2.vram_bytes == s3.vram_bytes, "steady state: no growth", NULL);
-        char d[160];
-        uint64_t bound = gpu_prove_vram_bytes(f.pk.domain_size, r1cs_num_vars(f.r));
-        snprintf(d, sizeof d, "%llu bytes, bound %llu", (unsigned long long)s3.vram_bytes, (unsigned long long)bound);
-        check_detail(s3.vram_bytes <= bound, "steady state: within gpu_prove_vram_bytes", d);
+    for (int split = 0; split < 2; split++) {
+        gpu_key *k = upload_tables(&f, GPU_KEY_AUTO, 0, split);
+        gpu_prover *p = NULL;
+        cuzk_errmsg err = {{0}};
+        if (k != NULL && gpu_prover_create(&p, &err) == CUZK_OK) {
+            groth16_prove_opts o = opts_rs(R1CS_C_PRODUCT);
+            groth16_proof_t pr;
+            gpu_prove_stats s2, s3;
+            cuzk_status a = gpu_prove(&pr, p, k, f.z, &o, NULL, &err);
+            cuzk_status b = gpu_prove(&pr, p, k, f.z, &o, &s2, &err);
+            cuzk_status c = gpu_prove(&pr, p, k, f.z, &o, &s3, &err);
+            check_detail(a == CUZK_OK && b == CUZK_OK && c == CUZK_OK, "repeated proofs", err.msg);
+            check_detail(s2.vram_bytes == s3.vram_bytes, "steady state: no growth", NULL);
+            gpu_key_info info;
+            gpu_key_get_info(k, &info);
+            uint64_t split_bound = gpu_prove_vram_bytes(f.pk.domain_size, r1cs_num_vars(f.r));
+            char d[160];
+            snprintf(d, sizeof d, "%llu bytes, planned %llu, split tables %llu", (unsigned long long)s3.vram_bytes,
+                     (unsigned long long)info.prover_vram_bytes, (unsigned long long)split_bound);
+            check_detail(s3.vram_bytes <= info.prover_vram_bytes, "steady state: within the planned prover bytes", d);
+            check_detail(split ? info.prover_vram_bytes == split_bound
+                               : info.prover_vram_bytes > split_bound,
+                         split ? "split tables: gpu_prove_vram_bytes" : "whole tables: more than split ones", d);
+            compare(split ? "split NTT tables" : "whole NTT tables", &f, k, p, f.z, R1CS_C_MATRIX, 0);
+        }
+        gpu_prover_destroy(p);
+        gpu_key_free(k);
     }
-    gpu_prover_destroy(p);
-    gpu_key_free(k);
     fixture_free(&f);
 }
 
@@ -377,8 +397,10 @@ static void check_reserved(void)
             cuzk_status s = gpu_prover_reserve(p, k, &err);
             check_detail(s == CUZK_OK, "gpu_prover_reserve", err.msg);
             uint64_t reserved = gpu_prover_vram_bytes(p);
-            check_detail(reserved > 0 && reserved <= gpu_prove_vram_bytes(f.pk.domain_size, r1cs_num_vars(f.r)),
-                         "reserve: within gpu_prove_vram_bytes", NULL);
+            gpu_key_info info;
+            gpu_key_get_info(k, &info);
+            check_detail(reserved > 0 && reserved <= info.prover_vram_bytes, "reserve: within the planned prover bytes",
+                         NULL);
             compare(streamed ? "reserved, streamed" : "reserved", &f, k, p, f.z, R1CS_C_PRODUCT, 1);
             /* witnesses with i/8 of their aux values random: tail MSMs of many sizes, which may take other windows
              * and group sizes than the reserve's own sizes */

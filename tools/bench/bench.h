@@ -55,6 +55,8 @@ void bench_zkey_fixtures(const bench_opts *o);
 void bench_micro_gpu(const bench_opts *o);
 /* the --gpu whole-proof lines (prove_gpu.c) */
 void bench_prove_gpu(const bench_opts *o);
+/* the gpu_floor lines (floor_gpu.c) */
+void bench_floor_gpu(const bench_opts *o);
 #endif
 
 /* Keeps a value alive so the compiler cannot drop the work that produced it. */

@@ -382,7 +382,7 @@ static void bench_batch_add(const bench_opts *o)
 }
 
 /* gpu_msm_var: MSM kernel variants side by side in one run (gpu_msm_set_variant): G1 at 2^22, 2^24 and 2^26 and G2
- * at 2^22 and 2^24, the default against G1 with the rounds forced on at 2^22 and off at 2^24, the rounds' least
+ * at 2^22 and 2^24, the default against G1 without the rounds at 2^22, 2^23 and 2^24, the rounds' least
  * average run (G1: 6, 10, 12; G2: 10) and slots per thread (128), and G1 2^26 at a window of 21 bits (names
  * gpu_g1_msm_var<v>[_c<c>], gpu_g2_msm_var<v>, v the variant in hex, 0 the default). With the filter gpu_msm_once
  * every configuration up to 2^22 runs once, untimed: the launches a profiler (ncu --kernel-name regex:k_accumulate)
@@ -391,7 +391,7 @@ static void bench_msm_var(const bench_opts *o)
 {
     int once = bench_selected(o, "gpu_msm_once") && o->filter != NULL;
     static const struct { int g2; unsigned log2, v, c; } cfg[] = {
-        {0, 22, 0, 0}, {0, 22, 0x8c00714, 0}, {0, 24, 0, 0}, {0, 24, 0x8c00d14, 0}, {0, 24, 0xc00514, 0},
+        {0, 22, 0, 0}, {0, 22, 0x8c00d14, 0}, {0, 23, 0, 0}, {0, 23, 0x8c00d14, 0}, {0, 24, 0, 0}, {0, 24, 0x8c00d14, 0}, {0, 24, 0xc00514, 0},
         {0, 24, 0x8c30514, 0}, {0, 26, 0, 0}, {0, 26, 0xc00514, 0}, {0, 26, 0x6c00514, 0}, {0, 26, 0xac00514, 0},
         {0, 26, 0, 21}, {1, 22, 0, 0}, {1, 22, 0x8a00514, 0}, {1, 24, 0, 0}};
     size_t nmax = (size_t)1 << (once ? 22 : 26), g2max = (size_t)1 << (once ? 22 : 24), ntile = MSM_TILE + 17;
@@ -453,6 +453,7 @@ void bench_micro_gpu(const bench_opts *o)
     if (o->ntt_variant >= 0) gpu_ntt_set_variant((unsigned)o->ntt_variant);
     if (o->msm_profile) gpu_msm_set_profile(1);
     bench_ff(o);
+    if (bench_selected(o, "gpu_floor")) bench_floor_gpu(o);
     if (bench_selected(o, "gpu_ntt")) bench_ntt(o);
     if (bench_selected(o, "g1_msm") || bench_selected(o, "g2_msm")) bench_msm(o);
     if (o->filter != NULL && (bench_selected(o, "gpu_msm_var") || bench_selected(o, "gpu_msm_once"))) bench_msm_var(o);

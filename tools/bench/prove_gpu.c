@@ -8,6 +8,9 @@
  *   gpu_prove_pair_packed  both (ms)
  *   gpu_key_upload    a host key (2^20) copied up by gpu_key_upload, and its .params file decoded on the device
  *                     by gpu_key_load_params (GB/s), next to the CPU loader's rate
+ *   gpu_prove_floor   the arithmetic floor of the proof's field multiplications (floor_gpu.c): six NTTs of its
+ *                     domain, the H MSM and the tail MSMs of L, A and B (B in G1 and G2), at this device's rates;
+ *                     the batch additions of the ones, the SpMV and the upload are not counted (ms)
  * Every proof is verified; at 2^20 the CPU prover proves the same witness with the same r, s and the two proofs
  * must be equal ("match" in the line). Sizes 2^20, 2^24, 2^26, 2^27 up to --max-log2 (default 24). */
 #include <stdio.h>
@@ -16,6 +19,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "floor_gpu.h"
 #include "cuzk/circuits.h"
 #include "cuzk/gpu.h"
 
@@ -165,7 +169,27 @@ static void prove_packed(uint64_t n, const fr_t *z, const fr_t *pz, const gpu_wi
     line("gpu_prove_packed", n, tot[REPS / 2], "ms", extra);
 }
 
-static void prove_size(unsigned log2, gpu_prover *p)
+static void prove_floor(uint64_t n, const gpu_prove_stats *st, const floor_rates *rate, double measured_ms)
+{
+    double ntt = floor_ms(6 * floor_ntt_muls(st->domain_log2), rate->fr_ps);
+    double h = floor_ms(floor_msm_muls(st->h_points), rate->fp_ps);
+    double tails = floor_ms(floor_msm_muls(st->tail_l) + floor_msm_muls(st->tail_a) + floor_msm_muls(st->tail_b),
+                            rate->fp_ps) +
+                   floor_ms(floor_msm_muls(st->tail_b), rate->fp2_ps);
+    double all = ntt + h + tails;
+    char extra[320];
+    int len = snprintf(extra, sizeof extra,
+                       ", \"ntt_h_ms\": %.1f, \"msm_h_ms\": %.1f, \"tails_ms\": %.1f, \"tail_l\": %llu, "
+                       "\"tail_a\": %llu, \"tail_b\": %llu, \"measured_over_floor\": %.3f",
+                       ntt, h, tails, (unsigned long long)st->tail_l, (unsigned long long)st->tail_a,
+                       (unsigned long long)st->tail_b, measured_ms / all);
+    /* the goal: a 2^27 partition in at most 1 s */
+    if (n == (uint64_t)1 << 27 && len > 0 && (size_t)len < sizeof extra)
+        snprintf(extra + len, sizeof extra - (size_t)len, ", \"goal_ms\": 1000, \"goal_over_floor\": %.3f", 1000 / all);
+    line("gpu_prove_floor", n, all, "ms", extra);
+}
+
+static void prove_size(unsigned log2, gpu_prover *p, const floor_rates *rate)
 {
     uint64_t n = (uint64_t)1 << log2;
     unsigned threads = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
@@ -268,7 +292,13 @@ static void prove_size(unsigned log2, gpu_prover *p)
 #undef PHASE
     gpu_key_info info;
     gpu_key_get_info(k, &info);
-    line("gpu_prove_vram", n, (double)(info.vram_bytes + st[REPS - 1].vram_bytes) / 1e6, "MB", NULL);
+    line("gpu_prove_vram", n, (double)(info.vram_bytes + st[REPS - 1].vram_bytes) / 1e6, "MB",
+         info.whole_ntt_tables ? ", \"whole_ntt_tables\": true" : ", \"whole_ntt_tables\": false");
+    if (rate != NULL) {
+        for (int i = 0; i < REPS; i++) v[i] = st[i].total * 1e3;
+        qsort(v, REPS, sizeof v[0], cmp_d);
+        prove_floor(n, &st[REPS - 1], rate, v[REPS / 2]);
+    }
 
     /* device 1 with its own copy of the key, for the pair lines */
     gpu_key *k1 = NULL;
@@ -316,7 +346,10 @@ void bench_prove_gpu(const bench_opts *o)
         fprintf(stderr, "cuzk-bench: %s\n", err.msg);
         return;
     }
+    floor_rates rate;
+    bool have_rate = bench_selected(o, "gpu_prove") && floor_rates_measure(&rate);
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
-        if ((int)sizes[i] <= max && (o->min_log2 <= 0 || (int)sizes[i] >= o->min_log2)) prove_size(sizes[i], p);
+        if ((int)sizes[i] <= max && (o->min_log2 <= 0 || (int)sizes[i] >= o->min_log2))
+            prove_size(sizes[i], p, have_rate ? &rate : NULL);
     gpu_prover_destroy(p);
 }
