@@ -87,6 +87,8 @@ typedef struct {
     size_t num_gpu_devices;
     bool gpu_latency_pairs;         /* latency mode: GPUs in pairs, each partition split over its pair (H on one,
                                      * L, A, B on the other): lower latency, lower throughput; an even count */
+    bool gpu_split_ntt_tables;      /* the provers keep the small split NTT tables even where a resident key leaves
+                                     * room for whole ones (gpu_key_opts.split_ntt_tables): more room for keys */
     unsigned gpu_queue_depth;       /* bounded queue between synthesis and provers, in partitions */
     uint64_t working_memory_budget; /* bytes; 0 = 75% of physical memory */
     uint64_t pinned_budget;         /* bytes of pinned host memory for keys and transfers */

@@ -48,6 +48,7 @@ typedef struct {
 typedef struct {
     unsigned num_devices, workers;
     unsigned sides;       /* GPUs per engine device: 1, or 2 in latency mode */
+    bool split_tables;    /* gpu_key_opts.split_ntt_tables for every key */
     gdev *dev;            /* num_devices × sides GPUs: engine device d has GPUs d·sides .. d·sides + sides − 1 */
     gpu_prover **provers; /* per worker and side: made when a key loads on its device, or at its first partition */
     pthread_mutex_t *prover_lock; /* per worker: its prover is used by one thread at a time */
@@ -410,6 +411,7 @@ static cuzk_status key_load_side(gpu_ctx *c, unsigned device, unsigned side, con
     ko.placement = allow_streamed ? GPU_KEY_AUTO : GPU_KEY_RESIDENT;
     ko.vram_budget = budget - taken;
     ko.workers = c->workers;
+    ko.split_ntt_tables = c->split_tables;
     gpu_key *gk = NULL;
     if (k->synthetic) {
         groth16_setup_opts so;
@@ -535,6 +537,7 @@ cuzk_status engine_backend_gpu(engine_backend *b, const engine_config *cfg, cuzk
     gpu_ctx *c = calloc(1, sizeof *c);
     if (c == NULL) return CUZK_ERR_NOMEM;
     c->sides = cfg->gpu_latency_pairs ? 2 : 1;
+    c->split_tables = cfg->gpu_split_ntt_tables;
     c->num_devices = (unsigned)(n / c->sides);
     c->workers = cfg->gpu_workers_per_device ? cfg->gpu_workers_per_device : 1;
     size_t workers = (size_t)c->num_devices * c->workers;

@@ -312,6 +312,13 @@ static int config_apply(config_parse_ctx *x, const char *section, const char *ke
         *why = "expected true or false";
         return config_parse_bool(value, &c->latency_mode);
     }
+    if (KEY("gpus", "whole_ntt_tables")) {
+        bool whole;
+        *why = "expected true or false";
+        if (!config_parse_bool(value, &whole)) return false;
+        c->split_ntt_tables = !whole;
+        return true;
+    }
     if (KEY("scheduler", "gpu_queue_depth")) {
         *why = "expected a count from 1 to 4096";
         return config_parse_uint(value, 4096, &c->gpu_queue_depth) && c->gpu_queue_depth >= 1;

@@ -29,6 +29,7 @@ typedef struct {
     unsigned gpu_workers_per_device; /* 0 = the backend's default */
     unsigned backend;                /* engine_backend_kind: 0 auto, 1 cpu, 2 gpu */
     bool latency_mode;               /* GPUs in pairs, each partition split over its pair */
+    bool split_ntt_tables;           /* whole_ntt_tables = false: the provers keep the small split NTT tables */
     /* [scheduler] */
     unsigned gpu_queue_depth;
     uint64_t result_ttl_ms;

@@ -280,18 +280,20 @@ def test_config_errors():
                        ("[memory]\npinned_budget = 12Q\n", "pinned_budget"),
                        ("[nosuch]\nkey = 1\n", "nosuch"),
                        ("[logging]\nformat = xml\n", "format"),
-                       ("[gpus]\nlatency_mode = maybe\n", "latency_mode")):
+                       ("[gpus]\nlatency_mode = maybe\n", "latency_mode"),
+                       ("[gpus]\nwhole_ntt_tables = some\n", "whole_ntt_tables")):
         with open(bad, "w") as f:
             f.write(text)
         p = subprocess.run([daemon, "-c", bad, "--check-config"], capture_output=True, text=True, timeout=10)
         assert p.returncode == 2 and want in p.stderr, (text, p.returncode, p.stderr)
     with open(bad, "w") as f:
         f.write("[daemon]\nlisten = unix:///a, 127.0.0.1:1\nlisten = unix:///b\n[memory]\npinned_budget = 8G\n"
-                "working_memory_budget = 512M\n[gpus]\nlatency_mode = yes\n[logging]\nformat = json\n")
+                "working_memory_budget = 512M\n[gpus]\nlatency_mode = yes\nwhole_ntt_tables = no\n[logging]\n"
+                "format = json\n")
     p = subprocess.run([daemon, "-c", bad, "--check-config"], capture_output=True, text=True, timeout=10)
     assert p.returncode == 0, p.stderr
     assert p.stdout.count("listen =") == 3 and "pinned_budget = 8589934592" in p.stdout, p.stdout
-    assert "latency_mode = true" in p.stdout, p.stdout
+    assert "latency_mode = true" in p.stdout and "whole_ntt_tables = false" in p.stdout, p.stdout
     p = subprocess.run([daemon, "-c", bad, "-l", "unix:///c", "--check-config"], capture_output=True, text=True,
                        timeout=10)
     assert p.stdout.count("listen =") == 1, p.stdout

@@ -128,13 +128,15 @@ int main(int argc, char **argv)
             printf("listen = %s\n", cfg.listen[i]);
         }
         printf("max_message_bytes = %llu\npinned_budget = %llu\nworking_memory_budget = %llu\n"
-               "vram_budget = %llu\nbackend = %s\ngpu_workers_per_device = %u\nlatency_mode = %s\ndevices = %zu listed\n"
+               "vram_budget = %llu\nbackend = %s\ngpu_workers_per_device = %u\nlatency_mode = %s\nwhole_ntt_tables = %s\n"
+               "devices = %zu listed\n"
                "gpu_queue_depth = %u\nresult_ttl_ms = %llu\nsynthesis_workers = %u\nsynthesis_threads = %u\n"
                "param_cache = %s\nmetrics = %s\n",
                (unsigned long long)cfg.max_message_bytes, (unsigned long long)cfg.pinned_budget,
                (unsigned long long)cfg.working_memory_budget, (unsigned long long)cfg.vram_budget,
                cfg.backend == 1 ? "cpu" : cfg.backend == 2 ? "gpu" : "auto", cfg.gpu_workers_per_device,
-               cfg.latency_mode ? "true" : "false", cfg.num_devices, cfg.gpu_queue_depth,
+               cfg.latency_mode ? "true" : "false", cfg.split_ntt_tables ? "false" : "true", cfg.num_devices,
+               cfg.gpu_queue_depth,
                (unsigned long long)cfg.result_ttl_ms, cfg.synthesis_workers, cfg.synthesis_threads,
                cfg.param_cache ? cfg.param_cache : "(none)", cfg.metrics_listen ? cfg.metrics_listen : "(off)");
         config_free(&cfg);
@@ -179,6 +181,7 @@ int main(int argc, char **argv)
     ec.prover_threads = cfg.prover_threads;
     ec.gpu_workers_per_device = cfg.gpu_workers_per_device;
     ec.gpu_latency_pairs = cfg.latency_mode;
+    ec.gpu_split_ntt_tables = cfg.split_ntt_tables;
     ec.gpu_devices = cfg.num_devices ? cfg.devices : NULL;
     ec.num_gpu_devices = cfg.num_devices;
     ec.gpu_queue_depth = cfg.gpu_queue_depth;

@@ -10,6 +10,7 @@
  *   cuzk-engine-bench [--log2 16] [--jobs 4] [--partitions 1] [--synthesis-workers 1] [--synthesis-threads 1]
  *                     [--provers 0] [--prover-threads 2] [--depth 1] [--seed 1] [--param-dir DIR] [--tiers 0]
  *                     [--backend auto|cpu|gpu] [--gpus 0,1] [--vram-budget BYTES] [--latency-mode 0|1]
+ *                     [--whole-ntt-tables 0|1]
  * --provers is per device (0: the backend's default, 1). A human summary goes to stderr. */
 #include <dlfcn.h>
 #include <execinfo.h>
@@ -135,7 +136,7 @@ int main(int argc, char **argv)
     signal(SIGSEGV, on_fatal);
     signal(SIGILL, on_fatal);
     signal(SIGBUS, on_fatal);
-    unsigned log2 = 16, jobs = 4, parts = 1, sw = 1, st = 1, pw = 0, pt = 2, depth = 1, tiers = 0, latency = 0;
+    unsigned log2 = 16, jobs = 4, parts = 1, sw = 1, st = 1, pw = 0, pt = 2, depth = 1, tiers = 0, latency = 0, whole = 1;
     unsigned long long seed = 1;
     const char *dir = "/tmp/cuzk-engine-bench";
     engine_backend_kind backend = ENGINE_BACKEND_AUTO;
@@ -186,6 +187,7 @@ int main(int argc, char **argv)
         else if (strcmp(argv[i], "--depth") == 0) depth = v;
         else if (strcmp(argv[i], "--tiers") == 0) tiers = v;
         else if (strcmp(argv[i], "--latency-mode") == 0) latency = v; /* 1: GPUs in pairs ([gpus] latency_mode) */
+        else if (strcmp(argv[i], "--whole-ntt-tables") == 0) whole = v; /* 0: [gpus] whole_ntt_tables = false */
         else if (strcmp(argv[i], "--seed") == 0) seed = strtoull(argv[i + 1], NULL, 10);
         else if (strcmp(argv[i], "--param-dir") == 0) dir = argv[i + 1];
         else {
@@ -209,6 +211,7 @@ int main(int argc, char **argv)
     cfg.gpu_devices = num_gpus ? gpus : NULL;
     cfg.num_gpu_devices = num_gpus;
     cfg.gpu_latency_pairs = latency != 0;
+    cfg.gpu_split_ntt_tables = whole == 0;
     cfg.vram_budget = vram;
     engine *e;
     cuzk_errmsg err = {{0}};
@@ -262,11 +265,11 @@ int main(int argc, char **argv)
     uint64_t rss = peak_rss();
     printf("{\"backend\": \"%s\", \"log2\": %u, \"jobs\": %u, \"partitions\": %u, \"completed\": %u, "
            "\"synthesis_workers\": %u, \"synthesis_threads\": %u, \"provers\": %u, \"latency_mode\": %s, "
-           "\"prover_threads\": %u, \"depth\": %u, \"cores\": %ld, \"preload_s\": %.2f, \"wall_s\": %.3f, "
+           "\"whole_ntt_tables\": %s, \"prover_threads\": %u, \"depth\": %u, \"cores\": %ld, \"preload_s\": %.2f, \"wall_s\": %.3f, "
            "\"s_per_job\": %.3f, \"s_per_partition\": %.3f, \"cpu_s\": %.3f, \"cpu_utilisation\": %.3f, "
            "\"partitions_per_min\": %.2f, \"peak_rss_bytes\": %llu, \"loadavg_before\": %.2f, \"loadavg_after\": %.2f",
            ndev > 0 && strncmp(names[0], "cpu", 3) == 0 ? "cpu" : "gpu", log2, jobs, parts, ok, sw, st, pw,
-           latency ? "true" : "false", pt, depth, cores, preload_s, wall, ok ? wall / ok : 0, proofs ? wall / proofs : 0,
+           latency ? "true" : "false", whole ? "true" : "false", pt, depth, cores, preload_s, wall, ok ? wall / ok : 0, proofs ? wall / proofs : 0,
            cpu, cpu / (wall * (double)cores), 60.0 * proofs / wall, (unsigned long long)rss, load0, load1);
     printf(", \"devices\": [");
     for (size_t d = 0; d < ndev; d++)
