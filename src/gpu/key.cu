@@ -52,10 +52,8 @@ static uint64_t stream_buffer_bytes(uint64_t budget)
 
 uint64_t g16_gpu_key_whole_bytes(uint64_t n, groth16_convention conv)
 {
-    unsigned log2n = 0;
-    while (((uint64_t)1 << log2n) < n) log2n++;
     /* H's coset tables: the coset forward's (both conventions) and bellperson's coset inverse */
-    return g16_gpu_ntt_whole_bytes(log2n, conv == GROTH16_BELLPERSON ? 2 : 1);
+    return g16_gpu_ntt_whole_bytes(g16_log2_ceil(n), conv == GROTH16_BELLPERSON ? 2 : 1);
 }
 
 cuzk_status g16_gpu_plan(gpu_key_placement *out, bool *whole, uint64_t key_bases_bytes, uint64_t fixed_bytes,

@@ -562,7 +562,7 @@ extern "C" cuzk_status g16_gpu_ntt_to_coset(fr_t *x, gpu_ntt_domain *d, const fr
                                             fr_t *out)
 {
     CUZK_TRY(coset_tables(d, COSET_FWD_NINV, g));
-    CUZK_TRY(run(x, d, 1, &NO_SCALE, &NO_SCALE, NULL, NULL));
+    CUZK_TRY(g16_gpu_ntt_inverse_raw(x, d));
     scale_t pre = table_scale(d, COSET_FWD_NINV);
     finish_t f = finish_of(fin);
     return run(x, d, 0, &pre, &NO_SCALE, &f, out);

@@ -742,7 +742,7 @@ static cuzk_status prove_h_poly(gpu_prover *p, const gpu_key *k, r1cs_c_mode mod
     bool bell = k->conv == GROTH16_BELLPERSON;
     uint64_t n = k->domain_size;
     st->h_points = k->h_len;
-    for (st->domain_log2 = 0; ((uint64_t)1 << st->domain_log2) < n; st->domain_log2++) {}
+    st->domain_log2 = k->log2n;
     fr_t one;
     fr_set_one(&one);
     cuzk_status s;

@@ -55,6 +55,8 @@ void bench_zkey_fixtures(const bench_opts *o);
 void bench_micro_gpu(const bench_opts *o);
 /* the --gpu whole-proof lines (prove_gpu.c) */
 void bench_prove_gpu(const bench_opts *o);
+/* one --gpu JSON line: the common fields, "device": "gpu", then extra (", \"key\": value..." or NULL) */
+void bench_gpu_line(const char *name, uint64_t size, double value, const char *unit, const char *extra);
 /* the gpu_floor lines (floor_gpu.c) */
 void bench_floor_gpu(const bench_opts *o);
 #endif

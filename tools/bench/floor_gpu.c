@@ -55,22 +55,16 @@ double floor_msm_muls(uint64_t n)
 
 double floor_ms(double muls, double ps) { return muls * ps * 1e-9; }
 
-static void line(const char *name, uint64_t size, double value, const char *unit, const char *extra)
-{
-    printf("{\"name\": \"%s\", \"size\": %llu, \"threads\": 0, \"value\": %.4f, \"unit\": \"%s\", \"device\": \"gpu\"%s}\n",
-           name, (unsigned long long)size, value, unit, extra);
-    fflush(stdout);
-}
-
 /* the goals (half of sppark's time on this H200) and sppark's times, in ms */
+enum { FLOOR_NTT, FLOOR_G1, FLOOR_G2 };
 static const struct {
-    const char *what;
+    int kind;
     unsigned log2;
     double goal, sppark;
 } targets[] = {
-    {"ntt", 24, 2.215, 4.43},  {"ntt", 27, 21.15, 42.3},     {"g1_msm", 20, 10.9, 21.8}, {"g1_msm", 24, 81, 162},
-    {"g1_msm", 26, 283, 566},  {"g1_msm", 27, 553, 1106},    {"g2_msm", 20, 24.45, 48.9}, {"g2_msm", 24, 230, 460},
-    {"g2_msm", 26, 820.5, 1641},
+    {FLOOR_NTT, 24, 2.215, 4.43}, {FLOOR_NTT, 27, 21.15, 42.3}, {FLOOR_G1, 20, 10.9, 21.8}, {FLOOR_G1, 24, 81, 162},
+    {FLOOR_G1, 26, 283, 566},     {FLOOR_G1, 27, 553, 1106},    {FLOOR_G2, 20, 24.45, 48.9}, {FLOOR_G2, 24, 230, 460},
+    {FLOOR_G2, 26, 820.5, 1641},
 };
 
 void bench_floor_gpu(const bench_opts *o)
@@ -81,18 +75,19 @@ void bench_floor_gpu(const bench_opts *o)
         fprintf(stderr, "cuzk-bench: gpu_floor: %s\n", gpu_last_error());
         return;
     }
-    line("gpu_floor_rate_fr", 1, r.fr_ps, "ps", "");
-    line("gpu_floor_rate_fp", 1, r.fp_ps, "ps", "");
-    line("gpu_floor_rate_fp2", 1, r.fp2_ps, "ps", "");
+    bench_gpu_line("gpu_floor_rate_fr", 1, r.fr_ps, "ps", NULL);
+    bench_gpu_line("gpu_floor_rate_fp", 1, r.fp_ps, "ps", NULL);
+    bench_gpu_line("gpu_floor_rate_fp2", 1, r.fp2_ps, "ps", NULL);
+    static const char *const names[] = {"gpu_floor_ntt", "gpu_floor_g1_msm", "gpu_floor_g2_msm"};
     for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++) {
         uint64_t n = (uint64_t)1 << targets[i].log2;
-        bool ntt = targets[i].what[0] == 'n', g2 = targets[i].what[1] == '2';
-        double muls = ntt ? floor_ntt_muls(targets[i].log2) : floor_msm_muls(n);
-        double ms = floor_ms(muls, ntt ? r.fr_ps : g2 ? r.fp2_ps : r.fp_ps);
-        char name[48], extra[160];
-        snprintf(name, sizeof name, "gpu_floor_%s", targets[i].what);
-        snprintf(extra, sizeof extra, ", \"muls\": %.4g, \"goal_ms\": %.2f, \"sppark_ms\": %.2f, \"goal_over_floor\": %.3f",
+        int kind = targets[i].kind;
+        double muls = kind == FLOOR_NTT ? floor_ntt_muls(targets[i].log2) : floor_msm_muls(n);
+        double ms = floor_ms(muls, kind == FLOOR_NTT ? r.fr_ps : kind == FLOOR_G1 ? r.fp_ps : r.fp2_ps);
+        char extra[160];
+        snprintf(extra, sizeof extra,
+                 ", \"muls\": %.4g, \"goal_ms\": %.2f, \"sppark_ms\": %.2f, \"goal_over_floor\": %.3f",
                  muls, targets[i].goal, targets[i].sppark, targets[i].goal / ms);
-        line(name, n, ms, "ms", extra);
+        bench_gpu_line(names[kind], n, ms, "ms", extra);
     }
 }

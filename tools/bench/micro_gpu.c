@@ -12,9 +12,7 @@
 
 static void report(const char *name, uint64_t size, double value, const char *unit)
 {
-    printf("{\"name\": \"%s\", \"size\": %llu, \"threads\": 0, \"value\": %.4f, \"unit\": \"%s\", \"device\": \"gpu\"}\n",
-           name, (unsigned long long)size, value, unit);
-    fflush(stdout);
+    bench_gpu_line(name, size, value, unit, NULL);
 }
 
 static int fail(const char *what, cuzk_status st)

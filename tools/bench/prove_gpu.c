@@ -26,7 +26,7 @@
 /* seconds, for the whole-step times */
 static double now(void) { return bench_now_ns() * 1e-9; }
 
-static void line(const char *name, uint64_t size, double value, const char *unit, const char *extra)
+void bench_gpu_line(const char *name, uint64_t size, double value, const char *unit, const char *extra)
 {
     printf("{\"name\": \"%s\", \"size\": %llu, \"threads\": 0, \"value\": %.4f, \"unit\": \"%s\", \"device\": \"gpu\"%s}\n",
            name, (unsigned long long)size, value, unit, extra ? extra : "");
@@ -56,7 +56,7 @@ static void key_upload(unsigned log2, const r1cs_t *r)
     if (gpu_key_upload(&k, &pk, r, &ko, &err) == CUZK_OK) {
         gpu_key_info info;
         gpu_key_get_info(k, &info);
-        line("gpu_key_upload", (uint64_t)1 << log2, (double)info.vram_bytes / info.upload_s / 1e9, "GB/s",
+        bench_gpu_line("gpu_key_upload", (uint64_t)1 << log2, (double)info.vram_bytes / info.upload_s / 1e9, "GB/s",
              ", \"from\": \"host key\"");
         gpu_key_free(k);
     } else {
@@ -67,7 +67,7 @@ static void key_upload(unsigned log2, const r1cs_t *r)
     if (groth16_params_write(&pk, path, &err) == CUZK_OK) {
         double bps = 0;
         if (gpu_key_load_params(&k, path, r, 0, &bps, &err) == CUZK_OK) {
-            line("gpu_key_upload", (uint64_t)1 << log2, bps / 1e9, "GB/s", ", \"from\": \"params file\"");
+            bench_gpu_line("gpu_key_upload", (uint64_t)1 << log2, bps / 1e9, "GB/s", ", \"from\": \"params file\"");
             gpu_key_free(k);
         } else {
             fprintf(stderr, "cuzk-bench: gpu_key_load_params: %s\n", err.msg);
@@ -81,7 +81,7 @@ static void key_upload(unsigned log2, const r1cs_t *r)
         if (groth16_params_load(&cpu, path, 0, so.threads, &err) == CUZK_OK) {
             char extra[96];
             snprintf(extra, sizeof extra, ", \"from\": \"params file\", \"cpu_threads\": %u", so.threads);
-            line("cpu_params_load", (uint64_t)1 << log2, size / (now() - t) / 1e9, "GB/s", extra);
+            bench_gpu_line("cpu_params_load", (uint64_t)1 << log2, size / (now() - t) / 1e9, "GB/s", extra);
             groth16_pk_free(&cpu);
         }
         unlink(path);
@@ -127,7 +127,7 @@ static void prove_pair(uint64_t n, const fr_t *z, const fr_t *pz, const gpu_witn
         snprintf(extra, sizeof extra,
                  ", \"h_side_ms\": %.1f, \"other_side_ms\": %.1f, \"h_share\": %.3f, \"upload_ms\": %.1f, "
                  "\"valid\": %s", hs[REPS / 2], qs[REPS / 2], share, up[REPS / 2], valid ? "true" : "false");
-        line(name, n, tot[REPS / 2], "ms", extra);
+        bench_gpu_line(name, n, tot[REPS / 2], "ms", extra);
     } else {
         fprintf(stderr, "cuzk-bench: %s: %s\n", name, err.msg);
     }
@@ -166,7 +166,7 @@ static void prove_packed(uint64_t n, const fr_t *z, const fr_t *pz, const gpu_wi
     snprintf(extra, sizeof extra,
              ", \"upload_ms\": %.2f, \"pack_ms\": %.1f, \"sent_whole\": %.4f, \"valid\": %s", up[REPS / 2], pack_ms,
              pk->num_aux ? (double)others / (double)pk->num_aux : 0.0, valid ? "true" : "false");
-    line("gpu_prove_packed", n, tot[REPS / 2], "ms", extra);
+    bench_gpu_line("gpu_prove_packed", n, tot[REPS / 2], "ms", extra);
 }
 
 static void prove_floor(uint64_t n, const gpu_prove_stats *st, const floor_rates *rate, double measured_ms)
@@ -186,7 +186,7 @@ static void prove_floor(uint64_t n, const gpu_prove_stats *st, const floor_rates
     /* the goal: a 2^27 partition in at most 1 s */
     if (n == (uint64_t)1 << 27 && len > 0 && (size_t)len < sizeof extra)
         snprintf(extra + len, sizeof extra - (size_t)len, ", \"goal_ms\": 1000, \"goal_over_floor\": %.3f", 1000 / all);
-    line("gpu_prove_floor", n, all, "ms", extra);
+    bench_gpu_line("gpu_prove_floor", n, all, "ms", extra);
 }
 
 static void prove_size(unsigned log2, gpu_prover *p, const floor_rates *rate)
@@ -219,7 +219,7 @@ static void prove_size(unsigned log2, gpu_prover *p, const floor_rates *rate)
         fprintf(stderr, "cuzk-bench: gpu_setup 2^%u: %s\n", log2, err.msg);
         goto out;
     }
-    line("gpu_setup", n, now() - t, "s", NULL);
+    bench_gpu_line("gpu_setup", n, now() - t, "s", NULL);
 
     fr_t *pz = NULL;
     if (gpu_host_alloc((void **)&pz, nv * sizeof(fr_t)) != CUZK_OK) {
@@ -239,13 +239,13 @@ static void prove_size(unsigned log2, gpu_prover *p, const floor_rates *rate)
     t = now();
     cuzk_status s = gpu_prover_reserve(p, k, &err);
     if (s == CUZK_OK) {
-        line("gpu_prove_reserve", n, (now() - t) * 1e3, "ms", NULL);
+        bench_gpu_line("gpu_prove_reserve", n, (now() - t) * 1e3, "ms", NULL);
         s = gpu_prove(&proof, p, k, pz, &po, &st[0], &err);
     }
     if (s == CUZK_OK) {
         char first[64];
         snprintf(first, sizeof first, ", \"prepare_ms\": %.3f", st[0].prepare * 1e3);
-        line("gpu_prove_first", n, st[0].total * 1e3, "ms", first);
+        bench_gpu_line("gpu_prove_first", n, st[0].total * 1e3, "ms", first);
     }
     for (int i = 0; i < REPS && s == CUZK_OK; i++) s = gpu_prove(&proof, p, k, pz, &po, &st[i], &err);
     if (s != CUZK_OK) {
@@ -275,11 +275,12 @@ static void prove_size(unsigned log2, gpu_prover *p, const floor_rates *rate)
     do {                                                                                                               \
         for (int i = 0; i < REPS; i++) v[i] = st[i].field * 1e3;                                                       \
         qsort(v, REPS, sizeof v[0], cmp_d);                                                                            \
-        line(name, n, v[REPS / 2], "ms", NULL);                                                                        \
+        bench_gpu_line(name, n, v[REPS / 2], "ms", NULL);                                                              \
     } while (0)
     for (int i = 0; i < REPS; i++) v[i] = st[i].total * 1e3;
     qsort(v, REPS, sizeof v[0], cmp_d);
-    line("gpu_prove", n, v[REPS / 2], "ms", extra);
+    double total_ms = v[REPS / 2];
+    bench_gpu_line("gpu_prove", n, total_ms, "ms", extra);
     PHASE(upload, "gpu_prove_upload");
     PHASE(spmv, "gpu_prove_spmv");
     PHASE(ntt_h, "gpu_prove_ntt_h");
@@ -292,13 +293,9 @@ static void prove_size(unsigned log2, gpu_prover *p, const floor_rates *rate)
 #undef PHASE
     gpu_key_info info;
     gpu_key_get_info(k, &info);
-    line("gpu_prove_vram", n, (double)(info.vram_bytes + st[REPS - 1].vram_bytes) / 1e6, "MB",
+    bench_gpu_line("gpu_prove_vram", n, (double)(info.vram_bytes + st[REPS - 1].vram_bytes) / 1e6, "MB",
          info.whole_ntt_tables ? ", \"whole_ntt_tables\": true" : ", \"whole_ntt_tables\": false");
-    if (rate != NULL) {
-        for (int i = 0; i < REPS; i++) v[i] = st[i].total * 1e3;
-        qsort(v, REPS, sizeof v[0], cmp_d);
-        prove_floor(n, &st[REPS - 1], rate, v[REPS / 2]);
-    }
+    if (rate != NULL) prove_floor(n, &st[REPS - 1], rate, total_ms);
 
     /* device 1 with its own copy of the key, for the pair lines */
     gpu_key *k1 = NULL;
