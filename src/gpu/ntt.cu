@@ -269,15 +269,20 @@ template <int MV, int QMAX> __global__ void __launch_bounds__(512) k_pass(pass_t
     }
 }
 
-/* out[i] = first·base^i */
-__global__ void k_powers(dfr *out, size_t count, dfr base, dfr first, dfr one)
+/* out[i] = first·base^i. Thread t of `stride` starts from first·base^t by one exponentiation and steps by base^stride,
+ * so that each element costs one multiplication and the threads' stores stay contiguous. */
+#define POWERS_THREADS ((size_t)1 << 18)
+__global__ void k_powers(dfr *out, size_t count, size_t stride, dfr base, dfr step, dfr first, dfr one)
 {
-    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= count) return;
+    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= stride) return;
     dfr v;
-    dfr_pow_u64(&v, &base, (uint64_t)i, &one);
+    dfr_pow_u64(&v, &base, (uint64_t)t, &one);
     dfr_mul(&v, &v, &first);
-    dfr_store(&out[i], &v);
+    for (size_t i = t; i < count; i += stride) {
+        dfr_store(&out[i], &v);
+        dfr_mul(&v, &v, &step);
+    }
 }
 
 static dfr to_d(const fr_t *x)
@@ -289,10 +294,15 @@ static dfr to_d(const fr_t *x)
 
 static cuzk_status powers(dfr **out, size_t count, const fr_t *base, const fr_t *first)
 {
-    fr_t one;
+    fr_t one, step;
     fr_set_one(&one);
+    size_t stride = count < POWERS_THREADS ? count : POWERS_THREADS;
+    uint64_t e = stride;
+    fr_pow(&step, base, &e, 1);
+    if (count == 0) return CUZK_OK;
     if (*out == NULL) CUZK_TRY(gpu_malloc((void **)out, count * sizeof(dfr)));
-    k_powers<<<(unsigned)((count + 255) / 256), 256>>>(*out, count, to_d(base), to_d(first ? first : &one), to_d(&one));
+    k_powers<<<(unsigned)((stride + 255) / 256), 256>>>(*out, count, stride, to_d(base), to_d(&step),
+                                                       to_d(first ? first : &one), to_d(&one));
     CUZK_CUDA_LAUNCHED();
     return CUZK_OK;
 }
@@ -347,15 +357,31 @@ extern "C" void gpu_ntt_domain_destroy(gpu_ntt_domain *d)
     free(d);
 }
 
-/* Pass sizes: balanced, at most 10 bits a pass (11 when one pass does it all), larger ones last. */
+/* Shared-memory rounds of a pass of s bits: radix-8 register steps, then one of radix 4 or 2 for the rest. */
+static unsigned pass_rounds(unsigned s) { return (s + 2) / 3; }
+
+/* Pass sizes: as few passes as the tile allows (at most 10 bits a pass, 11 when one pass does it all; two or three
+ * passes up to 2^28), then as few shared-memory rounds as those passes allow. Every split of k costs the same
+ * multiplications (k/2 − 1 an element), so the rounds and their shared-memory traffic are what differ: 2^24 as 6 + 9
+ * + 9 bits takes 8 rounds where 8 + 8 + 8 takes 9. Among equal rounds the most balanced split; smaller passes first. */
 static unsigned plan(unsigned k, unsigned bits[4])
 {
     if (k <= MAX_PASS_BITS + 1) {
         bits[0] = k;
         return 1;
     }
-    unsigned P = (k + MAX_PASS_BITS - 1) / MAX_PASS_BITS;
-    for (unsigned i = 0; i < P; i++) bits[i] = k / P + (i >= P - k % P ? 1 : 0);
+    unsigned P = (k + MAX_PASS_BITS - 1) / MAX_PASS_BITS, best = ~0u;
+    for (unsigned a = 1; a <= MAX_PASS_BITS; a++)
+        for (unsigned b = a; b <= MAX_PASS_BITS && a + b <= k; b++) {
+            unsigned s[3] = {a, b, P == 3 ? k - a - b : 0};
+            if (P == 2 ? a + b != k : s[2] < b || s[2] > MAX_PASS_BITS) continue;
+            unsigned r = pass_rounds(s[0]) + pass_rounds(s[1]) + (P == 3 ? pass_rounds(s[2]) : 0);
+            /* a and then b rise through the loops: a later split of as few rounds is the more balanced */
+            if (r <= best) {
+                best = r;
+                memcpy(bits, s, sizeof s);
+            }
+        }
     return P;
 }
 

@@ -82,8 +82,8 @@ static cuzk_status time_ntt(gpu_timer *t, fr_t *dx, gpu_ntt_domain *d, int kind,
     return CUZK_OK;
 }
 
-/* Forward NTT on 2^k elements resident on the device (inverse and coset at 2^24, other tile sizes at 2^24 and 2^27).
- * At 2^24 first every kernel variant (gpu_ntt_v<variant>); the fastest is then used for all sizes. */
+/* Forward NTT on 2^k elements resident on the device (inverse and coset at 2^24, other tile sizes at 2^24 and 2^27),
+ * and the time to make each domain (its twiddle tables; gpu_ntt_domain). At 2^24 first every kernel variant (gpu_ntt_v<variant>); the fastest is then used for all sizes. */
 static void bench_ntt(const bench_opts *o)
 {
     static const unsigned ks[] = {20, 22, 24, 26, 27};
@@ -105,7 +105,10 @@ static void bench_ntt(const bench_opts *o)
         size_t n = (size_t)1 << k;
         fr_t *dx = NULL;
         gpu_ntt_domain *d = NULL;
+        double t0 = bench_now_ns();
         cuzk_status st = gpu_ntt_domain_create(&d, k, FR_ROOTS_GEN7);
+        if (st == CUZK_OK && bench_selected(o, "gpu_ntt_domain"))
+            report("gpu_ntt_domain", n, (bench_now_ns() - t0) / 1e6, "ms");
         if (st == CUZK_OK) st = gpu_malloc((void **)&dx, n * sizeof(fr_t));
         for (size_t off = 0; st == CUZK_OK && off < n; off += chunk)
             st = gpu_to_device(dx + off, h, chunk * sizeof(fr_t));
