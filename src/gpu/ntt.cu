@@ -109,28 +109,35 @@ template <int MV> static __device__ __forceinline__ void vmul(dfr *r, const dfr 
     else dfr_mul32(r, a, b);
 }
 
-/* A scale factor in two steps, so that a thread can have several table loads in flight before it uses any: the
- * table entry (modes 2 and 3), then the multiplication (mode 2's high factor comes from its small, L2-resident table). */
-static __device__ __forceinline__ void scale_fetch(dfr *f, const scale_t *sc, size_t i)
+/* ω^E from the split tables of pure powers (lo[0] = hi[0] = 1) */
+template <int MV> static __device__ __forceinline__ dfr pow_split(const dfr *lo, const dfr *hi, size_t e)
 {
-    if (sc->mode == 2) *f = dfr_load(&sc->lo[i & ((1u << TW_SPLIT) - 1)]);
-    else if (sc->mode == 3) *f = dfr_load(&sc->lo[i]);
+    size_t el = e & ((1u << TW_SPLIT) - 1), eh = e >> TW_SPLIT;
+    dfr w = dfr_load(&lo[el]);
+    if (eh != 0) {
+        dfr h = dfr_load(&hi[eh]);
+        if (el != 0) vmul<MV>(&w, &w, &h);
+        else w = h;
+    }
+    return w;
 }
 
-template <int MV> static __device__ __forceinline__ void scale_apply(dfr *v, dfr *f, const scale_t *sc, size_t i)
+template <int MV> static __device__ __forceinline__ void apply_scale(dfr *v, const scale_t *sc, size_t i)
 {
     if (sc->mode == 1) {
         vmul<MV>(v, v, &sc->c);
     } else if (sc->mode == 2) {
         /* lo may carry a constant factor (1/n), so lo[0] is not 1 here: always multiply both */
-        size_t eh = i >> TW_SPLIT;
+        size_t el = i & ((1u << TW_SPLIT) - 1), eh = i >> TW_SPLIT;
+        dfr f = dfr_load(&sc->lo[el]);
         if (eh != 0) {
             dfr h = dfr_load(&sc->hi[eh]);
-            vmul<MV>(f, f, &h);
+            vmul<MV>(&f, &f, &h);
         }
-        vmul<MV>(v, v, f);
+        vmul<MV>(v, v, &f);
     } else if (sc->mode == 3) {
-        vmul<MV>(v, v, f);
+        dfr f = dfr_load(&sc->lo[i]);
+        vmul<MV>(v, v, &f);
     }
 }
 
@@ -170,51 +177,33 @@ static __device__ __forceinline__ void dif_round(dfr *sh, unsigned s, unsigned l
     }
 }
 
-/* Each thread moves E = 2^QMAX elements between global and shared memory (the launch gives T / E threads), a group at
- * a time: the global loads of a group (elements, table factors, twiddles) are all issued before any is used, so that
- * a thread waits for one memory latency per group, not one per element. */
-#define PASS_GROUP_IN 4
-#define PASS_GROUP_TW 4
-#define PASS_GROUP_OUT 2 /* the last pass's groups hold three loads an element (scale, fin.mul, fin.minus): 4 spill */
-
 template <int MV, int QMAX> __global__ void __launch_bounds__(512) k_pass(pass_t p)
 {
     extern __shared__ uint4 sh_raw[];
     dfr *sh = (dfr *)sh_raw;
-    const unsigned s = p.s, lam = p.lam, L = 1u << lam, R = 1u << s;
+    const unsigned s = p.s, lam = p.lam, L = 1u << lam, R = 1u << s, T = 1u << (s + lam);
     const size_t bid = blockIdx.x;
-    constexpr int E = 1 << QMAX;
 
     /* load, tile layout sh[m·L + l] */
-    const unsigned ab = p.last ? 0 : p.a - s - lam; /* log2 of the lo-blocks per high part (passes before the last) */
-    const size_t lo0 = (bid & (((size_t)1 << ab) - 1)) << lam, base = ((bid >> ab) << p.a) + lo0;
-    const size_t M = (size_t)1 << (p.a - s);
-    const unsigned qb = p.k - s - lam; /* the last pass: log2 of its blocks */
-    constexpr int G = E < PASS_GROUP_IN ? E : PASS_GROUP_IN;
-#pragma unroll
-    for (int r0 = 0; r0 < E; r0 += G) {
-        dfr v[G], f[G];
-        size_t g[G];
-        unsigned at[G];
-#pragma unroll
-        for (int r = 0; r < G; r++) {
-            unsigned idx = threadIdx.x + (unsigned)(r0 + r) * blockDim.x;
-            if (!p.last) {
-                unsigned l = idx & (L - 1), m = idx >> lam;
-                g[r] = base + m * M + l;
-                at[r] = idx;
-            } else {
-                unsigned m = idx & (R - 1), l = idx >> s;
-                g[r] = ((bid + ((size_t)l << qb)) << s) + m;
-                at[r] = (m << lam) + l;
-            }
-            v[r] = dfr_load(&p.in[g[r]]);
-            scale_fetch(&f[r], &p.pre, g[r]);
+    if (!p.last) {
+        const unsigned ab = p.a - s - lam; /* log2 of the lo-blocks per high part */
+        size_t lo0 = (bid & (((size_t)1 << ab) - 1)) << lam, hi = bid >> ab;
+        size_t base = (hi << p.a) + lo0, M = (size_t)1 << (p.a - s);
+        for (unsigned idx = threadIdx.x; idx < T; idx += blockDim.x) {
+            unsigned l = idx & (L - 1), m = idx >> lam;
+            size_t g = base + m * M + l;
+            dfr v = dfr_load(&p.in[g]);
+            apply_scale<MV>(&v, &p.pre, g);
+            dfr_store(&sh[idx], &v);
         }
-#pragma unroll
-        for (int r = 0; r < G; r++) {
-            scale_apply<MV>(&v[r], &f[r], &p.pre, g[r]);
-            dfr_store(&sh[at[r]], &v[r]);
+    } else {
+        const unsigned qb = p.k - s - lam;
+        for (unsigned idx = threadIdx.x; idx < T; idx += blockDim.x) {
+            unsigned m = idx & (R - 1), l = idx >> s;
+            size_t g = ((bid + ((size_t)l << qb)) << s) + m;
+            dfr v = dfr_load(&p.in[g]);
+            apply_scale<MV>(&v, &p.pre, g);
+            dfr_store(&sh[(m << lam) + l], &v);
         }
     }
 
@@ -236,74 +225,46 @@ template <int MV, int QMAX> __global__ void __launch_bounds__(512) k_pass(pass_t
     __syncthreads();
 
     if (!p.last) {
+        const unsigned ab = p.a - s - lam;
+        size_t lo0 = (bid & (((size_t)1 << ab) - 1)) << lam, hi = bid >> ab;
+        size_t base = (hi << p.a) + lo0, M = (size_t)1 << (p.a - s);
         const unsigned tws = p.k - p.a;
-        constexpr int G = E < PASS_GROUP_TW ? E : PASS_GROUP_TW;
-#pragma unroll
-        for (int r0 = 0; r0 < E; r0 += G) {
-            dfr w[G], wh[G];
-            size_t e[G];
-#pragma unroll
-            for (int r = 0; r < G; r++) {
-                unsigned idx = threadIdx.x + (unsigned)(r0 + r) * blockDim.x;
-                unsigned l = idx & (L - 1), m = idx >> lam;
-                e[r] = ((lo0 + l) * (size_t)brev(m, s)) << tws;
-                if (e[r] == 0) continue;
+        for (unsigned idx = threadIdx.x; idx < T; idx += blockDim.x) {
+            unsigned l = idx & (L - 1), m = idx >> lam;
+            dfr v = dfr_load(&sh[idx]);
+            size_t e = ((lo0 + l) * (size_t)brev(m, s)) << tws;
+            if (e != 0) {
+                dfr w;
                 if (p.dt != NULL) {
-                    size_t de = e[r] >> p.dt_shift;
-                    w[r] = dfr_load(&p.dt[p.dt_neg ? ((size_t)1 << (p.k - p.dt_shift)) - de : de]);
+                    size_t de = e >> p.dt_shift;
+                    w = dfr_load(&p.dt[p.dt_neg ? ((size_t)1 << (p.k - p.dt_shift)) - de : de]);
                 } else {
-                    /* ω^e from the split tables of pure powers (lo[0] = hi[0] = 1) */
-                    size_t el = e[r] & ((1u << TW_SPLIT) - 1), eh = e[r] >> TW_SPLIT;
-                    if (el != 0) w[r] = dfr_load(&p.tl[el]);
-                    if (eh != 0) wh[r] = dfr_load(&p.th[eh]);
+                    w = pow_split<MV>(p.tl, p.th, e);
                 }
+                vmul<MV>(&v, &v, &w);
             }
-#pragma unroll
-            for (int r = 0; r < G; r++) {
-                unsigned idx = threadIdx.x + (unsigned)(r0 + r) * blockDim.x;
-                unsigned l = idx & (L - 1), m = idx >> lam;
-                dfr v = dfr_load(&sh[idx]);
-                if (e[r] != 0) {
-                    if (p.dt == NULL) {
-                        size_t el = e[r] & ((1u << TW_SPLIT) - 1), eh = e[r] >> TW_SPLIT;
-                        if (el == 0) w[r] = wh[r];
-                        else if (eh != 0) vmul<MV>(&w[r], &w[r], &wh[r]);
-                    }
-                    vmul<MV>(&v, &v, &w[r]);
-                }
-                dfr_store(&p.out[base + m * M + l], &v);
-            }
+            dfr_store(&p.out[base + m * M + l], &v);
         }
     } else {
         /* dest = rev_s(m)·2^(k−s) + rev_(k−s−lam)(bid)·2^lam + rev_lam(l); iterate with the destination contiguous */
-        const size_t dbase = (size_t)brev((unsigned)bid, qb) << lam;
-        constexpr int G = E < PASS_GROUP_OUT ? E : PASS_GROUP_OUT;
-#pragma unroll
-        for (int r0 = 0; r0 < E; r0 += G) {
-            dfr f[G], u[G], d[G];
-            size_t dst[G];
-#pragma unroll
-            for (int r = 0; r < G; r++) {
-                unsigned idx = threadIdx.x + (unsigned)(r0 + r) * blockDim.x;
-                unsigned lr = idx & (L - 1), mr = idx >> lam;
-                dst[r] = ((size_t)mr << (p.k - s)) + dbase + lr;
-                scale_fetch(&f[r], &p.post, dst[r]);
-                /* fin.mul may be out itself: this thread alone reads and writes dst */
-                if (p.fin.mul != NULL) u[r] = dfr_load(&p.fin.mul[dst[r]]);
-                if (p.fin.minus != NULL) d[r] = dfr_load(&p.fin.minus[dst[r]]);
+        const unsigned qb = p.k - s - lam;
+        size_t dbase = (size_t)brev((unsigned)bid, qb) << lam;
+        for (unsigned idx = threadIdx.x; idx < T; idx += blockDim.x) {
+            unsigned lr = idx & (L - 1), mr = idx >> lam;
+            unsigned m = brev(mr, s), l = brev(lr, lam);
+            dfr v = dfr_load(&sh[(m << lam) + l]);
+            size_t dst = ((size_t)mr << (p.k - s)) + dbase + lr;
+            apply_scale<MV>(&v, &p.post, dst);
+            if (p.fin.mul != NULL) {
+                dfr u = dfr_load(&p.fin.mul[dst]); /* may be out itself: this thread alone reads and writes dst */
+                vmul<MV>(&v, &v, &u);
             }
-#pragma unroll
-            for (int r = 0; r < G; r++) {
-                unsigned idx = threadIdx.x + (unsigned)(r0 + r) * blockDim.x;
-                unsigned lr = idx & (L - 1), mr = idx >> lam;
-                unsigned m = brev(mr, s), l = brev(lr, lam);
-                dfr v = dfr_load(&sh[(m << lam) + l]);
-                scale_apply<MV>(&v, &f[r], &p.post, dst[r]);
-                if (p.fin.mul != NULL) vmul<MV>(&v, &v, &u[r]);
-                if (p.fin.minus != NULL) dfr_sub(&v, &v, &d[r]);
-                if (p.fin.has_k) vmul<MV>(&v, &v, &p.fin.k);
-                dfr_store(&p.out[dst[r]], &v);
+            if (p.fin.minus != NULL) {
+                dfr u = dfr_load(&p.fin.minus[dst]);
+                dfr_sub(&v, &v, &u);
             }
+            if (p.fin.has_k) vmul<MV>(&v, &v, &p.fin.k);
+            dfr_store(&p.out[dst], &v);
         }
     }
 }
