@@ -123,7 +123,7 @@ int main(int argc, char **argv)
             bool msm = argv[i][2] == 'm';
             char *end;
             long v = strtol(argv[++i], &end, 0);
-            long max = msm ? 0xffffff : 0xffff;
+            long max = msm ? 0xffffffffL : 0xffff;
             if (*end != '\0' || v < 0 || v > max) {
                 fprintf(stderr, "cuzk-bench: %s needs a number between 0 and %#lx\n", msm ? "--msm-variant" : "--ntt-variant",
                         max);
