@@ -64,8 +64,7 @@ extern "C" unsigned gpu_msm_set_window(unsigned c)
 #define MSM_VARIANT_G1_SQR 0x100u
 #define MSM_VARIANT_G1_BA 0x200u /* batch-affine rounds before the G1 accumulation */
 #define MSM_VARIANT_G2_BA 0x400u
-#define MSM_VARIANT_G1_NO_BA 0x800u
-#define MSM_VARIANT_BA_AHEAD 0x10000000u /* the rounds' pair kernel with each slot's small loads one slot ahead */ /* no batch-affine rounds for G1 at any size (else from MSM_G1_BA_MIN points) */
+#define MSM_VARIANT_G1_NO_BA 0x800u /* no batch-affine rounds for G1 at any size (else from MSM_G1_BA_MIN points) */
 /* G1 takes the batch-affine rounds from 2^22 points: 33.4 ms against 33.9 without at 2^22, 103.8 against 111.8 at
  * 2^24 (docs/PERFORMANCE-gpu.md, sessions 9 to 11) */
 #define MSM_G1_BA_MIN ((size_t)1 << 22)
@@ -567,127 +566,6 @@ __global__ void __launch_bounds__(128, MINB) k_ba_pair(daff<F> *out, uint32_t *k
     }
 }
 
-/* What a slot reads before its points: its two keys, the two entries' base indices (first round) and its output
- * offset. k_ba_pair_ahead loads these one slot ahead, so that a slot's only wait is for its points. */
-typedef struct {
-    uint32_t ka, kb, va, vb, o;
-} ba_ahead_t;
-template <bool FIRST>
-static __device__ __forceinline__ ba_ahead_t ba_fetch(const uint32_t *keys, const uint32_t *vals, const uint32_t *off,
-                                                      size_t m, size_t s, unsigned q)
-{
-    ba_ahead_t a;
-    size_t b = 2 * s + 1 - q;
-    bool l = b >= 1 && b - 1 < m, r = b < m;
-    a.ka = l ? keys[b - 1] : 0; /* past either end: a zero digit, no entry */
-    a.kb = r ? keys[b] : 0;
-    a.va = FIRST && l ? vals[b - 1] : 0;
-    a.vb = FIRST && r ? vals[b] : 0;
-    a.o = off[s];
-    return a;
-}
-template <typename F, bool FIRST>
-static __device__ __forceinline__ daff<F> ba_point_at(const daff<F> *pts, uint32_t v, size_t e)
-{
-    if (!FIRST) return ld16(&pts[e]);
-    daff<F> p = ld16(&pts[v & MSM_IDX_MASK]);
-    if (v & MSM_SIGN) f_neg(&p.y, &p.y);
-    return p;
-}
-
-/* k_ba_pair with each slot's keys, indices and offset loaded while the slot before it computes (variant bit 28) */
-template <typename F, bool FIRST, int MINB>
-__global__ void __launch_bounds__(128, MINB)
-    k_ba_pair_ahead(daff<F> *out, uint32_t *keys_out, const daff<F> *pts, const uint32_t *vals, const uint32_t *keys,
-                    const uint32_t *off, const uint32_t *m_dev, size_t m_host, unsigned q, uint32_t digit_mask)
-{
-    size_t m = items_of(m_dev, m_host), slots = (m + q + 1) / 2;
-    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x, T = (size_t)gridDim.x * blockDim.x;
-    if (t >= slots) return;
-    F run;
-    f_set_one(&run);
-    bool any = false;
-    ba_ahead_t nx = ba_fetch<FIRST>(keys, vals, off, m, t, q);
-    for (size_t s = t; s < slots; s += T) {
-        ba_ahead_t a = nx;
-        size_t b = 2 * s + 1 - q;
-        bool paired = (a.ka & digit_mask) != 0 && a.ka == a.kb;
-        F xa, xb;
-        if (paired) {
-            xa = ld16(&pts[FIRST ? a.va & MSM_IDX_MASK : b - 1].x);
-            xb = ld16(&pts[FIRST ? a.vb & MSM_IDX_MASK : b].x);
-        }
-        if (s + T < slots) nx = ba_fetch<FIRST>(keys, vals, off, m, s + T, q);
-        if (!paired) continue;
-        F d;
-        f_sub(&d, &xb, &xa);
-        if (f_is_zero(&d) || f_is_zero(&xa) || f_is_zero(&xb)) {
-            daff<F> pa = ba_point_at<F, FIRST>(pts, a.va, b - 1), pb = ba_point_at<F, FIRST>(pts, a.vb, b);
-            ba_kind(&d, pa, pb);
-        }
-        st16(&out[a.o].x, run);
-        f_mul(&run, &run, &d);
-        any = true;
-    }
-    F inv;
-    if (any) f_inv(&inv, &run);
-    size_t last = t + (slots - 1 - t) / T * T;
-    nx = ba_fetch<FIRST>(keys, vals, off, m, last, q);
-    for (size_t s = last;; s -= T) {
-        ba_ahead_t a = nx;
-        size_t b = 2 * s + 1 - q, o = a.o;
-        bool left = (a.ka & digit_mask) != 0, right = (a.kb & digit_mask) != 0, paired = left && a.ka == a.kb;
-        daff<F> pa, pb;
-        F pre;
-        if (left) pa = ba_point_at<F, FIRST>(pts, a.va, b - 1);
-        if (right) pb = ba_point_at<F, FIRST>(pts, a.vb, b);
-        if (paired) pre = ld16(&out[o].x);
-        if (s >= T) nx = ba_fetch<FIRST>(keys, vals, off, m, s - T, q);
-        if (paired) {
-            daff<F> r;
-            F d, inv_d;
-            int kind = ba_kind(&d, pa, pb);
-            f_mul(&inv_d, &inv, &pre);
-            f_mul(&inv, &inv, &d);
-            if (kind == BA_ADD || kind == BA_DBL) {
-                F num, lam, t2;
-                if (kind == BA_ADD) {
-                    f_sub(&num, &pb.y, &pa.y);
-                } else {
-                    f_sqr(&t2, &pa.x);
-                    f_add(&num, &t2, &t2);
-                    f_add(&num, &num, &t2);
-                }
-                f_mul(&lam, &num, &inv_d);
-                f_sqr(&t2, &lam);
-                f_sub(&t2, &t2, &pa.x);
-                f_sub(&r.x, &t2, &pb.x);
-                f_sub(&t2, &pa.x, &r.x);
-                f_mul(&t2, &lam, &t2);
-                f_sub(&r.y, &t2, &pa.y);
-            } else if (kind == BA_LEFT) {
-                r = pa;
-            } else if (kind == BA_RIGHT) {
-                r = pb;
-            } else {
-                f_set_zero(&r.x), f_set_zero(&r.y);
-            }
-            st16(&out[o], r);
-            keys_out[o] = a.kb;
-        } else {
-            if (left) {
-                st16(&out[o], pa);
-                keys_out[o++] = a.ka;
-            }
-            if (right) {
-                st16(&out[o], pb);
-                keys_out[o] = a.kb;
-            }
-        }
-        if (s < T) break;
-    }
-}
-
 /* segment (w, k) of window w: buckets b = k·Ls + 1 .. (k + 1)·Ls; out[w·nseg + k] = Σ b·S_b over them */
 template <typename F>
 __global__ void k_bucket_segments(dxyzz<F> *out, const dxyzz<F> *buckets, unsigned nw, uint32_t nb, uint32_t Ls,
@@ -813,19 +691,10 @@ static void launch_ba_pair(bool first, unsigned grid, daff<F> *out, uint32_t *ke
 {
 #define BA_PAIR(FIRST, MINB) \
     k_ba_pair<F, FIRST, MINB><<<grid, 128>>>(out, keys_out, pts, vals, keys, off, len, m, q, digit_mask)
-#define BA_PAIR_AHEAD(FIRST, MINB) \
-    k_ba_pair_ahead<F, FIRST, MINB><<<grid, 128>>>(out, keys_out, pts, vals, keys, off, len, m, q, digit_mask)
     bool capped = minb_of<F>() == 4;
-    if (variant_bits() & MSM_VARIANT_BA_AHEAD) {
-        if (first) capped ? BA_PAIR_AHEAD(true, 4) : BA_PAIR_AHEAD(true, 1);
-        else capped ? BA_PAIR_AHEAD(false, 4) : BA_PAIR_AHEAD(false, 1);
-    } else if (first) {
-        capped ? BA_PAIR(true, 4) : BA_PAIR(true, 1);
-    } else {
-        capped ? BA_PAIR(false, 4) : BA_PAIR(false, 1);
-    }
+    if (first) capped ? BA_PAIR(true, 4) : BA_PAIR(true, 1);
+    else capped ? BA_PAIR(false, 4) : BA_PAIR(false, 1);
 #undef BA_PAIR
-#undef BA_PAIR_AHEAD
 }
 
 static unsigned blocks_for(size_t threads, unsigned per) { return (unsigned)((threads + per - 1) / per); }
