@@ -161,10 +161,11 @@ if [ -n "$BENCH" ]; then
     expect 2 "unknown option '--nosuch'" "bench unknown option" -- "$BENCH" micro --nosuch
     expect 2 "--max-log2 needs a size between 16 and 27" "bench size out of range" -- "$BENCH" micro --max-log2 40
     expect 2 "--threads needs a count" "bench threads not a number" -- "$BENCH" micro --threads 2x
-    expect 2 "--msm-variant needs a number between 0 and 0xffffff" "bench msm variant not a number" -- "$BENCH" micro --gpu --msm-variant zz
+    expect 2 "--msm-variant needs a number between 0 and 0xffffffff" "bench msm variant not a number" -- "$BENCH" micro --gpu --msm-variant zz
     expect 2 "--ntt-variant needs a number between 0 and 0xffff" "bench ntt variant too large" -- "$BENCH" micro --gpu --ntt-variant 0x10000
-    expect 2 "--msm-variant needs a number between 0 and 0xffffff" "bench msm variant too large" -- "$BENCH" micro --gpu --msm-variant 0x1000000
+    expect 2 "--msm-variant needs a number between 0 and 0xffffffff" "bench msm variant too large" -- "$BENCH" micro --gpu --msm-variant 0x100000000
     expect 2 "--ntt-variant needs a number" "bench ntt variant negative" -- "$BENCH" micro --gpu --ntt-variant -1
+    expect 0 "" "bench msm variant: the default's bits 24..27 accepted" -- "$BENCH" micro --msm-variant 0x8c00514 --filter none
 fi
 
 echo "$pass passed, $fail failed"
