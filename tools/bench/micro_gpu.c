@@ -82,11 +82,12 @@ static cuzk_status time_ntt(gpu_timer *t, fr_t *dx, gpu_ntt_domain *d, int kind,
     return CUZK_OK;
 }
 
-/* Forward NTT on 2^k elements resident on the device (inverse and coset at 2^24, other tile sizes at 2^24 and 2^27),
- * and the time to make each domain (its twiddle tables; gpu_ntt_domain). At 2^24 first every kernel variant (gpu_ntt_v<variant>); the fastest is then used for all sizes. */
+/* Forward NTT on 2^k elements resident on the device, 2^20 .. 2^27 (inverse and coset at 2^24, other tile sizes at
+ * 2^24 and 2^27), and the time to make each domain (its twiddle tables; gpu_ntt_domain). At 2^24 first every kernel
+ * variant (gpu_ntt_v<variant>); the fastest is then used for the larger sizes. */
 static void bench_ntt(const bench_opts *o)
 {
-    static const unsigned ks[] = {20, 22, 24, 26, 27};
+    static const unsigned ks[] = {20, 21, 22, 23, 24, 25, 26, 27};
     const size_t chunk = (size_t)1 << 16;
     fr_t *h = malloc(chunk * sizeof *h), g;
     if (h == NULL) return;
@@ -112,7 +113,7 @@ static void bench_ntt(const bench_opts *o)
         if (st == CUZK_OK) st = gpu_malloc((void **)&dx, n * sizeof(fr_t));
         for (size_t off = 0; st == CUZK_OK && off < n; off += chunk)
             st = gpu_to_device(dx + off, h, chunk * sizeof(fr_t));
-        if (st == CUZK_OK && k == 24 && ki == 2) {
+        if (st == CUZK_OK && k == 24) {
             double best = 1e30;
             unsigned bestv = 0;
             /* bit 6 overrides bits 0, 1, 3, 5; bit 5 overrides bits 0, 1, 3; bit 3 overrides bits 0, 1; bit 1
@@ -257,12 +258,12 @@ static cuzk_status time_msm(int g2, gpu_msm_ctx *ctx, const void *db, const fr_t
     return CUZK_OK;
 }
 
-/* g1_msm / g2_msm ("device": "gpu"): points and scalars resident, median of timed calls after a warm-up (each call
- * ends with the copy of the window sums to the host). At 2^24 (G1) first every window width c = 14..22
- * (gpu_g1_msm_c<c>). */
+/* g1_msm / g2_msm ("device": "gpu"), 2^20 .. 2^27 points: points and scalars resident, median of timed calls after a
+ * warm-up (each call ends with the copy of the window sums to the host). At 2^24 (G1) first every window width
+ * c = 14..22 (gpu_g1_msm_c<c>). */
 static void bench_msm(const bench_opts *o)
 {
-    static const unsigned k1s[] = {20, 22, 24, 26, 27}, k2s[] = {20, 22, 24, 26, 27};
+    static const unsigned log2s[] = {20, 21, 22, 23, 24, 25, 26, 27};
     size_t ntile = MSM_TILE + 17;
     fr_t *ks = malloc(ntile * sizeof *ks);
     if (ks == NULL) return;
@@ -278,9 +279,8 @@ static void bench_msm(const bench_opts *o)
         void *tile = make_tile(g2);
         if (tile == NULL) break;
         size_t psz = g2 ? sizeof(g2_affine_t) : sizeof(g1_affine_t);
-        const unsigned *k = g2 ? k2s : k1s;
-        size_t nk = g2 ? sizeof k2s / sizeof k2s[0] : sizeof k1s / sizeof k1s[0];
-        for (size_t ki = 0; ki < nk; ki++) {
+        const unsigned *k = log2s;
+        for (size_t ki = 0; ki < sizeof log2s / sizeof log2s[0]; ki++) {
             size_t n = (size_t)1 << k[ki];
             void *db = NULL;
             fr_t *dk = NULL;
