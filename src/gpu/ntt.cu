@@ -294,12 +294,12 @@ static dfr to_d(const fr_t *x)
 
 static cuzk_status powers(dfr **out, size_t count, const fr_t *base, const fr_t *first)
 {
+    if (count == 0) return CUZK_OK;
     fr_t one, step;
     fr_set_one(&one);
     size_t stride = count < POWERS_THREADS ? count : POWERS_THREADS;
     uint64_t e = stride;
     fr_pow(&step, base, &e, 1);
-    if (count == 0) return CUZK_OK;
     if (*out == NULL) CUZK_TRY(gpu_malloc((void **)out, count * sizeof(dfr)));
     k_powers<<<(unsigned)((stride + 255) / 256), 256>>>(*out, count, stride, to_d(base), to_d(&step),
                                                        to_d(first ? first : &one), to_d(&one));

@@ -279,9 +279,9 @@ static void bench_msm(const bench_opts *o)
         void *tile = make_tile(g2);
         if (tile == NULL) break;
         size_t psz = g2 ? sizeof(g2_affine_t) : sizeof(g1_affine_t);
-        const unsigned *k = log2s;
         for (size_t ki = 0; ki < sizeof log2s / sizeof log2s[0]; ki++) {
-            size_t n = (size_t)1 << k[ki];
+            unsigned log2 = log2s[ki];
+            size_t n = (size_t)1 << log2;
             void *db = NULL;
             fr_t *dk = NULL;
             cuzk_status st = gpu_malloc(&db, n * psz);
@@ -289,7 +289,7 @@ static void bench_msm(const bench_opts *o)
             if (st == CUZK_OK) st = fill_cyclic(db, tile, MSM_TILE, n, psz);
             if (st == CUZK_OK) st = fill_cyclic(dk, ks, ntile, n, sizeof(fr_t));
             double ms;
-            if (st == CUZK_OK && !g2 && k[ki] == 24) {
+            if (st == CUZK_OK && !g2 && log2 == 24) {
                 for (unsigned c = 14; st == CUZK_OK && c <= 22; c++) {
                     char nm[32];
                     snprintf(nm, sizeof nm, "gpu_g1_msm_c%u", c);
@@ -299,12 +299,11 @@ static void bench_msm(const bench_opts *o)
                     if (st == CUZK_OK) report(nm, n, ms, "ms");
                 }
             }
-            if (st == CUZK_OK) st = time_msm(g2, ctx, db, dk, n, k[ki] >= 24 ? 3 : 5, &ms);
+            if (st == CUZK_OK) st = time_msm(g2, ctx, db, dk, n, log2 >= 24 ? 3 : 5, &ms);
             if (st == CUZK_OK) {
-                printf("{\"name\": \"%s\", \"size\": %zu, \"threads\": 0, \"value\": %.4f, \"unit\": \"ms\", "
-                       "\"device\": \"gpu\", \"c\": %u}\n",
-                       name, n, ms, gpu_msm_window_for(n));
-                fflush(stdout);
+                char extra[32];
+                snprintf(extra, sizeof extra, ", \"c\": %u", gpu_msm_window_for(n));
+                bench_gpu_line(name, n, ms, "ms", extra);
             }
             if (st == CUZK_OK) {
                 g1_jac_t r1;
@@ -392,8 +391,8 @@ static void bench_msm_var(const bench_opts *o)
 {
     int once = bench_selected(o, "gpu_msm_once") && o->filter != NULL;
     static const struct { int g2; unsigned log2, v, c; } cfg[] = {
-        {0, 22, 0, 0}, {0, 22, 0x8c00d14, 0}, {0, 23, 0, 0}, {0, 23, 0x8c00d14, 0}, {0, 24, 0, 0}, {0, 24, 0x8c00d14, 0}, {0, 24, 0xc00514, 0},
-        {0, 24, 0x8c30514, 0}, {0, 26, 0, 0}, {0, 26, 0xc00514, 0}, {0, 26, 0x6c00514, 0}, {0, 26, 0xac00514, 0},
+        {0, 22, 0, 0}, {0, 22, 0x8c00d14, 0}, {0, 23, 0, 0}, {0, 23, 0x8c00d14, 0}, {0, 24, 0, 0},
+        {0, 24, 0x8c00d14, 0}, {0, 24, 0xc00514, 0}, {0, 24, 0x8c30514, 0}, {0, 26, 0, 0}, {0, 26, 0xc00514, 0}, {0, 26, 0x6c00514, 0}, {0, 26, 0xac00514, 0},
         {0, 26, 0, 21}, {1, 22, 0, 0}, {1, 22, 0x8a00514, 0}, {1, 24, 0, 0}};
     size_t nmax = (size_t)1 << (once ? 22 : 26), g2max = (size_t)1 << (once ? 22 : 24), ntile = MSM_TILE + 17;
     fr_t *ks = malloc(ntile * sizeof *ks);
