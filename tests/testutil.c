@@ -49,25 +49,25 @@ void test_rand_bytes(uint8_t *out, size_t n)
     for (size_t i = 0; i < n; i++) out[i] = (uint8_t)test_rand_u64();
 }
 
-void test_rand_fp(fp_t *r)
+void test_rand_fp(cuzk_fp_t *r)
 {
-    uint64_t l[FP_LIMBS];
+    uint64_t l[CUZK_FP_LIMBS];
     do {
-        for (int i = 0; i < FP_LIMBS; i++) l[i] = test_rand_u64();
-        l[FP_LIMBS - 1] &= (1ULL << 61) - 1;
-    } while (fp_from_limbs(r, l) != CUZK_OK);
+        for (int i = 0; i < CUZK_FP_LIMBS; i++) l[i] = test_rand_u64();
+        l[CUZK_FP_LIMBS - 1] &= (1ULL << 61) - 1;
+    } while (cuzk_fp_from_limbs(r, l) != CUZK_OK);
 }
 
-void test_rand_fr(fr_t *r)
+void test_rand_fr(cuzk_fr_t *r)
 {
-    uint64_t l[FR_LIMBS];
+    uint64_t l[CUZK_FR_LIMBS];
     do {
-        for (int i = 0; i < FR_LIMBS; i++) l[i] = test_rand_u64();
-        l[FR_LIMBS - 1] &= (1ULL << 63) - 1;
-    } while (fr_from_limbs(r, l) != CUZK_OK);
+        for (int i = 0; i < CUZK_FR_LIMBS; i++) l[i] = test_rand_u64();
+        l[CUZK_FR_LIMBS - 1] &= (1ULL << 63) - 1;
+    } while (cuzk_fr_from_limbs(r, l) != CUZK_OK);
 }
 
-void test_rand_fp2(fp2_t *r)
+void test_rand_fp2(cuzk_fp2_t *r)
 {
     test_rand_fp(&r->c0);
     test_rand_fp(&r->c1);

@@ -15,9 +15,9 @@
 uint64_t test_seed_init(void);
 uint64_t test_rand_u64(void);
 void test_rand_bytes(uint8_t *out, size_t n);
-void test_rand_fp(fp_t *r);
-void test_rand_fr(fr_t *r);
-void test_rand_fp2(fp2_t *r);
+void test_rand_fp(cuzk_fp_t *r);
+void test_rand_fr(cuzk_fr_t *r);
+void test_rand_fp2(cuzk_fp2_t *r);
 
 /* A growing byte buffer for tests that write file images (iden3 containers, keys) by hand; little-endian host. */
 typedef struct {

@@ -15,42 +15,42 @@
 
 /* Values of the wire enums (shared/specs/cuzk-v1-wire.md), plus cuzk's two extensions. */
 enum {
-    ENGINE_KIND_UNSPECIFIED = 0,
-    ENGINE_KIND_POREP_SEAL_COMMIT = 1,
-    ENGINE_KIND_SNAP_DEALS_UPDATE = 2,
-    ENGINE_KIND_WINDOW_POST_PARTITION = 3,
-    ENGINE_KIND_WINNING_POST = 4,
-    ENGINE_KIND_GENERIC_CIRCUIT = 100, /* a circuit registered in the parameter directory + a .wtns witness */
-    ENGINE_KIND_SYNTHETIC = 101,       /* a `gen` circuit of 2^log2 constraints, witness from a seed */
+    CUZK_ENGINE_KIND_UNSPECIFIED = 0,
+    CUZK_ENGINE_KIND_POREP_SEAL_COMMIT = 1,
+    CUZK_ENGINE_KIND_SNAP_DEALS_UPDATE = 2,
+    CUZK_ENGINE_KIND_WINDOW_POST_PARTITION = 3,
+    CUZK_ENGINE_KIND_WINNING_POST = 4,
+    CUZK_ENGINE_KIND_GENERIC_CIRCUIT = 100, /* a circuit registered in the parameter directory + a .wtns witness */
+    CUZK_ENGINE_KIND_SYNTHETIC = 101,       /* a `gen` circuit of 2^log2 constraints, witness from a seed */
 };
 
 typedef enum {
-    ENGINE_PRIO_UNSPECIFIED = 0, /* resolved by kind: WinningPoSt CRITICAL, WindowPoSt HIGH, others NORMAL */
-    ENGINE_PRIO_LOW = 1,
-    ENGINE_PRIO_NORMAL = 2,
-    ENGINE_PRIO_HIGH = 3,
-    ENGINE_PRIO_CRITICAL = 4,
-} engine_priority;
-#define ENGINE_NUM_PRIORITIES 5
+    CUZK_ENGINE_PRIO_UNSPECIFIED = 0, /* resolved by kind: WinningPoSt CRITICAL, WindowPoSt HIGH, others NORMAL */
+    CUZK_ENGINE_PRIO_LOW = 1,
+    CUZK_ENGINE_PRIO_NORMAL = 2,
+    CUZK_ENGINE_PRIO_HIGH = 3,
+    CUZK_ENGINE_PRIO_CRITICAL = 4,
+} cuzk_engine_priority;
+#define CUZK_ENGINE_NUM_PRIORITIES 5
 
 /* AwaitProofResponse.Status */
 typedef enum {
-    ENGINE_JOB_UNKNOWN = 0, /* also: still queued or running when an await times out is reported as TIMEOUT */
-    ENGINE_JOB_COMPLETED = 1,
-    ENGINE_JOB_FAILED = 2,
-    ENGINE_JOB_CANCELLED = 3,
-    ENGINE_JOB_TIMEOUT = 4,
-} engine_job_status;
+    CUZK_ENGINE_JOB_UNKNOWN = 0, /* also: still queued or running when an await times out is reported as TIMEOUT */
+    CUZK_ENGINE_JOB_COMPLETED = 1,
+    CUZK_ENGINE_JOB_FAILED = 2,
+    CUZK_ENGINE_JOB_CANCELLED = 3,
+    CUZK_ENGINE_JOB_TIMEOUT = 4,
+} cuzk_engine_job_status;
 
-#define ENGINE_ID_MAX 128
+#define CUZK_ENGINE_ID_MAX 128
 
 typedef struct {
-    char request_id[ENGINE_ID_MAX]; /* idempotency key; empty = none */
+    char request_id[CUZK_ENGINE_ID_MAX]; /* idempotency key; empty = none */
     uint32_t proof_kind;
-    engine_priority priority;
+    cuzk_engine_priority priority;
     /* GENERIC_CIRCUIT */
-    char circuit_id[ENGINE_ID_MAX];
-    const uint8_t *witness; /* .wtns bytes; copied by engine_submit */
+    char circuit_id[CUZK_ENGINE_ID_MAX];
+    const uint8_t *witness; /* .wtns bytes; copied by cuzk_engine_submit */
     size_t witness_len;
     char witness_path[4096];
     /* SYNTHETIC */
@@ -58,23 +58,23 @@ typedef struct {
     uint64_t seed;
     uint32_t partitions; /* 0 = 1 */
     /* the Filecoin kinds' fields are accepted and answered FAILED "not supported yet" until the circuits land */
-} engine_request;
+} cuzk_engine_request;
 
 typedef struct {
-    engine_job_status status;
-    uint8_t *proof; /* 192 bytes per partition, malloc'd; the caller frees with engine_result_clear */
+    cuzk_engine_job_status status;
+    uint8_t *proof; /* 192 bytes per partition, malloc'd; the caller frees with cuzk_engine_result_clear */
     size_t proof_len;
     char error_message[512];
     uint64_t queue_wait_ms, srs_load_ms, synthesis_ms, gpu_compute_ms, total_ms;
-} engine_result;
+} cuzk_engine_result;
 
-void engine_result_clear(engine_result *r);
+void cuzk_engine_result_clear(cuzk_engine_result *r);
 
 typedef enum {
-    ENGINE_BACKEND_AUTO = 0, /* the GPUs when this build has CUDA and a device is visible, else the CPU */
-    ENGINE_BACKEND_CPU = 1,  /* never the GPUs */
-    ENGINE_BACKEND_GPU = 2,  /* the GPUs, or engine_create fails */
-} engine_backend_kind;
+    CUZK_ENGINE_BACKEND_AUTO = 0, /* the GPUs when this build has CUDA and a device is visible, else the CPU */
+    CUZK_ENGINE_BACKEND_CPU = 1,  /* never the GPUs */
+    CUZK_ENGINE_BACKEND_GPU = 2,  /* the GPUs, or cuzk_engine_create fails */
+} cuzk_engine_backend_kind;
 
 typedef struct {
     const char *param_dir;          /* circuit registry: <dir>/<id>.pce + <id>.params (and synthetic key cache) */
@@ -88,7 +88,7 @@ typedef struct {
     bool gpu_latency_pairs;         /* latency mode: GPUs in pairs, each partition split over its pair (H on one,
                                      * L, A, B on the other): lower latency, lower throughput; an even count */
     bool gpu_split_ntt_tables;      /* the provers keep the small split NTT tables even where a resident key leaves
-                                     * room for whole ones (gpu_key_opts.split_ntt_tables): more room for keys */
+                                     * room for whole ones (cuzk_gpu_key_opts.split_ntt_tables): more room for keys */
     unsigned gpu_queue_depth;       /* bounded queue between synthesis and provers, in partitions */
     uint64_t working_memory_budget; /* bytes; 0 = 75% of physical memory */
     uint64_t pinned_budget;         /* bytes of pinned host memory for keys and transfers */
@@ -96,35 +96,35 @@ typedef struct {
                                      * less 1 GiB */
     uint64_t result_ttl_ms;         /* how long finished results stay for duplicates and awaits */
     uint64_t max_request_bytes;
-    engine_backend_kind backend;
+    cuzk_engine_backend_kind backend;
     /* TESTS ONLY: r and s derived from the key and partition instead of the OS random source, so that two engines
      * (CPU and GPU backends) give the same proof bytes. Such proofs are not zero-knowledge: never in production. */
     bool deterministic_rs;
-} engine_config;
+} cuzk_engine_config;
 
-typedef struct engine engine;
+typedef struct cuzk_engine cuzk_engine;
 
-cuzk_status engine_create(engine **out, const engine_config *cfg, cuzk_errmsg *err);
+cuzk_status cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *cfg, cuzk_errmsg *err);
 /* Stops intake, lets running and queued work finish until deadline_ms, then cancels what is left; returns when
  * every worker has stopped. Every accepted job ends in COMPLETED, FAILED or CANCELLED (none is lost silently). */
-void engine_shutdown(engine *e, uint64_t deadline_ms);
-void engine_destroy(engine *e);
+void cuzk_engine_shutdown(cuzk_engine *e, uint64_t deadline_ms);
+void cuzk_engine_destroy(cuzk_engine *e);
 
 /* Accepts a job. A request_id that is queued or running attaches to that job (*attached = true); one that finished
  * within result_ttl_ms returns the same job id with its kept result. Malformed requests are rejected here with a
  * status and message (unknown circuit, witness of the wrong length, job larger than the memory budget, ...). */
-cuzk_status engine_submit(engine *e, const engine_request *req, char job_id[ENGINE_ID_MAX], uint32_t *queue_position,
+cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_engine_request *req, char job_id[CUZK_ENGINE_ID_MAX], uint32_t *queue_position,
                           bool *attached, cuzk_errmsg *err);
 /* Waits for the job (timeout_ms 0 = forever); status TIMEOUT when it is still pending at the deadline. */
-cuzk_status engine_await(engine *e, const char *job_id, uint64_t timeout_ms, engine_result *out);
+cuzk_status cuzk_engine_await(cuzk_engine *e, const char *job_id, uint64_t timeout_ms, cuzk_engine_result *out);
 /* A queued job is cancelled at once, a running one at its next stage boundary. */
-cuzk_status engine_cancel(engine *e, const char *job_id, bool *was_running);
+cuzk_status cuzk_engine_cancel(cuzk_engine *e, const char *job_id, bool *was_running);
 
 typedef struct {
     uint32_t ordinal;
     char name[128];
     uint64_t vram_total_bytes, vram_free_bytes; /* as the driver last reported them */
-    char current_job_id[ENGINE_ID_MAX];
+    char current_job_id[CUZK_ENGINE_ID_MAX];
     char current_proof_kind[32];
     /* cuzk's own */
     uint64_t vram_budget_bytes;  /* for keys and provers */
@@ -136,39 +136,39 @@ typedef struct {
     uint64_t partitions;         /* proved on it */
     bool broken;                 /* taken out of service after a device error (error says which) */
     char error[256];
-} engine_gpu_status;
+} cuzk_engine_gpu_status;
 
-typedef enum { ENGINE_TIER_HOT = 0, ENGINE_TIER_WARM = 1, ENGINE_TIER_COLD = 2 } engine_tier;
+typedef enum { CUZK_ENGINE_TIER_HOT = 0, CUZK_ENGINE_TIER_WARM = 1, CUZK_ENGINE_TIER_COLD = 2 } cuzk_engine_tier;
 
 typedef struct {
-    char circuit_id[ENGINE_ID_MAX];
-    engine_tier tier;
+    char circuit_id[CUZK_ENGINE_ID_MAX];
+    cuzk_engine_tier tier;
     uint64_t size_bytes;
     uint32_t ref_count;
-} engine_srs_status;
+} cuzk_engine_srs_status;
 
 typedef struct {
     char proof_kind[32];
     uint32_t pending, in_progress;
-} engine_queue_status;
+} cuzk_engine_queue_status;
 
 typedef struct {
-    engine_gpu_status *gpus; size_t num_gpus;
-    engine_srs_status *srs; size_t num_srs;
-    engine_queue_status *queues; size_t num_queues;
+    cuzk_engine_gpu_status *gpus; size_t num_gpus;
+    cuzk_engine_srs_status *srs; size_t num_srs;
+    cuzk_engine_queue_status *queues; size_t num_queues;
     uint64_t total_proofs_completed, total_proofs_failed, uptime_seconds;
     uint64_t pinned_memory_bytes, pinned_memory_limit_bytes;
-} engine_status_report;
+} cuzk_engine_status_report;
 
-/* Fills a snapshot (arrays malloc'd; release with engine_status_clear). */
-cuzk_status engine_status(engine *e, engine_status_report *out);
-void engine_status_clear(engine_status_report *r);
+/* Fills a snapshot (arrays malloc'd; release with cuzk_engine_status_clear). */
+cuzk_status cuzk_engine_status(cuzk_engine *e, cuzk_engine_status_report *out);
+void cuzk_engine_status_clear(cuzk_engine_status_report *r);
 
-cuzk_status engine_preload(engine *e, const char *circuit_id, bool *already_loaded, uint64_t *load_time_ms,
+cuzk_status cuzk_engine_preload(cuzk_engine *e, const char *circuit_id, bool *already_loaded, uint64_t *load_time_ms,
                            cuzk_errmsg *err);
-cuzk_status engine_evict(engine *e, const char *circuit_id, bool *was_loaded, uint64_t *freed_bytes);
+cuzk_status cuzk_engine_evict(cuzk_engine *e, const char *circuit_id, bool *was_loaded, uint64_t *freed_bytes);
 
 /* Prometheus text exposition of every counter, gauge and per-stage latency histogram (malloc'd). */
-char *engine_metrics_text(engine *e);
+char *cuzk_engine_metrics_text(cuzk_engine *e);
 
 #endif

@@ -2,15 +2,15 @@
  *
  * Hot loops elsewhere (NTT butterflies, SpMV rows, curve formulas) do an addition for every multiplication; as
  * out-of-line calls these cost as much as an Fr multiplication. On x86-64 with BMI2 and ADX (the same targets that
- * get the assembly multiplication) fp_add, fp_sub, fp_dbl, fr_add, fr_sub and fr_dbl are therefore defined here as
+ * get the assembly multiplication) cuzk_fp_add, cuzk_fp_sub, cuzk_fp_dbl, cuzk_fr_add, cuzk_fr_sub and cuzk_fr_dbl are therefore defined here as
  * static inline functions around a few lines of extended asm, so every caller inlines them; other targets declare
  * them as ordinary functions (the portable C of src/ff/mont.h).
  *
  * Both moduli leave the top bit free (m < 2^(64n−1)), so for inputs < m the sum a + b < 2m never carries out of n
  * words. Constant time: the reduction is selected with CMOV on the borrow, never branched on. Two forms:
- *   select (fr_add): t = a + b; d = t − m; the result is t where that borrowed, else d. Shortest latency, 2n
+ *   select (cuzk_fr_add): t = a + b; d = t − m; the result is t where that borrowed, else d. Shortest latency, 2n
  *        registers.
- *   add-back (fr_sub; fp_add after t = a + b − p; fp_sub): t = a − b; mask = −borrow (SBB of a register with itself,
+ *   add-back (cuzk_fr_sub; cuzk_fp_add after t = a + b − p; cuzk_fp_sub): t = a − b; mask = −borrow (SBB of a register with itself,
  *        which also leaves ZF = no borrow and OF = 0); then t += (borrow ? m : 0) word by word: CMOV picks m_i or 0
  *        on ZF and ADOX carries on OF, which CMOV's flag does not share. n + 2 registers.
  * The asm stores the result itself: left to the compiler, the n scalar stores get packed into vector inserts. */
@@ -30,7 +30,7 @@
 #define CUZK_FF_ADDBACK_(i, off) "mov %[z], %[s]\n\t cmovnz " #off "(%[m]), %[s]\n\t adox %[s], %[t" #i "]\n\t"
 #define CUZK_FF_STORE_(x, i, off) "mov %[" #x #i "], " #off "(%[r])\n\t"
 
-static inline void fr_add(fr_t *r, const fr_t *a, const fr_t *b)
+static inline void cuzk_fr_add(cuzk_fr_t *r, const cuzk_fr_t *a, const cuzk_fr_t *b)
 {
     uint64_t t0 = a->l[0], t1 = a->l[1], t2 = a->l[2], t3 = a->l[3], d0, d1, d2, d3;
     __asm__("add 0(%[b]), %[t0]\n\t adc 8(%[b]), %[t1]\n\t adc 16(%[b]), %[t2]\n\t adc 24(%[b]), %[t3]\n\t"
@@ -40,11 +40,11 @@ static inline void fr_add(fr_t *r, const fr_t *a, const fr_t *b)
             CUZK_FF_STORE_(d, 0, 0) CUZK_FF_STORE_(d, 1, 8) CUZK_FF_STORE_(d, 2, 16) CUZK_FF_STORE_(d, 3, 24)
             : "=m"(*r), [t0] "+r"(t0), [t1] "+r"(t1), [t2] "+r"(t2), [t3] "+r"(t3), [d0] "=&r"(d0), [d1] "=&r"(d1),
               [d2] "=&r"(d2), [d3] "=&r"(d3)
-            : [r] "r"(r), [b] "r"(b), [m] "r"(FR_MODULUS), "m"(*b), "m"(*(const uint64_t(*)[FR_LIMBS])FR_MODULUS)
+            : [r] "r"(r), [b] "r"(b), [m] "r"(CUZK_FR_MODULUS), "m"(*b), "m"(*(const uint64_t(*)[CUZK_FR_LIMBS])CUZK_FR_MODULUS)
             : "cc");
 }
 
-static inline void fr_sub(fr_t *r, const fr_t *a, const fr_t *b)
+static inline void cuzk_fr_sub(cuzk_fr_t *r, const cuzk_fr_t *a, const cuzk_fr_t *b)
 {
     uint64_t t0 = a->l[0], t1 = a->l[1], t2 = a->l[2], t3 = a->l[3], z, s;
     __asm__("sub 0(%[b]), %[t0]\n\t sbb 8(%[b]), %[t1]\n\t sbb 16(%[b]), %[t2]\n\t sbb 24(%[b]), %[t3]\n\t"
@@ -52,11 +52,11 @@ static inline void fr_sub(fr_t *r, const fr_t *a, const fr_t *b)
             CUZK_FF_ADDBACK_(0, 0) CUZK_FF_ADDBACK_(1, 8) CUZK_FF_ADDBACK_(2, 16) CUZK_FF_ADDBACK_(3, 24)
             CUZK_FF_STORE_(t, 0, 0) CUZK_FF_STORE_(t, 1, 8) CUZK_FF_STORE_(t, 2, 16) CUZK_FF_STORE_(t, 3, 24)
             : "=m"(*r), [t0] "+r"(t0), [t1] "+r"(t1), [t2] "+r"(t2), [t3] "+r"(t3), [z] "=&r"(z), [s] "=&r"(s)
-            : [r] "r"(r), [b] "r"(b), [m] "r"(FR_MODULUS), "m"(*b), "m"(*(const uint64_t(*)[FR_LIMBS])FR_MODULUS)
+            : [r] "r"(r), [b] "r"(b), [m] "r"(CUZK_FR_MODULUS), "m"(*b), "m"(*(const uint64_t(*)[CUZK_FR_LIMBS])CUZK_FR_MODULUS)
             : "cc");
 }
 
-static inline void fr_dbl(fr_t *r, const fr_t *a) { fr_add(r, a, a); }
+static inline void cuzk_fr_dbl(cuzk_fr_t *r, const cuzk_fr_t *a) { cuzk_fr_add(r, a, a); }
 
 /* Fp: the add-back form for both (fewer registers than the CMOV form, and 6 words each of t and d with three
  * pointers would not fit in the registers left at -O0). */
@@ -68,10 +68,10 @@ static inline void fr_dbl(fr_t *r, const fr_t *a) { fr_add(r, a, a); }
     CUZK_FF_STORE_(t, 4, 32) CUZK_FF_STORE_(t, 5, 40)                                                             \
     : "=m"(*r), [t0] "+r"(t0), [t1] "+r"(t1), [t2] "+r"(t2), [t3] "+r"(t3), [t4] "+r"(t4), [t5] "+r"(t5),        \
       [z] "=&r"(z), [s] "=&r"(s)                                                                                  \
-    : [r] "r"(r), [b] "r"(b), [m] "r"(FP_MODULUS), "m"(*b), "m"(*(const uint64_t(*)[FP_LIMBS])FP_MODULUS)         \
+    : [r] "r"(r), [b] "r"(b), [m] "r"(CUZK_FP_MODULUS), "m"(*b), "m"(*(const uint64_t(*)[CUZK_FP_LIMBS])CUZK_FP_MODULUS)         \
     : "cc"
 
-static inline void fp_add(fp_t *r, const fp_t *a, const fp_t *b)
+static inline void cuzk_fp_add(cuzk_fp_t *r, const cuzk_fp_t *a, const cuzk_fp_t *b)
 {
     uint64_t t0 = a->l[0], t1 = a->l[1], t2 = a->l[2], t3 = a->l[3], t4 = a->l[4], t5 = a->l[5], z, s;
     __asm__("add 0(%[b]), %[t0]\n\t adc 8(%[b]), %[t1]\n\t adc 16(%[b]), %[t2]\n\t"
@@ -81,7 +81,7 @@ static inline void fp_add(fp_t *r, const fp_t *a, const fp_t *b)
             CUZK_FP_ASM_TAIL_);
 }
 
-static inline void fp_sub(fp_t *r, const fp_t *a, const fp_t *b)
+static inline void cuzk_fp_sub(cuzk_fp_t *r, const cuzk_fp_t *a, const cuzk_fp_t *b)
 {
     uint64_t t0 = a->l[0], t1 = a->l[1], t2 = a->l[2], t3 = a->l[3], t4 = a->l[4], t5 = a->l[5], z, s;
     __asm__("sub 0(%[b]), %[t0]\n\t sbb 8(%[b]), %[t1]\n\t sbb 16(%[b]), %[t2]\n\t"
@@ -89,7 +89,7 @@ static inline void fp_sub(fp_t *r, const fp_t *a, const fp_t *b)
             CUZK_FP_ASM_TAIL_);
 }
 
-static inline void fp_dbl(fp_t *r, const fp_t *a) { fp_add(r, a, a); }
+static inline void cuzk_fp_dbl(cuzk_fp_t *r, const cuzk_fp_t *a) { cuzk_fp_add(r, a, a); }
 
 #undef CUZK_FF_ADDBACK_
 #undef CUZK_FF_STORE_

@@ -19,42 +19,42 @@
 
 /* The conventions differ in the H basis, the root of unity and the rows the prover adds:
  *  BELLPERSON: domain n = next_pow2(constraints + inputs); the prover appends one row per input i (A = z_i, B = C = 0);
- *              roots from generator 7; h = (a·b − c)/Z on the coset g = 7 (ntt_h_bellperson), n − 1 points
+ *              roots from generator 7; h = (a·b − c)/Z on the coset g = 7 (cuzk_ntt_h_bellperson), n − 1 points
  *              h_i = τ^i·Z(τ)/δ; a/b bases only for the variables the circuit's density bitmaps select.
  *  SNARKJS:    the zkey's own A/B matrices already hold the input rows; roots from generator 5; h on the odd coset of
- *              the 2n domain without division (ntt_h_snarkjs), n points; a/b bases dense over every variable. */
+ *              the 2n domain without division (cuzk_ntt_h_snarkjs), n points; a/b bases dense over every variable. */
 typedef enum {
-    GROTH16_BELLPERSON = 1,
-    GROTH16_SNARKJS = 2,
-} groth16_convention;
+    CUZK_GROTH16_BELLPERSON = 1,
+    CUZK_GROTH16_SNARKJS = 2,
+} cuzk_groth16_convention;
 
 typedef struct {
-    g1_affine_t alpha_g1, beta_g1, delta_g1;
-    g2_affine_t beta_g2, gamma_g2, delta_g2;
-    g1_affine_t *ic;     /* num_inputs points: the public-input basis, already divided by γ (snarkjs: γ = 1) */
+    cuzk_g1_affine_t alpha_g1, beta_g1, delta_g1;
+    cuzk_g2_affine_t beta_g2, gamma_g2, delta_g2;
+    cuzk_g1_affine_t *ic;     /* num_inputs points: the public-input basis, already divided by γ (snarkjs: γ = 1) */
     uint64_t num_inputs; /* ONE included */
-    void *storage;       /* malloc'd block owned by the vk when it was loaded on its own (freed by groth16_vk_free);
+    void *storage;       /* malloc'd block owned by the vk when it was loaded on its own (freed by cuzk_groth16_vk_free);
                           * NULL when ic lives in the pk's storage */
-} groth16_vk;
+} cuzk_groth16_vk;
 
 typedef struct {
-    groth16_convention conv;
-    groth16_vk vk;
+    cuzk_groth16_convention conv;
+    cuzk_groth16_vk vk;
     uint64_t num_aux;
     uint64_t domain_size;             /* n, a power of two */
-    g1_affine_t *h;    uint64_t h_len;  /* BELLPERSON n − 1, SNARKJS n */
-    g1_affine_t *l;    uint64_t l_len;  /* one per aux variable */
-    g1_affine_t *a;    uint64_t a_len;  /* BELLPERSON: inputs + aux selected by a_aux density; SNARKJS: all vars */
-    g1_affine_t *b_g1; uint64_t b_len;  /* BELLPERSON: inputs and aux selected by b density; SNARKJS: all vars */
-    g2_affine_t *b_g2;
-    r1cs_t *circuit;   /* SNARKJS: the A/B matrices from the zkey (C is never stored: c = a∘b); else NULL.
-                        * Owned: groth16_pk_free calls r1cs_free on it */
-    void *storage;     /* owned point storage: one malloc'd block (or NULL), freed by groth16_pk_free */
-} groth16_pk;
+    cuzk_g1_affine_t *h;    uint64_t h_len;  /* BELLPERSON n − 1, SNARKJS n */
+    cuzk_g1_affine_t *l;    uint64_t l_len;  /* one per aux variable */
+    cuzk_g1_affine_t *a;    uint64_t a_len;  /* BELLPERSON: inputs + aux selected by a_aux density; SNARKJS: all vars */
+    cuzk_g1_affine_t *b_g1; uint64_t b_len;  /* BELLPERSON: inputs and aux selected by b density; SNARKJS: all vars */
+    cuzk_g2_affine_t *b_g2;
+    cuzk_r1cs_t *circuit;   /* SNARKJS: the A/B matrices from the zkey (C is never stored: c = a∘b); else NULL.
+                        * Owned: cuzk_groth16_pk_free calls cuzk_r1cs_free on it */
+    void *storage;     /* owned point storage: one malloc'd block (or NULL), freed by cuzk_groth16_pk_free */
+} cuzk_groth16_pk;
 
 /* Release what the key owns (storage blocks, pk->circuit) and zero the struct; harmless on a zeroed key. */
-void groth16_vk_free(groth16_vk *vk);
-void groth16_pk_free(groth16_pk *pk);
+void cuzk_groth16_vk_free(cuzk_groth16_vk *vk);
+void cuzk_groth16_pk_free(cuzk_groth16_pk *pk);
 
 /* ---- key files (src/groth16/params.c, zkey.c) -------------------------------------------------------------------- */
 /* Loaders map the file read-only, derive the whole layout from its counts and check it against the file length before
@@ -65,25 +65,25 @@ void groth16_pk_free(groth16_pk *pk);
  * CUZK_ERR_COORD_RANGE, CUZK_ERR_NOT_ON_CURVE, CUZK_ERR_NOT_IN_SUBGROUP, CUZK_ERR_INFINITY) for the lowest bad
  * point; the detail names the array and index ("params: h[2] (byte 1540): ..."). threads 0 = 1. */
 enum {
-    GROTH16_LOAD_SUBGROUP = 1, /* also check every point's subgroup membership (the curve check always runs) */
+    CUZK_GROTH16_LOAD_SUBGROUP = 1, /* also check every point's subgroup membership (the curve check always runs) */
 };
 /* bellperson .params: vk (α1, β1, β2, γ2, δ1, δ2, u32 count, ic), then h, l, a, b_g1, b_g2, each a u32 big-endian
  * count and uncompressed zcash points. As bellperson, infinity is refused everywhere. Trailing bytes:
  * CUZK_ERR_BAD_LENGTH. h + 1 must be a power of two (domain_size), ic non-empty (num_inputs), |b_g1| = |b_g2|,
  * |a| and |b| at most ic + l (num_aux = |l|): CUZK_ERR_BAD_HEADER otherwise. */
-cuzk_status groth16_params_load(groth16_pk *pk, const char *path, unsigned flags, unsigned threads,
+cuzk_status cuzk_groth16_params_load(cuzk_groth16_pk *pk, const char *path, unsigned flags, unsigned threads,
                                 cuzk_errmsg *err);
 /* The same from a .params image already in memory (len bytes at data, which the caller keeps: a mapping kept for
  * a fast reload, for example); pk does not point into it. */
-cuzk_status groth16_params_parse(groth16_pk *pk, const uint8_t *data, size_t len, unsigned flags, unsigned threads,
+cuzk_status cuzk_groth16_params_parse(cuzk_groth16_pk *pk, const uint8_t *data, size_t len, unsigned flags, unsigned threads,
                                  cuzk_errmsg *err);
 /* The exact inverse (a loaded file is written back byte for byte). BELLPERSON keys only (CUZK_ERR_INVALID_ARG);
  * a point at infinity gives CUZK_ERR_INFINITY, since no reader would take the file; no partial file is left. */
-cuzk_status groth16_params_write(const groth16_pk *pk, const char *path, cuzk_errmsg *err);
+cuzk_status cuzk_groth16_params_write(const cuzk_groth16_pk *pk, const char *path, cuzk_errmsg *err);
 /* bellperson .vk: the vk prefix of .params alone (868 + 96·ic bytes). A verifying key decides what a verifier
  * accepts, so its points are always subgroup-checked. vk->storage owns vk->ic. */
-cuzk_status groth16_vk_load(groth16_vk *vk, const char *path, cuzk_errmsg *err);
-cuzk_status groth16_vk_write(const groth16_vk *vk, const char *path, cuzk_errmsg *err);
+cuzk_status cuzk_groth16_vk_load(cuzk_groth16_vk *vk, const char *path, cuzk_errmsg *err);
+cuzk_status cuzk_groth16_vk_write(const cuzk_groth16_vk *vk, const char *path, cuzk_errmsg *err);
 /* snarkjs .zkey (Groth16 over bls12381): iden3 container (sections by type in any order; sections 1-9 each exactly
  * once, else CUZK_ERR_BAD_SECTION; others, like the MPC transcript 10, ignored). Protocol other than 1:
  * CUZK_ERR_WRONG_PROTOCOL; field sizes or primes other than BLS12-381's: CUZK_ERR_WRONG_CURVE. Every section's size
@@ -93,9 +93,9 @@ cuzk_status groth16_vk_write(const groth16_vk *vk, const char *path, cuzk_errmsg
  * make domainSize the smallest power of two holding them (CUZK_ERR_BAD_HEADER); a coefficient names matrix 0 or 1
  * (CUZK_ERR_BAD_SECTION), a signal < nVars (CUZK_ERR_R1CS_COLUMN), a value < r (CUZK_ERR_R1CS_COEFF).
  * Result: conv = SNARKJS, a/b_g1/b_g2 over all nVars, l = C (nVars − nPublic − 1), h = H (domainSize). */
-cuzk_status groth16_zkey_load(groth16_pk *pk, const char *path, unsigned flags, unsigned threads, cuzk_errmsg *err);
+cuzk_status cuzk_groth16_zkey_load(cuzk_groth16_pk *pk, const char *path, unsigned flags, unsigned threads, cuzk_errmsg *err);
 /* A circuit and its key belong together: counts, densities and domain must agree (CUZK_ERR_MISMATCH otherwise). */
-cuzk_status groth16_pk_check_circuit(const groth16_pk *pk, const r1cs_t *circuit, cuzk_errmsg *err);
+cuzk_status cuzk_groth16_pk_check_circuit(const cuzk_groth16_pk *pk, const cuzk_r1cs_t *circuit, cuzk_errmsg *err);
 
 /* ---- JSON (snarkjs layouts; src/groth16/json.c) ------------------------------------------------------------------ */
 /* Output strings are malloc'd (free()), indented like snarkjs's; inputs are NUL-terminated. Public signals exclude
@@ -107,77 +107,77 @@ cuzk_status groth16_pk_check_circuit(const groth16_pk *pk, const r1cs_t *circuit
  * public signal >= r. The detail names the field ("pi_b[0][1]: ..."). Unknown extra keys are ignored.
  * Proof points may be infinity. verification_key.json: α, β, γ, δ may not (CUZK_ERR_INFINITY), IC points may;
  * len(IC) must be nPublic + 1, and vk_alphabeta_12 must equal e(α1, β2) (CUZK_ERR_MISMATCH). The JSON has no β1 and
- * δ1: groth16_vk_from_json leaves them at infinity, and vk->storage owns vk->ic. groth16_public_from_json gives
+ * δ1: cuzk_groth16_vk_from_json leaves them at infinity, and vk->storage owns vk->ic. cuzk_groth16_public_from_json gives
  * *pub = NULL for an empty array. A build without jansson (an optional dependency) returns CUZK_ERR_UNSUPPORTED
  * from all six. */
-cuzk_status groth16_proof_to_json(const groth16_proof_t *proof, char **out);
-cuzk_status groth16_proof_from_json(groth16_proof_t *proof, const char *json, cuzk_errmsg *err);
-cuzk_status groth16_public_to_json(const fr_t *pub, uint64_t n, char **out);
-cuzk_status groth16_public_from_json(fr_t **pub, uint64_t *n, const char *json, cuzk_errmsg *err);
-cuzk_status groth16_vk_to_json(const groth16_vk *vk, char **out);
-cuzk_status groth16_vk_from_json(groth16_vk *vk, const char *json, cuzk_errmsg *err);
+cuzk_status cuzk_groth16_proof_to_json(const cuzk_groth16_proof_t *proof, char **out);
+cuzk_status cuzk_groth16_proof_from_json(cuzk_groth16_proof_t *proof, const char *json, cuzk_errmsg *err);
+cuzk_status cuzk_groth16_public_to_json(const cuzk_fr_t *pub, uint64_t n, char **out);
+cuzk_status cuzk_groth16_public_from_json(cuzk_fr_t **pub, uint64_t *n, const char *json, cuzk_errmsg *err);
+cuzk_status cuzk_groth16_vk_to_json(const cuzk_groth16_vk *vk, char **out);
+cuzk_status cuzk_groth16_vk_from_json(cuzk_groth16_vk *vk, const char *json, cuzk_errmsg *err);
 
 /* ---- prover (src/groth16/prover.c) ------------------------------------------------------------------------------- */
 typedef struct {
     unsigned threads;      /* 0 = 1 */
     bool given_rs;         /* use r and s below instead of the OS random source (deterministic tests) */
-    fr_t r, s;
-    r1cs_c_mode c_mode;    /* how c = C·z is formed: R1CS_C_PRODUCT (fast), R1CS_C_CHECKED (reject bad witness) */
-} groth16_prove_opts;
+    cuzk_fr_t r, s;
+    cuzk_r1cs_c_mode c_mode;    /* how c = C·z is formed: CUZK_R1CS_C_PRODUCT (fast), CUZK_R1CS_C_CHECKED (reject bad witness) */
+} cuzk_groth16_prove_opts;
 
 /* Wall-clock seconds per phase, filled when the caller passes a stats pointer. */
 typedef struct {
     double spmv, ntt_h, msm_h, msm_l, msm_a, msm_b1, msm_b2, assembly, total;
-} groth16_prove_stats;
+} cuzk_groth16_prove_stats;
 
-/* One proof for witness z (r1cs_num_vars(circuit) values, z[0] = 1 else CUZK_ERR_INVALID_ARG). opts NULL: one
- * thread, random r and s, c = C·z. The key must fit the circuit (groth16_pk_check_circuit, CUZK_ERR_MISMATCH).
- *  BELLPERSON: circuit is the circuit the key was made for (required). An unsatisfied witness in R1CS_C_CHECKED
+/* One proof for witness z (cuzk_r1cs_num_vars(circuit) values, z[0] = 1 else CUZK_ERR_INVALID_ARG). opts NULL: one
+ * thread, random r and s, c = C·z. The key must fit the circuit (cuzk_groth16_pk_check_circuit, CUZK_ERR_MISMATCH).
+ *  BELLPERSON: circuit is the circuit the key was made for (required). An unsatisfied witness in CUZK_R1CS_C_CHECKED
  *              mode gives CUZK_ERR_R1CS_UNSATISFIED with the row in the message.
  *  SNARKJS:    pk->circuit drives the prover and c is always a∘b (the key has no C). circuit may be NULL; in
- *              R1CS_C_CHECKED mode it must be the full circuit (with C, without the input rows), which the witness
+ *              CUZK_R1CS_C_CHECKED mode it must be the full circuit (with C, without the input rows), which the witness
  *              is checked against first (CUZK_ERR_INVALID_ARG when it is NULL or pk->circuit).
  * r and s are wiped before returning; the terms that hold them use constant-time scalar multiplication. */
-cuzk_status groth16_prove(groth16_proof_t *proof, const groth16_pk *pk, const r1cs_t *circuit, const fr_t *z,
-                          const groth16_prove_opts *opts, groth16_prove_stats *stats, cuzk_errmsg *err);
+cuzk_status cuzk_groth16_prove(cuzk_groth16_proof_t *proof, const cuzk_groth16_pk *pk, const cuzk_r1cs_t *circuit, const cuzk_fr_t *z,
+                          const cuzk_groth16_prove_opts *opts, cuzk_groth16_prove_stats *stats, cuzk_errmsg *err);
 
 /* The prover in two steps, for pipelines that synthesize one partition while proving another:
- *  groth16_synthesize: the checks above, then a, b, c = the witness combinations evaluated on the key's domain
+ *  cuzk_groth16_synthesize: the checks above, then a, b, c = the witness combinations evaluated on the key's domain
  *                      (the sparse evaluation; stats->spmv). *syn owns them; on failure *syn is empty.
- *  groth16_prove_from_synthesis: H, the MSMs and the assembly, with the same key, circuit, z and options. It
+ *  cuzk_groth16_prove_from_synthesis: H, the MSMs and the assembly, with the same key, circuit, z and options. It
  *                      consumes *syn, freeing each vector as soon as it is no longer needed (so the MSMs have its
  *                      memory); *syn is empty afterwards whatever the outcome. Passing the stats filled by
- *                      groth16_synthesize keeps its spmv figure in the totals.
- * groth16_prove is exactly the two in a row. */
+ *                      cuzk_groth16_synthesize keeps its spmv figure in the totals.
+ * cuzk_groth16_prove is exactly the two in a row. */
 typedef struct {
     uint64_t n;      /* the key's domain size */
-    fr_t *a, *b, *c; /* n each, malloc'd */
-} groth16_synthesis;
+    cuzk_fr_t *a, *b, *c; /* n each, malloc'd */
+} cuzk_groth16_synthesis;
 
-cuzk_status groth16_synthesize(groth16_synthesis *syn, const groth16_pk *pk, const r1cs_t *circuit, const fr_t *z,
-                               const groth16_prove_opts *opts, groth16_prove_stats *stats, cuzk_errmsg *err);
-cuzk_status groth16_prove_from_synthesis(groth16_proof_t *proof, const groth16_pk *pk, const r1cs_t *circuit,
-                                         const fr_t *z, groth16_synthesis *syn, const groth16_prove_opts *opts,
-                                         groth16_prove_stats *stats, cuzk_errmsg *err);
-void groth16_synthesis_free(groth16_synthesis *syn);
+cuzk_status cuzk_groth16_synthesize(cuzk_groth16_synthesis *syn, const cuzk_groth16_pk *pk, const cuzk_r1cs_t *circuit, const cuzk_fr_t *z,
+                               const cuzk_groth16_prove_opts *opts, cuzk_groth16_prove_stats *stats, cuzk_errmsg *err);
+cuzk_status cuzk_groth16_prove_from_synthesis(cuzk_groth16_proof_t *proof, const cuzk_groth16_pk *pk, const cuzk_r1cs_t *circuit,
+                                         const cuzk_fr_t *z, cuzk_groth16_synthesis *syn, const cuzk_groth16_prove_opts *opts,
+                                         cuzk_groth16_prove_stats *stats, cuzk_errmsg *err);
+void cuzk_groth16_synthesis_free(cuzk_groth16_synthesis *syn);
 
 /* The prover's last step on its own, for backends that compute the MSMs elsewhere (the GPU): the five sums over
  * the key's bases (H, L, A, B1 in G1, B2 in G2; see prover.c for what each is), then r and s (opts->given_rs, or
  * the OS random source: CUZK_ERR_IO if it fails) and the proof A, B, C with constant-time multiplications for
  * every term that holds them. r and s are wiped before returning. opts may be NULL. */
 typedef struct {
-    g1_jac_t h, l, a, b1;
-    g2_jac_t b2;
-} groth16_msm_sums;
-cuzk_status groth16_assemble(groth16_proof_t *proof, const groth16_vk *vk, const groth16_msm_sums *sums,
-                             const groth16_prove_opts *opts);
+    cuzk_g1_jac_t h, l, a, b1;
+    cuzk_g2_jac_t b2;
+} cuzk_groth16_msm_sums;
+cuzk_status cuzk_groth16_assemble(cuzk_groth16_proof_t *proof, const cuzk_groth16_vk *vk, const cuzk_groth16_msm_sums *sums,
+                             const cuzk_groth16_prove_opts *opts);
 
 /* ---- memory model (prover.c) ---------------------------------------------------------------------------------- */
 /* The dimensions the prover's allocations depend on. Index 0, 1, 2 of the arrays: the L, A and B MSMs (B1 and B2
- * share B's split). The model (groth16_prove_shape_peak_bytes) goes through the prover's phases in order, adds up
+ * share B's split). The model (cuzk_groth16_prove_shape_peak_bytes) goes through the prover's phases in order, adds up
  * the blocks live in each, exactly as the code sizes them, and takes the largest; the formula is in prover.c. */
-enum { GROTH16_MSM_L = 0, GROTH16_MSM_A = 1, GROTH16_MSM_B = 2 };
-#define GROTH16_UNKNOWN UINT64_MAX
+enum { CUZK_GROTH16_MSM_L = 0, CUZK_GROTH16_MSM_A = 1, CUZK_GROTH16_MSM_B = 2 };
+#define CUZK_GROTH16_UNKNOWN UINT64_MAX
 typedef struct {
     uint64_t domain_size; /* n */
     uint64_t h_len;       /* points of the H MSM (pk->h_len): n − 1 or n */
@@ -185,42 +185,42 @@ typedef struct {
     uint64_t sel[3];      /* the positions it keeps = the key's bases: pk->l_len, pk->a_len, pk->b_len */
     uint64_t tail[3];     /* of those, scalars other than 0 and 1 (the split's tail) */
     uint64_t gathered[4]; /* of those, with a base not at infinity, for L, A, B1 and B2: the points of each
-                           * Pippenger MSM. GROTH16_UNKNOWN: any count up to the tail */
-} groth16_prove_shape;
+                           * Pippenger MSM. CUZK_GROTH16_UNKNOWN: any count up to the tail */
+} cuzk_groth16_prove_shape;
 
 /* The worst case knowing only the key's domain and the circuit's variable count: every split keeps every
  * variable and finds no 0 or 1 (the bound must hold before the witness is known), h_len up to n. */
-void groth16_prove_shape_worst(groth16_prove_shape *sh, uint64_t domain_size, uint64_t num_vars);
+void cuzk_groth16_prove_shape_worst(cuzk_groth16_prove_shape *sh, uint64_t domain_size, uint64_t num_vars);
 /* The worst witness for a loaded key: the key's densities (its l, a, b lengths) and h_len, no scalar 0 or 1. */
-void groth16_prove_shape_key(groth16_prove_shape *sh, const groth16_pk *pk);
-/* The exact shape of proving witness z with this key and circuit (as groth16_prove would take them; the key must
+void cuzk_groth16_prove_shape_key(cuzk_groth16_prove_shape *sh, const cuzk_groth16_pk *pk);
+/* The exact shape of proving witness z with this key and circuit (as cuzk_groth16_prove would take them; the key must
  * fit the circuit): one pass over z, as the prover's splits count. */
-cuzk_status groth16_prove_shape_of(groth16_prove_shape *sh, const groth16_pk *pk, const r1cs_t *circuit,
-                                   const fr_t *z);
-/* The most bytes groth16_synthesize + groth16_prove_from_synthesis have allocated (from malloc, with its
+cuzk_status cuzk_groth16_prove_shape_of(cuzk_groth16_prove_shape *sh, const cuzk_groth16_pk *pk, const cuzk_r1cs_t *circuit,
+                                   const cuzk_fr_t *z);
+/* The most bytes cuzk_groth16_synthesize + cuzk_groth16_prove_from_synthesis have allocated (from malloc, with its
  * per-block overhead) at any moment for this shape on `threads` threads, the witness and key not included. */
-uint64_t groth16_prove_shape_peak_bytes(const groth16_prove_shape *sh, unsigned threads);
-/* groth16_prove_shape_peak_bytes of groth16_prove_shape_worst: what memory admission reserves per partition,
+uint64_t cuzk_groth16_prove_shape_peak_bytes(const cuzk_groth16_prove_shape *sh, unsigned threads);
+/* cuzk_groth16_prove_shape_peak_bytes of cuzk_groth16_prove_shape_worst: what memory admission reserves per partition,
  * before any witness is known. Never below the real peak, whatever the witness. */
-uint64_t groth16_prove_peak_bytes(uint64_t domain_size, uint64_t num_vars, unsigned threads);
+uint64_t cuzk_groth16_prove_peak_bytes(uint64_t domain_size, uint64_t num_vars, unsigned threads);
 
 /* ---- verifier (src/groth16/verifier.c) --------------------------------------------------------------------------- */
 typedef struct {
-    fp12_t alpha_beta;          /* e(α1, β2) */
-    g2_prepared_t neg_gamma, neg_delta, beta;
-    const groth16_vk *vk;
-} groth16_pvk;
+    cuzk_fp12_t alpha_beta;          /* e(α1, β2) */
+    cuzk_g2_prepared_t neg_gamma, neg_delta, beta;
+    const cuzk_groth16_vk *vk;
+} cuzk_groth16_pvk;
 
-void groth16_prepare_vk(groth16_pvk *pvk, const groth16_vk *vk);
+void cuzk_groth16_prepare_vk(cuzk_groth16_pvk *pvk, const cuzk_groth16_vk *vk);
 /* inputs: the public inputs without ONE (vk->num_inputs − 1 of them). CUZK_OK when the proof is valid,
  * CUZK_ERR_PROOF_INVALID when it is not, CUZK_ERR_MISMATCH for a wrong input count. Proof points must already be
  * validated (on curve, in subgroup), as the decoders do. */
-cuzk_status groth16_verify(const groth16_pvk *pvk, const groth16_proof_t *proof, const fr_t *inputs,
+cuzk_status cuzk_groth16_verify(const cuzk_groth16_pvk *pvk, const cuzk_groth16_proof_t *proof, const cuzk_fr_t *inputs,
                            uint64_t num_inputs);
 /* count proofs of the same circuit, inputs[j·num_inputs + i]; random 128-bit weights from the OS, one Miller loop
  * over count + 3 pairs, one final exponentiation. CUZK_OK only when every proof is valid (a bad one slips through
- * with probability 2^−128). count = 1 is groth16_verify; count = 0 is CUZK_ERR_INVALID_ARG. */
-cuzk_status groth16_verify_batch(const groth16_pvk *pvk, const groth16_proof_t *proofs, const fr_t *inputs,
+ * with probability 2^−128). count = 1 is cuzk_groth16_verify; count = 0 is CUZK_ERR_INVALID_ARG. */
+cuzk_status cuzk_groth16_verify_batch(const cuzk_groth16_pvk *pvk, const cuzk_groth16_proof_t *proofs, const cuzk_fr_t *inputs,
                                  uint64_t num_inputs, uint64_t count);
 
 /* ---- setup for tests and benchmarks, not a ceremony (src/groth16/setup.c) ---------------------------------------- */
@@ -231,16 +231,16 @@ cuzk_status groth16_verify_batch(const groth16_pvk *pvk, const groth16_proof_t *
  *              divided by γ, dense a/b, H points L^{2n}_{2j+1}(τ)/δ, and pk->circuit = the circuit's A and B with
  *              the input rows (A = z_i) appended after its rows and no C, as a zkey's coefficient section gives.
  * Given toxic waste must have γ, δ ≠ 0 and τ outside the domain (and its 2n extension), else CUZK_ERR_INVALID_ARG.
- * CUZK_ERR_TOO_LARGE when rows + inputs exceed 2^NTT_MAX_LOG2. A variable that appears in no constraint gets the
+ * CUZK_ERR_TOO_LARGE when rows + inputs exceed 2^CUZK_NTT_MAX_LOG2. A variable that appears in no constraint gets the
  * point at infinity in L (bellperson's generator refuses such circuits; a test setup need not). The key's points
- * and the vk's IC live in pk->storage, one malloc'd block; groth16_pk_free releases it. */
+ * and the vk's IC live in pk->storage, one malloc'd block; cuzk_groth16_pk_free releases it. */
 typedef struct {
     unsigned threads;
     bool given_toxic;
-    fr_t tau, alpha, beta, gamma, delta;
-    groth16_convention conv; /* 0 = GROTH16_BELLPERSON */
-} groth16_setup_opts;
-cuzk_status groth16_setup(groth16_pk *pk, const r1cs_t *circuit, const groth16_setup_opts *opts, cuzk_errmsg *err);
+    cuzk_fr_t tau, alpha, beta, gamma, delta;
+    cuzk_groth16_convention conv; /* 0 = CUZK_GROTH16_BELLPERSON */
+} cuzk_groth16_setup_opts;
+cuzk_status cuzk_groth16_setup(cuzk_groth16_pk *pk, const cuzk_r1cs_t *circuit, const cuzk_groth16_setup_opts *opts, cuzk_errmsg *err);
 
 /* ---- powers of tau for snarkjs, for tests and fixtures, not a ceremony (src/groth16/ptau.c) ---------------------- */
 /* A snarkjs .ptau (BLS12-381) already prepared for phase 2, from random τ, α, β (or given ones), that
@@ -252,15 +252,15 @@ cuzk_status groth16_setup(groth16_pk *pk, const r1cs_t *circuit, const groth16_s
  *          the Lagrange basis of the 2^k domain (roots from generator 5, natural order) times G1, G2, α·G1, β·G1; the
  *          block of 2^k starts at point 2^k − 1. Section 12's block of 2^(power+1) is, as prepare phase2 makes it,
  *          the transform of section 2 with the missing power τ^(2^(power+1) − 1) taken as zero.
- * power 1 .. PTAU_MAX_POWER, else CUZK_ERR_INVALID_ARG; given α, β must be non-zero and τ outside the
+ * power 1 .. CUZK_PTAU_MAX_POWER, else CUZK_ERR_INVALID_ARG; given α, β must be non-zero and τ outside the
  * 2^(power+1) domain (CUZK_ERR_INVALID_ARG). CUZK_ERR_IO when the file cannot be written (no partial file is left). */
-#define PTAU_MAX_POWER 28
+#define CUZK_PTAU_MAX_POWER 28
 typedef struct {
     unsigned threads; /* 0 = 1 */
     bool given_toxic;
-    fr_t tau, alpha, beta;
-} groth16_ptau_opts;
-cuzk_status groth16_ptau_write(const char *path, unsigned power, const groth16_ptau_opts *opts, cuzk_errmsg *err);
+    cuzk_fr_t tau, alpha, beta;
+} cuzk_groth16_ptau_opts;
+cuzk_status cuzk_groth16_ptau_write(const char *path, unsigned power, const cuzk_groth16_ptau_opts *opts, cuzk_errmsg *err);
 
 /* Reads a .ptau (BLS12-381) and checks it: the container, the header, sections 1-7 each once with the sizes the
  * power fixes, the contribution count (section 7's records are not parsed); when section 12 is present, the
@@ -271,7 +271,7 @@ cuzk_status groth16_ptau_write(const char *path, unsigned power, const groth16_p
 typedef struct {
     uint32_t power, ceremony_power, contributions;
     bool prepared; /* sections 12-15 present */
-} groth16_ptau_info;
-cuzk_status groth16_ptau_check(const char *path, groth16_ptau_info *info, cuzk_errmsg *err);
+} cuzk_groth16_ptau_info;
+cuzk_status cuzk_groth16_ptau_check(const char *path, cuzk_groth16_ptau_info *info, cuzk_errmsg *err);
 
 #endif

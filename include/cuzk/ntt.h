@@ -1,8 +1,8 @@
 /* cuzk ntt: number-theoretic transforms over Fr on power-of-two domains, and the H polynomial of Groth16.
  *
- * A domain of size n = 2^k is the group {ω^i} of n-th roots of unity, with ω = fr_root_of_unity(k, conv). The two
- * root conventions give different ω for the same n, so a domain is tied to one of them: FR_ROOTS_GEN7 for
- * bellperson / zcash key material, FR_ROOTS_GEN5 for snarkjs zkeys.
+ * A domain of size n = 2^k is the group {ω^i} of n-th roots of unity, with ω = cuzk_fr_root_of_unity(k, conv). The two
+ * root conventions give different ω for the same n, so a domain is tied to one of them: CUZK_FR_ROOTS_GEN7 for
+ * bellperson / zcash key material, CUZK_FR_ROOTS_GEN5 for snarkjs zkeys.
  *
  * Every transform works in place on n elements, natural order in and out:
  *   forward:        x[i] := Σ_j x[j]·ω^(i·j)            (coefficients -> evaluations at ω^i)
@@ -20,36 +20,36 @@
 #include "cuzk/status.h"
 
 /* Largest supported log2 of a domain size. The twiddle table holds n/2 elements (4 GiB at the maximum). */
-#define NTT_MAX_LOG2 28
+#define CUZK_NTT_MAX_LOG2 28
 
 typedef struct {
     unsigned log2n;
     size_t n;
-    fr_roots conv;
-    fr_t omega;     /* primitive n-th root of unity */
-    fr_t omega_inv;
-    fr_t n_inv;     /* 1/n */
-    fr_t *tw;       /* tw[i] = ω^i for i < n/2 (one element when n = 1); inverse twiddles are read from it too */
-} ntt_domain;
+    cuzk_fr_roots conv;
+    cuzk_fr_t omega;     /* primitive n-th root of unity */
+    cuzk_fr_t omega_inv;
+    cuzk_fr_t n_inv;     /* 1/n */
+    cuzk_fr_t *tw;       /* tw[i] = ω^i for i < n/2 (one element when n = 1); inverse twiddles are read from it too */
+} cuzk_ntt_domain;
 
-/* Builds the domain of size 2^log2n in the given convention. CUZK_ERR_BAD_ROOT_ORDER when log2n > NTT_MAX_LOG2,
+/* Builds the domain of size 2^log2n in the given convention. CUZK_ERR_BAD_ROOT_ORDER when log2n > CUZK_NTT_MAX_LOG2,
  * CUZK_ERR_INVALID_ARG for an unknown convention, CUZK_ERR_NOMEM when the twiddle table cannot be allocated. On
- * failure *d is left empty, and ntt_domain_free on it is harmless. */
-cuzk_status ntt_domain_init(ntt_domain *d, unsigned log2n, fr_roots conv);
-void ntt_domain_free(ntt_domain *d);
+ * failure *d is left empty, and cuzk_ntt_domain_free on it is harmless. */
+cuzk_status cuzk_ntt_domain_init(cuzk_ntt_domain *d, unsigned log2n, cuzk_fr_roots conv);
+void cuzk_ntt_domain_free(cuzk_ntt_domain *d);
 
-void ntt_forward(fr_t *x, const ntt_domain *d, unsigned threads);
-void ntt_inverse(fr_t *x, const ntt_domain *d, unsigned threads);
+void cuzk_ntt_forward(cuzk_fr_t *x, const cuzk_ntt_domain *d, unsigned threads);
+void cuzk_ntt_inverse(cuzk_fr_t *x, const cuzk_ntt_domain *d, unsigned threads);
 /* g must be non-zero; g outside the domain (e.g. 7, or ω_2n) gives a coset disjoint from it. */
-void ntt_coset_forward(fr_t *x, const ntt_domain *d, const fr_t *g, unsigned threads);
-void ntt_coset_inverse(fr_t *x, const ntt_domain *d, const fr_t *g, unsigned threads);
+void cuzk_ntt_coset_forward(cuzk_fr_t *x, const cuzk_ntt_domain *d, const cuzk_fr_t *g, unsigned threads);
+void cuzk_ntt_coset_inverse(cuzk_fr_t *x, const cuzk_ntt_domain *d, const cuzk_fr_t *g, unsigned threads);
 
 /* The H polynomial of Groth16, from the evaluations a[i] = A(ω^i), b[i] = B(ω^i), c[i] = C(ω^i) of the witness
  * combinations of the R1CS matrices on the domain (n elements each). a, b and c are used as scratch and hold
- * nothing meaningful afterwards; h may be a, b or separate memory of n elements (not c, which ntt_h_bellperson
+ * nothing meaningful afterwards; h may be a, b or separate memory of n elements (not c, which cuzk_ntt_h_bellperson
  * reads last).
  *
- * ntt_h_bellperson (domain in FR_ROOTS_GEN7, as bellperson and the zcash-style parameters expect):
+ * cuzk_ntt_h_bellperson (domain in CUZK_FR_ROOTS_GEN7, as bellperson and the zcash-style parameters expect):
  *   A, B, C = inverse NTT of a, b, c (coefficients, degree < n);
  *   evaluate A and B on the coset g·ω^i with g = 7, the multiplicative generator of Fr;
  *   there Z(X) = X^n − 1 is the constant g^n − 1, so H = (coset inverse NTT of A·B there − C) / (g^n − 1) (the
@@ -57,12 +57,12 @@ void ntt_coset_inverse(fr_t *x, const ntt_domain *d, const fr_t *g, unsigned thr
  *   H = (A·B − C) / Z. A·B − C has degree ≤ 2n − 2, so H has degree ≤ n − 2 and h[n−1] is zero for a satisfying
  *   witness; the prover uses h[0..n−2] against the τ^i·Z(τ)/δ points.
  *
- * ntt_h_snarkjs (domain in FR_ROOTS_GEN5, as snarkjs's groth16 prove):
+ * cuzk_ntt_h_snarkjs (domain in CUZK_FR_ROOTS_GEN5, as snarkjs's groth16 prove):
  *   A, B, C = inverse NTT of a, b, c; evaluate each at x_i = ω_2n·ω^i = ω_2n^(2i+1), the odd powers of a primitive
- *   2n-th root of unity (ω_2n = fr_root_of_unity(k + 1, GEN5)), where Z(x_i) = x_i^n − 1 = −2;
+ *   2n-th root of unity (ω_2n = cuzk_fr_root_of_unity(k + 1, GEN5)), where Z(x_i) = x_i^n − 1 = −2;
  *   h[i] = (A·B − C)(x_i), natural order, with NO division by Z: the zkey's H points are Lagrange points of the
  *   2n domain with the factor −1/2 folded in, so MSM(H, h) = H(τ)·Z(τ)/δ. */
-void ntt_h_bellperson(fr_t *h, fr_t *a, fr_t *b, fr_t *c, const ntt_domain *d, unsigned threads);
-void ntt_h_snarkjs(fr_t *h, fr_t *a, fr_t *b, fr_t *c, const ntt_domain *d, unsigned threads);
+void cuzk_ntt_h_bellperson(cuzk_fr_t *h, cuzk_fr_t *a, cuzk_fr_t *b, cuzk_fr_t *c, const cuzk_ntt_domain *d, unsigned threads);
+void cuzk_ntt_h_snarkjs(cuzk_fr_t *h, cuzk_fr_t *a, cuzk_fr_t *b, cuzk_fr_t *c, const cuzk_ntt_domain *d, unsigned threads);
 
 #endif

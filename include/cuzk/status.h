@@ -43,7 +43,7 @@ typedef enum {
     CUZK_ERR_WRONG_PROTOCOL,     /* key is for another proof system than Groth16 */
     CUZK_ERR_BAD_JSON,           /* JSON is malformed or lacks a required field */
     /* GPU backend */
-    CUZK_ERR_DEVICE,             /* a CUDA call failed or no device is present; gpu_last_error() has the detail */
+    CUZK_ERR_DEVICE,             /* a CUDA call failed or no device is present; cuzk_gpu_last_error() has the detail */
 
     /* the proving engine */
     CUZK_ERR_SHUTTING_DOWN,      /* the engine is shutting down and accepts no new work */

@@ -9,7 +9,7 @@
  * Generation runs twice over every block: a counting pass that only sizes each block's entries (the structure never
  * depends on witness values, and both passes draw the same random numbers), then a filling pass that writes the
  * rows and computes the witness into arrays sized exactly. That keeps memory at what the system itself holds, which
- * matters at 2^27 rows. A witness alone (circuits_synthetic_witness) is one pass that writes no rows.
+ * matters at 2^27 rows. A witness alone (cuzk_circuits_synthetic_witness) is one pass that writes no rows.
  *
  * Two random streams per block: the structure stream (circuit seed) picks gadgets and operands; the witness stream
  * (witness seed) gives the free values, the random field values that tobits splits into bits and the lone bits. Every
@@ -51,7 +51,7 @@
 #define POSEIDON_ROUNDS_MIN 4
 #define POSEIDON_ROUNDS_MAX 8
 
-/* Provisional coefficient ids (r1cs_adopt renumbers them canonically): 1, -1, 2^1 .. 2^254, then Poseidon-like
+/* Provisional coefficient ids (cuzk_r1cs_adopt renumbers them canonically): 1, -1, 2^1 .. 2^254, then Poseidon-like
  * round constants and mixing factors, fixed for every circuit. */
 #define ID_ONE 0u
 #define ID_MINUS_ONE 1u
@@ -76,12 +76,12 @@ typedef struct {
     uint32_t ni;
     uint64_t rows, nblocks;
     uint64_t seed, witness_seed;
-    fr_t coefs[NUM_COEFS];
+    cuzk_fr_t coefs[NUM_COEFS];
     uint64_t *blk_nnz; /* 3 per block: entry counts after the counting pass, then start offsets */
     /* outputs: rows (PASS_FILL), witness (PASS_FILL, PASS_WITNESS) */
     uint64_t *row_ptr[3];
     uint32_t *col[3], *coef[3];
-    fr_t *z;
+    cuzk_fr_t *z;
     pass_kind pass;
     _Atomic uint64_t next_block;
 } plan;
@@ -184,8 +184,8 @@ static inline void set_bit(blk *b, uint32_t var, unsigned bit)
 {
     b->bitval[var - b->base] = (uint8_t)bit;
     if (b->pl->z != NULL) {
-        if (bit) fr_set_one(&b->pl->z[var]);
-        else fr_set_zero(&b->pl->z[var]);
+        if (bit) cuzk_fr_set_one(&b->pl->z[var]);
+        else cuzk_fr_set_zero(&b->pl->z[var]);
     }
 }
 
@@ -210,11 +210,11 @@ static void emit_alloc_bit(blk *b, unsigned bit)
 /* the 255 bits of a random field value, then v·1 = Σ 2^i b_i: 256 rows */
 static void gadget_tobits(blk *b)
 {
-    uint64_t l[FR_LIMBS] = {rnd_free(b), rnd_free(b), rnd_free(b), rnd_free(b)};
-    fr_t v;
+    uint64_t l[CUZK_FR_LIMBS] = {rnd_free(b), rnd_free(b), rnd_free(b), rnd_free(b)};
+    cuzk_fr_t v;
     if (b->pl->z != NULL) {
-        fr_from_limbs_reduce(&v, l);
-        fr_to_limbs(l, &v);
+        cuzk_fr_from_limbs_reduce(&v, l);
+        cuzk_fr_to_limbs(l, &v);
     }
     uint32_t first = b->next_var;
     for (unsigned i = 0; i < 255; i++) emit_alloc_bit(b, (l[i / 64] >> (i % 64)) & 1);
@@ -293,7 +293,7 @@ static void gadget_pack(blk *b, uint32_t width)
         b->scratch[n++] = v;
     }
     sort_block_vars(b, n);
-    uint64_t l[FR_LIMBS] = {0};
+    uint64_t l[CUZK_FR_LIMBS] = {0};
     for (uint32_t i = 0; i < n; i++) {
         uint32_t v = b->scratch[i];
         *flag(b, v) = (uint8_t)((*flag(b, v) & ~F_TAKEN) | F_IN_A);
@@ -301,7 +301,7 @@ static void gadget_pack(blk *b, uint32_t width)
         put(b, 0, v, ID_POW2(i));
     }
     uint32_t out = new_var(b);
-    if (b->pl->z != NULL) fr_from_limbs(&b->pl->z[out], l); /* below 2^254 < r */
+    if (b->pl->z != NULL) cuzk_fr_from_limbs(&b->pl->z[out], l); /* below 2^254 < r */
     put(b, 1, 0, ID_ONE);
     put(b, 2, out, ID_ONE);
     end_row(b);
@@ -320,23 +320,23 @@ static uint32_t take_field(blk *b)
 static void gadget_poseidon(blk *b, uint32_t rounds)
 {
     uint32_t x = take_field(b);
-    fr_t *z = b->pl->z;
+    cuzk_fr_t *z = b->pl->z;
     bool fill = z != NULL;
     for (uint32_t r = 0; r < rounds; r++) {
         uint32_t x2 = new_var(b);
-        if (fill) fr_sqr(&z[x2], &z[x]);
+        if (fill) cuzk_fr_sqr(&z[x2], &z[x]);
         put(b, 0, x, ID_ONE);
         put(b, 1, x, ID_ONE);
         put(b, 2, x2, ID_ONE);
         end_row(b);
         uint32_t x4 = new_var(b);
-        if (fill) fr_sqr(&z[x4], &z[x2]);
+        if (fill) cuzk_fr_sqr(&z[x4], &z[x2]);
         put(b, 0, x2, ID_ONE);
         put(b, 1, x2, ID_ONE);
         put(b, 2, x4, ID_ONE);
         end_row(b);
         uint32_t x5 = new_var(b);
-        if (fill) fr_mul(&z[x5], &z[x4], &z[x]);
+        if (fill) cuzk_fr_mul(&z[x5], &z[x4], &z[x]);
         put(b, 0, x4, ID_ONE);
         put(b, 1, x, ID_ONE);
         put(b, 2, x5, ID_ONE);
@@ -345,10 +345,10 @@ static void gadget_poseidon(blk *b, uint32_t rounds)
         uint32_t rc = ID_RC + rnd_below(b, NUM_RC), m = ID_MIX + rnd_below(b, NUM_MIX);
         uint32_t y = new_var(b);
         if (fill) {
-            fr_t t;
-            fr_mul(&t, &b->pl->coefs[m], &z[other]);
-            fr_add(&t, &t, &b->pl->coefs[rc]);
-            fr_add(&z[y], &t, &z[x5]);
+            cuzk_fr_t t;
+            cuzk_fr_mul(&t, &b->pl->coefs[m], &z[other]);
+            cuzk_fr_add(&t, &t, &b->pl->coefs[rc]);
+            cuzk_fr_add(&z[y], &t, &z[x5]);
         }
         put(b, 0, 0, rc);
         put(b, 0, other, m); /* other < x5: it existed before this round */
@@ -464,18 +464,18 @@ static bool gen_pass(plan *pl, unsigned threads)
     return ok;
 }
 
-static void make_coefs(fr_t coefs[NUM_COEFS])
+static void make_coefs(cuzk_fr_t coefs[NUM_COEFS])
 {
-    fr_set_one(&coefs[ID_ONE]);
-    fr_neg(&coefs[ID_MINUS_ONE], &coefs[ID_ONE]);
-    fr_from_u64(&coefs[ID_POW2(1)], 2);
-    for (unsigned i = 2; i < 255; i++) fr_add(&coefs[ID_POW2(i)], &coefs[ID_POW2(i - 1)], &coefs[ID_POW2(i - 1)]);
+    cuzk_fr_set_one(&coefs[ID_ONE]);
+    cuzk_fr_neg(&coefs[ID_MINUS_ONE], &coefs[ID_ONE]);
+    cuzk_fr_from_u64(&coefs[ID_POW2(1)], 2);
+    for (unsigned i = 2; i < 255; i++) cuzk_fr_add(&coefs[ID_POW2(i)], &coefs[ID_POW2(i - 1)], &coefs[ID_POW2(i - 1)]);
     /* fixed pseudo-random constants, the same for every circuit, like a hash function's round constants */
     uint64_t s = 0x706f736569646f6eULL;
     for (unsigned i = ID_RC; i < NUM_COEFS; i++) {
-        uint64_t l[FR_LIMBS];
-        for (int j = 0; j < FR_LIMBS; j++) l[j] = s = splitmix(s);
-        fr_from_limbs_reduce(&coefs[i], l);
+        uint64_t l[CUZK_FR_LIMBS];
+        for (int j = 0; j < CUZK_FR_LIMBS; j++) l[j] = s = splitmix(s);
+        cuzk_fr_from_limbs_reduce(&coefs[i], l);
     }
 }
 
@@ -484,7 +484,7 @@ static plan *plan_new(unsigned log2n, uint64_t seed, uint64_t witness_seed)
 {
     plan *pl = calloc(1, sizeof *pl);
     if (pl == NULL) return NULL;
-    pl->ni = CIRCUITS_SYNTHETIC_INPUTS;
+    pl->ni = CUZK_CIRCUITS_SYNTHETIC_INPUTS;
     pl->rows = (1ULL << log2n) - pl->ni;
     pl->nblocks = (pl->rows + BLOCK_ROWS - 1) / BLOCK_ROWS;
     pl->seed = seed;
@@ -495,10 +495,10 @@ static plan *plan_new(unsigned log2n, uint64_t seed, uint64_t witness_seed)
 
 static cuzk_status check_size(unsigned log2n, unsigned *threads, cuzk_errmsg *err)
 {
-    if (log2n < CIRCUITS_LOG2_MIN || log2n > CIRCUITS_LOG2_MAX) {
+    if (log2n < CUZK_CIRCUITS_LOG2_MIN || log2n > CUZK_CIRCUITS_LOG2_MAX) {
         if (err != NULL)
             snprintf(err->msg, sizeof err->msg, "circuit size 2^%u outside the supported 2^%u .. 2^%u", log2n,
-                     CIRCUITS_LOG2_MIN, CIRCUITS_LOG2_MAX);
+                     CUZK_CIRCUITS_LOG2_MIN, CUZK_CIRCUITS_LOG2_MAX);
         return CUZK_ERR_INVALID_ARG;
     }
     if (*threads == 0) *threads = 1;
@@ -506,7 +506,7 @@ static cuzk_status check_size(unsigned log2n, unsigned *threads, cuzk_errmsg *er
     return CUZK_OK;
 }
 
-cuzk_status circuits_synthetic(unsigned log2n, uint64_t seed, unsigned threads, r1cs_t **cs, fr_t **witness,
+cuzk_status cuzk_circuits_synthetic(unsigned log2n, uint64_t seed, unsigned threads, cuzk_r1cs_t **cs, cuzk_fr_t **witness,
                                cuzk_errmsg *err)
 {
     *cs = NULL;
@@ -527,7 +527,7 @@ cuzk_status circuits_synthetic(unsigned log2n, uint64_t seed, unsigned threads, 
             pl->blk_nnz[3 * i + k] = total[k];
             total[k] += n;
         }
-    r1cs_parts parts = {.num_inputs = pl->ni, .num_aux = (uint32_t)(pl->rows - (pl->ni - 1)),
+    cuzk_r1cs_parts parts = {.num_inputs = pl->ni, .num_aux = (uint32_t)(pl->rows - (pl->ni - 1)),
                         .num_constraints = pl->rows, .num_values = NUM_COEFS};
     uint64_t nvars = (uint64_t)parts.num_inputs + parts.num_aux;
     bool ok = true;
@@ -542,12 +542,12 @@ cuzk_status circuits_synthetic(unsigned log2n, uint64_t seed, unsigned threads, 
         pl->col[k] = parts.col[k];
         pl->coef[k] = parts.coef[k];
     }
-    parts.values = malloc(NUM_COEFS * sizeof(fr_t));
-    pl->z = malloc(nvars * sizeof(fr_t));
+    parts.values = malloc(NUM_COEFS * sizeof(cuzk_fr_t));
+    pl->z = malloc(nvars * sizeof(cuzk_fr_t));
     ok &= parts.values != NULL && pl->z != NULL;
     if (ok) {
         memcpy(parts.values, pl->coefs, sizeof pl->coefs);
-        fr_set_one(&pl->z[0]);
+        cuzk_fr_set_one(&pl->z[0]);
         pl->pass = PASS_FILL;
         ok = gen_pass(pl, threads);
     }
@@ -561,10 +561,10 @@ cuzk_status circuits_synthetic(unsigned log2n, uint64_t seed, unsigned threads, 
         free(pl->z);
         goto nomem_plan;
     }
-    fr_t *z = pl->z;
+    cuzk_fr_t *z = pl->z;
     free(pl->blk_nnz);
     free(pl);
-    s = r1cs_adopt(&parts, cs, err);
+    s = cuzk_r1cs_adopt(&parts, cs, err);
     if (s != CUZK_OK || witness == NULL)
         free(z);
     else
@@ -579,15 +579,15 @@ nomem:
     return CUZK_ERR_NOMEM;
 }
 
-uint64_t circuits_synthetic_num_vars(unsigned log2n)
+uint64_t cuzk_circuits_synthetic_num_vars(unsigned log2n)
 {
-    if (log2n < CIRCUITS_LOG2_MIN || log2n > CIRCUITS_LOG2_MAX) return 0;
+    if (log2n < CUZK_CIRCUITS_LOG2_MIN || log2n > CUZK_CIRCUITS_LOG2_MAX) return 0;
     /* ni inputs and one aux per gadget row (rows − (ni − 1)), rows = 2^log2n − ni */
-    return ((uint64_t)1 << log2n) - CIRCUITS_SYNTHETIC_INPUTS + 1;
+    return ((uint64_t)1 << log2n) - CUZK_CIRCUITS_SYNTHETIC_INPUTS + 1;
 }
 
-cuzk_status circuits_synthetic_witness_into(unsigned log2n, uint64_t seed, uint64_t witness_seed, unsigned threads,
-                                            fr_t *z, uint64_t len, cuzk_errmsg *err)
+cuzk_status cuzk_circuits_synthetic_witness_into(unsigned log2n, uint64_t seed, uint64_t witness_seed, unsigned threads,
+                                            cuzk_fr_t *z, uint64_t len, cuzk_errmsg *err)
 {
     cuzk_status s = check_size(log2n, &threads, err);
     if (s != CUZK_OK) return s;
@@ -604,7 +604,7 @@ cuzk_status circuits_synthetic_witness_into(unsigned log2n, uint64_t seed, uint6
                      (unsigned long long)need, (unsigned long long)len);
         return CUZK_ERR_INVALID_ARG;
     }
-    fr_set_one(&z[0]);
+    cuzk_fr_set_one(&z[0]);
     pl->z = z;
     pl->pass = PASS_WITNESS;
     bool ok = gen_pass(pl, threads);
@@ -616,19 +616,19 @@ cuzk_status circuits_synthetic_witness_into(unsigned log2n, uint64_t seed, uint6
     return CUZK_OK;
 }
 
-cuzk_status circuits_synthetic_witness(unsigned log2n, uint64_t seed, uint64_t witness_seed, unsigned threads,
-                                       fr_t **witness, cuzk_errmsg *err)
+cuzk_status cuzk_circuits_synthetic_witness(unsigned log2n, uint64_t seed, uint64_t witness_seed, unsigned threads,
+                                       cuzk_fr_t **witness, cuzk_errmsg *err)
 {
     *witness = NULL;
     cuzk_status s = check_size(log2n, &threads, err);
     if (s != CUZK_OK) return s;
-    uint64_t n = circuits_synthetic_num_vars(log2n);
-    fr_t *z = malloc(n * sizeof(fr_t));
+    uint64_t n = cuzk_circuits_synthetic_num_vars(log2n);
+    cuzk_fr_t *z = malloc(n * sizeof(cuzk_fr_t));
     if (z == NULL) {
         if (err != NULL) snprintf(err->msg, sizeof err->msg, "out of memory for a 2^%u witness", log2n);
         return CUZK_ERR_NOMEM;
     }
-    s = circuits_synthetic_witness_into(log2n, seed, witness_seed, threads, z, n, err);
+    s = cuzk_circuits_synthetic_witness_into(log2n, seed, witness_seed, threads, z, n, err);
     if (s != CUZK_OK) {
         free(z);
         return s;
@@ -646,7 +646,7 @@ static uint64_t popcount_words(const uint64_t *w, uint64_t n)
     return c;
 }
 
-void circuits_stats_compute(const r1cs_t *r, const fr_t *z, circuits_stats *st)
+void cuzk_circuits_stats_compute(const cuzk_r1cs_t *r, const cuzk_fr_t *z, cuzk_circuits_stats *st)
 {
     memset(st, 0, sizeof *st);
     st->rows = r->num_constraints;
@@ -665,7 +665,7 @@ void circuits_stats_compute(const r1cs_t *r, const fr_t *z, circuits_stats *st)
     st->bit_fraction = -1;
     if (z != NULL && r->num_aux > 0) {
         uint64_t bits = 0;
-        for (uint64_t j = r->num_inputs; j < r1cs_num_vars(r); j++) bits += fr_is_zero(&z[j]) || fr_is_one(&z[j]);
+        for (uint64_t j = r->num_inputs; j < cuzk_r1cs_num_vars(r); j++) bits += cuzk_fr_is_zero(&z[j]) || cuzk_fr_is_one(&z[j]);
         st->bit_fraction = (double)bits / r->num_aux;
     }
 }

@@ -18,13 +18,13 @@ static bool G_(all_zero)(const uint8_t *in, size_t n)
 static cuzk_status G_(validate)(const AFF *p, unsigned flags)
 {
     if (!G_(affine_on_curve)(p)) return CUZK_ERR_NOT_ON_CURVE;
-    if (!(flags & EC_DECODE_SKIP_SUBGROUP) && !G_(affine_in_subgroup)(p)) return CUZK_ERR_NOT_IN_SUBGROUP;
+    if (!(flags & CUZK_EC_DECODE_SKIP_SUBGROUP) && !G_(affine_in_subgroup)(p)) return CUZK_ERR_NOT_IN_SUBGROUP;
     return CUZK_OK;
 }
 
 static cuzk_status G_(infinity_result)(AFF *r, unsigned flags)
 {
-    if (!(flags & EC_DECODE_ALLOW_INFINITY)) return CUZK_ERR_INFINITY;
+    if (!(flags & CUZK_EC_DECODE_ALLOW_INFINITY)) return CUZK_ERR_INFINITY;
     G_(affine_set_infinity)(r);
     return CUZK_OK;
 }

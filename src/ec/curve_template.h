@@ -1,9 +1,9 @@
 /* The group law of a short Weierstrass curve y² = x³ + b (a = 0), written once for G1 and G2. The including file
  * defines:
- *   FE             the coordinate field element type (fp_t or fp2_t)
- *   FE_(name)      a field operation (fp_##name or fp2_##name)
+ *   FE             the coordinate field element type (cuzk_fp_t or cuzk_fp2_t)
+ *   FE_(name)      a field operation (cuzk_fp_##name or cuzk_fp2_##name)
  *   FE_INV_VARTIME the variable-time inversion used for batch normalization of public points
- *   G_(name)       a group operation name (g1_##name or g2_##name)
+ *   G_(name)       a group operation name (cuzk_g1_##name or cuzk_g2_##name)
  *   AFF, JAC, XYZZ the three point types
  *   CURVE_B        pointer to b in Montgomery form
  *
@@ -312,12 +312,12 @@ static void G_(table_lookup_ct)(JAC *r, const JAC table[16], uint64_t idx)
 }
 
 /* The 6 bits 5j−1 .. 5j+4 of a 4-limb scalar (bit −1 reads as 0). j is public. */
-static uint64_t G_(booth_window)(const uint64_t k[FR_LIMBS], unsigned j)
+static uint64_t G_(booth_window)(const uint64_t k[CUZK_FR_LIMBS], unsigned j)
 {
     if (j == 0) return (k[0] << 1) & 0x3f;
     unsigned start = 5 * j - 1, limb = start / 64, sh = start % 64;
     uint64_t w = k[limb] >> sh;
-    if (sh > 58 && limb + 1 < FR_LIMBS) w |= k[limb + 1] << (64 - sh);
+    if (sh > 58 && limb + 1 < CUZK_FR_LIMBS) w |= k[limb + 1] << (64 - sh);
     return w & 0x3f;
 }
 
@@ -326,22 +326,22 @@ static uint64_t G_(booth_window)(const uint64_t k[FR_LIMBS], unsigned j)
  * additions. The scalar k < r is first replaced by k + r or k + 2r, whichever has bit 255 set (both give the same
  * multiple of a point in the subgroup), so the top digit is 1 or 2 and the accumulator never starts at infinity.
  * Zero digits still perform an addition, discarded by a conditional move. */
-void G_(jac_mul_ct)(JAC *r, const JAC *p, const fr_t *k)
+void G_(jac_mul_ct)(JAC *r, const JAC *p, const cuzk_fr_t *k)
 {
-    uint64_t k0[FR_LIMBS], k1[FR_LIMBS], k2[FR_LIMBS], c1 = 0, c2 = 0;
-    fr_to_limbs(k0, k);
-    for (size_t i = 0; i < FR_LIMBS; i++) {
-        u128 s = (u128)k0[i] + FR_MODULUS[i] + c1;
+    uint64_t k0[CUZK_FR_LIMBS], k1[CUZK_FR_LIMBS], k2[CUZK_FR_LIMBS], c1 = 0, c2 = 0;
+    cuzk_fr_to_limbs(k0, k);
+    for (size_t i = 0; i < CUZK_FR_LIMBS; i++) {
+        u128 s = (u128)k0[i] + CUZK_FR_MODULUS[i] + c1;
         k1[i] = (uint64_t)s;
         c1 = (uint64_t)(s >> 64);
     }
-    for (size_t i = 0; i < FR_LIMBS; i++) {
-        u128 s = (u128)k1[i] + FR_MODULUS[i] + c2; /* only kept when k1 < 2^255, so k2 < 2^256 */
+    for (size_t i = 0; i < CUZK_FR_LIMBS; i++) {
+        u128 s = (u128)k1[i] + CUZK_FR_MODULUS[i] + c2; /* only kept when k1 < 2^255, so k2 < 2^256 */
         k2[i] = (uint64_t)s;
         c2 = (uint64_t)(s >> 64);
     }
-    uint64_t use_k1 = 0 - (k1[FR_LIMBS - 1] >> 63);
-    for (size_t i = 0; i < FR_LIMBS; i++) k0[i] = (k1[i] & use_k1) | (k2[i] & ~use_k1);
+    uint64_t use_k1 = 0 - (k1[CUZK_FR_LIMBS - 1] >> 63);
+    for (size_t i = 0; i < CUZK_FR_LIMBS; i++) k0[i] = (k1[i] & use_k1) | (k2[i] & ~use_k1);
 
     JAC table[16], acc, t;
     table[0] = *p;
@@ -398,10 +398,10 @@ void G_(affine_mul_by_x_abs)(JAC *r, const AFF *p)
 bool G_(affine_in_subgroup_naive)(const AFF *p)
 {
     JAC j;
-    uint64_t rr[FR_LIMBS];
-    memcpy(rr, FR_MODULUS, sizeof rr);
+    uint64_t rr[CUZK_FR_LIMBS];
+    memcpy(rr, CUZK_FR_MODULUS, sizeof rr);
     G_(jac_from_affine)(&j, p);
-    G_(jac_mul)(&j, &j, rr, FR_LIMBS);
+    G_(jac_mul)(&j, &j, rr, CUZK_FR_LIMBS);
     return G_(jac_is_infinity)(&j);
 }
 

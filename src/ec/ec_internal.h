@@ -9,13 +9,13 @@
 typedef unsigned __int128 u128;
 
 /* [|x|]P for the BLS parameter |x| = 0xd201000000010000 (x itself is negative) */
-void g1_jac_mul_by_x_abs(g1_jac_t *r, const g1_jac_t *p);
-void g2_jac_mul_by_x_abs(g2_jac_t *r, const g2_jac_t *p);
-void g1_affine_mul_by_x_abs(g1_jac_t *r, const g1_affine_t *p);
-void g2_affine_mul_by_x_abs(g2_jac_t *r, const g2_affine_t *p);
+void cuzk_g1_jac_mul_by_x_abs(cuzk_g1_jac_t *r, const cuzk_g1_jac_t *p);
+void cuzk_g2_jac_mul_by_x_abs(cuzk_g2_jac_t *r, const cuzk_g2_jac_t *p);
+void cuzk_g1_affine_mul_by_x_abs(cuzk_g1_jac_t *r, const cuzk_g1_affine_t *p);
+void cuzk_g2_affine_mul_by_x_abs(cuzk_g2_jac_t *r, const cuzk_g2_affine_t *p);
 
 /* ψ, the untwist-Frobenius-twist endomorphism of G2 */
-void g2_affine_psi(g2_affine_t *r, const g2_affine_t *p);
+void cuzk_g2_affine_psi(cuzk_g2_affine_t *r, const cuzk_g2_affine_t *p);
 
 /* The 64-bit word at p, little-endian (a plain load on little-endian hosts). */
 static inline uint64_t ec_load_le64(const uint8_t *p)

@@ -1,19 +1,19 @@
 /* The GPU backend (built only with CUDA): one engine device per GPU in use, gpu_workers_per_device provers each.
  *
  * Only the witness crosses PCIe: synthesis produces the witness alone, into pinned host memory from a small pool
- * (pinning gigabytes per partition would cost more than the copy), and prove_start runs gpu_prove_msms on the
- * worker's device with its own gpu_prover (witness upload, SpMV, H, the 0/1 split and every MSM on the device).
- * prove_finish, on a finalizer, assembles the proof on the host (groth16_assemble with the engine's copy of the
+ * (pinning gigabytes per partition would cost more than the copy), and prove_start runs cuzk_gpu_prove_msms on the
+ * worker's device with its own cuzk_gpu_prover (witness upload, SpMV, H, the 0/1 split and every MSM on the device).
+ * prove_finish, on a finalizer, assembles the proof on the host (cuzk_groth16_assemble with the engine's copy of the
  * verifying key), so the device takes the next partition meanwhile.
  *
  * Keys live on the devices (the engine's device keys, devkeys.c): a registered circuit's key is uploaded from the
- * host key (gpu_key_upload); a synthetic key is generated on each device by gpu_setup from the same toxic waste the
- * CPU path uses (engine_synthetic_toxic), so the host never holds its bases. Each load is planned against the
+ * host key (cuzk_gpu_key_upload); a synthetic key is generated on each device by cuzk_gpu_setup from the same toxic waste the
+ * CPU path uses (cuzk_engine_synthetic_toxic), so the host never holds its bases. Each load is planned against the
  * device's VRAM budget (config, else the free VRAM at start less 1 GiB) less what the device's other keys hold and
  * what the provers' buffers may grow to.
  *
  * Latency mode (gpu_latency_pairs): GPUs 2d and 2d + 1 form engine device d. Each holds a copy of every key the pair
- * loads, each worker has a prover on both, and a partition runs gpu_prove_msms_pair: SpMV, H and part of the H MSM
+ * loads, each worker has a prover on both, and a partition runs cuzk_gpu_prove_msms_pair: SpMV, H and part of the H MSM
  * on the first GPU while the second computes the L, A and B MSMs and then the rest of the H MSM, each worker's first
  * prover learning the share that makes both sides finish together (docs/PERFORMANCE-gpu.md has the times). */
 #include <pthread.h>
@@ -40,17 +40,17 @@ typedef struct {
     bool in_use;
 } gbuf;
 
-/* A key on an engine device: one gpu_key, or in latency mode a copy on each GPU of the pair. */
+/* A key on an engine device: one cuzk_gpu_key, or in latency mode a copy on each GPU of the pair. */
 typedef struct {
-    gpu_key *k[2];
+    cuzk_gpu_key *k[2];
 } devkey;
 
 typedef struct {
     unsigned num_devices, workers;
     unsigned sides;       /* GPUs per engine device: 1, or 2 in latency mode */
-    bool split_tables;    /* gpu_key_opts.split_ntt_tables for every key */
+    bool split_tables;    /* cuzk_gpu_key_opts.split_ntt_tables for every key */
     gdev *dev;            /* num_devices × sides GPUs: engine device d has GPUs d·sides .. d·sides + sides − 1 */
-    gpu_prover **provers; /* per worker and side: made when a key loads on its device, or at its first partition */
+    cuzk_gpu_prover **provers; /* per worker and side: made when a key loads on its device, or at its first partition */
     pthread_mutex_t *prover_lock; /* per worker: its prover is used by one thread at a time */
     pthread_mutex_t lock; /* devices' cached figures, the buffer pool */
     gbuf *bufs;
@@ -58,7 +58,7 @@ typedef struct {
     size_t reserving; /* idle buffers being made by reserve_witness_buffers, counted as idle */
     uint64_t pool_cap; /* the engine's working-memory budget: reserve_witness_buffers keeps the pool within it */
     bool trace;  /* CUZK_GPU_TRACE set: one line per partition on stderr (device, times, phases) */
-    double t0;   /* engine_now() at creation, the trace's time origin */
+    double t0;   /* cuzk_engine_now() at creation, the trace's time origin */
 } gpu_ctx;
 
 static unsigned g_num_devices(void *ctx)
@@ -73,7 +73,7 @@ static gdev *gpu_of(gpu_ctx *c, unsigned device, unsigned side)
 }
 
 /* A latency pair reports its first GPU's figures, named after both. */
-static void g_device_info(void *ctx, unsigned device, engine_gpu_status *out)
+static void g_device_info(void *ctx, unsigned device, cuzk_engine_gpu_status *out)
 {
     gpu_ctx *c = ctx;
     memset(out, 0, sizeof *out);
@@ -92,7 +92,7 @@ static void g_device_info(void *ctx, unsigned device, engine_gpu_status *out)
 /* A witness buffer's room beyond z's own bytes: the classes of the packed witness and its packing (witness_made). */
 static uint64_t pack_room(uint64_t z_bytes)
 {
-    return gpu_witness_classes_words(z_bytes / sizeof(fr_t)) * sizeof(uint64_t) + sizeof(gpu_witness_packing);
+    return cuzk_gpu_witness_classes_words(z_bytes / sizeof(cuzk_fr_t)) * sizeof(uint64_t) + sizeof(cuzk_gpu_witness_packing);
 }
 
 /* The pool's buffer for a witness of z_bytes: z, then that room. */
@@ -103,10 +103,10 @@ static uint64_t witness_buffer_bytes(uint64_t z_bytes)
 
 /* The host holds only the witness (counted by the engine), its packing's room and a few points between synthesis
  * and verification. */
-static uint64_t g_partition_bytes(void *ctx, const groth16_prove_shape *shape)
+static uint64_t g_partition_bytes(void *ctx, const cuzk_groth16_prove_shape *shape)
 {
     (void)ctx;
-    return pack_room(shape->vars[GROTH16_MSM_A] * sizeof(fr_t)); /* A's split visits every variable */
+    return pack_room(shape->vars[CUZK_GROTH16_MSM_A] * sizeof(cuzk_fr_t)); /* A's split visits every variable */
 }
 
 /* The witness packed in place (most values are 0 or 1: about a fifth of the bytes cross PCIe), its classes and
@@ -115,10 +115,10 @@ static cuzk_status g_witness_made(void *ctx, engine_work *w, unsigned threads, c
 {
     (void)ctx, (void)err;
     if (!w->z_backend) return CUZK_OK; /* not one of our buffers: sent whole */
-    const r1cs_t *cs = w->key->cs;
+    const cuzk_r1cs_t *cs = w->key->cs;
     uint64_t *classes = (uint64_t *)((char *)w->owned_z + w->z_bytes);
-    gpu_witness_packing *pk = (gpu_witness_packing *)(classes + gpu_witness_classes_words(cs->num_aux));
-    gpu_witness_pack(pk, w->owned_z, cs->num_inputs, cs->num_aux, classes, threads);
+    cuzk_gpu_witness_packing *pk = (cuzk_gpu_witness_packing *)(classes + cuzk_gpu_witness_classes_words(cs->num_aux));
+    cuzk_gpu_witness_pack(pk, w->owned_z, cs->num_inputs, cs->num_aux, classes, threads);
     w->z_form = pk;
     return CUZK_OK;
 }
@@ -128,7 +128,7 @@ static cuzk_status g_witness_made(void *ctx, engine_work *w, unsigned threads, c
 static void refresh_mem(gpu_ctx *c, gdev *d)
 {
     size_t f = 0, t = 0;
-    if (gpu_mem_info(&f, &t) != CUZK_OK) return;
+    if (cuzk_gpu_mem_info(&f, &t) != CUZK_OK) return;
     pthread_mutex_lock(&c->lock);
     d->free_now = f;
     d->total = t;
@@ -137,21 +137,21 @@ static void refresh_mem(gpu_ctx *c, gdev *d)
 
 static cuzk_status set_gpu(const gdev *d, cuzk_errmsg *err)
 {
-    cuzk_status s = gpu_set_device(d->ordinal);
+    cuzk_status s = cuzk_gpu_set_device(d->ordinal);
     if (s != CUZK_OK && err != NULL)
-        snprintf(err->msg, sizeof err->msg, "cannot select GPU %d: %s", d->ordinal, gpu_last_error());
+        snprintf(err->msg, sizeof err->msg, "cannot select GPU %d: %s", d->ordinal, cuzk_gpu_last_error());
     return s;
 }
 
 /* Worker w's prover on side `side`, made on that GPU when it has none; the worker's lock held. */
-static cuzk_status worker_prover(gpu_ctx *c, unsigned device, unsigned w, unsigned side, gpu_prover **out,
+static cuzk_status worker_prover(gpu_ctx *c, unsigned device, unsigned w, unsigned side, cuzk_gpu_prover **out,
                                  cuzk_errmsg *err)
 {
-    gpu_prover **pp = &c->provers[w * c->sides + side];
+    cuzk_gpu_prover **pp = &c->provers[w * c->sides + side];
     cuzk_status s = CUZK_OK;
     if (*pp == NULL) {
         s = set_gpu(gpu_of(c, device, side), err);
-        if (s == CUZK_OK) s = gpu_prover_create(pp, err);
+        if (s == CUZK_OK) s = cuzk_gpu_prover_create(pp, err);
     }
     *out = *pp;
     return s;
@@ -161,21 +161,21 @@ static cuzk_status g_prove_start(void *ctx, unsigned device, engine_work *w, cuz
 {
     gpu_ctx *c = ctx;
     const devkey *dk = w->dev_key;
-    groth16_prove_opts o;
+    cuzk_groth16_prove_opts o;
     memset(&o, 0, sizeof o);
     o.c_mode = w->c_mode;
-    gpu_prove_stats st;
+    cuzk_gpu_prove_stats st;
     memset(&st, 0, sizeof st);
-    double t = engine_now();
-    gpu_prover *p0 = NULL, *p1 = NULL;
+    double t = cuzk_engine_now();
+    cuzk_gpu_prover *p0 = NULL, *p1 = NULL;
     pthread_mutex_lock(&c->prover_lock[w->worker]);
     cuzk_status s = worker_prover(c, device, w->worker, 0, &p0, err);
     if (s == CUZK_OK && c->sides == 2) s = worker_prover(c, device, w->worker, 1, &p1, err);
     if (s == CUZK_OK) s = set_gpu(gpu_of(c, device, 0), err);
     if (s == CUZK_OK && c->sides == 2)
-        s = gpu_prove_msms_pair(&w->sums, p0, dk->k[0], p1, dk->k[1], w->z, w->z_form, &o, &st, err);
+        s = cuzk_gpu_prove_msms_pair(&w->sums, p0, dk->k[0], p1, dk->k[1], w->z, w->z_form, &o, &st, err);
     else if (s == CUZK_OK)
-        s = gpu_prove_msms(&w->sums, p0, dk->k[0], w->z, w->z_form, &o, &st, err);
+        s = cuzk_gpu_prove_msms(&w->sums, p0, dk->k[0], w->z, w->z_form, &o, &st, err);
     pthread_mutex_unlock(&c->prover_lock[w->worker]);
     if (s != CUZK_OK) return s;
     if (c->trace)
@@ -201,15 +201,15 @@ static cuzk_status g_prove_start(void *ctx, unsigned device, engine_work *w, cuz
 static cuzk_status g_prove_finish(void *ctx, unsigned device, engine_work *w, cuzk_errmsg *err)
 {
     (void)ctx, (void)device;
-    groth16_prove_opts o;
+    cuzk_groth16_prove_opts o;
     memset(&o, 0, sizeof o);
     o.given_rs = w->given_rs;
     o.r = w->r;
     o.s = w->s;
-    double t = engine_now();
+    double t = cuzk_engine_now();
     /* the engine's copy of the vk: the device key may be evicted once prove_start is done */
-    cuzk_status s = groth16_assemble(&w->proof, &w->key->vk, &w->sums, &o);
-    w->stats.assembly = engine_now() - t;
+    cuzk_status s = cuzk_groth16_assemble(&w->proof, &w->key->vk, &w->sums, &o);
+    w->stats.assembly = cuzk_engine_now() - t;
     explicit_bzero(&o, sizeof o);
     if (s != CUZK_OK && err != NULL) snprintf(err->msg, sizeof err->msg, "assembly: %s", cuzk_status_str(s));
     return s;
@@ -218,7 +218,7 @@ static cuzk_status g_prove_finish(void *ctx, unsigned device, engine_work *w, cu
 /* ---- pinned witness buffers -------------------------------------------------------------------------------------- */
 static void gbuf_release(const gbuf *b)
 {
-    if (b->pinned) gpu_host_free(b->p);
+    if (b->pinned) cuzk_gpu_host_free(b->p);
     else free(b->p);
 }
 
@@ -236,7 +236,7 @@ static bool pool_add(gpu_ctx *c, gbuf b)
     return true;
 }
 
-static cuzk_status g_witness_alloc(void *ctx, uint64_t bytes, fr_t **out)
+static cuzk_status g_witness_alloc(void *ctx, uint64_t bytes, cuzk_fr_t **out)
 {
     gpu_ctx *c = ctx;
     *out = NULL;
@@ -272,11 +272,11 @@ static cuzk_status g_witness_alloc(void *ctx, uint64_t bytes, fr_t **out)
     for (size_t i = 0; i < nstale; i++) gbuf_release(&stale[i]);
 
     void *p = NULL;
-    double t = engine_now();
-    bool pinned = set_gpu(&c->dev[0], NULL) == CUZK_OK && gpu_host_alloc(&p, bytes ? bytes : 1) == CUZK_OK;
+    double t = cuzk_engine_now();
+    bool pinned = set_gpu(&c->dev[0], NULL) == CUZK_OK && cuzk_gpu_host_alloc(&p, bytes ? bytes : 1) == CUZK_OK;
     if (c->trace)
         fprintf(stderr, "gpu trace: a new %s witness buffer of %llu bytes at %.3f s took %.3f s\n",
-                pinned ? "pinned" : "pageable", (unsigned long long)bytes, t - c->t0, engine_now() - t);
+                pinned ? "pinned" : "pageable", (unsigned long long)bytes, t - c->t0, cuzk_engine_now() - t);
     if (!pinned) {
         p = malloc(bytes ? bytes : 1); /* pageable: slower copies, same results */
         if (p == NULL) return CUZK_ERR_NOMEM;
@@ -316,7 +316,7 @@ static void reserve_witness_buffers(gpu_ctx *c, unsigned device, uint64_t bytes)
         if (more) c->reserving++;
         pthread_mutex_unlock(&c->lock);
         void *p = NULL;
-        bool made = more && gpu_host_alloc(&p, bytes ? bytes : 1) == CUZK_OK;
+        bool made = more && cuzk_gpu_host_alloc(&p, bytes ? bytes : 1) == CUZK_OK;
         gbuf b = {p, bytes, true, false};
         pthread_mutex_lock(&c->lock);
         if (more) c->reserving--;
@@ -334,7 +334,7 @@ static void reserve_witness_buffers(gpu_ctx *c, unsigned device, uint64_t bytes)
     }
 }
 
-static void g_witness_free(void *ctx, fr_t *z, uint64_t bytes)
+static void g_witness_free(void *ctx, cuzk_fr_t *z, uint64_t bytes)
 {
     gpu_ctx *c = ctx;
     (void)bytes;
@@ -357,44 +357,44 @@ static void g_witness_free(void *ctx, fr_t *z, uint64_t bytes)
     gbuf b = c->bufs[at];
     c->bufs[at] = c->bufs[--c->num_bufs];
     pthread_mutex_unlock(&c->lock);
-    double t = engine_now();
+    double t = cuzk_engine_now();
     gbuf_release(&b);
-    if (c->trace) fprintf(stderr, "gpu trace: a witness buffer freed at %.3f s in %.3f s\n", t - c->t0, engine_now() - t);
+    if (c->trace) fprintf(stderr, "gpu trace: a witness buffer freed at %.3f s in %.3f s\n", t - c->t0, cuzk_engine_now() - t);
 }
 
 /* ---- device keys ------------------------------------------------------------------------------------------------- */
 /* After a key loads on side `side` of an engine device: each idle worker of the device makes its prover there if it
  * has none and grows it for the key now, so that no partition pays for tens of GB of allocations (the load planned
  * the VRAM for them). A worker that is proving is left alone: its buffers grow at its next partition if they must. */
-static void reserve_provers(gpu_ctx *c, unsigned device, unsigned side, const gpu_key *gk)
+static void reserve_provers(gpu_ctx *c, unsigned device, unsigned side, const cuzk_gpu_key *gk)
 {
     for (unsigned j = 0; j < c->workers; j++) {
         unsigned w = device * c->workers + j;
         if (pthread_mutex_trylock(&c->prover_lock[w]) != 0) continue;
         cuzk_errmsg err;
         memset(&err, 0, sizeof err);
-        double t = engine_now();
-        gpu_prover *p = NULL;
+        double t = cuzk_engine_now();
+        cuzk_gpu_prover *p = NULL;
         cuzk_status s = worker_prover(c, device, w, side, &p, &err);
-        if (s == CUZK_OK) s = gpu_prover_reserve(p, gk, &err);
+        if (s == CUZK_OK) s = cuzk_gpu_prover_reserve(p, gk, &err);
         pthread_mutex_unlock(&c->prover_lock[w]);
         if (c->trace || s != CUZK_OK)
             fprintf(stderr, "gpu trace: GPU %d worker %u reserved its buffers in %.3f s%s%s\n",
-                    gpu_of(c, device, side)->ordinal, w, engine_now() - t, s == CUZK_OK ? "" : ": failed: ",
+                    gpu_of(c, device, side)->ordinal, w, cuzk_engine_now() - t, s == CUZK_OK ? "" : ": failed: ",
                     s == CUZK_OK ? "" : err.msg);
     }
 }
 
 /* The key on one GPU of the engine device, planned against that GPU's budget. */
 static cuzk_status key_load_side(gpu_ctx *c, unsigned device, unsigned side, const engine_key *k,
-                                 uint64_t others_bytes, bool allow_streamed, gpu_key **out, cuzk_errmsg *err)
+                                 uint64_t others_bytes, bool allow_streamed, cuzk_gpu_key **out, cuzk_errmsg *err)
 {
     gdev *d = gpu_of(c, device, side);
     *out = NULL;
     cuzk_status s = set_gpu(d, err);
     if (s != CUZK_OK) return s;
-    uint64_t nv = r1cs_num_vars(k->cs);
-    uint64_t prover = gpu_prove_vram_bytes(k->domain_size, nv);
+    uint64_t nv = cuzk_r1cs_num_vars(k->cs);
+    uint64_t prover = cuzk_gpu_prove_vram_bytes(k->domain_size, nv);
     pthread_mutex_lock(&c->lock);
     uint64_t grow = d->max_prover_bytes > prover ? d->max_prover_bytes - prover : 0;
     uint64_t taken = others_bytes + (uint64_t)c->workers * grow;
@@ -406,28 +406,28 @@ static cuzk_status key_load_side(gpu_ctx *c, unsigned device, unsigned side, con
                  (unsigned long long)taken, (unsigned long long)budget);
         return CUZK_ERR_NOMEM;
     }
-    gpu_key_opts ko;
+    cuzk_gpu_key_opts ko;
     memset(&ko, 0, sizeof ko);
-    ko.placement = allow_streamed ? GPU_KEY_AUTO : GPU_KEY_RESIDENT;
+    ko.placement = allow_streamed ? CUZK_GPU_KEY_AUTO : CUZK_GPU_KEY_RESIDENT;
     ko.vram_budget = budget - taken;
     ko.workers = c->workers;
     ko.split_ntt_tables = c->split_tables;
-    gpu_key *gk = NULL;
+    cuzk_gpu_key *gk = NULL;
     if (k->synthetic) {
-        groth16_setup_opts so;
+        cuzk_groth16_setup_opts so;
         memset(&so, 0, sizeof so);
-        so.conv = GROTH16_BELLPERSON;
+        so.conv = CUZK_GROTH16_BELLPERSON;
         so.given_toxic = true;
-        engine_synthetic_toxic(&so, k->log2, k->seed);
-        s = gpu_setup(&gk, k->cs, &so, &ko, err);
+        cuzk_engine_synthetic_toxic(&so, k->log2, k->seed);
+        s = cuzk_gpu_setup(&gk, k->cs, &so, &ko, err);
         explicit_bzero(&so, sizeof so);
     } else {
-        s = gpu_key_upload(&gk, &k->pk, k->cs, &ko, err);
+        s = cuzk_gpu_key_upload(&gk, &k->pk, k->cs, &ko, err);
     }
     refresh_mem(c, d);
     if (s != CUZK_OK) return s;
-    gpu_key_info gi;
-    gpu_key_get_info(gk, &gi);
+    cuzk_gpu_key_info gi;
+    cuzk_gpu_key_get_info(gk, &gi);
     pthread_mutex_lock(&c->lock);
     if (gi.prover_vram_bytes > d->max_prover_bytes) d->max_prover_bytes = gi.prover_vram_bytes;
     pthread_mutex_unlock(&c->lock);
@@ -444,7 +444,7 @@ static void devkey_free(gpu_ctx *c, unsigned device, devkey *dk)
         if (dk->k[side] == NULL) continue;
         gdev *d = gpu_of(c, device, side);
         set_gpu(d, NULL);
-        gpu_key_free(dk->k[side]);
+        cuzk_gpu_key_free(dk->k[side]);
         refresh_mem(c, d);
     }
     free(dk);
@@ -466,14 +466,14 @@ static cuzk_status g_dev_key_load(void *ctx, unsigned device, const engine_key *
             devkey_free(c, device, dk);
             return s;
         }
-        gpu_key_info gi;
-        gpu_key_get_info(dk->k[side], &gi);
+        cuzk_gpu_key_info gi;
+        cuzk_gpu_key_get_info(dk->k[side], &gi);
         if (gi.vram_bytes > info->vram_bytes) info->vram_bytes = gi.vram_bytes;
-        info->streamed |= gi.placement == GPU_KEY_STREAMED;
+        info->streamed |= gi.placement == CUZK_GPU_KEY_STREAMED;
     }
-    double t = engine_now();
-    reserve_witness_buffers(c, device, witness_buffer_bytes(r1cs_num_vars(k->cs) * sizeof(fr_t)));
-    if (c->trace) fprintf(stderr, "gpu trace: device %u: witness buffers in %.3f s\n", device, engine_now() - t);
+    double t = cuzk_engine_now();
+    reserve_witness_buffers(c, device, witness_buffer_bytes(cuzk_r1cs_num_vars(k->cs) * sizeof(cuzk_fr_t)));
+    if (c->trace) fprintf(stderr, "gpu trace: device %u: witness buffers in %.3f s\n", device, cuzk_engine_now() - t);
     *handle = dk;
     return CUZK_OK;
 }
@@ -483,10 +483,10 @@ static void g_dev_key_free(void *ctx, unsigned device, void *handle)
     if (handle != NULL) devkey_free(ctx, device, handle);
 }
 
-static const groth16_vk *g_dev_key_vk(void *ctx, void *handle)
+static const cuzk_groth16_vk *g_dev_key_vk(void *ctx, void *handle)
 {
     (void)ctx;
-    return gpu_key_vk(((const devkey *)handle)->k[0]);
+    return cuzk_gpu_key_vk(((const devkey *)handle)->k[0]);
 }
 
 static void g_destroy(void *ctx)
@@ -496,7 +496,7 @@ static void g_destroy(void *ctx)
     for (unsigned i = 0; c->provers != NULL && i < workers * c->sides; i++) {
         if (c->provers[i] == NULL) continue;
         set_gpu(gpu_of(c, i / c->sides / c->workers, i % c->sides), NULL);
-        gpu_prover_destroy(c->provers[i]);
+        cuzk_gpu_prover_destroy(c->provers[i]);
     }
     for (size_t i = 0; i < c->num_bufs; i++) gbuf_release(&c->bufs[i]);
     free(c->bufs);
@@ -508,9 +508,9 @@ static void g_destroy(void *ctx)
     free(c);
 }
 
-cuzk_status engine_backend_gpu(engine_backend *b, const engine_config *cfg, cuzk_errmsg *err)
+cuzk_status cuzk_engine_backend_gpu(engine_backend *b, const cuzk_engine_config *cfg, cuzk_errmsg *err)
 {
-    int visible = gpu_device_count();
+    int visible = cuzk_gpu_device_count();
     if (visible <= 0) {
         snprintf(err->msg, sizeof err->msg, "no CUDA device is visible");
         return CUZK_ERR_NOT_FOUND;
@@ -546,8 +546,8 @@ cuzk_status engine_backend_gpu(engine_backend *b, const engine_config *cfg, cuzk
     c->prover_lock = calloc(workers, sizeof *c->prover_lock);
     for (size_t i = 0; c->prover_lock != NULL && i < workers; i++) pthread_mutex_init(&c->prover_lock[i], NULL);
     c->trace = getenv("CUZK_GPU_TRACE") != NULL;
-    c->t0 = engine_now();
-    c->pool_cap = engine_memory_budget(cfg);
+    c->t0 = cuzk_engine_now();
+    c->pool_cap = cuzk_engine_memory_budget(cfg);
     pthread_mutex_init(&c->lock, NULL);
     /* idle witness buffers kept: as many as partitions can hold one at once in steady state (synthesizing, queued,
      * proving, and waiting for verification after it) */
@@ -561,11 +561,11 @@ cuzk_status engine_backend_gpu(engine_backend *b, const engine_config *cfg, cuzk
         gdev *d = &c->dev[i];
         d->ordinal = cfg->gpu_devices != NULL && cfg->num_gpu_devices > 0 ? cfg->gpu_devices[i] : (int)i;
         size_t f = 0, t = 0;
-        cuzk_status s = gpu_set_device(d->ordinal);
-        if (s == CUZK_OK) s = gpu_device_name(d->name, sizeof d->name);
-        if (s == CUZK_OK) s = gpu_mem_info(&f, &t);
+        cuzk_status s = cuzk_gpu_set_device(d->ordinal);
+        if (s == CUZK_OK) s = cuzk_gpu_device_name(d->name, sizeof d->name);
+        if (s == CUZK_OK) s = cuzk_gpu_mem_info(&f, &t);
         if (s != CUZK_OK) {
-            snprintf(err->msg, sizeof err->msg, "GPU %d: %s", d->ordinal, gpu_last_error());
+            snprintf(err->msg, sizeof err->msg, "GPU %d: %s", d->ordinal, cuzk_gpu_last_error());
             g_destroy(c);
             return s;
         }

@@ -20,7 +20,7 @@
 
 #include "engine_internal.h"
 
-void engine_device_broken(engine *e, unsigned d, const char *fmt, ...)
+void cuzk_engine_device_broken(cuzk_engine *e, unsigned d, const char *fmt, ...)
 {
     engine_dev *dev = &e->devs[d];
     if (dev->broken) return;
@@ -48,7 +48,7 @@ void engine_device_broken(engine *e, unsigned d, const char *fmt, ...)
     }
     if (e->devices_ok == 0) {
         for (engine_job *j = e->jobs; j != NULL; j = j->next)
-            engine_job_finish(e, j, ENGINE_JOB_FAILED, "no usable GPU is left: %s", dev->error);
+            cuzk_engine_job_finish(e, j, CUZK_ENGINE_JOB_FAILED, "no usable GPU is left: %s", dev->error);
     } else {
         /* jobs whose key failed on every device still in service */
         for (engine_key *k = e->keys; k != NULL; k = k->next) {
@@ -59,8 +59,8 @@ void engine_device_broken(engine *e, unsigned d, const char *fmt, ...)
             if (!any)
                 for (engine_job *j = e->jobs; j != NULL; j = j->next)
                     if (j->key == k)
-                        engine_job_finish(e, j, ENGINE_JOB_FAILED, "cannot load circuit %s on any GPU: %s", k->id,
-                                          engine_devkey_error(e, k));
+                        cuzk_engine_job_finish(e, j, CUZK_ENGINE_JOB_FAILED, "cannot load circuit %s on any GPU: %s", k->id,
+                                          cuzk_engine_devkey_error(e, k));
         }
     }
     pthread_cond_broadcast(&e->prover_cv);
@@ -69,14 +69,14 @@ void engine_device_broken(engine *e, unsigned d, const char *fmt, ...)
     pthread_cond_broadcast(&e->work_cv);
 }
 
-const char *engine_devices_error(engine *e)
+const char *cuzk_engine_devices_error(cuzk_engine *e)
 {
     for (unsigned d = 0; d < e->num_devices; d++)
         if (e->devs[d].broken) return e->devs[d].error;
     return "";
 }
 
-void engine_device_status(engine *e, unsigned d, double now, engine_gpu_status *out)
+void cuzk_engine_device_status(cuzk_engine *e, unsigned d, double now, cuzk_engine_gpu_status *out)
 {
     const engine_dev *dev = &e->devs[d];
     out->keys_resident = dev->keys_resident;
@@ -91,7 +91,7 @@ void engine_device_status(engine *e, unsigned d, double now, engine_gpu_status *
     snprintf(out->error, sizeof out->error, "%s", dev->error);
 }
 
-bool engine_devkey_all_ready(engine *e, engine_key *k)
+bool cuzk_engine_devkey_all_ready(cuzk_engine *e, engine_key *k)
 {
     bool any = false;
     for (unsigned d = 0; d < e->num_devices; d++) {
@@ -102,21 +102,21 @@ bool engine_devkey_all_ready(engine *e, engine_key *k)
     return any;
 }
 
-bool engine_devkey_all_settled(engine *e, engine_key *k)
+bool cuzk_engine_devkey_all_settled(cuzk_engine *e, engine_key *k)
 {
     for (unsigned d = 0; d < e->num_devices; d++)
         if (!e->devs[d].broken && k->dev[d].state != DK_READY && k->dev[d].state != DK_FAILED) return false;
     return true;
 }
 
-const char *engine_devkey_error(engine *e, engine_key *k)
+const char *cuzk_engine_devkey_error(cuzk_engine *e, engine_key *k)
 {
     for (unsigned d = 0; d < e->num_devices; d++)
         if (k->dev[d].state == DK_FAILED && k->dev[d].error[0] != 0) return k->dev[d].error;
-    return e->devices_ok == 0 ? engine_devices_error(e) : "no device is in service";
+    return e->devices_ok == 0 ? cuzk_engine_devices_error(e) : "no device is in service";
 }
 
-void engine_devkey_unreferenced(engine *e, engine_key *k)
+void cuzk_engine_devkey_unreferenced(cuzk_engine *e, engine_key *k)
 {
     if (k->dev == NULL) return;
     for (unsigned d = 0; d < e->num_devices; d++) {
@@ -143,7 +143,7 @@ static bool list_add(engine_devkey_list *l, unsigned d, void *h)
 }
 
 /* Lock held: k's key on device d leaves the device's books; the handle goes to l (freed after unlocking). */
-static bool detach_one(engine *e, engine_key *k, unsigned d, engine_devkey_list *l)
+static bool detach_one(cuzk_engine *e, engine_key *k, unsigned d, engine_devkey_list *l)
 {
     engine_devkey *dk = &k->dev[d];
     if (!list_add(l, d, dk->handle)) return false;
@@ -155,7 +155,7 @@ static bool detach_one(engine *e, engine_key *k, unsigned d, engine_devkey_list 
     return true;
 }
 
-uint64_t engine_devkeys_detach(engine *e, engine_key *k, engine_devkey_list *out)
+uint64_t cuzk_engine_devkeys_detach(cuzk_engine *e, engine_key *k, engine_devkey_list *out)
 {
     uint64_t bytes = 0;
     if (k->dev == NULL) return 0;
@@ -167,7 +167,7 @@ uint64_t engine_devkeys_detach(engine *e, engine_key *k, engine_devkey_list *out
     return bytes;
 }
 
-void engine_devkeys_release(engine *e, engine_devkey_list *l)
+void cuzk_engine_devkeys_release(cuzk_engine *e, engine_devkey_list *l)
 {
     for (size_t i = 0; i < l->n; i++) e->be.dev_key_free(e->be.ctx, l->items[i].device, l->items[i].handle);
     free(l->items);
@@ -175,7 +175,7 @@ void engine_devkeys_release(engine *e, engine_devkey_list *l)
 }
 
 /* Lock held. The key device d should make next, or NULL. */
-static engine_key *wanted(engine *e, unsigned d)
+static engine_key *wanted(cuzk_engine *e, unsigned d)
 {
     for (engine_work *w = e->gpu_q; w != NULL; w = w->next)
         if (w->job->state != JOB_DONE && w->key->state == KEY_HOT && w->key->dev[d].state == DK_NONE)
@@ -184,7 +184,7 @@ static engine_key *wanted(engine *e, unsigned d)
         if (k->dev_preload > 0 && k->state == KEY_HOT && k->dev[d].state == DK_NONE) return k;
     /* a device without keys makes the key of the most urgent unfinished job ahead of its first partition */
     if (e->devs[d].keys_resident == 0) {
-        for (int p = ENGINE_PRIO_CRITICAL; p >= ENGINE_PRIO_LOW; p--)
+        for (int p = CUZK_ENGINE_PRIO_CRITICAL; p >= CUZK_ENGINE_PRIO_LOW; p--)
             for (engine_job *j = e->jobs; j != NULL; j = j->next)
                 if ((int)j->prio == p && j->state != JOB_DONE && j->key != NULL && j->key->state == KEY_HOT &&
                     j->key->dev != NULL && j->key->dev[d].state == DK_NONE)
@@ -194,7 +194,7 @@ static engine_key *wanted(engine *e, unsigned d)
 }
 
 /* Lock held. Whether a queued partition needs k. */
-static bool queued_for(engine *e, const engine_key *k)
+static bool queued_for(cuzk_engine *e, const engine_key *k)
 {
     for (engine_work *w = e->gpu_q; w != NULL; w = w->next)
         if (w->key == k && w->job->state != JOB_DONE) return true;
@@ -203,7 +203,7 @@ static bool queued_for(engine *e, const engine_key *k)
 
 /* Lock held. The key to evict from device d to make room for `for_key`: READY, idle, least recently used; keys no
  * queued partition or preload needs first. NULL when none is idle. */
-static engine_key *victim(engine *e, unsigned d, const engine_key *for_key)
+static engine_key *victim(cuzk_engine *e, unsigned d, const engine_key *for_key)
 {
     engine_key *best = NULL;
     bool best_needed = true;
@@ -221,7 +221,7 @@ static engine_key *victim(engine *e, unsigned d, const engine_key *for_key)
     return best;
 }
 
-static bool any_busy_key(engine *e, unsigned d)
+static bool any_busy_key(cuzk_engine *e, unsigned d)
 {
     for (engine_key *k = e->keys; k != NULL; k = k->next)
         if (k->dev != NULL && k->dev[d].state == DK_READY && k->dev[d].active > 0) return true;
@@ -229,7 +229,7 @@ static bool any_busy_key(engine *e, unsigned d)
 }
 
 /* Lock held. k FAILED on d: its jobs fail when no device in service can still make it. */
-static void failed_on(engine *e, engine_key *k, unsigned d, const char *msg)
+static void failed_on(cuzk_engine *e, engine_key *k, unsigned d, const char *msg)
 {
     engine_devkey *dk = &k->dev[d];
     dk->state = DK_FAILED;
@@ -238,10 +238,10 @@ static void failed_on(engine *e, engine_key *k, unsigned d, const char *msg)
         if (!e->devs[x].broken && k->dev[x].state != DK_FAILED) return;
     for (engine_job *j = e->jobs; j != NULL; j = j->next)
         if (j->key == k)
-            engine_job_finish(e, j, ENGINE_JOB_FAILED, "cannot load circuit %s on any GPU: %s", k->id, dk->error);
+            cuzk_engine_job_finish(e, j, CUZK_ENGINE_JOB_FAILED, "cannot load circuit %s on any GPU: %s", k->id, dk->error);
 }
 
-static cuzk_status vk_clone(groth16_vk *dst, const groth16_vk *src)
+static cuzk_status vk_clone(cuzk_groth16_vk *dst, const cuzk_groth16_vk *src)
 {
     *dst = *src;
     dst->storage = NULL;
@@ -252,9 +252,9 @@ static cuzk_status vk_clone(groth16_vk *dst, const groth16_vk *src)
     return CUZK_OK;
 }
 
-void *engine_devloader_main(void *arg)
+void *cuzk_engine_devloader_main(void *arg)
 {
-    engine *e = ((engine_thread_arg *)arg)->e;
+    cuzk_engine *e = ((engine_thread_arg *)arg)->e;
     unsigned d = ((engine_thread_arg *)arg)->id;
     free(arg);
     engine_dev *dev = &e->devs[d];
@@ -275,7 +275,7 @@ void *engine_devloader_main(void *arg)
         engine_devkey_info info;
         cuzk_errmsg err;
         cuzk_status s;
-        double t = engine_now();
+        double t = cuzk_engine_now();
         for (;;) {
             uint64_t others = dev->keys_bytes;
             pthread_mutex_unlock(&e->lock);
@@ -289,7 +289,7 @@ void *engine_devloader_main(void *arg)
                 engine_devkey_list gone = {0};
                 detach_one(e, v, d, &gone);
                 pthread_mutex_unlock(&e->lock);
-                engine_devkeys_release(e, &gone);
+                cuzk_engine_devkeys_release(e, &gone);
                 pthread_mutex_lock(&e->lock);
                 continue;
             }
@@ -299,15 +299,15 @@ void *engine_devloader_main(void *arg)
             }
             break; /* every other key is in use: wait for one to become idle, below */
         }
-        groth16_vk vk;
-        groth16_pvk pvk;
+        cuzk_groth16_vk vk;
+        cuzk_groth16_pvk pvk;
         memset(&vk, 0, sizeof vk);
         bool have_vk = false;
         if (s == CUZK_OK && need_vk) {
             /* prepared without the lock; installed below unless a host load or another device was first */
             pthread_mutex_unlock(&e->lock);
             have_vk = vk_clone(&vk, e->be.dev_key_vk(e->be.ctx, h)) == CUZK_OK;
-            if (have_vk) groth16_prepare_vk(&pvk, &vk);
+            if (have_vk) cuzk_groth16_prepare_vk(&pvk, &vk);
             pthread_mutex_lock(&e->lock);
             if (!have_vk) {
                 s = CUZK_ERR_NOMEM;
@@ -321,7 +321,7 @@ void *engine_devloader_main(void *arg)
             dk->handle = h;
             dk->vram_bytes = info.vram_bytes;
             dk->streamed = info.streamed;
-            dk->load_s = engine_now() - t;
+            dk->load_s = cuzk_engine_now() - t;
             dk->last_use = ++e->lru_clock;
             dev->keys_resident++;
             dev->keys_bytes += info.vram_bytes;
@@ -341,15 +341,15 @@ void *engine_devloader_main(void *arg)
             dk->state = DK_NONE; /* waits for a key in use to become idle */
         } else if (s == CUZK_ERR_DEVICE) {
             failed_on(e, k, d, err.msg);
-            engine_device_broken(e, d, "loading circuit %s: %s", k->id, err.msg);
+            cuzk_engine_device_broken(e, d, "loading circuit %s: %s", k->id, err.msg);
         } else {
             char msg[256];
             snprintf(msg, sizeof msg, "cannot load circuit %.60s: %.40s (%.100s)", k->id, cuzk_status_str(s), err.msg);
             failed_on(e, k, d, msg);
         }
-        if (have_vk) groth16_vk_free(&vk);
+        if (have_vk) cuzk_groth16_vk_free(&vk);
         bool wait = s == CUZK_ERR_NOMEM && !streamed && dk->state == DK_NONE;
-        engine_key_unref(e, k);
+        cuzk_engine_key_unref(e, k);
         pthread_cond_broadcast(&e->prover_cv);
         pthread_cond_broadcast(&e->done_cv);
         if (wait && !e->stop) pthread_cond_wait(&e->devload_cv, &e->lock);

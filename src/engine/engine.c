@@ -13,13 +13,13 @@
  * A CRITICAL job arriving behind many NORMAL partitions is dispatched by the next free synthesis worker and goes
  * to the head of the GPU queue, so it waits at most for the partitions already being synthesized or proved.
  *
- * Memory: admission reserves, per partition, engine_partition_need() (the backend's peak bound for the key's shape:
+ * Memory: admission reserves, per partition, cuzk_engine_partition_need() (the backend's peak bound for the key's shape:
  * its densities once it has been loaded on the host, every variable selected before; plus the partition's witness); a .wtns payload is reserved at submission and becomes part of its
  * partition's reservation at admission. mem_used never exceeds mem_budget. Keys have their own budget (the key
  * manager, keys.c).
  *
  * Locking: one mutex guards all shared state; work runs unlocked on items that only one thread holds. A job ends
- * (engine_job_finish) exactly once, at the first of: last partition verified, failure, cancel, shutdown; partitions
+ * (cuzk_engine_job_finish) exactly once, at the first of: last partition verified, failure, cancel, shutdown; partitions
  * still in flight then notice the job is done at their next stage boundary and drop themselves. A job's key stays
  * referenced until its last in-flight partition is gone. */
 #include <errno.h>
@@ -37,7 +37,7 @@
 #define ENGINE_MAX_PARTITIONS 1024u
 #define ENGINE_DEFAULT_TTL_MS 600000u
 
-double engine_now(void)
+double cuzk_engine_now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -55,7 +55,7 @@ static void deadline_in(struct timespec *ts, uint64_t ms)
     }
 }
 
-void engine_result_clear(engine_result *r)
+void cuzk_engine_result_clear(cuzk_engine_result *r)
 {
     if (r == NULL) return;
     free(r->proof);
@@ -63,40 +63,40 @@ void engine_result_clear(engine_result *r)
 }
 
 /* ---- memory ------------------------------------------------------------------------------------------------------ */
-static void mem_take(engine *e, uint64_t b)
+static void mem_take(cuzk_engine *e, uint64_t b)
 {
     e->mem_used += b;
     if (e->mem_used > e->mem_peak) e->mem_peak = e->mem_used;
 }
 
-static void mem_give(engine *e, uint64_t b)
+static void mem_give(cuzk_engine *e, uint64_t b)
 {
     e->mem_used -= b;
     pthread_cond_broadcast(&e->work_cv); /* the head-of-line partition may fit now */
 }
 
 /* ---- jobs -------------------------------------------------------------------------------------------------------- */
-static void job_release_key_if_idle(engine *e, engine_job *j)
+static void job_release_key_if_idle(cuzk_engine *e, engine_job *j)
 {
     if (j->state == JOB_DONE && j->inflight == 0 && j->key != NULL) {
-        engine_key_unref(e, j->key);
+        cuzk_engine_key_unref(e, j->key);
         j->key = NULL;
     }
 }
 
-void engine_job_finish(engine *e, engine_job *j, engine_job_status st, const char *fmt, ...)
+void cuzk_engine_job_finish(cuzk_engine *e, engine_job *j, cuzk_engine_job_status st, const char *fmt, ...)
 {
     if (j->state == JOB_DONE) return;
-    j->t_done = engine_now();
-    if (st == ENGINE_JOB_COMPLETED) {
-        j->result.proof = malloc((size_t)j->partitions * GROTH16_PROOF_BYTES);
+    j->t_done = cuzk_engine_now();
+    if (st == CUZK_ENGINE_JOB_COMPLETED) {
+        j->result.proof = malloc((size_t)j->partitions * CUZK_GROTH16_PROOF_BYTES);
         if (j->result.proof == NULL) {
-            st = ENGINE_JOB_FAILED;
+            st = CUZK_ENGINE_JOB_FAILED;
             fmt = "out of memory for the proof bytes";
         } else {
             for (uint32_t p = 0; p < j->partitions; p++)
-                groth16_proof_to_bytes(j->result.proof + (size_t)p * GROTH16_PROOF_BYTES, &j->proofs[p]);
-            j->result.proof_len = (size_t)j->partitions * GROTH16_PROOF_BYTES;
+                cuzk_groth16_proof_to_bytes(j->result.proof + (size_t)p * CUZK_GROTH16_PROOF_BYTES, &j->proofs[p]);
+            j->result.proof_len = (size_t)j->partitions * CUZK_GROTH16_PROOF_BYTES;
         }
     }
     j->state = JOB_DONE;
@@ -114,8 +114,8 @@ void engine_job_finish(engine *e, engine_job *j, engine_job_status st, const cha
     j->result.gpu_compute_ms = (uint64_t)(j->prove_s * 1000);
     j->result.total_ms = (uint64_t)((j->t_done - j->t_submit) * 1000);
 
-    int k = engine_kind_index(j->kind);
-    int o = st == ENGINE_JOB_COMPLETED ? 0 : st == ENGINE_JOB_FAILED ? 1 : 2;
+    int k = cuzk_engine_kind_index(j->kind);
+    int o = st == CUZK_ENGINE_JOB_COMPLETED ? 0 : st == CUZK_ENGINE_JOB_FAILED ? 1 : 2;
     if (k >= 0) e->done_count[k][o]++;
 
     if (j->payload_bytes != 0) mem_give(e, j->payload_bytes);
@@ -141,17 +141,17 @@ static void job_free(engine_job *j)
     free(j);
 }
 
-static engine_job *job_find(engine *e, const char *id)
+static engine_job *job_find(cuzk_engine *e, const char *id)
 {
     for (engine_job *j = e->jobs; j != NULL; j = j->next)
-        if (strncmp(j->id, id, ENGINE_ID_MAX) == 0) return j;
+        if (strncmp(j->id, id, CUZK_ENGINE_ID_MAX) == 0) return j;
     return NULL;
 }
 
 /* Drops finished jobs older than the result TTL that nobody is waiting on or still working for. */
-static void jobs_purge(engine *e)
+static void jobs_purge(cuzk_engine *e)
 {
-    double now = engine_now(), ttl = (double)e->cfg.result_ttl_ms / 1000;
+    double now = cuzk_engine_now(), ttl = (double)e->cfg.result_ttl_ms / 1000;
     engine_job **pp = &e->jobs, *prev = NULL;
     while (*pp != NULL) {
         engine_job *j = *pp;
@@ -167,7 +167,7 @@ static void jobs_purge(engine *e)
 }
 
 /* Jobs not yet done that run before j: higher priority, or equal and submitted earlier. */
-static uint32_t job_queue_position(const engine *e, const engine_job *j)
+static uint32_t job_queue_position(const cuzk_engine *e, const engine_job *j)
 {
     if (j->state == JOB_DONE) return 0;
     uint32_t n = 0;
@@ -192,7 +192,7 @@ static void queue_insert(engine_work **q, engine_work *w)
 }
 
 /* Lock held. Releases what the partition holds; the job may end its key reference with it. */
-static void work_free_z(engine *e, engine_work *w)
+static void work_free_z(cuzk_engine *e, engine_work *w)
 {
     if (w->z_backend)
         e->be.witness_free(e->be.ctx, w->owned_z, w->z_bytes);
@@ -204,10 +204,10 @@ static void work_free_z(engine *e, engine_work *w)
     w->z_form = NULL;
 }
 
-static void work_drop(engine *e, engine_work *w)
+static void work_drop(cuzk_engine *e, engine_work *w)
 {
     engine_job *j = w->job;
-    groth16_synthesis_free(&w->syn);
+    cuzk_groth16_synthesis_free(&w->syn);
     work_free_z(e, w);
     if (w->mem_bytes != 0) mem_give(e, w->mem_bytes);
     j->inflight--;
@@ -217,25 +217,25 @@ static void work_drop(engine *e, engine_work *w)
 
 /* Lock held. The next partition to synthesize, with its memory admitted, or NULL (nothing ready, or the head of
  * the line waits for memory). Jobs that can never fit fail here. */
-static engine_work *pick_partition(engine *e)
+static engine_work *pick_partition(cuzk_engine *e)
 {
-    for (int p = ENGINE_PRIO_CRITICAL; p >= ENGINE_PRIO_LOW; p--) {
+    for (int p = CUZK_ENGINE_PRIO_CRITICAL; p >= CUZK_ENGINE_PRIO_LOW; p--) {
         for (engine_job *j = e->jobs; j != NULL; j = j->next) {
             if ((int)j->prio != p || j->state == JOB_DONE || j->next_part >= j->partitions) continue;
             if (e->devices_ok == 0) {
-                engine_job_finish(e, j, ENGINE_JOB_FAILED, "no usable GPU is left: %s", engine_devices_error(e));
+                cuzk_engine_job_finish(e, j, CUZK_ENGINE_JOB_FAILED, "no usable GPU is left: %s", cuzk_engine_devices_error(e));
                 continue;
             }
             engine_key *k = j->key;
             if (k->state != KEY_HOT) continue; /* loading: later; others proceed */
-            uint64_t need = engine_partition_need(e, k);
+            uint64_t need = cuzk_engine_partition_need(e, k);
             if (need > e->mem_budget) {
-                engine_job_finish(e, j, ENGINE_JOB_FAILED,
+                cuzk_engine_job_finish(e, j, CUZK_ENGINE_JOB_FAILED,
                                   "job needs %llu bytes of working memory per partition, budget %llu",
                                   (unsigned long long)need, (unsigned long long)e->mem_budget);
                 continue;
             }
-            double now = engine_now();
+            double now = cuzk_engine_now();
             /* the job's .wtns reservation becomes part of this partition's: the payload is parsed into the
              * witness, then freed, before synthesis allocates anything, so `need` covers both */
             uint64_t held = j->payload_bytes;
@@ -245,7 +245,7 @@ static engine_work *pick_partition(engine *e)
             }
             engine_work *w = calloc(1, sizeof *w);
             if (w == NULL) {
-                engine_job_finish(e, j, ENGINE_JOB_FAILED, "out of memory");
+                cuzk_engine_job_finish(e, j, CUZK_ENGINE_JOB_FAILED, "out of memory");
                 continue;
             }
             j->payload_bytes = 0;
@@ -255,16 +255,16 @@ static engine_work *pick_partition(engine *e)
             w->key = k;
             w->index = j->next_part++;
             w->mem_bytes = need;
-            w->z_mem = k->num_vars * sizeof(fr_t);
+            w->z_mem = k->num_vars * sizeof(cuzk_fr_t);
             j->inflight++;
             k->last_use = ++e->lru_clock;
-            engine_hist_add(&e->hist[STAGE_ADMISSION], j->t_admit_wait > 0 ? now - j->t_admit_wait : 0);
+            cuzk_engine_hist_add(&e->hist[STAGE_ADMISSION], j->t_admit_wait > 0 ? now - j->t_admit_wait : 0);
             j->t_admit_wait = 0;
             if (j->state == JOB_QUEUED) {
                 j->state = JOB_RUNNING;
                 j->t_dispatch = now;
                 j->key_wait_s = k->t_hot > j->t_submit ? k->t_hot - j->t_submit : 0;
-                engine_hist_add(&e->hist[STAGE_QUEUE], now - j->t_submit);
+                cuzk_engine_hist_add(&e->hist[STAGE_QUEUE], now - j->t_submit);
             }
             return w;
         }
@@ -273,9 +273,9 @@ static engine_work *pick_partition(engine *e)
 }
 
 /* Unlocked. Memory for the partition's witness of n values: the backend's (pinned, for a device) or malloc's. */
-static cuzk_status work_alloc_z(engine *e, engine_work *w, uint64_t n, cuzk_errmsg *err)
+static cuzk_status work_alloc_z(cuzk_engine *e, engine_work *w, uint64_t n, cuzk_errmsg *err)
 {
-    w->z_bytes = n * sizeof(fr_t);
+    w->z_bytes = n * sizeof(cuzk_fr_t);
     if (e->be.witness_alloc != NULL) {
         cuzk_status s = e->be.witness_alloc(e->be.ctx, w->z_bytes, &w->owned_z);
         if (s != CUZK_OK)
@@ -292,31 +292,31 @@ static cuzk_status work_alloc_z(engine *e, engine_work *w, uint64_t n, cuzk_errm
 }
 
 /* Unlocked. SYNTHETIC: the partition's own witness of the key's circuit. */
-static cuzk_status work_make_witness(engine *e, engine_work *w, unsigned threads, cuzk_errmsg *err)
+static cuzk_status work_make_witness(cuzk_engine *e, engine_work *w, unsigned threads, cuzk_errmsg *err)
 {
     const engine_key *k = w->key;
     cuzk_errmsg sub = {{0}};
-    uint64_t n = r1cs_num_vars(k->cs);
+    uint64_t n = cuzk_r1cs_num_vars(k->cs);
     cuzk_status s = work_alloc_z(e, w, n, err);
     if (s != CUZK_OK) return s;
-    s = circuits_synthetic_witness_into(k->log2, k->seed, k->seed + w->index, threads, w->owned_z, n, &sub);
+    s = cuzk_circuits_synthetic_witness_into(k->log2, k->seed, k->seed + w->index, threads, w->owned_z, n, &sub);
     if (s != CUZK_OK) return cuzk_fail(err, s, "witness: %s (%s)", cuzk_status_str(s), sub.msg);
     return CUZK_OK;
 }
 
 /* Unlocked. GENERIC_CIRCUIT: the witness from the payload or file, checked against the circuit. */
-static cuzk_status work_parse_witness(engine *e, engine_work *w, const uint8_t *buf, size_t len, const char *path,
+static cuzk_status work_parse_witness(cuzk_engine *e, engine_work *w, const uint8_t *buf, size_t len, const char *path,
                                       cuzk_errmsg *err)
 {
     cuzk_errmsg sub = {{0}};
-    const r1cs_t *cs = w->key->cs;
-    cuzk_status s = work_alloc_z(e, w, r1cs_num_vars(cs), err);
+    const cuzk_r1cs_t *cs = w->key->cs;
+    cuzk_status s = work_alloc_z(e, w, cuzk_r1cs_num_vars(cs), err);
     if (s != CUZK_OK) return s;
-    s = buf != NULL ? r1cs_wtns_parse_into(buf, len, cs, w->owned_z, &sub)
-                    : r1cs_wtns_load_into(path, cs, w->owned_z, &sub);
+    s = buf != NULL ? cuzk_r1cs_wtns_parse_into(buf, len, cs, w->owned_z, &sub)
+                    : cuzk_r1cs_wtns_load_into(path, cs, w->owned_z, &sub);
     if (s != CUZK_OK)
         return cuzk_fail(err, s, "witness: %s (%s); circuit %s has %llu variables", cuzk_status_str(s), sub.msg,
-                         w->key->id, (unsigned long long)r1cs_num_vars(cs));
+                         w->key->id, (unsigned long long)cuzk_r1cs_num_vars(cs));
     return CUZK_OK;
 }
 
@@ -328,23 +328,23 @@ static uint64_t mix64(uint64_t *x)
     return z ^ (z >> 31);
 }
 
-/* TESTS ONLY (engine_config.deterministic_rs): r and s from the key id and the partition. */
+/* TESTS ONLY (cuzk_engine_config.deterministic_rs): r and s from the key id and the partition. */
 static void work_deterministic_rs(engine_work *w)
 {
     uint64_t x = 0xcbf29ce484222325ULL;
     for (const char *c = w->key->id; *c; c++) x = (x ^ (uint8_t)*c) * 0x100000001b3ULL;
     x ^= (uint64_t)w->index << 32;
-    fr_t *f[2] = {&w->r, &w->s};
+    cuzk_fr_t *f[2] = {&w->r, &w->s};
     for (int i = 0; i < 2; i++) {
         uint64_t l[4] = {mix64(&x), mix64(&x), mix64(&x), mix64(&x) >> 2};
-        fr_from_limbs_reduce(f[i], l);
+        cuzk_fr_from_limbs_reduce(f[i], l);
     }
     w->given_rs = true;
 }
 
 static void *synth_main(void *arg)
 {
-    engine *e = arg;
+    cuzk_engine *e = arg;
     pthread_mutex_lock(&e->lock);
     for (;;) {
         if (e->stop) break;
@@ -360,14 +360,14 @@ static void *synth_main(void *arg)
         char *wtns_path = j->wtns_path;
         j->wtns = NULL;
         j->wtns_path = NULL;
-        bool generic = j->kind == ENGINE_KIND_GENERIC_CIRCUIT;
+        bool generic = j->kind == CUZK_ENGINE_KIND_GENERIC_CIRCUIT;
         pthread_mutex_unlock(&e->lock);
 
-        double t = engine_now();
+        double t = cuzk_engine_now();
         cuzk_errmsg err = {{0}};
         cuzk_status s = CUZK_OK;
         /* a caller's witness is checked row by row; the generator's is satisfying by construction */
-        w->c_mode = generic ? R1CS_C_CHECKED : R1CS_C_PRODUCT;
+        w->c_mode = generic ? CUZK_R1CS_C_CHECKED : CUZK_R1CS_C_PRODUCT;
         if (e->cfg.deterministic_rs) work_deterministic_rs(w);
         if (generic)
             s = work_parse_witness(e, w, wtns, wtns_len, wtns_path, &err);
@@ -377,21 +377,21 @@ static void *synth_main(void *arg)
         free(wtns_path);
         if (s == CUZK_OK && !e->be.synthesizes) {
             /* a, b, c on the CPU; a backend that synthesizes evaluates them itself (only the witness moves) */
-            groth16_prove_opts o;
+            cuzk_groth16_prove_opts o;
             memset(&o, 0, sizeof o);
             o.threads = e->cfg.synthesis_threads;
             o.c_mode = w->c_mode;
-            s = groth16_synthesize(&w->syn, &w->key->pk, w->key->cs, w->z, &o, &w->stats, &err);
+            s = cuzk_groth16_synthesize(&w->syn, &w->key->pk, w->key->cs, w->z, &o, &w->stats, &err);
         }
         if (s == CUZK_OK && e->be.witness_made != NULL)
             s = e->be.witness_made(e->be.ctx, w, e->cfg.synthesis_threads, &err);
-        double dt = engine_now() - t;
+        double dt = cuzk_engine_now() - t;
 
         pthread_mutex_lock(&e->lock);
-        engine_hist_add(&e->hist[STAGE_SYNTHESIS], dt);
+        cuzk_engine_hist_add(&e->hist[STAGE_SYNTHESIS], dt);
         j->synth_s += dt;
         if (s != CUZK_OK) {
-            engine_job_finish(e, j, ENGINE_JOB_FAILED, "partition %u: %s", w->index, err.msg);
+            cuzk_engine_job_finish(e, j, CUZK_ENGINE_JOB_FAILED, "partition %u: %s", w->index, err.msg);
             work_drop(e, w);
             continue;
         }
@@ -414,7 +414,7 @@ typedef engine_thread_arg prover_arg;
 
 /* Lock held. The first queued partition this worker's device can prove now: with device keys, one whose key is
  * READY there (others wait for their device's loader); else the head of the queue. */
-static engine_work *take_partition(engine *e, unsigned device)
+static engine_work *take_partition(cuzk_engine *e, unsigned device)
 {
     engine_work **pp = &e->gpu_q;
     if (e->dev_keys)
@@ -429,14 +429,14 @@ static engine_work *take_partition(engine *e, unsigned device)
     return w;
 }
 
-static void busy_begin(engine *e, unsigned device, double now)
+static void busy_begin(cuzk_engine *e, unsigned device, double now)
 {
     engine_dev *d = &e->devs[device];
     if (e->t_first_prove == 0) e->t_first_prove = now;
     if (d->busy++ == 0) d->busy_since = now;
 }
 
-static void busy_end(engine *e, unsigned device, double now)
+static void busy_end(cuzk_engine *e, unsigned device, double now)
 {
     engine_dev *d = &e->devs[device];
     if (--d->busy == 0) d->busy_total += now - d->busy_since;
@@ -444,7 +444,7 @@ static void busy_end(engine *e, unsigned device, double now)
 
 static void *prover_main(void *arg)
 {
-    engine *e = ((prover_arg *)arg)->e;
+    cuzk_engine *e = ((prover_arg *)arg)->e;
     unsigned id = ((prover_arg *)arg)->id;
     unsigned device = id / (e->num_provers / e->num_devices);
     free(arg);
@@ -469,16 +469,16 @@ static void *prover_main(void *arg)
             w->dev_key = dk->handle;
         }
         w->worker = id;
-        snprintf(e->prover_job[id], ENGINE_ID_MAX, "%s", j->id);
+        snprintf(e->prover_job[id], CUZK_ENGINE_ID_MAX, "%s", j->id);
         e->prover_kind[id] = j->kind;
-        double t = engine_now();
+        double t = cuzk_engine_now();
         busy_begin(e, device, t);
         pthread_mutex_unlock(&e->lock);
 
         cuzk_errmsg err = {{0}};
         cuzk_status s = e->be.prove_start(e->be.ctx, device, w, &err);
-        double t1 = engine_now(), dt = t1 - t;
-        groth16_synthesis_free(&w->syn); /* a failing backend may leave them */
+        double t1 = cuzk_engine_now(), dt = t1 - t;
+        cuzk_groth16_synthesis_free(&w->syn); /* a failing backend may leave them */
 
         pthread_mutex_lock(&e->lock);
         busy_end(e, device, t1);
@@ -491,24 +491,24 @@ static void *prover_main(void *arg)
         j->prove_s += dt;
         if (s != CUZK_OK) {
             if (s == CUZK_ERR_DEVICE) {
-                engine_gpu_status gs;
+                cuzk_engine_gpu_status gs;
                 e->be.device_info(e->be.ctx, device, &gs);
-                engine_device_broken(e, device, "partition %u of %s: %s", w->index, j->id, err.msg);
-                engine_job_finish(e, j, ENGINE_JOB_FAILED,
+                cuzk_engine_device_broken(e, device, "partition %u of %s: %s", w->index, j->id, err.msg);
+                cuzk_engine_job_finish(e, j, CUZK_ENGINE_JOB_FAILED,
                                   "partition %u: device %u (%s) failed: %s; the device is taken out of service",
                                   w->index, device, gs.name, err.msg);
             } else {
-                engine_job_finish(e, j, ENGINE_JOB_FAILED, "partition %u: the %s prover failed: %s (%s)", w->index,
+                cuzk_engine_job_finish(e, j, CUZK_ENGINE_JOB_FAILED, "partition %u: the %s prover failed: %s (%s)", w->index,
                                   e->be.name, cuzk_status_str(s), err.msg);
             }
             work_drop(e, w);
             continue;
         }
         e->devs[device].partitions++;
-        engine_hist_add(&e->hist[STAGE_UPLOAD], w->upload_s);
-        engine_hist_add(&e->hist[STAGE_SPMV], w->stats.spmv);
-        engine_hist_add(&e->hist[STAGE_NTT_H], w->stats.ntt_h);
-        engine_hist_add(&e->hist[STAGE_MSM],
+        cuzk_engine_hist_add(&e->hist[STAGE_UPLOAD], w->upload_s);
+        cuzk_engine_hist_add(&e->hist[STAGE_SPMV], w->stats.spmv);
+        cuzk_engine_hist_add(&e->hist[STAGE_NTT_H], w->stats.ntt_h);
+        cuzk_engine_hist_add(&e->hist[STAGE_MSM],
                         w->stats.msm_h + w->stats.msm_l + w->stats.msm_a + w->stats.msm_b1 + w->stats.msm_b2);
         if (j->state == JOB_DONE) {
             work_drop(e, w);
@@ -524,7 +524,7 @@ static void *prover_main(void *arg)
 
 static void *final_main(void *arg)
 {
-    engine *e = arg;
+    cuzk_engine *e = arg;
     pthread_mutex_lock(&e->lock);
     for (;;) {
         if (e->stop) break;
@@ -545,31 +545,31 @@ static void *final_main(void *arg)
         /* the backend's host part (a GPU's: the assembly), while its device proves the next partition */
         unsigned device = w->worker / (e->num_provers / e->num_devices);
         cuzk_errmsg err = {{0}};
-        double t = engine_now();
+        double t = cuzk_engine_now();
         cuzk_status fs = e->be.prove_finish(e->be.ctx, device, w, &err);
-        double tf = engine_now() - t;
+        double tf = cuzk_engine_now() - t;
         /* every proof is checked before it leaves: a wrong proof would cost the caller a failed on-chain message */
         const engine_key *k = w->key;
-        t = engine_now();
-        cuzk_status s = fs != CUZK_OK ? fs : groth16_verify(&k->pvk, &w->proof, w->z + 1, k->num_inputs - 1);
-        double tv = engine_now() - t;
+        t = cuzk_engine_now();
+        cuzk_status s = fs != CUZK_OK ? fs : cuzk_groth16_verify(&k->pvk, &w->proof, w->z + 1, k->num_inputs - 1);
+        double tv = cuzk_engine_now() - t;
 
         pthread_mutex_lock(&e->lock);
         j->prove_s += tf;
-        if (fs == CUZK_OK) engine_hist_add(&e->hist[STAGE_VERIFY], tv);
+        if (fs == CUZK_OK) cuzk_engine_hist_add(&e->hist[STAGE_VERIFY], tv);
         if (fs != CUZK_OK) {
-            engine_job_finish(e, j, ENGINE_JOB_FAILED, "partition %u: the %s prover failed: %s (%s)", w->index,
+            cuzk_engine_job_finish(e, j, CUZK_ENGINE_JOB_FAILED, "partition %u: the %s prover failed: %s (%s)", w->index,
                               e->be.name, cuzk_status_str(fs), err.msg);
         } else if (s != CUZK_OK) {
-            engine_job_finish(e, j, ENGINE_JOB_FAILED, "partition %u: the proof does not verify (%s)", w->index,
+            cuzk_engine_job_finish(e, j, CUZK_ENGINE_JOB_FAILED, "partition %u: the proof does not verify (%s)", w->index,
                               cuzk_status_str(s));
         } else if (j->state != JOB_DONE) {
-            t = engine_now();
+            t = cuzk_engine_now();
             j->proofs[w->index] = w->proof;
             j->parts_done++;
             e->partitions_proved++;
-            if (j->parts_done == j->partitions) engine_job_finish(e, j, ENGINE_JOB_COMPLETED, NULL);
-            engine_hist_add(&e->hist[STAGE_FINALIZE], engine_now() - t);
+            if (j->parts_done == j->partitions) cuzk_engine_job_finish(e, j, CUZK_ENGINE_JOB_COMPLETED, NULL);
+            cuzk_engine_hist_add(&e->hist[STAGE_FINALIZE], cuzk_engine_now() - t);
         }
         work_drop(e, w);
     }
@@ -578,7 +578,7 @@ static void *final_main(void *arg)
 }
 
 /* ---- life cycle -------------------------------------------------------------------------------------------------- */
-uint64_t engine_memory_budget(const engine_config *cfg)
+uint64_t cuzk_engine_memory_budget(const cuzk_engine_config *cfg)
 {
     if (cfg->working_memory_budget) return cfg->working_memory_budget;
     long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
@@ -586,7 +586,7 @@ uint64_t engine_memory_budget(const engine_config *cfg)
     return physical / 4 * 3;
 }
 
-cuzk_status engine_create_with_backend(engine **out, const engine_config *cfg, const engine_backend *be,
+cuzk_status cuzk_engine_create_with_backend(cuzk_engine **out, const cuzk_engine_config *cfg, const engine_backend *be,
                                        cuzk_errmsg *err)
 {
     if (out == NULL || cfg == NULL || be == NULL) return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "NULL argument");
@@ -598,7 +598,7 @@ cuzk_status engine_create_with_backend(engine **out, const engine_config *cfg, c
             return cuzk_fail(err, CUZK_ERR_IO, "param_dir %s is not a directory", cfg->param_dir);
         }
     }
-    engine *e = calloc(1, sizeof *e);
+    cuzk_engine *e = calloc(1, sizeof *e);
     if (e == NULL) {
         if (be->destroy != NULL) be->destroy(be->ctx);
         return cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory");
@@ -615,7 +615,7 @@ cuzk_status engine_create_with_backend(engine **out, const engine_config *cfg, c
         e->cfg.gpu_workers_per_device = be->default_workers ? be->default_workers : 1;
     if (e->cfg.gpu_queue_depth == 0) e->cfg.gpu_queue_depth = 1;
     if (e->cfg.result_ttl_ms == 0) e->cfg.result_ttl_ms = ENGINE_DEFAULT_TTL_MS;
-    e->mem_budget = engine_memory_budget(cfg);
+    e->mem_budget = cuzk_engine_memory_budget(cfg);
     e->key_budget = cfg->pinned_budget;
     e->num_devices = be->num_devices(be->ctx);
     if (e->num_devices == 0) e->num_devices = 1;
@@ -623,7 +623,7 @@ cuzk_status engine_create_with_backend(engine **out, const engine_config *cfg, c
     e->dev_keys = be->dev_key_load != NULL;
     e->num_finalizers = e->dev_keys ? e->num_devices : 1;
     e->devices_ok = e->num_devices;
-    e->t_start = engine_now();
+    e->t_start = cuzk_engine_now();
     e->prover_job = calloc(e->num_provers, sizeof *e->prover_job);
     e->prover_kind = calloc(e->num_provers, sizeof *e->prover_kind);
     e->devs = calloc(e->num_devices, sizeof *e->devs);
@@ -652,7 +652,7 @@ cuzk_status engine_create_with_backend(engine **out, const engine_config *cfg, c
     pthread_condattr_destroy(&ca);
 
     unsigned started = 0;
-    bool ok = pthread_create(&e->threads[started], NULL, engine_loader_main, e) == 0;
+    bool ok = pthread_create(&e->threads[started], NULL, cuzk_engine_loader_main, e) == 0;
     if (ok) started++;
     for (unsigned i = 0; ok && i < e->num_finalizers; i++) {
         ok = pthread_create(&e->threads[started], NULL, final_main, e) == 0;
@@ -679,36 +679,36 @@ cuzk_status engine_create_with_backend(engine **out, const engine_config *cfg, c
         if (ok) {
             pa->e = e;
             pa->id = i;
-            ok = pthread_create(&e->threads[started], NULL, engine_devloader_main, pa) == 0;
+            ok = pthread_create(&e->threads[started], NULL, cuzk_engine_devloader_main, pa) == 0;
             if (!ok) free(pa);
         }
         if (ok) started++;
     }
     e->num_threads = started;
     if (!ok) {
-        engine_destroy(e);
+        cuzk_engine_destroy(e);
         return cuzk_fail(err, CUZK_ERR_NOMEM, "cannot start the engine's threads");
     }
     *out = e;
     return CUZK_OK;
 }
 
-cuzk_status engine_create(engine **out, const engine_config *cfg, cuzk_errmsg *err)
+cuzk_status cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *cfg, cuzk_errmsg *err)
 {
     if (out == NULL || cfg == NULL) return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "NULL argument");
     *out = NULL;
     engine_backend be;
     cuzk_status s;
     /* GPUs listed, or latency mode asked for, are a request for the GPU backend: no silent fallback to the CPU */
-    bool want_gpu = cfg->backend == ENGINE_BACKEND_GPU || (cfg->gpu_devices != NULL && cfg->num_gpu_devices > 0) ||
+    bool want_gpu = cfg->backend == CUZK_ENGINE_BACKEND_GPU || (cfg->gpu_devices != NULL && cfg->num_gpu_devices > 0) ||
                     cfg->gpu_latency_pairs;
-    if (cfg->gpu_latency_pairs && cfg->backend == ENGINE_BACKEND_CPU)
+    if (cfg->gpu_latency_pairs && cfg->backend == CUZK_ENGINE_BACKEND_CPU)
         return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "latency mode pairs GPUs: it needs the GPU backend, not the CPU");
-    if (cfg->backend != ENGINE_BACKEND_CPU) {
+    if (cfg->backend != CUZK_ENGINE_BACKEND_CPU) {
 #ifdef CUZK_HAVE_CUDA
         cuzk_errmsg sub = {{0}};
-        s = engine_backend_gpu(&be, cfg, &sub);
-        if (s == CUZK_OK) return engine_create_with_backend(out, cfg, &be, err);
+        s = cuzk_engine_backend_gpu(&be, cfg, &sub);
+        if (s == CUZK_OK) return cuzk_engine_create_with_backend(out, cfg, &be, err);
         if (want_gpu || s != CUZK_ERR_NOT_FOUND) return cuzk_fail(err, s, "GPU backend: %s", sub.msg);
 #else
         if (want_gpu)
@@ -717,12 +717,12 @@ cuzk_status engine_create(engine **out, const engine_config *cfg, cuzk_errmsg *e
                              "none");
 #endif
     }
-    s = engine_backend_cpu(&be, cfg->prover_threads);
+    s = cuzk_engine_backend_cpu(&be, cfg->prover_threads);
     if (s != CUZK_OK) return cuzk_fail(err, s, "cannot create the CPU backend");
-    return engine_create_with_backend(out, cfg, &be, err);
+    return cuzk_engine_create_with_backend(out, cfg, &be, err);
 }
 
-void engine_shutdown(engine *e, uint64_t deadline_ms)
+void cuzk_engine_shutdown(cuzk_engine *e, uint64_t deadline_ms)
 {
     if (e == NULL) return;
     pthread_mutex_lock(&e->lock);
@@ -739,7 +739,7 @@ void engine_shutdown(engine *e, uint64_t deadline_ms)
         if (!busy || pthread_cond_timedwait(&e->done_cv, &e->lock, &dl) == ETIMEDOUT) break;
     }
     for (engine_job *j = e->jobs; j != NULL; j = j->next)
-        engine_job_finish(e, j, ENGINE_JOB_CANCELLED, "the engine shut down before the job finished");
+        cuzk_engine_job_finish(e, j, CUZK_ENGINE_JOB_CANCELLED, "the engine shut down before the job finished");
     e->stop = true;
     pthread_cond_t *cvs[] = {&e->work_cv,    &e->prover_cv, &e->space_cv,  &e->final_cv,
                              &e->done_cv,    &e->loader_cv, &e->devload_cv};
@@ -763,16 +763,16 @@ void engine_shutdown(engine *e, uint64_t deadline_ms)
     pthread_mutex_unlock(&e->lock);
 }
 
-void engine_destroy(engine *e)
+void cuzk_engine_destroy(cuzk_engine *e)
 {
     if (e == NULL) return;
-    engine_shutdown(e, 0);
+    cuzk_engine_shutdown(e, 0);
     while (e->jobs != NULL) {
         engine_job *j = e->jobs;
         e->jobs = j->next;
         job_free(j);
     }
-    engine_keys_destroy(e);
+    cuzk_engine_keys_destroy(e);
     if (e->be.destroy != NULL) e->be.destroy(e->be.ctx);
     pthread_cond_t *cvs[] = {&e->work_cv,    &e->prover_cv, &e->space_cv,  &e->final_cv,
                              &e->done_cv,    &e->loader_cv, &e->devload_cv};
@@ -787,29 +787,29 @@ void engine_destroy(engine *e)
 }
 
 /* ---- intake ------------------------------------------------------------------------------------------------------ */
-static engine_priority default_priority(uint32_t kind)
+static cuzk_engine_priority default_priority(uint32_t kind)
 {
-    if (kind == ENGINE_KIND_WINNING_POST) return ENGINE_PRIO_CRITICAL;
-    if (kind == ENGINE_KIND_WINDOW_POST_PARTITION) return ENGINE_PRIO_HIGH;
-    return ENGINE_PRIO_NORMAL;
+    if (kind == CUZK_ENGINE_KIND_WINNING_POST) return CUZK_ENGINE_PRIO_CRITICAL;
+    if (kind == CUZK_ENGINE_KIND_WINDOW_POST_PARTITION) return CUZK_ENGINE_PRIO_HIGH;
+    return CUZK_ENGINE_PRIO_NORMAL;
 }
 
 /* Lock held. Kind-specific checks; on success the job has its key (referenced) and input. */
-static cuzk_status submit_prepare(engine *e, const engine_request *req, engine_job *j, cuzk_errmsg *err)
+static cuzk_status submit_prepare(cuzk_engine *e, const cuzk_engine_request *req, engine_job *j, cuzk_errmsg *err)
 {
-    char id[ENGINE_ID_MAX];
+    char id[CUZK_ENGINE_ID_MAX];
     engine_key *k;
-    if (j->kind == ENGINE_KIND_SYNTHETIC) {
-        unsigned max = CIRCUITS_LOG2_MAX < NTT_MAX_LOG2 ? CIRCUITS_LOG2_MAX : NTT_MAX_LOG2;
-        if (req->synthetic_log2 < CIRCUITS_LOG2_MIN || req->synthetic_log2 > max)
+    if (j->kind == CUZK_ENGINE_KIND_SYNTHETIC) {
+        unsigned max = CUZK_CIRCUITS_LOG2_MAX < CUZK_NTT_MAX_LOG2 ? CUZK_CIRCUITS_LOG2_MAX : CUZK_NTT_MAX_LOG2;
+        if (req->synthetic_log2 < CUZK_CIRCUITS_LOG2_MIN || req->synthetic_log2 > max)
             return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "synthetic_log2 %u is outside [%u, %u]", req->synthetic_log2,
-                             CIRCUITS_LOG2_MIN, max);
+                             CUZK_CIRCUITS_LOG2_MIN, max);
         snprintf(id, sizeof id, "synthetic-%u-%llu", req->synthetic_log2, (unsigned long long)req->seed);
-        k = engine_key_get(e, id, true, req->synthetic_log2, req->seed);
+        k = cuzk_engine_key_get(e, id, true, req->synthetic_log2, req->seed);
     } else {
         if (e->param_dir == NULL)
             return cuzk_fail(err, CUZK_ERR_NOT_FOUND, "no param_dir is configured, so no circuit is registered");
-        if (!engine_circuit_id_valid(req->circuit_id))
+        if (!cuzk_engine_circuit_id_valid(req->circuit_id))
             return cuzk_fail(err, CUZK_ERR_INVALID_ARG,
                              "invalid circuit id (letters, digits, '-', '_', '.'; not empty)");
         char path[4400];
@@ -835,7 +835,7 @@ static cuzk_status submit_prepare(engine *e, const engine_request *req, engine_j
         if (!has_bytes && access(req->witness_path, R_OK) != 0)
             return cuzk_fail(err, CUZK_ERR_NOT_FOUND, "witness file %s cannot be read: %s", req->witness_path,
                              strerror(errno));
-        k = engine_key_get(e, req->circuit_id, false, 0, 0);
+        k = cuzk_engine_key_get(e, req->circuit_id, false, 0, 0);
     }
     if (k == NULL) return cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory");
 
@@ -845,8 +845,8 @@ static cuzk_status submit_prepare(engine *e, const engine_request *req, engine_j
                          ENGINE_MAX_PARTITIONS);
     /* the size check needs the circuit's dimensions: known for synthetic circuits and for circuits loaded before,
      * read from the PCE header for the others (a header that cannot be read is reported by the load) */
-    if (engine_key_read_dims(e, k)) {
-        uint64_t need = engine_partition_need(e, k);
+    if (cuzk_engine_key_read_dims(e, k)) {
+        uint64_t need = cuzk_engine_partition_need(e, k);
         if (need > e->mem_budget)
             return cuzk_fail(err, CUZK_ERR_OVER_BUDGET,
                              "job needs %llu bytes of working memory per partition, budget %llu",
@@ -854,7 +854,7 @@ static cuzk_status submit_prepare(engine *e, const engine_request *req, engine_j
     }
     j->proofs = calloc(j->partitions, sizeof *j->proofs);
     if (j->proofs == NULL) return cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory");
-    if (j->kind == ENGINE_KIND_GENERIC_CIRCUIT) {
+    if (j->kind == CUZK_ENGINE_KIND_GENERIC_CIRCUIT) {
         if (req->witness != NULL && req->witness_len > 0) {
             if (e->mem_used + req->witness_len > e->mem_budget)
                 return cuzk_fail(err, CUZK_ERR_OVER_BUDGET,
@@ -875,25 +875,25 @@ static cuzk_status submit_prepare(engine *e, const engine_request *req, engine_j
     j->key = k;
     k->refs++;
     k->last_use = ++e->lru_clock;
-    engine_key_request(e, k);
+    cuzk_engine_key_request(e, k);
     return CUZK_OK;
 }
 
-cuzk_status engine_submit(engine *e, const engine_request *req, char job_id[ENGINE_ID_MAX], uint32_t *queue_position,
+cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_engine_request *req, char job_id[CUZK_ENGINE_ID_MAX], uint32_t *queue_position,
                           bool *attached, cuzk_errmsg *err)
 {
     if (e == NULL || req == NULL || job_id == NULL) return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "NULL argument");
     job_id[0] = 0;
     if (queue_position != NULL) *queue_position = 0;
     if (attached != NULL) *attached = false;
-    if (strnlen(req->request_id, ENGINE_ID_MAX) == ENGINE_ID_MAX ||
-        strnlen(req->circuit_id, ENGINE_ID_MAX) == ENGINE_ID_MAX)
+    if (strnlen(req->request_id, CUZK_ENGINE_ID_MAX) == CUZK_ENGINE_ID_MAX ||
+        strnlen(req->circuit_id, CUZK_ENGINE_ID_MAX) == CUZK_ENGINE_ID_MAX)
         return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "request_id or circuit_id is longer than %d bytes",
-                         ENGINE_ID_MAX - 1);
-    bool filecoin = req->proof_kind >= ENGINE_KIND_POREP_SEAL_COMMIT && req->proof_kind <= ENGINE_KIND_WINNING_POST;
-    if (!filecoin && req->proof_kind != ENGINE_KIND_GENERIC_CIRCUIT && req->proof_kind != ENGINE_KIND_SYNTHETIC)
+                         CUZK_ENGINE_ID_MAX - 1);
+    bool filecoin = req->proof_kind >= CUZK_ENGINE_KIND_POREP_SEAL_COMMIT && req->proof_kind <= CUZK_ENGINE_KIND_WINNING_POST;
+    if (!filecoin && req->proof_kind != CUZK_ENGINE_KIND_GENERIC_CIRCUIT && req->proof_kind != CUZK_ENGINE_KIND_SYNTHETIC)
         return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "unknown proof kind %u", req->proof_kind);
-    if ((unsigned)req->priority >= ENGINE_NUM_PRIORITIES)
+    if ((unsigned)req->priority >= CUZK_ENGINE_NUM_PRIORITIES)
         return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "unknown priority %u", (unsigned)req->priority);
 
     pthread_mutex_lock(&e->lock);
@@ -906,7 +906,7 @@ cuzk_status engine_submit(engine *e, const engine_request *req, char job_id[ENGI
     if (req->request_id[0] != 0) {
         for (engine_job *x = e->jobs; x != NULL; x = x->next) {
             if (strcmp(x->request_id, req->request_id) == 0) {
-                snprintf(job_id, ENGINE_ID_MAX, "%s", x->id);
+                snprintf(job_id, CUZK_ENGINE_ID_MAX, "%s", x->id);
                 if (queue_position != NULL) *queue_position = job_queue_position(e, x);
                 if (attached != NULL) *attached = true;
                 goto out;
@@ -921,9 +921,9 @@ cuzk_status engine_submit(engine *e, const engine_request *req, char job_id[ENGI
     snprintf(j->request_id, sizeof j->request_id, "%s", req->request_id);
     snprintf(j->id, sizeof j->id, "job-%llu", (unsigned long long)++e->next_job_no);
     j->kind = req->proof_kind;
-    j->prio = req->priority == ENGINE_PRIO_UNSPECIFIED ? default_priority(req->proof_kind) : req->priority;
+    j->prio = req->priority == CUZK_ENGINE_PRIO_UNSPECIFIED ? default_priority(req->proof_kind) : req->priority;
     j->seq = ++e->next_seq;
-    j->t_submit = engine_now();
+    j->t_submit = cuzk_engine_now();
     if (!filecoin) {
         s = submit_prepare(e, req, j, err);
         if (s != CUZK_OK) {
@@ -937,12 +937,12 @@ cuzk_status engine_submit(engine *e, const engine_request *req, char job_id[ENGI
     else
         e->jobs = j;
     e->jobs_tail = j;
-    snprintf(job_id, ENGINE_ID_MAX, "%s", j->id);
+    snprintf(job_id, CUZK_ENGINE_ID_MAX, "%s", j->id);
     if (filecoin) {
         /* accepted and answered, so that Curio sees a FAILED proof with a reason rather than a transport error */
         j->partitions = 1;
-        engine_job_finish(e, j, ENGINE_JOB_FAILED, "proof kind %s is not supported yet",
-                          engine_kind_name(req->proof_kind));
+        cuzk_engine_job_finish(e, j, CUZK_ENGINE_JOB_FAILED, "proof kind %s is not supported yet",
+                          cuzk_engine_kind_name(req->proof_kind));
     }
     if (queue_position != NULL) *queue_position = job_queue_position(e, j);
     pthread_cond_broadcast(&e->work_cv);
@@ -951,7 +951,7 @@ out:
     return s;
 }
 
-cuzk_status engine_await(engine *e, const char *job_id, uint64_t timeout_ms, engine_result *out)
+cuzk_status cuzk_engine_await(cuzk_engine *e, const char *job_id, uint64_t timeout_ms, cuzk_engine_result *out)
 {
     if (out != NULL) memset(out, 0, sizeof *out);
     if (e == NULL || job_id == NULL || out == NULL) return CUZK_ERR_INVALID_ARG;
@@ -960,7 +960,7 @@ cuzk_status engine_await(engine *e, const char *job_id, uint64_t timeout_ms, eng
     engine_job *j = job_find(e, job_id);
     if (j == NULL) {
         pthread_mutex_unlock(&e->lock);
-        out->status = ENGINE_JOB_UNKNOWN;
+        out->status = CUZK_ENGINE_JOB_UNKNOWN;
         snprintf(out->error_message, sizeof out->error_message, "no job %.128s (unknown, or its result expired)",
                  job_id);
         return CUZK_ERR_NOT_FOUND;
@@ -988,7 +988,7 @@ cuzk_status engine_await(engine *e, const char *job_id, uint64_t timeout_ms, eng
             }
         }
     } else {
-        out->status = ENGINE_JOB_TIMEOUT;
+        out->status = CUZK_ENGINE_JOB_TIMEOUT;
         snprintf(out->error_message, sizeof out->error_message, "job %s is still %s after %llu ms", j->id,
                  j->state == JOB_QUEUED ? "queued" : "running", (unsigned long long)timeout_ms);
     }
@@ -997,7 +997,7 @@ cuzk_status engine_await(engine *e, const char *job_id, uint64_t timeout_ms, eng
     return s;
 }
 
-cuzk_status engine_cancel(engine *e, const char *job_id, bool *was_running)
+cuzk_status cuzk_engine_cancel(cuzk_engine *e, const char *job_id, bool *was_running)
 {
     if (was_running != NULL) *was_running = false;
     if (e == NULL || job_id == NULL) return CUZK_ERR_INVALID_ARG;
@@ -1009,13 +1009,13 @@ cuzk_status engine_cancel(engine *e, const char *job_id, bool *was_running)
     }
     if (was_running != NULL) *was_running = j->state == JOB_RUNNING;
     /* the result is final at once; partitions in flight drop out at their next stage boundary */
-    engine_job_finish(e, j, ENGINE_JOB_CANCELLED, "cancelled by request");
+    cuzk_engine_job_finish(e, j, CUZK_ENGINE_JOB_CANCELLED, "cancelled by request");
     pthread_mutex_unlock(&e->lock);
     return CUZK_OK;
 }
 
 /* ---- status and keys --------------------------------------------------------------------------------------------- */
-cuzk_status engine_status(engine *e, engine_status_report *out)
+cuzk_status cuzk_engine_status(cuzk_engine *e, cuzk_engine_status_report *out)
 {
     if (out != NULL) memset(out, 0, sizeof *out);
     if (e == NULL || out == NULL) return CUZK_ERR_INVALID_ARG;
@@ -1027,38 +1027,38 @@ cuzk_status engine_status(engine *e, engine_status_report *out)
     out->queues = calloc(ENGINE_NUM_KINDS, sizeof *out->queues);
     if (out->gpus == NULL || out->srs == NULL || out->queues == NULL) {
         pthread_mutex_unlock(&e->lock);
-        engine_status_clear(out);
+        cuzk_engine_status_clear(out);
         return CUZK_ERR_NOMEM;
     }
     out->num_gpus = e->num_devices;
     unsigned per = e->num_provers / e->num_devices;
-    double now = engine_now();
+    double now = cuzk_engine_now();
     for (unsigned d = 0; d < e->num_devices; d++) {
         e->be.device_info(e->be.ctx, d, &out->gpus[d]);
-        engine_device_status(e, d, now, &out->gpus[d]);
+        cuzk_engine_device_status(e, d, now, &out->gpus[d]);
         for (unsigned w = d * per; w < (d + 1) * per; w++) {
             if (e->prover_job[w][0] != 0) {
-                snprintf(out->gpus[d].current_job_id, ENGINE_ID_MAX, "%s", e->prover_job[w]);
+                snprintf(out->gpus[d].current_job_id, CUZK_ENGINE_ID_MAX, "%s", e->prover_job[w]);
                 snprintf(out->gpus[d].current_proof_kind, sizeof out->gpus[d].current_proof_kind, "%s",
-                         engine_kind_name(e->prover_kind[w]));
+                         cuzk_engine_kind_name(e->prover_kind[w]));
                 break;
             }
         }
     }
     for (engine_key *k = e->keys; k != NULL; k = k->next) {
-        engine_srs_status *s = &out->srs[out->num_srs++];
+        cuzk_engine_srs_status *s = &out->srs[out->num_srs++];
         snprintf(s->circuit_id, sizeof s->circuit_id, "%s", k->id);
         bool warm = k->state == KEY_WARM || (k->state == KEY_LOADING && k->loading_from_warm);
-        s->tier = k->state == KEY_HOT ? ENGINE_TIER_HOT : warm ? ENGINE_TIER_WARM : ENGINE_TIER_COLD;
+        s->tier = k->state == KEY_HOT ? CUZK_ENGINE_TIER_HOT : warm ? CUZK_ENGINE_TIER_WARM : CUZK_ENGINE_TIER_COLD;
         s->size_bytes = k->size_bytes;
         s->ref_count = k->refs;
     }
     out->num_queues = ENGINE_NUM_KINDS;
     static const uint32_t kinds[ENGINE_NUM_KINDS] = {
-        ENGINE_KIND_POREP_SEAL_COMMIT, ENGINE_KIND_SNAP_DEALS_UPDATE, ENGINE_KIND_WINDOW_POST_PARTITION,
-        ENGINE_KIND_WINNING_POST,      ENGINE_KIND_GENERIC_CIRCUIT,   ENGINE_KIND_SYNTHETIC};
+        CUZK_ENGINE_KIND_POREP_SEAL_COMMIT, CUZK_ENGINE_KIND_SNAP_DEALS_UPDATE, CUZK_ENGINE_KIND_WINDOW_POST_PARTITION,
+        CUZK_ENGINE_KIND_WINNING_POST,      CUZK_ENGINE_KIND_GENERIC_CIRCUIT,   CUZK_ENGINE_KIND_SYNTHETIC};
     for (int i = 0; i < ENGINE_NUM_KINDS; i++) {
-        snprintf(out->queues[i].proof_kind, sizeof out->queues[i].proof_kind, "%s", engine_kind_name(kinds[i]));
+        snprintf(out->queues[i].proof_kind, sizeof out->queues[i].proof_kind, "%s", cuzk_engine_kind_name(kinds[i]));
         for (engine_job *j = e->jobs; j != NULL; j = j->next) {
             if (j->kind != kinds[i]) continue;
             if (j->state == JOB_QUEUED) out->queues[i].pending++;
@@ -1067,14 +1067,14 @@ cuzk_status engine_status(engine *e, engine_status_report *out)
         out->total_proofs_completed += e->done_count[i][0];
         out->total_proofs_failed += e->done_count[i][1];
     }
-    out->uptime_seconds = (uint64_t)(engine_now() - e->t_start);
+    out->uptime_seconds = (uint64_t)(cuzk_engine_now() - e->t_start);
     out->pinned_memory_bytes = e->keys_hot_bytes;
     out->pinned_memory_limit_bytes = e->key_budget;
     pthread_mutex_unlock(&e->lock);
     return CUZK_OK;
 }
 
-void engine_status_clear(engine_status_report *r)
+void cuzk_engine_status_clear(cuzk_engine_status_report *r)
 {
     if (r == NULL) return;
     free(r->gpus);
@@ -1095,7 +1095,7 @@ static bool parse_synthetic_id(const char *id, unsigned *log2, uint64_t *seed)
     return true;
 }
 
-cuzk_status engine_preload(engine *e, const char *circuit_id, bool *already_loaded, uint64_t *load_time_ms,
+cuzk_status cuzk_engine_preload(cuzk_engine *e, const char *circuit_id, bool *already_loaded, uint64_t *load_time_ms,
                            cuzk_errmsg *err)
 {
     if (already_loaded != NULL) *already_loaded = false;
@@ -1105,12 +1105,12 @@ cuzk_status engine_preload(engine *e, const char *circuit_id, bool *already_load
     uint64_t seed = 0;
     bool synthetic = parse_synthetic_id(circuit_id, &log2, &seed);
     if (synthetic) {
-        unsigned max = CIRCUITS_LOG2_MAX < NTT_MAX_LOG2 ? CIRCUITS_LOG2_MAX : NTT_MAX_LOG2;
-        if (log2 < CIRCUITS_LOG2_MIN || log2 > max)
+        unsigned max = CUZK_CIRCUITS_LOG2_MAX < CUZK_NTT_MAX_LOG2 ? CUZK_CIRCUITS_LOG2_MAX : CUZK_NTT_MAX_LOG2;
+        if (log2 < CUZK_CIRCUITS_LOG2_MIN || log2 > max)
             return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "synthetic log2 %u is outside [%u, %u]", log2,
-                             CIRCUITS_LOG2_MIN, max);
+                             CUZK_CIRCUITS_LOG2_MIN, max);
     } else {
-        if (!engine_circuit_id_valid(circuit_id)) return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "invalid circuit id");
+        if (!cuzk_engine_circuit_id_valid(circuit_id)) return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "invalid circuit id");
         char path[4400];
         if (e->param_dir == NULL) return cuzk_fail(err, CUZK_ERR_NOT_FOUND, "no param_dir is configured");
         snprintf(path, sizeof path, "%s/%s.params", e->param_dir, circuit_id);
@@ -1122,36 +1122,36 @@ cuzk_status engine_preload(engine *e, const char *circuit_id, bool *already_load
         s = cuzk_fail(err, CUZK_ERR_SHUTTING_DOWN, "the engine is shutting down");
         goto out;
     }
-    engine_key *k = engine_key_get(e, circuit_id, synthetic, log2, seed);
+    engine_key *k = cuzk_engine_key_get(e, circuit_id, synthetic, log2, seed);
     if (k == NULL) {
         s = cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory");
         goto out;
     }
-    if (k->state == KEY_HOT && (!e->dev_keys || engine_devkey_all_ready(e, k))) {
+    if (k->state == KEY_HOT && (!e->dev_keys || cuzk_engine_devkey_all_ready(e, k))) {
         if (already_loaded != NULL) *already_loaded = true;
         k->last_use = ++e->lru_clock;
         goto out;
     }
-    double t0 = engine_now();
+    double t0 = cuzk_engine_now();
     k->refs++; /* not evicted to make room while we wait */
-    engine_key_request(e, k);
+    cuzk_engine_key_request(e, k);
     while (!e->stop && (k->load_queued || k->state == KEY_LOADING)) pthread_cond_wait(&e->done_cv, &e->lock);
     if (k->state == KEY_HOT && e->dev_keys && !e->stop) {
         /* and on every device in service (each device's loader makes its copy) */
         k->dev_preload++;
         pthread_cond_broadcast(&e->devload_cv);
-        while (!e->stop && !engine_devkey_all_settled(e, k)) pthread_cond_wait(&e->done_cv, &e->lock);
+        while (!e->stop && !cuzk_engine_devkey_all_settled(e, k)) pthread_cond_wait(&e->done_cv, &e->lock);
         k->dev_preload--;
-        if (!e->stop && !engine_devkey_all_ready(e, k)) {
+        if (!e->stop && !cuzk_engine_devkey_all_ready(e, k)) {
             s = cuzk_fail(err, CUZK_ERR_DEVICE, "cannot load circuit %s on the GPUs: %s", circuit_id,
-                          engine_devkey_error(e, k));
-            engine_key_unref(e, k);
+                          cuzk_engine_devkey_error(e, k));
+            cuzk_engine_key_unref(e, k);
             goto out;
         }
     }
-    engine_key_unref(e, k);
+    cuzk_engine_key_unref(e, k);
     if (k->state == KEY_HOT) {
-        if (load_time_ms != NULL) *load_time_ms = e->dev_keys ? (uint64_t)((engine_now() - t0) * 1000) : k->load_ms;
+        if (load_time_ms != NULL) *load_time_ms = e->dev_keys ? (uint64_t)((cuzk_engine_now() - t0) * 1000) : k->load_ms;
     } else if (e->stop) {
         s = cuzk_fail(err, CUZK_ERR_SHUTTING_DOWN, "the engine shut down during the load");
     } else {
@@ -1163,7 +1163,7 @@ out:
     return s;
 }
 
-cuzk_status engine_evict(engine *e, const char *circuit_id, bool *was_loaded, uint64_t *freed_bytes)
+cuzk_status cuzk_engine_evict(cuzk_engine *e, const char *circuit_id, bool *was_loaded, uint64_t *freed_bytes)
 {
     if (was_loaded != NULL) *was_loaded = false;
     if (freed_bytes != NULL) *freed_bytes = 0;
@@ -1171,7 +1171,7 @@ cuzk_status engine_evict(engine *e, const char *circuit_id, bool *was_loaded, ui
     pthread_mutex_lock(&e->lock);
     cuzk_status s = CUZK_OK;
     engine_key *k = e->keys;
-    while (k != NULL && strncmp(k->id, circuit_id, ENGINE_ID_MAX) != 0) k = k->next;
+    while (k != NULL && strncmp(k->id, circuit_id, CUZK_ENGINE_ID_MAX) != 0) k = k->next;
     if (k == NULL) {
         s = CUZK_ERR_NOT_FOUND;
     } else if (k->state == KEY_HOT && k->refs > 0) {
@@ -1179,18 +1179,18 @@ cuzk_status engine_evict(engine *e, const char *circuit_id, bool *was_loaded, ui
     } else if (k->state == KEY_HOT) {
         if (was_loaded != NULL) *was_loaded = true;
         if (freed_bytes != NULL) *freed_bytes = k->size_bytes;
-        engine_key_free_contents(e, k);
+        cuzk_engine_key_free_contents(e, k);
     } else if (k->state == KEY_WARM) {
-        engine_key_free_contents(e, k); /* the mappings go: an explicit evict leaves nothing behind */
+        cuzk_engine_key_free_contents(e, k); /* the mappings go: an explicit evict leaves nothing behind */
     }
     /* and its copies on the devices, unless a job needs them */
     engine_devkey_list gone = {0};
     if (s == CUZK_OK && e->dev_keys && k->refs == 0) {
-        uint64_t vram = engine_devkeys_detach(e, k, &gone);
+        uint64_t vram = cuzk_engine_devkeys_detach(e, k, &gone);
         if (vram != 0 && was_loaded != NULL) *was_loaded = true;
         if (freed_bytes != NULL) *freed_bytes += vram;
     }
     pthread_mutex_unlock(&e->lock);
-    engine_devkeys_release(e, &gone);
+    cuzk_engine_devkeys_release(e, &gone);
     return s;
 }

@@ -16,8 +16,8 @@ struct engine_key;
 
 /* ---- backend ----------------------------------------------------------------------------------------------------
  * What the prover workers call for one partition once its synthesis is done. prove_start runs on the prover worker
- * (for a GPU: the device part, gpu_prove_msms) and prove_finish on a finalizer, before the proof is verified (for a
- * GPU: groth16_assemble on the host), so that the worker takes the next partition while the host finishes this one;
+ * (for a GPU: the device part, cuzk_gpu_prove_msms) and prove_finish on a finalizer, before the proof is verified (for a
+ * GPU: cuzk_groth16_assemble on the host), so that the worker takes the next partition while the host finishes this one;
  * the CPU backend does everything in prove_start. Between them the work item carries the backend's results (sums).
  * Both leave the proof in w->proof (after finish) and the phase times in w->stats; on failure they fill err and the
  * engine fails the job. CUZK_ERR_DEVICE from a backend takes the device out of service (engine.c).
@@ -31,26 +31,26 @@ struct engine_key;
  *                   w->z_form; z[0 .. num_inputs) must stay as they are (the verification reads them)
  *  dev_key_*        device-resident keys: the engine keeps, per device and key, a handle that dev_key_load makes
  *                   (from the HOT host key: its circuit and, for registered circuits, its points; for synthetic keys
- *                   the device generates the key from engine_synthetic_toxic) on the engine's per-device loader
+ *                   the device generates the key from cuzk_engine_synthetic_toxic) on the engine's per-device loader
  *                   thread, and decides which keys stay (a VRAM budget per device, least recently used first). */
 typedef struct engine_work {
     struct engine_job *job;
     struct engine_key *key;
     uint32_t index;        /* partition */
     unsigned worker;       /* the prover worker that proved it (its device: worker / workers per device) */
-    const fr_t *z;         /* the partition's witness (= owned_z): generated for SYNTHETIC, parsed for GENERIC */
-    fr_t *owned_z;
+    const cuzk_fr_t *z;         /* the partition's witness (= owned_z): generated for SYNTHETIC, parsed for GENERIC */
+    cuzk_fr_t *owned_z;
     uint64_t z_bytes;      /* of owned_z; from the backend's witness_alloc when z_backend */
     bool z_backend;
     const void *z_form;    /* what the backend's witness_made made of z (NULL: z as synthesized) */
-    r1cs_c_mode c_mode;    /* R1CS_C_CHECKED for a caller's witness (a backend that synthesizes checks it) */
-    bool given_rs;         /* deterministic r and s (engine_config.deterministic_rs) */
-    fr_t r, s;
-    groth16_synthesis syn; /* a, b, c from synthesis (backends that do not synthesize); the backend consumes them */
+    cuzk_r1cs_c_mode c_mode;    /* CUZK_R1CS_C_CHECKED for a caller's witness (a backend that synthesizes checks it) */
+    bool given_rs;         /* deterministic r and s (cuzk_engine_config.deterministic_rs) */
+    cuzk_fr_t r, s;
+    cuzk_groth16_synthesis syn; /* a, b, c from synthesis (backends that do not synthesize); the backend consumes them */
     void *dev_key;         /* the device key the worker proves with (backends with dev_key_load) */
-    groth16_msm_sums sums; /* prove_start's results for prove_finish (backends that compute the MSMs elsewhere) */
-    groth16_proof_t proof;
-    groth16_prove_stats stats;
+    cuzk_groth16_msm_sums sums; /* prove_start's results for prove_finish (backends that compute the MSMs elsewhere) */
+    cuzk_groth16_proof_t proof;
+    cuzk_groth16_prove_stats stats;
     double upload_s;       /* backends that copy to a device report it; 0 on the CPU */
     uint64_t mem_bytes;    /* admitted working memory: the prover's part is released after prove_start, the
                             * witness's (z_mem) when the partition is dropped after verification */
@@ -67,37 +67,37 @@ typedef struct engine_backend {
     const char *name;
     void *ctx;
     unsigned (*num_devices)(void *ctx);
-    void (*device_info)(void *ctx, unsigned device, engine_gpu_status *out);
+    void (*device_info)(void *ctx, unsigned device, cuzk_engine_gpu_status *out);
     /* the bytes one partition holds from synthesis to the end of its proof, besides the witness */
-    uint64_t (*partition_bytes)(void *ctx, const groth16_prove_shape *shape);
+    uint64_t (*partition_bytes)(void *ctx, const cuzk_groth16_prove_shape *shape);
     cuzk_status (*prove_start)(void *ctx, unsigned device, engine_work *w, cuzk_errmsg *err);
     cuzk_status (*prove_finish)(void *ctx, unsigned device, engine_work *w, cuzk_errmsg *err);
     void (*destroy)(void *ctx);
     /* optional, see above */
     bool synthesizes;
     unsigned default_workers; /* prover workers per device when the config gives 0; 0 = 1 */
-    cuzk_status (*witness_alloc)(void *ctx, uint64_t bytes, fr_t **out);
-    void (*witness_free)(void *ctx, fr_t *z, uint64_t bytes);
+    cuzk_status (*witness_alloc)(void *ctx, uint64_t bytes, cuzk_fr_t **out);
+    void (*witness_free)(void *ctx, cuzk_fr_t *z, uint64_t bytes);
     cuzk_status (*witness_made)(void *ctx, engine_work *w, unsigned threads, cuzk_errmsg *err);
     /* others_bytes: what the device's other resident keys hold; allow_streamed: the key may be placed STREAMED
      * (else RESIDENT only). CUZK_ERR_NOMEM when it does not fit (the engine then evicts and retries). */
     cuzk_status (*dev_key_load)(void *ctx, unsigned device, const struct engine_key *k, uint64_t others_bytes,
                                 bool allow_streamed, void **handle, engine_devkey_info *info, cuzk_errmsg *err);
     void (*dev_key_free)(void *ctx, unsigned device, void *handle);
-    const groth16_vk *(*dev_key_vk)(void *ctx, void *handle);
+    const cuzk_groth16_vk *(*dev_key_vk)(void *ctx, void *handle);
 } engine_backend;
 
 /* threads per partition's H and MSM work */
-cuzk_status engine_backend_cpu(engine_backend *b, unsigned threads);
+cuzk_status cuzk_engine_backend_cpu(engine_backend *b, unsigned threads);
 #ifdef CUZK_HAVE_CUDA
 /* The GPU backend over cfg's devices (all visible ones when none are listed). CUZK_ERR_NOT_FOUND when there is no
  * device; CUZK_ERR_INVALID_ARG for a listed device that does not exist. */
-cuzk_status engine_backend_gpu(engine_backend *b, const engine_config *cfg, cuzk_errmsg *err);
+cuzk_status cuzk_engine_backend_gpu(engine_backend *b, const cuzk_engine_config *cfg, cuzk_errmsg *err);
 #endif
 
-/* engine_create with a given backend (the engine takes it over and calls its destroy). Used by the GPU backend's
+/* cuzk_engine_create with a given backend (the engine takes it over and calls its destroy). Used by the GPU backend's
  * wiring and by tests that inject failures. */
-cuzk_status engine_create_with_backend(engine **out, const engine_config *cfg, const engine_backend *be,
+cuzk_status cuzk_engine_create_with_backend(cuzk_engine **out, const cuzk_engine_config *cfg, const engine_backend *be,
                                        cuzk_errmsg *err);
 
 /* ---- keys (keys.c) --------------------------------------------------------------------------------------------- */
@@ -123,7 +123,7 @@ typedef struct {
 } engine_devkey;
 
 typedef struct engine_key {
-    char id[ENGINE_ID_MAX];   /* circuit id, or "synthetic-<log2>-<seed>" */
+    char id[CUZK_ENGINE_ID_MAX];   /* circuit id, or "synthetic-<log2>-<seed>" */
     bool synthetic;
     unsigned log2;
     uint64_t seed;
@@ -140,20 +140,20 @@ typedef struct engine_key {
     cuzk_status last_status;  /* of the last load */
     /* known after the first load (and kept when evicted), for memory admission at submit */
     bool dims_known;
-    bool shape_known;          /* shape holds the loaded key's densities (groth16_prove_shape_key); else the
-                                * admission bound takes every variable as selected (groth16_prove_shape_worst) */
-    groth16_prove_shape shape;
+    bool shape_known;          /* shape holds the loaded key's densities (cuzk_groth16_prove_shape_key); else the
+                                * admission bound takes every variable as selected (cuzk_groth16_prove_shape_worst) */
+    cuzk_groth16_prove_shape shape;
     uint64_t domain_size, num_vars, num_inputs;
     char last_error[256];     /* the last load's failure, given to the jobs that waited for it */
     /* HOT contents: cs (a PCE mapping when the key has files, else heap) and pk (with device keys, a synthetic key's
      * pk stays empty: the devices generate it). WARM: cs and params_map */
-    r1cs_t *cs;
-    groth16_pk pk;
+    cuzk_r1cs_t *cs;
+    cuzk_groth16_pk pk;
     /* the verifying key (an owned copy, from the host key or the first device key) and its preparation: kept when
      * the contents go, replaced by the next host load (no partition is in flight then) */
     bool have_vk;
-    groth16_vk vk;
-    groth16_pvk pvk;
+    cuzk_groth16_vk vk;
+    cuzk_groth16_pvk pvk;
     /* per device (engine.num_devices entries) with device keys, else NULL; dev_preload: preloads waiting for them */
     engine_devkey *dev;
     uint32_t dev_preload;
@@ -175,22 +175,22 @@ typedef struct {
     double sum;
 } engine_hist;
 
-extern const char *const engine_stage_names[STAGE_COUNT];
-void engine_hist_add(engine_hist *h, double seconds);
+extern const char *const cuzk_engine_stage_names[STAGE_COUNT];
+void cuzk_engine_hist_add(engine_hist *h, double seconds);
 
 /* kinds with their own counters and queue lines: the wire's four, GENERIC_CIRCUIT, SYNTHETIC */
 #define ENGINE_NUM_KINDS 6
-int engine_kind_index(uint32_t kind); /* -1 when unknown */
-const char *engine_kind_name(uint32_t kind);
+int cuzk_engine_kind_index(uint32_t kind); /* -1 when unknown */
+const char *cuzk_engine_kind_name(uint32_t kind);
 
 /* ---- jobs ------------------------------------------------------------------------------------------------------ */
 typedef enum { JOB_QUEUED = 0, JOB_RUNNING, JOB_DONE } job_state;
 
 typedef struct engine_job {
-    char id[ENGINE_ID_MAX];
-    char request_id[ENGINE_ID_MAX];
+    char id[CUZK_ENGINE_ID_MAX];
+    char request_id[CUZK_ENGINE_ID_MAX];
     uint32_t kind;
-    engine_priority prio;
+    cuzk_engine_priority prio;
     uint64_t seq; /* FIFO order within a priority */
     job_state state;
     engine_key *key;          /* referenced until the job is done and no partition is in flight */
@@ -200,11 +200,11 @@ typedef struct engine_job {
     char *wtns_path;
     uint64_t payload_bytes;
     uint32_t partitions, next_part, inflight, parts_done;
-    groth16_proof_t *proofs;
-    engine_result result;     /* status, error_message and timings once done (proof filled on completion) */
+    cuzk_groth16_proof_t *proofs;
+    cuzk_engine_result result;     /* status, error_message and timings once done (proof filled on completion) */
     double t_submit, t_dispatch, t_admit_wait, t_done;
     double synth_s, prove_s, key_wait_s;
-    uint32_t waiters;         /* engine_await calls inside; a done job is purged only without them */
+    uint32_t waiters;         /* cuzk_engine_await calls inside; a done job is purged only without them */
     struct engine_job *next;
 } engine_job;
 
@@ -221,8 +221,8 @@ typedef struct {
 } engine_dev;
 
 /* ---- the engine ------------------------------------------------------------------------------------------------ */
-struct engine {
-    engine_config cfg;
+struct cuzk_engine {
+    cuzk_engine_config cfg;
     char *param_dir;
     engine_backend be;
     unsigned num_devices, num_provers, num_finalizers;
@@ -254,7 +254,7 @@ struct engine {
     uint64_t mem_budget, mem_used, mem_peak;
 
     /* per-prover-worker current job, for status */
-    char (*prover_job)[ENGINE_ID_MAX];
+    char (*prover_job)[CUZK_ENGINE_ID_MAX];
     uint32_t *prover_kind;
 
     /* counters and histograms */
@@ -267,57 +267,57 @@ struct engine {
     unsigned num_threads;
 };
 
-double engine_now(void);
+double cuzk_engine_now(void);
 /* The working-memory budget a config gives: its working_memory_budget, else 75 % of physical memory. */
-uint64_t engine_memory_budget(const engine_config *cfg);
+uint64_t cuzk_engine_memory_budget(const cuzk_engine_config *cfg);
 
 /* keys.c, all with the lock held */
-engine_key *engine_key_get(engine *e, const char *id, bool synthetic, unsigned log2, uint64_t seed);
-void engine_key_request(engine *e, engine_key *k);
-void engine_key_unref(engine *e, engine_key *k);
-void *engine_loader_main(void *arg);
-void engine_key_free_contents(engine *e, engine_key *k);
+engine_key *cuzk_engine_key_get(cuzk_engine *e, const char *id, bool synthetic, unsigned log2, uint64_t seed);
+void cuzk_engine_key_request(cuzk_engine *e, engine_key *k);
+void cuzk_engine_key_unref(cuzk_engine *e, engine_key *k);
+void *cuzk_engine_loader_main(void *arg);
+void cuzk_engine_key_free_contents(cuzk_engine *e, engine_key *k);
 
 /* ---- devices and device keys (devkeys.c), lock held unless said otherwise ---------------------------------------- */
 typedef struct {
-    engine *e;
+    cuzk_engine *e;
     unsigned id; /* prover worker or device */
 } engine_thread_arg;
 /* one per device in service: makes the device keys that queued partitions, preloads and running jobs want */
-void *engine_devloader_main(void *arg);
+void *cuzk_engine_devloader_main(void *arg);
 /* Takes device d out of service (idempotent); fails every unfinished job when no device is left. */
-void engine_device_broken(engine *e, unsigned d, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void cuzk_engine_device_broken(cuzk_engine *e, unsigned d, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* why devices went out of service ("" when none did) */
-const char *engine_devices_error(engine *e);
+const char *cuzk_engine_devices_error(cuzk_engine *e);
 /* the engine's part of a device's status (keys, busy time, broken) */
-void engine_device_status(engine *e, unsigned d, double now, engine_gpu_status *out);
+void cuzk_engine_device_status(cuzk_engine *e, unsigned d, double now, cuzk_engine_gpu_status *out);
 /* preloads: whether k is READY on every device in service; whether each of them is READY or FAILED; the error */
-bool engine_devkey_all_ready(engine *e, engine_key *k);
-bool engine_devkey_all_settled(engine *e, engine_key *k);
-const char *engine_devkey_error(engine *e, engine_key *k);
+bool cuzk_engine_devkey_all_ready(cuzk_engine *e, engine_key *k);
+bool cuzk_engine_devkey_all_settled(cuzk_engine *e, engine_key *k);
+const char *cuzk_engine_devkey_error(cuzk_engine *e, engine_key *k);
 /* A key that no job references any more may be tried again on devices where it failed. */
-void engine_devkey_unreferenced(engine *e, engine_key *k);
-/* Device keys leaving their devices: detached under the lock (the bookkeeping), freed by engine_devkeys_release
+void cuzk_engine_devkey_unreferenced(cuzk_engine *e, engine_key *k);
+/* Device keys leaving their devices: detached under the lock (the bookkeeping), freed by cuzk_engine_devkeys_release
  * after unlocking (freeing device memory waits for the device). */
 typedef struct {
     struct { unsigned device; void *handle; } *items;
     size_t n, cap;
 } engine_devkey_list;
-uint64_t engine_devkeys_detach(engine *e, engine_key *k, engine_devkey_list *out); /* the idle ones; their VRAM */
-void engine_devkeys_release(engine *e, engine_devkey_list *l);                     /* unlocked */
+uint64_t cuzk_engine_devkeys_detach(cuzk_engine *e, engine_key *k, engine_devkey_list *out); /* the idle ones; their VRAM */
+void cuzk_engine_devkeys_release(cuzk_engine *e, engine_devkey_list *l);                     /* unlocked */
 /* The toxic waste of a synthetic key: the same on the CPU and on every device, derived from log2 and seed. */
-void engine_synthetic_toxic(groth16_setup_opts *o, uint64_t log2, uint64_t seed);
-void engine_keys_destroy(engine *e);
-bool engine_circuit_id_valid(const char *id);
+void cuzk_engine_synthetic_toxic(cuzk_groth16_setup_opts *o, uint64_t log2, uint64_t seed);
+void cuzk_engine_keys_destroy(cuzk_engine *e);
+bool cuzk_engine_circuit_id_valid(const char *id);
 /* What admission reserves per partition of key k (its dimensions must be known): the backend's bound for the key's
  * shape (its densities once it has been loaded, the worst case for its dimensions before) plus the witness. */
-uint64_t engine_partition_need(const engine *e, const struct engine_key *k);
+uint64_t cuzk_engine_partition_need(const cuzk_engine *e, const struct engine_key *k);
 /* GENERIC_CIRCUIT keys never loaded: their dimensions from the PCE header (false when it cannot be read; the load
  * then reports why) */
-bool engine_key_read_dims(engine *e, engine_key *k);
+bool cuzk_engine_key_read_dims(cuzk_engine *e, engine_key *k);
 
 /* engine.c, lock held: ends a job (no-op when already done) */
-void engine_job_finish(engine *e, engine_job *j, engine_job_status st, const char *fmt, ...)
+void cuzk_engine_job_finish(cuzk_engine *e, engine_job *j, cuzk_engine_job_status st, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
 #endif

@@ -1,5 +1,5 @@
 /* The key manager: one entry per circuit (a registered circuit's PCE + .params, or a synthetic circuit with a key
- * made by groth16_setup and cached as files in <param_dir>/synthetic), in tiers (engine_internal.h): HOT (decoded in
+ * made by cuzk_groth16_setup and cached as files in <param_dir>/synthetic), in tiers (engine_internal.h): HOT (decoded in
  * memory), WARM (files mapped, points dropped), COLD (files only). One loader thread loads entries while the
  * dispatcher goes on with jobs whose keys are ready; jobs reference their key from submission until their last
  * partition is done. When a load needs room in the key budget, unreferenced HOT entries are demoted to WARM, least
@@ -17,10 +17,10 @@
 #include "cuzk/circuits.h"
 #include "engine_internal.h"
 
-bool engine_circuit_id_valid(const char *id)
+bool cuzk_engine_circuit_id_valid(const char *id)
 {
-    size_t n = strnlen(id, ENGINE_ID_MAX);
-    if (n == 0 || n >= ENGINE_ID_MAX || id[0] == '.') return false;
+    size_t n = strnlen(id, CUZK_ENGINE_ID_MAX);
+    if (n == 0 || n >= CUZK_ENGINE_ID_MAX || id[0] == '.') return false;
     for (size_t i = 0; i < n; i++) {
         char c = id[i];
         bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
@@ -36,19 +36,19 @@ static uint64_t file_size(const char *path)
     return stat(path, &st) == 0 ? (uint64_t)st.st_size : 0;
 }
 
-uint64_t engine_partition_need(const engine *e, const engine_key *k)
+uint64_t cuzk_engine_partition_need(const cuzk_engine *e, const engine_key *k)
 {
-    groth16_prove_shape worst;
-    const groth16_prove_shape *sh = &k->shape;
+    cuzk_groth16_prove_shape worst;
+    const cuzk_groth16_prove_shape *sh = &k->shape;
     if (!k->shape_known) {
-        groth16_prove_shape_worst(&worst, k->domain_size, k->num_vars);
+        cuzk_groth16_prove_shape_worst(&worst, k->domain_size, k->num_vars);
         sh = &worst;
     }
-    return e->be.partition_bytes(e->be.ctx, sh) + k->num_vars * sizeof(fr_t);
+    return e->be.partition_bytes(e->be.ctx, sh) + k->num_vars * sizeof(cuzk_fr_t);
 }
 
 /* The key's files: false for a synthetic key without a parameter directory (it has none). */
-static bool key_paths(const engine *e, const engine_key *k, char pce[4400], char params[4400])
+static bool key_paths(const cuzk_engine *e, const engine_key *k, char pce[4400], char params[4400])
 {
     if (e->param_dir == NULL) return false;
     if (k->synthetic) {
@@ -61,12 +61,12 @@ static bool key_paths(const engine *e, const engine_key *k, char pce[4400], char
     return true;
 }
 
-bool engine_key_read_dims(engine *e, engine_key *k)
+bool cuzk_engine_key_read_dims(cuzk_engine *e, engine_key *k)
 {
     char pce[4400], params[4400];
     uint64_t ni, na, rows;
     if (k->dims_known) return true;
-    if (!key_paths(e, k, pce, params) || r1cs_pce_read_counts(pce, &ni, &na, &rows, NULL) != CUZK_OK) return false;
+    if (!key_paths(e, k, pce, params) || cuzk_r1cs_pce_read_counts(pce, &ni, &na, &rows, NULL) != CUZK_OK) return false;
     /* the bellperson domain: the smallest power of two holding the rows and one row per input */
     uint64_t n = 1;
     while (n < rows + ni) n <<= 1;
@@ -77,7 +77,7 @@ bool engine_key_read_dims(engine *e, engine_key *k)
     return true;
 }
 
-engine_key *engine_key_get(engine *e, const char *id, bool synthetic, unsigned log2, uint64_t seed)
+engine_key *cuzk_engine_key_get(cuzk_engine *e, const char *id, bool synthetic, unsigned log2, uint64_t seed)
 {
     for (engine_key *k = e->keys; k != NULL; k = k->next)
         if (strcmp(k->id, id) == 0) return k;
@@ -109,7 +109,7 @@ engine_key *engine_key_get(engine *e, const char *id, bool synthetic, unsigned l
     return k;
 }
 
-void engine_key_request(engine *e, engine_key *k)
+void cuzk_engine_key_request(cuzk_engine *e, engine_key *k)
 {
     if ((k->state == KEY_COLD || k->state == KEY_WARM) && !k->load_queued) {
         k->load_queued = true;
@@ -118,24 +118,24 @@ void engine_key_request(engine *e, engine_key *k)
     }
 }
 
-void engine_key_unref(engine *e, engine_key *k)
+void cuzk_engine_key_unref(cuzk_engine *e, engine_key *k)
 {
     if (k->refs > 0) k->refs--;
     k->last_use = ++e->lru_clock;
     if (k->refs == 0) {
         pthread_cond_signal(&e->loader_cv); /* a waiting load may fit now */
-        engine_devkey_unreferenced(e, k);
+        cuzk_engine_devkey_unreferenced(e, k);
     }
 }
 
-void engine_key_free_contents(engine *e, engine_key *k)
+void cuzk_engine_key_free_contents(cuzk_engine *e, engine_key *k)
 {
     if (k->state == KEY_HOT) e->keys_hot_bytes -= k->size_bytes;
     if (k->state == KEY_WARM) k->size_bytes = k->hot_bytes;
-    groth16_pk_free(&k->pk);
-    if (k->cs != NULL) r1cs_free(k->cs);
+    cuzk_groth16_pk_free(&k->pk);
+    if (k->cs != NULL) cuzk_r1cs_free(k->cs);
     k->cs = NULL;
-    r1cs_unmap_file(k->params_map, k->params_map_len);
+    cuzk_r1cs_unmap_file(k->params_map, k->params_map_len);
     k->params_map = NULL;
     k->params_map_len = 0;
     k->state = KEY_COLD; /* the verifying key stays (engine_internal.h) */
@@ -143,38 +143,38 @@ void engine_key_free_contents(engine *e, engine_key *k)
 
 /* Lock held; k HOT and unreferenced. Drops the decoded points and keeps the files mapped (WARM) when the circuit is
  * a PCE mapping and the .params file maps; otherwise frees everything (COLD). */
-static void key_demote(engine *e, engine_key *k)
+static void key_demote(cuzk_engine *e, engine_key *k)
 {
     char pce[4400], params[4400];
     const uint8_t *map = NULL;
     size_t len = 0;
     /* with device keys a synthetic key's host part is its circuit alone: a cached .params must not come back */
     if ((e->dev_keys && k->synthetic) || k->cs == NULL || k->cs->map == NULL || !key_paths(e, k, pce, params) ||
-        r1cs_map_file(params, &map, &len, NULL) != CUZK_OK || map == NULL) {
-        engine_key_free_contents(e, k);
+        cuzk_r1cs_map_file(params, &map, &len, NULL) != CUZK_OK || map == NULL) {
+        cuzk_engine_key_free_contents(e, k);
         return;
     }
     /* keep the pages cached: the reload reads them from memory */
     madvise(k->cs->map, k->cs->map_len, MADV_WILLNEED);
     madvise((void *)map, len, MADV_WILLNEED);
     e->keys_hot_bytes -= k->size_bytes;
-    groth16_pk_free(&k->pk);
+    cuzk_groth16_pk_free(&k->pk);
     k->params_map = map;
     k->params_map_len = len;
     k->size_bytes = k->cs->map_len + len;
     k->state = KEY_WARM;
 }
 
-void engine_keys_destroy(engine *e)
+void cuzk_engine_keys_destroy(cuzk_engine *e)
 {
     while (e->keys != NULL) {
         engine_key *k = e->keys;
         e->keys = k->next;
-        engine_key_free_contents(e, k);
+        cuzk_engine_key_free_contents(e, k);
         for (unsigned d = 0; k->dev != NULL && d < e->num_devices; d++)
             if (k->dev[d].handle != NULL) e->be.dev_key_free(e->be.ctx, d, k->dev[d].handle);
         free(k->dev);
-        groth16_vk_free(&k->vk);
+        cuzk_groth16_vk_free(&k->vk);
         free(k);
     }
 }
@@ -188,43 +188,43 @@ static uint64_t splitmix(uint64_t *x)
 }
 
 /* Toxic waste from the seed: reproducible keys for benchmarks (a real deployment never uses synthetic keys). */
-void engine_synthetic_toxic(groth16_setup_opts *o, uint64_t log2, uint64_t seed)
+void cuzk_engine_synthetic_toxic(cuzk_groth16_setup_opts *o, uint64_t log2, uint64_t seed)
 {
     uint64_t x = seed ^ (log2 << 56) ^ 0x6375a4b6e9d2c1f0ULL;
-    fr_t *f[5] = {&o->tau, &o->alpha, &o->beta, &o->gamma, &o->delta};
+    cuzk_fr_t *f[5] = {&o->tau, &o->alpha, &o->beta, &o->gamma, &o->delta};
     for (int i = 0; i < 5; i++) {
         uint64_t l[4] = {splitmix(&x), splitmix(&x), splitmix(&x), splitmix(&x) >> 2};
-        fr_from_limbs_reduce(f[i], l);
+        cuzk_fr_from_limbs_reduce(f[i], l);
     }
 }
 
 /* Writes through a temporary name and renames, so a concurrent reader never sees half a file. Best effort: the
  * cache only saves time. */
-static void cache_write_params(const groth16_pk *pk, const char *path)
+static void cache_write_params(const cuzk_groth16_pk *pk, const char *path)
 {
     char tmp[4500];
     snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-    if (groth16_params_write(pk, tmp, NULL) != CUZK_OK || rename(tmp, path) != 0) unlink(tmp);
+    if (cuzk_groth16_params_write(pk, tmp, NULL) != CUZK_OK || rename(tmp, path) != 0) unlink(tmp);
 }
 
-static void cache_write_pce(const r1cs_t *cs, const char *path)
+static void cache_write_pce(const cuzk_r1cs_t *cs, const char *path)
 {
     char tmp[4500];
     snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-    if (r1cs_pce_write(cs, tmp, NULL) != CUZK_OK || rename(tmp, path) != 0) unlink(tmp);
+    if (cuzk_r1cs_pce_write(cs, tmp, NULL) != CUZK_OK || rename(tmp, path) != 0) unlink(tmp);
 }
 
 typedef struct {
-    r1cs_t *cs;
-    groth16_pk pk;
+    cuzk_r1cs_t *cs;
+    cuzk_groth16_pk pk;
 } key_contents;
 
 /* The generated circuit, and its key from the cache or made and cached. With a cache the circuit is then replaced
  * by the mapping of its cached PCE (checked against the generated identity), so that the key can go WARM. */
-static cuzk_status load_synthetic(const engine *e, const engine_key *k, unsigned threads, key_contents *kc,
+static cuzk_status load_synthetic(const cuzk_engine *e, const engine_key *k, unsigned threads, key_contents *kc,
                                   cuzk_errmsg *err)
 {
-    cuzk_status s = circuits_synthetic(k->log2, k->seed, threads, &kc->cs, NULL, err);
+    cuzk_status s = cuzk_circuits_synthetic(k->log2, k->seed, threads, &kc->cs, NULL, err);
     if (s != CUZK_OK) return s;
     char params[4400], pce[4400], dir[4200];
     bool cache = key_paths(e, k, pce, params);
@@ -232,33 +232,33 @@ static cuzk_status load_synthetic(const engine *e, const engine_key *k, unsigned
         snprintf(dir, sizeof dir, "%s/synthetic", e->param_dir);
         cache = mkdir(dir, 0755) == 0 || errno == EEXIST;
     }
-    /* with device keys every device generates the key itself (engine_synthetic_toxic): the host never holds it */
+    /* with device keys every device generates the key itself (cuzk_engine_synthetic_toxic): the host never holds it */
     bool have_key = e->dev_keys;
     if (!have_key && cache && access(params, R_OK) == 0) {
         /* a cached key is used only when it fits this circuit; anything else is regenerated */
-        have_key = groth16_params_load(&kc->pk, params, 0, threads, NULL) == CUZK_OK &&
-                   groth16_pk_check_circuit(&kc->pk, kc->cs, NULL) == CUZK_OK;
-        if (!have_key) groth16_pk_free(&kc->pk);
+        have_key = cuzk_groth16_params_load(&kc->pk, params, 0, threads, NULL) == CUZK_OK &&
+                   cuzk_groth16_pk_check_circuit(&kc->pk, kc->cs, NULL) == CUZK_OK;
+        if (!have_key) cuzk_groth16_pk_free(&kc->pk);
     }
     if (!have_key) {
-        groth16_setup_opts o;
+        cuzk_groth16_setup_opts o;
         memset(&o, 0, sizeof o);
         o.threads = threads;
-        o.conv = GROTH16_BELLPERSON;
+        o.conv = CUZK_GROTH16_BELLPERSON;
         o.given_toxic = true;
-        engine_synthetic_toxic(&o, k->log2, k->seed);
-        s = groth16_setup(&kc->pk, kc->cs, &o, err);
+        cuzk_engine_synthetic_toxic(&o, k->log2, k->seed);
+        s = cuzk_groth16_setup(&kc->pk, kc->cs, &o, err);
         explicit_bzero(&o, sizeof o);
         if (s != CUZK_OK) return s;
         if (cache) cache_write_params(&kc->pk, params);
     }
     if (!cache) return CUZK_OK;
-    r1cs_t *mapped = NULL;
-    if (r1cs_pce_load(pce, 0, kc->cs->identity, &mapped, NULL) != CUZK_OK) {
+    cuzk_r1cs_t *mapped = NULL;
+    if (cuzk_r1cs_pce_load(pce, 0, kc->cs->identity, &mapped, NULL) != CUZK_OK) {
         cache_write_pce(kc->cs, pce); /* missing, or another circuit's: written anew */
-        if (r1cs_pce_load(pce, 0, kc->cs->identity, &mapped, NULL) != CUZK_OK) return CUZK_OK; /* stays heap */
+        if (cuzk_r1cs_pce_load(pce, 0, kc->cs->identity, &mapped, NULL) != CUZK_OK) return CUZK_OK; /* stays heap */
     }
-    r1cs_free(kc->cs);
+    cuzk_r1cs_free(kc->cs);
     kc->cs = mapped;
     return CUZK_OK;
 }
@@ -267,56 +267,56 @@ static cuzk_status load_synthetic(const engine *e, const engine_key *k, unsigned
 static cuzk_status load_warm(const engine_key *k, unsigned threads, key_contents *kc, cuzk_errmsg *err)
 {
     cuzk_errmsg sub = {{0}};
-    cuzk_status s = groth16_params_parse(&kc->pk, k->params_map, k->params_map_len, 0, threads, &sub);
-    if (s == CUZK_OK) s = groth16_pk_check_circuit(&kc->pk, k->cs, &sub);
+    cuzk_status s = cuzk_groth16_params_parse(&kc->pk, k->params_map, k->params_map_len, 0, threads, &sub);
+    if (s == CUZK_OK) s = cuzk_groth16_pk_check_circuit(&kc->pk, k->cs, &sub);
     if (s != CUZK_OK) snprintf(err->msg, sizeof err->msg, "mapped %.40s.params: %.60s (%.130s)", k->id,
                                cuzk_status_str(s), sub.msg);
     return s;
 }
 
-static cuzk_status load_generic(const engine *e, const engine_key *k, unsigned threads, key_contents *kc,
+static cuzk_status load_generic(const cuzk_engine *e, const engine_key *k, unsigned threads, key_contents *kc,
                                 cuzk_errmsg *err)
 {
     char path[4400];
     cuzk_errmsg sub = {{0}};
     snprintf(path, sizeof path, "%s/%s.pce", e->param_dir, k->id);
-    cuzk_status s = r1cs_pce_load(path, 0, NULL, &kc->cs, &sub);
+    cuzk_status s = cuzk_r1cs_pce_load(path, 0, NULL, &kc->cs, &sub);
     if (s != CUZK_OK) {
         snprintf(err->msg, sizeof err->msg, "%.40s.pce: %.60s (%.130s)", k->id, cuzk_status_str(s), sub.msg);
         return s;
     }
     snprintf(path, sizeof path, "%s/%s.params", e->param_dir, k->id);
-    s = groth16_params_load(&kc->pk, path, 0, threads, &sub);
+    s = cuzk_groth16_params_load(&kc->pk, path, 0, threads, &sub);
     if (s != CUZK_OK) {
         snprintf(err->msg, sizeof err->msg, "%.40s.params: %.60s (%.130s)", k->id, cuzk_status_str(s), sub.msg);
         return s;
     }
-    s = groth16_pk_check_circuit(&kc->pk, kc->cs, &sub);
+    s = cuzk_groth16_pk_check_circuit(&kc->pk, kc->cs, &sub);
     if (s != CUZK_OK) snprintf(err->msg, sizeof err->msg, "%.40s.params does not fit %.40s.pce: %.140s", k->id, k->id, sub.msg);
     return s;
 }
 
 static uint64_t contents_bytes(const key_contents *kc)
 {
-    const groth16_pk *pk = &kc->pk;
-    const r1cs_t *cs = kc->cs;
-    uint64_t b = (pk->h_len + pk->l_len + pk->a_len + pk->b_len + pk->vk.num_inputs) * sizeof(g1_affine_t) +
-                 pk->b_len * sizeof(g2_affine_t);
+    const cuzk_groth16_pk *pk = &kc->pk;
+    const cuzk_r1cs_t *cs = kc->cs;
+    uint64_t b = (pk->h_len + pk->l_len + pk->a_len + pk->b_len + pk->vk.num_inputs) * sizeof(cuzk_g1_affine_t) +
+                 pk->b_len * sizeof(cuzk_g2_affine_t);
     if (cs->map != NULL) {
         b += cs->map_len;
     } else {
         for (int m = 0; m < 3; m++) b += (cs->num_constraints + 1) * 8 + cs->m[m].nnz * 8;
-        b += (uint64_t)cs->num_values * sizeof(fr_t) + (2 * (uint64_t)cs->num_aux + cs->num_inputs) / 8 + 24;
+        b += (uint64_t)cs->num_values * sizeof(cuzk_fr_t) + (2 * (uint64_t)cs->num_aux + cs->num_inputs) / 8 + 24;
     }
     return b;
 }
 
 /* Lock held. Fails the unfinished jobs that wait for k. */
-static void fail_waiting_jobs(engine *e, engine_key *k)
+static void fail_waiting_jobs(cuzk_engine *e, engine_key *k)
 {
     for (engine_job *j = e->jobs; j != NULL; j = j->next)
         if (j->key == k && j->state != JOB_DONE)
-            engine_job_finish(e, j, ENGINE_JOB_FAILED, "cannot load circuit %s: %s", k->id, k->last_error);
+            cuzk_engine_job_finish(e, j, CUZK_ENGINE_JOB_FAILED, "cannot load circuit %s: %s", k->id, k->last_error);
 }
 
 static uint64_t load_estimate(const engine_key *k)
@@ -325,7 +325,7 @@ static uint64_t load_estimate(const engine_key *k)
 }
 
 /* Lock held. Whether `need` more bytes would fit the key budget once every unreferenced HOT key is demoted. */
-static bool room_possible(const engine *e, uint64_t need)
+static bool room_possible(const cuzk_engine *e, uint64_t need)
 {
     if (e->key_budget == 0) return true;
     uint64_t kept = e->keys_hot_bytes;
@@ -336,7 +336,7 @@ static bool room_possible(const engine *e, uint64_t need)
 
 /* Lock held, room_possible(need) true. Demotes unreferenced HOT keys, least recently used first, until `need` more
  * bytes fit the budget. */
-static void make_room(engine *e, uint64_t need)
+static void make_room(cuzk_engine *e, uint64_t need)
 {
     while (e->key_budget != 0 && e->keys_hot_bytes + need > e->key_budget) {
         engine_key *lru = NULL;
@@ -349,7 +349,7 @@ static void make_room(engine *e, uint64_t need)
 
 /* Lock held. The queued load requested first among those that fit now (making room for it), or NULL. Loads larger
  * than the whole budget fail their jobs here; loads that wait for keys in use to be released are passed over. */
-static engine_key *next_load(engine *e)
+static engine_key *next_load(cuzk_engine *e)
 {
     engine_key *pick = NULL;
     for (engine_key *k = e->keys; k != NULL; k = k->next) {
@@ -370,9 +370,9 @@ static engine_key *next_load(engine *e)
     return pick;
 }
 
-void *engine_loader_main(void *arg)
+void *cuzk_engine_loader_main(void *arg)
 {
-    engine *e = arg;
+    cuzk_engine *e = arg;
     unsigned threads = e->cfg.synthesis_threads > e->cfg.prover_threads ? e->cfg.synthesis_threads
                                                                         : e->cfg.prover_threads;
     pthread_mutex_lock(&e->lock);
@@ -391,7 +391,7 @@ void *engine_loader_main(void *arg)
         pthread_mutex_unlock(&e->lock);
 
         /* nobody reads a LOADING key's contents, so they are read and filled without the lock */
-        double t = engine_now();
+        double t = cuzk_engine_now();
         key_contents kc;
         memset(&kc, 0, sizeof kc);
         cuzk_errmsg err = {{0}};
@@ -403,8 +403,8 @@ void *engine_loader_main(void *arg)
             s = k->synthetic ? load_synthetic(e, k, threads, &kc, &err) : load_generic(e, k, threads, &kc, &err);
         }
         uint64_t bytes = 0;
-        groth16_vk vk;
-        groth16_pvk pvk;
+        cuzk_groth16_vk vk;
+        cuzk_groth16_pvk pvk;
         bool new_vk = false;
         /* the verifying key is the engine's own copy (it outlives the points); a device-generated synthetic key
          * gets it from its first device copy instead */
@@ -417,7 +417,7 @@ void *engine_loader_main(void *arg)
             } else {
                 memcpy(vk.ic, kc.pk.vk.ic, vk.num_inputs * sizeof *vk.ic);
                 vk.storage = vk.ic;
-                groth16_prepare_vk(&pvk, &vk);
+                cuzk_groth16_prepare_vk(&pvk, &vk);
                 new_vk = true;
             }
         }
@@ -425,7 +425,7 @@ void *engine_loader_main(void *arg)
             bytes = contents_bytes(&kc);
             k->cs = kc.cs;
             k->pk = kc.pk;
-            r1cs_unmap_file(k->params_map, k->params_map_len);
+            cuzk_r1cs_unmap_file(k->params_map, k->params_map_len);
             k->params_map = NULL;
             k->params_map_len = 0;
         }
@@ -433,7 +433,7 @@ void *engine_loader_main(void *arg)
         pthread_mutex_lock(&e->lock);
         if (s == CUZK_OK && new_vk) {
             /* no partition of this key is in flight (it was not HOT), so nobody verifies with the old one */
-            groth16_vk_free(&k->vk);
+            cuzk_groth16_vk_free(&k->vk);
             k->vk = vk;
             k->pvk = pvk;
             k->pvk.vk = &k->vk;
@@ -442,24 +442,24 @@ void *engine_loader_main(void *arg)
         if (s == CUZK_OK) {
             k->size_bytes = k->hot_bytes = bytes;
             k->state = KEY_HOT;
-            k->load_ms = (uint64_t)((engine_now() - t) * 1000);
+            k->load_ms = (uint64_t)((cuzk_engine_now() - t) * 1000);
             k->last_use = ++e->lru_clock;
             k->dims_known = true;
             k->domain_size = k->pk.domain_size;
-            k->num_vars = r1cs_num_vars(k->cs);
+            k->num_vars = cuzk_r1cs_num_vars(k->cs);
             k->num_inputs = k->cs->num_inputs;
             /* a key held on the host (not one made on a device) gives its densities: a tighter bound */
             k->shape_known = k->pk.domain_size != 0;
-            if (k->shape_known) groth16_prove_shape_key(&k->shape, &k->pk);
+            if (k->shape_known) cuzk_groth16_prove_shape_key(&k->shape, &k->pk);
             k->last_error[0] = 0;
             k->last_status = CUZK_OK;
-            k->t_hot = engine_now();
+            k->t_hot = cuzk_engine_now();
             e->keys_hot_bytes += bytes;
             make_room(e, 0); /* the estimate may have been low: back within the budget as far as keys are unused */
         } else {
-            if (kc.cs != NULL && kc.cs != k->cs) r1cs_free(kc.cs);
-            groth16_pk_free(&kc.pk);
-            engine_key_free_contents(e, k); /* a failed WARM reload drops the mappings too */
+            if (kc.cs != NULL && kc.cs != k->cs) cuzk_r1cs_free(kc.cs);
+            cuzk_groth16_pk_free(&kc.pk);
+            cuzk_engine_key_free_contents(e, k); /* a failed WARM reload drops the mappings too */
             snprintf(k->last_error, sizeof k->last_error, "%.60s: %.190s", cuzk_status_str(s), err.msg);
             k->last_status = s;
             fail_waiting_jobs(e, k);

@@ -6,7 +6,7 @@
 
 #include "engine_internal.h"
 
-const char *const engine_stage_names[STAGE_COUNT] = {
+const char *const cuzk_engine_stage_names[STAGE_COUNT] = {
     "queue", "admission", "synthesis", "upload", "spmv", "ntt_h", "msm", "finalize", "verify",
 };
 
@@ -14,7 +14,7 @@ const char *const engine_stage_names[STAGE_COUNT] = {
 static const double hist_le[HIST_BUCKETS] = {0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1,
                                              0.25,  0.5,    1,     2.5,  5,     10,   30};
 
-void engine_hist_add(engine_hist *h, double seconds)
+void cuzk_engine_hist_add(engine_hist *h, double seconds)
 {
     int i = 0;
     while (i < HIST_BUCKETS && seconds > hist_le[i]) i++;
@@ -27,24 +27,24 @@ static const struct {
     uint32_t kind;
     const char *name;
 } kinds[ENGINE_NUM_KINDS] = {
-    {ENGINE_KIND_POREP_SEAL_COMMIT, "POREP_SEAL_COMMIT"},
-    {ENGINE_KIND_SNAP_DEALS_UPDATE, "SNAP_DEALS_UPDATE"},
-    {ENGINE_KIND_WINDOW_POST_PARTITION, "WINDOW_POST_PARTITION"},
-    {ENGINE_KIND_WINNING_POST, "WINNING_POST"},
-    {ENGINE_KIND_GENERIC_CIRCUIT, "GENERIC_CIRCUIT"},
-    {ENGINE_KIND_SYNTHETIC, "SYNTHETIC"},
+    {CUZK_ENGINE_KIND_POREP_SEAL_COMMIT, "POREP_SEAL_COMMIT"},
+    {CUZK_ENGINE_KIND_SNAP_DEALS_UPDATE, "SNAP_DEALS_UPDATE"},
+    {CUZK_ENGINE_KIND_WINDOW_POST_PARTITION, "WINDOW_POST_PARTITION"},
+    {CUZK_ENGINE_KIND_WINNING_POST, "WINNING_POST"},
+    {CUZK_ENGINE_KIND_GENERIC_CIRCUIT, "GENERIC_CIRCUIT"},
+    {CUZK_ENGINE_KIND_SYNTHETIC, "SYNTHETIC"},
 };
 
-int engine_kind_index(uint32_t kind)
+int cuzk_engine_kind_index(uint32_t kind)
 {
     for (int i = 0; i < ENGINE_NUM_KINDS; i++)
         if (kinds[i].kind == kind) return i;
     return -1;
 }
 
-const char *engine_kind_name(uint32_t kind)
+const char *cuzk_engine_kind_name(uint32_t kind)
 {
-    int i = engine_kind_index(kind);
+    int i = cuzk_engine_kind_index(kind);
     return i < 0 ? "UNKNOWN" : kinds[i].name;
 }
 
@@ -88,9 +88,9 @@ static void sb_head(sbuf *b, const char *name, const char *type, const char *hel
     sb_printf(b, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
 }
 
-static const char *prio_names[ENGINE_NUM_PRIORITIES] = {"unspecified", "low", "normal", "high", "critical"};
+static const char *prio_names[CUZK_ENGINE_NUM_PRIORITIES] = {"unspecified", "low", "normal", "high", "critical"};
 
-char *engine_metrics_text(engine *e)
+char *cuzk_engine_metrics_text(cuzk_engine *e)
 {
     sbuf b = {malloc(4096), 0, 4096, false};
     if (b.p == NULL) return NULL;
@@ -106,16 +106,16 @@ char *engine_metrics_text(engine *e)
     sb_head(&b, "cuzk_partitions_proved_total", "counter", "Partitions proved and verified.");
     sb_printf(&b, "cuzk_partitions_proved_total %llu\n", (unsigned long long)e->partitions_proved);
 
-    uint64_t pending[ENGINE_NUM_PRIORITIES] = {0}, running[ENGINE_NUM_PRIORITIES] = {0};
+    uint64_t pending[CUZK_ENGINE_NUM_PRIORITIES] = {0}, running[CUZK_ENGINE_NUM_PRIORITIES] = {0};
     for (engine_job *j = e->jobs; j != NULL; j = j->next) {
         if (j->state == JOB_QUEUED) pending[j->prio]++;
         if (j->state == JOB_RUNNING) running[j->prio]++;
     }
     sb_head(&b, "cuzk_jobs_queued", "gauge", "Jobs accepted and not started, by priority.");
-    for (int p = ENGINE_PRIO_LOW; p < ENGINE_NUM_PRIORITIES; p++)
+    for (int p = CUZK_ENGINE_PRIO_LOW; p < CUZK_ENGINE_NUM_PRIORITIES; p++)
         sb_printf(&b, "cuzk_jobs_queued{priority=\"%s\"} %llu\n", prio_names[p], (unsigned long long)pending[p]);
     sb_head(&b, "cuzk_jobs_running", "gauge", "Jobs with partitions in the pipeline, by priority.");
-    for (int p = ENGINE_PRIO_LOW; p < ENGINE_NUM_PRIORITIES; p++)
+    for (int p = CUZK_ENGINE_PRIO_LOW; p < CUZK_ENGINE_NUM_PRIORITIES; p++)
         sb_printf(&b, "cuzk_jobs_running{priority=\"%s\"} %llu\n", prio_names[p], (unsigned long long)running[p]);
     sb_head(&b, "cuzk_partitions_waiting", "gauge", "Synthesized partitions waiting for a stage.");
     sb_printf(&b, "cuzk_partitions_waiting{stage=\"prover\"} %u\n", e->gpu_q_len);
@@ -132,15 +132,15 @@ char *engine_metrics_text(engine *e)
     sb_head(&b, "cuzk_keys_budget_bytes", "gauge", "Budget for loaded keys (0: none).");
     sb_printf(&b, "cuzk_keys_budget_bytes %llu\n", (unsigned long long)e->key_budget);
     sb_head(&b, "cuzk_uptime_seconds", "gauge", "Seconds since the engine started.");
-    double now = engine_now();
+    double now = cuzk_engine_now();
     sb_printf(&b, "cuzk_uptime_seconds %.0f\n", now - e->t_start);
 
     /* per device (the CPU backend's one pseudo-device included) */
-    engine_gpu_status *gs = calloc(e->num_devices, sizeof *gs);
+    cuzk_engine_gpu_status *gs = calloc(e->num_devices, sizeof *gs);
     if (gs == NULL) b.failed = true;
     for (unsigned d = 0; gs != NULL && d < e->num_devices; d++) {
         e->be.device_info(e->be.ctx, d, &gs[d]);
-        engine_device_status(e, d, now, &gs[d]);
+        cuzk_engine_device_status(e, d, now, &gs[d]);
     }
     static const struct {
         const char *name, *type, *help;
@@ -158,7 +158,7 @@ char *engine_metrics_text(engine *e)
     for (size_t m = 0; gs != NULL && m < sizeof gm / sizeof gm[0]; m++) {
         sb_head(&b, gm[m].name, gm[m].type, gm[m].help);
         for (unsigned d = 0; d < e->num_devices; d++) {
-            const engine_gpu_status *g = &gs[d];
+            const cuzk_engine_gpu_status *g = &gs[d];
             double v = m == 0 ? g->busy_seconds
                      : m == 1 ? g->busy_ratio
                      : m == 2 ? (double)g->partitions
@@ -180,14 +180,14 @@ char *engine_metrics_text(engine *e)
         uint64_t cum = 0;
         for (int i = 0; i < HIST_BUCKETS; i++) {
             cum += h->count[i];
-            sb_printf(&b, "cuzk_stage_seconds_bucket{stage=\"%s\",le=\"%g\"} %llu\n", engine_stage_names[s],
+            sb_printf(&b, "cuzk_stage_seconds_bucket{stage=\"%s\",le=\"%g\"} %llu\n", cuzk_engine_stage_names[s],
                       hist_le[i], (unsigned long long)cum);
         }
         cum += h->count[HIST_BUCKETS];
-        sb_printf(&b, "cuzk_stage_seconds_bucket{stage=\"%s\",le=\"+Inf\"} %llu\n", engine_stage_names[s],
+        sb_printf(&b, "cuzk_stage_seconds_bucket{stage=\"%s\",le=\"+Inf\"} %llu\n", cuzk_engine_stage_names[s],
                   (unsigned long long)cum);
-        sb_printf(&b, "cuzk_stage_seconds_sum{stage=\"%s\"} %.6f\n", engine_stage_names[s], h->sum);
-        sb_printf(&b, "cuzk_stage_seconds_count{stage=\"%s\"} %llu\n", engine_stage_names[s],
+        sb_printf(&b, "cuzk_stage_seconds_sum{stage=\"%s\"} %.6f\n", cuzk_engine_stage_names[s], h->sum);
+        sb_printf(&b, "cuzk_stage_seconds_count{stage=\"%s\"} %llu\n", cuzk_engine_stage_names[s],
                   (unsigned long long)h->n);
     }
     pthread_mutex_unlock(&e->lock);

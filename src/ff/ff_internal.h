@@ -5,12 +5,12 @@
 
 #include "cuzk/ff.h"
 
-/* Plain C (mont.h), whatever the build selected for fp_mul, fp_add, ... */
-void fp_mul_portable(fp_t *r, const fp_t *a, const fp_t *b);
-void fr_mul_portable(fr_t *r, const fr_t *a, const fr_t *b);
-void fp_add_portable(fp_t *r, const fp_t *a, const fp_t *b);
-void fp_sub_portable(fp_t *r, const fp_t *a, const fp_t *b);
-void fr_add_portable(fr_t *r, const fr_t *a, const fr_t *b);
-void fr_sub_portable(fr_t *r, const fr_t *a, const fr_t *b);
+/* Plain C (mont.h), whatever the build selected for cuzk_fp_mul, cuzk_fp_add, ... */
+void cuzk_fp_mul_portable(cuzk_fp_t *r, const cuzk_fp_t *a, const cuzk_fp_t *b);
+void cuzk_fr_mul_portable(cuzk_fr_t *r, const cuzk_fr_t *a, const cuzk_fr_t *b);
+void cuzk_fp_add_portable(cuzk_fp_t *r, const cuzk_fp_t *a, const cuzk_fp_t *b);
+void cuzk_fp_sub_portable(cuzk_fp_t *r, const cuzk_fp_t *a, const cuzk_fp_t *b);
+void cuzk_fr_add_portable(cuzk_fr_t *r, const cuzk_fr_t *a, const cuzk_fr_t *b);
+void cuzk_fr_sub_portable(cuzk_fr_t *r, const cuzk_fr_t *a, const cuzk_fr_t *b);
 
 #endif

@@ -1,5 +1,5 @@
 /* The operations Fp and Fr share, written once. The including file defines:
- *   FIELD(name)  prefixes a name (fp_##name), ELEM the element type, NLIMBS, NBYTES,
+ *   FIELD(name)  prefixes a name (cuzk_fp_##name), ELEM the element type, NLIMBS, NBYTES,
  *   MOD, MINV, ONE_MONT, R2_MONT, R3_MONT (limb arrays / constant), MOD_MINUS_1_HALF (Euler's criterion),
  *   SG_LIMBS and SG_CT_BATCHES (62-bit limbs and constant-time batches of the divsteps inverse, safegcd.h),
  *   and optionally MUL_ASM (Montgomery multiplication in assembly, mont_x86_64.h). Addition, subtraction and

@@ -1,68 +1,68 @@
 /* Fp6 = Fp2[v] / (v³ − ξ), ξ = 1 + u. Element c0 + c1·v + c2·v². */
 #include "cuzk/ff.h"
 
-void fp6_set_zero(fp6_t *r) { fp2_set_zero(&r->c0); fp2_set_zero(&r->c1); fp2_set_zero(&r->c2); }
-void fp6_set_one(fp6_t *r) { fp2_set_one(&r->c0); fp2_set_zero(&r->c1); fp2_set_zero(&r->c2); }
-bool fp6_is_zero(const fp6_t *a) { return fp2_is_zero(&a->c0) & fp2_is_zero(&a->c1) & fp2_is_zero(&a->c2); }
-bool fp6_eq(const fp6_t *a, const fp6_t *b)
+void cuzk_fp6_set_zero(cuzk_fp6_t *r) { cuzk_fp2_set_zero(&r->c0); cuzk_fp2_set_zero(&r->c1); cuzk_fp2_set_zero(&r->c2); }
+void cuzk_fp6_set_one(cuzk_fp6_t *r) { cuzk_fp2_set_one(&r->c0); cuzk_fp2_set_zero(&r->c1); cuzk_fp2_set_zero(&r->c2); }
+bool cuzk_fp6_is_zero(const cuzk_fp6_t *a) { return cuzk_fp2_is_zero(&a->c0) & cuzk_fp2_is_zero(&a->c1) & cuzk_fp2_is_zero(&a->c2); }
+bool cuzk_fp6_eq(const cuzk_fp6_t *a, const cuzk_fp6_t *b)
 {
-    return fp2_eq(&a->c0, &b->c0) & fp2_eq(&a->c1, &b->c1) & fp2_eq(&a->c2, &b->c2);
+    return cuzk_fp2_eq(&a->c0, &b->c0) & cuzk_fp2_eq(&a->c1, &b->c1) & cuzk_fp2_eq(&a->c2, &b->c2);
 }
 
-void fp6_add(fp6_t *r, const fp6_t *a, const fp6_t *b)
+void cuzk_fp6_add(cuzk_fp6_t *r, const cuzk_fp6_t *a, const cuzk_fp6_t *b)
 {
-    fp2_add(&r->c0, &a->c0, &b->c0);
-    fp2_add(&r->c1, &a->c1, &b->c1);
-    fp2_add(&r->c2, &a->c2, &b->c2);
+    cuzk_fp2_add(&r->c0, &a->c0, &b->c0);
+    cuzk_fp2_add(&r->c1, &a->c1, &b->c1);
+    cuzk_fp2_add(&r->c2, &a->c2, &b->c2);
 }
 
-void fp6_sub(fp6_t *r, const fp6_t *a, const fp6_t *b)
+void cuzk_fp6_sub(cuzk_fp6_t *r, const cuzk_fp6_t *a, const cuzk_fp6_t *b)
 {
-    fp2_sub(&r->c0, &a->c0, &b->c0);
-    fp2_sub(&r->c1, &a->c1, &b->c1);
-    fp2_sub(&r->c2, &a->c2, &b->c2);
+    cuzk_fp2_sub(&r->c0, &a->c0, &b->c0);
+    cuzk_fp2_sub(&r->c1, &a->c1, &b->c1);
+    cuzk_fp2_sub(&r->c2, &a->c2, &b->c2);
 }
 
-void fp6_neg(fp6_t *r, const fp6_t *a)
+void cuzk_fp6_neg(cuzk_fp6_t *r, const cuzk_fp6_t *a)
 {
-    fp2_neg(&r->c0, &a->c0);
-    fp2_neg(&r->c1, &a->c1);
-    fp2_neg(&r->c2, &a->c2);
+    cuzk_fp2_neg(&r->c0, &a->c0);
+    cuzk_fp2_neg(&r->c1, &a->c1);
+    cuzk_fp2_neg(&r->c2, &a->c2);
 }
 
 /* Karatsuba over three terms: 6 Fp2 multiplications.
  *   c0 = a0b0 + ξ·((a1+a2)(b1+b2) − a1b1 − a2b2)
  *   c1 = (a0+a1)(b0+b1) − a0b0 − a1b1 + ξ·a2b2
  *   c2 = (a0+a2)(b0+b2) − a0b0 − a2b2 + a1b1 */
-void fp6_mul(fp6_t *r, const fp6_t *a, const fp6_t *b)
+void cuzk_fp6_mul(cuzk_fp6_t *r, const cuzk_fp6_t *a, const cuzk_fp6_t *b)
 {
-    fp2_t t0, t1, t2, s, u, c0, c1, c2;
-    fp2_mul(&t0, &a->c0, &b->c0);
-    fp2_mul(&t1, &a->c1, &b->c1);
-    fp2_mul(&t2, &a->c2, &b->c2);
+    cuzk_fp2_t t0, t1, t2, s, u, c0, c1, c2;
+    cuzk_fp2_mul(&t0, &a->c0, &b->c0);
+    cuzk_fp2_mul(&t1, &a->c1, &b->c1);
+    cuzk_fp2_mul(&t2, &a->c2, &b->c2);
 
-    fp2_add(&s, &a->c1, &a->c2);
-    fp2_add(&u, &b->c1, &b->c2);
-    fp2_mul(&c0, &s, &u);
-    fp2_sub(&c0, &c0, &t1);
-    fp2_sub(&c0, &c0, &t2);
-    fp2_mul_by_nonresidue(&c0, &c0);
-    fp2_add(&c0, &c0, &t0);
+    cuzk_fp2_add(&s, &a->c1, &a->c2);
+    cuzk_fp2_add(&u, &b->c1, &b->c2);
+    cuzk_fp2_mul(&c0, &s, &u);
+    cuzk_fp2_sub(&c0, &c0, &t1);
+    cuzk_fp2_sub(&c0, &c0, &t2);
+    cuzk_fp2_mul_by_nonresidue(&c0, &c0);
+    cuzk_fp2_add(&c0, &c0, &t0);
 
-    fp2_add(&s, &a->c0, &a->c1);
-    fp2_add(&u, &b->c0, &b->c1);
-    fp2_mul(&c1, &s, &u);
-    fp2_sub(&c1, &c1, &t0);
-    fp2_sub(&c1, &c1, &t1);
-    fp2_mul_by_nonresidue(&s, &t2);
-    fp2_add(&c1, &c1, &s);
+    cuzk_fp2_add(&s, &a->c0, &a->c1);
+    cuzk_fp2_add(&u, &b->c0, &b->c1);
+    cuzk_fp2_mul(&c1, &s, &u);
+    cuzk_fp2_sub(&c1, &c1, &t0);
+    cuzk_fp2_sub(&c1, &c1, &t1);
+    cuzk_fp2_mul_by_nonresidue(&s, &t2);
+    cuzk_fp2_add(&c1, &c1, &s);
 
-    fp2_add(&s, &a->c0, &a->c2);
-    fp2_add(&u, &b->c0, &b->c2);
-    fp2_mul(&c2, &s, &u);
-    fp2_sub(&c2, &c2, &t0);
-    fp2_sub(&c2, &c2, &t2);
-    fp2_add(&r->c2, &c2, &t1);
+    cuzk_fp2_add(&s, &a->c0, &a->c2);
+    cuzk_fp2_add(&u, &b->c0, &b->c2);
+    cuzk_fp2_mul(&c2, &s, &u);
+    cuzk_fp2_sub(&c2, &c2, &t0);
+    cuzk_fp2_sub(&c2, &c2, &t2);
+    cuzk_fp2_add(&r->c2, &c2, &t1);
     r->c0 = c0;
     r->c1 = c1;
 }
@@ -70,34 +70,34 @@ void fp6_mul(fp6_t *r, const fp6_t *a, const fp6_t *b)
 /* Chung–Hasan SQR2: 2 multiplications and 3 squarings in Fp2.
  *   s0 = a0², s1 = 2a0a1, s2 = (a0 − a1 + a2)², s3 = 2a1a2, s4 = a2²
  *   c0 = s0 + ξs3, c1 = s1 + ξs4, c2 = s1 + s2 + s3 − s0 − s4 */
-void fp6_sqr(fp6_t *r, const fp6_t *a)
+void cuzk_fp6_sqr(cuzk_fp6_t *r, const cuzk_fp6_t *a)
 {
-    fp2_t s0, s1, s2, s3, s4, t;
-    fp2_sqr(&s0, &a->c0);
-    fp2_mul(&s1, &a->c0, &a->c1);
-    fp2_dbl(&s1, &s1);
-    fp2_sub(&s2, &a->c0, &a->c1);
-    fp2_add(&s2, &s2, &a->c2);
-    fp2_sqr(&s2, &s2);
-    fp2_mul(&s3, &a->c1, &a->c2);
-    fp2_dbl(&s3, &s3);
-    fp2_sqr(&s4, &a->c2);
+    cuzk_fp2_t s0, s1, s2, s3, s4, t;
+    cuzk_fp2_sqr(&s0, &a->c0);
+    cuzk_fp2_mul(&s1, &a->c0, &a->c1);
+    cuzk_fp2_dbl(&s1, &s1);
+    cuzk_fp2_sub(&s2, &a->c0, &a->c1);
+    cuzk_fp2_add(&s2, &s2, &a->c2);
+    cuzk_fp2_sqr(&s2, &s2);
+    cuzk_fp2_mul(&s3, &a->c1, &a->c2);
+    cuzk_fp2_dbl(&s3, &s3);
+    cuzk_fp2_sqr(&s4, &a->c2);
 
-    fp2_add(&t, &s1, &s2);
-    fp2_add(&t, &t, &s3);
-    fp2_sub(&t, &t, &s0);
-    fp2_sub(&r->c2, &t, &s4);
-    fp2_mul_by_nonresidue(&t, &s3);
-    fp2_add(&r->c0, &s0, &t);
-    fp2_mul_by_nonresidue(&t, &s4);
-    fp2_add(&r->c1, &s1, &t);
+    cuzk_fp2_add(&t, &s1, &s2);
+    cuzk_fp2_add(&t, &t, &s3);
+    cuzk_fp2_sub(&t, &t, &s0);
+    cuzk_fp2_sub(&r->c2, &t, &s4);
+    cuzk_fp2_mul_by_nonresidue(&t, &s3);
+    cuzk_fp2_add(&r->c0, &s0, &t);
+    cuzk_fp2_mul_by_nonresidue(&t, &s4);
+    cuzk_fp2_add(&r->c1, &s1, &t);
 }
 
 /* (a0 + a1v + a2v²)·v = ξa2 + a0v + a1v² */
-void fp6_mul_by_nonresidue(fp6_t *r, const fp6_t *a)
+void cuzk_fp6_mul_by_nonresidue(cuzk_fp6_t *r, const cuzk_fp6_t *a)
 {
-    fp2_t t;
-    fp2_mul_by_nonresidue(&t, &a->c2);
+    cuzk_fp2_t t;
+    cuzk_fp2_mul_by_nonresidue(&t, &a->c2);
     r->c2 = a->c1;
     r->c1 = a->c0;
     r->c0 = t;
@@ -105,75 +105,75 @@ void fp6_mul_by_nonresidue(fp6_t *r, const fp6_t *a)
 
 /* a·(b0 + b1v): the shape of a Miller-loop line's first half. 5 Fp2 multiplications.
  *   c0 = a0b0 + ξa2b1, c1 = (a0+a1)(b0+b1) − a0b0 − a1b1, c2 = a1b1 + a2b0 */
-void fp6_mul_by_01(fp6_t *r, const fp6_t *a, const fp2_t *b0, const fp2_t *b1)
+void cuzk_fp6_mul_by_01(cuzk_fp6_t *r, const cuzk_fp6_t *a, const cuzk_fp2_t *b0, const cuzk_fp2_t *b1)
 {
-    fp2_t t0, t1, s, u, c0, c1;
-    fp2_mul(&t0, &a->c0, b0);
-    fp2_mul(&t1, &a->c1, b1);
+    cuzk_fp2_t t0, t1, s, u, c0, c1;
+    cuzk_fp2_mul(&t0, &a->c0, b0);
+    cuzk_fp2_mul(&t1, &a->c1, b1);
 
-    fp2_mul(&c0, &a->c2, b1);
-    fp2_mul_by_nonresidue(&c0, &c0);
-    fp2_add(&c0, &c0, &t0);
+    cuzk_fp2_mul(&c0, &a->c2, b1);
+    cuzk_fp2_mul_by_nonresidue(&c0, &c0);
+    cuzk_fp2_add(&c0, &c0, &t0);
 
-    fp2_add(&s, &a->c0, &a->c1);
-    fp2_add(&u, b0, b1);
-    fp2_mul(&c1, &s, &u);
-    fp2_sub(&c1, &c1, &t0);
-    fp2_sub(&c1, &c1, &t1);
+    cuzk_fp2_add(&s, &a->c0, &a->c1);
+    cuzk_fp2_add(&u, b0, b1);
+    cuzk_fp2_mul(&c1, &s, &u);
+    cuzk_fp2_sub(&c1, &c1, &t0);
+    cuzk_fp2_sub(&c1, &c1, &t1);
 
-    fp2_mul(&s, &a->c2, b0);
-    fp2_add(&r->c2, &s, &t1);
+    cuzk_fp2_mul(&s, &a->c2, b0);
+    cuzk_fp2_add(&r->c2, &s, &t1);
     r->c0 = c0;
     r->c1 = c1;
 }
 
 /* a·(b1v) = ξa2b1 + a0b1v + a1b1v². 3 Fp2 multiplications. */
-void fp6_mul_by_1(fp6_t *r, const fp6_t *a, const fp2_t *b1)
+void cuzk_fp6_mul_by_1(cuzk_fp6_t *r, const cuzk_fp6_t *a, const cuzk_fp2_t *b1)
 {
-    fp2_t c0, c1;
-    fp2_mul(&c0, &a->c2, b1);
-    fp2_mul_by_nonresidue(&c0, &c0);
-    fp2_mul(&c1, &a->c0, b1);
-    fp2_mul(&r->c2, &a->c1, b1);
+    cuzk_fp2_t c0, c1;
+    cuzk_fp2_mul(&c0, &a->c2, b1);
+    cuzk_fp2_mul_by_nonresidue(&c0, &c0);
+    cuzk_fp2_mul(&c1, &a->c0, b1);
+    cuzk_fp2_mul(&r->c2, &a->c1, b1);
     r->c0 = c0;
     r->c1 = c1;
 }
 
 /* 1/a = (A + Bv + Cv²)/F with A = a0² − ξa1a2, B = ξa2² − a0a1, C = a1² − a0a2, F = a0A + ξ(a2B + a1C):
  * (A, B, C) is the adjugate row, F the norm down to Fp2. */
-void fp6_inv(fp6_t *r, const fp6_t *a)
+void cuzk_fp6_inv(cuzk_fp6_t *r, const cuzk_fp6_t *a)
 {
-    fp2_t A, B, C, F, t;
-    fp2_sqr(&A, &a->c0);
-    fp2_mul(&t, &a->c1, &a->c2);
-    fp2_mul_by_nonresidue(&t, &t);
-    fp2_sub(&A, &A, &t);
+    cuzk_fp2_t A, B, C, F, t;
+    cuzk_fp2_sqr(&A, &a->c0);
+    cuzk_fp2_mul(&t, &a->c1, &a->c2);
+    cuzk_fp2_mul_by_nonresidue(&t, &t);
+    cuzk_fp2_sub(&A, &A, &t);
 
-    fp2_sqr(&B, &a->c2);
-    fp2_mul_by_nonresidue(&B, &B);
-    fp2_mul(&t, &a->c0, &a->c1);
-    fp2_sub(&B, &B, &t);
+    cuzk_fp2_sqr(&B, &a->c2);
+    cuzk_fp2_mul_by_nonresidue(&B, &B);
+    cuzk_fp2_mul(&t, &a->c0, &a->c1);
+    cuzk_fp2_sub(&B, &B, &t);
 
-    fp2_sqr(&C, &a->c1);
-    fp2_mul(&t, &a->c0, &a->c2);
-    fp2_sub(&C, &C, &t);
+    cuzk_fp2_sqr(&C, &a->c1);
+    cuzk_fp2_mul(&t, &a->c0, &a->c2);
+    cuzk_fp2_sub(&C, &C, &t);
 
-    fp2_mul(&F, &a->c2, &B);
-    fp2_mul(&t, &a->c1, &C);
-    fp2_add(&F, &F, &t);
-    fp2_mul_by_nonresidue(&F, &F);
-    fp2_mul(&t, &a->c0, &A);
-    fp2_add(&F, &F, &t);
-    fp2_inv(&F, &F);
+    cuzk_fp2_mul(&F, &a->c2, &B);
+    cuzk_fp2_mul(&t, &a->c1, &C);
+    cuzk_fp2_add(&F, &F, &t);
+    cuzk_fp2_mul_by_nonresidue(&F, &F);
+    cuzk_fp2_mul(&t, &a->c0, &A);
+    cuzk_fp2_add(&F, &F, &t);
+    cuzk_fp2_inv(&F, &F);
 
-    fp2_mul(&r->c0, &A, &F);
-    fp2_mul(&r->c1, &B, &F);
-    fp2_mul(&r->c2, &C, &F);
+    cuzk_fp2_mul(&r->c0, &A, &F);
+    cuzk_fp2_mul(&r->c1, &B, &F);
+    cuzk_fp2_mul(&r->c2, &C, &F);
 }
 
 /* v^(p^k) = v·ξ^((p^k−1)/3) and (v²)^(p^k) = v²·ξ^(2(p^k−1)/3), in Montgomery form, for k = 1, 2, 3
- * (computed once with exact integer arithmetic; the tests check fp6_frobenius against a^(p^k)). */
-static const fp2_t FROB_V[3] = {
+ * (computed once with exact integer arithmetic; the tests check cuzk_fp6_frobenius against a^(p^k)). */
+static const cuzk_fp2_t FROB_V[3] = {
     {{{0}}, {{0xcd03c9e48671f071ULL, 0x5dab22461fcda5d2ULL, 0x587042afd3851b95ULL, 0x8eb60ebe01bacb9eULL,
               0x03f97d6e83d050d2ULL, 0x18f0206554638741ULL}}},
     {{{0x30f1361b798a64e8ULL, 0xf3b8ddab7ece5a2aULL, 0x16a8ca3ac61577f7ULL, 0xc26a2ff874fd029bULL,
@@ -181,7 +181,7 @@ static const fp2_t FROB_V[3] = {
     {{{0}}, {{0x760900000002fffdULL, 0xebf4000bc40c0002ULL, 0x5f48985753c758baULL, 0x77ce585370525745ULL,
               0x5c071a97a256ec6dULL, 0x15f65ec3fa80e493ULL}}},
 };
-static const fp2_t FROB_V2[3] = {
+static const cuzk_fp2_t FROB_V2[3] = {
     {{{0x890dc9e4867545c3ULL, 0x2af322533285a5d5ULL, 0x50880866309b7e2cULL, 0xa20d1b8c7e881024ULL,
        0x14e4f04fe2db9068ULL, 0x14e56d3f1564853aULL}}, {{0}}},
     {{{0xcd03c9e48671f071ULL, 0x5dab22461fcda5d2ULL, 0x587042afd3851b95ULL, 0x8eb60ebe01bacb9eULL,
@@ -191,21 +191,21 @@ static const fp2_t FROB_V2[3] = {
 };
 
 /* One application of the p^k power map, 1 ≤ k ≤ 3. */
-static void fp6_frobenius_k(fp6_t *r, const fp6_t *a, unsigned k)
+static void fp6_frobenius_k(cuzk_fp6_t *r, const cuzk_fp6_t *a, unsigned k)
 {
-    fp2_t c0 = a->c0, c1 = a->c1, c2 = a->c2;
+    cuzk_fp2_t c0 = a->c0, c1 = a->c1, c2 = a->c2;
     if (k & 1) {
-        fp2_conj(&c0, &c0);
-        fp2_conj(&c1, &c1);
-        fp2_conj(&c2, &c2);
+        cuzk_fp2_conj(&c0, &c0);
+        cuzk_fp2_conj(&c1, &c1);
+        cuzk_fp2_conj(&c2, &c2);
     }
     r->c0 = c0;
-    fp2_mul(&r->c1, &c1, &FROB_V[k - 1]);
-    fp2_mul(&r->c2, &c2, &FROB_V2[k - 1]);
+    cuzk_fp2_mul(&r->c1, &c1, &FROB_V[k - 1]);
+    cuzk_fp2_mul(&r->c2, &c2, &FROB_V2[k - 1]);
 }
 
 /* a^(p^power); the map has order 6 on Fp6. */
-void fp6_frobenius(fp6_t *r, const fp6_t *a, unsigned power)
+void cuzk_fp6_frobenius(cuzk_fp6_t *r, const cuzk_fp6_t *a, unsigned power)
 {
     power %= 6;
     *r = *a;

@@ -92,8 +92,8 @@ __asm__(".pushsection .rodata\n\t.p2align 4\n"
         ".Lcuzk_r255_inv:\n\t.quad 0xfffffffeffffffff\n\t"
         ".popsection\n\t");
 
-/* void mont_p381_mul_mulx(uint64_t r[6] (rdi), const uint64_t a[6] (rsi), const uint64_t b[6] (rdx)) */
-__asm__(FUNC_BEGIN(mont_p381_mul_mulx)
+/* void cuzk_mont_p381_mul_mulx(uint64_t r[6] (rdi), const uint64_t a[6] (rsi), const uint64_t b[6] (rdx)) */
+__asm__(FUNC_BEGIN(cuzk_mont_p381_mul_mulx)
         P_SAVE
         "mov %rdx, %rcx\n\t"
         P_ROW0
@@ -111,7 +111,7 @@ __asm__(FUNC_BEGIN(mont_p381_mul_mulx)
         P_FINAL(r14, r8, r9, r10, r11, r12)
         P_RESTORE
         "ret\n\t"
-        FUNC_END(mont_p381_mul_mulx));
+        FUNC_END(cuzk_mont_p381_mul_mulx));
 
 /* ---- r (255 bits, 4 words) ------------------------------------------------------------------------------------- */
 #define Q(off) ".Lcuzk_r255+" #off "(%rip)"
@@ -149,8 +149,8 @@ __asm__(FUNC_BEGIN(mont_p381_mul_mulx)
     "cmovc " R(t0) ", %rax\n\t cmovc " R(t1) ", %rbx\n\t cmovc " R(t2) ", %rcx\n\t cmovc " R(t3) ", %rdx\n\t"      \
     "mov %rax, 0(%rdi)\n\t mov %rbx, 8(%rdi)\n\t mov %rcx, 16(%rdi)\n\t mov %rdx, 24(%rdi)\n\t"
 
-/* void mont_r255_mul_mulx(uint64_t r[4] (rdi), const uint64_t a[4] (rsi), const uint64_t b[4] (rdx)) */
-__asm__(FUNC_BEGIN(mont_r255_mul_mulx)
+/* void cuzk_mont_r255_mul_mulx(uint64_t r[4] (rdi), const uint64_t a[4] (rsi), const uint64_t b[4] (rdx)) */
+__asm__(FUNC_BEGIN(cuzk_mont_r255_mul_mulx)
         PUSH(rbx) PUSH(r12) PUSH(r13)
         "mov %rdx, %rcx\n\t"
         R_ROW0
@@ -164,6 +164,6 @@ __asm__(FUNC_BEGIN(mont_r255_mul_mulx)
         R_FINAL(r12, r8, r9, r10)
         POP(r13) POP(r12) POP(rbx)
         "ret\n\t"
-        FUNC_END(mont_r255_mul_mulx));
+        FUNC_END(cuzk_mont_r255_mul_mulx));
 
 #endif

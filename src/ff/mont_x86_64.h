@@ -9,9 +9,9 @@
 
 #ifdef CUZK_FF_ASM
 /* r = a·b·2^-384 mod p */
-void mont_p381_mul_mulx(uint64_t r[6], const uint64_t a[6], const uint64_t b[6]);
+void cuzk_mont_p381_mul_mulx(uint64_t r[6], const uint64_t a[6], const uint64_t b[6]);
 /* r = a·b·2^-256 mod r (the group order) */
-void mont_r255_mul_mulx(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]);
+void cuzk_mont_r255_mul_mulx(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]);
 #endif
 
 #endif

@@ -1,8 +1,8 @@
 /* Device curve arithmetic for G1 (over Fp) and G2 (over Fp2), written once over the coordinate field F.
  *
  * Points: affine (x, y), the point at infinity stored as x = y = 0 (as in ec.h), and XYZZ (X, Y, ZZ, ZZZ) with
- * x = X/ZZ, y = Y/ZZZ, infinity when ZZ = 0 (so all-zero memory is infinity). Same bytes as the CPU's g1_affine_t,
- * g1_xyzz_t, g2_affine_t, g2_xyzz_t. Both curves have a = 0.
+ * x = X/ZZ, y = Y/ZZZ, infinity when ZZ = 0 (so all-zero memory is infinity). Same bytes as the CPU's cuzk_g1_affine_t,
+ * cuzk_g1_xyzz_t, cuzk_g2_affine_t, cuzk_g2_xyzz_t. Both curves have a = 0.
  *
  * Operation counts (M = multiplication, S = squaring, in F): mixed addition XYZZ + affine 8M + 2S, addition
  * XYZZ + XYZZ 12M + 2S, doubling 6M + 3S (formulas of the XYZZ system, derived from x = X/ZZ, y = Y/ZZZ: the chord
@@ -75,7 +75,7 @@ static __device__ __forceinline__ void f_neg(dfp2 *r, const dfp2 *a)
 }
 
 /* 1/a (0 gives 0): a^(p − 2) by fixed 4-bit windows of the public exponent, 380 squarings and at most 95
- * multiplications: the binary GCD's fallback, and its reference (GPU_FP_INV). */
+ * multiplications: the binary GCD's fallback, and its reference (CUZK_GPU_FP_INV). */
 static __device__ __noinline__ dfp dfp_inv_fermat_out(dfp a)
 {
     dfp tbl[16], r;
@@ -119,7 +119,7 @@ static __device__ __forceinline__ void f_inv(dfp2 *r, const dfp2 *a)
 }
 
 /* The G1 coordinate field with the dedicated Fp squaring (same bytes; every other operation resolves to dfp's
- * overload): the curve code instantiated for it is measured side by side with the plain one (gpu_msm_set_variant). */
+ * overload): the curve code instantiated for it is measured side by side with the plain one (cuzk_gpu_msm_set_variant). */
 struct dfp_sq : dfp {};
 static __device__ __forceinline__ void f_sqr(dfp_sq *r, const dfp_sq *a) { dfp_sqr_call(r, a); }
 

@@ -8,16 +8,16 @@
 
 static __thread char g_err[512];
 
-extern "C" void gpu_set_error(const char *what, cudaError_t e, const char *file, int line)
+extern "C" void cuzk_gpu_set_error(const char *what, cudaError_t e, const char *file, int line)
 {
     const char *f = strrchr(file, '/');
     snprintf(g_err, sizeof g_err, "%s: %s (%s) at %s:%d", what, cudaGetErrorString(e), cudaGetErrorName(e),
              f ? f + 1 : file, line);
 }
 
-extern "C" const char *gpu_last_error(void) { return g_err; }
+extern "C" const char *cuzk_gpu_last_error(void) { return g_err; }
 
-extern "C" int gpu_device_count(void)
+extern "C" int cuzk_gpu_device_count(void)
 {
     int n = 0;
     if (cudaGetDeviceCount(&n) != cudaSuccess) {
@@ -27,7 +27,7 @@ extern "C" int gpu_device_count(void)
     return n;
 }
 
-extern "C" cuzk_status gpu_device_name(char *out, size_t len)
+extern "C" cuzk_status cuzk_gpu_device_name(char *out, size_t len)
 {
     int dev;
     cudaDeviceProp p;
@@ -38,57 +38,57 @@ extern "C" cuzk_status gpu_device_name(char *out, size_t len)
     return CUZK_OK;
 }
 
-extern "C" cuzk_status gpu_malloc(void **dev, size_t bytes)
+extern "C" cuzk_status cuzk_gpu_malloc(void **dev, size_t bytes)
 {
     *dev = NULL;
     CUZK_CUDA(cudaMalloc(dev, bytes));
     return CUZK_OK;
 }
-extern "C" void gpu_free(void *dev)
+extern "C" void cuzk_gpu_free(void *dev)
 {
     if (dev) cudaFree(dev);
 }
-extern "C" cuzk_status gpu_to_device(void *dev, const void *host, size_t bytes)
+extern "C" cuzk_status cuzk_gpu_to_device(void *dev, const void *host, size_t bytes)
 {
     CUZK_CUDA(cudaMemcpy(dev, host, bytes, cudaMemcpyHostToDevice));
     return CUZK_OK;
 }
-extern "C" cuzk_status gpu_to_host(void *host, const void *dev, size_t bytes)
+extern "C" cuzk_status cuzk_gpu_to_host(void *host, const void *dev, size_t bytes)
 {
     CUZK_CUDA(cudaMemcpy(host, dev, bytes, cudaMemcpyDeviceToHost));
     return CUZK_OK;
 }
-extern "C" cuzk_status gpu_memset(void *dev, int byte, size_t bytes)
+extern "C" cuzk_status cuzk_gpu_memset(void *dev, int byte, size_t bytes)
 {
     CUZK_CUDA(cudaMemset(dev, byte, bytes));
     return CUZK_OK;
 }
-extern "C" cuzk_status gpu_sync(void)
+extern "C" cuzk_status cuzk_gpu_sync(void)
 {
     CUZK_CUDA(cudaDeviceSynchronize());
     CUZK_CUDA(cudaGetLastError());
     return CUZK_OK;
 }
 
-extern "C" cuzk_status gpu_timer_init(gpu_timer *t)
+extern "C" cuzk_status cuzk_gpu_timer_init(cuzk_gpu_timer *t)
 {
     t->start = t->stop = NULL;
     CUZK_CUDA(cudaEventCreate((cudaEvent_t *)&t->start));
     CUZK_CUDA(cudaEventCreate((cudaEvent_t *)&t->stop));
     return CUZK_OK;
 }
-extern "C" void gpu_timer_free(gpu_timer *t)
+extern "C" void cuzk_gpu_timer_free(cuzk_gpu_timer *t)
 {
     if (t->start) cudaEventDestroy((cudaEvent_t)t->start);
     if (t->stop) cudaEventDestroy((cudaEvent_t)t->stop);
     t->start = t->stop = NULL;
 }
-extern "C" cuzk_status gpu_timer_start(gpu_timer *t)
+extern "C" cuzk_status cuzk_gpu_timer_start(cuzk_gpu_timer *t)
 {
     CUZK_CUDA(cudaEventRecord((cudaEvent_t)t->start, 0));
     return CUZK_OK;
 }
-extern "C" cuzk_status gpu_timer_stop(gpu_timer *t, double *ms)
+extern "C" cuzk_status cuzk_gpu_timer_stop(cuzk_gpu_timer *t, double *ms)
 {
     float f = 0;
     CUZK_CUDA(cudaEventRecord((cudaEvent_t)t->stop, 0));
@@ -103,61 +103,61 @@ extern "C" cuzk_status gpu_timer_stop(gpu_timer *t, double *ms)
 static __device__ __forceinline__ void apply_op(int op, void *r, const void *a, const void *b)
 {
     switch (op) {
-    case GPU_FR_ADD: dfr_add((dfr *)r, (const dfr *)a, (const dfr *)b); break;
-    case GPU_FR_SUB: dfr_sub((dfr *)r, (const dfr *)a, (const dfr *)b); break;
-    case GPU_FR_MUL: dfr_mul32((dfr *)r, (const dfr *)a, (const dfr *)b); break;
-    case GPU_FR_SQR: dfr_sqr((dfr *)r, (const dfr *)a); break;
-    case GPU_FR_MUL64: dfr_mul64((dfr *)r, (const dfr *)a, (const dfr *)b); break;
-    case GPU_FP_ADD: dfp_add((dfp *)r, (const dfp *)a, (const dfp *)b); break;
-    case GPU_FP_SUB: dfp_sub((dfp *)r, (const dfp *)a, (const dfp *)b); break;
-    case GPU_FP_MUL: dfp_mul32((dfp *)r, (const dfp *)a, (const dfp *)b); break;
-    case GPU_FP_SQR: dfp_mul32((dfp *)r, (const dfp *)a, (const dfp *)a); break; /* a multiplication, as measured */
-    case GPU_FP_MUL64: dfp_mul64((dfp *)r, (const dfp *)a, (const dfp *)b); break;
-    case GPU_FP2_ADD: dfp2_add((dfp2 *)r, (const dfp2 *)a, (const dfp2 *)b); break;
-    case GPU_FP2_SUB: dfp2_sub((dfp2 *)r, (const dfp2 *)a, (const dfp2 *)b); break;
-    case GPU_FP2_MUL: dfp2_mul((dfp2 *)r, (const dfp2 *)a, (const dfp2 *)b); break;
-    case GPU_FP2_SQR: dfp2_sqr((dfp2 *)r, (const dfp2 *)a); break;
-    case GPU_FR_MUL_SPECIAL: dfr_mul_special((dfr *)r, (const dfr *)a, (const dfr *)b); break;
-    case GPU_FR_MUL28: dfr_mul28((dfr *)r, (const dfr *)a, (const dfr *)b); break;
-    case GPU_FP_MUL28: dfp_mul28((dfp *)r, (const dfp *)a, (const dfp *)b); break;
-    case GPU_FP_MUL_SOS64: dfp_mul_sos64((dfp *)r, (const dfp *)a, (const dfp *)b); break;
-    case GPU_FP_SQR_SOS64: dfp_sqr_sos64((dfp *)r, (const dfp *)a); break;
-    case GPU_FP_MUL_SOS32: dfp_mul_sos32((dfp *)r, (const dfp *)a, (const dfp *)b); break;
-    case GPU_FP_SQR_SOS32: dfp_sqr_sos32((dfp *)r, (const dfp *)a); break;
-    case GPU_FP2_MUL_LAZY: dfp2_mul_lazy((dfp2 *)r, (const dfp2 *)a, (const dfp2 *)b); break;
-    case GPU_FR_MUL_SOS64: dfr_mul_sos64((dfr *)r, (const dfr *)a, (const dfr *)b); break;
-    case GPU_FP_INV: *(dfp *)r = dfp_inv_fermat_out(*(const dfp *)a); break;
-    case GPU_FP_INV_BGCD: *(dfp *)r = dfp_inv_bgcd_out(*(const dfp *)a); break;
-    case GPU_FP2_INV: f_inv((dfp2 *)r, (const dfp2 *)a); break;
-    case GPU_FP_MUL_KA: dfp_mul_ka((dfp *)r, (const dfp *)a, (const dfp *)b); break;
-    case GPU_FP_MUL_W: dfp_mul_w((dfp *)r, (const dfp *)a, (const dfp *)b); break;
-    case GPU_FR_MUL_W: dfr_mul_w((dfr *)r, (const dfr *)a, (const dfr *)b); break;
-    case GPU_FP_MUL_EO: dfp_mul_eo((dfp *)r, (const dfp *)a, (const dfp *)b); break;
-    case GPU_FR_MUL_EO: dfr_mul_eo((dfr *)r, (const dfr *)a, (const dfr *)b); break;
-    case GPU_FP_SQR_EO: dfp_sqr_eo((dfp *)r, (const dfp *)a); break;
-    case GPU_FP2_MUL_EO: dfp2_mul_eo((dfp2 *)r, (const dfp2 *)a, (const dfp2 *)b); break;
-    case GPU_FR_MUL_F64: dfr_mul_f64((dfr *)r, (const dfr *)a, (const dfr *)b); break;
-    case GPU_FR_MUL_MIX: dfr_mul_mix((dfr *)r, (const dfr *)a, (const dfr *)b); break;
-    case GPU_FP_MUL_F64: dfp_mul_f64((dfp *)r, (const dfp *)a, (const dfp *)b); break;
-    case GPU_FP_MUL_ADD: {
+    case CUZK_GPU_FR_ADD: dfr_add((dfr *)r, (const dfr *)a, (const dfr *)b); break;
+    case CUZK_GPU_FR_SUB: dfr_sub((dfr *)r, (const dfr *)a, (const dfr *)b); break;
+    case CUZK_GPU_FR_MUL: dfr_mul32((dfr *)r, (const dfr *)a, (const dfr *)b); break;
+    case CUZK_GPU_FR_SQR: dfr_sqr((dfr *)r, (const dfr *)a); break;
+    case CUZK_GPU_FR_MUL64: dfr_mul64((dfr *)r, (const dfr *)a, (const dfr *)b); break;
+    case CUZK_GPU_FP_ADD: dfp_add((dfp *)r, (const dfp *)a, (const dfp *)b); break;
+    case CUZK_GPU_FP_SUB: dfp_sub((dfp *)r, (const dfp *)a, (const dfp *)b); break;
+    case CUZK_GPU_FP_MUL: dfp_mul32((dfp *)r, (const dfp *)a, (const dfp *)b); break;
+    case CUZK_GPU_FP_SQR: dfp_mul32((dfp *)r, (const dfp *)a, (const dfp *)a); break; /* a multiplication, as measured */
+    case CUZK_GPU_FP_MUL64: dfp_mul64((dfp *)r, (const dfp *)a, (const dfp *)b); break;
+    case CUZK_GPU_FP2_ADD: dfp2_add((dfp2 *)r, (const dfp2 *)a, (const dfp2 *)b); break;
+    case CUZK_GPU_FP2_SUB: dfp2_sub((dfp2 *)r, (const dfp2 *)a, (const dfp2 *)b); break;
+    case CUZK_GPU_FP2_MUL: dfp2_mul((dfp2 *)r, (const dfp2 *)a, (const dfp2 *)b); break;
+    case CUZK_GPU_FP2_SQR: dfp2_sqr((dfp2 *)r, (const dfp2 *)a); break;
+    case CUZK_GPU_FR_MUL_SPECIAL: dfr_mul_special((dfr *)r, (const dfr *)a, (const dfr *)b); break;
+    case CUZK_GPU_FR_MUL28: dfr_mul28((dfr *)r, (const dfr *)a, (const dfr *)b); break;
+    case CUZK_GPU_FP_MUL28: dfp_mul28((dfp *)r, (const dfp *)a, (const dfp *)b); break;
+    case CUZK_GPU_FP_MUL_SOS64: dfp_mul_sos64((dfp *)r, (const dfp *)a, (const dfp *)b); break;
+    case CUZK_GPU_FP_SQR_SOS64: dfp_sqr_sos64((dfp *)r, (const dfp *)a); break;
+    case CUZK_GPU_FP_MUL_SOS32: dfp_mul_sos32((dfp *)r, (const dfp *)a, (const dfp *)b); break;
+    case CUZK_GPU_FP_SQR_SOS32: dfp_sqr_sos32((dfp *)r, (const dfp *)a); break;
+    case CUZK_GPU_FP2_MUL_LAZY: dfp2_mul_lazy((dfp2 *)r, (const dfp2 *)a, (const dfp2 *)b); break;
+    case CUZK_GPU_FR_MUL_SOS64: dfr_mul_sos64((dfr *)r, (const dfr *)a, (const dfr *)b); break;
+    case CUZK_GPU_FP_INV: *(dfp *)r = dfp_inv_fermat_out(*(const dfp *)a); break;
+    case CUZK_GPU_FP_INV_BGCD: *(dfp *)r = dfp_inv_bgcd_out(*(const dfp *)a); break;
+    case CUZK_GPU_FP2_INV: f_inv((dfp2 *)r, (const dfp2 *)a); break;
+    case CUZK_GPU_FP_MUL_KA: dfp_mul_ka((dfp *)r, (const dfp *)a, (const dfp *)b); break;
+    case CUZK_GPU_FP_MUL_W: dfp_mul_w((dfp *)r, (const dfp *)a, (const dfp *)b); break;
+    case CUZK_GPU_FR_MUL_W: dfr_mul_w((dfr *)r, (const dfr *)a, (const dfr *)b); break;
+    case CUZK_GPU_FP_MUL_EO: dfp_mul_eo((dfp *)r, (const dfp *)a, (const dfp *)b); break;
+    case CUZK_GPU_FR_MUL_EO: dfr_mul_eo((dfr *)r, (const dfr *)a, (const dfr *)b); break;
+    case CUZK_GPU_FP_SQR_EO: dfp_sqr_eo((dfp *)r, (const dfp *)a); break;
+    case CUZK_GPU_FP2_MUL_EO: dfp2_mul_eo((dfp2 *)r, (const dfp2 *)a, (const dfp2 *)b); break;
+    case CUZK_GPU_FR_MUL_F64: dfr_mul_f64((dfr *)r, (const dfr *)a, (const dfr *)b); break;
+    case CUZK_GPU_FR_MUL_MIX: dfr_mul_mix((dfr *)r, (const dfr *)a, (const dfr *)b); break;
+    case CUZK_GPU_FP_MUL_F64: dfp_mul_f64((dfp *)r, (const dfp *)a, (const dfp *)b); break;
+    case CUZK_GPU_FP_MUL_ADD: {
         dfp c, d;
         dfp_add(&c, (const dfp *)a, (const dfp *)b);
         dfp_sub(&d, (const dfp *)a, (const dfp *)b);
         eo_mul_add(M28_FP, ((dfp *)r)->w, ((const dfp *)a)->w, ((const dfp *)b)->w, c.w, d.w);
         break;
     }
-    case GPU_FP_MUL_MIX: dfp_mul_mix((dfp *)r, (const dfp *)a, (const dfp *)b); break;
+    case CUZK_GPU_FP_MUL_MIX: dfp_mul_mix((dfp *)r, (const dfp *)a, (const dfp *)b); break;
     }
 }
 
-static size_t op_size(gpu_ff_op op)
+static size_t op_size(cuzk_gpu_ff_op op)
 {
-    if (op <= GPU_FR_MUL64 || op == GPU_FR_MUL_SPECIAL || op == GPU_FR_MUL28 || op == GPU_FR_MUL_SOS64 ||
-        op == GPU_FR_MUL_W || op == GPU_FR_MUL_EO || op == GPU_FR_MUL_F64 || op == GPU_FR_MUL_MIX)
+    if (op <= CUZK_GPU_FR_MUL64 || op == CUZK_GPU_FR_MUL_SPECIAL || op == CUZK_GPU_FR_MUL28 || op == CUZK_GPU_FR_MUL_SOS64 ||
+        op == CUZK_GPU_FR_MUL_W || op == CUZK_GPU_FR_MUL_EO || op == CUZK_GPU_FR_MUL_F64 || op == CUZK_GPU_FR_MUL_MIX)
         return sizeof(dfr);
-    if (op <= GPU_FP_MUL64 || op == GPU_FP_MUL28 || (op >= GPU_FP_MUL_SOS64 && op <= GPU_FP_SQR_SOS32) ||
-        op == GPU_FP_INV || op == GPU_FP_MUL_KA || op == GPU_FP_MUL_W || op == GPU_FP_MUL_EO || op == GPU_FP_SQR_EO ||
-        op == GPU_FP_MUL_F64 || op == GPU_FP_MUL_MIX || op == GPU_FP_MUL_ADD || op == GPU_FP_INV_BGCD)
+    if (op <= CUZK_GPU_FP_MUL64 || op == CUZK_GPU_FP_MUL28 || (op >= CUZK_GPU_FP_MUL_SOS64 && op <= CUZK_GPU_FP_SQR_SOS32) ||
+        op == CUZK_GPU_FP_INV || op == CUZK_GPU_FP_MUL_KA || op == CUZK_GPU_FP_MUL_W || op == CUZK_GPU_FP_MUL_EO || op == CUZK_GPU_FP_SQR_EO ||
+        op == CUZK_GPU_FP_MUL_F64 || op == CUZK_GPU_FP_MUL_MIX || op == CUZK_GPU_FP_MUL_ADD || op == CUZK_GPU_FP_INV_BGCD)
         return sizeof(dfp);
     return sizeof(dfp2);
 }
@@ -195,30 +195,30 @@ template <typename E, int OP> __global__ void k_chain(E *out, unsigned iters)
     out[i] = x;
 }
 
-template <typename E> static cuzk_status run_batch(gpu_ff_op op, void *r, const void *a, const void *b, size_t n)
+template <typename E> static cuzk_status run_batch(cuzk_gpu_ff_op op, void *r, const void *a, const void *b, size_t n)
 {
     size_t bytes = n * sizeof(E);
     E *da = NULL, *db = NULL, *dr = NULL;
     cuzk_status st = CUZK_OK;
-    if ((st = gpu_malloc((void **)&da, bytes)) != CUZK_OK) goto out;
-    if ((st = gpu_malloc((void **)&db, bytes)) != CUZK_OK) goto out;
-    if ((st = gpu_malloc((void **)&dr, bytes)) != CUZK_OK) goto out;
-    if ((st = gpu_to_device(da, a, bytes)) != CUZK_OK) goto out;
-    if ((st = gpu_to_device(db, b ? b : a, bytes)) != CUZK_OK) goto out;
-    if ((st = gpu_memset(dr, 0xa5, bytes)) != CUZK_OK) goto out; /* poison */
+    if ((st = cuzk_gpu_malloc((void **)&da, bytes)) != CUZK_OK) goto out;
+    if ((st = cuzk_gpu_malloc((void **)&db, bytes)) != CUZK_OK) goto out;
+    if ((st = cuzk_gpu_malloc((void **)&dr, bytes)) != CUZK_OK) goto out;
+    if ((st = cuzk_gpu_to_device(da, a, bytes)) != CUZK_OK) goto out;
+    if ((st = cuzk_gpu_to_device(db, b ? b : a, bytes)) != CUZK_OK) goto out;
+    if ((st = cuzk_gpu_memset(dr, 0xa5, bytes)) != CUZK_OK) goto out; /* poison */
     k_batch<E><<<(unsigned)((n + 127) / 128), 128>>>((int)op, dr, da, db, n);
-    if ((st = gpu_sync()) != CUZK_OK) goto out;
-    st = gpu_to_host(r, dr, bytes);
+    if ((st = cuzk_gpu_sync()) != CUZK_OK) goto out;
+    st = cuzk_gpu_to_host(r, dr, bytes);
 out:
-    gpu_free(da);
-    gpu_free(db);
-    gpu_free(dr);
+    cuzk_gpu_free(da);
+    cuzk_gpu_free(db);
+    cuzk_gpu_free(dr);
     return st;
 }
 
-extern "C" cuzk_status gpu_ff_batch(gpu_ff_op op, void *r, const void *a, const void *b, size_t n)
+extern "C" cuzk_status cuzk_gpu_ff_batch(cuzk_gpu_ff_op op, void *r, const void *a, const void *b, size_t n)
 {
-    if ((unsigned)op >= GPU_FF_OP_COUNT) return CUZK_ERR_INVALID_ARG;
+    if ((unsigned)op >= CUZK_GPU_FF_OP_COUNT) return CUZK_ERR_INVALID_ARG;
     if (n == 0) return CUZK_OK;
     switch (op_size(op)) {
     case sizeof(dfr): return run_batch<dfr>(op, r, a, b, n);
@@ -230,67 +230,67 @@ extern "C" cuzk_status gpu_ff_batch(gpu_ff_op op, void *r, const void *a, const 
 template <typename E, int OP> static cuzk_status run_chain(size_t threads, unsigned iters, double *ns)
 {
     E *out = NULL;
-    gpu_timer t;
+    cuzk_gpu_timer t;
     double ms = 0;
     unsigned blocks = (unsigned)((threads + 255) / 256);
-    CUZK_TRY(gpu_malloc((void **)&out, (size_t)blocks * 256 * sizeof(E)));
-    cuzk_status st = gpu_timer_init(&t);
+    CUZK_TRY(cuzk_gpu_malloc((void **)&out, (size_t)blocks * 256 * sizeof(E)));
+    cuzk_status st = cuzk_gpu_timer_init(&t);
     if (st == CUZK_OK) {
         k_chain<E, OP><<<blocks, 256>>>(out, 4); /* warm-up */
-        st = gpu_sync();
+        st = cuzk_gpu_sync();
     }
-    if (st == CUZK_OK) st = gpu_timer_start(&t);
+    if (st == CUZK_OK) st = cuzk_gpu_timer_start(&t);
     if (st == CUZK_OK) {
         k_chain<E, OP><<<blocks, 256>>>(out, iters);
-        st = gpu_timer_stop(&t, &ms);
+        st = cuzk_gpu_timer_stop(&t, &ms);
     }
-    gpu_timer_free(&t);
-    gpu_free(out);
+    cuzk_gpu_timer_free(&t);
+    cuzk_gpu_free(out);
     *ns = ms * 1e6 / ((double)blocks * 256 * iters);
     return st;
 }
 
-extern "C" cuzk_status gpu_ff_throughput(gpu_ff_op op, size_t threads, unsigned iters, double *ns_per_op)
+extern "C" cuzk_status cuzk_gpu_ff_throughput(cuzk_gpu_ff_op op, size_t threads, unsigned iters, double *ns_per_op)
 {
     if (threads == 0 || iters == 0) return CUZK_ERR_INVALID_ARG;
     switch (op) {
 #define CHAIN(o, E) case o: return run_chain<E, o>(threads, iters, ns_per_op);
-    CHAIN(GPU_FR_ADD, dfr) CHAIN(GPU_FR_SUB, dfr) CHAIN(GPU_FR_MUL, dfr) CHAIN(GPU_FR_SQR, dfr) CHAIN(GPU_FR_MUL64, dfr)
-    CHAIN(GPU_FP_ADD, dfp) CHAIN(GPU_FP_SUB, dfp) CHAIN(GPU_FP_MUL, dfp) CHAIN(GPU_FP_SQR, dfp) CHAIN(GPU_FP_MUL64, dfp)
-    CHAIN(GPU_FP2_ADD, dfp2) CHAIN(GPU_FP2_SUB, dfp2) CHAIN(GPU_FP2_MUL, dfp2) CHAIN(GPU_FP2_SQR, dfp2)
-    CHAIN(GPU_FR_MUL_SPECIAL, dfr) CHAIN(GPU_FR_MUL28, dfr) CHAIN(GPU_FP_MUL28, dfp)
-    CHAIN(GPU_FP_MUL_SOS64, dfp) CHAIN(GPU_FP_SQR_SOS64, dfp) CHAIN(GPU_FP_MUL_SOS32, dfp) CHAIN(GPU_FP_SQR_SOS32, dfp)
-    CHAIN(GPU_FP2_MUL_LAZY, dfp2) CHAIN(GPU_FR_MUL_SOS64, dfr) CHAIN(GPU_FP_INV, dfp) CHAIN(GPU_FP2_INV, dfp2)
-    CHAIN(GPU_FP_MUL_KA, dfp) CHAIN(GPU_FP_MUL_W, dfp) CHAIN(GPU_FR_MUL_W, dfr) CHAIN(GPU_FP_MUL_EO, dfp)
-    CHAIN(GPU_FR_MUL_EO, dfr) CHAIN(GPU_FP_SQR_EO, dfp) CHAIN(GPU_FP2_MUL_EO, dfp2) CHAIN(GPU_FR_MUL_F64, dfr)
-    CHAIN(GPU_FR_MUL_MIX, dfr) CHAIN(GPU_FP_MUL_F64, dfp) CHAIN(GPU_FP_MUL_MIX, dfp) CHAIN(GPU_FP_MUL_ADD, dfp)
-    CHAIN(GPU_FP_INV_BGCD, dfp)
+    CHAIN(CUZK_GPU_FR_ADD, dfr) CHAIN(CUZK_GPU_FR_SUB, dfr) CHAIN(CUZK_GPU_FR_MUL, dfr) CHAIN(CUZK_GPU_FR_SQR, dfr) CHAIN(CUZK_GPU_FR_MUL64, dfr)
+    CHAIN(CUZK_GPU_FP_ADD, dfp) CHAIN(CUZK_GPU_FP_SUB, dfp) CHAIN(CUZK_GPU_FP_MUL, dfp) CHAIN(CUZK_GPU_FP_SQR, dfp) CHAIN(CUZK_GPU_FP_MUL64, dfp)
+    CHAIN(CUZK_GPU_FP2_ADD, dfp2) CHAIN(CUZK_GPU_FP2_SUB, dfp2) CHAIN(CUZK_GPU_FP2_MUL, dfp2) CHAIN(CUZK_GPU_FP2_SQR, dfp2)
+    CHAIN(CUZK_GPU_FR_MUL_SPECIAL, dfr) CHAIN(CUZK_GPU_FR_MUL28, dfr) CHAIN(CUZK_GPU_FP_MUL28, dfp)
+    CHAIN(CUZK_GPU_FP_MUL_SOS64, dfp) CHAIN(CUZK_GPU_FP_SQR_SOS64, dfp) CHAIN(CUZK_GPU_FP_MUL_SOS32, dfp) CHAIN(CUZK_GPU_FP_SQR_SOS32, dfp)
+    CHAIN(CUZK_GPU_FP2_MUL_LAZY, dfp2) CHAIN(CUZK_GPU_FR_MUL_SOS64, dfr) CHAIN(CUZK_GPU_FP_INV, dfp) CHAIN(CUZK_GPU_FP2_INV, dfp2)
+    CHAIN(CUZK_GPU_FP_MUL_KA, dfp) CHAIN(CUZK_GPU_FP_MUL_W, dfp) CHAIN(CUZK_GPU_FR_MUL_W, dfr) CHAIN(CUZK_GPU_FP_MUL_EO, dfp)
+    CHAIN(CUZK_GPU_FR_MUL_EO, dfr) CHAIN(CUZK_GPU_FP_SQR_EO, dfp) CHAIN(CUZK_GPU_FP2_MUL_EO, dfp2) CHAIN(CUZK_GPU_FR_MUL_F64, dfr)
+    CHAIN(CUZK_GPU_FR_MUL_MIX, dfr) CHAIN(CUZK_GPU_FP_MUL_F64, dfp) CHAIN(CUZK_GPU_FP_MUL_MIX, dfp) CHAIN(CUZK_GPU_FP_MUL_ADD, dfp)
+    CHAIN(CUZK_GPU_FP_INV_BGCD, dfp)
 #undef CHAIN
     default: return CUZK_ERR_INVALID_ARG;
     }
 }
 
-extern "C" cuzk_status gpu_set_device(int device)
+extern "C" cuzk_status cuzk_gpu_set_device(int device)
 {
-    if (device < 0 || device >= gpu_device_count()) return CUZK_ERR_INVALID_ARG;
+    if (device < 0 || device >= cuzk_gpu_device_count()) return CUZK_ERR_INVALID_ARG;
     CUZK_CUDA(cudaSetDevice(device));
     return CUZK_OK;
 }
 
-extern "C" cuzk_status gpu_mem_info(size_t *free_bytes, size_t *total_bytes)
+extern "C" cuzk_status cuzk_gpu_mem_info(size_t *free_bytes, size_t *total_bytes)
 {
     CUZK_CUDA(cudaMemGetInfo(free_bytes, total_bytes));
     return CUZK_OK;
 }
 
-extern "C" cuzk_status gpu_host_alloc(void **host, size_t bytes)
+extern "C" cuzk_status cuzk_gpu_host_alloc(void **host, size_t bytes)
 {
     *host = NULL;
     CUZK_CUDA(cudaHostAlloc(host, bytes ? bytes : 1, cudaHostAllocPortable));
     return CUZK_OK;
 }
 
-extern "C" void gpu_host_free(void *host)
+extern "C" void cuzk_gpu_host_free(void *host)
 {
     if (host != NULL) cudaFreeHost(host);
 }

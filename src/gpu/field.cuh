@@ -1,5 +1,5 @@
-/* Device field arithmetic for Fr (255 bits) and Fp (381 bits), Montgomery form, the same bytes as the CPU's fr_t
- * and fp_t (little-endian 64-bit limbs = little-endian 32-bit words on this little-endian machine), so arrays copy
+/* Device field arithmetic for Fr (255 bits) and Fp (381 bits), Montgomery form, the same bytes as the CPU's cuzk_fr_t
+ * and cuzk_fp_t (little-endian 64-bit limbs = little-endian 32-bit words on this little-endian machine), so arrays copy
  * between host and device unchanged. Every function returns the canonical (fully reduced) value, exactly like the
  * CPU layer, so results compare bit for bit.
  *
@@ -308,7 +308,7 @@ static __device__ __forceinline__ void mp_mul_wide_ka6(uint64_t *t, const uint64
     t[9] = addc_cc(z2[3], top), t[10] = addc_cc(z2[4], (uint64_t)0), t[11] = addc(z2[5], (uint64_t)0);
 }
 
-/* ---- Fr and Fp element types (same layout as fr_t / fp_t) ------------------------------------------------------- */
+/* ---- Fr and Fp element types (same layout as cuzk_fr_t / cuzk_fp_t) ------------------------------------------------------- */
 typedef struct __align__(16) { uint32_t w[8]; } dfr;
 typedef struct __align__(16) { uint32_t w[12]; } dfp;
 typedef struct __align__(16) { dfp c0, c1; } dfp2;

@@ -5,17 +5,17 @@
 
 #include "gpu_internal.cuh"
 
-/* One CSR matrix on the device (the layout of r1cs_matrix). */
+/* One CSR matrix on the device (the layout of cuzk_r1cs_matrix). */
 typedef struct {
     uint64_t *row_ptr; /* rows + 1 */
     uint32_t *col, *coef;
     uint64_t nnz;
 } gpu_csr;
 
-struct gpu_key {
+struct cuzk_gpu_key {
     int device;
-    groth16_convention conv;
-    gpu_key_placement placement;
+    cuzk_groth16_convention conv;
+    cuzk_gpu_key_placement placement;
     uint64_t domain_size;                  /* n */
     uint32_t log2n;
     uint64_t num_inputs, num_aux;          /* variables = num_inputs + num_aux; ONE included in the inputs */
@@ -24,12 +24,12 @@ struct gpu_key {
     /* the circuit: A and B always, C when has_c (BELLPERSON circuits with C; a SNARKJS key's matrices have none) */
     gpu_csr m[3];
     bool has_c;
-    fr_t *values; /* the coefficient table (Montgomery) */
+    cuzk_fr_t *values; /* the coefficient table (Montgomery) */
     uint32_t num_values;
 
-    /* SNARKJS keys given their full circuit: its A, B, C, for R1CS_C_CHECKED */
+    /* SNARKJS keys given their full circuit: its A, B, C, for CUZK_R1CS_C_CHECKED */
     gpu_csr chk[3];
-    fr_t *chk_values;
+    cuzk_fr_t *chk_values;
     uint64_t chk_rows;
     bool has_chk;
 
@@ -40,46 +40,46 @@ struct gpu_key {
 
     /* the bases, affine Montgomery (the CPU layout); DEVICE pointers when RESIDENT, pinned HOST pointers when
      * STREAMED */
-    g1_affine_t *h, *l, *a, *b_g1;
-    g2_affine_t *b_g2;
+    cuzk_g1_affine_t *h, *l, *a, *b_g1;
+    cuzk_g2_affine_t *b_g2;
 
     uint64_t stream_buffer_bytes; /* STREAMED: bytes of each of a prover's two base buffers */
     bool ntt_whole;               /* its provers' NTT domains have whole tables (g16_gpu_plan) */
-    groth16_vk vk;     /* host copy; vk.storage owns vk.ic */
+    cuzk_groth16_vk vk;     /* host copy; vk.storage owns vk.ic */
     uint64_t vram_bytes, pinned_bytes;
     double upload_s;
 };
 
 /* The placement for a key of `key_bases_bytes` bases plus `fixed_bytes` of matrices and tables, with `workers`
- * provers of `prover_bytes` each, under opts (see gpu_key_opts), and *whole: whether each prover also takes its
+ * provers of `prover_bytes` each, under opts (see cuzk_gpu_key_opts), and *whole: whether each prover also takes its
  * `whole_bytes` of whole NTT tables (RESIDENT only, when that fits as well). CUZK_ERR_NOMEM with a message when
  * nothing fits. */
-cuzk_status g16_gpu_plan(gpu_key_placement *out, bool *whole, uint64_t key_bases_bytes, uint64_t fixed_bytes,
-                         uint64_t prover_bytes, uint64_t whole_bytes, const gpu_key_opts *opts, cuzk_errmsg *err);
+cuzk_status g16_gpu_plan(cuzk_gpu_key_placement *out, bool *whole, uint64_t key_bases_bytes, uint64_t fixed_bytes,
+                         uint64_t prover_bytes, uint64_t whole_bytes, const cuzk_gpu_key_opts *opts, cuzk_errmsg *err);
 /* The whole NTT tables a prover of a key of domain n and convention conv would add (ntt.cu's coset kinds of H) */
-uint64_t g16_gpu_key_whole_bytes(uint64_t n, groth16_convention conv);
+uint64_t g16_gpu_key_whole_bytes(uint64_t n, cuzk_groth16_convention conv);
 /* The whole key's device bytes after it is made: the key records what it holds (vram_bytes, pinned_bytes); the
  * provers size their stream buffers with g16_gpu_stream_chunk_bytes(free VRAM). */
 
 /* Bytes of the five base arrays, of a circuit's first `matrices` CSR matrices with its value table and two
  * position tables, and of one of a streaming prover's two base buffers under a VRAM budget. */
 uint64_t g16_gpu_bases_bytes(uint64_t h_len, uint64_t l_len, uint64_t a_len, uint64_t b_len);
-uint64_t g16_gpu_circuit_bytes(const r1cs_t *c, int matrices);
-uint64_t g16_gpu_stream_chunk_bytes(const gpu_key_opts *opts);
+uint64_t g16_gpu_circuit_bytes(const cuzk_r1cs_t *c, int matrices);
+uint64_t g16_gpu_stream_chunk_bytes(const cuzk_gpu_key_opts *opts);
 
-/* Device bytes of a new MSM context after gpu_msm_ctx_reserve(n_g1, n_g2) (msm.cu). */
-extern "C" uint64_t g16_gpu_msm_scratch_bytes(size_t n_g1, size_t n_g2);
+/* Device bytes of a new MSM context after cuzk_gpu_msm_ctx_reserve(n_g1, n_g2) (msm.cu). */
+extern "C" uint64_t cuzk_g16_gpu_msm_scratch_bytes(size_t n_g1, size_t n_g2);
 /* The context's MSMs take canonical scalars (their words are their values) instead of Montgomery ones while on:
  * the H MSM's coefficients come out of the last NTT pass that way, saving a conversion per group of windows. */
-extern "C" void g16_gpu_msm_canonical_scalars(gpu_msm_ctx *x, bool on);
+extern "C" void cuzk_g16_gpu_msm_canonical_scalars(cuzk_gpu_msm_ctx *x, bool on);
 /* Device bytes an MSM context (msm.cu) and an NTT domain (ntt.cu) hold now. */
-extern "C" uint64_t g16_gpu_msm_ctx_bytes(const gpu_msm_ctx *x);
-extern "C" uint64_t g16_gpu_ntt_domain_bytes(const gpu_ntt_domain *d);
+extern "C" uint64_t cuzk_g16_gpu_msm_ctx_bytes(const cuzk_gpu_msm_ctx *x);
+extern "C" uint64_t cuzk_g16_gpu_ntt_domain_bytes(const cuzk_gpu_ntt_domain *d);
 /* A domain with whole tables (whole): the coset factor of every element in one table, one multiplication instead of
  * two, and above 2^20 every root for the first pass's twiddles, one instead of two (ntt_h at 2^27: 324 → 300 ms,
- * docs/PERFORMANCE-gpu.md session 11); g16_gpu_ntt_whole_bytes is what they add for `coset_kinds` coset tables. */
-extern "C" cuzk_status g16_gpu_ntt_domain_create(gpu_ntt_domain **out, unsigned log2n, fr_roots conv, bool whole);
-extern "C" uint64_t g16_gpu_ntt_whole_bytes(unsigned log2n, unsigned coset_kinds);
+ * docs/PERFORMANCE-gpu.md session 11); cuzk_g16_gpu_ntt_whole_bytes is what they add for `coset_kinds` coset tables. */
+extern "C" cuzk_status cuzk_g16_gpu_ntt_domain_create(cuzk_gpu_ntt_domain **out, unsigned log2n, cuzk_fr_roots conv, bool whole);
+extern "C" uint64_t cuzk_g16_gpu_ntt_whole_bytes(unsigned log2n, unsigned coset_kinds);
 
 /* H's transforms (ntt.cu, for prover.cu), each ending with an optional finish: out = (v·mul[i] − minus[i])·k, each
  * part where set (mul may be the output itself).
@@ -88,28 +88,28 @@ extern "C" uint64_t g16_gpu_ntt_whole_bytes(unsigned log2n, unsigned coset_kinds
  *   inverse_raw, coset_inverse_raw: n times the coefficients (no 1/n anywhere), in place.
  * h_prepare makes the coset tables they use for shift g now (coset_inverse: coset_inverse_raw's too). */
 typedef struct {
-    const fr_t *mul, *minus;
-    fr_t k;
+    const cuzk_fr_t *mul, *minus;
+    cuzk_fr_t k;
     bool has_k;
 } g16_ntt_finish;
-extern "C" cuzk_status g16_gpu_ntt_h_prepare(gpu_ntt_domain *d, const fr_t *g, bool coset_inverse);
-extern "C" cuzk_status g16_gpu_ntt_to_coset(fr_t *x, gpu_ntt_domain *d, const fr_t *g, const g16_ntt_finish *fin,
-                                            fr_t *out);
-extern "C" cuzk_status g16_gpu_ntt_inverse_raw(fr_t *x, gpu_ntt_domain *d);
-extern "C" cuzk_status g16_gpu_ntt_coset_inverse_raw(fr_t *x, gpu_ntt_domain *d, const fr_t *g,
+extern "C" cuzk_status cuzk_g16_gpu_ntt_h_prepare(cuzk_gpu_ntt_domain *d, const cuzk_fr_t *g, bool coset_inverse);
+extern "C" cuzk_status cuzk_g16_gpu_ntt_to_coset(cuzk_fr_t *x, cuzk_gpu_ntt_domain *d, const cuzk_fr_t *g, const g16_ntt_finish *fin,
+                                            cuzk_fr_t *out);
+extern "C" cuzk_status cuzk_g16_gpu_ntt_inverse_raw(cuzk_fr_t *x, cuzk_gpu_ntt_domain *d);
+extern "C" cuzk_status cuzk_g16_gpu_ntt_coset_inverse_raw(cuzk_fr_t *x, cuzk_gpu_ntt_domain *d, const cuzk_fr_t *g,
                                                      const g16_ntt_finish *fin);
 
 /* A zeroed key with its device, its placement and (from opts, which may be NULL) its stream buffer size recorded;
- * every pointer NULL (gpu_key_free releases whatever is set). Every way of making a key starts here. */
-cuzk_status g16_gpu_key_new(gpu_key **out, gpu_key_placement placement, const gpu_key_opts *opts);
+ * every pointer NULL (cuzk_gpu_key_free releases whatever is set). Every way of making a key starts here. */
+cuzk_status g16_gpu_key_new(cuzk_gpu_key **out, cuzk_gpu_key_placement placement, const cuzk_gpu_key_opts *opts);
 
 /* Copies the circuit's matrices (A, B and, for BELLPERSON, C), the value table and, for BELLPERSON, the a/b position
  * tables from its density bitmaps to the device; fills m, has_c, values, num_inputs, num_aux, rows and, for
  * BELLPERSON, a_vars, b_vars, a_len, b_len (the counts the densities give). */
-cuzk_status g16_gpu_key_circuit(gpu_key *k, const r1cs_t *circuit, bool bellperson, cuzk_errmsg *err);
+cuzk_status g16_gpu_key_circuit(cuzk_gpu_key *k, const cuzk_r1cs_t *circuit, bool bellperson, cuzk_errmsg *err);
 
 /* Keeps a copy of the verifying key (α, β, γ, δ and ic) in k->vk. */
-cuzk_status g16_gpu_key_vk(gpu_key *k, const groth16_vk *vk);
+cuzk_status g16_gpu_key_vk(cuzk_gpu_key *k, const cuzk_groth16_vk *vk);
 
 /* Monotonic seconds, for the wall-time figures of uploads and proofs. */
 double g16_gpu_now(void);

@@ -1,5 +1,5 @@
-/* Test access to the internals of a gpu_key, callable from C (tests/gpu/gpu_check.c): the key's bases as the
- * device (RESIDENT) or pinned host (STREAMED) pointers it holds, and the chunk size of gpu_setup. Not part of the
+/* Test access to the internals of a cuzk_gpu_key, callable from C (tests/gpu/gpu_check.c): the key's bases as the
+ * device (RESIDENT) or pinned host (STREAMED) pointers it holds, and the chunk size of cuzk_gpu_setup. Not part of the
  * library's interface. */
 #ifndef CUZK_G16_GPU_TEST_H
 #define CUZK_G16_GPU_TEST_H
@@ -11,15 +11,15 @@ extern "C" {
 #endif
 
 typedef struct {
-    gpu_key_placement placement;
-    const g1_affine_t *h, *l, *a, *b_g1;
-    const g2_affine_t *b_g2;
+    cuzk_gpu_key_placement placement;
+    const cuzk_g1_affine_t *h, *l, *a, *b_g1;
+    const cuzk_g2_affine_t *b_g2;
     uint64_t h_len, l_len, a_len, b_len;
 } gpu_key_bases;
-void gpu_key_get_bases(const gpu_key *k, gpu_key_bases *out);
+void cuzk_gpu_key_get_bases(const cuzk_gpu_key *k, gpu_key_bases *out);
 
-/* Scalars gpu_setup processes per step (0 = the default, 2^21). Returns the previous value. */
-size_t gpu_setup_set_chunk(size_t points);
+/* Scalars cuzk_gpu_setup processes per step (0 = the default, 2^21). Returns the previous value. */
+size_t cuzk_gpu_setup_set_chunk(size_t points);
 
 #ifdef __cplusplus
 }

@@ -1,5 +1,5 @@
 /* Host-side helpers shared by the CUDA translation units: every CUDA call goes through CUZK_CUDA, which records
- * the CUDA message and the call site for gpu_last_error() and returns CUZK_ERR_DEVICE from the calling function, or
+ * the CUDA message and the call site for cuzk_gpu_last_error() and returns CUZK_ERR_DEVICE from the calling function, or
  * CUZK_ERR_NOMEM when the device (or pinned host memory) is merely full: the context stays usable then, and callers
  * such as the engine evict and retry instead of taking the device out of service. */
 #ifndef CUZK_GPU_INTERNAL_CUH
@@ -19,13 +19,13 @@ extern "C" {
 }
 #include "cuzk/gpu.h"
 
-extern "C" void gpu_set_error(const char *what, cudaError_t e, const char *file, int line);
+extern "C" void cuzk_gpu_set_error(const char *what, cudaError_t e, const char *file, int line);
 
 #define CUZK_CUDA(call)                                                                                                \
     do {                                                                                                               \
         cudaError_t cuzk_e_ = (call);                                                                                  \
         if (cuzk_e_ != cudaSuccess) {                                                                                  \
-            gpu_set_error(#call, cuzk_e_, __FILE__, __LINE__);                                                         \
+            cuzk_gpu_set_error(#call, cuzk_e_, __FILE__, __LINE__);                                                         \
             return cuzk_e_ == cudaErrorMemoryAllocation ? CUZK_ERR_NOMEM : CUZK_ERR_DEVICE;                            \
         }                                                                                                              \
     } while (0)

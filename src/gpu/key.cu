@@ -25,7 +25,7 @@ cuzk_status g16_gpu_fail(cuzk_errmsg *err, cuzk_status s, const char *fmt, ...)
     memcpy(err->msg, head, n + 1);
     if (s == CUZK_ERR_DEVICE && n + 3 < sizeof err->msg) {
         memcpy(err->msg + n, ": ", 3);
-        strncat(err->msg, gpu_last_error(), sizeof err->msg - n - 3);
+        strncat(err->msg, cuzk_gpu_last_error(), sizeof err->msg - n - 3);
     }
     return s;
 }
@@ -37,56 +37,56 @@ double g16_gpu_now(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-static const char *placement_name(gpu_key_placement p)
+static const char *placement_name(cuzk_gpu_key_placement p)
 {
-    return p == GPU_KEY_RESIDENT ? "resident" : p == GPU_KEY_STREAMED ? "streamed" : "auto";
+    return p == CUZK_GPU_KEY_RESIDENT ? "resident" : p == CUZK_GPU_KEY_STREAMED ? "streamed" : "auto";
 }
 
 /* Two device buffers per prover hold the bases of a streamed MSM: the chunk is sized so that they take 1/16 of the
  * budget, between 2^16 and 2^24 G2 points. */
 static uint64_t stream_buffer_bytes(uint64_t budget)
 {
-    uint64_t b = budget / 32, lo = ((uint64_t)1 << 16) * sizeof(g2_affine_t), hi = ((uint64_t)1 << 24) * sizeof(g2_affine_t);
+    uint64_t b = budget / 32, lo = ((uint64_t)1 << 16) * sizeof(cuzk_g2_affine_t), hi = ((uint64_t)1 << 24) * sizeof(cuzk_g2_affine_t);
     return b < lo ? lo : b > hi ? hi : b;
 }
 
-uint64_t g16_gpu_key_whole_bytes(uint64_t n, groth16_convention conv)
+uint64_t g16_gpu_key_whole_bytes(uint64_t n, cuzk_groth16_convention conv)
 {
     /* H's coset tables: the coset forward's (both conventions) and bellperson's coset inverse */
-    return g16_gpu_ntt_whole_bytes(g16_log2_ceil(n), conv == GROTH16_BELLPERSON ? 2 : 1);
+    return cuzk_g16_gpu_ntt_whole_bytes(cuzk_g16_log2_ceil(n), conv == CUZK_GROTH16_BELLPERSON ? 2 : 1);
 }
 
-cuzk_status g16_gpu_plan(gpu_key_placement *out, bool *whole, uint64_t key_bases_bytes, uint64_t fixed_bytes,
-                         uint64_t prover_bytes, uint64_t whole_bytes, const gpu_key_opts *opts, cuzk_errmsg *err)
+cuzk_status g16_gpu_plan(cuzk_gpu_key_placement *out, bool *whole, uint64_t key_bases_bytes, uint64_t fixed_bytes,
+                         uint64_t prover_bytes, uint64_t whole_bytes, const cuzk_gpu_key_opts *opts, cuzk_errmsg *err)
 {
     *whole = false;
-    gpu_key_opts o;
+    cuzk_gpu_key_opts o;
     memset(&o, 0, sizeof o);
     if (opts != NULL) o = *opts;
     uint64_t workers = o.workers ? o.workers : 1;
     uint64_t budget = o.vram_budget;
     if (budget == 0) {
         size_t free_b = 0, total_b = 0;
-        if (gpu_mem_info(&free_b, &total_b) != CUZK_OK)
+        if (cuzk_gpu_mem_info(&free_b, &total_b) != CUZK_OK)
             return g16_gpu_fail(err, CUZK_ERR_DEVICE, "cannot read the device's free memory");
         budget = free_b > GIB ? free_b - GIB : 0;
     }
     uint64_t resident = key_bases_bytes + fixed_bytes + workers * prover_bytes;
     uint64_t sb = g16_gpu_stream_chunk_bytes(&o);
     uint64_t streamed = fixed_bytes + workers * (prover_bytes + 2 * sb);
-    if (o.placement != GPU_KEY_STREAMED && resident <= budget) {
-        *out = GPU_KEY_RESIDENT;
+    if (o.placement != CUZK_GPU_KEY_STREAMED && resident <= budget) {
+        *out = CUZK_GPU_KEY_RESIDENT;
         *whole = !o.split_ntt_tables && resident + workers * whole_bytes <= budget;
         return CUZK_OK;
     }
-    if (o.placement == GPU_KEY_RESIDENT)
+    if (o.placement == CUZK_GPU_KEY_RESIDENT)
         return g16_gpu_fail(err, CUZK_ERR_NOMEM,
                             "the key needs %.2f GiB of VRAM resident (%.2f GiB bases, %.2f GiB matrices, %llu x %.2f "
                             "GiB provers) and the budget is %.2f GiB",
                             (double)resident / GIB, (double)key_bases_bytes / GIB, (double)fixed_bytes / GIB,
                             (unsigned long long)workers, (double)prover_bytes / GIB, (double)budget / GIB);
     if (streamed <= budget) {
-        *out = GPU_KEY_STREAMED;
+        *out = CUZK_GPU_KEY_STREAMED;
         return CUZK_OK;
     }
     return g16_gpu_fail(err, CUZK_ERR_NOMEM,
@@ -97,23 +97,23 @@ cuzk_status g16_gpu_plan(gpu_key_placement *out, bool *whole, uint64_t key_bases
                         (double)budget / GIB);
 }
 
-uint64_t g16_gpu_stream_chunk_bytes(const gpu_key_opts *opts)
+uint64_t g16_gpu_stream_chunk_bytes(const cuzk_gpu_key_opts *opts)
 {
     if (opts != NULL && opts->stream_chunk != 0) {
         uint64_t pts = opts->stream_chunk / 64 * 64;
-        return (pts < 64 ? 64 : pts) * sizeof(g2_affine_t);
+        return (pts < 64 ? 64 : pts) * sizeof(cuzk_g2_affine_t);
     }
     uint64_t budget = opts != NULL ? opts->vram_budget : 0;
     if (budget == 0) {
         size_t free_b = 0, total_b = 0;
-        if (gpu_mem_info(&free_b, &total_b) == CUZK_OK) budget = free_b;
+        if (cuzk_gpu_mem_info(&free_b, &total_b) == CUZK_OK) budget = free_b;
     }
     return stream_buffer_bytes(budget);
 }
 
-cuzk_status g16_gpu_key_new(gpu_key **out, gpu_key_placement placement, const gpu_key_opts *opts)
+cuzk_status g16_gpu_key_new(cuzk_gpu_key **out, cuzk_gpu_key_placement placement, const cuzk_gpu_key_opts *opts)
 {
-    *out = (gpu_key *)calloc(1, sizeof(gpu_key));
+    *out = (cuzk_gpu_key *)calloc(1, sizeof(cuzk_gpu_key));
     if (*out == NULL) return CUZK_ERR_NOMEM;
     (*out)->placement = placement;
     (*out)->stream_buffer_bytes = g16_gpu_stream_chunk_bytes(opts);
@@ -121,12 +121,12 @@ cuzk_status g16_gpu_key_new(gpu_key **out, gpu_key_placement placement, const gp
     return CUZK_OK;
 }
 
-static void free_bases(gpu_key *k)
+static void free_bases(cuzk_gpu_key *k)
 {
     void *p[5] = {k->h, k->l, k->a, k->b_g1, k->b_g2};
     for (int i = 0; i < 5; i++) {
         if (p[i] == NULL) continue;
-        if (k->placement == GPU_KEY_STREAMED)
+        if (k->placement == CUZK_GPU_KEY_STREAMED)
             cudaFreeHost(p[i]);
         else
             cudaFree(p[i]);
@@ -135,7 +135,7 @@ static void free_bases(gpu_key *k)
     k->b_g2 = NULL;
 }
 
-extern "C" void gpu_key_free(gpu_key *k)
+extern "C" void cuzk_gpu_key_free(cuzk_gpu_key *k)
 {
     if (k == NULL) return;
     int prev = -1;
@@ -148,28 +148,28 @@ extern "C" void gpu_key_free(gpu_key *k)
     }
     cudaFree(k->values), cudaFree(k->chk_values);
     cudaFree(k->a_vars), cudaFree(k->b_vars);
-    groth16_vk_free(&k->vk);
+    cuzk_groth16_vk_free(&k->vk);
     if (prev >= 0) cudaSetDevice(prev);
     free(k);
 }
 
-extern "C" void gpu_key_get_info(const gpu_key *k, gpu_key_info *info)
+extern "C" void cuzk_gpu_key_get_info(const cuzk_gpu_key *k, cuzk_gpu_key_info *info)
 {
     memset(info, 0, sizeof *info);
     info->device = k->device;
     info->placement = k->placement;
     info->vram_bytes = k->vram_bytes;
     info->pinned_bytes = k->pinned_bytes;
-    info->prover_vram_bytes = gpu_prove_vram_bytes(k->domain_size, k->num_inputs + k->num_aux) +
+    info->prover_vram_bytes = cuzk_gpu_prove_vram_bytes(k->domain_size, k->num_inputs + k->num_aux) +
                               (k->ntt_whole ? g16_gpu_key_whole_bytes(k->domain_size, k->conv) : 0);
     info->whole_ntt_tables = k->ntt_whole;
     info->upload_s = k->upload_s;
 }
 
-extern "C" const groth16_vk *gpu_key_vk(const gpu_key *k) { return &k->vk; }
+extern "C" const cuzk_groth16_vk *cuzk_gpu_key_vk(const cuzk_gpu_key *k) { return &k->vk; }
 
 /* cudaMalloc + copy, counted in the key's VRAM; bytes 0 leaves *dev NULL */
-static cuzk_status up(gpu_key *k, void **dev, const void *host, uint64_t bytes)
+static cuzk_status up(cuzk_gpu_key *k, void **dev, const void *host, uint64_t bytes)
 {
     *dev = NULL;
     if (bytes == 0) return CUZK_OK;
@@ -179,7 +179,7 @@ static cuzk_status up(gpu_key *k, void **dev, const void *host, uint64_t bytes)
     return CUZK_OK;
 }
 
-static cuzk_status up_csr(gpu_key *k, gpu_csr *d, const r1cs_matrix *m, uint64_t rows)
+static cuzk_status up_csr(cuzk_gpu_key *k, gpu_csr *d, const cuzk_r1cs_matrix *m, uint64_t rows)
 {
     d->nnz = m->nnz;
     CUZK_TRY(up(k, (void **)&d->row_ptr, m->row_ptr, (rows + 1) * sizeof(uint64_t)));
@@ -188,27 +188,27 @@ static cuzk_status up_csr(gpu_key *k, gpu_csr *d, const r1cs_matrix *m, uint64_t
     return CUZK_OK;
 }
 
-/* The position -> variable table of one density-selected array (g16_positions), copied up. */
-static cuzk_status up_positions(gpu_key *k, uint32_t **dev, uint64_t *count, uint64_t ni, const uint64_t *in_bits,
+/* The position -> variable table of one density-selected array (cuzk_g16_positions), copied up. */
+static cuzk_status up_positions(cuzk_gpu_key *k, uint32_t **dev, uint64_t *count, uint64_t ni, const uint64_t *in_bits,
                                 uint64_t na, const uint64_t *aux_bits)
 {
     uint32_t *v;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    cuzk_status s = g16_positions(&v, count, in_bits, ni, aux_bits, na, cores > 0 ? (unsigned)cores : 1);
+    cuzk_status s = cuzk_g16_positions(&v, count, in_bits, ni, aux_bits, na, cores > 0 ? (unsigned)cores : 1);
     if (s != CUZK_OK) return s;
     s = up(k, (void **)dev, v, *count * sizeof(uint32_t));
     free(v);
     return s;
 }
 
-cuzk_status g16_gpu_key_circuit(gpu_key *k, const r1cs_t *c, bool bellperson, cuzk_errmsg *err)
+cuzk_status g16_gpu_key_circuit(cuzk_gpu_key *k, const cuzk_r1cs_t *c, bool bellperson, cuzk_errmsg *err)
 {
     k->num_inputs = c->num_inputs;
     k->num_aux = c->num_aux;
     k->rows = c->num_constraints;
     k->num_values = c->num_values;
     k->has_c = bellperson;
-    cuzk_status s = up(k, (void **)&k->values, c->values, (uint64_t)c->num_values * sizeof(fr_t));
+    cuzk_status s = up(k, (void **)&k->values, c->values, (uint64_t)c->num_values * sizeof(cuzk_fr_t));
     for (int i = 0; i < (bellperson ? 3 : 2) && s == CUZK_OK; i++) s = up_csr(k, &k->m[i], &c->m[i], c->num_constraints);
     if (s == CUZK_OK && bellperson) {
         uint64_t na = 0, nb = 0;
@@ -221,44 +221,44 @@ cuzk_status g16_gpu_key_circuit(gpu_key *k, const r1cs_t *c, bool bellperson, cu
     return CUZK_OK;
 }
 
-/* The full circuit (with C) a SNARKJS key's witness is checked against in R1CS_C_CHECKED mode. */
-static cuzk_status key_check_circuit(gpu_key *k, const r1cs_t *c, cuzk_errmsg *err)
+/* The full circuit (with C) a SNARKJS key's witness is checked against in CUZK_R1CS_C_CHECKED mode. */
+static cuzk_status key_check_circuit(cuzk_gpu_key *k, const cuzk_r1cs_t *c, cuzk_errmsg *err)
 {
     k->chk_rows = c->num_constraints;
-    cuzk_status s = up(k, (void **)&k->chk_values, c->values, (uint64_t)c->num_values * sizeof(fr_t));
+    cuzk_status s = up(k, (void **)&k->chk_values, c->values, (uint64_t)c->num_values * sizeof(cuzk_fr_t));
     for (int i = 0; i < 3 && s == CUZK_OK; i++) s = up_csr(k, &k->chk[i], &c->m[i], c->num_constraints);
     if (s != CUZK_OK) return g16_gpu_fail(err, s, "cannot copy the checking circuit to the device");
     k->has_chk = true;
     return CUZK_OK;
 }
 
-cuzk_status g16_gpu_key_vk(gpu_key *k, const groth16_vk *vk)
+cuzk_status g16_gpu_key_vk(cuzk_gpu_key *k, const cuzk_groth16_vk *vk)
 {
     k->vk = *vk;
-    k->vk.ic = (g1_affine_t *)malloc(vk->num_inputs * sizeof(g1_affine_t));
+    k->vk.ic = (cuzk_g1_affine_t *)malloc(vk->num_inputs * sizeof(cuzk_g1_affine_t));
     k->vk.storage = k->vk.ic;
     if (k->vk.ic == NULL) return CUZK_ERR_NOMEM;
-    memcpy(k->vk.ic, vk->ic, vk->num_inputs * sizeof(g1_affine_t));
+    memcpy(k->vk.ic, vk->ic, vk->num_inputs * sizeof(cuzk_g1_affine_t));
     return CUZK_OK;
 }
 
 /* The bases of the key: five arrays, each to VRAM or to pinned host memory. */
-static cuzk_status key_bases(gpu_key *k, const groth16_pk *pk)
+static cuzk_status key_bases(cuzk_gpu_key *k, const cuzk_groth16_pk *pk)
 {
     struct {
         void **dst;
         const void *src;
         uint64_t bytes;
     } arr[5] = {
-        {(void **)&k->h, pk->h, pk->h_len * sizeof(g1_affine_t)},
-        {(void **)&k->l, pk->l, pk->l_len * sizeof(g1_affine_t)},
-        {(void **)&k->a, pk->a, pk->a_len * sizeof(g1_affine_t)},
-        {(void **)&k->b_g1, pk->b_g1, pk->b_len * sizeof(g1_affine_t)},
-        {(void **)&k->b_g2, pk->b_g2, pk->b_len * sizeof(g2_affine_t)},
+        {(void **)&k->h, pk->h, pk->h_len * sizeof(cuzk_g1_affine_t)},
+        {(void **)&k->l, pk->l, pk->l_len * sizeof(cuzk_g1_affine_t)},
+        {(void **)&k->a, pk->a, pk->a_len * sizeof(cuzk_g1_affine_t)},
+        {(void **)&k->b_g1, pk->b_g1, pk->b_len * sizeof(cuzk_g1_affine_t)},
+        {(void **)&k->b_g2, pk->b_g2, pk->b_len * sizeof(cuzk_g2_affine_t)},
     };
     for (int i = 0; i < 5; i++) {
         uint64_t bytes = arr[i].bytes ? arr[i].bytes : 16; /* an empty array still gets a valid pointer */
-        if (k->placement == GPU_KEY_STREAMED) {
+        if (k->placement == CUZK_GPU_KEY_STREAMED) {
             CUZK_CUDA(cudaHostAlloc(arr[i].dst, bytes, cudaHostAllocDefault));
             k->pinned_bytes += bytes;
             if (arr[i].bytes) memcpy(*arr[i].dst, arr[i].src, arr[i].bytes);
@@ -271,42 +271,42 @@ static cuzk_status key_bases(gpu_key *k, const groth16_pk *pk)
 
 uint64_t g16_gpu_bases_bytes(uint64_t h_len, uint64_t l_len, uint64_t a_len, uint64_t b_len)
 {
-    return (h_len + l_len + a_len + b_len) * sizeof(g1_affine_t) + b_len * sizeof(g2_affine_t);
+    return (h_len + l_len + a_len + b_len) * sizeof(cuzk_g1_affine_t) + b_len * sizeof(cuzk_g2_affine_t);
 }
 
-uint64_t g16_gpu_circuit_bytes(const r1cs_t *c, int matrices)
+uint64_t g16_gpu_circuit_bytes(const cuzk_r1cs_t *c, int matrices)
 {
-    uint64_t b = (uint64_t)c->num_values * sizeof(fr_t) + 2 * r1cs_num_vars(c) * sizeof(uint32_t);
+    uint64_t b = (uint64_t)c->num_values * sizeof(cuzk_fr_t) + 2 * cuzk_r1cs_num_vars(c) * sizeof(uint32_t);
     for (int i = 0; i < matrices; i++) b += (c->num_constraints + 1) * 8 + c->m[i].nnz * 8;
     return b;
 }
 
-extern "C" cuzk_status gpu_key_upload(gpu_key **out, const groth16_pk *pk, const r1cs_t *circuit,
-                                      const gpu_key_opts *opts, cuzk_errmsg *err)
+extern "C" cuzk_status cuzk_gpu_key_upload(cuzk_gpu_key **out, const cuzk_groth16_pk *pk, const cuzk_r1cs_t *circuit,
+                                      const cuzk_gpu_key_opts *opts, cuzk_errmsg *err)
 {
     double t0 = g16_gpu_now();
     *out = NULL;
     if (pk == NULL) return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG, "NULL key");
-    bool bell = pk->conv == GROTH16_BELLPERSON;
-    const r1cs_t *main_c = bell ? circuit : pk->circuit;
+    bool bell = pk->conv == CUZK_GROTH16_BELLPERSON;
+    const cuzk_r1cs_t *main_c = bell ? circuit : pk->circuit;
     if (main_c == NULL) return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG, "a bellperson key needs its circuit");
-    cuzk_status s = groth16_pk_check_circuit(pk, bell ? circuit : (circuit != NULL ? circuit : pk->circuit), err);
+    cuzk_status s = cuzk_groth16_pk_check_circuit(pk, bell ? circuit : (circuit != NULL ? circuit : pk->circuit), err);
     if (s != CUZK_OK) return s;
-    if (r1cs_num_vars(main_c) > 0x7fffffffu || pk->domain_size > ((uint64_t)1 << 31))
+    if (cuzk_r1cs_num_vars(main_c) > 0x7fffffffu || pk->domain_size > ((uint64_t)1 << 31))
         return g16_gpu_fail(err, CUZK_ERR_TOO_LARGE, "the GPU prover takes fewer than 2^31 variables and rows");
 
     uint64_t bases = g16_gpu_bases_bytes(pk->h_len, pk->l_len, pk->a_len, pk->b_len);
     uint64_t fixed = g16_gpu_circuit_bytes(main_c, bell ? 3 : 2);
     bool chk = !bell && circuit != NULL && circuit != pk->circuit;
     if (chk) fixed += g16_gpu_circuit_bytes(circuit, 3);
-    uint64_t prover = gpu_prove_vram_bytes(pk->domain_size, r1cs_num_vars(main_c));
-    gpu_key_placement place;
+    uint64_t prover = cuzk_gpu_prove_vram_bytes(pk->domain_size, cuzk_r1cs_num_vars(main_c));
+    cuzk_gpu_key_placement place;
     bool whole;
     s = g16_gpu_plan(&place, &whole, bases, fixed, prover, g16_gpu_key_whole_bytes(pk->domain_size, pk->conv), opts,
                      err);
     if (s != CUZK_OK) return s;
 
-    gpu_key *k;
+    cuzk_gpu_key *k;
     s = g16_gpu_key_new(&k, place, opts);
     if (s != CUZK_OK) return g16_gpu_fail(err, s, "cannot create the device key");
     k->ntt_whole = whole;
@@ -326,7 +326,7 @@ extern "C" cuzk_status gpu_key_upload(gpu_key **out, const groth16_pk *pk, const
     if (s == CUZK_OK && g16_gpu_key_vk(k, &pk->vk) != CUZK_OK)
         s = g16_gpu_fail(err, CUZK_ERR_NOMEM, "out of memory copying the verifying key");
     if (s != CUZK_OK) {
-        gpu_key_free(k);
+        cuzk_gpu_key_free(k);
         return s;
     }
     k->upload_s = g16_gpu_now() - t0;

@@ -13,7 +13,7 @@
  *
  * Measured (session 7): 58.4 ps for Fp against 53.2 for field.cuh's 64-bit-word one, and the G1 MSM 7.6 % slower
  * with it: ptxas still builds each 64-bit addend pair with multiply-pipe moves (IMAD.MOV, IMAD.X; 225 of them). So
- * the curves keep dfp_mul_out; this stays a measured, checked alternative (GPU_FP_MUL_W, GPU_FR_MUL_W).
+ * the curves keep dfp_mul_out; this stays a measured, checked alternative (CUZK_GPU_FP_MUL_W, CUZK_GPU_FR_MUL_W).
  *
  * Plain C so that the host test (tests/gpu_host/test_mont28.c) checks the very same code against the CPU field
  * layer; under nvcc the loops unroll into straight-line code with the modulus words as immediates. */

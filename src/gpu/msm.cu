@@ -3,13 +3,13 @@
  * One MSM, all on the default stream, with a single host synchronization at the very end (the window sums come
  * back, nw points, and are combined on the host by Horner's rule: c doublings per window):
  *   1. k_digits: each scalar (Fr, Montgomery) is brought to canonical form (one multiplication by 1, unless the
- *      context says the scalars are canonical already: g16_gpu_msm_canonical_scalars) and cut into
+ *      context says the scalars are canonical already: cuzk_g16_gpu_msm_canonical_scalars) and cut into
  *      signed c-bit digits d_j in [−2^(c−1), 2^(c−1)] (Booth: the window's bits plus the bit below, minus 2^c times
  *      its top bit; windows are independent, no carry chain). For window j of the group being processed it writes
  *      the pair (key = j_local·2^c + |d|, value = point index | sign bit).
  *   2. cub::DeviceRadixSort sorts the pairs by key over c + log2(group windows) bits: points of one bucket become
  *      one contiguous run, the buckets of all windows of the group one after the other.
- *   2b. (G2, and G1 from 2^22 points; gpu_msm_set_variant) batch-affine rounds shorten the runs: neighbours of one
+ *   2b. (G2, and G1 from 2^22 points; cuzk_gpu_msm_set_variant) batch-affine rounds shorten the runs: neighbours of one
  *      bucket are added in affine coordinates with one inversion per 256 pairs ("batch-affine rounds" below); step 3
  *      then sums the shorter list.
  *   3. k_accumulate: the sorted array is cut into slices of L entries, one thread each (so the work is even
@@ -48,13 +48,13 @@ static unsigned g_window;      /* 0: chosen from n */
 static size_t g_group_items;   /* 0: default cap on pairs sorted at once */
 #define MSM_DEFAULT_GROUP_ITEMS ((size_t)1 << 28)
 
-extern "C" unsigned gpu_msm_set_window(unsigned c)
+extern "C" unsigned cuzk_gpu_msm_set_window(unsigned c)
 {
     unsigned old = g_window;
     g_window = c <= MSM_MAX_C ? c : MSM_MAX_C;
     return old;
 }
-/* gpu_msm_set_variant: bits 0..3 (G1) and 4..7 (G2) = m, the accumulation and batch-addition kernels compiled for m
+/* cuzk_gpu_msm_set_variant: bits 0..3 (G1) and 4..7 (G2) = m, the accumulation and batch-addition kernels compiled for m
  * resident blocks of 128 threads per SM (1 = no register cap, 4 = 128 registers); bit 8: G1 with the dedicated Fp
  * squaring (dfp_sq); bits 9 and 10: batch-affine rounds before the G1 and G2 accumulations (bits 16..19: their
  * slots per thread, ba_slots; bits 20..23 and 24..27: G2's and G1's least average run, ba_min_run, G1 taking G2's
@@ -102,22 +102,22 @@ static unsigned ba_min_run(bool g1)
     unsigned v = g1 && v1 != 0 ? v1 : v2;
     return v != 0 ? v : 4;
 }
-extern "C" unsigned gpu_msm_set_variant(unsigned v)
+extern "C" unsigned cuzk_gpu_msm_set_variant(unsigned v)
 {
     unsigned old = g_variant;
     g_variant = v;
     return old;
 }
 
-static int g_profile; /* gpu_msm_set_profile: phase times on stderr */
-extern "C" int gpu_msm_set_profile(int on)
+static int g_profile; /* cuzk_gpu_msm_set_profile: phase times on stderr */
+extern "C" int cuzk_gpu_msm_set_profile(int on)
 {
     int old = g_profile;
     g_profile = on;
     return old;
 }
 
-extern "C" size_t gpu_msm_set_group_items(size_t items)
+extern "C" size_t cuzk_gpu_msm_set_group_items(size_t items)
 {
     size_t old = g_group_items;
     g_group_items = items;
@@ -127,7 +127,7 @@ extern "C" size_t gpu_msm_set_group_items(size_t items)
 /* Window width for n points: least estimated cost, in field multiplications: every window adds n points
  * (10 multiplications each) and reduces 2^(c−1) buckets (two additions of 14). The sort and the gathers are
  * memory work that grows like the additions and does not move the choice much. */
-extern "C" unsigned gpu_msm_window_for(size_t n)
+extern "C" unsigned cuzk_gpu_msm_window_for(size_t n)
 {
     unsigned best = 4;
     double bc = -1;
@@ -140,7 +140,7 @@ extern "C" unsigned gpu_msm_window_for(size_t n)
 }
 
 /* ---- context ----------------------------------------------------------------------------------------------------- */
-struct gpu_msm_ctx {
+struct cuzk_gpu_msm_ctx {
     uint32_t *keys[2], *vals[2];  /* sort input and output: pairs of one group */
     void *heads, *tails;          /* one XYZZ point per accumulating thread */
     void *buckets;                /* (2^(c−1) + 1) XYZZ points per window */
@@ -151,18 +151,18 @@ struct gpu_msm_ctx {
     uint32_t *ba_len;             /* each round's list length, on the device */
     size_t cap_keys[2], cap_vals[2], cap_heads, cap_tails, cap_buckets, cap_seg[2], cap_cub; /* bytes */
     size_t cap_ba_pts[2], cap_ba_cnt, cap_ba_off, cap_ba_len;
-    bool canonical;               /* the MSMs' scalars are canonical, not Montgomery (g16_gpu_msm_canonical_scalars) */
+    bool canonical;               /* the MSMs' scalars are canonical, not Montgomery (cuzk_g16_gpu_msm_canonical_scalars) */
 };
 
-extern "C" void g16_gpu_msm_canonical_scalars(gpu_msm_ctx *x, bool on) { x->canonical = on; }
+extern "C" void cuzk_g16_gpu_msm_canonical_scalars(cuzk_gpu_msm_ctx *x, bool on) { x->canonical = on; }
 
-extern "C" cuzk_status gpu_msm_ctx_create(gpu_msm_ctx **ctx)
+extern "C" cuzk_status cuzk_gpu_msm_ctx_create(cuzk_gpu_msm_ctx **ctx)
 {
-    *ctx = (gpu_msm_ctx *)calloc(1, sizeof(gpu_msm_ctx));
+    *ctx = (cuzk_gpu_msm_ctx *)calloc(1, sizeof(cuzk_gpu_msm_ctx));
     return *ctx ? CUZK_OK : CUZK_ERR_NOMEM;
 }
 
-extern "C" void gpu_msm_ctx_destroy(gpu_msm_ctx *x)
+extern "C" void cuzk_gpu_msm_ctx_destroy(cuzk_gpu_msm_ctx *x)
 {
     if (x == NULL) return;
     for (int i = 0; i < 2; i++) {
@@ -173,7 +173,7 @@ extern "C" void gpu_msm_ctx_destroy(gpu_msm_ctx *x)
     free(x);
 }
 
-extern "C" uint64_t g16_gpu_msm_ctx_bytes(const gpu_msm_ctx *x)
+extern "C" uint64_t cuzk_g16_gpu_msm_ctx_bytes(const cuzk_gpu_msm_ctx *x)
 {
     if (x == NULL) return 0;
     uint64_t b = x->cap_heads + x->cap_tails + x->cap_buckets + x->cap_cub + x->cap_ba_pts[0] + x->cap_ba_pts[1] +
@@ -224,7 +224,7 @@ static void plan_make(msm_plan_t *p, size_t n, size_t ba_point_bytes, bool g1)
     p->n = n;
     p->ba = ba_point_bytes != 0;
     p->ba_min_run = ba_min_run(g1);
-    p->c = g_window ? g_window : gpu_msm_window_for(n);
+    p->c = g_window ? g_window : cuzk_gpu_msm_window_for(n);
     if (p->c < 2) p->c = 2;
     p->nw = (256 + p->c - 1) / p->c;
     size_t cap = group_cap(ba_point_bytes);
@@ -648,7 +648,7 @@ __global__ void __launch_bounds__(128, MINB) k_batch_partial(dxyzz<F> *out, cons
 }
 
 /* ---- host side --------------------------------------------------------------------------------------------------- */
-/* resident blocks per SM the accumulation kernels of F's curve are compiled for (gpu_msm_set_variant) */
+/* resident blocks per SM the accumulation kernels of F's curve are compiled for (cuzk_gpu_msm_set_variant) */
 template <typename F> static unsigned minb_of()
 {
     bool g1 = sizeof(F) == sizeof(dfp);
@@ -790,7 +790,7 @@ static void scratch_max(scratch_sizes *a, const scratch_sizes *b)
 }
 
 /* Grows the context's buffers to at least z: only when a larger problem (or a wider window) comes along. */
-static cuzk_status scratch_grow(gpu_msm_ctx *x, const scratch_sizes *z)
+static cuzk_status scratch_grow(cuzk_gpu_msm_ctx *x, const scratch_sizes *z)
 {
     for (int i = 0; i < 2; i++) {
         CUZK_TRY(grow((void **)&x->keys[i], &x->cap_keys[i], z->keys));
@@ -818,11 +818,11 @@ static void scratch_cover(scratch_sizes *z, size_t n, size_t point_bytes, size_t
     size_t cand[2 + 22 + 64];
     unsigned nc = 0;
     cand[nc++] = n;
-    for (unsigned w = 4; !g_window && w < gpu_msm_window_for(n); w++) {
+    for (unsigned w = 4; !g_window && w < cuzk_gpu_msm_window_for(n); w++) {
         size_t lo = 0, hi = n; /* the largest n' ≤ n whose window is at most w (the window grows with n) */
         while (lo < hi) {
             size_t mid = lo + (hi - lo + 1) / 2;
-            if (gpu_msm_window_for(mid) <= w) lo = mid;
+            if (cuzk_gpu_msm_window_for(mid) <= w) lo = mid;
             else hi = mid - 1;
         }
         if (lo > 0) cand[nc++] = lo;
@@ -839,7 +839,7 @@ static void scratch_cover(scratch_sizes *z, size_t n, size_t point_bytes, size_t
     }
 }
 
-/* What gpu_msm_ctx_reserve(n_g1, n_g2) grows to: each buffer the largest need of any G1 MSM of at most n_g1 points
+/* What cuzk_gpu_msm_ctx_reserve(n_g1, n_g2) grows to: each buffer the largest need of any G1 MSM of at most n_g1 points
  * and any G2 MSM of at most n_g2, and the batch additions' partial sums. */
 static void scratch_for(scratch_sizes *z, size_t n_g1, size_t n_g2)
 {
@@ -850,7 +850,7 @@ static void scratch_for(scratch_sizes *z, size_t n_g1, size_t n_g2)
     if (n_g2 > 0) scratch_cover(z, n_g2, sizeof(g2x), ba_on<dfp2>(n_g2) ? sizeof(g2a) : 0);
 }
 
-extern "C" cuzk_status gpu_msm_ctx_reserve(gpu_msm_ctx *x, size_t n_g1, size_t n_g2)
+extern "C" cuzk_status cuzk_gpu_msm_ctx_reserve(cuzk_gpu_msm_ctx *x, size_t n_g1, size_t n_g2)
 {
     if (x == NULL) return CUZK_ERR_INVALID_ARG;
     scratch_sizes z;
@@ -861,7 +861,7 @@ extern "C" cuzk_status gpu_msm_ctx_reserve(gpu_msm_ctx *x, size_t n_g1, size_t n
 /* The batch-affine rounds of one group (sorted pairs in keys[1], vals[1]); the list they leave: keys, points and
  * the device's count of them. */
 template <typename F>
-static cuzk_status ba_rounds(gpu_msm_ctx *x, const ba_plan *bp, const daff<F> *bases, unsigned c,
+static cuzk_status ba_rounds(cuzk_gpu_msm_ctx *x, const ba_plan *bp, const daff<F> *bases, unsigned c,
                              const uint32_t **keys_left, const daff<F> **pts_left, const uint32_t **count_left)
 {
     const uint32_t *keys = x->keys[1], *vals = x->vals[1];
@@ -892,7 +892,7 @@ static cuzk_status ba_rounds(gpu_msm_ctx *x, const ba_plan *bp, const daff<F> *b
 }
 
 template <typename F>
-static cuzk_status msm_run(void *win_host, gpu_msm_ctx *x, const daff<F> *bases, const uint32_t *idx,
+static cuzk_status msm_run(void *win_host, cuzk_gpu_msm_ctx *x, const daff<F> *bases, const uint32_t *idx,
                            const dfr *scalars, size_t n, unsigned *c_out, unsigned *nw_out)
 {
     typedef dxyzz<F> X;
@@ -980,7 +980,7 @@ static cuzk_status msm_run(void *win_host, gpu_msm_ctx *x, const daff<F> *bases,
 }
 
 template <typename F>
-static cuzk_status batch_run(void *sum_host, gpu_msm_ctx *x, const daff<F> *bases, const uint64_t *bitmap, size_t n)
+static cuzk_status batch_run(void *sum_host, cuzk_gpu_msm_ctx *x, const daff<F> *bases, const uint64_t *bitmap, size_t n)
 {
     typedef dxyzz<F> X;
     size_t L = (n + MSM_PARTIALS - 1) / MSM_PARTIALS;
@@ -1009,7 +1009,7 @@ static cuzk_status batch_run(void *sum_host, gpu_msm_ctx *x, const daff<F> *base
 }
 
 template <typename F>
-static cuzk_status msm_flavoured(void *win_host, gpu_msm_ctx *x, const void *bases, const uint32_t *idx,
+static cuzk_status msm_flavoured(void *win_host, cuzk_gpu_msm_ctx *x, const void *bases, const uint32_t *idx,
                                  const dfr *scalars, size_t n, unsigned *c_out, unsigned *nw_out)
 {
     typedef typename flavour_of<F>::T A;
@@ -1019,7 +1019,7 @@ static cuzk_status msm_flavoured(void *win_host, gpu_msm_ctx *x, const void *bas
 }
 
 template <typename F>
-static cuzk_status batch_flavoured(void *sum_host, gpu_msm_ctx *x, const void *bases, const uint64_t *bitmap, size_t n)
+static cuzk_status batch_flavoured(void *sum_host, cuzk_gpu_msm_ctx *x, const void *bases, const uint64_t *bitmap, size_t n)
 {
     typedef typename flavour_of<F>::T A;
     if (variant_bits() & flavour_of<F>::bit) return batch_run<A>(sum_host, x, (const daff<A> *)bases, bitmap, n);
@@ -1030,67 +1030,67 @@ static cuzk_status batch_flavoured(void *sum_host, gpu_msm_ctx *x, const void *b
 
 /* Horner over the window sums (host): Σ_j 2^(jc)·W_j */
 #define MSM_ENTRY(G, F, AFF, JAC)                                                                                      \
-    static cuzk_status G##_msm_any(JAC *r, const AFF *bases, const uint32_t *idx, const fr_t *scalars, size_t n,     \
-                                   gpu_msm_ctx *ctx)                                                                  \
+    static cuzk_status cuzk_##G##_msm_any(JAC *r, const AFF *bases, const uint32_t *idx, const cuzk_fr_t *scalars, size_t n,     \
+                                   cuzk_gpu_msm_ctx *ctx)                                                                  \
     {                                                                                                                  \
         if (n > MSM_IDX_MASK) return CUZK_ERR_INVALID_ARG;                                                             \
         if (n == 0) {                                                                                                  \
-            G##_jac_set_infinity(r);                                                                                   \
+            cuzk_##G##_jac_set_infinity(r);                                                                                   \
             return CUZK_OK;                                                                                            \
         }                                                                                                              \
-        G##_xyzz_t win[WINDOWS_MAX], acc;                                                                              \
+        cuzk_##G##_xyzz_t win[WINDOWS_MAX], acc;                                                                              \
         unsigned c, nw;                                                                                                \
         CUZK_TRY(msm_flavoured<F>(win, ctx, bases, idx, (const dfr *)scalars, n, &c, &nw));                           \
         acc = win[nw - 1];                                                                                             \
         for (unsigned j = nw - 1; j-- > 0;) {                                                                          \
-            for (unsigned i = 0; i < c; i++) G##_xyzz_dbl(&acc, &acc);                                                 \
-            G##_xyzz_add(&acc, &acc, &win[j]);                                                                         \
+            for (unsigned i = 0; i < c; i++) cuzk_##G##_xyzz_dbl(&acc, &acc);                                                 \
+            cuzk_##G##_xyzz_add(&acc, &acc, &win[j]);                                                                         \
         }                                                                                                              \
-        G##_xyzz_to_jac(r, &acc);                                                                                      \
+        cuzk_##G##_xyzz_to_jac(r, &acc);                                                                                      \
         return CUZK_OK;                                                                                                \
     }                                                                                                                  \
-    extern "C" cuzk_status gpu_##G##_msm(JAC *r, const AFF *bases, const fr_t *scalars, size_t n, gpu_msm_ctx *ctx)  \
+    extern "C" cuzk_status cuzk_gpu_##G##_msm(JAC *r, const AFF *bases, const cuzk_fr_t *scalars, size_t n, cuzk_gpu_msm_ctx *ctx)  \
     {                                                                                                                  \
-        return G##_msm_any(r, bases, NULL, scalars, n, ctx);                                                           \
+        return cuzk_##G##_msm_any(r, bases, NULL, scalars, n, ctx);                                                           \
     }                                                                                                                  \
-    extern "C" cuzk_status gpu_##G##_msm_idx(JAC *r, const AFF *bases, const uint32_t *idx, const fr_t *scalars,     \
-                                             size_t n, gpu_msm_ctx *ctx)                                               \
+    extern "C" cuzk_status cuzk_gpu_##G##_msm_idx(JAC *r, const AFF *bases, const uint32_t *idx, const cuzk_fr_t *scalars,     \
+                                             size_t n, cuzk_gpu_msm_ctx *ctx)                                               \
     {                                                                                                                  \
-        return G##_msm_any(r, bases, idx, scalars, n, ctx);                                                            \
+        return cuzk_##G##_msm_any(r, bases, idx, scalars, n, ctx);                                                            \
     }
-MSM_ENTRY(g1, dfp, g1_affine_t, g1_jac_t)
-MSM_ENTRY(g2, dfp2, g2_affine_t, g2_jac_t)
+MSM_ENTRY(g1, dfp, cuzk_g1_affine_t, cuzk_g1_jac_t)
+MSM_ENTRY(g2, dfp2, cuzk_g2_affine_t, cuzk_g2_jac_t)
 #undef MSM_ENTRY
 
-extern "C" cuzk_status gpu_g1_batch_add(g1_jac_t *r, const g1_affine_t *bases, const uint64_t *bitmap, size_t n,
-                                        gpu_msm_ctx *ctx)
+extern "C" cuzk_status cuzk_gpu_g1_batch_add(cuzk_g1_jac_t *r, const cuzk_g1_affine_t *bases, const uint64_t *bitmap, size_t n,
+                                        cuzk_gpu_msm_ctx *ctx)
 {
     if (n == 0) {
-        g1_jac_set_infinity(r);
+        cuzk_g1_jac_set_infinity(r);
         return CUZK_OK;
     }
-    g1_xyzz_t s;
+    cuzk_g1_xyzz_t s;
     CUZK_TRY(batch_flavoured<dfp>(&s, ctx, bases, bitmap, n));
-    g1_xyzz_to_jac(r, &s);
+    cuzk_g1_xyzz_to_jac(r, &s);
     return CUZK_OK;
 }
 
-extern "C" cuzk_status gpu_g2_batch_add(g2_jac_t *r, const g2_affine_t *bases, const uint64_t *bitmap, size_t n,
-                                        gpu_msm_ctx *ctx)
+extern "C" cuzk_status cuzk_gpu_g2_batch_add(cuzk_g2_jac_t *r, const cuzk_g2_affine_t *bases, const uint64_t *bitmap, size_t n,
+                                        cuzk_gpu_msm_ctx *ctx)
 {
     if (n == 0) {
-        g2_jac_set_infinity(r);
+        cuzk_g2_jac_set_infinity(r);
         return CUZK_OK;
     }
-    g2_xyzz_t s;
+    cuzk_g2_xyzz_t s;
     CUZK_TRY(batch_flavoured<dfp2>(&s, ctx, bases, bitmap, n));
-    g2_xyzz_to_jac(r, &s);
+    cuzk_g2_xyzz_to_jac(r, &s);
     return CUZK_OK;
 }
 
-/* Device bytes gpu_msm_ctx_reserve(n_g1, n_g2) grows a new context to (sort pairs, slice heads and tails, buckets,
+/* Device bytes cuzk_gpu_msm_ctx_reserve(n_g1, n_g2) grows a new context to (sort pairs, slice heads and tails, buckets,
  * reduction segments, cub's temporary storage; each the larger of the G1 and the G2 plan's). */
-extern "C" uint64_t g16_gpu_msm_scratch_bytes(size_t n_g1, size_t n_g2)
+extern "C" uint64_t cuzk_g16_gpu_msm_scratch_bytes(size_t n_g1, size_t n_g2)
 {
     scratch_sizes z;
     scratch_for(&z, n_g1, n_g2);

@@ -13,7 +13,7 @@
  * tables kept apart. A pass over sub-transforms of size 2^a ≤ 2^20 needs only the 2^a-th roots: those come straight
  * from a table of them (8 MiB for the second pass at 2^27), one multiplication less per element. Coset shifts and
  * 1/n are folded into the first pass's loads and the last pass's stores, and so is the pointwise work of Groth16's H
- * (g16_gpu_ntt_to_coset, g16_gpu_ntt_coset_inverse_raw): the last pass can multiply by another vector, subtract a
+ * (cuzk_g16_gpu_ntt_to_coset, cuzk_g16_gpu_ntt_coset_inverse_raw): the last pass can multiply by another vector, subtract a
  * third and scale, so that H takes no passes of its own over memory. */
 #include <string.h>
 
@@ -56,11 +56,11 @@ typedef struct {
  * after an unscaled inverse (the inverse's 1/n moved into the shift) and g^−i for the unscaled coset inverse. */
 enum { COSET_FWD, COSET_INV, COSET_FWD_NINV, COSET_INV_RAW, COSET_KINDS };
 
-struct gpu_ntt_domain {
+struct cuzk_gpu_ntt_domain {
     unsigned k;
     size_t n;
-    fr_roots conv;
-    fr_t n_inv;
+    cuzk_fr_roots conv;
+    cuzk_fr_t n_inv;
     dfr *tl[2], *th[2], *sm[2]; /* [0] forward, [1] inverse */
     dfr *dt[2];                 /* the 2^dt_log-th roots (dt_log 0: none) */
     unsigned dt_log;
@@ -70,21 +70,21 @@ struct gpu_ntt_domain {
     dfr *scratch;
     /* coset tables of each kind for the last shift used with it */
     bool have_g[COSET_KINDS];
-    fr_t g[COSET_KINDS];
+    cuzk_fr_t g[COSET_KINDS];
     dfr *gl[COSET_KINDS], *gh[COSET_KINDS];
 };
 
 static unsigned g_tile_log2 = 11;
 static unsigned g_variant = 32; /* the parity-split multiplication, radix-8 (docs/PERFORMANCE-gpu.md, session 8) */
 
-extern "C" unsigned gpu_ntt_set_variant(unsigned v)
+extern "C" unsigned cuzk_gpu_ntt_set_variant(unsigned v)
 {
     unsigned old = g_variant;
     g_variant = v & 511;
     return old;
 }
 
-extern "C" unsigned gpu_ntt_set_tile_log2(unsigned tlog)
+extern "C" unsigned cuzk_gpu_ntt_set_tile_log2(unsigned tlog)
 {
     unsigned old = g_tile_log2;
     if (tlog >= 9 && tlog <= 11) g_tile_log2 = tlog;
@@ -285,40 +285,40 @@ __global__ void k_powers(dfr *out, size_t count, size_t stride, dfr base, dfr st
     }
 }
 
-static dfr to_d(const fr_t *x)
+static dfr to_d(const cuzk_fr_t *x)
 {
     dfr r;
     memcpy(&r, x, sizeof r);
     return r;
 }
 
-static cuzk_status powers(dfr **out, size_t count, const fr_t *base, const fr_t *first)
+static cuzk_status powers(dfr **out, size_t count, const cuzk_fr_t *base, const cuzk_fr_t *first)
 {
     if (count == 0) return CUZK_OK;
-    fr_t one, step;
-    fr_set_one(&one);
+    cuzk_fr_t one, step;
+    cuzk_fr_set_one(&one);
     size_t stride = count < POWERS_THREADS ? count : POWERS_THREADS;
     uint64_t e = stride;
-    fr_pow(&step, base, &e, 1);
-    if (*out == NULL) CUZK_TRY(gpu_malloc((void **)out, count * sizeof(dfr)));
+    cuzk_fr_pow(&step, base, &e, 1);
+    if (*out == NULL) CUZK_TRY(cuzk_gpu_malloc((void **)out, count * sizeof(dfr)));
     k_powers<<<(unsigned)((stride + 255) / 256), 256>>>(*out, count, stride, to_d(base), to_d(&step),
                                                        to_d(first ? first : &one), to_d(&one));
     CUZK_CUDA_LAUNCHED();
     return CUZK_OK;
 }
 
-static void pow2k(fr_t *r, const fr_t *a, unsigned k)
+static void pow2k(cuzk_fr_t *r, const cuzk_fr_t *a, unsigned k)
 {
     *r = *a;
-    for (unsigned i = 0; i < k; i++) fr_sqr(r, r);
+    for (unsigned i = 0; i < k; i++) cuzk_fr_sqr(r, r);
 }
 
 /* split tables of b: lo[i] = first·b^i (i < min(n, 2^14)), hi[i] = b^(i·2^14) (i < max(1, n >> 14)) */
-static cuzk_status split_tables(dfr **lo, dfr **hi, size_t n, const fr_t *b, const fr_t *first)
+static cuzk_status split_tables(dfr **lo, dfr **hi, size_t n, const cuzk_fr_t *b, const cuzk_fr_t *first)
 {
     size_t nlo = n < ((size_t)1 << TW_SPLIT) ? n : ((size_t)1 << TW_SPLIT);
     size_t nhi = n >> TW_SPLIT ? n >> TW_SPLIT : 1;
-    fr_t bh;
+    cuzk_fr_t bh;
     pow2k(&bh, b, TW_SPLIT);
     CUZK_TRY(powers(lo, nlo, b, first));
     CUZK_TRY(powers(hi, nhi, &bh, NULL));
@@ -326,7 +326,7 @@ static cuzk_status split_tables(dfr **lo, dfr **hi, size_t n, const fr_t *b, con
 }
 
 /* Device bytes the domain holds: its scratch, its twiddle tables and the coset tables made so far. */
-extern "C" uint64_t g16_gpu_ntt_domain_bytes(const gpu_ntt_domain *d)
+extern "C" uint64_t cuzk_g16_gpu_ntt_domain_bytes(const cuzk_gpu_ntt_domain *d)
 {
     if (d == NULL) return 0;
     size_t nlo = d->n < ((size_t)1 << TW_SPLIT) ? d->n : ((size_t)1 << TW_SPLIT);
@@ -339,21 +339,21 @@ extern "C" uint64_t g16_gpu_ntt_domain_bytes(const gpu_ntt_domain *d)
     return elems * sizeof(dfr);
 }
 
-extern "C" void gpu_ntt_domain_destroy(gpu_ntt_domain *d)
+extern "C" void cuzk_gpu_ntt_domain_destroy(cuzk_gpu_ntt_domain *d)
 {
     if (d == NULL) return;
     for (int i = 0; i < 2; i++) {
-        gpu_free(d->tl[i]);
-        gpu_free(d->th[i]);
-        gpu_free(d->sm[i]);
-        gpu_free(d->dt[i]);
+        cuzk_gpu_free(d->tl[i]);
+        cuzk_gpu_free(d->th[i]);
+        cuzk_gpu_free(d->sm[i]);
+        cuzk_gpu_free(d->dt[i]);
     }
-    gpu_free(d->full);
+    cuzk_gpu_free(d->full);
     for (int i = 0; i < COSET_KINDS; i++) {
-        gpu_free(d->gl[i]);
-        gpu_free(d->gh[i]);
+        cuzk_gpu_free(d->gl[i]);
+        cuzk_gpu_free(d->gh[i]);
     }
-    gpu_free(d->scratch);
+    cuzk_gpu_free(d->scratch);
     free(d);
 }
 
@@ -405,53 +405,53 @@ static const pass_kernel k_passes[PASS_MULTIPLIERS][2] = {
     {k_pass<0, 2>, k_pass<0, 3>}, {k_pass<1, 2>, k_pass<1, 3>}, {k_pass<2, 2>, k_pass<2, 3>},
     {k_pass<3, 2>, k_pass<3, 3>}, {k_pass<4, 2>, k_pass<4, 3>}, {k_pass<5, 2>, k_pass<5, 3>}};
 
-static cuzk_status domain_fill(gpu_ntt_domain *d)
+static cuzk_status domain_fill(cuzk_gpu_ntt_domain *d)
 {
-    fr_t w[2], nn;
-    CUZK_TRY(fr_root_of_unity(&w[0], d->k, d->conv));
-    fr_inv_vartime(&w[1], &w[0]);
-    fr_from_u64(&nn, (uint64_t)d->n);
-    fr_inv_vartime(&d->n_inv, &nn);
+    cuzk_fr_t w[2], nn;
+    CUZK_TRY(cuzk_fr_root_of_unity(&w[0], d->k, d->conv));
+    cuzk_fr_inv_vartime(&w[1], &w[0]);
+    cuzk_fr_from_u64(&nn, (uint64_t)d->n);
+    cuzk_fr_inv_vartime(&d->n_inv, &nn);
     unsigned qlog = d->k < SMALL_LOG ? d->k : SMALL_LOG;
     for (int i = 0; i < 2; i++) {
         CUZK_TRY(split_tables(&d->tl[i], &d->th[i], d->n, &w[i], NULL));
-        fr_t wq; /* primitive 2^qlog-th root: w^(n / 2^qlog) */
+        cuzk_fr_t wq; /* primitive 2^qlog-th root: w^(n / 2^qlog) */
         pow2k(&wq, &w[i], d->k - qlog);
         CUZK_TRY(powers(&d->sm[i], (size_t)1 << (qlog - 1), &wq, NULL));
     }
     d->dt_log = direct_log(d->k);
     for (int i = 0; i < 2 && d->dt_log != 0; i++) {
-        fr_t wd; /* primitive 2^dt_log-th root */
+        cuzk_fr_t wd; /* primitive 2^dt_log-th root */
         pow2k(&wd, &w[i], d->k - d->dt_log);
         CUZK_TRY(powers(&d->dt[i], (size_t)1 << d->dt_log, &wd, NULL));
     }
     if (d->whole && d->k > DIRECT_MAX_LOG && !(g_variant & 256)) CUZK_TRY(powers(&d->full, d->n, &w[0], NULL));
-    if (d->k > MAX_PASS_BITS + 1) CUZK_TRY(gpu_malloc((void **)&d->scratch, d->n * sizeof(dfr)));
+    if (d->k > MAX_PASS_BITS + 1) CUZK_TRY(cuzk_gpu_malloc((void **)&d->scratch, d->n * sizeof(dfr)));
     for (int mv = 0; mv < PASS_MULTIPLIERS; mv++)
         for (int q = 0; q < 2; q++)
             CUZK_CUDA(cudaFuncSetAttribute(k_passes[mv][q], cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024));
-    return gpu_sync();
+    return cuzk_gpu_sync();
 }
 
 /* The bytes whole tables add to a domain of 2^log2n that uses `coset_kinds` coset tables: a factor per element for
  * each, and above 2^DIRECT_MAX_LOG every root. */
-extern "C" uint64_t g16_gpu_ntt_whole_bytes(unsigned log2n, unsigned coset_kinds)
+extern "C" uint64_t cuzk_g16_gpu_ntt_whole_bytes(unsigned log2n, unsigned coset_kinds)
 {
     uint64_t n = (uint64_t)1 << log2n;
     return ((log2n > DIRECT_MAX_LOG ? n : 0) + coset_kinds * n) * sizeof(dfr);
 }
 
-extern "C" cuzk_status gpu_ntt_domain_create(gpu_ntt_domain **out, unsigned log2n, fr_roots conv)
+extern "C" cuzk_status cuzk_gpu_ntt_domain_create(cuzk_gpu_ntt_domain **out, unsigned log2n, cuzk_fr_roots conv)
 {
-    return g16_gpu_ntt_domain_create(out, log2n, conv, (g_variant & 128) != 0);
+    return cuzk_g16_gpu_ntt_domain_create(out, log2n, conv, (g_variant & 128) != 0);
 }
 
-extern "C" cuzk_status g16_gpu_ntt_domain_create(gpu_ntt_domain **out, unsigned log2n, fr_roots conv, bool whole)
+extern "C" cuzk_status cuzk_g16_gpu_ntt_domain_create(cuzk_gpu_ntt_domain **out, unsigned log2n, cuzk_fr_roots conv, bool whole)
 {
     *out = NULL;
-    if (log2n < GPU_NTT_MIN_LOG2 || log2n > 28) return CUZK_ERR_BAD_ROOT_ORDER;
-    if (conv != FR_ROOTS_GEN7 && conv != FR_ROOTS_GEN5) return CUZK_ERR_INVALID_ARG;
-    gpu_ntt_domain *d = (gpu_ntt_domain *)calloc(1, sizeof *d);
+    if (log2n < CUZK_GPU_NTT_MIN_LOG2 || log2n > 28) return CUZK_ERR_BAD_ROOT_ORDER;
+    if (conv != CUZK_FR_ROOTS_GEN7 && conv != CUZK_FR_ROOTS_GEN5) return CUZK_ERR_INVALID_ARG;
+    cuzk_gpu_ntt_domain *d = (cuzk_gpu_ntt_domain *)calloc(1, sizeof *d);
     if (d == NULL) return CUZK_ERR_NOMEM;
     d->k = log2n;
     d->n = (size_t)1 << log2n;
@@ -459,18 +459,18 @@ extern "C" cuzk_status g16_gpu_ntt_domain_create(gpu_ntt_domain **out, unsigned 
     d->whole = whole;
     cuzk_status st = domain_fill(d);
     if (st != CUZK_OK) {
-        gpu_ntt_domain_destroy(d);
+        cuzk_gpu_ntt_domain_destroy(d);
         return st;
     }
     *out = d;
     return CUZK_OK;
 }
 
-extern "C" size_t gpu_ntt_size(const gpu_ntt_domain *d) { return d->n; }
+extern "C" size_t cuzk_gpu_ntt_size(const cuzk_gpu_ntt_domain *d) { return d->n; }
 
 /* x in, the result in out (x when NULL): the transform, then pre before the first pass, post and fin after the last */
-static cuzk_status run(fr_t *x, gpu_ntt_domain *d, int inv, const scale_t *pre, const scale_t *post,
-                       const finish_t *fin, fr_t *out)
+static cuzk_status run(cuzk_fr_t *x, cuzk_gpu_ntt_domain *d, int inv, const scale_t *pre, const scale_t *post,
+                       const finish_t *fin, cuzk_fr_t *out)
 {
     unsigned bits[4], P = plan(d->k, bits), a = d->k;
     dfr *buf = (dfr *)x;
@@ -518,26 +518,26 @@ static cuzk_status run(fr_t *x, gpu_ntt_domain *d, int inv, const scale_t *pre, 
 
 static const scale_t NO_SCALE = {NULL, NULL, {{0}}, 0};
 
-extern "C" cuzk_status gpu_ntt_forward(fr_t *x, gpu_ntt_domain *d)
+extern "C" cuzk_status cuzk_gpu_ntt_forward(cuzk_fr_t *x, cuzk_gpu_ntt_domain *d)
 {
     return run(x, d, 0, &NO_SCALE, &NO_SCALE, NULL, NULL);
 }
 
-extern "C" cuzk_status gpu_ntt_inverse(fr_t *x, gpu_ntt_domain *d)
+extern "C" cuzk_status cuzk_gpu_ntt_inverse(cuzk_fr_t *x, cuzk_gpu_ntt_domain *d)
 {
     scale_t post = {NULL, NULL, to_d(&d->n_inv), 1};
     return run(x, d, 1, &NO_SCALE, &post, NULL, NULL);
 }
 
-static cuzk_status coset_tables(gpu_ntt_domain *d, int kind, const fr_t *g)
+static cuzk_status coset_tables(cuzk_gpu_ntt_domain *d, int kind, const cuzk_fr_t *g)
 {
-    if (fr_is_zero(g)) return CUZK_ERR_INVALID_ARG;
-    if (d->have_g[kind] && fr_eq(&d->g[kind], g)) return CUZK_OK;
+    if (cuzk_fr_is_zero(g)) return CUZK_ERR_INVALID_ARG;
+    if (d->have_g[kind] && cuzk_fr_eq(&d->g[kind], g)) return CUZK_OK;
     d->have_g[kind] = false;
     bool inv = kind == COSET_INV || kind == COSET_INV_RAW;
     bool scaled = kind == COSET_INV || kind == COSET_FWD_NINV;
-    fr_t base = *g;
-    if (inv) fr_inv_vartime(&base, g);
+    cuzk_fr_t base = *g;
+    if (inv) cuzk_fr_inv_vartime(&base, g);
     if (d->whole) CUZK_TRY(powers(&d->gl[kind], d->n, &base, scaled ? &d->n_inv : NULL));
     else CUZK_TRY(split_tables(&d->gl[kind], &d->gh[kind], d->n, &base, scaled ? &d->n_inv : NULL));
     d->g[kind] = *g;
@@ -545,20 +545,20 @@ static cuzk_status coset_tables(gpu_ntt_domain *d, int kind, const fr_t *g)
     return CUZK_OK;
 }
 
-static scale_t table_scale(const gpu_ntt_domain *d, int kind)
+static scale_t table_scale(const cuzk_gpu_ntt_domain *d, int kind)
 {
     scale_t sc = {d->gl[kind], d->gh[kind], {{0}}, d->whole ? 3 : 2};
     return sc;
 }
 
-extern "C" cuzk_status gpu_ntt_coset_forward(fr_t *x, gpu_ntt_domain *d, const fr_t *g)
+extern "C" cuzk_status cuzk_gpu_ntt_coset_forward(cuzk_fr_t *x, cuzk_gpu_ntt_domain *d, const cuzk_fr_t *g)
 {
     CUZK_TRY(coset_tables(d, COSET_FWD, g));
     scale_t pre = table_scale(d, COSET_FWD);
     return run(x, d, 0, &pre, &NO_SCALE, NULL, NULL);
 }
 
-extern "C" cuzk_status gpu_ntt_coset_inverse(fr_t *x, gpu_ntt_domain *d, const fr_t *g)
+extern "C" cuzk_status cuzk_gpu_ntt_coset_inverse(cuzk_fr_t *x, cuzk_gpu_ntt_domain *d, const cuzk_fr_t *g)
 {
     CUZK_TRY(coset_tables(d, COSET_INV, g));
     scale_t post = table_scale(d, COSET_INV);
@@ -578,28 +578,28 @@ static finish_t finish_of(const g16_ntt_finish *f)
     return r;
 }
 
-extern "C" cuzk_status g16_gpu_ntt_h_prepare(gpu_ntt_domain *d, const fr_t *g, bool coset_inverse)
+extern "C" cuzk_status cuzk_g16_gpu_ntt_h_prepare(cuzk_gpu_ntt_domain *d, const cuzk_fr_t *g, bool coset_inverse)
 {
     CUZK_TRY(coset_tables(d, COSET_FWD_NINV, g));
     return coset_inverse ? coset_tables(d, COSET_INV_RAW, g) : CUZK_OK;
 }
 
-extern "C" cuzk_status g16_gpu_ntt_to_coset(fr_t *x, gpu_ntt_domain *d, const fr_t *g, const g16_ntt_finish *fin,
-                                            fr_t *out)
+extern "C" cuzk_status cuzk_g16_gpu_ntt_to_coset(cuzk_fr_t *x, cuzk_gpu_ntt_domain *d, const cuzk_fr_t *g, const g16_ntt_finish *fin,
+                                            cuzk_fr_t *out)
 {
     CUZK_TRY(coset_tables(d, COSET_FWD_NINV, g));
-    CUZK_TRY(g16_gpu_ntt_inverse_raw(x, d));
+    CUZK_TRY(cuzk_g16_gpu_ntt_inverse_raw(x, d));
     scale_t pre = table_scale(d, COSET_FWD_NINV);
     finish_t f = finish_of(fin);
     return run(x, d, 0, &pre, &NO_SCALE, &f, out);
 }
 
-extern "C" cuzk_status g16_gpu_ntt_inverse_raw(fr_t *x, gpu_ntt_domain *d)
+extern "C" cuzk_status cuzk_g16_gpu_ntt_inverse_raw(cuzk_fr_t *x, cuzk_gpu_ntt_domain *d)
 {
     return run(x, d, 1, &NO_SCALE, &NO_SCALE, NULL, NULL);
 }
 
-extern "C" cuzk_status g16_gpu_ntt_coset_inverse_raw(fr_t *x, gpu_ntt_domain *d, const fr_t *g,
+extern "C" cuzk_status cuzk_g16_gpu_ntt_coset_inverse_raw(cuzk_fr_t *x, cuzk_gpu_ntt_domain *d, const cuzk_fr_t *g,
                                                      const g16_ntt_finish *fin)
 {
     CUZK_TRY(coset_tables(d, COSET_INV_RAW, g));
@@ -608,23 +608,23 @@ extern "C" cuzk_status g16_gpu_ntt_coset_inverse_raw(fr_t *x, gpu_ntt_domain *d,
     return run(x, d, 1, &NO_SCALE, &post, &f, NULL);
 }
 
-extern "C" cuzk_status gpu_ntt_host(fr_t *x, gpu_ntt_domain *d, gpu_ntt_kind kind, const fr_t *g)
+extern "C" cuzk_status cuzk_gpu_ntt_host(cuzk_fr_t *x, cuzk_gpu_ntt_domain *d, cuzk_gpu_ntt_kind kind, const cuzk_fr_t *g)
 {
-    fr_t *dx = NULL;
-    size_t bytes = d->n * sizeof(fr_t);
-    CUZK_TRY(gpu_malloc((void **)&dx, bytes));
-    cuzk_status st = gpu_to_device(dx, x, bytes);
+    cuzk_fr_t *dx = NULL;
+    size_t bytes = d->n * sizeof(cuzk_fr_t);
+    CUZK_TRY(cuzk_gpu_malloc((void **)&dx, bytes));
+    cuzk_status st = cuzk_gpu_to_device(dx, x, bytes);
     if (st == CUZK_OK) {
         switch (kind) {
-        case GPU_NTT_FORWARD: st = gpu_ntt_forward(dx, d); break;
-        case GPU_NTT_INVERSE: st = gpu_ntt_inverse(dx, d); break;
-        case GPU_NTT_COSET_FORWARD: st = g ? gpu_ntt_coset_forward(dx, d, g) : CUZK_ERR_INVALID_ARG; break;
-        case GPU_NTT_COSET_INVERSE: st = g ? gpu_ntt_coset_inverse(dx, d, g) : CUZK_ERR_INVALID_ARG; break;
+        case CUZK_GPU_NTT_FORWARD: st = cuzk_gpu_ntt_forward(dx, d); break;
+        case CUZK_GPU_NTT_INVERSE: st = cuzk_gpu_ntt_inverse(dx, d); break;
+        case CUZK_GPU_NTT_COSET_FORWARD: st = g ? cuzk_gpu_ntt_coset_forward(dx, d, g) : CUZK_ERR_INVALID_ARG; break;
+        case CUZK_GPU_NTT_COSET_INVERSE: st = g ? cuzk_gpu_ntt_coset_inverse(dx, d, g) : CUZK_ERR_INVALID_ARG; break;
         default: st = CUZK_ERR_INVALID_ARG;
         }
     }
-    if (st == CUZK_OK) st = gpu_sync();
-    if (st == CUZK_OK) st = gpu_to_host(x, dx, bytes);
-    gpu_free(dx);
+    if (st == CUZK_OK) st = cuzk_gpu_sync();
+    if (st == CUZK_OK) st = cuzk_gpu_to_host(x, dx, bytes);
+    cuzk_gpu_free(dx);
     return st;
 }

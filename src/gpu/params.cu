@@ -1,6 +1,6 @@
-/* gpu_key_load_params: a bellperson .params file decoded on the device.
+/* cuzk_gpu_key_load_params: a bellperson .params file decoded on the device.
  *
- * The layout and every count check are the CPU loader's (params_layout in src/groth16/params.c, the counts read with
+ * The layout and every count check are the CPU loader's (cuzk_params_layout in src/groth16/params.c, the counts read with
  * pread); the six fixed vk points and ic are decoded on the host by the CPU decoders (a handful of points that the
  * key keeps on the host anyway). The bulk arrays (h, l, a, b_g1, b_g2) go straight from the file into the key's
  * device arrays: an uncompressed point takes exactly the bytes of its decoded form, so each array's raw bytes are
@@ -8,7 +8,7 @@
  * decodes every point where it lies, one thread per point:
  *   flags (compressed or sign bit: BAD_FLAGS; infinity: BAD_FLAGS unless the rest is zero, else INFINITY, which
  *   bellperson refuses), coordinates big-endian < p (COORD_RANGE), Montgomery form (multiplication by R² mod p),
- *   (0, 0) and y² ≠ x³ + b (NOT_ON_CURVE), and with GROTH16_LOAD_SUBGROUP [r]P = 0 (NOT_IN_SUBGROUP): the CPU
+ *   (0, 0) and y² ≠ x³ + b (NOT_ON_CURVE), and with CUZK_GROTH16_LOAD_SUBGROUP [r]P = 0 (NOT_IN_SUBGROUP): the CPU
  *   decoder's checks in its order. A failing point posts (index << 8 | status) to its array's slot by atomicMin,
  *   so the slot ends with the lowest bad index; the arrays are reported in file order, as the CPU loader would. */
 #include <errno.h>
@@ -39,7 +39,7 @@ __constant__ uint64_t D_FP_R2[6] = {0xf4df1f341c341746ULL, 0x0a76e6a609d104f1ULL
 __constant__ uint64_t D_FP_B4[6] = {0xaa270000000cfff3ULL, 0x53cc0032fc34000aULL, 0x478fe97a6b0a807fULL,
                                     0xb1d37ebee6ba24d7ULL, 0x8ec9733bbf78ab2fULL, 0x09d645513d83de7eULL};
 
-static __device__ __forceinline__ void fp_const(dfp *r, const uint64_t *c)
+static __device__ __forceinline__ void cuzk_fp_const(dfp *r, const uint64_t *c)
 {
 #pragma unroll
     for (int i = 0; i < 6; i++) {
@@ -50,7 +50,7 @@ static __device__ __forceinline__ void fp_const(dfp *r, const uint64_t *c)
 
 /* The 48 big-endian bytes starting at 32-bit word o of rw (the raw point as little-endian words) as an integer in
  * little-endian 32-bit words; false when it is >= p. Then converted to Montgomery form. */
-static __device__ __forceinline__ bool fp_from_be(dfp *r, const uint32_t *rw, int o)
+static __device__ __forceinline__ bool cuzk_fp_from_be(dfp *r, const uint32_t *rw, int o)
 {
     dfp x;
 #pragma unroll
@@ -63,7 +63,7 @@ static __device__ __forceinline__ bool fp_from_be(dfp *r, const uint32_t *rw, in
     (void)d;
     if (borrow == 0) return false;
     dfp r2;
-    fp_const(&r2, D_FP_R2);
+    cuzk_fp_const(&r2, D_FP_R2);
     dfp_mul_call(r, &x, &r2);
     return true;
 }
@@ -77,19 +77,19 @@ static __device__ __forceinline__ bool f_eq(const dfp *a, const dfp *b)
 }
 static __device__ __forceinline__ bool f_eq(const dfp2 *a, const dfp2 *b) { return f_eq(&a->c0, &b->c0) && f_eq(&a->c1, &b->c1); }
 
-static __device__ __forceinline__ void curve_b(dfp *b) { fp_const(b, D_FP_B4); }
+static __device__ __forceinline__ void curve_b(dfp *b) { cuzk_fp_const(b, D_FP_B4); }
 static __device__ __forceinline__ void curve_b(dfp2 *b)
 {
-    fp_const(&b->c0, D_FP_B4);
-    fp_const(&b->c1, D_FP_B4);
+    cuzk_fp_const(&b->c0, D_FP_B4);
+    cuzk_fp_const(&b->c1, D_FP_B4);
 }
 
 /* coordinate number c (0 = x, 1 = y) of the raw point: G1 one Fp, G2 c1 ‖ c0 */
-static __device__ __forceinline__ bool coord_from_be(dfp *r, const uint32_t *rw, int c) { return fp_from_be(r, rw, 12 * c); }
+static __device__ __forceinline__ bool coord_from_be(dfp *r, const uint32_t *rw, int c) { return cuzk_fp_from_be(r, rw, 12 * c); }
 static __device__ __forceinline__ bool coord_from_be(dfp2 *r, const uint32_t *rw, int c)
 {
-    bool ok1 = fp_from_be(&r->c1, rw, 24 * c);
-    bool ok0 = fp_from_be(&r->c0, rw, 24 * c + 12);
+    bool ok1 = cuzk_fp_from_be(&r->c1, rw, 24 * c);
+    bool ok0 = cuzk_fp_from_be(&r->c0, rw, 24 * c + 12);
     return ok0 && ok1;
 }
 
@@ -228,7 +228,7 @@ static cuzk_status load_finish(load_run *r, unsigned long long bad[PARAMS_SEC_CO
 }
 
 /* The key's five arrays in device memory (an empty one still gets a valid pointer, as key.cu does). */
-static cuzk_status alloc_resident(gpu_key *k)
+static cuzk_status alloc_resident(cuzk_gpu_key *k)
 {
     void **p[5] = {(void **)&k->h, (void **)&k->l, (void **)&k->a, (void **)&k->b_g1, (void **)&k->b_g2};
     uint64_t bytes[5] = {k->h_len * sizeof(g1a), k->l_len * sizeof(g1a), k->a_len * sizeof(g1a),
@@ -241,14 +241,14 @@ static cuzk_status alloc_resident(gpu_key *k)
     return CUZK_OK;
 }
 
-extern "C" cuzk_status gpu_key_load_params(gpu_key **out, const char *path, const r1cs_t *circuit, unsigned flags,
+extern "C" cuzk_status cuzk_gpu_key_load_params(cuzk_gpu_key **out, const char *path, const cuzk_r1cs_t *circuit, unsigned flags,
                                            double *bytes_per_s, cuzk_errmsg *err)
 {
     static const char what[] = "params";
     if (out == NULL || path == NULL || circuit == NULL)
         return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG, "gpu_key_load_params: NULL argument");
     *out = NULL;
-    double t0 = g16_now();
+    double t0 = cuzk_g16_now();
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) return g16_gpu_fail(err, CUZK_ERR_IO, "cannot open %s: %s", path, strerror(errno));
     struct stat sb;
@@ -257,14 +257,14 @@ extern "C" cuzk_status gpu_key_load_params(gpu_key **out, const char *path, cons
         return g16_gpu_fail(err, CUZK_ERR_IO, "%s is not a readable regular file", path);
     }
     size_t len = (size_t)sb.st_size;
-    unsigned ecflags = (flags & GROTH16_LOAD_SUBGROUP) ? 0 : EC_DECODE_SKIP_SUBGROUP;
-    bool subgroup = (flags & GROTH16_LOAD_SUBGROUP) != 0;
+    unsigned ecflags = (flags & CUZK_GROTH16_LOAD_SUBGROUP) ? 0 : CUZK_EC_DECODE_SKIP_SUBGROUP;
+    bool subgroup = (flags & CUZK_GROTH16_LOAD_SUBGROUP) != 0;
     uint64_t off[PARAMS_SEC_COUNT] = {0}, cnt[PARAMS_SEC_COUNT] = {0};
     uint8_t *head = NULL;
-    g1_affine_t *ic = NULL;
-    groth16_vk vk;
+    cuzk_g1_affine_t *ic = NULL;
+    cuzk_groth16_vk vk;
     memset(&vk, 0, sizeof vk);
-    gpu_key *k = NULL;
+    cuzk_gpu_key *k = NULL;
     load_run run;
     memset(&run, 0, sizeof run);
     bool io = false;
@@ -273,12 +273,12 @@ extern "C" cuzk_status gpu_key_load_params(gpu_key **out, const char *path, cons
     void *dst[PARAMS_SEC_COUNT];
     uint64_t head_len = 0;
 
-    cuzk_status s = params_layout(off, cnt, len, file_read4, &fd, err);
+    cuzk_status s = cuzk_params_layout(off, cnt, len, file_read4, &fd, err);
     if (s != CUZK_OK) goto done;
     /* the vk points and ic, on the host */
-    head_len = off[PARAMS_SEC_IC] + cnt[PARAMS_SEC_IC] * G1_UNCOMPRESSED_BYTES;
+    head_len = off[PARAMS_SEC_IC] + cnt[PARAMS_SEC_IC] * CUZK_G1_UNCOMPRESSED_BYTES;
     head = (uint8_t *)malloc(head_len);
-    ic = (g1_affine_t *)malloc(cnt[PARAMS_SEC_IC] * sizeof(g1_affine_t));
+    ic = (cuzk_g1_affine_t *)malloc(cnt[PARAMS_SEC_IC] * sizeof(cuzk_g1_affine_t));
     if (head == NULL || ic == NULL) {
         s = g16_gpu_fail(err, CUZK_ERR_NOMEM, "%s: no memory for the verifying key", what);
         goto done;
@@ -287,15 +287,15 @@ extern "C" cuzk_status gpu_key_load_params(gpu_key **out, const char *path, cons
         s = g16_gpu_fail(err, CUZK_ERR_IO, "cannot read %s", path);
         goto done;
     }
-    s = params_decode_vk_fixed(&vk, head, ecflags, what, err);
+    s = cuzk_params_decode_vk_fixed(&vk, head, ecflags, what, err);
     if (s != CUZK_OK) goto done;
     {
         uint64_t b = 0;
         long nc = sysconf(_SC_NPROCESSORS_ONLN);
-        s = keyio_decode_points(ic, head + off[PARAMS_SEC_IC], cnt[PARAMS_SEC_IC], KEYIO_G1_ZCASH, ecflags,
+        s = cuzk_keyio_decode_points(ic, head + off[PARAMS_SEC_IC], cnt[PARAMS_SEC_IC], KEYIO_G1_ZCASH, ecflags,
                                 nc > 0 ? (unsigned)nc : 1, &b);
         if (s != CUZK_OK) {
-            params_point_fail(err, s, off, PARAMS_SEC_IC, b, what);
+            cuzk_params_point_fail(err, s, off, PARAMS_SEC_IC, b, what);
             goto done;
         }
     }
@@ -307,12 +307,12 @@ extern "C" cuzk_status gpu_key_load_params(gpu_key **out, const char *path, cons
     }
 
     /* the bulk arrays, on the device */
-    s = g16_gpu_key_new(&k, GPU_KEY_RESIDENT, NULL);
+    s = g16_gpu_key_new(&k, CUZK_GPU_KEY_RESIDENT, NULL);
     if (s != CUZK_OK) {
         g16_gpu_fail(err, s, "cannot create the device key");
         goto done;
     }
-    k->conv = GROTH16_BELLPERSON;
+    k->conv = CUZK_GROTH16_BELLPERSON;
     k->domain_size = cnt[PARAMS_SEC_H] + 1;
     while (((uint64_t)1 << k->log2n) < k->domain_size) k->log2n++;
     k->h_len = cnt[PARAMS_SEC_H];
@@ -320,11 +320,11 @@ extern "C" cuzk_status gpu_key_load_params(gpu_key **out, const char *path, cons
     k->a_len = cnt[PARAMS_SEC_A];
     k->b_len = cnt[PARAMS_SEC_B_G1];
     {
-        gpu_key_opts ko = {GPU_KEY_RESIDENT, 0, 1};
-        gpu_key_placement place;
+        cuzk_gpu_key_opts ko = {CUZK_GPU_KEY_RESIDENT, 0, 1};
+        cuzk_gpu_key_placement place;
         s = g16_gpu_plan(&place, &k->ntt_whole, g16_gpu_bases_bytes(k->h_len, k->l_len, k->a_len, k->b_len),
-                         g16_gpu_circuit_bytes(circuit, 3), gpu_prove_vram_bytes(k->domain_size, r1cs_num_vars(circuit)),
-                         g16_gpu_key_whole_bytes(k->domain_size, GROTH16_BELLPERSON), &ko, err);
+                         g16_gpu_circuit_bytes(circuit, 3), cuzk_gpu_prove_vram_bytes(k->domain_size, cuzk_r1cs_num_vars(circuit)),
+                         g16_gpu_key_whole_bytes(k->domain_size, CUZK_GROTH16_BELLPERSON), &ko, err);
         if (s != CUZK_OK) goto done;
     }
     s = alloc_resident(k);
@@ -345,16 +345,16 @@ extern "C" cuzk_status gpu_key_load_params(gpu_key **out, const char *path, cons
     }
     for (int sec = PARAMS_SEC_H; sec < PARAMS_SEC_COUNT; sec++) {
         if (bad[sec] == NO_BAD) continue;
-        s = params_point_fail(err, (cuzk_status)(bad[sec] & 0xff), off, sec, bad[sec] >> 8, what);
+        s = cuzk_params_point_fail(err, (cuzk_status)(bad[sec] & 0xff), off, sec, bad[sec] >> 8, what);
         goto done;
     }
     load_free(&run);
 
-    /* the key must fit the circuit, as gpu_key_upload checks it */
+    /* the key must fit the circuit, as cuzk_gpu_key_upload checks it */
     {
-        groth16_pk pk;
+        cuzk_groth16_pk pk;
         memset(&pk, 0, sizeof pk);
-        pk.conv = GROTH16_BELLPERSON;
+        pk.conv = CUZK_GROTH16_BELLPERSON;
         pk.vk = vk;
         pk.num_aux = cnt[PARAMS_SEC_L];
         pk.domain_size = k->domain_size;
@@ -363,7 +363,7 @@ extern "C" cuzk_status gpu_key_load_params(gpu_key **out, const char *path, cons
         pk.a = k->a, pk.a_len = k->a_len;
         pk.b_g1 = k->b_g1, pk.b_len = k->b_len;
         pk.b_g2 = k->b_g2;
-        s = groth16_pk_check_circuit(&pk, circuit, err);
+        s = cuzk_groth16_pk_check_circuit(&pk, circuit, err);
         if (s != CUZK_OK) goto done;
     }
     s = g16_gpu_key_vk(k, &vk);
@@ -375,14 +375,14 @@ extern "C" cuzk_status gpu_key_load_params(gpu_key **out, const char *path, cons
     if (s == CUZK_OK && (k->a_len != cnt[PARAMS_SEC_A] || k->b_len != cnt[PARAMS_SEC_B_G1]))
         s = g16_gpu_fail(err, CUZK_ERR_MISMATCH, "the key's a/b lengths disagree with the circuit's densities");
     if (s != CUZK_OK) goto done;
-    k->upload_s = g16_now() - t0;
+    k->upload_s = cuzk_g16_now() - t0;
     if (bytes_per_s != NULL) *bytes_per_s = k->upload_s > 0 ? (double)len / k->upload_s : 0;
     *out = k;
     k = NULL;
 
 done:
     load_free(&run);
-    if (k != NULL) gpu_key_free(k);
+    if (k != NULL) cuzk_gpu_key_free(k);
     free(head);
     free(ic);
     close(fd);

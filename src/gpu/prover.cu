@@ -3,7 +3,7 @@
  *   division by Z; snarkjs: the odd coset of the 2n domain) → H MSM → for L, A and B: classify the scalars at the
  *   key's positions (0 skipped, 1 into a bitmap, others compacted with their positions) → batch addition of the
  *   ones and a Pippenger MSM over the rest, reading the key's bases by position → the five sums come back to the
- *   host, where groth16_assemble adds the r and s terms.
+ *   host, where cuzk_groth16_assemble adds the r and s terms.
  * Results equal the CPU prover's bit for bit: both compute the same group elements and the affine encoding of a
  * point is unique. */
 #include <pthread.h>
@@ -15,21 +15,21 @@
 #include "field.cuh"
 #include "g16_gpu.cuh"
 
-struct gpu_prover {
+struct cuzk_gpu_prover {
     int device;
-    gpu_msm_ctx *msm;
-    gpu_ntt_domain *dom;
+    cuzk_gpu_msm_ctx *msm;
+    cuzk_gpu_ntt_domain *dom;
     unsigned dom_log2;
-    fr_roots dom_conv;
+    cuzk_fr_roots dom_conv;
     bool dom_whole;
-    fr_t *z;
+    cuzk_fr_t *z;
     uint64_t cap_z;          /* elements */
-    fr_t *abc[3];
+    cuzk_fr_t *abc[3];
     uint64_t cap_n;          /* elements of each of a, b, c */
     uint64_t *bitmap;        /* ones of one split, ceil(positions/64) words */
     uint8_t *flags;          /* 1 = scalar other than 0 and 1 */
     uint32_t *idx;           /* positions of those */
-    fr_t *tail;              /* their scalars */
+    cuzk_fr_t *tail;              /* their scalars */
     uint64_t cap_pos;        /* positions the split buffers hold */
     void *cub_tmp;
     size_t cap_cub;
@@ -65,11 +65,11 @@ static cuzk_status stream_sync(void)
 }
 
 /* ---- memory ------------------------------------------------------------------------------------------------------ */
-extern "C" uint64_t gpu_prove_vram_bytes(uint64_t n, uint64_t nv)
+extern "C" uint64_t cuzk_gpu_prove_vram_bytes(uint64_t n, uint64_t nv)
 {
-    uint64_t F = sizeof(fr_t);
+    uint64_t F = sizeof(cuzk_fr_t);
     /* G1 MSMs: h (n − 1 points) and l, a, b (at most nv); G2: b */
-    uint64_t msm = g16_gpu_msm_scratch_bytes(n > nv ? n : nv, nv);
+    uint64_t msm = cuzk_g16_gpu_msm_scratch_bytes(n > nv ? n : nv, nv);
     uint64_t select = nv / 4 + ((uint64_t)1 << 20); /* cub's select scratch: a small fraction, bounded generously */
     uint64_t direct = n < ((uint64_t)1 << 20) ? n : ((uint64_t)1 << 20); /* the direct twiddle tables, at most */
     uint64_t tables = 4 * (((uint64_t)1 << 14) + n / ((uint64_t)1 << 14) + 1) + ((uint64_t)1 << 11) + 2 * direct;
@@ -82,7 +82,7 @@ extern "C" uint64_t gpu_prove_vram_bytes(uint64_t n, uint64_t nv)
 }
 
 /* Grows a device buffer (contents not kept). */
-static cuzk_status grow(gpu_prover *p, void **buf, uint64_t *cap, uint64_t need, size_t elem)
+static cuzk_status grow(cuzk_gpu_prover *p, void **buf, uint64_t *cap, uint64_t need, size_t elem)
 {
     if (need <= *cap && *buf != NULL) return CUZK_OK;
     if (*buf != NULL) {
@@ -98,7 +98,7 @@ static cuzk_status grow(gpu_prover *p, void **buf, uint64_t *cap, uint64_t need,
 }
 
 /* cub's temporary storage grown to `need` bytes */
-static cuzk_status cub_scratch(gpu_prover *p, size_t need)
+static cuzk_status cub_scratch(cuzk_gpu_prover *p, size_t need)
 {
     uint64_t cap = p->cap_cub;
     cuzk_status s = grow(p, &p->cub_tmp, &cap, need, 1);
@@ -106,17 +106,17 @@ static cuzk_status cub_scratch(gpu_prover *p, size_t need)
     return s;
 }
 
-extern "C" cuzk_status gpu_prover_create(gpu_prover **out, cuzk_errmsg *err)
+extern "C" cuzk_status cuzk_gpu_prover_create(cuzk_gpu_prover **out, cuzk_errmsg *err)
 {
     *out = NULL;
-    gpu_prover *p = (gpu_prover *)calloc(1, sizeof(gpu_prover));
+    cuzk_gpu_prover *p = (cuzk_gpu_prover *)calloc(1, sizeof(cuzk_gpu_prover));
     if (p == NULL) return g16_gpu_fail(err, CUZK_ERR_NOMEM, "out of memory");
     cuzk_status s = CUZK_OK;
     if (cudaGetDevice(&p->device) != cudaSuccess || cudaMalloc(&p->d_count, sizeof(int)) != cudaSuccess ||
         cudaMalloc(&p->d_bad, sizeof(unsigned long long)) != cudaSuccess ||
         cudaStreamCreateWithFlags(&p->copy_stream, cudaStreamNonBlocking) != cudaSuccess ||
         cudaHostAlloc(&p->stage, 2 * STAGE_HALF, cudaHostAllocDefault) != cudaSuccess) {
-        gpu_set_error("gpu_prover_create", cudaGetLastError(), __FILE__, __LINE__);
+        cuzk_gpu_set_error("gpu_prover_create", cudaGetLastError(), __FILE__, __LINE__);
         s = CUZK_ERR_DEVICE;
     }
     p->stage_bytes = 2 * STAGE_HALF;
@@ -125,29 +125,29 @@ extern "C" cuzk_status gpu_prover_create(gpu_prover **out, cuzk_errmsg *err)
     for (int i = 0; i < 2 && s == CUZK_OK; i++) {
         if (cudaEventCreateWithFlags(&p->ev_copied[i], cudaEventDisableTiming) != cudaSuccess ||
             cudaEventCreateWithFlags(&p->ev_used[i], cudaEventDisableTiming) != cudaSuccess) {
-            gpu_set_error("cudaEventCreate", cudaGetLastError(), __FILE__, __LINE__);
+            cuzk_gpu_set_error("cudaEventCreate", cudaGetLastError(), __FILE__, __LINE__);
             s = CUZK_ERR_DEVICE;
         }
     }
     p->events = s == CUZK_OK;
-    if (s == CUZK_OK) s = gpu_msm_ctx_create(&p->msm);
+    if (s == CUZK_OK) s = cuzk_gpu_msm_ctx_create(&p->msm);
     if (s != CUZK_OK) {
-        gpu_prover_destroy(p);
+        cuzk_gpu_prover_destroy(p);
         return g16_gpu_fail(err, s, "cannot create a GPU prover");
     }
     *out = p;
     return CUZK_OK;
 }
 
-extern "C" void gpu_prover_destroy(gpu_prover *p)
+extern "C" void cuzk_gpu_prover_destroy(cuzk_gpu_prover *p)
 {
     if (p == NULL) return;
     int prev = -1;
     cudaGetDevice(&prev);
     cudaSetDevice(p->device);
     cudaStreamSynchronize(cudaStreamPerThread);
-    gpu_msm_ctx_destroy(p->msm);
-    gpu_ntt_domain_destroy(p->dom);
+    cuzk_gpu_msm_ctx_destroy(p->msm);
+    cuzk_gpu_ntt_domain_destroy(p->dom);
     cudaFree(p->z);
     for (int i = 0; i < 3; i++) cudaFree(p->abc[i]);
     cudaFree(p->bitmap), cudaFree(p->flags), cudaFree(p->idx), cudaFree(p->tail), cudaFree(p->cub_tmp);
@@ -181,9 +181,9 @@ static __device__ __forceinline__ void row_dot(dfr *r, const gpu_csr m, uint64_t
     for (uint64_t e = e0; e < e1; e++) {
         uint32_t id = m.coef[e];
         dfr x = dfr_load(&z[m.col[e]]);
-        if (id == R1CS_COEF_ONE) {
+        if (id == CUZK_R1CS_COEF_ONE) {
             dfr_add(&acc, &acc, &x);
-        } else if (id == R1CS_COEF_MINUS_ONE) {
+        } else if (id == CUZK_R1CS_COEF_MINUS_ONE) {
             dfr_sub(&acc, &acc, &x);
         } else if (!dfr_is_zero(&x)) {
             dfr v = dfr_load(&values[id]);
@@ -276,7 +276,7 @@ __global__ void k_bounds(uint64_t *bounds, const uint32_t *idx, const int *count
 }
 
 /* ---- steps ------------------------------------------------------------------------------------------------------- */
-static dfr to_dfr(const fr_t *x)
+static dfr to_dfr(const cuzk_fr_t *x)
 {
     dfr d;
     memcpy(&d, x, sizeof d);
@@ -284,9 +284,9 @@ static dfr to_dfr(const fr_t *x)
 }
 
 /* z to the device: straight from pinned memory, else through the pinned staging halves */
-static cuzk_status upload_witness(gpu_prover *p, const fr_t *z, uint64_t nv)
+static cuzk_status upload_witness(cuzk_gpu_prover *p, const cuzk_fr_t *z, uint64_t nv)
 {
-    size_t bytes = nv * sizeof(fr_t);
+    size_t bytes = nv * sizeof(cuzk_fr_t);
     cudaPointerAttributes at;
     bool pinned = cudaPointerGetAttributes(&at, z) == cudaSuccess && at.type == cudaMemoryTypeHost;
     cudaGetLastError(); /* a pageable pointer may leave an error behind on older runtimes */
@@ -306,14 +306,14 @@ static cuzk_status upload_witness(gpu_prover *p, const fr_t *z, uint64_t nv)
 }
 
 /* The NTT domain of k's size and roots, with whole tables when k's plan gave its provers room for them */
-static cuzk_status ensure_domain(gpu_prover *p, const gpu_key *k)
+static cuzk_status ensure_domain(cuzk_gpu_prover *p, const cuzk_gpu_key *k)
 {
-    fr_roots conv = k->conv == GROTH16_BELLPERSON ? FR_ROOTS_GEN7 : FR_ROOTS_GEN5;
+    cuzk_fr_roots conv = k->conv == CUZK_GROTH16_BELLPERSON ? CUZK_FR_ROOTS_GEN7 : CUZK_FR_ROOTS_GEN5;
     if (p->dom != NULL && p->dom_log2 == k->log2n && p->dom_conv == conv && p->dom_whole == k->ntt_whole)
         return CUZK_OK;
-    gpu_ntt_domain_destroy(p->dom);
+    cuzk_gpu_ntt_domain_destroy(p->dom);
     p->dom = NULL;
-    CUZK_TRY(g16_gpu_ntt_domain_create(&p->dom, k->log2n, conv, k->ntt_whole));
+    CUZK_TRY(cuzk_g16_gpu_ntt_domain_create(&p->dom, k->log2n, conv, k->ntt_whole));
     p->dom_log2 = k->log2n;
     p->dom_conv = conv;
     p->dom_whole = k->ntt_whole;
@@ -323,28 +323,28 @@ static cuzk_status ensure_domain(gpu_prover *p, const gpu_key *k)
 /* The coset H is evaluated on (shift g) and the factor of its last pass (compute_h): bellperson's coset of 7 and
  * 1/(n·Z) there, 1/(n·(g^n − 1)) (the 1/n that neither unscaled inverse applied); snarkjs's odd coset (g a
  * primitive 2n-th root) and 1. */
-static void h_coset(const gpu_key *k, fr_t *g, fr_t *s)
+static void h_coset(const cuzk_gpu_key *k, cuzk_fr_t *g, cuzk_fr_t *s)
 {
     uint64_t n = k->domain_size;
-    fr_t one, nn;
-    fr_set_one(&one);
-    if (k->conv == GROTH16_BELLPERSON) {
-        fr_from_u64(g, 7);
-        fr_pow(s, g, &n, 1);
-        fr_sub(s, s, &one);
-        fr_from_u64(&nn, n);
-        fr_mul(s, s, &nn);
-        fr_inv_vartime(s, s);
+    cuzk_fr_t one, nn;
+    cuzk_fr_set_one(&one);
+    if (k->conv == CUZK_GROTH16_BELLPERSON) {
+        cuzk_fr_from_u64(g, 7);
+        cuzk_fr_pow(s, g, &n, 1);
+        cuzk_fr_sub(s, s, &one);
+        cuzk_fr_from_u64(&nn, n);
+        cuzk_fr_mul(s, s, &nn);
+        cuzk_fr_inv_vartime(s, s);
     } else {
-        fr_root_of_unity(g, k->log2n + 1, FR_ROOTS_GEN5);
+        cuzk_fr_root_of_unity(g, k->log2n + 1, CUZK_FR_ROOTS_GEN5);
         *s = one;
     }
 }
 
 /* the finish's factor k as a plain integer in Fr's words, so that its Montgomery product leaves v·k canonical */
-static void plain_factor(g16_ntt_finish *f, const fr_t *k)
+static void plain_factor(g16_ntt_finish *f, const cuzk_fr_t *k)
 {
-    fr_to_limbs(f->k.l, k);
+    cuzk_fr_to_limbs(f->k.l, k);
     f->has_k = true;
 }
 
@@ -357,33 +357,33 @@ static void plain_factor(g16_ntt_finish *f, const fr_t *k)
  * C is never taken to the coset, six NTTs instead of seven.
  * The pointwise work rides on the transforms' last passes (g16_ntt_finish): the product on B's, and bellperson's
  * − C and 1/(n·Z) on the coset inverse's; h_coset's factor is the last pass's k either way. */
-static cuzk_status compute_h(gpu_prover *p, const gpu_key *k)
+static cuzk_status compute_h(cuzk_gpu_prover *p, const cuzk_gpu_key *k)
 {
-    bool bell = k->conv == GROTH16_BELLPERSON;
+    bool bell = k->conv == CUZK_GROTH16_BELLPERSON;
     CUZK_TRY(ensure_domain(p, k));
-    fr_t g, s;
+    cuzk_fr_t g, s;
     h_coset(k, &g, &s);
-    fr_t *a = p->abc[0], *b = p->abc[1], *c = p->abc[2];
+    cuzk_fr_t *a = p->abc[0], *b = p->abc[1], *c = p->abc[2];
     g16_ntt_finish prod;
     memset(&prod, 0, sizeof prod);
     prod.mul = a;
     if (!bell) {
-        CUZK_TRY(g16_gpu_ntt_to_coset(c, p->dom, &g, NULL, NULL));
+        CUZK_TRY(cuzk_g16_gpu_ntt_to_coset(c, p->dom, &g, NULL, NULL));
         prod.minus = c;
         plain_factor(&prod, &s);
     }
-    CUZK_TRY(g16_gpu_ntt_to_coset(a, p->dom, &g, NULL, NULL));
-    CUZK_TRY(g16_gpu_ntt_to_coset(b, p->dom, &g, &prod, a)); /* a := a·b (− c) on the coset */
+    CUZK_TRY(cuzk_g16_gpu_ntt_to_coset(a, p->dom, &g, NULL, NULL));
+    CUZK_TRY(cuzk_g16_gpu_ntt_to_coset(b, p->dom, &g, &prod, a)); /* a := a·b (− c) on the coset */
     if (!bell) return CUZK_OK;
-    CUZK_TRY(g16_gpu_ntt_inverse_raw(c, p->dom));
+    CUZK_TRY(cuzk_g16_gpu_ntt_inverse_raw(c, p->dom));
     g16_ntt_finish fin;
     memset(&fin, 0, sizeof fin);
     fin.minus = c;
     plain_factor(&fin, &s);
-    return g16_gpu_ntt_coset_inverse_raw(a, p->dom, &g, &fin);
+    return cuzk_g16_gpu_ntt_coset_inverse_raw(a, p->dom, &g, &fin);
 }
 
-/* A packed witness (gpu_witness_pack): per classes word, how many of its values are neither 0 nor 1 (class 2: the
+/* A packed witness (cuzk_gpu_witness_pack): per classes word, how many of its values are neither 0 nor 1 (class 2: the
  * high bit of the pair) */
 #define CLASS_HIGH_BITS 0xaaaaaaaaaaaaaaaaull
 __global__ void k_word_others(uint64_t *cnt, const uint64_t *classes, uint64_t words)
@@ -414,18 +414,18 @@ __global__ void k_unpack(dfr *aux, const uint64_t *classes, const uint64_t *off,
 /* The packed form onto the device and unpacked into p->z: the inputs, the classes (into the idx buffer), each
  * chunk's others one after another (into the tail buffer), the others' offsets per word (into the flags buffer),
  * then one thread per aux value. Every buffer borrowed here is rewritten by the splits before they read it. */
-static cuzk_status upload_packed(gpu_prover *p, const fr_t *z, const gpu_witness_packing *pk)
+static cuzk_status upload_packed(cuzk_gpu_prover *p, const cuzk_fr_t *z, const cuzk_gpu_witness_packing *pk)
 {
-    uint64_t ni = pk->num_inputs, na = pk->num_aux, words = gpu_witness_classes_words(na);
+    uint64_t ni = pk->num_inputs, na = pk->num_aux, words = cuzk_gpu_witness_classes_words(na);
     cudaStream_t st = cudaStreamPerThread;
-    CUZK_CUDA(cudaMemcpyAsync(p->z, z, ni * sizeof(fr_t), cudaMemcpyHostToDevice, st));
+    CUZK_CUDA(cudaMemcpyAsync(p->z, z, ni * sizeof(cuzk_fr_t), cudaMemcpyHostToDevice, st));
     if (na == 0) return CUZK_OK;
     uint64_t *classes = (uint64_t *)p->idx, *cnt = (uint64_t *)p->flags, *off = cnt + words;
     CUZK_CUDA(cudaMemcpyAsync(classes, pk->classes, words * sizeof(uint64_t), cudaMemcpyHostToDevice, st));
     uint64_t at = 0;
     for (unsigned c = 0; c < pk->chunks; c++) {
         if (pk->others[c] != 0)
-            CUZK_CUDA(cudaMemcpyAsync(p->tail + at, z + ni + c * pk->chunk_values, pk->others[c] * sizeof(fr_t),
+            CUZK_CUDA(cudaMemcpyAsync(p->tail + at, z + ni + c * pk->chunk_values, pk->others[c] * sizeof(cuzk_fr_t),
                                       cudaMemcpyHostToDevice, st));
         at += pk->others[c];
     }
@@ -435,19 +435,19 @@ static cuzk_status upload_packed(gpu_prover *p, const fr_t *z, const gpu_witness
     CUZK_CUDA(cub::DeviceScan::ExclusiveSum(NULL, need, cnt, off, (int)words, st));
     CUZK_TRY(cub_scratch(p, need));
     CUZK_CUDA(cub::DeviceScan::ExclusiveSum(p->cub_tmp, need, cnt, off, (int)words, st));
-    fr_t one;
-    fr_set_one(&one);
+    cuzk_fr_t one;
+    cuzk_fr_set_one(&one);
     k_unpack<<<blocks(na, 256), 256>>>((dfr *)(p->z + ni), classes, off, (const dfr *)p->tail, na, to_dfr(&one));
     CUZK_CUDA_LAUNCHED();
     return CUZK_OK;
 }
 
 /* A packing that matches the key: its sizes, its chunks covering the aux values, no more others than values. */
-static bool packing_fits(const gpu_witness_packing *pk, const gpu_key *k)
+static bool packing_fits(const cuzk_gpu_witness_packing *pk, const cuzk_gpu_key *k)
 {
     if (pk->num_inputs != k->num_inputs || pk->num_aux != k->num_aux) return false;
     if (pk->num_aux == 0) return true;
-    if (pk->classes == NULL || pk->chunks == 0 || pk->chunks > GPU_WITNESS_CHUNKS_MAX || pk->chunk_values % 32 != 0 ||
+    if (pk->classes == NULL || pk->chunks == 0 || pk->chunks > CUZK_GPU_WITNESS_CHUNKS_MAX || pk->chunk_values % 32 != 0 ||
         pk->chunk_values * pk->chunks < pk->num_aux || pk->chunk_values * (pk->chunks - 1) >= pk->num_aux)
         return false;
     for (unsigned c = 0; c < pk->chunks; c++) {
@@ -458,7 +458,7 @@ static bool packing_fits(const gpu_witness_packing *pk, const gpu_key *k)
 }
 
 /* cub's scratch for selecting among npos positions (the split's compaction), grown to fit */
-static cuzk_status select_scratch(gpu_prover *p, uint64_t npos, size_t *need)
+static cuzk_status select_scratch(cuzk_gpu_prover *p, uint64_t npos, size_t *need)
 {
     thrust::counting_iterator<uint32_t> positions(0);
     *need = 0;
@@ -469,13 +469,13 @@ static cuzk_status select_scratch(gpu_prover *p, uint64_t npos, size_t *need)
 
 /* Points of one streamed chunk of bases of point_bytes each: what fits one stream buffer, a multiple of 64 (a bitmap
  * word) */
-static uint64_t stream_chunk_points(const gpu_prover *p, size_t point_bytes) { return (p->sbuf_bytes / point_bytes) / 64 * 64; }
+static uint64_t stream_chunk_points(const cuzk_gpu_prover *p, size_t point_bytes) { return (p->sbuf_bytes / point_bytes) / 64 * 64; }
 
 /* One split's classification and compaction; returns the count of "other" scalars. */
-static cuzk_status split(gpu_prover *p, const uint32_t *vars, uint64_t base, uint64_t npos, uint64_t *count)
+static cuzk_status split(cuzk_gpu_prover *p, const uint32_t *vars, uint64_t base, uint64_t npos, uint64_t *count)
 {
-    fr_t one;
-    fr_set_one(&one);
+    cuzk_fr_t one;
+    cuzk_fr_set_one(&one);
     uint64_t launch = (npos + 63) / 64 * 64;
     if (launch == 0) {
         *count = 0;
@@ -500,27 +500,27 @@ static cuzk_status split(gpu_prover *p, const uint32_t *vars, uint64_t base, uin
 
 /* Point arithmetic on the host, per group, for the sums of chunks and of ones + tail. */
 template <typename J> struct host_ops;
-template <> struct host_ops<g1_jac_t> {
-    typedef g1_affine_t A;
-    static cuzk_status msm(g1_jac_t *r, const A *b, const fr_t *s, size_t n, gpu_msm_ctx *x) { return gpu_g1_msm(r, b, s, n, x); }
-    static cuzk_status msm_idx(g1_jac_t *r, const A *b, const uint32_t *i, const fr_t *s, size_t n, gpu_msm_ctx *x) { return gpu_g1_msm_idx(r, b, i, s, n, x); }
-    static cuzk_status ones(g1_jac_t *r, const A *b, const uint64_t *bm, size_t n, gpu_msm_ctx *x) { return gpu_g1_batch_add(r, b, bm, n, x); }
-    static void add(g1_jac_t *r, const g1_jac_t *a, const g1_jac_t *b) { g1_jac_add(r, a, b); }
-    static void inf(g1_jac_t *r) { g1_jac_set_infinity(r); }
+template <> struct host_ops<cuzk_g1_jac_t> {
+    typedef cuzk_g1_affine_t A;
+    static cuzk_status msm(cuzk_g1_jac_t *r, const A *b, const cuzk_fr_t *s, size_t n, cuzk_gpu_msm_ctx *x) { return cuzk_gpu_g1_msm(r, b, s, n, x); }
+    static cuzk_status msm_idx(cuzk_g1_jac_t *r, const A *b, const uint32_t *i, const cuzk_fr_t *s, size_t n, cuzk_gpu_msm_ctx *x) { return cuzk_gpu_g1_msm_idx(r, b, i, s, n, x); }
+    static cuzk_status ones(cuzk_g1_jac_t *r, const A *b, const uint64_t *bm, size_t n, cuzk_gpu_msm_ctx *x) { return cuzk_gpu_g1_batch_add(r, b, bm, n, x); }
+    static void add(cuzk_g1_jac_t *r, const cuzk_g1_jac_t *a, const cuzk_g1_jac_t *b) { cuzk_g1_jac_add(r, a, b); }
+    static void inf(cuzk_g1_jac_t *r) { cuzk_g1_jac_set_infinity(r); }
 };
-template <> struct host_ops<g2_jac_t> {
-    typedef g2_affine_t A;
-    static cuzk_status msm(g2_jac_t *r, const A *b, const fr_t *s, size_t n, gpu_msm_ctx *x) { return gpu_g2_msm(r, b, s, n, x); }
-    static cuzk_status msm_idx(g2_jac_t *r, const A *b, const uint32_t *i, const fr_t *s, size_t n, gpu_msm_ctx *x) { return gpu_g2_msm_idx(r, b, i, s, n, x); }
-    static cuzk_status ones(g2_jac_t *r, const A *b, const uint64_t *bm, size_t n, gpu_msm_ctx *x) { return gpu_g2_batch_add(r, b, bm, n, x); }
-    static void add(g2_jac_t *r, const g2_jac_t *a, const g2_jac_t *b) { g2_jac_add(r, a, b); }
-    static void inf(g2_jac_t *r) { g2_jac_set_infinity(r); }
+template <> struct host_ops<cuzk_g2_jac_t> {
+    typedef cuzk_g2_affine_t A;
+    static cuzk_status msm(cuzk_g2_jac_t *r, const A *b, const cuzk_fr_t *s, size_t n, cuzk_gpu_msm_ctx *x) { return cuzk_gpu_g2_msm(r, b, s, n, x); }
+    static cuzk_status msm_idx(cuzk_g2_jac_t *r, const A *b, const uint32_t *i, const cuzk_fr_t *s, size_t n, cuzk_gpu_msm_ctx *x) { return cuzk_gpu_g2_msm_idx(r, b, i, s, n, x); }
+    static cuzk_status ones(cuzk_g2_jac_t *r, const A *b, const uint64_t *bm, size_t n, cuzk_gpu_msm_ctx *x) { return cuzk_gpu_g2_batch_add(r, b, bm, n, x); }
+    static void add(cuzk_g2_jac_t *r, const cuzk_g2_jac_t *a, const cuzk_g2_jac_t *b) { cuzk_g2_jac_add(r, a, b); }
+    static void inf(cuzk_g2_jac_t *r) { cuzk_g2_jac_set_infinity(r); }
 };
 
 /* Streamed bases: chunk c (positions [c·m, min((c+1)·m, npos))) is copied into buffer c % 2 on the copy stream
  * while the previous chunk's MSM runs; events order the copy after the last use of its buffer and the MSM after
  * the copy. */
-static cuzk_status stream_copy(gpu_prover *p, const void *host, size_t elem, uint64_t lo, uint64_t hi, unsigned slot)
+static cuzk_status stream_copy(cuzk_gpu_prover *p, const void *host, size_t elem, uint64_t lo, uint64_t hi, unsigned slot)
 {
     CUZK_CUDA(cudaStreamWaitEvent(p->copy_stream, p->ev_used[slot], 0));
     CUZK_CUDA(cudaMemcpyAsync(p->sbuf[slot], (const char *)host + lo * elem, (hi - lo) * elem,
@@ -531,12 +531,12 @@ static cuzk_status stream_copy(gpu_prover *p, const void *host, size_t elem, uin
 
 /* r = Σ over positions: dense scalars (scalars[p], idx NULL) or a split (bitmap ones + idx/tail of count). */
 template <typename J>
-static cuzk_status msm_over(J *r, gpu_prover *p, const gpu_key *k, const typename host_ops<J>::A *bases,
-                            uint64_t npos, const fr_t *scalars, bool is_split, uint64_t count)
+static cuzk_status msm_over(J *r, cuzk_gpu_prover *p, const cuzk_gpu_key *k, const typename host_ops<J>::A *bases,
+                            uint64_t npos, const cuzk_fr_t *scalars, bool is_split, uint64_t count)
 {
     typedef host_ops<J> O;
     typedef typename O::A A;
-    if (k->placement != GPU_KEY_STREAMED) {
+    if (k->placement != CUZK_GPU_KEY_STREAMED) {
         if (!is_split) return O::msm(r, bases, scalars, npos, p->msm);
         J ones, rest;
         CUZK_TRY(O::ones(&ones, bases, p->bitmap, npos, p->msm));
@@ -559,7 +559,7 @@ static cuzk_status msm_over(J *r, gpu_prover *p, const gpu_key *k, const typenam
         if (e == cudaSuccess) e = cudaStreamSynchronize(cudaStreamPerThread);
         if (e != cudaSuccess) {
             free(bounds);
-            gpu_set_error("chunk bounds", e, __FILE__, __LINE__);
+            cuzk_gpu_set_error("chunk bounds", e, __FILE__, __LINE__);
             return CUZK_ERR_DEVICE;
         }
     }
@@ -575,7 +575,7 @@ static cuzk_status msm_over(J *r, gpu_prover *p, const gpu_key *k, const typenam
             if (s != CUZK_OK) break;
         }
         if (cudaStreamWaitEvent(cudaStreamPerThread, p->ev_copied[slot], 0) != cudaSuccess) {
-            gpu_set_error("cudaStreamWaitEvent", cudaGetLastError(), __FILE__, __LINE__);
+            cuzk_gpu_set_error("cudaStreamWaitEvent", cudaGetLastError(), __FILE__, __LINE__);
             s = CUZK_ERR_DEVICE;
             break;
         }
@@ -595,26 +595,26 @@ static cuzk_status msm_over(J *r, gpu_prover *p, const gpu_key *k, const typenam
         }
         if (s == CUZK_OK) O::add(r, r, &part);
         if (s == CUZK_OK && cudaEventRecord(p->ev_used[slot], cudaStreamPerThread) != cudaSuccess) {
-            gpu_set_error("cudaEventRecord", cudaGetLastError(), __FILE__, __LINE__);
+            cuzk_gpu_set_error("cudaEventRecord", cudaGetLastError(), __FILE__, __LINE__);
             s = CUZK_ERR_DEVICE;
         }
     }
     free(bounds);
     if (s == CUZK_OK && cudaStreamSynchronize(p->copy_stream) != cudaSuccess) {
-        gpu_set_error("copy stream", cudaGetLastError(), __FILE__, __LINE__);
+        cuzk_gpu_set_error("copy stream", cudaGetLastError(), __FILE__, __LINE__);
         s = CUZK_ERR_DEVICE;
     }
     return s;
 }
 
 /* Buffers for a key (grown, never shrunk). */
-static cuzk_status prepare(gpu_prover *p, const gpu_key *k)
+static cuzk_status prepare(cuzk_gpu_prover *p, const cuzk_gpu_key *k)
 {
     uint64_t nv = k->num_inputs + k->num_aux, n = k->domain_size;
-    CUZK_TRY(grow(p, (void **)&p->z, &p->cap_z, nv, sizeof(fr_t)));
+    CUZK_TRY(grow(p, (void **)&p->z, &p->cap_z, nv, sizeof(cuzk_fr_t)));
     for (int i = 0; i < 3; i++) {
         uint64_t cap = p->cap_n;
-        CUZK_TRY(grow(p, (void **)&p->abc[i], &cap, n, sizeof(fr_t)));
+        CUZK_TRY(grow(p, (void **)&p->abc[i], &cap, n, sizeof(cuzk_fr_t)));
         if (i == 2) p->cap_n = cap;
     }
     uint64_t pos = nv + 64;
@@ -622,15 +622,15 @@ static cuzk_status prepare(gpu_prover *p, const gpu_key *k)
         uint64_t c1 = 0, c2 = 0, c3 = 0, c4 = 0;
         cudaFree(p->bitmap), cudaFree(p->flags), cudaFree(p->idx), cudaFree(p->tail);
         p->bitmap = NULL, p->flags = NULL, p->idx = NULL, p->tail = NULL;
-        if (p->cap_pos) p->vram_bytes -= p->cap_pos / 64 * 8 + p->cap_pos + p->cap_pos * 4 + p->cap_pos * sizeof(fr_t);
+        if (p->cap_pos) p->vram_bytes -= p->cap_pos / 64 * 8 + p->cap_pos + p->cap_pos * 4 + p->cap_pos * sizeof(cuzk_fr_t);
         p->cap_pos = 0;
         CUZK_TRY(grow(p, (void **)&p->bitmap, &c1, pos / 64, 8));
         CUZK_TRY(grow(p, (void **)&p->flags, &c2, pos, 1));
         CUZK_TRY(grow(p, (void **)&p->idx, &c3, pos, 4));
-        CUZK_TRY(grow(p, (void **)&p->tail, &c4, pos, sizeof(fr_t)));
+        CUZK_TRY(grow(p, (void **)&p->tail, &c4, pos, sizeof(cuzk_fr_t)));
         p->cap_pos = pos;
     }
-    if (k->placement == GPU_KEY_STREAMED && p->sbuf_bytes != k->stream_buffer_bytes) {
+    if (k->placement == CUZK_GPU_KEY_STREAMED && p->sbuf_bytes != k->stream_buffer_bytes) {
         for (int i = 0; i < 2; i++) {
             uint64_t cap = p->sbuf_bytes;
             CUZK_TRY(grow(p, &p->sbuf[i], &cap, k->stream_buffer_bytes, 1));
@@ -640,25 +640,25 @@ static cuzk_status prepare(gpu_prover *p, const gpu_key *k)
     return CUZK_OK;
 }
 
-extern "C" uint64_t gpu_prover_vram_bytes(const gpu_prover *p)
+extern "C" uint64_t cuzk_gpu_prover_vram_bytes(const cuzk_gpu_prover *p)
 {
-    return p != NULL ? p->vram_bytes + g16_gpu_msm_ctx_bytes(p->msm) + g16_gpu_ntt_domain_bytes(p->dom) : 0;
+    return p != NULL ? p->vram_bytes + cuzk_g16_gpu_msm_ctx_bytes(p->msm) + cuzk_g16_gpu_ntt_domain_bytes(p->dom) : 0;
 }
 
-extern "C" cuzk_status gpu_prover_reserve(gpu_prover *p, const gpu_key *k, cuzk_errmsg *err)
+extern "C" cuzk_status cuzk_gpu_prover_reserve(cuzk_gpu_prover *p, const cuzk_gpu_key *k, cuzk_errmsg *err)
 {
     if (p == NULL || k == NULL) return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG, "NULL argument");
     if (k->device != p->device)
         return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG, "the key lives on device %d, the prover on device %d",
                             k->device, p->device);
     CUZK_CUDA(cudaSetDevice(p->device));
-    bool bell = k->conv == GROTH16_BELLPERSON;
+    bool bell = k->conv == CUZK_GROTH16_BELLPERSON;
     cuzk_status s = prepare(p, k);
     if (s == CUZK_OK) s = ensure_domain(p, k);
     if (s == CUZK_OK) {
-        fr_t g, scale;
+        cuzk_fr_t g, scale;
         h_coset(k, &g, &scale);
-        s = g16_gpu_ntt_h_prepare(p->dom, &g, bell);
+        s = cuzk_g16_gpu_ntt_h_prepare(p->dom, &g, bell);
     }
     uint64_t nv = k->num_inputs + k->num_aux;
     size_t need;
@@ -668,8 +668,8 @@ extern "C" cuzk_status gpu_prover_reserve(gpu_prover *p, const gpu_key *k, cuzk_
         if (k->l_len > g1) g1 = k->l_len;
         if (k->a_len > g1) g1 = k->a_len;
         if (k->b_len > g1) g1 = k->b_len;
-        if (k->placement == GPU_KEY_STREAMED) { /* MSMs run over one streamed chunk at a time */
-            uint64_t c1 = stream_chunk_points(p, sizeof(g1_affine_t)), c2 = stream_chunk_points(p, sizeof(g2_affine_t));
+        if (k->placement == CUZK_GPU_KEY_STREAMED) { /* MSMs run over one streamed chunk at a time */
+            uint64_t c1 = stream_chunk_points(p, sizeof(cuzk_g1_affine_t)), c2 = stream_chunk_points(p, sizeof(cuzk_g2_affine_t));
             uint64_t chunks1 = c1 ? (g1 + c1 - 1) / c1 : 0, chunks2 = c2 ? (g2 + c2 - 1) / c2 : 0;
             uint64_t cap = p->cap_bounds;
             s = grow(p, (void **)&p->d_bounds, &cap, (chunks1 > chunks2 ? chunks1 : chunks2) + 1, sizeof(uint64_t));
@@ -677,7 +677,7 @@ extern "C" cuzk_status gpu_prover_reserve(gpu_prover *p, const gpu_key *k, cuzk_
             if (g1 > c1) g1 = c1;
             if (g2 > c2) g2 = c2;
         }
-        if (s == CUZK_OK) s = gpu_msm_ctx_reserve(p->msm, g1, g2);
+        if (s == CUZK_OK) s = cuzk_gpu_msm_ctx_reserve(p->msm, g1, g2);
     }
     if (s == CUZK_OK) s = stream_sync();
     if (s != CUZK_OK) return g16_gpu_fail(err, s, "cannot reserve the prover's device buffers");
@@ -692,16 +692,16 @@ static void add_time(double *slot, double *t)
 }
 
 /* The checks every proof starts with; *mode: the c_mode the key allows. */
-static cuzk_status prove_args(r1cs_c_mode *mode, const groth16_msm_sums *sums, const gpu_prover *p, const gpu_key *k,
-                              const fr_t *z, const gpu_witness_packing *pk, const groth16_prove_opts *opts,
+static cuzk_status prove_args(cuzk_r1cs_c_mode *mode, const cuzk_groth16_msm_sums *sums, const cuzk_gpu_prover *p, const cuzk_gpu_key *k,
+                              const cuzk_fr_t *z, const cuzk_gpu_witness_packing *pk, const cuzk_groth16_prove_opts *opts,
                               cuzk_errmsg *err)
 {
-    *mode = opts != NULL ? opts->c_mode : R1CS_C_PRODUCT;
+    *mode = opts != NULL ? opts->c_mode : CUZK_R1CS_C_PRODUCT;
     if (sums == NULL || p == NULL || k == NULL || z == NULL)
         return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG, "NULL argument");
-    if (*mode != R1CS_C_MATRIX && *mode != R1CS_C_PRODUCT && *mode != R1CS_C_CHECKED)
+    if (*mode != CUZK_R1CS_C_MATRIX && *mode != CUZK_R1CS_C_PRODUCT && *mode != CUZK_R1CS_C_CHECKED)
         return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG, "unknown c_mode %d", (int)*mode);
-    if (!fr_is_one(&z[0])) return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG, "witness z[0] is not 1");
+    if (!cuzk_fr_is_one(&z[0])) return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG, "witness z[0] is not 1");
     if (pk != NULL && !packing_fits(pk, k))
         return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG,
                             "the packed witness does not fit the key (%llu inputs and %llu aux values, the key %llu "
@@ -711,18 +711,18 @@ static cuzk_status prove_args(r1cs_c_mode *mode, const groth16_msm_sums *sums, c
     if (k->device != p->device)
         return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG, "the key lives on device %d, the prover on device %d",
                             k->device, p->device);
-    bool bell = k->conv == GROTH16_BELLPERSON;
-    if (*mode == R1CS_C_CHECKED && !bell && !k->has_chk)
+    bool bell = k->conv == CUZK_GROTH16_BELLPERSON;
+    if (*mode == CUZK_R1CS_C_CHECKED && !bell && !k->has_chk)
         return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG,
                             "checking the witness needs the circuit with its C matrix (the snarkjs key has none)");
-    if (*mode == R1CS_C_MATRIX && !bell) *mode = R1CS_C_PRODUCT; /* a snarkjs key has no C: c is a∘b, as on the CPU */
+    if (*mode == CUZK_R1CS_C_MATRIX && !bell) *mode = CUZK_R1CS_C_PRODUCT; /* a snarkjs key has no C: c is a∘b, as on the CPU */
     return CUZK_OK;
 }
 
 /* The witness (whole, or packed as pk says) onto the prover's device (its buffers grown first, if a reserve did
  * not). */
-static cuzk_status prove_upload(gpu_prover *p, const gpu_key *k, const fr_t *z, const gpu_witness_packing *pk,
-                                gpu_prove_stats *st, double *t, cuzk_errmsg *err)
+static cuzk_status prove_upload(cuzk_gpu_prover *p, const cuzk_gpu_key *k, const cuzk_fr_t *z, const cuzk_gpu_witness_packing *pk,
+                                cuzk_gpu_prove_stats *st, double *t, cuzk_errmsg *err)
 {
     CUZK_CUDA(cudaSetDevice(p->device));
     cuzk_status s = prepare(p, k);
@@ -735,18 +735,18 @@ static cuzk_status prove_upload(gpu_prover *p, const gpu_key *k, const fr_t *z, 
     return CUZK_OK;
 }
 
-/* H's coefficients into p->abc[0], from the uploaded witness: the witness check (R1CS_C_CHECKED), SpMV, the NTTs. */
-static cuzk_status prove_h_poly(gpu_prover *p, const gpu_key *k, r1cs_c_mode mode,
-                                gpu_prove_stats *st, double *t, cuzk_errmsg *err)
+/* H's coefficients into p->abc[0], from the uploaded witness: the witness check (CUZK_R1CS_C_CHECKED), SpMV, the NTTs. */
+static cuzk_status prove_h_poly(cuzk_gpu_prover *p, const cuzk_gpu_key *k, cuzk_r1cs_c_mode mode,
+                                cuzk_gpu_prove_stats *st, double *t, cuzk_errmsg *err)
 {
-    bool bell = k->conv == GROTH16_BELLPERSON;
+    bool bell = k->conv == CUZK_GROTH16_BELLPERSON;
     uint64_t n = k->domain_size;
     st->h_points = k->h_len;
     st->domain_log2 = k->log2n;
-    fr_t one;
-    fr_set_one(&one);
+    cuzk_fr_t one;
+    cuzk_fr_set_one(&one);
     cuzk_status s;
-    if (mode == R1CS_C_CHECKED) {
+    if (mode == CUZK_R1CS_C_CHECKED) {
         const gpu_csr *m = bell ? k->m : k->chk;
         uint64_t rows = bell ? k->rows : k->chk_rows;
         unsigned long long bad = ~0ull;
@@ -764,9 +764,9 @@ static cuzk_status prove_h_poly(gpu_prover *p, const gpu_key *k, r1cs_c_mode mod
     }
     k_spmv<<<blocks(n, 256), 256>>>((dfr *)p->abc[0], (dfr *)p->abc[1], (dfr *)p->abc[2], k->m[0], k->m[1], k->m[2],
                                     (const dfr *)k->values, (const dfr *)p->z, k->rows, bell ? k->num_inputs : 0, n,
-                                    mode == R1CS_C_MATRIX, to_dfr(&one));
+                                    mode == CUZK_R1CS_C_MATRIX, to_dfr(&one));
     if (cudaGetLastError() != cudaSuccess || stream_sync() != CUZK_OK) {
-        gpu_set_error("k_spmv", cudaGetLastError(), __FILE__, __LINE__);
+        cuzk_gpu_set_error("k_spmv", cudaGetLastError(), __FILE__, __LINE__);
         return g16_gpu_fail(err, CUZK_ERR_DEVICE, "sparse evaluation failed");
     }
     add_time(&st->spmv, t);
@@ -779,52 +779,52 @@ static cuzk_status prove_h_poly(gpu_prover *p, const gpu_key *k, r1cs_c_mode mod
 }
 
 /* sum = Σ h_i·H_i over positions [lo, hi) of the H query, with p's copy of H's coefficients */
-static cuzk_status msm_h_range(g1_jac_t *sum, gpu_prover *p, const gpu_key *k, uint64_t lo, uint64_t hi,
+static cuzk_status msm_h_range(cuzk_g1_jac_t *sum, cuzk_gpu_prover *p, const cuzk_gpu_key *k, uint64_t lo, uint64_t hi,
                                cuzk_errmsg *err)
 {
-    g16_gpu_msm_canonical_scalars(p->msm, true); /* compute_h leaves them canonical */
-    cuzk_status s = msm_over<g1_jac_t>(sum, p, k, k->h + lo, hi - lo, p->abc[0] + lo, false, 0);
-    g16_gpu_msm_canonical_scalars(p->msm, false);
+    cuzk_g16_gpu_msm_canonical_scalars(p->msm, true); /* compute_h leaves them canonical */
+    cuzk_status s = msm_over<cuzk_g1_jac_t>(sum, p, k, k->h + lo, hi - lo, p->abc[0] + lo, false, 0);
+    cuzk_g16_gpu_msm_canonical_scalars(p->msm, false);
     if (s != CUZK_OK) return g16_gpu_fail(err, s, "H multi-scalar multiplication failed");
     return CUZK_OK;
 }
 
 /* The query side, on the uploaded witness: the 0/1 splits and the L, A, B1 and B2 MSMs. */
-static cuzk_status prove_query_side(groth16_msm_sums *sums, gpu_prover *p, const gpu_key *k, gpu_prove_stats *st,
+static cuzk_status prove_query_side(cuzk_groth16_msm_sums *sums, cuzk_gpu_prover *p, const cuzk_gpu_key *k, cuzk_gpu_prove_stats *st,
                                     double *t, cuzk_errmsg *err)
 {
     uint64_t count = 0;
     cuzk_status s = split(p, NULL, k->num_inputs, k->num_aux, &count);
-    if (s == CUZK_OK) s = msm_over<g1_jac_t>(&sums->l, p, k, k->l, k->l_len, NULL, true, count);
+    if (s == CUZK_OK) s = msm_over<cuzk_g1_jac_t>(&sums->l, p, k, k->l, k->l_len, NULL, true, count);
     if (s != CUZK_OK) return g16_gpu_fail(err, s, "L multi-scalar multiplication failed");
     st->tail_l = count;
     add_time(&st->msm_l, t);
 
     s = split(p, k->a_vars, 0, k->a_len, &count);
-    if (s == CUZK_OK) s = msm_over<g1_jac_t>(&sums->a, p, k, k->a, k->a_len, NULL, true, count);
+    if (s == CUZK_OK) s = msm_over<cuzk_g1_jac_t>(&sums->a, p, k, k->a, k->a_len, NULL, true, count);
     if (s != CUZK_OK) return g16_gpu_fail(err, s, "A multi-scalar multiplication failed");
     st->tail_a = count;
     add_time(&st->msm_a, t);
 
     s = split(p, k->b_vars, 0, k->b_len, &count);
-    if (s == CUZK_OK) s = msm_over<g1_jac_t>(&sums->b1, p, k, k->b_g1, k->b_len, NULL, true, count);
+    if (s == CUZK_OK) s = msm_over<cuzk_g1_jac_t>(&sums->b1, p, k, k->b_g1, k->b_len, NULL, true, count);
     if (s != CUZK_OK) return g16_gpu_fail(err, s, "B1 multi-scalar multiplication failed");
     st->tail_b = count;
     add_time(&st->msm_b1, t);
-    s = msm_over<g2_jac_t>(&sums->b2, p, k, k->b_g2, k->b_len, NULL, true, count);
+    s = msm_over<cuzk_g2_jac_t>(&sums->b2, p, k, k->b_g2, k->b_len, NULL, true, count);
     if (s != CUZK_OK) return g16_gpu_fail(err, s, "B2 multi-scalar multiplication failed");
     add_time(&st->msm_b2, t);
     return CUZK_OK;
 }
 
-extern "C" cuzk_status gpu_prove_msms(groth16_msm_sums *sums, gpu_prover *p, const gpu_key *k, const fr_t *z,
-                                      const gpu_witness_packing *packed, const groth16_prove_opts *opts,
-                                      gpu_prove_stats *stats, cuzk_errmsg *err)
+extern "C" cuzk_status cuzk_gpu_prove_msms(cuzk_groth16_msm_sums *sums, cuzk_gpu_prover *p, const cuzk_gpu_key *k, const cuzk_fr_t *z,
+                                      const cuzk_gpu_witness_packing *packed, const cuzk_groth16_prove_opts *opts,
+                                      cuzk_gpu_prove_stats *stats, cuzk_errmsg *err)
 {
-    gpu_prove_stats st;
+    cuzk_gpu_prove_stats st;
     memset(&st, 0, sizeof st);
     double t0 = g16_gpu_now(), t = t0;
-    r1cs_c_mode mode;
+    cuzk_r1cs_c_mode mode;
     CUZK_TRY(prove_args(&mode, sums, p, k, z, packed, opts, err));
     CUZK_TRY(prove_upload(p, k, z, packed, &st, &t, err));
     CUZK_TRY(prove_h_poly(p, k, mode, &st, &t, err));
@@ -832,15 +832,15 @@ extern "C" cuzk_status gpu_prove_msms(groth16_msm_sums *sums, gpu_prover *p, con
     add_time(&st.msm_h, &t);
     CUZK_TRY(prove_query_side(sums, p, k, &st, &t, err));
     st.total = g16_gpu_now() - t0;
-    st.vram_bytes = gpu_prover_vram_bytes(p);
+    st.vram_bytes = cuzk_gpu_prover_vram_bytes(p);
     if (stats != NULL) *stats = st;
     return CUZK_OK;
 }
 
 /* Two keys are copies of one when their shapes and verifying keys agree. */
-static bool same_key(const gpu_key *a, const gpu_key *b)
+static bool same_key(const cuzk_gpu_key *a, const cuzk_gpu_key *b)
 {
-    const groth16_vk *u = &a->vk, *v = &b->vk;
+    const cuzk_groth16_vk *u = &a->vk, *v = &b->vk;
     return a->conv == b->conv && a->domain_size == b->domain_size && a->num_inputs == b->num_inputs &&
            a->num_aux == b->num_aux && a->h_len == b->h_len && a->l_len == b->l_len && a->a_len == b->a_len &&
            a->b_len == b->b_len && memcmp(&u->alpha_g1, &v->alpha_g1, sizeof u->alpha_g1) == 0 &&
@@ -852,7 +852,7 @@ static bool same_key(const gpu_key *a, const gpu_key *b)
            (u->num_inputs == 0 || memcmp(u->ic, v->ic, u->num_inputs * sizeof *u->ic) == 0);
 }
 
-extern "C" void gpu_prover_set_h_share(gpu_prover *p, double share)
+extern "C" void cuzk_gpu_prover_set_h_share(cuzk_gpu_prover *p, double share)
 {
     if (p != NULL) p->h_share = !(share >= 0) ? -1 : share > 1 ? 1 : share; /* NaN: adaptive */
 }
@@ -861,20 +861,20 @@ extern "C" void gpu_prover_set_h_share(gpu_prover *p, double share)
  * own. The H side posts h_state under the lock once H's coefficients are computed (1) or failed (−1), with cut:
  * positions [cut, h_len) of H are this side's. */
 typedef struct {
-    groth16_msm_sums sums;
-    gpu_prover *p, *p0;
-    const gpu_key *k;
-    const fr_t *z;
-    const gpu_witness_packing *packed;
+    cuzk_groth16_msm_sums sums;
+    cuzk_gpu_prover *p, *p0;
+    const cuzk_gpu_key *k;
+    const cuzk_fr_t *z;
+    const cuzk_gpu_witness_packing *packed;
     double t0;
-    gpu_prove_stats st;
+    cuzk_gpu_prove_stats st;
     cuzk_errmsg err;
     cuzk_status s;
     pthread_mutex_t lock;
     pthread_cond_t cond;
     int h_state;
     uint64_t cut;
-    g1_jac_t h_rest;
+    cuzk_g1_jac_t h_rest;
     double query_done, h_rest_s; /* seconds from t0; seconds of the share's copy and MSM */
 } pair_job;
 
@@ -898,13 +898,13 @@ static void peer_access(int device, int peer)
 
 /* H's coefficients at positions [lo, hi) from the H side's prover into p's a buffer (which p's query side leaves
  * unused), directly between the devices where they can reach each other, else through the host. */
-static cuzk_status copy_h_share(gpu_prover *p, const gpu_prover *from, uint64_t lo, uint64_t hi, cuzk_errmsg *err)
+static cuzk_status copy_h_share(cuzk_gpu_prover *p, const cuzk_gpu_prover *from, uint64_t lo, uint64_t hi, cuzk_errmsg *err)
 {
     peer_access(p->device, from->device);
     cudaError_t e = cudaMemcpyPeerAsync(p->abc[0] + lo, p->device, from->abc[0] + lo, from->device,
-                                        (hi - lo) * sizeof(fr_t), cudaStreamPerThread);
+                                        (hi - lo) * sizeof(cuzk_fr_t), cudaStreamPerThread);
     if (e != cudaSuccess) {
-        gpu_set_error("cudaMemcpyPeerAsync", e, __FILE__, __LINE__);
+        cuzk_gpu_set_error("cudaMemcpyPeerAsync", e, __FILE__, __LINE__);
         return g16_gpu_fail(err, CUZK_ERR_DEVICE, "copying H's coefficients to the second device failed");
     }
     if (stream_sync() != CUZK_OK)
@@ -919,7 +919,7 @@ static void *pair_thread(void *arg)
     j->s = prove_upload(j->p, j->k, j->z, j->packed, &j->st, &t, &j->err);
     if (j->s == CUZK_OK) j->s = prove_query_side(&j->sums, j->p, j->k, &j->st, &t, &j->err);
     j->query_done = g16_gpu_now() - j->t0;
-    g1_jac_set_infinity(&j->h_rest);
+    cuzk_g1_jac_set_infinity(&j->h_rest);
     if (j->s != CUZK_OK) return NULL;
     pthread_mutex_lock(&j->lock);
     while (j->h_state == 0) pthread_cond_wait(&j->cond, &j->lock);
@@ -936,7 +936,7 @@ static void *pair_thread(void *arg)
 /* The H side keeps the share of the H MSM that would have made both sides of this proof finish together: it was
  * ready at a0 and ran x = cut points in m0; the other side was free at q1 and ran the n − x others, copy included,
  * in m1. At those rates, a0 + r0·x′ = max(a0, q1) + r1·(n − x′). */
-static void h_share_learn(gpu_prover *p0, uint64_t n, uint64_t cut, double a0, double m0, double q1, double m1)
+static void h_share_learn(cuzk_gpu_prover *p0, uint64_t n, uint64_t cut, double a0, double m0, double q1, double m1)
 {
     double r0 = cut > 0 ? m0 / (double)cut : 0, r1 = cut < n ? m1 / (double)(n - cut) : 0;
     if (r0 <= 0) r0 = r1;
@@ -946,14 +946,14 @@ static void h_share_learn(gpu_prover *p0, uint64_t n, uint64_t cut, double a0, d
     p0->h_share_auto = x <= 0 ? 0 : x >= (double)n ? 1 : x / (double)n;
 }
 
-extern "C" cuzk_status gpu_prove_msms_pair(groth16_msm_sums *sums, gpu_prover *p0, const gpu_key *k0, gpu_prover *p1,
-                                           const gpu_key *k1, const fr_t *z, const gpu_witness_packing *packed,
-                                           const groth16_prove_opts *opts, gpu_prove_stats *stats, cuzk_errmsg *err)
+extern "C" cuzk_status cuzk_gpu_prove_msms_pair(cuzk_groth16_msm_sums *sums, cuzk_gpu_prover *p0, const cuzk_gpu_key *k0, cuzk_gpu_prover *p1,
+                                           const cuzk_gpu_key *k1, const cuzk_fr_t *z, const cuzk_gpu_witness_packing *packed,
+                                           const cuzk_groth16_prove_opts *opts, cuzk_gpu_prove_stats *stats, cuzk_errmsg *err)
 {
-    gpu_prove_stats st;
+    cuzk_gpu_prove_stats st;
     memset(&st, 0, sizeof st);
     double t0 = g16_gpu_now(), t = t0;
-    r1cs_c_mode mode;
+    cuzk_r1cs_c_mode mode;
     CUZK_TRY(prove_args(&mode, sums, p0, k0, z, packed, opts, err));
     CUZK_TRY(prove_args(&mode, sums, p1, k1, z, packed, opts, err)); /* the same mode: the keys must be copies of one */
     if (p1 == p0) return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG, "the two sides need two provers");
@@ -990,7 +990,7 @@ extern "C" cuzk_status gpu_prove_msms_pair(groth16_msm_sums *sums, gpu_prover *p
     j->h_state = s == CUZK_OK ? 1 : -1;
     pthread_cond_signal(&j->cond);
     pthread_mutex_unlock(&j->lock);
-    g1_jac_t head;
+    cuzk_g1_jac_t head;
     if (s == CUZK_OK) s = msm_h_range(&head, p0, k0, 0, cut, err);
     add_time(&st.msm_h, &t);
     pthread_join(th, NULL);
@@ -999,14 +999,14 @@ extern "C" cuzk_status gpu_prove_msms_pair(groth16_msm_sums *sums, gpu_prover *p
         if (err != NULL) *err = j->err;
     }
     if (s == CUZK_OK) {
-        g1_jac_add(&sums->h, &head, &j->h_rest);
+        cuzk_g1_jac_add(&sums->h, &head, &j->h_rest);
         sums->l = j->sums.l, sums->a = j->sums.a, sums->b1 = j->sums.b1, sums->b2 = j->sums.b2;
         st.msm_l = j->st.msm_l, st.msm_a = j->st.msm_a, st.msm_b1 = j->st.msm_b1, st.msm_b2 = j->st.msm_b2;
         st.tail_l = j->st.tail_l, st.tail_a = j->st.tail_a, st.tail_b = j->st.tail_b;
         st.msm_h_other = j->h_rest_s;
         st.h_share = n > 0 ? (double)cut / (double)n : 1;
         st.total = g16_gpu_now() - t0;
-        st.vram_bytes = gpu_prover_vram_bytes(p0) + gpu_prover_vram_bytes(p1);
+        st.vram_bytes = cuzk_gpu_prover_vram_bytes(p0) + cuzk_gpu_prover_vram_bytes(p1);
         h_share_learn(p0, n, cut, h_ready, st.msm_h, j->query_done, j->h_rest_s);
         if (stats != NULL) *stats = st;
     }
@@ -1019,17 +1019,17 @@ extern "C" cuzk_status gpu_prove_msms_pair(groth16_msm_sums *sums, gpu_prover *p
     return s;
 }
 
-extern "C" cuzk_status gpu_prove(groth16_proof_t *proof, gpu_prover *p, const gpu_key *k, const fr_t *z,
-                                 const groth16_prove_opts *opts, gpu_prove_stats *stats, cuzk_errmsg *err)
+extern "C" cuzk_status cuzk_gpu_prove(cuzk_groth16_proof_t *proof, cuzk_gpu_prover *p, const cuzk_gpu_key *k, const cuzk_fr_t *z,
+                                 const cuzk_groth16_prove_opts *opts, cuzk_gpu_prove_stats *stats, cuzk_errmsg *err)
 {
     if (proof == NULL) return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG, "NULL argument");
-    groth16_msm_sums sums;
-    gpu_prove_stats st;
+    cuzk_groth16_msm_sums sums;
+    cuzk_gpu_prove_stats st;
     memset(&st, 0, sizeof st);
-    cuzk_status s = gpu_prove_msms(&sums, p, k, z, NULL, opts, &st, err);
+    cuzk_status s = cuzk_gpu_prove_msms(&sums, p, k, z, NULL, opts, &st, err);
     if (s == CUZK_OK) {
         double t = g16_gpu_now();
-        s = groth16_assemble(proof, &k->vk, &sums, opts);
+        s = cuzk_groth16_assemble(proof, &k->vk, &sums, opts);
         if (s != CUZK_OK) g16_gpu_fail(err, s, "OS random source failed");
         st.assembly = g16_gpu_now() - t;
         st.total += st.assembly;

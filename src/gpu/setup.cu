@@ -1,4 +1,4 @@
-/* gpu_setup: a BELLPERSON test key made on the device, equal point for point to groth16_setup's for the same toxic
+/* cuzk_gpu_setup: a BELLPERSON test key made on the device, equal point for point to cuzk_groth16_setup's for the same toxic
  * waste.
  *
  * The host computes the scalars (src/groth16/setup.c: the QAP values at τ, spread over every core) and hands them
@@ -41,7 +41,7 @@ typedef daff<dfp2> g2a;
 
 static size_t g_chunk;
 
-extern "C" size_t gpu_setup_set_chunk(size_t points)
+extern "C" size_t cuzk_gpu_setup_set_chunk(size_t points)
 {
     size_t old = g_chunk;
     g_chunk = points;
@@ -119,7 +119,7 @@ __global__ void __launch_bounds__(FB_THREADS) k_fixed_base(daff<F> *out, const d
 struct setup_run {
     cudaStream_t st;
     cudaEvent_t ev[2];
-    fr_t *pin[2];           /* pinned scalar chunks */
+    cuzk_fr_t *pin[2];           /* pinned scalar chunks */
     dfr *dsc[2];            /* device scalar chunks */
     g1a *stage1[2];         /* STREAMED: device staging of the points of a chunk */
     g2a *stage2[2];
@@ -152,18 +152,18 @@ static cuzk_status run_init(setup_run *r, bool streamed, bool need_g2)
     CUZK_CUDA(cudaStreamCreateWithFlags(&r->st, cudaStreamNonBlocking));
     for (int i = 0; i < 2; i++) {
         CUZK_CUDA(cudaEventCreateWithFlags(&r->ev[i], cudaEventDisableTiming));
-        CUZK_CUDA(cudaHostAlloc((void **)&r->pin[i], r->chunk * sizeof(fr_t), cudaHostAllocDefault));
-        CUZK_CUDA(cudaMalloc((void **)&r->dsc[i], r->chunk * sizeof(fr_t)));
+        CUZK_CUDA(cudaHostAlloc((void **)&r->pin[i], r->chunk * sizeof(cuzk_fr_t), cudaHostAllocDefault));
+        CUZK_CUDA(cudaMalloc((void **)&r->dsc[i], r->chunk * sizeof(cuzk_fr_t)));
         if (streamed) {
             CUZK_CUDA(cudaMalloc((void **)&r->stage1[i], r->chunk * sizeof(g1a)));
             if (need_g2) CUZK_CUDA(cudaMalloc((void **)&r->stage2[i], r->chunk * sizeof(g2a)));
         }
     }
     /* the tables: FB_NW windows of FB_HALF entries, built on the host */
-    g16_fb1_table t1 = {0, 0, 0, NULL};
-    g16_fb2_table t2 = {0, 0, 0, NULL};
-    cuzk_status s = g16_fb1_table_build_w(&t1, FB_W);
-    if (s == CUZK_OK) s = g16_fb2_table_build_w(&t2, FB_W);
+    cuzk_g16_fb1_table t1 = {0, 0, 0, NULL};
+    cuzk_g16_fb2_table t2 = {0, 0, 0, NULL};
+    cuzk_status s = cuzk_g16_fb1_table_build_w(&t1, FB_W);
+    if (s == CUZK_OK) s = cuzk_g16_fb2_table_build_w(&t2, FB_W);
     if (s == CUZK_OK && (t1.nw != FB_NW || t1.half != FB_HALF || t2.nw != FB_NW || t2.half != FB_HALF))
         s = CUZK_ERR_INVALID_ARG;
     cudaError_t e = cudaSuccess;
@@ -173,8 +173,8 @@ static cuzk_status run_init(setup_run *r, bool streamed, bool need_g2)
         e = cudaMemcpy(r->t1, t1.t, (size_t)FB_NW * FB_HALF * sizeof(g1a), cudaMemcpyHostToDevice);
     if (s == CUZK_OK && e == cudaSuccess)
         e = cudaMemcpy(r->t2, t2.t, (size_t)FB_NW * FB_HALF * sizeof(g2a), cudaMemcpyHostToDevice);
-    g16_fb1_table_free(&t1);
-    g16_fb2_table_free(&t2);
+    cuzk_g16_fb1_table_free(&t1);
+    cuzk_g16_fb2_table_free(&t2);
     if (s != CUZK_OK) return s;
     CUZK_CUDA(e);
     return CUZK_OK;
@@ -187,8 +187,8 @@ static unsigned blocks_for(uint64_t count, unsigned k)
 }
 
 /* Converts the scalars of array sec into points at g1 (and g2, for B), chunk by chunk. */
-static cuzk_status run_section(setup_run *r, const g16_setup_scalars *sc, int sec, g1_affine_t *g1,
-                               g2_affine_t *g2, unsigned *chunk_no)
+static cuzk_status run_section(setup_run *r, const g16_setup_scalars *sc, int sec, cuzk_g1_affine_t *g1,
+                               cuzk_g2_affine_t *g2, unsigned *chunk_no)
 {
     uint64_t len = sc->len[sec];
     for (uint64_t lo = 0; lo < len; lo += r->chunk, (*chunk_no)++) {
@@ -196,8 +196,8 @@ static cuzk_status run_section(setup_run *r, const g16_setup_scalars *sc, int se
         int slot = *chunk_no & 1;
         /* the slot's previous chunk is done with its pinned and device buffers */
         CUZK_CUDA(cudaEventSynchronize(r->ev[slot]));
-        g16_setup_scalars_fill(sc, sec, lo, lo + cnt, r->pin[slot]);
-        CUZK_CUDA(cudaMemcpyAsync(r->dsc[slot], r->pin[slot], cnt * sizeof(fr_t), cudaMemcpyHostToDevice, r->st));
+        cuzk_g16_setup_scalars_fill(sc, sec, lo, lo + cnt, r->pin[slot]);
+        CUZK_CUDA(cudaMemcpyAsync(r->dsc[slot], r->pin[slot], cnt * sizeof(cuzk_fr_t), cudaMemcpyHostToDevice, r->st));
         g1a *o1 = r->streamed ? r->stage1[slot] : (g1a *)(g1 + lo);
         k_fixed_base<dfp, FB_K1><<<blocks_for(cnt, FB_K1), FB_THREADS, 0, r->st>>>(o1, r->dsc[slot], cnt, r->t1);
         CUZK_CUDA_LAUNCHED();
@@ -216,7 +216,7 @@ static cuzk_status run_section(setup_run *r, const g16_setup_scalars *sc, int se
     return CUZK_OK;
 }
 
-static cuzk_status run_all(setup_run *r, const g16_setup_scalars *sc, gpu_key *k)
+static cuzk_status run_all(setup_run *r, const g16_setup_scalars *sc, cuzk_gpu_key *k)
 {
     unsigned chunk_no = 0;
     CUZK_TRY(run_section(r, sc, G16_SEC_H, k->h, NULL, &chunk_no));
@@ -228,19 +228,19 @@ static cuzk_status run_all(setup_run *r, const g16_setup_scalars *sc, gpu_key *k
 }
 
 /* The key's base arrays: device memory (RESIDENT) or pinned host memory (STREAMED), as key.cu places them. */
-static cuzk_status alloc_bases(gpu_key *k)
+static cuzk_status alloc_bases(cuzk_gpu_key *k)
 {
     struct {
         void **p;
         uint64_t bytes;
-    } arr[5] = {{(void **)&k->h, k->h_len * sizeof(g1_affine_t)},
-                {(void **)&k->l, k->l_len * sizeof(g1_affine_t)},
-                {(void **)&k->a, k->a_len * sizeof(g1_affine_t)},
-                {(void **)&k->b_g1, k->b_len * sizeof(g1_affine_t)},
-                {(void **)&k->b_g2, k->b_len * sizeof(g2_affine_t)}};
+    } arr[5] = {{(void **)&k->h, k->h_len * sizeof(cuzk_g1_affine_t)},
+                {(void **)&k->l, k->l_len * sizeof(cuzk_g1_affine_t)},
+                {(void **)&k->a, k->a_len * sizeof(cuzk_g1_affine_t)},
+                {(void **)&k->b_g1, k->b_len * sizeof(cuzk_g1_affine_t)},
+                {(void **)&k->b_g2, k->b_len * sizeof(cuzk_g2_affine_t)}};
     for (int i = 0; i < 5; i++) {
         uint64_t bytes = arr[i].bytes ? arr[i].bytes : 16; /* an empty array still gets a valid pointer (key.cu) */
-        if (k->placement == GPU_KEY_RESIDENT) {
+        if (k->placement == CUZK_GPU_KEY_RESIDENT) {
             CUZK_CUDA(cudaMalloc(arr[i].p, bytes));
             k->vram_bytes += bytes;
         } else {
@@ -252,26 +252,26 @@ static cuzk_status alloc_bases(gpu_key *k)
 }
 
 /* The verifying key on the host (a handful of points and the ic array, by the CPU's fixed-base code). */
-static cuzk_status make_vk(groth16_vk *vk, g1_affine_t **ic_out, const g16_setup_scalars *sc)
+static cuzk_status make_vk(cuzk_groth16_vk *vk, cuzk_g1_affine_t **ic_out, const g16_setup_scalars *sc)
 {
     uint64_t ni = sc->ni;
-    fr_t *k1 = (fr_t *)malloc((3 + ni) * sizeof(fr_t));
-    fr_t k2[3] = {sc->beta, sc->gamma, sc->delta};
-    g1_affine_t *p1 = (g1_affine_t *)malloc((3 + ni) * sizeof(g1_affine_t));
-    g1_affine_t *ic = (g1_affine_t *)malloc((ni ? ni : 1) * sizeof(g1_affine_t));
-    g2_affine_t p2[3];
-    g16_fb1_table t1 = {0, 0, 0, NULL};
-    g16_fb2_table t2 = {0, 0, 0, NULL};
+    cuzk_fr_t *k1 = (cuzk_fr_t *)malloc((3 + ni) * sizeof(cuzk_fr_t));
+    cuzk_fr_t k2[3] = {sc->beta, sc->gamma, sc->delta};
+    cuzk_g1_affine_t *p1 = (cuzk_g1_affine_t *)malloc((3 + ni) * sizeof(cuzk_g1_affine_t));
+    cuzk_g1_affine_t *ic = (cuzk_g1_affine_t *)malloc((ni ? ni : 1) * sizeof(cuzk_g1_affine_t));
+    cuzk_g2_affine_t p2[3];
+    cuzk_g16_fb1_table t1 = {0, 0, 0, NULL};
+    cuzk_g16_fb2_table t2 = {0, 0, 0, NULL};
     cuzk_status s = k1 && p1 && ic ? CUZK_OK : CUZK_ERR_NOMEM;
-    if (s == CUZK_OK) s = g16_fb1_table_build(&t1, 3 + ni);
-    if (s == CUZK_OK) s = g16_fb2_table_build(&t2, 3);
+    if (s == CUZK_OK) s = cuzk_g16_fb1_table_build(&t1, 3 + ni);
+    if (s == CUZK_OK) s = cuzk_g16_fb2_table_build(&t2, 3);
     if (s == CUZK_OK) {
         k1[0] = sc->alpha;
         k1[1] = sc->beta;
         k1[2] = sc->delta;
-        g16_setup_scalars_fill(sc, G16_SEC_IC, 0, ni, k1 + 3);
-        g16_fb1_mul_many(p1, &t1, k1, 3 + ni, sc->threads);
-        g16_fb2_mul_many(p2, &t2, k2, 3, 1);
+        cuzk_g16_setup_scalars_fill(sc, G16_SEC_IC, 0, ni, k1 + 3);
+        cuzk_g16_fb1_mul_many(p1, &t1, k1, 3 + ni, sc->threads);
+        cuzk_g16_fb2_mul_many(p2, &t2, k2, 3, 1);
         memset(vk, 0, sizeof *vk);
         vk->alpha_g1 = p1[0];
         vk->beta_g1 = p1[1];
@@ -279,15 +279,15 @@ static cuzk_status make_vk(groth16_vk *vk, g1_affine_t **ic_out, const g16_setup
         vk->beta_g2 = p2[0];
         vk->gamma_g2 = p2[1];
         vk->delta_g2 = p2[2];
-        memcpy(ic, p1 + 3, ni * sizeof(g1_affine_t));
+        memcpy(ic, p1 + 3, ni * sizeof(cuzk_g1_affine_t));
         vk->ic = ic;
         vk->num_inputs = ni;
         *ic_out = ic;
         ic = NULL;
     }
-    g16_fb1_table_free(&t1);
-    g16_fb2_table_free(&t2);
-    if (k1 != NULL) explicit_bzero(k1, 3 * sizeof(fr_t));
+    cuzk_g16_fb1_table_free(&t1);
+    cuzk_g16_fb2_table_free(&t2);
+    if (k1 != NULL) explicit_bzero(k1, 3 * sizeof(cuzk_fr_t));
     explicit_bzero(k2, sizeof k2);
     free(k1);
     free(p1);
@@ -295,44 +295,44 @@ static cuzk_status make_vk(groth16_vk *vk, g1_affine_t **ic_out, const g16_setup
     return s;
 }
 
-extern "C" cuzk_status gpu_setup(gpu_key **out, const r1cs_t *circuit, const groth16_setup_opts *opts,
-                                 const gpu_key_opts *kopts, cuzk_errmsg *err)
+extern "C" cuzk_status cuzk_gpu_setup(cuzk_gpu_key **out, const cuzk_r1cs_t *circuit, const cuzk_groth16_setup_opts *opts,
+                                 const cuzk_gpu_key_opts *kopts, cuzk_errmsg *err)
 {
     if (out == NULL || circuit == NULL || opts == NULL)
         return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG, "gpu_setup: NULL argument");
     *out = NULL;
-    if (opts->conv != 0 && opts->conv != GROTH16_BELLPERSON)
+    if (opts->conv != 0 && opts->conv != CUZK_GROTH16_BELLPERSON)
         return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG, "gpu_setup: BELLPERSON keys only (convention %d)",
                             (int)opts->conv);
-    if (r1cs_num_vars(circuit) > 0x7fffffffu || circuit->num_constraints + circuit->num_inputs > ((uint64_t)1 << 31))
+    if (cuzk_r1cs_num_vars(circuit) > 0x7fffffffu || circuit->num_constraints + circuit->num_inputs > ((uint64_t)1 << 31))
         return g16_gpu_fail(err, CUZK_ERR_TOO_LARGE, "the GPU prover takes fewer than 2^31 variables and rows");
-    double t0 = g16_now();
+    double t0 = cuzk_g16_now();
     unsigned threads = opts->threads;
     if (threads == 0) {
         long c = sysconf(_SC_NPROCESSORS_ONLN);
         threads = c > 0 ? (unsigned)c : 1;
     }
     g16_setup_scalars sc;
-    cuzk_status s = g16_setup_scalars_make(&sc, circuit, opts, threads, err);
+    cuzk_status s = cuzk_g16_setup_scalars_make(&sc, circuit, opts, threads, err);
     if (s != CUZK_OK) return s;
 
     uint64_t h_len = sc.len[G16_SEC_H], l_len = sc.len[G16_SEC_L], a_len = sc.len[G16_SEC_A];
     uint64_t b_len = sc.len[G16_SEC_B];
     uint64_t bases = g16_gpu_bases_bytes(h_len, l_len, a_len, b_len);
     uint64_t fixed = g16_gpu_circuit_bytes(circuit, 3);
-    gpu_key_opts ko = {GPU_KEY_AUTO, 0, 1};
+    cuzk_gpu_key_opts ko = {CUZK_GPU_KEY_AUTO, 0, 1};
     if (kopts != NULL) ko = *kopts;
-    gpu_key_placement placement;
-    gpu_key *k = NULL;
+    cuzk_gpu_key_placement placement;
+    cuzk_gpu_key *k = NULL;
     setup_run run;
     memset(&run, 0, sizeof run);
-    g1_affine_t *ic = NULL;
-    groth16_vk vk;
+    cuzk_g1_affine_t *ic = NULL;
+    cuzk_groth16_vk vk;
     memset(&vk, 0, sizeof vk);
 
     bool whole;
-    s = g16_gpu_plan(&placement, &whole, bases, fixed, gpu_prove_vram_bytes(sc.n, sc.nv),
-                     g16_gpu_key_whole_bytes(sc.n, GROTH16_BELLPERSON), &ko, err);
+    s = g16_gpu_plan(&placement, &whole, bases, fixed, cuzk_gpu_prove_vram_bytes(sc.n, sc.nv),
+                     g16_gpu_key_whole_bytes(sc.n, CUZK_GROTH16_BELLPERSON), &ko, err);
     if (s != CUZK_OK) goto fail;
     s = g16_gpu_key_new(&k, placement, &ko);
     if (s != CUZK_OK) {
@@ -340,7 +340,7 @@ extern "C" cuzk_status gpu_setup(gpu_key **out, const r1cs_t *circuit, const gro
         goto fail;
     }
     k->ntt_whole = whole;
-    k->conv = GROTH16_BELLPERSON;
+    k->conv = CUZK_GROTH16_BELLPERSON;
     k->domain_size = sc.n;
     k->log2n = sc.log2n;
     k->num_inputs = sc.ni;
@@ -352,10 +352,10 @@ extern "C" cuzk_status gpu_setup(gpu_key **out, const r1cs_t *circuit, const gro
     s = alloc_bases(k);
     if (s != CUZK_OK) {
         g16_gpu_fail(err, s, "gpu_setup: cannot allocate %llu bytes of bases (%s)", (unsigned long long)bases,
-                     placement == GPU_KEY_RESIDENT ? "device" : "pinned host");
+                     placement == CUZK_GPU_KEY_RESIDENT ? "device" : "pinned host");
         goto fail;
     }
-    s = run_init(&run, placement == GPU_KEY_STREAMED, b_len > 0);
+    s = run_init(&run, placement == CUZK_GPU_KEY_STREAMED, b_len > 0);
     if (s == CUZK_OK) s = run_all(&run, &sc, k);
     if (s != CUZK_OK) {
         g16_gpu_fail(err, s, "gpu_setup: fixed-base multiplication");
@@ -370,22 +370,22 @@ extern "C" cuzk_status gpu_setup(gpu_key **out, const r1cs_t *circuit, const gro
         g16_gpu_fail(err, s, "gpu_setup: verifying key");
         goto fail;
     }
-    g16_setup_scalars_free(&sc);
+    cuzk_g16_setup_scalars_free(&sc);
     s = g16_gpu_key_circuit(k, circuit, true, err);
     if (s != CUZK_OK) goto fail;
-    k->upload_s = g16_now() - t0;
+    k->upload_s = cuzk_g16_now() - t0;
     *out = k;
     return CUZK_OK;
 
 fail:
     run_free(&run);
-    g16_setup_scalars_free(&sc);
+    cuzk_g16_setup_scalars_free(&sc);
     free(ic);
-    if (k != NULL) gpu_key_free(k);
+    if (k != NULL) cuzk_gpu_key_free(k);
     return s;
 }
 
-extern "C" void gpu_key_get_bases(const gpu_key *k, gpu_key_bases *o)
+extern "C" void cuzk_gpu_key_get_bases(const cuzk_gpu_key *k, gpu_key_bases *o)
 {
     o->placement = k->placement;
     o->h = k->h;

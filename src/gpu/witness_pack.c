@@ -1,19 +1,19 @@
-/* Packing a witness for the device (gpu_witness_pack): plain C, so that the host tests check it on any machine. */
+/* Packing a witness for the device (cuzk_gpu_witness_pack): plain C, so that the host tests check it on any machine. */
 #include <pthread.h>
 #include <stdbool.h>
 #include <string.h>
 
 #include "cuzk/gpu.h"
 
-uint64_t gpu_witness_classes_words(uint64_t num_aux)
+uint64_t cuzk_gpu_witness_classes_words(uint64_t num_aux)
 {
     return (num_aux + 31) / 32;
 }
 
-_Static_assert(FR_LIMBS == 4, "the class test below reads four words");
+_Static_assert(CUZK_FR_LIMBS == 4, "the class test below reads four words");
 
 typedef struct {
-    fr_t *aux;         /* the aux values */
+    cuzk_fr_t *aux;         /* the aux values */
     uint64_t *classes;
     uint64_t lo, hi;   /* the chunk: aux values lo .. hi, lo a multiple of 32 */
     uint64_t others;
@@ -23,8 +23,8 @@ typedef struct {
 static void *pack_chunk(void *arg)
 {
     pack_chunk_t *c = arg;
-    fr_t one;
-    fr_set_one(&one);
+    cuzk_fr_t one;
+    cuzk_fr_set_one(&one);
     uint64_t out = c->lo;
     for (uint64_t w = c->lo / 32; w * 32 < c->hi; w++) {
         uint64_t word = 0, end = (w + 1) * 32 < c->hi ? (w + 1) * 32 : c->hi;
@@ -47,7 +47,7 @@ static void *pack_chunk(void *arg)
     return NULL;
 }
 
-void gpu_witness_pack(gpu_witness_packing *out, fr_t *z, uint64_t num_inputs, uint64_t num_aux, uint64_t *classes,
+void cuzk_gpu_witness_pack(cuzk_gpu_witness_packing *out, cuzk_fr_t *z, uint64_t num_inputs, uint64_t num_aux, uint64_t *classes,
                       unsigned threads)
 {
     memset(out, 0, sizeof *out);
@@ -56,15 +56,15 @@ void gpu_witness_pack(gpu_witness_packing *out, fr_t *z, uint64_t num_inputs, ui
     out->classes = classes;
     if (num_aux == 0) return;
     if (threads < 1) threads = 1;
-    if (threads > GPU_WITNESS_CHUNKS_MAX) threads = GPU_WITNESS_CHUNKS_MAX;
+    if (threads > CUZK_GPU_WITNESS_CHUNKS_MAX) threads = CUZK_GPU_WITNESS_CHUNKS_MAX;
     uint64_t per = (num_aux + threads - 1) / threads;
     per = (per + 31) / 32 * 32;
     out->chunk_values = per;
     out->chunks = (unsigned)((num_aux + per - 1) / per);
 
-    pack_chunk_t c[GPU_WITNESS_CHUNKS_MAX];
-    pthread_t th[GPU_WITNESS_CHUNKS_MAX];
-    bool started[GPU_WITNESS_CHUNKS_MAX] = {false};
+    pack_chunk_t c[CUZK_GPU_WITNESS_CHUNKS_MAX];
+    pthread_t th[CUZK_GPU_WITNESS_CHUNKS_MAX];
+    bool started[CUZK_GPU_WITNESS_CHUNKS_MAX] = {false};
     for (unsigned i = 0; i < out->chunks; i++) {
         c[i].aux = z + num_inputs;
         c[i].classes = classes;

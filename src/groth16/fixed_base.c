@@ -27,20 +27,20 @@ static unsigned fb_window(size_t count, size_t point_bytes)
     return best;
 }
 
-#define G(name) g1_##name
-#define AFF g1_affine_t
-#define JAC g1_jac_t
-#define FB(name) g16_fb1_##name
+#define G(name) cuzk_g1_##name
+#define AFF cuzk_g1_affine_t
+#define JAC cuzk_g1_jac_t
+#define FB(name) cuzk_g16_fb1_##name
 #include "fixed_base_template.h"
 #undef G
 #undef AFF
 #undef JAC
 #undef FB
 
-#define G(name) g2_##name
-#define AFF g2_affine_t
-#define JAC g2_jac_t
-#define FB(name) g16_fb2_##name
+#define G(name) cuzk_g2_##name
+#define AFF cuzk_g2_affine_t
+#define JAC cuzk_g2_jac_t
+#define FB(name) cuzk_g16_fb2_##name
 #include "fixed_base_template.h"
 #undef G
 #undef AFF

@@ -6,7 +6,7 @@
  * multiplication is ceil(256/w) mixed additions and no doubling; a negative digit adds the negated entry.
  * Scalars are < r < 2^255, so with 256 bits of windows the top digit never carries out.
  *
- * Instantiated by fixed_base.c with G(name) naming group functions (g1_name / g2_name), AFF and JAC the point types
+ * Instantiated by fixed_base.c with G(name) naming group functions (cuzk_g1_name / cuzk_g2_name), AFF and JAC the point types
  * and FB(name) the names of this file's functions (FB(table), the table type, is declared in g16_internal.h);
  * FB_CHUNK points are normalized together, and fb_window(count, point bytes) picks the window. */
 
@@ -48,18 +48,18 @@ cuzk_status FB(table_build_w)(FB(table) * tb, unsigned w)
     return CUZK_OK;
 }
 
-static void FB(mul)(JAC *r, const FB(table) * tb, const fr_t *k)
+static void FB(mul)(JAC *r, const FB(table) * tb, const cuzk_fr_t *k)
 {
-    uint64_t l[FR_LIMBS];
-    fr_to_limbs(l, k);
+    uint64_t l[CUZK_FR_LIMBS];
+    cuzk_fr_to_limbs(l, k);
     G(jac_set_infinity)(r);
     unsigned carry = 0, w = tb->w;
     for (unsigned i = 0; i < tb->nw; i++) {
         unsigned pos = i * w, limb = pos / 64, off = pos % 64;
         uint64_t bits = 0;
-        if (limb < FR_LIMBS) {
+        if (limb < CUZK_FR_LIMBS) {
             bits = l[limb] >> off;
-            if (off + w > 64 && limb + 1 < FR_LIMBS) bits |= l[limb + 1] << (64 - off);
+            if (off + w > 64 && limb + 1 < CUZK_FR_LIMBS) bits |= l[limb + 1] << (64 - off);
         }
         unsigned d = (unsigned)(bits & ((1u << w) - 1)) + carry;
         carry = d > tb->half;
@@ -73,7 +73,7 @@ static void FB(mul)(JAC *r, const FB(table) * tb, const fr_t *k)
 
 typedef struct {
     const FB(table) * tb;
-    const fr_t *k;
+    const cuzk_fr_t *k;
     AFF *out;
 } FB(job);
 
@@ -88,8 +88,8 @@ static void FB(range)(void *arg, size_t lo, size_t hi)
     }
 }
 
-void FB(mul_many)(AFF *out, const FB(table) * tb, const fr_t *k, size_t n, unsigned threads)
+void FB(mul_many)(AFF *out, const FB(table) * tb, const cuzk_fr_t *k, size_t n, unsigned threads)
 {
     FB(job) j = {tb, k, out};
-    ntt_par_for(threads, n, FB_CHUNK, FB(range), &j);
+    cuzk_ntt_par_for(threads, n, FB_CHUNK, FB(range), &j);
 }

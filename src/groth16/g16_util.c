@@ -9,7 +9,7 @@
 
 #include "g16_internal.h"
 
-cuzk_status g16_random_bytes(void *out, size_t n)
+cuzk_status cuzk_g16_random_bytes(void *out, size_t n)
 {
     uint8_t *p = out;
     while (n > 0) {
@@ -24,27 +24,27 @@ cuzk_status g16_random_bytes(void *out, size_t n)
     return CUZK_OK;
 }
 
-cuzk_status g16_random_fr(fr_t *r)
+cuzk_status cuzk_g16_random_fr(cuzk_fr_t *r)
 {
     /* r is a 255-bit prime a little under 2^255: draws of 255 bits are accepted with probability ~0.45, and an
      * accepted draw is uniform in [0, r). */
     for (;;) {
-        uint64_t l[FR_LIMBS];
-        cuzk_status s = g16_random_bytes(l, sizeof l);
+        uint64_t l[CUZK_FR_LIMBS];
+        cuzk_status s = cuzk_g16_random_bytes(l, sizeof l);
         if (s != CUZK_OK) return s;
-        l[FR_LIMBS - 1] &= UINT64_MAX >> 1;
-        if (fr_from_limbs(r, l) == CUZK_OK) return CUZK_OK;
+        l[CUZK_FR_LIMBS - 1] &= UINT64_MAX >> 1;
+        if (cuzk_fr_from_limbs(r, l) == CUZK_OK) return CUZK_OK;
     }
 }
 
-unsigned g16_log2_ceil(uint64_t x)
+unsigned cuzk_g16_log2_ceil(uint64_t x)
 {
     unsigned k = 0;
     while (k < 64 && ((uint64_t)1 << k) < x) k++;
     return k;
 }
 
-uint64_t g16_popcount(const uint64_t *bits, uint64_t n)
+uint64_t cuzk_g16_popcount(const uint64_t *bits, uint64_t n)
 {
     uint64_t c = 0, words = n / 64;
     for (uint64_t i = 0; i < words; i++) c += (uint64_t)__builtin_popcountll(bits[i]);
@@ -52,14 +52,14 @@ uint64_t g16_popcount(const uint64_t *bits, uint64_t n)
     return c;
 }
 
-double g16_now(void)
+double cuzk_g16_now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-void g16_advise_huge(void *p, size_t bytes)
+void cuzk_g16_advise_huge(void *p, size_t bytes)
 {
     const uintptr_t huge = (uintptr_t)2 << 20;
     uintptr_t lo = ((uintptr_t)p + huge - 1) & ~(huge - 1), hi = ((uintptr_t)p + bytes) & ~(huge - 1);

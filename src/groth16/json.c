@@ -25,7 +25,7 @@ typedef unsigned __int128 u128;
 static void limbs_to_dec(char out[DEC_MAX], const uint64_t *in, int n)
 {
     const uint64_t chunk = 10000000000000000000ULL;
-    uint64_t t[FP_LIMBS];
+    uint64_t t[CUZK_FP_LIMBS];
     char rev[DEC_MAX];
     size_t k = 0;
     memcpy(t, in, (size_t)n * sizeof *t);
@@ -92,16 +92,16 @@ static void j_set(json_t *obj, const char *key, json_t *v, bool *ok)
     if (obj == NULL || json_object_set_new(obj, key, v) != 0) *ok = false;
 }
 
-static json_t *j_fp(const fp_t *a, bool *ok)
+static json_t *j_fp(const cuzk_fp_t *a, bool *ok)
 {
-    uint64_t l[FP_LIMBS];
+    uint64_t l[CUZK_FP_LIMBS];
     char dec[DEC_MAX];
-    fp_to_limbs(l, a);
-    limbs_to_dec(dec, l, FP_LIMBS);
+    cuzk_fp_to_limbs(l, a);
+    limbs_to_dec(dec, l, CUZK_FP_LIMBS);
     return j_str(dec, ok);
 }
 
-static json_t *j_fp2(const fp2_t *a, bool *ok)
+static json_t *j_fp2(const cuzk_fp2_t *a, bool *ok)
 {
     json_t *arr = json_array();
     j_append(arr, j_fp(&a->c0, ok), ok);
@@ -109,23 +109,23 @@ static json_t *j_fp2(const fp2_t *a, bool *ok)
     return arr;
 }
 
-static json_t *j_g1(const g1_affine_t *p, bool *ok)
+static json_t *j_g1(const cuzk_g1_affine_t *p, bool *ok)
 {
     json_t *arr = json_array();
-    bool inf = g1_affine_is_infinity(p);
+    bool inf = cuzk_g1_affine_is_infinity(p);
     j_append(arr, inf ? j_str("0", ok) : j_fp(&p->x, ok), ok);
     j_append(arr, inf ? j_str("1", ok) : j_fp(&p->y, ok), ok);
     j_append(arr, j_str(inf ? "0" : "1", ok), ok);
     return arr;
 }
 
-static json_t *j_g2(const g2_affine_t *p, bool *ok)
+static json_t *j_g2(const cuzk_g2_affine_t *p, bool *ok)
 {
-    fp2_t zero, one;
-    fp2_set_zero(&zero);
-    fp2_set_one(&one);
+    cuzk_fp2_t zero, one;
+    cuzk_fp2_set_zero(&zero);
+    cuzk_fp2_set_one(&one);
     json_t *arr = json_array();
-    bool inf = g2_affine_is_infinity(p);
+    bool inf = cuzk_g2_affine_is_infinity(p);
     j_append(arr, j_fp2(inf ? &zero : &p->x, ok), ok);
     j_append(arr, j_fp2(inf ? &one : &p->y, ok), ok);
     j_append(arr, j_fp2(inf ? &zero : &one, ok), ok);
@@ -140,7 +140,7 @@ static cuzk_status j_finish(json_t *root, bool ok, char **out)
     return *out != NULL ? CUZK_OK : CUZK_ERR_NOMEM;
 }
 
-cuzk_status groth16_proof_to_json(const groth16_proof_t *proof, char **out)
+cuzk_status cuzk_groth16_proof_to_json(const cuzk_groth16_proof_t *proof, char **out)
 {
     bool ok = true;
     json_t *root = json_object();
@@ -152,21 +152,21 @@ cuzk_status groth16_proof_to_json(const groth16_proof_t *proof, char **out)
     return j_finish(root, ok, out);
 }
 
-cuzk_status groth16_public_to_json(const fr_t *pub, uint64_t n, char **out)
+cuzk_status cuzk_groth16_public_to_json(const cuzk_fr_t *pub, uint64_t n, char **out)
 {
     bool ok = true;
     json_t *root = json_array();
     for (uint64_t i = 0; i < n && ok; i++) {
-        uint64_t l[FR_LIMBS];
+        uint64_t l[CUZK_FR_LIMBS];
         char dec[DEC_MAX];
-        fr_to_limbs(l, &pub[i]);
-        limbs_to_dec(dec, l, FR_LIMBS);
+        cuzk_fr_to_limbs(l, &pub[i]);
+        limbs_to_dec(dec, l, CUZK_FR_LIMBS);
         j_append(root, j_str(dec, &ok), &ok);
     }
     return j_finish(root, ok, out);
 }
 
-cuzk_status groth16_vk_to_json(const groth16_vk *vk, char **out)
+cuzk_status cuzk_groth16_vk_to_json(const cuzk_groth16_vk *vk, char **out)
 {
     if (vk->num_inputs == 0) return CUZK_ERR_INVALID_ARG;
     bool ok = true;
@@ -178,11 +178,11 @@ cuzk_status groth16_vk_to_json(const groth16_vk *vk, char **out)
     j_set(root, "vk_beta_2", j_g2(&vk->beta_g2, &ok), &ok);
     j_set(root, "vk_gamma_2", j_g2(&vk->gamma_g2, &ok), &ok);
     j_set(root, "vk_delta_2", j_g2(&vk->delta_g2, &ok), &ok);
-    fp12_t ab;
-    pairing(&ab, &vk->alpha_g1, &vk->beta_g2);
+    cuzk_fp12_t ab;
+    cuzk_pairing(&ab, &vk->alpha_g1, &vk->beta_g2);
     json_t *gt = json_array();
     for (int h = 0; h < 2; h++) {
-        const fp6_t *c = h ? &ab.c1 : &ab.c0;
+        const cuzk_fp6_t *c = h ? &ab.c1 : &ab.c0;
         json_t *half = json_array();
         j_append(half, j_fp2(&c->c0, &ok), &ok);
         j_append(half, j_fp2(&c->c1, &ok), &ok);
@@ -232,20 +232,20 @@ static void j_sub(char out[FIELD_MAX], const char *field, size_t i)
 }
 
 /* A decimal string below p. range is the status for a value >= p (COORD_RANGE for a point coordinate). */
-static cuzk_status j_read_fp(fp_t *r, const json_t *v, cuzk_status range, const char *field, cuzk_errmsg *err)
+static cuzk_status j_read_fp(cuzk_fp_t *r, const json_t *v, cuzk_status range, const char *field, cuzk_errmsg *err)
 {
     if (!json_is_string(v)) return cuzk_fail(err, CUZK_ERR_BAD_JSON, "%s: expected a decimal string", field);
-    uint64_t l[FP_LIMBS];
-    dec_result d = dec_to_limbs(l, json_string_value(v), FP_LIMBS);
+    uint64_t l[CUZK_FP_LIMBS];
+    dec_result d = dec_to_limbs(l, json_string_value(v), CUZK_FP_LIMBS);
     if (d == DEC_SYNTAX)
         return cuzk_fail(err, CUZK_ERR_BAD_JSON, "%s: \"%.40s\" is not a canonical decimal integer", field,
                          json_string_value(v));
-    if (d == DEC_RANGE || fp_from_limbs(r, l) != CUZK_OK)
+    if (d == DEC_RANGE || cuzk_fp_from_limbs(r, l) != CUZK_OK)
         return cuzk_fail(err, range, "%s: value is not below the base field modulus p", field);
     return CUZK_OK;
 }
 
-static cuzk_status j_read_fp2(fp2_t *r, const json_t *v, cuzk_status range, const char *field, cuzk_errmsg *err)
+static cuzk_status j_read_fp2(cuzk_fp2_t *r, const json_t *v, cuzk_status range, const char *field, cuzk_errmsg *err)
 {
     char sub[FIELD_MAX];
     cuzk_status s = j_array(v, 2, field, err);
@@ -269,7 +269,7 @@ static cuzk_status j_point_checks(bool on_curve, bool in_subgroup, const char *f
     return CUZK_OK;
 }
 
-static cuzk_status j_read_g1(g1_affine_t *r, const json_t *v, bool allow_inf, const char *field, cuzk_errmsg *err)
+static cuzk_status j_read_g1(cuzk_g1_affine_t *r, const json_t *v, bool allow_inf, const char *field, cuzk_errmsg *err)
 {
     char sub[FIELD_MAX];
     cuzk_status s = j_array(v, 3, field, err);
@@ -279,45 +279,45 @@ static cuzk_status j_read_g1(g1_affine_t *r, const json_t *v, bool allow_inf, co
         if (!j_is(x, "0") || !j_is(y, "1"))
             return cuzk_fail(err, CUZK_ERR_BAD_JSON, "%s: z = \"0\" but the point is not [\"0\", \"1\", \"0\"]", field);
         if (!allow_inf) return cuzk_fail(err, CUZK_ERR_INFINITY, "%s: the point at infinity is not allowed", field);
-        g1_affine_set_infinity(r);
+        cuzk_g1_affine_set_infinity(r);
         return CUZK_OK;
     }
     if (!j_is(z, "1")) return cuzk_fail(err, CUZK_ERR_BAD_JSON, "%s: z coordinate must be \"1\" (affine)", field);
-    g1_affine_t p;
+    cuzk_g1_affine_t p;
     j_sub(sub, field, 0);
     s = j_read_fp(&p.x, x, CUZK_ERR_COORD_RANGE, sub, err);
     j_sub(sub, field, 1);
     if (s == CUZK_OK) s = j_read_fp(&p.y, y, CUZK_ERR_COORD_RANGE, sub, err);
     if (s != CUZK_OK) return s;
     /* (0, 0) would read back as our in-memory infinity; it is no curve point */
-    bool on = !g1_affine_is_infinity(&p) && g1_affine_on_curve(&p);
-    if ((s = j_point_checks(on, on && g1_affine_in_subgroup(&p), field, err)) != CUZK_OK) return s;
+    bool on = !cuzk_g1_affine_is_infinity(&p) && cuzk_g1_affine_on_curve(&p);
+    if ((s = j_point_checks(on, on && cuzk_g1_affine_in_subgroup(&p), field, err)) != CUZK_OK) return s;
     *r = p;
     return CUZK_OK;
 }
 
-static cuzk_status j_read_g2(g2_affine_t *r, const json_t *v, bool allow_inf, const char *field, cuzk_errmsg *err)
+static cuzk_status j_read_g2(cuzk_g2_affine_t *r, const json_t *v, bool allow_inf, const char *field, cuzk_errmsg *err)
 {
     char sub[FIELD_MAX];
     cuzk_status s = j_array(v, 3, field, err);
     if (s != CUZK_OK) return s;
-    fp2_t c[3];
+    cuzk_fp2_t c[3];
     for (size_t i = 0; i < 3 && s == CUZK_OK; i++) {
         j_sub(sub, field, i);
         s = j_read_fp2(&c[i], json_array_get(v, i), CUZK_ERR_COORD_RANGE, sub, err);
     }
     if (s != CUZK_OK) return s;
-    if (fp2_is_zero(&c[2])) {
-        if (!fp2_is_zero(&c[0]) || !fp2_is_one(&c[1]))
+    if (cuzk_fp2_is_zero(&c[2])) {
+        if (!cuzk_fp2_is_zero(&c[0]) || !cuzk_fp2_is_one(&c[1]))
             return cuzk_fail(err, CUZK_ERR_BAD_JSON, "%s: z = 0 but the point is not infinity's [0, 1, 0]", field);
         if (!allow_inf) return cuzk_fail(err, CUZK_ERR_INFINITY, "%s: the point at infinity is not allowed", field);
-        g2_affine_set_infinity(r);
+        cuzk_g2_affine_set_infinity(r);
         return CUZK_OK;
     }
-    if (!fp2_is_one(&c[2])) return cuzk_fail(err, CUZK_ERR_BAD_JSON, "%s: z coordinate must be [\"1\", \"0\"]", field);
-    g2_affine_t p = {c[0], c[1]};
-    bool on = !g2_affine_is_infinity(&p) && g2_affine_on_curve(&p);
-    if ((s = j_point_checks(on, on && g2_affine_in_subgroup(&p), field, err)) != CUZK_OK) return s;
+    if (!cuzk_fp2_is_one(&c[2])) return cuzk_fail(err, CUZK_ERR_BAD_JSON, "%s: z coordinate must be [\"1\", \"0\"]", field);
+    cuzk_g2_affine_t p = {c[0], c[1]};
+    bool on = !cuzk_g2_affine_is_infinity(&p) && cuzk_g2_affine_on_curve(&p);
+    if ((s = j_point_checks(on, on && cuzk_g2_affine_in_subgroup(&p), field, err)) != CUZK_OK) return s;
     *r = p;
     return CUZK_OK;
 }
@@ -340,7 +340,7 @@ static cuzk_status j_read_kind(const json_t *root, const char *what, cuzk_errmsg
     return CUZK_OK;
 }
 
-static cuzk_status proof_read(groth16_proof_t *proof, const json_t *root, cuzk_errmsg *err)
+static cuzk_status proof_read(cuzk_groth16_proof_t *proof, const json_t *root, cuzk_errmsg *err)
 {
     const json_t *v;
     if (!json_is_object(root)) return cuzk_fail(err, CUZK_ERR_BAD_JSON, "proof: not a JSON object");
@@ -355,19 +355,19 @@ static cuzk_status proof_read(groth16_proof_t *proof, const json_t *root, cuzk_e
     return s;
 }
 
-cuzk_status groth16_proof_from_json(groth16_proof_t *proof, const char *json, cuzk_errmsg *err)
+cuzk_status cuzk_groth16_proof_from_json(cuzk_groth16_proof_t *proof, const char *json, cuzk_errmsg *err)
 {
     json_t *root;
     cuzk_status s = j_parse(&root, json, "proof", err);
     if (s != CUZK_OK) return s;
-    groth16_proof_t p;
+    cuzk_groth16_proof_t p;
     s = proof_read(&p, root, err);
     json_decref(root);
     if (s == CUZK_OK) *proof = p;
     return s;
 }
 
-cuzk_status groth16_public_from_json(fr_t **pub, uint64_t *n, const char *json, cuzk_errmsg *err)
+cuzk_status cuzk_groth16_public_from_json(cuzk_fr_t **pub, uint64_t *n, const char *json, cuzk_errmsg *err)
 {
     *pub = NULL;
     *n = 0;
@@ -380,15 +380,15 @@ cuzk_status groth16_public_from_json(fr_t **pub, uint64_t *n, const char *json, 
     }
     size_t count = json_array_size(root);
     /* each element took at least 3 bytes of the input, so this is bounded by its length */
-    fr_t *out = count ? malloc(count * sizeof *out) : NULL;
+    cuzk_fr_t *out = count ? malloc(count * sizeof *out) : NULL;
     if (count && out == NULL) s = cuzk_fail(err, CUZK_ERR_NOMEM, "public: no memory for %zu signals", count);
     for (size_t i = 0; i < count && s == CUZK_OK; i++) {
         const json_t *v = json_array_get(root, i);
-        uint64_t l[FR_LIMBS];
-        dec_result d = json_is_string(v) ? dec_to_limbs(l, json_string_value(v), FR_LIMBS) : DEC_SYNTAX;
+        uint64_t l[CUZK_FR_LIMBS];
+        dec_result d = json_is_string(v) ? dec_to_limbs(l, json_string_value(v), CUZK_FR_LIMBS) : DEC_SYNTAX;
         if (d == DEC_SYNTAX)
             s = cuzk_fail(err, CUZK_ERR_BAD_JSON, "public[%zu]: expected a canonical decimal string", i);
-        else if (d == DEC_RANGE || fr_from_limbs(&out[i], l) != CUZK_OK)
+        else if (d == DEC_RANGE || cuzk_fr_from_limbs(&out[i], l) != CUZK_OK)
             s = cuzk_fail(err, CUZK_ERR_NOT_CANONICAL, "public[%zu]: value is not below the scalar field order r", i);
     }
     json_decref(root);
@@ -401,7 +401,7 @@ cuzk_status groth16_public_from_json(fr_t **pub, uint64_t *n, const char *json, 
     return CUZK_OK;
 }
 
-static cuzk_status vk_read(groth16_vk *vk, g1_affine_t **ic_out, const json_t *root, cuzk_errmsg *err)
+static cuzk_status vk_read(cuzk_groth16_vk *vk, cuzk_g1_affine_t **ic_out, const json_t *root, cuzk_errmsg *err)
 {
     static const char what[] = "verification_key";
     const json_t *v;
@@ -418,13 +418,13 @@ static cuzk_status vk_read(groth16_vk *vk, g1_affine_t **ic_out, const json_t *r
     if (s != CUZK_OK) return s;
 
     /* e(α1, β2) as stored must be the pairing of the stored points: a mismatch means an inconsistent file */
-    fp12_t stored, computed;
+    cuzk_fp12_t stored, computed;
     if ((s = j_member(root, "vk_alphabeta_12", &v, what, err)) != CUZK_OK) return s;
     if ((s = j_array(v, 2, "vk_alphabeta_12", err)) != CUZK_OK) return s;
     for (size_t h = 0; h < 2 && s == CUZK_OK; h++) {
         char sub[FIELD_MAX];
-        fp6_t *c6 = h ? &stored.c1 : &stored.c0;
-        fp2_t *c2[3] = {&c6->c0, &c6->c1, &c6->c2};
+        cuzk_fp6_t *c6 = h ? &stored.c1 : &stored.c0;
+        cuzk_fp2_t *c2[3] = {&c6->c0, &c6->c1, &c6->c2};
         const json_t *half = json_array_get(v, h);
         j_sub(sub, "vk_alphabeta_12", h);
         s = j_array(half, 3, sub, err);
@@ -435,8 +435,8 @@ static cuzk_status vk_read(groth16_vk *vk, g1_affine_t **ic_out, const json_t *r
         }
     }
     if (s != CUZK_OK) return s;
-    pairing(&computed, &vk->alpha_g1, &vk->beta_g2);
-    if (!fp12_eq(&stored, &computed))
+    cuzk_pairing(&computed, &vk->alpha_g1, &vk->beta_g2);
+    if (!cuzk_fp12_eq(&stored, &computed))
         return cuzk_fail(err, CUZK_ERR_MISMATCH, "%s: vk_alphabeta_12 is not e(vk_alpha_1, vk_beta_2)", what);
 
     if ((s = j_member(root, "nPublic", &v, what, err)) != CUZK_OK) return s;
@@ -450,7 +450,7 @@ static cuzk_status vk_read(groth16_vk *vk, g1_affine_t **ic_out, const json_t *r
         return cuzk_fail(err, CUZK_ERR_BAD_JSON, "%s: IC has %zu points, nPublic + 1 = %llu", what, n,
                          (unsigned long long)np + 1);
     /* n elements were present in the input, so this is bounded by its length */
-    g1_affine_t *ic = malloc(n * sizeof *ic);
+    cuzk_g1_affine_t *ic = malloc(n * sizeof *ic);
     if (ic == NULL) return cuzk_fail(err, CUZK_ERR_NOMEM, "%s: no memory for %zu IC points", what, n);
     for (size_t i = 0; i < n && s == CUZK_OK; i++) {
         char sub[FIELD_MAX];
@@ -467,21 +467,21 @@ static cuzk_status vk_read(groth16_vk *vk, g1_affine_t **ic_out, const json_t *r
     return CUZK_OK;
 }
 
-cuzk_status groth16_vk_from_json(groth16_vk *vk, const char *json, cuzk_errmsg *err)
+cuzk_status cuzk_groth16_vk_from_json(cuzk_groth16_vk *vk, const char *json, cuzk_errmsg *err)
 {
     memset(vk, 0, sizeof *vk);
     json_t *root;
     cuzk_status s = j_parse(&root, json, "verification_key", err);
     if (s != CUZK_OK) return s;
-    groth16_vk k;
-    g1_affine_t *ic = NULL;
+    cuzk_groth16_vk k;
+    cuzk_g1_affine_t *ic = NULL;
     memset(&k, 0, sizeof k);
     s = vk_read(&k, &ic, root, err);
     json_decref(root);
     if (s != CUZK_OK) return s;
     /* β1 and δ1 are prover-side points that the JSON does not carry: they stay at infinity (x = y = 0) */
-    g1_affine_set_infinity(&k.beta_g1);
-    g1_affine_set_infinity(&k.delta_g1);
+    cuzk_g1_affine_set_infinity(&k.beta_g1);
+    cuzk_g1_affine_set_infinity(&k.delta_g1);
     k.storage = ic;
     *vk = k;
     return CUZK_OK;
@@ -495,25 +495,25 @@ static cuzk_status no_json(char **out, cuzk_errmsg *err)
     return cuzk_fail(err, CUZK_ERR_UNSUPPORTED, "snarkjs JSON files need jansson, which this build lacks");
 }
 
-cuzk_status groth16_proof_to_json(const groth16_proof_t *proof, char **out)
+cuzk_status cuzk_groth16_proof_to_json(const cuzk_groth16_proof_t *proof, char **out)
 {
     (void)proof;
     return no_json(out, NULL);
 }
 
-cuzk_status groth16_proof_from_json(groth16_proof_t *proof, const char *json, cuzk_errmsg *err)
+cuzk_status cuzk_groth16_proof_from_json(cuzk_groth16_proof_t *proof, const char *json, cuzk_errmsg *err)
 {
     (void)proof, (void)json;
     return no_json(NULL, err);
 }
 
-cuzk_status groth16_public_to_json(const fr_t *pub, uint64_t n, char **out)
+cuzk_status cuzk_groth16_public_to_json(const cuzk_fr_t *pub, uint64_t n, char **out)
 {
     (void)pub, (void)n;
     return no_json(out, NULL);
 }
 
-cuzk_status groth16_public_from_json(fr_t **pub, uint64_t *n, const char *json, cuzk_errmsg *err)
+cuzk_status cuzk_groth16_public_from_json(cuzk_fr_t **pub, uint64_t *n, const char *json, cuzk_errmsg *err)
 {
     (void)json;
     if (pub != NULL) *pub = NULL;
@@ -521,13 +521,13 @@ cuzk_status groth16_public_from_json(fr_t **pub, uint64_t *n, const char *json, 
     return no_json(NULL, err);
 }
 
-cuzk_status groth16_vk_to_json(const groth16_vk *vk, char **out)
+cuzk_status cuzk_groth16_vk_to_json(const cuzk_groth16_vk *vk, char **out)
 {
     (void)vk;
     return no_json(out, NULL);
 }
 
-cuzk_status groth16_vk_from_json(groth16_vk *vk, const char *json, cuzk_errmsg *err)
+cuzk_status cuzk_groth16_vk_from_json(cuzk_groth16_vk *vk, const char *json, cuzk_errmsg *err)
 {
     (void)vk, (void)json;
     return no_json(NULL, err);

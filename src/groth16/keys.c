@@ -4,27 +4,27 @@
 
 #include "g16_internal.h"
 
-void groth16_vk_free(groth16_vk *vk)
+void cuzk_groth16_vk_free(cuzk_groth16_vk *vk)
 {
     if (vk == NULL) return;
     free(vk->storage);
     memset(vk, 0, sizeof *vk);
 }
 
-void groth16_pk_free(groth16_pk *pk)
+void cuzk_groth16_pk_free(cuzk_groth16_pk *pk)
 {
     if (pk == NULL) return;
-    groth16_vk_free(&pk->vk);
-    r1cs_free(pk->circuit);
+    cuzk_groth16_vk_free(&pk->vk);
+    cuzk_r1cs_free(pk->circuit);
     free(pk->storage);
     memset(pk, 0, sizeof *pk);
 }
 
 /* Every count the prover relies on, so that it can index the key's arrays without further checks. */
-cuzk_status groth16_pk_check_circuit(const groth16_pk *pk, const r1cs_t *circuit, cuzk_errmsg *err)
+cuzk_status cuzk_groth16_pk_check_circuit(const cuzk_groth16_pk *pk, const cuzk_r1cs_t *circuit, cuzk_errmsg *err)
 {
     if (pk == NULL || circuit == NULL) return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "key or circuit is NULL");
-    if (pk->conv != GROTH16_BELLPERSON && pk->conv != GROTH16_SNARKJS)
+    if (pk->conv != CUZK_GROTH16_BELLPERSON && pk->conv != CUZK_GROTH16_SNARKJS)
         return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "key convention %d unknown", (int)pk->conv);
     if (pk->vk.num_inputs != circuit->num_inputs)
         return cuzk_fail(err, CUZK_ERR_MISMATCH, "key has %llu inputs, circuit %u",
@@ -33,18 +33,18 @@ cuzk_status groth16_pk_check_circuit(const groth16_pk *pk, const r1cs_t *circuit
         return cuzk_fail(err, CUZK_ERR_MISMATCH, "key has %llu aux variables, circuit %u",
                          (unsigned long long)pk->num_aux, circuit->num_aux);
     uint64_t n = pk->domain_size;
-    if (n == 0 || (n & (n - 1)) != 0 || g16_log2_ceil(n) > NTT_MAX_LOG2)
+    if (n == 0 || (n & (n - 1)) != 0 || cuzk_g16_log2_ceil(n) > CUZK_NTT_MAX_LOG2)
         return cuzk_fail(err, CUZK_ERR_MISMATCH, "key domain size %llu is not a supported power of two",
                          (unsigned long long)n);
     if (pk->l_len != circuit->num_aux)
         return cuzk_fail(err, CUZK_ERR_MISMATCH, "key has %llu L points for %u aux variables",
                          (unsigned long long)pk->l_len, circuit->num_aux);
-    uint64_t vars = r1cs_num_vars(circuit);
+    uint64_t vars = cuzk_r1cs_num_vars(circuit);
     uint64_t rows = circuit->num_constraints;
 
-    if (pk->conv == GROTH16_BELLPERSON) {
+    if (pk->conv == CUZK_GROTH16_BELLPERSON) {
         /* the prover appends one row per input, and the domain is the smallest one that holds them all */
-        uint64_t want = (uint64_t)1 << g16_log2_ceil(rows + circuit->num_inputs);
+        uint64_t want = (uint64_t)1 << cuzk_g16_log2_ceil(rows + circuit->num_inputs);
         if (n != want)
             return cuzk_fail(err, CUZK_ERR_MISMATCH, "key domain %llu, circuit of %llu rows + %u inputs needs %llu",
                              (unsigned long long)n, (unsigned long long)rows, circuit->num_inputs,
@@ -52,9 +52,9 @@ cuzk_status groth16_pk_check_circuit(const groth16_pk *pk, const r1cs_t *circuit
         if (pk->h_len != n - 1)
             return cuzk_fail(err, CUZK_ERR_MISMATCH, "key has %llu H points, domain %llu needs %llu",
                              (unsigned long long)pk->h_len, (unsigned long long)n, (unsigned long long)(n - 1));
-        uint64_t a_len = circuit->num_inputs + g16_popcount(circuit->a_aux_density, circuit->num_aux);
-        uint64_t b_len = g16_popcount(circuit->b_input_density, circuit->num_inputs) +
-                         g16_popcount(circuit->b_aux_density, circuit->num_aux);
+        uint64_t a_len = circuit->num_inputs + cuzk_g16_popcount(circuit->a_aux_density, circuit->num_aux);
+        uint64_t b_len = cuzk_g16_popcount(circuit->b_input_density, circuit->num_inputs) +
+                         cuzk_g16_popcount(circuit->b_aux_density, circuit->num_aux);
         if (pk->a_len != a_len)
             return cuzk_fail(err, CUZK_ERR_MISMATCH, "key has %llu A points, circuit density selects %llu",
                              (unsigned long long)pk->a_len, (unsigned long long)a_len);
@@ -64,7 +64,7 @@ cuzk_status groth16_pk_check_circuit(const groth16_pk *pk, const r1cs_t *circuit
     } else {
         /* the key's own matrices (input rows included) drive the prover; the circuit passed in may be that very
          * system or the original one without the input rows, and must fit the domain either way */
-        const r1cs_t *own = pk->circuit;
+        const cuzk_r1cs_t *own = pk->circuit;
         if (own == NULL) return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "snarkjs key carries no matrices");
         if (own->num_inputs != circuit->num_inputs || own->num_aux != circuit->num_aux)
             return cuzk_fail(err, CUZK_ERR_MISMATCH, "key matrices have %u inputs and %u aux, circuit %u and %u",

@@ -14,7 +14,7 @@
 #include "g16_internal.h"
 #include "../r1cs/r1cs_int.h"
 
-_Static_assert(sizeof(g1_affine_t) == G1_UNCOMPRESSED_BYTES && sizeof(g2_affine_t) == G2_UNCOMPRESSED_BYTES,
+_Static_assert(sizeof(cuzk_g1_affine_t) == CUZK_G1_UNCOMPRESSED_BYTES && sizeof(cuzk_g2_affine_t) == CUZK_G2_UNCOMPRESSED_BYTES,
                "a decoded point must not be larger than its encoding: allocation bounds rely on it");
 
 /* ---- threaded decoding ------------------------------------------------------------------------------------------- */
@@ -32,10 +32,10 @@ typedef struct {
 static cuzk_status decode_one(void *dst, const uint8_t *src, keyio_enc enc, unsigned flags, uint64_t i)
 {
     switch (enc) {
-    case KEYIO_G1_ZCASH: return g1_from_uncompressed((g1_affine_t *)dst + i, src + i * 96, 96, flags);
-    case KEYIO_G2_ZCASH: return g2_from_uncompressed((g2_affine_t *)dst + i, src + i * 192, 192, flags);
-    case KEYIO_G1_IDEN3: return g1_from_iden3((g1_affine_t *)dst + i, src + i * 96, 96, flags);
-    case KEYIO_G2_IDEN3: return g2_from_iden3((g2_affine_t *)dst + i, src + i * 192, 192, flags);
+    case KEYIO_G1_ZCASH: return cuzk_g1_from_uncompressed((cuzk_g1_affine_t *)dst + i, src + i * 96, 96, flags);
+    case KEYIO_G2_ZCASH: return cuzk_g2_from_uncompressed((cuzk_g2_affine_t *)dst + i, src + i * 192, 192, flags);
+    case KEYIO_G1_IDEN3: return cuzk_g1_from_iden3((cuzk_g1_affine_t *)dst + i, src + i * 96, 96, flags);
+    case KEYIO_G2_IDEN3: return cuzk_g2_from_iden3((cuzk_g2_affine_t *)dst + i, src + i * 192, 192, flags);
     }
     return CUZK_ERR_INVALID_ARG;
 }
@@ -52,16 +52,16 @@ static void decode_fail(decode_job *j, cuzk_status s, uint64_t i)
 
 #ifdef FPX8
 /* The curve check y² = x³ + 4 of the points dst[idx[0..n)] (1 <= n <= 8, indices increasing), 8 at a time with
- * AVX-512 IFMA (fp_x8.h): 3 vector multiplications instead of 3 scalar ones per point. Returns the position of the
+ * AVX-512 IFMA (cuzk_fp_x8.h): 3 vector multiplications instead of 3 scalar ones per point. Returns the position of the
  * first point off the curve, or n. */
-static int g1_on_curve_x8(const g1_affine_t *dst, const uint64_t *idx, int n)
+static int cuzk_g1_on_curve_x8(const cuzk_g1_affine_t *dst, const uint64_t *idx, int n)
 {
     int64_t off[8];
-    for (int l = 0; l < 8; l++) off[l] = (int64_t)idx[l < n ? l : 0] * (int64_t)sizeof(g1_affine_t);
-    const __m512i ox = _mm512_loadu_si512(off), oy = _mm512_add_epi64(ox, _mm512_set1_epi64((long long)sizeof(fp_t)));
-    fp_t four;
-    const uint64_t four_limbs[FP_LIMBS] = {4};
-    fp_from_limbs(&four, four_limbs);
+    for (int l = 0; l < 8; l++) off[l] = (int64_t)idx[l < n ? l : 0] * (int64_t)sizeof(cuzk_g1_affine_t);
+    const __m512i ox = _mm512_loadu_si512(off), oy = _mm512_add_epi64(ox, _mm512_set1_epi64((long long)sizeof(cuzk_fp_t)));
+    cuzk_fp_t four;
+    const uint64_t four_limbs[CUZK_FP_LIMBS] = {4};
+    cuzk_fp_from_limbs(&four, four_limbs);
     fpx8 x, y, lhs, rhs, b;
     fpx8_gather(&x, dst, ox);
     fpx8_gather(&y, dst, oy);
@@ -89,27 +89,27 @@ static int g1_on_curve_x8(const g1_affine_t *dst, const uint64_t *idx, int n)
  * caller discards the whole destination. */
 static void decode_range_g1_iden3(decode_job *j, size_t lo, size_t hi)
 {
-    g1_affine_t *dst = j->dst;
+    cuzk_g1_affine_t *dst = j->dst;
     uint64_t pend[8];
     int np = 0;
     for (size_t i = lo; i <= hi; i++) {
         cuzk_status s = CUZK_OK;
         bool last = i == hi;
         if (!last) {
-            const uint8_t *in = j->src + i * G1_IDEN3_BYTES;
-            uint64_t w[2 * FP_LIMBS], any = 0;
-            for (int k = 0; k < 2 * FP_LIMBS; k++) {
+            const uint8_t *in = j->src + i * CUZK_G1_IDEN3_BYTES;
+            uint64_t w[2 * CUZK_FP_LIMBS], any = 0;
+            for (int k = 0; k < 2 * CUZK_FP_LIMBS; k++) {
                 memcpy(&w[k], in + 8 * k, 8);
                 any |= w[k];
             }
             if (any == 0) {
-                if (j->flags & EC_DECODE_ALLOW_INFINITY) {
-                    g1_affine_set_infinity(&dst[i]);
+                if (j->flags & CUZK_EC_DECODE_ALLOW_INFINITY) {
+                    cuzk_g1_affine_set_infinity(&dst[i]);
                     continue;
                 }
                 s = CUZK_ERR_INFINITY;
-            } else if (fp_from_mont_limbs(&dst[i].x, w) != CUZK_OK ||
-                       fp_from_mont_limbs(&dst[i].y, w + FP_LIMBS) != CUZK_OK) {
+            } else if (cuzk_fp_from_mont_limbs(&dst[i].x, w) != CUZK_OK ||
+                       cuzk_fp_from_mont_limbs(&dst[i].y, w + CUZK_FP_LIMBS) != CUZK_OK) {
                 s = CUZK_ERR_COORD_RANGE;
             } else {
                 pend[np++] = i;
@@ -117,7 +117,7 @@ static void decode_range_g1_iden3(decode_job *j, size_t lo, size_t hi)
             }
         }
         if (np > 0) {
-            int f = g1_on_curve_x8(dst, pend, np);
+            int f = cuzk_g1_on_curve_x8(dst, pend, np);
             if (f < np) {
                 decode_fail(j, CUZK_ERR_NOT_ON_CURVE, pend[f]);
                 return;
@@ -137,7 +137,7 @@ static void decode_range(void *ctx, size_t lo, size_t hi)
 {
     decode_job *j = ctx;
 #ifdef FPX8
-    if (j->enc == KEYIO_G1_IDEN3 && (j->flags & EC_DECODE_SKIP_SUBGROUP)) {
+    if (j->enc == KEYIO_G1_IDEN3 && (j->flags & CUZK_EC_DECODE_SKIP_SUBGROUP)) {
         decode_range_g1_iden3(j, lo, hi);
         return;
     }
@@ -156,14 +156,14 @@ static void decode_range(void *ctx, size_t lo, size_t hi)
     }
 }
 
-cuzk_status keyio_decode_points(void *dst, const uint8_t *src, uint64_t n, keyio_enc enc, unsigned flags,
+cuzk_status cuzk_keyio_decode_points(void *dst, const uint8_t *src, uint64_t n, keyio_enc enc, unsigned flags,
                                 unsigned threads, uint64_t *bad)
 {
     decode_job j = {.dst = dst, .src = src, .enc = enc, .flags = flags, .status = CUZK_OK};
     *bad = 0;
     if (pthread_mutex_init(&j.lock, NULL) != 0) return CUZK_ERR_NOMEM;
     /* a G1 decode with subgroup check costs tens of microseconds: 256 points per thread amortize its start */
-    ntt_par_for(threads ? threads : 1, (size_t)n, 256, decode_range, &j);
+    cuzk_ntt_par_for(threads ? threads : 1, (size_t)n, 256, decode_range, &j);
     pthread_mutex_destroy(&j.lock);
     *bad = j.bad;
     return j.status;
@@ -178,9 +178,9 @@ enum { SEC_IC = PARAMS_SEC_IC, SEC_H = PARAMS_SEC_H, SEC_L = PARAMS_SEC_L, SEC_A
        SEC_B_G1 = PARAMS_SEC_B_G1, SEC_B_G2 = PARAMS_SEC_B_G2, SEC_COUNT = PARAMS_SEC_COUNT };
 static const char *const SEC_NAME[SEC_COUNT] = {"ic", "h", "l", "a", "b_g1", "b_g2"};
 
-const char *params_section_name(int k) { return SEC_NAME[k]; }
+const char *cuzk_params_section_name(int k) { return SEC_NAME[k]; }
 
-static size_t sec_point_bytes(int k) { return k == SEC_B_G2 ? G2_UNCOMPRESSED_BYTES : G1_UNCOMPRESSED_BYTES; }
+static size_t sec_point_bytes(int k) { return k == SEC_B_G2 ? CUZK_G2_UNCOMPRESSED_BYTES : CUZK_G1_UNCOMPRESSED_BYTES; }
 
 static uint32_t rd32be(const uint8_t *p)
 {
@@ -228,7 +228,7 @@ static cuzk_status layout(size_t len, params_read4_fn read4, void *ctx, int nsec
 
 static bool is_pow2(uint64_t n) { return n != 0 && (n & (n - 1)) == 0; }
 
-cuzk_status params_layout(uint64_t off[PARAMS_SEC_COUNT], uint64_t cnt[PARAMS_SEC_COUNT], size_t len,
+cuzk_status cuzk_params_layout(uint64_t off[PARAMS_SEC_COUNT], uint64_t cnt[PARAMS_SEC_COUNT], size_t len,
                           params_read4_fn read4, void *ctx, cuzk_errmsg *err)
 {
     static const char what[] = "params";
@@ -249,7 +249,7 @@ cuzk_status params_layout(uint64_t off[PARAMS_SEC_COUNT], uint64_t cnt[PARAMS_SE
     return CUZK_OK;
 }
 
-cuzk_status params_point_fail(cuzk_errmsg *err, cuzk_status s, const uint64_t off[PARAMS_SEC_COUNT], int k,
+cuzk_status cuzk_params_point_fail(cuzk_errmsg *err, cuzk_status s, const uint64_t off[PARAMS_SEC_COUNT], int k,
                               uint64_t bad, const char *what)
 {
     return cuzk_fail(err, s, "%s: %s[%llu] (byte %llu): %s", what, SEC_NAME[k], (unsigned long long)bad,
@@ -257,13 +257,13 @@ cuzk_status params_point_fail(cuzk_errmsg *err, cuzk_status s, const uint64_t of
 }
 
 /* The six fixed vk points at the start of d; bellperson refuses infinity for every point of its files. */
-cuzk_status params_decode_vk_fixed(groth16_vk *vk, const uint8_t *d, unsigned ecflags, const char *what,
+cuzk_status cuzk_params_decode_vk_fixed(cuzk_groth16_vk *vk, const uint8_t *d, unsigned ecflags, const char *what,
                                    cuzk_errmsg *err)
 {
     struct {
         const char *name;
-        g1_affine_t *g1;
-        g2_affine_t *g2;
+        cuzk_g1_affine_t *g1;
+        cuzk_g2_affine_t *g2;
     } pts[6] = {{"alpha_g1", &vk->alpha_g1, NULL}, {"beta_g1", &vk->beta_g1, NULL},
                 {"beta_g2", NULL, &vk->beta_g2},   {"gamma_g2", NULL, &vk->gamma_g2},
                 {"delta_g1", &vk->delta_g1, NULL}, {"delta_g2", NULL, &vk->delta_g2}};
@@ -271,11 +271,11 @@ cuzk_status params_decode_vk_fixed(groth16_vk *vk, const uint8_t *d, unsigned ec
     for (int i = 0; i < 6; i++) {
         cuzk_status s;
         if (pts[i].g1 != NULL) {
-            s = g1_from_uncompressed(pts[i].g1, d + pos, G1_UNCOMPRESSED_BYTES, ecflags);
-            pos += G1_UNCOMPRESSED_BYTES;
+            s = cuzk_g1_from_uncompressed(pts[i].g1, d + pos, CUZK_G1_UNCOMPRESSED_BYTES, ecflags);
+            pos += CUZK_G1_UNCOMPRESSED_BYTES;
         } else {
-            s = g2_from_uncompressed(pts[i].g2, d + pos, G2_UNCOMPRESSED_BYTES, ecflags);
-            pos += G2_UNCOMPRESSED_BYTES;
+            s = cuzk_g2_from_uncompressed(pts[i].g2, d + pos, CUZK_G2_UNCOMPRESSED_BYTES, ecflags);
+            pos += CUZK_G2_UNCOMPRESSED_BYTES;
         }
         if (s != CUZK_OK) return cuzk_fail(err, s, "%s: vk %s: %s", what, pts[i].name, cuzk_status_str(s));
     }
@@ -287,43 +287,43 @@ static cuzk_status decode_section(void *dst, const uint8_t *d, const uint64_t of
                                   const char *what, cuzk_errmsg *err)
 {
     uint64_t bad;
-    cuzk_status s = keyio_decode_points(dst, d + off[k], cnt[k], k == SEC_B_G2 ? KEYIO_G2_ZCASH : KEYIO_G1_ZCASH,
+    cuzk_status s = cuzk_keyio_decode_points(dst, d + off[k], cnt[k], k == SEC_B_G2 ? KEYIO_G2_ZCASH : KEYIO_G1_ZCASH,
                                         ecflags, threads, &bad);
-    if (s != CUZK_OK) return params_point_fail(err, s, off, k, bad, what);
+    if (s != CUZK_OK) return cuzk_params_point_fail(err, s, off, k, bad, what);
     return CUZK_OK;
 }
 
 /* ---- loading ----------------------------------------------------------------------------------------------------- */
 
-static cuzk_status params_parse(groth16_pk *pk, const uint8_t *d, size_t len, unsigned ecflags, unsigned threads,
+static cuzk_status params_parse(cuzk_groth16_pk *pk, const uint8_t *d, size_t len, unsigned ecflags, unsigned threads,
                                 cuzk_errmsg *err)
 {
     static const char what[] = "params";
     uint64_t off[SEC_COUNT] = {0}, cnt[SEC_COUNT] = {0};
-    cuzk_status s = params_layout(off, cnt, len, mem_read4, (void *)d, err);
+    cuzk_status s = cuzk_params_layout(off, cnt, len, mem_read4, (void *)d, err);
     if (s != CUZK_OK) return s;
 
     uint64_t g1n = cnt[SEC_IC] + cnt[SEC_H] + cnt[SEC_L] + cnt[SEC_A] + cnt[SEC_B_G1];
-    uint8_t *block = malloc(g1n * sizeof(g1_affine_t) + cnt[SEC_B_G2] * sizeof(g2_affine_t));
+    uint8_t *block = malloc(g1n * sizeof(cuzk_g1_affine_t) + cnt[SEC_B_G2] * sizeof(cuzk_g2_affine_t));
     if (block == NULL) return cuzk_fail(err, CUZK_ERR_NOMEM, "%s: no memory for %llu points", what,
                                         (unsigned long long)(g1n + cnt[SEC_B_G2]));
     void *dst[SEC_COUNT];
-    g1_affine_t *g1 = (g1_affine_t *)block;
+    cuzk_g1_affine_t *g1 = (cuzk_g1_affine_t *)block;
     for (int k = 0; k < SEC_B_G2; k++) {
         dst[k] = g1;
         g1 += cnt[k];
     }
     dst[SEC_B_G2] = g1;
-    g16_advise_huge(dst[SEC_H], cnt[SEC_H] * sizeof(g1_affine_t));
+    cuzk_g16_advise_huge(dst[SEC_H], cnt[SEC_H] * sizeof(cuzk_g1_affine_t));
 
-    s = params_decode_vk_fixed(&pk->vk, d, ecflags, what, err);
+    s = cuzk_params_decode_vk_fixed(&pk->vk, d, ecflags, what, err);
     for (int k = 0; k < SEC_COUNT && s == CUZK_OK; k++)
         s = decode_section(dst[k], d, off, cnt, k, ecflags, threads, what, err);
     if (s != CUZK_OK) {
         free(block);
         return s;
     }
-    pk->conv = GROTH16_BELLPERSON;
+    pk->conv = CUZK_GROTH16_BELLPERSON;
     pk->vk.ic = dst[SEC_IC];
     pk->vk.num_inputs = cnt[SEC_IC];
     pk->vk.storage = NULL; /* the ic points live in pk->storage */
@@ -343,45 +343,45 @@ static cuzk_status params_parse(groth16_pk *pk, const uint8_t *d, size_t len, un
     return CUZK_OK;
 }
 
-cuzk_status groth16_params_parse(groth16_pk *pk, const uint8_t *data, size_t len, unsigned flags, unsigned threads,
+cuzk_status cuzk_groth16_params_parse(cuzk_groth16_pk *pk, const uint8_t *data, size_t len, unsigned flags, unsigned threads,
                                  cuzk_errmsg *err)
 {
     memset(pk, 0, sizeof *pk);
-    unsigned ecflags = (flags & GROTH16_LOAD_SUBGROUP) ? 0 : EC_DECODE_SKIP_SUBGROUP;
+    unsigned ecflags = (flags & CUZK_GROTH16_LOAD_SUBGROUP) ? 0 : CUZK_EC_DECODE_SKIP_SUBGROUP;
     cuzk_status s = params_parse(pk, data != NULL ? data : (const uint8_t *)"", len, ecflags, threads, err);
     if (s != CUZK_OK) memset(pk, 0, sizeof *pk);
     return s;
 }
 
-cuzk_status groth16_params_load(groth16_pk *pk, const char *path, unsigned flags, unsigned threads, cuzk_errmsg *err)
+cuzk_status cuzk_groth16_params_load(cuzk_groth16_pk *pk, const char *path, unsigned flags, unsigned threads, cuzk_errmsg *err)
 {
     memset(pk, 0, sizeof *pk);
     const uint8_t *d;
     size_t len;
-    cuzk_status s = r1cs_map_file(path, &d, &len, err);
+    cuzk_status s = cuzk_r1cs_map_file(path, &d, &len, err);
     if (s != CUZK_OK) return s;
-    s = groth16_params_parse(pk, d, len, flags, threads, err);
-    r1cs_unmap_file(d, len);
+    s = cuzk_groth16_params_parse(pk, d, len, flags, threads, err);
+    cuzk_r1cs_unmap_file(d, len);
     return s;
 }
 
 /* A verifying key is small and guards what a verifier accepts: its points are always subgroup-checked. */
-cuzk_status groth16_vk_load(groth16_vk *vk, const char *path, cuzk_errmsg *err)
+cuzk_status cuzk_groth16_vk_load(cuzk_groth16_vk *vk, const char *path, cuzk_errmsg *err)
 {
     static const char what[] = "vk";
     memset(vk, 0, sizeof *vk);
     const uint8_t *d;
     size_t len;
-    cuzk_status s = r1cs_map_file(path, &d, &len, err);
+    cuzk_status s = cuzk_r1cs_map_file(path, &d, &len, err);
     if (s != CUZK_OK) return s;
     uint64_t off[SEC_COUNT] = {0}, cnt[SEC_COUNT] = {0};
-    g1_affine_t *ic = NULL;
+    cuzk_g1_affine_t *ic = NULL;
     s = layout(len, mem_read4, (void *)(d ? d : (const uint8_t *)""), 1, off, cnt, what, err);
-    if (s == CUZK_OK) s = params_decode_vk_fixed(vk, d, 0, what, err);
+    if (s == CUZK_OK) s = cuzk_params_decode_vk_fixed(vk, d, 0, what, err);
     if (s == CUZK_OK && (ic = malloc(cnt[SEC_IC] * sizeof *ic)) == NULL)
         s = cuzk_fail(err, CUZK_ERR_NOMEM, "%s: no memory for %llu ic points", what, (unsigned long long)cnt[SEC_IC]);
     if (s == CUZK_OK) s = decode_section(ic, d, off, cnt, SEC_IC, 0, 1, what, err);
-    r1cs_unmap_file(d, len);
+    cuzk_r1cs_unmap_file(d, len);
     if (s != CUZK_OK) {
         free(ic);
         memset(vk, 0, sizeof *vk);
@@ -427,29 +427,29 @@ static void w_count(wbuf *w, uint64_t n)
 }
 
 /* Writes n points; CUZK_ERR_INFINITY when one is the point at infinity, which no reader of the format accepts. */
-static cuzk_status w_g1s(wbuf *w, const g1_affine_t *p, uint64_t n, const char *name, cuzk_errmsg *err)
+static cuzk_status w_g1s(wbuf *w, const cuzk_g1_affine_t *p, uint64_t n, const char *name, cuzk_errmsg *err)
 {
     for (uint64_t i = 0; i < n; i++) {
-        if (g1_affine_is_infinity(&p[i]))
+        if (cuzk_g1_affine_is_infinity(&p[i]))
             return cuzk_fail(err, CUZK_ERR_INFINITY, "params: %s[%llu] is the point at infinity, which the format "
                              "refuses", name, (unsigned long long)i);
-        g1_to_uncompressed(w_reserve(w, G1_UNCOMPRESSED_BYTES), &p[i]);
+        cuzk_g1_to_uncompressed(w_reserve(w, CUZK_G1_UNCOMPRESSED_BYTES), &p[i]);
     }
     return CUZK_OK;
 }
 
-static cuzk_status w_g2s(wbuf *w, const g2_affine_t *p, uint64_t n, const char *name, cuzk_errmsg *err)
+static cuzk_status w_g2s(wbuf *w, const cuzk_g2_affine_t *p, uint64_t n, const char *name, cuzk_errmsg *err)
 {
     for (uint64_t i = 0; i < n; i++) {
-        if (g2_affine_is_infinity(&p[i]))
+        if (cuzk_g2_affine_is_infinity(&p[i]))
             return cuzk_fail(err, CUZK_ERR_INFINITY, "params: %s[%llu] is the point at infinity, which the format "
                              "refuses", name, (unsigned long long)i);
-        g2_to_uncompressed(w_reserve(w, G2_UNCOMPRESSED_BYTES), &p[i]);
+        cuzk_g2_to_uncompressed(w_reserve(w, CUZK_G2_UNCOMPRESSED_BYTES), &p[i]);
     }
     return CUZK_OK;
 }
 
-static cuzk_status w_vk(wbuf *w, const groth16_vk *vk, cuzk_errmsg *err)
+static cuzk_status w_vk(wbuf *w, const cuzk_groth16_vk *vk, cuzk_errmsg *err)
 {
     if (vk->num_inputs == 0 || vk->num_inputs > UINT32_MAX)
         return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "params: %llu ic points, the format needs 1 .. 2^32-1",
@@ -467,9 +467,9 @@ static cuzk_status w_vk(wbuf *w, const groth16_vk *vk, cuzk_errmsg *err)
     return s;
 }
 
-static cuzk_status w_pk(wbuf *w, const groth16_pk *pk, cuzk_errmsg *err)
+static cuzk_status w_pk(wbuf *w, const cuzk_groth16_pk *pk, cuzk_errmsg *err)
 {
-    if (pk->conv != GROTH16_BELLPERSON)
+    if (pk->conv != CUZK_GROTH16_BELLPERSON)
         return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "params: only a bellperson-convention key has a .params form");
     const uint64_t n[4] = {pk->h_len, pk->l_len, pk->a_len, pk->b_len};
     for (int k = 0; k < 4; k++)
@@ -477,7 +477,7 @@ static cuzk_status w_pk(wbuf *w, const groth16_pk *pk, cuzk_errmsg *err)
             return cuzk_fail(err, CUZK_ERR_TOO_LARGE, "params: %s has %llu points, the format counts in u32",
                              SEC_NAME[k + 1], (unsigned long long)n[k]);
     cuzk_status s = w_vk(w, &pk->vk, err);
-    const g1_affine_t *g1[4] = {pk->h, pk->l, pk->a, pk->b_g1};
+    const cuzk_g1_affine_t *g1[4] = {pk->h, pk->l, pk->a, pk->b_g1};
     for (int k = 0; k < 4 && s == CUZK_OK; k++) {
         w_count(w, n[k]);
         s = w_g1s(w, g1[k], n[k], SEC_NAME[k + 1], err);
@@ -490,7 +490,7 @@ static cuzk_status w_pk(wbuf *w, const groth16_pk *pk, cuzk_errmsg *err)
 }
 
 /* Runs the writer for a vk (pk == NULL) or a whole key into path. */
-static cuzk_status write_file(const groth16_pk *pk, const groth16_vk *vk, const char *path, cuzk_errmsg *err)
+static cuzk_status write_file(const cuzk_groth16_pk *pk, const cuzk_groth16_vk *vk, const char *path, cuzk_errmsg *err)
 {
     wbuf w = {.cap = 1u << 20, .ok = true};
     w.buf = malloc(w.cap);
@@ -509,12 +509,12 @@ static cuzk_status write_file(const groth16_pk *pk, const groth16_vk *vk, const 
     return s;
 }
 
-cuzk_status groth16_params_write(const groth16_pk *pk, const char *path, cuzk_errmsg *err)
+cuzk_status cuzk_groth16_params_write(const cuzk_groth16_pk *pk, const char *path, cuzk_errmsg *err)
 {
     return write_file(pk, NULL, path, err);
 }
 
-cuzk_status groth16_vk_write(const groth16_vk *vk, const char *path, cuzk_errmsg *err)
+cuzk_status cuzk_groth16_vk_write(const cuzk_groth16_vk *vk, const char *path, cuzk_errmsg *err)
 {
     return write_file(NULL, vk, path, err);
 }

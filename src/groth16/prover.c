@@ -29,7 +29,7 @@ typedef struct {
     uint64_t n;      /* selected positions = key bases */
     uint64_t *ones;  /* bit p set: scalar at position p is 1 */
     uint64_t *idx;   /* positions of the scalars other than 0 and 1 */
-    fr_t *tail;      /* those scalars */
+    cuzk_fr_t *tail;      /* those scalars */
     uint64_t n_tail;
 } prove_split;
 
@@ -48,7 +48,7 @@ static void split_free(prove_split *sp)
 
 typedef struct {
     prove_split *sp;
-    const fr_t *z;
+    const cuzk_fr_t *z;
     uint64_t ni, na;
     const uint64_t *in_bits, *aux_bits;
     uint64_t *pos, *tail; /* per chunk: counts after pass 1, start offsets for pass 2 */
@@ -58,7 +58,7 @@ typedef struct {
 static bool split_selected(const split_job *j, uint64_t v)
 {
     const uint64_t *bits = v < j->ni ? j->in_bits : j->aux_bits;
-    return bits == NULL || r1cs_density_get(bits, v < j->ni ? v : v - j->ni);
+    return bits == NULL || cuzk_r1cs_density_get(bits, v < j->ni ? v : v - j->ni);
 }
 
 static void split_chunks(void *arg, size_t lo, size_t hi)
@@ -72,9 +72,9 @@ static void split_chunks(void *arg, size_t lo, size_t hi)
         uint64_t word = UINT64_MAX, bits = 0;
         for (uint64_t v = v0; v < v1; v++) {
             if (!split_selected(j, v)) continue;
-            const fr_t *x = &j->z[v];
-            if (fr_is_zero(x)) {
-            } else if (fr_is_one(x)) {
+            const cuzk_fr_t *x = &j->z[v];
+            if (cuzk_fr_is_zero(x)) {
+            } else if (cuzk_fr_is_one(x)) {
                 if (j->fill) {
                     if (p >> 6 != word) {
                         if (bits) __atomic_fetch_or(&sp->ones[word], bits, __ATOMIC_RELAXED);
@@ -103,7 +103,7 @@ static void split_chunks(void *arg, size_t lo, size_t hi)
 
 /* Visits the variables z[0..ni) then z[ni..ni+na), keeping input i when in_bits is NULL or has bit i, aux j when
  * aux_bits is NULL or has bit j. Memory is sized to what the count pass finds. */
-static cuzk_status split_build(prove_split *sp, const fr_t *z, uint64_t ni, const uint64_t *in_bits, uint64_t na,
+static cuzk_status split_build(prove_split *sp, const cuzk_fr_t *z, uint64_t ni, const uint64_t *in_bits, uint64_t na,
                                const uint64_t *aux_bits, unsigned threads)
 {
     memset(sp, 0, sizeof *sp);
@@ -111,7 +111,7 @@ static cuzk_status split_build(prove_split *sp, const fr_t *z, uint64_t ni, cons
     split_job j = {sp, z, ni, na, in_bits, aux_bits, calloc(chunks + 1, sizeof(uint64_t)),
                    calloc(chunks + 1, sizeof(uint64_t)), false};
     if (j.pos == NULL || j.tail == NULL) goto nomem;
-    ntt_par_for(threads, chunks, 1, split_chunks, &j);
+    cuzk_ntt_par_for(threads, chunks, 1, split_chunks, &j);
     uint64_t n = 0, others = 0;
     for (size_t ch = 0; ch < chunks; ch++) {
         uint64_t cp = j.pos[ch], ct = j.tail[ch];
@@ -125,7 +125,7 @@ static cuzk_status split_build(prove_split *sp, const fr_t *z, uint64_t ni, cons
     sp->tail = malloc((others ? others : 1) * sizeof *sp->tail);
     if (sp->ones == NULL || sp->idx == NULL || sp->tail == NULL) goto nomem;
     j.fill = true;
-    ntt_par_for(threads, chunks, 1, split_chunks, &j);
+    cuzk_ntt_par_for(threads, chunks, 1, split_chunks, &j);
     sp->n = n;
     sp->n_tail = others;
     free(j.pos);
@@ -145,11 +145,11 @@ nomem:
     static cuzk_status split_msm_##G(JAC *r, const prove_split *sp, const AFF *bases, unsigned threads)          \
     {                                                                                                            \
         JAC ones, rest;                                                                                          \
-        cuzk_status s = G##_batch_add(&ones, bases, sp->ones, sp->n, threads);                                   \
+        cuzk_status s = cuzk_##G##_batch_add(&ones, bases, sp->ones, sp->n, threads);                                   \
         if (s != CUZK_OK) return s;                                                                              \
         uint64_t cap = sp->n_tail ? sp->n_tail : 1, m = 0;                                                       \
         AFF *tb = malloc(cap * sizeof *tb);                                                                      \
-        fr_t *ts = malloc(cap * sizeof *ts);                                                                     \
+        cuzk_fr_t *ts = malloc(cap * sizeof *ts);                                                                     \
         if (tb == NULL || ts == NULL) {                                                                          \
             free(tb);                                                                                            \
             free(ts);                                                                                            \
@@ -157,29 +157,29 @@ nomem:
         }                                                                                                        \
         for (uint64_t t = 0; t < sp->n_tail; t++) {                                                              \
             const AFF *p = &bases[sp->idx[t]];                                                                   \
-            if (G##_affine_is_infinity(p)) continue;                                                             \
+            if (cuzk_##G##_affine_is_infinity(p)) continue;                                                             \
             tb[m] = *p;                                                                                          \
             ts[m++] = sp->tail[t];                                                                               \
         }                                                                                                        \
-        s = G##_msm(&rest, tb, ts, m, threads);                                                                  \
+        s = cuzk_##G##_msm(&rest, tb, ts, m, threads);                                                                  \
         free(tb);                                                                                                \
         free(ts);                                                                                                \
         if (s != CUZK_OK) return s;                                                                              \
-        G##_jac_add(r, &ones, &rest);                                                                            \
+        cuzk_##G##_jac_add(r, &ones, &rest);                                                                            \
         return CUZK_OK;                                                                                          \
     }
-SPLIT_MSM(g1, g1_affine_t, g1_jac_t)
-SPLIT_MSM(g2, g2_affine_t, g2_jac_t)
+SPLIT_MSM(g1, cuzk_g1_affine_t, cuzk_g1_jac_t)
+SPLIT_MSM(g2, cuzk_g2_affine_t, cuzk_g2_jac_t)
 #undef SPLIT_MSM
 
 /* The evaluations a, b, c of the witness combinations on the domain (n elements each, zero past the rows). */
-static cuzk_status prove_synthesize(const groth16_pk *pk, const r1cs_t *circuit, const fr_t *z, r1cs_c_mode mode,
-                                    unsigned threads, fr_t *a, fr_t *b, fr_t *c, cuzk_errmsg *err)
+static cuzk_status prove_synthesize(const cuzk_groth16_pk *pk, const cuzk_r1cs_t *circuit, const cuzk_fr_t *z, cuzk_r1cs_c_mode mode,
+                                    unsigned threads, cuzk_fr_t *a, cuzk_fr_t *b, cuzk_fr_t *c, cuzk_errmsg *err)
 {
     uint64_t bad = 0;
     cuzk_status s;
-    if (pk->conv == GROTH16_BELLPERSON) {
-        s = r1cs_spmv(circuit, z, a, b, c, mode, threads, &bad);
+    if (pk->conv == CUZK_GROTH16_BELLPERSON) {
+        s = cuzk_r1cs_spmv(circuit, z, a, b, c, mode, threads, &bad);
         if (s == CUZK_ERR_R1CS_UNSATISFIED)
             return cuzk_fail(err, s, "witness does not satisfy constraint row %llu", (unsigned long long)bad);
         if (s != CUZK_OK) return cuzk_fail(err, s, "sparse evaluation failed");
@@ -190,101 +190,101 @@ static cuzk_status prove_synthesize(const groth16_pk *pk, const r1cs_t *circuit,
     }
     /* snarkjs keys hold A and B only (input rows included); C is taken as a∘b, as snarkjs does. The witness can be
      * checked only against a circuit that still has its C matrix. */
-    if (mode == R1CS_C_CHECKED) {
+    if (mode == CUZK_R1CS_C_CHECKED) {
         if (circuit == NULL || circuit == pk->circuit)
             return cuzk_fail(err, CUZK_ERR_INVALID_ARG,
                              "checking the witness needs the circuit with its C matrix (the snarkjs key has none)");
-        s = r1cs_check(circuit, z, threads, &bad);
+        s = cuzk_r1cs_check(circuit, z, threads, &bad);
         if (s == CUZK_ERR_R1CS_UNSATISFIED)
             return cuzk_fail(err, s, "witness does not satisfy constraint row %llu", (unsigned long long)bad);
         if (s != CUZK_OK) return cuzk_fail(err, s, "witness check failed");
     }
-    s = r1cs_spmv(pk->circuit, z, a, b, c, R1CS_C_PRODUCT, threads, NULL);
+    s = cuzk_r1cs_spmv(pk->circuit, z, a, b, c, CUZK_R1CS_C_PRODUCT, threads, NULL);
     if (s != CUZK_OK) return cuzk_fail(err, s, "sparse evaluation failed");
     return CUZK_OK;
 }
 
 
 /* The four witness MSMs over the key's density layout. */
-static cuzk_status prove_witness_msms(groth16_msm_sums *out, const groth16_pk *pk, const r1cs_t *circuit, const fr_t *z,
-                                      unsigned threads, groth16_prove_stats *st)
+static cuzk_status prove_witness_msms(cuzk_groth16_msm_sums *out, const cuzk_groth16_pk *pk, const cuzk_r1cs_t *circuit, const cuzk_fr_t *z,
+                                      unsigned threads, cuzk_groth16_prove_stats *st)
 {
     uint64_t ni = pk->vk.num_inputs, na = pk->num_aux;
-    bool bell = pk->conv == GROTH16_BELLPERSON;
+    bool bell = pk->conv == CUZK_GROTH16_BELLPERSON;
     prove_split sp;
-    double t = g16_now();
+    double t = cuzk_g16_now();
 
     cuzk_status s = split_build(&sp, z + ni, 0, NULL, na, NULL, threads);
     if (s == CUZK_OK) s = split_msm_g1(&out->l, &sp, pk->l, threads);
     split_free(&sp);
-    st->msm_l = g16_now() - t;
+    st->msm_l = cuzk_g16_now() - t;
     if (s != CUZK_OK) return s;
 
-    t = g16_now();
+    t = cuzk_g16_now();
     s = split_build(&sp, z, ni, NULL, na, bell ? circuit->a_aux_density : NULL, threads);
     if (s == CUZK_OK) s = split_msm_g1(&out->a, &sp, pk->a, threads);
     split_free(&sp);
-    st->msm_a = g16_now() - t;
+    st->msm_a = cuzk_g16_now() - t;
     if (s != CUZK_OK) return s;
 
     /* B1 and B2 share their scalars, so they share the split */
-    t = g16_now();
+    t = cuzk_g16_now();
     s = split_build(&sp, z, ni, bell ? circuit->b_input_density : NULL, na, bell ? circuit->b_aux_density : NULL,
                     threads);
     if (s == CUZK_OK) s = split_msm_g1(&out->b1, &sp, pk->b_g1, threads);
-    double t2 = g16_now();
+    double t2 = cuzk_g16_now();
     st->msm_b1 = t2 - t;
     if (s == CUZK_OK) s = split_msm_g2(&out->b2, &sp, pk->b_g2, threads);
     split_free(&sp);
-    st->msm_b2 = g16_now() - t2;
+    st->msm_b2 = cuzk_g16_now() - t2;
     return s;
 }
 
 /* A, B, C from the MSM results and the secret r, s (constant-time multiplications for every term that holds them). */
-static void prove_assemble(groth16_proof_t *proof, const groth16_vk *vk, const groth16_msm_sums *m, const fr_t *r,
-                           const fr_t *s)
+static void prove_assemble(cuzk_groth16_proof_t *proof, const cuzk_groth16_vk *vk, const cuzk_groth16_msm_sums *m, const cuzk_fr_t *r,
+                           const cuzk_fr_t *s)
 {
-    g1_jac_t delta1, t, aa, bb, c;
-    g2_jac_t delta2, b;
-    fr_t rs;
-    fr_mul(&rs, r, s);
-    g1_jac_from_affine(&delta1, &vk->delta_g1);
-    g2_jac_from_affine(&delta2, &vk->delta_g2);
+    cuzk_g1_jac_t delta1, t, aa, bb, c;
+    cuzk_g2_jac_t delta2, b;
+    cuzk_fr_t rs;
+    cuzk_fr_mul(&rs, r, s);
+    cuzk_g1_jac_from_affine(&delta1, &vk->delta_g1);
+    cuzk_g2_jac_from_affine(&delta2, &vk->delta_g2);
 
     /* aa = α1 + A_msm, bb = β1 + B1_msm: public-looking sums the secret terms are built on */
-    g1_jac_add_affine(&aa, &m->a, &vk->alpha_g1);
-    g1_jac_add_affine(&bb, &m->b1, &vk->beta_g1);
+    cuzk_g1_jac_add_affine(&aa, &m->a, &vk->alpha_g1);
+    cuzk_g1_jac_add_affine(&bb, &m->b1, &vk->beta_g1);
 
-    g1_jac_t a;
-    g1_jac_mul_ct(&t, &delta1, r);
-    g1_jac_add(&a, &aa, &t);
+    cuzk_g1_jac_t a;
+    cuzk_g1_jac_mul_ct(&t, &delta1, r);
+    cuzk_g1_jac_add(&a, &aa, &t);
 
-    g2_jac_mul_ct(&b, &delta2, s);
-    g2_jac_add(&b, &b, &m->b2);
-    g2_jac_add_affine(&b, &b, &vk->beta_g2);
+    cuzk_g2_jac_mul_ct(&b, &delta2, s);
+    cuzk_g2_jac_add(&b, &b, &m->b2);
+    cuzk_g2_jac_add_affine(&b, &b, &vk->beta_g2);
 
-    g1_jac_add(&c, &m->l, &m->h);
-    g1_jac_mul_ct(&t, &aa, s);
-    g1_jac_add(&c, &c, &t);
-    g1_jac_mul_ct(&t, &bb, r);
-    g1_jac_add(&c, &c, &t);
-    g1_jac_mul_ct(&t, &delta1, &rs);
-    g1_jac_add(&c, &c, &t);
+    cuzk_g1_jac_add(&c, &m->l, &m->h);
+    cuzk_g1_jac_mul_ct(&t, &aa, s);
+    cuzk_g1_jac_add(&c, &c, &t);
+    cuzk_g1_jac_mul_ct(&t, &bb, r);
+    cuzk_g1_jac_add(&c, &c, &t);
+    cuzk_g1_jac_mul_ct(&t, &delta1, &rs);
+    cuzk_g1_jac_add(&c, &c, &t);
 
-    g1_jac_to_affine(&proof->a, &a);
-    g2_jac_to_affine(&proof->b, &b);
-    g1_jac_to_affine(&proof->c, &c);
+    cuzk_g1_jac_to_affine(&proof->a, &a);
+    cuzk_g2_jac_to_affine(&proof->b, &b);
+    cuzk_g1_jac_to_affine(&proof->c, &c);
     explicit_bzero(&rs, sizeof rs);
 }
 
-cuzk_status groth16_assemble(groth16_proof_t *proof, const groth16_vk *vk, const groth16_msm_sums *sums,
-                             const groth16_prove_opts *opts)
+cuzk_status cuzk_groth16_assemble(cuzk_groth16_proof_t *proof, const cuzk_groth16_vk *vk, const cuzk_groth16_msm_sums *sums,
+                             const cuzk_groth16_prove_opts *opts)
 {
-    fr_t r, s;
+    cuzk_fr_t r, s;
     if (opts != NULL && opts->given_rs) {
         r = opts->r;
         s = opts->s;
-    } else if (g16_random_fr(&r) != CUZK_OK || g16_random_fr(&s) != CUZK_OK) {
+    } else if (cuzk_g16_random_fr(&r) != CUZK_OK || cuzk_g16_random_fr(&s) != CUZK_OK) {
         explicit_bzero(&r, sizeof r);
         return CUZK_ERR_IO;
     }
@@ -295,34 +295,34 @@ cuzk_status groth16_assemble(groth16_proof_t *proof, const groth16_vk *vk, const
 }
 
 /* Arguments both steps check: the key fits the circuit, z[0] = 1, a known c_mode. */
-static cuzk_status prove_check_args(const groth16_pk *pk, const r1cs_t *circuit, const fr_t *z,
-                                    const groth16_prove_opts *o, cuzk_errmsg *err)
+static cuzk_status prove_check_args(const cuzk_groth16_pk *pk, const cuzk_r1cs_t *circuit, const cuzk_fr_t *z,
+                                    const cuzk_groth16_prove_opts *o, cuzk_errmsg *err)
 {
     if (pk == NULL || z == NULL) return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "NULL argument");
-    if (o->c_mode != R1CS_C_MATRIX && o->c_mode != R1CS_C_PRODUCT && o->c_mode != R1CS_C_CHECKED)
+    if (o->c_mode != CUZK_R1CS_C_MATRIX && o->c_mode != CUZK_R1CS_C_PRODUCT && o->c_mode != CUZK_R1CS_C_CHECKED)
         return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "unknown c_mode %d", (int)o->c_mode);
     cuzk_status s;
-    if (pk->conv == GROTH16_BELLPERSON) {
+    if (pk->conv == CUZK_GROTH16_BELLPERSON) {
         if (circuit == NULL) return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "a bellperson key needs its circuit");
-        s = groth16_pk_check_circuit(pk, circuit, err);
+        s = cuzk_groth16_pk_check_circuit(pk, circuit, err);
     } else {
-        s = groth16_pk_check_circuit(pk, circuit != NULL ? circuit : pk->circuit, err);
+        s = cuzk_groth16_pk_check_circuit(pk, circuit != NULL ? circuit : pk->circuit, err);
     }
     if (s != CUZK_OK) return s;
-    if (!fr_is_one(&z[0])) return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "witness z[0] is not 1");
+    if (!cuzk_fr_is_one(&z[0])) return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "witness z[0] is not 1");
     return CUZK_OK;
 }
 
-static groth16_prove_opts prove_opts_or_default(const groth16_prove_opts *opts)
+static cuzk_groth16_prove_opts prove_opts_or_default(const cuzk_groth16_prove_opts *opts)
 {
-    groth16_prove_opts o;
+    cuzk_groth16_prove_opts o;
     memset(&o, 0, sizeof o);
     if (opts != NULL) o = *opts;
     if (o.threads == 0) o.threads = 1;
     return o;
 }
 
-void groth16_synthesis_free(groth16_synthesis *syn)
+void cuzk_groth16_synthesis_free(cuzk_groth16_synthesis *syn)
 {
     if (syn == NULL) return;
     free(syn->a);
@@ -331,13 +331,13 @@ void groth16_synthesis_free(groth16_synthesis *syn)
     memset(syn, 0, sizeof *syn);
 }
 
-cuzk_status groth16_synthesize(groth16_synthesis *syn, const groth16_pk *pk, const r1cs_t *circuit, const fr_t *z,
-                               const groth16_prove_opts *opts, groth16_prove_stats *stats, cuzk_errmsg *err)
+cuzk_status cuzk_groth16_synthesize(cuzk_groth16_synthesis *syn, const cuzk_groth16_pk *pk, const cuzk_r1cs_t *circuit, const cuzk_fr_t *z,
+                               const cuzk_groth16_prove_opts *opts, cuzk_groth16_prove_stats *stats, cuzk_errmsg *err)
 {
-    double t = g16_now();
+    double t = cuzk_g16_now();
     if (syn == NULL) return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "NULL argument");
     memset(syn, 0, sizeof *syn);
-    groth16_prove_opts o = prove_opts_or_default(opts);
+    cuzk_groth16_prove_opts o = prove_opts_or_default(opts);
     cuzk_status s = prove_check_args(pk, circuit, z, &o, err);
     if (s != CUZK_OK) return s;
 
@@ -347,27 +347,27 @@ cuzk_status groth16_synthesize(groth16_synthesis *syn, const groth16_pk *pk, con
     syn->b = calloc(n, sizeof *syn->b);
     syn->c = calloc(n, sizeof *syn->c);
     if (syn->a == NULL || syn->b == NULL || syn->c == NULL) {
-        groth16_synthesis_free(syn);
+        cuzk_groth16_synthesis_free(syn);
         return cuzk_fail(err, CUZK_ERR_NOMEM, "cannot allocate 3 x %llu evaluations", (unsigned long long)n);
     }
     s = prove_synthesize(pk, circuit, z, o.c_mode, o.threads, syn->a, syn->b, syn->c, err);
-    if (s != CUZK_OK) groth16_synthesis_free(syn);
+    if (s != CUZK_OK) cuzk_groth16_synthesis_free(syn);
     if (stats != NULL) {
-        stats->spmv = g16_now() - t;
+        stats->spmv = cuzk_g16_now() - t;
         stats->total = stats->spmv;
     }
     return s;
 }
 
-cuzk_status groth16_prove_from_synthesis(groth16_proof_t *proof, const groth16_pk *pk, const r1cs_t *circuit,
-                                         const fr_t *z, groth16_synthesis *syn, const groth16_prove_opts *opts,
-                                         groth16_prove_stats *stats, cuzk_errmsg *err)
+cuzk_status cuzk_groth16_prove_from_synthesis(cuzk_groth16_proof_t *proof, const cuzk_groth16_pk *pk, const cuzk_r1cs_t *circuit,
+                                         const cuzk_fr_t *z, cuzk_groth16_synthesis *syn, const cuzk_groth16_prove_opts *opts,
+                                         cuzk_groth16_prove_stats *stats, cuzk_errmsg *err)
 {
-    double t_start = g16_now();
-    groth16_prove_stats st;
+    double t_start = cuzk_g16_now();
+    cuzk_groth16_prove_stats st;
     memset(&st, 0, sizeof st);
-    if (stats != NULL) st.spmv = stats->spmv; /* kept from groth16_synthesize when the caller passes the same one */
-    groth16_prove_opts o = prove_opts_or_default(opts);
+    if (stats != NULL) st.spmv = stats->spmv; /* kept from cuzk_groth16_synthesize when the caller passes the same one */
+    cuzk_groth16_prove_opts o = prove_opts_or_default(opts);
     unsigned threads = o.threads;
     cuzk_status s;
     if (proof == NULL || syn == NULL) {
@@ -383,29 +383,29 @@ cuzk_status groth16_prove_from_synthesis(groth16_proof_t *proof, const groth16_p
     }
 
     uint64_t n = pk->domain_size;
-    ntt_domain dom;
+    cuzk_ntt_domain dom;
     memset(&dom, 0, sizeof dom);
-    groth16_msm_sums m;
+    cuzk_groth16_msm_sums m;
 
-    double t = g16_now();
-    s = ntt_domain_init(&dom, g16_log2_ceil(n), pk->conv == GROTH16_BELLPERSON ? FR_ROOTS_GEN7 : FR_ROOTS_GEN5);
+    double t = cuzk_g16_now();
+    s = cuzk_ntt_domain_init(&dom, cuzk_g16_log2_ceil(n), pk->conv == CUZK_GROTH16_BELLPERSON ? CUZK_FR_ROOTS_GEN7 : CUZK_FR_ROOTS_GEN5);
     if (s != CUZK_OK) {
         cuzk_fail(err, s, "cannot build the evaluation domain of %llu", (unsigned long long)n);
         goto done;
     }
-    if (pk->conv == GROTH16_BELLPERSON)
-        ntt_h_bellperson(syn->a, syn->a, syn->b, syn->c, &dom, threads);
+    if (pk->conv == CUZK_GROTH16_BELLPERSON)
+        cuzk_ntt_h_bellperson(syn->a, syn->a, syn->b, syn->c, &dom, threads);
     else
-        ntt_h_snarkjs(syn->a, syn->a, syn->b, syn->c, &dom, threads);
-    st.ntt_h = g16_now() - t;
+        cuzk_ntt_h_snarkjs(syn->a, syn->a, syn->b, syn->c, &dom, threads);
+    st.ntt_h = cuzk_g16_now() - t;
     /* b and c are scratch now; release them before the MSMs need their memory */
     free(syn->b);
     free(syn->c);
     syn->b = syn->c = NULL;
 
-    t = g16_now();
-    s = g1_msm(&m.h, pk->h, syn->a, pk->h_len, threads);
-    st.msm_h = g16_now() - t;
+    t = cuzk_g16_now();
+    s = cuzk_g1_msm(&m.h, pk->h, syn->a, pk->h_len, threads);
+    st.msm_h = cuzk_g16_now() - t;
     if (s != CUZK_OK) {
         cuzk_fail(err, s, "H multi-scalar multiplication failed");
         goto done;
@@ -419,42 +419,42 @@ cuzk_status groth16_prove_from_synthesis(groth16_proof_t *proof, const groth16_p
         goto done;
     }
 
-    t = g16_now();
-    s = groth16_assemble(proof, &pk->vk, &m, &o);
+    t = cuzk_g16_now();
+    s = cuzk_groth16_assemble(proof, &pk->vk, &m, &o);
     if (s != CUZK_OK) cuzk_fail(err, s, "OS random source failed");
-    st.assembly = g16_now() - t;
+    st.assembly = cuzk_g16_now() - t;
 
 done:
-    ntt_domain_free(&dom);
+    cuzk_ntt_domain_free(&dom);
 out:
-    groth16_synthesis_free(syn);
-    st.total = st.spmv + (g16_now() - t_start);
+    cuzk_groth16_synthesis_free(syn);
+    st.total = st.spmv + (cuzk_g16_now() - t_start);
     if (stats != NULL) *stats = st;
     return s;
 }
 
-cuzk_status groth16_prove(groth16_proof_t *proof, const groth16_pk *pk, const r1cs_t *circuit, const fr_t *z,
-                          const groth16_prove_opts *opts, groth16_prove_stats *stats, cuzk_errmsg *err)
+cuzk_status cuzk_groth16_prove(cuzk_groth16_proof_t *proof, const cuzk_groth16_pk *pk, const cuzk_r1cs_t *circuit, const cuzk_fr_t *z,
+                          const cuzk_groth16_prove_opts *opts, cuzk_groth16_prove_stats *stats, cuzk_errmsg *err)
 {
-    groth16_prove_stats st;
+    cuzk_groth16_prove_stats st;
     memset(&st, 0, sizeof st);
-    groth16_synthesis syn;
+    cuzk_groth16_synthesis syn;
     cuzk_status s = proof == NULL ? cuzk_fail(err, CUZK_ERR_INVALID_ARG, "NULL argument")
-                                  : groth16_synthesize(&syn, pk, circuit, z, opts, &st, err);
-    if (s == CUZK_OK) s = groth16_prove_from_synthesis(proof, pk, circuit, z, &syn, opts, &st, err);
+                                  : cuzk_groth16_synthesize(&syn, pk, circuit, z, opts, &st, err);
+    if (s == CUZK_OK) s = cuzk_groth16_prove_from_synthesis(proof, pk, circuit, z, &syn, opts, &st, err);
     if (stats != NULL) *stats = st;
     return s;
 }
 
 /* ---- memory model --------------------------------------------------------------------------------------------
  *
- * The prover's allocations, phase by phase, with every block live in the phase (n = domain, F = 32 = sizeof(fr_t),
- * T = threads, tw = max(n/2, 1)·F the domain's twiddles, P = ntt_par_for_bytes(T) the job records of a parallel
+ * The prover's allocations, phase by phase, with every block live in the phase (n = domain, F = 32 = sizeof(cuzk_fr_t),
+ * T = threads, tw = max(n/2, 1)·F the domain's twiddles, P = cuzk_ntt_par_for_bytes(T) the job records of a parallel
  * loop, for the split of MSM X ∈ {L, A, B}: V_X variables visited, S_X positions kept, O_X = max(tail_X, 1) other
  * scalars, G_X gathered points):
- *   synthesis   3·nF (a, b, c) + r1cs_spmv_scratch_bytes(T)
+ *   synthesis   3·nF (a, b, c) + cuzk_r1cs_spmv_scratch_bytes(T)
  *   H           3·nF + tw + P                                        (the domain is built while a, b, c are live)
- *   H MSM       nF (a; b and c freed) + tw + g1_msm_scratch_bytes(h_len, T)
+ *   H MSM       nF (a; b and c freed) + tw + cuzk_g1_msm_scratch_bytes(h_len, T)
  * then, a freed, for each split X (tw stays live through every MSM):
  *   count       tw + 2·(ceil(V_X/1024) + 1)·8 (per-chunk counters) + P
  *   fill        tw + 2·(ceil(V_X/1024) + 1)·8 + split_X + P,   split_X = (S_X/64 + 1)·8 + O_X·8 + O_X·F
@@ -465,12 +465,12 @@ cuzk_status groth16_prove(groth16_proof_t *proof, const groth16_pk *pk, const r1
  * 32 bytes, or, for a block it maps, by less than a page). The MSM terms come from the functions the MSM code
  * sizes its own allocations with; when the gathered count is unknown, the _upto variant covers any count up to O.
  *
- * Worst case (groth16_prove_peak_bytes, before the witness is known; v = num_vars): V = S = O = v for all three
+ * Worst case (cuzk_groth16_prove_peak_bytes, before the witness is known; v = num_vars): V = S = O = v for all three
  * splits and G unknown (every variable selected by the densities, no scalar 0 or 1: a random witness), h_len up to
  * n. The peak is then the B2 gather: tw + v·(1/8 + 8 + F) (split) + v·(192 + F) (gathered G2 bases, scalars) +
- * g2_msm_scratch_bytes_upto(v, T) (scalar copy (v+1)·32, buckets, task sums). A real (mostly bits) witness leaves
+ * cuzk_g2_msm_scratch_bytes_upto(v, T) (scalar copy (v+1)·32, buckets, task sums). A real (mostly bits) witness leaves
  * few "other" scalars and peaks in the H phase (3·nF + tw), so the bound is up to ~2x its peak with the key's
- * densities (groth16_prove_shape_key), ~3x from the dimensions alone; groth16_prove_shape_of gives the exact
+ * densities (cuzk_groth16_prove_shape_key), ~3x from the dimensions alone; cuzk_groth16_prove_shape_of gives the exact
  * shape of a known witness (within a few percent of the measured peak, tests/memory). Not counted: thread stacks
  * (mapped by pthread_create, not malloc'd) and the witness and key, which the caller holds. */
 static uint64_t g16_block(uint64_t request)
@@ -490,38 +490,38 @@ static uint64_t g16_max(uint64_t a, uint64_t b)
     return a > b ? a : b;
 }
 
-void groth16_prove_shape_worst(groth16_prove_shape *sh, uint64_t domain_size, uint64_t num_vars)
+void cuzk_groth16_prove_shape_worst(cuzk_groth16_prove_shape *sh, uint64_t domain_size, uint64_t num_vars)
 {
     memset(sh, 0, sizeof *sh);
     sh->domain_size = domain_size;
-    sh->h_len = GROTH16_UNKNOWN;
+    sh->h_len = CUZK_GROTH16_UNKNOWN;
     for (int x = 0; x < 3; x++) sh->vars[x] = sh->sel[x] = sh->tail[x] = num_vars;
-    for (int x = 0; x < 4; x++) sh->gathered[x] = GROTH16_UNKNOWN;
+    for (int x = 0; x < 4; x++) sh->gathered[x] = CUZK_GROTH16_UNKNOWN;
 }
 
-void groth16_prove_shape_key(groth16_prove_shape *sh, const groth16_pk *pk)
+void cuzk_groth16_prove_shape_key(cuzk_groth16_prove_shape *sh, const cuzk_groth16_pk *pk)
 {
     uint64_t ni = pk->vk.num_inputs, na = pk->num_aux;
-    groth16_prove_shape_worst(sh, pk->domain_size, ni + na);
+    cuzk_groth16_prove_shape_worst(sh, pk->domain_size, ni + na);
     sh->h_len = pk->h_len;
-    sh->vars[GROTH16_MSM_L] = na;
-    sh->sel[GROTH16_MSM_L] = sh->tail[GROTH16_MSM_L] = pk->l_len;
-    sh->sel[GROTH16_MSM_A] = sh->tail[GROTH16_MSM_A] = pk->a_len;
-    sh->sel[GROTH16_MSM_B] = sh->tail[GROTH16_MSM_B] = pk->b_len;
+    sh->vars[CUZK_GROTH16_MSM_L] = na;
+    sh->sel[CUZK_GROTH16_MSM_L] = sh->tail[CUZK_GROTH16_MSM_L] = pk->l_len;
+    sh->sel[CUZK_GROTH16_MSM_A] = sh->tail[CUZK_GROTH16_MSM_A] = pk->a_len;
+    sh->sel[CUZK_GROTH16_MSM_B] = sh->tail[CUZK_GROTH16_MSM_B] = pk->b_len;
 }
 
 /* The counts split_build and split_msm find for one MSM: positions kept, tail, tail with a base not at infinity. */
-static void shape_count(groth16_prove_shape *sh, int x, const fr_t *z, uint64_t ni, const uint64_t *in_bits,
-                        uint64_t na, const uint64_t *aux_bits, const g1_affine_t *b1, const g2_affine_t *b2)
+static void shape_count(cuzk_groth16_prove_shape *sh, int x, const cuzk_fr_t *z, uint64_t ni, const uint64_t *in_bits,
+                        uint64_t na, const uint64_t *aux_bits, const cuzk_g1_affine_t *b1, const cuzk_g2_affine_t *b2)
 {
     uint64_t p = 0, tail = 0, g1 = 0, g2 = 0;
     for (uint64_t v = 0; v < ni + na; v++) {
         const uint64_t *bits = v < ni ? in_bits : aux_bits;
-        if (bits != NULL && !r1cs_density_get(bits, v < ni ? v : v - ni)) continue;
-        if (!fr_is_zero(&z[v]) && !fr_is_one(&z[v])) {
+        if (bits != NULL && !cuzk_r1cs_density_get(bits, v < ni ? v : v - ni)) continue;
+        if (!cuzk_fr_is_zero(&z[v]) && !cuzk_fr_is_one(&z[v])) {
             tail++;
-            if (!g1_affine_is_infinity(&b1[p])) g1++;
-            if (b2 != NULL && !g2_affine_is_infinity(&b2[p])) g2++;
+            if (!cuzk_g1_affine_is_infinity(&b1[p])) g1++;
+            if (b2 != NULL && !cuzk_g2_affine_is_infinity(&b2[p])) g2++;
         }
         p++;
     }
@@ -532,53 +532,53 @@ static void shape_count(groth16_prove_shape *sh, int x, const fr_t *z, uint64_t 
     if (b2 != NULL) sh->gathered[3] = g2;
 }
 
-cuzk_status groth16_prove_shape_of(groth16_prove_shape *sh, const groth16_pk *pk, const r1cs_t *circuit,
-                                   const fr_t *z)
+cuzk_status cuzk_groth16_prove_shape_of(cuzk_groth16_prove_shape *sh, const cuzk_groth16_pk *pk, const cuzk_r1cs_t *circuit,
+                                   const cuzk_fr_t *z)
 {
     if (sh == NULL || pk == NULL || z == NULL) return CUZK_ERR_INVALID_ARG;
-    bool bell = pk->conv == GROTH16_BELLPERSON;
+    bool bell = pk->conv == CUZK_GROTH16_BELLPERSON;
     if (bell && circuit == NULL) return CUZK_ERR_INVALID_ARG;
     memset(sh, 0, sizeof *sh);
     uint64_t ni = pk->vk.num_inputs, na = pk->num_aux;
     sh->domain_size = pk->domain_size;
     sh->h_len = pk->h_len;
-    shape_count(sh, GROTH16_MSM_L, z + ni, 0, NULL, na, NULL, pk->l, NULL);
-    shape_count(sh, GROTH16_MSM_A, z, ni, NULL, na, bell ? circuit->a_aux_density : NULL, pk->a, NULL);
-    shape_count(sh, GROTH16_MSM_B, z, ni, bell ? circuit->b_input_density : NULL, na,
+    shape_count(sh, CUZK_GROTH16_MSM_L, z + ni, 0, NULL, na, NULL, pk->l, NULL);
+    shape_count(sh, CUZK_GROTH16_MSM_A, z, ni, NULL, na, bell ? circuit->a_aux_density : NULL, pk->a, NULL);
+    shape_count(sh, CUZK_GROTH16_MSM_B, z, ni, bell ? circuit->b_input_density : NULL, na,
                 bell ? circuit->b_aux_density : NULL, pk->b_g1, pk->b_g2);
-    if (sh->sel[GROTH16_MSM_L] != pk->l_len || sh->sel[GROTH16_MSM_A] != pk->a_len ||
-        sh->sel[GROTH16_MSM_B] != pk->b_len)
+    if (sh->sel[CUZK_GROTH16_MSM_L] != pk->l_len || sh->sel[CUZK_GROTH16_MSM_A] != pk->a_len ||
+        sh->sel[CUZK_GROTH16_MSM_B] != pk->b_len)
         return CUZK_ERR_MISMATCH;
     return CUZK_OK;
 }
 
 static uint64_t shape_msm(bool g2, uint64_t gathered, uint64_t tail, unsigned threads)
 {
-    size_t b = gathered == GROTH16_UNKNOWN ? (g2 ? g2_msm_scratch_bytes_upto : g1_msm_scratch_bytes_upto)(tail, threads)
-                                           : (g2 ? g2_msm_scratch_bytes : g1_msm_scratch_bytes)(gathered, threads);
-    return g16_blocks(b, MSM_SCRATCH_ALLOCS);
+    size_t b = gathered == CUZK_GROTH16_UNKNOWN ? (g2 ? cuzk_g2_msm_scratch_bytes_upto : cuzk_g1_msm_scratch_bytes_upto)(tail, threads)
+                                           : (g2 ? cuzk_g2_msm_scratch_bytes : cuzk_g1_msm_scratch_bytes)(gathered, threads);
+    return g16_blocks(b, CUZK_MSM_SCRATCH_ALLOCS);
 }
 
-uint64_t groth16_prove_shape_peak_bytes(const groth16_prove_shape *sh, unsigned threads)
+uint64_t cuzk_groth16_prove_shape_peak_bytes(const cuzk_groth16_prove_shape *sh, unsigned threads)
 {
     if (threads == 0) threads = 1;
-    const uint64_t n = sh->domain_size, F = sizeof(fr_t);
+    const uint64_t n = sh->domain_size, F = sizeof(cuzk_fr_t);
     const uint64_t abc = 3 * g16_block(n * F), tw = g16_block((n / 2 ? n / 2 : 1) * F);
-    const uint64_t par = g16_blocks(ntt_par_for_bytes(threads), 1);
-    uint64_t peak = abc + g16_blocks(r1cs_spmv_scratch_bytes(threads), 1); /* synthesis */
+    const uint64_t par = g16_blocks(cuzk_ntt_par_for_bytes(threads), 1);
+    uint64_t peak = abc + g16_blocks(cuzk_r1cs_spmv_scratch_bytes(threads), 1); /* synthesis */
     peak = g16_max(peak, abc + tw + par);                                   /* H */
-    uint64_t h_msm = sh->h_len == GROTH16_UNKNOWN ? g1_msm_scratch_bytes_upto(n, threads)
-                                                   : g1_msm_scratch_bytes(sh->h_len, threads);
-    peak = g16_max(peak, g16_block(n * F) + tw + g16_blocks(h_msm, MSM_SCRATCH_ALLOCS)); /* H MSM */
+    uint64_t h_msm = sh->h_len == CUZK_GROTH16_UNKNOWN ? cuzk_g1_msm_scratch_bytes_upto(n, threads)
+                                                   : cuzk_g1_msm_scratch_bytes(sh->h_len, threads);
+    peak = g16_max(peak, g16_block(n * F) + tw + g16_blocks(h_msm, CUZK_MSM_SCRATCH_ALLOCS)); /* H MSM */
     for (int x = 0; x < 3; x++) {
         uint64_t v = sh->vars[x], s = sh->sel[x], o = sh->tail[x] ? sh->tail[x] : 1;
         uint64_t counters = 2 * g16_block(((v + SPLIT_CHUNK - 1) / SPLIT_CHUNK + 1) * 8);
         uint64_t split = g16_block((s / 64 + 1) * 8) + g16_block(o * 8) + g16_block(o * F);
         peak = g16_max(peak, tw + counters + split + par); /* count, fill */
-        for (int g2 = 0; g2 < (x == GROTH16_MSM_B ? 2 : 1); g2++) {
-            uint64_t ones = g2 ? g2_batch_add_scratch_bytes(s, threads) : g1_batch_add_scratch_bytes(s, threads);
-            peak = g16_max(peak, tw + split + g16_blocks(ones, BATCH_ADD_SCRATCH_ALLOCS));
-            uint64_t base = g2 ? sizeof(g2_affine_t) : sizeof(g1_affine_t);
+        for (int g2 = 0; g2 < (x == CUZK_GROTH16_MSM_B ? 2 : 1); g2++) {
+            uint64_t ones = g2 ? cuzk_g2_batch_add_scratch_bytes(s, threads) : cuzk_g1_batch_add_scratch_bytes(s, threads);
+            peak = g16_max(peak, tw + split + g16_blocks(ones, CUZK_BATCH_ADD_SCRATCH_ALLOCS));
+            uint64_t base = g2 ? sizeof(cuzk_g2_affine_t) : sizeof(cuzk_g1_affine_t);
             uint64_t gather = g16_block(o * base) + g16_block(o * F);
             peak = g16_max(peak, tw + split + gather + shape_msm(g2, sh->gathered[x + g2], o, threads));
         }
@@ -586,9 +586,9 @@ uint64_t groth16_prove_shape_peak_bytes(const groth16_prove_shape *sh, unsigned 
     return peak;
 }
 
-uint64_t groth16_prove_peak_bytes(uint64_t domain_size, uint64_t num_vars, unsigned threads)
+uint64_t cuzk_groth16_prove_peak_bytes(uint64_t domain_size, uint64_t num_vars, unsigned threads)
 {
-    groth16_prove_shape sh;
-    groth16_prove_shape_worst(&sh, domain_size, num_vars);
-    return groth16_prove_shape_peak_bytes(&sh, threads);
+    cuzk_groth16_prove_shape sh;
+    cuzk_groth16_prove_shape_worst(&sh, domain_size, num_vars);
+    return cuzk_groth16_prove_shape_peak_bytes(&sh, threads);
 }

@@ -11,8 +11,8 @@
 #include "g16_internal.h"
 #include "../r1cs/r1cs_int.h"
 
-#define ZKEY_HEADER_BYTES (4 + FP_BYTES + 4 + FR_BYTES + 12 + 3 * G1_IDEN3_BYTES + 3 * G2_IDEN3_BYTES) /* 964 */
-#define ZKEY_COEF_BYTES (4 + 4 + 4 + FR_BYTES)
+#define ZKEY_HEADER_BYTES (4 + CUZK_FP_BYTES + 4 + CUZK_FR_BYTES + 12 + 3 * CUZK_G1_IDEN3_BYTES + 3 * CUZK_G2_IDEN3_BYTES) /* 964 */
+#define ZKEY_COEF_BYTES (4 + 4 + 4 + CUZK_FR_BYTES)
 
 enum { ZK_PROTOCOL = 1, ZK_HEADER, ZK_IC, ZK_COEFS, ZK_A, ZK_B1, ZK_B2, ZK_C, ZK_H };
 
@@ -32,8 +32,8 @@ typedef struct {
 /* Sections 1 and 2: Groth16 over BLS12-381, counts consistent; then every section's size follows from them. */
 static cuzk_status zkey_header(const uint8_t *buf, size_t len, zkey_parts *z, cuzk_errmsg *err)
 {
-    cuzk_status s = r1cs_iden3_check(buf, len, "zkey", 1, "zkey", err);
-    if (s == CUZK_OK) s = r1cs_iden3_find(buf, ZK_PROTOCOL, &z->p[ZK_PROTOCOL], &z->size[ZK_PROTOCOL], "zkey", err);
+    cuzk_status s = cuzk_r1cs_iden3_check(buf, len, "zkey", 1, "zkey", err);
+    if (s == CUZK_OK) s = cuzk_r1cs_iden3_find(buf, ZK_PROTOCOL, &z->p[ZK_PROTOCOL], &z->size[ZK_PROTOCOL], "zkey", err);
     if (s != CUZK_OK) return s;
     if (z->size[ZK_PROTOCOL] != 4)
         return cuzk_fail(err, CUZK_ERR_BAD_SECTION, "zkey: protocol section has %llu bytes, expected 4",
@@ -44,19 +44,19 @@ static cuzk_status zkey_header(const uint8_t *buf, size_t len, zkey_parts *z, cu
                          protocol, protocol == 2 ? "plonk" : protocol == 10 ? "fflonk" : "unknown");
 
     /* field sizes and primes first: a key for another curve has a header of another size */
-    if ((s = r1cs_iden3_find(buf, ZK_HEADER, &z->p[ZK_HEADER], &z->size[ZK_HEADER], "zkey", err)) != CUZK_OK) return s;
+    if ((s = cuzk_r1cs_iden3_find(buf, ZK_HEADER, &z->p[ZK_HEADER], &z->size[ZK_HEADER], "zkey", err)) != CUZK_OK) return s;
     const uint8_t *h = z->p[ZK_HEADER];
     uint64_t hs = z->size[ZK_HEADER];
-    if (hs < 4 || rd32(h) != FP_BYTES || hs < 4 + FP_BYTES || !limbs_eq(h + 4, FP_MODULUS, FP_LIMBS))
+    if (hs < 4 || rd32(h) != CUZK_FP_BYTES || hs < 4 + CUZK_FP_BYTES || !limbs_eq(h + 4, CUZK_FP_MODULUS, CUZK_FP_LIMBS))
         return cuzk_fail(err, CUZK_ERR_WRONG_CURVE, "zkey: base field is not BLS12-381's (n8q %u)",
                          hs >= 4 ? rd32(h) : 0);
-    const uint8_t *hr = h + 4 + FP_BYTES;
-    if (hs < 4 + FP_BYTES + 4 + FR_BYTES || rd32(hr) != FR_BYTES || !limbs_eq(hr + 4, FR_MODULUS, FR_LIMBS))
+    const uint8_t *hr = h + 4 + CUZK_FP_BYTES;
+    if (hs < 4 + CUZK_FP_BYTES + 4 + CUZK_FR_BYTES || rd32(hr) != CUZK_FR_BYTES || !limbs_eq(hr + 4, CUZK_FR_MODULUS, CUZK_FR_LIMBS))
         return cuzk_fail(err, CUZK_ERR_WRONG_CURVE, "zkey: scalar field is not BLS12-381's r");
     if (hs != ZKEY_HEADER_BYTES)
         return cuzk_fail(err, CUZK_ERR_BAD_SECTION, "zkey: groth16 header has %llu bytes, expected %d",
                          (unsigned long long)hs, ZKEY_HEADER_BYTES);
-    const uint8_t *c = hr + 4 + FR_BYTES;
+    const uint8_t *c = hr + 4 + CUZK_FR_BYTES;
     z->n_vars = rd32(c);
     z->n_public = rd32(c + 4);
     z->domain = rd32(c + 8);
@@ -70,23 +70,23 @@ static cuzk_status zkey_header(const uint8_t *buf, size_t len, zkey_parts *z, cu
     if (n == 0 || (n & (n - 1)) != 0)
         return cuzk_fail(err, CUZK_ERR_BAD_HEADER, "zkey: domainSize %llu is not a power of two",
                          (unsigned long long)n);
-    if (n > (1u << NTT_MAX_LOG2))
+    if (n > (1u << CUZK_NTT_MAX_LOG2))
         return cuzk_fail(err, CUZK_ERR_TOO_LARGE, "zkey: domainSize %llu exceeds 2^%d", (unsigned long long)n,
-                         NTT_MAX_LOG2);
+                         CUZK_NTT_MAX_LOG2);
 
     for (int t = ZK_IC; t <= ZK_H && s == CUZK_OK; t++)
-        s = r1cs_iden3_find(buf, (uint32_t)t, &z->p[t], &z->size[t], "zkey", err);
+        s = cuzk_r1cs_iden3_find(buf, (uint32_t)t, &z->p[t], &z->size[t], "zkey", err);
     if (s != CUZK_OK) return s;
     const struct {
         int t;
         uint64_t count, bytes;
         const char *name;
-    } want[] = {{ZK_IC, np + 1, G1_IDEN3_BYTES, "IC (nPublic + 1 G1)"},
-                {ZK_A, nv, G1_IDEN3_BYTES, "A (nVars G1)"},
-                {ZK_B1, nv, G1_IDEN3_BYTES, "B1 (nVars G1)"},
-                {ZK_B2, nv, G2_IDEN3_BYTES, "B2 (nVars G2)"},
-                {ZK_C, nv - np - 1, G1_IDEN3_BYTES, "C (nVars - nPublic - 1 G1)"},
-                {ZK_H, n, G1_IDEN3_BYTES, "H (domainSize G1)"}};
+    } want[] = {{ZK_IC, np + 1, CUZK_G1_IDEN3_BYTES, "IC (nPublic + 1 G1)"},
+                {ZK_A, nv, CUZK_G1_IDEN3_BYTES, "A (nVars G1)"},
+                {ZK_B1, nv, CUZK_G1_IDEN3_BYTES, "B1 (nVars G1)"},
+                {ZK_B2, nv, CUZK_G2_IDEN3_BYTES, "B2 (nVars G2)"},
+                {ZK_C, nv - np - 1, CUZK_G1_IDEN3_BYTES, "C (nVars - nPublic - 1 G1)"},
+                {ZK_H, n, CUZK_G1_IDEN3_BYTES, "H (domainSize G1)"}};
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
         if (z->size[want[i].t] != want[i].count * want[i].bytes)
             return cuzk_fail(err, CUZK_ERR_BAD_SECTION, "zkey: section %d %s has %llu bytes, expected %llu",
@@ -100,30 +100,30 @@ static cuzk_status zkey_header(const uint8_t *buf, size_t len, zkey_parts *z, cu
 }
 
 /* Section 4 → the A and B matrices (C stays empty: snarkjs's prover takes c = a∘b). A stored value is coef·R² mod r
- * with R = 2^256. fr_t keeps x as x·R, so reading the value as raw Montgomery limbs gives the element coef·R, and one
+ * with R = 2^256. cuzk_fr_t keeps x as x·R, so reading the value as raw Montgomery limbs gives the element coef·R, and one
  * Montgomery multiplication by the element whose limbs are 1 (that is, by R⁻¹) leaves coef. Rows are bucketed by a
  * counting sort so that unsorted files work too; the builder sums repeated (matrix, row, column) entries. */
-static cuzk_status zkey_circuit(const zkey_parts *z, r1cs_t **out, cuzk_errmsg *err)
+static cuzk_status zkey_circuit(const zkey_parts *z, cuzk_r1cs_t **out, cuzk_errmsg *err)
 {
     const uint8_t *sec = z->p[ZK_COEFS] + 4;
     uint64_t ncoef = rd32(z->p[ZK_COEFS]), n = z->domain;
     uint32_t num_inputs = z->n_public + 1, nv = z->n_vars;
-    fr_t r_inv;
-    const uint64_t one_limb[FR_LIMBS] = {1, 0, 0, 0};
-    fr_from_mont_limbs(&r_inv, one_limb);
+    cuzk_fr_t r_inv;
+    const uint64_t one_limb[CUZK_FR_LIMBS] = {1, 0, 0, 0};
+    cuzk_fr_from_mont_limbs(&r_inv, one_limb);
 
     /* first pass: validate every entry and count entries per row; rows < domainSize, which H bounds by the file */
     uint64_t *start = calloc(n + 1, sizeof *start);
     uint32_t *order = malloc((ncoef ? ncoef : 1) * sizeof *order);
-    r1cs_term *terms = malloc((ncoef ? ncoef : 1) * sizeof *terms);
+    cuzk_r1cs_term *terms = malloc((ncoef ? ncoef : 1) * sizeof *terms);
     cuzk_status s = CUZK_OK;
     if (start == NULL || order == NULL || terms == NULL) s = cuzk_fail(err, CUZK_ERR_NOMEM, "zkey: out of memory");
     uint64_t rows = 0;
     for (uint64_t k = 0; k < ncoef && s == CUZK_OK; k++) {
         const uint8_t *e = sec + k * ZKEY_COEF_BYTES;
         uint32_t matrix = rd32(e), row = rd32(e + 4), sig = rd32(e + 8);
-        uint64_t v[FR_LIMBS];
-        for (int i = 0; i < FR_LIMBS; i++) v[i] = rd64(e + 12 + 8 * i);
+        uint64_t v[CUZK_FR_LIMBS];
+        for (int i = 0; i < CUZK_FR_LIMBS; i++) v[i] = rd64(e + 12 + 8 * i);
         if (matrix > 1)
             s = cuzk_fail(err, CUZK_ERR_BAD_SECTION, "zkey: coefficient %llu names matrix %u (0 = A, 1 = B only)",
                           (unsigned long long)k, matrix);
@@ -133,12 +133,12 @@ static cuzk_status zkey_circuit(const zkey_parts *z, r1cs_t **out, cuzk_errmsg *
         else if (sig >= nv)
             s = cuzk_fail(err, CUZK_ERR_R1CS_COLUMN, "zkey: coefficient %llu uses signal %u of %u",
                           (unsigned long long)k, sig, nv);
-        else if (fr_from_mont_limbs(&terms[k].coeff, v) != CUZK_OK)
+        else if (cuzk_fr_from_mont_limbs(&terms[k].coeff, v) != CUZK_OK)
             s = cuzk_fail(err, CUZK_ERR_R1CS_COEFF, "zkey: coefficient %llu has a value not below r",
                           (unsigned long long)k);
         else {
-            fr_mul(&terms[k].coeff, &terms[k].coeff, &r_inv);
-            terms[k].var = sig < num_inputs ? R1CS_INPUT(sig) : R1CS_AUX(sig - num_inputs);
+            cuzk_fr_mul(&terms[k].coeff, &terms[k].coeff, &r_inv);
+            terms[k].var = sig < num_inputs ? CUZK_R1CS_INPUT(sig) : CUZK_R1CS_AUX(sig - num_inputs);
             start[row + 1]++;
             if (row + 1 > rows) rows = row + 1;
         }
@@ -147,17 +147,17 @@ static cuzk_status zkey_circuit(const zkey_parts *z, r1cs_t **out, cuzk_errmsg *
     if (s == CUZK_OK && (rows <= z->n_public || n / 2 >= rows || rows > n))
         s = cuzk_fail(err, CUZK_ERR_BAD_HEADER, "zkey: %llu constraint rows (the last %u of them the input rows) "
                       "do not give domainSize %llu", (unsigned long long)rows, num_inputs, (unsigned long long)n);
-    r1cs_builder *b = NULL;
+    cuzk_r1cs_builder *b = NULL;
     if (s == CUZK_OK) {
         /* start[i] becomes where row i begins; placing the entries advances it to where row i ends */
         for (uint64_t i = 0; i < rows; i++) start[i + 1] += start[i];
         for (uint64_t k = 0; k < ncoef; k++) order[start[rd32(sec + k * ZKEY_COEF_BYTES + 4)]++] = (uint32_t)k;
-        r1cs_var first;
-        b = r1cs_builder_new(num_inputs);
-        if (b == NULL || r1cs_builder_alloc_aux_n(b, nv - num_inputs, &first) != CUZK_OK)
+        cuzk_r1cs_var first;
+        b = cuzk_r1cs_builder_new(num_inputs);
+        if (b == NULL || cuzk_r1cs_builder_alloc_aux_n(b, nv - num_inputs, &first) != CUZK_OK)
             s = cuzk_fail(err, CUZK_ERR_NOMEM, "zkey: out of memory");
     }
-    r1cs_term *ab = NULL;
+    cuzk_r1cs_term *ab = NULL;
     if (s == CUZK_OK && (ab = malloc((ncoef ? ncoef : 1) * sizeof *ab)) == NULL)
         s = cuzk_fail(err, CUZK_ERR_NOMEM, "zkey: out of memory");
     for (uint64_t i = 0, lo = 0; i < rows && s == CUZK_OK; i++) {
@@ -170,7 +170,7 @@ static cuzk_status zkey_circuit(const zkey_parts *z, r1cs_t **out, cuzk_errmsg *
             else
                 ab[hi - ++nb] = terms[idx];
         }
-        s = r1cs_builder_enforce(b, ab + lo, na, ab + hi - nb, nb, NULL, 0);
+        s = cuzk_r1cs_builder_enforce(b, ab + lo, na, ab + hi - nb, nb, NULL, 0);
         if (s != CUZK_OK) cuzk_fail(err, s, "zkey: constraint %llu could not be added", (unsigned long long)i);
         lo = hi;
     }
@@ -179,31 +179,31 @@ static cuzk_status zkey_circuit(const zkey_parts *z, r1cs_t **out, cuzk_errmsg *
     free(order);
     free(terms);
     if (s != CUZK_OK) {
-        r1cs_builder_free(b);
+        cuzk_r1cs_builder_free(b);
         return s;
     }
-    s = r1cs_builder_finish(b, out);
+    s = cuzk_r1cs_builder_finish(b, out);
     if (s != CUZK_OK) return cuzk_fail(err, s, "zkey: could not finish the constraint system");
     return CUZK_OK;
 }
 
-static cuzk_status zkey_points(groth16_pk *pk, const zkey_parts *z, unsigned ecflags, unsigned threads,
+static cuzk_status zkey_points(cuzk_groth16_pk *pk, const zkey_parts *z, unsigned ecflags, unsigned threads,
                                cuzk_errmsg *err)
 {
     /* α, β, γ, δ are never infinity in a real key; the bases may be (B1/B2 of wires absent from B, for one) */
-    const uint8_t *h = z->p[ZK_HEADER] + 4 + FP_BYTES + 4 + FR_BYTES + 12;
+    const uint8_t *h = z->p[ZK_HEADER] + 4 + CUZK_FP_BYTES + 4 + CUZK_FR_BYTES + 12;
     struct {
         const char *name;
-        g1_affine_t *g1;
-        g2_affine_t *g2;
+        cuzk_g1_affine_t *g1;
+        cuzk_g2_affine_t *g2;
     } fixed[6] = {{"alpha1", &pk->vk.alpha_g1, NULL}, {"beta1", &pk->vk.beta_g1, NULL},
                   {"beta2", NULL, &pk->vk.beta_g2},   {"gamma2", NULL, &pk->vk.gamma_g2},
                   {"delta1", &pk->vk.delta_g1, NULL}, {"delta2", NULL, &pk->vk.delta_g2}};
     for (int i = 0; i < 6; i++) {
-        cuzk_status s = fixed[i].g1 ? g1_from_iden3(fixed[i].g1, h, G1_IDEN3_BYTES, ecflags)
-                                    : g2_from_iden3(fixed[i].g2, h, G2_IDEN3_BYTES, ecflags);
+        cuzk_status s = fixed[i].g1 ? cuzk_g1_from_iden3(fixed[i].g1, h, CUZK_G1_IDEN3_BYTES, ecflags)
+                                    : cuzk_g2_from_iden3(fixed[i].g2, h, CUZK_G2_IDEN3_BYTES, ecflags);
         if (s != CUZK_OK) return cuzk_fail(err, s, "zkey: header %s: %s", fixed[i].name, cuzk_status_str(s));
-        h += fixed[i].g1 ? G1_IDEN3_BYTES : G2_IDEN3_BYTES;
+        h += fixed[i].g1 ? CUZK_G1_IDEN3_BYTES : CUZK_G2_IDEN3_BYTES;
     }
     const struct {
         int t;
@@ -214,7 +214,7 @@ static cuzk_status zkey_points(groth16_pk *pk, const zkey_parts *z, unsigned ecf
     for (size_t i = 0; i < sizeof secs / sizeof secs[0]; i++) {
         keyio_enc enc = secs[i].t == ZK_B2 ? KEYIO_G2_IDEN3 : KEYIO_G1_IDEN3;
         uint64_t bad, n = z->size[secs[i].t] / keyio_point_bytes(enc);
-        cuzk_status s = keyio_decode_points(secs[i].dst, z->p[secs[i].t], n, enc, ecflags | EC_DECODE_ALLOW_INFINITY,
+        cuzk_status s = cuzk_keyio_decode_points(secs[i].dst, z->p[secs[i].t], n, enc, ecflags | CUZK_EC_DECODE_ALLOW_INFINITY,
                                             threads, &bad);
         if (s != CUZK_OK)
             return cuzk_fail(err, s, "zkey: section %d %s[%llu]: %s", secs[i].t, secs[i].name,
@@ -225,7 +225,7 @@ static cuzk_status zkey_points(groth16_pk *pk, const zkey_parts *z, unsigned ecf
 
 typedef struct {
     const zkey_parts *z;
-    r1cs_t *circuit;
+    cuzk_r1cs_t *circuit;
     cuzk_status status;
     cuzk_errmsg err;
 } circuit_job;
@@ -237,7 +237,7 @@ static void *circuit_main(void *arg)
     return NULL;
 }
 
-static cuzk_status zkey_parse(groth16_pk *pk, const uint8_t *buf, size_t len, unsigned ecflags, unsigned threads,
+static cuzk_status zkey_parse(cuzk_groth16_pk *pk, const uint8_t *buf, size_t len, unsigned ecflags, unsigned threads,
                               cuzk_errmsg *err)
 {
     zkey_parts z;
@@ -247,17 +247,17 @@ static cuzk_status zkey_parse(groth16_pk *pk, const uint8_t *buf, size_t len, un
     uint64_t nv = z.n_vars, np = z.n_public, n = z.domain;
     /* the sizes were checked against the sections, which lie inside the file: this block is bounded by its size */
     uint64_t g1n = (np + 1) + 3 * nv - np - 1 + n;
-    uint8_t *block = malloc(g1n * sizeof(g1_affine_t) + nv * sizeof(g2_affine_t));
+    uint8_t *block = malloc(g1n * sizeof(cuzk_g1_affine_t) + nv * sizeof(cuzk_g2_affine_t));
     if (block == NULL) return cuzk_fail(err, CUZK_ERR_NOMEM, "zkey: no memory for %llu points",
                                         (unsigned long long)(g1n + nv));
-    g1_affine_t *g1 = (g1_affine_t *)block;
+    cuzk_g1_affine_t *g1 = (cuzk_g1_affine_t *)block;
     pk->vk.ic = g1;
     pk->a = (g1 += np + 1);
     pk->b_g1 = (g1 += nv);
     pk->l = (g1 += nv);
     pk->h = (g1 += nv - np - 1);
-    pk->b_g2 = (g2_affine_t *)(g1 + n);
-    g16_advise_huge(pk->h, n * sizeof(g1_affine_t));
+    pk->b_g2 = (cuzk_g2_affine_t *)(g1 + n);
+    cuzk_g16_advise_huge(pk->h, n * sizeof(cuzk_g1_affine_t));
     pk->storage = block;
 
     /* The matrices are built on one thread (about 40 % of the load of a SHA-256 key) while the points are
@@ -277,12 +277,12 @@ static cuzk_status zkey_parse(groth16_pk *pk, const uint8_t *buf, size_t len, un
         if (err != NULL) *err = cj.err;
     }
     if (s != CUZK_OK) {
-        r1cs_free(cj.circuit);
+        cuzk_r1cs_free(cj.circuit);
         free(block);
         return s;
     }
     pk->circuit = cj.circuit;
-    pk->conv = GROTH16_SNARKJS;
+    pk->conv = CUZK_GROTH16_SNARKJS;
     pk->vk.num_inputs = np + 1;
     pk->vk.storage = NULL; /* IC lives in pk->storage */
     pk->num_aux = nv - np - 1;
@@ -294,16 +294,16 @@ static cuzk_status zkey_parse(groth16_pk *pk, const uint8_t *buf, size_t len, un
     return CUZK_OK;
 }
 
-cuzk_status groth16_zkey_load(groth16_pk *pk, const char *path, unsigned flags, unsigned threads, cuzk_errmsg *err)
+cuzk_status cuzk_groth16_zkey_load(cuzk_groth16_pk *pk, const char *path, unsigned flags, unsigned threads, cuzk_errmsg *err)
 {
     memset(pk, 0, sizeof *pk);
     const uint8_t *d;
     size_t len;
-    cuzk_status s = r1cs_map_file(path, &d, &len, err);
+    cuzk_status s = cuzk_r1cs_map_file(path, &d, &len, err);
     if (s != CUZK_OK) return s;
-    unsigned ecflags = (flags & GROTH16_LOAD_SUBGROUP) ? 0 : EC_DECODE_SKIP_SUBGROUP;
+    unsigned ecflags = (flags & CUZK_GROTH16_LOAD_SUBGROUP) ? 0 : CUZK_EC_DECODE_SKIP_SUBGROUP;
     s = zkey_parse(pk, d ? d : (const uint8_t *)"", len, ecflags, threads, err);
-    r1cs_unmap_file(d, len);
+    cuzk_r1cs_unmap_file(d, len);
     if (s != CUZK_OK) memset(pk, 0, sizeof *pk);
     return s;
 }

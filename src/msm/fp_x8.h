@@ -4,14 +4,14 @@
  *
  * Representation: fpx8 holds 8 lanes (8 independent elements), limb k of all lanes in one 512-bit vector l[k]; an
  * element is Σ_k l[k]·2^(48k), 8 limbs of 48 bits = 384 bits. The radix 2^48 (rather than IFMA's native 2^52) makes
- * the Montgomery radix exactly R = 2^384, the one fp_t uses, so values move between fp_t and fpx8 by regrouping bits
+ * the Montgomery radix exactly R = 2^384, the one cuzk_fp_t uses, so values move between cuzk_fp_t and fpx8 by regrouping bits
  * (6-byte pieces of the 48-byte little-endian limbs), with no domain conversion, and fpx8_mul(a, b) = a·b/R as
- * fp_mul. The price is that the high half of a 48 x 48-bit product (bits 52..103) lands 4 bits into the next limb:
+ * cuzk_fp_mul. The price is that the high half of a 48 x 48-bit product (bits 52..103) lands 4 bits into the next limb:
  * those halves are summed per limb in H[] and shifted left by 4 once.
  *
  * Bounds: "normalized" means every limb < 2^48. fpx8_mul takes normalized inputs < 2p and returns a normalized value
  * < 2p: (a·b + m·p)/R < 4p²/R + p < 1.5p because p < 2^381 = R/8. fpx8_sub takes and returns normalized values in
- * [0, 2p); fpx8_canon maps [0, 2p) to [0, p), the canonical form fp_t uses (fp_eq compares limbs).
+ * [0, 2p); fpx8_canon maps [0, 2p) to [0, p), the canonical form cuzk_fp_t uses (cuzk_fp_eq compares limbs).
  * Column sums stay below 2^64: at most 17 low halves (< 2^52) and a carry per column, and H[] gathers at most 16 high
  * halves of < 2^44 each. */
 #ifndef CUZK_MSM_FP_X8_H
@@ -105,7 +105,7 @@ static inline void fpx8_canon(fpx8 *r, const fpx8 *a)
     _Pragma("GCC unroll 16") for (int k = 0; k < 8; k++) r->l[k] = _mm512_mask_mov_epi64(d[k], keep, a->l[k]);
 }
 
-/* Lane i of r = the fp_t at byte offset off[i] from base (8-byte loads; fp_t words are little-endian 64-bit). */
+/* Lane i of r = the cuzk_fp_t at byte offset off[i] from base (8-byte loads; cuzk_fp_t words are little-endian 64-bit). */
 static inline void fpx8_gather(fpx8 *r, const void *base, __m512i off)
 {
     const __m512i mask = _mm512_set1_epi64((long long)FPX8_MASK);
@@ -122,7 +122,7 @@ static inline void fpx8_gather(fpx8 *r, const void *base, __m512i off)
     r->l[7] = _mm512_srli_epi64(w[5], 16);
 }
 
-/* The fp_t of lane i (for the lanes set in m) is written at byte offset off[i] from base; a must be normalized and
+/* The cuzk_fp_t of lane i (for the lanes set in m) is written at byte offset off[i] from base; a must be normalized and
  * below 2^384. */
 static inline void fpx8_scatter(void *base, __mmask8 m, __m512i off, const fpx8 *a)
 {
@@ -137,7 +137,7 @@ static inline void fpx8_scatter(void *base, __mmask8 m, __m512i off, const fpx8 
         _mm512_mask_i64scatter_epi64(base, m, _mm512_add_epi64(off, _mm512_set1_epi64(8 * k)), w[k], 1);
 }
 
-static inline void fpx8_broadcast(fpx8 *r, const fp_t *a)
+static inline void fpx8_broadcast(fpx8 *r, const cuzk_fp_t *a)
 {
     fpx8 t;
     fpx8_gather(&t, a, _mm512_setzero_si512());

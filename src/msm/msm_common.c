@@ -18,7 +18,7 @@ static double msm_plan_cost(size_t n, unsigned threads, double bucket_cost, unsi
     return rounds * per_task;
 }
 
-void msm_plan_choose(msm_plan *p, size_t n, unsigned threads, double bucket_cost, unsigned bits)
+void cuzk_msm_plan_choose(msm_plan *p, size_t n, unsigned threads, double bucket_cost, unsigned bits)
 {
     if (threads == 0) threads = 1;
     p->c = 2;
@@ -39,17 +39,17 @@ void msm_plan_choose(msm_plan *p, size_t n, unsigned threads, double bucket_cost
     p->nw = (bits + p->c - 1) / p->c;
 }
 
-int msm_scalar_in_range(const uint64_t k[4])
+int cuzk_msm_scalar_in_range(const uint64_t k[4])
 {
-    for (size_t i = FR_LIMBS; i-- > 0;) {
-        if (k[i] != FR_MODULUS[i]) return k[i] < FR_MODULUS[i];
+    for (size_t i = CUZK_FR_LIMBS; i-- > 0;) {
+        if (k[i] != CUZK_FR_MODULUS[i]) return k[i] < CUZK_FR_MODULUS[i];
     }
     return 0;
 }
 
 /* Barrett division by m = z² = 0xac45a4010001a402_0000000100000000: with mu = floor(2^256 / m) (129 bits), the
  * estimate q' = floor(k·mu / 2^256) satisfies q − 1 <= q' <= q (k < 2^256), so one correction step gives q. */
-void msm_glv_split(uint64_t k1[2], uint64_t k2[2], const uint64_t k[4])
+void cuzk_msm_glv_split(uint64_t k1[2], uint64_t k2[2], const uint64_t k[4])
 {
     typedef unsigned __int128 u128;
     static const uint64_t M[2] = {0x0000000100000000ULL, 0xac45a4010001a402ULL};
@@ -106,7 +106,7 @@ static void *msm_thread_main(void *arg)
     return NULL;
 }
 
-void msm_parallel(unsigned threads, void (*fn)(void *ctx, unsigned id), void *ctx)
+void cuzk_msm_parallel(unsigned threads, void (*fn)(void *ctx, unsigned id), void *ctx)
 {
     if (threads <= 1) {
         fn(ctx, 0);

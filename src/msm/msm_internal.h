@@ -25,7 +25,7 @@ typedef struct {
 /* Chooses the plan of least estimated time for n points with scalars of `bits` bits (MSM_SCALAR_BITS or
  * MSM_GLV_BITS) on `threads` workers. bucket_cost is the cost of reducing one bucket relative to one bucket
  * addition. */
-void msm_plan_choose(msm_plan *p, size_t n, unsigned threads, double bucket_cost, unsigned bits);
+void cuzk_msm_plan_choose(msm_plan *p, size_t n, unsigned threads, double bucket_cost, unsigned bits);
 
 /* Signed digit of window j (width c) of a scalar k of `limbs` 64-bit limbs whose bit c·nw − 1 is clear:
  * d in [−2^(c−1), 2^(c−1)], with k = Σ_j d_j 2^(jc). Booth's rule: the c bits of the window, plus the bit just
@@ -51,14 +51,14 @@ static inline int32_t msm_digit(const uint64_t *k, unsigned limbs, unsigned j, u
 }
 
 /* k < r as plain integers. */
-int msm_scalar_in_range(const uint64_t k[4]);
+int cuzk_msm_scalar_in_range(const uint64_t k[4]);
 
 /* GLV split of k < r for G1: k = k1 + k2·z² with 0 <= k1, k2 < z² < 2^128 (z = −0xd201000000010000; r = z⁴ − z² + 1,
  * so k2 = floor(k / z²) <= z² − 1). k1 is written to k1[0..1], k2 to k2[0..1]. */
-void msm_glv_split(uint64_t k1[2], uint64_t k2[2], const uint64_t k[4]);
+void cuzk_msm_glv_split(uint64_t k1[2], uint64_t k2[2], const uint64_t k[4]);
 
 /* Runs fn(ctx, id) for id = 0 .. threads−1 (threads <= MSM_MAX_THREADS), id 0 on the calling thread, and waits for
  * all. When a thread cannot be created its share runs on the caller afterwards, so every id runs exactly once. */
-void msm_parallel(unsigned threads, void (*fn)(void *ctx, unsigned id), void *ctx);
+void cuzk_msm_parallel(unsigned threads, void (*fn)(void *ctx, unsigned id), void *ctx);
 
 #endif

@@ -1,11 +1,11 @@
 /* Pippenger MSM and bitmap batch addition, written once for G1 and G2. The including file defines:
- *   G(name)        the group prefix (g1_##name), with AFF, JAC, XYZZ its point types;
- *   FE, F(name)    the coordinate field (fp_t, fp_##name) and F_INV_VARTIME its variable-time inverse;
+ *   G(name)        the group prefix (cuzk_g1_##name), with AFF, JAC, XYZZ its point types;
+ *   FE, F(name)    the coordinate field (cuzk_fp_t, cuzk_fp_##name) and F_INV_VARTIME its variable-time inverse;
  *   MSM_CHUNK      how many points one batch of affine additions holds (one field inversion per round);
- *   MSM_BUCKET_COST the cost of reducing one bucket, in bucket additions (see msm_plan_choose);
+ *   MSM_BUCKET_COST the cost of reducing one bucket, in bucket additions (see cuzk_msm_plan_choose);
  *   MSM_GLV_PHI(r, p) optionally: the endomorphism ψ with ψ(P) = [z²]P (G1: (βx, −y)), which enables the GLV path.
  *
- * GLV (G1): k = k1 + k2·z² with k1, k2 < 2^128 (msm_glv_split), so Σ [k_i] P_i = Σ [k1_i] P_i + [k2_i] ψ(P_i): an
+ * GLV (G1): k = k1 + k2·z² with k1, k2 < 2^128 (cuzk_msm_glv_split), so Σ [k_i] P_i = Σ [k1_i] P_i + [k2_i] ψ(P_i): an
  * MSM of 2n points with 129-bit scalars, about half the windows of 2n points each, so the same bucket additions,
  * half the bucket reductions and doublings. The ψ(P_i) are computed once per call (one multiplication each) into the
  * scalar block; points are then numbered 0 .. 2n − 1, the second half being the ψ(P_i). Used for
@@ -19,7 +19,7 @@
  *      one run per bucket, and every run is halved in rounds of independent affine additions P + Q, all slopes
  *      of a round sharing one inversion (Montgomery's trick). Each addition costs 6 multiplications plus its share
  *      of the inversion, against 10–11 for a mixed XYZZ addition. With MSM_X8 (G1 on AVX-512 IFMA) large rounds
- *      run their inversion and additions 8 lanes at a time (G(x8_round), fp_x8.h). Any bucket distribution is handled: a bucket
+ *      run their inversion and additions 8 lanes at a time (G(x8_round), cuzk_fp_x8.h). Any bucket distribution is handled: a bucket
  *      holding every point just takes log2(n) rounds, and P + P and P + (−P) are recognized;
  *   3. the window sum Σ_b (b + 1)·S_b is formed by running sums from the top bucket down, many segments of
  *      buckets at a time so that these additions too are batched affine ones (bucket_reduce).
@@ -131,9 +131,9 @@ static inline uint8_t G(pair_kind)(FE *den, const AFF *p, const AFF *q, bool may
 }
 
 #ifdef MSM_X8
-/* The additions and doublings of a round, 8 at a time (fp_x8.h): slope i (i < ninv) belongs to operation vop[i],
+/* The additions and doublings of a round, 8 at a time (cuzk_fp_x8.h): slope i (i < ninv) belongs to operation vop[i],
  * with den[i] its denominator and inv[i] its numerator (y2 − y1, or 3x² for a doubling); the sum replaces them
- * (x in den[i], y in inv[i]), canonical as fp_eq needs, and the caller writes it to wk[op_dst] in order of
+ * (x in den[i], y in inv[i]), canonical as cuzk_fp_eq needs, and the caller writes it to wk[op_dst] in order of
  * operation, as the scalar round does: a later operation's sum may land on an earlier one's source, so writing
  * into wk here would clobber the sources of the copies (PAIR_A, PAIR_B) that run afterwards. Lane l of block b holds
  * slope 8b + l; the batch inversion keeps 8 running products, one per lane, and inverts the 8 with one field
@@ -517,7 +517,7 @@ typedef struct {
     uint64_t (*glv)[2]; /* GLV: k1 of scalar i at glv[i], k2 at glv[n + i] (k is then NULL) */
     AFF *phi;           /* GLV: ψ(bases[i]) */
     const AFF *bases;
-    const fr_t *mont;
+    const cuzk_fr_t *mont;
     const uint64_t (*raw)[4];
     size_t n;
     unsigned threads;
@@ -531,16 +531,16 @@ static void G(msm_prep_worker)(void *arg, unsigned id)
     for (size_t i = lo; i < hi; i++) {
         uint64_t tmp[4], *k = x->glv ? tmp : x->k[i];
         if (x->mont) {
-            fr_to_limbs(k, &x->mont[i]);
+            cuzk_fr_to_limbs(k, &x->mont[i]);
         } else {
-            if (!msm_scalar_in_range(x->raw[i])) atomic_store(&x->out_of_range, true);
+            if (!cuzk_msm_scalar_in_range(x->raw[i])) atomic_store(&x->out_of_range, true);
             memcpy(k, x->raw[i], sizeof tmp);
         }
         if (G(affine_is_infinity)(&x->bases[i])) memset(k, 0, sizeof tmp);
 #ifdef MSM_GLV_PHI
         if (x->glv) {
             /* a raw scalar >= r fails the call; its split is never used */
-            msm_glv_split(x->glv[i], x->glv[x->n + i], k);
+            cuzk_msm_glv_split(x->glv[i], x->glv[x->n + i], k);
             MSM_GLV_PHI(&x->phi[i], &x->bases[i]);
         }
 #endif
@@ -557,7 +557,7 @@ typedef struct {
     msm_plan plan;
     unsigned workers;
     size_t part_len, stride;
-    size_t bytes[MSM_SCRATCH_ALLOCS];
+    size_t bytes[CUZK_MSM_SCRATCH_ALLOCS];
 } G(msm_layout);
 
 static void G(msm_layout_of)(G(msm_layout) *l, size_t n, unsigned threads)
@@ -567,7 +567,7 @@ static void G(msm_layout_of)(G(msm_layout) *l, size_t n, unsigned threads)
     l->glv = n <= MSM_GLV_MAX_N;
 #endif
     l->points = l->glv ? 2 * n : n;
-    msm_plan_choose(&l->plan, l->points, threads, MSM_BUCKET_COST, l->glv ? MSM_GLV_BITS : MSM_SCALAR_BITS);
+    cuzk_msm_plan_choose(&l->plan, l->points, threads, MSM_BUCKET_COST, l->glv ? MSM_GLV_BITS : MSM_SCALAR_BITS);
     const unsigned ntasks = l->plan.nw * l->plan.parts;
     l->workers = threads < ntasks ? threads : ntasks;
     l->part_len = (l->points + l->plan.parts - 1) / l->plan.parts;
@@ -585,7 +585,7 @@ size_t G(msm_scratch_bytes)(size_t n, unsigned threads)
     G(msm_layout) l;
     G(msm_layout_of)(&l, n, threads);
     size_t sum = 0;
-    for (int i = 0; i < MSM_SCRATCH_ALLOCS; i++) sum += l.bytes[i];
+    for (int i = 0; i < CUZK_MSM_SCRATCH_ALLOCS; i++) sum += l.bytes[i];
     return sum;
 }
 
@@ -621,7 +621,7 @@ size_t G(msm_scratch_bytes_upto)(size_t n, unsigned threads)
 }
 
 /* The MSM proper; scalars come either as Fr elements (mont) or as canonical limbs (raw). */
-static cuzk_status G(msm_run)(JAC *r, const AFF *bases, const fr_t *mont, const uint64_t (*raw)[4], size_t n,
+static cuzk_status G(msm_run)(JAC *r, const AFF *bases, const cuzk_fr_t *mont, const uint64_t (*raw)[4], size_t n,
                               unsigned threads)
 {
     if (n > MSM_MAX_N) return CUZK_ERR_INVALID_ARG;
@@ -662,11 +662,11 @@ static cuzk_status G(msm_run)(JAC *r, const AFF *bases, const fr_t *mont, const 
     }
     prep.threads = (unsigned)prep_threads;
     atomic_init(&prep.out_of_range, false);
-    msm_parallel(prep.threads, G(msm_prep_worker), &prep);
+    cuzk_msm_parallel(prep.threads, G(msm_prep_worker), &prep);
     cuzk_status st = CUZK_ERR_SCALAR_RANGE;
     if (!atomic_load(&prep.out_of_range)) {
         atomic_init(&x.next_task, 0);
-        msm_parallel(x.workers, G(msm_worker), &x);
+        cuzk_msm_parallel(x.workers, G(msm_worker), &x);
 
         /* Horner over the windows, top down: acc = 2^c·acc + W_j */
         JAC acc, t;
@@ -696,7 +696,7 @@ cuzk_status G(msm_raw)(JAC *r, const AFF *bases, const uint64_t (*scalars)[4], s
     return G(msm_run)(r, bases, NULL, scalars, n, threads);
 }
 
-cuzk_status G(msm)(JAC *r, const AFF *bases, const fr_t *scalars, size_t n, unsigned threads)
+cuzk_status G(msm)(JAC *r, const AFF *bases, const cuzk_fr_t *scalars, size_t n, unsigned threads)
 {
     if (n == 0) {
         G(jac_set_infinity)(r);
@@ -763,7 +763,7 @@ static void G(badd_worker)(void *arg, unsigned id)
 /* The parts of a batch addition of n points on `threads` workers (1 .. MSM_MAX_THREADS), the workers' scratch
  * stride and the two blocks G(batch_add) requests (workers' scratch, part sums): the one sizing of both the
  * allocation and G(batch_add_scratch_bytes). */
-static size_t G(badd_layout)(size_t n, unsigned threads, size_t *stride, size_t bytes[BATCH_ADD_SCRATCH_ALLOCS])
+static size_t G(badd_layout)(size_t n, unsigned threads, size_t *stride, size_t bytes[CUZK_BATCH_ADD_SCRATCH_ALLOCS])
 {
     /* a few parts per worker balance the load; each part ends in a short tail of small rounds */
     size_t parts = threads == 1 ? 1 : (size_t)threads * 4;
@@ -780,7 +780,7 @@ size_t G(batch_add_scratch_bytes)(size_t n, unsigned threads)
     if (n > MSM_MAX_N) return 0;
     if (threads == 0) threads = 1;
     if (threads > MSM_MAX_THREADS) threads = MSM_MAX_THREADS;
-    size_t stride, bytes[BATCH_ADD_SCRATCH_ALLOCS];
+    size_t stride, bytes[CUZK_BATCH_ADD_SCRATCH_ALLOCS];
     G(badd_layout)(n, threads, &stride, bytes);
     return bytes[0] + bytes[1];
 }
@@ -794,7 +794,7 @@ cuzk_status G(batch_add)(JAC *r, const AFF *bases, const uint64_t *bitmap, size_
     x.bases = bases;
     x.bitmap = bitmap;
     x.n = n;
-    size_t bytes[BATCH_ADD_SCRATCH_ALLOCS];
+    size_t bytes[CUZK_BATCH_ADD_SCRATCH_ALLOCS];
     size_t parts = G(badd_layout)(n, threads, &x.scratch_stride, bytes);
     x.parts = (unsigned)parts;
     unsigned workers = threads < x.parts ? threads : x.parts;
@@ -806,7 +806,7 @@ cuzk_status G(batch_add)(JAC *r, const AFF *bases, const uint64_t *bitmap, size_
         return CUZK_ERR_NOMEM;
     }
     atomic_init(&x.next_part, 0);
-    msm_parallel(workers, G(badd_worker), &x);
+    cuzk_msm_parallel(workers, G(badd_worker), &x);
     JAC acc;
     G(jac_set_infinity)(&acc);
     for (size_t p = 0; p < parts; p++) G(jac_add)(&acc, &acc, &x.part_sum[p]);

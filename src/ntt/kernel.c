@@ -19,46 +19,46 @@
 #define NTT_MIN_CHUNK 2048
 
 /* (u, v) := (u + v, (u − v)·w) */
-static inline void dif_bfly(fr_t *u, fr_t *v, const fr_t *tw, size_t half, size_t idx, bool inverse)
+static inline void dif_bfly(cuzk_fr_t *u, cuzk_fr_t *v, const cuzk_fr_t *tw, size_t half, size_t idx, bool inverse)
 {
-    fr_t t;
+    cuzk_fr_t t;
     if (idx == 0) {
-        fr_sub(&t, u, v);
-        fr_add(u, u, v);
+        cuzk_fr_sub(&t, u, v);
+        cuzk_fr_add(u, u, v);
         *v = t;
     } else if (inverse) {
-        fr_sub(&t, v, u);
-        fr_add(u, u, v);
-        fr_mul(v, &t, &tw[half - idx]);
+        cuzk_fr_sub(&t, v, u);
+        cuzk_fr_add(u, u, v);
+        cuzk_fr_mul(v, &t, &tw[half - idx]);
     } else {
-        fr_sub(&t, u, v);
-        fr_add(u, u, v);
-        fr_mul(v, &t, &tw[idx]);
+        cuzk_fr_sub(&t, u, v);
+        cuzk_fr_add(u, u, v);
+        cuzk_fr_mul(v, &t, &tw[idx]);
     }
 }
 
 /* (u, v) := (u + w·v, u − w·v) */
-static inline void dit_bfly(fr_t *u, fr_t *v, const fr_t *tw, size_t half, size_t idx, bool inverse)
+static inline void dit_bfly(cuzk_fr_t *u, cuzk_fr_t *v, const cuzk_fr_t *tw, size_t half, size_t idx, bool inverse)
 {
-    fr_t m;
+    cuzk_fr_t m;
     if (idx == 0) {
         m = *v;
-        fr_sub(v, u, &m);
-        fr_add(u, u, &m);
+        cuzk_fr_sub(v, u, &m);
+        cuzk_fr_add(u, u, &m);
     } else if (inverse) {
-        fr_mul(&m, v, &tw[half - idx]);
-        fr_add(v, u, &m);
-        fr_sub(u, u, &m);
+        cuzk_fr_mul(&m, v, &tw[half - idx]);
+        cuzk_fr_add(v, u, &m);
+        cuzk_fr_sub(u, u, &m);
     } else {
-        fr_mul(&m, v, &tw[idx]);
-        fr_sub(v, u, &m);
-        fr_add(u, u, &m);
+        cuzk_fr_mul(&m, v, &tw[idx]);
+        cuzk_fr_sub(v, u, &m);
+        cuzk_fr_add(u, u, &m);
     }
 }
 
 typedef struct {
-    fr_t *x;
-    const ntt_domain *d;
+    cuzk_fr_t *x;
+    const cuzk_ntt_domain *d;
     bool inverse;
     size_t h; /* half-span of the sweep in progress */
     size_t m; /* block size */
@@ -71,7 +71,7 @@ static void dif_sweep(void *arg, size_t lo, size_t hi)
     size_t h = c->h, stride = c->d->n / (2 * h), half = c->d->n / 2;
     for (size_t q = lo; q < hi;) {
         size_t j = q % h, end = h - j < hi - q ? h : j + (hi - q);
-        fr_t *u = c->x + 2 * h * (q / h);
+        cuzk_fr_t *u = c->x + 2 * h * (q / h);
         for (size_t i = j; i < end; i++) dif_bfly(&u[i], &u[i + h], c->d->tw, half, i * stride, c->inverse);
         q += end - j;
     }
@@ -83,7 +83,7 @@ static void dit_sweep(void *arg, size_t lo, size_t hi)
     size_t h = c->h, stride = c->d->n / (2 * h), half = c->d->n / 2;
     for (size_t q = lo; q < hi;) {
         size_t j = q % h, end = h - j < hi - q ? h : j + (hi - q);
-        fr_t *u = c->x + 2 * h * (q / h);
+        cuzk_fr_t *u = c->x + 2 * h * (q / h);
         for (size_t i = j; i < end; i++) dit_bfly(&u[i], &u[i + h], c->d->tw, half, i * stride, c->inverse);
         q += end - j;
     }
@@ -95,7 +95,7 @@ static void dif_blocks(void *arg, size_t lo, size_t hi)
     const kernel_ctx *c = arg;
     size_t m = c->m, half = c->d->n / 2;
     for (size_t b = lo; b < hi; b++) {
-        fr_t *x = c->x + b * m;
+        cuzk_fr_t *x = c->x + b * m;
         for (size_t h = m / 2; h >= 1; h /= 2) {
             size_t stride = c->d->n / (2 * h);
             for (size_t j = 0; j < h; j++)
@@ -109,7 +109,7 @@ static void dit_blocks(void *arg, size_t lo, size_t hi)
     const kernel_ctx *c = arg;
     size_t m = c->m, half = c->d->n / 2;
     for (size_t b = lo; b < hi; b++) {
-        fr_t *x = c->x + b * m;
+        cuzk_fr_t *x = c->x + b * m;
         for (size_t h = 1; h < m; h *= 2) {
             size_t stride = c->d->n / (2 * h);
             for (size_t j = 0; j < h; j++)
@@ -119,7 +119,7 @@ static void dit_blocks(void *arg, size_t lo, size_t hi)
 }
 
 /* Block size and thread count for a transform: blocks of at most 2^NTT_BLOCK_LOG2, and at least one per thread. */
-static void kernel_plan(kernel_ctx *c, fr_t *x, const ntt_domain *d, bool inverse, unsigned *threads)
+static void kernel_plan(kernel_ctx *c, cuzk_fr_t *x, const cuzk_ntt_domain *d, bool inverse, unsigned *threads)
 {
     if (*threads == 0 || d->log2n < NTT_SERIAL_LOG2) *threads = 1;
     size_t m = d->n < ((size_t)1 << NTT_BLOCK_LOG2) ? d->n : (size_t)1 << NTT_BLOCK_LOG2;
@@ -131,18 +131,18 @@ static void kernel_plan(kernel_ctx *c, fr_t *x, const ntt_domain *d, bool invers
     c->m = m;
 }
 
-void ntt_dif(fr_t *x, const ntt_domain *d, bool inverse, unsigned threads)
+void cuzk_ntt_dif(cuzk_fr_t *x, const cuzk_ntt_domain *d, bool inverse, unsigned threads)
 {
     kernel_ctx c;
     kernel_plan(&c, x, d, inverse, &threads);
-    for (c.h = d->n / 2; c.h >= c.m; c.h /= 2) ntt_par_for(threads, d->n / 2, NTT_MIN_CHUNK, dif_sweep, &c);
-    ntt_par_for(threads, d->n / c.m, 1, dif_blocks, &c);
+    for (c.h = d->n / 2; c.h >= c.m; c.h /= 2) cuzk_ntt_par_for(threads, d->n / 2, NTT_MIN_CHUNK, dif_sweep, &c);
+    cuzk_ntt_par_for(threads, d->n / c.m, 1, dif_blocks, &c);
 }
 
-void ntt_dit(fr_t *x, const ntt_domain *d, bool inverse, unsigned threads)
+void cuzk_ntt_dit(cuzk_fr_t *x, const cuzk_ntt_domain *d, bool inverse, unsigned threads)
 {
     kernel_ctx c;
     kernel_plan(&c, x, d, inverse, &threads);
-    ntt_par_for(threads, d->n / c.m, 1, dit_blocks, &c);
-    for (c.h = c.m; c.h < d->n; c.h *= 2) ntt_par_for(threads, d->n / 2, NTT_MIN_CHUNK, dit_sweep, &c);
+    cuzk_ntt_par_for(threads, d->n / c.m, 1, dit_blocks, &c);
+    for (c.h = c.m; c.h < d->n; c.h *= 2) cuzk_ntt_par_for(threads, d->n / 2, NTT_MIN_CHUNK, dit_sweep, &c);
 }

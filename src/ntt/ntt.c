@@ -2,33 +2,33 @@
  * bit-reversal pass. Coset transforms scale the coefficients by powers of the shift. */
 #include "ntt_internal.h"
 
-void ntt_forward(fr_t *x, const ntt_domain *d, unsigned threads)
+void cuzk_ntt_forward(cuzk_fr_t *x, const cuzk_ntt_domain *d, unsigned threads)
 {
-    ntt_dif(x, d, false, threads);
-    ntt_bitrev(x, d->log2n, threads);
+    cuzk_ntt_dif(x, d, false, threads);
+    cuzk_ntt_bitrev(x, d->log2n, threads);
 }
 
-void ntt_inverse(fr_t *x, const ntt_domain *d, unsigned threads)
+void cuzk_ntt_inverse(cuzk_fr_t *x, const cuzk_ntt_domain *d, unsigned threads)
 {
-    ntt_dif(x, d, true, threads);
-    ntt_bitrev(x, d->log2n, threads);
-    ntt_scale_powers(&x, 1, d->n, &d->n_inv, NULL, threads);
+    cuzk_ntt_dif(x, d, true, threads);
+    cuzk_ntt_bitrev(x, d->log2n, threads);
+    cuzk_ntt_scale_powers(&x, 1, d->n, &d->n_inv, NULL, threads);
 }
 
 /* p(g·ω^i) = Σ_j (p_j·g^j)·ω^(i·j) */
-void ntt_coset_forward(fr_t *x, const ntt_domain *d, const fr_t *g, unsigned threads)
+void cuzk_ntt_coset_forward(cuzk_fr_t *x, const cuzk_ntt_domain *d, const cuzk_fr_t *g, unsigned threads)
 {
-    fr_t one;
-    fr_set_one(&one);
-    ntt_scale_powers(&x, 1, d->n, &one, g, threads);
-    ntt_forward(x, d, threads);
+    cuzk_fr_t one;
+    cuzk_fr_set_one(&one);
+    cuzk_ntt_scale_powers(&x, 1, d->n, &one, g, threads);
+    cuzk_ntt_forward(x, d, threads);
 }
 
-void ntt_coset_inverse(fr_t *x, const ntt_domain *d, const fr_t *g, unsigned threads)
+void cuzk_ntt_coset_inverse(cuzk_fr_t *x, const cuzk_ntt_domain *d, const cuzk_fr_t *g, unsigned threads)
 {
-    fr_t g_inv;
-    fr_inv_vartime(&g_inv, g);
-    ntt_dif(x, d, true, threads);
-    ntt_bitrev(x, d->log2n, threads);
-    ntt_scale_powers(&x, 1, d->n, &d->n_inv, &g_inv, threads);
+    cuzk_fr_t g_inv;
+    cuzk_fr_inv_vartime(&g_inv, g);
+    cuzk_ntt_dif(x, d, true, threads);
+    cuzk_ntt_bitrev(x, d->log2n, threads);
+    cuzk_ntt_scale_powers(&x, 1, d->n, &d->n_inv, &g_inv, threads);
 }

@@ -11,21 +11,21 @@
  * long (except when count itself is smaller), the first one on the calling thread. Falls back to running a range
  * inline when a thread cannot be started, so it never fails. */
 typedef void (*ntt_range_fn)(void *ctx, size_t lo, size_t hi);
-void ntt_par_for(unsigned threads, size_t count, size_t min_chunk, ntt_range_fn fn, void *ctx);
-/* The most ntt_par_for allocates on `threads` threads (one job record per range, only when there are two or more),
+void cuzk_ntt_par_for(unsigned threads, size_t count, size_t min_chunk, ntt_range_fn fn, void *ctx);
+/* The most cuzk_ntt_par_for allocates on `threads` threads (one job record per range, only when there are two or more),
  * live while it runs. */
-size_t ntt_par_for_bytes(unsigned threads);
+size_t cuzk_ntt_par_for_bytes(unsigned threads);
 
 /* Decimation in frequency: natural order in, bit-reversed order out. Decimation in time: bit-reversed in, natural
  * out. inverse selects ω^-1 (no 1/n scaling). */
-void ntt_dif(fr_t *x, const ntt_domain *d, bool inverse, unsigned threads);
-void ntt_dit(fr_t *x, const ntt_domain *d, bool inverse, unsigned threads);
+void cuzk_ntt_dif(cuzk_fr_t *x, const cuzk_ntt_domain *d, bool inverse, unsigned threads);
+void cuzk_ntt_dit(cuzk_fr_t *x, const cuzk_ntt_domain *d, bool inverse, unsigned threads);
 
 /* Bit-reversal permutation of n = 2^log2n elements. */
-void ntt_bitrev(fr_t *x, unsigned log2n, unsigned threads);
+void cuzk_ntt_bitrev(cuzk_fr_t *x, unsigned log2n, unsigned threads);
 
 /* x[v][i] := x[v][i]·s·g^i for i < n and each of the count vectors x[v]; g = NULL scales by s alone. Vectors
  * scaled together share the one multiplication that steps the power. */
-void ntt_scale_powers(fr_t *const *x, size_t count, size_t n, const fr_t *s, const fr_t *g, unsigned threads);
+void cuzk_ntt_scale_powers(cuzk_fr_t *const *x, size_t count, size_t n, const cuzk_fr_t *s, const cuzk_fr_t *g, unsigned threads);
 
 #endif

@@ -20,12 +20,12 @@ static void *par_run(void *arg)
     return NULL;
 }
 
-size_t ntt_par_for_bytes(unsigned threads)
+size_t cuzk_ntt_par_for_bytes(unsigned threads)
 {
     return threads > 1 ? threads * sizeof(par_job) : 0;
 }
 
-void ntt_par_for(unsigned threads, size_t count, size_t min_chunk, ntt_range_fn fn, void *ctx)
+void cuzk_ntt_par_for(unsigned threads, size_t count, size_t min_chunk, ntt_range_fn fn, void *ctx)
 {
     if (count == 0) return;
     if (min_chunk == 0) min_chunk = 1;

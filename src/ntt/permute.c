@@ -2,14 +2,14 @@
 #include "ntt_internal.h"
 
 typedef struct {
-    fr_t *x;
+    cuzk_fr_t *x;
     unsigned log2n;
 } bitrev_ctx;
 
 typedef struct {
-    fr_t *const *x;
+    cuzk_fr_t *const *x;
     size_t count;
-    const fr_t *s, *g;
+    const cuzk_fr_t *s, *g;
 } scale_ctx;
 
 static size_t bitrev_index(size_t i, unsigned log2n)
@@ -32,14 +32,14 @@ static size_t bitrev_index(size_t i, unsigned log2n)
 #define NTT_BITREV_TILE_LOG2 4
 #define NTT_BITREV_TILE ((size_t)1 << NTT_BITREV_TILE_LOG2)
 
-static void tile_load(fr_t *t, const fr_t *x, size_t base, unsigned high_shift)
+static void tile_load(cuzk_fr_t *t, const cuzk_fr_t *x, size_t base, unsigned high_shift)
 {
     for (size_t h = 0; h < NTT_BITREV_TILE; h++)
         for (size_t l = 0; l < NTT_BITREV_TILE; l++) t[h * NTT_BITREV_TILE + l] = x[base | h << high_shift | l];
 }
 
 /* Writes a tile loaded from the middle value mirrored to `base` to its bit-reversed places in tile `base`. */
-static void tile_store_reversed(fr_t *x, const fr_t *t, size_t base, unsigned high_shift)
+static void tile_store_reversed(cuzk_fr_t *x, const cuzk_fr_t *t, size_t base, unsigned high_shift)
 {
     for (size_t h = 0; h < NTT_BITREV_TILE; h++)
         for (size_t l = 0; l < NTT_BITREV_TILE; l++) {
@@ -52,7 +52,7 @@ static void bitrev_tiles(void *arg, size_t lo, size_t hi)
 {
     const bitrev_ctx *c = arg;
     unsigned mid_bits = c->log2n - 2 * NTT_BITREV_TILE_LOG2, high_shift = c->log2n - NTT_BITREV_TILE_LOG2;
-    fr_t ta[NTT_BITREV_TILE * NTT_BITREV_TILE], tb[NTT_BITREV_TILE * NTT_BITREV_TILE];
+    cuzk_fr_t ta[NTT_BITREV_TILE * NTT_BITREV_TILE], tb[NTT_BITREV_TILE * NTT_BITREV_TILE];
     for (size_t mid = lo; mid < hi; mid++) {
         size_t rmid = bitrev_index(mid, mid_bits);
         if (rmid < mid) continue;
@@ -73,20 +73,20 @@ static void bitrev_range(void *arg, size_t lo, size_t hi)
     for (size_t i = lo; i < hi; i++) {
         size_t r = bitrev_index(i, c->log2n);
         if (i < r) {
-            fr_t t = c->x[i];
+            cuzk_fr_t t = c->x[i];
             c->x[i] = c->x[r];
             c->x[r] = t;
         }
     }
 }
 
-void ntt_bitrev(fr_t *x, unsigned log2n, unsigned threads)
+void cuzk_ntt_bitrev(cuzk_fr_t *x, unsigned log2n, unsigned threads)
 {
     bitrev_ctx c = {x, log2n};
     if (log2n < 2 * NTT_BITREV_TILE_LOG2 + 6)
-        ntt_par_for(threads, (size_t)1 << log2n, 1 << 14, bitrev_range, &c);
+        cuzk_ntt_par_for(threads, (size_t)1 << log2n, 1 << 14, bitrev_range, &c);
     else
-        ntt_par_for(threads, (size_t)1 << (log2n - 2 * NTT_BITREV_TILE_LOG2), 16, bitrev_tiles, &c);
+        cuzk_ntt_par_for(threads, (size_t)1 << (log2n - 2 * NTT_BITREV_TILE_LOG2), 16, bitrev_tiles, &c);
 }
 
 static void scale_range(void *arg, size_t lo, size_t hi)
@@ -94,21 +94,21 @@ static void scale_range(void *arg, size_t lo, size_t hi)
     const scale_ctx *c = arg;
     if (c->g == NULL) {
         for (size_t v = 0; v < c->count; v++)
-            for (size_t i = lo; i < hi; i++) fr_mul(&c->x[v][i], &c->x[v][i], c->s);
+            for (size_t i = lo; i < hi; i++) cuzk_fr_mul(&c->x[v][i], &c->x[v][i], c->s);
         return;
     }
-    fr_t p;
+    cuzk_fr_t p;
     uint64_t e = lo;
-    fr_pow(&p, c->g, &e, 1);
-    fr_mul(&p, &p, c->s);
+    cuzk_fr_pow(&p, c->g, &e, 1);
+    cuzk_fr_mul(&p, &p, c->s);
     for (size_t i = lo; i < hi; i++) {
-        for (size_t v = 0; v < c->count; v++) fr_mul(&c->x[v][i], &c->x[v][i], &p);
-        fr_mul(&p, &p, c->g);
+        for (size_t v = 0; v < c->count; v++) cuzk_fr_mul(&c->x[v][i], &c->x[v][i], &p);
+        cuzk_fr_mul(&p, &p, c->g);
     }
 }
 
-void ntt_scale_powers(fr_t *const *x, size_t count, size_t n, const fr_t *s, const fr_t *g, unsigned threads)
+void cuzk_ntt_scale_powers(cuzk_fr_t *const *x, size_t count, size_t n, const cuzk_fr_t *s, const cuzk_fr_t *g, unsigned threads)
 {
     scale_ctx c = {x, count, s, g};
-    ntt_par_for(threads, n, 1 << 13, scale_range, &c);
+    cuzk_ntt_par_for(threads, n, 1 << 13, scale_range, &c);
 }

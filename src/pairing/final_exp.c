@@ -11,46 +11,46 @@
 #define X_ABS 0xd201000000010000ULL
 
 /* r = a^x for a in the cyclotomic subgroup, x = −|x|: square-and-multiply over |x|, then conjugate. */
-static void cyclotomic_exp_by_x(fp12_t *r, const fp12_t *a)
+static void cyclotomic_exp_by_x(cuzk_fp12_t *r, const cuzk_fp12_t *a)
 {
-    fp12_t acc = *a;
+    cuzk_fp12_t acc = *a;
     for (int bit = 62; bit >= 0; bit--) {
-        fp12_cyclotomic_sqr(&acc, &acc);
-        if ((X_ABS >> bit) & 1) fp12_mul(&acc, &acc, a);
+        cuzk_fp12_cyclotomic_sqr(&acc, &acc);
+        if ((X_ABS >> bit) & 1) cuzk_fp12_mul(&acc, &acc, a);
     }
-    fp12_conj(r, &acc);
+    cuzk_fp12_conj(r, &acc);
 }
 
-void final_exponentiation(fp12_t *r, const fp12_t *f)
+void cuzk_final_exponentiation(cuzk_fp12_t *r, const cuzk_fp12_t *f)
 {
-    fp12_t m, a, b, t;
+    cuzk_fp12_t m, a, b, t;
     /* easy part: m = f^(p^6 − 1), then m = m^(p^2 + 1) */
-    fp12_inv(&t, f);
-    fp12_conj(&m, f);
-    fp12_mul(&m, &m, &t);
-    fp12_frobenius(&t, &m, 2);
-    fp12_mul(&m, &m, &t);
+    cuzk_fp12_inv(&t, f);
+    cuzk_fp12_conj(&m, f);
+    cuzk_fp12_mul(&m, &m, &t);
+    cuzk_fp12_frobenius(&t, &m, 2);
+    cuzk_fp12_mul(&m, &m, &t);
 
     /* a = m^(x − 1), b = a^(x − 1) = m^((x − 1)²) */
     cyclotomic_exp_by_x(&a, &m);
-    fp12_conj(&t, &m);
-    fp12_mul(&a, &a, &t);
+    cuzk_fp12_conj(&t, &m);
+    cuzk_fp12_mul(&a, &a, &t);
     cyclotomic_exp_by_x(&b, &a);
-    fp12_conj(&t, &a);
-    fp12_mul(&b, &b, &t);
+    cuzk_fp12_conj(&t, &a);
+    cuzk_fp12_mul(&b, &b, &t);
     /* a = b^(x + p) */
     cyclotomic_exp_by_x(&a, &b);
-    fp12_frobenius(&t, &b, 1);
-    fp12_mul(&a, &a, &t);
+    cuzk_fp12_frobenius(&t, &b, 1);
+    cuzk_fp12_mul(&a, &a, &t);
     /* b = a^(x² + p² − 1) */
     cyclotomic_exp_by_x(&b, &a);
     cyclotomic_exp_by_x(&b, &b);
-    fp12_frobenius(&t, &a, 2);
-    fp12_mul(&b, &b, &t);
-    fp12_conj(&t, &a);
-    fp12_mul(&b, &b, &t);
+    cuzk_fp12_frobenius(&t, &a, 2);
+    cuzk_fp12_mul(&b, &b, &t);
+    cuzk_fp12_conj(&t, &a);
+    cuzk_fp12_mul(&b, &b, &t);
     /* r = b·m³ */
-    fp12_cyclotomic_sqr(&t, &m);
-    fp12_mul(&t, &t, &m);
-    fp12_mul(r, &b, &t);
+    cuzk_fp12_cyclotomic_sqr(&t, &m);
+    cuzk_fp12_mul(&t, &t, &m);
+    cuzk_fp12_mul(r, &b, &t);
 }

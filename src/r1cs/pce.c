@@ -53,16 +53,16 @@ static void section_lengths(uint64_t len[R1CS_SEC_COUNT], uint64_t ni, uint64_t 
         len[3 * k + R1CS_SEC_COL] = nnz[k] * 4;
         len[3 * k + R1CS_SEC_COEF] = nnz[k] * 4;
     }
-    len[R1CS_SEC_VALUES] = nvals * sizeof(fr_t);
+    len[R1CS_SEC_VALUES] = nvals * sizeof(cuzk_fr_t);
     len[R1CS_SEC_A_AUX] = r1cs_density_words(na) * 8;
     len[R1CS_SEC_B_INPUT] = r1cs_density_words(ni) * 8;
     len[R1CS_SEC_B_AUX] = r1cs_density_words(na) * 8;
 }
 
-static const void *section_ptr(const r1cs_t *r, int s)
+static const void *section_ptr(const cuzk_r1cs_t *r, int s)
 {
     if (s < 9) {
-        const r1cs_matrix *m = &r->m[s / 3];
+        const cuzk_r1cs_matrix *m = &r->m[s / 3];
         return s % 3 == R1CS_SEC_ROW_PTR ? (const void *)m->row_ptr
              : s % 3 == R1CS_SEC_COL     ? (const void *)m->col
                                          : (const void *)m->coef;
@@ -74,7 +74,7 @@ static const void *section_ptr(const r1cs_t *r, int s)
 }
 
 /* checksum = SHA-256(header with the checksum field zeroed ‖ density sections) */
-static void pce_checksum(const uint8_t *header, const r1cs_t *r, const uint64_t len[R1CS_SEC_COUNT], uint8_t out[32])
+static void pce_checksum(const uint8_t *header, const cuzk_r1cs_t *r, const uint64_t len[R1CS_SEC_COUNT], uint8_t out[32])
 {
     static const uint8_t zero[32];
     EVP_MD_CTX *ctx = EVP_MD_CTX_new();
@@ -87,13 +87,13 @@ static void pce_checksum(const uint8_t *header, const r1cs_t *r, const uint64_t 
     EVP_MD_CTX_free(ctx);
 }
 
-cuzk_status r1cs_pce_write(const r1cs_t *r, const char *path, r1cs_err *err)
+cuzk_status cuzk_r1cs_pce_write(const cuzk_r1cs_t *r, const char *path, cuzk_r1cs_err *err)
 {
     uint64_t nnz[3] = {r->m[0].nnz, r->m[1].nnz, r->m[2].nnz}, len[R1CS_SEC_COUNT], off[R1CS_SEC_COUNT];
     section_lengths(len, r->num_inputs, r->num_aux, r->num_constraints, r->num_values, nnz);
     uint8_t header[PCE_PAGE] = {0};
     uint64_t counts[7] = {r->num_inputs, r->num_aux, r->num_constraints, r->num_values, nnz[0], nnz[1], nnz[2]};
-    uint32_t version = R1CS_PCE_VERSION, hdr_size = PCE_PAGE, nsect = R1CS_SEC_COUNT;
+    uint32_t version = CUZK_R1CS_PCE_VERSION, hdr_size = PCE_PAGE, nsect = R1CS_SEC_COUNT;
     memcpy(header, PCE_MAGIC, 8);
     memcpy(header + OFF_VERSION, &version, 4);
     memcpy(header + OFF_HDR_SIZE, &hdr_size, 4);
@@ -132,8 +132,8 @@ static bool all_zero(const uint8_t *p, uint64_t n)
 }
 
 /* Header, counts and section table. Fills r's counts and pointers (into data) and len/off. */
-static cuzk_status pce_check_layout(const uint8_t *data, size_t size, r1cs_t *r, uint64_t len[R1CS_SEC_COUNT],
-                                    r1cs_err *err)
+static cuzk_status pce_check_layout(const uint8_t *data, size_t size, cuzk_r1cs_t *r, uint64_t len[R1CS_SEC_COUNT],
+                                    cuzk_r1cs_err *err)
 {
     if (size < 8) return cuzk_fail(err, CUZK_ERR_TRUNCATED, "file of %zu bytes is shorter than the magic", size);
     if (memcmp(data, PCE_MAGIC, 8) != 0) return cuzk_fail(err, CUZK_ERR_BAD_MAGIC, "not a PCE file (magic)");
@@ -141,8 +141,8 @@ static cuzk_status pce_check_layout(const uint8_t *data, size_t size, r1cs_t *r,
         return cuzk_fail(err, CUZK_ERR_TRUNCATED, "file of %zu bytes is shorter than the %u-byte header", size,
                          PCE_PAGE);
     uint32_t version = get32(data + OFF_VERSION);
-    if (version != R1CS_PCE_VERSION)
-        return cuzk_fail(err, CUZK_ERR_BAD_VERSION, "PCE version %u, expected %u", version, R1CS_PCE_VERSION);
+    if (version != CUZK_R1CS_PCE_VERSION)
+        return cuzk_fail(err, CUZK_ERR_BAD_VERSION, "PCE version %u, expected %u", version, CUZK_R1CS_PCE_VERSION);
     if (get32(data + OFF_HDR_SIZE) != PCE_PAGE || get32(data + OFF_NSECT) != R1CS_SEC_COUNT ||
         get32(data + OFF_FLAGS) != 0)
         return cuzk_fail(err, CUZK_ERR_BAD_HEADER, "header size %u, section count %u, flags %u: expected %u, %u, 0",
@@ -212,7 +212,7 @@ static cuzk_status pce_check_layout(const uint8_t *data, size_t size, r1cs_t *r,
     return CUZK_OK;
 }
 
-static cuzk_status pce_check_density(const r1cs_t *r, const uint64_t len[R1CS_SEC_COUNT], r1cs_err *err)
+static cuzk_status pce_check_density(const cuzk_r1cs_t *r, const uint64_t len[R1CS_SEC_COUNT], cuzk_r1cs_err *err)
 {
     /* the bitmaps are as large as their sections, which the file holds: no allocation beyond the file size */
     uint64_t *d[3];
@@ -221,7 +221,7 @@ static cuzk_status pce_check_density(const r1cs_t *r, const uint64_t len[R1CS_SE
     if (d[0] == NULL || d[1] == NULL || d[2] == NULL) {
         s = cuzk_fail(err, CUZK_ERR_NOMEM, "no memory for the density check");
     } else {
-        r1cs_compute_density(r, d[0], d[1], d[2]);
+        cuzk_r1cs_compute_density(r, d[0], d[1], d[2]);
         const uint64_t *have[3] = {r->a_aux_density, r->b_input_density, r->b_aux_density};
         for (int i = 0; i < 3 && s == CUZK_OK; i++)
             if (memcmp(d[i], have[i], len[R1CS_SEC_A_AUX + i]) != 0)
@@ -232,29 +232,29 @@ static cuzk_status pce_check_density(const r1cs_t *r, const uint64_t len[R1CS_SE
     return s;
 }
 
-cuzk_status r1cs_pce_load(const char *path, unsigned flags, const uint8_t expect_identity[32], r1cs_t **out,
-                          r1cs_err *err)
+cuzk_status cuzk_r1cs_pce_load(const char *path, unsigned flags, const uint8_t expect_identity[32], cuzk_r1cs_t **out,
+                          cuzk_r1cs_err *err)
 {
     *out = NULL;
     const uint8_t *data;
     size_t size;
-    cuzk_status s = r1cs_map_file(path, &data, &size, err);
+    cuzk_status s = cuzk_r1cs_map_file(path, &data, &size, err);
     if (s != CUZK_OK) return s;
-    r1cs_t *r = calloc(1, sizeof *r);
+    cuzk_r1cs_t *r = calloc(1, sizeof *r);
     if (r == NULL) {
-        r1cs_unmap_file(data, size);
+        cuzk_r1cs_unmap_file(data, size);
         return cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory");
     }
     r->map = (void *)data;
     r->map_len = size;
     uint64_t len[R1CS_SEC_COUNT];
     s = pce_check_layout(data, size, r, len, err);
-    if (s == CUZK_OK) s = r1cs_check_values(r, err);
-    for (int k = 0; k < 3 && s == CUZK_OK; k++) s = r1cs_check_matrix(r, k, err);
+    if (s == CUZK_OK) s = cuzk_r1cs_check_values(r, err);
+    for (int k = 0; k < 3 && s == CUZK_OK; k++) s = cuzk_r1cs_check_matrix(r, k, err);
     if (s == CUZK_OK) s = pce_check_density(r, len, err);
-    if (s == CUZK_OK && !(flags & R1CS_PCE_TRUSTED)) {
+    if (s == CUZK_OK && !(flags & CUZK_R1CS_PCE_TRUSTED)) {
         uint8_t h[32];
-        r1cs_identity(r, h);
+        cuzk_r1cs_identity(r, h);
         if (memcmp(h, r->identity, 32) != 0) {
             s = cuzk_fail(err, CUZK_ERR_CHECKSUM, "matrices do not hash to the stored identity");
         } else {
@@ -266,15 +266,15 @@ cuzk_status r1cs_pce_load(const char *path, unsigned flags, const uint8_t expect
     if (s == CUZK_OK && expect_identity != NULL && memcmp(expect_identity, r->identity, 32) != 0)
         s = cuzk_fail(err, CUZK_ERR_MISMATCH, "circuit identity differs from the one expected");
     if (s != CUZK_OK) {
-        r1cs_free(r);
+        cuzk_r1cs_free(r);
         return s;
     }
     *out = r;
     return CUZK_OK;
 }
 
-cuzk_status r1cs_pce_read_counts(const char *path, uint64_t *num_inputs, uint64_t *num_aux,
-                                 uint64_t *num_constraints, r1cs_err *err)
+cuzk_status cuzk_r1cs_pce_read_counts(const char *path, uint64_t *num_inputs, uint64_t *num_aux,
+                                 uint64_t *num_constraints, cuzk_r1cs_err *err)
 {
     uint8_t h[OFF_NSECT];
     int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -284,9 +284,9 @@ cuzk_status r1cs_pce_read_counts(const char *path, uint64_t *num_inputs, uint64_
     if (got != (ssize_t)sizeof h)
         return cuzk_fail(err, CUZK_ERR_TRUNCATED, "%s is shorter than the PCE header", path);
     if (memcmp(h, PCE_MAGIC, 8) != 0) return cuzk_fail(err, CUZK_ERR_BAD_MAGIC, "%s is not a PCE file (magic)", path);
-    if (get32(h + OFF_VERSION) != R1CS_PCE_VERSION)
+    if (get32(h + OFF_VERSION) != CUZK_R1CS_PCE_VERSION)
         return cuzk_fail(err, CUZK_ERR_BAD_VERSION, "%s: PCE version %u, expected %u", path, get32(h + OFF_VERSION),
-                         R1CS_PCE_VERSION);
+                         CUZK_R1CS_PCE_VERSION);
     uint64_t ni = get64(h + OFF_COUNTS), na = get64(h + OFF_COUNTS + 8), rows = get64(h + OFF_COUNTS + 16);
     if (ni == 0 || ni + na > UINT32_MAX || rows >= PCE_COUNT_LIMIT)
         return cuzk_fail(err, CUZK_ERR_BAD_HEADER, "%s: counts out of range (%llu inputs, %llu aux, %llu rows)", path,

@@ -12,7 +12,7 @@
 
 #include "r1cs_int.h"
 
-void r1cs_free(r1cs_t *r)
+void cuzk_r1cs_free(cuzk_r1cs_t *r)
 {
     if (r == NULL) return;
     if (r->map != NULL) munmap(r->map, r->map_len);
@@ -22,7 +22,7 @@ void r1cs_free(r1cs_t *r)
 
 /* ---- identity and densities -------------------------------------------------------------------------------------- */
 
-void r1cs_hash_matrices(const r1cs_t *r, EVP_MD_CTX *ctx)
+void cuzk_r1cs_hash_matrices(const cuzk_r1cs_t *r, EVP_MD_CTX *ctx)
 {
     static const char tag[] = "cuzk-r1cs-v1";
     uint64_t counts[7] = {r->num_inputs, r->num_aux, r->num_constraints, r->num_values,
@@ -30,27 +30,27 @@ void r1cs_hash_matrices(const r1cs_t *r, EVP_MD_CTX *ctx)
     EVP_DigestUpdate(ctx, tag, sizeof tag - 1);
     EVP_DigestUpdate(ctx, counts, sizeof counts);
     for (int k = 0; k < 3; k++) {
-        const r1cs_matrix *m = &r->m[k];
+        const cuzk_r1cs_matrix *m = &r->m[k];
         EVP_DigestUpdate(ctx, m->row_ptr, (r->num_constraints + 1) * sizeof(uint64_t));
         EVP_DigestUpdate(ctx, m->col, m->nnz * sizeof(uint32_t));
         EVP_DigestUpdate(ctx, m->coef, m->nnz * sizeof(uint32_t));
     }
-    EVP_DigestUpdate(ctx, r->values, (size_t)r->num_values * sizeof(fr_t));
+    EVP_DigestUpdate(ctx, r->values, (size_t)r->num_values * sizeof(cuzk_fr_t));
 }
 
-void r1cs_identity(const r1cs_t *r, uint8_t out[32])
+void cuzk_r1cs_identity(const cuzk_r1cs_t *r, uint8_t out[32])
 {
     EVP_MD_CTX *ctx = EVP_MD_CTX_new();
     EVP_DigestInit_ex(ctx, EVP_sha256(), NULL);
-    r1cs_hash_matrices(r, ctx);
+    cuzk_r1cs_hash_matrices(r, ctx);
     EVP_DigestFinal_ex(ctx, out, NULL);
     EVP_MD_CTX_free(ctx);
 }
 
-void r1cs_compute_density(const r1cs_t *r, uint64_t *a_aux, uint64_t *b_input, uint64_t *b_aux)
+void cuzk_r1cs_compute_density(const cuzk_r1cs_t *r, uint64_t *a_aux, uint64_t *b_input, uint64_t *b_aux)
 {
     uint32_t ni = r->num_inputs;
-    const r1cs_matrix *a = &r->m[R1CS_A], *b = &r->m[R1CS_B];
+    const cuzk_r1cs_matrix *a = &r->m[CUZK_R1CS_A], *b = &r->m[CUZK_R1CS_B];
     for (uint64_t k = 0; k < a->nnz; k++) {
         uint32_t c = a->col[k];
         if (c >= ni) a_aux[(c - ni) >> 6] |= 1ULL << ((c - ni) & 63);
@@ -66,27 +66,27 @@ void r1cs_compute_density(const r1cs_t *r, uint64_t *a_aux, uint64_t *b_input, u
 
 /* ---- validation (shared with the PCE loader) -------------------------------------------------------------------- */
 
-cuzk_status r1cs_check_values(const r1cs_t *r, r1cs_err *err)
+cuzk_status cuzk_r1cs_check_values(const cuzk_r1cs_t *r, cuzk_r1cs_err *err)
 {
-    fr_t one, minus_one;
-    fr_set_one(&one);
-    fr_neg(&minus_one, &one);
-    if (!fr_eq(&r->values[R1CS_COEF_ONE], &one) || !fr_eq(&r->values[R1CS_COEF_MINUS_ONE], &minus_one))
+    cuzk_fr_t one, minus_one;
+    cuzk_fr_set_one(&one);
+    cuzk_fr_neg(&minus_one, &one);
+    if (!cuzk_fr_eq(&r->values[CUZK_R1CS_COEF_ONE], &one) || !cuzk_fr_eq(&r->values[CUZK_R1CS_COEF_MINUS_ONE], &minus_one))
         return cuzk_fail(err, CUZK_ERR_R1CS_COEFF, "value table must start with 1 and -1");
     for (uint32_t i = 2; i < r->num_values; i++) {
-        fr_t v;
-        if (fr_from_mont_limbs(&v, r->values[i].l) != CUZK_OK)
+        cuzk_fr_t v;
+        if (cuzk_fr_from_mont_limbs(&v, r->values[i].l) != CUZK_OK)
             return cuzk_fail(err, CUZK_ERR_R1CS_COEFF, "value %u is not below r", i);
-        if (fr_is_zero(&v)) return cuzk_fail(err, CUZK_ERR_R1CS_COEFF, "value %u is zero", i);
+        if (cuzk_fr_is_zero(&v)) return cuzk_fail(err, CUZK_ERR_R1CS_COEFF, "value %u is zero", i);
     }
     return CUZK_OK;
 }
 
-cuzk_status r1cs_check_matrix(const r1cs_t *r, int k, r1cs_err *err)
+cuzk_status cuzk_r1cs_check_matrix(const cuzk_r1cs_t *r, int k, cuzk_r1cs_err *err)
 {
     static const char mname[3] = {'A', 'B', 'C'};
-    const r1cs_matrix *m = &r->m[k];
-    uint64_t nv = r1cs_num_vars(r);
+    const cuzk_r1cs_matrix *m = &r->m[k];
+    uint64_t nv = cuzk_r1cs_num_vars(r);
     if (m->row_ptr[0] != 0)
         return cuzk_fail(err, CUZK_ERR_R1CS_ROW_PTR, "%c.row_ptr[0] = %llu, must be 0", mname[k],
                          (unsigned long long)m->row_ptr[0]);
@@ -114,7 +114,7 @@ cuzk_status r1cs_check_matrix(const r1cs_t *r, int k, r1cs_err *err)
 
 /* ---- files ------------------------------------------------------------------------------------------------------- */
 
-cuzk_status r1cs_map_file(const char *path, const uint8_t **data, size_t *len, r1cs_err *err)
+cuzk_status cuzk_r1cs_map_file(const char *path, const uint8_t **data, size_t *len, cuzk_r1cs_err *err)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) return cuzk_fail(err, CUZK_ERR_IO, "cannot open %s: %s", path, strerror(errno));
@@ -137,12 +137,12 @@ cuzk_status r1cs_map_file(const char *path, const uint8_t **data, size_t *len, r
     return CUZK_OK;
 }
 
-void r1cs_unmap_file(const uint8_t *data, size_t len)
+void cuzk_r1cs_unmap_file(const uint8_t *data, size_t len)
 {
     if (data != NULL) munmap((void *)data, len);
 }
 
-cuzk_status r1cs_write_file(const char *path, const uint8_t *data, size_t len, r1cs_err *err)
+cuzk_status cuzk_r1cs_write_file(const char *path, const uint8_t *data, size_t len, cuzk_r1cs_err *err)
 {
     FILE *f = fopen(path, "wb");
     if (f == NULL) return cuzk_fail(err, CUZK_ERR_IO, "cannot create %s: %s", path, strerror(errno));
@@ -165,15 +165,15 @@ typedef struct {
 
 typedef struct {
     uint32_t key;
-    fr_t coeff;
+    cuzk_fr_t coeff;
 } bterm;
 
-struct r1cs_builder {
+struct cuzk_r1cs_builder {
     uint32_t num_inputs, num_aux;
     uint64_t rows, rows_cap;
     bmatrix m[3];
     /* distinct coefficients, interned through an open-addressing table of id+1 (0 = empty) */
-    fr_t *values;
+    cuzk_fr_t *values;
     uint32_t num_values, values_cap;
     uint32_t *slots;
     uint64_t slot_mask;
@@ -181,7 +181,7 @@ struct r1cs_builder {
     size_t scratch_cap;
 };
 
-static uint64_t coeff_hash(const fr_t *c)
+static uint64_t coeff_hash(const cuzk_fr_t *c)
 {
     uint64_t h = c->l[0] ^ (c->l[1] * 0x9e3779b97f4a7c15ULL) ^ c->l[2] ^ (c->l[3] << 17);
     h ^= h >> 29;
@@ -189,7 +189,7 @@ static uint64_t coeff_hash(const fr_t *c)
     return h ^ (h >> 32);
 }
 
-static cuzk_status intern_grow(r1cs_builder *b)
+static cuzk_status intern_grow(cuzk_r1cs_builder *b)
 {
     uint64_t nslots = (b->slot_mask + 1) * 2;
     uint32_t *slots = calloc(nslots, sizeof *slots);
@@ -205,11 +205,11 @@ static cuzk_status intern_grow(r1cs_builder *b)
     return CUZK_OK;
 }
 
-static cuzk_status intern(r1cs_builder *b, const fr_t *c, uint32_t *id)
+static cuzk_status intern(cuzk_r1cs_builder *b, const cuzk_fr_t *c, uint32_t *id)
 {
     uint64_t s = coeff_hash(c) & b->slot_mask;
     for (; b->slots[s] != 0; s = (s + 1) & b->slot_mask) {
-        if (fr_eq(&b->values[b->slots[s] - 1], c)) {
+        if (cuzk_fr_eq(&b->values[b->slots[s] - 1], c)) {
             *id = b->slots[s] - 1;
             return CUZK_OK;
         }
@@ -217,7 +217,7 @@ static cuzk_status intern(r1cs_builder *b, const fr_t *c, uint32_t *id)
     if (b->num_values == UINT32_MAX - 1) return CUZK_ERR_TOO_LARGE;
     if (b->num_values == b->values_cap) {
         uint32_t cap = b->values_cap * 2;
-        fr_t *v = realloc(b->values, (size_t)cap * sizeof *v);
+        cuzk_fr_t *v = realloc(b->values, (size_t)cap * sizeof *v);
         if (v == NULL) return CUZK_ERR_NOMEM;
         b->values = v;
         b->values_cap = cap;
@@ -230,10 +230,10 @@ static cuzk_status intern(r1cs_builder *b, const fr_t *c, uint32_t *id)
     return CUZK_OK;
 }
 
-r1cs_builder *r1cs_builder_new(uint32_t num_inputs)
+cuzk_r1cs_builder *cuzk_r1cs_builder_new(uint32_t num_inputs)
 {
     if (num_inputs == 0 || num_inputs >= KEY_AUX) return NULL;
-    r1cs_builder *b = calloc(1, sizeof *b);
+    cuzk_r1cs_builder *b = calloc(1, sizeof *b);
     if (b == NULL) return NULL;
     b->num_inputs = num_inputs;
     b->rows_cap = 1024;
@@ -250,18 +250,18 @@ r1cs_builder *r1cs_builder_new(uint32_t num_inputs)
         ok = b->m[k].row_ptr != NULL && b->m[k].col != NULL && b->m[k].coef != NULL;
         if (ok) b->m[k].row_ptr[0] = 0;
     }
-    fr_t one, minus_one;
+    cuzk_fr_t one, minus_one;
     uint32_t id;
-    fr_set_one(&one);
-    fr_neg(&minus_one, &one);
+    cuzk_fr_set_one(&one);
+    cuzk_fr_neg(&minus_one, &one);
     if (!ok || intern(b, &one, &id) != CUZK_OK || intern(b, &minus_one, &id) != CUZK_OK) {
-        r1cs_builder_free(b);
+        cuzk_r1cs_builder_free(b);
         return NULL;
     }
     return b;
 }
 
-void r1cs_builder_free(r1cs_builder *b)
+void cuzk_r1cs_builder_free(cuzk_r1cs_builder *b)
 {
     if (b == NULL) return;
     for (int k = 0; k < 3; k++) {
@@ -275,26 +275,26 @@ void r1cs_builder_free(r1cs_builder *b)
     free(b);
 }
 
-cuzk_status r1cs_builder_alloc_input(r1cs_builder *b, r1cs_var *out)
+cuzk_status cuzk_r1cs_builder_alloc_input(cuzk_r1cs_builder *b, cuzk_r1cs_var *out)
 {
     if (b->num_inputs + 1 >= KEY_AUX || (uint64_t)b->num_inputs + b->num_aux + 1 > UINT32_MAX)
         return CUZK_ERR_TOO_LARGE;
-    *out = R1CS_INPUT(b->num_inputs++);
+    *out = CUZK_R1CS_INPUT(b->num_inputs++);
     return CUZK_OK;
 }
 
-cuzk_status r1cs_builder_alloc_aux(r1cs_builder *b, r1cs_var *out)
+cuzk_status cuzk_r1cs_builder_alloc_aux(cuzk_r1cs_builder *b, cuzk_r1cs_var *out)
 {
     if (b->num_aux + 1 >= KEY_AUX || (uint64_t)b->num_inputs + b->num_aux + 1 > UINT32_MAX) return CUZK_ERR_TOO_LARGE;
-    *out = R1CS_AUX(b->num_aux++);
+    *out = CUZK_R1CS_AUX(b->num_aux++);
     return CUZK_OK;
 }
 
-cuzk_status r1cs_builder_alloc_aux_n(r1cs_builder *b, uint32_t n, r1cs_var *first)
+cuzk_status cuzk_r1cs_builder_alloc_aux_n(cuzk_r1cs_builder *b, uint32_t n, cuzk_r1cs_var *first)
 {
     if ((uint64_t)b->num_aux + n >= KEY_AUX || (uint64_t)b->num_inputs + b->num_aux + n > UINT32_MAX)
         return CUZK_ERR_TOO_LARGE;
-    *first = R1CS_AUX(b->num_aux);
+    *first = CUZK_R1CS_AUX(b->num_aux);
     b->num_aux += n;
     return CUZK_OK;
 }
@@ -306,7 +306,7 @@ static int bterm_cmp(const void *x, const void *y)
 }
 
 /* Sorts one linear combination by column, sums repeats, drops zeros and appends it as the next row of m. */
-static cuzk_status append_lc(r1cs_builder *b, bmatrix *m, const r1cs_term *t, size_t n)
+static cuzk_status append_lc(cuzk_r1cs_builder *b, bmatrix *m, const cuzk_r1cs_term *t, size_t n)
 {
     if (n > b->scratch_cap) {
         bterm *s = realloc(b->scratch, n * sizeof *s);
@@ -333,10 +333,10 @@ static cuzk_status append_lc(r1cs_builder *b, bmatrix *m, const r1cs_term *t, si
         m->cap = cap;
     }
     for (size_t i = 0; i < n;) {
-        fr_t sum = b->scratch[i].coeff;
+        cuzk_fr_t sum = b->scratch[i].coeff;
         size_t j = i + 1;
-        for (; j < n && b->scratch[j].key == b->scratch[i].key; j++) fr_add(&sum, &sum, &b->scratch[j].coeff);
-        if (!fr_is_zero(&sum)) {
+        for (; j < n && b->scratch[j].key == b->scratch[i].key; j++) cuzk_fr_add(&sum, &sum, &b->scratch[j].coeff);
+        if (!cuzk_fr_is_zero(&sum)) {
             uint32_t id;
             cuzk_status s = intern(b, &sum, &id);
             if (s != CUZK_OK) return s;
@@ -350,8 +350,8 @@ static cuzk_status append_lc(r1cs_builder *b, bmatrix *m, const r1cs_term *t, si
     return CUZK_OK;
 }
 
-cuzk_status r1cs_builder_enforce(r1cs_builder *b, const r1cs_term *a, size_t na, const r1cs_term *bt, size_t nb,
-                                 const r1cs_term *c, size_t nc)
+cuzk_status cuzk_r1cs_builder_enforce(cuzk_r1cs_builder *b, const cuzk_r1cs_term *a, size_t na, const cuzk_r1cs_term *bt, size_t nb,
+                                 const cuzk_r1cs_term *c, size_t nc)
 {
     if (b->rows == b->rows_cap) {
         uint64_t cap = b->rows_cap * 2;
@@ -362,7 +362,7 @@ cuzk_status r1cs_builder_enforce(r1cs_builder *b, const r1cs_term *a, size_t na,
         }
         b->rows_cap = cap;
     }
-    const r1cs_term *lc[3] = {a, bt, c};
+    const cuzk_r1cs_term *lc[3] = {a, bt, c};
     size_t n[3] = {na, nb, nc};
     for (int k = 0; k < 3; k++) {
         cuzk_status s = append_lc(b, &b->m[k], lc[k], n[k]);
@@ -380,11 +380,11 @@ cuzk_status r1cs_builder_enforce(r1cs_builder *b, const r1cs_term *a, size_t na,
  * next id at its first appearance scanning A, B, C row by row, and values nobody references are dropped. rep (may be
  * NULL) maps each old id to the smallest id holding the same value, so that duplicates merge. The new table goes to
  * *out (malloc'd), its length to *out_n. */
-static cuzk_status renumber_coefs(uint32_t *const coef[3], const uint64_t nnz[3], const fr_t *values, uint32_t nvals,
-                                  const uint32_t *rep, fr_t **out, uint32_t *out_n)
+static cuzk_status renumber_coefs(uint32_t *const coef[3], const uint64_t nnz[3], const cuzk_fr_t *values, uint32_t nvals,
+                                  const uint32_t *rep, cuzk_fr_t **out, uint32_t *out_n)
 {
     uint32_t *renum = malloc((size_t)nvals * sizeof *renum);
-    fr_t *table = malloc((size_t)nvals * sizeof *table);
+    cuzk_fr_t *table = malloc((size_t)nvals * sizeof *table);
     if (renum == NULL || table == NULL) {
         free(renum);
         free(table);
@@ -414,7 +414,7 @@ static cuzk_status renumber_coefs(uint32_t *const coef[3], const uint64_t nnz[3]
 }
 
 /* Fills r's densities (allocating them into r->heap) and identity. */
-static cuzk_status finish_system(r1cs_t *r)
+static cuzk_status finish_system(cuzk_r1cs_t *r)
 {
     uint64_t wa = r1cs_density_words(r->num_aux), wi = r1cs_density_words(r->num_inputs);
     uint64_t *dens[3] = {calloc(wa ? wa : 1, 8), calloc(wi, 8), calloc(wa ? wa : 1, 8)};
@@ -423,17 +423,17 @@ static cuzk_status finish_system(r1cs_t *r)
     r->a_aux_density = dens[0];
     r->b_input_density = dens[1];
     r->b_aux_density = dens[2];
-    r1cs_compute_density(r, dens[0], dens[1], dens[2]);
-    r1cs_identity(r, r->identity);
+    cuzk_r1cs_compute_density(r, dens[0], dens[1], dens[2]);
+    cuzk_r1cs_identity(r, r->identity);
     return CUZK_OK;
 }
 
-cuzk_status r1cs_builder_finish(r1cs_builder *b, r1cs_t **out)
+cuzk_status cuzk_r1cs_builder_finish(cuzk_r1cs_builder *b, cuzk_r1cs_t **out)
 {
     *out = NULL;
-    r1cs_t *r = calloc(1, sizeof *r);
+    cuzk_r1cs_t *r = calloc(1, sizeof *r);
     if (r == NULL) {
-        r1cs_builder_free(b);
+        cuzk_r1cs_builder_free(b);
         return CUZK_ERR_NOMEM;
     }
     r->num_inputs = b->num_inputs;
@@ -457,14 +457,14 @@ cuzk_status r1cs_builder_finish(r1cs_builder *b, r1cs_t **out)
     }
     uint32_t *coef[3] = {r->heap[R1CS_SEC_COEF], r->heap[3 + R1CS_SEC_COEF], r->heap[6 + R1CS_SEC_COEF]};
     uint64_t nnz[3] = {r->m[0].nnz, r->m[1].nnz, r->m[2].nnz};
-    fr_t *values = NULL;
+    cuzk_fr_t *values = NULL;
     cuzk_status s = renumber_coefs(coef, nnz, b->values, b->num_values, NULL, &values, &r->num_values);
-    r1cs_builder_free(b);
+    cuzk_r1cs_builder_free(b);
     r->values = values;
     r->heap[R1CS_SEC_VALUES] = values;
     if (s == CUZK_OK) s = finish_system(r);
     if (s != CUZK_OK) {
-        r1cs_free(r);
+        cuzk_r1cs_free(r);
         return s;
     }
     *out = r;
@@ -475,15 +475,15 @@ cuzk_status r1cs_builder_finish(r1cs_builder *b, r1cs_t **out)
 
 static int value_cmp(const void *x, const void *y, void *ctx)
 {
-    const fr_t *v = ctx;
+    const cuzk_fr_t *v = ctx;
     uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
-    for (int i = FR_LIMBS - 1; i >= 0; i--)
+    for (int i = CUZK_FR_LIMBS - 1; i >= 0; i--)
         if (v[a].l[i] != v[b].l[i]) return v[a].l[i] < v[b].l[i] ? -1 : 1;
     return (a > b) - (a < b);
 }
 
 /* rep[id] = the smallest id holding the same value (Montgomery limbs are canonical, so equal limbs = equal values). */
-static cuzk_status duplicate_map(const fr_t *values, uint32_t n, uint32_t **rep_out)
+static cuzk_status duplicate_map(const cuzk_fr_t *values, uint32_t n, uint32_t **rep_out)
 {
     uint32_t *order = malloc((size_t)n * sizeof *order), *rep = malloc((size_t)n * sizeof *rep);
     if (order == NULL || rep == NULL) {
@@ -495,7 +495,7 @@ static cuzk_status duplicate_map(const fr_t *values, uint32_t n, uint32_t **rep_
     qsort_r(order, n, sizeof *order, value_cmp, (void *)values);
     for (uint32_t i = 0; i < n;) {
         uint32_t j = i;
-        while (j < n && fr_eq(&values[order[j]], &values[order[i]])) rep[order[j++]] = order[i];
+        while (j < n && cuzk_fr_eq(&values[order[j]], &values[order[i]])) rep[order[j++]] = order[i];
         i = j;
     }
     free(order);
@@ -503,13 +503,13 @@ static cuzk_status duplicate_map(const fr_t *values, uint32_t n, uint32_t **rep_
     return CUZK_OK;
 }
 
-cuzk_status r1cs_adopt(r1cs_parts *p, r1cs_t **out, r1cs_err *err)
+cuzk_status cuzk_r1cs_adopt(cuzk_r1cs_parts *p, cuzk_r1cs_t **out, cuzk_r1cs_err *err)
 {
     *out = NULL;
-    r1cs_parts q = *p;
+    cuzk_r1cs_parts q = *p;
     memset(p, 0, sizeof *p);
-    /* ownership passes to r at once, so that every exit below frees the arrays exactly once (through r1cs_free) */
-    r1cs_t *r = calloc(1, sizeof *r);
+    /* ownership passes to r at once, so that every exit below frees the arrays exactly once (through cuzk_r1cs_free) */
+    cuzk_r1cs_t *r = calloc(1, sizeof *r);
     if (r == NULL) {
         for (int k = 0; k < 3; k++) {
             free(q.row_ptr[k]);
@@ -548,11 +548,11 @@ cuzk_status r1cs_adopt(r1cs_parts *p, r1cs_t **out, r1cs_err *err)
                       (unsigned long long)q.num_inputs + q.num_aux);
     else if (q.num_values < 2)
         s = cuzk_fail(err, CUZK_ERR_R1CS_COEFF, "value table of %u entries lacks 1 and -1", q.num_values);
-    if (s == CUZK_OK) s = r1cs_check_values(r, err);
-    for (int k = 0; k < 3 && s == CUZK_OK; k++) s = r1cs_check_matrix(r, k, err);
+    if (s == CUZK_OK) s = cuzk_r1cs_check_values(r, err);
+    for (int k = 0; k < 3 && s == CUZK_OK; k++) s = cuzk_r1cs_check_matrix(r, k, err);
     uint32_t *rep = NULL;
     if (s == CUZK_OK) s = duplicate_map(q.values, q.num_values, &rep);
-    fr_t *values = NULL;
+    cuzk_fr_t *values = NULL;
     if (s == CUZK_OK) s = renumber_coefs(q.coef, q.nnz, q.values, q.num_values, rep, &values, &r->num_values);
     free(rep);
     if (s == CUZK_OK) {
@@ -563,7 +563,7 @@ cuzk_status r1cs_adopt(r1cs_parts *p, r1cs_t **out, r1cs_err *err)
     }
     if (s != CUZK_OK) {
         if (s == CUZK_ERR_NOMEM) cuzk_fail(err, s, "out of memory");
-        r1cs_free(r);
+        cuzk_r1cs_free(r);
         return s;
     }
     *out = r;

@@ -12,29 +12,29 @@
 #define CHUNK_ROWS 2048
 
 typedef struct {
-    const r1cs_t *r;
-    const fr_t *z;
-    fr_t *out[3];
-    r1cs_c_mode mode;
+    const cuzk_r1cs_t *r;
+    const cuzk_fr_t *z;
+    cuzk_fr_t *out[3];
+    cuzk_r1cs_c_mode mode;
     bool check;
     atomic_uint_fast64_t next;
     atomic_uint_fast64_t first_bad; /* UINT64_MAX: none yet */
 } spmv_job;
 
-static void row_dot(fr_t *out, const fr_t *values, const r1cs_matrix *m, uint64_t row, const fr_t *z)
+static void row_dot(cuzk_fr_t *out, const cuzk_fr_t *values, const cuzk_r1cs_matrix *m, uint64_t row, const cuzk_fr_t *z)
 {
-    fr_t acc, t;
-    fr_set_zero(&acc);
+    cuzk_fr_t acc, t;
+    cuzk_fr_set_zero(&acc);
     for (uint64_t k = m->row_ptr[row], end = m->row_ptr[row + 1]; k < end; k++) {
-        const fr_t *x = &z[m->col[k]];
+        const cuzk_fr_t *x = &z[m->col[k]];
         uint32_t id = m->coef[k];
-        if (id == R1CS_COEF_ONE) {
-            fr_add(&acc, &acc, x);
-        } else if (id == R1CS_COEF_MINUS_ONE) {
-            fr_sub(&acc, &acc, x);
+        if (id == CUZK_R1CS_COEF_ONE) {
+            cuzk_fr_add(&acc, &acc, x);
+        } else if (id == CUZK_R1CS_COEF_MINUS_ONE) {
+            cuzk_fr_sub(&acc, &acc, x);
         } else {
-            fr_mul(&t, &values[id], x);
-            fr_add(&acc, &acc, &t);
+            cuzk_fr_mul(&t, &values[id], x);
+            cuzk_fr_add(&acc, &acc, &t);
         }
     }
     *out = acc;
@@ -50,35 +50,35 @@ static void note_bad_row(spmv_job *job, uint64_t row)
 static void *spmv_worker(void *arg)
 {
     spmv_job *job = arg;
-    const r1cs_t *r = job->r;
+    const cuzk_r1cs_t *r = job->r;
     uint64_t rows = r->num_constraints;
     for (;;) {
         uint64_t lo = atomic_fetch_add(&job->next, CHUNK_ROWS);
         if (lo >= rows) break;
         uint64_t hi = rows - lo < CHUNK_ROWS ? rows : lo + CHUNK_ROWS;
         for (uint64_t i = lo; i < hi; i++) {
-            fr_t a, b, c;
-            row_dot(&a, r->values, &r->m[R1CS_A], i, job->z);
-            row_dot(&b, r->values, &r->m[R1CS_B], i, job->z);
+            cuzk_fr_t a, b, c;
+            row_dot(&a, r->values, &r->m[CUZK_R1CS_A], i, job->z);
+            row_dot(&b, r->values, &r->m[CUZK_R1CS_B], i, job->z);
             if (job->out[0] != NULL) job->out[0][i] = a;
             if (job->out[1] != NULL) job->out[1][i] = b;
-            if (job->mode == R1CS_C_MATRIX) {
-                if (job->out[2] != NULL) row_dot(&job->out[2][i], r->values, &r->m[R1CS_C], i, job->z);
+            if (job->mode == CUZK_R1CS_C_MATRIX) {
+                if (job->out[2] != NULL) row_dot(&job->out[2][i], r->values, &r->m[CUZK_R1CS_C], i, job->z);
                 continue;
             }
-            fr_t ab;
-            fr_mul(&ab, &a, &b);
+            cuzk_fr_t ab;
+            cuzk_fr_mul(&ab, &a, &b);
             if (job->out[2] != NULL) job->out[2][i] = ab;
             if (job->check) {
-                row_dot(&c, r->values, &r->m[R1CS_C], i, job->z);
-                if (!fr_eq(&ab, &c)) note_bad_row(job, i);
+                row_dot(&c, r->values, &r->m[CUZK_R1CS_C], i, job->z);
+                if (!cuzk_fr_eq(&ab, &c)) note_bad_row(job, i);
             }
         }
     }
     return NULL;
 }
 
-size_t r1cs_spmv_scratch_bytes(unsigned threads)
+size_t cuzk_r1cs_spmv_scratch_bytes(unsigned threads)
 {
     return threads > 1 ? (threads - 1) * sizeof(pthread_t) : 0;
 }
@@ -88,7 +88,7 @@ static void spmv_run(spmv_job *job, unsigned threads)
     if (threads == 0) threads = 1;
     uint64_t chunks = (job->r->num_constraints + CHUNK_ROWS - 1) / CHUNK_ROWS;
     if (threads > chunks) threads = chunks ? (unsigned)chunks : 1;
-    pthread_t *tid = threads > 1 ? malloc(r1cs_spmv_scratch_bytes(threads)) : NULL;
+    pthread_t *tid = threads > 1 ? malloc(cuzk_r1cs_spmv_scratch_bytes(threads)) : NULL;
     unsigned started = 0;
     if (tid != NULL)
         while (started < threads - 1 && pthread_create(&tid[started], NULL, spmv_worker, job) == 0) started++;
@@ -97,12 +97,12 @@ static void spmv_run(spmv_job *job, unsigned threads)
     free(tid);
 }
 
-cuzk_status r1cs_spmv(const r1cs_t *r, const fr_t *z, fr_t *a, fr_t *b, fr_t *c, r1cs_c_mode mode, unsigned threads,
+cuzk_status cuzk_r1cs_spmv(const cuzk_r1cs_t *r, const cuzk_fr_t *z, cuzk_fr_t *a, cuzk_fr_t *b, cuzk_fr_t *c, cuzk_r1cs_c_mode mode, unsigned threads,
                       uint64_t *first_bad_row)
 {
-    if (r == NULL || z == NULL || (mode != R1CS_C_MATRIX && mode != R1CS_C_PRODUCT && mode != R1CS_C_CHECKED))
+    if (r == NULL || z == NULL || (mode != CUZK_R1CS_C_MATRIX && mode != CUZK_R1CS_C_PRODUCT && mode != CUZK_R1CS_C_CHECKED))
         return CUZK_ERR_INVALID_ARG;
-    spmv_job job = {.r = r, .z = z, .out = {a, b, c}, .mode = mode, .check = mode == R1CS_C_CHECKED};
+    spmv_job job = {.r = r, .z = z, .out = {a, b, c}, .mode = mode, .check = mode == CUZK_R1CS_C_CHECKED};
     atomic_init(&job.next, 0);
     atomic_init(&job.first_bad, UINT64_MAX);
     spmv_run(&job, threads);
@@ -114,8 +114,8 @@ cuzk_status r1cs_spmv(const r1cs_t *r, const fr_t *z, fr_t *a, fr_t *b, fr_t *c,
     return CUZK_OK;
 }
 
-cuzk_status r1cs_check(const r1cs_t *r, const fr_t *z, unsigned threads, uint64_t *first_bad_row)
+cuzk_status cuzk_r1cs_check(const cuzk_r1cs_t *r, const cuzk_fr_t *z, unsigned threads, uint64_t *first_bad_row)
 {
-    if (r == NULL || z == NULL || !fr_is_one(&z[0])) return CUZK_ERR_INVALID_ARG;
-    return r1cs_spmv(r, z, NULL, NULL, NULL, R1CS_C_CHECKED, threads, first_bad_row);
+    if (r == NULL || z == NULL || !cuzk_fr_is_one(&z[0])) return CUZK_ERR_INVALID_ARG;
+    return cuzk_r1cs_spmv(r, z, NULL, NULL, NULL, CUZK_R1CS_C_CHECKED, threads, first_bad_row);
 }

@@ -10,7 +10,7 @@
 
 #define CONFIG_DEFAULT_LISTEN "unix:///run/cuzk/cuzk.sock"
 
-void config_defaults(daemon_config *c)
+void cuzk_config_defaults(cuzk_daemon_config *c)
 {
     memset(c, 0, sizeof *c);
     c->max_message_bytes = 256ull << 20; /* what Curio's client allows both ways */
@@ -20,7 +20,7 @@ void config_defaults(daemon_config *c)
     c->gpu_workers_per_device = 0; /* the backend's default: 1 per GPU and on the CPU */
     c->gpu_queue_depth = 4;
     c->result_ttl_ms = 600000;
-    c->log_level = LOG_INFO;
+    c->cuzk_log_level = CUZK_LOG_INFO;
 }
 
 static void config_free_str(char **s)
@@ -29,7 +29,7 @@ static void config_free_str(char **s)
     *s = NULL;
 }
 
-void config_clear_listen(daemon_config *c)
+void cuzk_config_clear_listen(cuzk_daemon_config *c)
 {
     for (size_t i = 0; i < c->num_listen; i++) {
         config_free_str(&c->listen[i]);
@@ -37,9 +37,9 @@ void config_clear_listen(daemon_config *c)
     c->num_listen = 0;
 }
 
-void config_free(daemon_config *c)
+void cuzk_config_free(cuzk_daemon_config *c)
 {
-    config_clear_listen(c);
+    cuzk_config_clear_listen(c);
     config_free_str(&c->param_cache);
     config_free_str(&c->metrics_listen);
     config_free_str(&c->tls_cert);
@@ -48,7 +48,7 @@ void config_free(daemon_config *c)
     config_free_str(&c->auth_token);
 }
 
-bool config_parse_size(const char *s, uint64_t *out)
+bool cuzk_config_parse_size(const char *s, uint64_t *out)
 {
     errno = 0;
     char *end;
@@ -80,7 +80,7 @@ bool config_parse_size(const char *s, uint64_t *out)
     return true;
 }
 
-bool config_parse_duration_ms(const char *s, uint64_t *out)
+bool cuzk_config_parse_duration_ms(const char *s, uint64_t *out)
 {
     errno = 0;
     char *end;
@@ -156,7 +156,7 @@ static char *config_strdup_trim(const char *s, size_t n)
     return r;
 }
 
-bool config_add_listen(daemon_config *c, const char *value, char *err, size_t errlen)
+bool cuzk_config_add_listen(cuzk_daemon_config *c, const char *value, char *err, size_t errlen)
 {
     const char *p = value;
     for (;;) {
@@ -172,14 +172,14 @@ bool config_add_listen(daemon_config *c, const char *value, char *err, size_t er
             snprintf(err, errlen, "empty listen address in '%s'", value);
             return false;
         }
-        if (config_unix_path(addr) == NULL && strrchr(addr, ':') == NULL) {
+        if (cuzk_config_unix_path(addr) == NULL && strrchr(addr, ':') == NULL) {
             snprintf(err, errlen, "listen address '%s' is neither unix:///path nor host:port", addr);
             free(addr);
             return false;
         }
-        if (c->num_listen == CONFIG_MAX_LISTEN) {
+        if (c->num_listen == CUZK_CONFIG_MAX_LISTEN) {
             free(addr);
-            snprintf(err, errlen, "more than %d listen addresses", CONFIG_MAX_LISTEN);
+            snprintf(err, errlen, "more than %d listen addresses", CUZK_CONFIG_MAX_LISTEN);
             return false;
         }
         c->listen[c->num_listen++] = addr;
@@ -190,7 +190,7 @@ bool config_add_listen(daemon_config *c, const char *value, char *err, size_t er
     }
 }
 
-const char *config_unix_path(const char *addr)
+const char *cuzk_config_unix_path(const char *addr)
 {
     if (strncmp(addr, "unix://", 7) == 0) {
         return addr + 7;
@@ -201,7 +201,7 @@ const char *config_unix_path(const char *addr)
     return NULL;
 }
 
-static bool config_parse_devices(daemon_config *c, const char *value)
+static bool config_parse_devices(cuzk_daemon_config *c, const char *value)
 {
     c->num_devices = 0;
     const char *p = value;
@@ -215,7 +215,7 @@ static bool config_parse_devices(daemon_config *c, const char *value)
         errno = 0;
         char *end;
         long d = strtol(p, &end, 10);
-        if (end == p || errno != 0 || d < 0 || d > 1023 || c->num_devices == CONFIG_MAX_GPUS) {
+        if (end == p || errno != 0 || d < 0 || d > 1023 || c->num_devices == CUZK_CONFIG_MAX_GPUS) {
             return false;
         }
         c->devices[c->num_devices++] = (int)d;
@@ -228,7 +228,7 @@ static bool config_parse_devices(daemon_config *c, const char *value)
 }
 
 typedef struct {
-    daemon_config *c;
+    cuzk_daemon_config *c;
     char *err;
     size_t errlen;
     bool listen_seen; /* the file's first listen key replaces the defaults, later ones add */
@@ -248,16 +248,16 @@ static bool config_set_str(char **dst, const char *value)
 /* Applies one key; returns 1 when understood, 0 with *why set when the value is bad, -1 for an unknown key. */
 static int config_apply(config_parse_ctx *x, const char *section, const char *key, const char *value, const char **why)
 {
-    daemon_config *c = x->c;
+    cuzk_daemon_config *c = x->c;
 #define KEY(s, k) (strcmp(section, s) == 0 && strcmp(key, k) == 0)
     *why = "bad value";
     if (KEY("daemon", "listen")) {
         if (!x->listen_seen) {
-            config_clear_listen(c);
+            cuzk_config_clear_listen(c);
             x->listen_seen = true;
         }
         static char listen_err[256];
-        if (!config_add_listen(c, value, listen_err, sizeof listen_err)) {
+        if (!cuzk_config_add_listen(c, value, listen_err, sizeof listen_err)) {
             *why = listen_err;
             return 0;
         }
@@ -265,16 +265,16 @@ static int config_apply(config_parse_ctx *x, const char *section, const char *ke
     }
     if (KEY("daemon", "max_message_size")) {
         *why = "expected a size such as 256M (at most 2G)";
-        return config_parse_size(value, &c->max_message_bytes) && c->max_message_bytes >= 1024 &&
+        return cuzk_config_parse_size(value, &c->max_message_bytes) && c->max_message_bytes >= 1024 &&
                c->max_message_bytes <= (2ull << 30) - 1;
     }
     if (KEY("daemon", "shutdown_timeout")) {
         *why = "expected a duration such as 60s";
-        return config_parse_duration_ms(value, &c->shutdown_timeout_ms);
+        return cuzk_config_parse_duration_ms(value, &c->shutdown_timeout_ms);
     }
     if (KEY("daemon", "interrupt_timeout")) {
         *why = "expected a duration such as 5s";
-        return config_parse_duration_ms(value, &c->interrupt_timeout_ms);
+        return cuzk_config_parse_duration_ms(value, &c->interrupt_timeout_ms);
     }
     if (KEY("daemon", "server_threads")) {
         *why = "expected a count from 1 to 64";
@@ -282,15 +282,15 @@ static int config_apply(config_parse_ctx *x, const char *section, const char *ke
     }
     if (KEY("memory", "pinned_budget")) {
         *why = "expected a size such as 8G";
-        return config_parse_size(value, &c->pinned_budget);
+        return cuzk_config_parse_size(value, &c->pinned_budget);
     }
     if (KEY("memory", "working_memory_budget")) {
         *why = "expected a size such as 64G";
-        return config_parse_size(value, &c->working_memory_budget);
+        return cuzk_config_parse_size(value, &c->working_memory_budget);
     }
     if (KEY("memory", "vram_budget")) {
         *why = "expected a size such as 20G";
-        return config_parse_size(value, &c->vram_budget);
+        return cuzk_config_parse_size(value, &c->vram_budget);
     }
     if (KEY("gpus", "devices")) {
         *why = "expected a comma-separated list of device ordinals";
@@ -325,7 +325,7 @@ static int config_apply(config_parse_ctx *x, const char *section, const char *ke
     }
     if (KEY("scheduler", "result_ttl")) {
         *why = "expected a duration such as 10m";
-        return config_parse_duration_ms(value, &c->result_ttl_ms);
+        return cuzk_config_parse_duration_ms(value, &c->result_ttl_ms);
     }
     if (KEY("synthesis", "threads")) {
         *why = "expected a count from 0 (automatic) to 4096";
@@ -344,7 +344,7 @@ static int config_apply(config_parse_ctx *x, const char *section, const char *ke
     }
     if (KEY("logging", "level")) {
         *why = "expected debug, info, warn or error";
-        return log_parse_level(value, &c->log_level);
+        return cuzk_log_parse_level(value, &c->cuzk_log_level);
     }
     if (KEY("logging", "format")) {
         *why = "expected text or json";
@@ -415,7 +415,7 @@ static int config_ini_handler(void *user, const char *section, const char *key, 
     return 0;
 }
 
-bool config_load_file(daemon_config *c, const char *path, char *err, size_t errlen)
+bool cuzk_config_load_file(cuzk_daemon_config *c, const char *path, char *err, size_t errlen)
 {
     err[0] = '\0';
     config_parse_ctx x = {c, err, errlen, false};

@@ -10,12 +10,12 @@
 
 #include "log.h"
 
-#define CONFIG_MAX_LISTEN 8
-#define CONFIG_MAX_GPUS 64
+#define CUZK_CONFIG_MAX_LISTEN 8
+#define CUZK_CONFIG_MAX_GPUS 64
 
 typedef struct {
     /* [daemon] */
-    char *listen[CONFIG_MAX_LISTEN]; /* unix:///path, unix:/path or host:port */
+    char *listen[CUZK_CONFIG_MAX_LISTEN]; /* unix:///path, unix:/path or host:port */
     size_t num_listen;
     uint64_t max_message_bytes;     /* gRPC receive and send limit */
     uint64_t shutdown_timeout_ms;   /* SIGTERM: how long running work may finish before it is cancelled */
@@ -24,10 +24,10 @@ typedef struct {
     /* [memory] */
     uint64_t pinned_budget, working_memory_budget, vram_budget;
     /* [gpus] */
-    int devices[CONFIG_MAX_GPUS];
+    int devices[CUZK_CONFIG_MAX_GPUS];
     size_t num_devices;
     unsigned gpu_workers_per_device; /* 0 = the backend's default */
-    unsigned backend;                /* engine_backend_kind: 0 auto, 1 cpu, 2 gpu */
+    unsigned backend;                /* cuzk_engine_backend_kind: 0 auto, 1 cpu, 2 gpu */
     bool latency_mode;               /* GPUs in pairs, each partition split over its pair */
     bool split_ntt_tables;           /* whole_ntt_tables = false: the provers keep the small split NTT tables */
     /* [scheduler] */
@@ -38,7 +38,7 @@ typedef struct {
     /* [srs] */
     char *param_cache;
     /* [logging] */
-    log_level log_level;
+    cuzk_log_level cuzk_log_level;
     bool log_json;
     /* [metrics] */
     char *metrics_listen; /* host:port; NULL = no HTTP endpoint */
@@ -46,22 +46,22 @@ typedef struct {
     char *tls_cert, *tls_key, *tls_client_ca;
     /* [auth]: bearer token every TCP call must carry in its authorization metadata; NULL = none */
     char *auth_token;
-} daemon_config;
+} cuzk_daemon_config;
 
-void config_defaults(daemon_config *c);
-void config_free(daemon_config *c);
+void cuzk_config_defaults(cuzk_daemon_config *c);
+void cuzk_config_free(cuzk_daemon_config *c);
 /* Reads an INI file over the current values. Returns false with a message naming the line, section and key. */
-bool config_load_file(daemon_config *c, const char *path, char *err, size_t errlen);
+bool cuzk_config_load_file(cuzk_daemon_config *c, const char *path, char *err, size_t errlen);
 /* Adds one listen value or a comma-separated list of them. */
-bool config_add_listen(daemon_config *c, const char *value, char *err, size_t errlen);
-void config_clear_listen(daemon_config *c);
+bool cuzk_config_add_listen(cuzk_daemon_config *c, const char *value, char *err, size_t errlen);
+void cuzk_config_clear_listen(cuzk_daemon_config *c);
 
 /* "256M" -> 268435456; suffixes K, M, G, T (powers of 1024, optional trailing B or iB). */
-bool config_parse_size(const char *s, uint64_t *out);
+bool cuzk_config_parse_size(const char *s, uint64_t *out);
 /* "30s", "500ms", "10m", "1h"; a bare number is seconds. */
-bool config_parse_duration_ms(const char *s, uint64_t *out);
+bool cuzk_config_parse_duration_ms(const char *s, uint64_t *out);
 
 /* The filesystem path of a unix: listen address, or NULL when the address is TCP. Points into addr. */
-const char *config_unix_path(const char *addr);
+const char *cuzk_config_unix_path(const char *addr);
 
 #endif

@@ -7,27 +7,27 @@
 #include <strings.h>
 #include <time.h>
 
-static log_level log_min = LOG_INFO;
+static cuzk_log_level log_min = CUZK_LOG_INFO;
 static bool log_json = false;
 
 static const char *const log_names[] = {"debug", "info", "warn", "error"};
 
-bool log_parse_level(const char *name, log_level *out)
+bool cuzk_log_parse_level(const char *name, cuzk_log_level *out)
 {
     for (int i = 0; i < 4; i++) {
         if (strcasecmp(name, log_names[i]) == 0) {
-            *out = (log_level)i;
+            *out = (cuzk_log_level)i;
             return true;
         }
     }
     if (strcasecmp(name, "warning") == 0) {
-        *out = LOG_WARN;
+        *out = CUZK_LOG_WARN;
         return true;
     }
     return false;
 }
 
-void log_setup(log_level min_level, bool json)
+void cuzk_log_setup(cuzk_log_level min_level, bool json)
 {
     log_min = min_level;
     log_json = json;
@@ -48,7 +48,7 @@ static void log_json_escape(FILE *f, const char *s)
     }
 }
 
-void log_msg(log_level level, const char *fmt, ...)
+void cuzk_log_msg(cuzk_log_level level, const char *fmt, ...)
 {
     if (level < log_min) {
         return;

@@ -5,11 +5,11 @@
 
 #include <stdbool.h>
 
-typedef enum { LOG_DEBUG = 0, LOG_INFO = 1, LOG_WARN = 2, LOG_ERROR = 3 } log_level;
+typedef enum { CUZK_LOG_DEBUG = 0, CUZK_LOG_INFO = 1, CUZK_LOG_WARN = 2, CUZK_LOG_ERROR = 3 } cuzk_log_level;
 
 /* Returns false for a name other than debug, info, warn(ing), error. */
-bool log_parse_level(const char *name, log_level *out);
-void log_setup(log_level min_level, bool json);
-void log_msg(log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+bool cuzk_log_parse_level(const char *name, cuzk_log_level *out);
+void cuzk_log_setup(cuzk_log_level min_level, bool json);
+void cuzk_log_msg(cuzk_log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif

@@ -1,4 +1,4 @@
-/* Prometheus endpoint (see metrics_http.h). */
+/* Prometheus endpoint (see cuzk_metrics_http.h). */
 #include "metrics_http.h"
 
 #include <microhttpd.h>
@@ -10,9 +10,9 @@
 
 #include "log.h"
 
-struct metrics_http {
+struct cuzk_metrics_http {
     struct MHD_Daemon *daemon;
-    engine *e;
+    cuzk_engine *e;
 };
 
 static enum MHD_Result metrics_http_send(struct MHD_Connection *conn, unsigned code, char *body, const char *type)
@@ -36,14 +36,14 @@ static enum MHD_Result metrics_http_handler(void *cls, struct MHD_Connection *co
     (void)upload_data;
     (void)upload_data_size;
     (void)req_cls;
-    metrics_http *m = cls;
+    cuzk_metrics_http *m = cls;
     if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0) {
         return metrics_http_send(conn, MHD_HTTP_METHOD_NOT_ALLOWED, strdup("only GET\n"), "text/plain");
     }
     if (strcmp(url, "/metrics") != 0) {
         return metrics_http_send(conn, MHD_HTTP_NOT_FOUND, strdup("not found; try /metrics\n"), "text/plain");
     }
-    char *text = engine_metrics_text(m->e);
+    char *text = cuzk_engine_metrics_text(m->e);
     if (text == NULL) {
         return metrics_http_send(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, strdup("metrics unavailable\n"),
                                  "text/plain");
@@ -51,7 +51,7 @@ static enum MHD_Result metrics_http_handler(void *cls, struct MHD_Connection *co
     return metrics_http_send(conn, MHD_HTTP_OK, text, "text/plain; version=0.0.4; charset=utf-8");
 }
 
-metrics_http *metrics_http_start(const char *host_port, engine *e, char *err, size_t errlen)
+cuzk_metrics_http *cuzk_metrics_http_start(const char *host_port, cuzk_engine *e, char *err, size_t errlen)
 {
     /* Split host and port at the last colon; an IPv6 host comes in brackets. */
     const char *colon = strrchr(host_port, ':');
@@ -80,7 +80,7 @@ metrics_http *metrics_http_start(const char *host_port, engine *e, char *err, si
         snprintf(err, errlen, "metrics address '%s': %s", host_port, gai_strerror(gr));
         return NULL;
     }
-    metrics_http *m = calloc(1, sizeof *m);
+    cuzk_metrics_http *m = calloc(1, sizeof *m);
     if (m == NULL) {
         freeaddrinfo(ai);
         snprintf(err, errlen, "out of memory");
@@ -100,11 +100,11 @@ metrics_http *metrics_http_start(const char *host_port, engine *e, char *err, si
         free(m);
         return NULL;
     }
-    log_msg(LOG_INFO, "metrics: http://%s/metrics", host_port);
+    cuzk_log_msg(CUZK_LOG_INFO, "metrics: http://%s/metrics", host_port);
     return m;
 }
 
-void metrics_http_stop(metrics_http *m)
+void cuzk_metrics_http_stop(cuzk_metrics_http *m)
 {
     if (m != NULL) {
         MHD_stop_daemon(m->daemon);

@@ -1,4 +1,4 @@
-/* The daemon's Prometheus endpoint: GET /metrics answers engine_metrics_text over plain HTTP (libmicrohttpd, its
+/* The daemon's Prometheus endpoint: GET /metrics answers cuzk_engine_metrics_text over plain HTTP (libmicrohttpd, its
  * own polling thread). */
 #ifndef CUZK_SERVER_METRICS_HTTP_H
 #define CUZK_SERVER_METRICS_HTTP_H
@@ -7,10 +7,10 @@
 
 #include "cuzk/engine.h"
 
-typedef struct metrics_http metrics_http;
+typedef struct cuzk_metrics_http cuzk_metrics_http;
 
 /* host_port: "127.0.0.1:9090", "[::1]:9090", "localhost:9090" or ":9090" (every address). */
-metrics_http *metrics_http_start(const char *host_port, engine *e, char *err, size_t errlen);
-void metrics_http_stop(metrics_http *m);
+cuzk_metrics_http *cuzk_metrics_http_start(const char *host_port, cuzk_engine *e, char *err, size_t errlen);
+void cuzk_metrics_http_stop(cuzk_metrics_http *m);
 
 #endif

@@ -54,7 +54,7 @@ typedef struct {
 } rpc_method;
 
 struct rpc_call {
-    server *s;
+    cuzk_server *s;
     grpc_call *call;
     grpc_call_details details;
     grpc_metadata_array md;
@@ -70,8 +70,8 @@ struct rpc_call {
     server_tag t_new, t_recv, t_sent, t_closed;
 };
 
-struct server {
-    engine *e;
+struct cuzk_server {
+    cuzk_engine *e;
     grpc_server *gs;
     grpc_completion_queue *cq;
     pthread_t threads[SERVER_MAX_THREADS];
@@ -88,7 +88,7 @@ struct server {
     bool intake_stopped;
 };
 
-static void server_request_next(server *s);
+static void server_request_next(cuzk_server *s);
 
 /* ---- call bookkeeping ---- */
 
@@ -138,10 +138,10 @@ static void rpc_reply(rpc_call *c, grpc_status_code code, const char *msg, uint8
     ops[n].data.send_status_from_server.status_details = c->has_status_details ? &c->status_details : NULL;
     n++;
     if (code != GRPC_STATUS_OK) {
-        log_msg(LOG_DEBUG, "rpc %s: status %d %s", c->method ? c->method->path : "?", (int)code, msg ? msg : "");
+        cuzk_log_msg(CUZK_LOG_DEBUG, "rpc %s: status %d %s", c->method ? c->method->path : "?", (int)code, msg ? msg : "");
     }
     if (grpc_call_start_batch(c->call, ops, n, &c->t_sent, NULL) != GRPC_CALL_OK) {
-        log_msg(LOG_ERROR, "grpc_call_start_batch (reply) failed");
+        cuzk_log_msg(CUZK_LOG_ERROR, "grpc_call_start_batch (reply) failed");
         rpc_unref(c);
     }
 }
@@ -196,33 +196,33 @@ static bool server_copy_str(char *dst, size_t cap, const char *src)
 /* ---- SubmitProof, AwaitProof, Prove ---- */
 
 /* Checks a request and fills the engine's view of it (the witness bytes stay owned by the message). */
-static bool server_fill_request(const Cuzk__V1__SubmitProofRequest *m, engine_request *r, char *err, size_t errlen)
+static bool server_fill_request(const Cuzk__V1__SubmitProofRequest *m, cuzk_engine_request *r, char *err, size_t errlen)
 {
     memset(r, 0, sizeof *r);
     if (!server_copy_str(r->request_id, sizeof r->request_id, m->request_id)) {
-        snprintf(err, errlen, "request_id longer than %d bytes", ENGINE_ID_MAX - 1);
+        snprintf(err, errlen, "request_id longer than %d bytes", CUZK_ENGINE_ID_MAX - 1);
         return false;
     }
     switch ((int)m->proof_kind) {
-    case ENGINE_KIND_POREP_SEAL_COMMIT:
-    case ENGINE_KIND_SNAP_DEALS_UPDATE:
-    case ENGINE_KIND_WINDOW_POST_PARTITION:
-    case ENGINE_KIND_WINNING_POST:
-    case ENGINE_KIND_GENERIC_CIRCUIT:
-    case ENGINE_KIND_SYNTHETIC:
+    case CUZK_ENGINE_KIND_POREP_SEAL_COMMIT:
+    case CUZK_ENGINE_KIND_SNAP_DEALS_UPDATE:
+    case CUZK_ENGINE_KIND_WINDOW_POST_PARTITION:
+    case CUZK_ENGINE_KIND_WINNING_POST:
+    case CUZK_ENGINE_KIND_GENERIC_CIRCUIT:
+    case CUZK_ENGINE_KIND_SYNTHETIC:
         break;
     default:
         snprintf(err, errlen, "proof_kind %d is not a known ProofKind", (int)m->proof_kind);
         return false;
     }
-    if ((int)m->priority < 0 || (int)m->priority > ENGINE_PRIO_CRITICAL) {
+    if ((int)m->priority < 0 || (int)m->priority > CUZK_ENGINE_PRIO_CRITICAL) {
         snprintf(err, errlen, "priority %d is not a known Priority", (int)m->priority);
         return false;
     }
     r->proof_kind = (uint32_t)m->proof_kind;
-    r->priority = (engine_priority)m->priority;
+    r->priority = (cuzk_engine_priority)m->priority;
     if (!server_copy_str(r->circuit_id, sizeof r->circuit_id, m->circuit_id)) {
-        snprintf(err, errlen, "circuit_id longer than %d bytes", ENGINE_ID_MAX - 1);
+        snprintf(err, errlen, "circuit_id longer than %d bytes", CUZK_ENGINE_ID_MAX - 1);
         return false;
     }
     if (!server_copy_str(r->witness_path, sizeof r->witness_path, m->witness_path)) {
@@ -244,18 +244,18 @@ static void rpc_submit(rpc_call *c, const uint8_t *req, size_t len)
         rpc_reply(c, GRPC_STATUS_INVALID_ARGUMENT, "SubmitProofRequest does not decode", NULL, 0);
         return;
     }
-    engine_request r;
+    cuzk_engine_request r;
     char msg[768];
     if (!server_fill_request(m, &r, msg, sizeof msg)) {
         cuzk__v1__submit_proof_request__free_unpacked(m, NULL);
         rpc_reply(c, GRPC_STATUS_INVALID_ARGUMENT, msg, NULL, 0);
         return;
     }
-    char job_id[ENGINE_ID_MAX];
+    char job_id[CUZK_ENGINE_ID_MAX];
     uint32_t pos = 0;
     bool attached = false;
     cuzk_errmsg err = {{0}};
-    cuzk_status st = engine_submit(c->s->e, &r, job_id, &pos, &attached, &err);
+    cuzk_status st = cuzk_engine_submit(c->s->e, &r, job_id, &pos, &attached, &err);
     cuzk__v1__submit_proof_request__free_unpacked(m, NULL);
     if (st != CUZK_OK) {
         snprintf(msg, sizeof msg, "%s: %s", cuzk_status_str(st), err.msg);
@@ -271,7 +271,7 @@ static void rpc_submit(rpc_call *c, const uint8_t *req, size_t len)
 
 /* Waits for a job in slices, so that a worker whose client cancelled or disconnected stops waiting. timeout_ms 0 =
  * until the job ends. Returns false when the client is gone (nothing left to answer). */
-static bool server_await(rpc_call *c, const char *job_id, uint64_t timeout_ms, engine_result *res, cuzk_status *st)
+static bool server_await(rpc_call *c, const char *job_id, uint64_t timeout_ms, cuzk_engine_result *res, cuzk_status *st)
 {
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -285,7 +285,7 @@ static bool server_await(rpc_call *c, const char *job_id, uint64_t timeout_ms, e
             uint64_t left = spent >= timeout_ms ? 0 : timeout_ms - spent;
             if (left == 0) {
                 memset(res, 0, sizeof *res);
-                res->status = ENGINE_JOB_TIMEOUT;
+                res->status = CUZK_ENGINE_JOB_TIMEOUT;
                 snprintf(res->error_message, sizeof res->error_message, "job %s still pending after %llu ms",
                          job_id, (unsigned long long)timeout_ms);
                 *st = CUZK_OK;
@@ -296,18 +296,18 @@ static bool server_await(rpc_call *c, const char *job_id, uint64_t timeout_ms, e
             }
         }
         memset(res, 0, sizeof *res);
-        *st = engine_await(c->s->e, job_id, slice, res);
-        if (*st != CUZK_OK || res->status != ENGINE_JOB_TIMEOUT) {
+        *st = cuzk_engine_await(c->s->e, job_id, slice, res);
+        if (*st != CUZK_OK || res->status != CUZK_ENGINE_JOB_TIMEOUT) {
             return true;
         }
-        engine_result_clear(res);
+        cuzk_engine_result_clear(res);
         if (atomic_load(&c->client_gone)) {
             return false;
         }
     }
 }
 
-static void server_fill_result(Cuzk__V1__AwaitProofResponse *out, const char *job_id, const engine_result *r)
+static void server_fill_result(Cuzk__V1__AwaitProofResponse *out, const char *job_id, const cuzk_engine_result *r)
 {
     out->job_id = (char *)job_id;
     out->status = (Cuzk__V1__AwaitProofResponse__Status)r->status;
@@ -328,7 +328,7 @@ static void rpc_await(rpc_call *c, const uint8_t *req, size_t len)
         rpc_reply(c, GRPC_STATUS_INVALID_ARGUMENT, "AwaitProofRequest does not decode", NULL, 0);
         return;
     }
-    char job_id[ENGINE_ID_MAX];
+    char job_id[CUZK_ENGINE_ID_MAX];
     if (!server_copy_str(job_id, sizeof job_id, m->job_id) || job_id[0] == '\0') {
         cuzk__v1__await_proof_request__free_unpacked(m, NULL);
         rpc_reply(c, GRPC_STATUS_INVALID_ARGUMENT, "job_id missing or too long", NULL, 0);
@@ -336,7 +336,7 @@ static void rpc_await(rpc_call *c, const uint8_t *req, size_t len)
     }
     uint64_t timeout_ms = m->timeout_ms;
     cuzk__v1__await_proof_request__free_unpacked(m, NULL);
-    engine_result res;
+    cuzk_engine_result res;
     cuzk_status st;
     if (!server_await(c, job_id, timeout_ms, &res, &st)) {
         rpc_reply(c, GRPC_STATUS_CANCELLED, "client went away", NULL, 0);
@@ -351,7 +351,7 @@ static void rpc_await(rpc_call *c, const uint8_t *req, size_t len)
     Cuzk__V1__AwaitProofResponse resp = CUZK__V1__AWAIT_PROOF_RESPONSE__INIT;
     server_fill_result(&resp, job_id, &res);
     rpc_reply_msg(c, &resp.base);
-    engine_result_clear(&res);
+    cuzk_engine_result_clear(&res);
 }
 
 /* Prove = SubmitProof + AwaitProof. A request the engine refuses (unknown circuit, wrong witness length, ...) comes
@@ -368,21 +368,21 @@ static void rpc_prove(rpc_call *c, const uint8_t *req, size_t len)
         rpc_reply(c, GRPC_STATUS_INVALID_ARGUMENT, "ProveRequest.submit missing", NULL, 0);
         return;
     }
-    engine_request r;
+    cuzk_engine_request r;
     char msg[768];
     if (!server_fill_request(m->submit, &r, msg, sizeof msg)) {
         cuzk__v1__prove_request__free_unpacked(m, NULL);
         rpc_reply(c, GRPC_STATUS_INVALID_ARGUMENT, msg, NULL, 0);
         return;
     }
-    char job_id[ENGINE_ID_MAX] = "";
+    char job_id[CUZK_ENGINE_ID_MAX] = "";
     uint32_t pos = 0;
     bool attached = false;
     cuzk_errmsg err = {{0}};
-    cuzk_status st = engine_submit(c->s->e, &r, job_id, &pos, &attached, &err);
+    cuzk_status st = cuzk_engine_submit(c->s->e, &r, job_id, &pos, &attached, &err);
     cuzk__v1__prove_request__free_unpacked(m, NULL);
 
-    engine_result res;
+    cuzk_engine_result res;
     memset(&res, 0, sizeof res);
     if (st == CUZK_ERR_SHUTTING_DOWN) {
         /* Not a proof failure: the caller should retry elsewhere or later. */
@@ -390,7 +390,7 @@ static void rpc_prove(rpc_call *c, const uint8_t *req, size_t len)
         return;
     }
     if (st != CUZK_OK) {
-        res.status = ENGINE_JOB_FAILED;
+        res.status = CUZK_ENGINE_JOB_FAILED;
         snprintf(res.error_message, sizeof res.error_message, "rejected: %s: %s", cuzk_status_str(st), err.msg);
     } else {
         if (!server_await(c, job_id, 0, &res, &st)) {
@@ -399,7 +399,7 @@ static void rpc_prove(rpc_call *c, const uint8_t *req, size_t len)
         }
         if (st != CUZK_OK) {
             memset(&res, 0, sizeof res);
-            res.status = ENGINE_JOB_FAILED;
+            res.status = CUZK_ENGINE_JOB_FAILED;
             snprintf(res.error_message, sizeof res.error_message, "job %s vanished: %s", job_id,
                      cuzk_status_str(st));
         }
@@ -409,7 +409,7 @@ static void rpc_prove(rpc_call *c, const uint8_t *req, size_t len)
     Cuzk__V1__ProveResponse resp = CUZK__V1__PROVE_RESPONSE__INIT;
     resp.result = &result;
     rpc_reply_msg(c, &resp.base);
-    engine_result_clear(&res);
+    cuzk_engine_result_clear(&res);
 }
 
 static void rpc_cancel(rpc_call *c, const uint8_t *req, size_t len)
@@ -419,7 +419,7 @@ static void rpc_cancel(rpc_call *c, const uint8_t *req, size_t len)
         rpc_reply(c, GRPC_STATUS_INVALID_ARGUMENT, "CancelProofRequest does not decode", NULL, 0);
         return;
     }
-    char job_id[ENGINE_ID_MAX];
+    char job_id[CUZK_ENGINE_ID_MAX];
     bool ok = server_copy_str(job_id, sizeof job_id, m->job_id) && job_id[0] != '\0';
     cuzk__v1__cancel_proof_request__free_unpacked(m, NULL);
     if (!ok) {
@@ -427,7 +427,7 @@ static void rpc_cancel(rpc_call *c, const uint8_t *req, size_t len)
         return;
     }
     bool was_running = false;
-    cuzk_status st = engine_cancel(c->s->e, job_id, &was_running);
+    cuzk_status st = cuzk_engine_cancel(c->s->e, job_id, &was_running);
     if (st != CUZK_OK) {
         char msg[768];
         snprintf(msg, sizeof msg, "no job %s (%s)", job_id, cuzk_status_str(st));
@@ -458,9 +458,9 @@ static void rpc_status(rpc_call *c, const uint8_t *req, size_t len)
         rpc_reply(c, GRPC_STATUS_INVALID_ARGUMENT, "GetStatusRequest does not decode", NULL, 0);
         return;
     }
-    engine_status_report rep;
+    cuzk_engine_status_report rep;
     memset(&rep, 0, sizeof rep);
-    cuzk_status st = engine_status(c->s->e, &rep);
+    cuzk_status st = cuzk_engine_status(c->s->e, &rep);
     if (st != CUZK_OK) {
         rpc_reply(c, GRPC_STATUS_INTERNAL, cuzk_status_str(st), NULL, 0);
         return;
@@ -529,7 +529,7 @@ done:
     free(srs_ptrs);
     free(qs);
     free(q_ptrs);
-    engine_status_clear(&rep);
+    cuzk_engine_status_clear(&rep);
 }
 
 static void rpc_metrics(rpc_call *c, const uint8_t *req, size_t len)
@@ -538,7 +538,7 @@ static void rpc_metrics(rpc_call *c, const uint8_t *req, size_t len)
         rpc_reply(c, GRPC_STATUS_INVALID_ARGUMENT, "GetMetricsRequest does not decode", NULL, 0);
         return;
     }
-    char *text = engine_metrics_text(c->s->e);
+    char *text = cuzk_engine_metrics_text(c->s->e);
     if (text == NULL) {
         rpc_reply(c, GRPC_STATUS_INTERNAL, "metrics unavailable", NULL, 0);
         return;
@@ -550,7 +550,7 @@ static void rpc_metrics(rpc_call *c, const uint8_t *req, size_t len)
 }
 
 /* Reads the circuit_id of PreloadSrsRequest / EvictSrsRequest (same shape: field 1 string). */
-static bool rpc_circuit_id(const ProtobufCMessageDescriptor *d, const uint8_t *req, size_t len, char out[ENGINE_ID_MAX],
+static bool rpc_circuit_id(const ProtobufCMessageDescriptor *d, const uint8_t *req, size_t len, char out[CUZK_ENGINE_ID_MAX],
                            char *msg, size_t msglen)
 {
     ProtobufCMessage *m = protobuf_c_message_unpack(d, NULL, len, req);
@@ -561,7 +561,7 @@ static bool rpc_circuit_id(const ProtobufCMessageDescriptor *d, const uint8_t *r
     /* Both messages start with the base and then the circuit_id pointer. */
     const char *id = d == &cuzk__v1__preload_srs_request__descriptor ? ((Cuzk__V1__PreloadSrsRequest *)m)->circuit_id
                                                                      : ((Cuzk__V1__EvictSrsRequest *)m)->circuit_id;
-    bool ok = server_copy_str(out, ENGINE_ID_MAX, id) && out[0] != '\0';
+    bool ok = server_copy_str(out, CUZK_ENGINE_ID_MAX, id) && out[0] != '\0';
     protobuf_c_message_free_unpacked(m, NULL);
     if (!ok) {
         snprintf(msg, msglen, "circuit_id missing or too long");
@@ -571,7 +571,7 @@ static bool rpc_circuit_id(const ProtobufCMessageDescriptor *d, const uint8_t *r
 
 static void rpc_preload(rpc_call *c, const uint8_t *req, size_t len)
 {
-    char id[ENGINE_ID_MAX], msg[768];
+    char id[CUZK_ENGINE_ID_MAX], msg[768];
     if (!rpc_circuit_id(&cuzk__v1__preload_srs_request__descriptor, req, len, id, msg, sizeof msg)) {
         rpc_reply(c, GRPC_STATUS_INVALID_ARGUMENT, msg, NULL, 0);
         return;
@@ -579,7 +579,7 @@ static void rpc_preload(rpc_call *c, const uint8_t *req, size_t len)
     bool already = false;
     uint64_t ms = 0;
     cuzk_errmsg err = {{0}};
-    cuzk_status st = engine_preload(c->s->e, id, &already, &ms, &err);
+    cuzk_status st = cuzk_engine_preload(c->s->e, id, &already, &ms, &err);
     if (st != CUZK_OK) {
         snprintf(msg, sizeof msg, "preload %s: %s: %s", id, cuzk_status_str(st), err.msg);
         rpc_reply(c, server_code_for(st), msg, NULL, 0);
@@ -593,14 +593,14 @@ static void rpc_preload(rpc_call *c, const uint8_t *req, size_t len)
 
 static void rpc_evict(rpc_call *c, const uint8_t *req, size_t len)
 {
-    char id[ENGINE_ID_MAX], msg[768];
+    char id[CUZK_ENGINE_ID_MAX], msg[768];
     if (!rpc_circuit_id(&cuzk__v1__evict_srs_request__descriptor, req, len, id, msg, sizeof msg)) {
         rpc_reply(c, GRPC_STATUS_INVALID_ARGUMENT, msg, NULL, 0);
         return;
     }
     bool was_loaded = false;
     uint64_t freed = 0;
-    cuzk_status st = engine_evict(c->s->e, id, &was_loaded, &freed);
+    cuzk_status st = cuzk_engine_evict(c->s->e, id, &was_loaded, &freed);
     if (st != CUZK_OK) {
         snprintf(msg, sizeof msg, "evict %s: %s", id, cuzk_status_str(st));
         rpc_reply(c, server_code_for(st), msg, NULL, 0);
@@ -641,7 +641,7 @@ static void rpc_run(rpc_call *c)
 static void *rpc_worker(void *arg)
 {
     rpc_call *c = arg;
-    server *s = c->s;
+    cuzk_server *s = c->s;
     rpc_run(c);
     pthread_mutex_lock(&s->lock);
     s->workers--;
@@ -652,7 +652,7 @@ static void *rpc_worker(void *arg)
 
 static void rpc_dispatch(rpc_call *c)
 {
-    server *s = c->s;
+    cuzk_server *s = c->s;
     if (!c->method->blocking) {
         rpc_run(c);
         return;
@@ -700,7 +700,7 @@ static bool server_token_equal(const char *want, grpc_slice got)
 
 static bool server_authorized(rpc_call *c)
 {
-    server *s = c->s;
+    cuzk_server *s = c->s;
     if (s->auth_header == NULL) {
         return true;
     }
@@ -722,7 +722,7 @@ static bool server_authorized(rpc_call *c)
 /* A new call arrived: find its method, then receive its request. */
 static void server_on_new_call(rpc_call *c)
 {
-    server *s = c->s;
+    cuzk_server *s = c->s;
     server_request_next(s);
 
     atomic_fetch_add(&c->refs, 1); /* for the CLOSED tag */
@@ -757,7 +757,7 @@ static void server_on_new_call(rpc_call *c)
         n = 2;
     }
     if (grpc_call_start_batch(c->call, ops, n, &c->t_recv, NULL) != GRPC_CALL_OK) {
-        log_msg(LOG_ERROR, "grpc_call_start_batch (receive) failed");
+        cuzk_log_msg(CUZK_LOG_ERROR, "grpc_call_start_batch (receive) failed");
         if (!ok) {
             rpc_unref(c);
         }
@@ -777,7 +777,7 @@ static void server_on_new_call(rpc_call *c)
     }
 }
 
-static void server_on_event(server *s, grpc_event ev)
+static void server_on_event(cuzk_server *s, grpc_event ev)
 {
     server_tag *t = ev.tag;
     rpc_call *c = t->call;
@@ -819,14 +819,14 @@ static void server_on_event(server *s, grpc_event ev)
     }
 }
 
-static void server_request_next(server *s)
+static void server_request_next(cuzk_server *s)
 {
     if (atomic_load(&s->stopping)) {
         return;
     }
     rpc_call *c = calloc(1, sizeof *c);
     if (c == NULL) {
-        log_msg(LOG_ERROR, "out of memory accepting a call");
+        cuzk_log_msg(CUZK_LOG_ERROR, "out of memory accepting a call");
         return;
     }
     c->s = s;
@@ -840,14 +840,14 @@ static void server_request_next(server *s)
     c->t_closed = (server_tag){TAG_CLOSED, c};
     grpc_call_error e = grpc_server_request_call(s->gs, &c->call, &c->details, &c->md, s->cq, s->cq, &c->t_new);
     if (e != GRPC_CALL_OK) {
-        log_msg(LOG_ERROR, "grpc_server_request_call failed (%d)", (int)e);
+        cuzk_log_msg(CUZK_LOG_ERROR, "grpc_server_request_call failed (%d)", (int)e);
         rpc_unref(c);
     }
 }
 
 static void *server_thread(void *arg)
 {
-    server *s = arg;
+    cuzk_server *s = arg;
     for (;;) {
         grpc_event ev = grpc_completion_queue_next(s->cq, gpr_inf_future(GPR_CLOCK_MONOTONIC), NULL);
         if (ev.type == GRPC_QUEUE_SHUTDOWN) {
@@ -896,9 +896,9 @@ static const char *server_unix_path(const char *addr)
     return NULL;
 }
 
-server *server_start(engine *e, const server_opts *o, char *err, size_t errlen)
+cuzk_server *cuzk_server_start(cuzk_engine *e, const cuzk_server_opts *o, char *err, size_t errlen)
 {
-    server *s = calloc(1, sizeof *s);
+    cuzk_server *s = calloc(1, sizeof *s);
     if (s == NULL) {
         snprintf(err, errlen, "out of memory");
         return NULL;
@@ -968,12 +968,12 @@ server *server_start(engine *e, const server_opts *o, char *err, size_t errlen)
         if (path != NULL && s->num_unix_paths < sizeof s->unix_paths / sizeof s->unix_paths[0]) {
             s->unix_paths[s->num_unix_paths++] = strdup(path);
         }
-        log_msg(LOG_INFO, "listening on %s%s%s", addr,
+        cuzk_log_msg(CUZK_LOG_INFO, "listening on %s%s%s", addr,
                 path == NULL && o->tls_cert_pem != NULL ? " (TLS)" : "",
                 path == NULL && s->auth_header != NULL ? " (bearer token required)" : "");
         if (path == NULL) {
             /* host:0 picks a free port: say which one */
-            log_msg(LOG_INFO, "tcp port %d", port);
+            cuzk_log_msg(CUZK_LOG_INFO, "tcp port %d", port);
         }
     }
     if (!ok) {
@@ -994,7 +994,7 @@ server *server_start(engine *e, const server_opts *o, char *err, size_t errlen)
     for (size_t i = 0; i < s->num_unix_paths; i++) {
         /* Group access: the socket's mode is the access control of local callers. */
         if (chmod(s->unix_paths[i], 0660) != 0) {
-            log_msg(LOG_WARN, "chmod 0660 %s: %s", s->unix_paths[i], strerror(errno));
+            cuzk_log_msg(CUZK_LOG_WARN, "chmod 0660 %s: %s", s->unix_paths[i], strerror(errno));
         }
     }
     for (int i = 0; i < SERVER_PENDING_REQUESTS; i++) {
@@ -1010,7 +1010,7 @@ server *server_start(engine *e, const server_opts *o, char *err, size_t errlen)
     return s;
 }
 
-void server_stop_intake(server *s)
+void cuzk_server_stop_intake(cuzk_server *s)
 {
     pthread_mutex_lock(&s->lock);
     bool first = !s->intake_stopped;
@@ -1023,7 +1023,7 @@ void server_stop_intake(server *s)
 }
 
 /* Waits on the server's condition until pred holds or the deadline passes. */
-static bool server_wait(server *s, bool (*pred)(server *), uint64_t timeout_ms)
+static bool server_wait(cuzk_server *s, bool (*pred)(cuzk_server *), uint64_t timeout_ms)
 {
     struct timespec dl;
     clock_gettime(CLOCK_REALTIME, &dl);
@@ -1043,37 +1043,37 @@ static bool server_wait(server *s, bool (*pred)(server *), uint64_t timeout_ms)
     return r;
 }
 
-static bool server_pred_idle(server *s)
+static bool server_pred_idle(cuzk_server *s)
 {
     return s->shutdown_done && s->workers == 0;
 }
 
-static bool server_pred_no_workers(server *s)
+static bool server_pred_no_workers(cuzk_server *s)
 {
     return s->workers == 0;
 }
 
-bool server_wait_idle(server *s, uint64_t timeout_ms)
+bool cuzk_server_wait_idle(cuzk_server *s, uint64_t timeout_ms)
 {
     return server_wait(s, server_pred_idle, timeout_ms);
 }
 
-void server_destroy(server *s)
+void cuzk_server_destroy(cuzk_server *s)
 {
     if (s == NULL) {
         return;
     }
-    server_stop_intake(s);
+    cuzk_server_stop_intake(s);
     if (!server_wait(s, server_pred_idle, 100)) {
         /* Calls still in progress: cancel them; their workers notice at the next await slice. */
         grpc_server_cancel_all_calls(s->gs);
         if (!server_wait(s, server_pred_idle, 10000)) {
-            log_msg(LOG_WARN, "server: calls still in progress after cancelling them");
+            cuzk_log_msg(CUZK_LOG_WARN, "server: calls still in progress after cancelling them");
         }
     }
     /* Worker threads are detached and touch the server until they end: never free it under them. */
     while (!server_wait(s, server_pred_no_workers, 10000)) {
-        log_msg(LOG_WARN, "server: waiting for %u worker threads", s->workers);
+        cuzk_log_msg(CUZK_LOG_WARN, "server: waiting for %u worker threads", s->workers);
     }
     grpc_completion_queue_shutdown(s->cq);
     for (unsigned i = 0; i < s->num_threads; i++) {

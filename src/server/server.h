@@ -22,17 +22,17 @@ typedef struct {
     /* when set, calls over TCP must carry "authorization: Bearer <token>"; unix-socket calls are trusted (the
      * socket's file mode is their access control) */
     const char *auth_token;
-} server_opts;
+} cuzk_server_opts;
 
-typedef struct server server;
+typedef struct cuzk_server cuzk_server;
 
 /* grpc_init must have been called. Binds every address or fails with a message naming the one that did not bind. */
-server *server_start(engine *e, const server_opts *o, char *err, size_t errlen);
+cuzk_server *cuzk_server_start(cuzk_engine *e, const cuzk_server_opts *o, char *err, size_t errlen);
 /* Stops accepting calls; calls in progress continue and are answered. */
-void server_stop_intake(server *s);
-/* After server_stop_intake: waits up to timeout_ms for every call in progress to finish. */
-bool server_wait_idle(server *s, uint64_t timeout_ms);
+void cuzk_server_stop_intake(cuzk_server *s);
+/* After cuzk_server_stop_intake: waits up to timeout_ms for every call in progress to finish. */
+bool cuzk_server_wait_idle(cuzk_server *s, uint64_t timeout_ms);
 /* Cancels whatever is still in progress, stops the threads and frees the server (removing its unix sockets). */
-void server_destroy(server *s);
+void cuzk_server_destroy(cuzk_server *s);
 
 #endif

@@ -46,28 +46,28 @@ static void G_(test_codec_roundtrip)(void **state)
     for (size_t i = 1; i < UBYTES; i++) assert_int_equal(u[i], 0);
     for (size_t i = 0; i < IBYTES; i++) assert_int_equal(i3[i], 0);
     G_(generator)(&b);
-    assert_int_equal(G_(from_compressed)(&b, c, CBYTES, EC_DECODE_ALLOW_INFINITY), CUZK_OK);
+    assert_int_equal(G_(from_compressed)(&b, c, CBYTES, CUZK_EC_DECODE_ALLOW_INFINITY), CUZK_OK);
     assert_true(G_(affine_is_infinity)(&b));
     G_(generator)(&b);
-    assert_int_equal(G_(from_uncompressed)(&b, u, UBYTES, EC_DECODE_ALLOW_INFINITY), CUZK_OK);
+    assert_int_equal(G_(from_uncompressed)(&b, u, UBYTES, CUZK_EC_DECODE_ALLOW_INFINITY), CUZK_OK);
     assert_true(G_(affine_is_infinity)(&b));
     G_(generator)(&b);
-    assert_int_equal(G_(from_iden3)(&b, i3, IBYTES, EC_DECODE_ALLOW_INFINITY), CUZK_OK);
+    assert_int_equal(G_(from_iden3)(&b, i3, IBYTES, CUZK_EC_DECODE_ALLOW_INFINITY), CUZK_OK);
     assert_true(G_(affine_is_infinity)(&b));
     assert_int_equal(G_(from_compressed)(&b, c, CBYTES, 0), CUZK_ERR_INFINITY);
-    assert_int_equal(G_(from_uncompressed)(&b, u, UBYTES, EC_DECODE_SKIP_SUBGROUP), CUZK_ERR_INFINITY);
+    assert_int_equal(G_(from_uncompressed)(&b, u, UBYTES, CUZK_EC_DECODE_SKIP_SUBGROUP), CUZK_ERR_INFINITY);
     assert_int_equal(G_(from_iden3)(&b, i3, IBYTES, 0), CUZK_ERR_INFINITY);
 }
 
 /* Writes p (as big-endian bytes) into a coordinate slot: a value that is exactly the modulus. */
 static void G_(put_modulus_be)(uint8_t *out)
 {
-    for (size_t i = 0; i < FP_BYTES; i++) out[i] = (uint8_t)(FP_MODULUS[(FP_BYTES - 1 - i) / 8] >> (8 * ((FP_BYTES - 1 - i) % 8)));
+    for (size_t i = 0; i < CUZK_FP_BYTES; i++) out[i] = (uint8_t)(CUZK_FP_MODULUS[(CUZK_FP_BYTES - 1 - i) / 8] >> (8 * ((CUZK_FP_BYTES - 1 - i) % 8)));
 }
 
 static void G_(put_modulus_le)(uint8_t *out)
 {
-    for (size_t i = 0; i < FP_BYTES; i++) out[i] = (uint8_t)(FP_MODULUS[i / 8] >> (8 * (i % 8)));
+    for (size_t i = 0; i < CUZK_FP_BYTES; i++) out[i] = (uint8_t)(CUZK_FP_MODULUS[i / 8] >> (8 * (i % 8)));
 }
 
 static void G_(test_codec_rejections)(void **state)
@@ -102,15 +102,15 @@ static void G_(test_codec_rejections)(void **state)
     assert_int_equal(G_(from_compressed)(&b, t, CBYTES, 0), CUZK_ERR_BAD_FLAGS);
     memset(t, 0, CBYTES);
     t[0] = 0xe0; /* infinity with sign */
-    assert_int_equal(G_(from_compressed)(&b, t, CBYTES, EC_DECODE_ALLOW_INFINITY), CUZK_ERR_BAD_FLAGS);
+    assert_int_equal(G_(from_compressed)(&b, t, CBYTES, CUZK_EC_DECODE_ALLOW_INFINITY), CUZK_ERR_BAD_FLAGS);
     t[0] = 0xc0;
     t[CBYTES - 1] = 1; /* infinity with payload */
-    assert_int_equal(G_(from_compressed)(&b, t, CBYTES, EC_DECODE_ALLOW_INFINITY), CUZK_ERR_BAD_FLAGS);
+    assert_int_equal(G_(from_compressed)(&b, t, CBYTES, CUZK_EC_DECODE_ALLOW_INFINITY), CUZK_ERR_BAD_FLAGS);
     t[CBYTES - 1] = 0;
     t[0] = 0xc1;
-    assert_int_equal(G_(from_compressed)(&b, t, CBYTES, EC_DECODE_ALLOW_INFINITY), CUZK_ERR_BAD_FLAGS);
+    assert_int_equal(G_(from_compressed)(&b, t, CBYTES, CUZK_EC_DECODE_ALLOW_INFINITY), CUZK_ERR_BAD_FLAGS);
     memset(t, 0, CBYTES);
-    assert_int_equal(G_(from_compressed)(&b, t, CBYTES, EC_DECODE_ALLOW_INFINITY), CUZK_ERR_BAD_FLAGS);
+    assert_int_equal(G_(from_compressed)(&b, t, CBYTES, CUZK_EC_DECODE_ALLOW_INFINITY), CUZK_ERR_BAD_FLAGS);
     /* compressed: x = p (the top limb of x carries the flags) */
     memset(t, 0, CBYTES);
     G_(put_modulus_be)(t);
@@ -127,21 +127,21 @@ static void G_(test_codec_rejections)(void **state)
     G_(to_uncompressed)(t, &nx); /* x bytes as the encoder writes them */
     t[0] |= 0x80;
     assert_int_equal(G_(from_compressed)(&b, t, CBYTES, 0), CUZK_ERR_NOT_COMPRESSIBLE);
-    assert_int_equal(G_(from_compressed)(&b, t, CBYTES, EC_DECODE_SKIP_SUBGROUP), CUZK_ERR_NOT_COMPRESSIBLE);
+    assert_int_equal(G_(from_compressed)(&b, t, CBYTES, CUZK_EC_DECODE_SKIP_SUBGROUP), CUZK_ERR_NOT_COMPRESSIBLE);
     /* compressed and uncompressed: on the curve, outside the subgroup */
     G_(rand_curve_point)(&off);
     assert_false(G_(affine_in_subgroup_naive)(&off));
     G_(to_compressed)(t, &off);
     assert_int_equal(G_(from_compressed)(&b, t, CBYTES, 0), CUZK_ERR_NOT_IN_SUBGROUP);
-    assert_int_equal(G_(from_compressed)(&b, t, CBYTES, EC_DECODE_SKIP_SUBGROUP), CUZK_OK);
+    assert_int_equal(G_(from_compressed)(&b, t, CBYTES, CUZK_EC_DECODE_SKIP_SUBGROUP), CUZK_OK);
     assert_true(G_(affine_eq)(&b, &off));
     G_(to_uncompressed)(t, &off);
-    assert_int_equal(G_(from_uncompressed)(&b, t, UBYTES, EC_DECODE_ALLOW_INFINITY), CUZK_ERR_NOT_IN_SUBGROUP);
-    assert_int_equal(G_(from_uncompressed)(&b, t, UBYTES, EC_DECODE_SKIP_SUBGROUP), CUZK_OK);
+    assert_int_equal(G_(from_uncompressed)(&b, t, UBYTES, CUZK_EC_DECODE_ALLOW_INFINITY), CUZK_ERR_NOT_IN_SUBGROUP);
+    assert_int_equal(G_(from_uncompressed)(&b, t, UBYTES, CUZK_EC_DECODE_SKIP_SUBGROUP), CUZK_OK);
     assert_true(G_(affine_eq)(&b, &off));
     G_(to_iden3)(t, &off);
     assert_int_equal(G_(from_iden3)(&b, t, IBYTES, 0), CUZK_ERR_NOT_IN_SUBGROUP);
-    assert_int_equal(G_(from_iden3)(&b, t, IBYTES, EC_DECODE_SKIP_SUBGROUP), CUZK_OK);
+    assert_int_equal(G_(from_iden3)(&b, t, IBYTES, CUZK_EC_DECODE_SKIP_SUBGROUP), CUZK_OK);
     assert_true(G_(affine_eq)(&b, &off));
 
     /* uncompressed: flag errors */
@@ -152,29 +152,29 @@ static void G_(test_codec_rejections)(void **state)
     assert_int_equal(G_(from_uncompressed)(&b, t, UBYTES, 0), CUZK_ERR_BAD_FLAGS);
     memset(t, 0, UBYTES);
     t[0] = 0x60; /* infinity with sign */
-    assert_int_equal(G_(from_uncompressed)(&b, t, UBYTES, EC_DECODE_ALLOW_INFINITY), CUZK_ERR_BAD_FLAGS);
+    assert_int_equal(G_(from_uncompressed)(&b, t, UBYTES, CUZK_EC_DECODE_ALLOW_INFINITY), CUZK_ERR_BAD_FLAGS);
     t[0] = 0x40;
     t[UBYTES - 1] = 7; /* infinity with payload */
-    assert_int_equal(G_(from_uncompressed)(&b, t, UBYTES, EC_DECODE_ALLOW_INFINITY), CUZK_ERR_BAD_FLAGS);
+    assert_int_equal(G_(from_uncompressed)(&b, t, UBYTES, CUZK_EC_DECODE_ALLOW_INFINITY), CUZK_ERR_BAD_FLAGS);
     t[0] = 0xc0;
     t[UBYTES - 1] = 0; /* compressed infinity in an uncompressed slot */
-    assert_int_equal(G_(from_uncompressed)(&b, t, UBYTES, EC_DECODE_ALLOW_INFINITY), CUZK_ERR_BAD_FLAGS);
+    assert_int_equal(G_(from_uncompressed)(&b, t, UBYTES, CUZK_EC_DECODE_ALLOW_INFINITY), CUZK_ERR_BAD_FLAGS);
     /* uncompressed: coordinates = p, then off the curve, then (0, 0) */
     memcpy(t, u, UBYTES);
     G_(put_modulus_be)(t);
     assert_int_equal(G_(from_uncompressed)(&b, t, UBYTES, 0), CUZK_ERR_COORD_RANGE);
     memcpy(t, u, UBYTES);
-    G_(put_modulus_be)(t + UBYTES - FP_BYTES);
+    G_(put_modulus_be)(t + UBYTES - CUZK_FP_BYTES);
     assert_int_equal(G_(from_uncompressed)(&b, t, UBYTES, 0), CUZK_ERR_COORD_RANGE);
     memcpy(t, u, UBYTES);
     t[UBYTES - 1] ^= 1;
-    assert_int_equal(G_(from_uncompressed)(&b, t, UBYTES, EC_DECODE_SKIP_SUBGROUP), CUZK_ERR_NOT_ON_CURVE);
+    assert_int_equal(G_(from_uncompressed)(&b, t, UBYTES, CUZK_EC_DECODE_SKIP_SUBGROUP), CUZK_ERR_NOT_ON_CURVE);
     memset(t, 0, UBYTES);
-    assert_int_equal(G_(from_uncompressed)(&b, t, UBYTES, EC_DECODE_ALLOW_INFINITY), CUZK_ERR_NOT_ON_CURVE);
+    assert_int_equal(G_(from_uncompressed)(&b, t, UBYTES, CUZK_EC_DECODE_ALLOW_INFINITY), CUZK_ERR_NOT_ON_CURVE);
 
     /* iden3: coordinate = p (either coordinate), all-ones, off the curve */
     memcpy(t, i3, IBYTES);
-    G_(put_modulus_le)(t + IBYTES - FP_BYTES);
+    G_(put_modulus_le)(t + IBYTES - CUZK_FP_BYTES);
     assert_int_equal(G_(from_iden3)(&b, t, IBYTES, 0), CUZK_ERR_COORD_RANGE);
     memcpy(t, i3, IBYTES);
     G_(put_modulus_le)(t);
@@ -183,10 +183,10 @@ static void G_(test_codec_rejections)(void **state)
     assert_int_equal(G_(from_iden3)(&b, t, IBYTES, 0), CUZK_ERR_COORD_RANGE);
     memcpy(t, i3, IBYTES);
     t[0] ^= 1;
-    assert_int_equal(G_(from_iden3)(&b, t, IBYTES, EC_DECODE_SKIP_SUBGROUP), CUZK_ERR_NOT_ON_CURVE);
+    assert_int_equal(G_(from_iden3)(&b, t, IBYTES, CUZK_EC_DECODE_SKIP_SUBGROUP), CUZK_ERR_NOT_ON_CURVE);
     memset(t, 0, IBYTES);
     t[IBYTES / 2] = 1; /* x = 0, y = tiny: not on the curve, not infinity */
-    assert_int_equal(G_(from_iden3)(&b, t, IBYTES, EC_DECODE_ALLOW_INFINITY), CUZK_ERR_NOT_ON_CURVE);
+    assert_int_equal(G_(from_iden3)(&b, t, IBYTES, CUZK_EC_DECODE_ALLOW_INFINITY), CUZK_ERR_NOT_ON_CURVE);
 
     /* none of the failures wrote r */
     assert_true(G_(affine_eq)(&b, &off));

@@ -6,13 +6,13 @@ static void G_(rand_point)(JAC *r)
 {
     AFF g;
     JAC gj;
-    fr_t k;
-    uint64_t l[FR_LIMBS];
+    cuzk_fr_t k;
+    uint64_t l[CUZK_FR_LIMBS];
     G_(generator)(&g);
     G_(jac_from_affine)(&gj, &g);
     test_rand_fr(&k);
-    fr_to_limbs(l, &k);
-    G_(jac_mul)(r, &gj, l, FR_LIMBS);
+    cuzk_fr_to_limbs(l, &k);
+    G_(jac_mul)(r, &gj, l, CUZK_FR_LIMBS);
 }
 
 /* A random point of the curve, with no cofactor clearing: outside the subgroup except with probability ~1/h. */
@@ -235,56 +235,56 @@ static void G_(test_scalar_mul)(void **state)
     (void)state;
     for (int it = 0; it < 3; it++) {
         JAC p, t0, t1;
-        fr_t a, b, ab;
-        uint64_t la[FR_LIMBS], lb[FR_LIMBS], lab[FR_LIMBS];
+        cuzk_fr_t a, b, ab;
+        uint64_t la[CUZK_FR_LIMBS], lb[CUZK_FR_LIMBS], lab[CUZK_FR_LIMBS];
         G_(rand_point)(&p);
         test_rand_fr(&a);
         test_rand_fr(&b);
-        fr_mul(&ab, &a, &b);
-        fr_to_limbs(la, &a);
-        fr_to_limbs(lb, &b);
-        fr_to_limbs(lab, &ab);
+        cuzk_fr_mul(&ab, &a, &b);
+        cuzk_fr_to_limbs(la, &a);
+        cuzk_fr_to_limbs(lb, &b);
+        cuzk_fr_to_limbs(lab, &ab);
         /* [a]([b]P) = [ab]P, vartime and constant time alike */
-        G_(jac_mul)(&t0, &p, lb, FR_LIMBS);
-        G_(jac_mul)(&t0, &t0, la, FR_LIMBS);
-        G_(jac_mul)(&t1, &p, lab, FR_LIMBS);
+        G_(jac_mul)(&t0, &p, lb, CUZK_FR_LIMBS);
+        G_(jac_mul)(&t0, &t0, la, CUZK_FR_LIMBS);
+        G_(jac_mul)(&t1, &p, lab, CUZK_FR_LIMBS);
         assert_true(G_(jac_eq)(&t0, &t1));
         G_(jac_mul_ct)(&t0, &p, &b);
         G_(jac_mul_ct)(&t0, &t0, &a);
         assert_true(G_(jac_eq)(&t0, &t1));
         /* ab as an unreduced 512-bit product: a·b = ab + q·r, so [a·b]P = [ab]P */
-        uint64_t wide[2 * FR_LIMBS] = {0};
-        for (int i = 0; i < FR_LIMBS; i++) {
+        uint64_t wide[2 * CUZK_FR_LIMBS] = {0};
+        for (int i = 0; i < CUZK_FR_LIMBS; i++) {
             uint64_t c = 0;
-            for (int j = 0; j < FR_LIMBS; j++) {
+            for (int j = 0; j < CUZK_FR_LIMBS; j++) {
                 unsigned __int128 s = (unsigned __int128)la[i] * lb[j] + wide[i + j] + c;
                 wide[i + j] = (uint64_t)s;
                 c = (uint64_t)(s >> 64);
             }
-            wide[i + FR_LIMBS] = c;
+            wide[i + CUZK_FR_LIMBS] = c;
         }
-        G_(jac_mul)(&t0, &p, wide, 2 * FR_LIMBS);
+        G_(jac_mul)(&t0, &p, wide, 2 * CUZK_FR_LIMBS);
         assert_true(G_(jac_eq)(&t0, &t1));
         /* [a]P + [b]P = [a + b]P */
-        fr_t s;
-        uint64_t ls[FR_LIMBS];
-        fr_add(&s, &a, &b);
-        fr_to_limbs(ls, &s);
-        G_(jac_mul)(&t0, &p, la, FR_LIMBS);
-        G_(jac_mul)(&t1, &p, lb, FR_LIMBS);
+        cuzk_fr_t s;
+        uint64_t ls[CUZK_FR_LIMBS];
+        cuzk_fr_add(&s, &a, &b);
+        cuzk_fr_to_limbs(ls, &s);
+        G_(jac_mul)(&t0, &p, la, CUZK_FR_LIMBS);
+        G_(jac_mul)(&t1, &p, lb, CUZK_FR_LIMBS);
         G_(jac_add)(&t0, &t0, &t1);
         G_(jac_mul_ct)(&t1, &p, &s);
         assert_true(G_(jac_eq)(&t0, &t1));
         /* [r]P = 0 */
-        G_(jac_mul)(&t0, &p, FR_MODULUS, FR_LIMBS);
+        G_(jac_mul)(&t0, &p, CUZK_FR_MODULUS, CUZK_FR_LIMBS);
         assert_true(G_(jac_is_infinity)(&t0));
     }
     /* edge scalars: 0, 1, 2, 3, r − 1, r − 2 through both paths */
     JAC p, t0, t1, e;
     G_(rand_point)(&p);
-    fr_t k, one;
-    fr_set_one(&one);
-    fr_set_zero(&k);
+    cuzk_fr_t k, one;
+    cuzk_fr_set_one(&one);
+    cuzk_fr_set_zero(&k);
     G_(jac_mul_ct)(&t0, &p, &k);
     assert_true(G_(jac_is_infinity)(&t0));
     uint64_t zero = 0;
@@ -294,7 +294,7 @@ static void G_(test_scalar_mul)(void **state)
     assert_true(G_(jac_is_infinity)(&t0));
     G_(jac_set_infinity)(&e);
     for (uint64_t small = 1; small <= 40; small++) {
-        fr_add(&k, &k, &one);
+        cuzk_fr_add(&k, &k, &one);
         G_(jac_add)(&e, &e, &p);
         G_(jac_mul)(&t0, &p, &small, 1);
         G_(jac_mul_ct)(&t1, &p, &k);
@@ -302,14 +302,14 @@ static void G_(test_scalar_mul)(void **state)
         assert_true(G_(jac_eq)(&t1, &e));
     }
     /* k = −1 and k = −2 */
-    uint64_t lk[FR_LIMBS];
-    fr_set_zero(&k);
+    uint64_t lk[CUZK_FR_LIMBS];
+    cuzk_fr_set_zero(&k);
     G_(jac_neg)(&e, &p);
     for (int i = 0; i < 2; i++) {
-        fr_sub(&k, &k, &one);
-        fr_to_limbs(lk, &k);
+        cuzk_fr_sub(&k, &k, &one);
+        cuzk_fr_to_limbs(lk, &k);
         G_(jac_mul_ct)(&t1, &p, &k);
-        G_(jac_mul)(&t0, &p, lk, FR_LIMBS);
+        G_(jac_mul)(&t0, &p, lk, CUZK_FR_LIMBS);
         assert_true(G_(jac_eq)(&t1, &e));
         assert_true(G_(jac_eq)(&t0, &e));
         G_(jac_dbl)(&e, &e);

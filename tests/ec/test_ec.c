@@ -7,16 +7,16 @@
 
 #include "cuzk/ec.h"
 
-#define FE fp_t
-#define FE_(name) fp_##name
-#define G_(name) g1_##name
-#define AFF g1_affine_t
-#define JAC g1_jac_t
-#define XYZZ g1_xyzz_t
+#define FE cuzk_fp_t
+#define FE_(name) cuzk_fp_##name
+#define G_(name) cuzk_g1_##name
+#define AFF cuzk_g1_affine_t
+#define JAC cuzk_g1_jac_t
+#define XYZZ cuzk_g1_xyzz_t
 #define RAND_FE test_rand_fp
-#define CBYTES G1_COMPRESSED_BYTES
-#define UBYTES G1_UNCOMPRESSED_BYTES
-#define IBYTES G1_IDEN3_BYTES
+#define CBYTES CUZK_G1_COMPRESSED_BYTES
+#define UBYTES CUZK_G1_UNCOMPRESSED_BYTES
+#define IBYTES CUZK_G1_IDEN3_BYTES
 #include "group_tests.h"
 #include "codec_tests.h"
 #undef FE
@@ -30,16 +30,16 @@
 #undef UBYTES
 #undef IBYTES
 
-#define FE fp2_t
-#define FE_(name) fp2_##name
-#define G_(name) g2_##name
-#define AFF g2_affine_t
-#define JAC g2_jac_t
-#define XYZZ g2_xyzz_t
+#define FE cuzk_fp2_t
+#define FE_(name) cuzk_fp2_##name
+#define G_(name) cuzk_g2_##name
+#define AFF cuzk_g2_affine_t
+#define JAC cuzk_g2_jac_t
+#define XYZZ cuzk_g2_xyzz_t
 #define RAND_FE test_rand_fp2
-#define CBYTES G2_COMPRESSED_BYTES
-#define UBYTES G2_UNCOMPRESSED_BYTES
-#define IBYTES G2_IDEN3_BYTES
+#define CBYTES CUZK_G2_COMPRESSED_BYTES
+#define UBYTES CUZK_G2_UNCOMPRESSED_BYTES
+#define IBYTES CUZK_G2_IDEN3_BYTES
 #include "group_tests.h"
 #include "codec_tests.h"
 
@@ -69,99 +69,99 @@ static void test_generator_encodings(void **state)
     static const char *G2_U_Y =
         "0606c4a02ea734cc32acd2b02bc28b99cb3e287e85a763af267492ab572e99ab3f370d275cec1da1aaa9075ff05f79be"
         "0ce5d527727d6e118cc9cdc6da2e351aadfd9baa8cbdd3a76d429a695160d12c923ac9cc3baca289e193548608b82801";
-    uint8_t want[G2_UNCOMPRESSED_BYTES], got[G2_UNCOMPRESSED_BYTES];
-    g1_affine_t g1, d1;
-    g2_affine_t g2, d2;
-    g1_generator(&g1);
-    g2_generator(&g2);
+    uint8_t want[CUZK_G2_UNCOMPRESSED_BYTES], got[CUZK_G2_UNCOMPRESSED_BYTES];
+    cuzk_g1_affine_t g1, d1;
+    cuzk_g2_affine_t g2, d2;
+    cuzk_g1_generator(&g1);
+    cuzk_g2_generator(&g2);
 
-    hex_to_bytes(want, G1_C, G1_COMPRESSED_BYTES);
-    g1_to_compressed(got, &g1);
-    assert_memory_equal(got, want, G1_COMPRESSED_BYTES);
-    assert_int_equal(g1_from_compressed(&d1, want, G1_COMPRESSED_BYTES, 0), CUZK_OK);
-    assert_true(g1_affine_eq(&d1, &g1));
-    g1_to_uncompressed(got, &g1);
+    hex_to_bytes(want, G1_C, CUZK_G1_COMPRESSED_BYTES);
+    cuzk_g1_to_compressed(got, &g1);
+    assert_memory_equal(got, want, CUZK_G1_COMPRESSED_BYTES);
+    assert_int_equal(cuzk_g1_from_compressed(&d1, want, CUZK_G1_COMPRESSED_BYTES, 0), CUZK_OK);
+    assert_true(cuzk_g1_affine_eq(&d1, &g1));
+    cuzk_g1_to_uncompressed(got, &g1);
     want[0] &= 0x1f;
-    hex_to_bytes(want + G1_COMPRESSED_BYTES, G1_U_Y, FP_BYTES);
-    assert_memory_equal(got, want, G1_UNCOMPRESSED_BYTES);
+    hex_to_bytes(want + CUZK_G1_COMPRESSED_BYTES, G1_U_Y, CUZK_FP_BYTES);
+    assert_memory_equal(got, want, CUZK_G1_UNCOMPRESSED_BYTES);
 
-    hex_to_bytes(want, G2_C, G2_COMPRESSED_BYTES);
-    g2_to_compressed(got, &g2);
-    assert_memory_equal(got, want, G2_COMPRESSED_BYTES);
-    assert_int_equal(g2_from_compressed(&d2, want, G2_COMPRESSED_BYTES, 0), CUZK_OK);
-    assert_true(g2_affine_eq(&d2, &g2));
-    g2_to_uncompressed(got, &g2);
+    hex_to_bytes(want, G2_C, CUZK_G2_COMPRESSED_BYTES);
+    cuzk_g2_to_compressed(got, &g2);
+    assert_memory_equal(got, want, CUZK_G2_COMPRESSED_BYTES);
+    assert_int_equal(cuzk_g2_from_compressed(&d2, want, CUZK_G2_COMPRESSED_BYTES, 0), CUZK_OK);
+    assert_true(cuzk_g2_affine_eq(&d2, &g2));
+    cuzk_g2_to_uncompressed(got, &g2);
     want[0] &= 0x1f;
-    hex_to_bytes(want + G2_COMPRESSED_BYTES, G2_U_Y, 2 * FP_BYTES);
-    assert_memory_equal(got, want, G2_UNCOMPRESSED_BYTES);
+    hex_to_bytes(want + CUZK_G2_COMPRESSED_BYTES, G2_U_Y, 2 * CUZK_FP_BYTES);
+    assert_memory_equal(got, want, CUZK_G2_UNCOMPRESSED_BYTES);
 
-    hex_to_bytes(want, G2_C_BRIEF, G2_COMPRESSED_BYTES);
-    assert_int_equal(g2_from_compressed(&d2, want, G2_COMPRESSED_BYTES, 0), CUZK_ERR_NOT_COMPRESSIBLE);
+    hex_to_bytes(want, G2_C_BRIEF, CUZK_G2_COMPRESSED_BYTES);
+    assert_int_equal(cuzk_g2_from_compressed(&d2, want, CUZK_G2_COMPRESSED_BYTES, 0), CUZK_ERR_NOT_COMPRESSIBLE);
 
     /* iden3 stores x·2^384 mod p: the generator's x in Montgomery form, limb by limb */
-    g1_to_iden3(got, &g1);
-    for (size_t i = 0; i < FP_BYTES; i++) assert_int_equal(got[i], (uint8_t)(g1.x.l[i / 8] >> (8 * (i % 8))));
-    g2_to_iden3(got, &g2);
-    for (size_t i = 0; i < FP_BYTES; i++) {
+    cuzk_g1_to_iden3(got, &g1);
+    for (size_t i = 0; i < CUZK_FP_BYTES; i++) assert_int_equal(got[i], (uint8_t)(g1.x.l[i / 8] >> (8 * (i % 8))));
+    cuzk_g2_to_iden3(got, &g2);
+    for (size_t i = 0; i < CUZK_FP_BYTES; i++) {
         assert_int_equal(got[i], (uint8_t)(g2.x.c0.l[i / 8] >> (8 * (i % 8))));
-        assert_int_equal(got[FP_BYTES + i], (uint8_t)(g2.x.c1.l[i / 8] >> (8 * (i % 8))));
+        assert_int_equal(got[CUZK_FP_BYTES + i], (uint8_t)(g2.x.c1.l[i / 8] >> (8 * (i % 8))));
     }
 }
 
 static void test_proof_encoding(void **state)
 {
     (void)state;
-    groth16_proof_t p, q;
-    g1_jac_t a;
-    g2_jac_t b;
-    uint8_t buf[GROTH16_PROOF_BYTES + 1];
-    g1_rand_point(&a);
-    g1_jac_to_affine(&p.a, &a);
-    g2_rand_point(&b);
-    g2_jac_to_affine(&p.b, &b);
-    g1_affine_set_infinity(&p.c); /* infinity is legitimate in a proof */
-    groth16_proof_to_bytes(buf, &p);
-    assert_int_equal(groth16_proof_from_bytes(&q, buf, GROTH16_PROOF_BYTES), CUZK_OK);
-    assert_true(g1_affine_eq(&p.a, &q.a));
-    assert_true(g2_affine_eq(&p.b, &q.b));
-    assert_true(g1_affine_is_infinity(&q.c));
-    uint8_t part[G2_COMPRESSED_BYTES];
-    g1_to_compressed(part, &p.a);
-    assert_memory_equal(buf, part, G1_COMPRESSED_BYTES);
-    g2_to_compressed(part, &p.b);
-    assert_memory_equal(buf + G1_COMPRESSED_BYTES, part, G2_COMPRESSED_BYTES);
+    cuzk_groth16_proof_t p, q;
+    cuzk_g1_jac_t a;
+    cuzk_g2_jac_t b;
+    uint8_t buf[CUZK_GROTH16_PROOF_BYTES + 1];
+    cuzk_g1_rand_point(&a);
+    cuzk_g1_jac_to_affine(&p.a, &a);
+    cuzk_g2_rand_point(&b);
+    cuzk_g2_jac_to_affine(&p.b, &b);
+    cuzk_g1_affine_set_infinity(&p.c); /* infinity is legitimate in a proof */
+    cuzk_groth16_proof_to_bytes(buf, &p);
+    assert_int_equal(cuzk_groth16_proof_from_bytes(&q, buf, CUZK_GROTH16_PROOF_BYTES), CUZK_OK);
+    assert_true(cuzk_g1_affine_eq(&p.a, &q.a));
+    assert_true(cuzk_g2_affine_eq(&p.b, &q.b));
+    assert_true(cuzk_g1_affine_is_infinity(&q.c));
+    uint8_t part[CUZK_G2_COMPRESSED_BYTES];
+    cuzk_g1_to_compressed(part, &p.a);
+    assert_memory_equal(buf, part, CUZK_G1_COMPRESSED_BYTES);
+    cuzk_g2_to_compressed(part, &p.b);
+    assert_memory_equal(buf + CUZK_G1_COMPRESSED_BYTES, part, CUZK_G2_COMPRESSED_BYTES);
 
-    assert_int_equal(groth16_proof_from_bytes(&q, buf, GROTH16_PROOF_BYTES - 1), CUZK_ERR_BAD_LENGTH);
-    assert_int_equal(groth16_proof_from_bytes(&q, buf, GROTH16_PROOF_BYTES + 1), CUZK_ERR_BAD_LENGTH);
+    assert_int_equal(cuzk_groth16_proof_from_bytes(&q, buf, CUZK_GROTH16_PROOF_BYTES - 1), CUZK_ERR_BAD_LENGTH);
+    assert_int_equal(cuzk_groth16_proof_from_bytes(&q, buf, CUZK_GROTH16_PROOF_BYTES + 1), CUZK_ERR_BAD_LENGTH);
     /* each part is validated: a point outside the subgroup in B, a missing flag in C, a bad x in A */
-    g2_affine_t off;
-    g2_rand_curve_point(&off);
-    g2_to_compressed(buf + G1_COMPRESSED_BYTES, &off);
-    assert_int_equal(groth16_proof_from_bytes(&q, buf, GROTH16_PROOF_BYTES), CUZK_ERR_NOT_IN_SUBGROUP);
-    groth16_proof_to_bytes(buf, &p);
-    buf[G1_COMPRESSED_BYTES + G2_COMPRESSED_BYTES] = 0x00;
-    assert_int_equal(groth16_proof_from_bytes(&q, buf, GROTH16_PROOF_BYTES), CUZK_ERR_BAD_FLAGS);
-    groth16_proof_to_bytes(buf, &p);
-    g1_affine_t nx;
-    g1_rand_x_without_y(&nx.x);
-    fp_to_bytes_be(buf, &nx.x);
+    cuzk_g2_affine_t off;
+    cuzk_g2_rand_curve_point(&off);
+    cuzk_g2_to_compressed(buf + CUZK_G1_COMPRESSED_BYTES, &off);
+    assert_int_equal(cuzk_groth16_proof_from_bytes(&q, buf, CUZK_GROTH16_PROOF_BYTES), CUZK_ERR_NOT_IN_SUBGROUP);
+    cuzk_groth16_proof_to_bytes(buf, &p);
+    buf[CUZK_G1_COMPRESSED_BYTES + CUZK_G2_COMPRESSED_BYTES] = 0x00;
+    assert_int_equal(cuzk_groth16_proof_from_bytes(&q, buf, CUZK_GROTH16_PROOF_BYTES), CUZK_ERR_BAD_FLAGS);
+    cuzk_groth16_proof_to_bytes(buf, &p);
+    cuzk_g1_affine_t nx;
+    cuzk_g1_rand_x_without_y(&nx.x);
+    cuzk_fp_to_bytes_be(buf, &nx.x);
     buf[0] |= 0x80;
-    assert_int_equal(groth16_proof_from_bytes(&q, buf, GROTH16_PROOF_BYTES), CUZK_ERR_NOT_COMPRESSIBLE);
-    assert_true(g1_affine_is_infinity(&q.c)); /* untouched on failure */
+    assert_int_equal(cuzk_groth16_proof_from_bytes(&q, buf, CUZK_GROTH16_PROOF_BYTES), CUZK_ERR_NOT_COMPRESSIBLE);
+    assert_true(cuzk_g1_affine_is_infinity(&q.c)); /* untouched on failure */
 }
 
 int main(void)
 {
     test_seed_init();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(g1_test_generator),       cmocka_unit_test(g2_test_generator),
-        cmocka_unit_test(g1_test_group_laws),      cmocka_unit_test(g2_test_group_laws),
-        cmocka_unit_test(g1_test_eq_and_affine),   cmocka_unit_test(g2_test_eq_and_affine),
-        cmocka_unit_test(g1_test_batch_to_affine), cmocka_unit_test(g2_test_batch_to_affine),
-        cmocka_unit_test(g1_test_scalar_mul),      cmocka_unit_test(g2_test_scalar_mul),
-        cmocka_unit_test(g1_test_subgroup),        cmocka_unit_test(g2_test_subgroup),
-        cmocka_unit_test(g1_test_codec_roundtrip), cmocka_unit_test(g2_test_codec_roundtrip),
-        cmocka_unit_test(g1_test_codec_rejections), cmocka_unit_test(g2_test_codec_rejections),
+        cmocka_unit_test(cuzk_g1_test_generator),       cmocka_unit_test(cuzk_g2_test_generator),
+        cmocka_unit_test(cuzk_g1_test_group_laws),      cmocka_unit_test(cuzk_g2_test_group_laws),
+        cmocka_unit_test(cuzk_g1_test_eq_and_affine),   cmocka_unit_test(cuzk_g2_test_eq_and_affine),
+        cmocka_unit_test(cuzk_g1_test_batch_to_affine), cmocka_unit_test(cuzk_g2_test_batch_to_affine),
+        cmocka_unit_test(cuzk_g1_test_scalar_mul),      cmocka_unit_test(cuzk_g2_test_scalar_mul),
+        cmocka_unit_test(cuzk_g1_test_subgroup),        cmocka_unit_test(cuzk_g2_test_subgroup),
+        cmocka_unit_test(cuzk_g1_test_codec_roundtrip), cmocka_unit_test(cuzk_g2_test_codec_roundtrip),
+        cmocka_unit_test(cuzk_g1_test_codec_rejections), cmocka_unit_test(cuzk_g2_test_codec_rejections),
         cmocka_unit_test(test_generator_encodings), cmocka_unit_test(test_proof_encoding),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -6,9 +6,9 @@
 
 /* The tests' engine: one synthesis worker and thread, one prover per device, queue depth 1, 1 GiB working memory,
  * results kept 10 min, keys under dir. */
-engine_config engine_test_cfg(const char *dir);
+cuzk_engine_config engine_test_cfg(const char *dir);
 /* A SYNTHETIC request of `parts` partitions of a 2^log2 circuit. */
-engine_request engine_test_synth(unsigned log2, uint64_t seed, uint32_t parts, engine_priority prio);
+cuzk_engine_request engine_test_synth(unsigned log2, uint64_t seed, uint32_t parts, cuzk_engine_priority prio);
 /* The device-backend tests (test_engine_devices.c); returns the failures. */
 int run_device_tests(void);
 

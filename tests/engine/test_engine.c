@@ -18,9 +18,9 @@
 
 static char g_dir[256];
 
-engine_config engine_test_cfg(const char *dir)
+cuzk_engine_config engine_test_cfg(const char *dir)
 {
-    engine_config c;
+    cuzk_engine_config c;
     memset(&c, 0, sizeof c);
     c.param_dir = dir;
     c.synthesis_workers = 1;
@@ -33,23 +33,23 @@ engine_config engine_test_cfg(const char *dir)
     return c;
 }
 
-static engine_config base_cfg(void) { return engine_test_cfg(g_dir); }
+static cuzk_engine_config base_cfg(void) { return engine_test_cfg(g_dir); }
 
-static engine *start(const engine_config *c)
+static cuzk_engine *start(const cuzk_engine_config *c)
 {
-    engine *e = NULL;
+    cuzk_engine *e = NULL;
     cuzk_errmsg err = {{0}};
-    cuzk_status s = engine_create(&e, c, &err);
+    cuzk_status s = cuzk_engine_create(&e, c, &err);
     if (s != CUZK_OK) fprintf(stderr, "engine_create: %s\n", err.msg);
     assert_int_equal(s, CUZK_OK);
     return e;
 }
 
-engine_request engine_test_synth(unsigned log2, uint64_t seed, uint32_t parts, engine_priority prio)
+cuzk_engine_request engine_test_synth(unsigned log2, uint64_t seed, uint32_t parts, cuzk_engine_priority prio)
 {
-    engine_request r;
+    cuzk_engine_request r;
     memset(&r, 0, sizeof r);
-    r.proof_kind = ENGINE_KIND_SYNTHETIC;
+    r.proof_kind = CUZK_ENGINE_KIND_SYNTHETIC;
     r.synthetic_log2 = log2;
     r.seed = seed;
     r.partitions = parts;
@@ -57,46 +57,46 @@ engine_request engine_test_synth(unsigned log2, uint64_t seed, uint32_t parts, e
     return r;
 }
 
-static void submit_ok(engine *e, const engine_request *r, char id[ENGINE_ID_MAX])
+static void submit_ok(cuzk_engine *e, const cuzk_engine_request *r, char id[CUZK_ENGINE_ID_MAX])
 {
     cuzk_errmsg err = {{0}};
     bool attached = true;
-    cuzk_status s = engine_submit(e, r, id, NULL, &attached, &err);
+    cuzk_status s = cuzk_engine_submit(e, r, id, NULL, &attached, &err);
     if (s != CUZK_OK) fprintf(stderr, "submit: %s (%s)\n", cuzk_status_str(s), err.msg);
     assert_int_equal(s, CUZK_OK);
     assert_false(attached);
 }
 
-static engine_result await_done(engine *e, const char *id)
+static cuzk_engine_result await_done(cuzk_engine *e, const char *id)
 {
-    engine_result r;
-    assert_int_equal(engine_await(e, id, WAIT_MS, &r), CUZK_OK);
-    assert_int_not_equal(r.status, ENGINE_JOB_TIMEOUT);
+    cuzk_engine_result r;
+    assert_int_equal(cuzk_engine_await(e, id, WAIT_MS, &r), CUZK_OK);
+    assert_int_not_equal(r.status, CUZK_ENGINE_JOB_TIMEOUT);
     return r;
 }
 
-static void expect_completed(engine *e, const char *id, uint32_t parts)
+static void expect_completed(cuzk_engine *e, const char *id, uint32_t parts)
 {
-    engine_result r = await_done(e, id);
-    if (r.status != ENGINE_JOB_COMPLETED) fprintf(stderr, "job %s: %d %s\n", id, r.status, r.error_message);
-    assert_int_equal(r.status, ENGINE_JOB_COMPLETED);
-    assert_int_equal(r.proof_len, (size_t)parts * GROTH16_PROOF_BYTES);
-    engine_result_clear(&r);
+    cuzk_engine_result r = await_done(e, id);
+    if (r.status != CUZK_ENGINE_JOB_COMPLETED) fprintf(stderr, "job %s: %d %s\n", id, r.status, r.error_message);
+    assert_int_equal(r.status, CUZK_ENGINE_JOB_COMPLETED);
+    assert_int_equal(r.proof_len, (size_t)parts * CUZK_GROTH16_PROOF_BYTES);
+    cuzk_engine_result_clear(&r);
 }
 
-static bool still_pending(engine *e, const char *id)
+static bool still_pending(cuzk_engine *e, const char *id)
 {
-    engine_result r;
-    assert_int_equal(engine_await(e, id, 1, &r), CUZK_OK);
-    bool pending = r.status == ENGINE_JOB_TIMEOUT;
-    engine_result_clear(&r);
+    cuzk_engine_result r;
+    assert_int_equal(cuzk_engine_await(e, id, 1, &r), CUZK_OK);
+    bool pending = r.status == CUZK_ENGINE_JOB_TIMEOUT;
+    cuzk_engine_result_clear(&r);
     return pending;
 }
 
 /* A metric's value from the text exposition (the line that starts with `name`), -1 when absent. */
-static double metric(engine *e, const char *name)
+static double metric(cuzk_engine *e, const char *name)
 {
-    char *t = engine_metrics_text(e);
+    char *t = cuzk_engine_metrics_text(e);
     assert_non_null(t);
     double v = -1;
     size_t n = strlen(name);
@@ -112,107 +112,107 @@ static double metric(engine *e, const char *name)
 
 /* Proofs of a synthetic job checked outside the engine: the key from the engine's own disk cache, each partition's
  * public inputs from the generator's witness for seed + partition. Each proof verifies with its own inputs only. */
-static void check_synthetic_proofs(const engine_result *r, unsigned log2, uint64_t seed, uint32_t parts)
+static void check_synthetic_proofs(const cuzk_engine_result *r, unsigned log2, uint64_t seed, uint32_t parts)
 {
     char path[512];
     snprintf(path, sizeof path, "%s/synthetic/%u-%llu.params", g_dir, log2, (unsigned long long)seed);
-    groth16_pk pk;
-    assert_int_equal(groth16_params_load(&pk, path, 0, 1, NULL), CUZK_OK);
+    cuzk_groth16_pk pk;
+    assert_int_equal(cuzk_groth16_params_load(&pk, path, 0, 1, NULL), CUZK_OK);
     uint64_t ni = pk.vk.num_inputs - 1;
-    assert_int_equal(ni, CIRCUITS_SYNTHETIC_INPUTS - 1);
-    groth16_pvk pvk;
-    groth16_prepare_vk(&pvk, &pk.vk);
-    fr_t *prev = NULL;
+    assert_int_equal(ni, CUZK_CIRCUITS_SYNTHETIC_INPUTS - 1);
+    cuzk_groth16_pvk pvk;
+    cuzk_groth16_prepare_vk(&pvk, &pk.vk);
+    cuzk_fr_t *prev = NULL;
     for (uint32_t p = 0; p < parts; p++) {
-        fr_t *z;
-        assert_int_equal(circuits_synthetic_witness(log2, seed, seed + p, 1, &z, NULL), CUZK_OK);
-        groth16_proof_t proof;
-        assert_int_equal(groth16_proof_from_bytes(&proof, r->proof + p * GROTH16_PROOF_BYTES, GROTH16_PROOF_BYTES),
+        cuzk_fr_t *z;
+        assert_int_equal(cuzk_circuits_synthetic_witness(log2, seed, seed + p, 1, &z, NULL), CUZK_OK);
+        cuzk_groth16_proof_t proof;
+        assert_int_equal(cuzk_groth16_proof_from_bytes(&proof, r->proof + p * CUZK_GROTH16_PROOF_BYTES, CUZK_GROTH16_PROOF_BYTES),
                          CUZK_OK);
-        assert_int_equal(groth16_verify(&pvk, &proof, z + 1, ni), CUZK_OK);
+        assert_int_equal(cuzk_groth16_verify(&pvk, &proof, z + 1, ni), CUZK_OK);
         /* the previous partition's inputs differ, and this proof does not verify with them */
         if (prev != NULL) {
-            assert_memory_not_equal(prev + 1, z + 1, ni * sizeof(fr_t));
-            assert_int_equal(groth16_verify(&pvk, &proof, prev + 1, ni), CUZK_ERR_PROOF_INVALID);
+            assert_memory_not_equal(prev + 1, z + 1, ni * sizeof(cuzk_fr_t));
+            assert_int_equal(cuzk_groth16_verify(&pvk, &proof, prev + 1, ni), CUZK_ERR_PROOF_INVALID);
         }
         /* and a tampered proof does not verify */
-        g1_affine_t a = proof.a;
+        cuzk_g1_affine_t a = proof.a;
         proof.a = proof.c;
-        assert_int_not_equal(groth16_verify(&pvk, &proof, z + 1, ni), CUZK_OK);
+        assert_int_not_equal(cuzk_groth16_verify(&pvk, &proof, z + 1, ni), CUZK_OK);
         proof.a = a;
         free(prev);
         prev = z;
     }
     free(prev);
-    groth16_pk_free(&pk);
+    cuzk_groth16_pk_free(&pk);
 }
 
 static void test_synthetic_jobs(void **state)
 {
     (void)state;
-    engine_config c = base_cfg();
-    engine *e = start(&c);
-    char id1[ENGINE_ID_MAX], id3[ENGINE_ID_MAX];
+    cuzk_engine_config c = base_cfg();
+    cuzk_engine *e = start(&c);
+    char id1[CUZK_ENGINE_ID_MAX], id3[CUZK_ENGINE_ID_MAX];
     /* 2^9: the smallest size with a tobits gadget, so that witness seeds give different public inputs */
-    engine_request r1 = engine_test_synth(9, 1, 1, ENGINE_PRIO_NORMAL), r3 = engine_test_synth(9, 1, 3, ENGINE_PRIO_NORMAL);
+    cuzk_engine_request r1 = engine_test_synth(9, 1, 1, CUZK_ENGINE_PRIO_NORMAL), r3 = engine_test_synth(9, 1, 3, CUZK_ENGINE_PRIO_NORMAL);
     submit_ok(e, &r1, id1);
     submit_ok(e, &r3, id3);
     assert_string_not_equal(id1, id3);
-    engine_result a = await_done(e, id1), b = await_done(e, id3);
-    assert_int_equal(a.status, ENGINE_JOB_COMPLETED);
-    assert_int_equal(b.status, ENGINE_JOB_COMPLETED);
-    assert_int_equal(a.proof_len, GROTH16_PROOF_BYTES);
-    assert_int_equal(b.proof_len, 3 * GROTH16_PROOF_BYTES);
+    cuzk_engine_result a = await_done(e, id1), b = await_done(e, id3);
+    assert_int_equal(a.status, CUZK_ENGINE_JOB_COMPLETED);
+    assert_int_equal(b.status, CUZK_ENGINE_JOB_COMPLETED);
+    assert_int_equal(a.proof_len, CUZK_GROTH16_PROOF_BYTES);
+    assert_int_equal(b.proof_len, 3 * CUZK_GROTH16_PROOF_BYTES);
     check_synthetic_proofs(&a, 9, 1, 1);
     check_synthetic_proofs(&b, 9, 1, 3);
-    assert_memory_not_equal(b.proof, b.proof + GROTH16_PROOF_BYTES, GROTH16_PROOF_BYTES);
-    engine_result_clear(&a);
-    engine_result_clear(&b);
-    engine_destroy(e);
+    assert_memory_not_equal(b.proof, b.proof + CUZK_GROTH16_PROOF_BYTES, CUZK_GROTH16_PROOF_BYTES);
+    cuzk_engine_result_clear(&a);
+    cuzk_engine_result_clear(&b);
+    cuzk_engine_destroy(e);
 }
 
 /* ---- generic circuits -------------------------------------------------------------------------------------------- */
 typedef struct {
-    r1cs_t *cs;
-    fr_t *z;
-    groth16_pk pk;
+    cuzk_r1cs_t *cs;
+    cuzk_fr_t *z;
+    cuzk_groth16_pk pk;
 } tiny_circuit;
 
 static void tiny_make(tiny_circuit *t, const char *id, unsigned log2)
 {
-    assert_int_equal(circuits_synthetic(log2, 77, 1, &t->cs, &t->z, NULL), CUZK_OK);
-    groth16_setup_opts o;
+    assert_int_equal(cuzk_circuits_synthetic(log2, 77, 1, &t->cs, &t->z, NULL), CUZK_OK);
+    cuzk_groth16_setup_opts o;
     memset(&o, 0, sizeof o);
     o.threads = 1;
-    assert_int_equal(groth16_setup(&t->pk, t->cs, &o, NULL), CUZK_OK);
+    assert_int_equal(cuzk_groth16_setup(&t->pk, t->cs, &o, NULL), CUZK_OK);
     char path[512];
     snprintf(path, sizeof path, "%s/%s.pce", g_dir, id);
-    assert_int_equal(r1cs_pce_write(t->cs, path, NULL), CUZK_OK);
+    assert_int_equal(cuzk_r1cs_pce_write(t->cs, path, NULL), CUZK_OK);
     snprintf(path, sizeof path, "%s/%s.params", g_dir, id);
-    assert_int_equal(groth16_params_write(&t->pk, path, NULL), CUZK_OK);
+    assert_int_equal(cuzk_groth16_params_write(&t->pk, path, NULL), CUZK_OK);
 }
 
 static void tiny_free(tiny_circuit *t)
 {
     free(t->z);
-    r1cs_free(t->cs);
-    groth16_pk_free(&t->pk);
+    cuzk_r1cs_free(t->cs);
+    cuzk_groth16_pk_free(&t->pk);
 }
 
-static engine_request generic_req(const char *id, const uint8_t *w, size_t len)
+static cuzk_engine_request generic_req(const char *id, const uint8_t *w, size_t len)
 {
-    engine_request r;
+    cuzk_engine_request r;
     memset(&r, 0, sizeof r);
-    r.proof_kind = ENGINE_KIND_GENERIC_CIRCUIT;
+    r.proof_kind = CUZK_ENGINE_KIND_GENERIC_CIRCUIT;
     snprintf(r.circuit_id, sizeof r.circuit_id, "%s", id);
     r.witness = w;
     r.witness_len = len;
     return r;
 }
 
-static engine_result run_generic(engine *e, const engine_request *r)
+static cuzk_engine_result run_generic(cuzk_engine *e, const cuzk_engine_request *r)
 {
-    char id[ENGINE_ID_MAX];
+    char id[CUZK_ENGINE_ID_MAX];
     submit_ok(e, r, id);
     return await_done(e, id);
 }
@@ -222,86 +222,86 @@ static void test_generic_jobs(void **state)
     (void)state;
     tiny_circuit t;
     tiny_make(&t, "tiny", 6);
-    engine_config c = base_cfg();
-    engine *e = start(&c);
-    uint64_t nv = r1cs_num_vars(t.cs);
+    cuzk_engine_config c = base_cfg();
+    cuzk_engine *e = start(&c);
+    uint64_t nv = cuzk_r1cs_num_vars(t.cs);
     uint8_t *w;
     size_t wl;
-    assert_int_equal(r1cs_wtns_encode(t.z, nv, &w, &wl), CUZK_OK);
+    assert_int_equal(cuzk_r1cs_wtns_encode(t.z, nv, &w, &wl), CUZK_OK);
 
-    engine_request r = generic_req("tiny", w, wl);
-    engine_result res = run_generic(e, &r);
-    assert_int_equal(res.status, ENGINE_JOB_COMPLETED);
-    groth16_pvk pvk;
-    groth16_prepare_vk(&pvk, &t.pk.vk);
-    groth16_proof_t proof;
-    assert_int_equal(groth16_proof_from_bytes(&proof, res.proof, res.proof_len), CUZK_OK);
-    assert_int_equal(groth16_verify(&pvk, &proof, t.z + 1, t.cs->num_inputs - 1), CUZK_OK);
-    engine_result_clear(&res);
+    cuzk_engine_request r = generic_req("tiny", w, wl);
+    cuzk_engine_result res = run_generic(e, &r);
+    assert_int_equal(res.status, CUZK_ENGINE_JOB_COMPLETED);
+    cuzk_groth16_pvk pvk;
+    cuzk_groth16_prepare_vk(&pvk, &t.pk.vk);
+    cuzk_groth16_proof_t proof;
+    assert_int_equal(cuzk_groth16_proof_from_bytes(&proof, res.proof, res.proof_len), CUZK_OK);
+    assert_int_equal(cuzk_groth16_verify(&pvk, &proof, t.z + 1, t.cs->num_inputs - 1), CUZK_OK);
+    cuzk_engine_result_clear(&res);
 
     /* the same witness from a file */
     char path[512];
     snprintf(path, sizeof path, "%s/tiny.wtns", g_dir);
-    assert_int_equal(r1cs_wtns_save(t.z, nv, path, NULL), CUZK_OK);
+    assert_int_equal(cuzk_r1cs_wtns_save(t.z, nv, path, NULL), CUZK_OK);
     r = generic_req("tiny", NULL, 0);
     snprintf(r.witness_path, sizeof r.witness_path, "%s", path);
     res = run_generic(e, &r);
-    assert_int_equal(res.status, ENGINE_JOB_COMPLETED);
-    engine_result_clear(&res);
+    assert_int_equal(res.status, CUZK_ENGINE_JOB_COMPLETED);
+    cuzk_engine_result_clear(&res);
 
     /* a witness of the wrong length: FAILED, with the counts */
     uint8_t *w2;
     size_t wl2;
-    assert_int_equal(r1cs_wtns_encode(t.z, nv - 1, &w2, &wl2), CUZK_OK);
+    assert_int_equal(cuzk_r1cs_wtns_encode(t.z, nv - 1, &w2, &wl2), CUZK_OK);
     r = generic_req("tiny", w2, wl2);
     res = run_generic(e, &r);
-    assert_int_equal(res.status, ENGINE_JOB_FAILED);
+    assert_int_equal(res.status, CUZK_ENGINE_JOB_FAILED);
     assert_non_null(strstr(res.error_message, "witness"));
-    engine_result_clear(&res);
+    cuzk_engine_result_clear(&res);
     free(w2);
 
     /* an unsatisfied witness: FAILED, naming the row */
-    fr_t keep = t.z[nv - 1];
-    fr_add(&t.z[nv - 1], &t.z[nv - 1], &t.z[0]);
-    assert_int_equal(r1cs_wtns_encode(t.z, nv, &w2, &wl2), CUZK_OK);
+    cuzk_fr_t keep = t.z[nv - 1];
+    cuzk_fr_add(&t.z[nv - 1], &t.z[nv - 1], &t.z[0]);
+    assert_int_equal(cuzk_r1cs_wtns_encode(t.z, nv, &w2, &wl2), CUZK_OK);
     t.z[nv - 1] = keep;
     r = generic_req("tiny", w2, wl2);
     res = run_generic(e, &r);
-    assert_int_equal(res.status, ENGINE_JOB_FAILED);
+    assert_int_equal(res.status, CUZK_ENGINE_JOB_FAILED);
     assert_non_null(strstr(res.error_message, "does not satisfy"));
-    engine_result_clear(&res);
+    cuzk_engine_result_clear(&res);
     free(w2);
 
     /* rejected at submission */
-    char id[ENGINE_ID_MAX];
+    char id[CUZK_ENGINE_ID_MAX];
     cuzk_errmsg err = {{0}};
     r = generic_req("nosuch", w, wl);
-    assert_int_equal(engine_submit(e, &r, id, NULL, NULL, &err), CUZK_ERR_NOT_FOUND);
+    assert_int_equal(cuzk_engine_submit(e, &r, id, NULL, NULL, &err), CUZK_ERR_NOT_FOUND);
     assert_non_null(strstr(err.msg, "unknown circuit nosuch"));
     r = generic_req("../etc", w, wl);
-    assert_int_equal(engine_submit(e, &r, id, NULL, NULL, &err), CUZK_ERR_INVALID_ARG);
+    assert_int_equal(cuzk_engine_submit(e, &r, id, NULL, NULL, &err), CUZK_ERR_INVALID_ARG);
     r = generic_req("tiny", w, wl);
     snprintf(r.witness_path, sizeof r.witness_path, "%s", path);
-    assert_int_equal(engine_submit(e, &r, id, NULL, NULL, &err), CUZK_ERR_INVALID_ARG);
+    assert_int_equal(cuzk_engine_submit(e, &r, id, NULL, NULL, &err), CUZK_ERR_INVALID_ARG);
     r = generic_req("tiny", NULL, 0);
-    assert_int_equal(engine_submit(e, &r, id, NULL, NULL, &err), CUZK_ERR_INVALID_ARG);
+    assert_int_equal(cuzk_engine_submit(e, &r, id, NULL, NULL, &err), CUZK_ERR_INVALID_ARG);
     r = generic_req("tiny", NULL, 0);
     snprintf(r.witness_path, sizeof r.witness_path, "%s/missing.wtns", g_dir);
-    assert_int_equal(engine_submit(e, &r, id, NULL, NULL, &err), CUZK_ERR_NOT_FOUND);
+    assert_int_equal(cuzk_engine_submit(e, &r, id, NULL, NULL, &err), CUZK_ERR_NOT_FOUND);
     r = generic_req("tiny", w, wl);
     r.proof_kind = 77;
-    assert_int_equal(engine_submit(e, &r, id, NULL, NULL, &err), CUZK_ERR_INVALID_ARG);
+    assert_int_equal(cuzk_engine_submit(e, &r, id, NULL, NULL, &err), CUZK_ERR_INVALID_ARG);
 
     /* Filecoin kinds: accepted and answered FAILED with a reason */
     r = generic_req("", NULL, 0);
-    r.proof_kind = ENGINE_KIND_POREP_SEAL_COMMIT;
+    r.proof_kind = CUZK_ENGINE_KIND_POREP_SEAL_COMMIT;
     res = run_generic(e, &r);
-    assert_int_equal(res.status, ENGINE_JOB_FAILED);
+    assert_int_equal(res.status, CUZK_ENGINE_JOB_FAILED);
     assert_string_equal(res.error_message, "proof kind POREP_SEAL_COMMIT is not supported yet");
-    engine_result_clear(&res);
+    cuzk_engine_result_clear(&res);
 
     free(w);
-    engine_destroy(e);
+    cuzk_engine_destroy(e);
     tiny_free(&t);
 }
 
@@ -309,24 +309,24 @@ static void test_generic_jobs(void **state)
 static void test_priority_order(void **state)
 {
     (void)state;
-    engine_config c = base_cfg();
-    engine *e = start(&c);
+    cuzk_engine_config c = base_cfg();
+    cuzk_engine *e = start(&c);
     bool already;
     uint64_t ms;
-    assert_int_equal(engine_preload(e, "synthetic-10-5", &already, &ms, NULL), CUZK_OK);
-    char a[ENGINE_ID_MAX], b[ENGINE_ID_MAX], cc[ENGINE_ID_MAX], d[ENGINE_ID_MAX], x[ENGINE_ID_MAX];
-    engine_request r = engine_test_synth(10, 5, 8, ENGINE_PRIO_NORMAL);
+    assert_int_equal(cuzk_engine_preload(e, "synthetic-10-5", &already, &ms, NULL), CUZK_OK);
+    char a[CUZK_ENGINE_ID_MAX], b[CUZK_ENGINE_ID_MAX], cc[CUZK_ENGINE_ID_MAX], d[CUZK_ENGINE_ID_MAX], x[CUZK_ENGINE_ID_MAX];
+    cuzk_engine_request r = engine_test_synth(10, 5, 8, CUZK_ENGINE_PRIO_NORMAL);
     submit_ok(e, &r, a);
-    r = engine_test_synth(10, 5, 3, ENGINE_PRIO_LOW);
+    r = engine_test_synth(10, 5, 3, CUZK_ENGINE_PRIO_LOW);
     submit_ok(e, &r, b);
-    r = engine_test_synth(10, 5, 3, ENGINE_PRIO_NORMAL);
+    r = engine_test_synth(10, 5, 3, CUZK_ENGINE_PRIO_NORMAL);
     submit_ok(e, &r, cc);
-    r = engine_test_synth(10, 5, 1, ENGINE_PRIO_HIGH);
+    r = engine_test_synth(10, 5, 1, CUZK_ENGINE_PRIO_HIGH);
     submit_ok(e, &r, d);
-    r = engine_test_synth(10, 5, 1, ENGINE_PRIO_CRITICAL);
+    r = engine_test_synth(10, 5, 1, CUZK_ENGINE_PRIO_CRITICAL);
     uint32_t pos = 99;
     bool att;
-    assert_int_equal(engine_submit(e, &r, x, &pos, &att, NULL), CUZK_OK);
+    assert_int_equal(cuzk_engine_submit(e, &r, x, &pos, &att, NULL), CUZK_OK);
     assert_int_equal(pos, 0); /* nothing runs before a CRITICAL job */
 
     /* CRITICAL, then HIGH, overtake the 8-partition NORMAL job at partition boundaries */
@@ -340,18 +340,18 @@ static void test_priority_order(void **state)
     assert_true(still_pending(e, b));
     expect_completed(e, cc, 3);
     expect_completed(e, b, 3);
-    engine_destroy(e);
+    cuzk_engine_destroy(e);
 }
 
-static void wait_running(engine *e, const char *id)
+static void wait_running(cuzk_engine *e, const char *id)
 {
     for (int i = 0; i < 100000; i++) {
-        engine_status_report st;
-        assert_int_equal(engine_status(e, &st), CUZK_OK);
+        cuzk_engine_status_report st;
+        assert_int_equal(cuzk_engine_status(e, &st), CUZK_OK);
         uint32_t running = 0;
         for (size_t q = 0; q < st.num_queues; q++)
             if (strcmp(st.queues[q].proof_kind, "SYNTHETIC") == 0) running = st.queues[q].in_progress;
-        engine_status_clear(&st);
+        cuzk_engine_status_clear(&st);
         if (running > 0) return;
         assert_true(still_pending(e, id)); /* the wait itself: 1 ms inside the engine's await */
     }
@@ -361,78 +361,78 @@ static void wait_running(engine *e, const char *id)
 static void test_cancel(void **state)
 {
     (void)state;
-    engine_config c = base_cfg();
-    engine *e = start(&c);
-    char big[ENGINE_ID_MAX], queued[ENGINE_ID_MAX], after[ENGINE_ID_MAX];
-    engine_request r = engine_test_synth(9, 2, 40, ENGINE_PRIO_NORMAL);
+    cuzk_engine_config c = base_cfg();
+    cuzk_engine *e = start(&c);
+    char big[CUZK_ENGINE_ID_MAX], queued[CUZK_ENGINE_ID_MAX], after[CUZK_ENGINE_ID_MAX];
+    cuzk_engine_request r = engine_test_synth(9, 2, 40, CUZK_ENGINE_PRIO_NORMAL);
     submit_ok(e, &r, big);
     wait_running(e, big);
-    r = engine_test_synth(9, 2, 1, ENGINE_PRIO_LOW);
+    r = engine_test_synth(9, 2, 1, CUZK_ENGINE_PRIO_LOW);
     submit_ok(e, &r, queued);
 
     bool was_running = true;
-    assert_int_equal(engine_cancel(e, queued, &was_running), CUZK_OK);
+    assert_int_equal(cuzk_engine_cancel(e, queued, &was_running), CUZK_OK);
     assert_false(was_running);
-    engine_result res = await_done(e, queued);
-    assert_int_equal(res.status, ENGINE_JOB_CANCELLED);
-    engine_result_clear(&res);
+    cuzk_engine_result res = await_done(e, queued);
+    assert_int_equal(res.status, CUZK_ENGINE_JOB_CANCELLED);
+    cuzk_engine_result_clear(&res);
 
-    assert_int_equal(engine_cancel(e, big, &was_running), CUZK_OK);
+    assert_int_equal(cuzk_engine_cancel(e, big, &was_running), CUZK_OK);
     assert_true(was_running);
     res = await_done(e, big);
-    assert_int_equal(res.status, ENGINE_JOB_CANCELLED);
+    assert_int_equal(res.status, CUZK_ENGINE_JOB_CANCELLED);
     assert_int_equal(res.proof_len, 0);
-    engine_result_clear(&res);
-    assert_int_equal(engine_cancel(e, "job-nosuch", &was_running), CUZK_ERR_NOT_FOUND);
+    cuzk_engine_result_clear(&res);
+    assert_int_equal(cuzk_engine_cancel(e, "job-nosuch", &was_running), CUZK_ERR_NOT_FOUND);
 
     /* the engine goes on serving, and the cancelled partitions gave back their memory and key reference */
-    r = engine_test_synth(9, 2, 1, ENGINE_PRIO_LOW);
+    r = engine_test_synth(9, 2, 1, CUZK_ENGINE_PRIO_LOW);
     submit_ok(e, &r, after);
     expect_completed(e, after, 1);
     assert_true(metric(e, "cuzk_memory_in_use_bytes") == 0);
-    engine_status_report st;
-    assert_int_equal(engine_status(e, &st), CUZK_OK);
+    cuzk_engine_status_report st;
+    assert_int_equal(cuzk_engine_status(e, &st), CUZK_OK);
     assert_int_equal(st.num_srs, 1);
     assert_int_equal(st.srs[0].ref_count, 0);
-    engine_status_clear(&st);
-    engine_destroy(e);
+    cuzk_engine_status_clear(&st);
+    cuzk_engine_destroy(e);
 }
 
 static void test_idempotency_and_timeout(void **state)
 {
     (void)state;
-    engine_config c = base_cfg();
-    engine *e = start(&c);
-    char id[ENGINE_ID_MAX], id2[ENGINE_ID_MAX], id3[ENGINE_ID_MAX];
-    engine_request r = engine_test_synth(9, 3, 6, ENGINE_PRIO_NORMAL);
+    cuzk_engine_config c = base_cfg();
+    cuzk_engine *e = start(&c);
+    char id[CUZK_ENGINE_ID_MAX], id2[CUZK_ENGINE_ID_MAX], id3[CUZK_ENGINE_ID_MAX];
+    cuzk_engine_request r = engine_test_synth(9, 3, 6, CUZK_ENGINE_PRIO_NORMAL);
     snprintf(r.request_id, sizeof r.request_id, "porep-1000-7");
     submit_ok(e, &r, id);
     bool attached = false;
-    assert_int_equal(engine_submit(e, &r, id2, NULL, &attached, NULL), CUZK_OK);
+    assert_int_equal(cuzk_engine_submit(e, &r, id2, NULL, &attached, NULL), CUZK_OK);
     assert_true(attached);
     assert_string_equal(id, id2);
 
     /* the job takes seconds (a key to make, six partitions): an await of 1 ms times out */
-    engine_result res;
-    assert_int_equal(engine_await(e, id, 1, &res), CUZK_OK);
-    assert_int_equal(res.status, ENGINE_JOB_TIMEOUT);
-    engine_result_clear(&res);
+    cuzk_engine_result res;
+    assert_int_equal(cuzk_engine_await(e, id, 1, &res), CUZK_OK);
+    assert_int_equal(res.status, CUZK_ENGINE_JOB_TIMEOUT);
+    cuzk_engine_result_clear(&res);
 
-    engine_result first = await_done(e, id);
-    assert_int_equal(first.status, ENGINE_JOB_COMPLETED);
+    cuzk_engine_result first = await_done(e, id);
+    assert_int_equal(first.status, CUZK_ENGINE_JOB_COMPLETED);
     attached = false;
-    assert_int_equal(engine_submit(e, &r, id3, NULL, &attached, NULL), CUZK_OK);
+    assert_int_equal(cuzk_engine_submit(e, &r, id3, NULL, &attached, NULL), CUZK_OK);
     assert_true(attached);
     assert_string_equal(id, id3);
-    engine_result again = await_done(e, id3);
+    cuzk_engine_result again = await_done(e, id3);
     assert_int_equal(again.proof_len, first.proof_len);
     assert_memory_equal(again.proof, first.proof, first.proof_len);
-    engine_result_clear(&first);
-    engine_result_clear(&again);
+    cuzk_engine_result_clear(&first);
+    cuzk_engine_result_clear(&again);
 
-    assert_int_equal(engine_await(e, "job-0", 1, &res), CUZK_ERR_NOT_FOUND);
-    assert_int_equal(res.status, ENGINE_JOB_UNKNOWN);
-    engine_destroy(e);
+    assert_int_equal(cuzk_engine_await(e, "job-0", 1, &res), CUZK_ERR_NOT_FOUND);
+    assert_int_equal(res.status, CUZK_ENGINE_JOB_UNKNOWN);
+    cuzk_engine_destroy(e);
 
     /* with a TTL of 1 ms the kept result expires, and the request id makes a new job */
     c.result_ttl_ms = 1;
@@ -440,36 +440,36 @@ static void test_idempotency_and_timeout(void **state)
     r.partitions = 1;
     submit_ok(e, &r, id);
     expect_completed(e, id, 1);
-    engine_request other = engine_test_synth(9, 3, 2, ENGINE_PRIO_NORMAL);
+    cuzk_engine_request other = engine_test_synth(9, 3, 2, CUZK_ENGINE_PRIO_NORMAL);
     submit_ok(e, &other, id2);
     expect_completed(e, id2, 2); /* takes longer than the TTL */
     submit_ok(e, &r, id3);
     assert_string_not_equal(id, id3);
     expect_completed(e, id3, 1);
-    engine_destroy(e);
+    cuzk_engine_destroy(e);
 }
 
 /* ---- memory ------------------------------------------------------------------------------------------------------ */
 static void test_memory_budget(void **state)
 {
     (void)state;
-    engine_config c = base_cfg();
+    cuzk_engine_config c = base_cfg();
     /* the prover's bound and the partition's witness, for 2^8 variables at most */
-    uint64_t need = groth16_prove_peak_bytes(1u << 8, 1u << 8, 1) + (1u << 8) * sizeof(fr_t);
+    uint64_t need = cuzk_groth16_prove_peak_bytes(1u << 8, 1u << 8, 1) + (1u << 8) * sizeof(cuzk_fr_t);
     assert_true(need > 3 * 256 * 32);
     /* a job that can never fit is refused at once, with both numbers */
     c.working_memory_budget = need - 1;
-    engine *e = start(&c);
-    char id[ENGINE_ID_MAX];
+    cuzk_engine *e = start(&c);
+    char id[CUZK_ENGINE_ID_MAX];
     cuzk_errmsg err = {{0}};
-    engine_request r = engine_test_synth(8, 4, 1, ENGINE_PRIO_NORMAL);
-    assert_int_equal(engine_submit(e, &r, id, NULL, NULL, &err), CUZK_ERR_OVER_BUDGET);
+    cuzk_engine_request r = engine_test_synth(8, 4, 1, CUZK_ENGINE_PRIO_NORMAL);
+    assert_int_equal(cuzk_engine_submit(e, &r, id, NULL, NULL, &err), CUZK_ERR_OVER_BUDGET);
     char expect[128];
     snprintf(expect, sizeof expect, "needs %llu bytes", (unsigned long long)need);
     assert_non_null(strstr(err.msg, expect));
     snprintf(expect, sizeof expect, "budget %llu", (unsigned long long)(need - 1));
     assert_non_null(strstr(err.msg, expect));
-    engine_destroy(e);
+    cuzk_engine_destroy(e);
 
     /* room for two partitions, four workers' worth of demand: admission holds the rest back */
     c.working_memory_budget = 2 * need + need / 2;
@@ -477,9 +477,9 @@ static void test_memory_budget(void **state)
     c.gpu_workers_per_device = 2;
     c.gpu_queue_depth = 3;
     e = start(&c);
-    char ids[5][ENGINE_ID_MAX];
+    char ids[5][CUZK_ENGINE_ID_MAX];
     for (int i = 0; i < 5; i++) {
-        r = engine_test_synth(8, 4, 3, i % 2 ? ENGINE_PRIO_HIGH : ENGINE_PRIO_NORMAL);
+        r = engine_test_synth(8, 4, 3, i % 2 ? CUZK_ENGINE_PRIO_HIGH : CUZK_ENGINE_PRIO_NORMAL);
         submit_ok(e, &r, ids[i]);
     }
     for (int i = 0; i < 5; i++) expect_completed(e, ids[i], 3);
@@ -488,44 +488,44 @@ static void test_memory_budget(void **state)
     assert_true(peak <= (double)c.working_memory_budget);
     assert_true(metric(e, "cuzk_memory_in_use_bytes") == 0);
     assert_true(metric(e, "cuzk_memory_budget_bytes") == (double)c.working_memory_budget);
-    engine_destroy(e);
+    cuzk_engine_destroy(e);
 }
 
-/* Once a key is loaded its densities tighten the reservation (groth16_prove_shape_key instead of every variable
+/* Once a key is loaded its densities tighten the reservation (cuzk_groth16_prove_shape_key instead of every variable
  * selected): a budget between the two bounds refuses the job while only the dimensions are known, and takes it
  * once the key has been preloaded. */
 static void test_memory_densities(void **state)
 {
     (void)state;
-    r1cs_t *cs;
-    assert_int_equal(circuits_synthetic(8, 4, 1, &cs, NULL, NULL), CUZK_OK);
-    groth16_pk pk;
-    groth16_setup_opts so;
+    cuzk_r1cs_t *cs;
+    assert_int_equal(cuzk_circuits_synthetic(8, 4, 1, &cs, NULL, NULL), CUZK_OK);
+    cuzk_groth16_pk pk;
+    cuzk_groth16_setup_opts so;
     memset(&so, 0, sizeof so);
-    assert_int_equal(groth16_setup(&pk, cs, &so, NULL), CUZK_OK);
-    uint64_t nv = r1cs_num_vars(cs);
-    groth16_prove_shape sh;
-    groth16_prove_shape_key(&sh, &pk);
-    uint64_t tight = groth16_prove_shape_peak_bytes(&sh, 1) + nv * sizeof(fr_t);
-    uint64_t worst = groth16_prove_peak_bytes(pk.domain_size, nv, 1) + nv * sizeof(fr_t);
-    groth16_pk_free(&pk);
-    r1cs_free(cs);
+    assert_int_equal(cuzk_groth16_setup(&pk, cs, &so, NULL), CUZK_OK);
+    uint64_t nv = cuzk_r1cs_num_vars(cs);
+    cuzk_groth16_prove_shape sh;
+    cuzk_groth16_prove_shape_key(&sh, &pk);
+    uint64_t tight = cuzk_groth16_prove_shape_peak_bytes(&sh, 1) + nv * sizeof(cuzk_fr_t);
+    uint64_t worst = cuzk_groth16_prove_peak_bytes(pk.domain_size, nv, 1) + nv * sizeof(cuzk_fr_t);
+    cuzk_groth16_pk_free(&pk);
+    cuzk_r1cs_free(cs);
     assert_true(tight < worst); /* B holds about a quarter of the variables: its G2 gather shrinks */
 
-    engine_config c = base_cfg();
+    cuzk_engine_config c = base_cfg();
     c.working_memory_budget = tight;
-    engine *e = start(&c);
-    char id[ENGINE_ID_MAX];
+    cuzk_engine *e = start(&c);
+    char id[CUZK_ENGINE_ID_MAX];
     cuzk_errmsg err = {{0}};
-    engine_request r = engine_test_synth(8, 4, 2, ENGINE_PRIO_NORMAL);
-    assert_int_equal(engine_submit(e, &r, id, NULL, NULL, &err), CUZK_ERR_OVER_BUDGET);
+    cuzk_engine_request r = engine_test_synth(8, 4, 2, CUZK_ENGINE_PRIO_NORMAL);
+    assert_int_equal(cuzk_engine_submit(e, &r, id, NULL, NULL, &err), CUZK_ERR_OVER_BUDGET);
     bool already;
     uint64_t ms;
-    assert_int_equal(engine_preload(e, "synthetic-8-4", &already, &ms, &err), CUZK_OK);
+    assert_int_equal(cuzk_engine_preload(e, "synthetic-8-4", &already, &ms, &err), CUZK_OK);
     submit_ok(e, &r, id);
     expect_completed(e, id, 2);
     assert_true(metric(e, "cuzk_memory_peak_bytes") <= (double)tight);
-    engine_destroy(e);
+    cuzk_engine_destroy(e);
 }
 
 /* The bound is an upper bound of what the prover really allocates: measured with glibc's counters around the
@@ -534,18 +534,18 @@ static void test_memory_model(void **state)
 {
     (void)state;
     uint64_t n = 1u << 12;
-    assert_true(groth16_prove_peak_bytes(n, n, 2) > groth16_prove_peak_bytes(n, n, 1));
-    assert_true(groth16_prove_peak_bytes(2 * n, n, 1) > groth16_prove_peak_bytes(n, n, 1));
-    assert_true(groth16_prove_peak_bytes(2 * n, n, 1) >= 3 * 2 * n * 32 + n * 32); /* H: a, b, c, twiddles */
+    assert_true(cuzk_groth16_prove_peak_bytes(n, n, 2) > cuzk_groth16_prove_peak_bytes(n, n, 1));
+    assert_true(cuzk_groth16_prove_peak_bytes(2 * n, n, 1) > cuzk_groth16_prove_peak_bytes(n, n, 1));
+    assert_true(cuzk_groth16_prove_peak_bytes(2 * n, n, 1) >= 3 * 2 * n * 32 + n * 32); /* H: a, b, c, twiddles */
     /* at 2^12 with every variable "other" a gather dominates: the split (8 + 32 bytes a variable), the gathered
      * bases and scalars (G2: 192 + 32, G1: 96 + 32) and the twiddles, then the MSM's own scratch on top (G1's is the
      * larger where the vector rounds of the G1 MSM add their scratch, so either may be the peak) */
-    uint64_t b = groth16_prove_peak_bytes(n, n, 1);
+    uint64_t b = cuzk_groth16_prove_peak_bytes(n, n, 1);
     uint64_t gather = n / 2 * 32 + n * (8 + 32) + n * (192 + 32);
     uint64_t gather1 = n / 2 * 32 + n * (8 + 32) + n * (96 + 32);
-    uint64_t top = gather + g2_msm_scratch_bytes_upto(n, 1);
-    if (gather1 + g1_msm_scratch_bytes_upto(n, 1) > top) top = gather1 + g1_msm_scratch_bytes_upto(n, 1);
-    assert_true(b >= gather + g2_msm_scratch_bytes(n, 1));
+    uint64_t top = gather + cuzk_g2_msm_scratch_bytes_upto(n, 1);
+    if (gather1 + cuzk_g1_msm_scratch_bytes_upto(n, 1) > top) top = gather1 + cuzk_g1_msm_scratch_bytes_upto(n, 1);
+    assert_true(b >= gather + cuzk_g2_msm_scratch_bytes(n, 1));
     assert_true(b < top + 64 * 1024);
     assert_true(b >= 3 * n * 32 + n / 2 * 32); /* a, b, c and the twiddles, live together during H */
 }
@@ -557,44 +557,44 @@ static void test_generic_over_budget_at_submit(void **state)
     (void)state;
     tiny_circuit t;
     tiny_make(&t, "wide", 8);
-    uint64_t nv = r1cs_num_vars(t.cs);
-    uint64_t need = groth16_prove_peak_bytes(t.pk.domain_size, nv, 1) + nv * sizeof(fr_t);
+    uint64_t nv = cuzk_r1cs_num_vars(t.cs);
+    uint64_t need = cuzk_groth16_prove_peak_bytes(t.pk.domain_size, nv, 1) + nv * sizeof(cuzk_fr_t);
     uint8_t *w;
     size_t wl;
-    assert_int_equal(r1cs_wtns_encode(t.z, nv, &w, &wl), CUZK_OK);
-    engine_config c = base_cfg();
+    assert_int_equal(cuzk_r1cs_wtns_encode(t.z, nv, &w, &wl), CUZK_OK);
+    cuzk_engine_config c = base_cfg();
     c.working_memory_budget = need - 1;
-    engine *e = start(&c);
-    char id[ENGINE_ID_MAX];
+    cuzk_engine *e = start(&c);
+    char id[CUZK_ENGINE_ID_MAX];
     cuzk_errmsg err = {{0}};
-    engine_request r = generic_req("wide", w, wl);
-    assert_int_equal(engine_submit(e, &r, id, NULL, NULL, &err), CUZK_ERR_OVER_BUDGET);
+    cuzk_engine_request r = generic_req("wide", w, wl);
+    assert_int_equal(cuzk_engine_submit(e, &r, id, NULL, NULL, &err), CUZK_ERR_OVER_BUDGET);
     char expect[128];
     snprintf(expect, sizeof expect, "needs %llu bytes", (unsigned long long)need);
     assert_non_null(strstr(err.msg, expect));
     /* nothing was loaded for it */
-    engine_status_report st;
-    assert_int_equal(engine_status(e, &st), CUZK_OK);
-    for (size_t i = 0; i < st.num_srs; i++) assert_int_not_equal(st.srs[i].tier, ENGINE_TIER_HOT);
+    cuzk_engine_status_report st;
+    assert_int_equal(cuzk_engine_status(e, &st), CUZK_OK);
+    for (size_t i = 0; i < st.num_srs; i++) assert_int_not_equal(st.srs[i].tier, CUZK_ENGINE_TIER_HOT);
     assert_int_equal(st.pinned_memory_bytes, 0);
-    engine_status_clear(&st);
-    engine_destroy(e);
+    cuzk_engine_status_clear(&st);
+    cuzk_engine_destroy(e);
 
     c.working_memory_budget = need;
     e = start(&c);
-    engine_result res = run_generic(e, &r);
-    assert_int_equal(res.status, ENGINE_JOB_COMPLETED);
-    engine_result_clear(&res);
-    engine_destroy(e);
+    cuzk_engine_result res = run_generic(e, &r);
+    assert_int_equal(res.status, CUZK_ENGINE_JOB_COMPLETED);
+    cuzk_engine_result_clear(&res);
+    cuzk_engine_destroy(e);
     free(w);
     tiny_free(&t);
 }
 
 /* ---- key tiers --------------------------------------------------------------------------------------------------- */
-static engine_tier tier_of(engine *e, const char *id, uint64_t *size)
+static cuzk_engine_tier tier_of(cuzk_engine *e, const char *id, uint64_t *size)
 {
-    engine_status_report st;
-    assert_int_equal(engine_status(e, &st), CUZK_OK);
+    cuzk_engine_status_report st;
+    assert_int_equal(cuzk_engine_status(e, &st), CUZK_OK);
     int tier = -1;
     for (size_t i = 0; i < st.num_srs; i++) {
         if (strcmp(st.srs[i].circuit_id, id) == 0) {
@@ -602,17 +602,17 @@ static engine_tier tier_of(engine *e, const char *id, uint64_t *size)
             if (size != NULL) *size = st.srs[i].size_bytes;
         }
     }
-    engine_status_clear(&st);
+    cuzk_engine_status_clear(&st);
     assert_true(tier >= 0);
-    return (engine_tier)tier;
+    return (cuzk_engine_tier)tier;
 }
 
-static uint64_t preload_ms(engine *e, const char *id)
+static uint64_t preload_ms(cuzk_engine *e, const char *id)
 {
     bool already = true;
     uint64_t ms = 0;
     cuzk_errmsg err = {{0}};
-    cuzk_status s = engine_preload(e, id, &already, &ms, &err);
+    cuzk_status s = cuzk_engine_preload(e, id, &already, &ms, &err);
     if (s != CUZK_OK || already) fprintf(stderr, "preload %s: %s%s\n", id, err.msg, already ? "already loaded" : "");
     assert_int_equal(s, CUZK_OK);
     assert_false(already);
@@ -622,12 +622,12 @@ static uint64_t preload_ms(engine *e, const char *id)
 /* HOT sizes of registered circuits, from an engine without a key budget */
 static uint64_t hot_size(const char *id)
 {
-    engine_config c = base_cfg();
-    engine *e = start(&c);
+    cuzk_engine_config c = base_cfg();
+    cuzk_engine *e = start(&c);
     preload_ms(e, id);
     uint64_t size = 0;
-    assert_int_equal(tier_of(e, id, &size), ENGINE_TIER_HOT);
-    engine_destroy(e);
+    assert_int_equal(tier_of(e, id, &size), CUZK_ENGINE_TIER_HOT);
+    cuzk_engine_destroy(e);
     return size;
 }
 
@@ -641,15 +641,15 @@ static void test_key_tiers(void **state)
     tiny_make(&tb, "tb", 10);
     uint64_t sa = hot_size("ta"), sb = hot_size("tb");
     assert_int_equal(sa, sb);
-    engine_config c = base_cfg();
+    cuzk_engine_config c = base_cfg();
     c.pinned_budget = sa + sa / 2;
-    engine *e = start(&c);
+    cuzk_engine *e = start(&c);
     uint64_t cold_ms = preload_ms(e, "ta");
-    assert_int_equal(tier_of(e, "ta", NULL), ENGINE_TIER_HOT);
+    assert_int_equal(tier_of(e, "ta", NULL), CUZK_ENGINE_TIER_HOT);
     preload_ms(e, "tb");
     uint64_t mapped = 0;
-    assert_int_equal(tier_of(e, "ta", &mapped), ENGINE_TIER_WARM);
-    assert_int_equal(tier_of(e, "tb", NULL), ENGINE_TIER_HOT);
+    assert_int_equal(tier_of(e, "ta", &mapped), CUZK_ENGINE_TIER_WARM);
+    assert_int_equal(tier_of(e, "tb", NULL), CUZK_ENGINE_TIER_HOT);
     /* WARM: the two files, mapped */
     char path[512];
     struct stat sp, sq;
@@ -658,45 +658,45 @@ static void test_key_tiers(void **state)
     snprintf(path, sizeof path, "%s/ta.params", g_dir);
     assert_int_equal(stat(path, &sq), 0);
     assert_int_equal(mapped, (uint64_t)sp.st_size + (uint64_t)sq.st_size);
-    engine_status_report st;
-    assert_int_equal(engine_status(e, &st), CUZK_OK);
+    cuzk_engine_status_report st;
+    assert_int_equal(cuzk_engine_status(e, &st), CUZK_OK);
     assert_int_equal(st.pinned_memory_bytes, sb);
-    engine_status_clear(&st);
+    cuzk_engine_status_clear(&st);
 
     uint64_t warm_ms = preload_ms(e, "ta");
-    assert_int_equal(tier_of(e, "ta", NULL), ENGINE_TIER_HOT);
-    assert_int_equal(tier_of(e, "tb", NULL), ENGINE_TIER_WARM);
+    assert_int_equal(tier_of(e, "ta", NULL), CUZK_ENGINE_TIER_HOT);
+    assert_int_equal(tier_of(e, "tb", NULL), CUZK_ENGINE_TIER_WARM);
     printf("# 2^10 key of %llu bytes: COLD load %llu ms, WARM load %llu ms\n", (unsigned long long)sa,
            (unsigned long long)cold_ms, (unsigned long long)warm_ms);
 
     /* a job on the WARM key: reloaded, proved, verified against the key on disk */
-    uint64_t nv = r1cs_num_vars(tb.cs);
+    uint64_t nv = cuzk_r1cs_num_vars(tb.cs);
     uint8_t *w;
     size_t wl;
-    assert_int_equal(r1cs_wtns_encode(tb.z, nv, &w, &wl), CUZK_OK);
-    engine_request r = generic_req("tb", w, wl);
-    engine_result res = run_generic(e, &r);
-    assert_int_equal(res.status, ENGINE_JOB_COMPLETED);
-    groth16_pvk pvk;
-    groth16_prepare_vk(&pvk, &tb.pk.vk);
-    groth16_proof_t proof;
-    assert_int_equal(groth16_proof_from_bytes(&proof, res.proof, res.proof_len), CUZK_OK);
-    assert_int_equal(groth16_verify(&pvk, &proof, tb.z + 1, tb.cs->num_inputs - 1), CUZK_OK);
-    engine_result_clear(&res);
-    assert_int_equal(tier_of(e, "tb", NULL), ENGINE_TIER_HOT);
-    assert_int_equal(tier_of(e, "ta", NULL), ENGINE_TIER_WARM);
+    assert_int_equal(cuzk_r1cs_wtns_encode(tb.z, nv, &w, &wl), CUZK_OK);
+    cuzk_engine_request r = generic_req("tb", w, wl);
+    cuzk_engine_result res = run_generic(e, &r);
+    assert_int_equal(res.status, CUZK_ENGINE_JOB_COMPLETED);
+    cuzk_groth16_pvk pvk;
+    cuzk_groth16_prepare_vk(&pvk, &tb.pk.vk);
+    cuzk_groth16_proof_t proof;
+    assert_int_equal(cuzk_groth16_proof_from_bytes(&proof, res.proof, res.proof_len), CUZK_OK);
+    assert_int_equal(cuzk_groth16_verify(&pvk, &proof, tb.z + 1, tb.cs->num_inputs - 1), CUZK_OK);
+    cuzk_engine_result_clear(&res);
+    assert_int_equal(tier_of(e, "tb", NULL), CUZK_ENGINE_TIER_HOT);
+    assert_int_equal(tier_of(e, "ta", NULL), CUZK_ENGINE_TIER_WARM);
 
     bool was = true;
     uint64_t freed = 1;
-    assert_int_equal(engine_evict(e, "ta", &was, &freed), CUZK_OK);
+    assert_int_equal(cuzk_engine_evict(e, "ta", &was, &freed), CUZK_OK);
     assert_false(was);
     assert_int_equal(freed, 0);
-    assert_int_equal(tier_of(e, "ta", NULL), ENGINE_TIER_COLD);
-    assert_int_equal(engine_evict(e, "tb", &was, &freed), CUZK_OK);
+    assert_int_equal(tier_of(e, "ta", NULL), CUZK_ENGINE_TIER_COLD);
+    assert_int_equal(cuzk_engine_evict(e, "tb", &was, &freed), CUZK_OK);
     assert_true(was);
     assert_int_equal(freed, sb);
-    assert_int_equal(tier_of(e, "tb", NULL), ENGINE_TIER_COLD);
-    engine_destroy(e);
+    assert_int_equal(tier_of(e, "tb", NULL), CUZK_ENGINE_TIER_COLD);
+    cuzk_engine_destroy(e);
 
     /* synthetic keys go WARM too (their circuit is the cached PCE's mapping), and prove from there */
     uint64_t s11 = hot_size("synthetic-9-11");
@@ -704,17 +704,17 @@ static void test_key_tiers(void **state)
     e = start(&c);
     preload_ms(e, "synthetic-9-11");
     preload_ms(e, "synthetic-9-12");
-    assert_int_equal(tier_of(e, "synthetic-9-11", NULL), ENGINE_TIER_WARM);
-    assert_int_equal(tier_of(e, "synthetic-9-12", NULL), ENGINE_TIER_HOT);
-    char jid[ENGINE_ID_MAX];
-    engine_request sr = engine_test_synth(9, 11, 2, ENGINE_PRIO_NORMAL);
+    assert_int_equal(tier_of(e, "synthetic-9-11", NULL), CUZK_ENGINE_TIER_WARM);
+    assert_int_equal(tier_of(e, "synthetic-9-12", NULL), CUZK_ENGINE_TIER_HOT);
+    char jid[CUZK_ENGINE_ID_MAX];
+    cuzk_engine_request sr = engine_test_synth(9, 11, 2, CUZK_ENGINE_PRIO_NORMAL);
     submit_ok(e, &sr, jid);
     res = await_done(e, jid);
-    assert_int_equal(res.status, ENGINE_JOB_COMPLETED);
+    assert_int_equal(res.status, CUZK_ENGINE_JOB_COMPLETED);
     check_synthetic_proofs(&res, 9, 11, 2);
-    engine_result_clear(&res);
-    assert_int_equal(tier_of(e, "synthetic-9-12", NULL), ENGINE_TIER_WARM);
-    engine_destroy(e);
+    cuzk_engine_result_clear(&res);
+    assert_int_equal(tier_of(e, "synthetic-9-12", NULL), CUZK_ENGINE_TIER_WARM);
+    cuzk_engine_destroy(e);
     free(w);
     tiny_free(&ta);
     tiny_free(&tb);
@@ -728,12 +728,12 @@ typedef struct {
 } faulty_ctx;
 
 static unsigned faulty_devices(void *ctx) { return ((faulty_ctx *)ctx)->cpu.num_devices(((faulty_ctx *)ctx)->cpu.ctx); }
-static void faulty_info(void *ctx, unsigned d, engine_gpu_status *o)
+static void faulty_info(void *ctx, unsigned d, cuzk_engine_gpu_status *o)
 {
     faulty_ctx *f = ctx;
     f->cpu.device_info(f->cpu.ctx, d, o);
 }
-static uint64_t faulty_bytes(void *ctx, const groth16_prove_shape *sh)
+static uint64_t faulty_bytes(void *ctx, const cuzk_groth16_prove_shape *sh)
 {
     faulty_ctx *f = ctx;
     return f->cpu.partition_bytes(f->cpu.ctx, sh);
@@ -781,28 +781,28 @@ static void faulty_destroy(void *ctx)
 static void test_latency_mode_needs_gpus(void **state)
 {
     (void)state;
-    engine_config c = base_cfg();
-    c.backend = ENGINE_BACKEND_CPU;
+    cuzk_engine_config c = base_cfg();
+    c.backend = CUZK_ENGINE_BACKEND_CPU;
     c.gpu_latency_pairs = true;
-    engine *e = (engine *)&c; /* poisoned: must come back NULL */
+    cuzk_engine *e = (cuzk_engine *)&c; /* poisoned: must come back NULL */
     cuzk_errmsg err = {{0}};
-    assert_int_equal(engine_create(&e, &c, &err), CUZK_ERR_INVALID_ARG);
+    assert_int_equal(cuzk_engine_create(&e, &c, &err), CUZK_ERR_INVALID_ARG);
     assert_non_null(strstr(err.msg, "latency mode"));
     assert_null(e);
 }
 
 /* With the faulty backend in `mode`, a job fails and its message holds each of the given parts. */
-static void expect_fault(engine *e, faulty_ctx *f, int mode, const engine_request *r, const char *part,
+static void expect_fault(cuzk_engine *e, faulty_ctx *f, int mode, const cuzk_engine_request *r, const char *part,
                          const char *part2)
 {
-    char id[ENGINE_ID_MAX];
+    char id[CUZK_ENGINE_ID_MAX];
     __atomic_store_n(&f->mode, mode, __ATOMIC_SEQ_CST);
     submit_ok(e, r, id);
-    engine_result res = await_done(e, id);
-    assert_int_equal(res.status, ENGINE_JOB_FAILED);
+    cuzk_engine_result res = await_done(e, id);
+    assert_int_equal(res.status, CUZK_ENGINE_JOB_FAILED);
     assert_non_null(strstr(res.error_message, part));
     if (part2 != NULL) assert_non_null(strstr(res.error_message, part2));
-    engine_result_clear(&res);
+    cuzk_engine_result_clear(&res);
 }
 
 static void test_backend_failures(void **state)
@@ -810,15 +810,15 @@ static void test_backend_failures(void **state)
     (void)state;
     faulty_ctx *f = calloc(1, sizeof *f);
     assert_non_null(f);
-    assert_int_equal(engine_backend_cpu(&f->cpu, 1), CUZK_OK);
+    assert_int_equal(cuzk_engine_backend_cpu(&f->cpu, 1), CUZK_OK);
     engine_backend be = {.name = "faulty", .ctx = f, .num_devices = faulty_devices, .device_info = faulty_info,
                          .partition_bytes = faulty_bytes, .prove_start = faulty_start, .prove_finish = faulty_finish,
                          .destroy = faulty_destroy, .witness_made = faulty_made};
-    engine_config c = base_cfg();
-    engine *e = NULL;
-    assert_int_equal(engine_create_with_backend(&e, &c, &be, NULL), CUZK_OK);
-    char id[ENGINE_ID_MAX];
-    engine_request r = engine_test_synth(7, 1, 2, ENGINE_PRIO_NORMAL);
+    cuzk_engine_config c = base_cfg();
+    cuzk_engine *e = NULL;
+    assert_int_equal(cuzk_engine_create_with_backend(&e, &c, &be, NULL), CUZK_OK);
+    char id[CUZK_ENGINE_ID_MAX];
+    cuzk_engine_request r = engine_test_synth(7, 1, 2, CUZK_ENGINE_PRIO_NORMAL);
 
     expect_fault(e, f, 1, &r, "prover failed", "injected device fault");
     expect_fault(e, f, 2, &r, "does not verify", NULL);
@@ -829,12 +829,12 @@ static void test_backend_failures(void **state)
     __atomic_store_n(&f->mode, 0, __ATOMIC_SEQ_CST);
     submit_ok(e, &r, id);
     expect_completed(e, id, 2);
-    engine_status_report st;
-    assert_int_equal(engine_status(e, &st), CUZK_OK);
+    cuzk_engine_status_report st;
+    assert_int_equal(cuzk_engine_status(e, &st), CUZK_OK);
     assert_int_equal(st.total_proofs_failed, 3);
     assert_int_equal(st.total_proofs_completed, 1);
-    engine_status_clear(&st);
-    engine_destroy(e);
+    cuzk_engine_status_clear(&st);
+    cuzk_engine_destroy(e);
 }
 
 /* A backend that holds partitions of one key at a gate until the test opens it. */
@@ -843,16 +843,16 @@ typedef struct {
     pthread_mutex_t lock;
     pthread_cond_t cv;
     bool closed;
-    char key[ENGINE_ID_MAX];
+    char key[CUZK_ENGINE_ID_MAX];
 } gate_ctx;
 
 static unsigned gate_devices(void *ctx) { return ((gate_ctx *)ctx)->cpu.num_devices(((gate_ctx *)ctx)->cpu.ctx); }
-static void gate_info(void *ctx, unsigned d, engine_gpu_status *o)
+static void gate_info(void *ctx, unsigned d, cuzk_engine_gpu_status *o)
 {
     gate_ctx *g = ctx;
     g->cpu.device_info(g->cpu.ctx, d, o);
 }
-static uint64_t gate_bytes(void *ctx, const groth16_prove_shape *sh)
+static uint64_t gate_bytes(void *ctx, const cuzk_groth16_prove_shape *sh)
 {
     gate_ctx *g = ctx;
     return g->cpu.partition_bytes(g->cpu.ctx, sh);
@@ -890,13 +890,13 @@ static void test_loads_not_blocked(void **state)
     tiny_make(&tb, "lb", 9);
     tiny_make(&tc, "lc", 6);
     uint64_t sa = hot_size("la"), sc = hot_size("lc");
-    engine_config c = base_cfg();
+    cuzk_engine_config c = base_cfg();
     c.pinned_budget = sa + sc + sc / 2;
     c.synthesis_workers = 2;
     c.gpu_workers_per_device = 2;
     gate_ctx *g = calloc(1, sizeof *g);
     assert_non_null(g);
-    assert_int_equal(engine_backend_cpu(&g->cpu, 1), CUZK_OK);
+    assert_int_equal(cuzk_engine_backend_cpu(&g->cpu, 1), CUZK_OK);
     pthread_mutex_init(&g->lock, NULL);
     pthread_cond_init(&g->cv, NULL);
     g->closed = true;
@@ -904,30 +904,30 @@ static void test_loads_not_blocked(void **state)
     engine_backend be = {.name = "gated", .ctx = g, .num_devices = gate_devices, .device_info = gate_info,
                          .partition_bytes = gate_bytes, .prove_start = gate_start, .prove_finish = gate_finish,
                          .destroy = gate_destroy};
-    engine *e = NULL;
-    assert_int_equal(engine_create_with_backend(&e, &c, &be, NULL), CUZK_OK);
+    cuzk_engine *e = NULL;
+    assert_int_equal(cuzk_engine_create_with_backend(&e, &c, &be, NULL), CUZK_OK);
     uint8_t *wa, *wb, *wc;
     size_t la, lb, lc;
-    assert_int_equal(r1cs_wtns_encode(ta.z, r1cs_num_vars(ta.cs), &wa, &la), CUZK_OK);
-    assert_int_equal(r1cs_wtns_encode(tb.z, r1cs_num_vars(tb.cs), &wb, &lb), CUZK_OK);
-    assert_int_equal(r1cs_wtns_encode(tc.z, r1cs_num_vars(tc.cs), &wc, &lc), CUZK_OK);
+    assert_int_equal(cuzk_r1cs_wtns_encode(ta.z, cuzk_r1cs_num_vars(ta.cs), &wa, &la), CUZK_OK);
+    assert_int_equal(cuzk_r1cs_wtns_encode(tb.z, cuzk_r1cs_num_vars(tb.cs), &wb, &lb), CUZK_OK);
+    assert_int_equal(cuzk_r1cs_wtns_encode(tc.z, cuzk_r1cs_num_vars(tc.cs), &wc, &lc), CUZK_OK);
 
     /* A's key referenced by a job whose prover waits at the gate */
-    char ja[ENGINE_ID_MAX], jb[ENGINE_ID_MAX], jc[ENGINE_ID_MAX];
-    engine_request r = generic_req("la", wa, la);
+    char ja[CUZK_ENGINE_ID_MAX], jb[CUZK_ENGINE_ID_MAX], jc[CUZK_ENGINE_ID_MAX];
+    cuzk_engine_request r = generic_req("la", wa, la);
     submit_ok(e, &r, ja);
-    for (int i = 0; i < 100000 && tier_of(e, "la", NULL) != ENGINE_TIER_HOT; i++) assert_true(still_pending(e, ja));
-    assert_int_equal(tier_of(e, "la", NULL), ENGINE_TIER_HOT);
+    for (int i = 0; i < 100000 && tier_of(e, "la", NULL) != CUZK_ENGINE_TIER_HOT; i++) assert_true(still_pending(e, ja));
+    assert_int_equal(tier_of(e, "la", NULL), CUZK_ENGINE_TIER_HOT);
     r = generic_req("lb", wb, lb);
     submit_ok(e, &r, jb);
     r = generic_req("lc", wc, lc);
     submit_ok(e, &r, jc);
-    engine_result res = await_done(e, jc);
-    assert_int_equal(res.status, ENGINE_JOB_COMPLETED);
-    engine_result_clear(&res);
+    cuzk_engine_result res = await_done(e, jc);
+    assert_int_equal(res.status, CUZK_ENGINE_JOB_COMPLETED);
+    cuzk_engine_result_clear(&res);
     assert_true(still_pending(e, ja));
     assert_true(still_pending(e, jb));
-    assert_int_equal(tier_of(e, "lb", NULL), ENGINE_TIER_COLD);
+    assert_int_equal(tier_of(e, "lb", NULL), CUZK_ENGINE_TIER_COLD);
 
     pthread_mutex_lock(&g->lock);
     g->closed = false;
@@ -935,8 +935,8 @@ static void test_loads_not_blocked(void **state)
     pthread_mutex_unlock(&g->lock);
     expect_completed(e, ja, 1);
     expect_completed(e, jb, 1);
-    assert_int_equal(tier_of(e, "la", NULL), ENGINE_TIER_WARM);
-    engine_destroy(e);
+    assert_int_equal(tier_of(e, "la", NULL), CUZK_ENGINE_TIER_WARM);
+    cuzk_engine_destroy(e);
 
     /* a key larger than the budget: its job fails with both numbers */
     c.pinned_budget = sc;
@@ -946,10 +946,10 @@ static void test_loads_not_blocked(void **state)
     r = generic_req("la", wa, la);
     submit_ok(e, &r, ja);
     res = await_done(e, ja);
-    assert_int_equal(res.status, ENGINE_JOB_FAILED);
+    assert_int_equal(res.status, CUZK_ENGINE_JOB_FAILED);
     assert_non_null(strstr(res.error_message, "key budget"));
-    engine_result_clear(&res);
-    engine_destroy(e);
+    cuzk_engine_result_clear(&res);
+    cuzk_engine_destroy(e);
     free(wa);
     free(wb);
     free(wc);
@@ -962,33 +962,33 @@ static void test_shutdown_under_load(void **state)
 {
     (void)state;
     for (int drain = 0; drain < 2; drain++) {
-        engine_config c = base_cfg();
+        cuzk_engine_config c = base_cfg();
         c.synthesis_workers = 2;
-        engine *e = start(&c);
-        char ids[6][ENGINE_ID_MAX];
+        cuzk_engine *e = start(&c);
+        char ids[6][CUZK_ENGINE_ID_MAX];
         for (int i = 0; i < 6; i++) {
-            engine_request r = engine_test_synth(7, 1, 2, (engine_priority)(1 + i % 4));
+            cuzk_engine_request r = engine_test_synth(7, 1, 2, (cuzk_engine_priority)(1 + i % 4));
             submit_ok(e, &r, ids[i]);
         }
-        engine_shutdown(e, drain ? WAIT_MS : 0);
-        char id[ENGINE_ID_MAX];
-        engine_request r = engine_test_synth(7, 1, 1, ENGINE_PRIO_NORMAL);
-        assert_int_equal(engine_submit(e, &r, id, NULL, NULL, NULL), CUZK_ERR_SHUTTING_DOWN);
+        cuzk_engine_shutdown(e, drain ? WAIT_MS : 0);
+        char id[CUZK_ENGINE_ID_MAX];
+        cuzk_engine_request r = engine_test_synth(7, 1, 1, CUZK_ENGINE_PRIO_NORMAL);
+        assert_int_equal(cuzk_engine_submit(e, &r, id, NULL, NULL, NULL), CUZK_ERR_SHUTTING_DOWN);
         int done = 0, cancelled = 0;
         for (int i = 0; i < 6; i++) {
-            engine_result res;
-            assert_int_equal(engine_await(e, ids[i], 1, &res), CUZK_OK);
-            if (res.status == ENGINE_JOB_COMPLETED) done++;
-            if (res.status == ENGINE_JOB_CANCELLED) {
+            cuzk_engine_result res;
+            assert_int_equal(cuzk_engine_await(e, ids[i], 1, &res), CUZK_OK);
+            if (res.status == CUZK_ENGINE_JOB_COMPLETED) done++;
+            if (res.status == CUZK_ENGINE_JOB_CANCELLED) {
                 assert_non_null(strstr(res.error_message, "shut down"));
                 cancelled++;
             }
-            engine_result_clear(&res);
+            cuzk_engine_result_clear(&res);
         }
         assert_int_equal(done + cancelled, 6);
         if (drain) assert_int_equal(done, 6);
         assert_true(metric(e, "cuzk_memory_in_use_bytes") == 0);
-        engine_destroy(e);
+        cuzk_engine_destroy(e);
     }
 }
 
@@ -996,50 +996,50 @@ static void test_shutdown_under_load(void **state)
 static void test_status_keys_metrics(void **state)
 {
     (void)state;
-    engine_config c = base_cfg();
-    engine *e = start(&c);
-    char id[ENGINE_ID_MAX];
-    engine_request r = engine_test_synth(7, 1, 2, ENGINE_PRIO_UNSPECIFIED);
+    cuzk_engine_config c = base_cfg();
+    cuzk_engine *e = start(&c);
+    char id[CUZK_ENGINE_ID_MAX];
+    cuzk_engine_request r = engine_test_synth(7, 1, 2, CUZK_ENGINE_PRIO_UNSPECIFIED);
     submit_ok(e, &r, id);
     expect_completed(e, id, 2);
 
-    engine_status_report st;
-    assert_int_equal(engine_status(e, &st), CUZK_OK);
+    cuzk_engine_status_report st;
+    assert_int_equal(cuzk_engine_status(e, &st), CUZK_OK);
     assert_int_equal(st.total_proofs_completed, 1);
     assert_int_equal(st.num_gpus, 1);
     assert_int_equal(st.num_queues, 6);
     assert_int_equal(st.num_srs, 1);
     assert_string_equal(st.srs[0].circuit_id, "synthetic-7-1");
-    assert_int_equal(st.srs[0].tier, ENGINE_TIER_HOT);
+    assert_int_equal(st.srs[0].tier, CUZK_ENGINE_TIER_HOT);
     assert_int_equal(st.srs[0].ref_count, 0);
     assert_true(st.srs[0].size_bytes > 0);
     assert_int_equal(st.pinned_memory_bytes, st.srs[0].size_bytes);
-    engine_status_clear(&st);
+    cuzk_engine_status_clear(&st);
 
     bool was;
     uint64_t freed;
-    assert_int_equal(engine_evict(e, "synthetic-7-1", &was, &freed), CUZK_OK);
+    assert_int_equal(cuzk_engine_evict(e, "synthetic-7-1", &was, &freed), CUZK_OK);
     assert_true(was);
     assert_true(freed > 0);
-    assert_int_equal(engine_evict(e, "synthetic-7-1", &was, &freed), CUZK_OK);
+    assert_int_equal(cuzk_engine_evict(e, "synthetic-7-1", &was, &freed), CUZK_OK);
     assert_false(was);
-    assert_int_equal(engine_evict(e, "nosuch", &was, &freed), CUZK_ERR_NOT_FOUND);
-    assert_int_equal(engine_status(e, &st), CUZK_OK);
-    assert_int_equal(st.srs[0].tier, ENGINE_TIER_COLD);
+    assert_int_equal(cuzk_engine_evict(e, "nosuch", &was, &freed), CUZK_ERR_NOT_FOUND);
+    assert_int_equal(cuzk_engine_status(e, &st), CUZK_OK);
+    assert_int_equal(st.srs[0].tier, CUZK_ENGINE_TIER_COLD);
     assert_int_equal(st.pinned_memory_bytes, 0);
-    engine_status_clear(&st);
+    cuzk_engine_status_clear(&st);
 
     bool already = true;
     uint64_t ms;
-    assert_int_equal(engine_preload(e, "synthetic-7-1", &already, &ms, NULL), CUZK_OK);
+    assert_int_equal(cuzk_engine_preload(e, "synthetic-7-1", &already, &ms, NULL), CUZK_OK);
     assert_false(already);
-    assert_int_equal(engine_preload(e, "synthetic-7-1", &already, &ms, NULL), CUZK_OK);
+    assert_int_equal(cuzk_engine_preload(e, "synthetic-7-1", &already, &ms, NULL), CUZK_OK);
     assert_true(already);
     cuzk_errmsg err = {{0}};
-    assert_int_equal(engine_preload(e, "nosuch", &already, &ms, &err), CUZK_ERR_NOT_FOUND);
-    assert_int_equal(engine_preload(e, "synthetic-99-1", &already, &ms, &err), CUZK_ERR_INVALID_ARG);
+    assert_int_equal(cuzk_engine_preload(e, "nosuch", &already, &ms, &err), CUZK_ERR_NOT_FOUND);
+    assert_int_equal(cuzk_engine_preload(e, "synthetic-99-1", &already, &ms, &err), CUZK_ERR_INVALID_ARG);
 
-    char *t = engine_metrics_text(e);
+    char *t = cuzk_engine_metrics_text(e);
     assert_non_null(t);
     assert_non_null(strstr(t, "# TYPE cuzk_stage_seconds histogram\n"));
     assert_non_null(strstr(t, "# HELP cuzk_jobs_total "));
@@ -1050,7 +1050,7 @@ static void test_status_keys_metrics(void **state)
     assert_non_null(strstr(t, "cuzk_stage_seconds_bucket{stage=\"synthesis\",le=\"+Inf\"} 2\n"));
     assert_non_null(strstr(t, "cuzk_jobs_queued{priority=\"critical\"} 0\n"));
     free(t);
-    engine_destroy(e);
+    cuzk_engine_destroy(e);
 }
 
 static int group_setup(void **state)

@@ -18,7 +18,7 @@
 #define FAKE_DEVICES 2
 
 typedef struct {
-    groth16_pk pk;
+    cuzk_groth16_pk pk;
     uint64_t bytes;
 } fake_key;
 
@@ -38,7 +38,7 @@ static unsigned fk_devices(void *ctx)
     return FAKE_DEVICES;
 }
 
-static void fk_info(void *ctx, unsigned d, engine_gpu_status *o)
+static void fk_info(void *ctx, unsigned d, cuzk_engine_gpu_status *o)
 {
     fake_ctx *f = ctx;
     memset(o, 0, sizeof *o);
@@ -47,7 +47,7 @@ static void fk_info(void *ctx, unsigned d, engine_gpu_status *o)
     o->vram_budget_bytes = f->budget;
 }
 
-static uint64_t fk_bytes(void *ctx, const groth16_prove_shape *sh)
+static uint64_t fk_bytes(void *ctx, const cuzk_groth16_prove_shape *sh)
 {
     (void)ctx, (void)sh;
     return 0;
@@ -68,14 +68,14 @@ static cuzk_status fk_start(void *ctx, unsigned d, engine_work *w, cuzk_errmsg *
     }
     const fake_key *fk = w->dev_key;
     assert_non_null(fk);
-    groth16_prove_opts o;
+    cuzk_groth16_prove_opts o;
     memset(&o, 0, sizeof o);
     o.threads = 1;
     o.c_mode = w->c_mode;
     o.given_rs = w->given_rs;
     o.r = w->r;
     o.s = w->s;
-    return groth16_prove(&w->proof, &fk->pk, w->key->cs, w->z, &o, &w->stats, err);
+    return cuzk_groth16_prove(&w->proof, &fk->pk, w->key->cs, w->z, &o, &w->stats, err);
 }
 
 static cuzk_status fk_finish(void *ctx, unsigned d, engine_work *w, cuzk_errmsg *err)
@@ -84,7 +84,7 @@ static cuzk_status fk_finish(void *ctx, unsigned d, engine_work *w, cuzk_errmsg 
     return CUZK_OK;
 }
 
-static cuzk_status fk_zalloc(void *ctx, uint64_t bytes, fr_t **out)
+static cuzk_status fk_zalloc(void *ctx, uint64_t bytes, cuzk_fr_t **out)
 {
     fake_ctx *f = ctx;
     *out = malloc(bytes ? bytes : 1);
@@ -95,7 +95,7 @@ static cuzk_status fk_zalloc(void *ctx, uint64_t bytes, fr_t **out)
     return CUZK_OK;
 }
 
-static void fk_zfree(void *ctx, fr_t *z, uint64_t bytes)
+static void fk_zfree(void *ctx, cuzk_fr_t *z, uint64_t bytes)
 {
     fake_ctx *f = ctx;
     (void)bytes;
@@ -124,13 +124,13 @@ static cuzk_status fk_load(void *ctx, unsigned d, const engine_key *k, uint64_t 
     }
     fake_key *fk = calloc(1, sizeof *fk);
     assert_non_null(fk);
-    groth16_setup_opts o;
+    cuzk_groth16_setup_opts o;
     memset(&o, 0, sizeof o);
     o.threads = 1;
-    o.conv = GROTH16_BELLPERSON;
+    o.conv = CUZK_GROTH16_BELLPERSON;
     o.given_toxic = true;
-    engine_synthetic_toxic(&o, k->log2, k->seed);
-    cuzk_status s = groth16_setup(&fk->pk, k->cs, &o, err);
+    cuzk_engine_synthetic_toxic(&o, k->log2, k->seed);
+    cuzk_status s = cuzk_groth16_setup(&fk->pk, k->cs, &o, err);
     if (s != CUZK_OK) {
         free(fk);
         return s;
@@ -150,14 +150,14 @@ static void fk_free(void *ctx, unsigned d, void *h)
 {
     fake_ctx *f = ctx;
     fake_key *fk = h;
-    groth16_pk_free(&fk->pk);
+    cuzk_groth16_pk_free(&fk->pk);
     free(fk);
     pthread_mutex_lock(&f->lock);
     f->frees[d]++;
     pthread_mutex_unlock(&f->lock);
 }
 
-static const groth16_vk *fk_vk(void *ctx, void *h)
+static const cuzk_groth16_vk *fk_vk(void *ctx, void *h)
 {
     (void)ctx;
     return &((fake_key *)h)->pk.vk;
@@ -170,9 +170,9 @@ static void fk_destroy(void *ctx)
 
 static char g_dir[256];
 
-static engine_config dev_cfg(void)
+static cuzk_engine_config dev_cfg(void)
 {
-    engine_config c = engine_test_cfg(g_dir);
+    cuzk_engine_config c = engine_test_cfg(g_dir);
     c.synthesis_workers = 2;
     c.gpu_workers_per_device = 0; /* the backend's default */
     c.gpu_queue_depth = 2;
@@ -180,7 +180,7 @@ static engine_config dev_cfg(void)
     return c;
 }
 
-static engine *start_fake(fake_ctx *f, const engine_config *c)
+static cuzk_engine *start_fake(fake_ctx *f, const cuzk_engine_config *c)
 {
     engine_backend be = {.name = "fake",
                          .ctx = f,
@@ -197,9 +197,9 @@ static engine *start_fake(fake_ctx *f, const engine_config *c)
                          .dev_key_load = fk_load,
                          .dev_key_free = fk_free,
                          .dev_key_vk = fk_vk};
-    engine *e = NULL;
+    cuzk_engine *e = NULL;
     cuzk_errmsg err = {{0}};
-    cuzk_status s = engine_create_with_backend(&e, c, &be, &err);
+    cuzk_status s = cuzk_engine_create_with_backend(&e, c, &be, &err);
     if (s != CUZK_OK) fprintf(stderr, "engine_create_with_backend: %s\n", err.msg);
     assert_int_equal(s, CUZK_OK);
     return e;
@@ -214,17 +214,17 @@ static void fake_init(fake_ctx *f, uint64_t budget)
     f->fail_device = -1;
 }
 
-static char *submit_synth(engine *e, unsigned log2, uint64_t seed, uint32_t parts, char id[ENGINE_ID_MAX])
+static char *submit_synth(cuzk_engine *e, unsigned log2, uint64_t seed, uint32_t parts, char id[CUZK_ENGINE_ID_MAX])
 {
-    engine_request r = engine_test_synth(log2, seed, parts, ENGINE_PRIO_NORMAL);
+    cuzk_engine_request r = engine_test_synth(log2, seed, parts, CUZK_ENGINE_PRIO_NORMAL);
     cuzk_errmsg err = {{0}};
-    cuzk_status s = engine_submit(e, &r, id, NULL, NULL, &err);
+    cuzk_status s = cuzk_engine_submit(e, &r, id, NULL, NULL, &err);
     if (s != CUZK_OK) fprintf(stderr, "submit: %s\n", err.msg);
     assert_int_equal(s, CUZK_OK);
     return id;
 }
 
-static void engine_lock_dump(engine *e)
+static void engine_lock_dump(cuzk_engine *e)
 {
     pthread_mutex_lock(&e->lock);
     for (engine_key *k = e->keys; k; k = k->next)
@@ -237,23 +237,23 @@ static void engine_lock_dump(engine *e)
     pthread_mutex_unlock(&e->lock);
 }
 
-static engine_result await_job(engine *e, const char *id)
+static cuzk_engine_result await_job(cuzk_engine *e, const char *id)
 {
-    engine_result r;
-    assert_int_equal(engine_await(e, id, WAIT_MS, &r), CUZK_OK);
-    if (r.status == ENGINE_JOB_TIMEOUT) {
-        char *m = engine_metrics_text(e);
+    cuzk_engine_result r;
+    assert_int_equal(cuzk_engine_await(e, id, WAIT_MS, &r), CUZK_OK);
+    if (r.status == CUZK_ENGINE_JOB_TIMEOUT) {
+        char *m = cuzk_engine_metrics_text(e);
         fprintf(stderr, "job %s timed out: %s\n%s\n", id, r.error_message, m);
         free(m);
         engine_lock_dump(e);
     }
-    assert_int_not_equal(r.status, ENGINE_JOB_TIMEOUT);
+    assert_int_not_equal(r.status, CUZK_ENGINE_JOB_TIMEOUT);
     return r;
 }
 
-static double metric_of(engine *e, const char *line_start)
+static double metric_of(cuzk_engine *e, const char *line_start)
 {
-    char *t = engine_metrics_text(e);
+    char *t = cuzk_engine_metrics_text(e);
     assert_non_null(t);
     char *p = strstr(t, line_start);
     double v = p != NULL ? strtod(p + strlen(line_start), NULL) : -1;
@@ -269,13 +269,13 @@ static void test_devices_prove_like_cpu(void **state)
     (void)state;
     fake_ctx f;
     fake_init(&f, 1u << 20);
-    engine_config c = dev_cfg();
-    engine *e = start_fake(&f, &c);
-    char id[ENGINE_ID_MAX];
+    cuzk_engine_config c = dev_cfg();
+    cuzk_engine *e = start_fake(&f, &c);
+    char id[CUZK_ENGINE_ID_MAX];
     submit_synth(e, 8, 77, 6, id);
-    engine_result gr = await_job(e, id);
-    if (gr.status != ENGINE_JOB_COMPLETED) fprintf(stderr, "%s\n", gr.error_message);
-    assert_int_equal(gr.status, ENGINE_JOB_COMPLETED);
+    cuzk_engine_result gr = await_job(e, id);
+    if (gr.status != CUZK_ENGINE_JOB_COMPLETED) fprintf(stderr, "%s\n", gr.error_message);
+    assert_int_equal(gr.status, CUZK_ENGINE_JOB_COMPLETED);
     assert_false(f.a_b_c_seen);
     assert_int_equal(f.z_allocs, 6);
 
@@ -283,8 +283,8 @@ static void test_devices_prove_like_cpu(void **state)
     snprintf(path, sizeof path, "%s/synthetic/8-77.params", g_dir);
     assert_int_not_equal(access(path, F_OK), 0);
 
-    engine_status_report st;
-    assert_int_equal(engine_status(e, &st), CUZK_OK);
+    cuzk_engine_status_report st;
+    assert_int_equal(cuzk_engine_status(e, &st), CUZK_OK);
     assert_int_equal(st.num_gpus, FAKE_DEVICES);
     uint64_t parts = 0;
     for (size_t d = 0; d < st.num_gpus; d++) {
@@ -294,7 +294,7 @@ static void test_devices_prove_like_cpu(void **state)
         assert_int_equal(st.gpus[d].keys_resident, f.loads[d] - f.frees[d]);
     }
     assert_int_equal(parts, 6);
-    engine_status_clear(&st);
+    cuzk_engine_status_clear(&st);
     assert_true(metric_of(e, "cuzk_gpu_busy_seconds_total{gpu=\"0\"} ") >= 0);
     assert_true(metric_of(e, "cuzk_gpu_partitions_total{gpu=\"1\"} ") >= 0);
     assert_true(metric_of(e, "cuzk_stage_seconds_count{stage=\"spmv\"} ") == 6);
@@ -304,35 +304,35 @@ static void test_devices_prove_like_cpu(void **state)
     bool already = true;
     uint64_t ms = 0;
     cuzk_errmsg err = {{0}};
-    assert_int_equal(engine_preload(e, "synthetic-7-5", &already, &ms, &err), CUZK_OK);
+    assert_int_equal(cuzk_engine_preload(e, "synthetic-7-5", &already, &ms, &err), CUZK_OK);
     assert_false(already);
-    assert_int_equal(engine_status(e, &st), CUZK_OK);
+    assert_int_equal(cuzk_engine_status(e, &st), CUZK_OK);
     for (size_t d = 0; d < st.num_gpus; d++) assert_true(st.gpus[d].keys_resident >= 1);
-    engine_status_clear(&st);
-    assert_int_equal(engine_preload(e, "synthetic-7-5", &already, &ms, &err), CUZK_OK);
+    cuzk_engine_status_clear(&st);
+    assert_int_equal(cuzk_engine_preload(e, "synthetic-7-5", &already, &ms, &err), CUZK_OK);
     assert_true(already);
     /* an evict takes it off the devices too */
     bool was = false;
     uint64_t freed = 0;
-    assert_int_equal(engine_evict(e, "synthetic-7-5", &was, &freed), CUZK_OK);
+    assert_int_equal(cuzk_engine_evict(e, "synthetic-7-5", &was, &freed), CUZK_OK);
     assert_true(was);
     assert_true(freed >= 2 * f.key_bytes / 2);
-    engine_destroy(e);
+    cuzk_engine_destroy(e);
     assert_int_equal(f.z_frees, f.z_allocs);
     for (int d = 0; d < FAKE_DEVICES; d++) assert_int_equal(f.loads[d], f.frees[d]);
 
     /* the CPU backend, same request: the same bytes */
     c.gpu_workers_per_device = 1;
     e = NULL;
-    assert_int_equal(engine_create(&e, &c, &err), CUZK_OK);
+    assert_int_equal(cuzk_engine_create(&e, &c, &err), CUZK_OK);
     submit_synth(e, 8, 77, 6, id);
-    engine_result cr = await_job(e, id);
-    assert_int_equal(cr.status, ENGINE_JOB_COMPLETED);
+    cuzk_engine_result cr = await_job(e, id);
+    assert_int_equal(cr.status, CUZK_ENGINE_JOB_COMPLETED);
     assert_int_equal(cr.proof_len, gr.proof_len);
     assert_memory_equal(cr.proof, gr.proof, gr.proof_len);
-    engine_result_clear(&cr);
-    engine_destroy(e);
-    engine_result_clear(&gr);
+    cuzk_engine_result_clear(&cr);
+    cuzk_engine_destroy(e);
+    cuzk_engine_result_clear(&gr);
     pthread_mutex_destroy(&f.lock);
 }
 
@@ -344,47 +344,47 @@ static void test_devices_eviction(void **state)
     (void)state;
     fake_ctx f;
     fake_init(&f, 150); /* a 2^8 key takes 100 */
-    engine_config c = dev_cfg();
+    cuzk_engine_config c = dev_cfg();
     c.gpu_workers_per_device = 1;
-    engine *e = start_fake(&f, &c);
-    char ids[6][ENGINE_ID_MAX];
+    cuzk_engine *e = start_fake(&f, &c);
+    char ids[6][CUZK_ENGINE_ID_MAX];
     for (int i = 0; i < 6; i++) submit_synth(e, 8, 100 + i % 3, 2, ids[i]);
     for (int i = 0; i < 6; i++) {
-        engine_result r = await_job(e, ids[i]);
-        if (r.status != ENGINE_JOB_COMPLETED) fprintf(stderr, "%s\n", r.error_message);
-        assert_int_equal(r.status, ENGINE_JOB_COMPLETED);
-        engine_result_clear(&r);
+        cuzk_engine_result r = await_job(e, ids[i]);
+        if (r.status != CUZK_ENGINE_JOB_COMPLETED) fprintf(stderr, "%s\n", r.error_message);
+        assert_int_equal(r.status, CUZK_ENGINE_JOB_COMPLETED);
+        cuzk_engine_result_clear(&r);
     }
     assert_true(f.loads[0] + f.loads[1] >= 3);
     assert_true(f.frees[0] + f.frees[1] >= 1);
-    engine_status_report st;
-    assert_int_equal(engine_status(e, &st), CUZK_OK);
+    cuzk_engine_status_report st;
+    assert_int_equal(cuzk_engine_status(e, &st), CUZK_OK);
     for (size_t d = 0; d < st.num_gpus; d++) {
         assert_true(st.gpus[d].keys_resident <= 1);
         assert_true(st.gpus[d].vram_keys_bytes <= 150);
     }
-    engine_status_clear(&st);
+    cuzk_engine_status_clear(&st);
 
     /* 2^9 needs 200: alone on a device it goes STREAMED (25) */
-    char id[ENGINE_ID_MAX];
+    char id[CUZK_ENGINE_ID_MAX];
     submit_synth(e, 9, 1, 2, id);
-    engine_result r = await_job(e, id);
-    assert_int_equal(r.status, ENGINE_JOB_COMPLETED);
-    engine_result_clear(&r);
+    cuzk_engine_result r = await_job(e, id);
+    assert_int_equal(r.status, CUZK_ENGINE_JOB_COMPLETED);
+    cuzk_engine_result_clear(&r);
     assert_true(f.streamed[0] + f.streamed[1] >= 1);
 
     /* 2^12 needs 1600 (200 streamed): it fits no device */
     submit_synth(e, 12, 1, 1, id);
     r = await_job(e, id);
-    assert_int_equal(r.status, ENGINE_JOB_FAILED);
+    assert_int_equal(r.status, CUZK_ENGINE_JOB_FAILED);
     assert_non_null(strstr(r.error_message, "cannot load circuit synthetic-12-1 on any GPU"));
-    engine_result_clear(&r);
+    cuzk_engine_result_clear(&r);
     /* and the engine goes on */
     submit_synth(e, 8, 100, 1, id);
     r = await_job(e, id);
-    assert_int_equal(r.status, ENGINE_JOB_COMPLETED);
-    engine_result_clear(&r);
-    engine_destroy(e);
+    assert_int_equal(r.status, CUZK_ENGINE_JOB_COMPLETED);
+    cuzk_engine_result_clear(&r);
+    cuzk_engine_destroy(e);
     assert_int_equal(f.z_frees, f.z_allocs);
     for (int d = 0; d < FAKE_DEVICES; d++) assert_int_equal(f.loads[d], f.frees[d]);
     pthread_mutex_destroy(&f.lock);
@@ -397,42 +397,42 @@ static void test_devices_errors(void **state)
     (void)state;
     fake_ctx f;
     fake_init(&f, 1u << 20);
-    engine_config c = dev_cfg();
+    cuzk_engine_config c = dev_cfg();
     c.gpu_workers_per_device = 1;
-    engine *e = start_fake(&f, &c);
-    char id[ENGINE_ID_MAX];
+    cuzk_engine *e = start_fake(&f, &c);
+    char id[CUZK_ENGINE_ID_MAX];
     /* warm both devices up, so that the fault below surely meets a partition */
-    assert_int_equal(engine_preload(e, "synthetic-7-3", NULL, NULL, NULL), CUZK_OK);
+    assert_int_equal(cuzk_engine_preload(e, "synthetic-7-3", NULL, NULL, NULL), CUZK_OK);
     pthread_mutex_lock(&f.lock);
     f.fail_device = 1;
     pthread_mutex_unlock(&f.lock);
     bool failed = false;
     for (int i = 0; i < 20 && !failed; i++) {
         submit_synth(e, 7, 3, 4, id);
-        engine_result r = await_job(e, id);
-        if (r.status == ENGINE_JOB_FAILED) {
+        cuzk_engine_result r = await_job(e, id);
+        if (r.status == CUZK_ENGINE_JOB_FAILED) {
             failed = true;
             assert_non_null(strstr(r.error_message, "device 1 (fake 1) failed"));
             assert_non_null(strstr(r.error_message, "illegal memory access"));
             assert_non_null(strstr(r.error_message, "taken out of service"));
         } else {
-            assert_int_equal(r.status, ENGINE_JOB_COMPLETED);
+            assert_int_equal(r.status, CUZK_ENGINE_JOB_COMPLETED);
         }
-        engine_result_clear(&r);
+        cuzk_engine_result_clear(&r);
     }
     assert_true(failed);
-    engine_status_report st;
-    assert_int_equal(engine_status(e, &st), CUZK_OK);
+    cuzk_engine_status_report st;
+    assert_int_equal(cuzk_engine_status(e, &st), CUZK_OK);
     assert_true(st.gpus[1].broken);
     assert_false(st.gpus[0].broken);
     assert_non_null(strstr(st.gpus[1].error, "illegal memory access"));
-    engine_status_clear(&st);
+    cuzk_engine_status_clear(&st);
     assert_true(metric_of(e, "cuzk_gpu_broken{gpu=\"1\"} ") == 1);
     unsigned before = f.proves[1];
     submit_synth(e, 7, 3, 4, id);
-    engine_result r = await_job(e, id);
-    assert_int_equal(r.status, ENGINE_JOB_COMPLETED);
-    engine_result_clear(&r);
+    cuzk_engine_result r = await_job(e, id);
+    assert_int_equal(r.status, CUZK_ENGINE_JOB_COMPLETED);
+    cuzk_engine_result_clear(&r);
     assert_int_equal(f.proves[1], before);
 
     pthread_mutex_lock(&f.lock);
@@ -440,14 +440,14 @@ static void test_devices_errors(void **state)
     pthread_mutex_unlock(&f.lock);
     submit_synth(e, 7, 3, 1, id);
     r = await_job(e, id);
-    assert_int_equal(r.status, ENGINE_JOB_FAILED);
-    engine_result_clear(&r);
+    assert_int_equal(r.status, CUZK_ENGINE_JOB_FAILED);
+    cuzk_engine_result_clear(&r);
     submit_synth(e, 7, 3, 1, id);
     r = await_job(e, id);
-    assert_int_equal(r.status, ENGINE_JOB_FAILED);
+    assert_int_equal(r.status, CUZK_ENGINE_JOB_FAILED);
     assert_non_null(strstr(r.error_message, "no usable GPU is left"));
-    engine_result_clear(&r);
-    engine_destroy(e);
+    cuzk_engine_result_clear(&r);
+    cuzk_engine_destroy(e);
     assert_int_equal(f.z_frees, f.z_allocs);
     pthread_mutex_destroy(&f.lock);
 }

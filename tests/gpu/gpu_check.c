@@ -2,8 +2,8 @@
  * arithmetic and NTTs against the CPU layers, bit for bit, on fresh random inputs (seed printed; replay with
  * CUZK_TEST_SEED) and edge cases. Prints "N passed, M failed"; exits 77 (CTest skip) when no CUDA device exists.
  * `gpu_check quick` limits the NTT sizes to 2^16 (for slow CPUs); `gpu_check msm` runs only the MSM checks, at full
- * sizes (`msm_quick`: the small ones, e.g. under compute-sanitizer); `gpu_check keys` only the device keys (gpu_setup against groth16_setup, gpu_key_load_params against
- * groth16_params_load on good and malformed files). */
+ * sizes (`msm_quick`: the small ones, e.g. under compute-sanitizer); `gpu_check keys` only the device keys (cuzk_gpu_setup against cuzk_groth16_setup, cuzk_gpu_key_load_params against
+ * cuzk_groth16_params_load on good and malformed files). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,41 +18,41 @@
 #include "cuzk/ntt.h"
 #include "../../src/gpu/g16_gpu_test.h"
 
-static void rand_fp(fp_t *r)
+static void rand_fp(cuzk_fp_t *r)
 {
     for (;;) {
-        uint64_t l[FP_LIMBS];
-        for (int i = 0; i < FP_LIMBS; i++) l[i] = rnd();
-        l[FP_LIMBS - 1] &= 0x1fffffffffffffffULL;
-        if (fp_from_limbs(r, l) == CUZK_OK) return;
+        uint64_t l[CUZK_FP_LIMBS];
+        for (int i = 0; i < CUZK_FP_LIMBS; i++) l[i] = rnd();
+        l[CUZK_FP_LIMBS - 1] &= 0x1fffffffffffffffULL;
+        if (cuzk_fp_from_limbs(r, l) == CUZK_OK) return;
     }
 }
 
 /* edge values: 0, 1, 2, −1, −2, and raw Montgomery limbs 1 and m − 1 */
-static void edge_fr(fr_t *r, int i)
+static void edge_fr(cuzk_fr_t *r, int i)
 {
-    uint64_t l[FR_LIMBS] = {0};
+    uint64_t l[CUZK_FR_LIMBS] = {0};
     switch (i % 7) {
-    case 0: fr_set_zero(r); break;
-    case 1: fr_set_one(r); break;
-    case 2: fr_from_u64(r, 2); break;
-    case 3: fr_set_one(r); fr_neg(r, r); break;
-    case 4: fr_from_u64(r, 2); fr_neg(r, r); break;
-    case 5: l[0] = 1; fr_from_mont_limbs(r, l); break;
-    default: memcpy(l, FR_MODULUS, sizeof l); l[0] -= 1; fr_from_mont_limbs(r, l); break;
+    case 0: cuzk_fr_set_zero(r); break;
+    case 1: cuzk_fr_set_one(r); break;
+    case 2: cuzk_fr_from_u64(r, 2); break;
+    case 3: cuzk_fr_set_one(r); cuzk_fr_neg(r, r); break;
+    case 4: cuzk_fr_from_u64(r, 2); cuzk_fr_neg(r, r); break;
+    case 5: l[0] = 1; cuzk_fr_from_mont_limbs(r, l); break;
+    default: memcpy(l, CUZK_FR_MODULUS, sizeof l); l[0] -= 1; cuzk_fr_from_mont_limbs(r, l); break;
     }
 }
-static void edge_fp(fp_t *r, int i)
+static void edge_fp(cuzk_fp_t *r, int i)
 {
-    uint64_t l[FP_LIMBS] = {0};
+    uint64_t l[CUZK_FP_LIMBS] = {0};
     switch (i % 7) {
-    case 0: fp_set_zero(r); break;
-    case 1: fp_set_one(r); break;
-    case 2: fp_from_u64(r, 2); break;
-    case 3: fp_set_one(r); fp_neg(r, r); break;
-    case 4: fp_from_u64(r, 2); fp_neg(r, r); break;
-    case 5: l[0] = 1; fp_from_mont_limbs(r, l); break;
-    default: memcpy(l, FP_MODULUS, sizeof l); l[0] -= 1; fp_from_mont_limbs(r, l); break;
+    case 0: cuzk_fp_set_zero(r); break;
+    case 1: cuzk_fp_set_one(r); break;
+    case 2: cuzk_fp_from_u64(r, 2); break;
+    case 3: cuzk_fp_set_one(r); cuzk_fp_neg(r, r); break;
+    case 4: cuzk_fp_from_u64(r, 2); cuzk_fp_neg(r, r); break;
+    case 5: l[0] = 1; cuzk_fp_from_mont_limbs(r, l); break;
+    default: memcpy(l, CUZK_FP_MODULUS, sizeof l); l[0] -= 1; cuzk_fp_from_mont_limbs(r, l); break;
     }
 }
 
@@ -61,9 +61,9 @@ static void edge_fp(fp_t *r, int i)
 
 static void check_ff(void)
 {
-    static fr_t ra[NF], rb[NF], rr[NF], re[NF];
-    static fp_t pa[NF], pb[NF], pr[NF], pe[NF];
-    static fp2_t qa[NF], qb[NF], qr[NF], qe[NF];
+    static cuzk_fr_t ra[NF], rb[NF], rr[NF], re[NF];
+    static cuzk_fp_t pa[NF], pb[NF], pr[NF], pe[NF];
+    static cuzk_fp2_t qa[NF], qb[NF], qr[NF], qe[NF];
     for (int i = 0; i < NF; i++) {
         if (i < NEDGE) {
             edge_fr(&ra[i], i / 7), edge_fr(&rb[i], i % 7);
@@ -80,78 +80,78 @@ static void check_ff(void)
         edge_fp(&qa[NEDGE + i].c0, i / 7), edge_fp(&qa[NEDGE + i].c1, i % 7);
         edge_fp(&qb[NEDGE + i].c0, i % 7), edge_fp(&qb[NEDGE + i].c1, i / 7);
     }
-    static const struct { gpu_ff_op op; const char *name; int field; } ops[] = {
-        {GPU_FR_ADD, "fr_add", 0}, {GPU_FR_SUB, "fr_sub", 0}, {GPU_FR_MUL, "fr_mul", 0}, {GPU_FR_SQR, "fr_sqr", 0},
-        {GPU_FR_MUL64, "fr_mul64", 0}, {GPU_FP_ADD, "fp_add", 1}, {GPU_FP_SUB, "fp_sub", 1},
-        {GPU_FP_MUL, "fp_mul", 1}, {GPU_FP_SQR, "fp_sqr", 1}, {GPU_FP_MUL64, "fp_mul64", 1},
-        {GPU_FP2_ADD, "fp2_add", 2}, {GPU_FP2_SUB, "fp2_sub", 2}, {GPU_FP2_MUL, "fp2_mul", 2},
-        {GPU_FP2_SQR, "fp2_sqr", 2}, {GPU_FR_MUL_SPECIAL, "fr_mul_special", 0},
-        {GPU_FR_MUL28, "fr_mul28", 0}, {GPU_FP_MUL28, "fp_mul28", 1},
-        {GPU_FP_MUL_SOS64, "fp_mul_sos64", 1}, {GPU_FP_SQR_SOS64, "fp_sqr_sos64", 1},
-        {GPU_FP_MUL_SOS32, "fp_mul_sos32", 1}, {GPU_FP_SQR_SOS32, "fp_sqr_sos32", 1},
-        {GPU_FP2_MUL_LAZY, "fp2_mul_lazy", 2}, {GPU_FR_MUL_SOS64, "fr_mul_sos64", 0},
-        {GPU_FP_INV, "fp_inv", 1}, {GPU_FP2_INV, "fp2_inv", 2}, {GPU_FP_MUL_KA, "fp_mul_ka", 1},
-        {GPU_FP_MUL_W, "fp_mul_w", 1}, {GPU_FR_MUL_W, "fr_mul_w", 0}, {GPU_FP_MUL_EO, "fp_mul_eo", 1},
-        {GPU_FR_MUL_EO, "fr_mul_eo", 0}, {GPU_FP_SQR_EO, "fp_sqr_eo", 1}, {GPU_FP2_MUL_EO, "fp2_mul_eo", 2},
-        {GPU_FR_MUL_F64, "fr_mul_f64", 0}, {GPU_FR_MUL_MIX, "fr_mul_mix", 0}, {GPU_FP_MUL_F64, "fp_mul_f64", 1},
-        {GPU_FP_MUL_MIX, "fp_mul_mix", 1}, {GPU_FP_MUL_ADD, "fp_mul_add", 1},
-        {GPU_FP_INV_BGCD, "fp_inv_bgcd", 1},
+    static const struct { cuzk_gpu_ff_op op; const char *name; int field; } ops[] = {
+        {CUZK_GPU_FR_ADD, "fr_add", 0}, {CUZK_GPU_FR_SUB, "fr_sub", 0}, {CUZK_GPU_FR_MUL, "fr_mul", 0}, {CUZK_GPU_FR_SQR, "fr_sqr", 0},
+        {CUZK_GPU_FR_MUL64, "fr_mul64", 0}, {CUZK_GPU_FP_ADD, "fp_add", 1}, {CUZK_GPU_FP_SUB, "fp_sub", 1},
+        {CUZK_GPU_FP_MUL, "fp_mul", 1}, {CUZK_GPU_FP_SQR, "fp_sqr", 1}, {CUZK_GPU_FP_MUL64, "fp_mul64", 1},
+        {CUZK_GPU_FP2_ADD, "fp2_add", 2}, {CUZK_GPU_FP2_SUB, "fp2_sub", 2}, {CUZK_GPU_FP2_MUL, "fp2_mul", 2},
+        {CUZK_GPU_FP2_SQR, "fp2_sqr", 2}, {CUZK_GPU_FR_MUL_SPECIAL, "fr_mul_special", 0},
+        {CUZK_GPU_FR_MUL28, "fr_mul28", 0}, {CUZK_GPU_FP_MUL28, "fp_mul28", 1},
+        {CUZK_GPU_FP_MUL_SOS64, "fp_mul_sos64", 1}, {CUZK_GPU_FP_SQR_SOS64, "fp_sqr_sos64", 1},
+        {CUZK_GPU_FP_MUL_SOS32, "fp_mul_sos32", 1}, {CUZK_GPU_FP_SQR_SOS32, "fp_sqr_sos32", 1},
+        {CUZK_GPU_FP2_MUL_LAZY, "fp2_mul_lazy", 2}, {CUZK_GPU_FR_MUL_SOS64, "fr_mul_sos64", 0},
+        {CUZK_GPU_FP_INV, "fp_inv", 1}, {CUZK_GPU_FP2_INV, "fp2_inv", 2}, {CUZK_GPU_FP_MUL_KA, "fp_mul_ka", 1},
+        {CUZK_GPU_FP_MUL_W, "fp_mul_w", 1}, {CUZK_GPU_FR_MUL_W, "fr_mul_w", 0}, {CUZK_GPU_FP_MUL_EO, "fp_mul_eo", 1},
+        {CUZK_GPU_FR_MUL_EO, "fr_mul_eo", 0}, {CUZK_GPU_FP_SQR_EO, "fp_sqr_eo", 1}, {CUZK_GPU_FP2_MUL_EO, "fp2_mul_eo", 2},
+        {CUZK_GPU_FR_MUL_F64, "fr_mul_f64", 0}, {CUZK_GPU_FR_MUL_MIX, "fr_mul_mix", 0}, {CUZK_GPU_FP_MUL_F64, "fp_mul_f64", 1},
+        {CUZK_GPU_FP_MUL_MIX, "fp_mul_mix", 1}, {CUZK_GPU_FP_MUL_ADD, "fp_mul_add", 1},
+        {CUZK_GPU_FP_INV_BGCD, "fp_inv_bgcd", 1},
     };
     for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++) {
         cuzk_status st;
         int bad = 0, first = -1;
         char what[160];
         if (ops[k].field == 0) {
-            st = gpu_ff_batch(ops[k].op, rr, ra, rb, NF);
+            st = cuzk_gpu_ff_batch(ops[k].op, rr, ra, rb, NF);
             for (int i = 0; i < NF; i++) {
                 switch (ops[k].op) {
-                case GPU_FR_ADD: fr_add(&re[i], &ra[i], &rb[i]); break;
-                case GPU_FR_SUB: fr_sub(&re[i], &ra[i], &rb[i]); break;
-                case GPU_FR_SQR: fr_sqr(&re[i], &ra[i]); break;
-                default: fr_mul(&re[i], &ra[i], &rb[i]); break;
+                case CUZK_GPU_FR_ADD: cuzk_fr_add(&re[i], &ra[i], &rb[i]); break;
+                case CUZK_GPU_FR_SUB: cuzk_fr_sub(&re[i], &ra[i], &rb[i]); break;
+                case CUZK_GPU_FR_SQR: cuzk_fr_sqr(&re[i], &ra[i]); break;
+                default: cuzk_fr_mul(&re[i], &ra[i], &rb[i]); break;
                 }
                 if (memcmp(&re[i], &rr[i], sizeof re[i]) != 0 && bad++ == 0) first = i;
             }
         } else if (ops[k].field == 1) {
-            st = gpu_ff_batch(ops[k].op, pr, pa, pb, NF);
+            st = cuzk_gpu_ff_batch(ops[k].op, pr, pa, pb, NF);
             for (int i = 0; i < NF; i++) {
                 switch (ops[k].op) {
-                case GPU_FP_ADD: fp_add(&pe[i], &pa[i], &pb[i]); break;
-                case GPU_FP_SUB: fp_sub(&pe[i], &pa[i], &pb[i]); break;
-                case GPU_FP_SQR:
-                case GPU_FP_SQR_SOS64:
-                case GPU_FP_SQR_SOS32:
-                case GPU_FP_SQR_EO: fp_sqr(&pe[i], &pa[i]); break;
-                case GPU_FP_INV:
-                case GPU_FP_INV_BGCD: fp_inv(&pe[i], &pa[i]); break; /* edge values include 0 → 0 */
-                case GPU_FP_MUL_ADD: { /* a·b + (a + b)(a − b) */
-                    fp_t c, d, cd;
-                    fp_add(&c, &pa[i], &pb[i]);
-                    fp_sub(&d, &pa[i], &pb[i]);
-                    fp_mul(&cd, &c, &d);
-                    fp_mul(&pe[i], &pa[i], &pb[i]);
-                    fp_add(&pe[i], &pe[i], &cd);
+                case CUZK_GPU_FP_ADD: cuzk_fp_add(&pe[i], &pa[i], &pb[i]); break;
+                case CUZK_GPU_FP_SUB: cuzk_fp_sub(&pe[i], &pa[i], &pb[i]); break;
+                case CUZK_GPU_FP_SQR:
+                case CUZK_GPU_FP_SQR_SOS64:
+                case CUZK_GPU_FP_SQR_SOS32:
+                case CUZK_GPU_FP_SQR_EO: cuzk_fp_sqr(&pe[i], &pa[i]); break;
+                case CUZK_GPU_FP_INV:
+                case CUZK_GPU_FP_INV_BGCD: cuzk_fp_inv(&pe[i], &pa[i]); break; /* edge values include 0 → 0 */
+                case CUZK_GPU_FP_MUL_ADD: { /* a·b + (a + b)(a − b) */
+                    cuzk_fp_t c, d, cd;
+                    cuzk_fp_add(&c, &pa[i], &pb[i]);
+                    cuzk_fp_sub(&d, &pa[i], &pb[i]);
+                    cuzk_fp_mul(&cd, &c, &d);
+                    cuzk_fp_mul(&pe[i], &pa[i], &pb[i]);
+                    cuzk_fp_add(&pe[i], &pe[i], &cd);
                     break;
                 }
-                default: fp_mul(&pe[i], &pa[i], &pb[i]); break;
+                default: cuzk_fp_mul(&pe[i], &pa[i], &pb[i]); break;
                 }
                 if (memcmp(&pe[i], &pr[i], sizeof pe[i]) != 0 && bad++ == 0) first = i;
             }
         } else {
-            st = gpu_ff_batch(ops[k].op, qr, qa, qb, NF);
+            st = cuzk_gpu_ff_batch(ops[k].op, qr, qa, qb, NF);
             for (int i = 0; i < NF; i++) {
                 switch (ops[k].op) {
-                case GPU_FP2_ADD: fp2_add(&qe[i], &qa[i], &qb[i]); break;
-                case GPU_FP2_SUB: fp2_sub(&qe[i], &qa[i], &qb[i]); break;
-                case GPU_FP2_SQR: fp2_sqr(&qe[i], &qa[i]); break;
-                case GPU_FP2_INV: fp2_inv(&qe[i], &qa[i]); break;
-                default: fp2_mul(&qe[i], &qa[i], &qb[i]); break;
+                case CUZK_GPU_FP2_ADD: cuzk_fp2_add(&qe[i], &qa[i], &qb[i]); break;
+                case CUZK_GPU_FP2_SUB: cuzk_fp2_sub(&qe[i], &qa[i], &qb[i]); break;
+                case CUZK_GPU_FP2_SQR: cuzk_fp2_sqr(&qe[i], &qa[i]); break;
+                case CUZK_GPU_FP2_INV: cuzk_fp2_inv(&qe[i], &qa[i]); break;
+                default: cuzk_fp2_mul(&qe[i], &qa[i], &qb[i]); break;
                 }
                 if (memcmp(&qe[i], &qr[i], sizeof qe[i]) != 0 && bad++ == 0) first = i;
             }
         }
         if (st != CUZK_OK) {
-            snprintf(what, sizeof what, "%s: %s: %s", ops[k].name, cuzk_status_str(st), gpu_last_error());
+            snprintf(what, sizeof what, "%s: %s: %s", ops[k].name, cuzk_status_str(st), cuzk_gpu_last_error());
             check(0, what);
             continue;
         }
@@ -162,10 +162,10 @@ static void check_ff(void)
 
 static const char *kind_name[] = {"forward", "inverse", "coset_forward", "coset_inverse"};
 
-static void check_ntt(unsigned k, fr_roots conv, gpu_ntt_kind kind, unsigned threads)
+static void check_ntt(unsigned k, cuzk_fr_roots conv, cuzk_gpu_ntt_kind kind, unsigned threads)
 {
     size_t n = (size_t)1 << k;
-    fr_t *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y), g;
+    cuzk_fr_t *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y), g;
     char what[200];
     if (x == NULL || y == NULL) {
         check(0, "ntt: out of host memory");
@@ -173,25 +173,25 @@ static void check_ntt(unsigned k, fr_roots conv, gpu_ntt_kind kind, unsigned thr
         return;
     }
     for (size_t i = 0; i < n; i++) rand_fr(&x[i]);
-    if (n >= 4) fr_set_zero(&x[1]), fr_set_one(&x[2]); /* a few edge values inside */
-    if (rnd() & 1) fr_from_u64(&g, 7); else rand_fr(&g);
+    if (n >= 4) cuzk_fr_set_zero(&x[1]), cuzk_fr_set_one(&x[2]); /* a few edge values inside */
+    if (rnd() & 1) cuzk_fr_from_u64(&g, 7); else rand_fr(&g);
     memcpy(y, x, n * sizeof *x);
 
-    ntt_domain cd;
-    gpu_ntt_domain *gd = NULL;
-    cuzk_status st = ntt_domain_init(&cd, k, conv);
-    if (st == CUZK_OK) st = gpu_ntt_domain_create(&gd, k, conv);
-    if (st == CUZK_OK) st = gpu_ntt_host(y, gd, kind, &g);
+    cuzk_ntt_domain cd;
+    cuzk_gpu_ntt_domain *gd = NULL;
+    cuzk_status st = cuzk_ntt_domain_init(&cd, k, conv);
+    if (st == CUZK_OK) st = cuzk_gpu_ntt_domain_create(&gd, k, conv);
+    if (st == CUZK_OK) st = cuzk_gpu_ntt_host(y, gd, kind, &g);
     if (st != CUZK_OK) {
         snprintf(what, sizeof what, "ntt 2^%u gen%d %s: %s: %s", k, (int)conv, kind_name[kind], cuzk_status_str(st),
-                 gpu_last_error());
+                 cuzk_gpu_last_error());
         check(0, what);
     } else {
         switch (kind) {
-        case GPU_NTT_FORWARD: ntt_forward(x, &cd, threads); break;
-        case GPU_NTT_INVERSE: ntt_inverse(x, &cd, threads); break;
-        case GPU_NTT_COSET_FORWARD: ntt_coset_forward(x, &cd, &g, threads); break;
-        case GPU_NTT_COSET_INVERSE: ntt_coset_inverse(x, &cd, &g, threads); break;
+        case CUZK_GPU_NTT_FORWARD: cuzk_ntt_forward(x, &cd, threads); break;
+        case CUZK_GPU_NTT_INVERSE: cuzk_ntt_inverse(x, &cd, threads); break;
+        case CUZK_GPU_NTT_COSET_FORWARD: cuzk_ntt_coset_forward(x, &cd, &g, threads); break;
+        case CUZK_GPU_NTT_COSET_INVERSE: cuzk_ntt_coset_inverse(x, &cd, &g, threads); break;
         }
         size_t bad = 0, first = 0;
         for (size_t i = 0; i < n; i++)
@@ -200,8 +200,8 @@ static void check_ntt(unsigned k, fr_roots conv, gpu_ntt_kind kind, unsigned thr
                  kind_name[kind], bad, n, first);
         check(bad == 0, what);
     }
-    gpu_ntt_domain_destroy(gd);
-    ntt_domain_free(&cd);
+    cuzk_gpu_ntt_domain_destroy(gd);
+    cuzk_ntt_domain_free(&cd);
     free(x), free(y);
 }
 
@@ -210,65 +210,65 @@ static void check_ntt(unsigned k, fr_roots conv, gpu_ntt_kind kind, unsigned thr
 static void check_roundtrip(unsigned k)
 {
     size_t n = (size_t)1 << k, chunk = (size_t)1 << 16;
-    fr_t *x = malloc(chunk * sizeof *x), *y = malloc(chunk * sizeof *y), *dx = NULL, g;
-    gpu_ntt_domain *gd = NULL;
+    cuzk_fr_t *x = malloc(chunk * sizeof *x), *y = malloc(chunk * sizeof *y), *dx = NULL, g;
+    cuzk_gpu_ntt_domain *gd = NULL;
     char what[200];
     for (size_t i = 0; i < chunk; i++) rand_fr(&x[i]);
     rand_fr(&g);
-    cuzk_status st = gpu_ntt_domain_create(&gd, k, FR_ROOTS_GEN7);
-    if (st == CUZK_OK) st = gpu_malloc((void **)&dx, n * sizeof(fr_t));
-    for (size_t o = 0; st == CUZK_OK && o < n; o += chunk) st = gpu_to_device(dx + o, x, chunk * sizeof(fr_t));
-    if (st == CUZK_OK) st = gpu_ntt_coset_forward(dx, gd, &g);
-    if (st == CUZK_OK) st = gpu_ntt_coset_inverse(dx, gd, &g);
-    if (st == CUZK_OK) st = gpu_sync();
+    cuzk_status st = cuzk_gpu_ntt_domain_create(&gd, k, CUZK_FR_ROOTS_GEN7);
+    if (st == CUZK_OK) st = cuzk_gpu_malloc((void **)&dx, n * sizeof(cuzk_fr_t));
+    for (size_t o = 0; st == CUZK_OK && o < n; o += chunk) st = cuzk_gpu_to_device(dx + o, x, chunk * sizeof(cuzk_fr_t));
+    if (st == CUZK_OK) st = cuzk_gpu_ntt_coset_forward(dx, gd, &g);
+    if (st == CUZK_OK) st = cuzk_gpu_ntt_coset_inverse(dx, gd, &g);
+    if (st == CUZK_OK) st = cuzk_gpu_sync();
     size_t bad = 0;
     for (size_t o = 0; st == CUZK_OK && o < n; o += n / 8) {
-        st = gpu_to_host(y, dx + o, chunk * sizeof(fr_t));
+        st = cuzk_gpu_to_host(y, dx + o, chunk * sizeof(cuzk_fr_t));
         for (size_t i = 0; st == CUZK_OK && i < chunk; i++) bad += memcmp(&x[i], &y[i], sizeof x[i]) != 0;
     }
     if (st != CUZK_OK)
-        snprintf(what, sizeof what, "roundtrip 2^%u: %s: %s", k, cuzk_status_str(st), gpu_last_error());
+        snprintf(what, sizeof what, "roundtrip 2^%u: %s: %s", k, cuzk_status_str(st), cuzk_gpu_last_error());
     else
         snprintf(what, sizeof what, "roundtrip 2^%u: %zu sampled elements differ", k, bad);
     check(st == CUZK_OK && bad == 0, what);
-    gpu_free(dx);
-    gpu_ntt_domain_destroy(gd);
+    cuzk_gpu_free(dx);
+    cuzk_gpu_ntt_domain_destroy(gd);
     free(x), free(y);
 }
 
 /* ---- MSM --------------------------------------------------------------------------------------------------------- */
 /* n distinct random points of G1 / G2: [k]G, then a chain of additions of another random multiple, one batch
  * normalization */
-static void rand_g1_points(g1_affine_t *out, size_t n)
+static void rand_g1_points(cuzk_g1_affine_t *out, size_t n)
 {
-    g1_jac_t *j = malloc((n ? n : 1) * sizeof *j), q;
-    g1_affine_t g;
-    g1_generator(&g);
+    cuzk_g1_jac_t *j = malloc((n ? n : 1) * sizeof *j), q;
+    cuzk_g1_affine_t g;
+    cuzk_g1_generator(&g);
     uint64_t k0[4] = {rnd(), rnd(), rnd(), rnd() >> 2}, k1[4] = {rnd(), rnd(), rnd(), rnd() >> 2};
-    g1_jac_t G;
-    g1_jac_from_affine(&G, &g);
-    g1_jac_mul(&q, &G, k1, 4);
-    g1_affine_t qa;
-    g1_jac_to_affine(&qa, &q);
-    if (n) g1_jac_mul(&j[0], &G, k0, 4);
-    for (size_t i = 1; i < n; i++) g1_jac_add_affine(&j[i], &j[i - 1], &qa);
-    g1_jac_batch_to_affine(out, j, n);
+    cuzk_g1_jac_t G;
+    cuzk_g1_jac_from_affine(&G, &g);
+    cuzk_g1_jac_mul(&q, &G, k1, 4);
+    cuzk_g1_affine_t qa;
+    cuzk_g1_jac_to_affine(&qa, &q);
+    if (n) cuzk_g1_jac_mul(&j[0], &G, k0, 4);
+    for (size_t i = 1; i < n; i++) cuzk_g1_jac_add_affine(&j[i], &j[i - 1], &qa);
+    cuzk_g1_jac_batch_to_affine(out, j, n);
     free(j);
 }
-static void rand_g2_points(g2_affine_t *out, size_t n)
+static void rand_g2_points(cuzk_g2_affine_t *out, size_t n)
 {
-    g2_jac_t *j = malloc((n ? n : 1) * sizeof *j), q;
-    g2_affine_t g;
-    g2_generator(&g);
+    cuzk_g2_jac_t *j = malloc((n ? n : 1) * sizeof *j), q;
+    cuzk_g2_affine_t g;
+    cuzk_g2_generator(&g);
     uint64_t k0[4] = {rnd(), rnd(), rnd(), rnd() >> 2}, k1[4] = {rnd(), rnd(), rnd(), rnd() >> 2};
-    g2_jac_t G;
-    g2_jac_from_affine(&G, &g);
-    g2_jac_mul(&q, &G, k1, 4);
-    g2_affine_t qa;
-    g2_jac_to_affine(&qa, &q);
-    if (n) g2_jac_mul(&j[0], &G, k0, 4);
-    for (size_t i = 1; i < n; i++) g2_jac_add_affine(&j[i], &j[i - 1], &qa);
-    g2_jac_batch_to_affine(out, j, n);
+    cuzk_g2_jac_t G;
+    cuzk_g2_jac_from_affine(&G, &g);
+    cuzk_g2_jac_mul(&q, &G, k1, 4);
+    cuzk_g2_affine_t qa;
+    cuzk_g2_jac_to_affine(&qa, &q);
+    if (n) cuzk_g2_jac_mul(&j[0], &G, k0, 4);
+    for (size_t i = 1; i < n; i++) cuzk_g2_jac_add_affine(&j[i], &j[i - 1], &qa);
+    cuzk_g2_jac_batch_to_affine(out, j, n);
     free(j);
 }
 
@@ -276,21 +276,21 @@ static void rand_g2_points(g2_affine_t *out, size_t n)
  * infinity), 2 one scalar for all (every window's digit in one bucket), 3 small scalars (top windows empty),
  * 4 one scalar for all and bases in neighbouring pairs P, P and P, −P, some at infinity (the batch-affine rounds'
  * doubling, opposite points and infinity, since the sort keeps the order within a bucket) */
-static void make_scalars(fr_t *k, size_t n, int pattern)
+static void make_scalars(cuzk_fr_t *k, size_t n, int pattern)
 {
-    fr_t same;
+    cuzk_fr_t same;
     rand_fr(&same);
     for (size_t i = 0; i < n; i++) {
         if (pattern == 2 || pattern == 4) {
             k[i] = same;
         } else if (pattern == 3) {
-            fr_from_u64(&k[i], rnd() & 0xffff);
+            cuzk_fr_from_u64(&k[i], rnd() & 0xffff);
         } else if (pattern == 1 && i % 3 == 0) {
             switch ((i / 3) % 5) {
-            case 0: fr_set_zero(&k[i]); break;
-            case 1: fr_set_one(&k[i]); break;
-            case 2: fr_set_one(&k[i]); fr_neg(&k[i], &k[i]); break;
-            case 3: fr_from_u64(&k[i], (uint64_t)1 << (rnd() % 64)); break;
+            case 0: cuzk_fr_set_zero(&k[i]); break;
+            case 1: cuzk_fr_set_one(&k[i]); break;
+            case 2: cuzk_fr_set_one(&k[i]); cuzk_fr_neg(&k[i], &k[i]); break;
+            case 3: cuzk_fr_from_u64(&k[i], (uint64_t)1 << (rnd() % 64)); break;
             default: k[i] = k[i - 1]; break;
             }
         } else {
@@ -300,59 +300,59 @@ static void make_scalars(fr_t *k, size_t n, int pattern)
 }
 
 #define MSM_CHECK(G, AFF, JAC, rand_points)                                                                            \
-    static void check_##G##_msm(size_t n, int pattern, unsigned c, size_t group, gpu_msm_ctx *ctx)                     \
+    static void check_##G##_msm(size_t n, int pattern, unsigned c, size_t group, cuzk_gpu_msm_ctx *ctx)                     \
     {                                                                                                                  \
         AFF *b = malloc((n ? n : 1) * sizeof *b), ra, rb;                                                              \
-        fr_t *k = malloc((n ? n : 1) * sizeof *k);                                                                     \
+        cuzk_fr_t *k = malloc((n ? n : 1) * sizeof *k);                                                                     \
         void *db = NULL, *dk = NULL;                                                                                   \
         char what[240];                                                                                                \
         rand_points(b, n);                                                                                             \
         if (pattern == 1) {                                                                                            \
             for (size_t i = 5; i < n; i += 7) b[i] = b[i - 1];                         /* repeated */                  \
-            for (size_t i = 6; i < n; i += 11) G##_affine_neg(&b[i], &b[i - 2]);       /* negated */                   \
-            for (size_t i = 2; i < n; i += 13) G##_affine_set_infinity(&b[i]);         /* infinity */                  \
+            for (size_t i = 6; i < n; i += 11) cuzk_##G##_affine_neg(&b[i], &b[i - 2]);       /* negated */                   \
+            for (size_t i = 2; i < n; i += 13) cuzk_##G##_affine_set_infinity(&b[i]);         /* infinity */                  \
         }                                                                                                              \
         if (pattern == 4) {                                                                                            \
             for (size_t i = 1; i < n; i += 2) {                                                                        \
                 if (i % 4 == 1) b[i] = b[i - 1];                                                                       \
-                else G##_affine_neg(&b[i], &b[i - 1]);                                                                 \
+                else cuzk_##G##_affine_neg(&b[i], &b[i - 1]);                                                                 \
             }                                                                                                          \
-            for (size_t i = 6; i < n; i += 13) G##_affine_set_infinity(&b[i]);                                         \
+            for (size_t i = 6; i < n; i += 13) cuzk_##G##_affine_set_infinity(&b[i]);                                         \
         }                                                                                                              \
         make_scalars(k, n, pattern);                                                                                   \
         JAC r1, r2;                                                                                                    \
         memset(&r2, 0xa5, sizeof r2); /* poison */                                                                     \
-        unsigned oc = gpu_msm_set_window(c);                                                                           \
-        size_t og = gpu_msm_set_group_items(group);                                                                    \
-        cuzk_status st = gpu_malloc(&db, (n ? n : 1) * sizeof *b);                                                     \
-        if (st == CUZK_OK) st = gpu_malloc(&dk, (n ? n : 1) * sizeof *k);                                              \
-        if (st == CUZK_OK && n) st = gpu_to_device(db, b, n * sizeof *b);                                              \
-        if (st == CUZK_OK && n) st = gpu_to_device(dk, k, n * sizeof *k);                                              \
-        if (st == CUZK_OK) st = gpu_##G##_msm(&r2, db, dk, n, ctx);                                                    \
-        if (st == CUZK_OK) st = gpu_sync();                                                                            \
-        gpu_msm_set_window(oc);                                                                                        \
-        gpu_msm_set_group_items(og);                                                                                   \
+        unsigned oc = cuzk_gpu_msm_set_window(c);                                                                           \
+        size_t og = cuzk_gpu_msm_set_group_items(group);                                                                    \
+        cuzk_status st = cuzk_gpu_malloc(&db, (n ? n : 1) * sizeof *b);                                                     \
+        if (st == CUZK_OK) st = cuzk_gpu_malloc(&dk, (n ? n : 1) * sizeof *k);                                              \
+        if (st == CUZK_OK && n) st = cuzk_gpu_to_device(db, b, n * sizeof *b);                                              \
+        if (st == CUZK_OK && n) st = cuzk_gpu_to_device(dk, k, n * sizeof *k);                                              \
+        if (st == CUZK_OK) st = cuzk_gpu_##G##_msm(&r2, db, dk, n, ctx);                                                    \
+        if (st == CUZK_OK) st = cuzk_gpu_sync();                                                                            \
+        cuzk_gpu_msm_set_window(oc);                                                                                        \
+        cuzk_gpu_msm_set_group_items(og);                                                                                   \
         if (st != CUZK_OK) {                                                                                           \
             snprintf(what, sizeof what, #G "_msm n=%zu pattern %d c=%u group %zu: %s: %s", n, pattern, c, group,        \
-                     cuzk_status_str(st), gpu_last_error());                                                           \
+                     cuzk_status_str(st), cuzk_gpu_last_error());                                                           \
             check(0, what);                                                                                            \
         } else {                                                                                                       \
-            G##_msm(&r1, b, k, n, 16);                                                                                 \
-            G##_jac_to_affine(&ra, &r1);                                                                               \
-            G##_jac_to_affine(&rb, &r2);                                                                               \
+            cuzk_##G##_msm(&r1, b, k, n, 16);                                                                                 \
+            cuzk_##G##_jac_to_affine(&ra, &r1);                                                                               \
+            cuzk_##G##_jac_to_affine(&rb, &r2);                                                                               \
             int ok = memcmp(&ra, &rb, sizeof ra) == 0;                                                                 \
             snprintf(what, sizeof what,                                                                                \
                      #G "_msm n=%zu pattern %d c=%u (auto %u) group %zu: GPU differs from the CPU (cpu inf %d x0 "     \
                      "%016llx, gpu inf %d x0 %016llx)",                                                                \
-                     n, pattern, c, gpu_msm_window_for(n), group, (int)G##_affine_is_infinity(&ra),                   \
-                     (unsigned long long)((uint64_t *)&ra)[0], (int)G##_affine_is_infinity(&rb),                      \
+                     n, pattern, c, cuzk_gpu_msm_window_for(n), group, (int)cuzk_##G##_affine_is_infinity(&ra),                   \
+                     (unsigned long long)((uint64_t *)&ra)[0], (int)cuzk_##G##_affine_is_infinity(&rb),                      \
                      (unsigned long long)((uint64_t *)&rb)[0]);                                                        \
             check(ok, what);                                                                                           \
         }                                                                                                              \
-        gpu_free(db), gpu_free(dk);                                                                                    \
+        cuzk_gpu_free(db), cuzk_gpu_free(dk);                                                                                    \
         free(b), free(k);                                                                                              \
     }                                                                                                                  \
-    static void check_##G##_batch(size_t n, int fill, gpu_msm_ctx *ctx)                                                \
+    static void check_##G##_batch(size_t n, int fill, cuzk_gpu_msm_ctx *ctx)                                                \
     {                                                                                                                  \
         size_t words = (n + 63) / 64 + 1;                                                                              \
         AFF *b = malloc((n ? n : 1) * sizeof *b), ra, rb;                                                              \
@@ -360,41 +360,41 @@ static void make_scalars(fr_t *k, size_t n, int pattern)
         void *db = NULL, *dm = NULL;                                                                                   \
         char what[200];                                                                                                \
         rand_points(b, n);                                                                                             \
-        for (size_t i = 3; i < n; i += 17) G##_affine_set_infinity(&b[i]);                                             \
+        for (size_t i = 3; i < n; i += 17) cuzk_##G##_affine_set_infinity(&b[i]);                                             \
         /* neighbours equal and opposite: a slice's partial sum meets P + P or P + (−P) where they open it */         \
         for (size_t i = 5; i < n; i += 11) b[i] = b[i - 1];                                                            \
-        for (size_t i = 9; i < n; i += 13) G##_affine_neg(&b[i], &b[i - 1]);                                           \
+        for (size_t i = 9; i < n; i += 13) cuzk_##G##_affine_neg(&b[i], &b[i - 1]);                                           \
         for (size_t i = 0; i < words; i++)                                                                             \
             bm[i] = fill == 0 ? rnd() : fill == 1 ? ~0ULL : fill == 3 && i % 37 == 0 ? 1ULL << (rnd() & 63) : 0;        \
         JAC r1, r2;                                                                                                    \
         memset(&r2, 0xa5, sizeof r2);                                                                                  \
-        cuzk_status st = gpu_malloc(&db, (n ? n : 1) * sizeof *b);                                                     \
-        if (st == CUZK_OK) st = gpu_malloc(&dm, words * 8);                                                            \
-        if (st == CUZK_OK && n) st = gpu_to_device(db, b, n * sizeof *b);                                              \
-        if (st == CUZK_OK) st = gpu_to_device(dm, bm, words * 8);                                                      \
-        if (st == CUZK_OK) st = gpu_##G##_batch_add(&r2, db, dm, n, ctx);                                              \
-        if (st == CUZK_OK) st = gpu_sync();                                                                            \
+        cuzk_status st = cuzk_gpu_malloc(&db, (n ? n : 1) * sizeof *b);                                                     \
+        if (st == CUZK_OK) st = cuzk_gpu_malloc(&dm, words * 8);                                                            \
+        if (st == CUZK_OK && n) st = cuzk_gpu_to_device(db, b, n * sizeof *b);                                              \
+        if (st == CUZK_OK) st = cuzk_gpu_to_device(dm, bm, words * 8);                                                      \
+        if (st == CUZK_OK) st = cuzk_gpu_##G##_batch_add(&r2, db, dm, n, ctx);                                              \
+        if (st == CUZK_OK) st = cuzk_gpu_sync();                                                                            \
         if (st != CUZK_OK) {                                                                                           \
             snprintf(what, sizeof what, #G "_batch_add n=%zu fill %d: %s: %s", n, fill, cuzk_status_str(st),           \
-                     gpu_last_error());                                                                                \
+                     cuzk_gpu_last_error());                                                                                \
             check(0, what);                                                                                            \
         } else {                                                                                                       \
-            G##_batch_add(&r1, b, bm, n, 16);                                                                          \
-            G##_jac_to_affine(&ra, &r1);                                                                               \
-            G##_jac_to_affine(&rb, &r2);                                                                               \
+            cuzk_##G##_batch_add(&r1, b, bm, n, 16);                                                                          \
+            cuzk_##G##_jac_to_affine(&ra, &r1);                                                                               \
+            cuzk_##G##_jac_to_affine(&rb, &r2);                                                                               \
             snprintf(what, sizeof what, #G "_batch_add n=%zu fill %d: GPU differs from the CPU", n, fill);             \
             check(memcmp(&ra, &rb, sizeof ra) == 0, what);                                                             \
         }                                                                                                              \
-        gpu_free(db), gpu_free(dm);                                                                                    \
+        cuzk_gpu_free(db), cuzk_gpu_free(dm);                                                                                    \
         free(b), free(bm);                                                                                             \
     }
-MSM_CHECK(g1, g1_affine_t, g1_jac_t, rand_g1_points)
-MSM_CHECK(g2, g2_affine_t, g2_jac_t, rand_g2_points)
+MSM_CHECK(g1, cuzk_g1_affine_t, cuzk_g1_jac_t, rand_g1_points)
+MSM_CHECK(g2, cuzk_g2_affine_t, cuzk_g2_jac_t, rand_g2_points)
 
 static void check_msm(int quick)
 {
-    gpu_msm_ctx *ctx = NULL;
-    if (gpu_msm_ctx_create(&ctx) != CUZK_OK) {
+    cuzk_gpu_msm_ctx *ctx = NULL;
+    if (cuzk_gpu_msm_ctx_create(&ctx) != CUZK_OK) {
         check(0, "gpu_msm_ctx_create");
         return;
     }
@@ -417,7 +417,7 @@ static void check_msm(int quick)
     check_g2_msm(50000, 1, 15, 0, ctx);
     check_g2_msm(5000, 2, 13, 0, ctx);
     /* the other accumulation and batch-addition builds: no register cap for G1, a cap of 128 for G2 */
-    unsigned ov = gpu_msm_set_variant(0x41);
+    unsigned ov = cuzk_gpu_msm_set_variant(0x41);
     check_g1_msm(4097, 1, 0, 0, ctx);
     check_g1_msm(20000, 2, 16, 0, ctx);
     check_g1_msm(65536 + 7, 0, 0, 0, ctx);
@@ -429,7 +429,7 @@ static void check_msm(int quick)
      * and 2^18 threads (segments of many buckets, and of one) */
     static const unsigned flavours[] = {0x14, 0x114, 0x1114, 0x6114, 0x614, 0x714};
     for (size_t i = 0; i < sizeof flavours / sizeof flavours[0]; i++) {
-        gpu_msm_set_variant(flavours[i]);
+        cuzk_gpu_msm_set_variant(flavours[i]);
         printf("msm variant %#x\n", flavours[i]);
         check_g1_msm(5000, 4, 12, 0, ctx);
         check_g1_msm(5001, 4, 3, 0, ctx);
@@ -446,7 +446,7 @@ static void check_msm(int quick)
         check_g1_batch(70001, 0, ctx);
         check_g2_batch(1000, 1, ctx);
     }
-    gpu_msm_set_variant(ov);
+    cuzk_gpu_msm_set_variant(ov);
     check_g1_msm(65536 + 7, 0, 0, 0, ctx);
     check_g1_msm(65536 + 7, 1, 0, 0, ctx);
     check_g2_msm(16384 + 3, 0, 0, 0, ctx);
@@ -469,32 +469,32 @@ static void check_msm(int quick)
         check_g1_batch(5000000, 3, ctx);
         check_g1_batch(5000000, 0, ctx);
     }
-    gpu_msm_ctx_destroy(ctx);
+    cuzk_gpu_msm_ctx_destroy(ctx);
 }
 
 
-/* ---- device keys: gpu_setup and gpu_key_load_params ------------------------------------------------------------- */
+/* ---- device keys: cuzk_gpu_setup and cuzk_gpu_key_load_params ------------------------------------------------------------- */
 /* A random builder circuit: ni inputs, na aux, m rows of 1-3 / 0-2 / 0-2 terms with coefficients ±1 or random.
  * With gaps, every aux variable j with j % 7 == 3 appears in no constraint (infinity in L, absent from a and b);
  * without, row r's first A term is variable r mod (ni + na), so that m >= ni + na uses every variable (a .params
  * file cannot hold a point at infinity). */
-static r1cs_t *rand_circuit(uint32_t ni, uint32_t na, uint64_t m, int gaps)
+static cuzk_r1cs_t *rand_circuit(uint32_t ni, uint32_t na, uint64_t m, int gaps)
 {
-    r1cs_builder *b = r1cs_builder_new(ni);
-    r1cs_var first;
-    if (b == NULL || (na > 0 && r1cs_builder_alloc_aux_n(b, na, &first) != CUZK_OK)) {
-        r1cs_builder_free(b);
+    cuzk_r1cs_builder *b = cuzk_r1cs_builder_new(ni);
+    cuzk_r1cs_var first;
+    if (b == NULL || (na > 0 && cuzk_r1cs_builder_alloc_aux_n(b, na, &first) != CUZK_OK)) {
+        cuzk_r1cs_builder_free(b);
         return NULL;
     }
     for (uint64_t row = 0; row < m; row++) {
-        r1cs_term t[3][3];
+        cuzk_r1cs_term t[3][3];
         size_t len[3] = {1 + rnd() % 3, rnd() % 3, rnd() % 3};
         for (int k = 0; k < 3; k++)
             for (size_t i = 0; i < len[k]; i++) {
                 uint64_t v = rnd() % (ni + na);
                 if (!gaps && k == 0 && i == 0) v = row % (ni + na);
                 if (gaps && v >= ni && (v - ni) % 7 == 3) v = rnd() % ni;
-                t[k][i].var = v < ni ? R1CS_INPUT(v) : R1CS_AUX(v - ni);
+                t[k][i].var = v < ni ? CUZK_R1CS_INPUT(v) : CUZK_R1CS_AUX(v - ni);
                 /* distinct variables within a combination: two terms of one variable could cancel, and a variable
                  * left in no combination has L = 0, a point at infinity that the .params format refuses */
                 bool repeated = false;
@@ -504,18 +504,18 @@ static r1cs_t *rand_circuit(uint32_t ni, uint32_t na, uint64_t m, int gaps)
                     break;
                 }
                 switch (rnd() % 3) {
-                case 0: fr_set_one(&t[k][i].coeff); break;
-                case 1: fr_set_one(&t[k][i].coeff); fr_neg(&t[k][i].coeff, &t[k][i].coeff); break;
+                case 0: cuzk_fr_set_one(&t[k][i].coeff); break;
+                case 1: cuzk_fr_set_one(&t[k][i].coeff); cuzk_fr_neg(&t[k][i].coeff, &t[k][i].coeff); break;
                 default: rand_fr(&t[k][i].coeff); break;
                 }
             }
-        if (r1cs_builder_enforce(b, t[0], len[0], t[1], len[1], t[2], len[2]) != CUZK_OK) {
-            r1cs_builder_free(b);
+        if (cuzk_r1cs_builder_enforce(b, t[0], len[0], t[1], len[1], t[2], len[2]) != CUZK_OK) {
+            cuzk_r1cs_builder_free(b);
             return NULL;
         }
     }
-    r1cs_t *c = NULL;
-    if (r1cs_builder_finish(b, &c) != CUZK_OK) return NULL;
+    cuzk_r1cs_t *c = NULL;
+    if (cuzk_r1cs_builder_finish(b, &c) != CUZK_OK) return NULL;
     return c;
 }
 
@@ -528,7 +528,7 @@ static size_t diff_points(const void *key_arr, const void *want, uint64_t n, siz
     uint8_t *got = malloc(n * psz);
     if (got == NULL) return n;
     if (resident) {
-        if (gpu_to_host(got, key_arr, n * psz) != CUZK_OK) {
+        if (cuzk_gpu_to_host(got, key_arr, n * psz) != CUZK_OK) {
             free(got);
             return n;
         }
@@ -541,11 +541,11 @@ static size_t diff_points(const void *key_arr, const void *want, uint64_t n, siz
     return bad;
 }
 
-static void compare_key(const char *name, const gpu_key *k, const groth16_pk *pk)
+static void compare_key(const char *name, const cuzk_gpu_key *k, const cuzk_groth16_pk *pk)
 {
     char what[800];
     gpu_key_bases kb;
-    gpu_key_get_bases(k, &kb);
+    cuzk_gpu_key_get_bases(k, &kb);
     snprintf(what, sizeof what, "%s: lengths h %llu/%llu l %llu/%llu a %llu/%llu b %llu/%llu", name,
              (unsigned long long)kb.h_len, (unsigned long long)pk->h_len, (unsigned long long)kb.l_len,
              (unsigned long long)pk->l_len, (unsigned long long)kb.a_len, (unsigned long long)pk->a_len,
@@ -553,24 +553,24 @@ static void compare_key(const char *name, const gpu_key *k, const groth16_pk *pk
     int same_len = kb.h_len == pk->h_len && kb.l_len == pk->l_len && kb.a_len == pk->a_len && kb.b_len == pk->b_len;
     check(same_len, what);
     if (!same_len) return;
-    int res = kb.placement == GPU_KEY_RESIDENT;
+    int res = kb.placement == CUZK_GPU_KEY_RESIDENT;
     struct {
         const char *n;
         const void *got, *want;
         uint64_t len;
         size_t psz;
-    } arr[5] = {{"h", kb.h, pk->h, pk->h_len, sizeof(g1_affine_t)},
-                {"l", kb.l, pk->l, pk->l_len, sizeof(g1_affine_t)},
-                {"a", kb.a, pk->a, pk->a_len, sizeof(g1_affine_t)},
-                {"b_g1", kb.b_g1, pk->b_g1, pk->b_len, sizeof(g1_affine_t)},
-                {"b_g2", kb.b_g2, pk->b_g2, pk->b_len, sizeof(g2_affine_t)}};
+    } arr[5] = {{"h", kb.h, pk->h, pk->h_len, sizeof(cuzk_g1_affine_t)},
+                {"l", kb.l, pk->l, pk->l_len, sizeof(cuzk_g1_affine_t)},
+                {"a", kb.a, pk->a, pk->a_len, sizeof(cuzk_g1_affine_t)},
+                {"b_g1", kb.b_g1, pk->b_g1, pk->b_len, sizeof(cuzk_g1_affine_t)},
+                {"b_g2", kb.b_g2, pk->b_g2, pk->b_len, sizeof(cuzk_g2_affine_t)}};
     for (int i = 0; i < 5; i++) {
         size_t first, bad = diff_points(arr[i].got, arr[i].want, arr[i].len, arr[i].psz, res, &first);
         snprintf(what, sizeof what, "%s: %s: %zu of %llu points differ (first at %zu)", name, arr[i].n, bad,
                  (unsigned long long)arr[i].len, first);
         check(bad == 0, what);
     }
-    const groth16_vk *vk = gpu_key_vk(k);
+    const cuzk_groth16_vk *vk = cuzk_gpu_key_vk(k);
     int vk_ok = vk->num_inputs == pk->vk.num_inputs &&
                 memcmp(&vk->alpha_g1, &pk->vk.alpha_g1, sizeof vk->alpha_g1) == 0 &&
                 memcmp(&vk->beta_g1, &pk->vk.beta_g1, sizeof vk->beta_g1) == 0 &&
@@ -578,21 +578,21 @@ static void compare_key(const char *name, const gpu_key *k, const groth16_pk *pk
                 memcmp(&vk->beta_g2, &pk->vk.beta_g2, sizeof vk->beta_g2) == 0 &&
                 memcmp(&vk->gamma_g2, &pk->vk.gamma_g2, sizeof vk->gamma_g2) == 0 &&
                 memcmp(&vk->delta_g2, &pk->vk.delta_g2, sizeof vk->delta_g2) == 0 &&
-                memcmp(vk->ic, pk->vk.ic, pk->vk.num_inputs * sizeof(g1_affine_t)) == 0;
+                memcmp(vk->ic, pk->vk.ic, pk->vk.num_inputs * sizeof(cuzk_g1_affine_t)) == 0;
     snprintf(what, sizeof what, "%s: verifying key differs", name);
     check(vk_ok, what);
 }
 
-static void rand_toxic(groth16_setup_opts *o)
+static void rand_toxic(cuzk_groth16_setup_opts *o)
 {
     memset(o, 0, sizeof *o);
     o->threads = 16;
     o->given_toxic = true;
-    o->conv = GROTH16_BELLPERSON;
+    o->conv = CUZK_GROTH16_BELLPERSON;
     rand_fr(&o->tau), rand_fr(&o->alpha), rand_fr(&o->beta), rand_fr(&o->gamma), rand_fr(&o->delta);
 }
 
-static void check_gpu_setup(const char *name, const r1cs_t *c, gpu_key_placement place, size_t chunk)
+static void check_gpu_setup(const char *name, const cuzk_r1cs_t *c, cuzk_gpu_key_placement place, size_t chunk)
 {
     char what[800];
     if (c == NULL) {
@@ -600,31 +600,31 @@ static void check_gpu_setup(const char *name, const r1cs_t *c, gpu_key_placement
         check(0, what);
         return;
     }
-    groth16_setup_opts o;
+    cuzk_groth16_setup_opts o;
     rand_toxic(&o);
-    groth16_pk pk;
+    cuzk_groth16_pk pk;
     cuzk_errmsg e1 = {""}, e2 = {""};
-    gpu_key *k = NULL;
-    cuzk_status s1 = groth16_setup(&pk, c, &o, &e1);
-    size_t oc = gpu_setup_set_chunk(chunk);
-    gpu_key_opts ko = {place, 0, 1, 0, false};
-    cuzk_status s2 = gpu_setup(&k, c, &o, &ko, &e2);
-    gpu_setup_set_chunk(oc);
+    cuzk_gpu_key *k = NULL;
+    cuzk_status s1 = cuzk_groth16_setup(&pk, c, &o, &e1);
+    size_t oc = cuzk_gpu_setup_set_chunk(chunk);
+    cuzk_gpu_key_opts ko = {place, 0, 1, 0, false};
+    cuzk_status s2 = cuzk_gpu_setup(&k, c, &o, &ko, &e2);
+    cuzk_gpu_setup_set_chunk(oc);
     snprintf(what, sizeof what, "setup %s: cpu %s (%s), gpu %s (%s)", name, cuzk_status_str(s1), e1.msg,
              cuzk_status_str(s2), e2.msg);
     check(s1 == CUZK_OK && s2 == CUZK_OK, what);
     if (s1 == CUZK_OK && s2 == CUZK_OK) {
-        gpu_key_info info;
-        gpu_key_get_info(k, &info);
+        cuzk_gpu_key_info info;
+        cuzk_gpu_key_get_info(k, &info);
         snprintf(what, sizeof what, "setup %s: placement %d, asked %d", name, (int)info.placement, (int)place);
-        check(place == GPU_KEY_AUTO || info.placement == place, what);
+        check(place == CUZK_GPU_KEY_AUTO || info.placement == place, what);
         snprintf(what, sizeof what, "setup %s (n %llu, chunk %zu, %s, %.3f s)", name,
                  (unsigned long long)pk.domain_size, chunk,
-                 info.placement == GPU_KEY_RESIDENT ? "resident" : "streamed", info.upload_s);
+                 info.placement == CUZK_GPU_KEY_RESIDENT ? "resident" : "streamed", info.upload_s);
         compare_key(what, k, &pk);
     }
-    gpu_key_free(k);
-    if (s1 == CUZK_OK) groth16_pk_free(&pk);
+    cuzk_gpu_key_free(k);
+    if (s1 == CUZK_OK) cuzk_groth16_pk_free(&pk);
 }
 
 static int write_bytes(const char *path, const uint8_t *d, size_t n)
@@ -636,16 +636,16 @@ static int write_bytes(const char *path, const uint8_t *d, size_t n)
 }
 
 /* Loads path with both loaders: same status and message; on success the same key. */
-static void compare_loaders(const char *name, const char *path, const r1cs_t *c, unsigned flags,
+static void compare_loaders(const char *name, const char *path, const cuzk_r1cs_t *c, unsigned flags,
                             cuzk_status expect)
 {
     char what[700];
-    groth16_pk pk;
+    cuzk_groth16_pk pk;
     cuzk_errmsg e1 = {""}, e2 = {""};
-    gpu_key *k = NULL;
+    cuzk_gpu_key *k = NULL;
     double bps = 0;
-    cuzk_status s1 = groth16_params_load(&pk, path, flags, 16, &e1);
-    cuzk_status s2 = gpu_key_load_params(&k, path, c, flags, &bps, &e2);
+    cuzk_status s1 = cuzk_groth16_params_load(&pk, path, flags, 16, &e1);
+    cuzk_status s2 = cuzk_gpu_key_load_params(&k, path, c, flags, &bps, &e2);
     snprintf(what, sizeof what, "params %s: cpu %s (%s), gpu %s (%s), expected %s", name, cuzk_status_str(s1),
              e1.msg, cuzk_status_str(s2), e2.msg, cuzk_status_str(expect));
     check(s1 == expect && s2 == expect && (s1 == CUZK_OK || strcmp(e1.msg, e2.msg) == 0), what);
@@ -653,34 +653,34 @@ static void compare_loaders(const char *name, const char *path, const r1cs_t *c,
         snprintf(what, sizeof what, "params %s (%.1f MB/s)", name, bps / 1e6);
         compare_key(what, k, &pk);
     }
-    gpu_key_free(k);
-    if (s1 == CUZK_OK) groth16_pk_free(&pk);
+    cuzk_gpu_key_free(k);
+    if (s1 == CUZK_OK) cuzk_groth16_pk_free(&pk);
 }
 
 /* An on-curve point outside the subgroup: a random x with x³ + b a square (the cofactor is far from 1, so the
  * point is in the subgroup with negligible probability). */
-static void off_subgroup_g1(uint8_t out[G1_UNCOMPRESSED_BYTES])
+static void off_subgroup_g1(uint8_t out[CUZK_G1_UNCOMPRESSED_BYTES])
 {
-    g1_affine_t p;
-    fp_t rhs;
+    cuzk_g1_affine_t p;
+    cuzk_fp_t rhs;
     do {
         rand_fp(&p.x);
-        g1_curve_rhs(&rhs, &p.x);
-    } while (!fp_sqrt(&p.y, &rhs));
-    g1_to_uncompressed(out, &p);
+        cuzk_g1_curve_rhs(&rhs, &p.x);
+    } while (!cuzk_fp_sqrt(&p.y, &rhs));
+    cuzk_g1_to_uncompressed(out, &p);
 }
-static void off_subgroup_g2(uint8_t out[G2_UNCOMPRESSED_BYTES])
+static void off_subgroup_g2(uint8_t out[CUZK_G2_UNCOMPRESSED_BYTES])
 {
-    g2_affine_t p;
-    fp2_t rhs;
+    cuzk_g2_affine_t p;
+    cuzk_fp2_t rhs;
     do {
         rand_fp(&p.x.c0), rand_fp(&p.x.c1);
-        g2_curve_rhs(&rhs, &p.x);
-    } while (!fp2_sqrt(&p.y, &rhs));
-    g2_to_uncompressed(out, &p);
+        cuzk_g2_curve_rhs(&rhs, &p.x);
+    } while (!cuzk_fp2_sqrt(&p.y, &rhs));
+    cuzk_g2_to_uncompressed(out, &p);
 }
 
-static void check_params_file(const char *name, const r1cs_t *c)
+static void check_params_file(const char *name, const cuzk_r1cs_t *c)
 {
     char what[800], path[128], bad_path[128];
     if (c == NULL) {
@@ -690,18 +690,18 @@ static void check_params_file(const char *name, const r1cs_t *c)
     }
     snprintf(path, sizeof path, "/tmp/cuzk_gpu_check_%d.params", (int)getpid());
     snprintf(bad_path, sizeof bad_path, "/tmp/cuzk_gpu_check_%d_bad.params", (int)getpid());
-    groth16_setup_opts o;
+    cuzk_groth16_setup_opts o;
     rand_toxic(&o);
-    groth16_pk pk;
+    cuzk_groth16_pk pk;
     cuzk_errmsg e = {""};
-    cuzk_status s = groth16_setup(&pk, c, &o, &e);
-    if (s == CUZK_OK) s = groth16_params_write(&pk, path, &e);
+    cuzk_status s = cuzk_groth16_setup(&pk, c, &o, &e);
+    if (s == CUZK_OK) s = cuzk_groth16_params_write(&pk, path, &e);
     snprintf(what, sizeof what, "params %s: setup and write: %s (%s)", name, cuzk_status_str(s), e.msg);
     check(s == CUZK_OK, what);
     if (s != CUZK_OK) return;
     compare_loaders(name, path, c, 0, CUZK_OK);
     snprintf(what, sizeof what, "%s subgroup", name);
-    compare_loaders(what, path, c, GROTH16_LOAD_SUBGROUP, CUZK_OK);
+    compare_loaders(what, path, c, CUZK_GROTH16_LOAD_SUBGROUP, CUZK_OK);
 
     /* the file image and where each array starts */
     FILE *f = fopen(path, "rb");
@@ -717,7 +717,7 @@ static void check_params_file(const char *name, const r1cs_t *c)
     check(img != NULL && len > 0, "params: cannot read the written file back");
     if (img == NULL || len == 0) {
         free(img);
-        groth16_pk_free(&pk);
+        cuzk_groth16_pk_free(&pk);
         remove(path);
         return;
     }
@@ -783,13 +783,13 @@ static void check_params_file(const char *name, const r1cs_t *c)
         memcpy(m, img, len);
         off_subgroup_g1(m + o_h + 6 * 96);
         if (write_bytes(bad_path, m, len)) {
-            compare_loaders("off-subgroup h[6]", bad_path, c, GROTH16_LOAD_SUBGROUP, CUZK_ERR_NOT_IN_SUBGROUP);
+            compare_loaders("off-subgroup h[6]", bad_path, c, CUZK_GROTH16_LOAD_SUBGROUP, CUZK_ERR_NOT_IN_SUBGROUP);
             compare_loaders("off-subgroup h[6] unchecked", bad_path, c, 0, CUZK_OK);
         }
         memcpy(m, img, len);
         off_subgroup_g2(m + o_b2 + 1 * 192);
         if (write_bytes(bad_path, m, len))
-            compare_loaders("off-subgroup b_g2[1]", bad_path, c, GROTH16_LOAD_SUBGROUP, CUZK_ERR_NOT_IN_SUBGROUP);
+            compare_loaders("off-subgroup b_g2[1]", bad_path, c, CUZK_GROTH16_LOAD_SUBGROUP, CUZK_ERR_NOT_IN_SUBGROUP);
     }
     /* lengths */
     if (write_bytes(bad_path, img, len - 1)) compare_loaders("truncated by 1", bad_path, c, 0, CUZK_ERR_TRUNCATED);
@@ -800,46 +800,46 @@ static void check_params_file(const char *name, const r1cs_t *c)
     if (write_bytes(bad_path, m, len + 1)) compare_loaders("trailing byte", bad_path, c, 0, CUZK_ERR_BAD_LENGTH);
     free(m);
     free(img);
-    groth16_pk_free(&pk);
+    cuzk_groth16_pk_free(&pk);
     remove(path);
     remove(bad_path);
 }
 
 static void check_keys(int quick)
 {
-    r1cs_t *tiny = rand_circuit(3, 20, 10, 1);
-    r1cs_t *mid = rand_circuit(4, 3000, 5000 + rnd() % 3000, 1); /* n = 2^13, aux absent from constraints */
-    r1cs_t *tiny_full = rand_circuit(3, 20, 30, 0), *mid_full = rand_circuit(2, 2500, 3000 + rnd() % 1000, 0);
-    r1cs_t *syn = NULL;
-    cuzk_status s = circuits_synthetic(quick ? 12 : 14, rnd(), 16, &syn, NULL, NULL);
+    cuzk_r1cs_t *tiny = rand_circuit(3, 20, 10, 1);
+    cuzk_r1cs_t *mid = rand_circuit(4, 3000, 5000 + rnd() % 3000, 1); /* n = 2^13, aux absent from constraints */
+    cuzk_r1cs_t *tiny_full = rand_circuit(3, 20, 30, 0), *mid_full = rand_circuit(2, 2500, 3000 + rnd() % 1000, 0);
+    cuzk_r1cs_t *syn = NULL;
+    cuzk_status s = cuzk_circuits_synthetic(quick ? 12 : 14, rnd(), 16, &syn, NULL, NULL);
     check(s == CUZK_OK, "circuits_synthetic");
-    check_gpu_setup("tiny", tiny, GPU_KEY_AUTO, 0);
-    check_gpu_setup("tiny streamed", tiny, GPU_KEY_STREAMED, 0);
-    check_gpu_setup("mid", mid, GPU_KEY_RESIDENT, 0);
-    check_gpu_setup("mid chunked", mid, GPU_KEY_RESIDENT, 1000 + rnd() % 1000);
-    check_gpu_setup("mid streamed chunked", mid, GPU_KEY_STREAMED, 777);
-    if (syn != NULL) check_gpu_setup("synthetic", syn, GPU_KEY_AUTO, 0);
+    check_gpu_setup("tiny", tiny, CUZK_GPU_KEY_AUTO, 0);
+    check_gpu_setup("tiny streamed", tiny, CUZK_GPU_KEY_STREAMED, 0);
+    check_gpu_setup("mid", mid, CUZK_GPU_KEY_RESIDENT, 0);
+    check_gpu_setup("mid chunked", mid, CUZK_GPU_KEY_RESIDENT, 1000 + rnd() % 1000);
+    check_gpu_setup("mid streamed chunked", mid, CUZK_GPU_KEY_STREAMED, 777);
+    if (syn != NULL) check_gpu_setup("synthetic", syn, CUZK_GPU_KEY_AUTO, 0);
     /* random toxic waste: only that it works and fits */
     {
-        groth16_setup_opts o;
+        cuzk_groth16_setup_opts o;
         memset(&o, 0, sizeof o);
-        gpu_key *k = NULL;
+        cuzk_gpu_key *k = NULL;
         cuzk_errmsg e = {""};
         char what[800];
-        s = gpu_setup(&k, mid, &o, NULL, &e);
+        s = cuzk_gpu_setup(&k, mid, &o, NULL, &e);
         snprintf(what, sizeof what, "gpu_setup with random toxic waste: %s (%s)", cuzk_status_str(s), e.msg);
-        check(s == CUZK_OK && k != NULL && gpu_key_vk(k)->num_inputs == 4, what);
-        gpu_key_free(k);
+        check(s == CUZK_OK && k != NULL && cuzk_gpu_key_vk(k)->num_inputs == 4, what);
+        cuzk_gpu_key_free(k);
     }
-    check_gpu_setup("tiny full", tiny_full, GPU_KEY_AUTO, 0);
+    check_gpu_setup("tiny full", tiny_full, CUZK_GPU_KEY_AUTO, 0);
     check_params_file("tiny", tiny_full);
     check_params_file("mid", mid_full);
     if (syn != NULL) check_params_file("synthetic", syn);
-    r1cs_free(tiny);
-    r1cs_free(mid);
-    r1cs_free(tiny_full);
-    r1cs_free(mid_full);
-    r1cs_free(syn);
+    cuzk_r1cs_free(tiny);
+    cuzk_r1cs_free(mid);
+    cuzk_r1cs_free(tiny_full);
+    cuzk_r1cs_free(mid_full);
+    cuzk_r1cs_free(syn);
 }
 
 int main(int argc, char **argv)
@@ -866,42 +866,42 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++) {
         if (ks[i] > maxk) continue;
         for (int kind = 0; kind < 4; kind++) {
-            check_ntt(ks[i], FR_ROOTS_GEN7, (gpu_ntt_kind)kind, threads);
-            if (ks[i] % 3 == 0 || ks[i] == 20) check_ntt(ks[i], FR_ROOTS_GEN5, (gpu_ntt_kind)kind, threads);
+            check_ntt(ks[i], CUZK_FR_ROOTS_GEN7, (cuzk_gpu_ntt_kind)kind, threads);
+            if (ks[i] % 3 == 0 || ks[i] == 20) check_ntt(ks[i], CUZK_FR_ROOTS_GEN5, (cuzk_gpu_ntt_kind)kind, threads);
         }
     }
     /* the other kernel variants (multiplier, register radix) */
     /* 32 is the default; 24 and 48 are 8 and 32 without direct tables */
     static const unsigned variants[] = {0, 1, 2, 4, 5, 6, 8, 12, 24, 36, 48, 64, 68};
     for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
-        unsigned old = gpu_ntt_set_variant(variants[v]);
+        unsigned old = cuzk_gpu_ntt_set_variant(variants[v]);
         printf("variant %u\n", variants[v]);
-        check_ntt(10, FR_ROOTS_GEN7, GPU_NTT_FORWARD, threads);
-        check_ntt(quick ? 14 : 21, FR_ROOTS_GEN7, GPU_NTT_COSET_FORWARD, threads);
-        check_ntt(quick ? 15 : 20, FR_ROOTS_GEN5, GPU_NTT_INVERSE, threads);
-        check_ntt(quick ? 13 : 22, FR_ROOTS_GEN7, GPU_NTT_COSET_INVERSE, threads);
-        gpu_ntt_set_variant(old);
+        check_ntt(10, CUZK_FR_ROOTS_GEN7, CUZK_GPU_NTT_FORWARD, threads);
+        check_ntt(quick ? 14 : 21, CUZK_FR_ROOTS_GEN7, CUZK_GPU_NTT_COSET_FORWARD, threads);
+        check_ntt(quick ? 15 : 20, CUZK_FR_ROOTS_GEN5, CUZK_GPU_NTT_INVERSE, threads);
+        check_ntt(quick ? 13 : 22, CUZK_FR_ROOTS_GEN7, CUZK_GPU_NTT_COSET_INVERSE, threads);
+        cuzk_gpu_ntt_set_variant(old);
     }
     /* variant bit 7: whole tables of the n-th roots for the first pass and of the coset factors, from 2^21 (the
      * inverse's roots by negated exponent: a dropped negation gives the forward roots and fails) */
     {
-        unsigned old = gpu_ntt_set_variant(160);
+        unsigned old = cuzk_gpu_ntt_set_variant(160);
         printf("variant 160\n");
-        check_ntt(21, FR_ROOTS_GEN7, GPU_NTT_FORWARD, threads);
-        check_ntt(21, FR_ROOTS_GEN5, GPU_NTT_INVERSE, threads);
-        check_ntt(21, FR_ROOTS_GEN7, GPU_NTT_COSET_FORWARD, threads);
-        check_ntt(quick ? 21 : 22, FR_ROOTS_GEN5, GPU_NTT_COSET_INVERSE, threads);
-        gpu_ntt_set_variant(old);
+        check_ntt(21, CUZK_FR_ROOTS_GEN7, CUZK_GPU_NTT_FORWARD, threads);
+        check_ntt(21, CUZK_FR_ROOTS_GEN5, CUZK_GPU_NTT_INVERSE, threads);
+        check_ntt(21, CUZK_FR_ROOTS_GEN7, CUZK_GPU_NTT_COSET_FORWARD, threads);
+        check_ntt(quick ? 21 : 22, CUZK_FR_ROOTS_GEN5, CUZK_GPU_NTT_COSET_INVERSE, threads);
+        cuzk_gpu_ntt_set_variant(old);
     }
     /* the other tile sizes */
     for (unsigned t = 9; t <= 10; t++) {
-        unsigned old = gpu_ntt_set_tile_log2(t);
-        check_ntt(quick ? 14 : 21, FR_ROOTS_GEN7, GPU_NTT_FORWARD, threads);
-        check_ntt(quick ? 13 : 20, FR_ROOTS_GEN5, GPU_NTT_COSET_INVERSE, threads);
-        gpu_ntt_set_tile_log2(old);
+        unsigned old = cuzk_gpu_ntt_set_tile_log2(t);
+        check_ntt(quick ? 14 : 21, CUZK_FR_ROOTS_GEN7, CUZK_GPU_NTT_FORWARD, threads);
+        check_ntt(quick ? 13 : 20, CUZK_FR_ROOTS_GEN5, CUZK_GPU_NTT_COSET_INVERSE, threads);
+        cuzk_gpu_ntt_set_tile_log2(old);
     }
     if (!quick) {
-        check_ntt(24, FR_ROOTS_GEN7, GPU_NTT_FORWARD, threads);
+        check_ntt(24, CUZK_FR_ROOTS_GEN7, CUZK_GPU_NTT_FORWARD, threads);
         check_roundtrip(26);
     }
     return gpu_test_finish();

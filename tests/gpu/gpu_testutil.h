@@ -21,11 +21,11 @@ static uint64_t rnd(void)
     return z ^ (z >> 31);
 }
 
-static void rand_fr(fr_t *r)
+static void rand_fr(cuzk_fr_t *r)
 {
-    uint64_t l[FR_LIMBS];
-    for (int i = 0; i < FR_LIMBS; i++) l[i] = rnd();
-    fr_from_limbs_reduce(r, l);
+    uint64_t l[CUZK_FR_LIMBS];
+    for (int i = 0; i < CUZK_FR_LIMBS; i++) l[i] = rnd();
+    cuzk_fr_from_limbs_reduce(r, l);
 }
 
 /* counts one check; a failure prints what (and detail, when not NULL) */
@@ -45,12 +45,12 @@ static void check(int ok, const char *what) { check_detail(ok, what, NULL); }
 /* 0 to go on; else the exit code (77 when there is no device) */
 static int gpu_test_start(void)
 {
-    if (gpu_device_count() <= 0) {
+    if (cuzk_gpu_device_count() <= 0) {
         printf("SKIPPED: no CUDA device\n");
         return 77;
     }
     char name[256];
-    if (gpu_device_name(name, sizeof name) == CUZK_OK) printf("device: %s\n", name);
+    if (cuzk_gpu_device_name(name, sizeof name) == CUZK_OK) printf("device: %s\n", name);
     const char *env = getenv("CUZK_TEST_SEED");
     g_rng = env ? strtoull(env, NULL, 0) : (uint64_t)time(NULL) ^ ((uint64_t)clock() << 32);
     printf("seed: %llu (replay with CUZK_TEST_SEED)\n", (unsigned long long)g_rng);

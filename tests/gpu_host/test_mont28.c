@@ -17,19 +17,19 @@
 
 #define ITER 200000
 
-static void fp_edges(fp_t *e, int *n)
+static void cuzk_fp_edges(cuzk_fp_t *e, int *n)
 {
-    fp_t one, mone;
-    fp_set_one(&one);
-    fp_neg(&mone, &one);
+    cuzk_fp_t one, mone;
+    cuzk_fp_set_one(&one);
+    cuzk_fp_neg(&mone, &one);
     int k = 0;
-    fp_set_zero(&e[k++]);
+    cuzk_fp_set_zero(&e[k++]);
     e[k++] = one;
     e[k++] = mone;          /* p − 1 in Montgomery form is −1; its canonical bytes are R·(p−1) mod p */
-    fp_from_u64(&e[k++], 1); /* same as one */
-    fp_from_u64(&e[k++], 0xfffffffffffffffULL);
-    fp_t t;
-    fp_sub(&t, &mone, &one); /* −2 */
+    cuzk_fp_from_u64(&e[k++], 1); /* same as one */
+    cuzk_fp_from_u64(&e[k++], 0xfffffffffffffffULL);
+    cuzk_fp_t t;
+    cuzk_fp_sub(&t, &mone, &one); /* −2 */
     e[k++] = t;
     /* raw bytes p − 1 and p − 2^k: the largest canonical values */
     static const uint64_t p[6] = {0xb9feffffffffaaabULL, 0x1eabfffeb153ffffULL, 0x6730d2a0f6b0f624ULL,
@@ -57,52 +57,52 @@ static void check_muls(int f, const void *want, const void *a, const void *b, si
     }
 }
 
-static void check_fp(const fp_t *a, const fp_t *b)
+static void check_fp(const cuzk_fp_t *a, const cuzk_fp_t *b)
 {
-    fp_t want, got;
-    fp_mul(&want, a, b);
+    cuzk_fp_t want, got;
+    cuzk_fp_mul(&want, a, b);
     check_muls(M28_FP, &want, a, b, sizeof want);
-    fp_t c, d, cd; /* a·b + c·d with one reduction, c = b², d = a + b (both sums near 2p² at the edge values) */
-    fp_sqr(&c, b);
-    fp_add(&d, a, b);
-    fp_mul(&cd, &c, &d);
-    fp_add(&want, &want, &cd);
+    cuzk_fp_t c, d, cd; /* a·b + c·d with one reduction, c = b², d = a + b (both sums near 2p² at the edge values) */
+    cuzk_fp_sqr(&c, b);
+    cuzk_fp_add(&d, a, b);
+    cuzk_fp_mul(&cd, &c, &d);
+    cuzk_fp_add(&want, &want, &cd);
     eo_mul_add(M28_FP, (uint32_t *)&got, (const uint32_t *)a, (const uint32_t *)b, (const uint32_t *)&c,
                (const uint32_t *)&d);
     assert_memory_equal(&want, &got, sizeof want);
 }
 
 /* what depends on a alone: the squaring and the binary-GCD inversion, once per value */
-static void check_fp_one(const fp_t *a)
+static void check_fp_one(const cuzk_fp_t *a)
 {
-    fp_t want, got;
-    fp_inv(&want, a); /* 0 gives 0 */
+    cuzk_fp_t want, got;
+    cuzk_fp_inv(&want, a); /* 0 gives 0 */
     assert_int_equal(bg_inv((uint32_t *)&got, (const uint32_t *)a), 1);
     assert_memory_equal(&want, &got, sizeof want);
     /* too few batches are reported, never answered: 381-bit inputs need more than 5 */
     uint32_t plain[12];
-    if (!fp_is_zero(a)) assert_int_equal(bg_inv_plain(plain, (const uint32_t *)a, 5), 0);
-    fp_mul(&want, a, a);
+    if (!cuzk_fp_is_zero(a)) assert_int_equal(bg_inv_plain(plain, (const uint32_t *)a, 5), 0);
+    cuzk_fp_mul(&want, a, a);
     eo_sqr(M28_FP, (uint32_t *)&got, (const uint32_t *)a);
     assert_memory_equal(&want, &got, sizeof want);
 }
 
 /* the Fp2 product with one reduction per coefficient, its sums a0 + a1 at their largest when the inputs are */
-static void check_fp2(const fp2_t *a, const fp2_t *b)
+static void check_fp2(const cuzk_fp2_t *a, const cuzk_fp2_t *b)
 {
-    fp2_t want, got;
-    fp2_mul(&want, a, b);
+    cuzk_fp2_t want, got;
+    cuzk_fp2_mul(&want, a, b);
     eo_fp2_mul((uint32_t *)&got.c0, (uint32_t *)&got.c1, (const uint32_t *)&a->c0, (const uint32_t *)&a->c1,
                (const uint32_t *)&b->c0, (const uint32_t *)&b->c1);
     assert_memory_equal(&want, &got, sizeof want);
 }
 
-static void check_fr(const fr_t *a, const fr_t *b)
+static void check_fr(const cuzk_fr_t *a, const cuzk_fr_t *b)
 {
-    fr_t want, got;
-    fr_mul(&want, a, b);
+    cuzk_fr_t want, got;
+    cuzk_fr_mul(&want, a, b);
     check_muls(M28_FR, &want, a, b, sizeof want);
-    fr_mul(&want, a, a);
+    cuzk_fr_mul(&want, a, a);
     eo_sqr(M28_FR, (uint32_t *)&got, (const uint32_t *)a);
     assert_memory_equal(&want, &got, sizeof want);
 }
@@ -111,7 +111,7 @@ static void test_fp_random(void **state)
 {
     (void)state;
     for (int i = 0; i < ITER; i++) {
-        fp_t a, b;
+        cuzk_fp_t a, b;
         test_rand_fp(&a);
         test_rand_fp(&b);
         check_fp(&a, &b);
@@ -123,9 +123,9 @@ static void test_fp_random(void **state)
 static void test_fp_edges(void **state)
 {
     (void)state;
-    fp_t e[16], r;
+    cuzk_fp_t e[16], r;
     int n;
-    fp_edges(e, &n);
+    cuzk_fp_edges(e, &n);
     for (int i = 0; i < n; i++) {
         check_fp_one(&e[i]);
         for (int j = 0; j < n; j++) check_fp(&e[i], &e[j]);
@@ -137,10 +137,10 @@ static void test_fp_edges(void **state)
         }
     }
     /* r aliases an input */
-    fp_t a, b, want;
+    cuzk_fp_t a, b, want;
     test_rand_fp(&a);
     test_rand_fp(&b);
-    fp_mul(&want, &a, &b);
+    cuzk_fp_mul(&want, &a, &b);
     m28_mul(M28_FP, (uint32_t *)&a, (const uint32_t *)&a, (const uint32_t *)&b);
     assert_memory_equal(&want, &a, sizeof want);
 }
@@ -171,9 +171,9 @@ static void test_fp_inv_bgcd_shapes(void **state)
                     borrow = (d >> 32) & 1;
                 }
             }
-            fp_t a, want, got;
+            cuzk_fp_t a, want, got;
             memcpy(&a, y, sizeof a);
-            fp_inv(&want, &a);
+            cuzk_fp_inv(&want, &a);
             assert_int_equal(bg_inv((uint32_t *)&got, y), 1);
             assert_memory_equal(&want, &got, sizeof want);
         }
@@ -183,7 +183,7 @@ static void test_fp_inv_bgcd_shapes(void **state)
 static void test_fp2(void **state)
 {
     (void)state;
-    fp2_t a, b;
+    cuzk_fp2_t a, b;
     for (int i = 0; i < ITER / 4; i++) {
         test_rand_fp2(&a);
         test_rand_fp2(&b);
@@ -191,9 +191,9 @@ static void test_fp2(void **state)
         check_fp2(&a, &a);
     }
     /* coefficients from the edge values: a0b0 < a1b1 (the p² added to c0), both sums near 2p, zeros */
-    fp_t e[16];
+    cuzk_fp_t e[16];
     int n;
-    fp_edges(e, &n);
+    cuzk_fp_edges(e, &n);
     for (int i = 0; i < n; i++) {
         for (int j = 0; j < n; j++) {
             a.c0 = e[i], a.c1 = e[j], b.c0 = e[j], b.c1 = e[i];
@@ -206,8 +206,8 @@ static void test_fp2(void **state)
     /* the results may alias the inputs */
     test_rand_fp2(&a);
     test_rand_fp2(&b);
-    fp2_t want;
-    fp2_mul(&want, &a, &b);
+    cuzk_fp2_t want;
+    cuzk_fp2_mul(&want, &a, &b);
     eo_fp2_mul((uint32_t *)&a.c0, (uint32_t *)&a.c1, (const uint32_t *)&a.c0, (const uint32_t *)&a.c1,
                (const uint32_t *)&b.c0, (const uint32_t *)&b.c1);
     assert_memory_equal(&want, &a, sizeof want);
@@ -217,7 +217,7 @@ static void test_fr_random_and_edges(void **state)
 {
     (void)state;
     for (int i = 0; i < ITER; i++) {
-        fr_t a, b;
+        cuzk_fr_t a, b;
         test_rand_fr(&a);
         test_rand_fr(&b);
         check_fr(&a, &b);
@@ -228,11 +228,11 @@ static void test_fr_random_and_edges(void **state)
         check_fr(&b, &a);
         check_fr(&a, &a);
     }
-    fr_t e[8], one, r;
-    fr_set_zero(&e[0]);
-    fr_set_one(&one);
+    cuzk_fr_t e[8], one, r;
+    cuzk_fr_set_zero(&e[0]);
+    cuzk_fr_set_one(&one);
     e[1] = one;
-    fr_neg(&e[2], &one);
+    cuzk_fr_neg(&e[2], &one);
     static const uint64_t m[4] = {0xffffffff00000001ULL, 0x53bda402fffe5bfeULL, 0x3339d80809a1d805ULL,
                                   0x73eda753299d7d48ULL};
     for (int s = 0; s < 3; s++) {

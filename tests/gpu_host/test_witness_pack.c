@@ -1,4 +1,4 @@
-/* gpu_witness_pack (src/gpu/witness_pack.c) is plain C, so it is checked here on any machine: the inputs stay, each
+/* cuzk_gpu_witness_pack (src/gpu/witness_pack.c) is plain C, so it is checked here on any machine: the inputs stay, each
  * aux value's class is right, each chunk's other values sit at the chunk's start in order, and unpacking the way
  * the device does (k_unpack: the i-th value of class 2 overall is the i-th other, chunk after chunk) gives the
  * witness back, for sizes around the 32-value words and thread counts up to past the 64-chunk limit. */
@@ -9,18 +9,18 @@
 #include <stdlib.h>
 
 /* a witness whose aux values are 0, 1 or other in about the given per mille, others including 2 and −1 */
-static void make_witness(fr_t *z, uint64_t ni, uint64_t na, unsigned zero_pm, unsigned one_pm)
+static void make_witness(cuzk_fr_t *z, uint64_t ni, uint64_t na, unsigned zero_pm, unsigned one_pm)
 {
-    fr_t one, mone;
-    fr_set_one(&one);
-    fr_neg(&mone, &one);
+    cuzk_fr_t one, mone;
+    cuzk_fr_set_one(&one);
+    cuzk_fr_neg(&mone, &one);
     for (uint64_t i = 0; i < ni; i++) test_rand_fr(&z[i]);
     if (ni > 0) z[0] = one;
     for (uint64_t i = ni; i < ni + na; i++) {
         unsigned r = (unsigned)(test_rand_u64() % 1000);
-        if (r < zero_pm) fr_set_zero(&z[i]);
+        if (r < zero_pm) cuzk_fr_set_zero(&z[i]);
         else if (r < zero_pm + one_pm) z[i] = one;
-        else if (r % 7 == 0) fr_add(&z[i], &one, &one);
+        else if (r % 7 == 0) cuzk_fr_add(&z[i], &one, &one);
         else if (r % 7 == 1) z[i] = mone;
         else test_rand_fr(&z[i]);
     }
@@ -28,14 +28,14 @@ static void make_witness(fr_t *z, uint64_t ni, uint64_t na, unsigned zero_pm, un
 
 static void check_packing(uint64_t ni, uint64_t na, unsigned threads, unsigned zero_pm, unsigned one_pm)
 {
-    uint64_t nv = ni + na, words = gpu_witness_classes_words(na);
-    fr_t *z = malloc((nv + 1) * sizeof *z), *packed = malloc((nv + 1) * sizeof *packed);
+    uint64_t nv = ni + na, words = cuzk_gpu_witness_classes_words(na);
+    cuzk_fr_t *z = malloc((nv + 1) * sizeof *z), *packed = malloc((nv + 1) * sizeof *packed);
     uint64_t *classes = malloc((words + 1) * sizeof *classes);
     assert_non_null(z), assert_non_null(packed), assert_non_null(classes);
     make_witness(z, ni, na, zero_pm, one_pm);
     memcpy(packed, z, nv * sizeof *z);
-    gpu_witness_packing pk;
-    gpu_witness_pack(&pk, packed, ni, na, classes, threads);
+    cuzk_gpu_witness_packing pk;
+    cuzk_gpu_witness_pack(&pk, packed, ni, na, classes, threads);
 
     assert_int_equal(pk.num_inputs, ni);
     assert_int_equal(pk.num_aux, na);
@@ -45,20 +45,20 @@ static void check_packing(uint64_t ni, uint64_t na, unsigned threads, unsigned z
         assert_int_equal(pk.chunks, 0);
         goto out;
     }
-    unsigned want = threads < 1 ? 1 : threads > GPU_WITNESS_CHUNKS_MAX ? GPU_WITNESS_CHUNKS_MAX : threads;
+    unsigned want = threads < 1 ? 1 : threads > CUZK_GPU_WITNESS_CHUNKS_MAX ? CUZK_GPU_WITNESS_CHUNKS_MAX : threads;
     assert_true(pk.chunks >= 1 && pk.chunks <= want);
     assert_int_equal(pk.chunk_values % 32, 0);
     assert_true(pk.chunk_values * pk.chunks >= na && pk.chunk_values * (pk.chunks - 1) < na);
 
-    fr_t one;
-    fr_set_one(&one);
+    cuzk_fr_t one;
+    cuzk_fr_set_one(&one);
     uint64_t total = 0;
     for (unsigned c = 0; c < pk.chunks; c++) {
         uint64_t lo = c * pk.chunk_values, hi = lo + pk.chunk_values < na ? lo + pk.chunk_values : na, k = 0;
         for (uint64_t i = lo; i < hi; i++) {
             unsigned cls = (unsigned)(classes[i / 32] >> (2 * (i % 32))) & 3;
-            const fr_t *v = &z[ni + i];
-            unsigned expect = fr_is_zero(v) ? 0 : fr_eq(v, &one) ? 1 : 2;
+            const cuzk_fr_t *v = &z[ni + i];
+            unsigned expect = cuzk_fr_is_zero(v) ? 0 : cuzk_fr_eq(v, &one) ? 1 : 2;
             assert_int_equal(cls, expect);
             if (cls == 2) { /* the chunk's k-th other, in order, at its start */
                 assert_memory_equal(&packed[ni + lo + k], v, sizeof *v);
@@ -69,7 +69,7 @@ static void check_packing(uint64_t ni, uint64_t na, unsigned threads, unsigned z
         total += k;
     }
     /* the device's unpacking: others concatenated chunk after chunk, taken in class-2 order */
-    fr_t *sent = malloc((total + 1) * sizeof *sent);
+    cuzk_fr_t *sent = malloc((total + 1) * sizeof *sent);
     assert_non_null(sent);
     for (unsigned c = 0, at = 0; c < pk.chunks; c++) {
         memcpy(&sent[at], &packed[ni + c * pk.chunk_values], pk.others[c] * sizeof *sent);
@@ -77,10 +77,10 @@ static void check_packing(uint64_t ni, uint64_t na, unsigned threads, unsigned z
     }
     for (uint64_t i = 0, next = 0; i < na; i++) {
         unsigned cls = (unsigned)(classes[i / 32] >> (2 * (i % 32))) & 3;
-        fr_t v;
+        cuzk_fr_t v;
         if (cls == 2) v = sent[next++];
         else if (cls == 1) v = one;
-        else fr_set_zero(&v);
+        else cuzk_fr_set_zero(&v);
         assert_memory_equal(&v, &z[ni + i], sizeof v);
     }
     free(sent);

@@ -7,8 +7,8 @@
 #include "cuzk/groth16.h"
 
 typedef struct {
-    r1cs_t *r;
-    fr_t *z; /* witness, r1cs_num_vars(r) values, z[0] = 1 */
+    cuzk_r1cs_t *r;
+    cuzk_fr_t *z; /* witness, cuzk_r1cs_num_vars(r) values, z[0] = 1 */
 } g16_circuit;
 
 /* About `rows` constraints over `num_public` public inputs (num_inputs = num_public + 1): a mix of multiplication

@@ -14,53 +14,53 @@
 
 /* ---- helpers ----------------------------------------------------------------------------------------------------- */
 
-static void rand_g1(g1_affine_t *r)
+static void rand_g1(cuzk_g1_affine_t *r)
 {
     uint64_t k[4];
     for (int i = 0; i < 4; i++) k[i] = test_rand_u64();
-    g1_affine_t g;
-    g1_jac_t j;
-    g1_generator(&g);
-    g1_jac_from_affine(&j, &g);
-    g1_jac_mul(&j, &j, k, 4);
-    g1_jac_to_affine(r, &j);
+    cuzk_g1_affine_t g;
+    cuzk_g1_jac_t j;
+    cuzk_g1_generator(&g);
+    cuzk_g1_jac_from_affine(&j, &g);
+    cuzk_g1_jac_mul(&j, &j, k, 4);
+    cuzk_g1_jac_to_affine(r, &j);
 }
 
-static void rand_g2(g2_affine_t *r)
+static void rand_g2(cuzk_g2_affine_t *r)
 {
     uint64_t k[4];
     for (int i = 0; i < 4; i++) k[i] = test_rand_u64();
-    g2_affine_t g;
-    g2_jac_t j;
-    g2_generator(&g);
-    g2_jac_from_affine(&j, &g);
-    g2_jac_mul(&j, &j, k, 4);
-    g2_jac_to_affine(r, &j);
+    cuzk_g2_affine_t g;
+    cuzk_g2_jac_t j;
+    cuzk_g2_generator(&g);
+    cuzk_g2_jac_from_affine(&j, &g);
+    cuzk_g2_jac_mul(&j, &j, k, 4);
+    cuzk_g2_jac_to_affine(r, &j);
 }
 
 /* Points on the curves but (with overwhelming probability, asserted) outside the order-r subgroups. */
-static void off_subgroup_g1(g1_affine_t *r)
+static void off_subgroup_g1(cuzk_g1_affine_t *r)
 {
     for (;;) {
         test_rand_fp(&r->x);
-        fp_t y2;
-        g1_curve_rhs(&y2, &r->x);
-        if (fp_sqrt(&r->y, &y2)) break;
+        cuzk_fp_t y2;
+        cuzk_g1_curve_rhs(&y2, &r->x);
+        if (cuzk_fp_sqrt(&r->y, &y2)) break;
     }
-    assert_true(g1_affine_on_curve(r));
-    assert_false(g1_affine_in_subgroup(r));
+    assert_true(cuzk_g1_affine_on_curve(r));
+    assert_false(cuzk_g1_affine_in_subgroup(r));
 }
 
-static void off_subgroup_g2(g2_affine_t *r)
+static void off_subgroup_g2(cuzk_g2_affine_t *r)
 {
     for (;;) {
         test_rand_fp2(&r->x);
-        fp2_t y2;
-        g2_curve_rhs(&y2, &r->x);
-        if (fp2_sqrt(&r->y, &y2)) break;
+        cuzk_fp2_t y2;
+        cuzk_g2_curve_rhs(&y2, &r->x);
+        if (cuzk_fp2_sqrt(&r->y, &y2)) break;
     }
-    assert_true(g2_affine_on_curve(r));
-    assert_false(g2_affine_in_subgroup(r));
+    assert_true(cuzk_g2_affine_on_curve(r));
+    assert_false(cuzk_g2_affine_in_subgroup(r));
 }
 
 /* Scratch files live in memory (/dev/shm) when it exists: the truncation tests write thousands of them. */
@@ -97,14 +97,14 @@ static uint8_t *read_bytes(const char *path, size_t *n)
 }
 
 /* A random bellperson-convention key: every point in one block, as the loader stores it. */
-static void rand_pk(groth16_pk *pk, uint64_t ic, uint64_t h, uint64_t l, uint64_t a, uint64_t b)
+static void rand_pk(cuzk_groth16_pk *pk, uint64_t ic, uint64_t h, uint64_t l, uint64_t a, uint64_t b)
 {
     memset(pk, 0, sizeof *pk);
     uint64_t g1n = ic + h + l + a + b;
-    uint8_t *block = malloc(g1n * sizeof(g1_affine_t) + b * sizeof(g2_affine_t));
-    g1_affine_t *g1 = (g1_affine_t *)block;
+    uint8_t *block = malloc(g1n * sizeof(cuzk_g1_affine_t) + b * sizeof(cuzk_g2_affine_t));
+    cuzk_g1_affine_t *g1 = (cuzk_g1_affine_t *)block;
     for (uint64_t i = 0; i < g1n; i++) rand_g1(&g1[i]);
-    pk->conv = GROTH16_BELLPERSON;
+    pk->conv = CUZK_GROTH16_BELLPERSON;
     rand_g1(&pk->vk.alpha_g1);
     rand_g1(&pk->vk.beta_g1);
     rand_g1(&pk->vk.delta_g1);
@@ -121,38 +121,38 @@ static void rand_pk(groth16_pk *pk, uint64_t ic, uint64_t h, uint64_t l, uint64_
     pk->a_len = a;
     pk->b_g1 = g1 += a;
     pk->b_len = b;
-    pk->b_g2 = (g2_affine_t *)(g1 + b);
+    pk->b_g2 = (cuzk_g2_affine_t *)(g1 + b);
     for (uint64_t i = 0; i < b; i++) rand_g2(&pk->b_g2[i]);
     pk->num_aux = l;
     pk->domain_size = h + 1;
     pk->storage = block;
 }
 
-static void assert_g1s_equal(const g1_affine_t *x, const g1_affine_t *y, uint64_t n)
+static void assert_g1s_equal(const cuzk_g1_affine_t *x, const cuzk_g1_affine_t *y, uint64_t n)
 {
-    for (uint64_t i = 0; i < n; i++) assert_true(g1_affine_eq(&x[i], &y[i]));
+    for (uint64_t i = 0; i < n; i++) assert_true(cuzk_g1_affine_eq(&x[i], &y[i]));
 }
 
-static void assert_g2s_equal(const g2_affine_t *x, const g2_affine_t *y, uint64_t n)
+static void assert_g2s_equal(const cuzk_g2_affine_t *x, const cuzk_g2_affine_t *y, uint64_t n)
 {
-    for (uint64_t i = 0; i < n; i++) assert_true(g2_affine_eq(&x[i], &y[i]));
+    for (uint64_t i = 0; i < n; i++) assert_true(cuzk_g2_affine_eq(&x[i], &y[i]));
 }
 
-static void assert_vk_equal(const groth16_vk *x, const groth16_vk *y, bool with_g1_extras)
+static void assert_vk_equal(const cuzk_groth16_vk *x, const cuzk_groth16_vk *y, bool with_g1_extras)
 {
-    assert_true(g1_affine_eq(&x->alpha_g1, &y->alpha_g1));
+    assert_true(cuzk_g1_affine_eq(&x->alpha_g1, &y->alpha_g1));
     if (with_g1_extras) {
-        assert_true(g1_affine_eq(&x->beta_g1, &y->beta_g1));
-        assert_true(g1_affine_eq(&x->delta_g1, &y->delta_g1));
+        assert_true(cuzk_g1_affine_eq(&x->beta_g1, &y->beta_g1));
+        assert_true(cuzk_g1_affine_eq(&x->delta_g1, &y->delta_g1));
     }
-    assert_true(g2_affine_eq(&x->beta_g2, &y->beta_g2));
-    assert_true(g2_affine_eq(&x->gamma_g2, &y->gamma_g2));
-    assert_true(g2_affine_eq(&x->delta_g2, &y->delta_g2));
+    assert_true(cuzk_g2_affine_eq(&x->beta_g2, &y->beta_g2));
+    assert_true(cuzk_g2_affine_eq(&x->gamma_g2, &y->gamma_g2));
+    assert_true(cuzk_g2_affine_eq(&x->delta_g2, &y->delta_g2));
     assert_int_equal(x->num_inputs, y->num_inputs);
     assert_g1s_equal(x->ic, y->ic, x->num_inputs);
 }
 
-static void assert_pk_points_equal(const groth16_pk *x, const groth16_pk *y)
+static void assert_pk_points_equal(const cuzk_groth16_pk *x, const cuzk_groth16_pk *y)
 {
     assert_int_equal(x->conv, y->conv);
     assert_vk_equal(&x->vk, &y->vk, true);
@@ -190,22 +190,22 @@ enum { P_IC = 3, P_H = 7, P_L = 5, P_A = 6, P_B = 4 };
 #define P_FILE_BYTES (P_OFF_B2 + 4 + 192 * P_B)
 
 /* Writes a random key and returns its file image. */
-static uint8_t *params_image(groth16_pk *pk, size_t *len)
+static uint8_t *params_image(cuzk_groth16_pk *pk, size_t *len)
 {
     rand_pk(pk, P_IC, P_H, P_L, P_A, P_B);
     const char *path = tmp_path("img.params");
-    assert_int_equal(groth16_params_write(pk, path, NULL), CUZK_OK);
+    assert_int_equal(cuzk_groth16_params_write(pk, path, NULL), CUZK_OK);
     uint8_t *img = read_bytes(path, len);
     unlink(path);
     assert_int_equal(*len, P_FILE_BYTES);
     return img;
 }
 
-static cuzk_status params_load_bytes(const uint8_t *b, size_t n, unsigned flags, groth16_pk *out, cuzk_errmsg *err)
+static cuzk_status params_load_bytes(const uint8_t *b, size_t n, unsigned flags, cuzk_groth16_pk *out, cuzk_errmsg *err)
 {
     const char *path = tmp_path("in.params");
     write_bytes(path, b, n);
-    cuzk_status s = groth16_params_load(out, path, flags, 2, err);
+    cuzk_status s = cuzk_groth16_params_load(out, path, flags, 2, err);
     unlink(path);
     return s;
 }
@@ -221,7 +221,7 @@ static void put_be32(uint8_t *p, uint32_t v)
 static void test_params_round_trip(void **state)
 {
     (void)state;
-    groth16_pk pk, back, back1;
+    cuzk_groth16_pk pk, back, back1;
     size_t len, len2;
     uint8_t *img = params_image(&pk, &len);
     /* the spec's size formula: 868 + 96·IC + 20 + 96·(|h| + |l| + |a| + |b|) + 192·|b| */
@@ -232,17 +232,17 @@ static void test_params_round_trip(void **state)
     const char *path = tmp_path("rt.params"), *path2 = tmp_path("rt2.params");
     write_bytes(path, img, len);
     cuzk_errmsg err = {{0}};
-    assert_int_equal(groth16_params_load(&back, path, GROTH16_LOAD_SUBGROUP, 3, &err), CUZK_OK);
+    assert_int_equal(cuzk_groth16_params_load(&back, path, CUZK_GROTH16_LOAD_SUBGROUP, 3, &err), CUZK_OK);
     assert_pk_points_equal(&pk, &back);
     assert_null(back.circuit);
     assert_int_equal(back.domain_size, P_H + 1);
     assert_int_equal(back.num_aux, P_L);
     assert_int_equal(back.vk.num_inputs, P_IC);
-    assert_int_equal(groth16_params_load(&back1, path, 0, 1, NULL), CUZK_OK);
+    assert_int_equal(cuzk_groth16_params_load(&back1, path, 0, 1, NULL), CUZK_OK);
     assert_pk_points_equal(&pk, &back1);
 
     /* writing what was read gives the same bytes */
-    assert_int_equal(groth16_params_write(&back, path2, NULL), CUZK_OK);
+    assert_int_equal(cuzk_groth16_params_write(&back, path2, NULL), CUZK_OK);
     uint8_t *img2 = read_bytes(path2, &len2);
     assert_int_equal(len2, len);
     assert_memory_equal(img, img2, len);
@@ -251,57 +251,57 @@ static void test_params_round_trip(void **state)
     unlink(path2);
     free(img);
     free(img2);
-    groth16_pk_free(&pk);
-    groth16_pk_free(&back);
-    groth16_pk_free(&back1);
+    cuzk_groth16_pk_free(&pk);
+    cuzk_groth16_pk_free(&back);
+    cuzk_groth16_pk_free(&back1);
 }
 
 static void test_vk_round_trip(void **state)
 {
     (void)state;
-    groth16_pk pk;
-    groth16_vk vk;
+    cuzk_groth16_pk pk;
+    cuzk_groth16_vk vk;
     size_t len, vlen;
     uint8_t *img = params_image(&pk, &len);
     const char *path = tmp_path("rt.vk");
-    assert_int_equal(groth16_vk_write(&pk.vk, path, NULL), CUZK_OK);
+    assert_int_equal(cuzk_groth16_vk_write(&pk.vk, path, NULL), CUZK_OK);
     uint8_t *vimg = read_bytes(path, &vlen);
     /* a .vk is exactly the vk prefix of the .params: 868 + 96·IC bytes */
     assert_int_equal(vlen, 868 + 96 * P_IC);
     assert_memory_equal(vimg, img, vlen);
-    assert_int_equal(groth16_vk_load(&vk, path, NULL), CUZK_OK);
+    assert_int_equal(cuzk_groth16_vk_load(&vk, path, NULL), CUZK_OK);
     assert_vk_equal(&pk.vk, &vk, true);
     assert_ptr_equal(vk.storage, vk.ic);
-    groth16_vk_free(&vk);
+    cuzk_groth16_vk_free(&vk);
 
     cuzk_errmsg err = {{0}};
     /* a .params is not a .vk: the key's other arrays are trailing bytes */
     write_bytes(path, img, len);
-    assert_int_equal(groth16_vk_load(&vk, path, &err), CUZK_ERR_BAD_LENGTH);
+    assert_int_equal(cuzk_groth16_vk_load(&vk, path, &err), CUZK_ERR_BAD_LENGTH);
     assert_true(msg_has(&err, "trailing"));
     /* truncated at every length */
     for (size_t n = 0; n < vlen; n++) {
         write_bytes(path, vimg, n);
-        assert_int_equal(groth16_vk_load(&vk, path, NULL), CUZK_ERR_TRUNCATED);
+        assert_int_equal(cuzk_groth16_vk_load(&vk, path, NULL), CUZK_ERR_TRUNCATED);
     }
     /* a verifying key is always subgroup-checked */
-    g1_affine_t bad;
+    cuzk_g1_affine_t bad;
     off_subgroup_g1(&bad);
-    g1_to_uncompressed(vimg + 868 + 96, &bad);
+    cuzk_g1_to_uncompressed(vimg + 868 + 96, &bad);
     write_bytes(path, vimg, vlen);
-    assert_int_equal(groth16_vk_load(&vk, path, &err), CUZK_ERR_NOT_IN_SUBGROUP);
+    assert_int_equal(cuzk_groth16_vk_load(&vk, path, &err), CUZK_ERR_NOT_IN_SUBGROUP);
     assert_true(msg_has(&err, "ic[1]"));
     assert_null(vk.ic);
     unlink(path);
     free(img);
     free(vimg);
-    groth16_pk_free(&pk);
+    cuzk_groth16_pk_free(&pk);
 }
 
 static void test_params_truncated(void **state)
 {
     (void)state;
-    groth16_pk pk, out;
+    cuzk_groth16_pk pk, out;
     size_t len;
     uint8_t *img = params_image(&pk, &len);
     /* no proper prefix is a key: every length ends inside a point or before a count */
@@ -313,13 +313,13 @@ static void test_params_truncated(void **state)
     }
     assert_int_equal(params_load_bytes(img, len - 1, 0, &out, NULL), CUZK_ERR_TRUNCATED);
     free(img);
-    groth16_pk_free(&pk);
+    cuzk_groth16_pk_free(&pk);
 }
 
 static void test_params_hostile_counts(void **state)
 {
     (void)state;
-    groth16_pk pk, out;
+    cuzk_groth16_pk pk, out;
     size_t len;
     uint8_t *img = params_image(&pk, &len);
     uint8_t *b = malloc(len + 200);
@@ -374,10 +374,10 @@ static void test_params_hostile_counts(void **state)
     assert_true(msg_has(&err, "variables"));
 
     /* missing file */
-    assert_int_equal(groth16_params_load(&out, tmp_path("does-not-exist"), 0, 1, &err), CUZK_ERR_IO);
+    assert_int_equal(cuzk_groth16_params_load(&out, tmp_path("does-not-exist"), 0, 1, &err), CUZK_ERR_IO);
     free(b);
     free(img);
-    groth16_pk_free(&pk);
+    cuzk_groth16_pk_free(&pk);
 }
 
 /* Byte offset of point i of the array whose count is at count_off. */
@@ -386,7 +386,7 @@ static size_t p_point(size_t count_off, size_t i, size_t bytes) { return count_o
 static void test_params_corrupt_points(void **state)
 {
     (void)state;
-    groth16_pk pk, out;
+    cuzk_groth16_pk pk, out;
     size_t len;
     uint8_t *img = params_image(&pk, &len);
     uint8_t *b = malloc(len);
@@ -433,71 +433,71 @@ static void test_params_corrupt_points(void **state)
     assert_true(msg_has(&err, "a[4]"));
 
     /* a curve point outside the subgroup: refused only when asked to check */
-    g1_affine_t o1;
-    g2_affine_t o2;
+    cuzk_g1_affine_t o1;
+    cuzk_g2_affine_t o2;
     off_subgroup_g1(&o1);
     off_subgroup_g2(&o2);
     memcpy(b, img, len);
-    g1_to_uncompressed(b + p_point(P_OFF_L, 0, 96), &o1);
-    assert_int_equal(params_load_bytes(b, len, GROTH16_LOAD_SUBGROUP, &out, &err), CUZK_ERR_NOT_IN_SUBGROUP);
+    cuzk_g1_to_uncompressed(b + p_point(P_OFF_L, 0, 96), &o1);
+    assert_int_equal(params_load_bytes(b, len, CUZK_GROTH16_LOAD_SUBGROUP, &out, &err), CUZK_ERR_NOT_IN_SUBGROUP);
     assert_true(msg_has(&err, "l[0]"));
     assert_int_equal(params_load_bytes(b, len, 0, &out, NULL), CUZK_OK);
-    assert_true(g1_affine_eq(&out.l[0], &o1));
-    groth16_pk_free(&out);
+    assert_true(cuzk_g1_affine_eq(&out.l[0], &o1));
+    cuzk_groth16_pk_free(&out);
     memcpy(b, img, len);
-    g2_to_uncompressed(b + 96 * 2 + 192, &o2); /* gamma_g2 */
-    assert_int_equal(params_load_bytes(b, len, GROTH16_LOAD_SUBGROUP, &out, &err), CUZK_ERR_NOT_IN_SUBGROUP);
+    cuzk_g2_to_uncompressed(b + 96 * 2 + 192, &o2); /* gamma_g2 */
+    assert_int_equal(params_load_bytes(b, len, CUZK_GROTH16_LOAD_SUBGROUP, &out, &err), CUZK_ERR_NOT_IN_SUBGROUP);
     assert_true(msg_has(&err, "gamma_g2"));
 
     free(b);
     free(img);
-    groth16_pk_free(&pk);
+    cuzk_groth16_pk_free(&pk);
 }
 
 static void test_params_write_rejects(void **state)
 {
     (void)state;
-    groth16_pk pk;
+    cuzk_groth16_pk pk;
     cuzk_errmsg err = {{0}};
     const char *path = tmp_path("w.params");
     rand_pk(&pk, P_IC, P_H, P_L, P_A, P_B);
-    g1_affine_set_infinity(&pk.l[2]);
-    assert_int_equal(groth16_params_write(&pk, path, &err), CUZK_ERR_INFINITY);
+    cuzk_g1_affine_set_infinity(&pk.l[2]);
+    assert_int_equal(cuzk_groth16_params_write(&pk, path, &err), CUZK_ERR_INFINITY);
     assert_true(msg_has(&err, "l[2]"));
     assert_int_equal(access(path, F_OK), -1); /* no partial file left */
     rand_g1(&pk.l[2]);
-    pk.conv = GROTH16_SNARKJS;
-    assert_int_equal(groth16_params_write(&pk, path, NULL), CUZK_ERR_INVALID_ARG);
-    pk.conv = GROTH16_BELLPERSON;
-    assert_int_equal(groth16_params_write(&pk, "/nonexistent-dir/x.params", NULL), CUZK_ERR_IO);
-    groth16_pk_free(&pk);
+    pk.conv = CUZK_GROTH16_SNARKJS;
+    assert_int_equal(cuzk_groth16_params_write(&pk, path, NULL), CUZK_ERR_INVALID_ARG);
+    pk.conv = CUZK_GROTH16_BELLPERSON;
+    assert_int_equal(cuzk_groth16_params_write(&pk, "/nonexistent-dir/x.params", NULL), CUZK_ERR_IO);
+    cuzk_groth16_pk_free(&pk);
 }
 
 /* ---- .zkey ------------------------------------------------------------------------------------------------------- */
 
-static void tb_g1(tbuf *b, const g1_affine_t *p)
+static void tb_g1(tbuf *b, const cuzk_g1_affine_t *p)
 {
     uint8_t e[96];
-    g1_to_iden3(e, p);
+    cuzk_g1_to_iden3(e, p);
     tb_put(b, e, 96);
 }
-static void tb_g2(tbuf *b, const g2_affine_t *p)
+static void tb_g2(tbuf *b, const cuzk_g2_affine_t *p)
 {
     uint8_t e[192];
-    g2_to_iden3(e, p);
+    cuzk_g2_to_iden3(e, p);
     tb_put(b, e, 192);
 }
 
 typedef struct {
     uint32_t matrix, row, sig;
-    fr_t coef;
+    cuzk_fr_t coef;
 } zcoef;
 
 /* A snarkjs-shaped key: N = 7 variables, P = 2 public, m = 3 constraints, hence rows m + P + 1 = 6, n = 8. */
 enum { Z_N = 7, Z_P = 2, Z_M = 3, Z_ROWS = Z_M + Z_P + 1, Z_DOMAIN = 8 };
 
 typedef struct {
-    groth16_pk pk; /* points, SNARKJS layout; circuit NULL */
+    cuzk_groth16_pk pk; /* points, SNARKJS layout; circuit NULL */
     uint32_t nvars, npub, domain;
     zcoef *coefs;
     uint32_t ncoef;
@@ -505,17 +505,17 @@ typedef struct {
 
 static void zmodel_free(zmodel *z)
 {
-    groth16_pk_free(&z->pk);
+    cuzk_groth16_pk_free(&z->pk);
     free(z->coefs);
 }
 
 /* 2^512 mod r: the factor snarkjs stores coefficients with (value = coef·R², R = 2^256). */
-static void r_squared(fr_t *r2)
+static void r_squared(cuzk_fr_t *r2)
 {
-    fr_t two;
+    cuzk_fr_t two;
     const uint64_t e = 512;
-    fr_from_u64(&two, 2);
-    fr_pow(r2, &two, &e, 1);
+    cuzk_fr_from_u64(&two, 2);
+    cuzk_fr_pow(r2, &two, &e, 1);
 }
 
 static void zmodel_init(zmodel *z)
@@ -525,18 +525,18 @@ static void zmodel_init(zmodel *z)
     z->nvars = Z_N;
     z->npub = Z_P;
     z->domain = Z_DOMAIN;
-    groth16_pk *pk = &z->pk;
+    cuzk_groth16_pk *pk = &z->pk;
     uint64_t g1n = (Z_P + 1) + 2 * Z_N + (Z_N - Z_P - 1) + Z_DOMAIN;
-    uint8_t *block = malloc(g1n * sizeof(g1_affine_t) + Z_N * sizeof(g2_affine_t));
-    g1_affine_t *g1 = (g1_affine_t *)block;
+    uint8_t *block = malloc(g1n * sizeof(cuzk_g1_affine_t) + Z_N * sizeof(cuzk_g2_affine_t));
+    cuzk_g1_affine_t *g1 = (cuzk_g1_affine_t *)block;
     for (uint64_t i = 0; i < g1n; i++) rand_g1(&g1[i]);
     pk->storage = block;
-    pk->conv = GROTH16_SNARKJS;
+    pk->conv = CUZK_GROTH16_SNARKJS;
     rand_g1(&pk->vk.alpha_g1);
     rand_g1(&pk->vk.beta_g1);
     rand_g1(&pk->vk.delta_g1);
     rand_g2(&pk->vk.beta_g2);
-    g2_generator(&pk->vk.gamma_g2); /* snarkjs keeps γ = 1 */
+    cuzk_g2_generator(&pk->vk.gamma_g2); /* snarkjs keeps γ = 1 */
     rand_g2(&pk->vk.delta_g2);
     pk->vk.ic = g1;
     pk->vk.num_inputs = Z_P + 1;
@@ -544,12 +544,12 @@ static void zmodel_init(zmodel *z)
     pk->b_g1 = g1 += Z_N;
     pk->l = g1 += Z_N;
     pk->h = g1 += Z_N - Z_P - 1;
-    pk->b_g2 = (g2_affine_t *)(g1 + Z_DOMAIN);
+    pk->b_g2 = (cuzk_g2_affine_t *)(g1 + Z_DOMAIN);
     for (int i = 0; i < Z_N; i++) rand_g2(&pk->b_g2[i]);
     /* wire 0 never in B: its B points are infinity, as in real keys */
-    g1_affine_set_infinity(&pk->b_g1[0]);
-    g2_affine_set_infinity(&pk->b_g2[0]);
-    g1_affine_set_infinity(&pk->a[5]);
+    cuzk_g1_affine_set_infinity(&pk->b_g1[0]);
+    cuzk_g2_affine_set_infinity(&pk->b_g2[0]);
+    cuzk_g1_affine_set_infinity(&pk->a[5]);
     pk->num_aux = Z_N - Z_P - 1;
     pk->domain_size = Z_DOMAIN;
     pk->h_len = Z_DOMAIN;
@@ -571,37 +571,37 @@ static void zmodel_init(zmodel *z)
     test_rand_fr(&z->coefs[z->ncoef++].coef);
     zcoef *neg = &z->coefs[z->ncoef++];
     *neg = (zcoef){1, Z_M - 1, Z_N - 1, {{0}}};
-    fr_set_one(&neg->coef);
-    fr_neg(&neg->coef, &neg->coef);
+    cuzk_fr_set_one(&neg->coef);
+    cuzk_fr_neg(&neg->coef, &neg->coef);
     /* the input rows: (A, m + i, signal i, 1) */
     for (uint32_t i = 0; i <= Z_P; i++) {
         zcoef *e = &z->coefs[z->ncoef++];
         *e = (zcoef){0, Z_M + i, i, {{0}}};
-        fr_set_one(&e->coef);
+        cuzk_fr_set_one(&e->coef);
     }
 }
 
 /* The circuit the loader should build, through the builder from the same entries. */
-static r1cs_t *zmodel_circuit(const zmodel *z, uint32_t rows)
+static cuzk_r1cs_t *zmodel_circuit(const zmodel *z, uint32_t rows)
 {
     uint32_t ni = z->npub + 1;
-    r1cs_builder *b = r1cs_builder_new(ni);
-    r1cs_var first;
-    assert_int_equal(r1cs_builder_alloc_aux_n(b, z->nvars - ni, &first), CUZK_OK);
+    cuzk_r1cs_builder *b = cuzk_r1cs_builder_new(ni);
+    cuzk_r1cs_var first;
+    assert_int_equal(cuzk_r1cs_builder_alloc_aux_n(b, z->nvars - ni, &first), CUZK_OK);
     for (uint32_t r = 0; r < rows; r++) {
-        r1cs_term t[2][64];
+        cuzk_r1cs_term t[2][64];
         size_t n[2] = {0, 0};
         for (uint32_t k = 0; k < z->ncoef; k++) {
             const zcoef *e = &z->coefs[k];
             if (e->row != r) continue;
-            r1cs_term *x = &t[e->matrix][n[e->matrix]++];
-            x->var = e->sig < ni ? R1CS_INPUT(e->sig) : R1CS_AUX(e->sig - ni);
+            cuzk_r1cs_term *x = &t[e->matrix][n[e->matrix]++];
+            x->var = e->sig < ni ? CUZK_R1CS_INPUT(e->sig) : CUZK_R1CS_AUX(e->sig - ni);
             x->coeff = e->coef;
         }
-        assert_int_equal(r1cs_builder_enforce(b, t[0], n[0], t[1], n[1], NULL, 0), CUZK_OK);
+        assert_int_equal(cuzk_r1cs_builder_enforce(b, t[0], n[0], t[1], n[1], NULL, 0), CUZK_OK);
     }
-    r1cs_t *out;
-    assert_int_equal(r1cs_builder_finish(b, &out), CUZK_OK);
+    cuzk_r1cs_t *out;
+    assert_int_equal(cuzk_r1cs_builder_finish(b, &out), CUZK_OK);
     return out;
 }
 
@@ -609,14 +609,14 @@ static r1cs_t *zmodel_circuit(const zmodel *z, uint32_t rows)
 static void zmodel_sections(const zmodel *z, tbuf s[10])
 {
     memset(s, 0, 10 * sizeof *s);
-    const groth16_pk *pk = &z->pk;
+    const cuzk_groth16_pk *pk = &z->pk;
     tb_u32(&s[0], 1);
     /* header */
     tbuf *h = &s[1];
     tb_u32(h, 48);
-    tb_put(h, FP_MODULUS, 48);
+    tb_put(h, CUZK_FP_MODULUS, 48);
     tb_u32(h, 32);
-    tb_put(h, FR_MODULUS, 32);
+    tb_put(h, CUZK_FR_MODULUS, 32);
     tb_u32(h, z->nvars);
     tb_u32(h, z->npub);
     tb_u32(h, z->domain);
@@ -628,15 +628,15 @@ static void zmodel_sections(const zmodel *z, tbuf s[10])
     tb_g2(h, &pk->vk.delta_g2);
     for (uint64_t i = 0; i < pk->vk.num_inputs; i++) tb_g1(&s[2], &pk->vk.ic[i]);
     /* coefficients: value = coef·R² mod r, canonical little-endian */
-    fr_t r2;
+    cuzk_fr_t r2;
     r_squared(&r2);
     tb_u32(&s[3], z->ncoef);
     for (uint32_t k = 0; k < z->ncoef; k++) {
         const zcoef *e = &z->coefs[k];
-        fr_t v;
+        cuzk_fr_t v;
         uint8_t le[32];
-        fr_mul(&v, &e->coef, &r2);
-        fr_to_bytes_le(le, &v);
+        cuzk_fr_mul(&v, &e->coef, &r2);
+        cuzk_fr_to_bytes_le(le, &v);
         tb_u32(&s[3], e->matrix);
         tb_u32(&s[3], e->row);
         tb_u32(&s[3], e->sig);
@@ -678,16 +678,16 @@ static uint8_t *zkey_image(const tbuf s[10], const int *order, int n, size_t *le
 
 static const int SETUP_ORDER[10] = {1, 2, 4, 3, 9, 8, 5, 6, 7, 10};
 
-static cuzk_status zkey_load_bytes(const uint8_t *b, size_t n, unsigned flags, groth16_pk *out, cuzk_errmsg *err)
+static cuzk_status zkey_load_bytes(const uint8_t *b, size_t n, unsigned flags, cuzk_groth16_pk *out, cuzk_errmsg *err)
 {
     const char *path = tmp_path("in.zkey");
     write_bytes(path, b, n);
-    cuzk_status s = groth16_zkey_load(out, path, flags, 2, err);
+    cuzk_status s = cuzk_groth16_zkey_load(out, path, flags, 2, err);
     unlink(path);
     return s;
 }
 
-static cuzk_status zkey_load_sections(const tbuf s[10], unsigned flags, groth16_pk *out, cuzk_errmsg *err)
+static cuzk_status zkey_load_sections(const tbuf s[10], unsigned flags, cuzk_groth16_pk *out, cuzk_errmsg *err)
 {
     size_t len;
     uint8_t *img = zkey_image(s, SETUP_ORDER, 10, &len);
@@ -696,18 +696,18 @@ static cuzk_status zkey_load_sections(const tbuf s[10], unsigned flags, groth16_
     return st;
 }
 
-static void assert_zkey_matches(const zmodel *z, const groth16_pk *pk)
+static void assert_zkey_matches(const zmodel *z, const cuzk_groth16_pk *pk)
 {
     assert_pk_points_equal(&z->pk, pk);
     assert_non_null(pk->circuit);
     assert_null(pk->vk.storage);
-    r1cs_t *want = zmodel_circuit(z, Z_ROWS);
+    cuzk_r1cs_t *want = zmodel_circuit(z, Z_ROWS);
     assert_int_equal(pk->circuit->num_inputs, Z_P + 1);
     assert_int_equal(pk->circuit->num_aux, Z_N - Z_P - 1);
     assert_int_equal(pk->circuit->num_constraints, Z_ROWS);
-    assert_int_equal(pk->circuit->m[R1CS_C].nnz, 0);
+    assert_int_equal(pk->circuit->m[CUZK_R1CS_C].nnz, 0);
     assert_memory_equal(pk->circuit->identity, want->identity, 32);
-    r1cs_free(want);
+    cuzk_r1cs_free(want);
 }
 
 static void test_zkey_load(void **state)
@@ -731,13 +731,13 @@ static void test_zkey_load(void **state)
     for (int o = 0; o < 4; o++) {
         size_t len;
         uint8_t *img = zkey_image(s, orders[o], counts[o], &len);
-        groth16_pk pk;
+        cuzk_groth16_pk pk;
         cuzk_errmsg err = {{0}};
-        cuzk_status st = zkey_load_bytes(img, len, o == 0 ? GROTH16_LOAD_SUBGROUP : 0, &pk, &err);
+        cuzk_status st = zkey_load_bytes(img, len, o == 0 ? CUZK_GROTH16_LOAD_SUBGROUP : 0, &pk, &err);
         if (st != CUZK_OK) fprintf(stderr, "order %d: %s\n", o, err.msg);
         assert_int_equal(st, CUZK_OK);
         assert_zkey_matches(&z, &pk);
-        groth16_pk_free(&pk);
+        cuzk_groth16_pk_free(&pk);
         free(img);
     }
     sections_free(s);
@@ -750,10 +750,10 @@ static void test_zkey_load(void **state)
         z.coefs[j] = t;
     }
     zmodel_sections(&z, s);
-    groth16_pk pk;
+    cuzk_groth16_pk pk;
     assert_int_equal(zkey_load_sections(s, 0, &pk, NULL), CUZK_OK);
     assert_zkey_matches(&z, &pk);
-    groth16_pk_free(&pk);
+    cuzk_groth16_pk_free(&pk);
     sections_free(s);
     zmodel_free(&z);
 }
@@ -763,10 +763,10 @@ static void test_zkey_load(void **state)
 static void test_zkey_coef_encoding(void **state)
 {
     (void)state;
-    fr_t r2;
+    cuzk_fr_t r2;
     uint8_t be[32];
     r_squared(&r2);
-    fr_to_bytes_be(be, &r2);
+    cuzk_fr_to_bytes_be(be, &r2);
     const uint8_t head[4] = {0x07, 0x48, 0xd9, 0xd9}, tail[4] = {0xf3, 0xf2, 0x9c, 0x6d};
     assert_memory_equal(be, head, 4);
     assert_memory_equal(be + 28, tail, 4);
@@ -774,10 +774,10 @@ static void test_zkey_coef_encoding(void **state)
     /* known entries: row 0 = A{3: 1}, B{4: -1}; row 1 = A{5: 1}, B{6: 2}; row 2 = A{3: -1}, B{3: 1}; input rows */
     zmodel z;
     zmodel_init(&z);
-    fr_t one, minus_one, two;
-    fr_set_one(&one);
-    fr_neg(&minus_one, &one);
-    fr_add(&two, &one, &one);
+    cuzk_fr_t one, minus_one, two;
+    cuzk_fr_set_one(&one);
+    cuzk_fr_neg(&minus_one, &one);
+    cuzk_fr_add(&two, &one, &one);
     const zcoef known[6] = {{0, 0, 3, one}, {1, 0, 4, minus_one}, {0, 1, 5, one},
                             {1, 1, 6, two}, {0, 2, 3, minus_one}, {1, 2, 3, one}};
     memcpy(z.coefs, known, sizeof known);
@@ -787,28 +787,28 @@ static void test_zkey_coef_encoding(void **state)
     zmodel_sections(&z, s);
     /* the stored 1 is R² itself */
     uint8_t le[32];
-    fr_to_bytes_le(le, &r2);
+    cuzk_fr_to_bytes_le(le, &r2);
     assert_memory_equal(s[3].p + 4 + 12, le, 32);
-    groth16_pk pk;
+    cuzk_groth16_pk pk;
     assert_int_equal(zkey_load_sections(s, 0, &pk, NULL), CUZK_OK);
-    const r1cs_t *c = pk.circuit;
-    const r1cs_matrix *a = &c->m[R1CS_A], *b = &c->m[R1CS_B];
+    const cuzk_r1cs_t *c = pk.circuit;
+    const cuzk_r1cs_matrix *a = &c->m[CUZK_R1CS_A], *b = &c->m[CUZK_R1CS_B];
     const struct {
-        const r1cs_matrix *m;
+        const cuzk_r1cs_matrix *m;
         uint64_t row;
         uint32_t col, id;
-    } want[] = {{a, 0, 3, R1CS_COEF_ONE}, {b, 0, 4, R1CS_COEF_MINUS_ONE}, {a, 2, 3, R1CS_COEF_MINUS_ONE},
-                {b, 2, 3, R1CS_COEF_ONE}, {a, Z_M, 0, R1CS_COEF_ONE},      {a, Z_M + Z_P, Z_P, R1CS_COEF_ONE}};
+    } want[] = {{a, 0, 3, CUZK_R1CS_COEF_ONE}, {b, 0, 4, CUZK_R1CS_COEF_MINUS_ONE}, {a, 2, 3, CUZK_R1CS_COEF_MINUS_ONE},
+                {b, 2, 3, CUZK_R1CS_COEF_ONE}, {a, Z_M, 0, CUZK_R1CS_COEF_ONE},      {a, Z_M + Z_P, Z_P, CUZK_R1CS_COEF_ONE}};
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
-        const r1cs_matrix *m = want[i].m;
+        const cuzk_r1cs_matrix *m = want[i].m;
         assert_int_equal(m->row_ptr[want[i].row + 1] - m->row_ptr[want[i].row], 1);
         assert_int_equal(m->col[m->row_ptr[want[i].row]], want[i].col);
         assert_int_equal(m->coef[m->row_ptr[want[i].row]], want[i].id);
     }
     /* 2 is a value of its own */
     uint32_t id2 = b->coef[b->row_ptr[1]];
-    assert_true(id2 >= 2 && fr_eq(&c->values[id2], &two));
-    groth16_pk_free(&pk);
+    assert_true(id2 >= 2 && cuzk_fr_eq(&c->values[id2], &two));
+    cuzk_groth16_pk_free(&pk);
     sections_free(s);
     zmodel_free(&z);
 }
@@ -828,7 +828,7 @@ static void test_zkey_hostile(void **state)
     zmodel_init(&z);
     tbuf s[10], t[10];
     zmodel_sections(&z, s);
-    groth16_pk pk;
+    cuzk_groth16_pk pk;
     cuzk_errmsg err = {{0}};
     size_t len;
     uint8_t *img;
@@ -842,7 +842,7 @@ static void test_zkey_hostile(void **state)
         }                                                                                                             \
         EDIT;                                                                                                         \
         memset(&err, 0, sizeof err);                                                                                  \
-        cuzk_status st_ = zkey_load_sections(t, GROTH16_LOAD_SUBGROUP, &pk, &err);                                    \
+        cuzk_status st_ = zkey_load_sections(t, CUZK_GROTH16_LOAD_SUBGROUP, &pk, &err);                                    \
         if (st_ != (STATUS)) fprintf(stderr, "line %d: %s (%s)\n", __LINE__, cuzk_status_str(st_), err.msg);        \
         assert_int_equal(st_, (STATUS));                                                                              \
         assert_null(pk.storage);                                                                                      \
@@ -883,7 +883,7 @@ static void test_zkey_hostile(void **state)
     VARIANT(CUZK_ERR_R1CS_COLUMN, "signal 7", { coef_set(&t[3], 4, 2, Z_N); });
     VARIANT(CUZK_ERR_BAD_SECTION, "matrix 2", { coef_set(&t[3], 1, 0, 2); });
     VARIANT(CUZK_ERR_BAD_HEADER, "constraint 8", { coef_set(&t[3], 2, 1, Z_DOMAIN); });
-    VARIANT(CUZK_ERR_R1CS_COEFF, "coefficient 3", { memcpy(t[3].p + 4 + 44 * 3 + 12, FR_MODULUS, 32); });
+    VARIANT(CUZK_ERR_R1CS_COEFF, "coefficient 3", { memcpy(t[3].p + 4 + 44 * 3 + 12, CUZK_FR_MODULUS, 32); });
     VARIANT(CUZK_ERR_R1CS_COEFF, "coefficient 5", { memset(t[3].p + 4 + 44 * 5 + 12, 0xff, 32); });
     VARIANT(CUZK_ERR_BAD_SECTION, "coefficient section", { uint32_t v = z.ncoef + 1; memcpy(t[3].p, &v, 4); });
     VARIANT(CUZK_ERR_BAD_SECTION, "coefficient section", { t[3].len -= 44; });
@@ -894,24 +894,24 @@ static void test_zkey_hostile(void **state)
     VARIANT(CUZK_ERR_NOT_ON_CURVE, "B2[2]", { t[6].p[192 * 2 + 150] ^= 1; });
     VARIANT(CUZK_ERR_COORD_RANGE, "A[1]", { memset(t[4].p + 96, 0xff, 48); });
     VARIANT(CUZK_ERR_NOT_IN_SUBGROUP, "C[2]", {
-        g1_affine_t o;
+        cuzk_g1_affine_t o;
         off_subgroup_g1(&o);
-        g1_to_iden3(t[7].p + 96 * 2, &o);
+        cuzk_g1_to_iden3(t[7].p + 96 * 2, &o);
     });
     VARIANT(CUZK_ERR_NOT_IN_SUBGROUP, "gamma2", {
-        g2_affine_t o;
+        cuzk_g2_affine_t o;
         off_subgroup_g2(&o);
-        g2_to_iden3(t[1].p + 100 + 96 * 2 + 192, &o);
+        cuzk_g2_to_iden3(t[1].p + 100 + 96 * 2 + 192, &o);
     });
 
     /* without the subgroup flag the same key loads */
-    g1_affine_t o;
+    cuzk_g1_affine_t o;
     off_subgroup_g1(&o);
-    g1_to_iden3(s[7].p + 96 * 2, &o);
+    cuzk_g1_to_iden3(s[7].p + 96 * 2, &o);
     assert_int_equal(zkey_load_sections(s, 0, &pk, NULL), CUZK_OK);
-    assert_true(g1_affine_eq(&pk.l[2], &o));
-    groth16_pk_free(&pk);
-    g1_to_iden3(s[7].p + 96 * 2, &z.pk.l[2]);
+    assert_true(cuzk_g1_affine_eq(&pk.l[2], &o));
+    cuzk_groth16_pk_free(&pk);
+    cuzk_g1_to_iden3(s[7].p + 96 * 2, &z.pk.l[2]);
 
     /* container: duplicated, missing and trailing sections, magic, version */
     const int dup[11] = {1, 2, 4, 3, 9, 8, 5, 6, 7, 5, 10}, missing[9] = {1, 2, 4, 3, 9, 5, 6, 7, 10};
@@ -962,13 +962,13 @@ static const char R_DEC[] = "524358751751261904794477405081859658376905525005276
 static void test_json_proof(void **state)
 {
     (void)state;
-    groth16_proof_t p, q;
+    cuzk_groth16_proof_t p, q;
     cuzk_errmsg err = {{0}};
-    g1_generator(&p.a);
+    cuzk_g1_generator(&p.a);
     rand_g2(&p.b);
     rand_g1(&p.c);
     char *js;
-    assert_int_equal(groth16_proof_to_json(&p, &js), CUZK_OK);
+    assert_int_equal(cuzk_groth16_proof_to_json(&p, &js), CUZK_OK);
     /* decimal, affine with z = "1", the generator's known coordinates */
     json_t *root = json_loads(js, 0, NULL);
     assert_non_null(root);
@@ -982,31 +982,31 @@ static void test_json_proof(void **state)
     assert_string_equal(json_string_value(json_object_get(root, "protocol")), "groth16");
     assert_string_equal(json_string_value(json_object_get(root, "curve")), "bls12381");
     json_decref(root);
-    assert_int_equal(groth16_proof_from_json(&q, js, &err), CUZK_OK);
-    assert_true(g1_affine_eq(&p.a, &q.a) && g2_affine_eq(&p.b, &q.b) && g1_affine_eq(&p.c, &q.c));
+    assert_int_equal(cuzk_groth16_proof_from_json(&q, js, &err), CUZK_OK);
+    assert_true(cuzk_g1_affine_eq(&p.a, &q.a) && cuzk_g2_affine_eq(&p.b, &q.b) && cuzk_g1_affine_eq(&p.c, &q.c));
     free(js);
 
     /* infinity round trips as ["0", "1", "0"] */
-    g1_affine_set_infinity(&p.c);
-    g2_affine_set_infinity(&p.b);
-    assert_int_equal(groth16_proof_to_json(&p, &js), CUZK_OK);
+    cuzk_g1_affine_set_infinity(&p.c);
+    cuzk_g2_affine_set_infinity(&p.b);
+    assert_int_equal(cuzk_groth16_proof_to_json(&p, &js), CUZK_OK);
     assert_non_null(strstr(js, "\"0\",\n  \"1\",\n  \"0\""));
-    assert_int_equal(groth16_proof_from_json(&q, js, NULL), CUZK_OK);
-    assert_true(g1_affine_is_infinity(&q.c) && g2_affine_is_infinity(&q.b));
+    assert_int_equal(cuzk_groth16_proof_from_json(&q, js, NULL), CUZK_OK);
+    assert_true(cuzk_g1_affine_is_infinity(&q.c) && cuzk_g2_affine_is_infinity(&q.b));
     free(js);
 
     /* malformed variants: edit the document, expect the status and the field in the detail */
-    g1_generator(&p.a);
+    cuzk_g1_generator(&p.a);
     rand_g1(&p.c);
     rand_g2(&p.b);
-    g1_affine_t o1;
-    g2_affine_t o2;
+    cuzk_g1_affine_t o1;
+    cuzk_g2_affine_t o2;
     off_subgroup_g1(&o1);
     off_subgroup_g2(&o2);
     char o1x[130], o1y[130], o2x0[130];
     {
-        groth16_proof_t t = {o1, o2, o1};
-        assert_int_equal(groth16_proof_to_json(&t, &js), CUZK_OK);
+        cuzk_groth16_proof_t t = {o1, o2, o1};
+        assert_int_equal(cuzk_groth16_proof_to_json(&t, &js), CUZK_OK);
         json_t *r = json_loads(js, 0, NULL);
         snprintf(o1x, sizeof o1x, "%s", json_string_value(json_array_get(json_object_get(r, "pi_a"), 0)));
         snprintf(o1y, sizeof o1y, "%s", json_string_value(json_array_get(json_object_get(r, "pi_a"), 1)));
@@ -1015,7 +1015,7 @@ static void test_json_proof(void **state)
         json_decref(r);
         free(js);
     }
-    assert_int_equal(groth16_proof_to_json(&p, &js), CUZK_OK);
+    assert_int_equal(cuzk_groth16_proof_to_json(&p, &js), CUZK_OK);
     struct {
         const char *key;  /* top-level key */
         int i, j;         /* element path, -1 = none */
@@ -1064,7 +1064,7 @@ static void test_json_proof(void **state)
         char *bad = json_dumps(r, 0);
         json_decref(r);
         memset(&err, 0, sizeof err);
-        cuzk_status st = groth16_proof_from_json(&q, bad, &err);
+        cuzk_status st = cuzk_groth16_proof_from_json(&q, bad, &err);
         if (st != cases[c].want) fprintf(stderr, "case %zu: %s (%s)\n", c, cuzk_status_str(st), err.msg);
         assert_int_equal(st, cases[c].want);
         assert_true(msg_has(&err, cases[c].needle));
@@ -1072,21 +1072,21 @@ static void test_json_proof(void **state)
     }
     /* a pi_b off the G2 subgroup */
     {
-        groth16_proof_t t = p;
+        cuzk_groth16_proof_t t = p;
         t.b = o2;
         char *bad;
-        assert_int_equal(groth16_proof_to_json(&t, &bad), CUZK_OK);
-        assert_int_equal(groth16_proof_from_json(&q, bad, &err), CUZK_ERR_NOT_IN_SUBGROUP);
+        assert_int_equal(cuzk_groth16_proof_to_json(&t, &bad), CUZK_OK);
+        assert_int_equal(cuzk_groth16_proof_from_json(&q, bad, &err), CUZK_ERR_NOT_IN_SUBGROUP);
         assert_true(msg_has(&err, "pi_b"));
         free(bad);
     }
     /* not JSON, not an object, a repeated key */
-    assert_int_equal(groth16_proof_from_json(&q, "{\"pi_a\": [", &err), CUZK_ERR_BAD_JSON);
-    assert_int_equal(groth16_proof_from_json(&q, "[1, 2]", &err), CUZK_ERR_BAD_JSON);
+    assert_int_equal(cuzk_groth16_proof_from_json(&q, "{\"pi_a\": [", &err), CUZK_ERR_BAD_JSON);
+    assert_int_equal(cuzk_groth16_proof_from_json(&q, "[1, 2]", &err), CUZK_ERR_BAD_JSON);
     assert_true(msg_has(&err, "not a JSON object"));
     char *dup = malloc(strlen(js) + 64);
     sprintf(dup, "{\"curve\": \"bls12381\", %s", js + 1);
-    assert_int_equal(groth16_proof_from_json(&q, dup, &err), CUZK_ERR_BAD_JSON);
+    assert_int_equal(cuzk_groth16_proof_from_json(&q, dup, &err), CUZK_ERR_BAD_JSON);
     assert_true(msg_has(&err, "duplicate"));
     free(dup);
     free(js);
@@ -1096,70 +1096,70 @@ static void test_json_public(void **state)
 {
     (void)state;
     enum { N = 6 };
-    fr_t v[N];
-    fr_set_zero(&v[0]);
-    fr_set_one(&v[1]);
-    fr_neg(&v[2], &v[1]); /* r - 1 */
+    cuzk_fr_t v[N];
+    cuzk_fr_set_zero(&v[0]);
+    cuzk_fr_set_one(&v[1]);
+    cuzk_fr_neg(&v[2], &v[1]); /* r - 1 */
     for (int i = 3; i < N; i++) test_rand_fr(&v[i]);
     char *js;
-    assert_int_equal(groth16_public_to_json(v, N, &js), CUZK_OK);
+    assert_int_equal(cuzk_groth16_public_to_json(v, N, &js), CUZK_OK);
     json_t *r = json_loads(js, 0, NULL);
     assert_string_equal(json_string_value(json_array_get(r, 0)), "0");
     assert_string_equal(json_string_value(json_array_get(r, 1)), "1");
     assert_string_equal(json_string_value(json_array_get(r, 2)),
                         "52435875175126190479447740508185965837690552500527637822603658699938581184512");
     json_decref(r);
-    fr_t *back;
+    cuzk_fr_t *back;
     uint64_t n;
     cuzk_errmsg err = {{0}};
-    assert_int_equal(groth16_public_from_json(&back, &n, js, &err), CUZK_OK);
+    assert_int_equal(cuzk_groth16_public_from_json(&back, &n, js, &err), CUZK_OK);
     assert_int_equal(n, N);
-    for (int i = 0; i < N; i++) assert_true(fr_eq(&v[i], &back[i]));
+    for (int i = 0; i < N; i++) assert_true(cuzk_fr_eq(&v[i], &back[i]));
     free(back);
     free(js);
 
-    assert_int_equal(groth16_public_to_json(v, 0, &js), CUZK_OK);
-    assert_int_equal(groth16_public_from_json(&back, &n, js, NULL), CUZK_OK);
+    assert_int_equal(cuzk_groth16_public_to_json(v, 0, &js), CUZK_OK);
+    assert_int_equal(cuzk_groth16_public_from_json(&back, &n, js, NULL), CUZK_OK);
     assert_int_equal(n, 0);
     free(back);
     free(js);
 
     char buf[256];
     snprintf(buf, sizeof buf, "[\"1\", \"%s\"]", R_DEC);
-    assert_int_equal(groth16_public_from_json(&back, &n, buf, &err), CUZK_ERR_NOT_CANONICAL);
+    assert_int_equal(cuzk_groth16_public_from_json(&back, &n, buf, &err), CUZK_ERR_NOT_CANONICAL);
     assert_true(msg_has(&err, "public[1]"));
     assert_null(back);
-    assert_int_equal(groth16_public_from_json(&back, &n, "[\"1\", 2]", &err), CUZK_ERR_BAD_JSON);
+    assert_int_equal(cuzk_groth16_public_from_json(&back, &n, "[\"1\", 2]", &err), CUZK_ERR_BAD_JSON);
     assert_true(msg_has(&err, "public[1]"));
-    assert_int_equal(groth16_public_from_json(&back, &n, "[\"1a\"]", &err), CUZK_ERR_BAD_JSON);
-    assert_int_equal(groth16_public_from_json(&back, &n, "[\"01\"]", &err), CUZK_ERR_BAD_JSON);
-    assert_int_equal(groth16_public_from_json(&back, &n, "{\"a\": \"1\"}", &err), CUZK_ERR_BAD_JSON);
-    assert_int_equal(groth16_public_from_json(&back, &n, "[\"1\"", &err), CUZK_ERR_BAD_JSON);
-    assert_int_equal(groth16_public_from_json(&back, &n, "", &err), CUZK_ERR_BAD_JSON);
+    assert_int_equal(cuzk_groth16_public_from_json(&back, &n, "[\"1a\"]", &err), CUZK_ERR_BAD_JSON);
+    assert_int_equal(cuzk_groth16_public_from_json(&back, &n, "[\"01\"]", &err), CUZK_ERR_BAD_JSON);
+    assert_int_equal(cuzk_groth16_public_from_json(&back, &n, "{\"a\": \"1\"}", &err), CUZK_ERR_BAD_JSON);
+    assert_int_equal(cuzk_groth16_public_from_json(&back, &n, "[\"1\"", &err), CUZK_ERR_BAD_JSON);
+    assert_int_equal(cuzk_groth16_public_from_json(&back, &n, "", &err), CUZK_ERR_BAD_JSON);
 }
 
 static void test_json_vk(void **state)
 {
     (void)state;
-    groth16_pk pk;
+    cuzk_groth16_pk pk;
     rand_pk(&pk, 4, 1, 1, 1, 1);
-    g1_affine_set_infinity(&pk.vk.ic[2]); /* an IC point may be infinity */
+    cuzk_g1_affine_set_infinity(&pk.vk.ic[2]); /* an IC point may be infinity */
     char *js;
-    assert_int_equal(groth16_vk_to_json(&pk.vk, &js), CUZK_OK);
-    groth16_vk vk;
+    assert_int_equal(cuzk_groth16_vk_to_json(&pk.vk, &js), CUZK_OK);
+    cuzk_groth16_vk vk;
     cuzk_errmsg err = {{0}};
-    assert_int_equal(groth16_vk_from_json(&vk, js, &err), CUZK_OK);
+    assert_int_equal(cuzk_groth16_vk_from_json(&vk, js, &err), CUZK_OK);
     assert_vk_equal(&pk.vk, &vk, false);
-    assert_true(g1_affine_is_infinity(&vk.beta_g1) && g1_affine_is_infinity(&vk.delta_g1));
+    assert_true(cuzk_g1_affine_is_infinity(&vk.beta_g1) && cuzk_g1_affine_is_infinity(&vk.delta_g1));
     assert_ptr_equal(vk.storage, vk.ic);
-    groth16_vk_free(&vk);
+    cuzk_groth16_vk_free(&vk);
 
     /* layout: nPublic, and e(α1, β2) in [[c0.c0, c0.c1, c0.c2], [c1.c0, c1.c1, c1.c2]] nesting of [c0, c1] */
     json_t *r = json_loads(js, 0, NULL);
     assert_int_equal(json_integer_value(json_object_get(r, "nPublic")), 3);
     assert_int_equal(json_array_size(json_object_get(r, "IC")), 4);
-    fp12_t ab;
-    pairing(&ab, &pk.vk.alpha_g1, &pk.vk.beta_g2);
+    cuzk_fp12_t ab;
+    cuzk_pairing(&ab, &pk.vk.alpha_g1, &pk.vk.beta_g2);
     /* compare one leaf through its decimal */
     json_t *leaf = json_array_get(json_array_get(json_array_get(json_object_get(r, "vk_alphabeta_12"), 1), 2), 1);
     uint64_t l[6] = {0};
@@ -1172,13 +1172,13 @@ static void test_json_vk(void **state)
             carry >>= 64;
         }
     }
-    fp_t leaf_fp;
-    assert_int_equal(fp_from_limbs(&leaf_fp, l), CUZK_OK);
-    assert_true(fp_eq(&leaf_fp, &ab.c1.c2.c1));
+    cuzk_fp_t leaf_fp;
+    assert_int_equal(cuzk_fp_from_limbs(&leaf_fp, l), CUZK_OK);
+    assert_true(cuzk_fp_eq(&leaf_fp, &ab.c1.c2.c1));
     json_decref(r);
 
-    g1_affine_t o1;
-    g2_affine_t o2;
+    cuzk_g1_affine_t o1;
+    cuzk_g2_affine_t o2;
     off_subgroup_g1(&o1);
     off_subgroup_g2(&o2);
     struct {
@@ -1208,7 +1208,7 @@ static void test_json_vk(void **state)
         char *bad = json_dumps(r, 0);
         json_decref(r);
         memset(&err, 0, sizeof err);
-        cuzk_status st = groth16_vk_from_json(&vk, bad, &err);
+        cuzk_status st = cuzk_groth16_vk_from_json(&vk, bad, &err);
         if (st != cases[c].want) fprintf(stderr, "case %zu: %s (%s)\n", c, cuzk_status_str(st), err.msg);
         assert_int_equal(st, cases[c].want);
         assert_true(msg_has(&err, cases[c].needle));
@@ -1229,103 +1229,103 @@ static void test_json_vk(void **state)
         json_array_set_new(fp2, 0, json_string(leaves[c].value));
         char *bad = json_dumps(r, 0);
         json_decref(r);
-        assert_int_equal(groth16_vk_from_json(&vk, bad, &err), leaves[c].want);
+        assert_int_equal(cuzk_groth16_vk_from_json(&vk, bad, &err), leaves[c].want);
         assert_true(msg_has(&err, leaves[c].needle));
         free(bad);
     }
     /* points off the subgroup: a strict reader refuses them */
-    groth16_vk t = pk.vk;
+    cuzk_groth16_vk t = pk.vk;
     t.ic[1] = o1;
     char *bad;
-    assert_int_equal(groth16_vk_to_json(&t, &bad), CUZK_OK);
-    assert_int_equal(groth16_vk_from_json(&vk, bad, &err), CUZK_ERR_NOT_IN_SUBGROUP);
+    assert_int_equal(cuzk_groth16_vk_to_json(&t, &bad), CUZK_OK);
+    assert_int_equal(cuzk_groth16_vk_from_json(&vk, bad, &err), CUZK_ERR_NOT_IN_SUBGROUP);
     assert_true(msg_has(&err, "IC[1]"));
     free(bad);
     rand_g1(&t.ic[1]);
     t.gamma_g2 = o2;
-    assert_int_equal(groth16_vk_to_json(&t, &bad), CUZK_OK);
-    assert_int_equal(groth16_vk_from_json(&vk, bad, &err), CUZK_ERR_NOT_IN_SUBGROUP);
+    assert_int_equal(cuzk_groth16_vk_to_json(&t, &bad), CUZK_OK);
+    assert_int_equal(cuzk_groth16_vk_from_json(&vk, bad, &err), CUZK_ERR_NOT_IN_SUBGROUP);
     assert_true(msg_has(&err, "vk_gamma_2"));
     free(bad);
     free(js);
-    groth16_pk_free(&pk);
+    cuzk_groth16_pk_free(&pk);
 }
 #else
 /* A build without jansson: every JSON function refuses with CUZK_ERR_UNSUPPORTED and says why. */
 static void test_json_unsupported(void **state)
 {
     (void)state;
-    groth16_proof_t proof;
-    groth16_vk vk;
+    cuzk_groth16_proof_t proof;
+    cuzk_groth16_vk vk;
     memset(&proof, 0, sizeof proof);
     memset(&vk, 0, sizeof vk);
-    fr_t *pub = (fr_t *)&proof;
+    cuzk_fr_t *pub = (cuzk_fr_t *)&proof;
     uint64_t n = 7;
     char *out = (char *)&vk;
     cuzk_errmsg err = {{0}};
-    assert_int_equal(groth16_proof_to_json(&proof, &out), CUZK_ERR_UNSUPPORTED);
+    assert_int_equal(cuzk_groth16_proof_to_json(&proof, &out), CUZK_ERR_UNSUPPORTED);
     assert_null(out);
-    assert_int_equal(groth16_public_to_json(pub, 0, &out), CUZK_ERR_UNSUPPORTED);
-    assert_int_equal(groth16_vk_to_json(&vk, &out), CUZK_ERR_UNSUPPORTED);
-    assert_int_equal(groth16_proof_from_json(&proof, "{}", &err), CUZK_ERR_UNSUPPORTED);
+    assert_int_equal(cuzk_groth16_public_to_json(pub, 0, &out), CUZK_ERR_UNSUPPORTED);
+    assert_int_equal(cuzk_groth16_vk_to_json(&vk, &out), CUZK_ERR_UNSUPPORTED);
+    assert_int_equal(cuzk_groth16_proof_from_json(&proof, "{}", &err), CUZK_ERR_UNSUPPORTED);
     assert_non_null(strstr(err.msg, "jansson"));
-    assert_int_equal(groth16_public_from_json(&pub, &n, "[]", &err), CUZK_ERR_UNSUPPORTED);
+    assert_int_equal(cuzk_groth16_public_from_json(&pub, &n, "[]", &err), CUZK_ERR_UNSUPPORTED);
     assert_null(pub);
     assert_int_equal(n, 0);
-    assert_int_equal(groth16_vk_from_json(&vk, "{}", &err), CUZK_ERR_UNSUPPORTED);
+    assert_int_equal(cuzk_groth16_vk_from_json(&vk, "{}", &err), CUZK_ERR_UNSUPPORTED);
 }
 #endif
 
-/* ---- keys from groth16_setup through the files, then prove and verify ------------------------------------------- */
+/* ---- keys from cuzk_groth16_setup through the files, then prove and verify ------------------------------------------- */
 
-static void setup_for(groth16_pk *pk, const r1cs_t *r, groth16_convention conv)
+static void setup_for(cuzk_groth16_pk *pk, const cuzk_r1cs_t *r, cuzk_groth16_convention conv)
 {
-    groth16_setup_opts o;
+    cuzk_groth16_setup_opts o;
     memset(&o, 0, sizeof o);
     o.threads = 2;
     o.conv = conv;
-    assert_int_equal(groth16_setup(pk, r, &o, NULL), CUZK_OK);
+    assert_int_equal(cuzk_groth16_setup(pk, r, &o, NULL), CUZK_OK);
 }
 
 /* Proves with pk and checks the proof with vk, also after a trip of proof, public inputs and vk through JSON. */
-static void prove_and_verify(const groth16_pk *pk, const groth16_vk *vk, const g16_circuit *c)
+static void prove_and_verify(const cuzk_groth16_pk *pk, const cuzk_groth16_vk *vk, const g16_circuit *c)
 {
-    groth16_proof_t proof;
-    groth16_prove_opts o;
+    cuzk_groth16_proof_t proof;
+    cuzk_groth16_prove_opts o;
     memset(&o, 0, sizeof o);
     o.threads = 2;
-    o.c_mode = R1CS_C_CHECKED;
+    o.c_mode = CUZK_R1CS_C_CHECKED;
     cuzk_errmsg err = {{0}};
-    cuzk_status s = groth16_prove(&proof, pk, c->r, c->z, &o, NULL, &err);
+    cuzk_status s = cuzk_groth16_prove(&proof, pk, c->r, c->z, &o, NULL, &err);
     if (s != CUZK_OK) fprintf(stderr, "prove: %s (%s)\n", cuzk_status_str(s), err.msg);
     assert_int_equal(s, CUZK_OK);
-    groth16_pvk pvk;
+    cuzk_groth16_pvk pvk;
     uint64_t np = c->r->num_inputs - 1;
-    groth16_prepare_vk(&pvk, vk);
-    assert_int_equal(groth16_verify(&pvk, &proof, &c->z[1], np), CUZK_OK);
+    cuzk_groth16_prepare_vk(&pvk, vk);
+    assert_int_equal(cuzk_groth16_verify(&pvk, &proof, &c->z[1], np), CUZK_OK);
 #ifdef CUZK_HAVE_JANSSON /* and through the snarkjs JSON files */
-    groth16_proof_t proof2;
+    cuzk_groth16_proof_t proof2;
     char *pj, *uj, *vj;
-    fr_t *pub;
+    cuzk_fr_t *pub;
     uint64_t n;
-    groth16_vk vk2;
-    assert_int_equal(groth16_proof_to_json(&proof, &pj), CUZK_OK);
-    assert_int_equal(groth16_public_to_json(&c->z[1], np, &uj), CUZK_OK);
-    assert_int_equal(groth16_vk_to_json(vk, &vj), CUZK_OK);
-    assert_int_equal(groth16_proof_from_json(&proof2, pj, NULL), CUZK_OK);
-    assert_int_equal(groth16_public_from_json(&pub, &n, uj, NULL), CUZK_OK);
-    assert_int_equal(groth16_vk_from_json(&vk2, vj, NULL), CUZK_OK);
+    cuzk_groth16_vk vk2;
+    assert_int_equal(cuzk_groth16_proof_to_json(&proof, &pj), CUZK_OK);
+    assert_int_equal(cuzk_groth16_public_to_json(&c->z[1], np, &uj), CUZK_OK);
+    assert_int_equal(cuzk_groth16_vk_to_json(vk, &vj), CUZK_OK);
+    assert_int_equal(cuzk_groth16_proof_from_json(&proof2, pj, NULL), CUZK_OK);
+    assert_int_equal(cuzk_groth16_public_from_json(&pub, &n, uj, NULL), CUZK_OK);
+    assert_int_equal(cuzk_groth16_vk_from_json(&vk2, vj, NULL), CUZK_OK);
     assert_int_equal(n, np);
-    groth16_prepare_vk(&pvk, &vk2);
-    assert_int_equal(groth16_verify(&pvk, &proof2, pub, n), CUZK_OK);
+    cuzk_groth16_prepare_vk(&pvk, &vk2);
+    assert_int_equal(cuzk_groth16_verify(&pvk, &proof2, pub, n), CUZK_OK);
     /* and the check can fail: another public input */
-    fr_add(&pub[0], &pub[0], &pub[0]);
-    if (!fr_is_zero(&pub[0])) assert_int_equal(groth16_verify(&pvk, &proof2, pub, n), CUZK_ERR_PROOF_INVALID);
+    cuzk_fr_add(&pub[0], &pub[0], &pub[0]);
+    if (!cuzk_fr_is_zero(&pub[0])) assert_int_equal(cuzk_groth16_verify(&pvk, &proof2, pub, n), CUZK_ERR_PROOF_INVALID);
     free(pj);
     free(uj);
     free(vj);
     free(pub);
-    groth16_vk_free(&vk2);
+    cuzk_groth16_vk_free(&vk2);
 #endif
 }
 
@@ -1334,23 +1334,23 @@ static void test_setup_params_prove(void **state)
     (void)state;
     g16_circuit c;
     g16_circuit_make(&c, 100, 3, test_rand_u64(), test_rand_u64());
-    groth16_pk pk, back;
-    groth16_vk vk;
-    setup_for(&pk, c.r, GROTH16_BELLPERSON);
+    cuzk_groth16_pk pk, back;
+    cuzk_groth16_vk vk;
+    setup_for(&pk, c.r, CUZK_GROTH16_BELLPERSON);
     const char *path = tmp_path("setup.params"), *vpath = tmp_path("setup.vk");
     cuzk_errmsg err = {{0}};
-    assert_int_equal(groth16_params_write(&pk, path, &err), CUZK_OK);
-    assert_int_equal(groth16_vk_write(&pk.vk, vpath, &err), CUZK_OK);
-    assert_int_equal(groth16_params_load(&back, path, GROTH16_LOAD_SUBGROUP, 2, &err), CUZK_OK);
-    assert_int_equal(groth16_vk_load(&vk, vpath, &err), CUZK_OK);
+    assert_int_equal(cuzk_groth16_params_write(&pk, path, &err), CUZK_OK);
+    assert_int_equal(cuzk_groth16_vk_write(&pk.vk, vpath, &err), CUZK_OK);
+    assert_int_equal(cuzk_groth16_params_load(&back, path, CUZK_GROTH16_LOAD_SUBGROUP, 2, &err), CUZK_OK);
+    assert_int_equal(cuzk_groth16_vk_load(&vk, vpath, &err), CUZK_OK);
     assert_pk_points_equal(&pk, &back);
-    assert_int_equal(groth16_pk_check_circuit(&back, c.r, &err), CUZK_OK);
+    assert_int_equal(cuzk_groth16_pk_check_circuit(&back, c.r, &err), CUZK_OK);
     prove_and_verify(&back, &vk, &c);
     unlink(path);
     unlink(vpath);
-    groth16_vk_free(&vk);
-    groth16_pk_free(&back);
-    groth16_pk_free(&pk);
+    cuzk_groth16_vk_free(&vk);
+    cuzk_groth16_pk_free(&back);
+    cuzk_groth16_pk_free(&pk);
     g16_circuit_free(&c);
 }
 
@@ -1362,66 +1362,66 @@ static void test_setup_zkey_prove(void **state)
     g16_circuit_make(&c, 100, 2, test_rand_u64(), test_rand_u64());
     zmodel z;
     memset(&z, 0, sizeof z);
-    setup_for(&z.pk, c.r, GROTH16_SNARKJS);
-    const r1cs_t *m = z.pk.circuit;
-    z.nvars = (uint32_t)r1cs_num_vars(m);
+    setup_for(&z.pk, c.r, CUZK_GROTH16_SNARKJS);
+    const cuzk_r1cs_t *m = z.pk.circuit;
+    z.nvars = (uint32_t)cuzk_r1cs_num_vars(m);
     z.npub = m->num_inputs - 1;
     z.domain = (uint32_t)z.pk.domain_size;
-    z.coefs = malloc((m->m[R1CS_A].nnz + m->m[R1CS_B].nnz) * sizeof *z.coefs);
+    z.coefs = malloc((m->m[CUZK_R1CS_A].nnz + m->m[CUZK_R1CS_B].nnz) * sizeof *z.coefs);
     for (uint64_t row = 0; row < m->num_constraints; row++)
         for (uint32_t k = 0; k < 2; k++)
             for (uint64_t e = m->m[k].row_ptr[row]; e < m->m[k].row_ptr[row + 1]; e++)
                 z.coefs[z.ncoef++] = (zcoef){k, (uint32_t)row, m->m[k].col[e], m->values[m->m[k].coef[e]]};
     tbuf s[10];
     zmodel_sections(&z, s);
-    groth16_pk back;
+    cuzk_groth16_pk back;
     cuzk_errmsg err = {{0}};
-    cuzk_status st = zkey_load_sections(s, GROTH16_LOAD_SUBGROUP, &back, &err);
+    cuzk_status st = zkey_load_sections(s, CUZK_GROTH16_LOAD_SUBGROUP, &back, &err);
     if (st != CUZK_OK) fprintf(stderr, "zkey: %s\n", err.msg);
     assert_int_equal(st, CUZK_OK);
     assert_pk_points_equal(&z.pk, &back);
     /* the same matrices: equal products with the witness */
     uint64_t rows = m->num_constraints;
     assert_int_equal(back.circuit->num_constraints, rows);
-    fr_t *v[4];
-    for (int i = 0; i < 4; i++) v[i] = malloc(rows * sizeof(fr_t));
-    assert_int_equal(r1cs_spmv(m, c.z, v[0], v[1], NULL, R1CS_C_PRODUCT, 1, NULL), CUZK_OK);
-    assert_int_equal(r1cs_spmv(back.circuit, c.z, v[2], v[3], NULL, R1CS_C_PRODUCT, 1, NULL), CUZK_OK);
-    assert_memory_equal(v[0], v[2], rows * sizeof(fr_t));
-    assert_memory_equal(v[1], v[3], rows * sizeof(fr_t));
+    cuzk_fr_t *v[4];
+    for (int i = 0; i < 4; i++) v[i] = malloc(rows * sizeof(cuzk_fr_t));
+    assert_int_equal(cuzk_r1cs_spmv(m, c.z, v[0], v[1], NULL, CUZK_R1CS_C_PRODUCT, 1, NULL), CUZK_OK);
+    assert_int_equal(cuzk_r1cs_spmv(back.circuit, c.z, v[2], v[3], NULL, CUZK_R1CS_C_PRODUCT, 1, NULL), CUZK_OK);
+    assert_memory_equal(v[0], v[2], rows * sizeof(cuzk_fr_t));
+    assert_memory_equal(v[1], v[3], rows * sizeof(cuzk_fr_t));
     for (int i = 0; i < 4; i++) free(v[i]);
     prove_and_verify(&back, &back.vk, &c);
     sections_free(s);
-    groth16_pk_free(&back);
+    cuzk_groth16_pk_free(&back);
     zmodel_free(&z);
     g16_circuit_free(&c);
 }
 
 /* The G1 iden3 decoder of zkey loading (no subgroup check): curve checks batched 8 points at a time where the build
  * has AVX-512 IFMA, one by one elsewhere. Either way the status and index are those of the lowest failing point,
- * whatever the batch and thread boundaries; valid input decodes as g1_from_iden3 does. */
+ * whatever the batch and thread boundaries; valid input decodes as cuzk_g1_from_iden3 does. */
 static void test_keyio_g1_iden3_batches(void **state)
 {
     (void)state;
     enum { N = 45 };
     uint8_t good[N * 96];
-    g1_affine_t want[N], got[N];
-    g1_affine_t g;
-    g1_jac_t p, gj;
-    g1_generator(&g);
-    g1_jac_from_affine(&gj, &g);
+    cuzk_g1_affine_t want[N], got[N];
+    cuzk_g1_affine_t g;
+    cuzk_g1_jac_t p, gj;
+    cuzk_g1_generator(&g);
+    cuzk_g1_jac_from_affine(&gj, &g);
     p = gj;
     for (int i = 0; i < N; i++) {
-        g1_jac_to_affine(&want[i], &p);
-        g1_jac_add(&p, &p, &gj);
-        if (i == 17 || i == 30) g1_affine_set_infinity(&want[i]);
-        g1_to_iden3(good + 96 * i, &want[i]);
+        cuzk_g1_jac_to_affine(&want[i], &p);
+        cuzk_g1_jac_add(&p, &p, &gj);
+        if (i == 17 || i == 30) cuzk_g1_affine_set_infinity(&want[i]);
+        cuzk_g1_to_iden3(good + 96 * i, &want[i]);
     }
-    const unsigned flags = EC_DECODE_SKIP_SUBGROUP | EC_DECODE_ALLOW_INFINITY;
+    const unsigned flags = CUZK_EC_DECODE_SKIP_SUBGROUP | CUZK_EC_DECODE_ALLOW_INFINITY;
     for (unsigned threads = 1; threads <= 3; threads++) {
         uint64_t bad = 99;
-        assert_int_equal(keyio_decode_points(got, good, N, KEYIO_G1_IDEN3, flags, threads, &bad), CUZK_OK);
-        for (int i = 0; i < N; i++) assert_true(g1_affine_eq(&got[i], &want[i]));
+        assert_int_equal(cuzk_keyio_decode_points(got, good, N, KEYIO_G1_IDEN3, flags, threads, &bad), CUZK_OK);
+        for (int i = 0; i < N; i++) assert_true(cuzk_g1_affine_eq(&got[i], &want[i]));
     }
     /* (what to break, where) pairs; the expected result is the lowest index */
     enum { OFF, RANGE, INF, NONE };
@@ -1454,8 +1454,8 @@ static void test_keyio_g1_iden3_batches(void **state)
         }
         for (unsigned threads = 1; threads <= 3; threads++) {
             uint64_t bad = 99;
-            cuzk_status st = keyio_decode_points(got, b, N, KEYIO_G1_IDEN3,
-                                                 allow_inf ? flags : EC_DECODE_SKIP_SUBGROUP, threads, &bad);
+            cuzk_status st = cuzk_keyio_decode_points(got, b, N, KEYIO_G1_IDEN3,
+                                                 allow_inf ? flags : CUZK_EC_DECODE_SKIP_SUBGROUP, threads, &bad);
             if (st != cases[c].want || bad != (uint64_t)cases[c].want_at)
                 fail_msg("case %zu, %u threads: %s at %llu", c, threads, cuzk_status_str(st), (unsigned long long)bad);
         }

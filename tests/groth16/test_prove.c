@@ -18,11 +18,11 @@
 #define SMALL_RUN 0
 #endif
 
-static const groth16_convention CONVS[2] = {GROTH16_BELLPERSON, GROTH16_SNARKJS};
+static const cuzk_groth16_convention CONVS[2] = {CUZK_GROTH16_BELLPERSON, CUZK_GROTH16_SNARKJS};
 
-static void setup_key(groth16_pk *pk, const r1cs_t *r, groth16_convention conv, unsigned threads)
+static void setup_key(cuzk_groth16_pk *pk, const cuzk_r1cs_t *r, cuzk_groth16_convention conv, unsigned threads)
 {
-    groth16_setup_opts o;
+    cuzk_groth16_setup_opts o;
     memset(&o, 0, sizeof o);
     o.threads = threads;
     o.conv = conv;
@@ -33,12 +33,12 @@ static void setup_key(groth16_pk *pk, const r1cs_t *r, groth16_convention conv, 
     test_rand_fr(&o.gamma);
     test_rand_fr(&o.delta);
     cuzk_errmsg err = {{0}};
-    assert_int_equal(groth16_setup(pk, r, &o, &err), CUZK_OK);
+    assert_int_equal(cuzk_groth16_setup(pk, r, &o, &err), CUZK_OK);
 }
 
-static groth16_prove_opts given_opts(unsigned threads, r1cs_c_mode mode)
+static cuzk_groth16_prove_opts given_opts(unsigned threads, cuzk_r1cs_c_mode mode)
 {
-    groth16_prove_opts o;
+    cuzk_groth16_prove_opts o;
     memset(&o, 0, sizeof o);
     o.threads = threads;
     o.c_mode = mode;
@@ -48,58 +48,58 @@ static groth16_prove_opts given_opts(unsigned threads, r1cs_c_mode mode)
     return o;
 }
 
-static void prove_ok(groth16_proof_t *p, const groth16_pk *pk, const g16_circuit *c, const groth16_prove_opts *o)
+static void prove_ok(cuzk_groth16_proof_t *p, const cuzk_groth16_pk *pk, const g16_circuit *c, const cuzk_groth16_prove_opts *o)
 {
     cuzk_errmsg err = {{0}};
-    const r1cs_t *circ = pk->conv == GROTH16_SNARKJS && o->c_mode != R1CS_C_CHECKED ? NULL : c->r;
-    cuzk_status s = groth16_prove(p, pk, circ, c->z, o, NULL, &err);
+    const cuzk_r1cs_t *circ = pk->conv == CUZK_GROTH16_SNARKJS && o->c_mode != CUZK_R1CS_C_CHECKED ? NULL : c->r;
+    cuzk_status s = cuzk_groth16_prove(p, pk, circ, c->z, o, NULL, &err);
     if (s != CUZK_OK) fprintf(stderr, "prove: %s (%s)\n", cuzk_status_str(s), err.msg);
     assert_int_equal(s, CUZK_OK);
 }
 
-static bool proof_eq(const groth16_proof_t *x, const groth16_proof_t *y)
+static bool proof_eq(const cuzk_groth16_proof_t *x, const cuzk_groth16_proof_t *y)
 {
-    return g1_affine_eq(&x->a, &y->a) && g2_affine_eq(&x->b, &y->b) && g1_affine_eq(&x->c, &y->c);
+    return cuzk_g1_affine_eq(&x->a, &y->a) && cuzk_g2_affine_eq(&x->b, &y->b) && cuzk_g1_affine_eq(&x->c, &y->c);
 }
 
-static const fr_t *public_inputs(const g16_circuit *c) { return &c->z[1]; }
+static const cuzk_fr_t *public_inputs(const g16_circuit *c) { return &c->z[1]; }
 static uint64_t num_public(const g16_circuit *c) { return c->r->num_inputs - 1; }
 
 /* ---- round trips ------------------------------------------------------------------------------------------------- */
 
-static void roundtrip(groth16_convention conv)
+static void roundtrip(cuzk_groth16_convention conv)
 {
     const uint64_t sizes[3] = {16, 256, SMALL_RUN ? 1024 : 4096};
     for (int k = 0; k < 3; k++) {
         g16_circuit c;
         uint32_t pub = 1 + (uint32_t)(test_rand_u64() % 4);
         g16_circuit_make(&c, sizes[k], pub, test_rand_u64(), test_rand_u64());
-        groth16_pk pk;
+        cuzk_groth16_pk pk;
         setup_key(&pk, c.r, conv, 2);
-        assert_int_equal(groth16_pk_check_circuit(&pk, c.r, NULL), CUZK_OK);
+        assert_int_equal(cuzk_groth16_pk_check_circuit(&pk, c.r, NULL), CUZK_OK);
 
-        groth16_proof_t proof;
-        groth16_prove_opts o = given_opts(2, conv == GROTH16_BELLPERSON ? R1CS_C_CHECKED : R1CS_C_PRODUCT);
-        groth16_prove_stats st;
+        cuzk_groth16_proof_t proof;
+        cuzk_groth16_prove_opts o = given_opts(2, conv == CUZK_GROTH16_BELLPERSON ? CUZK_R1CS_C_CHECKED : CUZK_R1CS_C_PRODUCT);
+        cuzk_groth16_prove_stats st;
         cuzk_errmsg err = {{0}};
-        assert_int_equal(groth16_prove(&proof, &pk, conv == GROTH16_SNARKJS ? NULL : c.r, c.z, &o, &st, &err),
+        assert_int_equal(cuzk_groth16_prove(&proof, &pk, conv == CUZK_GROTH16_SNARKJS ? NULL : c.r, c.z, &o, &st, &err),
                          CUZK_OK);
         double parts = st.spmv + st.ntt_h + st.msm_h + st.msm_l + st.msm_a + st.msm_b1 + st.msm_b2 + st.assembly;
         assert_true(st.total > 0 && st.msm_h > 0 && st.msm_b2 > 0 && parts <= st.total * 1.0001);
 
-        groth16_pvk pvk;
-        groth16_prepare_vk(&pvk, &pk.vk);
-        assert_int_equal(groth16_verify(&pvk, &proof, public_inputs(&c), num_public(&c)), CUZK_OK);
+        cuzk_groth16_pvk pvk;
+        cuzk_groth16_prepare_vk(&pvk, &pk.vk);
+        assert_int_equal(cuzk_groth16_verify(&pvk, &proof, public_inputs(&c), num_public(&c)), CUZK_OK);
         /* a changed public input */
-        fr_t *x = malloc(pub * sizeof *x);
+        cuzk_fr_t *x = malloc(pub * sizeof *x);
         memcpy(x, public_inputs(&c), pub * sizeof *x);
-        fr_t one;
-        fr_set_one(&one);
-        fr_add(&x[test_rand_u64() % pub], &x[test_rand_u64() % pub], &one);
-        fr_add(&x[0], &x[0], &one);
-        assert_int_equal(groth16_verify(&pvk, &proof, x, pub), CUZK_ERR_PROOF_INVALID);
+        cuzk_fr_t one;
+        cuzk_fr_set_one(&one);
+        cuzk_fr_add(&x[test_rand_u64() % pub], &x[test_rand_u64() % pub], &one);
+        cuzk_fr_add(&x[0], &x[0], &one);
+        assert_int_equal(cuzk_groth16_verify(&pvk, &proof, x, pub), CUZK_ERR_PROOF_INVALID);
         free(x);
-        groth16_pk_free(&pk);
+        cuzk_groth16_pk_free(&pk);
         g16_circuit_free(&c);
     }
 }
@@ -107,13 +107,13 @@ static void roundtrip(groth16_convention conv)
 static void test_roundtrip_bellperson(void **state)
 {
     (void)state;
-    roundtrip(GROTH16_BELLPERSON);
+    roundtrip(CUZK_GROTH16_BELLPERSON);
 }
 
 static void test_roundtrip_snarkjs(void **state)
 {
     (void)state;
-    roundtrip(GROTH16_SNARKJS);
+    roundtrip(CUZK_GROTH16_SNARKJS);
 }
 
 /* Degenerate sizes: no public input besides ONE, one row, no rows at all. */
@@ -126,16 +126,16 @@ static void test_tiny(void **state)
             for (uint32_t pub = 0; pub < 2; pub++) {
                 g16_circuit c;
                 g16_circuit_make(&c, rows[i], pub, test_rand_u64(), test_rand_u64());
-                groth16_pk pk;
+                cuzk_groth16_pk pk;
                 setup_key(&pk, c.r, CONVS[k], 1);
-                groth16_prove_opts o = given_opts(1, R1CS_C_PRODUCT);
-                groth16_proof_t p;
+                cuzk_groth16_prove_opts o = given_opts(1, CUZK_R1CS_C_PRODUCT);
+                cuzk_groth16_proof_t p;
                 prove_ok(&p, &pk, &c, &o);
-                groth16_pvk pvk;
-                groth16_prepare_vk(&pvk, &pk.vk);
-                assert_int_equal(groth16_verify(&pvk, &p, public_inputs(&c), num_public(&c)), CUZK_OK);
-                assert_int_equal(groth16_verify_batch(&pvk, &p, public_inputs(&c), num_public(&c), 1), CUZK_OK);
-                groth16_pk_free(&pk);
+                cuzk_groth16_pvk pvk;
+                cuzk_groth16_prepare_vk(&pvk, &pk.vk);
+                assert_int_equal(cuzk_groth16_verify(&pvk, &p, public_inputs(&c), num_public(&c)), CUZK_OK);
+                assert_int_equal(cuzk_groth16_verify_batch(&pvk, &p, public_inputs(&c), num_public(&c), 1), CUZK_OK);
+                cuzk_groth16_pk_free(&pk);
                 g16_circuit_free(&c);
             }
         }
@@ -148,20 +148,20 @@ static void test_random_rs(void **state)
     for (int k = 0; k < 2; k++) {
         g16_circuit c;
         g16_circuit_make(&c, 100, 2, test_rand_u64(), test_rand_u64());
-        groth16_pk pk;
+        cuzk_groth16_pk pk;
         setup_key(&pk, c.r, CONVS[k], 1);
-        groth16_prove_opts o;
+        cuzk_groth16_prove_opts o;
         memset(&o, 0, sizeof o);
-        o.c_mode = R1CS_C_PRODUCT;
-        groth16_proof_t p1, p2;
+        o.c_mode = CUZK_R1CS_C_PRODUCT;
+        cuzk_groth16_proof_t p1, p2;
         prove_ok(&p1, &pk, &c, &o);
         prove_ok(&p2, &pk, &c, &o);
         assert_false(proof_eq(&p1, &p2));
-        groth16_pvk pvk;
-        groth16_prepare_vk(&pvk, &pk.vk);
-        assert_int_equal(groth16_verify(&pvk, &p1, public_inputs(&c), num_public(&c)), CUZK_OK);
-        assert_int_equal(groth16_verify(&pvk, &p2, public_inputs(&c), num_public(&c)), CUZK_OK);
-        groth16_pk_free(&pk);
+        cuzk_groth16_pvk pvk;
+        cuzk_groth16_prepare_vk(&pvk, &pk.vk);
+        assert_int_equal(cuzk_groth16_verify(&pvk, &p1, public_inputs(&c), num_public(&c)), CUZK_OK);
+        assert_int_equal(cuzk_groth16_verify(&pvk, &p2, public_inputs(&c), num_public(&c)), CUZK_OK);
+        cuzk_groth16_pk_free(&pk);
         g16_circuit_free(&c);
     }
 }
@@ -173,14 +173,14 @@ static void test_deterministic(void **state)
     for (int k = 0; k < 2; k++) {
         g16_circuit c;
         g16_circuit_make(&c, 300, 3, test_rand_u64(), test_rand_u64());
-        groth16_pk pk;
+        cuzk_groth16_pk pk;
         setup_key(&pk, c.r, CONVS[k], 2);
-        groth16_prove_opts o = given_opts(1, R1CS_C_PRODUCT);
-        groth16_proof_t ref, p;
+        cuzk_groth16_prove_opts o = given_opts(1, CUZK_R1CS_C_PRODUCT);
+        cuzk_groth16_proof_t ref, p;
         prove_ok(&ref, &pk, &c, &o);
         prove_ok(&p, &pk, &c, &o);
         assert_true(proof_eq(&ref, &p));
-        const r1cs_c_mode modes[3] = {R1CS_C_MATRIX, R1CS_C_PRODUCT, R1CS_C_CHECKED};
+        const cuzk_r1cs_c_mode modes[3] = {CUZK_R1CS_C_MATRIX, CUZK_R1CS_C_PRODUCT, CUZK_R1CS_C_CHECKED};
         for (unsigned t = 2; t <= 3; t++) {
             o.threads = t;
             o.c_mode = modes[t % 3];
@@ -191,12 +191,12 @@ static void test_deterministic(void **state)
             assert_true(proof_eq(&ref, &p));
         }
         /* and another r changes it */
-        fr_t one;
-        fr_set_one(&one);
-        fr_add(&o.r, &o.r, &one);
+        cuzk_fr_t one;
+        cuzk_fr_set_one(&one);
+        cuzk_fr_add(&o.r, &o.r, &one);
         prove_ok(&p, &pk, &c, &o);
         assert_false(proof_eq(&ref, &p));
-        groth16_pk_free(&pk);
+        cuzk_groth16_pk_free(&pk);
         g16_circuit_free(&c);
     }
 }
@@ -213,47 +213,47 @@ static void test_bad_proofs(void **state)
         g16_circuit_make(&c2, 200, 2, shape, test_rand_u64());
         g16_circuit_make(&other, 200, 2, test_rand_u64(), test_rand_u64());
         assert_memory_equal(c.r->identity, c2.r->identity, 32);
-        groth16_pk pk, pk_other, pk_same;
+        cuzk_groth16_pk pk, pk_other, pk_same;
         setup_key(&pk, c.r, CONVS[k], 1);
         setup_key(&pk_other, other.r, CONVS[k], 1);
         setup_key(&pk_same, c.r, CONVS[k], 1); /* same circuit, other toxic waste */
-        groth16_pvk pvk;
-        groth16_prepare_vk(&pvk, &pk.vk);
+        cuzk_groth16_pvk pvk;
+        cuzk_groth16_prepare_vk(&pvk, &pk.vk);
 
-        groth16_prove_opts o = given_opts(1, R1CS_C_PRODUCT);
-        groth16_proof_t p, p2, bad;
+        cuzk_groth16_prove_opts o = given_opts(1, CUZK_R1CS_C_PRODUCT);
+        cuzk_groth16_proof_t p, p2, bad;
         prove_ok(&p, &pk, &c, &o);
         prove_ok(&p2, &pk, &c2, &o);
-        assert_int_equal(groth16_verify(&pvk, &p, public_inputs(&c), 2), CUZK_OK);
-        assert_int_equal(groth16_verify(&pvk, &p2, public_inputs(&c2), 2), CUZK_OK);
+        assert_int_equal(cuzk_groth16_verify(&pvk, &p, public_inputs(&c), 2), CUZK_OK);
+        assert_int_equal(cuzk_groth16_verify(&pvk, &p2, public_inputs(&c2), 2), CUZK_OK);
         /* the other witness's inputs */
-        assert_int_equal(groth16_verify(&pvk, &p, public_inputs(&c2), 2), CUZK_ERR_PROOF_INVALID);
+        assert_int_equal(cuzk_groth16_verify(&pvk, &p, public_inputs(&c2), 2), CUZK_ERR_PROOF_INVALID);
         /* swapped points: A and C exchanged; B of another proof; C of another proof; A negated */
         bad = p;
         bad.a = p.c;
         bad.c = p.a;
-        assert_int_equal(groth16_verify(&pvk, &bad, public_inputs(&c), 2), CUZK_ERR_PROOF_INVALID);
+        assert_int_equal(cuzk_groth16_verify(&pvk, &bad, public_inputs(&c), 2), CUZK_ERR_PROOF_INVALID);
         bad = p;
         bad.b = p2.b;
-        assert_int_equal(groth16_verify(&pvk, &bad, public_inputs(&c), 2), CUZK_ERR_PROOF_INVALID);
+        assert_int_equal(cuzk_groth16_verify(&pvk, &bad, public_inputs(&c), 2), CUZK_ERR_PROOF_INVALID);
         bad = p;
         bad.c = p2.c;
-        assert_int_equal(groth16_verify(&pvk, &bad, public_inputs(&c), 2), CUZK_ERR_PROOF_INVALID);
+        assert_int_equal(cuzk_groth16_verify(&pvk, &bad, public_inputs(&c), 2), CUZK_ERR_PROOF_INVALID);
         bad = p;
-        g1_affine_neg(&bad.a, &bad.a);
-        assert_int_equal(groth16_verify(&pvk, &bad, public_inputs(&c), 2), CUZK_ERR_PROOF_INVALID);
+        cuzk_g1_affine_neg(&bad.a, &bad.a);
+        assert_int_equal(cuzk_groth16_verify(&pvk, &bad, public_inputs(&c), 2), CUZK_ERR_PROOF_INVALID);
         /* proofs from another circuit's key, and from another key of the same circuit */
         prove_ok(&bad, &pk_other, &other, &o);
-        assert_int_equal(groth16_verify(&pvk, &bad, public_inputs(&other), 2), CUZK_ERR_PROOF_INVALID);
+        assert_int_equal(cuzk_groth16_verify(&pvk, &bad, public_inputs(&other), 2), CUZK_ERR_PROOF_INVALID);
         prove_ok(&bad, &pk_same, &c, &o);
-        assert_int_equal(groth16_verify(&pvk, &bad, public_inputs(&c), 2), CUZK_ERR_PROOF_INVALID);
+        assert_int_equal(cuzk_groth16_verify(&pvk, &bad, public_inputs(&c), 2), CUZK_ERR_PROOF_INVALID);
         /* wrong input counts */
-        assert_int_equal(groth16_verify(&pvk, &p, public_inputs(&c), 1), CUZK_ERR_MISMATCH);
-        assert_int_equal(groth16_verify(&pvk, &p, public_inputs(&c), 3), CUZK_ERR_MISMATCH);
-        assert_int_equal(groth16_verify(NULL, &p, public_inputs(&c), 2), CUZK_ERR_INVALID_ARG);
-        groth16_pk_free(&pk);
-        groth16_pk_free(&pk_other);
-        groth16_pk_free(&pk_same);
+        assert_int_equal(cuzk_groth16_verify(&pvk, &p, public_inputs(&c), 1), CUZK_ERR_MISMATCH);
+        assert_int_equal(cuzk_groth16_verify(&pvk, &p, public_inputs(&c), 3), CUZK_ERR_MISMATCH);
+        assert_int_equal(cuzk_groth16_verify(NULL, &p, public_inputs(&c), 2), CUZK_ERR_INVALID_ARG);
+        cuzk_groth16_pk_free(&pk);
+        cuzk_groth16_pk_free(&pk_other);
+        cuzk_groth16_pk_free(&pk_same);
         g16_circuit_free(&c);
         g16_circuit_free(&c2);
         g16_circuit_free(&other);
@@ -269,46 +269,46 @@ static void test_batch(void **state)
     for (int k = 0; k < 2; k++) {
         uint64_t shape = test_rand_u64();
         g16_circuit c[COUNT];
-        groth16_proof_t p[COUNT];
-        fr_t x[COUNT * PUB];
+        cuzk_groth16_proof_t p[COUNT];
+        cuzk_fr_t x[COUNT * PUB];
         for (int j = 0; j < COUNT; j++) g16_circuit_make(&c[j], 150, PUB, shape, test_rand_u64());
-        groth16_pk pk;
+        cuzk_groth16_pk pk;
         setup_key(&pk, c[0].r, CONVS[k], 1);
-        groth16_pvk pvk;
-        groth16_prepare_vk(&pvk, &pk.vk);
+        cuzk_groth16_pvk pvk;
+        cuzk_groth16_prepare_vk(&pvk, &pk.vk);
         for (int j = 0; j < COUNT; j++) {
-            groth16_prove_opts o = given_opts(1, R1CS_C_PRODUCT);
+            cuzk_groth16_prove_opts o = given_opts(1, CUZK_R1CS_C_PRODUCT);
             prove_ok(&p[j], &pk, &c[j], &o);
-            memcpy(&x[j * PUB], public_inputs(&c[j]), PUB * sizeof(fr_t));
+            memcpy(&x[j * PUB], public_inputs(&c[j]), PUB * sizeof(cuzk_fr_t));
         }
-        assert_int_equal(groth16_verify_batch(&pvk, p, x, PUB, COUNT), CUZK_OK);
-        assert_int_equal(groth16_verify_batch(&pvk, p, x, PUB, 2), CUZK_OK);
-        assert_int_equal(groth16_verify_batch(&pvk, p, x, PUB, 1), CUZK_OK);
+        assert_int_equal(cuzk_groth16_verify_batch(&pvk, p, x, PUB, COUNT), CUZK_OK);
+        assert_int_equal(cuzk_groth16_verify_batch(&pvk, p, x, PUB, 2), CUZK_OK);
+        assert_int_equal(cuzk_groth16_verify_batch(&pvk, p, x, PUB, 1), CUZK_OK);
 
         /* one bad proof among ten: a changed input, then a swapped C */
         int bad = (int)(test_rand_u64() % COUNT);
-        fr_t saved = x[bad * PUB + 1], one;
-        fr_set_one(&one);
-        fr_add(&x[bad * PUB + 1], &x[bad * PUB + 1], &one);
-        assert_int_equal(groth16_verify_batch(&pvk, p, x, PUB, COUNT), CUZK_ERR_PROOF_INVALID);
-        assert_int_equal(groth16_verify_batch(&pvk, &p[bad], &x[bad * PUB], PUB, 1), CUZK_ERR_PROOF_INVALID);
+        cuzk_fr_t saved = x[bad * PUB + 1], one;
+        cuzk_fr_set_one(&one);
+        cuzk_fr_add(&x[bad * PUB + 1], &x[bad * PUB + 1], &one);
+        assert_int_equal(cuzk_groth16_verify_batch(&pvk, p, x, PUB, COUNT), CUZK_ERR_PROOF_INVALID);
+        assert_int_equal(cuzk_groth16_verify_batch(&pvk, &p[bad], &x[bad * PUB], PUB, 1), CUZK_ERR_PROOF_INVALID);
         x[bad * PUB + 1] = saved;
-        groth16_proof_t keep = p[bad];
+        cuzk_groth16_proof_t keep = p[bad];
         p[bad].c = p[(bad + 1) % COUNT].c;
-        assert_int_equal(groth16_verify_batch(&pvk, p, x, PUB, COUNT), CUZK_ERR_PROOF_INVALID);
+        assert_int_equal(cuzk_groth16_verify_batch(&pvk, p, x, PUB, COUNT), CUZK_ERR_PROOF_INVALID);
         p[bad] = keep;
         /* two proofs exchanging their inputs: each single equation fails, and so must the weighted sum */
-        memcpy(&x[0], public_inputs(&c[1]), PUB * sizeof(fr_t));
-        memcpy(&x[PUB], public_inputs(&c[0]), PUB * sizeof(fr_t));
-        assert_int_equal(groth16_verify_batch(&pvk, p, x, PUB, COUNT), CUZK_ERR_PROOF_INVALID);
-        memcpy(&x[0], public_inputs(&c[0]), PUB * sizeof(fr_t));
-        memcpy(&x[PUB], public_inputs(&c[1]), PUB * sizeof(fr_t));
-        assert_int_equal(groth16_verify_batch(&pvk, p, x, PUB, COUNT), CUZK_OK);
+        memcpy(&x[0], public_inputs(&c[1]), PUB * sizeof(cuzk_fr_t));
+        memcpy(&x[PUB], public_inputs(&c[0]), PUB * sizeof(cuzk_fr_t));
+        assert_int_equal(cuzk_groth16_verify_batch(&pvk, p, x, PUB, COUNT), CUZK_ERR_PROOF_INVALID);
+        memcpy(&x[0], public_inputs(&c[0]), PUB * sizeof(cuzk_fr_t));
+        memcpy(&x[PUB], public_inputs(&c[1]), PUB * sizeof(cuzk_fr_t));
+        assert_int_equal(cuzk_groth16_verify_batch(&pvk, p, x, PUB, COUNT), CUZK_OK);
 
-        assert_int_equal(groth16_verify_batch(&pvk, p, x, PUB - 1, COUNT), CUZK_ERR_MISMATCH);
-        assert_int_equal(groth16_verify_batch(&pvk, p, x, PUB, 0), CUZK_ERR_INVALID_ARG);
+        assert_int_equal(cuzk_groth16_verify_batch(&pvk, p, x, PUB - 1, COUNT), CUZK_ERR_MISMATCH);
+        assert_int_equal(cuzk_groth16_verify_batch(&pvk, p, x, PUB, 0), CUZK_ERR_INVALID_ARG);
         for (int j = 0; j < COUNT; j++) g16_circuit_free(&c[j]);
-        groth16_pk_free(&pk);
+        cuzk_groth16_pk_free(&pk);
     }
 }
 
@@ -320,53 +320,53 @@ static void test_unsatisfied(void **state)
     for (int k = 0; k < 2; k++) {
         g16_circuit c;
         g16_circuit_make(&c, 120, 2, test_rand_u64(), test_rand_u64());
-        groth16_pk pk;
+        cuzk_groth16_pk pk;
         setup_key(&pk, c.r, CONVS[k], 1);
         /* break one aux value; a random circuit may leave a variable where a change goes unnoticed (e.g. only
          * multiplied by a zero), so walk on from a random start to the first one whose change breaks a row */
-        fr_t one;
-        fr_set_one(&one);
+        cuzk_fr_t one;
+        cuzk_fr_set_one(&one);
         uint64_t start = test_rand_u64() % c.r->num_aux, row = 0;
         bool broken = false;
         for (uint64_t t = 0; t < c.r->num_aux && !broken; t++) {
             uint64_t j = c.r->num_inputs + (start + t) % c.r->num_aux;
-            fr_add(&c.z[j], &c.z[j], &one);
-            broken = r1cs_check(c.r, c.z, 1, &row) == CUZK_ERR_R1CS_UNSATISFIED;
-            if (!broken) fr_sub(&c.z[j], &c.z[j], &one);
+            cuzk_fr_add(&c.z[j], &c.z[j], &one);
+            broken = cuzk_r1cs_check(c.r, c.z, 1, &row) == CUZK_ERR_R1CS_UNSATISFIED;
+            if (!broken) cuzk_fr_sub(&c.z[j], &c.z[j], &one);
         }
         assert_true(broken);
         char want[64];
         snprintf(want, sizeof want, "row %llu", (unsigned long long)row);
 
-        groth16_prove_opts o = given_opts(2, R1CS_C_CHECKED);
-        groth16_proof_t p;
+        cuzk_groth16_prove_opts o = given_opts(2, CUZK_R1CS_C_CHECKED);
+        cuzk_groth16_proof_t p;
         cuzk_errmsg err = {{0}};
-        assert_int_equal(groth16_prove(&p, &pk, c.r, c.z, &o, NULL, &err), CUZK_ERR_R1CS_UNSATISFIED);
+        assert_int_equal(cuzk_groth16_prove(&p, &pk, c.r, c.z, &o, NULL, &err), CUZK_ERR_R1CS_UNSATISFIED);
         assert_non_null(strstr(err.msg, want));
-        if (CONVS[k] == GROTH16_SNARKJS) {
+        if (CONVS[k] == CUZK_GROTH16_SNARKJS) {
             /* the key has no C matrix to check against */
-            assert_int_equal(groth16_prove(&p, &pk, NULL, c.z, &o, NULL, &err), CUZK_ERR_INVALID_ARG);
-            assert_int_equal(groth16_prove(&p, &pk, pk.circuit, c.z, &o, NULL, &err), CUZK_ERR_INVALID_ARG);
+            assert_int_equal(cuzk_groth16_prove(&p, &pk, NULL, c.z, &o, NULL, &err), CUZK_ERR_INVALID_ARG);
+            assert_int_equal(cuzk_groth16_prove(&p, &pk, pk.circuit, c.z, &o, NULL, &err), CUZK_ERR_INVALID_ARG);
         }
         /* without the check the prover goes ahead, and the proof does not verify */
-        o.c_mode = R1CS_C_MATRIX;
-        assert_int_equal(groth16_prove(&p, &pk, c.r, c.z, &o, NULL, &err), CUZK_OK);
-        groth16_pvk pvk;
-        groth16_prepare_vk(&pvk, &pk.vk);
-        assert_int_equal(groth16_verify(&pvk, &p, public_inputs(&c), num_public(&c)), CUZK_ERR_PROOF_INVALID);
-        groth16_pk_free(&pk);
+        o.c_mode = CUZK_R1CS_C_MATRIX;
+        assert_int_equal(cuzk_groth16_prove(&p, &pk, c.r, c.z, &o, NULL, &err), CUZK_OK);
+        cuzk_groth16_pvk pvk;
+        cuzk_groth16_prepare_vk(&pvk, &pk.vk);
+        assert_int_equal(cuzk_groth16_verify(&pvk, &p, public_inputs(&c), num_public(&c)), CUZK_ERR_PROOF_INVALID);
+        cuzk_groth16_pk_free(&pk);
         g16_circuit_free(&c);
     }
 }
 
-static void expect_mismatch(const groth16_pk *pk, const g16_circuit *c)
+static void expect_mismatch(const cuzk_groth16_pk *pk, const g16_circuit *c)
 {
     cuzk_errmsg err = {{0}};
-    assert_int_equal(groth16_pk_check_circuit(pk, c->r, &err), CUZK_ERR_MISMATCH);
+    assert_int_equal(cuzk_groth16_pk_check_circuit(pk, c->r, &err), CUZK_ERR_MISMATCH);
     assert_true(strlen(err.msg) > 0);
-    groth16_prove_opts o = given_opts(1, R1CS_C_PRODUCT);
-    groth16_proof_t p;
-    assert_int_equal(groth16_prove(&p, pk, c->r, c->z, &o, NULL, &err), CUZK_ERR_MISMATCH);
+    cuzk_groth16_prove_opts o = given_opts(1, CUZK_R1CS_C_PRODUCT);
+    cuzk_groth16_proof_t p;
+    assert_int_equal(cuzk_groth16_prove(&p, pk, c->r, c->z, &o, NULL, &err), CUZK_ERR_MISMATCH);
 }
 
 static void test_mismatch(void **state)
@@ -378,12 +378,12 @@ static void test_mismatch(void **state)
         g16_circuit_make(&c, 100, 2, shape, test_rand_u64());
         g16_circuit_make(&more_rows, 300, 2, test_rand_u64(), test_rand_u64());
         g16_circuit_make(&more_inputs, 100, 3, shape, test_rand_u64());
-        groth16_pk pk;
+        cuzk_groth16_pk pk;
         setup_key(&pk, c.r, CONVS[k], 1);
         expect_mismatch(&pk, &more_rows);
         expect_mismatch(&pk, &more_inputs);
         /* tampered counts */
-        groth16_pk t = pk;
+        cuzk_groth16_pk t = pk;
         t.a_len--;
         expect_mismatch(&t, &c);
         t = pk;
@@ -404,12 +404,12 @@ static void test_mismatch(void **state)
         t = pk;
         t.vk.num_inputs++;
         expect_mismatch(&t, &c);
-        if (CONVS[k] == GROTH16_BELLPERSON) {
+        if (CONVS[k] == CUZK_GROTH16_BELLPERSON) {
             t = pk;
             t.b_len++;
             expect_mismatch(&t, &c);
         }
-        groth16_pk_free(&pk);
+        cuzk_groth16_pk_free(&pk);
         g16_circuit_free(&c);
         g16_circuit_free(&more_rows);
         g16_circuit_free(&more_inputs);
@@ -421,67 +421,67 @@ static void test_prove_rejects(void **state)
     (void)state;
     g16_circuit c;
     g16_circuit_make(&c, 50, 1, test_rand_u64(), test_rand_u64());
-    groth16_pk pk;
-    setup_key(&pk, c.r, GROTH16_BELLPERSON, 1);
-    groth16_prove_opts o = given_opts(1, R1CS_C_PRODUCT);
-    groth16_proof_t p;
+    cuzk_groth16_pk pk;
+    setup_key(&pk, c.r, CUZK_GROTH16_BELLPERSON, 1);
+    cuzk_groth16_prove_opts o = given_opts(1, CUZK_R1CS_C_PRODUCT);
+    cuzk_groth16_proof_t p;
     cuzk_errmsg err = {{0}};
-    assert_int_equal(groth16_prove(NULL, &pk, c.r, c.z, &o, NULL, &err), CUZK_ERR_INVALID_ARG);
-    assert_int_equal(groth16_prove(&p, NULL, c.r, c.z, &o, NULL, &err), CUZK_ERR_INVALID_ARG);
-    assert_int_equal(groth16_prove(&p, &pk, c.r, NULL, &o, NULL, &err), CUZK_ERR_INVALID_ARG);
+    assert_int_equal(cuzk_groth16_prove(NULL, &pk, c.r, c.z, &o, NULL, &err), CUZK_ERR_INVALID_ARG);
+    assert_int_equal(cuzk_groth16_prove(&p, NULL, c.r, c.z, &o, NULL, &err), CUZK_ERR_INVALID_ARG);
+    assert_int_equal(cuzk_groth16_prove(&p, &pk, c.r, NULL, &o, NULL, &err), CUZK_ERR_INVALID_ARG);
     /* a bellperson key needs its circuit */
-    assert_int_equal(groth16_prove(&p, &pk, NULL, c.z, &o, NULL, &err), CUZK_ERR_INVALID_ARG);
-    o.c_mode = (r1cs_c_mode)99;
-    assert_int_equal(groth16_prove(&p, &pk, c.r, c.z, &o, NULL, &err), CUZK_ERR_INVALID_ARG);
-    o.c_mode = R1CS_C_PRODUCT;
-    fr_t keep = c.z[0];
-    fr_from_u64(&c.z[0], 2);
-    assert_int_equal(groth16_prove(&p, &pk, c.r, c.z, &o, NULL, &err), CUZK_ERR_INVALID_ARG);
+    assert_int_equal(cuzk_groth16_prove(&p, &pk, NULL, c.z, &o, NULL, &err), CUZK_ERR_INVALID_ARG);
+    o.c_mode = (cuzk_r1cs_c_mode)99;
+    assert_int_equal(cuzk_groth16_prove(&p, &pk, c.r, c.z, &o, NULL, &err), CUZK_ERR_INVALID_ARG);
+    o.c_mode = CUZK_R1CS_C_PRODUCT;
+    cuzk_fr_t keep = c.z[0];
+    cuzk_fr_from_u64(&c.z[0], 2);
+    assert_int_equal(cuzk_groth16_prove(&p, &pk, c.r, c.z, &o, NULL, &err), CUZK_ERR_INVALID_ARG);
     assert_non_null(strstr(err.msg, "z[0]"));
     c.z[0] = keep;
-    groth16_pk t = pk;
-    t.conv = (groth16_convention)9;
-    assert_int_equal(groth16_prove(&p, &t, c.r, c.z, &o, NULL, &err), CUZK_ERR_INVALID_ARG);
+    cuzk_groth16_pk t = pk;
+    t.conv = (cuzk_groth16_convention)9;
+    assert_int_equal(cuzk_groth16_prove(&p, &t, c.r, c.z, &o, NULL, &err), CUZK_ERR_INVALID_ARG);
     t = pk;
-    t.conv = GROTH16_SNARKJS; /* a snarkjs key without its matrices */
-    assert_int_equal(groth16_prove(&p, &t, NULL, c.z, &o, NULL, &err), CUZK_ERR_INVALID_ARG);
+    t.conv = CUZK_GROTH16_SNARKJS; /* a snarkjs key without its matrices */
+    assert_int_equal(cuzk_groth16_prove(&p, &t, NULL, c.z, &o, NULL, &err), CUZK_ERR_INVALID_ARG);
     t = pk;
     t.h = NULL;
-    assert_int_equal(groth16_prove(&p, &t, c.r, c.z, &o, NULL, &err), CUZK_ERR_INVALID_ARG);
+    assert_int_equal(cuzk_groth16_prove(&p, &t, c.r, c.z, &o, NULL, &err), CUZK_ERR_INVALID_ARG);
     /* defaults (NULL opts) prove with random r, s */
-    assert_int_equal(groth16_prove(&p, &pk, c.r, c.z, NULL, NULL, &err), CUZK_OK);
-    groth16_pvk pvk;
-    groth16_prepare_vk(&pvk, &pk.vk);
-    assert_int_equal(groth16_verify(&pvk, &p, public_inputs(&c), num_public(&c)), CUZK_OK);
-    groth16_pk_free(&pk);
-    groth16_pk_free(&pk); /* harmless on an emptied key */
+    assert_int_equal(cuzk_groth16_prove(&p, &pk, c.r, c.z, NULL, NULL, &err), CUZK_OK);
+    cuzk_groth16_pvk pvk;
+    cuzk_groth16_prepare_vk(&pvk, &pk.vk);
+    assert_int_equal(cuzk_groth16_verify(&pvk, &p, public_inputs(&c), num_public(&c)), CUZK_OK);
+    cuzk_groth16_pk_free(&pk);
+    cuzk_groth16_pk_free(&pk); /* harmless on an emptied key */
     g16_circuit_free(&c);
 }
 
 /* ---- setup ------------------------------------------------------------------------------------------------------- */
 
-static void g1_times(g1_affine_t *r, const fr_t *k)
+static void cuzk_g1_times(cuzk_g1_affine_t *r, const cuzk_fr_t *k)
 {
     uint64_t l[4];
-    g1_affine_t g;
-    g1_jac_t j;
-    fr_to_limbs(l, k);
-    g1_generator(&g);
-    g1_jac_from_affine(&j, &g);
-    g1_jac_mul(&j, &j, l, 4);
-    g1_jac_to_affine(r, &j);
+    cuzk_g1_affine_t g;
+    cuzk_g1_jac_t j;
+    cuzk_fr_to_limbs(l, k);
+    cuzk_g1_generator(&g);
+    cuzk_g1_jac_from_affine(&j, &g);
+    cuzk_g1_jac_mul(&j, &j, l, 4);
+    cuzk_g1_jac_to_affine(r, &j);
 }
 
-static void g2_times(g2_affine_t *r, const fr_t *k)
+static void cuzk_g2_times(cuzk_g2_affine_t *r, const cuzk_fr_t *k)
 {
     uint64_t l[4];
-    g2_affine_t g;
-    g2_jac_t j;
-    fr_to_limbs(l, k);
-    g2_generator(&g);
-    g2_jac_from_affine(&j, &g);
-    g2_jac_mul(&j, &j, l, 4);
-    g2_jac_to_affine(r, &j);
+    cuzk_g2_affine_t g;
+    cuzk_g2_jac_t j;
+    cuzk_fr_to_limbs(l, k);
+    cuzk_g2_generator(&g);
+    cuzk_g2_jac_from_affine(&j, &g);
+    cuzk_g2_jac_mul(&j, &j, l, 4);
+    cuzk_g2_jac_to_affine(r, &j);
 }
 
 /* The key's points against their definitions, with scalars chosen to hit the signed-digit edges. */
@@ -492,72 +492,72 @@ static void test_setup_points(void **state)
     g16_circuit_make(&c, 40, 2, test_rand_u64(), test_rand_u64());
     uint64_t m = c.r->num_constraints, ni = c.r->num_inputs;
     for (int k = 0; k < 2; k++) {
-        groth16_setup_opts o;
+        cuzk_groth16_setup_opts o;
         memset(&o, 0, sizeof o);
         o.conv = CONVS[k];
         o.given_toxic = true;
         o.threads = 2;
         test_rand_fr(&o.tau);
-        fr_set_one(&o.alpha);
-        fr_neg(&o.alpha, &o.alpha); /* r − 1: all windows busy, carries everywhere */
+        cuzk_fr_set_one(&o.alpha);
+        cuzk_fr_neg(&o.alpha, &o.alpha); /* r − 1: all windows busy, carries everywhere */
         uint64_t l[4] = {0, 0, 1, 0};
-        assert_int_equal(fr_from_limbs(&o.beta, l), CUZK_OK); /* 2^128: one lone digit */
+        assert_int_equal(cuzk_fr_from_limbs(&o.beta, l), CUZK_OK); /* 2^128: one lone digit */
         uint64_t ff[4] = {~0ULL, ~0ULL, ~0ULL, 0x0fffffffffffffffULL};
-        assert_int_equal(fr_from_limbs(&o.gamma, ff), CUZK_OK); /* a run of ones: every digit negative */
+        assert_int_equal(cuzk_fr_from_limbs(&o.gamma, ff), CUZK_OK); /* a run of ones: every digit negative */
         test_rand_fr(&o.delta);
-        groth16_pk pk;
-        assert_int_equal(groth16_setup(&pk, c.r, &o, NULL), CUZK_OK);
-        g1_affine_t e1;
-        g2_affine_t e2;
-        g1_times(&e1, &o.alpha);
-        assert_true(g1_affine_eq(&e1, &pk.vk.alpha_g1));
-        g1_times(&e1, &o.beta);
-        assert_true(g1_affine_eq(&e1, &pk.vk.beta_g1));
-        g2_times(&e2, &o.beta);
-        assert_true(g2_affine_eq(&e2, &pk.vk.beta_g2));
-        g1_times(&e1, &o.delta);
-        assert_true(g1_affine_eq(&e1, &pk.vk.delta_g1));
-        g2_times(&e2, &o.delta);
-        assert_true(g2_affine_eq(&e2, &pk.vk.delta_g2));
+        cuzk_groth16_pk pk;
+        assert_int_equal(cuzk_groth16_setup(&pk, c.r, &o, NULL), CUZK_OK);
+        cuzk_g1_affine_t e1;
+        cuzk_g2_affine_t e2;
+        cuzk_g1_times(&e1, &o.alpha);
+        assert_true(cuzk_g1_affine_eq(&e1, &pk.vk.alpha_g1));
+        cuzk_g1_times(&e1, &o.beta);
+        assert_true(cuzk_g1_affine_eq(&e1, &pk.vk.beta_g1));
+        cuzk_g2_times(&e2, &o.beta);
+        assert_true(cuzk_g2_affine_eq(&e2, &pk.vk.beta_g2));
+        cuzk_g1_times(&e1, &o.delta);
+        assert_true(cuzk_g1_affine_eq(&e1, &pk.vk.delta_g1));
+        cuzk_g2_times(&e2, &o.delta);
+        assert_true(cuzk_g2_affine_eq(&e2, &pk.vk.delta_g2));
         uint64_t n = (uint64_t)1 << (64 - __builtin_clzll(m + ni - 1));
         assert_int_equal(pk.domain_size, n);
-        if (CONVS[k] == GROTH16_BELLPERSON) {
-            g2_times(&e2, &o.gamma);
-            assert_true(g2_affine_eq(&e2, &pk.vk.gamma_g2));
+        if (CONVS[k] == CUZK_GROTH16_BELLPERSON) {
+            cuzk_g2_times(&e2, &o.gamma);
+            assert_true(cuzk_g2_affine_eq(&e2, &pk.vk.gamma_g2));
             /* h_i = τ^i·(τ^n − 1)/δ */
-            fr_t z, one, dinv;
-            fr_set_one(&one);
-            fr_pow(&z, &o.tau, &n, 1);
-            fr_sub(&z, &z, &one);
-            fr_inv(&dinv, &o.delta);
-            fr_mul(&z, &z, &dinv);
+            cuzk_fr_t z, one, dinv;
+            cuzk_fr_set_one(&one);
+            cuzk_fr_pow(&z, &o.tau, &n, 1);
+            cuzk_fr_sub(&z, &z, &one);
+            cuzk_fr_inv(&dinv, &o.delta);
+            cuzk_fr_mul(&z, &z, &dinv);
             assert_int_equal(pk.h_len, n - 1);
             for (uint64_t i = 0; i < 3; i++) {
-                g1_times(&e1, &z);
-                assert_true(g1_affine_eq(&e1, &pk.h[i]));
-                fr_mul(&z, &z, &o.tau);
+                cuzk_g1_times(&e1, &z);
+                assert_true(cuzk_g1_affine_eq(&e1, &pk.h[i]));
+                cuzk_fr_mul(&z, &z, &o.tau);
             }
             assert_null(pk.circuit);
         } else {
-            g2_affine_t g2;
-            g2_generator(&g2);
-            assert_true(g2_affine_eq(&g2, &pk.vk.gamma_g2));
+            cuzk_g2_affine_t g2;
+            cuzk_g2_generator(&g2);
+            assert_true(cuzk_g2_affine_eq(&g2, &pk.vk.gamma_g2));
             assert_int_equal(pk.h_len, n);
-            assert_int_equal(pk.a_len, r1cs_num_vars(c.r));
+            assert_int_equal(pk.a_len, cuzk_r1cs_num_vars(c.r));
             /* the key's matrices: A and B of the circuit, the input rows, no C */
             assert_non_null(pk.circuit);
             assert_int_equal(pk.circuit->num_constraints, m + ni);
-            assert_int_equal(pk.circuit->m[R1CS_C].nnz, 0);
-            assert_int_equal(pk.circuit->m[R1CS_A].nnz, c.r->m[R1CS_A].nnz + ni);
-            assert_int_equal(pk.circuit->m[R1CS_B].nnz, c.r->m[R1CS_B].nnz);
+            assert_int_equal(pk.circuit->m[CUZK_R1CS_C].nnz, 0);
+            assert_int_equal(pk.circuit->m[CUZK_R1CS_A].nnz, c.r->m[CUZK_R1CS_A].nnz + ni);
+            assert_int_equal(pk.circuit->m[CUZK_R1CS_B].nnz, c.r->m[CUZK_R1CS_B].nnz);
             for (uint64_t i = 0; i < ni; i++) {
-                uint64_t e = pk.circuit->m[R1CS_A].row_ptr[m + i];
-                assert_int_equal(pk.circuit->m[R1CS_A].row_ptr[m + i + 1], e + 1);
-                assert_int_equal(pk.circuit->m[R1CS_A].col[e], i);
-                assert_int_equal(pk.circuit->m[R1CS_A].coef[e], R1CS_COEF_ONE);
+                uint64_t e = pk.circuit->m[CUZK_R1CS_A].row_ptr[m + i];
+                assert_int_equal(pk.circuit->m[CUZK_R1CS_A].row_ptr[m + i + 1], e + 1);
+                assert_int_equal(pk.circuit->m[CUZK_R1CS_A].col[e], i);
+                assert_int_equal(pk.circuit->m[CUZK_R1CS_A].coef[e], CUZK_R1CS_COEF_ONE);
             }
         }
-        groth16_pk_free(&pk);
+        cuzk_groth16_pk_free(&pk);
     }
     g16_circuit_free(&c);
 }
@@ -568,7 +568,7 @@ static void test_setup_rejects(void **state)
     g16_circuit c;
     g16_circuit_make(&c, 20, 1, test_rand_u64(), test_rand_u64());
     /* 20 rows + 2 inputs: domain 32 */
-    groth16_setup_opts o;
+    cuzk_groth16_setup_opts o;
     memset(&o, 0, sizeof o);
     o.given_toxic = true;
     test_rand_fr(&o.tau);
@@ -576,54 +576,54 @@ static void test_setup_rejects(void **state)
     test_rand_fr(&o.beta);
     test_rand_fr(&o.gamma);
     test_rand_fr(&o.delta);
-    groth16_pk pk;
+    cuzk_groth16_pk pk;
     cuzk_errmsg err = {{0}};
-    groth16_setup_opts t = o;
-    fr_set_zero(&t.delta);
-    assert_int_equal(groth16_setup(&pk, c.r, &t, &err), CUZK_ERR_INVALID_ARG);
+    cuzk_groth16_setup_opts t = o;
+    cuzk_fr_set_zero(&t.delta);
+    assert_int_equal(cuzk_groth16_setup(&pk, c.r, &t, &err), CUZK_ERR_INVALID_ARG);
     t = o;
-    fr_set_zero(&t.gamma);
-    assert_int_equal(groth16_setup(&pk, c.r, &t, &err), CUZK_ERR_INVALID_ARG);
-    t.conv = GROTH16_SNARKJS; /* γ is ignored there (γ = 1) */
-    assert_int_equal(groth16_setup(&pk, c.r, &t, &err), CUZK_OK);
-    groth16_pk_free(&pk);
+    cuzk_fr_set_zero(&t.gamma);
+    assert_int_equal(cuzk_groth16_setup(&pk, c.r, &t, &err), CUZK_ERR_INVALID_ARG);
+    t.conv = CUZK_GROTH16_SNARKJS; /* γ is ignored there (γ = 1) */
+    assert_int_equal(cuzk_groth16_setup(&pk, c.r, &t, &err), CUZK_OK);
+    cuzk_groth16_pk_free(&pk);
     /* τ on the domain: a Lagrange denominator would vanish */
     t = o;
-    fr_root_of_unity(&t.tau, 5, FR_ROOTS_GEN7);
-    fr_mul(&t.tau, &t.tau, &t.tau);
-    assert_int_equal(groth16_setup(&pk, c.r, &t, &err), CUZK_ERR_INVALID_ARG);
+    cuzk_fr_root_of_unity(&t.tau, 5, CUZK_FR_ROOTS_GEN7);
+    cuzk_fr_mul(&t.tau, &t.tau, &t.tau);
+    assert_int_equal(cuzk_groth16_setup(&pk, c.r, &t, &err), CUZK_ERR_INVALID_ARG);
     assert_non_null(strstr(err.msg, "tau"));
-    fr_set_one(&t.tau);
-    assert_int_equal(groth16_setup(&pk, c.r, &t, &err), CUZK_ERR_INVALID_ARG);
+    cuzk_fr_set_one(&t.tau);
+    assert_int_equal(cuzk_groth16_setup(&pk, c.r, &t, &err), CUZK_ERR_INVALID_ARG);
     /* for snarkjs also the odd points of the 2n domain */
-    t.conv = GROTH16_SNARKJS;
-    fr_root_of_unity(&t.tau, 6, FR_ROOTS_GEN5);
-    assert_int_equal(groth16_setup(&pk, c.r, &t, &err), CUZK_ERR_INVALID_ARG);
+    t.conv = CUZK_GROTH16_SNARKJS;
+    cuzk_fr_root_of_unity(&t.tau, 6, CUZK_FR_ROOTS_GEN5);
+    assert_int_equal(cuzk_groth16_setup(&pk, c.r, &t, &err), CUZK_ERR_INVALID_ARG);
     /* a gen-5 root is no gen-7 domain point (the gen-7 check is on τ^n = 1, which ω_64 fails) */
-    t.conv = GROTH16_BELLPERSON;
-    assert_int_equal(groth16_setup(&pk, c.r, &t, &err), CUZK_OK);
-    groth16_pk_free(&pk);
+    t.conv = CUZK_GROTH16_BELLPERSON;
+    assert_int_equal(cuzk_groth16_setup(&pk, c.r, &t, &err), CUZK_OK);
+    cuzk_groth16_pk_free(&pk);
     t = o;
-    t.conv = (groth16_convention)7;
-    assert_int_equal(groth16_setup(&pk, c.r, &t, &err), CUZK_ERR_INVALID_ARG);
-    assert_int_equal(groth16_setup(&pk, NULL, &o, &err), CUZK_ERR_INVALID_ARG);
-    assert_int_equal(groth16_setup(&pk, c.r, NULL, &err), CUZK_ERR_INVALID_ARG);
+    t.conv = (cuzk_groth16_convention)7;
+    assert_int_equal(cuzk_groth16_setup(&pk, c.r, &t, &err), CUZK_ERR_INVALID_ARG);
+    assert_int_equal(cuzk_groth16_setup(&pk, NULL, &o, &err), CUZK_ERR_INVALID_ARG);
+    assert_int_equal(cuzk_groth16_setup(&pk, c.r, NULL, &err), CUZK_ERR_INVALID_ARG);
     /* random toxic waste */
     memset(&t, 0, sizeof t);
-    assert_int_equal(groth16_setup(&pk, c.r, &t, &err), CUZK_OK);
-    assert_int_equal(pk.conv, GROTH16_BELLPERSON);
-    groth16_pk_free(&pk);
+    assert_int_equal(cuzk_groth16_setup(&pk, c.r, &t, &err), CUZK_OK);
+    assert_int_equal(pk.conv, CUZK_GROTH16_BELLPERSON);
+    cuzk_groth16_pk_free(&pk);
     g16_circuit_free(&c);
 }
 
 /* ---- the 0/1 split against plain MSMs ------------------------------------------------------------------------------ */
 
-static void jac_sub_affine(g1_jac_t *r, const g1_affine_t *a, const g1_affine_t *b)
+static void jac_sub_affine(cuzk_g1_jac_t *r, const cuzk_g1_affine_t *a, const cuzk_g1_affine_t *b)
 {
-    g1_affine_t nb;
-    g1_affine_neg(&nb, b);
-    g1_jac_from_affine(r, a);
-    g1_jac_add_affine(r, r, &nb);
+    cuzk_g1_affine_t nb;
+    cuzk_g1_affine_neg(&nb, b);
+    cuzk_g1_jac_from_affine(r, a);
+    cuzk_g1_jac_add_affine(r, r, &nb);
 }
 
 /* With r = s = 0: A = α1 + A_msm, B = β2 + B2_msm, C = L + H; with r = 1, s = 0: C − (L + H) = β1 + B1_msm. */
@@ -634,77 +634,77 @@ static void test_split_matches_plain(void **state)
         g16_circuit c;
         /* several chunks of the parallel split (1024 variables each), on two threads */
         g16_circuit_make(&c, SMALL_RUN ? 1500 : 3000, 2, test_rand_u64(), test_rand_u64());
-        const r1cs_t *r = c.r;
-        groth16_pk pk;
+        const cuzk_r1cs_t *r = c.r;
+        cuzk_groth16_pk pk;
         setup_key(&pk, r, CONVS[k], 2);
-        bool bell = CONVS[k] == GROTH16_BELLPERSON;
-        uint64_t ni = r->num_inputs, nv = r1cs_num_vars(r);
+        bool bell = CONVS[k] == CUZK_GROTH16_BELLPERSON;
+        uint64_t ni = r->num_inputs, nv = cuzk_r1cs_num_vars(r);
         /* the scalars of A and B in the key's layout, all of them, 0 and 1 included */
-        fr_t *sa = malloc(nv * sizeof *sa), *sb = malloc(nv * sizeof *sb);
+        cuzk_fr_t *sa = malloc(nv * sizeof *sa), *sb = malloc(nv * sizeof *sb);
         uint64_t na = 0, nb = 0;
         for (uint64_t j = 0; j < nv; j++) {
-            if (!bell || j < ni || r1cs_density_get(r->a_aux_density, j - ni)) sa[na++] = c.z[j];
-            if (!bell || (j < ni ? r1cs_density_get(r->b_input_density, j)
-                                 : r1cs_density_get(r->b_aux_density, j - ni)))
+            if (!bell || j < ni || cuzk_r1cs_density_get(r->a_aux_density, j - ni)) sa[na++] = c.z[j];
+            if (!bell || (j < ni ? cuzk_r1cs_density_get(r->b_input_density, j)
+                                 : cuzk_r1cs_density_get(r->b_aux_density, j - ni)))
                 sb[nb++] = c.z[j];
         }
         assert_int_equal(na, pk.a_len);
         assert_int_equal(nb, pk.b_len);
-        g1_jac_t ref1, got1;
-        g2_jac_t ref2, got2;
+        cuzk_g1_jac_t ref1, got1;
+        cuzk_g2_jac_t ref2, got2;
 
-        groth16_prove_opts o;
+        cuzk_groth16_prove_opts o;
         memset(&o, 0, sizeof o);
         o.given_rs = true;
-        o.c_mode = R1CS_C_PRODUCT;
+        o.c_mode = CUZK_R1CS_C_PRODUCT;
         o.threads = 2;
-        groth16_proof_t p0, p1;
+        cuzk_groth16_proof_t p0, p1;
         prove_ok(&p0, &pk, &c, &o);
-        assert_int_equal(g1_msm(&ref1, pk.a, sa, na, 1), CUZK_OK);
+        assert_int_equal(cuzk_g1_msm(&ref1, pk.a, sa, na, 1), CUZK_OK);
         jac_sub_affine(&got1, &p0.a, &pk.vk.alpha_g1);
-        assert_true(g1_jac_eq(&got1, &ref1));
-        assert_int_equal(g2_msm(&ref2, pk.b_g2, sb, nb, 1), CUZK_OK);
-        g2_affine_t nbeta;
-        g2_affine_neg(&nbeta, &pk.vk.beta_g2);
-        g2_jac_from_affine(&got2, &p0.b);
-        g2_jac_add_affine(&got2, &got2, &nbeta);
-        assert_true(g2_jac_eq(&got2, &ref2));
+        assert_true(cuzk_g1_jac_eq(&got1, &ref1));
+        assert_int_equal(cuzk_g2_msm(&ref2, pk.b_g2, sb, nb, 1), CUZK_OK);
+        cuzk_g2_affine_t nbeta;
+        cuzk_g2_affine_neg(&nbeta, &pk.vk.beta_g2);
+        cuzk_g2_jac_from_affine(&got2, &p0.b);
+        cuzk_g2_jac_add_affine(&got2, &got2, &nbeta);
+        assert_true(cuzk_g2_jac_eq(&got2, &ref2));
 
         /* C = L + H: L over the aux values, H from the coset NTT of the sparse evaluations */
         uint64_t n = pk.domain_size;
-        fr_t *a = calloc(n, sizeof *a), *b = calloc(n, sizeof *b), *cc = calloc(n, sizeof *cc);
-        const r1cs_t *sys = bell ? r : pk.circuit;
-        assert_int_equal(r1cs_spmv(sys, c.z, a, b, cc, R1CS_C_PRODUCT, 1, NULL), CUZK_OK);
+        cuzk_fr_t *a = calloc(n, sizeof *a), *b = calloc(n, sizeof *b), *cc = calloc(n, sizeof *cc);
+        const cuzk_r1cs_t *sys = bell ? r : pk.circuit;
+        assert_int_equal(cuzk_r1cs_spmv(sys, c.z, a, b, cc, CUZK_R1CS_C_PRODUCT, 1, NULL), CUZK_OK);
         if (bell)
             for (uint64_t i = 0; i < ni; i++) a[r->num_constraints + i] = c.z[i];
-        ntt_domain d;
-        assert_int_equal(ntt_domain_init(&d, (unsigned)__builtin_ctzll(n), bell ? FR_ROOTS_GEN7 : FR_ROOTS_GEN5),
+        cuzk_ntt_domain d;
+        assert_int_equal(cuzk_ntt_domain_init(&d, (unsigned)__builtin_ctzll(n), bell ? CUZK_FR_ROOTS_GEN7 : CUZK_FR_ROOTS_GEN5),
                          CUZK_OK);
         if (bell)
-            ntt_h_bellperson(a, a, b, cc, &d, 1);
+            cuzk_ntt_h_bellperson(a, a, b, cc, &d, 1);
         else
-            ntt_h_snarkjs(a, a, b, cc, &d, 1);
-        g1_jac_t l, h;
-        assert_int_equal(g1_msm(&l, pk.l, &c.z[ni], r->num_aux, 1), CUZK_OK);
-        assert_int_equal(g1_msm(&h, pk.h, a, pk.h_len, 1), CUZK_OK);
-        g1_jac_add(&ref1, &l, &h);
-        g1_jac_from_affine(&got1, &p0.c);
-        assert_true(g1_jac_eq(&got1, &ref1));
+            cuzk_ntt_h_snarkjs(a, a, b, cc, &d, 1);
+        cuzk_g1_jac_t l, h;
+        assert_int_equal(cuzk_g1_msm(&l, pk.l, &c.z[ni], r->num_aux, 1), CUZK_OK);
+        assert_int_equal(cuzk_g1_msm(&h, pk.h, a, pk.h_len, 1), CUZK_OK);
+        cuzk_g1_jac_add(&ref1, &l, &h);
+        cuzk_g1_jac_from_affine(&got1, &p0.c);
+        assert_true(cuzk_g1_jac_eq(&got1, &ref1));
 
-        fr_set_one(&o.r);
+        cuzk_fr_set_one(&o.r);
         prove_ok(&p1, &pk, &c, &o);
-        assert_int_equal(g1_msm(&ref1, pk.b_g1, sb, nb, 1), CUZK_OK);
-        g1_jac_add_affine(&ref1, &ref1, &pk.vk.beta_g1);
+        assert_int_equal(cuzk_g1_msm(&ref1, pk.b_g1, sb, nb, 1), CUZK_OK);
+        cuzk_g1_jac_add_affine(&ref1, &ref1, &pk.vk.beta_g1);
         jac_sub_affine(&got1, &p1.c, &p0.c);
-        assert_true(g1_jac_eq(&got1, &ref1));
+        assert_true(cuzk_g1_jac_eq(&got1, &ref1));
 
-        ntt_domain_free(&d);
+        cuzk_ntt_domain_free(&d);
         free(a);
         free(b);
         free(cc);
         free(sa);
         free(sb);
-        groth16_pk_free(&pk);
+        cuzk_groth16_pk_free(&pk);
         g16_circuit_free(&c);
     }
 }

@@ -1,6 +1,6 @@
 /* The prover's memory model against what it really allocates. The link wraps malloc, calloc, realloc and free
  * (tests/CMakeLists.txt) to keep a count of live bytes and its high-water mark; a partition's synthesis and proof then
- * run between two marks, and their peak must stay within groth16_prove_peak_bytes (memory admission plans with it)
+ * run between two marks, and their peak must stay within cuzk_groth16_prove_peak_bytes (memory admission plans with it)
  * and, for the worst witness, not far below it (a bound that is too loose admits less work than fits). */
 #include <malloc.h>
 #include <stdatomic.h>
@@ -63,41 +63,41 @@ void __wrap_free(void *p)
 static uint64_t measured_peak(unsigned log2n, unsigned threads, bool worst, uint64_t *bound, uint64_t *key_bound,
                               uint64_t *exact)
 {
-    r1cs_t *cs;
-    fr_t *z;
-    assert_int_equal(circuits_synthetic(log2n, 3, 2, &cs, &z, NULL), CUZK_OK);
-    groth16_pk pk;
-    groth16_setup_opts so;
+    cuzk_r1cs_t *cs;
+    cuzk_fr_t *z;
+    assert_int_equal(cuzk_circuits_synthetic(log2n, 3, 2, &cs, &z, NULL), CUZK_OK);
+    cuzk_groth16_pk pk;
+    cuzk_groth16_setup_opts so;
     memset(&so, 0, sizeof so);
     so.threads = 2;
-    assert_int_equal(groth16_setup(&pk, cs, &so, NULL), CUZK_OK);
-    groth16_prove_opts o;
+    assert_int_equal(cuzk_groth16_setup(&pk, cs, &so, NULL), CUZK_OK);
+    cuzk_groth16_prove_opts o;
     memset(&o, 0, sizeof o);
     o.threads = threads;
-    o.c_mode = R1CS_C_PRODUCT; /* as the engine proves */
+    o.c_mode = CUZK_R1CS_C_PRODUCT; /* as the engine proves */
     if (worst)
-        for (uint64_t i = 1; i < r1cs_num_vars(cs); i++) test_rand_fr(&z[i]);
+        for (uint64_t i = 1; i < cuzk_r1cs_num_vars(cs); i++) test_rand_fr(&z[i]);
 
     long long base = atomic_load(&g_live);
     atomic_store(&g_peak, base);
-    groth16_synthesis syn;
-    groth16_proof_t proof;
-    assert_int_equal(groth16_synthesize(&syn, &pk, cs, z, &o, NULL, NULL), CUZK_OK);
-    assert_int_equal(groth16_prove_from_synthesis(&proof, &pk, cs, z, &syn, &o, NULL, NULL), CUZK_OK);
+    cuzk_groth16_synthesis syn;
+    cuzk_groth16_proof_t proof;
+    assert_int_equal(cuzk_groth16_synthesize(&syn, &pk, cs, z, &o, NULL, NULL), CUZK_OK);
+    assert_int_equal(cuzk_groth16_prove_from_synthesis(&proof, &pk, cs, z, &syn, &o, NULL, NULL), CUZK_OK);
     uint64_t peak = (uint64_t)(atomic_load(&g_peak) - base);
     assert_true(atomic_load(&g_live) == base); /* everything the proof allocated was freed */
 
-    *bound = groth16_prove_peak_bytes(pk.domain_size, r1cs_num_vars(cs), threads);
-    groth16_prove_shape sh;
-    groth16_prove_shape_key(&sh, &pk);
-    *key_bound = groth16_prove_shape_peak_bytes(&sh, threads);
-    assert_int_equal(groth16_prove_shape_of(&sh, &pk, cs, z), CUZK_OK);
-    *exact = groth16_prove_shape_peak_bytes(&sh, threads);
-    groth16_pvk pvk;
-    groth16_prepare_vk(&pvk, &pk.vk);
-    assert_int_equal(groth16_verify(&pvk, &proof, z + 1, cs->num_inputs - 1), worst ? CUZK_ERR_PROOF_INVALID : CUZK_OK);
-    groth16_pk_free(&pk);
-    r1cs_free(cs);
+    *bound = cuzk_groth16_prove_peak_bytes(pk.domain_size, cuzk_r1cs_num_vars(cs), threads);
+    cuzk_groth16_prove_shape sh;
+    cuzk_groth16_prove_shape_key(&sh, &pk);
+    *key_bound = cuzk_groth16_prove_shape_peak_bytes(&sh, threads);
+    assert_int_equal(cuzk_groth16_prove_shape_of(&sh, &pk, cs, z), CUZK_OK);
+    *exact = cuzk_groth16_prove_shape_peak_bytes(&sh, threads);
+    cuzk_groth16_pvk pvk;
+    cuzk_groth16_prepare_vk(&pvk, &pk.vk);
+    assert_int_equal(cuzk_groth16_verify(&pvk, &proof, z + 1, cs->num_inputs - 1), worst ? CUZK_ERR_PROOF_INVALID : CUZK_OK);
+    cuzk_groth16_pk_free(&pk);
+    cuzk_r1cs_free(cs);
     free(z);
     return peak;
 }

@@ -46,9 +46,9 @@ static void T(check_msm)(const AFF *bases, const uint64_t (*k)[4], size_t n)
 {
     JAC want, got;
     T(naive_msm)(&want, bases, k, n);
-    fr_t *kf = malloc((n + 1) * sizeof *kf);
+    cuzk_fr_t *kf = malloc((n + 1) * sizeof *kf);
     assert_non_null(kf);
-    for (size_t i = 0; i < n; i++) assert_int_equal(fr_from_limbs(&kf[i], k[i]), CUZK_OK);
+    for (size_t i = 0; i < n; i++) assert_int_equal(cuzk_fr_from_limbs(&kf[i], k[i]), CUZK_OK);
     for (unsigned threads = 1; threads <= 3; threads++) {
         assert_int_equal(G(msm_raw)(&got, bases, k, n, threads), CUZK_OK);
         if (!G(jac_eq)(&got, &want)) fail_msg("raw msm differs: n = %zu, threads = %u", n, threads);
@@ -66,9 +66,9 @@ static void T(check_msm)(const AFF *bases, const uint64_t (*k)[4], size_t n)
 static void T(rand_scalars)(uint64_t (*k)[4], size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        fr_t f;
+        cuzk_fr_t f;
         test_rand_fr(&f);
-        fr_to_limbs(k[i], &f);
+        cuzk_fr_to_limbs(k[i], &f);
     }
 }
 
@@ -113,14 +113,14 @@ static void T(msm_known_logs)(void **state)
     size_t n = LOG_N + test_rand_u64() % 1000;
     AFF *bases = malloc(n * sizeof *bases);
     JAC *tmp = malloc(n * sizeof *tmp);
-    fr_t *k = malloc(n * sizeof *k);
+    cuzk_fr_t *k = malloc(n * sizeof *k);
     assert_true(bases && tmp && k);
-    fr_t a, b, e, sum, t;
+    cuzk_fr_t a, b, e, sum, t;
     uint64_t al[4], bl[4], sl[4];
     test_rand_fr(&a);
     test_rand_fr(&b);
-    fr_to_limbs(al, &a);
-    fr_to_limbs(bl, &b);
+    cuzk_fr_to_limbs(al, &a);
+    cuzk_fr_to_limbs(bl, &b);
     AFF g, bq;
     JAC p, q;
     G(generator)(&g);
@@ -128,19 +128,19 @@ static void T(msm_known_logs)(void **state)
     G(jac_mul)(&q, &p, bl, 4);
     G(jac_to_affine)(&bq, &q);
     G(jac_mul)(&p, &p, al, 4);
-    fr_set_zero(&sum);
+    cuzk_fr_set_zero(&sum);
     e = a;
     for (size_t i = 0; i < n; i++) {
         tmp[i] = p;
         G(jac_add_affine)(&p, &p, &bq);
         test_rand_fr(&k[i]);
-        fr_mul(&t, &k[i], &e); /* e = a + i·b */
-        fr_add(&sum, &sum, &t);
-        fr_add(&e, &e, &b);
+        cuzk_fr_mul(&t, &k[i], &e); /* e = a + i·b */
+        cuzk_fr_add(&sum, &sum, &t);
+        cuzk_fr_add(&e, &e, &b);
     }
     G(jac_batch_to_affine)(bases, tmp, n);
     JAC want, got;
-    fr_to_limbs(sl, &sum);
+    cuzk_fr_to_limbs(sl, &sum);
     G(jac_from_affine)(&want, &g);
     G(jac_mul)(&want, &want, sl, 4);
     for (unsigned threads = 1; threads <= 3; threads += 2) {
@@ -160,7 +160,7 @@ static void T(msm_edges)(void **state)
     AFF bases[N], pts[8];
     uint64_t k[N][4];
     static const uint64_t one[4] = {1, 0, 0, 0};
-    uint64_t rm1[4] = {FR_MODULUS[0] - 1, FR_MODULUS[1], FR_MODULUS[2], FR_MODULUS[3]};
+    uint64_t rm1[4] = {CUZK_FR_MODULUS[0] - 1, CUZK_FR_MODULUS[1], CUZK_FR_MODULUS[2], CUZK_FR_MODULUS[3]};
     T(rand_points)(pts, 8);
 
     /* all zero */
@@ -267,8 +267,8 @@ static void T(msm_rejects)(void **state)
     T(rand_points)(bases, 3);
     uint64_t k[3][4] = {{5}, {0}, {0}};
     const uint64_t bad[3][4] = {
-        {FR_MODULUS[0], FR_MODULUS[1], FR_MODULUS[2], FR_MODULUS[3]},
-        {FR_MODULUS[0] + 1, FR_MODULUS[1], FR_MODULUS[2], FR_MODULUS[3]},
+        {CUZK_FR_MODULUS[0], CUZK_FR_MODULUS[1], CUZK_FR_MODULUS[2], CUZK_FR_MODULUS[3]},
+        {CUZK_FR_MODULUS[0] + 1, CUZK_FR_MODULUS[1], CUZK_FR_MODULUS[2], CUZK_FR_MODULUS[3]},
         {~0ULL, ~0ULL, ~0ULL, ~0ULL},
     };
     for (int b = 0; b < 3; b++) {

@@ -19,10 +19,10 @@
 #define SMALL_RUN 0
 #endif
 
-#define G(name) g1_##name
+#define G(name) cuzk_g1_##name
 #define T(name) test_g1_##name
-#define AFF g1_affine_t
-#define JAC g1_jac_t
+#define AFF cuzk_g1_affine_t
+#define JAC cuzk_g1_jac_t
 #define GEN_CHUNK 4096
 #define BIG_N (SMALL_RUN ? 700 : 3000)
 #define LOG_N (SMALL_RUN ? 9000 : 20000)
@@ -35,44 +35,44 @@
 #undef BIG_N
 #undef LOG_N
 
-/* ---- G1 GLV (g1_msm splits k = k1 + k2·z², z² = 0xac45a4010001a402_0000000100000000, for n <= 2^18) ---------- */
+/* ---- G1 GLV (cuzk_g1_msm splits k = k1 + k2·z², z² = 0xac45a4010001a402_0000000100000000, for n <= 2^18) ---------- */
 
 static const uint64_t GLV_Z2[4] = {0x0000000100000000ULL, 0xac45a4010001a402ULL, 0, 0};
 
-/* The two non-trivial cube roots of unity of Fp (Montgomery form): β of g1_affine_in_subgroup and β². (βx, y) acts
+/* The two non-trivial cube roots of unity of Fp (Montgomery form): β of cuzk_g1_affine_in_subgroup and β². (βx, y) acts
  * on G1 as [−z²] = [r − z²], so ψ(P) = (βx, −y) is [z²]P; (β²x, y) is [z² − 1]P, the eigenvalue λ = z² − 1 with
  * λ² + λ + 1 = r. */
 static void test_g1_glv_endomorphism(void **state)
 {
     (void)state;
-    static const fp_t beta = {{0x30f1361b798a64e8ULL, 0xf3b8ddab7ece5a2aULL, 0x16a8ca3ac61577f7ULL,
+    static const cuzk_fp_t beta = {{0x30f1361b798a64e8ULL, 0xf3b8ddab7ece5a2aULL, 0x16a8ca3ac61577f7ULL,
                                0xc26a2ff874fd029bULL, 0x3636b76660701c6eULL, 0x051ba4ab241b6160ULL}};
-    static const fp_t beta2 = {{0xcd03c9e48671f071ULL, 0x5dab22461fcda5d2ULL, 0x587042afd3851b95ULL,
+    static const cuzk_fp_t beta2 = {{0xcd03c9e48671f071ULL, 0x5dab22461fcda5d2ULL, 0x587042afd3851b95ULL,
                                 0x8eb60ebe01bacb9eULL, 0x03f97d6e83d050d2ULL, 0x18f0206554638741ULL}};
-    fp_t t;
-    fp_mul(&t, &beta, &beta);
-    assert_true(fp_eq(&t, &beta2));
-    fp_mul(&t, &t, &beta);
-    fp_t one;
-    fp_set_one(&one);
-    assert_true(fp_eq(&t, &one));
+    cuzk_fp_t t;
+    cuzk_fp_mul(&t, &beta, &beta);
+    assert_true(cuzk_fp_eq(&t, &beta2));
+    cuzk_fp_mul(&t, &t, &beta);
+    cuzk_fp_t one;
+    cuzk_fp_set_one(&one);
+    assert_true(cuzk_fp_eq(&t, &one));
     const uint64_t lambda[4] = {0x00000000ffffffffULL, 0xac45a4010001a402ULL, 0, 0};
-    g1_affine_t pts[8];
+    cuzk_g1_affine_t pts[8];
     test_g1_rand_points(pts, 8);
     for (int i = 0; i < 8; i++) {
-        g1_jac_t p, want;
-        g1_affine_t psi, got;
-        g1_jac_from_affine(&p, &pts[i]);
-        g1_jac_mul(&want, &p, GLV_Z2, 4);
-        fp_mul(&psi.x, &pts[i].x, &beta);
-        fp_neg(&psi.y, &pts[i].y);
-        g1_jac_to_affine(&got, &want);
-        assert_true(g1_affine_eq(&got, &psi));
-        g1_jac_mul(&want, &p, lambda, 4);
-        fp_mul(&psi.x, &pts[i].x, &beta2);
+        cuzk_g1_jac_t p, want;
+        cuzk_g1_affine_t psi, got;
+        cuzk_g1_jac_from_affine(&p, &pts[i]);
+        cuzk_g1_jac_mul(&want, &p, GLV_Z2, 4);
+        cuzk_fp_mul(&psi.x, &pts[i].x, &beta);
+        cuzk_fp_neg(&psi.y, &pts[i].y);
+        cuzk_g1_jac_to_affine(&got, &want);
+        assert_true(cuzk_g1_affine_eq(&got, &psi));
+        cuzk_g1_jac_mul(&want, &p, lambda, 4);
+        cuzk_fp_mul(&psi.x, &pts[i].x, &beta2);
         psi.y = pts[i].y;
-        g1_jac_to_affine(&got, &want);
-        assert_true(g1_affine_eq(&got, &psi));
+        cuzk_g1_jac_to_affine(&got, &want);
+        assert_true(cuzk_g1_affine_eq(&got, &psi));
     }
 }
 
@@ -103,7 +103,7 @@ static void test_g1_glv_edge_scalars(void **state)
         {0x5555555500000000ULL, 0x713f36abaaaa1eaaULL, 0x66689d580335f2acULL, 0x26a48d1bb889d46dULL},
     };
     enum { NK = sizeof ks / sizeof ks[0] };
-    g1_affine_t bases[2 * NK];
+    cuzk_g1_affine_t bases[2 * NK];
     uint64_t k[2 * NK][4];
     test_g1_rand_points(bases, NK);
     for (size_t i = 0; i < NK; i++) test_g1_check_msm(&bases[i], &ks[i], 1);
@@ -112,7 +112,7 @@ static void test_g1_glv_edge_scalars(void **state)
         bases[i] = bases[0];
         memcpy(k[i], ks[i % NK], sizeof k[i]);
     }
-    g1_affine_set_infinity(&bases[3]);
+    cuzk_g1_affine_set_infinity(&bases[3]);
     test_g1_check_msm(bases, (const uint64_t(*)[4])k, 2 * NK);
 }
 
@@ -122,41 +122,41 @@ static void test_g1_glv_switch(void **state)
 {
     (void)state;
     const size_t n = (size_t)1 << 18;
-    assert_true(g1_msm_scratch_bytes(n, 1) > g1_msm_scratch_bytes(n + 1, 1)); /* the ψ(P_i) block: GLV below */
-    g1_affine_t *bases = malloc((n + 1) * sizeof *bases);
+    assert_true(cuzk_g1_msm_scratch_bytes(n, 1) > cuzk_g1_msm_scratch_bytes(n + 1, 1)); /* the ψ(P_i) block: GLV below */
+    cuzk_g1_affine_t *bases = malloc((n + 1) * sizeof *bases);
     uint64_t(*k)[4] = malloc((n + 1) * sizeof *k);
     assert_non_null(bases);
     assert_non_null(k);
     test_g1_rand_points(bases, n + 1);
     test_g1_rand_scalars(k, n + 1);
-    g1_jac_t a, b;
-    g1_affine_t aa, ba;
-    assert_int_equal(g1_msm_raw(&a, bases, (const uint64_t(*)[4])k, n, 2), CUZK_OK);
+    cuzk_g1_jac_t a, b;
+    cuzk_g1_affine_t aa, ba;
+    assert_int_equal(cuzk_g1_msm_raw(&a, bases, (const uint64_t(*)[4])k, n, 2), CUZK_OK);
     memset(k[n], 0, sizeof k[n]);
-    assert_int_equal(g1_msm_raw(&b, bases, (const uint64_t(*)[4])k, n + 1, 2), CUZK_OK);
-    g1_jac_to_affine(&aa, &a);
-    g1_jac_to_affine(&ba, &b);
-    assert_true(g1_affine_eq(&aa, &ba));
+    assert_int_equal(cuzk_g1_msm_raw(&b, bases, (const uint64_t(*)[4])k, n + 1, 2), CUZK_OK);
+    cuzk_g1_jac_to_affine(&aa, &a);
+    cuzk_g1_jac_to_affine(&ba, &b);
+    assert_true(cuzk_g1_affine_eq(&aa, &ba));
     k[n][0] = 12345;
-    g1_affine_set_infinity(&bases[n]);
-    assert_int_equal(g1_msm_raw(&b, bases, (const uint64_t(*)[4])k, n + 1, 1), CUZK_OK);
-    g1_jac_to_affine(&ba, &b);
-    assert_true(g1_affine_eq(&aa, &ba));
+    cuzk_g1_affine_set_infinity(&bases[n]);
+    assert_int_equal(cuzk_g1_msm_raw(&b, bases, (const uint64_t(*)[4])k, n + 1, 1), CUZK_OK);
+    cuzk_g1_jac_to_affine(&ba, &b);
+    assert_true(cuzk_g1_affine_eq(&aa, &ba));
     free(bases);
     free(k);
 }
 
-#define G(name) g2_##name
+#define G(name) cuzk_g2_##name
 #define T(name) test_g2_##name
-#define AFF g2_affine_t
-#define JAC g2_jac_t
+#define AFF cuzk_g2_affine_t
+#define JAC cuzk_g2_jac_t
 #define GEN_CHUNK 2048
 #define BIG_N (SMALL_RUN ? 300 : 1200)
 #define LOG_N (SMALL_RUN ? 6000 : 9000)
 #include "msm_tests.h"
 
-/* The 8-lane IFMA field arithmetic of the G1 MSM (fp_x8.h, only where the compiler targets AVX-512 IFMA) against
- * the scalar fp_t functions: canonical inputs and, in some lanes, the same values plus p (the lazily reduced range
+/* The 8-lane IFMA field arithmetic of the G1 MSM (cuzk_fp_x8.h, only where the compiler targets AVX-512 IFMA) against
+ * the scalar cuzk_fp_t functions: canonical inputs and, in some lanes, the same values plus p (the lazily reduced range
  * [p, 2p) that fpx8_mul and fpx8_sub produce and accept), with 0, 1, p − 1 and 2p − 1 among them. */
 static void test_fp_x8(void **state)
 {
@@ -164,30 +164,30 @@ static void test_fp_x8(void **state)
 #ifdef FPX8
     const __m512i lane = _mm512_set_epi64(7 * 48, 6 * 48, 5 * 48, 4 * 48, 3 * 48, 2 * 48, 48, 0);
     for (int it = 0; it < 2000; it++) {
-        fp_t a[8], b[8], ar[8], br[8], got[8];
+        cuzk_fp_t a[8], b[8], ar[8], br[8], got[8];
         for (int l = 0; l < 8; l++) {
             test_rand_fp(&a[l]);
             test_rand_fp(&b[l]);
         }
         if (it == 0) {
             memset(&a[0], 0, sizeof a[0]);
-            fp_set_one(&b[1]);
-            fp_set_one(&a[2]);
-            fp_neg(&a[2], &a[2]);
-            fp_sub(&a[3], &a[3], &a[3]);
-            fp_set_one(&b[3]);
-            fp_neg(&b[3], &b[3]); /* with + p below: 2p − 1 */
+            cuzk_fp_set_one(&b[1]);
+            cuzk_fp_set_one(&a[2]);
+            cuzk_fp_neg(&a[2], &a[2]);
+            cuzk_fp_sub(&a[3], &a[3], &a[3]);
+            cuzk_fp_set_one(&b[3]);
+            cuzk_fp_neg(&b[3], &b[3]); /* with + p below: 2p − 1 */
         }
         /* raw words: lanes 3..7 of a and odd lanes of b hold value + p */
         for (int l = 0; l < 8; l++) {
             ar[l] = a[l];
             br[l] = b[l];
             for (int v = 0; v < 2; v++) {
-                fp_t *x = v ? &br[l] : &ar[l];
+                cuzk_fp_t *x = v ? &br[l] : &ar[l];
                 if (v ? (l & 1) == 0 : l < 3) continue;
                 unsigned __int128 c = 0;
-                for (int k = 0; k < FP_LIMBS; k++) {
-                    c += (unsigned __int128)x->l[k] + FP_MODULUS[k];
+                for (int k = 0; k < CUZK_FP_LIMBS; k++) {
+                    c += (unsigned __int128)x->l[k] + CUZK_FP_MODULUS[k];
                     x->l[k] = (uint64_t)c;
                     c >>= 64;
                 }
@@ -200,16 +200,16 @@ static void test_fp_x8(void **state)
         fpx8_canon(&R, &R);
         fpx8_scatter(got, 0xff, lane, &R);
         for (int l = 0; l < 8; l++) {
-            fp_t want;
-            fp_mul(&want, &a[l], &b[l]);
+            cuzk_fp_t want;
+            cuzk_fp_mul(&want, &a[l], &b[l]);
             assert_memory_equal(&got[l], &want, sizeof want);
         }
         fpx8_sub(&R, &A, &B);
         fpx8_canon(&R, &R);
         fpx8_scatter(got, 0xff, lane, &R);
         for (int l = 0; l < 8; l++) {
-            fp_t want;
-            fp_sub(&want, &a[l], &b[l]);
+            cuzk_fp_t want;
+            cuzk_fp_sub(&want, &a[l], &b[l]);
             assert_memory_equal(&got[l], &want, sizeof want);
         }
         /* a chain of products stays in range */
@@ -218,9 +218,9 @@ static void test_fp_x8(void **state)
         fpx8_canon(&R, &R);
         fpx8_scatter(got, 0xff, lane, &R);
         for (int l = 0; l < 8; l++) {
-            fp_t want;
-            fp_mul(&want, &a[l], &b[l]);
-            for (int k = 0; k < 5; k++) fp_sqr(&want, &want);
+            cuzk_fp_t want;
+            cuzk_fp_mul(&want, &a[l], &b[l]);
+            for (int k = 0; k < 5; k++) cuzk_fp_sqr(&want, &want);
             assert_memory_equal(&got[l], &want, sizeof want);
         }
     }
@@ -239,20 +239,20 @@ static void test_scratch_bytes(void **state)
     for (size_t t = 0; t < sizeof threads / sizeof threads[0]; t++) {
         size_t max1 = 0, max2 = 0;
         for (size_t n = 1; n <= limit; n++) {
-            size_t b1 = g1_msm_scratch_bytes(n, threads[t]), b2 = g2_msm_scratch_bytes(n, threads[t]);
+            size_t b1 = cuzk_g1_msm_scratch_bytes(n, threads[t]), b2 = cuzk_g2_msm_scratch_bytes(n, threads[t]);
             assert_true(b1 >= (n + 1) * 32 && b2 >= (n + 1) * 32); /* the scalar copy at least */
             if (b1 > max1) max1 = b1;
             if (b2 > max2) max2 = b2;
-            assert_true(g1_msm_scratch_bytes_upto(n, threads[t]) >= max1);
-            assert_true(g2_msm_scratch_bytes_upto(n, threads[t]) >= max2);
+            assert_true(cuzk_g1_msm_scratch_bytes_upto(n, threads[t]) >= max1);
+            assert_true(cuzk_g2_msm_scratch_bytes_upto(n, threads[t]) >= max2);
             if (n % 97 == 0) {
-                assert_true(g1_batch_add_scratch_bytes(n, threads[t]) >= g1_batch_add_scratch_bytes(n - 1, threads[t]));
-                assert_true(g2_batch_add_scratch_bytes(n, threads[t]) >= g2_batch_add_scratch_bytes(n - 1, threads[t]));
+                assert_true(cuzk_g1_batch_add_scratch_bytes(n, threads[t]) >= cuzk_g1_batch_add_scratch_bytes(n - 1, threads[t]));
+                assert_true(cuzk_g2_batch_add_scratch_bytes(n, threads[t]) >= cuzk_g2_batch_add_scratch_bytes(n - 1, threads[t]));
             }
         }
     }
-    assert_int_equal(g1_msm_scratch_bytes(0, 1), 0);
-    assert_int_equal(g2_msm_scratch_bytes(0, 4), 0);
+    assert_int_equal(cuzk_g1_msm_scratch_bytes(0, 1), 0);
+    assert_int_equal(cuzk_g2_msm_scratch_bytes(0, 4), 0);
 }
 
 int main(void)

@@ -4,7 +4,7 @@
 
 /* e(G1, G2) as @noble/curves 2.4.0 computes it (bls12_381.pairing(G1.Point.BASE, G2.Point.BASE)), canonical
  * limbs in the order c0.c0.c0, c0.c0.c1, c0.c1.c0, ..., c1.c2.c1. */
-static const uint64_t E_G1_G2[12][FP_LIMBS] = {
+static const uint64_t E_G1_G2[12][CUZK_FP_LIMBS] = {
     {0xa84305aaca1789b6ULL, 0xb6d194f60839c508ULL, 0x3dd8e90ce98db3e7ULL, 0x272d441befa15c50ULL,
      0xa7b2d83168d0d727ULL, 0x1250ebd871fc0a92ULL},
     {0x59882a98eaa0170fULL, 0xf1a8943e50439f1dULL, 0xaf5af689452eafabULL, 0x68a84045483c92b7ULL,
@@ -31,125 +31,125 @@ static const uint64_t E_G1_G2[12][FP_LIMBS] = {
      0x068672cbd01a7ec7ULL, 0x0f41e58663bf08cfULL},
 };
 
-static void fp12_from_table(fp12_t *r, const uint64_t t[12][FP_LIMBS])
+static void fp12_from_table(cuzk_fp12_t *r, const uint64_t t[12][CUZK_FP_LIMBS])
 {
-    fp2_t *c[6] = {&r->c0.c0, &r->c0.c1, &r->c0.c2, &r->c1.c0, &r->c1.c1, &r->c1.c2};
+    cuzk_fp2_t *c[6] = {&r->c0.c0, &r->c0.c1, &r->c0.c2, &r->c1.c0, &r->c1.c1, &r->c1.c2};
     for (int i = 0; i < 6; i++) {
-        assert_int_equal(fp_from_limbs(&c[i]->c0, t[2 * i]), CUZK_OK);
-        assert_int_equal(fp_from_limbs(&c[i]->c1, t[2 * i + 1]), CUZK_OK);
+        assert_int_equal(cuzk_fp_from_limbs(&c[i]->c0, t[2 * i]), CUZK_OK);
+        assert_int_equal(cuzk_fp_from_limbs(&c[i]->c1, t[2 * i + 1]), CUZK_OK);
     }
 }
 
 static void test_known_answer(void **state)
 {
     (void)state;
-    g1_affine_t p;
-    g2_affine_t q;
-    fp12_t e, want;
-    g1_generator(&p);
-    g2_generator(&q);
-    pairing(&e, &p, &q);
+    cuzk_g1_affine_t p;
+    cuzk_g2_affine_t q;
+    cuzk_fp12_t e, want;
+    cuzk_g1_generator(&p);
+    cuzk_g2_generator(&q);
+    cuzk_pairing(&e, &p, &q);
     fp12_from_table(&want, E_G1_G2);
-    assert_true(fp12_eq(&e, &want));
+    assert_true(cuzk_fp12_eq(&e, &want));
 }
 
 /* e(G1, G2)^r = 1 and e(G1, G2) ≠ 1. */
 static void test_order_and_nondegeneracy(void **state)
 {
     (void)state;
-    g1_affine_t p;
-    g2_affine_t q;
-    fp12_t e, t;
-    g1_generator(&p);
-    g2_generator(&q);
-    pairing(&e, &p, &q);
-    assert_false(fp12_is_one(&e));
-    fp12_pow(&t, &e, FR_MODULUS, FR_LIMBS);
-    assert_true(fp12_is_one(&t));
+    cuzk_g1_affine_t p;
+    cuzk_g2_affine_t q;
+    cuzk_fp12_t e, t;
+    cuzk_g1_generator(&p);
+    cuzk_g2_generator(&q);
+    cuzk_pairing(&e, &p, &q);
+    assert_false(cuzk_fp12_is_one(&e));
+    cuzk_fp12_pow(&t, &e, CUZK_FR_MODULUS, CUZK_FR_LIMBS);
+    assert_true(cuzk_fp12_is_one(&t));
 }
 
-/* e(P, −Q)·e(P, Q) = 1 and e(−P, Q) = e(P, −Q) = e(P, Q)⁻¹, checked through multi_pairing_is_one. */
+/* e(P, −Q)·e(P, Q) = 1 and e(−P, Q) = e(P, −Q) = e(P, Q)⁻¹, checked through cuzk_multi_pairing_is_one. */
 static void test_negation(void **state)
 {
     (void)state;
-    g1_affine_t p[2];
-    g2_affine_t q[2];
-    g1_generator(&p[0]);
-    g2_generator(&q[0]);
+    cuzk_g1_affine_t p[2];
+    cuzk_g2_affine_t q[2];
+    cuzk_g1_generator(&p[0]);
+    cuzk_g2_generator(&q[0]);
     p[1] = p[0];
-    g2_affine_neg(&q[1], &q[0]);
-    assert_true(multi_pairing_is_one(p, q, 2));
-    g1_affine_neg(&p[1], &p[0]);
+    cuzk_g2_affine_neg(&q[1], &q[0]);
+    assert_true(cuzk_multi_pairing_is_one(p, q, 2));
+    cuzk_g1_affine_neg(&p[1], &p[0]);
     q[1] = q[0];
-    assert_true(multi_pairing_is_one(p, q, 2));
-    g1_affine_neg(&p[1], &p[0]);
-    g2_affine_neg(&q[1], &q[0]);
-    assert_false(multi_pairing_is_one(p, q, 2)); /* e(−P, −Q) = e(P, Q) */
+    assert_true(cuzk_multi_pairing_is_one(p, q, 2));
+    cuzk_g1_affine_neg(&p[1], &p[0]);
+    cuzk_g2_affine_neg(&q[1], &q[0]);
+    assert_false(cuzk_multi_pairing_is_one(p, q, 2)); /* e(−P, −Q) = e(P, Q) */
 }
 
 static void test_infinity(void **state)
 {
     (void)state;
-    g1_affine_t p, p0;
-    g2_affine_t q, q0;
-    fp12_t e;
-    g1_generator(&p);
-    g2_generator(&q);
-    g1_affine_set_infinity(&p0);
-    g2_affine_set_infinity(&q0);
-    pairing(&e, &p0, &q);
-    assert_true(fp12_is_one(&e));
-    pairing(&e, &p, &q0);
-    assert_true(fp12_is_one(&e));
-    pairing(&e, &p0, &q0);
-    assert_true(fp12_is_one(&e));
-    multi_pairing(&e, &p, &q, 0);
-    assert_true(fp12_is_one(&e));
+    cuzk_g1_affine_t p, p0;
+    cuzk_g2_affine_t q, q0;
+    cuzk_fp12_t e;
+    cuzk_g1_generator(&p);
+    cuzk_g2_generator(&q);
+    cuzk_g1_affine_set_infinity(&p0);
+    cuzk_g2_affine_set_infinity(&q0);
+    cuzk_pairing(&e, &p0, &q);
+    assert_true(cuzk_fp12_is_one(&e));
+    cuzk_pairing(&e, &p, &q0);
+    assert_true(cuzk_fp12_is_one(&e));
+    cuzk_pairing(&e, &p0, &q0);
+    assert_true(cuzk_fp12_is_one(&e));
+    cuzk_multi_pairing(&e, &p, &q, 0);
+    assert_true(cuzk_fp12_is_one(&e));
     /* an infinity pair in a batch contributes 1 */
-    g1_affine_t ps[3] = {p, p0, p};
-    g2_affine_t qs[3] = {q, q, q0};
-    fp12_t want;
-    multi_pairing(&e, ps, qs, 3);
-    pairing(&want, &p, &q);
-    assert_true(fp12_eq(&e, &want));
-    g2_prepared_t *prep = test_malloc(sizeof *prep);
-    g2_prepare(prep, &q0);
-    miller_loop_prepared(&e, &p, prep, 1);
-    assert_true(fp12_is_one(&e));
+    cuzk_g1_affine_t ps[3] = {p, p0, p};
+    cuzk_g2_affine_t qs[3] = {q, q, q0};
+    cuzk_fp12_t want;
+    cuzk_multi_pairing(&e, ps, qs, 3);
+    cuzk_pairing(&want, &p, &q);
+    assert_true(cuzk_fp12_eq(&e, &want));
+    cuzk_g2_prepared_t *prep = test_malloc(sizeof *prep);
+    cuzk_g2_prepare(prep, &q0);
+    cuzk_miller_loop_prepared(&e, &p, prep, 1);
+    assert_true(cuzk_fp12_is_one(&e));
     test_free(prep);
 }
 
 
 /* [k]G1 and [k]G2 for a scalar k (Fr element as canonical limbs). */
-static void g1_mul_gen(g1_affine_t *r, const fr_t *k)
+static void cuzk_g1_mul_gen(cuzk_g1_affine_t *r, const cuzk_fr_t *k)
 {
-    g1_affine_t g;
-    g1_jac_t t;
-    uint64_t l[FR_LIMBS];
-    g1_generator(&g);
-    g1_jac_from_affine(&t, &g);
-    fr_to_limbs(l, k);
-    g1_jac_mul(&t, &t, l, FR_LIMBS);
-    g1_jac_to_affine(r, &t);
+    cuzk_g1_affine_t g;
+    cuzk_g1_jac_t t;
+    uint64_t l[CUZK_FR_LIMBS];
+    cuzk_g1_generator(&g);
+    cuzk_g1_jac_from_affine(&t, &g);
+    cuzk_fr_to_limbs(l, k);
+    cuzk_g1_jac_mul(&t, &t, l, CUZK_FR_LIMBS);
+    cuzk_g1_jac_to_affine(r, &t);
 }
 
-static void g2_mul_gen(g2_affine_t *r, const fr_t *k)
+static void cuzk_g2_mul_gen(cuzk_g2_affine_t *r, const cuzk_fr_t *k)
 {
-    g2_affine_t g;
-    g2_jac_t t;
-    uint64_t l[FR_LIMBS];
-    g2_generator(&g);
-    g2_jac_from_affine(&t, &g);
-    fr_to_limbs(l, k);
-    g2_jac_mul(&t, &t, l, FR_LIMBS);
-    g2_jac_to_affine(r, &t);
+    cuzk_g2_affine_t g;
+    cuzk_g2_jac_t t;
+    uint64_t l[CUZK_FR_LIMBS];
+    cuzk_g2_generator(&g);
+    cuzk_g2_jac_from_affine(&t, &g);
+    cuzk_fr_to_limbs(l, k);
+    cuzk_g2_jac_mul(&t, &t, l, CUZK_FR_LIMBS);
+    cuzk_g2_jac_to_affine(r, &t);
 }
 
-static void fp12_pow_fr(fp12_t *r, const fp12_t *a, const fr_t *k)
+static void fp12_pow_fr(cuzk_fp12_t *r, const cuzk_fp12_t *a, const cuzk_fr_t *k)
 {
-    uint64_t l[FR_LIMBS];
-    fr_to_limbs(l, k);
-    fp12_pow(r, a, l, FR_LIMBS);
+    uint64_t l[CUZK_FR_LIMBS];
+    cuzk_fr_to_limbs(l, k);
+    cuzk_fp12_pow(r, a, l, CUZK_FR_LIMBS);
 }
 
 /* e(aP, bQ) = e(P, Q)^(ab) = e(abP, Q) = e(P, abQ) for random a, b and random P, Q. */
@@ -157,85 +157,85 @@ static void test_bilinearity(void **state)
 {
     (void)state;
     for (int i = 0; i < 2; i++) {
-        fr_t a, b, ab, s, t;
-        g1_affine_t p, ap, abp;
-        g2_affine_t q, bq, abq;
-        fp12_t e, e1, e2, e3;
+        cuzk_fr_t a, b, ab, s, t;
+        cuzk_g1_affine_t p, ap, abp;
+        cuzk_g2_affine_t q, bq, abq;
+        cuzk_fp12_t e, e1, e2, e3;
         test_rand_fr(&s);
         test_rand_fr(&t);
         test_rand_fr(&a);
         test_rand_fr(&b);
-        fr_mul(&ab, &a, &b);
-        g1_mul_gen(&p, &s);
-        g2_mul_gen(&q, &t);
-        fr_mul(&a, &a, &s); /* aP = [a·s]G1 */
-        g1_mul_gen(&ap, &a);
-        fr_mul(&b, &b, &t);
-        g2_mul_gen(&bq, &b);
-        fr_t abs, abt;
-        fr_mul(&abs, &ab, &s);
-        fr_mul(&abt, &ab, &t);
-        g1_mul_gen(&abp, &abs);
-        g2_mul_gen(&abq, &abt);
+        cuzk_fr_mul(&ab, &a, &b);
+        cuzk_g1_mul_gen(&p, &s);
+        cuzk_g2_mul_gen(&q, &t);
+        cuzk_fr_mul(&a, &a, &s); /* aP = [a·s]G1 */
+        cuzk_g1_mul_gen(&ap, &a);
+        cuzk_fr_mul(&b, &b, &t);
+        cuzk_g2_mul_gen(&bq, &b);
+        cuzk_fr_t abs, abt;
+        cuzk_fr_mul(&abs, &ab, &s);
+        cuzk_fr_mul(&abt, &ab, &t);
+        cuzk_g1_mul_gen(&abp, &abs);
+        cuzk_g2_mul_gen(&abq, &abt);
 
-        pairing(&e, &p, &q);
-        pairing(&e1, &ap, &bq);
+        cuzk_pairing(&e, &p, &q);
+        cuzk_pairing(&e1, &ap, &bq);
         fp12_pow_fr(&e2, &e, &ab);
-        assert_true(fp12_eq(&e1, &e2));
-        pairing(&e3, &abp, &q);
-        assert_true(fp12_eq(&e1, &e3));
-        pairing(&e3, &p, &abq);
-        assert_true(fp12_eq(&e1, &e3));
-        assert_false(fp12_eq(&e, &e1)); /* ab ≠ 1 with overwhelming probability: the check can fail */
+        assert_true(cuzk_fp12_eq(&e1, &e2));
+        cuzk_pairing(&e3, &abp, &q);
+        assert_true(cuzk_fp12_eq(&e1, &e3));
+        cuzk_pairing(&e3, &p, &abq);
+        assert_true(cuzk_fp12_eq(&e1, &e3));
+        assert_false(cuzk_fp12_eq(&e, &e1)); /* ab ≠ 1 with overwhelming probability: the check can fail */
     }
 }
 
 #define BATCH 10 /* more than one chunk of the shared-squaring Miller loop */
 
-/* multi_pairing = ∏ pairing; the Miller loops agree one by one, in a batch, and from prepared lines. */
+/* cuzk_multi_pairing = ∏ pairing; the Miller loops agree one by one, in a batch, and from prepared lines. */
 static void test_multi_and_prepared(void **state)
 {
     (void)state;
-    g1_affine_t p[BATCH];
-    g2_affine_t q[BATCH];
-    g2_prepared_t *prep = test_malloc(BATCH * sizeof *prep);
+    cuzk_g1_affine_t p[BATCH];
+    cuzk_g2_affine_t q[BATCH];
+    cuzk_g2_prepared_t *prep = test_malloc(BATCH * sizeof *prep);
     for (int i = 0; i < BATCH; i++) {
-        fr_t k;
+        cuzk_fr_t k;
         test_rand_fr(&k);
-        g1_mul_gen(&p[i], &k);
+        cuzk_g1_mul_gen(&p[i], &k);
         if (i < 3) {
             test_rand_fr(&k);
-            g2_mul_gen(&q[i], &k);
+            cuzk_g2_mul_gen(&q[i], &k);
         } else {
             q[i] = q[i % 3];
         }
-        g2_prepare(&prep[i], &q[i]);
+        cuzk_g2_prepare(&prep[i], &q[i]);
     }
-    fp12_t f, g, acc, e;
-    fp12_set_one(&acc);
+    cuzk_fp12_t f, g, acc, e;
+    cuzk_fp12_set_one(&acc);
     for (int i = 0; i < BATCH; i++) {
-        miller_loop(&f, &p[i], &q[i], 1);
-        miller_loop_prepared(&g, &p[i], &prep[i], 1);
-        assert_true(fp12_eq(&f, &g));
-        fp12_mul(&acc, &acc, &f);
+        cuzk_miller_loop(&f, &p[i], &q[i], 1);
+        cuzk_miller_loop_prepared(&g, &p[i], &prep[i], 1);
+        assert_true(cuzk_fp12_eq(&f, &g));
+        cuzk_fp12_mul(&acc, &acc, &f);
     }
-    miller_loop(&f, p, q, BATCH);
-    miller_loop_prepared(&g, p, prep, BATCH);
-    assert_true(fp12_eq(&f, &g));
-    final_exponentiation(&f, &f);
-    final_exponentiation(&acc, &acc);
-    assert_true(fp12_eq(&f, &acc));
-    multi_pairing(&e, p, q, BATCH);
-    assert_true(fp12_eq(&e, &acc));
+    cuzk_miller_loop(&f, p, q, BATCH);
+    cuzk_miller_loop_prepared(&g, p, prep, BATCH);
+    assert_true(cuzk_fp12_eq(&f, &g));
+    cuzk_final_exponentiation(&f, &f);
+    cuzk_final_exponentiation(&acc, &acc);
+    assert_true(cuzk_fp12_eq(&f, &acc));
+    cuzk_multi_pairing(&e, p, q, BATCH);
+    assert_true(cuzk_fp12_eq(&e, &acc));
     /* and the product of the first three full pairings */
-    fp12_t prod, t;
-    fp12_set_one(&prod);
+    cuzk_fp12_t prod, t;
+    cuzk_fp12_set_one(&prod);
     for (int i = 0; i < 3; i++) {
-        pairing(&t, &p[i], &q[i]);
-        fp12_mul(&prod, &prod, &t);
+        cuzk_pairing(&t, &p[i], &q[i]);
+        cuzk_fp12_mul(&prod, &prod, &t);
     }
-    multi_pairing(&e, p, q, 3);
-    assert_true(fp12_eq(&e, &prod));
+    cuzk_multi_pairing(&e, p, q, 3);
+    assert_true(cuzk_fp12_eq(&e, &prod));
     test_free(prep);
 }
 

@@ -5,8 +5,8 @@
 #include "testutil.h"
 #include "cuzk/pairing.h"
 
-void rand_fp6(fp6_t *r);
-void rand_fp12(fp12_t *r);
+void rand_fp6(cuzk_fp6_t *r);
+void rand_fp12(cuzk_fp12_t *r);
 
 extern const struct CMUnitTest tower_tests[];
 extern const size_t tower_tests_count;

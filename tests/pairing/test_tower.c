@@ -4,14 +4,14 @@
 
 #define ITER 20
 
-void rand_fp6(fp6_t *r)
+void rand_fp6(cuzk_fp6_t *r)
 {
     test_rand_fp2(&r->c0);
     test_rand_fp2(&r->c1);
     test_rand_fp2(&r->c2);
 }
 
-void rand_fp12(fp12_t *r)
+void rand_fp12(cuzk_fp12_t *r)
 {
     rand_fp6(&r->c0);
     rand_fp6(&r->c1);
@@ -21,60 +21,60 @@ static void test_fp6_laws(void **state)
 {
     (void)state;
     for (int i = 0; i < ITER; i++) {
-        fp6_t a, b, c, t0, t1, t2, v;
+        cuzk_fp6_t a, b, c, t0, t1, t2, v;
         rand_fp6(&a);
         rand_fp6(&b);
         rand_fp6(&c);
         /* (a + b)·c = a·c + b·c, a·b = b·a, (a·b)·c = a·(b·c) */
-        fp6_add(&t0, &a, &b);
-        fp6_mul(&t0, &t0, &c);
-        fp6_mul(&t1, &a, &c);
-        fp6_mul(&t2, &b, &c);
-        fp6_add(&t1, &t1, &t2);
-        assert_true(fp6_eq(&t0, &t1));
-        fp6_mul(&t0, &a, &b);
-        fp6_mul(&t1, &b, &a);
-        assert_true(fp6_eq(&t0, &t1));
-        fp6_mul(&t0, &t0, &c);
-        fp6_mul(&t1, &b, &c);
-        fp6_mul(&t1, &a, &t1);
-        assert_true(fp6_eq(&t0, &t1));
+        cuzk_fp6_add(&t0, &a, &b);
+        cuzk_fp6_mul(&t0, &t0, &c);
+        cuzk_fp6_mul(&t1, &a, &c);
+        cuzk_fp6_mul(&t2, &b, &c);
+        cuzk_fp6_add(&t1, &t1, &t2);
+        assert_true(cuzk_fp6_eq(&t0, &t1));
+        cuzk_fp6_mul(&t0, &a, &b);
+        cuzk_fp6_mul(&t1, &b, &a);
+        assert_true(cuzk_fp6_eq(&t0, &t1));
+        cuzk_fp6_mul(&t0, &t0, &c);
+        cuzk_fp6_mul(&t1, &b, &c);
+        cuzk_fp6_mul(&t1, &a, &t1);
+        assert_true(cuzk_fp6_eq(&t0, &t1));
         /* a² = a·a, a·a⁻¹ = 1, a − b + b = a */
-        fp6_sqr(&t0, &a);
-        fp6_mul(&t1, &a, &a);
-        assert_true(fp6_eq(&t0, &t1));
-        fp6_inv(&t0, &a);
-        fp6_mul(&t0, &t0, &a);
-        fp6_set_one(&t1);
-        assert_true(fp6_eq(&t0, &t1));
-        fp6_sub(&t0, &a, &b);
-        fp6_add(&t0, &t0, &b);
-        assert_true(fp6_eq(&t0, &a));
+        cuzk_fp6_sqr(&t0, &a);
+        cuzk_fp6_mul(&t1, &a, &a);
+        assert_true(cuzk_fp6_eq(&t0, &t1));
+        cuzk_fp6_inv(&t0, &a);
+        cuzk_fp6_mul(&t0, &t0, &a);
+        cuzk_fp6_set_one(&t1);
+        assert_true(cuzk_fp6_eq(&t0, &t1));
+        cuzk_fp6_sub(&t0, &a, &b);
+        cuzk_fp6_add(&t0, &t0, &b);
+        assert_true(cuzk_fp6_eq(&t0, &a));
         /* a·v by the shortcut and by full multiplication; v³ = ξ */
-        fp6_set_zero(&v);
-        fp2_set_one(&v.c1);
-        fp6_mul(&t0, &a, &v);
-        fp6_mul_by_nonresidue(&t1, &a);
-        assert_true(fp6_eq(&t0, &t1));
-        fp6_mul(&t0, &v, &v);
-        fp6_mul(&t0, &t0, &v);
-        assert_true(fp2_is_zero(&t0.c1) && fp2_is_zero(&t0.c2));
-        assert_true(fp_is_one(&t0.c0.c0) && fp_is_one(&t0.c0.c1));
+        cuzk_fp6_set_zero(&v);
+        cuzk_fp2_set_one(&v.c1);
+        cuzk_fp6_mul(&t0, &a, &v);
+        cuzk_fp6_mul_by_nonresidue(&t1, &a);
+        assert_true(cuzk_fp6_eq(&t0, &t1));
+        cuzk_fp6_mul(&t0, &v, &v);
+        cuzk_fp6_mul(&t0, &t0, &v);
+        assert_true(cuzk_fp2_is_zero(&t0.c1) && cuzk_fp2_is_zero(&t0.c2));
+        assert_true(cuzk_fp_is_one(&t0.c0.c0) && cuzk_fp_is_one(&t0.c0.c1));
         /* sparse products */
-        fp6_t s = b;
-        fp2_set_zero(&s.c2);
-        fp6_mul(&t0, &a, &s);
-        fp6_mul_by_01(&t1, &a, &s.c0, &s.c1);
-        assert_true(fp6_eq(&t0, &t1));
-        fp2_set_zero(&s.c0);
-        fp6_mul(&t0, &a, &s);
-        fp6_mul_by_1(&t1, &a, &s.c1);
-        assert_true(fp6_eq(&t0, &t1));
+        cuzk_fp6_t s = b;
+        cuzk_fp2_set_zero(&s.c2);
+        cuzk_fp6_mul(&t0, &a, &s);
+        cuzk_fp6_mul_by_01(&t1, &a, &s.c0, &s.c1);
+        assert_true(cuzk_fp6_eq(&t0, &t1));
+        cuzk_fp2_set_zero(&s.c0);
+        cuzk_fp6_mul(&t0, &a, &s);
+        cuzk_fp6_mul_by_1(&t1, &a, &s.c1);
+        assert_true(cuzk_fp6_eq(&t0, &t1));
         /* aliasing: output equal to an input */
         t0 = a;
-        fp6_mul(&t0, &t0, &t0);
-        fp6_sqr(&t1, &a);
-        assert_true(fp6_eq(&t0, &t1));
+        cuzk_fp6_mul(&t0, &t0, &t0);
+        cuzk_fp6_sqr(&t1, &a);
+        assert_true(cuzk_fp6_eq(&t0, &t1));
     }
 }
 
@@ -82,52 +82,52 @@ static void test_fp12_laws(void **state)
 {
     (void)state;
     for (int i = 0; i < ITER; i++) {
-        fp12_t a, b, c, t0, t1, t2;
+        cuzk_fp12_t a, b, c, t0, t1, t2;
         rand_fp12(&a);
         rand_fp12(&b);
         rand_fp12(&c);
-        fp12_add(&t0, &a, &b);
-        fp12_mul(&t0, &t0, &c);
-        fp12_mul(&t1, &a, &c);
-        fp12_mul(&t2, &b, &c);
-        fp12_add(&t1, &t1, &t2);
-        assert_true(fp12_eq(&t0, &t1));
-        fp12_mul(&t0, &a, &b);
-        fp12_mul(&t0, &t0, &c);
-        fp12_mul(&t1, &b, &c);
-        fp12_mul(&t1, &a, &t1);
-        assert_true(fp12_eq(&t0, &t1));
-        fp12_sqr(&t0, &a);
-        fp12_mul(&t1, &a, &a);
-        assert_true(fp12_eq(&t0, &t1));
-        fp12_inv(&t0, &a);
-        fp12_mul(&t0, &t0, &a);
-        assert_true(fp12_is_one(&t0));
-        assert_false(fp12_is_one(&a));
-        fp12_sub(&t0, &a, &b);
-        fp12_add(&t0, &t0, &b);
-        assert_true(fp12_eq(&t0, &a));
+        cuzk_fp12_add(&t0, &a, &b);
+        cuzk_fp12_mul(&t0, &t0, &c);
+        cuzk_fp12_mul(&t1, &a, &c);
+        cuzk_fp12_mul(&t2, &b, &c);
+        cuzk_fp12_add(&t1, &t1, &t2);
+        assert_true(cuzk_fp12_eq(&t0, &t1));
+        cuzk_fp12_mul(&t0, &a, &b);
+        cuzk_fp12_mul(&t0, &t0, &c);
+        cuzk_fp12_mul(&t1, &b, &c);
+        cuzk_fp12_mul(&t1, &a, &t1);
+        assert_true(cuzk_fp12_eq(&t0, &t1));
+        cuzk_fp12_sqr(&t0, &a);
+        cuzk_fp12_mul(&t1, &a, &a);
+        assert_true(cuzk_fp12_eq(&t0, &t1));
+        cuzk_fp12_inv(&t0, &a);
+        cuzk_fp12_mul(&t0, &t0, &a);
+        assert_true(cuzk_fp12_is_one(&t0));
+        assert_false(cuzk_fp12_is_one(&a));
+        cuzk_fp12_sub(&t0, &a, &b);
+        cuzk_fp12_add(&t0, &t0, &b);
+        assert_true(cuzk_fp12_eq(&t0, &a));
         /* w² = v */
-        fp12_t w;
-        fp12_set_zero(&w);
-        fp2_set_one(&w.c1.c0);
-        fp12_sqr(&t0, &w);
-        fp12_set_zero(&t1);
-        fp2_set_one(&t1.c0.c1);
-        assert_true(fp12_eq(&t0, &t1));
+        cuzk_fp12_t w;
+        cuzk_fp12_set_zero(&w);
+        cuzk_fp2_set_one(&w.c1.c0);
+        cuzk_fp12_sqr(&t0, &w);
+        cuzk_fp12_set_zero(&t1);
+        cuzk_fp2_set_one(&t1.c0.c1);
+        assert_true(cuzk_fp12_eq(&t0, &t1));
         /* line-shaped sparse product */
-        fp12_t l;
-        fp12_set_zero(&l);
+        cuzk_fp12_t l;
+        cuzk_fp12_set_zero(&l);
         l.c0.c0 = b.c0.c0;
         l.c0.c1 = b.c0.c1;
         l.c1.c1 = b.c1.c1;
-        fp12_mul(&t0, &a, &l);
-        fp12_mul_by_014(&t1, &a, &l.c0.c0, &l.c0.c1, &l.c1.c1);
-        assert_true(fp12_eq(&t0, &t1));
+        cuzk_fp12_mul(&t0, &a, &l);
+        cuzk_fp12_mul_by_014(&t1, &a, &l.c0.c0, &l.c0.c1, &l.c1.c1);
+        assert_true(cuzk_fp12_eq(&t0, &t1));
         /* conjugation is the p^6 power map */
-        fp12_conj(&t0, &a);
-        fp12_frobenius(&t1, &a, 6);
-        assert_true(fp12_eq(&t0, &t1));
+        cuzk_fp12_conj(&t0, &a);
+        cuzk_fp12_frobenius(&t1, &a, 6);
+        assert_true(cuzk_fp12_eq(&t0, &t1));
     }
 }
 
@@ -149,26 +149,26 @@ static void mul_limbs(uint64_t *out, const uint64_t *a, size_t na, const uint64_
 static void test_frobenius(void **state)
 {
     (void)state;
-    uint64_t p2[2 * FP_LIMBS], p3[3 * FP_LIMBS];
-    mul_limbs(p2, FP_MODULUS, FP_LIMBS, FP_MODULUS, FP_LIMBS);
-    mul_limbs(p3, p2, 2 * FP_LIMBS, FP_MODULUS, FP_LIMBS);
-    const uint64_t *pk[3] = {FP_MODULUS, p2, p3};
+    uint64_t p2[2 * CUZK_FP_LIMBS], p3[3 * CUZK_FP_LIMBS];
+    mul_limbs(p2, CUZK_FP_MODULUS, CUZK_FP_LIMBS, CUZK_FP_MODULUS, CUZK_FP_LIMBS);
+    mul_limbs(p3, p2, 2 * CUZK_FP_LIMBS, CUZK_FP_MODULUS, CUZK_FP_LIMBS);
+    const uint64_t *pk[3] = {CUZK_FP_MODULUS, p2, p3};
     for (int i = 0; i < 2; i++) {
-        fp12_t a, t0, t1;
+        cuzk_fp12_t a, t0, t1;
         rand_fp12(&a);
         for (unsigned k = 1; k <= 3; k++) {
-            fp12_frobenius(&t0, &a, k);
-            fp12_pow(&t1, &a, pk[k - 1], k * FP_LIMBS);
-            assert_true(fp12_eq(&t0, &t1));
-            fp6_t s0, s1;
-            fp6_frobenius(&s0, &a.c0, k);
-            assert_true(fp6_eq(&s0, &t1.c0)); /* Fp6 is stable under the map */
+            cuzk_fp12_frobenius(&t0, &a, k);
+            cuzk_fp12_pow(&t1, &a, pk[k - 1], k * CUZK_FP_LIMBS);
+            assert_true(cuzk_fp12_eq(&t0, &t1));
+            cuzk_fp6_t s0, s1;
+            cuzk_fp6_frobenius(&s0, &a.c0, k);
+            assert_true(cuzk_fp6_eq(&s0, &t1.c0)); /* Fp6 is stable under the map */
             (void)s1;
         }
         /* composition: frob(frob(a, 5), 7) = a */
-        fp12_frobenius(&t0, &a, 5);
-        fp12_frobenius(&t0, &t0, 7);
-        assert_true(fp12_eq(&t0, &a));
+        cuzk_fp12_frobenius(&t0, &a, 5);
+        cuzk_fp12_frobenius(&t0, &t0, 7);
+        assert_true(cuzk_fp12_eq(&t0, &a));
     }
 }
 
@@ -176,23 +176,23 @@ static void test_cyclotomic_sqr(void **state)
 {
     (void)state;
     for (int i = 0; i < ITER; i++) {
-        fp12_t a, m, t0, t1;
+        cuzk_fp12_t a, m, t0, t1;
         rand_fp12(&a);
         /* m = a^((p^6 − 1)(p^2 + 1)) lies in the cyclotomic subgroup */
-        fp12_inv(&t0, &a);
-        fp12_conj(&m, &a);
-        fp12_mul(&m, &m, &t0);
-        fp12_frobenius(&t0, &m, 2);
-        fp12_mul(&m, &m, &t0);
-        fp12_sqr(&t0, &m);
-        fp12_cyclotomic_sqr(&t1, &m);
-        assert_true(fp12_eq(&t0, &t1));
-        fp12_cyclotomic_sqr(&m, &m); /* aliasing */
-        assert_true(fp12_eq(&m, &t1));
+        cuzk_fp12_inv(&t0, &a);
+        cuzk_fp12_conj(&m, &a);
+        cuzk_fp12_mul(&m, &m, &t0);
+        cuzk_fp12_frobenius(&t0, &m, 2);
+        cuzk_fp12_mul(&m, &m, &t0);
+        cuzk_fp12_sqr(&t0, &m);
+        cuzk_fp12_cyclotomic_sqr(&t1, &m);
+        assert_true(cuzk_fp12_eq(&t0, &t1));
+        cuzk_fp12_cyclotomic_sqr(&m, &m); /* aliasing */
+        assert_true(cuzk_fp12_eq(&m, &t1));
         /* and it is not a general squaring */
-        fp12_sqr(&t0, &a);
-        fp12_cyclotomic_sqr(&t1, &a);
-        assert_false(fp12_eq(&t0, &t1));
+        cuzk_fp12_sqr(&t0, &a);
+        cuzk_fp12_cyclotomic_sqr(&t1, &a);
+        assert_false(cuzk_fp12_eq(&t0, &t1));
     }
 }
 

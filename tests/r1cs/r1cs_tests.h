@@ -11,19 +11,19 @@ typedef struct {
     uint32_t ni, na;
     uint64_t rows;
     /* every term as entered (unsorted, repeats kept): the naive reference */
-    struct test_entry { uint64_t row; uint32_t col; uint8_t k; fr_t coeff; } *ent;
+    struct test_entry { uint64_t row; uint32_t col; uint8_t k; cuzk_fr_t coeff; } *ent;
     size_t nent;
-    fr_t *z;        /* satisfying witness */
-    r1cs_t *r;
+    cuzk_fr_t *z;        /* satisfying witness */
+    cuzk_r1cs_t *r;
 } test_circuit;
 
 void test_circuit_make(test_circuit *t, uint32_t ni, uint32_t na_free, uint64_t rows);
 void test_circuit_free(test_circuit *t);
 /* Naive out[i] = Σ coeff·z[col] over the entries of matrix k. */
-void test_circuit_eval(const test_circuit *t, int k, const fr_t *z, fr_t *out);
+void test_circuit_eval(const test_circuit *t, int k, const cuzk_fr_t *z, cuzk_fr_t *out);
 /* Lowest row where the entries say z is unsatisfied; UINT64_MAX when none. */
-uint64_t test_circuit_first_bad(const test_circuit *t, const fr_t *z);
-bool test_r1cs_equal(const r1cs_t *x, const r1cs_t *y);
+uint64_t test_circuit_first_bad(const test_circuit *t, const cuzk_fr_t *z);
+bool test_r1cs_equal(const cuzk_r1cs_t *x, const cuzk_r1cs_t *y);
 /* A unique temporary path (caller unlinks). */
 void test_tmp_path(char *out, size_t len, const char *suffix);
 

@@ -12,10 +12,10 @@ static const uint64_t BN254_R[4] = {0x43e1f593f0000001ULL, 0x2833e84879b97091ULL
                                     0x30644e72e131a029ULL};
 
 /* ---- a tiny iden3 container writer (tbuf from testutil.h) ---- */
-static void tb_fr(tbuf *b, const fr_t *x)
+static void tb_fr(tbuf *b, const cuzk_fr_t *x)
 {
     uint8_t le[32];
-    fr_to_bytes_le(le, x);
+    cuzk_fr_to_bytes_le(le, x);
     tb_put(b, le, 32);
 }
 
@@ -52,23 +52,23 @@ static void test_wtns_round_trip(void **state)
 {
     (void)state;
     enum { N = 57 };
-    fr_t w[N];
+    cuzk_fr_t w[N];
     for (int i = 0; i < N; i++) test_rand_fr(&w[i]);
-    fr_set_one(&w[0]);
+    cuzk_fr_set_one(&w[0]);
     uint8_t *buf;
     size_t len;
-    assert_int_equal(r1cs_wtns_encode(w, N, &buf, &len), CUZK_OK);
+    assert_int_equal(cuzk_r1cs_wtns_encode(w, N, &buf, &len), CUZK_OK);
     assert_int_equal(len, 12 + 12 + 40 + 12 + 32 * N);
     /* the layout of the spec: section 1 = n8, r, count; section 2 = canonical LE values */
     assert_memory_equal(buf, "wtns", 4);
-    assert_memory_equal(buf + 28, FR_MODULUS, 32);
+    assert_memory_equal(buf + 28, CUZK_FR_MODULUS, 32);
     uint8_t le[32];
-    fr_to_bytes_le(le, &w[5]);
+    cuzk_fr_to_bytes_le(le, &w[5]);
     assert_memory_equal(buf + 76 + 5 * 32, le, 32);
-    fr_t *got;
+    cuzk_fr_t *got;
     uint64_t n;
-    r1cs_err err;
-    assert_int_equal(r1cs_wtns_parse(buf, len, NULL, &got, &n, &err), CUZK_OK);
+    cuzk_r1cs_err err;
+    assert_int_equal(cuzk_r1cs_wtns_parse(buf, len, NULL, &got, &n, &err), CUZK_OK);
     assert_int_equal(n, N);
     assert_memory_equal(got, w, sizeof w);
     free(got);
@@ -76,28 +76,28 @@ static void test_wtns_round_trip(void **state)
     /* through a file, against a circuit with the right and a wrong variable count */
     char path[128];
     test_tmp_path(path, sizeof path, ".wtns");
-    assert_int_equal(r1cs_wtns_save(w, N, path, &err), CUZK_OK);
+    assert_int_equal(cuzk_r1cs_wtns_save(w, N, path, &err), CUZK_OK);
     test_circuit t;
     test_circuit_make(&t, 2, N - 2 - 3, 3); /* 2 inputs + (N-5) free + 3 out = N variables */
-    assert_int_equal(r1cs_wtns_load(path, t.r, &got, &n, &err), CUZK_OK);
+    assert_int_equal(cuzk_r1cs_wtns_load(path, t.r, &got, &n, &err), CUZK_OK);
     assert_memory_equal(got, w, sizeof w);
     free(got);
     test_circuit_free(&t);
     test_circuit_make(&t, 2, 10, 3);
-    assert_int_equal(r1cs_wtns_load(path, t.r, &got, &n, &err), CUZK_ERR_MISMATCH);
+    assert_int_equal(cuzk_r1cs_wtns_load(path, t.r, &got, &n, &err), CUZK_ERR_MISMATCH);
     assert_null(got);
     test_circuit_free(&t);
     unlink(path);
-    assert_int_equal(r1cs_wtns_load(path, NULL, &got, &n, &err), CUZK_ERR_IO);
+    assert_int_equal(cuzk_r1cs_wtns_load(path, NULL, &got, &n, &err), CUZK_ERR_IO);
     free(buf);
 }
 
 static cuzk_status wtns_status(const uint8_t *buf, size_t len)
 {
-    fr_t *w = (fr_t *)1;
+    cuzk_fr_t *w = (cuzk_fr_t *)1;
     uint64_t n;
-    r1cs_err err = {{0}};
-    cuzk_status s = r1cs_wtns_parse(buf, len, NULL, &w, &n, &err);
+    cuzk_r1cs_err err = {{0}};
+    cuzk_status s = cuzk_r1cs_wtns_parse(buf, len, NULL, &w, &n, &err);
     if (s == CUZK_OK) {
         free(w);
     } else {
@@ -112,14 +112,14 @@ static uint8_t *wtns_variant(int variant, size_t *len)
 {
     enum { N = 4 };
     tsec s[3] = {{1, {0}}, {2, {0}}, {2, {0}}};
-    field_header(&s[0].body, variant == 1 ? BN254_R : FR_MODULUS);
+    field_header(&s[0].body, variant == 1 ? BN254_R : CUZK_FR_MODULUS);
     tb_u32(&s[0].body, variant == 2 ? N + 1 : N);
     for (int i = 0; i < N; i++) {
-        fr_t x;
-        fr_from_u64(&x, (uint64_t)i + 1);
+        cuzk_fr_t x;
+        cuzk_fr_from_u64(&x, (uint64_t)i + 1);
         tb_fr(&s[1].body, &x);
     }
-    if (variant == 3) memcpy(s[1].body.p + 64, FR_MODULUS, 32); /* value 2 = r */
+    if (variant == 3) memcpy(s[1].body.p + 64, CUZK_FR_MODULUS, 32); /* value 2 = r */
     if (variant == 4) s[0].body.p[0] = 48;                      /* field size 48 */
     if (variant == 5) tb_u32(&s[0].body, 0);                    /* header section too long */
     tb_put(&s[2].body, s[1].body.p, s[1].body.len);
@@ -180,7 +180,7 @@ static uint8_t *circom_from_circuit(const test_circuit *t, const int *order, int
 {
     tsec s[4] = {{1, {0}}, {2, {0}}, {3, {0}}, {4, {0}}};
     circom_header h = {t->ni + t->na, 1, t->ni - 2, 3, (uint32_t)t->rows};
-    circom_header_body(&s[0].body, &h, FR_MODULUS);
+    circom_header_body(&s[0].body, &h, CUZK_FR_MODULUS);
     size_t e = 0;
     for (uint64_t i = 0; i < t->rows; i++) {
         for (uint8_t k = 0; k < 3; k++) {
@@ -204,11 +204,11 @@ static uint8_t *circom_from_circuit(const test_circuit *t, const int *order, int
 
 static cuzk_status circom_status(const uint8_t *buf, size_t len)
 {
-    r1cs_t *r = (r1cs_t *)1;
-    r1cs_err err = {{0}};
-    cuzk_status s = r1cs_circom_parse(buf, len, &r, &err);
+    cuzk_r1cs_t *r = (cuzk_r1cs_t *)1;
+    cuzk_r1cs_err err = {{0}};
+    cuzk_status s = cuzk_r1cs_circom_parse(buf, len, &r, &err);
     if (s == CUZK_OK) {
-        r1cs_free(r);
+        cuzk_r1cs_free(r);
     } else {
         assert_null(r);
         assert_true(err.msg[0] != '\0');
@@ -225,22 +225,22 @@ static void test_circom_import(void **state)
     for (int o = 0; o < 4; o++) {
         size_t len;
         uint8_t *img = circom_from_circuit(&t, orders[o], o == 1 ? 2 : 4, &len);
-        r1cs_t *r;
-        r1cs_err err;
-        assert_int_equal(r1cs_circom_parse(img, len, &r, &err), CUZK_OK);
+        cuzk_r1cs_t *r;
+        cuzk_r1cs_err err;
+        assert_int_equal(cuzk_r1cs_circom_parse(img, len, &r, &err), CUZK_OK);
         /* the same matrices, so the same canonical system and identity as the builder produced */
         assert_true(test_r1cs_equal(r, t.r));
-        assert_int_equal(r1cs_check(r, t.z, 1, NULL), CUZK_OK);
-        r1cs_free(r);
+        assert_int_equal(cuzk_r1cs_check(r, t.z, 1, NULL), CUZK_OK);
+        cuzk_r1cs_free(r);
         if (o == 0) {
             char path[128];
             test_tmp_path(path, sizeof path, ".r1cs");
             FILE *f = fopen(path, "wb");
             assert_int_equal(fwrite(img, 1, len, f), len);
             fclose(f);
-            assert_int_equal(r1cs_circom_load(path, &r, &err), CUZK_OK);
+            assert_int_equal(cuzk_r1cs_circom_load(path, &r, &err), CUZK_OK);
             assert_true(test_r1cs_equal(r, t.r));
-            r1cs_free(r);
+            cuzk_r1cs_free(r);
             unlink(path);
         }
         free(img);
@@ -257,15 +257,15 @@ static uint8_t *multiplier(int variant, size_t *len)
     if (variant == 2) h.ncons = UINT32_MAX; /* more constraints than bytes */
     if (variant == 3) h.nwires = 0x80000005u;
     if (variant == 4) h.nprv_in = 3; /* more private inputs than wires left */
-    circom_header_body(&s[0].body, &h, variant == 5 ? BN254_R : FR_MODULUS);
-    fr_t one, minus_one;
-    fr_set_one(&one);
-    fr_neg(&minus_one, &one);
+    circom_header_body(&s[0].body, &h, variant == 5 ? BN254_R : CUZK_FR_MODULUS);
+    cuzk_fr_t one, minus_one;
+    cuzk_fr_set_one(&one);
+    cuzk_fr_neg(&minus_one, &one);
     tbuf *c = &s[1].body;
     tb_u32(c, variant == 6 ? 100000 : 1); /* A = -a */
     tb_u32(c, variant == 7 ? 4 : 2);     /* wire 4 does not exist */
     if (variant == 8) {
-        tb_put(c, FR_MODULUS, 32); /* coefficient r */
+        tb_put(c, CUZK_FR_MODULUS, 32); /* coefficient r */
     } else {
         tb_fr(c, &minus_one);
     }
@@ -301,18 +301,18 @@ static void test_circom_rejections(void **state)
     /* the valid multiplier: c = a·b with witness (1, 6, 2, 3), and truncation at every byte */
     size_t len;
     uint8_t *img = multiplier(0, &len);
-    r1cs_t *r;
-    assert_int_equal(r1cs_circom_parse(img, len, &r, NULL), CUZK_OK);
+    cuzk_r1cs_t *r;
+    assert_int_equal(cuzk_r1cs_circom_parse(img, len, &r, NULL), CUZK_OK);
     assert_int_equal(r->num_inputs, 2);
     assert_int_equal(r->num_aux, 2);
-    fr_t z[4];
-    for (int i = 0; i < 4; i++) fr_from_u64(&z[i], (uint64_t[]){1, 6, 2, 3}[i]);
-    assert_int_equal(r1cs_check(r, z, 1, NULL), CUZK_OK);
-    fr_from_u64(&z[1], 7);
+    cuzk_fr_t z[4];
+    for (int i = 0; i < 4; i++) cuzk_fr_from_u64(&z[i], (uint64_t[]){1, 6, 2, 3}[i]);
+    assert_int_equal(cuzk_r1cs_check(r, z, 1, NULL), CUZK_OK);
+    cuzk_fr_from_u64(&z[1], 7);
     uint64_t bad = 9;
-    assert_int_equal(r1cs_check(r, z, 1, &bad), CUZK_ERR_R1CS_UNSATISFIED);
+    assert_int_equal(cuzk_r1cs_check(r, z, 1, &bad), CUZK_ERR_R1CS_UNSATISFIED);
     assert_int_equal(bad, 0);
-    r1cs_free(r);
+    cuzk_r1cs_free(r);
     for (size_t n = 0; n < len; n++) assert_int_equal(circom_status(img, n), CUZK_ERR_TRUNCATED);
     img[0] = 'R';
     assert_int_equal(circom_status(img, len), CUZK_ERR_BAD_MAGIC);

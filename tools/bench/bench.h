@@ -16,8 +16,8 @@ typedef struct {
     int min_log2;       /* --gpu proofs: smallest size (0 = all) */
 
     bool gpu;           /* --gpu: the CUDA backend's benchmarks instead (lines carry "device": "gpu") */
-    long msm_variant, ntt_variant; /* --gpu: gpu_msm_set_variant / gpu_ntt_set_variant first; −1 = the default */
-    bool msm_profile;   /* --gpu: gpu_msm_set_profile(1) */
+    long msm_variant, ntt_variant; /* --gpu: cuzk_gpu_msm_set_variant / cuzk_gpu_ntt_set_variant first; −1 = the default */
+    bool msm_profile;   /* --gpu: cuzk_gpu_msm_set_profile(1) */
 } bench_opts;
 
 bool bench_selected(const bench_opts *o, const char *name);
@@ -39,10 +39,10 @@ void bench_micro_groth16(const bench_opts *o);
 /* One proof (best of two) reported as `name`, then its per-phase lines prove_<phase>, for any circuit, key and
  * witness (size: the number to report, e.g. the constraint count), at the thread counts of bench_thread_set. For a
  * SNARKJS key the circuit may be NULL. */
-void bench_groth16_prove(const bench_opts *o, const char *name, const r1cs_t *r, const groth16_pk *pk, const fr_t *z,
+void bench_groth16_prove(const bench_opts *o, const char *name, const cuzk_r1cs_t *r, const cuzk_groth16_pk *pk, const cuzk_fr_t *z,
                          uint64_t size);
 
-/* `cuzk-bench prove`: groth16_prove on synthetic PoRep-shaped circuits (circuits.h) of 2^16, 2^18, ... up to
+/* `cuzk-bench prove`: cuzk_groth16_prove on synthetic PoRep-shaped circuits (circuits.h) of 2^16, 2^18, ... up to
  * o->max_log2, keys cached under ~/.cache/cuzk-bench/; lines "prove", "prove_<phase>" and "prove_peak_rss" (MB). */
 void bench_prove_gen(const bench_opts *o);
 /* The benchmarks' key cache, $XDG_CACHE_HOME/cuzk-bench or ~/.cache/cuzk-bench, created when missing. */

@@ -28,10 +28,10 @@ bool floor_rates_measure(floor_rates *r)
 {
     const size_t threads = (size_t)1 << 20;
     double ns[3];
-    static const gpu_ff_op ops[3] = {GPU_FR_MUL_EO, GPU_FP_MUL_EO, GPU_FP2_MUL_EO};
+    static const cuzk_gpu_ff_op ops[3] = {CUZK_GPU_FR_MUL_EO, CUZK_GPU_FP_MUL_EO, CUZK_GPU_FP2_MUL_EO};
     for (int i = 0; i < 3; i++)
-        if (gpu_ff_throughput(ops[i], threads, 256, &ns[i]) != CUZK_OK) return false;
-    r->fr_ps = ns[0] * 1e3, r->fp_ps = ns[1] * 1e3, r->fp2_ps = ns[2] * 1e3;
+        if (cuzk_gpu_ff_throughput(ops[i], threads, 256, &ns[i]) != CUZK_OK) return false;
+    r->cuzk_fr_ps = ns[0] * 1e3, r->cuzk_fp_ps = ns[1] * 1e3, r->cuzk_fp2_ps = ns[2] * 1e3;
     return true;
 }
 
@@ -72,18 +72,18 @@ void bench_floor_gpu(const bench_opts *o)
     (void)o;
     floor_rates r;
     if (!floor_rates_measure(&r)) {
-        fprintf(stderr, "cuzk-bench: gpu_floor: %s\n", gpu_last_error());
+        fprintf(stderr, "cuzk-bench: gpu_floor: %s\n", cuzk_gpu_last_error());
         return;
     }
-    bench_gpu_line("gpu_floor_rate_fr", 1, r.fr_ps, "ps", NULL);
-    bench_gpu_line("gpu_floor_rate_fp", 1, r.fp_ps, "ps", NULL);
-    bench_gpu_line("gpu_floor_rate_fp2", 1, r.fp2_ps, "ps", NULL);
+    bench_gpu_line("gpu_floor_rate_fr", 1, r.cuzk_fr_ps, "ps", NULL);
+    bench_gpu_line("gpu_floor_rate_fp", 1, r.cuzk_fp_ps, "ps", NULL);
+    bench_gpu_line("gpu_floor_rate_fp2", 1, r.cuzk_fp2_ps, "ps", NULL);
     static const char *const names[] = {"gpu_floor_ntt", "gpu_floor_g1_msm", "gpu_floor_g2_msm"};
     for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++) {
         uint64_t n = (uint64_t)1 << targets[i].log2;
         int kind = targets[i].kind;
         double muls = kind == FLOOR_NTT ? floor_ntt_muls(targets[i].log2) : floor_msm_muls(n);
-        double ms = floor_ms(muls, kind == FLOOR_NTT ? r.fr_ps : kind == FLOOR_G1 ? r.fp_ps : r.fp2_ps);
+        double ms = floor_ms(muls, kind == FLOOR_NTT ? r.cuzk_fr_ps : kind == FLOOR_G1 ? r.cuzk_fp_ps : r.cuzk_fp2_ps);
         char extra[160];
         snprintf(extra, sizeof extra,
                  ", \"muls\": %.4g, \"goal_ms\": %.2f, \"sppark_ms\": %.2f, \"goal_over_floor\": %.3f",

@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 typedef struct {
-    double fr_ps, fp_ps, fp2_ps; /* device time per multiplication, back to back on the whole device */
+    double cuzk_fr_ps, cuzk_fp_ps, cuzk_fp2_ps; /* device time per multiplication, back to back on the whole device */
 } floor_rates;
 
 bool floor_rates_measure(floor_rates *r);

@@ -1,5 +1,5 @@
 /* Circuit micro-benchmarks.
- *   synthetic_witness  one witness of the synthetic PoRep-shaped system (circuits_synthetic_witness_into, what each
+ *   synthetic_witness  one witness of the synthetic PoRep-shaped system (cuzk_circuits_synthetic_witness_into, what each
  *                      engine synthesis worker runs per partition), at 2^20 and up to --max-log2 in steps of 2
  *                      (ms per witness; the line's "ns_per_var" is the time per variable and thread) */
 #include <stdio.h>
@@ -14,8 +14,8 @@ void bench_micro_circuits(const bench_opts *o)
     int threads[2];
     int nt = bench_thread_set(o, threads);
     for (unsigned log = 20; log <= (unsigned)o->max_log2; log += 2) {
-        uint64_t n = circuits_synthetic_num_vars(log);
-        fr_t *z = malloc(n * sizeof(fr_t));
+        uint64_t n = cuzk_circuits_synthetic_num_vars(log);
+        cuzk_fr_t *z = malloc(n * sizeof(cuzk_fr_t));
         if (z == NULL) {
             fprintf(stderr, "cuzk-bench: synthetic_witness: out of memory at 2^%u\n", log);
             return;
@@ -25,7 +25,7 @@ void bench_micro_circuits(const bench_opts *o)
             double best = -1;
             for (int rep = 0; rep < 3; rep++) {
                 double t0 = bench_now_ns();
-                cuzk_status s = circuits_synthetic_witness_into(log, 1, 2 + (uint64_t)rep, (unsigned)threads[ti], z, n,
+                cuzk_status s = cuzk_circuits_synthetic_witness_into(log, 1, 2 + (uint64_t)rep, (unsigned)threads[ti], z, n,
                                                                 &err);
                 double dt = bench_now_ns() - t0;
                 if (s != CUZK_OK) {

@@ -6,35 +6,35 @@
 #define BASES 64
 #define REPS 5
 
-static g1_affine_t g1_bases[BASES];
-static g2_affine_t g2_bases[BASES];
+static cuzk_g1_affine_t cuzk_g1_bases[BASES];
+static cuzk_g2_affine_t cuzk_g2_bases[BASES];
 
 /* Distinct non-trivial points: [7^i·c]G for a public c. */
 static void make_bases(void)
 {
-    g1_jac_t j1[BASES];
-    g2_jac_t j2[BASES];
-    g1_affine_t g1;
-    g2_affine_t g2;
-    g1_generator(&g1);
-    g2_generator(&g2);
+    cuzk_g1_jac_t j1[BASES];
+    cuzk_g2_jac_t j2[BASES];
+    cuzk_g1_affine_t g1;
+    cuzk_g2_affine_t g2;
+    cuzk_g1_generator(&g1);
+    cuzk_g2_generator(&g2);
     uint64_t k[2] = {0x9e3779b97f4a7c15ULL, 0x0123456789abcdefULL};
     for (int i = 0; i < BASES; i++) {
-        g1_jac_from_affine(&j1[i], &g1);
-        g2_jac_from_affine(&j2[i], &g2);
-        g1_jac_mul(&j1[i], &j1[i], k, 2);
-        g2_jac_mul(&j2[i], &j2[i], k, 2);
+        cuzk_g1_jac_from_affine(&j1[i], &g1);
+        cuzk_g2_jac_from_affine(&j2[i], &g2);
+        cuzk_g1_jac_mul(&j1[i], &j1[i], k, 2);
+        cuzk_g2_jac_mul(&j2[i], &j2[i], k, 2);
         k[0] = k[0] * 7 + 1;
         k[1] ^= k[0];
     }
-    g1_jac_batch_to_affine(g1_bases, j1, BASES);
-    g2_jac_batch_to_affine(g2_bases, j2, BASES);
+    cuzk_g1_jac_batch_to_affine(cuzk_g1_bases, j1, BASES);
+    cuzk_g2_jac_batch_to_affine(cuzk_g2_bases, j2, BASES);
 }
 
-static void start_g1(g1_jac_t *acc)
+static void start_g1(cuzk_g1_jac_t *acc)
 {
-    g1_jac_from_affine(acc, &g1_bases[BASES - 1]);
-    g1_jac_dbl(acc, acc); /* Z ≠ 1, as in real chains */
+    cuzk_g1_jac_from_affine(acc, &cuzk_g1_bases[BASES - 1]);
+    cuzk_g1_jac_dbl(acc, acc); /* Z ≠ 1, as in real chains */
 }
 
 void bench_micro_ec(const bench_opts *o)
@@ -49,10 +49,10 @@ void bench_micro_ec(const bench_opts *o)
         enum { N = 200000 };
         double best = 1e300;
         for (int rep = 0; rep < REPS; rep++) {
-            g1_jac_t acc;
+            cuzk_g1_jac_t acc;
             start_g1(&acc);
             double t0 = bench_now_ns();
-            for (int i = 0; i < N; i++) g1_jac_add_affine(&acc, &acc, &g1_bases[i % BASES]);
+            for (int i = 0; i < N; i++) cuzk_g1_jac_add_affine(&acc, &acc, &cuzk_g1_bases[i % BASES]);
             double dt = bench_now_ns() - t0;
             BENCH_KEEP(acc);
             if (dt < best) best = dt;
@@ -63,11 +63,11 @@ void bench_micro_ec(const bench_opts *o)
         enum { N = 200000 };
         double best = 1e300;
         for (int rep = 0; rep < REPS; rep++) {
-            g1_xyzz_t acc;
-            g1_xyzz_from_affine(&acc, &g1_bases[BASES - 1]);
-            g1_xyzz_dbl(&acc, &acc);
+            cuzk_g1_xyzz_t acc;
+            cuzk_g1_xyzz_from_affine(&acc, &cuzk_g1_bases[BASES - 1]);
+            cuzk_g1_xyzz_dbl(&acc, &acc);
             double t0 = bench_now_ns();
-            for (int i = 0; i < N; i++) g1_xyzz_add_affine(&acc, &acc, &g1_bases[i % BASES]);
+            for (int i = 0; i < N; i++) cuzk_g1_xyzz_add_affine(&acc, &acc, &cuzk_g1_bases[i % BASES]);
             double dt = bench_now_ns() - t0;
             BENCH_KEEP(acc);
             if (dt < best) best = dt;
@@ -78,10 +78,10 @@ void bench_micro_ec(const bench_opts *o)
         enum { N = 200000 };
         double best = 1e300;
         for (int rep = 0; rep < REPS; rep++) {
-            g1_jac_t acc;
+            cuzk_g1_jac_t acc;
             start_g1(&acc);
             double t0 = bench_now_ns();
-            for (int i = 0; i < N; i++) g1_jac_dbl(&acc, &acc);
+            for (int i = 0; i < N; i++) cuzk_g1_jac_dbl(&acc, &acc);
             double dt = bench_now_ns() - t0;
             BENCH_KEEP(acc);
             if (dt < best) best = dt;
@@ -92,11 +92,11 @@ void bench_micro_ec(const bench_opts *o)
         enum { N = 50000 };
         double best = 1e300;
         for (int rep = 0; rep < REPS; rep++) {
-            g2_jac_t acc;
-            g2_jac_from_affine(&acc, &g2_bases[BASES - 1]);
-            g2_jac_dbl(&acc, &acc);
+            cuzk_g2_jac_t acc;
+            cuzk_g2_jac_from_affine(&acc, &cuzk_g2_bases[BASES - 1]);
+            cuzk_g2_jac_dbl(&acc, &acc);
             double t0 = bench_now_ns();
-            for (int i = 0; i < N; i++) g2_jac_add_affine(&acc, &acc, &g2_bases[i % BASES]);
+            for (int i = 0; i < N; i++) cuzk_g2_jac_add_affine(&acc, &acc, &cuzk_g2_bases[i % BASES]);
             double dt = bench_now_ns() - t0;
             BENCH_KEEP(acc);
             if (dt < best) best = dt;
@@ -107,14 +107,14 @@ void bench_micro_ec(const bench_opts *o)
         enum { N = 100 };
         double best = 1e300;
         for (int rep = 0; rep < REPS; rep++) {
-            g1_jac_t acc;
-            fr_t k;
-            uint64_t l[FR_LIMBS] = {0x243f6a8885a308d3ULL, 0x13198a2e03707344ULL, 0xa4093822299f31d0ULL,
+            cuzk_g1_jac_t acc;
+            cuzk_fr_t k;
+            uint64_t l[CUZK_FR_LIMBS] = {0x243f6a8885a308d3ULL, 0x13198a2e03707344ULL, 0xa4093822299f31d0ULL,
                                     0x082efa98ec4e6c89ULL};
-            fr_from_limbs_reduce(&k, l);
+            cuzk_fr_from_limbs_reduce(&k, l);
             start_g1(&acc);
             double t0 = bench_now_ns();
-            for (int i = 0; i < N; i++) g1_jac_mul_ct(&acc, &acc, &k);
+            for (int i = 0; i < N; i++) cuzk_g1_jac_mul_ct(&acc, &acc, &k);
             double dt = bench_now_ns() - t0;
             BENCH_KEEP(acc);
             if (dt < best) best = dt;
@@ -127,7 +127,7 @@ void bench_micro_ec(const bench_opts *o)
         for (int rep = 0; rep < REPS; rep++) {
             int ok = 0;
             double t0 = bench_now_ns();
-            for (int i = 0; i < N; i++) ok += g1_affine_in_subgroup(&g1_bases[i % BASES]);
+            for (int i = 0; i < N; i++) ok += cuzk_g1_affine_in_subgroup(&cuzk_g1_bases[i % BASES]);
             double dt = bench_now_ns() - t0;
             BENCH_KEEP(ok);
             if (dt < best) best = dt;
@@ -140,7 +140,7 @@ void bench_micro_ec(const bench_opts *o)
         for (int rep = 0; rep < REPS; rep++) {
             int ok = 0;
             double t0 = bench_now_ns();
-            for (int i = 0; i < N; i++) ok += g2_affine_in_subgroup(&g2_bases[i % BASES]);
+            for (int i = 0; i < N; i++) ok += cuzk_g2_affine_in_subgroup(&cuzk_g2_bases[i % BASES]);
             double dt = bench_now_ns() - t0;
             BENCH_KEEP(ok);
             if (dt < best) best = dt;

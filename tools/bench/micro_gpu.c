@@ -17,7 +17,7 @@ static void report(const char *name, uint64_t size, double value, const char *un
 
 static int fail(const char *what, cuzk_status st)
 {
-    fprintf(stderr, "cuzk-bench: %s: %s: %s\n", what, cuzk_status_str(st), gpu_last_error());
+    fprintf(stderr, "cuzk-bench: %s: %s: %s\n", what, cuzk_status_str(st), cuzk_gpu_last_error());
     return 0;
 }
 
@@ -29,19 +29,19 @@ static int cmp_double(const void *a, const void *b)
 
 static void bench_ff(const bench_opts *o)
 {
-    static const struct { gpu_ff_op op; const char *name; } ops[] = {
-        {GPU_FR_MUL, "gpu_fr_mul"}, {GPU_FR_MUL64, "gpu_fr_mul64"}, {GPU_FR_ADD, "gpu_fr_add"},
-        {GPU_FR_MUL_SPECIAL, "gpu_fr_mul_special"}, {GPU_FP_MUL, "gpu_fp_mul"}, {GPU_FP_MUL64, "gpu_fp_mul64"}, {GPU_FP2_MUL, "gpu_fp2_mul"},
-        {GPU_FR_MUL28, "gpu_fr_mul28"}, {GPU_FP_MUL28, "gpu_fp_mul28"},
-        {GPU_FP_SQR, "gpu_fp_sqr"}, {GPU_FP_MUL_SOS64, "gpu_fp_mul_sos64"}, {GPU_FP_SQR_SOS64, "gpu_fp_sqr_sos64"},
-        {GPU_FP_MUL_SOS32, "gpu_fp_mul_sos32"}, {GPU_FP_SQR_SOS32, "gpu_fp_sqr_sos32"},
-        {GPU_FP2_MUL_LAZY, "gpu_fp2_mul_lazy"}, {GPU_FR_MUL_SOS64, "gpu_fr_mul_sos64"},
-        {GPU_FP_INV, "gpu_fp_inv"}, {GPU_FP2_INV, "gpu_fp2_inv"}, {GPU_FP_MUL_KA, "gpu_fp_mul_ka"},
-        {GPU_FP_MUL_W, "gpu_fp_mul_w"}, {GPU_FR_MUL_W, "gpu_fr_mul_w"},
-        {GPU_FP_MUL_EO, "gpu_fp_mul_eo"}, {GPU_FR_MUL_EO, "gpu_fr_mul_eo"},
-        {GPU_FP_SQR_EO, "gpu_fp_sqr_eo"}, {GPU_FP2_MUL_EO, "gpu_fp2_mul_eo"}, {GPU_FR_MUL_F64, "gpu_fr_mul_f64"},
-        {GPU_FR_MUL_MIX, "gpu_fr_mul_mix"}, {GPU_FP_MUL_F64, "gpu_fp_mul_f64"}, {GPU_FP_MUL_MIX, "gpu_fp_mul_mix"},
-        {GPU_FP_MUL_ADD, "gpu_fp_mul_add"}, {GPU_FP_INV_BGCD, "gpu_fp_inv_bgcd"},
+    static const struct { cuzk_gpu_ff_op op; const char *name; } ops[] = {
+        {CUZK_GPU_FR_MUL, "gpu_fr_mul"}, {CUZK_GPU_FR_MUL64, "gpu_fr_mul64"}, {CUZK_GPU_FR_ADD, "gpu_fr_add"},
+        {CUZK_GPU_FR_MUL_SPECIAL, "gpu_fr_mul_special"}, {CUZK_GPU_FP_MUL, "gpu_fp_mul"}, {CUZK_GPU_FP_MUL64, "gpu_fp_mul64"}, {CUZK_GPU_FP2_MUL, "gpu_fp2_mul"},
+        {CUZK_GPU_FR_MUL28, "gpu_fr_mul28"}, {CUZK_GPU_FP_MUL28, "gpu_fp_mul28"},
+        {CUZK_GPU_FP_SQR, "gpu_fp_sqr"}, {CUZK_GPU_FP_MUL_SOS64, "gpu_fp_mul_sos64"}, {CUZK_GPU_FP_SQR_SOS64, "gpu_fp_sqr_sos64"},
+        {CUZK_GPU_FP_MUL_SOS32, "gpu_fp_mul_sos32"}, {CUZK_GPU_FP_SQR_SOS32, "gpu_fp_sqr_sos32"},
+        {CUZK_GPU_FP2_MUL_LAZY, "gpu_fp2_mul_lazy"}, {CUZK_GPU_FR_MUL_SOS64, "gpu_fr_mul_sos64"},
+        {CUZK_GPU_FP_INV, "gpu_fp_inv"}, {CUZK_GPU_FP2_INV, "gpu_fp2_inv"}, {CUZK_GPU_FP_MUL_KA, "gpu_fp_mul_ka"},
+        {CUZK_GPU_FP_MUL_W, "gpu_fp_mul_w"}, {CUZK_GPU_FR_MUL_W, "gpu_fr_mul_w"},
+        {CUZK_GPU_FP_MUL_EO, "gpu_fp_mul_eo"}, {CUZK_GPU_FR_MUL_EO, "gpu_fr_mul_eo"},
+        {CUZK_GPU_FP_SQR_EO, "gpu_fp_sqr_eo"}, {CUZK_GPU_FP2_MUL_EO, "gpu_fp2_mul_eo"}, {CUZK_GPU_FR_MUL_F64, "gpu_fr_mul_f64"},
+        {CUZK_GPU_FR_MUL_MIX, "gpu_fr_mul_mix"}, {CUZK_GPU_FP_MUL_F64, "gpu_fp_mul_f64"}, {CUZK_GPU_FP_MUL_MIX, "gpu_fp_mul_mix"},
+        {CUZK_GPU_FP_MUL_ADD, "gpu_fp_mul_add"}, {CUZK_GPU_FP_INV_BGCD, "gpu_fp_inv_bgcd"},
     };
     /* 132 SMs × 2048 threads × 4: enough to fill the device; the value is device time per operation */
     const size_t threads = (size_t)1 << 20;
@@ -49,8 +49,8 @@ static void bench_ff(const bench_opts *o)
         if (!bench_selected(o, ops[i].name)) continue;
         double ns;
         /* an inversion costs tens to hundreds of multiplications: fewer iterations */
-        int inv = ops[i].op == GPU_FP_INV || ops[i].op == GPU_FP2_INV || ops[i].op == GPU_FP_INV_BGCD;
-        cuzk_status st = gpu_ff_throughput(ops[i].op, threads, inv ? 4 : 256, &ns);
+        int inv = ops[i].op == CUZK_GPU_FP_INV || ops[i].op == CUZK_GPU_FP2_INV || ops[i].op == CUZK_GPU_FP_INV_BGCD;
+        cuzk_status st = cuzk_gpu_ff_throughput(ops[i].op, threads, inv ? 4 : 256, &ns);
         if (st != CUZK_OK) {
             fail(ops[i].name, st);
             continue;
@@ -60,20 +60,20 @@ static void bench_ff(const bench_opts *o)
 }
 
 /* Median of 9 timed runs (after one warm-up) of one transform kind on device data. */
-static cuzk_status time_ntt(gpu_timer *t, fr_t *dx, gpu_ntt_domain *d, int kind, const fr_t *g, double *med)
+static cuzk_status time_ntt(cuzk_gpu_timer *t, cuzk_fr_t *dx, cuzk_gpu_ntt_domain *d, int kind, const cuzk_fr_t *g, double *med)
 {
     double ms[9];
     const int reps = 9;
     cuzk_status st = CUZK_OK;
     for (int r = -1; st == CUZK_OK && r < reps; r++) {
-        st = gpu_timer_start(t);
+        st = cuzk_gpu_timer_start(t);
         if (st == CUZK_OK) {
-            if (kind == 1) st = gpu_ntt_inverse(dx, d);
-            else if (kind == 2) st = gpu_ntt_coset_forward(dx, d, g);
-            else st = gpu_ntt_forward(dx, d);
+            if (kind == 1) st = cuzk_gpu_ntt_inverse(dx, d);
+            else if (kind == 2) st = cuzk_gpu_ntt_coset_forward(dx, d, g);
+            else st = cuzk_gpu_ntt_forward(dx, d);
         }
         double v = 0;
-        if (st == CUZK_OK) st = gpu_timer_stop(t, &v);
+        if (st == CUZK_OK) st = cuzk_gpu_timer_stop(t, &v);
         if (r >= 0) ms[r] = v;
     }
     if (st != CUZK_OK) return st;
@@ -83,36 +83,36 @@ static cuzk_status time_ntt(gpu_timer *t, fr_t *dx, gpu_ntt_domain *d, int kind,
 }
 
 /* Forward NTT on 2^k elements resident on the device, 2^20 .. 2^27 (inverse and coset at 2^24, other tile sizes at
- * 2^24 and 2^27), and the time to make each domain (its twiddle tables; gpu_ntt_domain). At 2^24 first every kernel
+ * 2^24 and 2^27), and the time to make each domain (its twiddle tables; cuzk_gpu_ntt_domain). At 2^24 first every kernel
  * variant (gpu_ntt_v<variant>); the fastest is then used for the larger sizes. */
 static void bench_ntt(const bench_opts *o)
 {
     static const unsigned ks[] = {20, 21, 22, 23, 24, 25, 26, 27};
     const size_t chunk = (size_t)1 << 16;
-    fr_t *h = malloc(chunk * sizeof *h), g;
+    cuzk_fr_t *h = malloc(chunk * sizeof *h), g;
     if (h == NULL) return;
     for (size_t i = 0; i < chunk; i++) {
-        uint64_t s = i * 0x9e3779b97f4a7c15ULL + 12345, l[FR_LIMBS] = {s | 1, s ^ 0xabcdef, s >> 7, s & 0x0fffffffffffffffULL};
-        fr_from_limbs(&h[i], l);
+        uint64_t s = i * 0x9e3779b97f4a7c15ULL + 12345, l[CUZK_FR_LIMBS] = {s | 1, s ^ 0xabcdef, s >> 7, s & 0x0fffffffffffffffULL};
+        cuzk_fr_from_limbs(&h[i], l);
     }
-    fr_from_u64(&g, 7);
-    gpu_timer t;
-    if (gpu_timer_init(&t) != CUZK_OK) {
+    cuzk_fr_from_u64(&g, 7);
+    cuzk_gpu_timer t;
+    if (cuzk_gpu_timer_init(&t) != CUZK_OK) {
         free(h);
         return;
     }
     for (size_t ki = 0; ki < sizeof ks / sizeof ks[0]; ki++) {
         unsigned k = ks[ki];
         size_t n = (size_t)1 << k;
-        fr_t *dx = NULL;
-        gpu_ntt_domain *d = NULL;
+        cuzk_fr_t *dx = NULL;
+        cuzk_gpu_ntt_domain *d = NULL;
         double t0 = bench_now_ns();
-        cuzk_status st = gpu_ntt_domain_create(&d, k, FR_ROOTS_GEN7);
+        cuzk_status st = cuzk_gpu_ntt_domain_create(&d, k, CUZK_FR_ROOTS_GEN7);
         if (st == CUZK_OK && bench_selected(o, "gpu_ntt_domain"))
             report("gpu_ntt_domain", n, (bench_now_ns() - t0) / 1e6, "ms");
-        if (st == CUZK_OK) st = gpu_malloc((void **)&dx, n * sizeof(fr_t));
+        if (st == CUZK_OK) st = cuzk_gpu_malloc((void **)&dx, n * sizeof(cuzk_fr_t));
         for (size_t off = 0; st == CUZK_OK && off < n; off += chunk)
-            st = gpu_to_device(dx + off, h, chunk * sizeof(fr_t));
+            st = cuzk_gpu_to_device(dx + off, h, chunk * sizeof(cuzk_fr_t));
         if (st == CUZK_OK && k == 24) {
             double best = 1e30;
             unsigned bestv = 0;
@@ -123,30 +123,30 @@ static void bench_ntt(const bench_opts *o)
                 unsigned v = vs[vi];
                 char nm[32];
                 snprintf(nm, sizeof nm, "gpu_ntt_v%u", v);
-                gpu_ntt_set_variant(v);
+                cuzk_gpu_ntt_set_variant(v);
                 double ms;
                 st = time_ntt(&t, dx, d, 0, &g, &ms);
                 if (st == CUZK_OK) report(nm, n, ms, "ms");
                 if (st == CUZK_OK && ms < best) best = ms, bestv = v;
             }
-            gpu_ntt_set_variant(bestv);
+            cuzk_gpu_ntt_set_variant(bestv);
             fprintf(stderr, "cuzk-bench: NTT variant %u from here on\n", bestv);
         }
         static const char *names[] = {"gpu_ntt", "gpu_ntt_inverse", "gpu_ntt_coset", "gpu_ntt_tile9", "gpu_ntt_tile10"};
         for (int kind = 0; st == CUZK_OK && kind < 5; kind++) {
             if (kind > 0 && k != 24 && !(k == 27 && kind >= 3)) continue; /* tiles at 2^27 too */
             if (!bench_selected(o, names[kind])) continue;
-            unsigned old_tile = gpu_ntt_set_tile_log2(kind == 3 ? 9 : kind == 4 ? 10 : 11);
+            unsigned old_tile = cuzk_gpu_ntt_set_tile_log2(kind == 3 ? 9 : kind == 4 ? 10 : 11);
             double ms;
             st = time_ntt(&t, dx, d, kind < 3 ? kind : 0, &g, &ms);
-            gpu_ntt_set_tile_log2(old_tile);
+            cuzk_gpu_ntt_set_tile_log2(old_tile);
             if (st == CUZK_OK) report(names[kind], n, ms, "ms");
         }
         if (st != CUZK_OK) fail("gpu_ntt", st);
-        gpu_free(dx);
-        gpu_ntt_domain_destroy(d);
+        cuzk_gpu_free(dx);
+        cuzk_gpu_ntt_domain_destroy(d);
     }
-    gpu_timer_free(&t);
+    cuzk_gpu_timer_free(&t);
     free(h);
 }
 
@@ -170,26 +170,26 @@ static void *gen_points(void *p)
     uint64_t k0[4] = {0x1234567 + a->lo * 7919, 0xabcdef01ULL * (a->lo + 3), a->lo ^ 0x5555, 0x0123456789abcdULL};
     uint64_t k1[4] = {0x9e3779b97f4a7c15ULL, 0xbf58476d1ce4e5b9ULL, 0x94d049bb133111ebULL, 0x0fedcba987654321ULL};
     if (!a->g2) {
-        g1_affine_t g, qa;
-        g1_jac_t G, q, *j = malloc(m * sizeof *j);
-        g1_generator(&g);
-        g1_jac_from_affine(&G, &g);
-        g1_jac_mul(&q, &G, k1, 4);
-        g1_jac_to_affine(&qa, &q);
-        g1_jac_mul(&j[0], &G, k0, 4);
-        for (size_t i = 1; i < m; i++) g1_jac_add_affine(&j[i], &j[i - 1], &qa);
-        g1_jac_batch_to_affine((g1_affine_t *)a->out + a->lo, j, m);
+        cuzk_g1_affine_t g, qa;
+        cuzk_g1_jac_t G, q, *j = malloc(m * sizeof *j);
+        cuzk_g1_generator(&g);
+        cuzk_g1_jac_from_affine(&G, &g);
+        cuzk_g1_jac_mul(&q, &G, k1, 4);
+        cuzk_g1_jac_to_affine(&qa, &q);
+        cuzk_g1_jac_mul(&j[0], &G, k0, 4);
+        for (size_t i = 1; i < m; i++) cuzk_g1_jac_add_affine(&j[i], &j[i - 1], &qa);
+        cuzk_g1_jac_batch_to_affine((cuzk_g1_affine_t *)a->out + a->lo, j, m);
         free(j);
     } else {
-        g2_affine_t g, qa;
-        g2_jac_t G, q, *j = malloc(m * sizeof *j);
-        g2_generator(&g);
-        g2_jac_from_affine(&G, &g);
-        g2_jac_mul(&q, &G, k1, 4);
-        g2_jac_to_affine(&qa, &q);
-        g2_jac_mul(&j[0], &G, k0, 4);
-        for (size_t i = 1; i < m; i++) g2_jac_add_affine(&j[i], &j[i - 1], &qa);
-        g2_jac_batch_to_affine((g2_affine_t *)a->out + a->lo, j, m);
+        cuzk_g2_affine_t g, qa;
+        cuzk_g2_jac_t G, q, *j = malloc(m * sizeof *j);
+        cuzk_g2_generator(&g);
+        cuzk_g2_jac_from_affine(&G, &g);
+        cuzk_g2_jac_mul(&q, &G, k1, 4);
+        cuzk_g2_jac_to_affine(&qa, &q);
+        cuzk_g2_jac_mul(&j[0], &G, k0, 4);
+        for (size_t i = 1; i < m; i++) cuzk_g2_jac_add_affine(&j[i], &j[i - 1], &qa);
+        cuzk_g2_jac_batch_to_affine((cuzk_g2_affine_t *)a->out + a->lo, j, m);
         free(j);
     }
     return NULL;
@@ -197,7 +197,7 @@ static void *gen_points(void *p)
 
 static void *make_tile(int g2)
 {
-    size_t psz = g2 ? sizeof(g2_affine_t) : sizeof(g1_affine_t);
+    size_t psz = g2 ? sizeof(cuzk_g2_affine_t) : sizeof(cuzk_g1_affine_t);
     void *out = malloc(MSM_TILE * psz);
     if (out == NULL) return NULL;
     pthread_t tid[GEN_THREADS];
@@ -216,60 +216,60 @@ static cuzk_status fill_cyclic(void *dev, const void *tile, size_t m, size_t n, 
 {
     for (size_t off = 0; off < n; off += m) {
         size_t len = n - off < m ? n - off : m;
-        cuzk_status st = gpu_to_device((char *)dev + off * esz, tile, len * esz);
+        cuzk_status st = cuzk_gpu_to_device((char *)dev + off * esz, tile, len * esz);
         if (st != CUZK_OK) return st;
     }
     return CUZK_OK;
 }
 
 /* n random Fr scalars (xorshift from seed, reduced) */
-static void random_scalars(fr_t *ks, size_t n, uint64_t seed)
+static void random_scalars(cuzk_fr_t *ks, size_t n, uint64_t seed)
 {
     uint64_t s = seed;
     for (size_t i = 0; i < n; i++) {
-        uint64_t l[FR_LIMBS];
-        for (int w = 0; w < FR_LIMBS; w++) {
+        uint64_t l[CUZK_FR_LIMBS];
+        for (int w = 0; w < CUZK_FR_LIMBS; w++) {
             s ^= s << 13, s ^= s >> 7, s ^= s << 17;
             l[w] = s;
         }
-        fr_from_limbs_reduce(&ks[i], l);
+        cuzk_fr_from_limbs_reduce(&ks[i], l);
     }
 }
 
-static cuzk_status time_msm(int g2, gpu_msm_ctx *ctx, const void *db, const fr_t *dk, size_t n, int reps,
+static cuzk_status time_msm(int g2, cuzk_gpu_msm_ctx *ctx, const void *db, const cuzk_fr_t *dk, size_t n, int reps,
                             double *med)
 {
     double ms[16];
-    gpu_timer t;
-    cuzk_status st = gpu_timer_init(&t);
+    cuzk_gpu_timer t;
+    cuzk_status st = cuzk_gpu_timer_init(&t);
     for (int r = -1; st == CUZK_OK && r < reps; r++) {
-        g1_jac_t r1;
-        g2_jac_t r2;
-        st = gpu_timer_start(&t);
-        if (st == CUZK_OK) st = g2 ? gpu_g2_msm(&r2, db, dk, n, ctx) : gpu_g1_msm(&r1, db, dk, n, ctx);
+        cuzk_g1_jac_t r1;
+        cuzk_g2_jac_t r2;
+        st = cuzk_gpu_timer_start(&t);
+        if (st == CUZK_OK) st = g2 ? cuzk_gpu_g2_msm(&r2, db, dk, n, ctx) : cuzk_gpu_g1_msm(&r1, db, dk, n, ctx);
         double v = 0;
-        if (st == CUZK_OK) st = gpu_timer_stop(&t, &v);
+        if (st == CUZK_OK) st = cuzk_gpu_timer_stop(&t, &v);
         if (r >= 0) ms[r] = v;
     }
-    gpu_timer_free(&t);
+    cuzk_gpu_timer_free(&t);
     if (st != CUZK_OK) return st;
     qsort(ms, (size_t)reps, sizeof ms[0], cmp_double);
     *med = ms[reps / 2];
     return CUZK_OK;
 }
 
-/* g1_msm / g2_msm ("device": "gpu"), 2^20 .. 2^27 points: points and scalars resident, median of timed calls after a
+/* cuzk_g1_msm / cuzk_g2_msm ("device": "gpu"), 2^20 .. 2^27 points: points and scalars resident, median of timed calls after a
  * warm-up (each call ends with the copy of the window sums to the host). At 2^24 (G1) first every window width
  * c = 14..22 (gpu_g1_msm_c<c>). */
 static void bench_msm(const bench_opts *o)
 {
     static const unsigned log2s[] = {20, 21, 22, 23, 24, 25, 26, 27};
     size_t ntile = MSM_TILE + 17;
-    fr_t *ks = malloc(ntile * sizeof *ks);
+    cuzk_fr_t *ks = malloc(ntile * sizeof *ks);
     if (ks == NULL) return;
     random_scalars(ks, ntile, 0x853c49e6748fea9bULL);
-    gpu_msm_ctx *ctx = NULL;
-    if (gpu_msm_ctx_create(&ctx) != CUZK_OK) {
+    cuzk_gpu_msm_ctx *ctx = NULL;
+    if (cuzk_gpu_msm_ctx_create(&ctx) != CUZK_OK) {
         free(ks);
         return;
     }
@@ -278,65 +278,65 @@ static void bench_msm(const bench_opts *o)
         if (!bench_selected(o, name)) continue;
         void *tile = make_tile(g2);
         if (tile == NULL) break;
-        size_t psz = g2 ? sizeof(g2_affine_t) : sizeof(g1_affine_t);
+        size_t psz = g2 ? sizeof(cuzk_g2_affine_t) : sizeof(cuzk_g1_affine_t);
         for (size_t ki = 0; ki < sizeof log2s / sizeof log2s[0]; ki++) {
             unsigned log2 = log2s[ki];
             size_t n = (size_t)1 << log2;
             void *db = NULL;
-            fr_t *dk = NULL;
-            cuzk_status st = gpu_malloc(&db, n * psz);
-            if (st == CUZK_OK) st = gpu_malloc((void **)&dk, n * sizeof(fr_t));
+            cuzk_fr_t *dk = NULL;
+            cuzk_status st = cuzk_gpu_malloc(&db, n * psz);
+            if (st == CUZK_OK) st = cuzk_gpu_malloc((void **)&dk, n * sizeof(cuzk_fr_t));
             if (st == CUZK_OK) st = fill_cyclic(db, tile, MSM_TILE, n, psz);
-            if (st == CUZK_OK) st = fill_cyclic(dk, ks, ntile, n, sizeof(fr_t));
+            if (st == CUZK_OK) st = fill_cyclic(dk, ks, ntile, n, sizeof(cuzk_fr_t));
             double ms;
             if (st == CUZK_OK && !g2 && log2 == 24) {
                 for (unsigned c = 14; st == CUZK_OK && c <= 22; c++) {
                     char nm[32];
                     snprintf(nm, sizeof nm, "gpu_g1_msm_c%u", c);
-                    unsigned old = gpu_msm_set_window(c);
+                    unsigned old = cuzk_gpu_msm_set_window(c);
                     st = time_msm(g2, ctx, db, dk, n, 3, &ms);
-                    gpu_msm_set_window(old);
+                    cuzk_gpu_msm_set_window(old);
                     if (st == CUZK_OK) report(nm, n, ms, "ms");
                 }
             }
             if (st == CUZK_OK) st = time_msm(g2, ctx, db, dk, n, log2 >= 24 ? 3 : 5, &ms);
             if (st == CUZK_OK) {
                 char extra[32];
-                snprintf(extra, sizeof extra, ", \"c\": %u", gpu_msm_window_for(n));
+                snprintf(extra, sizeof extra, ", \"c\": %u", cuzk_gpu_msm_window_for(n));
                 bench_gpu_line(name, n, ms, "ms", extra);
             }
             if (st == CUZK_OK) {
-                g1_jac_t r1;
-                g2_jac_t r2;
-                int old = gpu_msm_set_profile(1);
-                st = g2 ? gpu_g2_msm(&r2, db, dk, n, ctx) : gpu_g1_msm(&r1, db, dk, n, ctx);
-                gpu_msm_set_profile(old);
+                cuzk_g1_jac_t r1;
+                cuzk_g2_jac_t r2;
+                int old = cuzk_gpu_msm_set_profile(1);
+                st = g2 ? cuzk_gpu_g2_msm(&r2, db, dk, n, ctx) : cuzk_gpu_g1_msm(&r1, db, dk, n, ctx);
+                cuzk_gpu_msm_set_profile(old);
             }
             if (st != CUZK_OK) fail(name, st);
-            gpu_free(db), gpu_free(dk);
+            cuzk_gpu_free(db), cuzk_gpu_free(dk);
             /* the scratch of the largest size stays: drop it before the next group's sizes */
             if (st != CUZK_OK) break;
         }
         free(tile);
-        gpu_msm_ctx_destroy(ctx);
+        cuzk_gpu_msm_ctx_destroy(ctx);
         ctx = NULL;
-        if (gpu_msm_ctx_create(&ctx) != CUZK_OK) break;
+        if (cuzk_gpu_msm_ctx_create(&ctx) != CUZK_OK) break;
     }
-    gpu_msm_ctx_destroy(ctx);
+    cuzk_gpu_msm_ctx_destroy(ctx);
     free(ks);
 }
 
-/* gpu_g1_batch_add / gpu_g2_batch_add: the bitmap batch addition (the scalar-1 bases of L, A, B1 and B2) over n
+/* cuzk_gpu_g1_batch_add / cuzk_gpu_g2_batch_add: the bitmap batch addition (the scalar-1 bases of L, A, B1 and B2) over n
  * resident bases with 41 % of the positions selected at random, the share of a synthetic 2^27 partition's L
  * (session 7's profile: 55 M of 134 M); median of 3 timed calls after a warm-up. */
 static void bench_batch_add(const bench_opts *o)
 {
     static const struct { int g2; unsigned log2; } cfg[] = {{0, 24}, {0, 26}, {1, 24}};
-    gpu_msm_ctx *ctx = NULL;
-    gpu_timer t;
-    if (gpu_msm_ctx_create(&ctx) != CUZK_OK) return;
-    if (gpu_timer_init(&t) != CUZK_OK) {
-        gpu_msm_ctx_destroy(ctx);
+    cuzk_gpu_msm_ctx *ctx = NULL;
+    cuzk_gpu_timer t;
+    if (cuzk_gpu_msm_ctx_create(&ctx) != CUZK_OK) return;
+    if (cuzk_gpu_timer_init(&t) != CUZK_OK) {
+        cuzk_gpu_msm_ctx_destroy(ctx);
         return;
     }
     for (size_t i = 0; i < sizeof cfg / sizeof cfg[0]; i++) {
@@ -344,7 +344,7 @@ static void bench_batch_add(const bench_opts *o)
         const char *name = g2 ? "gpu_g2_batch_add" : "gpu_g1_batch_add";
         if (!bench_selected(o, name)) continue;
         size_t n = (size_t)1 << cfg[i].log2, words = (n + 63) / 64;
-        size_t psz = g2 ? sizeof(g2_affine_t) : sizeof(g1_affine_t);
+        size_t psz = g2 ? sizeof(cuzk_g2_affine_t) : sizeof(cuzk_g1_affine_t);
         uint64_t *bm = calloc(words, sizeof *bm), s = 0x9e3779b97f4a7c15ULL;
         void *tile = make_tile(g2), *db = NULL;
         uint64_t *dbm = NULL;
@@ -353,19 +353,19 @@ static void bench_batch_add(const bench_opts *o)
             s ^= s << 13, s ^= s >> 7, s ^= s << 17;
             if ((s >> 56) < 105) bm[k >> 6] |= (uint64_t)1 << (k & 63); /* 105 / 256 = 41 % */
         }
-        if (st == CUZK_OK) st = gpu_malloc(&db, n * psz);
-        if (st == CUZK_OK) st = gpu_malloc((void **)&dbm, words * sizeof *dbm);
+        if (st == CUZK_OK) st = cuzk_gpu_malloc(&db, n * psz);
+        if (st == CUZK_OK) st = cuzk_gpu_malloc((void **)&dbm, words * sizeof *dbm);
         if (st == CUZK_OK) st = fill_cyclic(db, tile, MSM_TILE, n, psz);
-        if (st == CUZK_OK) st = gpu_to_device(dbm, bm, words * sizeof *dbm);
+        if (st == CUZK_OK) st = cuzk_gpu_to_device(dbm, bm, words * sizeof *dbm);
         double ms[3];
         for (int r = -1; st == CUZK_OK && r < 3; r++) {
-            g1_jac_t r1;
-            g2_jac_t r2;
+            cuzk_g1_jac_t r1;
+            cuzk_g2_jac_t r2;
             double v = 0;
-            st = gpu_timer_start(&t);
+            st = cuzk_gpu_timer_start(&t);
             if (st == CUZK_OK)
-                st = g2 ? gpu_g2_batch_add(&r2, db, dbm, n, ctx) : gpu_g1_batch_add(&r1, db, dbm, n, ctx);
-            if (st == CUZK_OK) st = gpu_timer_stop(&t, &v);
+                st = g2 ? cuzk_gpu_g2_batch_add(&r2, db, dbm, n, ctx) : cuzk_gpu_g1_batch_add(&r1, db, dbm, n, ctx);
+            if (st == CUZK_OK) st = cuzk_gpu_timer_stop(&t, &v);
             if (r >= 0) ms[r] = v;
         }
         if (st == CUZK_OK) {
@@ -374,14 +374,14 @@ static void bench_batch_add(const bench_opts *o)
         } else {
             fail(name, st);
         }
-        gpu_free(db), gpu_free(dbm);
+        cuzk_gpu_free(db), cuzk_gpu_free(dbm);
         free(bm), free(tile);
     }
-    gpu_timer_free(&t);
-    gpu_msm_ctx_destroy(ctx);
+    cuzk_gpu_timer_free(&t);
+    cuzk_gpu_msm_ctx_destroy(ctx);
 }
 
-/* gpu_msm_var: MSM kernel variants side by side in one run (gpu_msm_set_variant): G1 at 2^22, 2^24 and 2^26 and G2
+/* gpu_msm_var: MSM kernel variants side by side in one run (cuzk_gpu_msm_set_variant): G1 at 2^22, 2^24 and 2^26 and G2
  * at 2^22 and 2^24, the default against G1 without the rounds at 2^22, 2^23 and 2^24, the rounds' least
  * average run (G1: 6, 10, 12; G2: 10) and slots per thread (128), and G1 2^26 at a window of 21 bits (names
  * gpu_g1_msm_var<v>[_c<c>], gpu_g2_msm_var<v>, v the variant in hex, 0 the default). With the filter gpu_msm_once
@@ -395,22 +395,22 @@ static void bench_msm_var(const bench_opts *o)
         {0, 24, 0x8c00d14, 0}, {0, 24, 0xc00514, 0}, {0, 24, 0x8c30514, 0}, {0, 26, 0, 0}, {0, 26, 0xc00514, 0}, {0, 26, 0x6c00514, 0}, {0, 26, 0xac00514, 0},
         {0, 26, 0, 21}, {1, 22, 0, 0}, {1, 22, 0x8a00514, 0}, {1, 24, 0, 0}};
     size_t nmax = (size_t)1 << (once ? 22 : 26), g2max = (size_t)1 << (once ? 22 : 24), ntile = MSM_TILE + 17;
-    fr_t *ks = malloc(ntile * sizeof *ks);
-    gpu_msm_ctx *ctx = NULL;
-    if (ks == NULL || gpu_msm_ctx_create(&ctx) != CUZK_OK) {
+    cuzk_fr_t *ks = malloc(ntile * sizeof *ks);
+    cuzk_gpu_msm_ctx *ctx = NULL;
+    if (ks == NULL || cuzk_gpu_msm_ctx_create(&ctx) != CUZK_OK) {
         free(ks);
         return;
     }
     random_scalars(ks, ntile, 0x2545f4914f6cdd1dULL);
     void *db[2] = {NULL, NULL};
-    fr_t *dk = NULL;
-    cuzk_status st = gpu_malloc((void **)&dk, nmax * sizeof(fr_t));
-    if (st == CUZK_OK) st = fill_cyclic(dk, ks, ntile, nmax, sizeof(fr_t));
+    cuzk_fr_t *dk = NULL;
+    cuzk_status st = cuzk_gpu_malloc((void **)&dk, nmax * sizeof(cuzk_fr_t));
+    if (st == CUZK_OK) st = fill_cyclic(dk, ks, ntile, nmax, sizeof(cuzk_fr_t));
     for (int g2 = 0; st == CUZK_OK && g2 < 2; g2++) {
-        size_t psz = g2 ? sizeof(g2_affine_t) : sizeof(g1_affine_t), np = g2 ? g2max : nmax;
+        size_t psz = g2 ? sizeof(cuzk_g2_affine_t) : sizeof(cuzk_g1_affine_t), np = g2 ? g2max : nmax;
         void *tile = make_tile(g2);
         if (tile == NULL) st = CUZK_ERR_NOMEM;
-        if (st == CUZK_OK) st = gpu_malloc(&db[g2], np * psz);
+        if (st == CUZK_OK) st = cuzk_gpu_malloc(&db[g2], np * psz);
         if (st == CUZK_OK) st = fill_cyclic(db[g2], tile, MSM_TILE, np, psz);
         free(tile);
     }
@@ -418,40 +418,40 @@ static void bench_msm_var(const bench_opts *o)
         size_t n = (size_t)1 << cfg[i].log2;
         if (n > (cfg[i].g2 ? g2max : nmax)) continue;
         int g2 = cfg[i].g2;
-        unsigned old = gpu_msm_set_variant(cfg[i].v), old_c = gpu_msm_set_window(cfg[i].c);
+        unsigned old = cuzk_gpu_msm_set_variant(cfg[i].v), old_c = cuzk_gpu_msm_set_window(cfg[i].c);
         double ms = 0;
         if (once) {
-            g1_jac_t r1;
-            g2_jac_t r2;
-            st = g2 ? gpu_g2_msm(&r2, db[1], dk, n, ctx) : gpu_g1_msm(&r1, db[0], dk, n, ctx);
-            if (st == CUZK_OK) st = gpu_sync();
+            cuzk_g1_jac_t r1;
+            cuzk_g2_jac_t r2;
+            st = g2 ? cuzk_gpu_g2_msm(&r2, db[1], dk, n, ctx) : cuzk_gpu_g1_msm(&r1, db[0], dk, n, ctx);
+            if (st == CUZK_OK) st = cuzk_gpu_sync();
         } else {
             st = time_msm(g2, ctx, db[g2], dk, n, 3, &ms);
         }
-        gpu_msm_set_variant(old);
-        gpu_msm_set_window(old_c);
+        cuzk_gpu_msm_set_variant(old);
+        cuzk_gpu_msm_set_window(old_c);
         char nm[48];
         if (cfg[i].c != 0) snprintf(nm, sizeof nm, "gpu_%s_msm_var%x_c%u", g2 ? "g2" : "g1", cfg[i].v, cfg[i].c);
         else snprintf(nm, sizeof nm, "gpu_%s_msm_var%x", g2 ? "g2" : "g1", cfg[i].v);
         if (st == CUZK_OK && !once) report(nm, n, ms, "ms");
         if (st != CUZK_OK) fail(nm, st);
     }
-    gpu_free(db[0]), gpu_free(db[1]), gpu_free(dk);
-    gpu_msm_ctx_destroy(ctx);
+    cuzk_gpu_free(db[0]), cuzk_gpu_free(db[1]), cuzk_gpu_free(dk);
+    cuzk_gpu_msm_ctx_destroy(ctx);
     free(ks);
 }
 
 void bench_micro_gpu(const bench_opts *o)
 {
-    if (gpu_device_count() <= 0) {
+    if (cuzk_gpu_device_count() <= 0) {
         fprintf(stderr, "cuzk-bench: --gpu: no CUDA device\n");
         return;
     }
     char name[256];
-    if (gpu_device_name(name, sizeof name) == CUZK_OK) fprintf(stderr, "cuzk-bench: device %s\n", name);
-    if (o->msm_variant >= 0) gpu_msm_set_variant((unsigned)o->msm_variant);
-    if (o->ntt_variant >= 0) gpu_ntt_set_variant((unsigned)o->ntt_variant);
-    if (o->msm_profile) gpu_msm_set_profile(1);
+    if (cuzk_gpu_device_name(name, sizeof name) == CUZK_OK) fprintf(stderr, "cuzk-bench: device %s\n", name);
+    if (o->msm_variant >= 0) cuzk_gpu_msm_set_variant((unsigned)o->msm_variant);
+    if (o->ntt_variant >= 0) cuzk_gpu_ntt_set_variant((unsigned)o->ntt_variant);
+    if (o->msm_profile) cuzk_gpu_msm_set_profile(1);
     bench_ff(o);
     if (bench_selected(o, "gpu_floor")) bench_floor_gpu(o);
     if (bench_selected(o, "gpu_ntt")) bench_ntt(o);

@@ -1,9 +1,9 @@
 /* Groth16 benchmarks on random satisfiable circuits shaped loosely like Filecoin's (witness mostly bits: booleanity
  * rows, bit packing, and some multiplications of field values), with a test setup key:
- *   groth16_setup         key generation for the circuit                        (ms)
- *   groth16_prove         one proof, then its phases as prove_<phase>           (ms)
- *   groth16_verify        one proof                                             (us)
- *   groth16_verify_batch  10 proofs of the circuit in one check, per batch      (us)
+ *   cuzk_groth16_setup         key generation for the circuit                        (ms)
+ *   cuzk_groth16_prove         one proof, then its phases as prove_<phase>           (ms)
+ *   cuzk_groth16_verify        one proof                                             (us)
+ *   cuzk_groth16_verify_batch  10 proofs of the circuit in one check, per batch      (us)
  * bench_groth16_prove runs on any circuit, key and witness (for the PoRep-shaped generator). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,89 +22,89 @@ static uint64_t g16_rand(void)
     return g16_rng;
 }
 
-static void g16_rand_fr(fr_t *r)
+static void g16_rand_fr(cuzk_fr_t *r)
 {
-    uint64_t l[FR_LIMBS] = {g16_rand(), g16_rand(), g16_rand(), g16_rand() >> 2};
-    fr_from_limbs(r, l);
+    uint64_t l[CUZK_FR_LIMBS] = {g16_rand(), g16_rand(), g16_rand(), g16_rand() >> 2};
+    cuzk_fr_from_limbs(r, l);
 }
 
 /* rows constraints, each allocating one aux variable; z gets the satisfying witness (malloc'd). */
-static r1cs_t *g16_bench_circuit(uint64_t rows, uint32_t num_inputs, fr_t **z_out)
+static cuzk_r1cs_t *g16_bench_circuit(uint64_t rows, uint32_t num_inputs, cuzk_fr_t **z_out)
 {
-    fr_t *z = calloc(num_inputs + rows, sizeof *z);
-    fr_t one, minus_one;
-    fr_set_one(&one);
-    fr_neg(&minus_one, &one);
+    cuzk_fr_t *z = calloc(num_inputs + rows, sizeof *z);
+    cuzk_fr_t one, minus_one;
+    cuzk_fr_set_one(&one);
+    cuzk_fr_neg(&minus_one, &one);
     z[0] = one;
     for (uint32_t i = 1; i < num_inputs; i++) g16_rand_fr(&z[i]);
-    r1cs_builder *b = r1cs_builder_new(num_inputs);
+    cuzk_r1cs_builder *b = cuzk_r1cs_builder_new(num_inputs);
     uint64_t bits[16];
     unsigned nbits = 0;
     for (uint64_t row = 0; row < rows; row++) {
-        r1cs_var out;
-        r1cs_builder_alloc_aux(b, &out);
+        cuzk_r1cs_var out;
+        cuzk_r1cs_builder_alloc_aux(b, &out);
         uint64_t oc = num_inputs + row, used = oc;
-        r1cs_term a[16], bt[2], c[1];
+        cuzk_r1cs_term a[16], bt[2], c[1];
         size_t na = 0, nb = 0, nc = 0;
         unsigned kind = (unsigned)(g16_rand() % 10);
         if (kind == 9 && nbits == 16) {
             for (unsigned i = 0; i < nbits; i++) {
-                a[na].var = R1CS_AUX(bits[i] - num_inputs);
-                fr_from_u64(&a[na].coeff, 1ULL << i);
-                fr_t t;
-                fr_mul(&t, &a[na].coeff, &z[bits[i]]);
-                fr_add(&z[oc], &z[oc], &t);
+                a[na].var = CUZK_R1CS_AUX(bits[i] - num_inputs);
+                cuzk_fr_from_u64(&a[na].coeff, 1ULL << i);
+                cuzk_fr_t t;
+                cuzk_fr_mul(&t, &a[na].coeff, &z[bits[i]]);
+                cuzk_fr_add(&z[oc], &z[oc], &t);
                 na++;
             }
-            bt[nb++] = (r1cs_term){R1CS_ONE, one};
-            c[nc++] = (r1cs_term){out, one};
+            bt[nb++] = (cuzk_r1cs_term){CUZK_R1CS_ONE, one};
+            c[nc++] = (cuzk_r1cs_term){out, one};
             nbits = 0;
         } else if (kind >= 3) {
-            fr_from_u64(&z[oc], g16_rand() & 1);
-            a[na++] = (r1cs_term){out, one};
-            bt[nb++] = (r1cs_term){R1CS_ONE, one};
-            bt[nb++] = (r1cs_term){out, minus_one};
+            cuzk_fr_from_u64(&z[oc], g16_rand() & 1);
+            a[na++] = (cuzk_r1cs_term){out, one};
+            bt[nb++] = (cuzk_r1cs_term){CUZK_R1CS_ONE, one};
+            bt[nb++] = (cuzk_r1cs_term){out, minus_one};
             if (nbits < 16) bits[nbits++] = oc;
         } else {
             /* (x − y)·w = out over recent variables */
             uint64_t x = used - 1 - g16_rand() % (used < 64 ? used : 64);
             uint64_t y = g16_rand() % used, w = used - 1 - g16_rand() % (used < 8 ? used : 8);
-            r1cs_var vx = x < num_inputs ? R1CS_INPUT(x) : R1CS_AUX(x - num_inputs);
-            r1cs_var vy = y < num_inputs ? R1CS_INPUT(y) : R1CS_AUX(y - num_inputs);
-            r1cs_var vw = w < num_inputs ? R1CS_INPUT(w) : R1CS_AUX(w - num_inputs);
-            a[na++] = (r1cs_term){vx, one};
-            a[na++] = (r1cs_term){vy, minus_one};
-            bt[nb++] = (r1cs_term){vw, one};
-            c[nc++] = (r1cs_term){out, one};
-            fr_t d;
-            fr_sub(&d, &z[x], &z[y]);
-            fr_mul(&z[oc], &d, &z[w]);
+            cuzk_r1cs_var vx = x < num_inputs ? CUZK_R1CS_INPUT(x) : CUZK_R1CS_AUX(x - num_inputs);
+            cuzk_r1cs_var vy = y < num_inputs ? CUZK_R1CS_INPUT(y) : CUZK_R1CS_AUX(y - num_inputs);
+            cuzk_r1cs_var vw = w < num_inputs ? CUZK_R1CS_INPUT(w) : CUZK_R1CS_AUX(w - num_inputs);
+            a[na++] = (cuzk_r1cs_term){vx, one};
+            a[na++] = (cuzk_r1cs_term){vy, minus_one};
+            bt[nb++] = (cuzk_r1cs_term){vw, one};
+            c[nc++] = (cuzk_r1cs_term){out, one};
+            cuzk_fr_t d;
+            cuzk_fr_sub(&d, &z[x], &z[y]);
+            cuzk_fr_mul(&z[oc], &d, &z[w]);
         }
-        r1cs_builder_enforce(b, a, na, bt, nb, c, nc);
+        cuzk_r1cs_builder_enforce(b, a, na, bt, nb, c, nc);
     }
-    r1cs_t *r = NULL;
-    r1cs_builder_finish(b, &r);
+    cuzk_r1cs_t *r = NULL;
+    cuzk_r1cs_builder_finish(b, &r);
     *z_out = z;
     return r;
 }
 
-void bench_groth16_prove(const bench_opts *o, const char *name, const r1cs_t *r, const groth16_pk *pk, const fr_t *z,
+void bench_groth16_prove(const bench_opts *o, const char *name, const cuzk_r1cs_t *r, const cuzk_groth16_pk *pk, const cuzk_fr_t *z,
                          uint64_t size)
 {
     int ts[2];
     int nts = bench_thread_set(o, ts);
     for (int ti = 0; ti < nts; ti++) {
-        groth16_prove_opts po;
+        cuzk_groth16_prove_opts po;
         memset(&po, 0, sizeof po);
         po.threads = (unsigned)ts[ti];
-        po.c_mode = R1CS_C_PRODUCT;
-        groth16_prove_stats best, st;
-        groth16_proof_t proof;
+        po.c_mode = CUZK_R1CS_C_PRODUCT;
+        cuzk_groth16_prove_stats best, st;
+        cuzk_groth16_proof_t proof;
         cuzk_errmsg err = {{0}};
         memset(&best, 0, sizeof best);
         best.total = -1;
         for (int rep = 0; rep < 2; rep++) {
-            cuzk_status s = groth16_prove(&proof, pk, pk->conv == GROTH16_SNARKJS ? NULL : r, z, &po, &st, &err);
+            cuzk_status s = cuzk_groth16_prove(&proof, pk, pk->conv == CUZK_GROTH16_SNARKJS ? NULL : r, z, &po, &st, &err);
             if (s != CUZK_OK) {
                 fprintf(stderr, "groth16_prove: %s (%s)\n", cuzk_status_str(s), err.msg);
                 return;
@@ -120,31 +120,31 @@ void bench_groth16_prove(const bench_opts *o, const char *name, const r1cs_t *r,
     }
 }
 
-static void bench_groth16_verify(const groth16_pk *pk, const r1cs_t *r, const fr_t *z, uint64_t size)
+static void bench_groth16_verify(const cuzk_groth16_pk *pk, const cuzk_r1cs_t *r, const cuzk_fr_t *z, uint64_t size)
 {
     enum { BATCH = 10 };
-    groth16_proof_t p[BATCH];
+    cuzk_groth16_proof_t p[BATCH];
     uint64_t np = r->num_inputs - 1;
-    fr_t *x = malloc(BATCH * (np ? np : 1) * sizeof *x);
+    cuzk_fr_t *x = malloc(BATCH * (np ? np : 1) * sizeof *x);
     for (int j = 0; j < BATCH; j++) {
-        if (groth16_prove(&p[j], pk, r, z, NULL, NULL, NULL) != CUZK_OK) {
+        if (cuzk_groth16_prove(&p[j], pk, r, z, NULL, NULL, NULL) != CUZK_OK) {
             free(x);
             return;
         }
         memcpy(&x[j * np], &z[1], np * sizeof *x);
     }
-    groth16_pvk pvk;
-    groth16_prepare_vk(&pvk, &pk->vk);
+    cuzk_groth16_pvk pvk;
+    cuzk_groth16_prepare_vk(&pvk, &pk->vk);
     int reps = 20;
     double t = bench_now_ns();
     for (int i = 0; i < reps; i++) {
-        if (groth16_verify(&pvk, &p[i % BATCH], x, np) != CUZK_OK) fprintf(stderr, "groth16_verify failed\n");
+        if (cuzk_groth16_verify(&pvk, &p[i % BATCH], x, np) != CUZK_OK) fprintf(stderr, "groth16_verify failed\n");
     }
     bench_report("groth16_verify", size, 1, (bench_now_ns() - t) / reps / 1e3, "us");
     reps = 4;
     t = bench_now_ns();
     for (int i = 0; i < reps; i++) {
-        if (groth16_verify_batch(&pvk, p, x, np, BATCH) != CUZK_OK) fprintf(stderr, "groth16_verify_batch failed\n");
+        if (cuzk_groth16_verify_batch(&pvk, p, x, np, BATCH) != CUZK_OK) fprintf(stderr, "groth16_verify_batch failed\n");
     }
     bench_report("groth16_verify_batch", BATCH, 1, (bench_now_ns() - t) / reps / 1e3, "us");
     free(x);
@@ -160,15 +160,15 @@ void bench_micro_groth16(const bench_opts *o)
         /* the domain holds rows + inputs: stay just under the power of two */
         uint32_t ni = 8;
         uint64_t rows = ((uint64_t)1 << logs[k]) - ni;
-        fr_t *z;
-        r1cs_t *r = g16_bench_circuit(rows, ni, &z);
-        groth16_setup_opts so;
+        cuzk_fr_t *z;
+        cuzk_r1cs_t *r = g16_bench_circuit(rows, ni, &z);
+        cuzk_groth16_setup_opts so;
         memset(&so, 0, sizeof so);
         so.threads = o->threads > 0 ? (unsigned)o->threads : 1;
-        groth16_pk pk;
+        cuzk_groth16_pk pk;
         double t = bench_now_ns();
         cuzk_errmsg err = {{0}};
-        cuzk_status s = groth16_setup(&pk, r, &so, &err);
+        cuzk_status s = cuzk_groth16_setup(&pk, r, &so, &err);
         if (s != CUZK_OK) {
             fprintf(stderr, "groth16_setup: %s (%s)\n", cuzk_status_str(s), err.msg);
         } else {
@@ -177,9 +177,9 @@ void bench_micro_groth16(const bench_opts *o)
             if (bench_selected(o, "groth16_prove") || bench_selected(o, "prove_"))
                 bench_groth16_prove(o, "groth16_prove", r, &pk, z, rows);
             if (bench_selected(o, "groth16_verify")) bench_groth16_verify(&pk, r, z, rows);
-            groth16_pk_free(&pk);
+            cuzk_groth16_pk_free(&pk);
         }
-        r1cs_free(r);
+        cuzk_r1cs_free(r);
         free(z);
     }
 }

@@ -16,19 +16,19 @@ static uint64_t bench_rng(uint64_t *s)
 }
 
 /* Scalars < r with bit 254 as likely as any other: 4 random limbs with the top limb taken below r's. */
-static void bench_scalars(fr_t *k, size_t n, uint64_t seed)
+static void bench_scalars(cuzk_fr_t *k, size_t n, uint64_t seed)
 {
     for (size_t i = 0; i < n; i++) {
         uint64_t l[4];
         for (int j = 0; j < 4; j++) l[j] = bench_rng(&seed);
-        l[3] %= FR_MODULUS[3];
-        fr_from_limbs(&k[i], l);
+        l[3] %= CUZK_FR_MODULUS[3];
+        cuzk_fr_from_limbs(&k[i], l);
     }
 }
 
 /* Distinct points a·G, a·G + Q, a·G + 2Q, ...: one mixed addition each, then one batch normalization. */
 #define BENCH_POINTS(G, AFF, JAC)                                                                                     \
-    static void G##_bench_points(AFF *out, size_t n, uint64_t seed)                                                   \
+    static void cuzk_##G##_bench_points(AFF *out, size_t n, uint64_t seed)                                                   \
     {                                                                                                                 \
         enum { BLOCK = 4096 };                                                                                        \
         AFF gen, step;                                                                                                \
@@ -38,23 +38,23 @@ static void bench_scalars(fr_t *k, size_t n, uint64_t seed)
             a[j] = bench_rng(&seed);                                                                                  \
             b[j] = bench_rng(&seed);                                                                                  \
         }                                                                                                             \
-        G##_generator(&gen);                                                                                          \
-        G##_jac_from_affine(&p, &gen);                                                                                \
-        G##_jac_mul(&q, &p, b, 4);                                                                                    \
-        G##_jac_to_affine(&step, &q);                                                                                 \
-        G##_jac_mul(&p, &p, a, 4);                                                                                    \
+        cuzk_##G##_generator(&gen);                                                                                          \
+        cuzk_##G##_jac_from_affine(&p, &gen);                                                                                \
+        cuzk_##G##_jac_mul(&q, &p, b, 4);                                                                                    \
+        cuzk_##G##_jac_to_affine(&step, &q);                                                                                 \
+        cuzk_##G##_jac_mul(&p, &p, a, 4);                                                                                    \
         for (size_t i = 0; i < n; i += BLOCK) {                                                                       \
             size_t m = n - i < BLOCK ? n - i : BLOCK;                                                                 \
             for (size_t j = 0; j < m; j++) {                                                                          \
                 tmp[j] = p;                                                                                           \
-                G##_jac_add_affine(&p, &p, &step);                                                                    \
+                cuzk_##G##_jac_add_affine(&p, &p, &step);                                                                    \
             }                                                                                                         \
-            G##_jac_batch_to_affine(out + i, tmp, m);                                                                 \
+            cuzk_##G##_jac_batch_to_affine(out + i, tmp, m);                                                                 \
         }                                                                                                             \
         free(tmp);                                                                                                    \
     }
-BENCH_POINTS(g1, g1_affine_t, g1_jac_t)
-BENCH_POINTS(g2, g2_affine_t, g2_jac_t)
+BENCH_POINTS(g1, cuzk_g1_affine_t, cuzk_g1_jac_t)
+BENCH_POINTS(g2, cuzk_g2_affine_t, cuzk_g2_jac_t)
 
 static int bench_reps(size_t n) { return n <= 4096 ? 5 : n <= 65536 ? 3 : 1; }
 
@@ -65,19 +65,19 @@ void bench_micro_msm(const bench_opts *o)
         const size_t max_n = (size_t)1 << 20;
         bool big = bench_selected(o, "g1_msm");
         size_t n_alloc = big ? max_n : (size_t)1 << 16;
-        g1_affine_t *bases = malloc(n_alloc * sizeof *bases);
-        fr_t *k = malloc(n_alloc * sizeof *k);
+        cuzk_g1_affine_t *bases = malloc(n_alloc * sizeof *bases);
+        cuzk_fr_t *k = malloc(n_alloc * sizeof *k);
         if (bases == NULL || k == NULL) return;
-        g1_bench_points(bases, n_alloc, 1);
+        cuzk_g1_bench_points(bases, n_alloc, 1);
         bench_scalars(k, n_alloc, 2);
         for (unsigned lg = 10; big && lg <= 20; lg += 2) {
             size_t n = (size_t)1 << lg;
             for (int t = 0; t < nt; t++) {
                 double best = 0;
                 for (int rep = 0; rep < bench_reps(n); rep++) {
-                    g1_jac_t r;
+                    cuzk_g1_jac_t r;
                     double t0 = bench_now_ns();
-                    g1_msm(&r, bases, k, n, (unsigned)ts[t]);
+                    cuzk_g1_msm(&r, bases, k, n, (unsigned)ts[t]);
                     double dt = bench_now_ns() - t0;
                     BENCH_KEEP(r);
                     if (rep == 0 || dt < best) best = dt;
@@ -93,9 +93,9 @@ void bench_micro_msm(const bench_opts *o)
             for (int t = 0; t < nt; t++) {
                 double best = 0;
                 for (int rep = 0; rep < 5; rep++) {
-                    g1_jac_t r;
+                    cuzk_g1_jac_t r;
                     double t0 = bench_now_ns();
-                    g1_batch_add(&r, bases, bitmap, n, (unsigned)ts[t]);
+                    cuzk_g1_batch_add(&r, bases, bitmap, n, (unsigned)ts[t]);
                     double dt = bench_now_ns() - t0;
                     BENCH_KEEP(r);
                     if (rep == 0 || dt < best) best = dt;
@@ -109,17 +109,17 @@ void bench_micro_msm(const bench_opts *o)
     }
     if (bench_selected(o, "g2_msm")) {
         size_t n = (size_t)1 << 16;
-        g2_affine_t *bases = malloc(n * sizeof *bases);
-        fr_t *k = malloc(n * sizeof *k);
+        cuzk_g2_affine_t *bases = malloc(n * sizeof *bases);
+        cuzk_fr_t *k = malloc(n * sizeof *k);
         if (bases == NULL || k == NULL) return;
-        g2_bench_points(bases, n, 4);
+        cuzk_g2_bench_points(bases, n, 4);
         bench_scalars(k, n, 5);
         for (int t = 0; t < nt; t++) {
             double best = 0;
             for (int rep = 0; rep < 2; rep++) {
-                g2_jac_t r;
+                cuzk_g2_jac_t r;
                 double t0 = bench_now_ns();
-                g2_msm(&r, bases, k, n, (unsigned)ts[t]);
+                cuzk_g2_msm(&r, bases, k, n, (unsigned)ts[t]);
                 double dt = bench_now_ns() - t0;
                 BENCH_KEEP(r);
                 if (rep == 0 || dt < best) best = dt;

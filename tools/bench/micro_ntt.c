@@ -6,22 +6,22 @@
 #include "bench.h"
 #include "cuzk/ntt.h"
 
-static void fill(fr_t *x, size_t n, uint64_t seed)
+static void fill(cuzk_fr_t *x, size_t n, uint64_t seed)
 {
     for (size_t i = 0; i < n; i++) {
         uint64_t s = seed + i;
-        uint64_t l[FR_LIMBS] = {s * 0x9e3779b97f4a7c15ULL | 1, s ^ 0x5bd1e995, s >> 3, 0x1234};
-        fr_from_limbs(&x[i], l);
+        uint64_t l[CUZK_FR_LIMBS] = {s * 0x9e3779b97f4a7c15ULL | 1, s ^ 0x5bd1e995, s >> 3, 0x1234};
+        cuzk_fr_from_limbs(&x[i], l);
     }
 }
 
-static double time_forward(fr_t *x, const ntt_domain *d, int threads)
+static double time_forward(cuzk_fr_t *x, const cuzk_ntt_domain *d, int threads)
 {
     /* small sizes repeat until ~50 ms have passed, so one timer tick does not dominate */
     int reps = 0;
     double t0 = bench_now_ns(), dt;
     do {
-        ntt_forward(x, d, (unsigned)threads);
+        cuzk_ntt_forward(x, d, (unsigned)threads);
         reps++;
         dt = bench_now_ns() - t0;
     } while (dt < 5e7 && reps < 1000);
@@ -35,25 +35,25 @@ void bench_micro_ntt(const bench_opts *o)
     int nt = bench_thread_set(o, ts);
     if (bench_selected(o, "ntt")) {
         for (unsigned k = 10; k <= 22; k += 2) {
-            ntt_domain d;
-            fr_t *x = malloc(((size_t)1 << k) * sizeof *x);
-            if (x == NULL || ntt_domain_init(&d, k, FR_ROOTS_GEN7) != CUZK_OK) {
+            cuzk_ntt_domain d;
+            cuzk_fr_t *x = malloc(((size_t)1 << k) * sizeof *x);
+            if (x == NULL || cuzk_ntt_domain_init(&d, k, CUZK_FR_ROOTS_GEN7) != CUZK_OK) {
                 fprintf(stderr, "cuzk-bench: ntt 2^%u: out of memory\n", k);
                 free(x);
                 return;
             }
             fill(x, d.n, k);
             for (int t = 0; t < nt; t++) bench_report("ntt", d.n, ts[t], time_forward(x, &d, ts[t]), "ms");
-            ntt_domain_free(&d);
+            cuzk_ntt_domain_free(&d);
             free(x);
         }
     }
     if (bench_selected(o, "ntt_h")) {
         for (unsigned k = 16; k <= 20; k += 2) {
-            ntt_domain d;
+            cuzk_ntt_domain d;
             size_t n = (size_t)1 << k;
-            fr_t *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b), *c = malloc(n * sizeof *c);
-            if (a == NULL || b == NULL || c == NULL || ntt_domain_init(&d, k, FR_ROOTS_GEN7) != CUZK_OK) {
+            cuzk_fr_t *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b), *c = malloc(n * sizeof *c);
+            if (a == NULL || b == NULL || c == NULL || cuzk_ntt_domain_init(&d, k, CUZK_FR_ROOTS_GEN7) != CUZK_OK) {
                 fprintf(stderr, "cuzk-bench: ntt_h 2^%u: out of memory\n", k);
                 free(a), free(b), free(c);
                 return;
@@ -63,12 +63,12 @@ void bench_micro_ntt(const bench_opts *o)
                 fill(b, n, 2);
                 fill(c, n, 3);
                 double t0 = bench_now_ns();
-                ntt_h_bellperson(a, a, b, c, &d, (unsigned)ts[t]);
+                cuzk_ntt_h_bellperson(a, a, b, c, &d, (unsigned)ts[t]);
                 double dt = bench_now_ns() - t0;
                 BENCH_KEEP(a[0]);
                 bench_report("ntt_h", n, ts[t], dt / 1e6, "ms");
             }
-            ntt_domain_free(&d);
+            cuzk_ntt_domain_free(&d);
             free(a), free(b), free(c);
         }
     }

@@ -8,19 +8,19 @@
 
 typedef enum { B_PAIRING, B_MILLER, B_FINAL_EXP, B_MILLER_PREPARED } bench_kind;
 
-static double run(bench_kind k, const g1_affine_t *p, const g2_affine_t *q, const g2_prepared_t *prep)
+static double run(bench_kind k, const cuzk_g1_affine_t *p, const cuzk_g2_affine_t *q, const cuzk_g2_prepared_t *prep)
 {
     double best = 0;
-    fp12_t f;
-    miller_loop(&f, p, q, 1);
+    cuzk_fp12_t f;
+    cuzk_miller_loop(&f, p, q, 1);
     for (int round = 0; round < ROUNDS; round++) {
         double t0 = bench_now_ns();
         for (int i = 0; i < REPS; i++) {
             switch (k) {
-            case B_PAIRING: pairing(&f, p, q); break;
-            case B_MILLER: miller_loop(&f, p, q, 1); break;
-            case B_FINAL_EXP: final_exponentiation(&f, &f); break;
-            case B_MILLER_PREPARED: miller_loop_prepared(&f, p, prep, 1); break;
+            case B_PAIRING: cuzk_pairing(&f, p, q); break;
+            case B_MILLER: cuzk_miller_loop(&f, p, q, 1); break;
+            case B_FINAL_EXP: cuzk_final_exponentiation(&f, &f); break;
+            case B_MILLER_PREPARED: cuzk_miller_loop_prepared(&f, p, prep, 1); break;
             }
             BENCH_KEEP(f);
         }
@@ -32,12 +32,12 @@ static double run(bench_kind k, const g1_affine_t *p, const g2_affine_t *q, cons
 
 void bench_micro_pairing(const bench_opts *o)
 {
-    static g2_prepared_t prep;
-    g1_affine_t p;
-    g2_affine_t q;
-    g1_generator(&p);
-    g2_generator(&q);
-    g2_prepare(&prep, &q);
+    static cuzk_g2_prepared_t prep;
+    cuzk_g1_affine_t p;
+    cuzk_g2_affine_t q;
+    cuzk_g1_generator(&p);
+    cuzk_g2_generator(&q);
+    cuzk_g2_prepare(&prep, &q);
     static const struct { const char *name; bench_kind kind; } cases[] = {
         {"pairing", B_PAIRING},
         {"miller_loop", B_MILLER},

@@ -21,36 +21,36 @@ static uint64_t next_rand(void)
     return rng;
 }
 
-static void bench_coeff(fr_t *c)
+static void bench_coeff(cuzk_fr_t *c)
 {
     uint64_t x = next_rand() % 100;
-    fr_set_one(c);
+    cuzk_fr_set_one(c);
     if (x < 45) return;
     if (x < 90) {
-        fr_neg(c, c);
+        cuzk_fr_neg(c, c);
     } else if (x < 98) {
-        fr_from_u64(c, 1ULL << (next_rand() % 64));
+        cuzk_fr_from_u64(c, 1ULL << (next_rand() % 64));
     } else {
-        uint64_t l[FR_LIMBS] = {next_rand(), next_rand(), next_rand(), next_rand() >> 2};
-        fr_from_limbs(c, l);
+        uint64_t l[CUZK_FR_LIMBS] = {next_rand(), next_rand(), next_rand(), next_rand() >> 2};
+        cuzk_fr_from_limbs(c, l);
     }
 }
 
-static r1cs_var bench_var(uint64_t row, uint32_t ni, uint32_t na)
+static cuzk_r1cs_var bench_var(uint64_t row, uint32_t ni, uint32_t na)
 {
     uint64_t j = next_rand() % 10 ? (row + na - next_rand() % 1024) % na : next_rand() % na;
-    if (next_rand() % 64 == 0) return R1CS_INPUT(next_rand() % ni);
-    return R1CS_AUX(j);
+    if (next_rand() % 64 == 0) return CUZK_R1CS_INPUT(next_rand() % ni);
+    return CUZK_R1CS_AUX(j);
 }
 
-static r1cs_t *bench_circuit(uint64_t rows)
+static cuzk_r1cs_t *bench_circuit(uint64_t rows)
 {
     uint32_t ni = 16, na = (uint32_t)rows;
-    r1cs_builder *b = r1cs_builder_new(ni);
-    r1cs_var first;
-    r1cs_builder_alloc_aux_n(b, na, &first);
+    cuzk_r1cs_builder *b = cuzk_r1cs_builder_new(ni);
+    cuzk_r1cs_var first;
+    cuzk_r1cs_builder_alloc_aux_n(b, na, &first);
     for (uint64_t i = 0; i < rows; i++) {
-        r1cs_term t[3][3];
+        cuzk_r1cs_term t[3][3];
         size_t n[3] = {2 + (next_rand() % 5 < 2), 1, 2 + (next_rand() % 5 == 0)};
         for (int k = 0; k < 3; k++) {
             for (size_t e = 0; e < n[k]; e++) {
@@ -58,10 +58,10 @@ static r1cs_t *bench_circuit(uint64_t rows)
                 bench_coeff(&t[k][e].coeff);
             }
         }
-        r1cs_builder_enforce(b, t[0], n[0], t[1], n[1], t[2], n[2]);
+        cuzk_r1cs_builder_enforce(b, t[0], n[0], t[1], n[1], t[2], n[2]);
     }
-    r1cs_t *r = NULL;
-    r1cs_builder_finish(b, &r);
+    cuzk_r1cs_t *r = NULL;
+    cuzk_r1cs_builder_finish(b, &r);
     return r;
 }
 
@@ -72,28 +72,28 @@ void bench_micro_r1cs(const bench_opts *o)
     int nt = bench_thread_set(o, threads);
     for (unsigned log = 16; log <= 20; log += 2) {
         uint64_t rows = 1ULL << log;
-        r1cs_t *r = bench_circuit(rows);
+        cuzk_r1cs_t *r = bench_circuit(rows);
         if (r == NULL) return;
-        uint64_t nv = r1cs_num_vars(r);
-        fr_t *z = malloc(nv * sizeof *z), *a = malloc(rows * sizeof *a), *b = malloc(rows * sizeof *b),
+        uint64_t nv = cuzk_r1cs_num_vars(r);
+        cuzk_fr_t *z = malloc(nv * sizeof *z), *a = malloc(rows * sizeof *a), *b = malloc(rows * sizeof *b),
              *c = malloc(rows * sizeof *c);
-        fr_set_one(&z[0]);
+        cuzk_fr_set_one(&z[0]);
         for (uint64_t j = 1; j < nv; j++) {
-            uint64_t l[FR_LIMBS] = {next_rand(), next_rand(), next_rand(), next_rand() >> 2};
+            uint64_t l[CUZK_FR_LIMBS] = {next_rand(), next_rand(), next_rand(), next_rand() >> 2};
             if (next_rand() % 10)
-                fr_from_u64(&z[j], next_rand() & 1);
+                cuzk_fr_from_u64(&z[j], next_rand() & 1);
             else
-                fr_from_limbs(&z[j], l);
+                cuzk_fr_from_limbs(&z[j], l);
         }
         for (int ti = 0; ti < nt; ti++) {
             static const char *const name[2] = {"spmv", "spmv_ab"};
-            static const r1cs_c_mode mode[2] = {R1CS_C_MATRIX, R1CS_C_PRODUCT};
+            static const cuzk_r1cs_c_mode mode[2] = {CUZK_R1CS_C_MATRIX, CUZK_R1CS_C_PRODUCT};
             for (int m = 0; m < 2; m++) {
                 if (!bench_selected(o, name[m])) continue;
                 int reps = log <= 16 ? 8 : log <= 18 ? 3 : 1;
-                r1cs_spmv(r, z, a, b, c, mode[m], (unsigned)threads[ti], NULL); /* warm-up */
+                cuzk_r1cs_spmv(r, z, a, b, c, mode[m], (unsigned)threads[ti], NULL); /* warm-up */
                 double t0 = bench_now_ns();
-                for (int i = 0; i < reps; i++) r1cs_spmv(r, z, a, b, c, mode[m], (unsigned)threads[ti], NULL);
+                for (int i = 0; i < reps; i++) cuzk_r1cs_spmv(r, z, a, b, c, mode[m], (unsigned)threads[ti], NULL);
                 double dt = (bench_now_ns() - t0) / reps;
                 BENCH_KEEP(c[0]);
                 bench_report(name[m], rows, threads[ti], dt / 1e6, "ms");
@@ -102,13 +102,13 @@ void bench_micro_r1cs(const bench_opts *o)
         if (bench_selected(o, "pce_load")) {
             char path[64];
             snprintf(path, sizeof path, "/tmp/cuzk_bench_%d.pce", (int)getpid());
-            if (r1cs_pce_write(r, path, NULL) == CUZK_OK) {
-                r1cs_t *l = NULL;
+            if (cuzk_r1cs_pce_write(r, path, NULL) == CUZK_OK) {
+                cuzk_r1cs_t *l = NULL;
                 double t0 = bench_now_ns();
-                cuzk_status s = r1cs_pce_load(path, 0, r->identity, &l, NULL);
+                cuzk_status s = cuzk_r1cs_pce_load(path, 0, r->identity, &l, NULL);
                 double dt = bench_now_ns() - t0;
                 if (s == CUZK_OK) bench_report("pce_load", rows, 1, dt / 1e6, "ms");
-                r1cs_free(l);
+                cuzk_r1cs_free(l);
             }
             unlink(path);
         }
@@ -116,6 +116,6 @@ void bench_micro_r1cs(const bench_opts *o)
         free(a);
         free(b);
         free(c);
-        r1cs_free(r);
+        cuzk_r1cs_free(r);
     }
 }

@@ -1,4 +1,4 @@
-/* `cuzk-bench prove`: one Groth16 proof on synthetic PoRep-shaped circuits (circuits_synthetic) of growing size,
+/* `cuzk-bench prove`: one Groth16 proof on synthetic PoRep-shaped circuits (cuzk_circuits_synthetic) of growing size,
  *   prove            the whole proof, best of two                              (ms)
  *   prove_<phase>    its phases: spmv, ntt_h, msm_h, msm_l, msm_a, msm_b1, msm_b2, assembly (ms)
  *   prove_peak_rss   the process's peak resident memory after proving          (MB)
@@ -43,24 +43,24 @@ bool bench_cache_dir(char *out, size_t len)
 
 /* Makes the key in a child process and writes params and pce through temporary names, so that an interrupted run
  * never leaves a partial file under the final name. */
-static bool make_key(const r1cs_t *r, unsigned threads, const char *params, const char *pce)
+static bool make_key(const cuzk_r1cs_t *r, unsigned threads, const char *params, const char *pce)
 {
     fflush(stdout);
     pid_t pid = fork();
     if (pid < 0) return false;
     if (pid == 0) {
-        groth16_setup_opts so;
+        cuzk_groth16_setup_opts so;
         memset(&so, 0, sizeof so);
         so.threads = threads;
-        so.conv = GROTH16_BELLPERSON;
-        groth16_pk pk;
+        so.conv = CUZK_GROTH16_BELLPERSON;
+        cuzk_groth16_pk pk;
         cuzk_errmsg err = {{0}};
         char tp[4200], tc[4200];
         snprintf(tp, sizeof tp, "%s.tmp", params);
         snprintf(tc, sizeof tc, "%s.tmp", pce);
-        cuzk_status s = groth16_setup(&pk, r, &so, &err);
-        if (s == CUZK_OK) s = groth16_params_write(&pk, tp, &err);
-        if (s == CUZK_OK) s = r1cs_pce_write(r, tc, &err);
+        cuzk_status s = cuzk_groth16_setup(&pk, r, &so, &err);
+        if (s == CUZK_OK) s = cuzk_groth16_params_write(&pk, tp, &err);
+        if (s == CUZK_OK) s = cuzk_r1cs_pce_write(r, tc, &err);
         if (s == CUZK_OK && (rename(tc, pce) != 0 || rename(tp, params) != 0)) s = CUZK_ERR_IO;
         if (s != CUZK_OK) {
             fprintf(stderr, "cuzk-bench: key for %s: %s (%s)\n", params, cuzk_status_str(s), err.msg);
@@ -75,12 +75,12 @@ static bool make_key(const r1cs_t *r, unsigned threads, const char *params, cons
     return WIFEXITED(st) && WEXITSTATUS(st) == 0;
 }
 
-static bool load_key(groth16_pk *pk, const r1cs_t *r, const char *params, unsigned threads)
+static bool load_key(cuzk_groth16_pk *pk, const cuzk_r1cs_t *r, const char *params, unsigned threads)
 {
     if (access(params, R_OK) != 0) return false;
     cuzk_errmsg err = {{0}};
-    cuzk_status s = groth16_params_load(pk, params, 0, threads, &err);
-    if (s == CUZK_OK && (s = groth16_pk_check_circuit(pk, r, &err)) != CUZK_OK) groth16_pk_free(pk);
+    cuzk_status s = cuzk_groth16_params_load(pk, params, 0, threads, &err);
+    if (s == CUZK_OK && (s = cuzk_groth16_pk_check_circuit(pk, r, &err)) != CUZK_OK) cuzk_groth16_pk_free(pk);
     if (s != CUZK_OK) {
         fprintf(stderr, "cuzk-bench: cached key %s unusable (%s: %s), making it again\n", params, cuzk_status_str(s),
                 err.msg);
@@ -103,10 +103,10 @@ void bench_prove_gen(const bench_opts *o)
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
         unsigned k = sizes[i];
         if ((int)k > o->max_log2) break;
-        r1cs_t *r;
-        fr_t *z;
+        cuzk_r1cs_t *r;
+        cuzk_fr_t *z;
         cuzk_errmsg err = {{0}};
-        cuzk_status s = circuits_synthetic(k, GEN_SEED, threads, &r, &z, &err);
+        cuzk_status s = cuzk_circuits_synthetic(k, GEN_SEED, threads, &r, &z, &err);
         if (s != CUZK_OK) {
             fprintf(stderr, "cuzk-bench: 2^%u circuit: %s (%s)\n", k, cuzk_status_str(s), err.msg);
             return;
@@ -115,7 +115,7 @@ void bench_prove_gen(const bench_opts *o)
         for (int b = 0; b < 8; b++) snprintf(id + 2 * b, 3, "%02x", r->identity[b]);
         snprintf(params, sizeof params, "%s/gen-%u-%d-%s.params", dir, k, GEN_SEED, id);
         snprintf(pce, sizeof pce, "%s/gen-%u-%d-%s.pce", dir, k, GEN_SEED, id);
-        groth16_pk pk;
+        cuzk_groth16_pk pk;
         bool ok = load_key(&pk, r, params, threads);
         if (!ok) {
             fprintf(stderr, "cuzk-bench: making the 2^%u key once (cached as %s)\n", k, params);
@@ -128,9 +128,9 @@ void bench_prove_gen(const bench_opts *o)
             struct rusage ru;
             getrusage(RUSAGE_SELF, &ru);
             bench_report("prove_peak_rss", r->num_constraints, (int)threads, (double)ru.ru_maxrss / 1024.0, "MB");
-            groth16_pk_free(&pk);
+            cuzk_groth16_pk_free(&pk);
         }
-        r1cs_free(r);
+        cuzk_r1cs_free(r);
         free(z);
         if (!ok) return;
     }

@@ -1,13 +1,13 @@
 /* `cuzk-bench micro --gpu` Groth16 lines: whole proofs of synthetic PoRep-shaped circuits on the device.
- *   gpu_setup         the key generated on the device (gpu_setup)                          (s)
- *   gpu_prove         one proof from the witness in pinned host memory, median of three    (ms)
+ *   cuzk_gpu_setup         the key generated on the device (cuzk_gpu_setup)                          (s)
+ *   cuzk_gpu_prove         one proof from the witness in pinned host memory, median of three    (ms)
  *   gpu_prove_<phase> its phases: upload, spmv, ntt_h, msm_h, msm_l, msm_a, msm_b1, msm_b2, assembly (ms)
  *   gpu_prove_vram    the key plus one prover's buffers on the device                      (MB)
  *   gpu_prove_pair    with two devices: the proof split over both (latency mode), median of three (ms)
- *   gpu_prove_packed  the proof from the witness packed in place (gpu_witness_pack), with its upload and pack times
+ *   gpu_prove_packed  the proof from the witness packed in place (cuzk_gpu_witness_pack), with its upload and pack times
  *   gpu_prove_pair_packed  both (ms)
- *   gpu_key_upload    a host key (2^20) copied up by gpu_key_upload, and its .params file decoded on the device
- *                     by gpu_key_load_params (GB/s), next to the CPU loader's rate
+ *   cuzk_gpu_key_upload    a host key (2^20) copied up by cuzk_gpu_key_upload, and its .params file decoded on the device
+ *                     by cuzk_gpu_key_load_params (GB/s), next to the CPU loader's rate
  *   gpu_prove_floor   the arithmetic floor of the proof's field multiplications (floor_gpu.c): six NTTs of its
  *                     domain, the H MSM and the tail MSMs of L, A and B (B in G1 and G2), at this device's rates;
  *                     the batch additions of the ones, the SpMV and the upload are not counted (ms)
@@ -39,74 +39,74 @@ static int cmp_d(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static void key_upload(unsigned log2, const r1cs_t *r)
+static void key_upload(unsigned log2, const cuzk_r1cs_t *r)
 {
-    groth16_setup_opts so;
+    cuzk_groth16_setup_opts so;
     memset(&so, 0, sizeof so);
     so.threads = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
-    groth16_pk pk;
+    cuzk_groth16_pk pk;
     cuzk_errmsg err = {{0}};
-    if (groth16_setup(&pk, r, &so, &err) != CUZK_OK) {
+    if (cuzk_groth16_setup(&pk, r, &so, &err) != CUZK_OK) {
         fprintf(stderr, "cuzk-bench: setup: %s\n", err.msg);
         return;
     }
-    gpu_key *k = NULL;
-    gpu_key_opts ko;
+    cuzk_gpu_key *k = NULL;
+    cuzk_gpu_key_opts ko;
     memset(&ko, 0, sizeof ko);
-    if (gpu_key_upload(&k, &pk, r, &ko, &err) == CUZK_OK) {
-        gpu_key_info info;
-        gpu_key_get_info(k, &info);
+    if (cuzk_gpu_key_upload(&k, &pk, r, &ko, &err) == CUZK_OK) {
+        cuzk_gpu_key_info info;
+        cuzk_gpu_key_get_info(k, &info);
         bench_gpu_line("gpu_key_upload", (uint64_t)1 << log2, (double)info.vram_bytes / info.upload_s / 1e9, "GB/s",
              ", \"from\": \"host key\"");
-        gpu_key_free(k);
+        cuzk_gpu_key_free(k);
     } else {
         fprintf(stderr, "cuzk-bench: gpu_key_upload: %s\n", err.msg);
     }
     char path[64];
     snprintf(path, sizeof path, "/tmp/cuzk-bench-%d.params", (int)getpid());
-    if (groth16_params_write(&pk, path, &err) == CUZK_OK) {
+    if (cuzk_groth16_params_write(&pk, path, &err) == CUZK_OK) {
         double bps = 0;
-        if (gpu_key_load_params(&k, path, r, 0, &bps, &err) == CUZK_OK) {
+        if (cuzk_gpu_key_load_params(&k, path, r, 0, &bps, &err) == CUZK_OK) {
             bench_gpu_line("gpu_key_upload", (uint64_t)1 << log2, bps / 1e9, "GB/s", ", \"from\": \"params file\"");
-            gpu_key_free(k);
+            cuzk_gpu_key_free(k);
         } else {
             fprintf(stderr, "cuzk-bench: gpu_key_load_params: %s\n", err.msg);
         }
-        groth16_pk cpu;
+        cuzk_groth16_pk cpu;
         FILE *f = fopen(path, "rb");
         double size = 0;
         if (f != NULL && fseek(f, 0, SEEK_END) == 0) size = (double)ftell(f);
         if (f != NULL) fclose(f);
         double t = now();
-        if (groth16_params_load(&cpu, path, 0, so.threads, &err) == CUZK_OK) {
+        if (cuzk_groth16_params_load(&cpu, path, 0, so.threads, &err) == CUZK_OK) {
             char extra[96];
             snprintf(extra, sizeof extra, ", \"from\": \"params file\", \"cpu_threads\": %u", so.threads);
             bench_gpu_line("cpu_params_load", (uint64_t)1 << log2, size / (now() - t) / 1e9, "GB/s", extra);
-            groth16_pk_free(&cpu);
+            cuzk_groth16_pk_free(&cpu);
         }
         unlink(path);
     }
-    groth16_pk_free(&pk);
+    cuzk_groth16_pk_free(&pk);
 }
 
-/* gpu_prove_pair (latency mode, gpu_prove_msms_pair): the same proof with the H side on device 0 and the L, A, B
- * sides and the rest of the H MSM on device 1, which has its own copy of the key (gpu_setup with the same toxic
+/* gpu_prove_pair (latency mode, cuzk_gpu_prove_msms_pair): the same proof with the H side on device 0 and the L, A, B
+ * sides and the rest of the H MSM on device 1, which has its own copy of the key (cuzk_gpu_setup with the same toxic
  * waste); median of three after one untimed proof, with each side's time and the H side's share of the H MSM.
  * pk: the witness pz is packed as it says (the line is then gpu_prove_pair_packed). */
-static void prove_pair(uint64_t n, const fr_t *z, const fr_t *pz, const gpu_witness_packing *pk,
-                       const groth16_prove_opts *po, gpu_prover *p0, gpu_key *k0, gpu_prover *p1, gpu_key *k1)
+static void prove_pair(uint64_t n, const cuzk_fr_t *z, const cuzk_fr_t *pz, const cuzk_gpu_witness_packing *pk,
+                       const cuzk_groth16_prove_opts *po, cuzk_gpu_prover *p0, cuzk_gpu_key *k0, cuzk_gpu_prover *p1, cuzk_gpu_key *k1)
 {
     enum { REPS = 3 };
     cuzk_errmsg err = {{0}};
     cuzk_status s = CUZK_OK;
     double tot[REPS], hs[REPS], qs[REPS], up[REPS], share = 0;
-    groth16_proof_t proof;
+    cuzk_groth16_proof_t proof;
     /* one proof first, untimed: it sets the share of the H MSM the H side keeps from its timings */
     for (int i = -1; i < REPS && s == CUZK_OK; i++) {
-        groth16_msm_sums sums;
-        gpu_prove_stats st;
-        s = gpu_prove_msms_pair(&sums, p0, k0, p1, k1, pz, pk, po, &st, &err);
-        if (s == CUZK_OK) s = groth16_assemble(&proof, gpu_key_vk(k0), &sums, po);
+        cuzk_groth16_msm_sums sums;
+        cuzk_gpu_prove_stats st;
+        s = cuzk_gpu_prove_msms_pair(&sums, p0, k0, p1, k1, pz, pk, po, &st, &err);
+        if (s == CUZK_OK) s = cuzk_groth16_assemble(&proof, cuzk_gpu_key_vk(k0), &sums, po);
         if (i < 0) continue;
         tot[i] = st.total * 1e3;
         hs[i] = (st.upload + st.spmv + st.ntt_h + st.msm_h) * 1e3;
@@ -116,9 +116,9 @@ static void prove_pair(uint64_t n, const fr_t *z, const fr_t *pz, const gpu_witn
     }
     const char *name = pk != NULL ? "gpu_prove_pair_packed" : "gpu_prove_pair";
     if (s == CUZK_OK) {
-        groth16_pvk pvk;
-        groth16_prepare_vk(&pvk, gpu_key_vk(k0));
-        bool valid = groth16_verify(&pvk, &proof, z + 1, gpu_key_vk(k0)->num_inputs - 1) == CUZK_OK;
+        cuzk_groth16_pvk pvk;
+        cuzk_groth16_prepare_vk(&pvk, cuzk_gpu_key_vk(k0));
+        bool valid = cuzk_groth16_verify(&pvk, &proof, z + 1, cuzk_gpu_key_vk(k0)->num_inputs - 1) == CUZK_OK;
         qsort(tot, REPS, sizeof tot[0], cmp_d);
         qsort(hs, REPS, sizeof hs[0], cmp_d);
         qsort(qs, REPS, sizeof qs[0], cmp_d);
@@ -133,21 +133,21 @@ static void prove_pair(uint64_t n, const fr_t *z, const fr_t *pz, const gpu_witn
     }
 }
 
-/* gpu_prove_packed: the proof from the witness packed in place (gpu_witness_pack on the host's threads, timed
+/* gpu_prove_packed: the proof from the witness packed in place (cuzk_gpu_witness_pack on the host's threads, timed
  * apart), median of three: its upload against the whole witness's */
-static void prove_packed(uint64_t n, const fr_t *z, const fr_t *pz, const gpu_witness_packing *pk, double pack_ms,
-                         const groth16_prove_opts *po, gpu_prover *p, gpu_key *k)
+static void prove_packed(uint64_t n, const cuzk_fr_t *z, const cuzk_fr_t *pz, const cuzk_gpu_witness_packing *pk, double pack_ms,
+                         const cuzk_groth16_prove_opts *po, cuzk_gpu_prover *p, cuzk_gpu_key *k)
 {
     enum { REPS = 3 };
     cuzk_errmsg err = {{0}};
     cuzk_status s = CUZK_OK;
     double tot[REPS], up[REPS];
-    groth16_proof_t proof;
+    cuzk_groth16_proof_t proof;
     for (int i = 0; i < REPS && s == CUZK_OK; i++) {
-        groth16_msm_sums sums;
-        gpu_prove_stats st;
-        s = gpu_prove_msms(&sums, p, k, pz, pk, po, &st, &err);
-        if (s == CUZK_OK) s = groth16_assemble(&proof, gpu_key_vk(k), &sums, po);
+        cuzk_groth16_msm_sums sums;
+        cuzk_gpu_prove_stats st;
+        s = cuzk_gpu_prove_msms(&sums, p, k, pz, pk, po, &st, &err);
+        if (s == CUZK_OK) s = cuzk_groth16_assemble(&proof, cuzk_gpu_key_vk(k), &sums, po);
         tot[i] = st.total * 1e3;
         up[i] = st.upload * 1e3;
     }
@@ -155,9 +155,9 @@ static void prove_packed(uint64_t n, const fr_t *z, const fr_t *pz, const gpu_wi
         fprintf(stderr, "cuzk-bench: gpu_prove_packed: %s\n", err.msg);
         return;
     }
-    groth16_pvk pvk;
-    groth16_prepare_vk(&pvk, gpu_key_vk(k));
-    bool valid = groth16_verify(&pvk, &proof, z + 1, gpu_key_vk(k)->num_inputs - 1) == CUZK_OK;
+    cuzk_groth16_pvk pvk;
+    cuzk_groth16_prepare_vk(&pvk, cuzk_gpu_key_vk(k));
+    bool valid = cuzk_groth16_verify(&pvk, &proof, z + 1, cuzk_gpu_key_vk(k)->num_inputs - 1) == CUZK_OK;
     uint64_t others = 0;
     for (unsigned c = 0; c < pk->chunks; c++) others += pk->others[c];
     qsort(tot, REPS, sizeof tot[0], cmp_d);
@@ -169,13 +169,13 @@ static void prove_packed(uint64_t n, const fr_t *z, const fr_t *pz, const gpu_wi
     bench_gpu_line("gpu_prove_packed", n, tot[REPS / 2], "ms", extra);
 }
 
-static void prove_floor(uint64_t n, const gpu_prove_stats *st, const floor_rates *rate, double measured_ms)
+static void prove_floor(uint64_t n, const cuzk_gpu_prove_stats *st, const floor_rates *rate, double measured_ms)
 {
-    double ntt = floor_ms(6 * floor_ntt_muls(st->domain_log2), rate->fr_ps);
-    double h = floor_ms(floor_msm_muls(st->h_points), rate->fp_ps);
+    double ntt = floor_ms(6 * floor_ntt_muls(st->domain_log2), rate->cuzk_fr_ps);
+    double h = floor_ms(floor_msm_muls(st->h_points), rate->cuzk_fp_ps);
     double tails = floor_ms(floor_msm_muls(st->tail_l) + floor_msm_muls(st->tail_a) + floor_msm_muls(st->tail_b),
-                            rate->fp_ps) +
-                   floor_ms(floor_msm_muls(st->tail_b), rate->fp2_ps);
+                            rate->cuzk_fp_ps) +
+                   floor_ms(floor_msm_muls(st->tail_b), rate->cuzk_fp2_ps);
     double all = ntt + h + tails;
     char extra[320];
     int len = snprintf(extra, sizeof extra,
@@ -189,82 +189,82 @@ static void prove_floor(uint64_t n, const gpu_prove_stats *st, const floor_rates
     bench_gpu_line("gpu_prove_floor", n, all, "ms", extra);
 }
 
-static void prove_size(unsigned log2, gpu_prover *p, const floor_rates *rate)
+static void prove_size(unsigned log2, cuzk_gpu_prover *p, const floor_rates *rate)
 {
     uint64_t n = (uint64_t)1 << log2;
     unsigned threads = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
-    r1cs_t *r = NULL;
-    fr_t *z = NULL;
+    cuzk_r1cs_t *r = NULL;
+    cuzk_fr_t *z = NULL;
     cuzk_errmsg err = {{0}};
     double t = now();
-    if (circuits_synthetic(log2, 1, threads, &r, &z, &err) != CUZK_OK) {
+    if (cuzk_circuits_synthetic(log2, 1, threads, &r, &z, &err) != CUZK_OK) {
         fprintf(stderr, "cuzk-bench: circuit 2^%u: %s\n", log2, err.msg);
         return;
     }
     fprintf(stderr, "cuzk-bench: circuit 2^%u made in %.1f s\n", log2, now() - t);
-    uint64_t nv = r1cs_num_vars(r);
+    uint64_t nv = cuzk_r1cs_num_vars(r);
     if (log2 == 20) key_upload(log2, r);
 
-    groth16_setup_opts so;
+    cuzk_groth16_setup_opts so;
     memset(&so, 0, sizeof so);
     so.threads = threads;
     so.given_toxic = true; /* fixed toxic waste: the CPU's key below is the same key */
-    fr_from_u64(&so.tau, 0x1234567), fr_from_u64(&so.alpha, 11), fr_from_u64(&so.beta, 13);
-    fr_from_u64(&so.gamma, 17), fr_from_u64(&so.delta, 19);
-    gpu_key *k = NULL;
-    gpu_key_opts ko;
+    cuzk_fr_from_u64(&so.tau, 0x1234567), cuzk_fr_from_u64(&so.alpha, 11), cuzk_fr_from_u64(&so.beta, 13);
+    cuzk_fr_from_u64(&so.gamma, 17), cuzk_fr_from_u64(&so.delta, 19);
+    cuzk_gpu_key *k = NULL;
+    cuzk_gpu_key_opts ko;
     memset(&ko, 0, sizeof ko);
     t = now();
-    if (gpu_setup(&k, r, &so, &ko, &err) != CUZK_OK) {
+    if (cuzk_gpu_setup(&k, r, &so, &ko, &err) != CUZK_OK) {
         fprintf(stderr, "cuzk-bench: gpu_setup 2^%u: %s\n", log2, err.msg);
         goto out;
     }
     bench_gpu_line("gpu_setup", n, now() - t, "s", NULL);
 
-    fr_t *pz = NULL;
-    if (gpu_host_alloc((void **)&pz, nv * sizeof(fr_t)) != CUZK_OK) {
-        fprintf(stderr, "cuzk-bench: pinned witness: %s\n", gpu_last_error());
+    cuzk_fr_t *pz = NULL;
+    if (cuzk_gpu_host_alloc((void **)&pz, nv * sizeof(cuzk_fr_t)) != CUZK_OK) {
+        fprintf(stderr, "cuzk-bench: pinned witness: %s\n", cuzk_gpu_last_error());
         goto out_key;
     }
-    memcpy(pz, z, nv * sizeof(fr_t));
-    groth16_prove_opts po;
+    memcpy(pz, z, nv * sizeof(cuzk_fr_t));
+    cuzk_groth16_prove_opts po;
     memset(&po, 0, sizeof po);
     po.given_rs = true;
-    fr_from_u64(&po.r, 23), fr_from_u64(&po.s, 29);
+    cuzk_fr_from_u64(&po.r, 23), cuzk_fr_from_u64(&po.s, 29);
     po.threads = threads;
     enum { REPS = 3 };
-    gpu_prove_stats st[REPS];
-    groth16_proof_t proof;
+    cuzk_gpu_prove_stats st[REPS];
+    cuzk_groth16_proof_t proof;
     /* what a service does when it loads a key: the prover's buffers grow now, and the first proof runs at speed */
     t = now();
-    cuzk_status s = gpu_prover_reserve(p, k, &err);
+    cuzk_status s = cuzk_gpu_prover_reserve(p, k, &err);
     if (s == CUZK_OK) {
         bench_gpu_line("gpu_prove_reserve", n, (now() - t) * 1e3, "ms", NULL);
-        s = gpu_prove(&proof, p, k, pz, &po, &st[0], &err);
+        s = cuzk_gpu_prove(&proof, p, k, pz, &po, &st[0], &err);
     }
     if (s == CUZK_OK) {
         char first[64];
         snprintf(first, sizeof first, ", \"prepare_ms\": %.3f", st[0].prepare * 1e3);
         bench_gpu_line("gpu_prove_first", n, st[0].total * 1e3, "ms", first);
     }
-    for (int i = 0; i < REPS && s == CUZK_OK; i++) s = gpu_prove(&proof, p, k, pz, &po, &st[i], &err);
+    for (int i = 0; i < REPS && s == CUZK_OK; i++) s = cuzk_gpu_prove(&proof, p, k, pz, &po, &st[i], &err);
     if (s != CUZK_OK) {
         fprintf(stderr, "cuzk-bench: gpu_prove 2^%u: %s\n", log2, err.msg);
         goto out_z;
     }
-    groth16_pvk pvk;
-    groth16_prepare_vk(&pvk, gpu_key_vk(k));
-    bool valid = groth16_verify(&pvk, &proof, z + 1, gpu_key_vk(k)->num_inputs - 1) == CUZK_OK;
+    cuzk_groth16_pvk pvk;
+    cuzk_groth16_prepare_vk(&pvk, cuzk_gpu_key_vk(k));
+    bool valid = cuzk_groth16_verify(&pvk, &proof, z + 1, cuzk_gpu_key_vk(k)->num_inputs - 1) == CUZK_OK;
     char extra[160] = "";
     if (log2 <= 20) {
-        groth16_pk pk;
-        groth16_proof_t cpu;
-        bool match = groth16_setup(&pk, r, &so, &err) == CUZK_OK;
+        cuzk_groth16_pk pk;
+        cuzk_groth16_proof_t cpu;
+        bool match = cuzk_groth16_setup(&pk, r, &so, &err) == CUZK_OK;
         double tc = now();
-        match = match && groth16_prove(&cpu, &pk, r, z, &po, NULL, &err) == CUZK_OK &&
+        match = match && cuzk_groth16_prove(&cpu, &pk, r, z, &po, NULL, &err) == CUZK_OK &&
                 memcmp(&cpu, &proof, sizeof cpu) == 0;
         double cpu_ms = (now() - tc) * 1e3;
-        groth16_pk_free(&pk);
+        cuzk_groth16_pk_free(&pk);
         snprintf(extra, sizeof extra, ", \"valid\": %s, \"match_cpu\": %s, \"cpu_ms\": %.1f, \"cpu_threads\": %u",
                  valid ? "true" : "false", match ? "true" : "false", cpu_ms, threads);
     } else {
@@ -291,45 +291,45 @@ static void prove_size(unsigned log2, gpu_prover *p, const floor_rates *rate)
     PHASE(msm_b2, "gpu_prove_msm_b2");
     PHASE(assembly, "gpu_prove_assembly");
 #undef PHASE
-    gpu_key_info info;
-    gpu_key_get_info(k, &info);
+    cuzk_gpu_key_info info;
+    cuzk_gpu_key_get_info(k, &info);
     bench_gpu_line("gpu_prove_vram", n, (double)(info.vram_bytes + st[REPS - 1].vram_bytes) / 1e6, "MB",
          info.whole_ntt_tables ? ", \"whole_ntt_tables\": true" : ", \"whole_ntt_tables\": false");
     if (rate != NULL) prove_floor(n, &st[REPS - 1], rate, total_ms);
 
     /* device 1 with its own copy of the key, for the pair lines */
-    gpu_key *k1 = NULL;
-    gpu_prover *p1 = NULL;
-    if (gpu_device_count() > 1) {
-        gpu_key_opts ko1;
+    cuzk_gpu_key *k1 = NULL;
+    cuzk_gpu_prover *p1 = NULL;
+    if (cuzk_gpu_device_count() > 1) {
+        cuzk_gpu_key_opts ko1;
         memset(&ko1, 0, sizeof ko1);
-        s = gpu_set_device(1);
-        if (s == CUZK_OK) s = gpu_setup(&k1, r, &so, &ko1, &err);
-        if (s == CUZK_OK) s = gpu_prover_create(&p1, &err);
-        if (s == CUZK_OK) s = gpu_prover_reserve(p1, k1, &err);
-        gpu_set_device(0);
+        s = cuzk_gpu_set_device(1);
+        if (s == CUZK_OK) s = cuzk_gpu_setup(&k1, r, &so, &ko1, &err);
+        if (s == CUZK_OK) s = cuzk_gpu_prover_create(&p1, &err);
+        if (s == CUZK_OK) s = cuzk_gpu_prover_reserve(p1, k1, &err);
+        cuzk_gpu_set_device(0);
         if (s == CUZK_OK) prove_pair(n, z, pz, NULL, &po, p, k, p1, k1);
         else fprintf(stderr, "cuzk-bench: device 1: %s\n", err.msg);
     }
     /* the witness packed in place (pz is not needed whole any more) */
-    uint64_t *classes = malloc(gpu_witness_classes_words(r->num_aux) * sizeof *classes + 8);
+    uint64_t *classes = malloc(cuzk_gpu_witness_classes_words(r->num_aux) * sizeof *classes + 8);
     if (classes != NULL) {
-        gpu_witness_packing pk;
+        cuzk_gpu_witness_packing pk;
         t = now();
-        gpu_witness_pack(&pk, pz, r->num_inputs, r->num_aux, classes, threads);
+        cuzk_gpu_witness_pack(&pk, pz, r->num_inputs, r->num_aux, classes, threads);
         double pack_ms = (now() - t) * 1e3;
         prove_packed(n, z, pz, &pk, pack_ms, &po, p, k);
         if (p1 != NULL) prove_pair(n, z, pz, &pk, &po, p, k, p1, k1);
         free(classes);
     }
-    gpu_prover_destroy(p1);
-    gpu_key_free(k1);
+    cuzk_gpu_prover_destroy(p1);
+    cuzk_gpu_key_free(k1);
 out_z:
-    gpu_host_free(pz);
+    cuzk_gpu_host_free(pz);
 out_key:
-    gpu_key_free(k);
+    cuzk_gpu_key_free(k);
 out:
-    r1cs_free(r);
+    cuzk_r1cs_free(r);
     free(z);
 }
 
@@ -337,9 +337,9 @@ void bench_prove_gpu(const bench_opts *o)
 {
     static const unsigned sizes[] = {20, 24, 26, 27};
     int max = o->max_log2 > 0 ? o->max_log2 : 24;
-    gpu_prover *p = NULL;
+    cuzk_gpu_prover *p = NULL;
     cuzk_errmsg err = {{0}};
-    if (gpu_prover_create(&p, &err) != CUZK_OK) {
+    if (cuzk_gpu_prover_create(&p, &err) != CUZK_OK) {
         fprintf(stderr, "cuzk-bench: %s\n", err.msg);
         return;
     }
@@ -348,5 +348,5 @@ void bench_prove_gpu(const bench_opts *o)
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
         if ((int)sizes[i] <= max && (o->min_log2 <= 0 || (int)sizes[i] >= o->min_log2))
             prove_size(sizes[i], p, have_rate ? &rate : NULL);
-    gpu_prover_destroy(p);
+    cuzk_gpu_prover_destroy(p);
 }

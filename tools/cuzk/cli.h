@@ -80,18 +80,18 @@ cuzk_status cli_write_file(const char *path, const void *data, size_t len, cuzk_
 bool cli_is_json_name(const char *path);
 
 /* A proof from a 192-byte file or a proof.json (by content); the decoders check curve and subgroup. */
-cuzk_status cli_load_proof(const char *path, groth16_proof_t *proof, cuzk_errmsg *err);
+cuzk_status cli_load_proof(const char *path, cuzk_groth16_proof_t *proof, cuzk_errmsg *err);
 /* proof.json when path ends in .json, else the 192-byte encoding. */
-cuzk_status cli_save_proof(const char *path, const groth16_proof_t *proof, cuzk_errmsg *err);
+cuzk_status cli_save_proof(const char *path, const cuzk_groth16_proof_t *proof, cuzk_errmsg *err);
 /* A vk from verification_key.json or a bellperson .vk / .params prefix (by content). */
-cuzk_status cli_load_vk(const char *path, groth16_vk *vk, cuzk_errmsg *err);
-cuzk_status cli_load_public(const char *path, fr_t **pub, uint64_t *n, cuzk_errmsg *err);
-cuzk_status cli_save_public(const char *path, const fr_t *pub, uint64_t n, cuzk_errmsg *err);
+cuzk_status cli_load_vk(const char *path, cuzk_groth16_vk *vk, cuzk_errmsg *err);
+cuzk_status cli_load_public(const char *path, cuzk_fr_t **pub, uint64_t *n, cuzk_errmsg *err);
+cuzk_status cli_save_public(const char *path, const cuzk_fr_t *pub, uint64_t n, cuzk_errmsg *err);
 
 /* A decimal integer below r (for --r / --s); false when malformed or too large. */
-bool cli_parse_fr_dec(const char *s, fr_t *out);
+bool cli_parse_fr_dec(const char *s, cuzk_fr_t *out);
 /* Deterministic toxic waste from a seed (tests), non-zero. */
-void cli_toxic_from_seed(groth16_setup_opts *o, uint64_t seed);
+void cli_toxic_from_seed(cuzk_groth16_setup_opts *o, uint64_t seed);
 
 /* ---- subcommands ------------------------------------------------------------------------------------------------- */
 int cmd_gen(int argc, char **argv);

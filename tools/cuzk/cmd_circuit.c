@@ -33,33 +33,33 @@ int cmd_gen(int argc, char **argv)
     unsigned threads;
     const char *pce = cli_need(&a, "pce"), *wtns = cli_need(&a, "wtns"), *pub = cli_opt(&a, "public");
     if (cli_need(&a, "log2") == NULL || pce == NULL || wtns == NULL) return CLI_ERROR;
-    if (!cli_opt_u64(&a, "log2", CIRCUITS_LOG2_MIN, CIRCUITS_LOG2_MAX, &log2n) ||
+    if (!cli_opt_u64(&a, "log2", CUZK_CIRCUITS_LOG2_MIN, CUZK_CIRCUITS_LOG2_MAX, &log2n) ||
         !cli_opt_u64(&a, "seed", 0, UINT64_MAX, &seed) || !cli_threads(&a, &threads))
         return CLI_ERROR;
 
     cuzk_errmsg err = {{0}};
-    r1cs_t *r;
-    fr_t *z;
+    cuzk_r1cs_t *r;
+    cuzk_fr_t *z;
     double t0 = cli_now();
-    cuzk_status s = circuits_synthetic((unsigned)log2n, seed, threads, &r, &z, &err);
+    cuzk_status s = cuzk_circuits_synthetic((unsigned)log2n, seed, threads, &r, &z, &err);
     if (s != CUZK_OK) return cli_fail("gen", "generator", s, &err);
     cli_step_end("gen", "generating", t0);
     int rc = CLI_OK;
     t0 = cli_now();
-    if ((s = r1cs_pce_write(r, pce, &err)) != CUZK_OK) rc = cli_fail("gen", pce, s, &err);
-    else if ((s = r1cs_wtns_save(z, r1cs_num_vars(r), wtns, &err)) != CUZK_OK) rc = cli_fail("gen", wtns, s, &err);
+    if ((s = cuzk_r1cs_pce_write(r, pce, &err)) != CUZK_OK) rc = cli_fail("gen", pce, s, &err);
+    else if ((s = cuzk_r1cs_wtns_save(z, cuzk_r1cs_num_vars(r), wtns, &err)) != CUZK_OK) rc = cli_fail("gen", wtns, s, &err);
     else if (pub != NULL && (s = cli_save_public(pub, z + 1, r->num_inputs - 1, &err)) != CUZK_OK)
         rc = cli_fail("gen", pub, s, &err);
     if (rc == CLI_OK) {
         cli_step_end("gen", "writing", t0);
-        circuits_stats st;
-        circuits_stats_compute(r, z, &st);
+        cuzk_circuits_stats st;
+        cuzk_circuits_stats_compute(r, z, &st);
         printf("{\"constraints\": %llu, \"inputs\": %llu, \"aux\": %llu, \"nnz_per_row\": [%.3f, %.3f, %.3f], "
                "\"a_aux_density\": %.4f, \"b_aux_density\": %.4f, \"bit_fraction\": %.4f}\n",
                (unsigned long long)st.rows, (unsigned long long)st.inputs, (unsigned long long)st.aux,
                st.per_row[0], st.per_row[1], st.per_row[2], st.a_aux_density, st.b_aux_density, st.bit_fraction);
     }
-    r1cs_free(r);
+    cuzk_r1cs_free(r);
     free(z);
     return rc;
 }
@@ -84,16 +84,16 @@ int cmd_import(int argc, char **argv)
     const char *in = cli_need(&a, "r1cs"), *out = cli_need(&a, "pce");
     if (in == NULL || out == NULL) return CLI_ERROR;
     cuzk_errmsg err = {{0}};
-    r1cs_t *r;
+    cuzk_r1cs_t *r;
     double t0 = cli_now();
-    cuzk_status s = r1cs_circom_load(in, &r, &err);
+    cuzk_status s = cuzk_r1cs_circom_load(in, &r, &err);
     if (s != CUZK_OK) return cli_fail("import", in, s, &err);
     cli_step_end("import", "reading", t0);
-    s = r1cs_pce_write(r, out, &err);
+    s = cuzk_r1cs_pce_write(r, out, &err);
     int rc = s == CUZK_OK ? CLI_OK : cli_fail("import", out, s, &err);
     if (rc == CLI_OK)
         printf("{\"constraints\": %llu, \"inputs\": %u, \"aux\": %u}\n", (unsigned long long)r->num_constraints,
                r->num_inputs, r->num_aux);
-    r1cs_free(r);
+    cuzk_r1cs_free(r);
     return rc;
 }

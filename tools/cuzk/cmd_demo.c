@@ -30,18 +30,18 @@ typedef struct {
 
 /* The proof's wire encoding decoded again and verified on the host, as a verifier elsewhere would; prints the step's
  * line and returns the exit status. */
-static int demo_verify(const groth16_vk *vk, const groth16_proof_t *proof, const r1cs_t *r, const fr_t *z,
+static int demo_verify(const cuzk_groth16_vk *vk, const cuzk_groth16_proof_t *proof, const cuzk_r1cs_t *r, const cuzk_fr_t *z,
                        demo_run *run)
 {
-    uint8_t bytes[GROTH16_PROOF_BYTES];
-    groth16_proof_to_bytes(bytes, proof);
-    groth16_proof_t received;
+    uint8_t bytes[CUZK_GROTH16_PROOF_BYTES];
+    cuzk_groth16_proof_to_bytes(bytes, proof);
+    cuzk_groth16_proof_t received;
     double t0 = cli_now();
-    cuzk_status s = groth16_proof_from_bytes(&received, bytes, sizeof bytes);
+    cuzk_status s = cuzk_groth16_proof_from_bytes(&received, bytes, sizeof bytes);
     if (s == CUZK_OK) {
-        groth16_pvk pvk;
-        groth16_prepare_vk(&pvk, vk);
-        s = groth16_verify(&pvk, &received, z + 1, r->num_inputs - 1);
+        cuzk_groth16_pvk pvk;
+        cuzk_groth16_prepare_vk(&pvk, vk);
+        s = cuzk_groth16_verify(&pvk, &received, z + 1, r->num_inputs - 1);
     }
     run->verify_s = cli_now() - t0;
     run->valid = s == CUZK_OK;
@@ -50,25 +50,25 @@ static int demo_verify(const groth16_vk *vk, const groth16_proof_t *proof, const
     return s == CUZK_ERR_PROOF_INVALID ? CLI_INVALID : cli_fail("demo", "verify", s, NULL);
 }
 
-static int demo_cpu(const r1cs_t *r, const fr_t *z, const groth16_setup_opts *so, demo_run *run)
+static int demo_cpu(const cuzk_r1cs_t *r, const cuzk_fr_t *z, const cuzk_groth16_setup_opts *so, demo_run *run)
 {
     cuzk_errmsg err = {{0}};
-    groth16_pk pk;
+    cuzk_groth16_pk pk;
     double t0 = cli_now();
-    cuzk_status s = groth16_setup(&pk, r, so, &err);
+    cuzk_status s = cuzk_groth16_setup(&pk, r, so, &err);
     if (s != CUZK_OK) return cli_fail("demo", "setup", s, &err);
     run->setup_s = cli_now() - t0;
     printf("setup   test key                                %8.3f s\n", run->setup_s);
     fflush(stdout);
 
-    groth16_prove_opts po;
+    cuzk_groth16_prove_opts po;
     memset(&po, 0, sizeof po);
     po.threads = so->threads;
-    po.c_mode = R1CS_C_PRODUCT;
-    groth16_prove_stats st;
-    groth16_proof_t proof;
+    po.c_mode = CUZK_R1CS_C_PRODUCT;
+    cuzk_groth16_prove_stats st;
+    cuzk_groth16_proof_t proof;
     t0 = cli_now();
-    s = groth16_prove(&proof, &pk, r, z, &po, &st, &err);
+    s = cuzk_groth16_prove(&proof, &pk, r, z, &po, &st, &err);
     run->prove_s = cli_now() - t0;
     int rc;
     if (s != CUZK_OK) {
@@ -78,22 +78,22 @@ static int demo_cpu(const r1cs_t *r, const fr_t *z, const groth16_setup_opts *so
                st.msm_h, st.msm_l, st.msm_a, st.msm_b1, st.msm_b2, run->prove_s);
         rc = demo_verify(&pk.vk, &proof, r, z, run);
     }
-    groth16_pk_free(&pk);
+    cuzk_groth16_pk_free(&pk);
     return rc;
 }
 
 #ifdef CUZK_HAVE_CUDA
 /* The key generated on the device and the proof made there. */
-static int demo_gpu(const r1cs_t *r, const fr_t *z, const groth16_setup_opts *so, demo_run *run)
+static int demo_gpu(const cuzk_r1cs_t *r, const cuzk_fr_t *z, const cuzk_groth16_setup_opts *so, demo_run *run)
 {
     cuzk_errmsg err = {{0}};
-    gpu_key_opts ko;
+    cuzk_gpu_key_opts ko;
     memset(&ko, 0, sizeof ko);
-    gpu_key *k = NULL;
-    gpu_prover *p = NULL;
+    cuzk_gpu_key *k = NULL;
+    cuzk_gpu_prover *p = NULL;
     int rc;
     double t0 = cli_now();
-    cuzk_status s = gpu_setup(&k, r, so, &ko, &err);
+    cuzk_status s = cuzk_gpu_setup(&k, r, so, &ko, &err);
     if (s != CUZK_OK) {
         rc = cli_fail("demo", "setup on the GPU", s, &err);
         goto out;
@@ -101,18 +101,18 @@ static int demo_gpu(const r1cs_t *r, const fr_t *z, const groth16_setup_opts *so
     run->setup_s = cli_now() - t0;
     printf("setup   test key on the GPU                     %8.3f s\n", run->setup_s);
     fflush(stdout);
-    s = gpu_prover_create(&p, &err);
+    s = cuzk_gpu_prover_create(&p, &err);
     if (s != CUZK_OK) {
         rc = cli_fail("demo", "prover", s, &err);
         goto out;
     }
-    groth16_prove_opts po;
+    cuzk_groth16_prove_opts po;
     memset(&po, 0, sizeof po);
-    po.c_mode = R1CS_C_PRODUCT;
-    gpu_prove_stats st;
-    groth16_proof_t proof;
+    po.c_mode = CUZK_R1CS_C_PRODUCT;
+    cuzk_gpu_prove_stats st;
+    cuzk_groth16_proof_t proof;
     t0 = cli_now();
-    s = gpu_prove(&proof, p, k, z, &po, &st, &err);
+    s = cuzk_gpu_prove(&proof, p, k, z, &po, &st, &err);
     run->prove_s = cli_now() - t0;
     if (s != CUZK_OK) {
         rc = cli_fail("demo", "prove on the GPU", s, &err);
@@ -120,10 +120,10 @@ static int demo_gpu(const r1cs_t *r, const fr_t *z, const groth16_setup_opts *so
     }
     printf("prove   upload %.3f, spmv %.3f, ntt/h %.3f, msm h %.3f l %.3f a %.3f b1 %.3f b2 %.3f  %8.3f s\n", st.upload,
            st.spmv, st.ntt_h, st.msm_h, st.msm_l, st.msm_a, st.msm_b1, st.msm_b2, run->prove_s);
-    rc = demo_verify(gpu_key_vk(k), &proof, r, z, run);
+    rc = demo_verify(cuzk_gpu_key_vk(k), &proof, r, z, run);
 out:
-    gpu_prover_destroy(p);
-    gpu_key_free(k);
+    cuzk_gpu_prover_destroy(p);
+    cuzk_gpu_key_free(k);
     return rc;
 }
 #endif
@@ -140,7 +140,7 @@ int cmd_demo(int argc, char **argv)
     if (a.npos > 0) return cli_error("demo", "unexpected argument '%s'", a.pos[0]);
     uint64_t log2n = DEMO_LOG2, seed = 1;
     unsigned threads;
-    if (!cli_opt_u64(&a, "log2", CIRCUITS_LOG2_MIN, 28, &log2n) || !cli_opt_u64(&a, "seed", 0, UINT64_MAX, &seed) ||
+    if (!cli_opt_u64(&a, "log2", CUZK_CIRCUITS_LOG2_MIN, 28, &log2n) || !cli_opt_u64(&a, "seed", 0, UINT64_MAX, &seed) ||
         !cli_threads(&a, &threads))
         return CLI_ERROR;
 
@@ -150,10 +150,10 @@ int cmd_demo(int argc, char **argv)
         return cli_error("demo", "--device must be auto, cpu or gpu, not '%s'", device);
     bool use_gpu = false;
 #ifdef CUZK_HAVE_CUDA
-    use_gpu = strcmp(device, "cpu") != 0 && gpu_device_count() > 0;
+    use_gpu = strcmp(device, "cpu") != 0 && cuzk_gpu_device_count() > 0;
     if (use_gpu) {
         char name[256] = "";
-        gpu_device_name(name, sizeof name);
+        cuzk_gpu_device_name(name, sizeof name);
         printf("device  %s\n", name);
     }
 #endif
@@ -161,22 +161,22 @@ int cmd_demo(int argc, char **argv)
         return cli_error("demo", "--device gpu: %s", "no CUDA device (or cuzk was built without CUDA)");
 
     cuzk_errmsg err = {{0}};
-    r1cs_t *r;
-    fr_t *z;
+    cuzk_r1cs_t *r;
+    cuzk_fr_t *z;
     demo_run run;
     memset(&run, 0, sizeof run);
     double t0 = cli_now();
-    cuzk_status s = circuits_synthetic((unsigned)log2n, seed, threads, &r, &z, &err);
+    cuzk_status s = cuzk_circuits_synthetic((unsigned)log2n, seed, threads, &r, &z, &err);
     if (s != CUZK_OK) return cli_fail("demo", "gen", s, &err);
     run.gen_s = cli_now() - t0;
     printf("gen     2^%llu: %llu constraints, %u inputs, %u aux  %8.3f s\n", (unsigned long long)log2n,
            (unsigned long long)r->num_constraints, r->num_inputs, r->num_aux, run.gen_s);
     fflush(stdout);
 
-    groth16_setup_opts so;
+    cuzk_groth16_setup_opts so;
     memset(&so, 0, sizeof so);
     so.threads = threads;
-    so.conv = GROTH16_BELLPERSON;
+    so.conv = CUZK_GROTH16_BELLPERSON;
     int rc;
 #ifdef CUZK_HAVE_CUDA
     rc = use_gpu ? demo_gpu(r, z, &so, &run) : demo_cpu(r, z, &so, &run);
@@ -187,7 +187,7 @@ int cmd_demo(int argc, char **argv)
            "\"setup_s\": %.3f, \"prove_s\": %.3f, \"verify_ms\": %.3f, \"valid\": %s, \"device\": \"%s\"}\n",
            (unsigned long long)log2n, (unsigned long long)r->num_constraints, threads, run.gen_s, run.setup_s,
            run.prove_s, run.verify_s * 1e3, run.valid ? "true" : "false", use_gpu ? "gpu" : "cpu");
-    r1cs_free(r);
+    cuzk_r1cs_free(r);
     free(z);
     return rc;
 }

@@ -31,41 +31,41 @@ int cmd_setup(int argc, char **argv)
     if (a.npos > 0) return cli_error("setup", "unexpected argument '%s'", a.pos[0]);
     const char *pce = cli_need(&a, "pce"), *params = cli_need(&a, "params"), *vkp = cli_need(&a, "vk");
     if (pce == NULL || params == NULL || vkp == NULL) return CLI_ERROR;
-    groth16_setup_opts so;
+    cuzk_groth16_setup_opts so;
     memset(&so, 0, sizeof so);
-    so.conv = GROTH16_BELLPERSON;
+    so.conv = CUZK_GROTH16_BELLPERSON;
     uint64_t seed = 0;
     if (!cli_threads(&a, &so.threads) || !cli_opt_u64(&a, "seed", 0, UINT64_MAX, &seed)) return CLI_ERROR;
     if (cli_opt(&a, "seed") != NULL) cli_toxic_from_seed(&so, seed);
 
     cuzk_errmsg err = {{0}};
-    r1cs_t *r;
+    cuzk_r1cs_t *r;
     double t0 = cli_now();
-    cuzk_status s = r1cs_pce_load(pce, 0, NULL, &r, &err);
+    cuzk_status s = cuzk_r1cs_pce_load(pce, 0, NULL, &r, &err);
     if (s != CUZK_OK) return cli_fail("setup", pce, s, &err);
     cli_step_end("setup", "loading the circuit", t0);
-    groth16_pk pk;
+    cuzk_groth16_pk pk;
     t0 = cli_now();
-    s = groth16_setup(&pk, r, &so, &err);
-    r1cs_free(r);
+    s = cuzk_groth16_setup(&pk, r, &so, &err);
+    cuzk_r1cs_free(r);
     if (s != CUZK_OK) return cli_fail("setup", "setup", s, &err);
     cli_step_end("setup", "key generation", t0);
     int rc = CLI_OK;
     t0 = cli_now();
-    if ((s = groth16_params_write(&pk, params, &err)) != CUZK_OK) {
+    if ((s = cuzk_groth16_params_write(&pk, params, &err)) != CUZK_OK) {
         rc = cli_fail("setup", params, s, &err);
     } else if (cli_is_json_name(vkp)) {
         char *json;
-        if ((s = groth16_vk_to_json(&pk.vk, &json)) == CUZK_OK) {
+        if ((s = cuzk_groth16_vk_to_json(&pk.vk, &json)) == CUZK_OK) {
             s = cli_write_file(vkp, json, strlen(json), &err);
             free(json);
         }
         if (s != CUZK_OK) rc = cli_fail("setup", vkp, s, &err);
-    } else if ((s = groth16_vk_write(&pk.vk, vkp, &err)) != CUZK_OK) {
+    } else if ((s = cuzk_groth16_vk_write(&pk.vk, vkp, &err)) != CUZK_OK) {
         rc = cli_fail("setup", vkp, s, &err);
     }
     if (rc == CLI_OK) cli_step_end("setup", "writing the keys", t0);
-    groth16_pk_free(&pk);
+    cuzk_groth16_pk_free(&pk);
     return rc;
 }
 
@@ -106,7 +106,7 @@ int cmd_prove(int argc, char **argv)
     if (zkey != NULL && (pub = cli_need(&a, "public")) == NULL) return CLI_ERROR;
     const char *wtns = cli_need(&a, "wtns"), *proofp = cli_need(&a, "proof");
     if (wtns == NULL || proofp == NULL) return CLI_ERROR;
-    groth16_prove_opts po;
+    cuzk_groth16_prove_opts po;
     memset(&po, 0, sizeof po);
     if (!cli_threads(&a, &po.threads)) return CLI_ERROR;
     const char *rs = cli_opt(&a, "r"), *ss = cli_opt(&a, "s");
@@ -118,42 +118,42 @@ int cmd_prove(int argc, char **argv)
     }
 
     cuzk_errmsg err = {{0}};
-    groth16_pk pk;
+    cuzk_groth16_pk pk;
     memset(&pk, 0, sizeof pk);
-    r1cs_t *r = NULL;
-    fr_t *z = NULL;
+    cuzk_r1cs_t *r = NULL;
+    cuzk_fr_t *z = NULL;
     uint64_t nz = 0;
     int rc = CLI_OK;
     cuzk_status s;
     double t0 = cli_now();
     if (zkey != NULL) {
-        if ((s = groth16_zkey_load(&pk, zkey, 0, po.threads, &err)) != CUZK_OK) return cli_fail("prove", zkey, s, &err);
+        if ((s = cuzk_groth16_zkey_load(&pk, zkey, 0, po.threads, &err)) != CUZK_OK) return cli_fail("prove", zkey, s, &err);
         cli_step_end("prove", "loading the key", t0);
         /* the zkey holds A and B only: c = a∘b is the one choice, so the witness is not checked against C */
-        po.c_mode = R1CS_C_PRODUCT;
-        s = r1cs_wtns_load(wtns, pk.circuit, &z, &nz, &err);
+        po.c_mode = CUZK_R1CS_C_PRODUCT;
+        s = cuzk_r1cs_wtns_load(wtns, pk.circuit, &z, &nz, &err);
         if (s != CUZK_OK) rc = cli_fail("prove", wtns, s, &err);
     } else {
-        if ((s = r1cs_pce_load(pce, 0, NULL, &r, &err)) != CUZK_OK) return cli_fail("prove", pce, s, &err);
-        if ((s = groth16_params_load(&pk, params, 0, po.threads, &err)) != CUZK_OK) {
-            r1cs_free(r);
+        if ((s = cuzk_r1cs_pce_load(pce, 0, NULL, &r, &err)) != CUZK_OK) return cli_fail("prove", pce, s, &err);
+        if ((s = cuzk_groth16_params_load(&pk, params, 0, po.threads, &err)) != CUZK_OK) {
+            cuzk_r1cs_free(r);
             return cli_fail("prove", params, s, &err);
         }
         cli_step_end("prove", "loading the circuit and key", t0);
-        po.c_mode = R1CS_C_CHECKED;
-        if ((s = groth16_pk_check_circuit(&pk, r, &err)) != CUZK_OK) {
+        po.c_mode = CUZK_R1CS_C_CHECKED;
+        if ((s = cuzk_groth16_pk_check_circuit(&pk, r, &err)) != CUZK_OK) {
             char what[512];
             snprintf(what, sizeof what, "%s and %s", params, pce);
             rc = cli_fail("prove", what, s, &err);
-        } else if ((s = r1cs_wtns_load(wtns, r, &z, &nz, &err)) != CUZK_OK) {
+        } else if ((s = cuzk_r1cs_wtns_load(wtns, r, &z, &nz, &err)) != CUZK_OK) {
             rc = cli_fail("prove", wtns, s, &err);
         }
     }
-    groth16_proof_t proof;
+    cuzk_groth16_proof_t proof;
     if (rc == CLI_OK) {
         t0 = cli_now();
-        groth16_prove_stats st;
-        s = groth16_prove(&proof, &pk, r, z, &po, &st, &err);
+        cuzk_groth16_prove_stats st;
+        s = cuzk_groth16_prove(&proof, &pk, r, z, &po, &st, &err);
         if (s != CUZK_OK) rc = cli_fail("prove", wtns, s, &err);
         else cli_step_end("prove", "proving", t0);
     }
@@ -163,8 +163,8 @@ int cmd_prove(int argc, char **argv)
         if ((s = cli_save_public(pub, z + 1, np, &err)) != CUZK_OK) rc = cli_fail("prove", pub, s, &err);
     }
     free(z);
-    r1cs_free(r);
-    groth16_pk_free(&pk);
+    cuzk_r1cs_free(r);
+    cuzk_groth16_pk_free(&pk);
     return rc;
 }
 
@@ -193,12 +193,12 @@ int cmd_verify(int argc, char **argv)
     const char *vkp = cli_need(&a, "vk"), *proofp = cli_need(&a, "proof"), *pubp = cli_need(&a, "public");
     if (vkp == NULL || proofp == NULL || pubp == NULL) return CLI_ERROR;
     cuzk_errmsg err = {{0}};
-    groth16_vk vk;
+    cuzk_groth16_vk vk;
     cuzk_status s = cli_load_vk(vkp, &vk, &err);
     if (s != CUZK_OK) return cli_fail("verify", vkp, s, &err);
     int rc = CLI_OK;
-    groth16_proof_t proof;
-    fr_t *pub = NULL;
+    cuzk_groth16_proof_t proof;
+    cuzk_fr_t *pub = NULL;
     uint64_t np = 0;
     if ((s = cli_load_proof(proofp, &proof, &err)) != CUZK_OK) {
         rc = cli_fail("verify", proofp, s, &err);
@@ -208,9 +208,9 @@ int cmd_verify(int argc, char **argv)
         rc = cli_error("verify", "%s: %llu public inputs, the key %s expects %llu", pubp, (unsigned long long)np, vkp,
                        (unsigned long long)(vk.num_inputs - 1));
     } else {
-        groth16_pvk pvk;
-        groth16_prepare_vk(&pvk, &vk);
-        s = groth16_verify(&pvk, &proof, pub, np);
+        cuzk_groth16_pvk pvk;
+        cuzk_groth16_prepare_vk(&pvk, &vk);
+        s = cuzk_groth16_verify(&pvk, &proof, pub, np);
         if (s == CUZK_OK) {
             printf("valid\n");
         } else if (s == CUZK_ERR_PROOF_INVALID) {
@@ -221,6 +221,6 @@ int cmd_verify(int argc, char **argv)
         }
     }
     free(pub);
-    groth16_vk_free(&vk);
+    cuzk_groth16_vk_free(&vk);
     return rc;
 }

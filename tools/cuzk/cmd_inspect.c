@@ -22,10 +22,10 @@ static void print_hex(const uint8_t *p, size_t n)
     for (size_t i = 0; i < n; i++) printf("%02x", p[i]);
 }
 
-static void print_pk(const groth16_pk *pk)
+static void print_pk(const cuzk_groth16_pk *pk)
 {
     printf("  convention %s, inputs %llu (ONE included), aux %llu, domain 2^%d\n",
-           pk->conv == GROTH16_SNARKJS ? "snarkjs" : "bellperson", (unsigned long long)pk->vk.num_inputs,
+           pk->conv == CUZK_GROTH16_SNARKJS ? "snarkjs" : "bellperson", (unsigned long long)pk->vk.num_inputs,
            (unsigned long long)pk->num_aux, pk->domain_size ? __builtin_ctzll(pk->domain_size) : 0);
     printf("  points: h %llu, l %llu, a %llu, b_g1 %llu, b_g2 %llu\n", (unsigned long long)pk->h_len,
            (unsigned long long)pk->l_len, (unsigned long long)pk->a_len, (unsigned long long)pk->b_len,
@@ -47,11 +47,11 @@ static cuzk_status inspect_one(const char *path, unsigned threads, unsigned flag
     switch (t) {
     case CLI_FILE_PCE:
     case CLI_FILE_R1CS: {
-        r1cs_t *r;
-        s = t == CLI_FILE_PCE ? r1cs_pce_load(path, 0, NULL, &r, err) : r1cs_circom_load(path, &r, err);
+        cuzk_r1cs_t *r;
+        s = t == CLI_FILE_PCE ? cuzk_r1cs_pce_load(path, 0, NULL, &r, err) : cuzk_r1cs_circom_load(path, &r, err);
         if (s != CUZK_OK) return s;
-        circuits_stats cs;
-        circuits_stats_compute(r, NULL, &cs);
+        cuzk_circuits_stats cs;
+        cuzk_circuits_stats_compute(r, NULL, &cs);
         printf("  constraints %llu, inputs %llu (ONE included), aux %llu, bellperson domain 2^%u\n",
                (unsigned long long)cs.rows, (unsigned long long)cs.inputs, (unsigned long long)cs.aux,
                64 - __builtin_clzll(cs.rows + cs.inputs > 1 ? cs.rows + cs.inputs - 1 : 1));
@@ -62,32 +62,32 @@ static cuzk_status inspect_one(const char *path, unsigned threads, unsigned flag
                100 * cs.b_aux_density);
         print_hex(r->identity, 32);
         printf("\n");
-        r1cs_free(r);
+        cuzk_r1cs_free(r);
         return CUZK_OK;
     }
     case CLI_FILE_WTNS: {
-        fr_t *w;
+        cuzk_fr_t *w;
         uint64_t n, bits = 0;
-        if ((s = r1cs_wtns_load(path, NULL, &w, &n, err)) != CUZK_OK) return s;
-        for (uint64_t i = 0; i < n; i++) bits += fr_is_zero(&w[i]) || fr_is_one(&w[i]);
+        if ((s = cuzk_r1cs_wtns_load(path, NULL, &w, &n, err)) != CUZK_OK) return s;
+        for (uint64_t i = 0; i < n; i++) bits += cuzk_fr_is_zero(&w[i]) || cuzk_fr_is_one(&w[i]);
         printf("  %llu values (ONE included), %.1f %% of them 0 or 1%s\n", (unsigned long long)n,
-               n ? 100.0 * (double)bits / (double)n : 0.0, n && !fr_is_one(&w[0]) ? "; WARNING: w[0] is not 1" : "");
+               n ? 100.0 * (double)bits / (double)n : 0.0, n && !cuzk_fr_is_one(&w[0]) ? "; WARNING: w[0] is not 1" : "");
         free(w);
         return CUZK_OK;
     }
     case CLI_FILE_ZKEY:
     case CLI_FILE_PARAMS: {
-        groth16_pk pk;
-        s = t == CLI_FILE_ZKEY ? groth16_zkey_load(&pk, path, flags, threads, err)
-                               : groth16_params_load(&pk, path, flags, threads, err);
+        cuzk_groth16_pk pk;
+        s = t == CLI_FILE_ZKEY ? cuzk_groth16_zkey_load(&pk, path, flags, threads, err)
+                               : cuzk_groth16_params_load(&pk, path, flags, threads, err);
         if (s != CUZK_OK) return s;
         print_pk(&pk);
-        groth16_pk_free(&pk);
+        cuzk_groth16_pk_free(&pk);
         return CUZK_OK;
     }
     case CLI_FILE_PTAU: {
-        groth16_ptau_info pi;
-        if ((s = groth16_ptau_check(path, &pi, err)) != CUZK_OK) return s;
+        cuzk_groth16_ptau_info pi;
+        if ((s = cuzk_groth16_ptau_check(path, &pi, err)) != CUZK_OK) return s;
         printf("  power %u (ceremony power %u), %u contributions, %s\n", pi.power, pi.ceremony_power,
                pi.contributions, pi.prepared ? "prepared for phase 2 (sections 12-15)" : "not prepared for phase 2");
         printf("  points on the curve, pairings of tau, alpha, beta consistent%s\n",
@@ -96,25 +96,25 @@ static cuzk_status inspect_one(const char *path, unsigned threads, unsigned flag
     }
     case CLI_FILE_VK:
     case CLI_FILE_VK_JSON: {
-        groth16_vk vk;
+        cuzk_groth16_vk vk;
         if ((s = cli_load_vk(path, &vk, err)) != CUZK_OK) return s;
         printf("  inputs %llu (ONE included), all points valid\n", (unsigned long long)vk.num_inputs);
-        groth16_vk_free(&vk);
+        cuzk_groth16_vk_free(&vk);
         return CUZK_OK;
     }
     case CLI_FILE_PROOF_BIN:
     case CLI_FILE_PROOF_JSON: {
-        groth16_proof_t p;
+        cuzk_groth16_proof_t p;
         if ((s = cli_load_proof(path, &p, err)) != CUZK_OK) return s;
-        uint8_t b[GROTH16_PROOF_BYTES];
-        groth16_proof_to_bytes(b, &p);
+        uint8_t b[CUZK_GROTH16_PROOF_BYTES];
+        cuzk_groth16_proof_to_bytes(b, &p);
         printf("  A, B, C on the curve and in the subgroup\n  compressed ");
         print_hex(b, sizeof b);
         printf("\n");
         return CUZK_OK;
     }
     case CLI_FILE_PUBLIC_JSON: {
-        fr_t *pub;
+        cuzk_fr_t *pub;
         uint64_t n;
         if ((s = cli_load_public(path, &pub, &n, err)) != CUZK_OK) return s;
         printf("  %llu public inputs (ONE excluded)\n", (unsigned long long)n);
@@ -142,7 +142,7 @@ int cmd_inspect(int argc, char **argv)
     const char *sg = cli_opt(&a, "subgroup");
     if (sg != NULL && strcmp(sg, "yes") != 0 && strcmp(sg, "no") != 0)
         return cli_error("inspect", "--subgroup takes yes or no");
-    unsigned flags = sg != NULL && strcmp(sg, "yes") == 0 ? GROTH16_LOAD_SUBGROUP : 0;
+    unsigned flags = sg != NULL && strcmp(sg, "yes") == 0 ? CUZK_GROTH16_LOAD_SUBGROUP : 0;
     int rc = CLI_OK;
     for (int i = 0; i < a.npos; i++) {
         cuzk_errmsg err = {{0}};

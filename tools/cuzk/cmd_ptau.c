@@ -33,13 +33,13 @@ int cmd_ptau(int argc, char **argv)
     const char *out = cli_need(&a, "out");
     if (cli_need(&a, "power") == NULL || out == NULL) return CLI_ERROR;
     uint64_t power = 0, seed = 0;
-    groth16_ptau_opts po;
+    cuzk_groth16_ptau_opts po;
     memset(&po, 0, sizeof po);
-    if (!cli_opt_u64(&a, "power", 1, PTAU_MAX_POWER, &power) || !cli_opt_u64(&a, "seed", 0, UINT64_MAX, &seed) ||
+    if (!cli_opt_u64(&a, "power", 1, CUZK_PTAU_MAX_POWER, &power) || !cli_opt_u64(&a, "seed", 0, UINT64_MAX, &seed) ||
         !cli_threads(&a, &po.threads))
         return CLI_ERROR;
     if (cli_opt(&a, "seed") != NULL) {
-        groth16_setup_opts so;
+        cuzk_groth16_setup_opts so;
         memset(&so, 0, sizeof so);
         cli_toxic_from_seed(&so, seed);
         po.given_toxic = true;
@@ -49,7 +49,7 @@ int cmd_ptau(int argc, char **argv)
     }
     cuzk_errmsg err = {{0}};
     double t0 = cli_now();
-    cuzk_status s = groth16_ptau_write(out, (unsigned)power, &po, &err);
+    cuzk_status s = cuzk_groth16_ptau_write(out, (unsigned)power, &po, &err);
     if (s != CUZK_OK) return cli_fail("ptau", out, s, &err);
     double dt = cli_now() - t0;
     struct stat st;

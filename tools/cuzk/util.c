@@ -175,7 +175,7 @@ cuzk_status cli_detect(const char *path, cli_file_type *t, cuzk_errmsg *err)
     else if (n >= 4 && memcmp(head, "r1cs", 4) == 0) *t = CLI_FILE_R1CS;
     else if (n >= 4 && memcmp(head, "zkey", 4) == 0) *t = CLI_FILE_ZKEY;
     else if (n >= 4 && memcmp(head, "ptau", 4) == 0) *t = CLI_FILE_PTAU;
-    else if (size == GROTH16_PROOF_BYTES && (u[0] & 0x80) && (u[48] & 0x80) && (u[144] & 0x80))
+    else if (size == CUZK_GROTH16_PROOF_BYTES && (u[0] & 0x80) && (u[48] & 0x80) && (u[144] & 0x80))
         *t = CLI_FILE_PROOF_BIN;
     else {
         size_t i = 0;
@@ -188,7 +188,7 @@ cuzk_status cli_detect(const char *path, cli_file_type *t, cuzk_errmsg *err)
             /* uncompressed points carry no flag bits; the IC count fixes a vk's exact size */
             uint64_t ic = (uint64_t)u[BP_VK_FIXED] << 24 | (uint64_t)u[BP_VK_FIXED + 1] << 16 |
                           (uint64_t)u[BP_VK_FIXED + 2] << 8 | u[BP_VK_FIXED + 3];
-            uint64_t vk_size = BP_VK_FIXED + 4 + ic * G1_UNCOMPRESSED_BYTES;
+            uint64_t vk_size = BP_VK_FIXED + 4 + ic * CUZK_G1_UNCOMPRESSED_BYTES;
             if (size == vk_size) *t = CLI_FILE_VK;
             else if (size > vk_size) *t = CLI_FILE_PARAMS;
         }
@@ -245,7 +245,7 @@ bool cli_is_json_name(const char *path)
     return n >= 5 && strcmp(path + n - 5, ".json") == 0;
 }
 
-cuzk_status cli_load_proof(const char *path, groth16_proof_t *proof, cuzk_errmsg *err)
+cuzk_status cli_load_proof(const char *path, cuzk_groth16_proof_t *proof, cuzk_errmsg *err)
 {
     char *buf;
     size_t len;
@@ -254,31 +254,31 @@ cuzk_status cli_load_proof(const char *path, groth16_proof_t *proof, cuzk_errmsg
     size_t i = 0;
     while (i < len && (buf[i] == ' ' || buf[i] == '\n' || buf[i] == '\r' || buf[i] == '\t')) i++;
     if (i < len && buf[i] == '{') {
-        s = groth16_proof_from_json(proof, buf, err);
+        s = cuzk_groth16_proof_from_json(proof, buf, err);
     } else {
-        s = groth16_proof_from_bytes(proof, (const uint8_t *)buf, len);
-        if (s == CUZK_ERR_BAD_LENGTH) cuzk_fail(err, s, "%zu bytes, a binary proof has %d", len, GROTH16_PROOF_BYTES);
+        s = cuzk_groth16_proof_from_bytes(proof, (const uint8_t *)buf, len);
+        if (s == CUZK_ERR_BAD_LENGTH) cuzk_fail(err, s, "%zu bytes, a binary proof has %d", len, CUZK_GROTH16_PROOF_BYTES);
     }
     free(buf);
     return s;
 }
 
-cuzk_status cli_save_proof(const char *path, const groth16_proof_t *proof, cuzk_errmsg *err)
+cuzk_status cli_save_proof(const char *path, const cuzk_groth16_proof_t *proof, cuzk_errmsg *err)
 {
     if (cli_is_json_name(path)) {
         char *json;
-        cuzk_status s = groth16_proof_to_json(proof, &json);
+        cuzk_status s = cuzk_groth16_proof_to_json(proof, &json);
         if (s != CUZK_OK) return s;
         s = cli_write_file(path, json, strlen(json), err);
         free(json);
         return s;
     }
-    uint8_t bytes[GROTH16_PROOF_BYTES];
-    groth16_proof_to_bytes(bytes, proof);
+    uint8_t bytes[CUZK_GROTH16_PROOF_BYTES];
+    cuzk_groth16_proof_to_bytes(bytes, proof);
     return cli_write_file(path, bytes, sizeof bytes, err);
 }
 
-cuzk_status cli_load_vk(const char *path, groth16_vk *vk, cuzk_errmsg *err)
+cuzk_status cli_load_vk(const char *path, cuzk_groth16_vk *vk, cuzk_errmsg *err)
 {
     cli_file_type t;
     cuzk_status s = cli_detect(path, &t, err);
@@ -288,51 +288,51 @@ cuzk_status cli_load_vk(const char *path, groth16_vk *vk, cuzk_errmsg *err)
         char *buf;
         s = cli_read_file(path, &buf, NULL, err);
         if (s != CUZK_OK) return s;
-        s = groth16_vk_from_json(vk, buf, err);
+        s = cuzk_groth16_vk_from_json(vk, buf, err);
         free(buf);
         return s;
     }
-    if (t == CLI_FILE_VK) return groth16_vk_load(vk, path, err);
+    if (t == CLI_FILE_VK) return cuzk_groth16_vk_load(vk, path, err);
     return cuzk_fail(err, t == CLI_FILE_UNKNOWN ? CUZK_ERR_BAD_MAGIC : CUZK_ERR_INVALID_ARG,
                      "a verifying key is a verification_key.json or a bellperson .vk; this looks like %s",
                      cli_file_type_name(t));
 }
 
-cuzk_status cli_load_public(const char *path, fr_t **pub, uint64_t *n, cuzk_errmsg *err)
+cuzk_status cli_load_public(const char *path, cuzk_fr_t **pub, uint64_t *n, cuzk_errmsg *err)
 {
     char *buf;
     cuzk_status s = cli_read_file(path, &buf, NULL, err);
     if (s != CUZK_OK) return s;
-    s = groth16_public_from_json(pub, n, buf, err);
+    s = cuzk_groth16_public_from_json(pub, n, buf, err);
     free(buf);
     return s;
 }
 
-cuzk_status cli_save_public(const char *path, const fr_t *pub, uint64_t n, cuzk_errmsg *err)
+cuzk_status cli_save_public(const char *path, const cuzk_fr_t *pub, uint64_t n, cuzk_errmsg *err)
 {
     char *json;
-    cuzk_status s = groth16_public_to_json(pub, n, &json);
+    cuzk_status s = cuzk_groth16_public_to_json(pub, n, &json);
     if (s != CUZK_OK) return s;
     s = cli_write_file(path, json, strlen(json), err);
     free(json);
     return s;
 }
 
-bool cli_parse_fr_dec(const char *s, fr_t *out)
+bool cli_parse_fr_dec(const char *s, cuzk_fr_t *out)
 {
-    uint64_t l[FR_LIMBS] = {0};
+    uint64_t l[CUZK_FR_LIMBS] = {0};
     if (*s == '\0' || strlen(s) > 80) return false;
     for (const char *p = s; *p; p++) {
         if (*p < '0' || *p > '9') return false;
         unsigned __int128 carry = (unsigned)(*p - '0');
-        for (int i = 0; i < FR_LIMBS; i++) {
+        for (int i = 0; i < CUZK_FR_LIMBS; i++) {
             unsigned __int128 t = (unsigned __int128)l[i] * 10 + carry;
             l[i] = (uint64_t)t;
             carry = t >> 64;
         }
         if (carry != 0) return false;
     }
-    return fr_from_limbs(out, l) == CUZK_OK;
+    return cuzk_fr_from_limbs(out, l) == CUZK_OK;
 }
 
 static uint64_t seed_next(uint64_t *x)
@@ -343,15 +343,15 @@ static uint64_t seed_next(uint64_t *x)
     return z ^ (z >> 31);
 }
 
-void cli_toxic_from_seed(groth16_setup_opts *o, uint64_t seed)
+void cli_toxic_from_seed(cuzk_groth16_setup_opts *o, uint64_t seed)
 {
-    fr_t *v[5] = {&o->tau, &o->alpha, &o->beta, &o->gamma, &o->delta};
+    cuzk_fr_t *v[5] = {&o->tau, &o->alpha, &o->beta, &o->gamma, &o->delta};
     uint64_t x = seed ^ 0x746f786963ULL; /* "toxic" */
     for (int i = 0; i < 5; i++) {
         do {
-            uint64_t l[FR_LIMBS] = {seed_next(&x), seed_next(&x), seed_next(&x), seed_next(&x)};
-            fr_from_limbs_reduce(v[i], l);
-        } while (fr_is_zero(v[i]));
+            uint64_t l[CUZK_FR_LIMBS] = {seed_next(&x), seed_next(&x), seed_next(&x), seed_next(&x)};
+            cuzk_fr_from_limbs_reduce(v[i], l);
+        } while (cuzk_fr_is_zero(v[i]));
     }
     o->given_toxic = true;
 }

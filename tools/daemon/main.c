@@ -62,10 +62,10 @@ static char *daemon_read_file(const char *path)
 
 int main(int argc, char **argv)
 {
-    daemon_config cfg;
-    config_defaults(&cfg);
-    const char *config_path = NULL, *log_level = NULL;
-    const char *listen_args[CONFIG_MAX_LISTEN];
+    cuzk_daemon_config cfg;
+    cuzk_config_defaults(&cfg);
+    const char *config_path = NULL, *cuzk_log_level = NULL;
+    const char *listen_args[CUZK_CONFIG_MAX_LISTEN];
     size_t num_listen_args = 0;
     bool check_only = false;
     for (int i = 1; i < argc; i++) {
@@ -74,13 +74,13 @@ int main(int argc, char **argv)
         if ((strcmp(a, "-c") == 0 || strcmp(a, "--config") == 0) && has_next) {
             config_path = argv[++i];
         } else if ((strcmp(a, "-l") == 0 || strcmp(a, "--listen") == 0) && has_next) {
-            if (num_listen_args == CONFIG_MAX_LISTEN) {
-                fprintf(stderr, "cuzk-daemon: more than %d --listen\n", CONFIG_MAX_LISTEN);
+            if (num_listen_args == CUZK_CONFIG_MAX_LISTEN) {
+                fprintf(stderr, "cuzk-daemon: more than %d --listen\n", CUZK_CONFIG_MAX_LISTEN);
                 return 2;
             }
             listen_args[num_listen_args++] = argv[++i];
         } else if (strcmp(a, "--log-level") == 0 && has_next) {
-            log_level = argv[++i];
+            cuzk_log_level = argv[++i];
         } else if (strcmp(a, "--check-config") == 0) {
             check_only = true;
         } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
@@ -93,36 +93,36 @@ int main(int argc, char **argv)
         }
     }
     char err[512];
-    if (config_path != NULL && !config_load_file(&cfg, config_path, err, sizeof err)) {
+    if (config_path != NULL && !cuzk_config_load_file(&cfg, config_path, err, sizeof err)) {
         fprintf(stderr, "cuzk-daemon: %s\n", err);
-        config_free(&cfg);
+        cuzk_config_free(&cfg);
         return 2;
     }
     if (num_listen_args > 0) {
-        config_clear_listen(&cfg);
+        cuzk_config_clear_listen(&cfg);
         for (size_t i = 0; i < num_listen_args; i++) {
-            if (!config_add_listen(&cfg, listen_args[i], err, sizeof err)) {
+            if (!cuzk_config_add_listen(&cfg, listen_args[i], err, sizeof err)) {
                 fprintf(stderr, "cuzk-daemon: --listen: %s\n", err);
-                config_free(&cfg);
+                cuzk_config_free(&cfg);
                 return 2;
             }
         }
     }
-    if (cfg.num_listen == 0 && !config_add_listen(&cfg, "unix:///run/cuzk/cuzk.sock", err, sizeof err)) {
+    if (cfg.num_listen == 0 && !cuzk_config_add_listen(&cfg, "unix:///run/cuzk/cuzk.sock", err, sizeof err)) {
         fprintf(stderr, "cuzk-daemon: %s\n", err);
         return 2;
     }
-    if (log_level != NULL && !log_parse_level(log_level, &cfg.log_level)) {
-        fprintf(stderr, "cuzk-daemon: --log-level '%s': expected debug, info, warn or error\n", log_level);
-        config_free(&cfg);
+    if (cuzk_log_level != NULL && !cuzk_log_parse_level(cuzk_log_level, &cfg.cuzk_log_level)) {
+        fprintf(stderr, "cuzk-daemon: --log-level '%s': expected debug, info, warn or error\n", cuzk_log_level);
+        cuzk_config_free(&cfg);
         return 2;
     }
     if ((cfg.tls_cert == NULL) != (cfg.tls_key == NULL)) {
         fprintf(stderr, "cuzk-daemon: [tls] needs both cert and key\n");
-        config_free(&cfg);
+        cuzk_config_free(&cfg);
         return 2;
     }
-    log_setup(cfg.log_level, cfg.log_json);
+    cuzk_log_setup(cfg.cuzk_log_level, cfg.log_json);
     if (check_only) {
         for (size_t i = 0; i < cfg.num_listen; i++) {
             printf("listen = %s\n", cfg.listen[i]);
@@ -139,7 +139,7 @@ int main(int argc, char **argv)
                cfg.gpu_queue_depth,
                (unsigned long long)cfg.result_ttl_ms, cfg.synthesis_workers, cfg.synthesis_threads,
                cfg.param_cache ? cfg.param_cache : "(none)", cfg.metrics_listen ? cfg.metrics_listen : "(off)");
-        config_free(&cfg);
+        cuzk_config_free(&cfg);
         return 0;
     }
 
@@ -157,7 +157,7 @@ int main(int argc, char **argv)
         tls_key = daemon_read_file(cfg.tls_key);
         tls_ca = cfg.tls_client_ca ? daemon_read_file(cfg.tls_client_ca) : NULL;
         if (tls_cert == NULL || tls_key == NULL || (cfg.tls_client_ca != NULL && tls_ca == NULL)) {
-            log_msg(LOG_ERROR, "cannot read the [tls] files");
+            cuzk_log_msg(CUZK_LOG_ERROR, "cannot read the [tls] files");
             return 2;
         }
     }
@@ -173,7 +173,7 @@ int main(int argc, char **argv)
     else
         snprintf(default_params, sizeof default_params, "/var/cache/cuzk");
 
-    engine_config ec;
+    cuzk_engine_config ec;
     memset(&ec, 0, sizeof ec);
     ec.param_dir = cfg.param_cache ? cfg.param_cache : default_params;
     ec.synthesis_workers = cfg.synthesis_workers;
@@ -188,20 +188,20 @@ int main(int argc, char **argv)
     ec.working_memory_budget = cfg.working_memory_budget;
     ec.pinned_budget = cfg.pinned_budget;
     ec.vram_budget = cfg.vram_budget;
-    ec.backend = (engine_backend_kind)cfg.backend;
+    ec.backend = (cuzk_engine_backend_kind)cfg.backend;
     ec.result_ttl_ms = cfg.result_ttl_ms;
     ec.max_request_bytes = cfg.max_message_bytes;
-    engine *e = NULL;
+    cuzk_engine *e = NULL;
     cuzk_errmsg eerr = {{0}};
-    cuzk_status st = engine_create(&e, &ec, &eerr);
+    cuzk_status st = cuzk_engine_create(&e, &ec, &eerr);
     if (st != CUZK_OK) {
-        log_msg(LOG_ERROR, "engine: %s: %s", cuzk_status_str(st), eerr.msg);
-        config_free(&cfg);
+        cuzk_log_msg(CUZK_LOG_ERROR, "engine: %s: %s", cuzk_status_str(st), eerr.msg);
+        cuzk_config_free(&cfg);
         return 1;
     }
 
     grpc_init();
-    server_opts so;
+    cuzk_server_opts so;
     memset(&so, 0, sizeof so);
     so.listen = (const char *const *)cfg.listen;
     so.num_listen = cfg.num_listen;
@@ -211,38 +211,38 @@ int main(int argc, char **argv)
     so.tls_key_pem = tls_key;
     so.tls_client_ca_pem = tls_ca;
     so.auth_token = cfg.auth_token;
-    server *srv = server_start(e, &so, err, sizeof err);
+    cuzk_server *srv = cuzk_server_start(e, &so, err, sizeof err);
     int rc = 0;
-    metrics_http *mh = NULL;
+    cuzk_metrics_http *mh = NULL;
     if (srv == NULL) {
-        log_msg(LOG_ERROR, "%s", err);
+        cuzk_log_msg(CUZK_LOG_ERROR, "%s", err);
         rc = 1;
-    } else if (cfg.metrics_listen != NULL && (mh = metrics_http_start(cfg.metrics_listen, e, err, sizeof err)) == NULL) {
-        log_msg(LOG_ERROR, "%s", err);
+    } else if (cfg.metrics_listen != NULL && (mh = cuzk_metrics_http_start(cfg.metrics_listen, e, err, sizeof err)) == NULL) {
+        cuzk_log_msg(CUZK_LOG_ERROR, "%s", err);
         rc = 1;
     }
     if (rc == 0) {
-        log_msg(LOG_INFO, "cuzk-daemon ready (pid %ld)", (long)getpid());
+        cuzk_log_msg(CUZK_LOG_INFO, "cuzk-daemon ready (pid %ld)", (long)getpid());
         int sig = 0;
         sigwait(&sigs, &sig);
         uint64_t deadline = sig == SIGINT ? cfg.interrupt_timeout_ms : cfg.shutdown_timeout_ms;
-        log_msg(LOG_INFO, "%s: no new calls; draining for up to %llu ms", sig == SIGINT ? "SIGINT" : "SIGTERM",
+        cuzk_log_msg(CUZK_LOG_INFO, "%s: no new calls; draining for up to %llu ms", sig == SIGINT ? "SIGINT" : "SIGTERM",
                 (unsigned long long)deadline);
-        server_stop_intake(srv);
-        engine_shutdown(e, deadline);
+        cuzk_server_stop_intake(srv);
+        cuzk_engine_shutdown(e, deadline);
         /* Every job has ended: the waiting calls now send their answers. */
-        if (!server_wait_idle(srv, 5000)) {
-            log_msg(LOG_WARN, "calls still open 5 s after the engine stopped; cancelling them");
+        if (!cuzk_server_wait_idle(srv, 5000)) {
+            cuzk_log_msg(CUZK_LOG_WARN, "calls still open 5 s after the engine stopped; cancelling them");
         }
     }
-    server_destroy(srv);
-    metrics_http_stop(mh);
-    engine_destroy(e);
+    cuzk_server_destroy(srv);
+    cuzk_metrics_http_stop(mh);
+    cuzk_engine_destroy(e);
     grpc_shutdown();
     free(tls_cert);
     free(tls_key);
     free(tls_ca);
-    config_free(&cfg);
-    log_msg(LOG_INFO, "cuzk-daemon stopped");
+    cuzk_config_free(&cfg);
+    cuzk_log_msg(CUZK_LOG_INFO, "cuzk-daemon stopped");
     return rc;
 }

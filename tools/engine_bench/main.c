@@ -37,30 +37,30 @@ static double loadavg(void)
     return getloadavg(l, 1) == 1 ? l[0] : -1;
 }
 
-static uint64_t preload(engine *e, const char *key)
+static uint64_t preload(cuzk_engine *e, const char *key)
 {
     bool already;
     uint64_t ms = 0;
     cuzk_errmsg err = {{0}};
-    if (engine_preload(e, key, &already, &ms, &err) != CUZK_OK) {
+    if (cuzk_engine_preload(e, key, &already, &ms, &err) != CUZK_OK) {
         fprintf(stderr, "preload %s: %s\n", key, err.msg);
         exit(1);
     }
     return ms;
 }
 
-static uint64_t key_size(engine *e, const char *key, engine_tier *tier)
+static uint64_t key_size(cuzk_engine *e, const char *key, cuzk_engine_tier *tier)
 {
-    engine_status_report st;
+    cuzk_engine_status_report st;
     uint64_t size = 0;
-    if (engine_status(e, &st) != CUZK_OK) return 0;
+    if (cuzk_engine_status(e, &st) != CUZK_OK) return 0;
     for (size_t i = 0; i < st.num_srs; i++) {
         if (strcmp(st.srs[i].circuit_id, key) == 0) {
             size = st.srs[i].size_bytes;
             *tier = st.srs[i].tier;
         }
     }
-    engine_status_clear(&st);
+    cuzk_engine_status_clear(&st);
     return size;
 }
 
@@ -78,16 +78,16 @@ static uint64_t peak_rss(void)
 }
 
 /* busy seconds of each device (status), summed into busy[] (at most 64 devices) */
-static size_t device_busy(engine *e, double *busy, char names[][128])
+static size_t device_busy(cuzk_engine *e, double *busy, char names[][128])
 {
-    engine_status_report st;
-    if (engine_status(e, &st) != CUZK_OK) return 0;
+    cuzk_engine_status_report st;
+    if (cuzk_engine_status(e, &st) != CUZK_OK) return 0;
     size_t n = st.num_gpus < 64 ? st.num_gpus : 64;
     for (size_t d = 0; d < n; d++) {
         busy[d] = st.gpus[d].busy_seconds;
         if (names != NULL) snprintf(names[d], 128, "%s", st.gpus[d].name);
     }
-    engine_status_clear(&st);
+    cuzk_engine_status_clear(&st);
     return n;
 }
 
@@ -139,7 +139,7 @@ int main(int argc, char **argv)
     unsigned log2 = 16, jobs = 4, parts = 1, sw = 1, st = 1, pw = 0, pt = 2, depth = 1, tiers = 0, latency = 0, whole = 1;
     unsigned long long seed = 1;
     const char *dir = "/tmp/cuzk-engine-bench";
-    engine_backend_kind backend = ENGINE_BACKEND_AUTO;
+    cuzk_engine_backend_kind backend = CUZK_ENGINE_BACKEND_AUTO;
     int gpus[64];
     size_t num_gpus = 0;
     unsigned long long vram = 0;
@@ -151,9 +151,9 @@ int main(int argc, char **argv)
         unsigned v = (unsigned)strtoul(argv[i + 1], NULL, 10);
         if (strcmp(argv[i], "--backend") == 0) {
             const char *b = argv[i + 1];
-            if (strcmp(b, "auto") == 0) backend = ENGINE_BACKEND_AUTO;
-            else if (strcmp(b, "cpu") == 0) backend = ENGINE_BACKEND_CPU;
-            else if (strcmp(b, "gpu") == 0) backend = ENGINE_BACKEND_GPU;
+            if (strcmp(b, "auto") == 0) backend = CUZK_ENGINE_BACKEND_AUTO;
+            else if (strcmp(b, "cpu") == 0) backend = CUZK_ENGINE_BACKEND_CPU;
+            else if (strcmp(b, "gpu") == 0) backend = CUZK_ENGINE_BACKEND_GPU;
             else {
                 fprintf(stderr, "--backend: auto, cpu or gpu\n");
                 return 2;
@@ -170,7 +170,7 @@ int main(int argc, char **argv)
                 }
                 p = *end == ',' ? end + 1 : end;
             }
-            backend = ENGINE_BACKEND_GPU;
+            backend = CUZK_ENGINE_BACKEND_GPU;
             continue;
         }
         if (strcmp(argv[i], "--vram-budget") == 0) {
@@ -199,7 +199,7 @@ int main(int argc, char **argv)
     snprintf(mk, sizeof mk, "mkdir -p '%s'", dir);
     if (system(mk) != 0) return 1;
 
-    engine_config cfg;
+    cuzk_engine_config cfg;
     memset(&cfg, 0, sizeof cfg);
     cfg.param_dir = dir;
     cfg.synthesis_workers = sw;
@@ -213,9 +213,9 @@ int main(int argc, char **argv)
     cfg.gpu_latency_pairs = latency != 0;
     cfg.gpu_split_ntt_tables = whole == 0;
     cfg.vram_budget = vram;
-    engine *e;
+    cuzk_engine *e;
     cuzk_errmsg err = {{0}};
-    if (engine_create(&e, &cfg, &err) != CUZK_OK) {
+    if (cuzk_engine_create(&e, &cfg, &err) != CUZK_OK) {
         fprintf(stderr, "engine_create: %s\n", err.msg);
         return 1;
     }
@@ -224,43 +224,43 @@ int main(int argc, char **argv)
     bool already;
     uint64_t load_ms;
     double t = now();
-    if (engine_preload(e, key, &already, &load_ms, &err) != CUZK_OK) {
+    if (cuzk_engine_preload(e, key, &already, &load_ms, &err) != CUZK_OK) {
         fprintf(stderr, "preload %s: %s\n", key, err.msg);
         return 1;
     }
     double preload_s = now() - t;
 
-    char (*ids)[ENGINE_ID_MAX] = calloc(jobs, sizeof *ids);
+    char (*ids)[CUZK_ENGINE_ID_MAX] = calloc(jobs, sizeof *ids);
     static double busy0[64], busy1[64];
     static char names[64][128];
     size_t ndev = device_busy(e, busy0, names);
     double load0 = loadavg();
     double c0 = cpu_seconds(), t0 = now();
     for (unsigned j = 0; j < jobs; j++) {
-        engine_request r;
+        cuzk_engine_request r;
         memset(&r, 0, sizeof r);
-        r.proof_kind = ENGINE_KIND_SYNTHETIC;
+        r.proof_kind = CUZK_ENGINE_KIND_SYNTHETIC;
         r.synthetic_log2 = log2;
         r.seed = seed;
         r.partitions = parts;
-        r.priority = ENGINE_PRIO_NORMAL;
-        if (engine_submit(e, &r, ids[j], NULL, NULL, &err) != CUZK_OK) {
+        r.priority = CUZK_ENGINE_PRIO_NORMAL;
+        if (cuzk_engine_submit(e, &r, ids[j], NULL, NULL, &err) != CUZK_OK) {
             fprintf(stderr, "submit: %s\n", err.msg);
             return 1;
         }
     }
     unsigned ok = 0;
     for (unsigned j = 0; j < jobs; j++) {
-        engine_result res;
-        engine_await(e, ids[j], 0, &res);
-        if (res.status == ENGINE_JOB_COMPLETED) ok++;
+        cuzk_engine_result res;
+        cuzk_engine_await(e, ids[j], 0, &res);
+        if (res.status == CUZK_ENGINE_JOB_COMPLETED) ok++;
         else fprintf(stderr, "job %s: %s\n", ids[j], res.error_message);
-        engine_result_clear(&res);
+        cuzk_engine_result_clear(&res);
     }
     double wall = now() - t0, cpu = cpu_seconds() - c0, load1 = loadavg();
     device_busy(e, busy1, NULL);
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    char *m = engine_metrics_text(e);
+    char *m = cuzk_engine_metrics_text(e);
     unsigned proofs = ok * parts;
     uint64_t rss = peak_rss();
     printf("{\"backend\": \"%s\", \"log2\": %u, \"jobs\": %u, \"partitions\": %u, \"completed\": %u, "
@@ -296,24 +296,24 @@ int main(int argc, char **argv)
         char other[64];
         snprintf(other, sizeof other, "synthetic-%u-%llu", log2, seed + 1);
         preload(e, other);
-        engine_tier tier = ENGINE_TIER_COLD;
+        cuzk_engine_tier tier = CUZK_ENGINE_TIER_COLD;
         uint64_t size = key_size(e, key, &tier);
-        engine_destroy(e);
+        cuzk_engine_destroy(e);
         cfg.pinned_budget = size + size / 2;
-        if (engine_create(&e, &cfg, &err) != CUZK_OK) {
+        if (cuzk_engine_create(&e, &cfg, &err) != CUZK_OK) {
             fprintf(stderr, "engine_create: %s\n", err.msg);
             return 1;
         }
         uint64_t cold_ms = preload(e, key);
         preload(e, other);
         key_size(e, key, &tier);
-        bool demoted = tier == ENGINE_TIER_WARM;
+        bool demoted = tier == CUZK_ENGINE_TIER_WARM;
         uint64_t warm_ms = preload(e, key);
         printf(", \"key_bytes\": %llu, \"cold_load_ms\": %llu, \"warm_load_ms\": %llu, \"demoted_to_warm\": %s",
                (unsigned long long)size, (unsigned long long)cold_ms, (unsigned long long)warm_ms,
                demoted ? "true" : "false");
     }
     printf("}\n");
-    engine_destroy(e);
+    cuzk_engine_destroy(e);
     return ok == jobs ? 0 : 1;
 }
