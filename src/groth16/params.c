@@ -52,7 +52,7 @@ static void decode_fail(decode_job *j, cuzk_status s, uint64_t i)
 
 #ifdef FPX8
 /* The curve check y² = x³ + 4 of the points dst[idx[0..n)] (1 <= n <= 8, indices increasing), 8 at a time with
- * AVX-512 IFMA (cuzk_fp_x8.h): 3 vector multiplications instead of 3 scalar ones per point. Returns the position of the
+ * AVX-512 IFMA (fp_x8.h): 3 vector multiplications instead of 3 scalar ones per point. Returns the position of the
  * first point off the curve, or n. */
 static int cuzk_g1_on_curve_x8(const cuzk_g1_affine_t *dst, const uint64_t *idx, int n)
 {

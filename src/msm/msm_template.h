@@ -19,7 +19,7 @@
  *      one run per bucket, and every run is halved in rounds of independent affine additions P + Q, all slopes
  *      of a round sharing one inversion (Montgomery's trick). Each addition costs 6 multiplications plus its share
  *      of the inversion, against 10–11 for a mixed XYZZ addition. With MSM_X8 (G1 on AVX-512 IFMA) large rounds
- *      run their inversion and additions 8 lanes at a time (G(x8_round), cuzk_fp_x8.h). Any bucket distribution is handled: a bucket
+ *      run their inversion and additions 8 lanes at a time (G(x8_round), fp_x8.h). Any bucket distribution is handled: a bucket
  *      holding every point just takes log2(n) rounds, and P + P and P + (−P) are recognized;
  *   3. the window sum Σ_b (b + 1)·S_b is formed by running sums from the top bucket down, many segments of
  *      buckets at a time so that these additions too are batched affine ones (bucket_reduce).
@@ -131,7 +131,7 @@ static inline uint8_t G(pair_kind)(FE *den, const AFF *p, const AFF *q, bool may
 }
 
 #ifdef MSM_X8
-/* The additions and doublings of a round, 8 at a time (cuzk_fp_x8.h): slope i (i < ninv) belongs to operation vop[i],
+/* The additions and doublings of a round, 8 at a time (fp_x8.h): slope i (i < ninv) belongs to operation vop[i],
  * with den[i] its denominator and inv[i] its numerator (y2 − y1, or 3x² for a doubling); the sum replaces them
  * (x in den[i], y in inv[i]), canonical as cuzk_fp_eq needs, and the caller writes it to wk[op_dst] in order of
  * operation, as the scalar round does: a later operation's sum may land on an earlier one's source, so writing

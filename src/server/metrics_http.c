@@ -1,4 +1,4 @@
-/* Prometheus endpoint (see cuzk_metrics_http.h). */
+/* Prometheus endpoint (see metrics_http.h). */
 #include "metrics_http.h"
 
 #include <microhttpd.h>

@@ -155,7 +155,7 @@ static void test_g1_glv_switch(void **state)
 #define LOG_N (SMALL_RUN ? 6000 : 9000)
 #include "msm_tests.h"
 
-/* The 8-lane IFMA field arithmetic of the G1 MSM (cuzk_fp_x8.h, only where the compiler targets AVX-512 IFMA) against
+/* The 8-lane IFMA field arithmetic of the G1 MSM (fp_x8.h, only where the compiler targets AVX-512 IFMA) against
  * the scalar cuzk_fp_t functions: canonical inputs and, in some lanes, the same values plus p (the lazily reduced range
  * [p, 2p) that fpx8_mul and fpx8_sub produce and accept), with 0, 1, p − 1 and 2p − 1 among them. */
 static void test_fp_x8(void **state)
