@@ -17,7 +17,11 @@
 
 #include "cuzk/ff.h"
 #include "cuzk/r1cs.h"
-#include "cuzk/status.h"
+#include "cuzk/base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 #define CUZK_CIRCUITS_SYNTHETIC_INPUTS 5u
 #define CUZK_CIRCUITS_LOG2_MIN 4u
@@ -56,5 +60,9 @@ typedef struct {
 
 /* z may be NULL. */
 void cuzk_circuits_stats_compute(const cuzk_r1cs_t *r, const cuzk_fr_t *z, cuzk_circuits_stats *st);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -10,6 +10,10 @@
 
 #include "cuzk/ff.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct { cuzk_fp_t x, y; } cuzk_g1_affine_t;
 typedef struct { cuzk_fp_t x, y, z; } cuzk_g1_jac_t;
 typedef struct { cuzk_fp_t x, y, zz, zzz; } cuzk_g1_xyzz_t;
@@ -121,5 +125,9 @@ cuzk_status cuzk_g2_from_iden3(cuzk_g2_affine_t *r, const uint8_t *in, size_t le
 typedef struct { cuzk_g1_affine_t a; cuzk_g2_affine_t b; cuzk_g1_affine_t c; } cuzk_groth16_proof_t;
 void cuzk_groth16_proof_to_bytes(uint8_t out[CUZK_GROTH16_PROOF_BYTES], const cuzk_groth16_proof_t *p);
 cuzk_status cuzk_groth16_proof_from_bytes(cuzk_groth16_proof_t *r, const uint8_t *in, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -11,7 +11,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cuzk/status.h"
+#include "cuzk/base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* Values of the wire enums (shared/specs/cuzk-v1-wire.md), plus cuzk's two extensions. */
 enum {
@@ -170,5 +174,9 @@ cuzk_status cuzk_engine_evict(cuzk_engine *e, const char *circuit_id, bool *was_
 
 /* Prometheus text exposition of every counter, gauge and per-stage latency histogram (malloc'd). */
 char *cuzk_engine_metrics_text(cuzk_engine *e);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

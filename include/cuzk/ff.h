@@ -15,7 +15,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cuzk/status.h"
+#include "cuzk/base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 #define CUZK_FP_LIMBS 6
 #define CUZK_FR_LIMBS 4
@@ -102,6 +106,9 @@ int cuzk_fr_legendre(const cuzk_fr_t *a);
 void cuzk_fr_cmov(cuzk_fr_t *r, const cuzk_fr_t *a, const cuzk_fr_t *b, bool flag);
 void cuzk_fr_to_limbs(uint64_t out[CUZK_FR_LIMBS], const cuzk_fr_t *a);
 cuzk_status cuzk_fr_from_limbs(cuzk_fr_t *r, const uint64_t in[CUZK_FR_LIMBS]);
+/* A uniformly random element (rejection sampling over OS randomness, no modular bias); CUZK_ERR_IO when the OS
+ * refuses randomness. */
+cuzk_status cuzk_fr_random(cuzk_fr_t *r);
 cuzk_status cuzk_fr_from_mont_limbs(cuzk_fr_t *r, const uint64_t in[CUZK_FR_LIMBS]);
 /* Reduce any 256-bit integer modulo r (never fails). */
 void cuzk_fr_from_limbs_reduce(cuzk_fr_t *r, const uint64_t in[CUZK_FR_LIMBS]);
@@ -182,5 +189,9 @@ void cuzk_fp12_mul_by_014(cuzk_fp12_t *r, const cuzk_fp12_t *a, const cuzk_fp2_t
 /* Squaring valid only for elements of the cyclotomic subgroup (a^(p^6+1) = 1, e.g. after the easy part of the
  * final exponentiation); 9 Fp2 squarings instead of 12 Fp2 multiplications. */
 void cuzk_fp12_cyclotomic_sqr(cuzk_fp12_t *r, const cuzk_fp12_t *a);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -17,6 +17,10 @@
 #ifndef CUZK_FF_INLINE_H
 #define CUZK_FF_INLINE_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #if defined(__x86_64__) && defined(__ELF__) && defined(__BMI2__) && defined(__ADX__)
 #define CUZK_FF_ASM 1
 #endif
@@ -95,5 +99,9 @@ static inline void cuzk_fp_dbl(cuzk_fp_t *r, const cuzk_fp_t *a) { cuzk_fp_add(r
 #undef CUZK_FF_STORE_
 #undef CUZK_FP_ASM_TAIL_
 #endif /* CUZK_FF_ASM */
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

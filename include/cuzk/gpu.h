@@ -17,7 +17,7 @@
 #include "cuzk/ec.h"
 #include "cuzk/ff.h"
 #include "cuzk/groth16.h"
-#include "cuzk/status.h"
+#include "cuzk/base.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -17,6 +17,10 @@
 #include "cuzk/pairing.h"
 #include "cuzk/r1cs.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The conventions differ in the H basis, the root of unity and the rows the prover adds:
  *  BELLPERSON: domain n = next_pow2(constraints + inputs); the prover appends one row per input i (A = z_i, B = C = 0);
  *              roots from generator 7; h = (a·b − c)/Z on the coset g = 7 (cuzk_ntt_h_bellperson), n − 1 points
@@ -273,5 +277,114 @@ typedef struct {
     bool prepared; /* sections 12-15 present */
 } cuzk_groth16_ptau_info;
 cuzk_status cuzk_groth16_ptau_check(const char *path, cuzk_groth16_ptau_info *info, cuzk_errmsg *err);
+
+
+/* ==== building blocks shared with the gpu layer (cuzk_g16_*) =========================================================
+ * The GPU backend builds keys and reads key files with the same pieces the CPU code uses, so that both produce
+ * bit-identical keys and report bad files with the same messages. */
+
+/* ---- fixed-base multiplication by the generators (fixed_base.c) ---- */
+/* A table of window multiples of the G1 / G2 generator: t[k·half + d − 1] = d·2^(w·k)·G for windows k of w bits and
+ * d = 1 .. 2^(w−1) (signed digits, so a multiplication is ceil(256/w) mixed additions and no doubling). build picks
+ * the window for about `count` multiplications (table under 64 MiB); CUZK_ERR_NOMEM when it cannot allocate.
+ * mul_many: out[i] = k[i]·G for i < n on `threads` threads (0 = 1), normalized to affine in batches. */
+typedef struct {
+    unsigned w, nw, half; /* window bits, windows, entries per window */
+    cuzk_g1_affine_t *t;
+} cuzk_g16_fb1_table;
+typedef struct {
+    unsigned w, nw, half;
+    cuzk_g2_affine_t *t;
+} cuzk_g16_fb2_table;
+cuzk_status cuzk_g16_fb1_table_build(cuzk_g16_fb1_table *tb, size_t count);
+cuzk_status cuzk_g16_fb2_table_build(cuzk_g16_fb2_table *tb, size_t count);
+/* The same with the window given (2 .. 16): the GPU setup's tables have a fixed layout. */
+cuzk_status cuzk_g16_fb1_table_build_w(cuzk_g16_fb1_table *tb, unsigned w);
+cuzk_status cuzk_g16_fb2_table_build_w(cuzk_g16_fb2_table *tb, unsigned w);
+void cuzk_g16_fb1_table_free(cuzk_g16_fb1_table *tb);
+void cuzk_g16_fb2_table_free(cuzk_g16_fb2_table *tb);
+void cuzk_g16_fb1_mul_many(cuzk_g1_affine_t *out, const cuzk_g16_fb1_table *tb, const cuzk_fr_t *k, size_t n, unsigned threads);
+void cuzk_g16_fb2_mul_many(cuzk_g2_affine_t *out, const cuzk_g16_fb2_table *tb, const cuzk_fr_t *k, size_t n, unsigned threads);
+
+/* Positions of the density-selected variables, in order: every input i with in_bits NULL or bit i set, then
+ * ni + j for every aux j with bit j of aux_bits. *out is malloc'd with *count entries; threads 0 = 1. (setup.c) */
+cuzk_status cuzk_g16_positions(uint32_t **out, uint64_t *count, const uint64_t *in_bits, uint64_t ni,
+                          const uint64_t *aux_bits, uint64_t na, unsigned threads);
+
+/* ---- the scalars of a test setup (setup.c), shared by cuzk_groth16_setup and cuzk_gpu_setup ---- */
+/* Every point of a key is k·G for the generator G of its group and a scalar k from the toxic waste. make computes
+ * what the scalars of a whole key need (O(variables + domain) memory); fill then writes the scalars of any range of
+ * positions of one array, so that a caller can produce them in chunks:
+ *   IC  (β·u_j + α·v_j + w_j)/γ for the inputs j            L  the same over δ for the aux variables
+ *   H   BELLPERSON τ^i·Z(τ)/δ, i < n − 1; SNARKJS L^{2n}_{2i+1}(τ)/δ, i < n
+ *   A   u_j, B  v_j for the density-selected variables (BELLPERSON) or every variable (SNARKJS), in order;
+ *       B's scalars serve both b_g1 and b_g2
+ * where u_j, v_j, w_j are the QAP polynomials of variable j at τ. The vk's α, β, δ (G1) and β, γ, δ (G2) are the
+ * toxic waste itself (SNARKJS: γ = 1). Every step is spread over `threads` threads. */
+enum { CUZK_G16_SEC_IC, CUZK_G16_SEC_H, CUZK_G16_SEC_L, CUZK_G16_SEC_A, CUZK_G16_SEC_B, CUZK_G16_SEC_COUNT };
+typedef struct {
+    cuzk_groth16_convention conv;
+    unsigned threads;
+    cuzk_fr_t tau, alpha, beta, gamma, delta;
+    cuzk_fr_t h0;                      /* BELLPERSON: Z(τ)/δ, the first H scalar */
+    unsigned log2n;
+    uint64_t n, ni, na, nv;
+    uint64_t len[CUZK_G16_SEC_COUNT]; /* scalars of each array */
+    cuzk_fr_t *u, *v;                  /* nv each */
+    cuzk_fr_t *icl;                    /* nv: the IC scalars, then the L scalars */
+    cuzk_fr_t *h;                      /* SNARKJS: the n H scalars; BELLPERSON: NULL (computed from h0 and τ) */
+    uint32_t *a_vars, *b_vars;    /* position -> variable (BELLPERSON); NULL when dense */
+} cuzk_g16_setup_scalars;
+/* Draws (or takes the given) toxic waste and checks it as cuzk_groth16_setup documents; errors as cuzk_groth16_setup's.
+ * threads 0 = 1. On failure nothing is left to free. */
+cuzk_status cuzk_g16_setup_scalars_make(cuzk_g16_setup_scalars *s, const cuzk_r1cs_t *circuit, const cuzk_groth16_setup_opts *opts,
+                                   unsigned threads, cuzk_errmsg *err);
+/* out[i] = scalar lo + i of array sec, for lo <= i + lo < hi <= s->len[sec], on s->threads threads. */
+void cuzk_g16_setup_scalars_fill(const cuzk_g16_setup_scalars *s, int sec, uint64_t lo, uint64_t hi, cuzk_fr_t *out);
+/* Frees the vectors and wipes the toxic waste. Harmless on a zeroed struct. */
+void cuzk_g16_setup_scalars_free(cuzk_g16_setup_scalars *s);
+
+/* ---- key files: point runs and the .params layout (params.c, zkey.c) ---- */
+/* The four point encodings key files use. */
+typedef enum {
+    CUZK_G16_KEYIO_G1_ZCASH, /* 96-byte uncompressed zcash (bellperson .params) */
+    CUZK_G16_KEYIO_G2_ZCASH, /* 192-byte uncompressed zcash */
+    CUZK_G16_KEYIO_G1_IDEN3, /* 96-byte iden3 Montgomery (snarkjs .zkey) */
+    CUZK_G16_KEYIO_G2_IDEN3, /* 192-byte iden3 Montgomery */
+} cuzk_g16_keyio_enc;
+
+/* Decodes n points of encoding enc from src into dst (cuzk_g1_affine_t or cuzk_g2_affine_t array) with the ec decoder flags,
+ * spread over `threads` threads. On failure returns the status of the lowest failing index, which goes to *bad. */
+cuzk_status cuzk_g16_keyio_decode_points(void *dst, const uint8_t *src, uint64_t n, cuzk_g16_keyio_enc enc, unsigned flags,
+                                unsigned threads, uint64_t *bad);
+
+/* Bytes of one encoded point. */
+static inline size_t cuzk_g16_keyio_point_bytes(cuzk_g16_keyio_enc enc)
+{
+    return (enc == CUZK_G16_KEYIO_G2_ZCASH || enc == CUZK_G16_KEYIO_G2_IDEN3) ? 192 : 96;
+}
+
+/* ---- bellperson .params (params.c), shared with the GPU loader -------------------------------------------------- */
+/* The counted arrays in file order, after the six fixed vk points (α1, β1, β2, γ2, δ1, δ2). */
+enum { CUZK_G16_PARAMS_SEC_IC, CUZK_G16_PARAMS_SEC_H, CUZK_G16_PARAMS_SEC_L, CUZK_G16_PARAMS_SEC_A, CUZK_G16_PARAMS_SEC_B_G1, CUZK_G16_PARAMS_SEC_B_G2, CUZK_G16_PARAMS_SEC_COUNT };
+#define CUZK_G16_PARAMS_VK_FIXED_BYTES (3 * 96 + 3 * 192)
+/* The 4 bytes at byte pos of the file (within its length); false when they cannot be read. */
+typedef bool (*cuzk_g16_params_read4_fn)(void *ctx, uint64_t pos, uint8_t out[4]);
+/* The layout of a len-byte .params file: off[k] / cnt[k] locate array k (off at its first point). Every check and
+ * message of cuzk_groth16_params_load before any point is decoded (CUZK_ERR_TRUNCATED, CUZK_ERR_BAD_LENGTH,
+ * CUZK_ERR_BAD_HEADER; CUZK_ERR_IO when read4 fails). */
+cuzk_status cuzk_g16_params_layout(uint64_t off[CUZK_G16_PARAMS_SEC_COUNT], uint64_t cnt[CUZK_G16_PARAMS_SEC_COUNT], size_t len,
+                          cuzk_g16_params_read4_fn read4, void *ctx, cuzk_errmsg *err);
+/* Decodes the six fixed vk points at d (CUZK_G16_PARAMS_VK_FIXED_BYTES bytes) with the ec decoder flags. */
+cuzk_status cuzk_g16_params_decode_vk_fixed(cuzk_groth16_vk *vk, const uint8_t *d, unsigned ecflags, const char *what,
+                                   cuzk_errmsg *err);
+/* The message of a bad point: status s at index bad of array k ("params: h[2] (byte 1540): ..."); returns s. */
+cuzk_status cuzk_g16_params_point_fail(cuzk_errmsg *err, cuzk_status s, const uint64_t off[CUZK_G16_PARAMS_SEC_COUNT], int k,
+                              uint64_t bad, const char *what);
+const char *cuzk_g16_params_section_name(int k);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

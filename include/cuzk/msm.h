@@ -21,6 +21,10 @@
 
 #include "cuzk/ec.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 cuzk_status cuzk_g1_msm(cuzk_g1_jac_t *r, const cuzk_g1_affine_t *bases, const cuzk_fr_t *scalars, size_t n, unsigned threads);
 cuzk_status cuzk_g1_msm_raw(cuzk_g1_jac_t *r, const cuzk_g1_affine_t *bases, const uint64_t (*scalars)[4], size_t n,
                        unsigned threads);
@@ -56,5 +60,9 @@ size_t cuzk_g1_msm_scratch_bytes_upto(size_t n, unsigned threads);
 size_t cuzk_g2_msm_scratch_bytes_upto(size_t n, unsigned threads);
 size_t cuzk_g1_batch_add_scratch_bytes(size_t n, unsigned threads);
 size_t cuzk_g2_batch_add_scratch_bytes(size_t n, unsigned threads);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

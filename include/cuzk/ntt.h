@@ -17,7 +17,11 @@
 #include <stddef.h>
 
 #include "cuzk/ff.h"
-#include "cuzk/status.h"
+#include "cuzk/base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* Largest supported log2 of a domain size. The twiddle table holds n/2 elements (4 GiB at the maximum). */
 #define CUZK_NTT_MAX_LOG2 28
@@ -64,5 +68,9 @@ void cuzk_ntt_coset_inverse(cuzk_fr_t *x, const cuzk_ntt_domain *d, const cuzk_f
  *   2n domain with the factor −1/2 folded in, so MSM(H, h) = H(τ)·Z(τ)/δ. */
 void cuzk_ntt_h_bellperson(cuzk_fr_t *h, cuzk_fr_t *a, cuzk_fr_t *b, cuzk_fr_t *c, const cuzk_ntt_domain *d, unsigned threads);
 void cuzk_ntt_h_snarkjs(cuzk_fr_t *h, cuzk_fr_t *a, cuzk_fr_t *b, cuzk_fr_t *c, const cuzk_ntt_domain *d, unsigned threads);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -9,6 +9,10 @@
 
 #include "cuzk/ec.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Lines of one Miller loop: 63 doublings and 5 additions (the weight of |x| less its top bit). */
 #define CUZK_PAIRING_LINES 68
 
@@ -37,5 +41,9 @@ void cuzk_pairing(cuzk_fp12_t *r, const cuzk_g1_affine_t *p, const cuzk_g2_affin
 void cuzk_multi_pairing(cuzk_fp12_t *r, const cuzk_g1_affine_t *p, const cuzk_g2_affine_t *q, size_t n);
 /* ∏ e(P_i, Q_i) = 1: the check a verifier makes. */
 bool cuzk_multi_pairing_is_one(const cuzk_g1_affine_t *p, const cuzk_g2_affine_t *q, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

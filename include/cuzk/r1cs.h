@@ -28,7 +28,11 @@
 #include <stdint.h>
 
 #include "cuzk/ff.h"
-#include "cuzk/status.h"
+#include "cuzk/base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 #define CUZK_R1CS_COEF_ONE 0u
 #define CUZK_R1CS_COEF_MINUS_ONE 1u
@@ -188,5 +192,9 @@ cuzk_status cuzk_r1cs_wtns_save(const cuzk_fr_t *w, uint64_t n, const char *path
  * ignored. Field must be BLS12-381's r. */
 cuzk_status cuzk_r1cs_circom_parse(const uint8_t *buf, size_t len, cuzk_r1cs_t **out, cuzk_r1cs_err *err);
 cuzk_status cuzk_r1cs_circom_load(const char *path, cuzk_r1cs_t **out, cuzk_r1cs_err *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

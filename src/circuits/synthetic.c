@@ -23,7 +23,6 @@
  *             used in A, so that results chain as in SHA-256
  *   pack      Σ 2^i x_i · 1 = v over up to 254 recent bits, the pending results first; v is a field value
  *   poseidon  rounds x·x = x2, x2·x2 = x4, x4·x = x5, (rc + m·z + x5)·1 = y, chaining y into the next round */
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,6 +83,7 @@ typedef struct {
     cuzk_fr_t *z;
     pass_kind pass;
     _Atomic uint64_t next_block;
+    atomic_bool failed; /* a worker could not allocate its block state */
 } plan;
 
 typedef struct {
@@ -428,11 +428,15 @@ static void gen_block(blk *b, uint64_t index)
 
 /* ---- driver ------------------------------------------------------------------------------------------------------ */
 
-static void *gen_worker(void *arg)
+static void gen_worker(void *arg, unsigned id)
 {
+    (void)id;
     plan *pl = arg;
     blk *b = malloc(sizeof *b);
-    if (b == NULL) return (void *)1;
+    if (b == NULL) {
+        atomic_store(&pl->failed, true);
+        return;
+    }
     b->pl = pl;
     for (;;) {
         uint64_t i = atomic_fetch_add(&pl->next_block, 1);
@@ -443,7 +447,6 @@ static void *gen_worker(void *arg)
             for (int k = 0; k < 3; k++) pl->blk_nnz[3 * i + k] = b->pos[k];
     }
     free(b);
-    return NULL;
 }
 
 /* Runs one pass over every block with up to `threads` workers; false when memory ran out. */
@@ -451,16 +454,9 @@ static bool gen_pass(plan *pl, unsigned threads)
 {
     atomic_store(&pl->next_block, 0);
     if (threads > pl->nblocks) threads = (unsigned)pl->nblocks;
-    pthread_t tid[threads > 1 ? threads - 1 : 1];
-    unsigned started = 0;
-    for (unsigned t = 1; t < threads; t++)
-        if (pthread_create(&tid[started], NULL, gen_worker, pl) == 0) started++;
-    bool ok = gen_worker(pl) == NULL;
-    for (unsigned t = 0; t < started; t++) {
-        void *ret;
-        pthread_join(tid[t], &ret);
-        ok &= ret == NULL;
-    }
+    atomic_store(&pl->failed, false);
+    cuzk_par_run(threads, gen_worker, pl);
+    bool ok = !atomic_load(&pl->failed);
     return ok;
 }
 

@@ -58,7 +58,7 @@ typedef struct {
     size_t reserving; /* idle buffers being made by reserve_witness_buffers, counted as idle */
     uint64_t pool_cap; /* the engine's working-memory budget: reserve_witness_buffers keeps the pool within it */
     bool trace;  /* CUZK_GPU_TRACE set: one line per partition on stderr (device, times, phases) */
-    double t0;   /* cuzk_engine_now() at creation, the trace's time origin */
+    double t0;   /* cuzk_now() at creation, the trace's time origin */
 } gpu_ctx;
 
 static unsigned g_num_devices(void *ctx)
@@ -166,7 +166,7 @@ static cuzk_status g_prove_start(void *ctx, unsigned device, engine_work *w, cuz
     o.c_mode = w->c_mode;
     cuzk_gpu_prove_stats st;
     memset(&st, 0, sizeof st);
-    double t = cuzk_engine_now();
+    double t = cuzk_now();
     cuzk_gpu_prover *p0 = NULL, *p1 = NULL;
     pthread_mutex_lock(&c->prover_lock[w->worker]);
     cuzk_status s = worker_prover(c, device, w->worker, 0, &p0, err);
@@ -206,10 +206,10 @@ static cuzk_status g_prove_finish(void *ctx, unsigned device, engine_work *w, cu
     o.given_rs = w->given_rs;
     o.r = w->r;
     o.s = w->s;
-    double t = cuzk_engine_now();
+    double t = cuzk_now();
     /* the engine's copy of the vk: the device key may be evicted once prove_start is done */
     cuzk_status s = cuzk_groth16_assemble(&w->proof, &w->key->vk, &w->sums, &o);
-    w->stats.assembly = cuzk_engine_now() - t;
+    w->stats.assembly = cuzk_now() - t;
     explicit_bzero(&o, sizeof o);
     if (s != CUZK_OK && err != NULL) snprintf(err->msg, sizeof err->msg, "assembly: %s", cuzk_status_str(s));
     return s;
@@ -272,11 +272,11 @@ static cuzk_status g_witness_alloc(void *ctx, uint64_t bytes, cuzk_fr_t **out)
     for (size_t i = 0; i < nstale; i++) gbuf_release(&stale[i]);
 
     void *p = NULL;
-    double t = cuzk_engine_now();
+    double t = cuzk_now();
     bool pinned = set_gpu(&c->dev[0], NULL) == CUZK_OK && cuzk_gpu_host_alloc(&p, bytes ? bytes : 1) == CUZK_OK;
     if (c->trace)
         fprintf(stderr, "gpu trace: a new %s witness buffer of %llu bytes at %.3f s took %.3f s\n",
-                pinned ? "pinned" : "pageable", (unsigned long long)bytes, t - c->t0, cuzk_engine_now() - t);
+                pinned ? "pinned" : "pageable", (unsigned long long)bytes, t - c->t0, cuzk_now() - t);
     if (!pinned) {
         p = malloc(bytes ? bytes : 1); /* pageable: slower copies, same results */
         if (p == NULL) return CUZK_ERR_NOMEM;
@@ -357,9 +357,9 @@ static void g_witness_free(void *ctx, cuzk_fr_t *z, uint64_t bytes)
     gbuf b = c->bufs[at];
     c->bufs[at] = c->bufs[--c->num_bufs];
     pthread_mutex_unlock(&c->lock);
-    double t = cuzk_engine_now();
+    double t = cuzk_now();
     gbuf_release(&b);
-    if (c->trace) fprintf(stderr, "gpu trace: a witness buffer freed at %.3f s in %.3f s\n", t - c->t0, cuzk_engine_now() - t);
+    if (c->trace) fprintf(stderr, "gpu trace: a witness buffer freed at %.3f s in %.3f s\n", t - c->t0, cuzk_now() - t);
 }
 
 /* ---- device keys ------------------------------------------------------------------------------------------------- */
@@ -373,14 +373,14 @@ static void reserve_provers(gpu_ctx *c, unsigned device, unsigned side, const cu
         if (pthread_mutex_trylock(&c->prover_lock[w]) != 0) continue;
         cuzk_errmsg err;
         memset(&err, 0, sizeof err);
-        double t = cuzk_engine_now();
+        double t = cuzk_now();
         cuzk_gpu_prover *p = NULL;
         cuzk_status s = worker_prover(c, device, w, side, &p, &err);
         if (s == CUZK_OK) s = cuzk_gpu_prover_reserve(p, gk, &err);
         pthread_mutex_unlock(&c->prover_lock[w]);
         if (c->trace || s != CUZK_OK)
             fprintf(stderr, "gpu trace: GPU %d worker %u reserved its buffers in %.3f s%s%s\n",
-                    gpu_of(c, device, side)->ordinal, w, cuzk_engine_now() - t, s == CUZK_OK ? "" : ": failed: ",
+                    gpu_of(c, device, side)->ordinal, w, cuzk_now() - t, s == CUZK_OK ? "" : ": failed: ",
                     s == CUZK_OK ? "" : err.msg);
     }
 }
@@ -471,9 +471,9 @@ static cuzk_status g_dev_key_load(void *ctx, unsigned device, const engine_key *
         if (gi.vram_bytes > info->vram_bytes) info->vram_bytes = gi.vram_bytes;
         info->streamed |= gi.placement == CUZK_GPU_KEY_STREAMED;
     }
-    double t = cuzk_engine_now();
+    double t = cuzk_now();
     reserve_witness_buffers(c, device, witness_buffer_bytes(cuzk_r1cs_num_vars(k->cs) * sizeof(cuzk_fr_t)));
-    if (c->trace) fprintf(stderr, "gpu trace: device %u: witness buffers in %.3f s\n", device, cuzk_engine_now() - t);
+    if (c->trace) fprintf(stderr, "gpu trace: device %u: witness buffers in %.3f s\n", device, cuzk_now() - t);
     *handle = dk;
     return CUZK_OK;
 }
@@ -546,7 +546,7 @@ cuzk_status cuzk_engine_backend_gpu(engine_backend *b, const cuzk_engine_config 
     c->prover_lock = calloc(workers, sizeof *c->prover_lock);
     for (size_t i = 0; c->prover_lock != NULL && i < workers; i++) pthread_mutex_init(&c->prover_lock[i], NULL);
     c->trace = getenv("CUZK_GPU_TRACE") != NULL;
-    c->t0 = cuzk_engine_now();
+    c->t0 = cuzk_now();
     c->pool_cap = cuzk_engine_memory_budget(cfg);
     pthread_mutex_init(&c->lock, NULL);
     /* idle witness buffers kept: as many as partitions can hold one at once in steady state (synthesizing, queued,

@@ -275,7 +275,7 @@ void *cuzk_engine_devloader_main(void *arg)
         engine_devkey_info info;
         cuzk_errmsg err;
         cuzk_status s;
-        double t = cuzk_engine_now();
+        double t = cuzk_now();
         for (;;) {
             uint64_t others = dev->keys_bytes;
             pthread_mutex_unlock(&e->lock);
@@ -321,7 +321,7 @@ void *cuzk_engine_devloader_main(void *arg)
             dk->handle = h;
             dk->vram_bytes = info.vram_bytes;
             dk->streamed = info.streamed;
-            dk->load_s = cuzk_engine_now() - t;
+            dk->load_s = cuzk_now() - t;
             dk->last_use = ++e->lru_clock;
             dev->keys_resident++;
             dev->keys_bytes += info.vram_bytes;

@@ -37,13 +37,6 @@
 #define ENGINE_MAX_PARTITIONS 1024u
 #define ENGINE_DEFAULT_TTL_MS 600000u
 
-double cuzk_engine_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static void deadline_in(struct timespec *ts, uint64_t ms)
 {
     clock_gettime(CLOCK_MONOTONIC, ts);
@@ -87,7 +80,7 @@ static void job_release_key_if_idle(cuzk_engine *e, engine_job *j)
 void cuzk_engine_job_finish(cuzk_engine *e, engine_job *j, cuzk_engine_job_status st, const char *fmt, ...)
 {
     if (j->state == JOB_DONE) return;
-    j->t_done = cuzk_engine_now();
+    j->t_done = cuzk_now();
     if (st == CUZK_ENGINE_JOB_COMPLETED) {
         j->result.proof = malloc((size_t)j->partitions * CUZK_GROTH16_PROOF_BYTES);
         if (j->result.proof == NULL) {
@@ -151,7 +144,7 @@ static engine_job *job_find(cuzk_engine *e, const char *id)
 /* Drops finished jobs older than the result TTL that nobody is waiting on or still working for. */
 static void jobs_purge(cuzk_engine *e)
 {
-    double now = cuzk_engine_now(), ttl = (double)e->cfg.result_ttl_ms / 1000;
+    double now = cuzk_now(), ttl = (double)e->cfg.result_ttl_ms / 1000;
     engine_job **pp = &e->jobs, *prev = NULL;
     while (*pp != NULL) {
         engine_job *j = *pp;
@@ -235,7 +228,7 @@ static engine_work *pick_partition(cuzk_engine *e)
                                   (unsigned long long)need, (unsigned long long)e->mem_budget);
                 continue;
             }
-            double now = cuzk_engine_now();
+            double now = cuzk_now();
             /* the job's .wtns reservation becomes part of this partition's: the payload is parsed into the
              * witness, then freed, before synthesis allocates anything, so `need` covers both */
             uint64_t held = j->payload_bytes;
@@ -363,7 +356,7 @@ static void *synth_main(void *arg)
         bool generic = j->kind == CUZK_ENGINE_KIND_GENERIC_CIRCUIT;
         pthread_mutex_unlock(&e->lock);
 
-        double t = cuzk_engine_now();
+        double t = cuzk_now();
         cuzk_errmsg err = {{0}};
         cuzk_status s = CUZK_OK;
         /* a caller's witness is checked row by row; the generator's is satisfying by construction */
@@ -385,7 +378,7 @@ static void *synth_main(void *arg)
         }
         if (s == CUZK_OK && e->be.witness_made != NULL)
             s = e->be.witness_made(e->be.ctx, w, e->cfg.synthesis_threads, &err);
-        double dt = cuzk_engine_now() - t;
+        double dt = cuzk_now() - t;
 
         pthread_mutex_lock(&e->lock);
         cuzk_engine_hist_add(&e->hist[STAGE_SYNTHESIS], dt);
@@ -471,13 +464,13 @@ static void *prover_main(void *arg)
         w->worker = id;
         snprintf(e->prover_job[id], CUZK_ENGINE_ID_MAX, "%s", j->id);
         e->prover_kind[id] = j->kind;
-        double t = cuzk_engine_now();
+        double t = cuzk_now();
         busy_begin(e, device, t);
         pthread_mutex_unlock(&e->lock);
 
         cuzk_errmsg err = {{0}};
         cuzk_status s = e->be.prove_start(e->be.ctx, device, w, &err);
-        double t1 = cuzk_engine_now(), dt = t1 - t;
+        double t1 = cuzk_now(), dt = t1 - t;
         cuzk_groth16_synthesis_free(&w->syn); /* a failing backend may leave them */
 
         pthread_mutex_lock(&e->lock);
@@ -545,14 +538,14 @@ static void *final_main(void *arg)
         /* the backend's host part (a GPU's: the assembly), while its device proves the next partition */
         unsigned device = w->worker / (e->num_provers / e->num_devices);
         cuzk_errmsg err = {{0}};
-        double t = cuzk_engine_now();
+        double t = cuzk_now();
         cuzk_status fs = e->be.prove_finish(e->be.ctx, device, w, &err);
-        double tf = cuzk_engine_now() - t;
+        double tf = cuzk_now() - t;
         /* every proof is checked before it leaves: a wrong proof would cost the caller a failed on-chain message */
         const engine_key *k = w->key;
-        t = cuzk_engine_now();
+        t = cuzk_now();
         cuzk_status s = fs != CUZK_OK ? fs : cuzk_groth16_verify(&k->pvk, &w->proof, w->z + 1, k->num_inputs - 1);
-        double tv = cuzk_engine_now() - t;
+        double tv = cuzk_now() - t;
 
         pthread_mutex_lock(&e->lock);
         j->prove_s += tf;
@@ -564,12 +557,12 @@ static void *final_main(void *arg)
             cuzk_engine_job_finish(e, j, CUZK_ENGINE_JOB_FAILED, "partition %u: the proof does not verify (%s)", w->index,
                               cuzk_status_str(s));
         } else if (j->state != JOB_DONE) {
-            t = cuzk_engine_now();
+            t = cuzk_now();
             j->proofs[w->index] = w->proof;
             j->parts_done++;
             e->partitions_proved++;
             if (j->parts_done == j->partitions) cuzk_engine_job_finish(e, j, CUZK_ENGINE_JOB_COMPLETED, NULL);
-            cuzk_engine_hist_add(&e->hist[STAGE_FINALIZE], cuzk_engine_now() - t);
+            cuzk_engine_hist_add(&e->hist[STAGE_FINALIZE], cuzk_now() - t);
         }
         work_drop(e, w);
     }
@@ -623,7 +616,7 @@ cuzk_status cuzk_engine_create_with_backend(cuzk_engine **out, const cuzk_engine
     e->dev_keys = be->dev_key_load != NULL;
     e->num_finalizers = e->dev_keys ? e->num_devices : 1;
     e->devices_ok = e->num_devices;
-    e->t_start = cuzk_engine_now();
+    e->t_start = cuzk_now();
     e->prover_job = calloc(e->num_provers, sizeof *e->prover_job);
     e->prover_kind = calloc(e->num_provers, sizeof *e->prover_kind);
     e->devs = calloc(e->num_devices, sizeof *e->devs);
@@ -923,7 +916,7 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_engine_request *req, c
     j->kind = req->proof_kind;
     j->prio = req->priority == CUZK_ENGINE_PRIO_UNSPECIFIED ? default_priority(req->proof_kind) : req->priority;
     j->seq = ++e->next_seq;
-    j->t_submit = cuzk_engine_now();
+    j->t_submit = cuzk_now();
     if (!filecoin) {
         s = submit_prepare(e, req, j, err);
         if (s != CUZK_OK) {
@@ -1032,7 +1025,7 @@ cuzk_status cuzk_engine_status(cuzk_engine *e, cuzk_engine_status_report *out)
     }
     out->num_gpus = e->num_devices;
     unsigned per = e->num_provers / e->num_devices;
-    double now = cuzk_engine_now();
+    double now = cuzk_now();
     for (unsigned d = 0; d < e->num_devices; d++) {
         e->be.device_info(e->be.ctx, d, &out->gpus[d]);
         cuzk_engine_device_status(e, d, now, &out->gpus[d]);
@@ -1067,7 +1060,7 @@ cuzk_status cuzk_engine_status(cuzk_engine *e, cuzk_engine_status_report *out)
         out->total_proofs_completed += e->done_count[i][0];
         out->total_proofs_failed += e->done_count[i][1];
     }
-    out->uptime_seconds = (uint64_t)(cuzk_engine_now() - e->t_start);
+    out->uptime_seconds = (uint64_t)(cuzk_now() - e->t_start);
     out->pinned_memory_bytes = e->keys_hot_bytes;
     out->pinned_memory_limit_bytes = e->key_budget;
     pthread_mutex_unlock(&e->lock);
@@ -1132,7 +1125,7 @@ cuzk_status cuzk_engine_preload(cuzk_engine *e, const char *circuit_id, bool *al
         k->last_use = ++e->lru_clock;
         goto out;
     }
-    double t0 = cuzk_engine_now();
+    double t0 = cuzk_now();
     k->refs++; /* not evicted to make room while we wait */
     cuzk_engine_key_request(e, k);
     while (!e->stop && (k->load_queued || k->state == KEY_LOADING)) pthread_cond_wait(&e->done_cv, &e->lock);
@@ -1151,7 +1144,7 @@ cuzk_status cuzk_engine_preload(cuzk_engine *e, const char *circuit_id, bool *al
     }
     cuzk_engine_key_unref(e, k);
     if (k->state == KEY_HOT) {
-        if (load_time_ms != NULL) *load_time_ms = e->dev_keys ? (uint64_t)((cuzk_engine_now() - t0) * 1000) : k->load_ms;
+        if (load_time_ms != NULL) *load_time_ms = e->dev_keys ? (uint64_t)((cuzk_now() - t0) * 1000) : k->load_ms;
     } else if (e->stop) {
         s = cuzk_fail(err, CUZK_ERR_SHUTTING_DOWN, "the engine shut down during the load");
     } else {

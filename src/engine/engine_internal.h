@@ -267,7 +267,6 @@ struct cuzk_engine {
     unsigned num_threads;
 };
 
-double cuzk_engine_now(void);
 /* The working-memory budget a config gives: its working_memory_budget, else 75 % of physical memory. */
 uint64_t cuzk_engine_memory_budget(const cuzk_engine_config *cfg);
 

@@ -13,7 +13,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../r1cs/r1cs_int.h"
 #include "cuzk/circuits.h"
 #include "engine_internal.h"
 
@@ -135,7 +134,7 @@ void cuzk_engine_key_free_contents(cuzk_engine *e, engine_key *k)
     cuzk_groth16_pk_free(&k->pk);
     if (k->cs != NULL) cuzk_r1cs_free(k->cs);
     k->cs = NULL;
-    cuzk_r1cs_unmap_file(k->params_map, k->params_map_len);
+    cuzk_unmap_file(k->params_map, k->params_map_len);
     k->params_map = NULL;
     k->params_map_len = 0;
     k->state = KEY_COLD; /* the verifying key stays (engine_internal.h) */
@@ -150,7 +149,7 @@ static void key_demote(cuzk_engine *e, engine_key *k)
     size_t len = 0;
     /* with device keys a synthetic key's host part is its circuit alone: a cached .params must not come back */
     if ((e->dev_keys && k->synthetic) || k->cs == NULL || k->cs->map == NULL || !key_paths(e, k, pce, params) ||
-        cuzk_r1cs_map_file(params, &map, &len, NULL) != CUZK_OK || map == NULL) {
+        cuzk_map_file(params, &map, &len, NULL) != CUZK_OK || map == NULL) {
         cuzk_engine_key_free_contents(e, k);
         return;
     }
@@ -391,7 +390,7 @@ void *cuzk_engine_loader_main(void *arg)
         pthread_mutex_unlock(&e->lock);
 
         /* nobody reads a LOADING key's contents, so they are read and filled without the lock */
-        double t = cuzk_engine_now();
+        double t = cuzk_now();
         key_contents kc;
         memset(&kc, 0, sizeof kc);
         cuzk_errmsg err = {{0}};
@@ -425,7 +424,7 @@ void *cuzk_engine_loader_main(void *arg)
             bytes = contents_bytes(&kc);
             k->cs = kc.cs;
             k->pk = kc.pk;
-            cuzk_r1cs_unmap_file(k->params_map, k->params_map_len);
+            cuzk_unmap_file(k->params_map, k->params_map_len);
             k->params_map = NULL;
             k->params_map_len = 0;
         }
@@ -442,7 +441,7 @@ void *cuzk_engine_loader_main(void *arg)
         if (s == CUZK_OK) {
             k->size_bytes = k->hot_bytes = bytes;
             k->state = KEY_HOT;
-            k->load_ms = (uint64_t)((cuzk_engine_now() - t) * 1000);
+            k->load_ms = (uint64_t)((cuzk_now() - t) * 1000);
             k->last_use = ++e->lru_clock;
             k->dims_known = true;
             k->domain_size = k->pk.domain_size;
@@ -453,7 +452,7 @@ void *cuzk_engine_loader_main(void *arg)
             if (k->shape_known) cuzk_groth16_prove_shape_key(&k->shape, &k->pk);
             k->last_error[0] = 0;
             k->last_status = CUZK_OK;
-            k->t_hot = cuzk_engine_now();
+            k->t_hot = cuzk_now();
             e->keys_hot_bytes += bytes;
             make_room(e, 0); /* the estimate may have been low: back within the budget as far as keys are unused */
         } else {

@@ -132,7 +132,7 @@ char *cuzk_engine_metrics_text(cuzk_engine *e)
     sb_head(&b, "cuzk_keys_budget_bytes", "gauge", "Budget for loaded keys (0: none).");
     sb_printf(&b, "cuzk_keys_budget_bytes %llu\n", (unsigned long long)e->key_budget);
     sb_head(&b, "cuzk_uptime_seconds", "gauge", "Seconds since the engine started.");
-    double now = cuzk_engine_now();
+    double now = cuzk_now();
     sb_printf(&b, "cuzk_uptime_seconds %.0f\n", now - e->t_start);
 
     /* per device (the CPU backend's one pseudo-device included) */

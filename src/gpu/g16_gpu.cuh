@@ -111,8 +111,6 @@ cuzk_status g16_gpu_key_circuit(cuzk_gpu_key *k, const cuzk_r1cs_t *circuit, boo
 /* Keeps a copy of the verifying key (α, β, γ, δ and ic) in k->vk. */
 cuzk_status g16_gpu_key_vk(cuzk_gpu_key *k, const cuzk_groth16_vk *vk);
 
-/* Monotonic seconds, for the wall-time figures of uploads and proofs. */
-double g16_gpu_now(void);
 
 /* printf into err (when not NULL) and return s; with CUZK_ERR_DEVICE the CUDA detail is appended. */
 cuzk_status g16_gpu_fail(cuzk_errmsg *err, cuzk_status s, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

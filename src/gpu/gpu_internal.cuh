@@ -10,13 +10,11 @@
 #include <cuda_runtime.h>
 
 /* the CPU layers' headers carry no extern "C" of their own */
-extern "C" {
-#include "cuzk/ff.h"
+#include "cuzk/base.h"
 #include "cuzk/ec.h"
-#include "cuzk/status.h"
-#include "cuzk/r1cs.h"
+#include "cuzk/ff.h"
 #include "cuzk/groth16.h"
-}
+#include "cuzk/r1cs.h"
 #include "cuzk/gpu.h"
 
 extern "C" void cuzk_gpu_set_error(const char *what, cudaError_t e, const char *file, int line);

@@ -7,10 +7,6 @@
 
 #include "g16_gpu.cuh"
 
-extern "C" {
-#include "../groth16/g16_internal.h"
-}
-
 #define GIB ((uint64_t)1 << 30)
 
 cuzk_status g16_gpu_fail(cuzk_errmsg *err, cuzk_status s, const char *fmt, ...)
@@ -30,13 +26,6 @@ cuzk_status g16_gpu_fail(cuzk_errmsg *err, cuzk_status s, const char *fmt, ...)
     return s;
 }
 
-double g16_gpu_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 static const char *placement_name(cuzk_gpu_key_placement p)
 {
     return p == CUZK_GPU_KEY_RESIDENT ? "resident" : p == CUZK_GPU_KEY_STREAMED ? "streamed" : "auto";
@@ -53,7 +42,7 @@ static uint64_t stream_buffer_bytes(uint64_t budget)
 uint64_t g16_gpu_key_whole_bytes(uint64_t n, cuzk_groth16_convention conv)
 {
     /* H's coset tables: the coset forward's (both conventions) and bellperson's coset inverse */
-    return cuzk_g16_gpu_ntt_whole_bytes(cuzk_g16_log2_ceil(n), conv == CUZK_GROTH16_BELLPERSON ? 2 : 1);
+    return cuzk_g16_gpu_ntt_whole_bytes(cuzk_log2_ceil(n), conv == CUZK_GROTH16_BELLPERSON ? 2 : 1);
 }
 
 cuzk_status g16_gpu_plan(cuzk_gpu_key_placement *out, bool *whole, uint64_t key_bases_bytes, uint64_t fixed_bytes,
@@ -284,7 +273,7 @@ uint64_t g16_gpu_circuit_bytes(const cuzk_r1cs_t *c, int matrices)
 extern "C" cuzk_status cuzk_gpu_key_upload(cuzk_gpu_key **out, const cuzk_groth16_pk *pk, const cuzk_r1cs_t *circuit,
                                       const cuzk_gpu_key_opts *opts, cuzk_errmsg *err)
 {
-    double t0 = g16_gpu_now();
+    double t0 = cuzk_now();
     *out = NULL;
     if (pk == NULL) return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG, "NULL key");
     bool bell = pk->conv == CUZK_GROTH16_BELLPERSON;
@@ -329,7 +318,7 @@ extern "C" cuzk_status cuzk_gpu_key_upload(cuzk_gpu_key **out, const cuzk_groth1
         cuzk_gpu_key_free(k);
         return s;
     }
-    k->upload_s = g16_gpu_now() - t0;
+    k->upload_s = cuzk_now() - t0;
     *out = k;
     return CUZK_OK;
 }

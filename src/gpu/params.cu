@@ -1,6 +1,6 @@
 /* cuzk_gpu_key_load_params: a bellperson .params file decoded on the device.
  *
- * The layout and every count check are the CPU loader's (cuzk_params_layout in src/groth16/params.c, the counts read with
+ * The layout and every count check are the CPU loader's (cuzk_g16_params_layout in src/groth16/params.c, the counts read with
  * pread); the six fixed vk points and ic are decoded on the host by the CPU decoders (a handful of points that the
  * key keeps on the host anyway). The bulk arrays (h, l, a, b_g1, b_g2) go straight from the file into the key's
  * device arrays: an uncompressed point takes exactly the bytes of its decoded form, so each array's raw bytes are
@@ -20,11 +20,6 @@
 
 #include "curve.cuh"
 #include "g16_gpu.cuh"
-
-extern "C" {
-#include "../groth16/g16_internal.h"
-#include "../groth16/keyio.h"
-}
 
 typedef daff<dfp> g1a;
 typedef daff<dfp2> g2a;
@@ -187,8 +182,8 @@ static cuzk_status load_init(load_run *r)
         CUZK_CUDA(cudaEventCreateWithFlags(&r->ev[i], cudaEventDisableTiming));
         CUZK_CUDA(cudaHostAlloc((void **)&r->pin[i], PARAMS_CHUNK, cudaHostAllocDefault));
     }
-    CUZK_CUDA(cudaMalloc((void **)&r->bad, PARAMS_SEC_COUNT * sizeof(unsigned long long)));
-    CUZK_CUDA(cudaMemsetAsync(r->bad, 0xff, PARAMS_SEC_COUNT * sizeof(unsigned long long), r->st));
+    CUZK_CUDA(cudaMalloc((void **)&r->bad, CUZK_G16_PARAMS_SEC_COUNT * sizeof(unsigned long long)));
+    CUZK_CUDA(cudaMemsetAsync(r->bad, 0xff, CUZK_G16_PARAMS_SEC_COUNT * sizeof(unsigned long long), r->st));
     return CUZK_OK;
 }
 
@@ -196,7 +191,7 @@ static cuzk_status load_init(load_run *r)
 static cuzk_status load_section(load_run *r, int fd, const uint64_t *off, const uint64_t *cnt, int k, void *dst,
                                 bool subgroup, unsigned *chunk_no, bool *io)
 {
-    size_t psz = k == PARAMS_SEC_B_G2 ? sizeof(g2a) : sizeof(g1a);
+    size_t psz = k == CUZK_G16_PARAMS_SEC_B_G2 ? sizeof(g2a) : sizeof(g1a);
     uint64_t bytes = cnt[k] * psz;
     for (uint64_t pos = 0; pos < bytes; pos += PARAMS_CHUNK, (*chunk_no)++) {
         size_t n = bytes - pos < PARAMS_CHUNK ? (size_t)(bytes - pos) : PARAMS_CHUNK;
@@ -211,7 +206,7 @@ static cuzk_status load_section(load_run *r, int fd, const uint64_t *off, const 
     }
     if (cnt[k] == 0) return CUZK_OK;
     unsigned blocks = (unsigned)((cnt[k] + DEC_THREADS - 1) / DEC_THREADS);
-    if (k == PARAMS_SEC_B_G2)
+    if (k == CUZK_G16_PARAMS_SEC_B_G2)
         k_decode<dfp2><<<blocks, DEC_THREADS, 0, r->st>>>((g2a *)dst, cnt[k], subgroup, r->bad + k);
     else
         k_decode<dfp><<<blocks, DEC_THREADS, 0, r->st>>>((g1a *)dst, cnt[k], subgroup, r->bad + k);
@@ -220,10 +215,10 @@ static cuzk_status load_section(load_run *r, int fd, const uint64_t *off, const 
 }
 
 /* Waits for the copies and kernels, then brings back the bad-point slots. */
-static cuzk_status load_finish(load_run *r, unsigned long long bad[PARAMS_SEC_COUNT])
+static cuzk_status load_finish(load_run *r, unsigned long long bad[CUZK_G16_PARAMS_SEC_COUNT])
 {
     CUZK_CUDA(cudaStreamSynchronize(r->st));
-    CUZK_CUDA(cudaMemcpy(bad, r->bad, PARAMS_SEC_COUNT * sizeof(unsigned long long), cudaMemcpyDeviceToHost));
+    CUZK_CUDA(cudaMemcpy(bad, r->bad, CUZK_G16_PARAMS_SEC_COUNT * sizeof(unsigned long long), cudaMemcpyDeviceToHost));
     return CUZK_OK;
 }
 
@@ -248,7 +243,7 @@ extern "C" cuzk_status cuzk_gpu_key_load_params(cuzk_gpu_key **out, const char *
     if (out == NULL || path == NULL || circuit == NULL)
         return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG, "gpu_key_load_params: NULL argument");
     *out = NULL;
-    double t0 = cuzk_g16_now();
+    double t0 = cuzk_now();
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) return g16_gpu_fail(err, CUZK_ERR_IO, "cannot open %s: %s", path, strerror(errno));
     struct stat sb;
@@ -259,7 +254,7 @@ extern "C" cuzk_status cuzk_gpu_key_load_params(cuzk_gpu_key **out, const char *
     size_t len = (size_t)sb.st_size;
     unsigned ecflags = (flags & CUZK_GROTH16_LOAD_SUBGROUP) ? 0 : CUZK_EC_DECODE_SKIP_SUBGROUP;
     bool subgroup = (flags & CUZK_GROTH16_LOAD_SUBGROUP) != 0;
-    uint64_t off[PARAMS_SEC_COUNT] = {0}, cnt[PARAMS_SEC_COUNT] = {0};
+    uint64_t off[CUZK_G16_PARAMS_SEC_COUNT] = {0}, cnt[CUZK_G16_PARAMS_SEC_COUNT] = {0};
     uint8_t *head = NULL;
     cuzk_g1_affine_t *ic = NULL;
     cuzk_groth16_vk vk;
@@ -269,16 +264,16 @@ extern "C" cuzk_status cuzk_gpu_key_load_params(cuzk_gpu_key **out, const char *
     memset(&run, 0, sizeof run);
     bool io = false;
     unsigned chunk_no = 0;
-    unsigned long long bad[PARAMS_SEC_COUNT];
-    void *dst[PARAMS_SEC_COUNT];
+    unsigned long long bad[CUZK_G16_PARAMS_SEC_COUNT];
+    void *dst[CUZK_G16_PARAMS_SEC_COUNT];
     uint64_t head_len = 0;
 
-    cuzk_status s = cuzk_params_layout(off, cnt, len, file_read4, &fd, err);
+    cuzk_status s = cuzk_g16_params_layout(off, cnt, len, file_read4, &fd, err);
     if (s != CUZK_OK) goto done;
     /* the vk points and ic, on the host */
-    head_len = off[PARAMS_SEC_IC] + cnt[PARAMS_SEC_IC] * CUZK_G1_UNCOMPRESSED_BYTES;
+    head_len = off[CUZK_G16_PARAMS_SEC_IC] + cnt[CUZK_G16_PARAMS_SEC_IC] * CUZK_G1_UNCOMPRESSED_BYTES;
     head = (uint8_t *)malloc(head_len);
-    ic = (cuzk_g1_affine_t *)malloc(cnt[PARAMS_SEC_IC] * sizeof(cuzk_g1_affine_t));
+    ic = (cuzk_g1_affine_t *)malloc(cnt[CUZK_G16_PARAMS_SEC_IC] * sizeof(cuzk_g1_affine_t));
     if (head == NULL || ic == NULL) {
         s = g16_gpu_fail(err, CUZK_ERR_NOMEM, "%s: no memory for the verifying key", what);
         goto done;
@@ -287,21 +282,21 @@ extern "C" cuzk_status cuzk_gpu_key_load_params(cuzk_gpu_key **out, const char *
         s = g16_gpu_fail(err, CUZK_ERR_IO, "cannot read %s", path);
         goto done;
     }
-    s = cuzk_params_decode_vk_fixed(&vk, head, ecflags, what, err);
+    s = cuzk_g16_params_decode_vk_fixed(&vk, head, ecflags, what, err);
     if (s != CUZK_OK) goto done;
     {
         uint64_t b = 0;
         long nc = sysconf(_SC_NPROCESSORS_ONLN);
-        s = cuzk_keyio_decode_points(ic, head + off[PARAMS_SEC_IC], cnt[PARAMS_SEC_IC], KEYIO_G1_ZCASH, ecflags,
+        s = cuzk_g16_keyio_decode_points(ic, head + off[CUZK_G16_PARAMS_SEC_IC], cnt[CUZK_G16_PARAMS_SEC_IC], CUZK_G16_KEYIO_G1_ZCASH, ecflags,
                                 nc > 0 ? (unsigned)nc : 1, &b);
         if (s != CUZK_OK) {
-            cuzk_params_point_fail(err, s, off, PARAMS_SEC_IC, b, what);
+            cuzk_g16_params_point_fail(err, s, off, CUZK_G16_PARAMS_SEC_IC, b, what);
             goto done;
         }
     }
     vk.ic = ic;
-    vk.num_inputs = cnt[PARAMS_SEC_IC];
-    if (vk.num_inputs + cnt[PARAMS_SEC_L] > 0x7fffffffu || cnt[PARAMS_SEC_H] + 1 > ((uint64_t)1 << 31)) {
+    vk.num_inputs = cnt[CUZK_G16_PARAMS_SEC_IC];
+    if (vk.num_inputs + cnt[CUZK_G16_PARAMS_SEC_L] > 0x7fffffffu || cnt[CUZK_G16_PARAMS_SEC_H] + 1 > ((uint64_t)1 << 31)) {
         s = g16_gpu_fail(err, CUZK_ERR_TOO_LARGE, "the GPU prover takes fewer than 2^31 variables and rows");
         goto done;
     }
@@ -313,12 +308,12 @@ extern "C" cuzk_status cuzk_gpu_key_load_params(cuzk_gpu_key **out, const char *
         goto done;
     }
     k->conv = CUZK_GROTH16_BELLPERSON;
-    k->domain_size = cnt[PARAMS_SEC_H] + 1;
+    k->domain_size = cnt[CUZK_G16_PARAMS_SEC_H] + 1;
     while (((uint64_t)1 << k->log2n) < k->domain_size) k->log2n++;
-    k->h_len = cnt[PARAMS_SEC_H];
-    k->l_len = cnt[PARAMS_SEC_L];
-    k->a_len = cnt[PARAMS_SEC_A];
-    k->b_len = cnt[PARAMS_SEC_B_G1];
+    k->h_len = cnt[CUZK_G16_PARAMS_SEC_H];
+    k->l_len = cnt[CUZK_G16_PARAMS_SEC_L];
+    k->a_len = cnt[CUZK_G16_PARAMS_SEC_A];
+    k->b_len = cnt[CUZK_G16_PARAMS_SEC_B_G1];
     {
         cuzk_gpu_key_opts ko = {CUZK_GPU_KEY_RESIDENT, 0, 1};
         cuzk_gpu_key_placement place;
@@ -329,13 +324,13 @@ extern "C" cuzk_status cuzk_gpu_key_load_params(cuzk_gpu_key **out, const char *
     }
     s = alloc_resident(k);
     if (s == CUZK_OK) s = load_init(&run);
-    dst[PARAMS_SEC_IC] = NULL;
-    dst[PARAMS_SEC_H] = k->h;
-    dst[PARAMS_SEC_L] = k->l;
-    dst[PARAMS_SEC_A] = k->a;
-    dst[PARAMS_SEC_B_G1] = k->b_g1;
-    dst[PARAMS_SEC_B_G2] = k->b_g2;
-    for (int sec = PARAMS_SEC_H; sec < PARAMS_SEC_COUNT && s == CUZK_OK; sec++)
+    dst[CUZK_G16_PARAMS_SEC_IC] = NULL;
+    dst[CUZK_G16_PARAMS_SEC_H] = k->h;
+    dst[CUZK_G16_PARAMS_SEC_L] = k->l;
+    dst[CUZK_G16_PARAMS_SEC_A] = k->a;
+    dst[CUZK_G16_PARAMS_SEC_B_G1] = k->b_g1;
+    dst[CUZK_G16_PARAMS_SEC_B_G2] = k->b_g2;
+    for (int sec = CUZK_G16_PARAMS_SEC_H; sec < CUZK_G16_PARAMS_SEC_COUNT && s == CUZK_OK; sec++)
         s = load_section(&run, fd, off, cnt, sec, dst[sec], subgroup, &chunk_no, &io);
     if (s == CUZK_OK) s = load_finish(&run, bad);
     if (s != CUZK_OK) {
@@ -343,9 +338,9 @@ extern "C" cuzk_status cuzk_gpu_key_load_params(cuzk_gpu_key **out, const char *
         else g16_gpu_fail(err, s, "%s: copying and decoding the points on the device", what);
         goto done;
     }
-    for (int sec = PARAMS_SEC_H; sec < PARAMS_SEC_COUNT; sec++) {
+    for (int sec = CUZK_G16_PARAMS_SEC_H; sec < CUZK_G16_PARAMS_SEC_COUNT; sec++) {
         if (bad[sec] == NO_BAD) continue;
-        s = cuzk_params_point_fail(err, (cuzk_status)(bad[sec] & 0xff), off, sec, bad[sec] >> 8, what);
+        s = cuzk_g16_params_point_fail(err, (cuzk_status)(bad[sec] & 0xff), off, sec, bad[sec] >> 8, what);
         goto done;
     }
     load_free(&run);
@@ -356,7 +351,7 @@ extern "C" cuzk_status cuzk_gpu_key_load_params(cuzk_gpu_key **out, const char *
         memset(&pk, 0, sizeof pk);
         pk.conv = CUZK_GROTH16_BELLPERSON;
         pk.vk = vk;
-        pk.num_aux = cnt[PARAMS_SEC_L];
+        pk.num_aux = cnt[CUZK_G16_PARAMS_SEC_L];
         pk.domain_size = k->domain_size;
         pk.h = k->h, pk.h_len = k->h_len; /* device pointers: only checked for NULL */
         pk.l = k->l, pk.l_len = k->l_len;
@@ -372,10 +367,10 @@ extern "C" cuzk_status cuzk_gpu_key_load_params(cuzk_gpu_key **out, const char *
         goto done;
     }
     s = g16_gpu_key_circuit(k, circuit, true, err);
-    if (s == CUZK_OK && (k->a_len != cnt[PARAMS_SEC_A] || k->b_len != cnt[PARAMS_SEC_B_G1]))
+    if (s == CUZK_OK && (k->a_len != cnt[CUZK_G16_PARAMS_SEC_A] || k->b_len != cnt[CUZK_G16_PARAMS_SEC_B_G1]))
         s = g16_gpu_fail(err, CUZK_ERR_MISMATCH, "the key's a/b lengths disagree with the circuit's densities");
     if (s != CUZK_OK) goto done;
-    k->upload_s = cuzk_g16_now() - t0;
+    k->upload_s = cuzk_now() - t0;
     if (bytes_per_s != NULL) *bytes_per_s = k->upload_s > 0 ? (double)len / k->upload_s : 0;
     *out = k;
     k = NULL;

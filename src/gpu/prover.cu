@@ -686,7 +686,7 @@ extern "C" cuzk_status cuzk_gpu_prover_reserve(cuzk_gpu_prover *p, const cuzk_gp
 
 static void add_time(double *slot, double *t)
 {
-    double n = g16_gpu_now();
+    double n = cuzk_now();
     *slot = n - *t;
     *t = n;
 }
@@ -823,7 +823,7 @@ extern "C" cuzk_status cuzk_gpu_prove_msms(cuzk_groth16_msm_sums *sums, cuzk_gpu
 {
     cuzk_gpu_prove_stats st;
     memset(&st, 0, sizeof st);
-    double t0 = g16_gpu_now(), t = t0;
+    double t0 = cuzk_now(), t = t0;
     cuzk_r1cs_c_mode mode;
     CUZK_TRY(prove_args(&mode, sums, p, k, z, packed, opts, err));
     CUZK_TRY(prove_upload(p, k, z, packed, &st, &t, err));
@@ -831,7 +831,7 @@ extern "C" cuzk_status cuzk_gpu_prove_msms(cuzk_groth16_msm_sums *sums, cuzk_gpu
     CUZK_TRY(msm_h_range(&sums->h, p, k, 0, k->h_len, err));
     add_time(&st.msm_h, &t);
     CUZK_TRY(prove_query_side(sums, p, k, &st, &t, err));
-    st.total = g16_gpu_now() - t0;
+    st.total = cuzk_now() - t0;
     st.vram_bytes = cuzk_gpu_prover_vram_bytes(p);
     if (stats != NULL) *stats = st;
     return CUZK_OK;
@@ -915,10 +915,10 @@ static cuzk_status copy_h_share(cuzk_gpu_prover *p, const cuzk_gpu_prover *from,
 static void *pair_thread(void *arg)
 {
     pair_job *j = (pair_job *)arg;
-    double t = g16_gpu_now();
+    double t = cuzk_now();
     j->s = prove_upload(j->p, j->k, j->z, j->packed, &j->st, &t, &j->err);
     if (j->s == CUZK_OK) j->s = prove_query_side(&j->sums, j->p, j->k, &j->st, &t, &j->err);
-    j->query_done = g16_gpu_now() - j->t0;
+    j->query_done = cuzk_now() - j->t0;
     cuzk_g1_jac_set_infinity(&j->h_rest);
     if (j->s != CUZK_OK) return NULL;
     pthread_mutex_lock(&j->lock);
@@ -926,10 +926,10 @@ static void *pair_thread(void *arg)
     bool ready = j->h_state > 0;
     pthread_mutex_unlock(&j->lock);
     if (!ready || j->cut >= j->k->h_len) return NULL;
-    t = g16_gpu_now();
+    t = cuzk_now();
     j->s = copy_h_share(j->p, j->p0, j->cut, j->k->h_len, &j->err);
     if (j->s == CUZK_OK) j->s = msm_h_range(&j->h_rest, j->p, j->k, j->cut, j->k->h_len, &j->err);
-    j->h_rest_s = g16_gpu_now() - t;
+    j->h_rest_s = cuzk_now() - t;
     return NULL;
 }
 
@@ -952,7 +952,7 @@ extern "C" cuzk_status cuzk_gpu_prove_msms_pair(cuzk_groth16_msm_sums *sums, cuz
 {
     cuzk_gpu_prove_stats st;
     memset(&st, 0, sizeof st);
-    double t0 = g16_gpu_now(), t = t0;
+    double t0 = cuzk_now(), t = t0;
     cuzk_r1cs_c_mode mode;
     CUZK_TRY(prove_args(&mode, sums, p0, k0, z, packed, opts, err));
     CUZK_TRY(prove_args(&mode, sums, p1, k1, z, packed, opts, err)); /* the same mode: the keys must be copies of one */
@@ -1005,7 +1005,7 @@ extern "C" cuzk_status cuzk_gpu_prove_msms_pair(cuzk_groth16_msm_sums *sums, cuz
         st.tail_l = j->st.tail_l, st.tail_a = j->st.tail_a, st.tail_b = j->st.tail_b;
         st.msm_h_other = j->h_rest_s;
         st.h_share = n > 0 ? (double)cut / (double)n : 1;
-        st.total = g16_gpu_now() - t0;
+        st.total = cuzk_now() - t0;
         st.vram_bytes = cuzk_gpu_prover_vram_bytes(p0) + cuzk_gpu_prover_vram_bytes(p1);
         h_share_learn(p0, n, cut, h_ready, st.msm_h, j->query_done, j->h_rest_s);
         if (stats != NULL) *stats = st;
@@ -1028,10 +1028,10 @@ extern "C" cuzk_status cuzk_gpu_prove(cuzk_groth16_proof_t *proof, cuzk_gpu_prov
     memset(&st, 0, sizeof st);
     cuzk_status s = cuzk_gpu_prove_msms(&sums, p, k, z, NULL, opts, &st, err);
     if (s == CUZK_OK) {
-        double t = g16_gpu_now();
+        double t = cuzk_now();
         s = cuzk_groth16_assemble(proof, &k->vk, &sums, opts);
         if (s != CUZK_OK) g16_gpu_fail(err, s, "OS random source failed");
-        st.assembly = g16_gpu_now() - t;
+        st.assembly = cuzk_now() - t;
         st.total += st.assembly;
     }
     explicit_bzero(&sums, sizeof sums);

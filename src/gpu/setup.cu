@@ -24,10 +24,6 @@
 #include "g16_gpu.cuh"
 #include "g16_gpu_test.h"
 
-extern "C" {
-#include "../groth16/g16_internal.h"
-}
-
 typedef daff<dfp> g1a;
 typedef daff<dfp2> g2a;
 
@@ -187,7 +183,7 @@ static unsigned blocks_for(uint64_t count, unsigned k)
 }
 
 /* Converts the scalars of array sec into points at g1 (and g2, for B), chunk by chunk. */
-static cuzk_status run_section(setup_run *r, const g16_setup_scalars *sc, int sec, cuzk_g1_affine_t *g1,
+static cuzk_status run_section(setup_run *r, const cuzk_g16_setup_scalars *sc, int sec, cuzk_g1_affine_t *g1,
                                cuzk_g2_affine_t *g2, unsigned *chunk_no)
 {
     uint64_t len = sc->len[sec];
@@ -216,13 +212,13 @@ static cuzk_status run_section(setup_run *r, const g16_setup_scalars *sc, int se
     return CUZK_OK;
 }
 
-static cuzk_status run_all(setup_run *r, const g16_setup_scalars *sc, cuzk_gpu_key *k)
+static cuzk_status run_all(setup_run *r, const cuzk_g16_setup_scalars *sc, cuzk_gpu_key *k)
 {
     unsigned chunk_no = 0;
-    CUZK_TRY(run_section(r, sc, G16_SEC_H, k->h, NULL, &chunk_no));
-    CUZK_TRY(run_section(r, sc, G16_SEC_L, k->l, NULL, &chunk_no));
-    CUZK_TRY(run_section(r, sc, G16_SEC_A, k->a, NULL, &chunk_no));
-    CUZK_TRY(run_section(r, sc, G16_SEC_B, k->b_g1, k->b_g2, &chunk_no));
+    CUZK_TRY(run_section(r, sc, CUZK_G16_SEC_H, k->h, NULL, &chunk_no));
+    CUZK_TRY(run_section(r, sc, CUZK_G16_SEC_L, k->l, NULL, &chunk_no));
+    CUZK_TRY(run_section(r, sc, CUZK_G16_SEC_A, k->a, NULL, &chunk_no));
+    CUZK_TRY(run_section(r, sc, CUZK_G16_SEC_B, k->b_g1, k->b_g2, &chunk_no));
     CUZK_CUDA(cudaStreamSynchronize(r->st));
     return CUZK_OK;
 }
@@ -252,7 +248,7 @@ static cuzk_status alloc_bases(cuzk_gpu_key *k)
 }
 
 /* The verifying key on the host (a handful of points and the ic array, by the CPU's fixed-base code). */
-static cuzk_status make_vk(cuzk_groth16_vk *vk, cuzk_g1_affine_t **ic_out, const g16_setup_scalars *sc)
+static cuzk_status make_vk(cuzk_groth16_vk *vk, cuzk_g1_affine_t **ic_out, const cuzk_g16_setup_scalars *sc)
 {
     uint64_t ni = sc->ni;
     cuzk_fr_t *k1 = (cuzk_fr_t *)malloc((3 + ni) * sizeof(cuzk_fr_t));
@@ -269,7 +265,7 @@ static cuzk_status make_vk(cuzk_groth16_vk *vk, cuzk_g1_affine_t **ic_out, const
         k1[0] = sc->alpha;
         k1[1] = sc->beta;
         k1[2] = sc->delta;
-        cuzk_g16_setup_scalars_fill(sc, G16_SEC_IC, 0, ni, k1 + 3);
+        cuzk_g16_setup_scalars_fill(sc, CUZK_G16_SEC_IC, 0, ni, k1 + 3);
         cuzk_g16_fb1_mul_many(p1, &t1, k1, 3 + ni, sc->threads);
         cuzk_g16_fb2_mul_many(p2, &t2, k2, 3, 1);
         memset(vk, 0, sizeof *vk);
@@ -306,18 +302,18 @@ extern "C" cuzk_status cuzk_gpu_setup(cuzk_gpu_key **out, const cuzk_r1cs_t *cir
                             (int)opts->conv);
     if (cuzk_r1cs_num_vars(circuit) > 0x7fffffffu || circuit->num_constraints + circuit->num_inputs > ((uint64_t)1 << 31))
         return g16_gpu_fail(err, CUZK_ERR_TOO_LARGE, "the GPU prover takes fewer than 2^31 variables and rows");
-    double t0 = cuzk_g16_now();
+    double t0 = cuzk_now();
     unsigned threads = opts->threads;
     if (threads == 0) {
         long c = sysconf(_SC_NPROCESSORS_ONLN);
         threads = c > 0 ? (unsigned)c : 1;
     }
-    g16_setup_scalars sc;
+    cuzk_g16_setup_scalars sc;
     cuzk_status s = cuzk_g16_setup_scalars_make(&sc, circuit, opts, threads, err);
     if (s != CUZK_OK) return s;
 
-    uint64_t h_len = sc.len[G16_SEC_H], l_len = sc.len[G16_SEC_L], a_len = sc.len[G16_SEC_A];
-    uint64_t b_len = sc.len[G16_SEC_B];
+    uint64_t h_len = sc.len[CUZK_G16_SEC_H], l_len = sc.len[CUZK_G16_SEC_L], a_len = sc.len[CUZK_G16_SEC_A];
+    uint64_t b_len = sc.len[CUZK_G16_SEC_B];
     uint64_t bases = g16_gpu_bases_bytes(h_len, l_len, a_len, b_len);
     uint64_t fixed = g16_gpu_circuit_bytes(circuit, 3);
     cuzk_gpu_key_opts ko = {CUZK_GPU_KEY_AUTO, 0, 1};
@@ -373,7 +369,7 @@ extern "C" cuzk_status cuzk_gpu_setup(cuzk_gpu_key **out, const cuzk_r1cs_t *cir
     cuzk_g16_setup_scalars_free(&sc);
     s = g16_gpu_key_circuit(k, circuit, true, err);
     if (s != CUZK_OK) goto fail;
-    k->upload_s = cuzk_g16_now() - t0;
+    k->upload_s = cuzk_now() - t0;
     *out = k;
     return CUZK_OK;
 

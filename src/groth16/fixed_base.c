@@ -2,7 +2,6 @@
  * fixed_base_template.h, shared by the test setup (setup.c) and the powers-of-tau writer (ptau.c). */
 #include <stdlib.h>
 
-#include "../ntt/ntt_internal.h"
 #include "g16_internal.h"
 
 /* points per batch normalization: one inversion per 256 multiplications is negligible, and the Jacobian results

@@ -91,5 +91,5 @@ static void FB(range)(void *arg, size_t lo, size_t hi)
 void FB(mul_many)(AFF *out, const FB(table) * tb, const cuzk_fr_t *k, size_t n, unsigned threads)
 {
     FB(job) j = {tb, k, out};
-    cuzk_ntt_par_for(threads, n, FB_CHUNK, FB(range), &j);
+    cuzk_par_for(threads, n, FB_CHUNK, FB(range), &j);
 }

@@ -33,7 +33,7 @@ cuzk_status cuzk_groth16_pk_check_circuit(const cuzk_groth16_pk *pk, const cuzk_
         return cuzk_fail(err, CUZK_ERR_MISMATCH, "key has %llu aux variables, circuit %u",
                          (unsigned long long)pk->num_aux, circuit->num_aux);
     uint64_t n = pk->domain_size;
-    if (n == 0 || (n & (n - 1)) != 0 || cuzk_g16_log2_ceil(n) > CUZK_NTT_MAX_LOG2)
+    if (n == 0 || (n & (n - 1)) != 0 || cuzk_log2_ceil(n) > CUZK_NTT_MAX_LOG2)
         return cuzk_fail(err, CUZK_ERR_MISMATCH, "key domain size %llu is not a supported power of two",
                          (unsigned long long)n);
     if (pk->l_len != circuit->num_aux)
@@ -44,7 +44,7 @@ cuzk_status cuzk_groth16_pk_check_circuit(const cuzk_groth16_pk *pk, const cuzk_
 
     if (pk->conv == CUZK_GROTH16_BELLPERSON) {
         /* the prover appends one row per input, and the domain is the smallest one that holds them all */
-        uint64_t want = (uint64_t)1 << cuzk_g16_log2_ceil(rows + circuit->num_inputs);
+        uint64_t want = (uint64_t)1 << cuzk_log2_ceil(rows + circuit->num_inputs);
         if (n != want)
             return cuzk_fail(err, CUZK_ERR_MISMATCH, "key domain %llu, circuit of %llu rows + %u inputs needs %llu",
                              (unsigned long long)n, (unsigned long long)rows, circuit->num_inputs,
@@ -52,9 +52,9 @@ cuzk_status cuzk_groth16_pk_check_circuit(const cuzk_groth16_pk *pk, const cuzk_
         if (pk->h_len != n - 1)
             return cuzk_fail(err, CUZK_ERR_MISMATCH, "key has %llu H points, domain %llu needs %llu",
                              (unsigned long long)pk->h_len, (unsigned long long)n, (unsigned long long)(n - 1));
-        uint64_t a_len = circuit->num_inputs + cuzk_g16_popcount(circuit->a_aux_density, circuit->num_aux);
-        uint64_t b_len = cuzk_g16_popcount(circuit->b_input_density, circuit->num_inputs) +
-                         cuzk_g16_popcount(circuit->b_aux_density, circuit->num_aux);
+        uint64_t a_len = circuit->num_inputs + cuzk_popcount(circuit->a_aux_density, circuit->num_aux);
+        uint64_t b_len = cuzk_popcount(circuit->b_input_density, circuit->num_inputs) +
+                         cuzk_popcount(circuit->b_aux_density, circuit->num_aux);
         if (pk->a_len != a_len)
             return cuzk_fail(err, CUZK_ERR_MISMATCH, "key has %llu A points, circuit density selects %llu",
                              (unsigned long long)pk->a_len, (unsigned long long)a_len);

@@ -8,11 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "keyio.h"
-#include "../msm/fp_x8.h"
-#include "../ntt/ntt_internal.h"
+#include "cuzk/ff_x8.h"
 #include "g16_internal.h"
-#include "../r1cs/r1cs_int.h"
 
 _Static_assert(sizeof(cuzk_g1_affine_t) == CUZK_G1_UNCOMPRESSED_BYTES && sizeof(cuzk_g2_affine_t) == CUZK_G2_UNCOMPRESSED_BYTES,
                "a decoded point must not be larger than its encoding: allocation bounds rely on it");
@@ -22,20 +19,20 @@ _Static_assert(sizeof(cuzk_g1_affine_t) == CUZK_G1_UNCOMPRESSED_BYTES && sizeof(
 typedef struct {
     void *dst;
     const uint8_t *src;
-    keyio_enc enc;
+    cuzk_g16_keyio_enc enc;
     unsigned flags;
     pthread_mutex_t lock;
     uint64_t bad;
     cuzk_status status;
 } decode_job;
 
-static cuzk_status decode_one(void *dst, const uint8_t *src, keyio_enc enc, unsigned flags, uint64_t i)
+static cuzk_status decode_one(void *dst, const uint8_t *src, cuzk_g16_keyio_enc enc, unsigned flags, uint64_t i)
 {
     switch (enc) {
-    case KEYIO_G1_ZCASH: return cuzk_g1_from_uncompressed((cuzk_g1_affine_t *)dst + i, src + i * 96, 96, flags);
-    case KEYIO_G2_ZCASH: return cuzk_g2_from_uncompressed((cuzk_g2_affine_t *)dst + i, src + i * 192, 192, flags);
-    case KEYIO_G1_IDEN3: return cuzk_g1_from_iden3((cuzk_g1_affine_t *)dst + i, src + i * 96, 96, flags);
-    case KEYIO_G2_IDEN3: return cuzk_g2_from_iden3((cuzk_g2_affine_t *)dst + i, src + i * 192, 192, flags);
+    case CUZK_G16_KEYIO_G1_ZCASH: return cuzk_g1_from_uncompressed((cuzk_g1_affine_t *)dst + i, src + i * 96, 96, flags);
+    case CUZK_G16_KEYIO_G2_ZCASH: return cuzk_g2_from_uncompressed((cuzk_g2_affine_t *)dst + i, src + i * 192, 192, flags);
+    case CUZK_G16_KEYIO_G1_IDEN3: return cuzk_g1_from_iden3((cuzk_g1_affine_t *)dst + i, src + i * 96, 96, flags);
+    case CUZK_G16_KEYIO_G2_IDEN3: return cuzk_g2_from_iden3((cuzk_g2_affine_t *)dst + i, src + i * 192, 192, flags);
     }
     return CUZK_ERR_INVALID_ARG;
 }
@@ -50,9 +47,9 @@ static void decode_fail(decode_job *j, cuzk_status s, uint64_t i)
     pthread_mutex_unlock(&j->lock);
 }
 
-#ifdef FPX8
+#ifdef CUZK_FPX8
 /* The curve check y² = x³ + 4 of the points dst[idx[0..n)] (1 <= n <= 8, indices increasing), 8 at a time with
- * AVX-512 IFMA (fp_x8.h): 3 vector multiplications instead of 3 scalar ones per point. Returns the position of the
+ * AVX-512 IFMA (ff_x8.h): 3 vector multiplications instead of 3 scalar ones per point. Returns the position of the
  * first point off the curve, or n. */
 static int cuzk_g1_on_curve_x8(const cuzk_g1_affine_t *dst, const uint64_t *idx, int n)
 {
@@ -62,21 +59,21 @@ static int cuzk_g1_on_curve_x8(const cuzk_g1_affine_t *dst, const uint64_t *idx,
     cuzk_fp_t four;
     const uint64_t four_limbs[CUZK_FP_LIMBS] = {4};
     cuzk_fp_from_limbs(&four, four_limbs);
-    fpx8 x, y, lhs, rhs, b;
-    fpx8_gather(&x, dst, ox);
-    fpx8_gather(&y, dst, oy);
-    fpx8_broadcast(&b, &four);
-    fpx8_mul(&lhs, &y, &y);
-    fpx8_mul(&rhs, &x, &x);
-    fpx8_mul(&rhs, &rhs, &x);
+    cuzk_fpx8 x, y, lhs, rhs, b;
+    cuzk_fpx8_gather(&x, dst, ox);
+    cuzk_fpx8_gather(&y, dst, oy);
+    cuzk_fpx8_broadcast(&b, &four);
+    cuzk_fpx8_mul(&lhs, &y, &y);
+    cuzk_fpx8_mul(&rhs, &x, &x);
+    cuzk_fpx8_mul(&rhs, &rhs, &x);
     /* rhs + b = rhs − (−b): −b = p − b in [0, p), so the sum stays in [0, 2p) */
-    fpx8 nb;
-    fpx8 zero;
+    cuzk_fpx8 nb;
+    cuzk_fpx8 zero;
     for (int k = 0; k < 8; k++) zero.l[k] = _mm512_setzero_si512();
-    fpx8_sub(&nb, &zero, &b);
-    fpx8_sub(&rhs, &rhs, &nb);
-    fpx8_canon(&lhs, &lhs);
-    fpx8_canon(&rhs, &rhs);
+    cuzk_fpx8_sub(&nb, &zero, &b);
+    cuzk_fpx8_sub(&rhs, &rhs, &nb);
+    cuzk_fpx8_canon(&lhs, &lhs);
+    cuzk_fpx8_canon(&rhs, &rhs);
     __mmask8 ne = 0;
     for (int k = 0; k < 8; k++) ne |= _mm512_cmpneq_epi64_mask(lhs.l[k], rhs.l[k]);
     ne &= (__mmask8)((1u << n) - 1);
@@ -136,8 +133,8 @@ static void decode_range_g1_iden3(decode_job *j, size_t lo, size_t hi)
 static void decode_range(void *ctx, size_t lo, size_t hi)
 {
     decode_job *j = ctx;
-#ifdef FPX8
-    if (j->enc == KEYIO_G1_IDEN3 && (j->flags & CUZK_EC_DECODE_SKIP_SUBGROUP)) {
+#ifdef CUZK_FPX8
+    if (j->enc == CUZK_G16_KEYIO_G1_IDEN3 && (j->flags & CUZK_EC_DECODE_SKIP_SUBGROUP)) {
         decode_range_g1_iden3(j, lo, hi);
         return;
     }
@@ -156,14 +153,14 @@ static void decode_range(void *ctx, size_t lo, size_t hi)
     }
 }
 
-cuzk_status cuzk_keyio_decode_points(void *dst, const uint8_t *src, uint64_t n, keyio_enc enc, unsigned flags,
+cuzk_status cuzk_g16_keyio_decode_points(void *dst, const uint8_t *src, uint64_t n, cuzk_g16_keyio_enc enc, unsigned flags,
                                 unsigned threads, uint64_t *bad)
 {
     decode_job j = {.dst = dst, .src = src, .enc = enc, .flags = flags, .status = CUZK_OK};
     *bad = 0;
     if (pthread_mutex_init(&j.lock, NULL) != 0) return CUZK_ERR_NOMEM;
     /* a G1 decode with subgroup check costs tens of microseconds: 256 points per thread amortize its start */
-    cuzk_ntt_par_for(threads ? threads : 1, (size_t)n, 256, decode_range, &j);
+    cuzk_par_for(threads ? threads : 1, (size_t)n, 256, decode_range, &j);
     pthread_mutex_destroy(&j.lock);
     *bad = j.bad;
     return j.status;
@@ -171,14 +168,14 @@ cuzk_status cuzk_keyio_decode_points(void *dst, const uint8_t *src, uint64_t n, 
 
 /* ---- layout ------------------------------------------------------------------------------------------------------ */
 
-#define VK_FIXED_BYTES PARAMS_VK_FIXED_BYTES
+#define VK_FIXED_BYTES CUZK_G16_PARAMS_VK_FIXED_BYTES
 
 /* The counted arrays of a .params file in file order; a .vk file has the first one only. */
-enum { SEC_IC = PARAMS_SEC_IC, SEC_H = PARAMS_SEC_H, SEC_L = PARAMS_SEC_L, SEC_A = PARAMS_SEC_A,
-       SEC_B_G1 = PARAMS_SEC_B_G1, SEC_B_G2 = PARAMS_SEC_B_G2, SEC_COUNT = PARAMS_SEC_COUNT };
+enum { SEC_IC = CUZK_G16_PARAMS_SEC_IC, SEC_H = CUZK_G16_PARAMS_SEC_H, SEC_L = CUZK_G16_PARAMS_SEC_L, SEC_A = CUZK_G16_PARAMS_SEC_A,
+       SEC_B_G1 = CUZK_G16_PARAMS_SEC_B_G1, SEC_B_G2 = CUZK_G16_PARAMS_SEC_B_G2, SEC_COUNT = CUZK_G16_PARAMS_SEC_COUNT };
 static const char *const SEC_NAME[SEC_COUNT] = {"ic", "h", "l", "a", "b_g1", "b_g2"};
 
-const char *cuzk_params_section_name(int k) { return SEC_NAME[k]; }
+const char *cuzk_g16_params_section_name(int k) { return SEC_NAME[k]; }
 
 static size_t sec_point_bytes(int k) { return k == SEC_B_G2 ? CUZK_G2_UNCOMPRESSED_BYTES : CUZK_G1_UNCOMPRESSED_BYTES; }
 
@@ -195,7 +192,7 @@ static bool mem_read4(void *ctx, uint64_t pos, uint8_t out[4])
 
 /* Walks the counts of the first nsec arrays (read4 gives the 4 bytes at a position of the len-byte file): off[k] /
  * cnt[k] locate array k. Every array must fit in what is left of the file and nothing may follow the last one. */
-static cuzk_status layout(size_t len, params_read4_fn read4, void *ctx, int nsec, uint64_t off[SEC_COUNT],
+static cuzk_status layout(size_t len, cuzk_g16_params_read4_fn read4, void *ctx, int nsec, uint64_t off[SEC_COUNT],
                           uint64_t cnt[SEC_COUNT], const char *what, cuzk_errmsg *err)
 {
     if (len < VK_FIXED_BYTES)
@@ -228,8 +225,8 @@ static cuzk_status layout(size_t len, params_read4_fn read4, void *ctx, int nsec
 
 static bool is_pow2(uint64_t n) { return n != 0 && (n & (n - 1)) == 0; }
 
-cuzk_status cuzk_params_layout(uint64_t off[PARAMS_SEC_COUNT], uint64_t cnt[PARAMS_SEC_COUNT], size_t len,
-                          params_read4_fn read4, void *ctx, cuzk_errmsg *err)
+cuzk_status cuzk_g16_params_layout(uint64_t off[CUZK_G16_PARAMS_SEC_COUNT], uint64_t cnt[CUZK_G16_PARAMS_SEC_COUNT], size_t len,
+                          cuzk_g16_params_read4_fn read4, void *ctx, cuzk_errmsg *err)
 {
     static const char what[] = "params";
     cuzk_status s = layout(len, read4, ctx, SEC_COUNT, off, cnt, what, err);
@@ -249,7 +246,7 @@ cuzk_status cuzk_params_layout(uint64_t off[PARAMS_SEC_COUNT], uint64_t cnt[PARA
     return CUZK_OK;
 }
 
-cuzk_status cuzk_params_point_fail(cuzk_errmsg *err, cuzk_status s, const uint64_t off[PARAMS_SEC_COUNT], int k,
+cuzk_status cuzk_g16_params_point_fail(cuzk_errmsg *err, cuzk_status s, const uint64_t off[CUZK_G16_PARAMS_SEC_COUNT], int k,
                               uint64_t bad, const char *what)
 {
     return cuzk_fail(err, s, "%s: %s[%llu] (byte %llu): %s", what, SEC_NAME[k], (unsigned long long)bad,
@@ -257,7 +254,7 @@ cuzk_status cuzk_params_point_fail(cuzk_errmsg *err, cuzk_status s, const uint64
 }
 
 /* The six fixed vk points at the start of d; bellperson refuses infinity for every point of its files. */
-cuzk_status cuzk_params_decode_vk_fixed(cuzk_groth16_vk *vk, const uint8_t *d, unsigned ecflags, const char *what,
+cuzk_status cuzk_g16_params_decode_vk_fixed(cuzk_groth16_vk *vk, const uint8_t *d, unsigned ecflags, const char *what,
                                    cuzk_errmsg *err)
 {
     struct {
@@ -287,9 +284,9 @@ static cuzk_status decode_section(void *dst, const uint8_t *d, const uint64_t of
                                   const char *what, cuzk_errmsg *err)
 {
     uint64_t bad;
-    cuzk_status s = cuzk_keyio_decode_points(dst, d + off[k], cnt[k], k == SEC_B_G2 ? KEYIO_G2_ZCASH : KEYIO_G1_ZCASH,
+    cuzk_status s = cuzk_g16_keyio_decode_points(dst, d + off[k], cnt[k], k == SEC_B_G2 ? CUZK_G16_KEYIO_G2_ZCASH : CUZK_G16_KEYIO_G1_ZCASH,
                                         ecflags, threads, &bad);
-    if (s != CUZK_OK) return cuzk_params_point_fail(err, s, off, k, bad, what);
+    if (s != CUZK_OK) return cuzk_g16_params_point_fail(err, s, off, k, bad, what);
     return CUZK_OK;
 }
 
@@ -300,7 +297,7 @@ static cuzk_status params_parse(cuzk_groth16_pk *pk, const uint8_t *d, size_t le
 {
     static const char what[] = "params";
     uint64_t off[SEC_COUNT] = {0}, cnt[SEC_COUNT] = {0};
-    cuzk_status s = cuzk_params_layout(off, cnt, len, mem_read4, (void *)d, err);
+    cuzk_status s = cuzk_g16_params_layout(off, cnt, len, mem_read4, (void *)d, err);
     if (s != CUZK_OK) return s;
 
     uint64_t g1n = cnt[SEC_IC] + cnt[SEC_H] + cnt[SEC_L] + cnt[SEC_A] + cnt[SEC_B_G1];
@@ -314,9 +311,9 @@ static cuzk_status params_parse(cuzk_groth16_pk *pk, const uint8_t *d, size_t le
         g1 += cnt[k];
     }
     dst[SEC_B_G2] = g1;
-    cuzk_g16_advise_huge(dst[SEC_H], cnt[SEC_H] * sizeof(cuzk_g1_affine_t));
+    cuzk_advise_huge(dst[SEC_H], cnt[SEC_H] * sizeof(cuzk_g1_affine_t));
 
-    s = cuzk_params_decode_vk_fixed(&pk->vk, d, ecflags, what, err);
+    s = cuzk_g16_params_decode_vk_fixed(&pk->vk, d, ecflags, what, err);
     for (int k = 0; k < SEC_COUNT && s == CUZK_OK; k++)
         s = decode_section(dst[k], d, off, cnt, k, ecflags, threads, what, err);
     if (s != CUZK_OK) {
@@ -358,10 +355,10 @@ cuzk_status cuzk_groth16_params_load(cuzk_groth16_pk *pk, const char *path, unsi
     memset(pk, 0, sizeof *pk);
     const uint8_t *d;
     size_t len;
-    cuzk_status s = cuzk_r1cs_map_file(path, &d, &len, err);
+    cuzk_status s = cuzk_map_file(path, &d, &len, err);
     if (s != CUZK_OK) return s;
     s = cuzk_groth16_params_parse(pk, d, len, flags, threads, err);
-    cuzk_r1cs_unmap_file(d, len);
+    cuzk_unmap_file(d, len);
     return s;
 }
 
@@ -372,16 +369,16 @@ cuzk_status cuzk_groth16_vk_load(cuzk_groth16_vk *vk, const char *path, cuzk_err
     memset(vk, 0, sizeof *vk);
     const uint8_t *d;
     size_t len;
-    cuzk_status s = cuzk_r1cs_map_file(path, &d, &len, err);
+    cuzk_status s = cuzk_map_file(path, &d, &len, err);
     if (s != CUZK_OK) return s;
     uint64_t off[SEC_COUNT] = {0}, cnt[SEC_COUNT] = {0};
     cuzk_g1_affine_t *ic = NULL;
     s = layout(len, mem_read4, (void *)(d ? d : (const uint8_t *)""), 1, off, cnt, what, err);
-    if (s == CUZK_OK) s = cuzk_params_decode_vk_fixed(vk, d, 0, what, err);
+    if (s == CUZK_OK) s = cuzk_g16_params_decode_vk_fixed(vk, d, 0, what, err);
     if (s == CUZK_OK && (ic = malloc(cnt[SEC_IC] * sizeof *ic)) == NULL)
         s = cuzk_fail(err, CUZK_ERR_NOMEM, "%s: no memory for %llu ic points", what, (unsigned long long)cnt[SEC_IC]);
     if (s == CUZK_OK) s = decode_section(ic, d, off, cnt, SEC_IC, 0, 1, what, err);
-    cuzk_r1cs_unmap_file(d, len);
+    cuzk_unmap_file(d, len);
     if (s != CUZK_OK) {
         free(ic);
         memset(vk, 0, sizeof *vk);

@@ -18,9 +18,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../msm/msm_internal.h"
-#include "../ntt/ntt_internal.h"
-#include "../r1cs/r1cs_int.h"
 #include "g16_internal.h"
 
 /* The scalars of one MSM, split by value. Positions count the selected variables only, in order, which is how
@@ -111,7 +108,7 @@ static cuzk_status split_build(prove_split *sp, const cuzk_fr_t *z, uint64_t ni,
     split_job j = {sp, z, ni, na, in_bits, aux_bits, calloc(chunks + 1, sizeof(uint64_t)),
                    calloc(chunks + 1, sizeof(uint64_t)), false};
     if (j.pos == NULL || j.tail == NULL) goto nomem;
-    cuzk_ntt_par_for(threads, chunks, 1, split_chunks, &j);
+    cuzk_par_for(threads, chunks, 1, split_chunks, &j);
     uint64_t n = 0, others = 0;
     for (size_t ch = 0; ch < chunks; ch++) {
         uint64_t cp = j.pos[ch], ct = j.tail[ch];
@@ -125,7 +122,7 @@ static cuzk_status split_build(prove_split *sp, const cuzk_fr_t *z, uint64_t ni,
     sp->tail = malloc((others ? others : 1) * sizeof *sp->tail);
     if (sp->ones == NULL || sp->idx == NULL || sp->tail == NULL) goto nomem;
     j.fill = true;
-    cuzk_ntt_par_for(threads, chunks, 1, split_chunks, &j);
+    cuzk_par_for(threads, chunks, 1, split_chunks, &j);
     sp->n = n;
     sp->n_tail = others;
     free(j.pos);
@@ -212,31 +209,31 @@ static cuzk_status prove_witness_msms(cuzk_groth16_msm_sums *out, const cuzk_gro
     uint64_t ni = pk->vk.num_inputs, na = pk->num_aux;
     bool bell = pk->conv == CUZK_GROTH16_BELLPERSON;
     prove_split sp;
-    double t = cuzk_g16_now();
+    double t = cuzk_now();
 
     cuzk_status s = split_build(&sp, z + ni, 0, NULL, na, NULL, threads);
     if (s == CUZK_OK) s = split_msm_g1(&out->l, &sp, pk->l, threads);
     split_free(&sp);
-    st->msm_l = cuzk_g16_now() - t;
+    st->msm_l = cuzk_now() - t;
     if (s != CUZK_OK) return s;
 
-    t = cuzk_g16_now();
+    t = cuzk_now();
     s = split_build(&sp, z, ni, NULL, na, bell ? circuit->a_aux_density : NULL, threads);
     if (s == CUZK_OK) s = split_msm_g1(&out->a, &sp, pk->a, threads);
     split_free(&sp);
-    st->msm_a = cuzk_g16_now() - t;
+    st->msm_a = cuzk_now() - t;
     if (s != CUZK_OK) return s;
 
     /* B1 and B2 share their scalars, so they share the split */
-    t = cuzk_g16_now();
+    t = cuzk_now();
     s = split_build(&sp, z, ni, bell ? circuit->b_input_density : NULL, na, bell ? circuit->b_aux_density : NULL,
                     threads);
     if (s == CUZK_OK) s = split_msm_g1(&out->b1, &sp, pk->b_g1, threads);
-    double t2 = cuzk_g16_now();
+    double t2 = cuzk_now();
     st->msm_b1 = t2 - t;
     if (s == CUZK_OK) s = split_msm_g2(&out->b2, &sp, pk->b_g2, threads);
     split_free(&sp);
-    st->msm_b2 = cuzk_g16_now() - t2;
+    st->msm_b2 = cuzk_now() - t2;
     return s;
 }
 
@@ -284,7 +281,7 @@ cuzk_status cuzk_groth16_assemble(cuzk_groth16_proof_t *proof, const cuzk_groth1
     if (opts != NULL && opts->given_rs) {
         r = opts->r;
         s = opts->s;
-    } else if (cuzk_g16_random_fr(&r) != CUZK_OK || cuzk_g16_random_fr(&s) != CUZK_OK) {
+    } else if (cuzk_fr_random(&r) != CUZK_OK || cuzk_fr_random(&s) != CUZK_OK) {
         explicit_bzero(&r, sizeof r);
         return CUZK_ERR_IO;
     }
@@ -334,7 +331,7 @@ void cuzk_groth16_synthesis_free(cuzk_groth16_synthesis *syn)
 cuzk_status cuzk_groth16_synthesize(cuzk_groth16_synthesis *syn, const cuzk_groth16_pk *pk, const cuzk_r1cs_t *circuit, const cuzk_fr_t *z,
                                const cuzk_groth16_prove_opts *opts, cuzk_groth16_prove_stats *stats, cuzk_errmsg *err)
 {
-    double t = cuzk_g16_now();
+    double t = cuzk_now();
     if (syn == NULL) return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "NULL argument");
     memset(syn, 0, sizeof *syn);
     cuzk_groth16_prove_opts o = prove_opts_or_default(opts);
@@ -353,7 +350,7 @@ cuzk_status cuzk_groth16_synthesize(cuzk_groth16_synthesis *syn, const cuzk_grot
     s = prove_synthesize(pk, circuit, z, o.c_mode, o.threads, syn->a, syn->b, syn->c, err);
     if (s != CUZK_OK) cuzk_groth16_synthesis_free(syn);
     if (stats != NULL) {
-        stats->spmv = cuzk_g16_now() - t;
+        stats->spmv = cuzk_now() - t;
         stats->total = stats->spmv;
     }
     return s;
@@ -363,7 +360,7 @@ cuzk_status cuzk_groth16_prove_from_synthesis(cuzk_groth16_proof_t *proof, const
                                          const cuzk_fr_t *z, cuzk_groth16_synthesis *syn, const cuzk_groth16_prove_opts *opts,
                                          cuzk_groth16_prove_stats *stats, cuzk_errmsg *err)
 {
-    double t_start = cuzk_g16_now();
+    double t_start = cuzk_now();
     cuzk_groth16_prove_stats st;
     memset(&st, 0, sizeof st);
     if (stats != NULL) st.spmv = stats->spmv; /* kept from cuzk_groth16_synthesize when the caller passes the same one */
@@ -387,8 +384,8 @@ cuzk_status cuzk_groth16_prove_from_synthesis(cuzk_groth16_proof_t *proof, const
     memset(&dom, 0, sizeof dom);
     cuzk_groth16_msm_sums m;
 
-    double t = cuzk_g16_now();
-    s = cuzk_ntt_domain_init(&dom, cuzk_g16_log2_ceil(n), pk->conv == CUZK_GROTH16_BELLPERSON ? CUZK_FR_ROOTS_GEN7 : CUZK_FR_ROOTS_GEN5);
+    double t = cuzk_now();
+    s = cuzk_ntt_domain_init(&dom, cuzk_log2_ceil(n), pk->conv == CUZK_GROTH16_BELLPERSON ? CUZK_FR_ROOTS_GEN7 : CUZK_FR_ROOTS_GEN5);
     if (s != CUZK_OK) {
         cuzk_fail(err, s, "cannot build the evaluation domain of %llu", (unsigned long long)n);
         goto done;
@@ -397,15 +394,15 @@ cuzk_status cuzk_groth16_prove_from_synthesis(cuzk_groth16_proof_t *proof, const
         cuzk_ntt_h_bellperson(syn->a, syn->a, syn->b, syn->c, &dom, threads);
     else
         cuzk_ntt_h_snarkjs(syn->a, syn->a, syn->b, syn->c, &dom, threads);
-    st.ntt_h = cuzk_g16_now() - t;
+    st.ntt_h = cuzk_now() - t;
     /* b and c are scratch now; release them before the MSMs need their memory */
     free(syn->b);
     free(syn->c);
     syn->b = syn->c = NULL;
 
-    t = cuzk_g16_now();
+    t = cuzk_now();
     s = cuzk_g1_msm(&m.h, pk->h, syn->a, pk->h_len, threads);
-    st.msm_h = cuzk_g16_now() - t;
+    st.msm_h = cuzk_now() - t;
     if (s != CUZK_OK) {
         cuzk_fail(err, s, "H multi-scalar multiplication failed");
         goto done;
@@ -419,16 +416,16 @@ cuzk_status cuzk_groth16_prove_from_synthesis(cuzk_groth16_proof_t *proof, const
         goto done;
     }
 
-    t = cuzk_g16_now();
+    t = cuzk_now();
     s = cuzk_groth16_assemble(proof, &pk->vk, &m, &o);
     if (s != CUZK_OK) cuzk_fail(err, s, "OS random source failed");
-    st.assembly = cuzk_g16_now() - t;
+    st.assembly = cuzk_now() - t;
 
 done:
     cuzk_ntt_domain_free(&dom);
 out:
     cuzk_groth16_synthesis_free(syn);
-    st.total = st.spmv + (cuzk_g16_now() - t_start);
+    st.total = st.spmv + (cuzk_now() - t_start);
     if (stats != NULL) *stats = st;
     return s;
 }
@@ -449,10 +446,10 @@ cuzk_status cuzk_groth16_prove(cuzk_groth16_proof_t *proof, const cuzk_groth16_p
 /* ---- memory model --------------------------------------------------------------------------------------------
  *
  * The prover's allocations, phase by phase, with every block live in the phase (n = domain, F = 32 = sizeof(cuzk_fr_t),
- * T = threads, tw = max(n/2, 1)·F the domain's twiddles, P = cuzk_ntt_par_for_bytes(T) the job records of a parallel
+ * T = threads, tw = max(n/2, 1)·F the domain's twiddles, P = cuzk_par_for_bytes(T) the job records of a parallel
  * loop, for the split of MSM X ∈ {L, A, B}: V_X variables visited, S_X positions kept, O_X = max(tail_X, 1) other
  * scalars, G_X gathered points):
- *   synthesis   3·nF (a, b, c) + cuzk_r1cs_spmv_scratch_bytes(T)
+ *   synthesis   3·nF (a, b, c)
  *   H           3·nF + tw + P                                        (the domain is built while a, b, c are live)
  *   H MSM       nF (a; b and c freed) + tw + cuzk_g1_msm_scratch_bytes(h_len, T)
  * then, a freed, for each split X (tw stays live through every MSM):
@@ -564,8 +561,8 @@ uint64_t cuzk_groth16_prove_shape_peak_bytes(const cuzk_groth16_prove_shape *sh,
     if (threads == 0) threads = 1;
     const uint64_t n = sh->domain_size, F = sizeof(cuzk_fr_t);
     const uint64_t abc = 3 * g16_block(n * F), tw = g16_block((n / 2 ? n / 2 : 1) * F);
-    const uint64_t par = g16_blocks(cuzk_ntt_par_for_bytes(threads), 1);
-    uint64_t peak = abc + g16_blocks(cuzk_r1cs_spmv_scratch_bytes(threads), 1); /* synthesis */
+    const uint64_t par = g16_blocks(cuzk_par_for_bytes(threads), 1);
+    uint64_t peak = abc;                                                    /* synthesis */
     peak = g16_max(peak, abc + tw + par);                                   /* H */
     uint64_t h_msm = sh->h_len == CUZK_GROTH16_UNKNOWN ? cuzk_g1_msm_scratch_bytes_upto(n, threads)
                                                    : cuzk_g1_msm_scratch_bytes(sh->h_len, threads);

@@ -11,7 +11,6 @@
 #include <unistd.h>
 
 #include "g16_internal.h"
-#include "../r1cs/r1cs_int.h"
 
 enum {
     PT_HEADER = 1,
@@ -151,7 +150,7 @@ static cuzk_status ptau_draw(cuzk_groth16_ptau_opts *t, const cuzk_groth16_ptau_
     cuzk_fr_t *all[3] = {&t->tau, &t->alpha, &t->beta};
     for (int i = 0; i < 3; i++) {
         do {
-            if (cuzk_g16_random_fr(all[i]) != CUZK_OK) return cuzk_fail(err, CUZK_ERR_IO, "OS random source failed");
+            if (cuzk_fr_random(all[i]) != CUZK_OK) return cuzk_fail(err, CUZK_ERR_IO, "OS random source failed");
         } while (cuzk_fr_is_zero(all[i]) || (i == 0 && !cuzk_g16_tau_outside_domain(all[i], order)));
     }
     return CUZK_OK;
@@ -239,12 +238,12 @@ done:
 /* How many sections of a type a checked container holds. */
 static unsigned ptau_sections_of(const uint8_t *buf, uint32_t type)
 {
-    uint32_t nsect = rd32(buf + 8);
+    uint32_t nsect = cuzk_load_le32(buf + 8);
     unsigned found = 0;
     size_t pos = 12;
     for (uint32_t i = 0; i < nsect; i++) {
-        found += rd32(buf + pos) == type;
-        pos += 12 + (size_t)rd64(buf + pos + 4);
+        found += cuzk_load_le32(buf + pos) == type;
+        pos += 12 + (size_t)cuzk_load_le64(buf + pos + 4);
     }
     return found;
 }
@@ -300,30 +299,30 @@ static cuzk_status ptau_check_buf(const uint8_t *buf, size_t len, cuzk_groth16_p
 {
     const uint8_t *sec[PT_LAG_BETA_G1 + 1] = {0};
     uint64_t size[PT_LAG_BETA_G1 + 1] = {0};
-    cuzk_status s = cuzk_r1cs_iden3_check(buf, len, "ptau", 1, "ptau", err);
-    if (s == CUZK_OK) s = cuzk_r1cs_iden3_find(buf, PT_HEADER, &sec[PT_HEADER], &size[PT_HEADER], "ptau", err);
+    cuzk_status s = cuzk_iden3_check(buf, len, "ptau", 1, "ptau", err);
+    if (s == CUZK_OK) s = cuzk_iden3_find(buf, PT_HEADER, &sec[PT_HEADER], &size[PT_HEADER], "ptau", err);
     if (s != CUZK_OK) return s;
     const uint8_t *h = sec[PT_HEADER];
-    if (size[PT_HEADER] < 4 + CUZK_FP_BYTES || rd32(h) != CUZK_FP_BYTES)
+    if (size[PT_HEADER] < 4 + CUZK_FP_BYTES || cuzk_load_le32(h) != CUZK_FP_BYTES)
         return cuzk_fail(err, CUZK_ERR_WRONG_CURVE, "ptau: base field is not BLS12-381's");
     for (int i = 0; i < CUZK_FP_LIMBS; i++)
-        if (rd64(h + 4 + 8 * i) != CUZK_FP_MODULUS[i])
+        if (cuzk_load_le64(h + 4 + 8 * i) != CUZK_FP_MODULUS[i])
             return cuzk_fail(err, CUZK_ERR_WRONG_CURVE, "ptau: base field is not BLS12-381's");
     if (size[PT_HEADER] != PTAU_HEADER_BYTES)
         return cuzk_fail(err, CUZK_ERR_BAD_SECTION, "ptau: header has %llu bytes, expected %d",
                          (unsigned long long)size[PT_HEADER], PTAU_HEADER_BYTES);
-    info->power = rd32(h + 4 + CUZK_FP_BYTES);
-    info->ceremony_power = rd32(h + 8 + CUZK_FP_BYTES);
+    info->power = cuzk_load_le32(h + 4 + CUZK_FP_BYTES);
+    info->ceremony_power = cuzk_load_le32(h + 8 + CUZK_FP_BYTES);
     unsigned p = info->power;
     if (p < 1 || p > CUZK_PTAU_MAX_POWER)
         return cuzk_fail(err, CUZK_ERR_BAD_HEADER, "ptau: power %u outside 1 .. %d", p, CUZK_PTAU_MAX_POWER);
     info->prepared = ptau_sections_of(buf, PT_LAG_TAU_G1) > 0;
     for (uint32_t t = PT_TAU_G1; t <= PT_LAG_BETA_G1; t++) {
         if ((t > PT_CONTRIB && t < PT_LAG_TAU_G1) || (t >= PT_LAG_TAU_G1 && !info->prepared)) continue;
-        if ((s = cuzk_r1cs_iden3_find(buf, t, &sec[t], &size[t], "ptau", err)) != CUZK_OK) return s;
+        if ((s = cuzk_iden3_find(buf, t, &sec[t], &size[t], "ptau", err)) != CUZK_OK) return s;
         if (t == PT_CONTRIB) {
             if (size[t] < 4) return cuzk_fail(err, CUZK_ERR_BAD_SECTION, "ptau: contributions section is empty");
-            info->contributions = rd32(sec[t]);
+            info->contributions = cuzk_load_le32(sec[t]);
             continue;
         }
         uint64_t want = ptau_count(t, p) * ptau_point_bytes(t);
@@ -385,9 +384,9 @@ cuzk_status cuzk_groth16_ptau_check(const char *path, cuzk_groth16_ptau_info *in
     memset(info, 0, sizeof *info);
     const uint8_t *data;
     size_t len;
-    cuzk_status s = cuzk_r1cs_map_file(path, &data, &len, err);
+    cuzk_status s = cuzk_map_file(path, &data, &len, err);
     if (s != CUZK_OK) return s;
     s = ptau_check_buf(data ? data : (const uint8_t *)"", len, info, err);
-    cuzk_r1cs_unmap_file(data, len);
+    cuzk_unmap_file(data, len);
     return s;
 }

@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../ntt/ntt_internal.h"
 #include "g16_internal.h"
 
 typedef struct {
@@ -42,7 +41,7 @@ static cuzk_status setup_draw_toxic(setup_toxic *t, const cuzk_groth16_setup_opt
     cuzk_fr_t *all[5] = {&t->tau, &t->alpha, &t->beta, &t->gamma, &t->delta};
     for (int i = 0; i < 5; i++) {
         do {
-            if (cuzk_g16_random_fr(all[i]) != CUZK_OK) return cuzk_fail(err, CUZK_ERR_IO, "OS random source failed");
+            if (cuzk_fr_random(all[i]) != CUZK_OK) return cuzk_fail(err, CUZK_ERR_IO, "OS random source failed");
         } while (cuzk_fr_is_zero(all[i]) || (i == 0 && !cuzk_g16_tau_outside_domain(all[i], order)));
     }
     if (snarkjs) cuzk_fr_set_one(&t->gamma);
@@ -86,7 +85,7 @@ void cuzk_g16_lagrange_par(cuzk_fr_t *out, cuzk_fr_t *scratch, size_t n, const c
                       const cuzk_fr_t *c, unsigned threads)
 {
     lagrange_job j = {out, scratch, g, omega, tau, c};
-    cuzk_ntt_par_for(threads ? threads : 1, n, 1u << 12, lagrange_range, &j);
+    cuzk_par_for(threads ? threads : 1, n, 1u << 12, lagrange_range, &j);
 }
 
 void cuzk_g16_vanishing_over(cuzk_fr_t *r, const cuzk_fr_t *tau, uint64_t e)
@@ -147,7 +146,7 @@ static void qap_range(void *ctx, size_t t0, size_t t1)
 static void setup_qap(cuzk_fr_t *u, cuzk_fr_t *v, cuzk_fr_t *w, const cuzk_r1cs_t *c, const cuzk_fr_t *lag, unsigned threads)
 {
     qap_job j = {{u, v, w}, c, lag, cuzk_r1cs_num_vars(c), threads};
-    cuzk_ntt_par_for(threads, threads, 1, qap_range, &j);
+    cuzk_par_for(threads, threads, 1, qap_range, &j);
     for (uint64_t i = 0; i < c->num_inputs; i++) cuzk_fr_add(&u[i], &u[i], &lag[c->num_constraints + i]);
 }
 
@@ -225,7 +224,7 @@ cuzk_status cuzk_g16_positions(uint32_t **out, uint64_t *count, const uint64_t *
     pos_job j = {NULL, aux_bits, ni, na, words, (words + chunks - 1) / chunks, base, false};
     uint64_t p = inputs;
     if (words > 0) {
-        cuzk_ntt_par_for(threads, chunks, 1, pos_range, &j);
+        cuzk_par_for(threads, chunks, 1, pos_range, &j);
         for (uint64_t c = 0; c < chunks; c++) {
             uint64_t cnt = base[c];
             base[c] = p;
@@ -242,7 +241,7 @@ cuzk_status cuzk_g16_positions(uint32_t **out, uint64_t *count, const uint64_t *
         if (in_bits == NULL || cuzk_r1cs_density_get(in_bits, i)) j.out[q++] = (uint32_t)i;
     if (words > 0) {
         j.write = true;
-        cuzk_ntt_par_for(threads, chunks, 1, pos_range, &j);
+        cuzk_par_for(threads, chunks, 1, pos_range, &j);
     }
     free(base);
     *out = j.out;
@@ -264,7 +263,7 @@ static cuzk_status setup_positions(uint32_t **out, uint64_t len, const uint64_t 
     return st;
 }
 
-void cuzk_g16_setup_scalars_free(g16_setup_scalars *s)
+void cuzk_g16_setup_scalars_free(cuzk_g16_setup_scalars *s)
 {
     free(s->u);
     free(s->h);
@@ -273,7 +272,7 @@ void cuzk_g16_setup_scalars_free(g16_setup_scalars *s)
     explicit_bzero(s, sizeof *s);
 }
 
-cuzk_status cuzk_g16_setup_scalars_make(g16_setup_scalars *s, const cuzk_r1cs_t *circuit, const cuzk_groth16_setup_opts *opts,
+cuzk_status cuzk_g16_setup_scalars_make(cuzk_g16_setup_scalars *s, const cuzk_r1cs_t *circuit, const cuzk_groth16_setup_opts *opts,
                                    unsigned threads, cuzk_errmsg *err)
 {
     memset(s, 0, sizeof *s);
@@ -284,7 +283,7 @@ cuzk_status cuzk_g16_setup_scalars_make(g16_setup_scalars *s, const cuzk_r1cs_t 
     threads = threads ? threads : 1;
 
     uint64_t ni = circuit->num_inputs, na = circuit->num_aux, nv = ni + na, m = circuit->num_constraints;
-    unsigned log2n = cuzk_g16_log2_ceil(m + ni);
+    unsigned log2n = cuzk_log2_ceil(m + ni);
     if (log2n > CUZK_NTT_MAX_LOG2)
         return cuzk_fail(err, CUZK_ERR_TOO_LARGE, "%llu rows + %llu inputs exceed the largest domain 2^%d",
                          (unsigned long long)m, (unsigned long long)ni, CUZK_NTT_MAX_LOG2);
@@ -306,12 +305,12 @@ cuzk_status cuzk_g16_setup_scalars_make(g16_setup_scalars *s, const cuzk_r1cs_t 
     s->ni = ni;
     s->na = na;
     s->nv = nv;
-    s->len[G16_SEC_IC] = ni;
-    s->len[G16_SEC_H] = snark ? n : n - 1;
-    s->len[G16_SEC_L] = na;
-    s->len[G16_SEC_A] = snark ? nv : ni + cuzk_g16_popcount(circuit->a_aux_density, na);
-    s->len[G16_SEC_B] = snark ? nv : cuzk_g16_popcount(circuit->b_input_density, ni) +
-                                         cuzk_g16_popcount(circuit->b_aux_density, na);
+    s->len[CUZK_G16_SEC_IC] = ni;
+    s->len[CUZK_G16_SEC_H] = snark ? n : n - 1;
+    s->len[CUZK_G16_SEC_L] = na;
+    s->len[CUZK_G16_SEC_A] = snark ? nv : ni + cuzk_popcount(circuit->a_aux_density, na);
+    s->len[CUZK_G16_SEC_B] = snark ? nv : cuzk_popcount(circuit->b_input_density, ni) +
+                                         cuzk_popcount(circuit->b_aux_density, na);
 
     cuzk_fr_t *lag = malloc(n * sizeof *lag), *scratch = malloc(n * sizeof *scratch);
     s->u = calloc(3 * nv, sizeof *s->u);
@@ -335,7 +334,7 @@ cuzk_status cuzk_g16_setup_scalars_make(g16_setup_scalars *s, const cuzk_r1cs_t 
     cuzk_fr_inv_vartime(&gamma_inv, &s->gamma);
     cuzk_fr_inv_vartime(&delta_inv, &s->delta);
     icl_job ij = {s->icl, s->u, s->v, &s->alpha, &s->beta, &gamma_inv, &delta_inv, ni};
-    cuzk_ntt_par_for(threads, nv, 1u << 12, icl_range, &ij);
+    cuzk_par_for(threads, nv, 1u << 12, icl_range, &ij);
 
     if (!snark) {
         /* h_i = τ^i·Z(τ)/δ, Z(τ) = τ^n − 1 */
@@ -354,9 +353,9 @@ cuzk_status cuzk_g16_setup_scalars_make(g16_setup_scalars *s, const cuzk_r1cs_t 
     explicit_bzero(&gamma_inv, sizeof gamma_inv);
     explicit_bzero(&delta_inv, sizeof delta_inv);
     if (!snark) {
-        st = setup_positions(&s->a_vars, s->len[G16_SEC_A], NULL, ni, circuit->a_aux_density, na, threads);
+        st = setup_positions(&s->a_vars, s->len[CUZK_G16_SEC_A], NULL, ni, circuit->a_aux_density, na, threads);
         if (st == CUZK_OK)
-            st = setup_positions(&s->b_vars, s->len[G16_SEC_B], circuit->b_input_density, ni,
+            st = setup_positions(&s->b_vars, s->len[CUZK_G16_SEC_B], circuit->b_input_density, ni,
                                  circuit->b_aux_density, na, threads);
         if (st != CUZK_OK) {
             cuzk_g16_setup_scalars_free(s);
@@ -368,7 +367,7 @@ cuzk_status cuzk_g16_setup_scalars_make(g16_setup_scalars *s, const cuzk_r1cs_t 
 }
 
 typedef struct {
-    const g16_setup_scalars *s;
+    const cuzk_g16_setup_scalars *s;
     int sec;
     uint64_t lo;
     cuzk_fr_t *out;
@@ -377,13 +376,13 @@ typedef struct {
 static void fill_range(void *ctx, size_t a, size_t b)
 {
     const fill_job *j = ctx;
-    const g16_setup_scalars *s = j->s;
+    const cuzk_g16_setup_scalars *s = j->s;
     uint64_t lo = j->lo;
     cuzk_fr_t *out = j->out;
     switch (j->sec) {
-    case G16_SEC_IC: memcpy(out + a, s->icl + lo + a, (b - a) * sizeof *out); break;
-    case G16_SEC_L: memcpy(out + a, s->icl + s->ni + lo + a, (b - a) * sizeof *out); break;
-    case G16_SEC_H:
+    case CUZK_G16_SEC_IC: memcpy(out + a, s->icl + lo + a, (b - a) * sizeof *out); break;
+    case CUZK_G16_SEC_L: memcpy(out + a, s->icl + s->ni + lo + a, (b - a) * sizeof *out); break;
+    case CUZK_G16_SEC_H:
         if (s->h != NULL) {
             memcpy(out + a, s->h + lo + a, (b - a) * sizeof *out);
         } else {
@@ -397,20 +396,20 @@ static void fill_range(void *ctx, size_t a, size_t b)
             }
         }
         break;
-    case G16_SEC_A:
-    case G16_SEC_B: {
-        const cuzk_fr_t *src = j->sec == G16_SEC_A ? s->u : s->v;
-        const uint32_t *pos = j->sec == G16_SEC_A ? s->a_vars : s->b_vars;
+    case CUZK_G16_SEC_A:
+    case CUZK_G16_SEC_B: {
+        const cuzk_fr_t *src = j->sec == CUZK_G16_SEC_A ? s->u : s->v;
+        const uint32_t *pos = j->sec == CUZK_G16_SEC_A ? s->a_vars : s->b_vars;
         for (size_t i = a; i < b; i++) out[i] = src[pos != NULL ? pos[lo + i] : lo + i];
         break;
     }
     }
 }
 
-void cuzk_g16_setup_scalars_fill(const g16_setup_scalars *s, int sec, uint64_t lo, uint64_t hi, cuzk_fr_t *out)
+void cuzk_g16_setup_scalars_fill(const cuzk_g16_setup_scalars *s, int sec, uint64_t lo, uint64_t hi, cuzk_fr_t *out)
 {
     fill_job j = {s, sec, lo, out};
-    if (hi > lo) cuzk_ntt_par_for(s->threads ? s->threads : 1, hi - lo, 1u << 14, fill_range, &j);
+    if (hi > lo) cuzk_par_for(s->threads ? s->threads : 1, hi - lo, 1u << 14, fill_range, &j);
 }
 
 /* A zkey's matrices: the circuit's A and B rows, then row m + i with A = z_i for every input, and no C. */
@@ -462,19 +461,19 @@ cuzk_status cuzk_groth16_setup(cuzk_groth16_pk *pk, const cuzk_r1cs_t *circuit, 
     if (pk == NULL || circuit == NULL || opts == NULL) return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "NULL argument");
     memset(pk, 0, sizeof *pk);
     unsigned threads = opts->threads ? opts->threads : 1;
-    g16_setup_scalars sc;
+    cuzk_g16_setup_scalars sc;
     cuzk_status s = cuzk_g16_setup_scalars_make(&sc, circuit, opts, threads, err);
     if (s != CUZK_OK) return s;
     bool snark = sc.conv == CUZK_GROTH16_SNARKJS;
-    uint64_t len[G16_SEC_COUNT], n = sc.n;
+    uint64_t len[CUZK_G16_SEC_COUNT], n = sc.n;
     memcpy(len, sc.len, sizeof len);
     uint64_t ni = sc.ni, na = sc.na, nv = sc.nv;
 
     /* scalars of every point, in the order of the storage block:
      * G1: α, β, δ, ic[ni], h[h_len], l[na], a[a_len], b_g1[b_len];  G2: β, γ, δ, b_g2[b_len] */
-    uint64_t o_ic = 3, o_h = o_ic + len[G16_SEC_IC], o_l = o_h + len[G16_SEC_H], o_a = o_l + len[G16_SEC_L];
-    uint64_t o_b = o_a + len[G16_SEC_A], n1 = o_b + len[G16_SEC_B];
-    uint64_t n2 = 3 + len[G16_SEC_B];
+    uint64_t o_ic = 3, o_h = o_ic + len[CUZK_G16_SEC_IC], o_l = o_h + len[CUZK_G16_SEC_H], o_a = o_l + len[CUZK_G16_SEC_L];
+    uint64_t o_b = o_a + len[CUZK_G16_SEC_A], n1 = o_b + len[CUZK_G16_SEC_B];
+    uint64_t n2 = 3 + len[CUZK_G16_SEC_B];
     cuzk_fr_t *k1 = malloc(n1 * sizeof *k1), *k2 = malloc(n2 * sizeof *k2);
     uint8_t *block = malloc(n1 * sizeof(cuzk_g1_affine_t) + n2 * sizeof(cuzk_g2_affine_t));
     cuzk_g16_fb1_table t1 = {0};
@@ -490,9 +489,9 @@ cuzk_status cuzk_groth16_setup(cuzk_groth16_pk *pk, const cuzk_r1cs_t *circuit, 
     k2[0] = sc.beta;
     k2[1] = sc.gamma;
     k2[2] = sc.delta;
-    const uint64_t off[G16_SEC_COUNT] = {o_ic, o_h, o_l, o_a, o_b};
-    for (int sec = 0; sec < G16_SEC_COUNT; sec++) cuzk_g16_setup_scalars_fill(&sc, sec, 0, len[sec], k1 + off[sec]);
-    memcpy(k2 + 3, k1 + o_b, len[G16_SEC_B] * sizeof *k2);
+    const uint64_t off[CUZK_G16_SEC_COUNT] = {o_ic, o_h, o_l, o_a, o_b};
+    for (int sec = 0; sec < CUZK_G16_SEC_COUNT; sec++) cuzk_g16_setup_scalars_fill(&sc, sec, 0, len[sec], k1 + off[sec]);
+    memcpy(k2 + 3, k1 + o_b, len[CUZK_G16_SEC_B] * sizeof *k2);
     cuzk_g16_setup_scalars_free(&sc);
 
     s = cuzk_g16_fb1_table_build(&t1, n1);
@@ -519,13 +518,13 @@ cuzk_status cuzk_groth16_setup(cuzk_groth16_pk *pk, const cuzk_r1cs_t *circuit, 
     pk->num_aux = na;
     pk->domain_size = n;
     pk->h = p1 + o_h;
-    pk->h_len = len[G16_SEC_H];
+    pk->h_len = len[CUZK_G16_SEC_H];
     pk->l = p1 + o_l;
     pk->l_len = na;
     pk->a = p1 + o_a;
-    pk->a_len = len[G16_SEC_A];
+    pk->a_len = len[CUZK_G16_SEC_A];
     pk->b_g1 = p1 + o_b;
-    pk->b_len = len[G16_SEC_B];
+    pk->b_len = len[CUZK_G16_SEC_B];
     pk->b_g2 = p2 + 3;
     pk->circuit = own;
     pk->storage = block;

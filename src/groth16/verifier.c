@@ -100,7 +100,7 @@ cuzk_status cuzk_groth16_verify_batch(const cuzk_groth16_pvk *pvk, const cuzk_gr
     for (uint64_t j = 0; j < count; j++) {
         uint64_t limbs[CUZK_FR_LIMBS] = {0, 0, 0, 0};
         do {
-            if (cuzk_g16_random_bytes(limbs, 16) != CUZK_OK) {
+            if (cuzk_random_bytes(limbs, 16) != CUZK_OK) {
                 s = CUZK_ERR_IO;
                 goto done;
             }

@@ -7,9 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "keyio.h"
 #include "g16_internal.h"
-#include "../r1cs/r1cs_int.h"
 
 #define ZKEY_HEADER_BYTES (4 + CUZK_FP_BYTES + 4 + CUZK_FR_BYTES + 12 + 3 * CUZK_G1_IDEN3_BYTES + 3 * CUZK_G2_IDEN3_BYTES) /* 964 */
 #define ZKEY_COEF_BYTES (4 + 4 + 4 + CUZK_FR_BYTES)
@@ -19,7 +17,7 @@ enum { ZK_PROTOCOL = 1, ZK_HEADER, ZK_IC, ZK_COEFS, ZK_A, ZK_B1, ZK_B2, ZK_C, ZK
 static bool limbs_eq(const uint8_t *p, const uint64_t *m, int limbs)
 {
     for (int i = 0; i < limbs; i++)
-        if (rd64(p + 8 * i) != m[i]) return false;
+        if (cuzk_load_le64(p + 8 * i) != m[i]) return false;
     return true;
 }
 
@@ -32,34 +30,34 @@ typedef struct {
 /* Sections 1 and 2: Groth16 over BLS12-381, counts consistent; then every section's size follows from them. */
 static cuzk_status zkey_header(const uint8_t *buf, size_t len, zkey_parts *z, cuzk_errmsg *err)
 {
-    cuzk_status s = cuzk_r1cs_iden3_check(buf, len, "zkey", 1, "zkey", err);
-    if (s == CUZK_OK) s = cuzk_r1cs_iden3_find(buf, ZK_PROTOCOL, &z->p[ZK_PROTOCOL], &z->size[ZK_PROTOCOL], "zkey", err);
+    cuzk_status s = cuzk_iden3_check(buf, len, "zkey", 1, "zkey", err);
+    if (s == CUZK_OK) s = cuzk_iden3_find(buf, ZK_PROTOCOL, &z->p[ZK_PROTOCOL], &z->size[ZK_PROTOCOL], "zkey", err);
     if (s != CUZK_OK) return s;
     if (z->size[ZK_PROTOCOL] != 4)
         return cuzk_fail(err, CUZK_ERR_BAD_SECTION, "zkey: protocol section has %llu bytes, expected 4",
                          (unsigned long long)z->size[ZK_PROTOCOL]);
-    uint32_t protocol = rd32(z->p[ZK_PROTOCOL]);
+    uint32_t protocol = cuzk_load_le32(z->p[ZK_PROTOCOL]);
     if (protocol != 1)
         return cuzk_fail(err, CUZK_ERR_WRONG_PROTOCOL, "zkey: protocol %u (%s), only 1 (groth16) is supported",
                          protocol, protocol == 2 ? "plonk" : protocol == 10 ? "fflonk" : "unknown");
 
     /* field sizes and primes first: a key for another curve has a header of another size */
-    if ((s = cuzk_r1cs_iden3_find(buf, ZK_HEADER, &z->p[ZK_HEADER], &z->size[ZK_HEADER], "zkey", err)) != CUZK_OK) return s;
+    if ((s = cuzk_iden3_find(buf, ZK_HEADER, &z->p[ZK_HEADER], &z->size[ZK_HEADER], "zkey", err)) != CUZK_OK) return s;
     const uint8_t *h = z->p[ZK_HEADER];
     uint64_t hs = z->size[ZK_HEADER];
-    if (hs < 4 || rd32(h) != CUZK_FP_BYTES || hs < 4 + CUZK_FP_BYTES || !limbs_eq(h + 4, CUZK_FP_MODULUS, CUZK_FP_LIMBS))
+    if (hs < 4 || cuzk_load_le32(h) != CUZK_FP_BYTES || hs < 4 + CUZK_FP_BYTES || !limbs_eq(h + 4, CUZK_FP_MODULUS, CUZK_FP_LIMBS))
         return cuzk_fail(err, CUZK_ERR_WRONG_CURVE, "zkey: base field is not BLS12-381's (n8q %u)",
-                         hs >= 4 ? rd32(h) : 0);
+                         hs >= 4 ? cuzk_load_le32(h) : 0);
     const uint8_t *hr = h + 4 + CUZK_FP_BYTES;
-    if (hs < 4 + CUZK_FP_BYTES + 4 + CUZK_FR_BYTES || rd32(hr) != CUZK_FR_BYTES || !limbs_eq(hr + 4, CUZK_FR_MODULUS, CUZK_FR_LIMBS))
+    if (hs < 4 + CUZK_FP_BYTES + 4 + CUZK_FR_BYTES || cuzk_load_le32(hr) != CUZK_FR_BYTES || !limbs_eq(hr + 4, CUZK_FR_MODULUS, CUZK_FR_LIMBS))
         return cuzk_fail(err, CUZK_ERR_WRONG_CURVE, "zkey: scalar field is not BLS12-381's r");
     if (hs != ZKEY_HEADER_BYTES)
         return cuzk_fail(err, CUZK_ERR_BAD_SECTION, "zkey: groth16 header has %llu bytes, expected %d",
                          (unsigned long long)hs, ZKEY_HEADER_BYTES);
     const uint8_t *c = hr + 4 + CUZK_FR_BYTES;
-    z->n_vars = rd32(c);
-    z->n_public = rd32(c + 4);
-    z->domain = rd32(c + 8);
+    z->n_vars = cuzk_load_le32(c);
+    z->n_public = cuzk_load_le32(c + 4);
+    z->domain = cuzk_load_le32(c + 8);
     uint64_t nv = z->n_vars, np = z->n_public, n = z->domain;
     if (np + 1 > nv)
         return cuzk_fail(err, CUZK_ERR_BAD_HEADER, "zkey: %llu variables cannot hold ONE and %llu public signals",
@@ -75,7 +73,7 @@ static cuzk_status zkey_header(const uint8_t *buf, size_t len, zkey_parts *z, cu
                          CUZK_NTT_MAX_LOG2);
 
     for (int t = ZK_IC; t <= ZK_H && s == CUZK_OK; t++)
-        s = cuzk_r1cs_iden3_find(buf, (uint32_t)t, &z->p[t], &z->size[t], "zkey", err);
+        s = cuzk_iden3_find(buf, (uint32_t)t, &z->p[t], &z->size[t], "zkey", err);
     if (s != CUZK_OK) return s;
     const struct {
         int t;
@@ -93,7 +91,7 @@ static cuzk_status zkey_header(const uint8_t *buf, size_t len, zkey_parts *z, cu
                              want[i].t, want[i].name, (unsigned long long)z->size[want[i].t],
                              (unsigned long long)(want[i].count * want[i].bytes));
     uint64_t cs = z->size[ZK_COEFS];
-    if (cs < 4 || cs != 4 + (uint64_t)rd32(z->p[ZK_COEFS]) * ZKEY_COEF_BYTES)
+    if (cs < 4 || cs != 4 + (uint64_t)cuzk_load_le32(z->p[ZK_COEFS]) * ZKEY_COEF_BYTES)
         return cuzk_fail(err, CUZK_ERR_BAD_SECTION, "zkey: coefficient section has %llu bytes, not 4 + 44 per "
                          "declared coefficient", (unsigned long long)cs);
     return CUZK_OK;
@@ -106,7 +104,7 @@ static cuzk_status zkey_header(const uint8_t *buf, size_t len, zkey_parts *z, cu
 static cuzk_status zkey_circuit(const zkey_parts *z, cuzk_r1cs_t **out, cuzk_errmsg *err)
 {
     const uint8_t *sec = z->p[ZK_COEFS] + 4;
-    uint64_t ncoef = rd32(z->p[ZK_COEFS]), n = z->domain;
+    uint64_t ncoef = cuzk_load_le32(z->p[ZK_COEFS]), n = z->domain;
     uint32_t num_inputs = z->n_public + 1, nv = z->n_vars;
     cuzk_fr_t r_inv;
     const uint64_t one_limb[CUZK_FR_LIMBS] = {1, 0, 0, 0};
@@ -121,9 +119,9 @@ static cuzk_status zkey_circuit(const zkey_parts *z, cuzk_r1cs_t **out, cuzk_err
     uint64_t rows = 0;
     for (uint64_t k = 0; k < ncoef && s == CUZK_OK; k++) {
         const uint8_t *e = sec + k * ZKEY_COEF_BYTES;
-        uint32_t matrix = rd32(e), row = rd32(e + 4), sig = rd32(e + 8);
+        uint32_t matrix = cuzk_load_le32(e), row = cuzk_load_le32(e + 4), sig = cuzk_load_le32(e + 8);
         uint64_t v[CUZK_FR_LIMBS];
-        for (int i = 0; i < CUZK_FR_LIMBS; i++) v[i] = rd64(e + 12 + 8 * i);
+        for (int i = 0; i < CUZK_FR_LIMBS; i++) v[i] = cuzk_load_le64(e + 12 + 8 * i);
         if (matrix > 1)
             s = cuzk_fail(err, CUZK_ERR_BAD_SECTION, "zkey: coefficient %llu names matrix %u (0 = A, 1 = B only)",
                           (unsigned long long)k, matrix);
@@ -151,7 +149,7 @@ static cuzk_status zkey_circuit(const zkey_parts *z, cuzk_r1cs_t **out, cuzk_err
     if (s == CUZK_OK) {
         /* start[i] becomes where row i begins; placing the entries advances it to where row i ends */
         for (uint64_t i = 0; i < rows; i++) start[i + 1] += start[i];
-        for (uint64_t k = 0; k < ncoef; k++) order[start[rd32(sec + k * ZKEY_COEF_BYTES + 4)]++] = (uint32_t)k;
+        for (uint64_t k = 0; k < ncoef; k++) order[start[cuzk_load_le32(sec + k * ZKEY_COEF_BYTES + 4)]++] = (uint32_t)k;
         cuzk_r1cs_var first;
         b = cuzk_r1cs_builder_new(num_inputs);
         if (b == NULL || cuzk_r1cs_builder_alloc_aux_n(b, nv - num_inputs, &first) != CUZK_OK)
@@ -165,7 +163,7 @@ static cuzk_status zkey_circuit(const zkey_parts *z, cuzk_r1cs_t **out, cuzk_err
         /* A terms from the front of ab, B terms from the back, so one buffer holds both */
         for (uint64_t k = lo; k < hi; k++) {
             uint32_t idx = order[k];
-            if (rd32(sec + (uint64_t)idx * ZKEY_COEF_BYTES) == 0)
+            if (cuzk_load_le32(sec + (uint64_t)idx * ZKEY_COEF_BYTES) == 0)
                 ab[lo + na++] = terms[idx];
             else
                 ab[hi - ++nb] = terms[idx];
@@ -212,9 +210,9 @@ static cuzk_status zkey_points(cuzk_groth16_pk *pk, const zkey_parts *z, unsigne
     } secs[] = {{ZK_IC, pk->vk.ic, "IC"}, {ZK_A, pk->a, "A"},  {ZK_B1, pk->b_g1, "B1"},
                 {ZK_B2, pk->b_g2, "B2"},  {ZK_C, pk->l, "C"}, {ZK_H, pk->h, "H"}};
     for (size_t i = 0; i < sizeof secs / sizeof secs[0]; i++) {
-        keyio_enc enc = secs[i].t == ZK_B2 ? KEYIO_G2_IDEN3 : KEYIO_G1_IDEN3;
-        uint64_t bad, n = z->size[secs[i].t] / keyio_point_bytes(enc);
-        cuzk_status s = cuzk_keyio_decode_points(secs[i].dst, z->p[secs[i].t], n, enc, ecflags | CUZK_EC_DECODE_ALLOW_INFINITY,
+        cuzk_g16_keyio_enc enc = secs[i].t == ZK_B2 ? CUZK_G16_KEYIO_G2_IDEN3 : CUZK_G16_KEYIO_G1_IDEN3;
+        uint64_t bad, n = z->size[secs[i].t] / cuzk_g16_keyio_point_bytes(enc);
+        cuzk_status s = cuzk_g16_keyio_decode_points(secs[i].dst, z->p[secs[i].t], n, enc, ecflags | CUZK_EC_DECODE_ALLOW_INFINITY,
                                             threads, &bad);
         if (s != CUZK_OK)
             return cuzk_fail(err, s, "zkey: section %d %s[%llu]: %s", secs[i].t, secs[i].name,
@@ -257,7 +255,7 @@ static cuzk_status zkey_parse(cuzk_groth16_pk *pk, const uint8_t *buf, size_t le
     pk->l = (g1 += nv);
     pk->h = (g1 += nv - np - 1);
     pk->b_g2 = (cuzk_g2_affine_t *)(g1 + n);
-    cuzk_g16_advise_huge(pk->h, n * sizeof(cuzk_g1_affine_t));
+    cuzk_advise_huge(pk->h, n * sizeof(cuzk_g1_affine_t));
     pk->storage = block;
 
     /* The matrices are built on one thread (about 40 % of the load of a SHA-256 key) while the points are
@@ -299,11 +297,11 @@ cuzk_status cuzk_groth16_zkey_load(cuzk_groth16_pk *pk, const char *path, unsign
     memset(pk, 0, sizeof *pk);
     const uint8_t *d;
     size_t len;
-    cuzk_status s = cuzk_r1cs_map_file(path, &d, &len, err);
+    cuzk_status s = cuzk_map_file(path, &d, &len, err);
     if (s != CUZK_OK) return s;
     unsigned ecflags = (flags & CUZK_GROTH16_LOAD_SUBGROUP) ? 0 : CUZK_EC_DECODE_SKIP_SUBGROUP;
     s = zkey_parse(pk, d ? d : (const uint8_t *)"", len, ecflags, threads, err);
-    cuzk_r1cs_unmap_file(d, len);
+    cuzk_unmap_file(d, len);
     if (s != CUZK_OK) memset(pk, 0, sizeof *pk);
     return s;
 }

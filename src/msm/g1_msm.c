@@ -24,9 +24,9 @@ static inline void cuzk_g1_msm_glv_phi(cuzk_g1_affine_t *r, const cuzk_g1_affine
 /* 1 thread, CPU time, plain → GLV: 2^6 −23 %, 2^10 −12 %, 2^15 −7 %, 2^16 −2 %, 2^18 −1..−4 %, 2^20 +1..+2 %
  * (2n point numbers must also fit in 31 bits) */
 #define MSM_GLV_MAX_N ((size_t)1 << 18)
-/* AVX-512 IFMA: the batched affine additions 8 at a time (fp_x8.h) */
-#include "fp_x8.h"
-#ifdef FPX8
+/* AVX-512 IFMA: the batched affine additions 8 at a time (ff_x8.h) */
+#include "cuzk/ff_x8.h"
+#ifdef CUZK_FPX8
 #define MSM_X8 1
 #endif
 #include "msm_template.h"

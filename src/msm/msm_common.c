@@ -92,39 +92,3 @@ void cuzk_msm_glv_split(uint64_t k1[2], uint64_t k2[2], const uint64_t k[4])
     k2[0] = q0;
     k2[1] = q1;
 }
-
-typedef struct {
-    void (*fn)(void *ctx, unsigned id);
-    void *ctx;
-    unsigned id;
-} msm_thread_arg;
-
-static void *msm_thread_main(void *arg)
-{
-    msm_thread_arg *a = arg;
-    a->fn(a->ctx, a->id);
-    return NULL;
-}
-
-void cuzk_msm_parallel(unsigned threads, void (*fn)(void *ctx, unsigned id), void *ctx)
-{
-    if (threads <= 1) {
-        fn(ctx, 0);
-        return;
-    }
-    pthread_t tid[MSM_MAX_THREADS];
-    msm_thread_arg args[MSM_MAX_THREADS];
-    bool started[MSM_MAX_THREADS] = {false};
-    for (unsigned i = 1; i < threads; i++) {
-        args[i] = (msm_thread_arg){fn, ctx, i};
-        started[i] = pthread_create(&tid[i], NULL, msm_thread_main, &args[i]) == 0;
-    }
-    fn(ctx, 0);
-    for (unsigned i = 1; i < threads; i++) {
-        if (started[i]) {
-            pthread_join(tid[i], NULL);
-        } else {
-            fn(ctx, i);
-        }
-    }
-}

@@ -57,8 +57,4 @@ int cuzk_msm_scalar_in_range(const uint64_t k[4]);
  * so k2 = floor(k / z²) <= z² − 1). k1 is written to k1[0..1], k2 to k2[0..1]. */
 void cuzk_msm_glv_split(uint64_t k1[2], uint64_t k2[2], const uint64_t k[4]);
 
-/* Runs fn(ctx, id) for id = 0 .. threads−1 (threads <= MSM_MAX_THREADS), id 0 on the calling thread, and waits for
- * all. When a thread cannot be created its share runs on the caller afterwards, so every id runs exactly once. */
-void cuzk_msm_parallel(unsigned threads, void (*fn)(void *ctx, unsigned id), void *ctx);
-
 #endif

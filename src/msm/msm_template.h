@@ -19,7 +19,7 @@
  *      one run per bucket, and every run is halved in rounds of independent affine additions P + Q, all slopes
  *      of a round sharing one inversion (Montgomery's trick). Each addition costs 6 multiplications plus its share
  *      of the inversion, against 10–11 for a mixed XYZZ addition. With MSM_X8 (G1 on AVX-512 IFMA) large rounds
- *      run their inversion and additions 8 lanes at a time (G(x8_round), fp_x8.h). Any bucket distribution is handled: a bucket
+ *      run their inversion and additions 8 lanes at a time (G(x8_round), ff_x8.h). Any bucket distribution is handled: a bucket
  *      holding every point just takes log2(n) rounds, and P + P and P + (−P) are recognized;
  *   3. the window sum Σ_b (b + 1)·S_b is formed by running sums from the top bucket down, many segments of
  *      buckets at a time so that these additions too are batched affine ones (bucket_reduce).
@@ -53,14 +53,14 @@ typedef struct {
     uint32_t *count;     /* 2^(c−1) + 1 bucket counters, then bucket ends */
     uint32_t *order;     /* point offsets sorted by bucket, MSM_SIGN_BIT set for a negated point */
 #ifdef MSM_X8
-    fpx8 *pre;           /* MSM_CHUNK / 16 (64-byte aligned): per block of 8 slopes, prefix products, then inverses */
+    cuzk_fpx8 *pre;           /* MSM_CHUNK / 16 (64-byte aligned): per block of 8 slopes, prefix products, then inverses */
     uint32_t *vop;       /* MSM_CHUNK / 2: the operation of each slope */
 #endif
 } G(msm_scratch);
 
 #ifdef MSM_X8
 /* The vector rounds' extra scratch: the blocks, the slope-to-operation map, alignment slack. */
-#define MSM_X8_BYTES (MSM_CHUNK / 16 * sizeof(fpx8) + MSM_CHUNK / 2 * sizeof(uint32_t) + 64)
+#define MSM_X8_BYTES (MSM_CHUNK / 16 * sizeof(cuzk_fpx8) + MSM_CHUNK / 2 * sizeof(uint32_t) + 64)
 /* A round with fewer slopes runs on the scalar path (the vector path adds a batch inverse of 8 lane products). */
 #define MSM_X8_MIN 32
 #else
@@ -97,7 +97,7 @@ static void G(msm_scratch_carve)(G(msm_scratch) *s, void *mem, size_t buckets, s
     s->op_kind = (uint8_t *)(s->order + part_len);
 #ifdef MSM_X8
     uintptr_t a = ((uintptr_t)(s->op_kind + MSM_CHUNK) + 63) & ~(uintptr_t)63;
-    s->pre = (fpx8 *)a;
+    s->pre = (cuzk_fpx8 *)a;
     s->vop = (uint32_t *)(s->pre + MSM_CHUNK / 16);
 #endif
 }
@@ -131,7 +131,7 @@ static inline uint8_t G(pair_kind)(FE *den, const AFF *p, const AFF *q, bool may
 }
 
 #ifdef MSM_X8
-/* The additions and doublings of a round, 8 at a time (fp_x8.h): slope i (i < ninv) belongs to operation vop[i],
+/* The additions and doublings of a round, 8 at a time (ff_x8.h): slope i (i < ninv) belongs to operation vop[i],
  * with den[i] its denominator and inv[i] its numerator (y2 − y1, or 3x² for a doubling); the sum replaces them
  * (x in den[i], y in inv[i]), canonical as cuzk_fp_eq needs, and the caller writes it to wk[op_dst] in order of
  * operation, as the scalar round does: a later operation's sum may land on an earlier one's source, so writing
@@ -149,17 +149,17 @@ static void G(x8_round)(G(msm_scratch) *s, size_t ninv)
         s->vop[i] = s->vop[0];
     }
     const __m512i lane = _mm512_set_epi64(7 * 48, 6 * 48, 5 * 48, 4 * 48, 3 * 48, 2 * 48, 48, 0);
-    fpx8 acc, d, t;
-    fpx8_broadcast(&acc, &one);
+    cuzk_fpx8 acc, d, t;
+    cuzk_fpx8_broadcast(&acc, &one);
     for (size_t b = 0; b < nb; b++) {
         s->pre[b] = acc;
-        fpx8_gather(&d, &s->den[8 * b], lane);
-        fpx8_mul(&acc, &acc, &d);
+        cuzk_fpx8_gather(&d, &s->den[8 * b], lane);
+        cuzk_fpx8_mul(&acc, &acc, &d);
     }
     /* the 8 lane products, inverted by Montgomery's trick around one inversion */
     FE lp[8], q[8], li[8], u;
-    fpx8_canon(&acc, &acc);
-    fpx8_scatter(lp, 0xff, lane, &acc);
+    cuzk_fpx8_canon(&acc, &acc);
+    cuzk_fpx8_scatter(lp, 0xff, lane, &acc);
     q[0] = lp[0];
     for (int l = 1; l < 8; l++) F(mul)(&q[l], &q[l - 1], &lp[l]);
     F_INV_VARTIME(&u, &q[7]);
@@ -168,11 +168,11 @@ static void G(x8_round)(G(msm_scratch) *s, size_t ninv)
         F(mul)(&u, &u, &lp[l]);
     }
     li[0] = u;
-    fpx8_gather(&acc, li, lane);
+    cuzk_fpx8_gather(&acc, li, lane);
     for (size_t b = nb; b-- > 0;) {
-        fpx8_gather(&d, &s->den[8 * b], lane);
-        fpx8_mul(&t, &acc, &s->pre[b]);
-        fpx8_mul(&acc, &acc, &d);
+        cuzk_fpx8_gather(&d, &s->den[8 * b], lane);
+        cuzk_fpx8_mul(&t, &acc, &s->pre[b]);
+        cuzk_fpx8_mul(&acc, &acc, &d);
         s->pre[b] = t;
     }
     AFF *wk = s->wk;
@@ -181,23 +181,23 @@ static void G(x8_round)(G(msm_scratch) *s, size_t ninv)
         for (int l = 0; l < 8; l++) src[l] = (int64_t)s->op_src[s->vop[8 * b + l]] * (int64_t)sizeof(AFF);
         const __m512i so = _mm512_loadu_si512(src);
         const __m512i fe = _mm512_set1_epi64((long long)sizeof(FE));
-        fpx8 lam, x1, y1, x2, x3, y3;
-        fpx8_gather(&d, &s->inv[8 * b], lane);
-        fpx8_mul(&lam, &d, &s->pre[b]);
-        fpx8_gather(&x1, wk, so);
-        fpx8_gather(&y1, wk, _mm512_add_epi64(so, fe));
-        fpx8_gather(&x2, wk, _mm512_add_epi64(so, _mm512_set1_epi64((long long)sizeof(AFF))));
+        cuzk_fpx8 lam, x1, y1, x2, x3, y3;
+        cuzk_fpx8_gather(&d, &s->inv[8 * b], lane);
+        cuzk_fpx8_mul(&lam, &d, &s->pre[b]);
+        cuzk_fpx8_gather(&x1, wk, so);
+        cuzk_fpx8_gather(&y1, wk, _mm512_add_epi64(so, fe));
+        cuzk_fpx8_gather(&x2, wk, _mm512_add_epi64(so, _mm512_set1_epi64((long long)sizeof(AFF))));
         /* x3 = λ² − x1 − x2, y3 = λ(x1 − x3) − y1 */
-        fpx8_mul(&x3, &lam, &lam);
-        fpx8_sub(&x3, &x3, &x1);
-        fpx8_sub(&x3, &x3, &x2);
-        fpx8_sub(&t, &x1, &x3);
-        fpx8_mul(&t, &t, &lam);
-        fpx8_sub(&y3, &t, &y1);
-        fpx8_canon(&x3, &x3);
-        fpx8_canon(&y3, &y3);
-        fpx8_scatter(&s->den[8 * b], 0xff, lane, &x3);
-        fpx8_scatter(&s->inv[8 * b], 0xff, lane, &y3);
+        cuzk_fpx8_mul(&x3, &lam, &lam);
+        cuzk_fpx8_sub(&x3, &x3, &x1);
+        cuzk_fpx8_sub(&x3, &x3, &x2);
+        cuzk_fpx8_sub(&t, &x1, &x3);
+        cuzk_fpx8_mul(&t, &t, &lam);
+        cuzk_fpx8_sub(&y3, &t, &y1);
+        cuzk_fpx8_canon(&x3, &x3);
+        cuzk_fpx8_canon(&y3, &y3);
+        cuzk_fpx8_scatter(&s->den[8 * b], 0xff, lane, &x3);
+        cuzk_fpx8_scatter(&s->inv[8 * b], 0xff, lane, &y3);
     }
 }
 #endif
@@ -662,11 +662,11 @@ static cuzk_status G(msm_run)(JAC *r, const AFF *bases, const cuzk_fr_t *mont, c
     }
     prep.threads = (unsigned)prep_threads;
     atomic_init(&prep.out_of_range, false);
-    cuzk_msm_parallel(prep.threads, G(msm_prep_worker), &prep);
+    cuzk_par_run(prep.threads, G(msm_prep_worker), &prep);
     cuzk_status st = CUZK_ERR_SCALAR_RANGE;
     if (!atomic_load(&prep.out_of_range)) {
         atomic_init(&x.next_task, 0);
-        cuzk_msm_parallel(x.workers, G(msm_worker), &x);
+        cuzk_par_run(x.workers, G(msm_worker), &x);
 
         /* Horner over the windows, top down: acc = 2^c·acc + W_j */
         JAC acc, t;
@@ -806,7 +806,7 @@ cuzk_status G(batch_add)(JAC *r, const AFF *bases, const uint64_t *bitmap, size_
         return CUZK_ERR_NOMEM;
     }
     atomic_init(&x.next_part, 0);
-    cuzk_msm_parallel(workers, G(badd_worker), &x);
+    cuzk_par_run(workers, G(badd_worker), &x);
     JAC acc;
     G(jac_set_infinity)(&acc);
     for (size_t p = 0; p < parts; p++) G(jac_add)(&acc, &acc, &x.part_sum[p]);

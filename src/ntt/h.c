@@ -67,13 +67,13 @@ void cuzk_ntt_h_bellperson(cuzk_fr_t *h, cuzk_fr_t *a, cuzk_fr_t *b, cuzk_fr_t *
     cuzk_ntt_bitrev(c, d->log2n, threads);
     cuzk_ntt_dit(c, d, true, threads); /* n·C's coefficients, natural order */
     combine_ctx k = {h, a, b, NULL, one};
-    cuzk_ntt_par_for(threads, d->n, 1 << 13, combine_range, &k);
+    cuzk_par_for(threads, d->n, 1 << 13, combine_range, &k);
     cuzk_ntt_dit(h, d, true, threads);
     /* the division by Z, a constant on the coset, rides along with the 1/n of the interpolation */
     cuzk_fr_mul(&k.s, &d->n_inv, &z_inv);
     cuzk_ntt_scale_powers(&h, 1, d->n, &k.s, &g_inv, threads);
     k.c = c;
-    cuzk_ntt_par_for(threads, d->n, 1 << 13, subtract_range, &k);
+    cuzk_par_for(threads, d->n, 1 << 13, subtract_range, &k);
 }
 
 void cuzk_ntt_h_snarkjs(cuzk_fr_t *h, cuzk_fr_t *a, cuzk_fr_t *b, cuzk_fr_t *c, const cuzk_ntt_domain *d, unsigned threads)
@@ -83,6 +83,6 @@ void cuzk_ntt_h_snarkjs(cuzk_fr_t *h, cuzk_fr_t *a, cuzk_fr_t *b, cuzk_fr_t *c, 
     cuzk_fr_t *const abc[3] = {a, b, c};
     to_coset(abc, 3, d, &w2n, threads);
     combine_ctx k = {h, a, b, c, {{0}}};
-    cuzk_ntt_par_for(threads, d->n, 1 << 13, combine_range, &k);
+    cuzk_par_for(threads, d->n, 1 << 13, combine_range, &k);
     cuzk_ntt_bitrev(h, d->log2n, threads);
 }

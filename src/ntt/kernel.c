@@ -135,14 +135,14 @@ void cuzk_ntt_dif(cuzk_fr_t *x, const cuzk_ntt_domain *d, bool inverse, unsigned
 {
     kernel_ctx c;
     kernel_plan(&c, x, d, inverse, &threads);
-    for (c.h = d->n / 2; c.h >= c.m; c.h /= 2) cuzk_ntt_par_for(threads, d->n / 2, NTT_MIN_CHUNK, dif_sweep, &c);
-    cuzk_ntt_par_for(threads, d->n / c.m, 1, dif_blocks, &c);
+    for (c.h = d->n / 2; c.h >= c.m; c.h /= 2) cuzk_par_for(threads, d->n / 2, NTT_MIN_CHUNK, dif_sweep, &c);
+    cuzk_par_for(threads, d->n / c.m, 1, dif_blocks, &c);
 }
 
 void cuzk_ntt_dit(cuzk_fr_t *x, const cuzk_ntt_domain *d, bool inverse, unsigned threads)
 {
     kernel_ctx c;
     kernel_plan(&c, x, d, inverse, &threads);
-    cuzk_ntt_par_for(threads, d->n / c.m, 1, dit_blocks, &c);
-    for (c.h = c.m; c.h < d->n; c.h *= 2) cuzk_ntt_par_for(threads, d->n / 2, NTT_MIN_CHUNK, dit_sweep, &c);
+    cuzk_par_for(threads, d->n / c.m, 1, dit_blocks, &c);
+    for (c.h = c.m; c.h < d->n; c.h *= 2) cuzk_par_for(threads, d->n / 2, NTT_MIN_CHUNK, dit_sweep, &c);
 }

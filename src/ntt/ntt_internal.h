@@ -7,15 +7,6 @@
 
 #include "cuzk/ntt.h"
 
-/* Runs fn(ctx, lo, hi) over [0, count) split into at most `threads` contiguous ranges, each at least min_chunk
- * long (except when count itself is smaller), the first one on the calling thread. Falls back to running a range
- * inline when a thread cannot be started, so it never fails. */
-typedef void (*ntt_range_fn)(void *ctx, size_t lo, size_t hi);
-void cuzk_ntt_par_for(unsigned threads, size_t count, size_t min_chunk, ntt_range_fn fn, void *ctx);
-/* The most cuzk_ntt_par_for allocates on `threads` threads (one job record per range, only when there are two or more),
- * live while it runs. */
-size_t cuzk_ntt_par_for_bytes(unsigned threads);
-
 /* Decimation in frequency: natural order in, bit-reversed order out. Decimation in time: bit-reversed in, natural
  * out. inverse selects ω^-1 (no 1/n scaling). */
 void cuzk_ntt_dif(cuzk_fr_t *x, const cuzk_ntt_domain *d, bool inverse, unsigned threads);

@@ -84,9 +84,9 @@ void cuzk_ntt_bitrev(cuzk_fr_t *x, unsigned log2n, unsigned threads)
 {
     bitrev_ctx c = {x, log2n};
     if (log2n < 2 * NTT_BITREV_TILE_LOG2 + 6)
-        cuzk_ntt_par_for(threads, (size_t)1 << log2n, 1 << 14, bitrev_range, &c);
+        cuzk_par_for(threads, (size_t)1 << log2n, 1 << 14, bitrev_range, &c);
     else
-        cuzk_ntt_par_for(threads, (size_t)1 << (log2n - 2 * NTT_BITREV_TILE_LOG2), 16, bitrev_tiles, &c);
+        cuzk_par_for(threads, (size_t)1 << (log2n - 2 * NTT_BITREV_TILE_LOG2), 16, bitrev_tiles, &c);
 }
 
 static void scale_range(void *arg, size_t lo, size_t hi)
@@ -110,5 +110,5 @@ static void scale_range(void *arg, size_t lo, size_t hi)
 void cuzk_ntt_scale_powers(cuzk_fr_t *const *x, size_t count, size_t n, const cuzk_fr_t *s, const cuzk_fr_t *g, unsigned threads)
 {
     scale_ctx c = {x, count, s, g};
-    cuzk_ntt_par_for(threads, n, 1 << 13, scale_range, &c);
+    cuzk_par_for(threads, n, 1 << 13, scale_range, &c);
 }

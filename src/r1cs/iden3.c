@@ -9,59 +9,13 @@
 #define IDEN3_FIELD_HEADER 40 /* n8 u32, prime 32 bytes, count u32 (.wtns section 1) */
 #define CIRCOM_HEADER 64      /* n8, prime, nWires, nPubOut, nPubIn, nPrvIn, nLabels u64, nConstraints */
 
-cuzk_status cuzk_r1cs_iden3_check(const uint8_t *buf, size_t len, const char magic[4], uint32_t version,
-                             const char *what, cuzk_r1cs_err *err)
-{
-    if (len < 4) return cuzk_fail(err, CUZK_ERR_TRUNCATED, "%s: %zu bytes, shorter than the magic", what, len);
-    if (memcmp(buf, magic, 4) != 0) return cuzk_fail(err, CUZK_ERR_BAD_MAGIC, "%s: magic is not \"%.4s\"", what, magic);
-    if (len < 12) return cuzk_fail(err, CUZK_ERR_TRUNCATED, "%s: %zu bytes, shorter than the file header", what, len);
-    if (rd32(buf + 4) != version)
-        return cuzk_fail(err, CUZK_ERR_BAD_VERSION, "%s: version %u, expected %u", what, rd32(buf + 4), version);
-    uint32_t nsect = rd32(buf + 8);
-    size_t pos = 12;
-    for (uint32_t i = 0; i < nsect; i++) {
-        if (len - pos < 12)
-            return cuzk_fail(err, CUZK_ERR_TRUNCATED, "%s: section %u of %u header at %zu is past the end (%zu)", what,
-                             i, nsect, pos, len);
-        uint64_t size = rd64(buf + pos + 4);
-        pos += 12;
-        if (size > len - pos)
-            return cuzk_fail(err, CUZK_ERR_TRUNCATED, "%s: section %u (type %u) length %llu exceeds the %zu bytes left",
-                             what, i, rd32(buf + pos - 12), (unsigned long long)size, len - pos);
-        pos += (size_t)size;
-    }
-    if (pos != len)
-        return cuzk_fail(err, CUZK_ERR_BAD_SECTION, "%s: %zu bytes after the last section", what, len - pos);
-    return CUZK_OK;
-}
-
-cuzk_status cuzk_r1cs_iden3_find(const uint8_t *buf, uint32_t type, const uint8_t **sec, uint64_t *size,
-                            const char *what, cuzk_r1cs_err *err)
-{
-    uint32_t nsect = rd32(buf + 8), found = 0;
-    size_t pos = 12;
-    for (uint32_t i = 0; i < nsect; i++) {
-        uint64_t sz = rd64(buf + pos + 4);
-        if (rd32(buf + pos) == type) {
-            *sec = buf + pos + 12;
-            *size = sz;
-            found++;
-        }
-        pos += 12 + (size_t)sz;
-    }
-    if (found != 1)
-        return cuzk_fail(err, CUZK_ERR_BAD_SECTION, "%s: section type %u appears %u times, expected once", what, type,
-                         found);
-    return CUZK_OK;
-}
-
 /* Field size and prime: must be 32 bytes and BLS12-381's r. */
 static cuzk_status iden3_check_prime(const uint8_t *p, const char *what, cuzk_r1cs_err *err)
 {
-    if (rd32(p) != CUZK_FR_BYTES)
-        return cuzk_fail(err, CUZK_ERR_WRONG_PRIME, "%s: field size %u bytes, BLS12-381 Fr has 32", what, rd32(p));
+    if (cuzk_load_le32(p) != CUZK_FR_BYTES)
+        return cuzk_fail(err, CUZK_ERR_WRONG_PRIME, "%s: field size %u bytes, BLS12-381 Fr has 32", what, cuzk_load_le32(p));
     for (int i = 0; i < CUZK_FR_LIMBS; i++)
-        if (rd64(p + 4 + 8 * i) != CUZK_FR_MODULUS[i])
+        if (cuzk_load_le64(p + 4 + 8 * i) != CUZK_FR_MODULUS[i])
             return cuzk_fail(err, CUZK_ERR_WRONG_PRIME, "%s: prime is not the BLS12-381 scalar field order r", what);
     return CUZK_OK;
 }
@@ -69,7 +23,7 @@ static cuzk_status iden3_check_prime(const uint8_t *p, const char *what, cuzk_r1
 static cuzk_status read_fr(cuzk_fr_t *out, const uint8_t *p)
 {
     uint64_t l[CUZK_FR_LIMBS];
-    for (int i = 0; i < CUZK_FR_LIMBS; i++) l[i] = rd64(p + 8 * i);
+    for (int i = 0; i < CUZK_FR_LIMBS; i++) l[i] = cuzk_load_le64(p + 8 * i);
     return cuzk_fr_from_limbs(out, l);
 }
 
@@ -81,15 +35,15 @@ static cuzk_status wtns_check(const uint8_t *buf, size_t len, const cuzk_r1cs_t 
 {
     const uint8_t *hdr = NULL;
     uint64_t hsize = 0, vsize = 0;
-    cuzk_status s = cuzk_r1cs_iden3_check(buf, len, "wtns", 2, "wtns", err);
-    if (s == CUZK_OK) s = cuzk_r1cs_iden3_find(buf, 1, &hdr, &hsize, "wtns", err);
-    if (s == CUZK_OK) s = cuzk_r1cs_iden3_find(buf, 2, vals, &vsize, "wtns", err);
+    cuzk_status s = cuzk_iden3_check(buf, len, "wtns", 2, "wtns", err);
+    if (s == CUZK_OK) s = cuzk_iden3_find(buf, 1, &hdr, &hsize, "wtns", err);
+    if (s == CUZK_OK) s = cuzk_iden3_find(buf, 2, vals, &vsize, "wtns", err);
     if (s != CUZK_OK) return s;
     if (hsize != IDEN3_FIELD_HEADER)
         return cuzk_fail(err, CUZK_ERR_BAD_SECTION, "wtns: header section has %llu bytes, expected %d",
                          (unsigned long long)hsize, IDEN3_FIELD_HEADER);
     if ((s = iden3_check_prime(hdr, "wtns", err)) != CUZK_OK) return s;
-    uint64_t n = rd32(hdr + 36);
+    uint64_t n = cuzk_load_le32(hdr + 36);
     if (vsize != n * CUZK_FR_BYTES)
         return cuzk_fail(err, CUZK_ERR_BAD_SECTION, "wtns: %llu values need %llu bytes, section 2 has %llu",
                          (unsigned long long)n, (unsigned long long)(n * CUZK_FR_BYTES), (unsigned long long)vsize);
@@ -143,10 +97,10 @@ cuzk_status cuzk_r1cs_wtns_load(const char *path, const cuzk_r1cs_t *circuit, cu
     const uint8_t *data;
     size_t len;
     *out = NULL;
-    cuzk_status s = cuzk_r1cs_map_file(path, &data, &len, err);
+    cuzk_status s = cuzk_map_file(path, &data, &len, err);
     if (s != CUZK_OK) return s;
     s = cuzk_r1cs_wtns_parse(data ? data : (const uint8_t *)"", len, circuit, out, count, err);
-    cuzk_r1cs_unmap_file(data, len);
+    cuzk_unmap_file(data, len);
     return s;
 }
 
@@ -154,10 +108,10 @@ cuzk_status cuzk_r1cs_wtns_load_into(const char *path, const cuzk_r1cs_t *circui
 {
     const uint8_t *data;
     size_t len;
-    cuzk_status s = cuzk_r1cs_map_file(path, &data, &len, err);
+    cuzk_status s = cuzk_map_file(path, &data, &len, err);
     if (s != CUZK_OK) return s;
     s = cuzk_r1cs_wtns_parse_into(data ? data : (const uint8_t *)"", len, circuit, out, err);
-    cuzk_r1cs_unmap_file(data, len);
+    cuzk_unmap_file(data, len);
     return s;
 }
 
@@ -199,7 +153,7 @@ cuzk_status cuzk_r1cs_wtns_save(const cuzk_fr_t *w, uint64_t n, const char *path
     size_t len;
     cuzk_status s = cuzk_r1cs_wtns_encode(w, n, &buf, &len);
     if (s != CUZK_OK) return cuzk_fail(err, s, "wtns: cannot encode %llu values", (unsigned long long)n);
-    s = cuzk_r1cs_write_file(path, buf, len, err);
+    s = cuzk_write_file(path, buf, len, err);
     free(buf);
     return s;
 }
@@ -218,7 +172,7 @@ static cuzk_status circom_read_lc(const uint8_t *sec, uint64_t end, uint64_t *po
     if (end - *pos < 4)
         return cuzk_fail(err, CUZK_ERR_BAD_SECTION, "r1cs: constraints section ends inside constraint %llu",
                          (unsigned long long)row);
-    uint64_t nt = rd32(sec + *pos);
+    uint64_t nt = cuzk_load_le32(sec + *pos);
     *pos += 4;
     if (nt > (end - *pos) / (4 + CUZK_FR_BYTES))
         return cuzk_fail(err, CUZK_ERR_BAD_SECTION, "r1cs: constraint %llu has %llu terms, more than the section holds",
@@ -230,7 +184,7 @@ static cuzk_status circom_read_lc(const uint8_t *sec, uint64_t end, uint64_t *po
         tb->cap = nt;
     }
     for (uint64_t i = 0; i < nt; i++, *pos += 4 + CUZK_FR_BYTES) {
-        uint32_t wire = rd32(sec + *pos);
+        uint32_t wire = cuzk_load_le32(sec + *pos);
         if (wire >= nwires)
             return cuzk_fail(err, CUZK_ERR_R1CS_COLUMN, "r1cs: constraint %llu uses wire %u of %u",
                              (unsigned long long)row, wire, nwires);
@@ -248,16 +202,16 @@ cuzk_status cuzk_r1cs_circom_parse(const uint8_t *buf, size_t len, cuzk_r1cs_t *
     *out = NULL;
     const uint8_t *hdr = NULL, *cons = NULL;
     uint64_t hsize = 0, csize = 0;
-    cuzk_status s = cuzk_r1cs_iden3_check(buf, len, "r1cs", 1, "r1cs", err);
-    if (s == CUZK_OK) s = cuzk_r1cs_iden3_find(buf, 1, &hdr, &hsize, "r1cs", err);
-    if (s == CUZK_OK) s = cuzk_r1cs_iden3_find(buf, 2, &cons, &csize, "r1cs", err);
+    cuzk_status s = cuzk_iden3_check(buf, len, "r1cs", 1, "r1cs", err);
+    if (s == CUZK_OK) s = cuzk_iden3_find(buf, 1, &hdr, &hsize, "r1cs", err);
+    if (s == CUZK_OK) s = cuzk_iden3_find(buf, 2, &cons, &csize, "r1cs", err);
     if (s != CUZK_OK) return s;
     if (hsize != CIRCOM_HEADER)
         return cuzk_fail(err, CUZK_ERR_BAD_SECTION, "r1cs: header section has %llu bytes, expected %d",
                          (unsigned long long)hsize, CIRCOM_HEADER);
     if ((s = iden3_check_prime(hdr, "r1cs", err)) != CUZK_OK) return s;
-    uint32_t nwires = rd32(hdr + 36), npub_out = rd32(hdr + 40), npub_in = rd32(hdr + 44), nprv_in = rd32(hdr + 48);
-    uint64_t nconstraints = rd32(hdr + 60);
+    uint32_t nwires = cuzk_load_le32(hdr + 36), npub_out = cuzk_load_le32(hdr + 40), npub_in = cuzk_load_le32(hdr + 44), nprv_in = cuzk_load_le32(hdr + 48);
+    uint64_t nconstraints = cuzk_load_le32(hdr + 60);
     /* wire 0 = ONE, then outputs and public inputs: the bellperson inputs; everything after is aux */
     uint64_t num_inputs = 1 + (uint64_t)npub_out + npub_in;
     if (num_inputs > nwires || nprv_in > nwires - num_inputs)
@@ -306,9 +260,9 @@ cuzk_status cuzk_r1cs_circom_load(const char *path, cuzk_r1cs_t **out, cuzk_r1cs
     const uint8_t *data;
     size_t len;
     *out = NULL;
-    cuzk_status s = cuzk_r1cs_map_file(path, &data, &len, err);
+    cuzk_status s = cuzk_map_file(path, &data, &len, err);
     if (s != CUZK_OK) return s;
     s = cuzk_r1cs_circom_parse(data ? data : (const uint8_t *)"", len, out, err);
-    cuzk_r1cs_unmap_file(data, len);
+    cuzk_unmap_file(data, len);
     return s;
 }

@@ -238,11 +238,11 @@ cuzk_status cuzk_r1cs_pce_load(const char *path, unsigned flags, const uint8_t e
     *out = NULL;
     const uint8_t *data;
     size_t size;
-    cuzk_status s = cuzk_r1cs_map_file(path, &data, &size, err);
+    cuzk_status s = cuzk_map_file(path, &data, &size, err);
     if (s != CUZK_OK) return s;
     cuzk_r1cs_t *r = calloc(1, sizeof *r);
     if (r == NULL) {
-        cuzk_r1cs_unmap_file(data, size);
+        cuzk_unmap_file(data, size);
         return cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory");
     }
     r->map = (void *)data;

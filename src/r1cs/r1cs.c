@@ -112,45 +112,6 @@ cuzk_status cuzk_r1cs_check_matrix(const cuzk_r1cs_t *r, int k, cuzk_r1cs_err *e
     return CUZK_OK;
 }
 
-/* ---- files ------------------------------------------------------------------------------------------------------- */
-
-cuzk_status cuzk_r1cs_map_file(const char *path, const uint8_t **data, size_t *len, cuzk_r1cs_err *err)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return cuzk_fail(err, CUZK_ERR_IO, "cannot open %s: %s", path, strerror(errno));
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        close(fd);
-        return cuzk_fail(err, CUZK_ERR_IO, "%s is not a readable regular file", path);
-    }
-    *len = (size_t)st.st_size;
-    *data = NULL;
-    if (*len > 0) {
-        void *p = mmap(NULL, *len, PROT_READ, MAP_PRIVATE, fd, 0);
-        if (p == MAP_FAILED) {
-            close(fd);
-            return cuzk_fail(err, CUZK_ERR_IO, "cannot map %s: %s", path, strerror(errno));
-        }
-        *data = p;
-    }
-    close(fd);
-    return CUZK_OK;
-}
-
-void cuzk_r1cs_unmap_file(const uint8_t *data, size_t len)
-{
-    if (data != NULL) munmap((void *)data, len);
-}
-
-cuzk_status cuzk_r1cs_write_file(const char *path, const uint8_t *data, size_t len, cuzk_r1cs_err *err)
-{
-    FILE *f = fopen(path, "wb");
-    if (f == NULL) return cuzk_fail(err, CUZK_ERR_IO, "cannot create %s: %s", path, strerror(errno));
-    size_t put = fwrite(data, 1, len, f);
-    if (fclose(f) != 0 || put != len) return cuzk_fail(err, CUZK_ERR_IO, "cannot write %s", path);
-    return CUZK_OK;
-}
-
 /* ---- builder ----------------------------------------------------------------------------------------------------- */
 
 /* While building, a column is stored as a key that sorts inputs before aux without knowing the final input count:

@@ -3,7 +3,6 @@
  * Rows are handed out to threads in chunks through an atomic counter, so uneven rows balance themselves. Entries
  * with coefficient id 0 or 1 (+1, -1: most entries of Filecoin circuits) are an addition or subtraction; only the
  * others pay a Montgomery multiplication. */
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 
@@ -47,8 +46,9 @@ static void note_bad_row(spmv_job *job, uint64_t row)
     }
 }
 
-static void *spmv_worker(void *arg)
+static void spmv_worker(void *arg, unsigned id)
 {
+    (void)id;
     spmv_job *job = arg;
     const cuzk_r1cs_t *r = job->r;
     uint64_t rows = r->num_constraints;
@@ -75,12 +75,7 @@ static void *spmv_worker(void *arg)
             }
         }
     }
-    return NULL;
-}
 
-size_t cuzk_r1cs_spmv_scratch_bytes(unsigned threads)
-{
-    return threads > 1 ? (threads - 1) * sizeof(pthread_t) : 0;
 }
 
 static void spmv_run(spmv_job *job, unsigned threads)
@@ -88,13 +83,7 @@ static void spmv_run(spmv_job *job, unsigned threads)
     if (threads == 0) threads = 1;
     uint64_t chunks = (job->r->num_constraints + CHUNK_ROWS - 1) / CHUNK_ROWS;
     if (threads > chunks) threads = chunks ? (unsigned)chunks : 1;
-    pthread_t *tid = threads > 1 ? malloc(cuzk_r1cs_spmv_scratch_bytes(threads)) : NULL;
-    unsigned started = 0;
-    if (tid != NULL)
-        while (started < threads - 1 && pthread_create(&tid[started], NULL, spmv_worker, job) == 0) started++;
-    spmv_worker(job); /* the calling thread works too; if threads could not start, it does everything */
-    for (unsigned i = 0; i < started; i++) pthread_join(tid[i], NULL);
-    free(tid);
+    cuzk_par_run(threads, spmv_worker, job); /* workers take row chunks until none is left */
 }
 
 cuzk_status cuzk_r1cs_spmv(const cuzk_r1cs_t *r, const cuzk_fr_t *z, cuzk_fr_t *a, cuzk_fr_t *b, cuzk_fr_t *c, cuzk_r1cs_c_mode mode, unsigned threads,

@@ -10,7 +10,6 @@
 #include <unistd.h>
 
 #include "g16_circuits.h"
-#include "../../src/groth16/keyio.h"
 
 /* ---- helpers ----------------------------------------------------------------------------------------------------- */
 
@@ -1420,7 +1419,7 @@ static void test_keyio_g1_iden3_batches(void **state)
     const unsigned flags = CUZK_EC_DECODE_SKIP_SUBGROUP | CUZK_EC_DECODE_ALLOW_INFINITY;
     for (unsigned threads = 1; threads <= 3; threads++) {
         uint64_t bad = 99;
-        assert_int_equal(cuzk_keyio_decode_points(got, good, N, KEYIO_G1_IDEN3, flags, threads, &bad), CUZK_OK);
+        assert_int_equal(cuzk_g16_keyio_decode_points(got, good, N, CUZK_G16_KEYIO_G1_IDEN3, flags, threads, &bad), CUZK_OK);
         for (int i = 0; i < N; i++) assert_true(cuzk_g1_affine_eq(&got[i], &want[i]));
     }
     /* (what to break, where) pairs; the expected result is the lowest index */
@@ -1454,7 +1453,7 @@ static void test_keyio_g1_iden3_batches(void **state)
         }
         for (unsigned threads = 1; threads <= 3; threads++) {
             uint64_t bad = 99;
-            cuzk_status st = cuzk_keyio_decode_points(got, b, N, KEYIO_G1_IDEN3,
+            cuzk_status st = cuzk_g16_keyio_decode_points(got, b, N, CUZK_G16_KEYIO_G1_IDEN3,
                                                  allow_inf ? flags : CUZK_EC_DECODE_SKIP_SUBGROUP, threads, &bad);
             if (st != cases[c].want || bad != (uint64_t)cases[c].want_at)
                 fail_msg("case %zu, %u threads: %s at %llu", c, threads, cuzk_status_str(st), (unsigned long long)bad);

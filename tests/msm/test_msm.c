@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cuzk/msm.h"
-#include "../../src/msm/fp_x8.h"
+#include "cuzk/ff_x8.h"
 
 /* Sanitized builds run the same tests on smaller inputs. */
 #if defined(__SANITIZE_ADDRESS__)
@@ -155,13 +155,13 @@ static void test_g1_glv_switch(void **state)
 #define LOG_N (SMALL_RUN ? 6000 : 9000)
 #include "msm_tests.h"
 
-/* The 8-lane IFMA field arithmetic of the G1 MSM (fp_x8.h, only where the compiler targets AVX-512 IFMA) against
+/* The 8-lane IFMA field arithmetic of the G1 MSM (ff_x8.h, only where the compiler targets AVX-512 IFMA) against
  * the scalar cuzk_fp_t functions: canonical inputs and, in some lanes, the same values plus p (the lazily reduced range
- * [p, 2p) that fpx8_mul and fpx8_sub produce and accept), with 0, 1, p − 1 and 2p − 1 among them. */
+ * [p, 2p) that cuzk_fpx8_mul and cuzk_fpx8_sub produce and accept), with 0, 1, p − 1 and 2p − 1 among them. */
 static void test_fp_x8(void **state)
 {
     (void)state;
-#ifdef FPX8
+#ifdef CUZK_FPX8
     const __m512i lane = _mm512_set_epi64(7 * 48, 6 * 48, 5 * 48, 4 * 48, 3 * 48, 2 * 48, 48, 0);
     for (int it = 0; it < 2000; it++) {
         cuzk_fp_t a[8], b[8], ar[8], br[8], got[8];
@@ -193,30 +193,30 @@ static void test_fp_x8(void **state)
                 }
             }
         }
-        fpx8 A, B, R;
-        fpx8_gather(&A, ar, lane);
-        fpx8_gather(&B, br, lane);
-        fpx8_mul(&R, &A, &B);
-        fpx8_canon(&R, &R);
-        fpx8_scatter(got, 0xff, lane, &R);
+        cuzk_fpx8 A, B, R;
+        cuzk_fpx8_gather(&A, ar, lane);
+        cuzk_fpx8_gather(&B, br, lane);
+        cuzk_fpx8_mul(&R, &A, &B);
+        cuzk_fpx8_canon(&R, &R);
+        cuzk_fpx8_scatter(got, 0xff, lane, &R);
         for (int l = 0; l < 8; l++) {
             cuzk_fp_t want;
             cuzk_fp_mul(&want, &a[l], &b[l]);
             assert_memory_equal(&got[l], &want, sizeof want);
         }
-        fpx8_sub(&R, &A, &B);
-        fpx8_canon(&R, &R);
-        fpx8_scatter(got, 0xff, lane, &R);
+        cuzk_fpx8_sub(&R, &A, &B);
+        cuzk_fpx8_canon(&R, &R);
+        cuzk_fpx8_scatter(got, 0xff, lane, &R);
         for (int l = 0; l < 8; l++) {
             cuzk_fp_t want;
             cuzk_fp_sub(&want, &a[l], &b[l]);
             assert_memory_equal(&got[l], &want, sizeof want);
         }
         /* a chain of products stays in range */
-        fpx8_mul(&R, &A, &B);
-        for (int k = 0; k < 5; k++) fpx8_mul(&R, &R, &R);
-        fpx8_canon(&R, &R);
-        fpx8_scatter(got, 0xff, lane, &R);
+        cuzk_fpx8_mul(&R, &A, &B);
+        for (int k = 0; k < 5; k++) cuzk_fpx8_mul(&R, &R, &R);
+        cuzk_fpx8_canon(&R, &R);
+        cuzk_fpx8_scatter(got, 0xff, lane, &R);
         for (int l = 0; l < 8; l++) {
             cuzk_fp_t want;
             cuzk_fp_mul(&want, &a[l], &b[l]);

@@ -22,7 +22,6 @@ typedef struct {
 
 bool bench_selected(const bench_opts *o, const char *name);
 void bench_report(const char *name, uint64_t size, int threads, double value, const char *unit);
-double bench_now_ns(void);
 /* Thread counts to run a multi-threaded benchmark at: o->threads alone, or 1 and 2. Returns the count. */
 int bench_thread_set(const bench_opts *o, int out[2]);
 

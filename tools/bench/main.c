@@ -21,13 +21,6 @@ void bench_report(const char *name, uint64_t size, int threads, double value, co
     fflush(stdout);
 }
 
-double bench_now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
 int bench_thread_set(const bench_opts *o, int out[2])
 {
     if (o->threads > 0) {

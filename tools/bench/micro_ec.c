@@ -51,9 +51,9 @@ void bench_micro_ec(const bench_opts *o)
         for (int rep = 0; rep < REPS; rep++) {
             cuzk_g1_jac_t acc;
             start_g1(&acc);
-            double t0 = bench_now_ns();
+            double t0 = (double)cuzk_now_ns();
             for (int i = 0; i < N; i++) cuzk_g1_jac_add_affine(&acc, &acc, &cuzk_g1_bases[i % BASES]);
-            double dt = bench_now_ns() - t0;
+            double dt = (double)cuzk_now_ns() - t0;
             BENCH_KEEP(acc);
             if (dt < best) best = dt;
         }
@@ -66,9 +66,9 @@ void bench_micro_ec(const bench_opts *o)
             cuzk_g1_xyzz_t acc;
             cuzk_g1_xyzz_from_affine(&acc, &cuzk_g1_bases[BASES - 1]);
             cuzk_g1_xyzz_dbl(&acc, &acc);
-            double t0 = bench_now_ns();
+            double t0 = (double)cuzk_now_ns();
             for (int i = 0; i < N; i++) cuzk_g1_xyzz_add_affine(&acc, &acc, &cuzk_g1_bases[i % BASES]);
-            double dt = bench_now_ns() - t0;
+            double dt = (double)cuzk_now_ns() - t0;
             BENCH_KEEP(acc);
             if (dt < best) best = dt;
         }
@@ -80,9 +80,9 @@ void bench_micro_ec(const bench_opts *o)
         for (int rep = 0; rep < REPS; rep++) {
             cuzk_g1_jac_t acc;
             start_g1(&acc);
-            double t0 = bench_now_ns();
+            double t0 = (double)cuzk_now_ns();
             for (int i = 0; i < N; i++) cuzk_g1_jac_dbl(&acc, &acc);
-            double dt = bench_now_ns() - t0;
+            double dt = (double)cuzk_now_ns() - t0;
             BENCH_KEEP(acc);
             if (dt < best) best = dt;
         }
@@ -95,9 +95,9 @@ void bench_micro_ec(const bench_opts *o)
             cuzk_g2_jac_t acc;
             cuzk_g2_jac_from_affine(&acc, &cuzk_g2_bases[BASES - 1]);
             cuzk_g2_jac_dbl(&acc, &acc);
-            double t0 = bench_now_ns();
+            double t0 = (double)cuzk_now_ns();
             for (int i = 0; i < N; i++) cuzk_g2_jac_add_affine(&acc, &acc, &cuzk_g2_bases[i % BASES]);
-            double dt = bench_now_ns() - t0;
+            double dt = (double)cuzk_now_ns() - t0;
             BENCH_KEEP(acc);
             if (dt < best) best = dt;
         }
@@ -113,9 +113,9 @@ void bench_micro_ec(const bench_opts *o)
                                     0x082efa98ec4e6c89ULL};
             cuzk_fr_from_limbs_reduce(&k, l);
             start_g1(&acc);
-            double t0 = bench_now_ns();
+            double t0 = (double)cuzk_now_ns();
             for (int i = 0; i < N; i++) cuzk_g1_jac_mul_ct(&acc, &acc, &k);
-            double dt = bench_now_ns() - t0;
+            double dt = (double)cuzk_now_ns() - t0;
             BENCH_KEEP(acc);
             if (dt < best) best = dt;
         }
@@ -126,9 +126,9 @@ void bench_micro_ec(const bench_opts *o)
         double best = 1e300;
         for (int rep = 0; rep < REPS; rep++) {
             int ok = 0;
-            double t0 = bench_now_ns();
+            double t0 = (double)cuzk_now_ns();
             for (int i = 0; i < N; i++) ok += cuzk_g1_affine_in_subgroup(&cuzk_g1_bases[i % BASES]);
-            double dt = bench_now_ns() - t0;
+            double dt = (double)cuzk_now_ns() - t0;
             BENCH_KEEP(ok);
             if (dt < best) best = dt;
         }
@@ -139,9 +139,9 @@ void bench_micro_ec(const bench_opts *o)
         double best = 1e300;
         for (int rep = 0; rep < REPS; rep++) {
             int ok = 0;
-            double t0 = bench_now_ns();
+            double t0 = (double)cuzk_now_ns();
             for (int i = 0; i < N; i++) ok += cuzk_g2_affine_in_subgroup(&cuzk_g2_bases[i % BASES]);
-            double dt = bench_now_ns() - t0;
+            double dt = (double)cuzk_now_ns() - t0;
             BENCH_KEEP(ok);
             if (dt < best) best = dt;
         }

@@ -22,18 +22,18 @@ void bench_micro_ff(const bench_opts *o)
         cuzk_fp_t a, b;
         seed_fp(&a, 1);
         seed_fp(&b, 2);
-        double t0 = bench_now_ns();
+        double t0 = (double)cuzk_now_ns();
         for (int i = 0; i < CHAIN; i++) cuzk_fp_mul(&a, &a, &b);
-        double dt = bench_now_ns() - t0;
+        double dt = (double)cuzk_now_ns() - t0;
         BENCH_KEEP(a);
         bench_report("fp_mul", 1, 1, dt / CHAIN, "ns");
     }
     if (bench_selected(o, "fp_sqr")) {
         cuzk_fp_t a;
         seed_fp(&a, 3);
-        double t0 = bench_now_ns();
+        double t0 = (double)cuzk_now_ns();
         for (int i = 0; i < CHAIN; i++) cuzk_fp_sqr(&a, &a);
-        double dt = bench_now_ns() - t0;
+        double dt = (double)cuzk_now_ns() - t0;
         BENCH_KEEP(a);
         bench_report("fp_sqr", 1, 1, dt / CHAIN, "ns");
     }
@@ -41,9 +41,9 @@ void bench_micro_ff(const bench_opts *o)
         cuzk_fr_t a, b;
         seed_fr(&a, 4);
         seed_fr(&b, 5);
-        double t0 = bench_now_ns();
+        double t0 = (double)cuzk_now_ns();
         for (int i = 0; i < CHAIN; i++) cuzk_fr_mul(&a, &a, &b);
-        double dt = bench_now_ns() - t0;
+        double dt = (double)cuzk_now_ns() - t0;
         BENCH_KEEP(a);
         bench_report("fr_mul", 1, 1, dt / CHAIN, "ns");
     }
@@ -51,9 +51,9 @@ void bench_micro_ff(const bench_opts *o)
         cuzk_fp_t a, b;
         seed_fp(&a, 7);
         seed_fp(&b, 8);
-        double t0 = bench_now_ns();
+        double t0 = (double)cuzk_now_ns();
         for (int i = 0; i < CHAIN; i++) cuzk_fp_add(&a, &a, &b);
-        double dt = bench_now_ns() - t0;
+        double dt = (double)cuzk_now_ns() - t0;
         BENCH_KEEP(a);
         bench_report("fp_add", 1, 1, dt / CHAIN, "ns");
     }
@@ -63,9 +63,9 @@ void bench_micro_ff(const bench_opts *o)
         seed_fp(&a.c1, 10);
         seed_fp(&b.c0, 11);
         seed_fp(&b.c1, 12);
-        double t0 = bench_now_ns();
+        double t0 = (double)cuzk_now_ns();
         for (int i = 0; i < CHAIN / 4; i++) cuzk_fp2_mul(&a, &a, &b);
-        double dt = bench_now_ns() - t0;
+        double dt = (double)cuzk_now_ns() - t0;
         BENCH_KEEP(a);
         bench_report("fp2_mul", 1, 1, dt / (CHAIN / 4), "ns");
     }
@@ -73,9 +73,9 @@ void bench_micro_ff(const bench_opts *o)
         cuzk_fp2_t a;
         seed_fp(&a.c0, 13);
         seed_fp(&a.c1, 14);
-        double t0 = bench_now_ns();
+        double t0 = (double)cuzk_now_ns();
         for (int i = 0; i < CHAIN / 4; i++) cuzk_fp2_sqr(&a, &a);
-        double dt = bench_now_ns() - t0;
+        double dt = (double)cuzk_now_ns() - t0;
         BENCH_KEEP(a);
         bench_report("fp2_sqr", 1, 1, dt / (CHAIN / 4), "ns");
     }
@@ -83,14 +83,14 @@ void bench_micro_ff(const bench_opts *o)
         enum { N = 20000 };
         cuzk_fr_t a;
         seed_fr(&a, 15);
-        double t0 = bench_now_ns();
+        double t0 = (double)cuzk_now_ns();
         for (int i = 0; i < N; i++) cuzk_fr_inv_vartime(&a, &a);
-        double dt = bench_now_ns() - t0;
+        double dt = (double)cuzk_now_ns() - t0;
         BENCH_KEEP(a);
         bench_report("fr_inv", 1, 1, dt / N, "ns");
-        t0 = bench_now_ns();
+        t0 = (double)cuzk_now_ns();
         for (int i = 0; i < N; i++) cuzk_fr_inv(&a, &a);
-        dt = bench_now_ns() - t0;
+        dt = (double)cuzk_now_ns() - t0;
         BENCH_KEEP(a);
         bench_report("fr_inv_consttime", 1, 1, dt / N, "ns");
     }
@@ -98,14 +98,14 @@ void bench_micro_ff(const bench_opts *o)
         enum { N = 20000 };
         cuzk_fp_t a;
         seed_fp(&a, 6);
-        double t0 = bench_now_ns();
+        double t0 = (double)cuzk_now_ns();
         for (int i = 0; i < N; i++) cuzk_fp_inv_vartime(&a, &a);
-        double dt = bench_now_ns() - t0;
+        double dt = (double)cuzk_now_ns() - t0;
         BENCH_KEEP(a);
         bench_report("fp_inv", 1, 1, dt / N, "ns");
-        t0 = bench_now_ns();
+        t0 = (double)cuzk_now_ns();
         for (int i = 0; i < N; i++) cuzk_fp_inv(&a, &a);
-        dt = bench_now_ns() - t0;
+        dt = (double)cuzk_now_ns() - t0;
         BENCH_KEEP(a);
         bench_report("fp_inv_consttime", 1, 1, dt / N, "ns");
     }

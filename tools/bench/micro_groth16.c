@@ -136,17 +136,17 @@ static void bench_groth16_verify(const cuzk_groth16_pk *pk, const cuzk_r1cs_t *r
     cuzk_groth16_pvk pvk;
     cuzk_groth16_prepare_vk(&pvk, &pk->vk);
     int reps = 20;
-    double t = bench_now_ns();
+    double t = (double)cuzk_now_ns();
     for (int i = 0; i < reps; i++) {
         if (cuzk_groth16_verify(&pvk, &p[i % BATCH], x, np) != CUZK_OK) fprintf(stderr, "groth16_verify failed\n");
     }
-    bench_report("groth16_verify", size, 1, (bench_now_ns() - t) / reps / 1e3, "us");
+    bench_report("groth16_verify", size, 1, ((double)cuzk_now_ns() - t) / reps / 1e3, "us");
     reps = 4;
-    t = bench_now_ns();
+    t = (double)cuzk_now_ns();
     for (int i = 0; i < reps; i++) {
         if (cuzk_groth16_verify_batch(&pvk, p, x, np, BATCH) != CUZK_OK) fprintf(stderr, "groth16_verify_batch failed\n");
     }
-    bench_report("groth16_verify_batch", BATCH, 1, (bench_now_ns() - t) / reps / 1e3, "us");
+    bench_report("groth16_verify_batch", BATCH, 1, ((double)cuzk_now_ns() - t) / reps / 1e3, "us");
     free(x);
 }
 
@@ -166,14 +166,14 @@ void bench_micro_groth16(const bench_opts *o)
         memset(&so, 0, sizeof so);
         so.threads = o->threads > 0 ? (unsigned)o->threads : 1;
         cuzk_groth16_pk pk;
-        double t = bench_now_ns();
+        double t = (double)cuzk_now_ns();
         cuzk_errmsg err = {{0}};
         cuzk_status s = cuzk_groth16_setup(&pk, r, &so, &err);
         if (s != CUZK_OK) {
             fprintf(stderr, "groth16_setup: %s (%s)\n", cuzk_status_str(s), err.msg);
         } else {
             if (bench_selected(o, "groth16_setup"))
-                bench_report("groth16_setup", rows, (int)so.threads, (bench_now_ns() - t) / 1e6, "ms");
+                bench_report("groth16_setup", rows, (int)so.threads, ((double)cuzk_now_ns() - t) / 1e6, "ms");
             if (bench_selected(o, "groth16_prove") || bench_selected(o, "prove_"))
                 bench_groth16_prove(o, "groth16_prove", r, &pk, z, rows);
             if (bench_selected(o, "groth16_verify")) bench_groth16_verify(&pk, r, z, rows);

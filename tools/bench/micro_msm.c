@@ -76,9 +76,9 @@ void bench_micro_msm(const bench_opts *o)
                 double best = 0;
                 for (int rep = 0; rep < bench_reps(n); rep++) {
                     cuzk_g1_jac_t r;
-                    double t0 = bench_now_ns();
+                    double t0 = (double)cuzk_now_ns();
                     cuzk_g1_msm(&r, bases, k, n, (unsigned)ts[t]);
-                    double dt = bench_now_ns() - t0;
+                    double dt = (double)cuzk_now_ns() - t0;
                     BENCH_KEEP(r);
                     if (rep == 0 || dt < best) best = dt;
                 }
@@ -94,9 +94,9 @@ void bench_micro_msm(const bench_opts *o)
                 double best = 0;
                 for (int rep = 0; rep < 5; rep++) {
                     cuzk_g1_jac_t r;
-                    double t0 = bench_now_ns();
+                    double t0 = (double)cuzk_now_ns();
                     cuzk_g1_batch_add(&r, bases, bitmap, n, (unsigned)ts[t]);
-                    double dt = bench_now_ns() - t0;
+                    double dt = (double)cuzk_now_ns() - t0;
                     BENCH_KEEP(r);
                     if (rep == 0 || dt < best) best = dt;
                 }
@@ -118,9 +118,9 @@ void bench_micro_msm(const bench_opts *o)
             double best = 0;
             for (int rep = 0; rep < 2; rep++) {
                 cuzk_g2_jac_t r;
-                double t0 = bench_now_ns();
+                double t0 = (double)cuzk_now_ns();
                 cuzk_g2_msm(&r, bases, k, n, (unsigned)ts[t]);
-                double dt = bench_now_ns() - t0;
+                double dt = (double)cuzk_now_ns() - t0;
                 BENCH_KEEP(r);
                 if (rep == 0 || dt < best) best = dt;
             }

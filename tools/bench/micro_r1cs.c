@@ -92,9 +92,9 @@ void bench_micro_r1cs(const bench_opts *o)
                 if (!bench_selected(o, name[m])) continue;
                 int reps = log <= 16 ? 8 : log <= 18 ? 3 : 1;
                 cuzk_r1cs_spmv(r, z, a, b, c, mode[m], (unsigned)threads[ti], NULL); /* warm-up */
-                double t0 = bench_now_ns();
+                double t0 = (double)cuzk_now_ns();
                 for (int i = 0; i < reps; i++) cuzk_r1cs_spmv(r, z, a, b, c, mode[m], (unsigned)threads[ti], NULL);
-                double dt = (bench_now_ns() - t0) / reps;
+                double dt = ((double)cuzk_now_ns() - t0) / reps;
                 BENCH_KEEP(c[0]);
                 bench_report(name[m], rows, threads[ti], dt / 1e6, "ms");
             }
@@ -104,9 +104,9 @@ void bench_micro_r1cs(const bench_opts *o)
             snprintf(path, sizeof path, "/tmp/cuzk_bench_%d.pce", (int)getpid());
             if (cuzk_r1cs_pce_write(r, path, NULL) == CUZK_OK) {
                 cuzk_r1cs_t *l = NULL;
-                double t0 = bench_now_ns();
+                double t0 = (double)cuzk_now_ns();
                 cuzk_status s = cuzk_r1cs_pce_load(path, 0, r->identity, &l, NULL);
-                double dt = bench_now_ns() - t0;
+                double dt = (double)cuzk_now_ns() - t0;
                 if (s == CUZK_OK) bench_report("pce_load", rows, 1, dt / 1e6, "ms");
                 cuzk_r1cs_free(l);
             }

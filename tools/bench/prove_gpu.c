@@ -24,7 +24,7 @@
 #include "cuzk/gpu.h"
 
 /* seconds, for the whole-step times */
-static double now(void) { return bench_now_ns() * 1e-9; }
+static double now(void) { return (double)cuzk_now_ns() * 1e-9; }
 
 void bench_gpu_line(const char *name, uint64_t size, double value, const char *unit, const char *extra)
 {

@@ -50,7 +50,6 @@ int cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(print
 
 /* Step timing: cli_step_end prints "cuzk <cmd>: <step> done in X s" on stderr when the step took a second or more
  * (or always when verbose), and returns the seconds. */
-double cli_now(void);
 double cli_step_end(const char *cmd, const char *step, double t0);
 
 /* ---- files -------------------------------------------------------------------------------------------------------- */

@@ -40,12 +40,12 @@ int cmd_gen(int argc, char **argv)
     cuzk_errmsg err = {{0}};
     cuzk_r1cs_t *r;
     cuzk_fr_t *z;
-    double t0 = cli_now();
+    double t0 = cuzk_now();
     cuzk_status s = cuzk_circuits_synthetic((unsigned)log2n, seed, threads, &r, &z, &err);
     if (s != CUZK_OK) return cli_fail("gen", "generator", s, &err);
     cli_step_end("gen", "generating", t0);
     int rc = CLI_OK;
-    t0 = cli_now();
+    t0 = cuzk_now();
     if ((s = cuzk_r1cs_pce_write(r, pce, &err)) != CUZK_OK) rc = cli_fail("gen", pce, s, &err);
     else if ((s = cuzk_r1cs_wtns_save(z, cuzk_r1cs_num_vars(r), wtns, &err)) != CUZK_OK) rc = cli_fail("gen", wtns, s, &err);
     else if (pub != NULL && (s = cli_save_public(pub, z + 1, r->num_inputs - 1, &err)) != CUZK_OK)
@@ -85,7 +85,7 @@ int cmd_import(int argc, char **argv)
     if (in == NULL || out == NULL) return CLI_ERROR;
     cuzk_errmsg err = {{0}};
     cuzk_r1cs_t *r;
-    double t0 = cli_now();
+    double t0 = cuzk_now();
     cuzk_status s = cuzk_r1cs_circom_load(in, &r, &err);
     if (s != CUZK_OK) return cli_fail("import", in, s, &err);
     cli_step_end("import", "reading", t0);

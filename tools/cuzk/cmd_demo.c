@@ -36,14 +36,14 @@ static int demo_verify(const cuzk_groth16_vk *vk, const cuzk_groth16_proof_t *pr
     uint8_t bytes[CUZK_GROTH16_PROOF_BYTES];
     cuzk_groth16_proof_to_bytes(bytes, proof);
     cuzk_groth16_proof_t received;
-    double t0 = cli_now();
+    double t0 = cuzk_now();
     cuzk_status s = cuzk_groth16_proof_from_bytes(&received, bytes, sizeof bytes);
     if (s == CUZK_OK) {
         cuzk_groth16_pvk pvk;
         cuzk_groth16_prepare_vk(&pvk, vk);
         s = cuzk_groth16_verify(&pvk, &received, z + 1, r->num_inputs - 1);
     }
-    run->verify_s = cli_now() - t0;
+    run->verify_s = cuzk_now() - t0;
     run->valid = s == CUZK_OK;
     printf("verify  %-38s %8.3f s\n", run->valid ? "valid" : "INVALID", run->verify_s);
     if (run->valid) return CLI_OK;
@@ -54,10 +54,10 @@ static int demo_cpu(const cuzk_r1cs_t *r, const cuzk_fr_t *z, const cuzk_groth16
 {
     cuzk_errmsg err = {{0}};
     cuzk_groth16_pk pk;
-    double t0 = cli_now();
+    double t0 = cuzk_now();
     cuzk_status s = cuzk_groth16_setup(&pk, r, so, &err);
     if (s != CUZK_OK) return cli_fail("demo", "setup", s, &err);
-    run->setup_s = cli_now() - t0;
+    run->setup_s = cuzk_now() - t0;
     printf("setup   test key                                %8.3f s\n", run->setup_s);
     fflush(stdout);
 
@@ -67,9 +67,9 @@ static int demo_cpu(const cuzk_r1cs_t *r, const cuzk_fr_t *z, const cuzk_groth16
     po.c_mode = CUZK_R1CS_C_PRODUCT;
     cuzk_groth16_prove_stats st;
     cuzk_groth16_proof_t proof;
-    t0 = cli_now();
+    t0 = cuzk_now();
     s = cuzk_groth16_prove(&proof, &pk, r, z, &po, &st, &err);
-    run->prove_s = cli_now() - t0;
+    run->prove_s = cuzk_now() - t0;
     int rc;
     if (s != CUZK_OK) {
         rc = cli_fail("demo", "prove", s, &err);
@@ -92,13 +92,13 @@ static int demo_gpu(const cuzk_r1cs_t *r, const cuzk_fr_t *z, const cuzk_groth16
     cuzk_gpu_key *k = NULL;
     cuzk_gpu_prover *p = NULL;
     int rc;
-    double t0 = cli_now();
+    double t0 = cuzk_now();
     cuzk_status s = cuzk_gpu_setup(&k, r, so, &ko, &err);
     if (s != CUZK_OK) {
         rc = cli_fail("demo", "setup on the GPU", s, &err);
         goto out;
     }
-    run->setup_s = cli_now() - t0;
+    run->setup_s = cuzk_now() - t0;
     printf("setup   test key on the GPU                     %8.3f s\n", run->setup_s);
     fflush(stdout);
     s = cuzk_gpu_prover_create(&p, &err);
@@ -111,9 +111,9 @@ static int demo_gpu(const cuzk_r1cs_t *r, const cuzk_fr_t *z, const cuzk_groth16
     po.c_mode = CUZK_R1CS_C_PRODUCT;
     cuzk_gpu_prove_stats st;
     cuzk_groth16_proof_t proof;
-    t0 = cli_now();
+    t0 = cuzk_now();
     s = cuzk_gpu_prove(&proof, p, k, z, &po, &st, &err);
-    run->prove_s = cli_now() - t0;
+    run->prove_s = cuzk_now() - t0;
     if (s != CUZK_OK) {
         rc = cli_fail("demo", "prove on the GPU", s, &err);
         goto out;
@@ -165,10 +165,10 @@ int cmd_demo(int argc, char **argv)
     cuzk_fr_t *z;
     demo_run run;
     memset(&run, 0, sizeof run);
-    double t0 = cli_now();
+    double t0 = cuzk_now();
     cuzk_status s = cuzk_circuits_synthetic((unsigned)log2n, seed, threads, &r, &z, &err);
     if (s != CUZK_OK) return cli_fail("demo", "gen", s, &err);
-    run.gen_s = cli_now() - t0;
+    run.gen_s = cuzk_now() - t0;
     printf("gen     2^%llu: %llu constraints, %u inputs, %u aux  %8.3f s\n", (unsigned long long)log2n,
            (unsigned long long)r->num_constraints, r->num_inputs, r->num_aux, run.gen_s);
     fflush(stdout);

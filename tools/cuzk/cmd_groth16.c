@@ -40,18 +40,18 @@ int cmd_setup(int argc, char **argv)
 
     cuzk_errmsg err = {{0}};
     cuzk_r1cs_t *r;
-    double t0 = cli_now();
+    double t0 = cuzk_now();
     cuzk_status s = cuzk_r1cs_pce_load(pce, 0, NULL, &r, &err);
     if (s != CUZK_OK) return cli_fail("setup", pce, s, &err);
     cli_step_end("setup", "loading the circuit", t0);
     cuzk_groth16_pk pk;
-    t0 = cli_now();
+    t0 = cuzk_now();
     s = cuzk_groth16_setup(&pk, r, &so, &err);
     cuzk_r1cs_free(r);
     if (s != CUZK_OK) return cli_fail("setup", "setup", s, &err);
     cli_step_end("setup", "key generation", t0);
     int rc = CLI_OK;
-    t0 = cli_now();
+    t0 = cuzk_now();
     if ((s = cuzk_groth16_params_write(&pk, params, &err)) != CUZK_OK) {
         rc = cli_fail("setup", params, s, &err);
     } else if (cli_is_json_name(vkp)) {
@@ -125,7 +125,7 @@ int cmd_prove(int argc, char **argv)
     uint64_t nz = 0;
     int rc = CLI_OK;
     cuzk_status s;
-    double t0 = cli_now();
+    double t0 = cuzk_now();
     if (zkey != NULL) {
         if ((s = cuzk_groth16_zkey_load(&pk, zkey, 0, po.threads, &err)) != CUZK_OK) return cli_fail("prove", zkey, s, &err);
         cli_step_end("prove", "loading the key", t0);
@@ -151,7 +151,7 @@ int cmd_prove(int argc, char **argv)
     }
     cuzk_groth16_proof_t proof;
     if (rc == CLI_OK) {
-        t0 = cli_now();
+        t0 = cuzk_now();
         cuzk_groth16_prove_stats st;
         s = cuzk_groth16_prove(&proof, &pk, r, z, &po, &st, &err);
         if (s != CUZK_OK) rc = cli_fail("prove", wtns, s, &err);

@@ -48,10 +48,10 @@ int cmd_ptau(int argc, char **argv)
         po.beta = so.beta;
     }
     cuzk_errmsg err = {{0}};
-    double t0 = cli_now();
+    double t0 = cuzk_now();
     cuzk_status s = cuzk_groth16_ptau_write(out, (unsigned)power, &po, &err);
     if (s != CUZK_OK) return cli_fail("ptau", out, s, &err);
-    double dt = cli_now() - t0;
+    double dt = cuzk_now() - t0;
     struct stat st;
     long long bytes = stat(out, &st) == 0 ? (long long)st.st_size : -1;
     printf("{\"power\": %llu, \"bytes\": %lld, \"seconds\": %.3f}\n", (unsigned long long)power, bytes, dt);

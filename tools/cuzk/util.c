@@ -113,16 +113,9 @@ int cli_error(const char *cmd, const char *fmt, ...)
     return CLI_ERROR;
 }
 
-double cli_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 double cli_step_end(const char *cmd, const char *step, double t0)
 {
-    double dt = cli_now() - t0;
+    double dt = cuzk_now() - t0;
     if (dt >= 1.0) fprintf(stderr, "cuzk %s: %s done in %.2f s\n", cmd, step, dt);
     return dt;
 }

@@ -24,13 +24,6 @@
 
 #include "cuzk/engine.h"
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static double loadavg(void)
 {
     double l[1] = {-1};
@@ -223,19 +216,19 @@ int main(int argc, char **argv)
     snprintf(key, sizeof key, "synthetic-%u-%llu", log2, seed);
     bool already;
     uint64_t load_ms;
-    double t = now();
+    double t = cuzk_now();
     if (cuzk_engine_preload(e, key, &already, &load_ms, &err) != CUZK_OK) {
         fprintf(stderr, "preload %s: %s\n", key, err.msg);
         return 1;
     }
-    double preload_s = now() - t;
+    double preload_s = cuzk_now() - t;
 
     char (*ids)[CUZK_ENGINE_ID_MAX] = calloc(jobs, sizeof *ids);
     static double busy0[64], busy1[64];
     static char names[64][128];
     size_t ndev = device_busy(e, busy0, names);
     double load0 = loadavg();
-    double c0 = cpu_seconds(), t0 = now();
+    double c0 = cpu_seconds(), t0 = cuzk_now();
     for (unsigned j = 0; j < jobs; j++) {
         cuzk_engine_request r;
         memset(&r, 0, sizeof r);
@@ -257,7 +250,7 @@ int main(int argc, char **argv)
         else fprintf(stderr, "job %s: %s\n", ids[j], res.error_message);
         cuzk_engine_result_clear(&res);
     }
-    double wall = now() - t0, cpu = cpu_seconds() - c0, load1 = loadavg();
+    double wall = cuzk_now() - t0, cpu = cpu_seconds() - c0, load1 = loadavg();
     device_busy(e, busy1, NULL);
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     char *m = cuzk_engine_metrics_text(e);

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "client.h"
+#include "cuzk/base.h"
 #include "cuzk/v1/cuzk.pb-c.h"
 
 typedef struct {
@@ -31,13 +32,6 @@ typedef struct {
     long pid;          /* daemon pid for RSS; 0 = ask the unix socket's peer */
     uint64_t seed;     /* synthetic circuits: each seed is its own circuit and key, so one seed measures proving */
 } cmd_opts;
-
-static double cmd_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static const char *const prio_names[] = {"unspecified", "low", "normal", "high", "critical"};
 
@@ -68,11 +62,11 @@ static void cmd_prove(bench_client *c, const cmd_opts *o, uint32_t log2, uint32_
     req.submit = &sub;
     ProtobufCMessage *resp = NULL;
     char detail[256];
-    double t0 = cmd_now();
+    double t0 = cuzk_now();
     r->priority = prio;
     r->grpc_status = client_call(c, "Prove", &req.base, &cuzk__v1__prove_response__descriptor, &resp, o->timeout_ms,
                                  detail, sizeof detail);
-    r->latency_s = cmd_now() - t0;
+    r->latency_s = cuzk_now() - t0;
     if (r->grpc_status != GRPC_STATUS_OK) {
         snprintf(r->error, sizeof r->error, "gRPC %d: %.140s", r->grpc_status, detail);
         return;
@@ -148,7 +142,7 @@ static void cmd_progress(long done, long total, double t0)
         bar[i] = i < fill ? '#' : '.';
     }
     bar[width] = '\0';
-    fprintf(stderr, "\r[%s] %ld/%ld  %.1fs", bar, done, total, cmd_now() - t0);
+    fprintf(stderr, "\r[%s] %ld/%ld  %.1fs", bar, done, total, cuzk_now() - t0);
     fflush(stderr);
 }
 
@@ -276,14 +270,14 @@ static int cmd_batch_run(bench_client *c, const cmd_opts *o)
         fprintf(stderr, "cuzk-bench: out of memory\n");
         return 1;
     }
-    b.t0 = cmd_now();
+    b.t0 = cuzk_now();
     for (long i = 0; i < o->concurrency; i++) {
         pthread_create(&th[i], NULL, cmd_batch_thread, &b);
     }
     for (long i = 0; i < o->concurrency; i++) {
         pthread_join(th[i], NULL);
     }
-    double wall = cmd_now() - b.t0;
+    double wall = cuzk_now() - b.t0;
     if (b.tty) {
         fputc('\n', stderr);
     }
@@ -345,11 +339,11 @@ static int cmd_stress_run(bench_client *c, const cmd_opts *o)
         return 1;
     }
     b.tty = isatty(STDERR_FILENO);
-    b.t0 = cmd_now();
+    b.t0 = cuzk_now();
     long started = 0;
     for (long i = 0; i < total; i++) {
         /* Send proof i at t0 + i / rate, whatever the daemon's speed: that is the load being offered. */
-        double due = b.t0 + (double)i / o->rate, now = cmd_now();
+        double due = b.t0 + (double)i / o->rate, now = cuzk_now();
         if (due > now) {
             struct timespec ts = {(time_t)(due - now), (long)(fmod(due - now, 1.0) * 1e9)};
             nanosleep(&ts, NULL);
@@ -377,7 +371,7 @@ static int cmd_stress_run(bench_client *c, const cmd_opts *o)
             cmd_progress(atomic_load(&b.done), total, b.t0);
         }
     }
-    double wall = cmd_now() - b.t0;
+    double wall = cuzk_now() - b.t0;
     if (b.tty) {
         fputc('\n', stderr);
     }

@@ -1,33 +1,37 @@
 /* Eight Fp multiplications at once with AVX-512 IFMA (vpmadd52luq / vpmadd52huq), for the batched affine additions
- * of the G1 MSM. Compiled only where the compiler targets AVX-512F + IFMA (`-march=native` on Zen 4 / Ice Lake and
- * later); elsewhere FPX8 stays undefined and the MSM keeps its scalar path.
+ * of the G1 MSM and the batched curve checks of key loading. Compiled only where the compiler targets AVX-512F + IFMA (`-march=native` on Zen 4 / Ice Lake and
+ * later); elsewhere CUZK_FPX8 stays undefined and the MSM keeps its scalar path.
  *
- * Representation: fpx8 holds 8 lanes (8 independent elements), limb k of all lanes in one 512-bit vector l[k]; an
+ * Representation: cuzk_fpx8 holds 8 lanes (8 independent elements), limb k of all lanes in one 512-bit vector l[k]; an
  * element is Σ_k l[k]·2^(48k), 8 limbs of 48 bits = 384 bits. The radix 2^48 (rather than IFMA's native 2^52) makes
- * the Montgomery radix exactly R = 2^384, the one cuzk_fp_t uses, so values move between cuzk_fp_t and fpx8 by regrouping bits
- * (6-byte pieces of the 48-byte little-endian limbs), with no domain conversion, and fpx8_mul(a, b) = a·b/R as
+ * the Montgomery radix exactly R = 2^384, the one cuzk_fp_t uses, so values move between cuzk_fp_t and cuzk_fpx8 by regrouping bits
+ * (6-byte pieces of the 48-byte little-endian limbs), with no domain conversion, and cuzk_fpx8_mul(a, b) = a·b/R as
  * cuzk_fp_mul. The price is that the high half of a 48 x 48-bit product (bits 52..103) lands 4 bits into the next limb:
  * those halves are summed per limb in H[] and shifted left by 4 once.
  *
- * Bounds: "normalized" means every limb < 2^48. fpx8_mul takes normalized inputs < 2p and returns a normalized value
- * < 2p: (a·b + m·p)/R < 4p²/R + p < 1.5p because p < 2^381 = R/8. fpx8_sub takes and returns normalized values in
- * [0, 2p); fpx8_canon maps [0, 2p) to [0, p), the canonical form cuzk_fp_t uses (cuzk_fp_eq compares limbs).
+ * Bounds: "normalized" means every limb < 2^48. cuzk_fpx8_mul takes normalized inputs < 2p and returns a normalized value
+ * < 2p: (a·b + m·p)/R < 4p²/R + p < 1.5p because p < 2^381 = R/8. cuzk_fpx8_sub takes and returns normalized values in
+ * [0, 2p); cuzk_fpx8_canon maps [0, 2p) to [0, p), the canonical form cuzk_fp_t uses (cuzk_fp_eq compares limbs).
  * Column sums stay below 2^64: at most 17 low halves (< 2^52) and a carry per column, and H[] gathers at most 16 high
  * halves of < 2^44 each. */
-#ifndef CUZK_MSM_FP_X8_H
-#define CUZK_MSM_FP_X8_H
+#ifndef CUZK_FF_X8_H
+#define CUZK_FF_X8_H
 
 #if defined(__AVX512F__) && defined(__AVX512IFMA__)
-#define FPX8 1
+#define CUZK_FPX8 1
 
 #include <immintrin.h>
 #include <stdint.h>
 
 #include "cuzk/ff.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct {
     __m512i l[8];
-} fpx8;
+} cuzk_fpx8;
 
 #define FPX8_MASK 0xffffffffffffULL
 /* p in radix 2^48, and −p⁻¹ mod 2^48 */
@@ -38,7 +42,7 @@ static const uint64_t FPX8_2P[8] = {0xffffffff5556ULL, 0x62a7ffff73fdULL, 0xec48
 #define FPX8_PINV 0xfffcfffcfffdULL
 
 /* r = a·b/2^384 mod p (see the bounds above); r may alias a or b. */
-static inline void fpx8_mul(fpx8 *r, const fpx8 *a, const fpx8 *b)
+static inline void cuzk_fpx8_mul(cuzk_fpx8 *r, const cuzk_fpx8 *a, const cuzk_fpx8 *b)
 {
     const __m512i zero = _mm512_setzero_si512(), mask = _mm512_set1_epi64((long long)FPX8_MASK);
     const __m512i pinv = _mm512_set1_epi64((long long)FPX8_PINV);
@@ -72,7 +76,7 @@ static inline void fpx8_mul(fpx8 *r, const fpx8 *a, const fpx8 *b)
 }
 
 /* r = a − b, a and b in [0, 2p): a − b, plus 2p when negative. */
-static inline void fpx8_sub(fpx8 *r, const fpx8 *a, const fpx8 *b)
+static inline void cuzk_fpx8_sub(cuzk_fpx8 *r, const cuzk_fpx8 *a, const cuzk_fpx8 *b)
 {
     const __m512i mask = _mm512_set1_epi64((long long)FPX8_MASK);
     __m512i d[8], carry = _mm512_setzero_si512();
@@ -92,7 +96,7 @@ static inline void fpx8_sub(fpx8 *r, const fpx8 *a, const fpx8 *b)
 }
 
 /* r = a mod p for a in [0, 2p). */
-static inline void fpx8_canon(fpx8 *r, const fpx8 *a)
+static inline void cuzk_fpx8_canon(cuzk_fpx8 *r, const cuzk_fpx8 *a)
 {
     const __m512i mask = _mm512_set1_epi64((long long)FPX8_MASK);
     __m512i d[8], carry = _mm512_setzero_si512();
@@ -106,7 +110,7 @@ static inline void fpx8_canon(fpx8 *r, const fpx8 *a)
 }
 
 /* Lane i of r = the cuzk_fp_t at byte offset off[i] from base (8-byte loads; cuzk_fp_t words are little-endian 64-bit). */
-static inline void fpx8_gather(fpx8 *r, const void *base, __m512i off)
+static inline void cuzk_fpx8_gather(cuzk_fpx8 *r, const void *base, __m512i off)
 {
     const __m512i mask = _mm512_set1_epi64((long long)FPX8_MASK);
     __m512i w[6];
@@ -124,7 +128,7 @@ static inline void fpx8_gather(fpx8 *r, const void *base, __m512i off)
 
 /* The cuzk_fp_t of lane i (for the lanes set in m) is written at byte offset off[i] from base; a must be normalized and
  * below 2^384. */
-static inline void fpx8_scatter(void *base, __mmask8 m, __m512i off, const fpx8 *a)
+static inline void cuzk_fpx8_scatter(void *base, __mmask8 m, __m512i off, const cuzk_fpx8 *a)
 {
     __m512i w[6];
     w[0] = _mm512_or_si512(a->l[0], _mm512_slli_epi64(a->l[1], 48));
@@ -137,12 +141,17 @@ static inline void fpx8_scatter(void *base, __mmask8 m, __m512i off, const fpx8 
         _mm512_mask_i64scatter_epi64(base, m, _mm512_add_epi64(off, _mm512_set1_epi64(8 * k)), w[k], 1);
 }
 
-static inline void fpx8_broadcast(fpx8 *r, const cuzk_fp_t *a)
+static inline void cuzk_fpx8_broadcast(cuzk_fpx8 *r, const cuzk_fp_t *a)
 {
-    fpx8 t;
-    fpx8_gather(&t, a, _mm512_setzero_si512());
+    cuzk_fpx8 t;
+    cuzk_fpx8_gather(&t, a, _mm512_setzero_si512());
     *r = t;
 }
 
+#ifdef __cplusplus
+}
 #endif
+
+#endif
+
 #endif
