@@ -13,7 +13,7 @@
 
 #include "cuzk/status.h"
 
-/* Values of the wire enums (shared/specs/cuzk-v1-wire.md), plus cuzk's two extensions. */
+/* Values of the wire enums (proto/cuzk/v1/cuzk.proto), plus cuzk's two extensions. */
 enum {
     CUZK_ENGINE_KIND_UNSPECIFIED = 0,
     CUZK_ENGINE_KIND_POREP_SEAL_COMMIT = 1,
