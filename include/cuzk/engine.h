@@ -17,7 +17,7 @@
 extern "C" {
 #endif
 
-/* Values of the wire enums (shared/specs/cuzk-v1-wire.md), plus cuzk's two extensions. */
+/* Values of the wire enums (proto/cuzk/v1/cuzk.proto), plus cuzk's two extensions. */
 enum {
     CUZK_ENGINE_KIND_UNSPECIFIED = 0,
     CUZK_ENGINE_KIND_POREP_SEAL_COMMIT = 1,
@@ -85,8 +85,8 @@ typedef struct {
     unsigned synthesis_workers;     /* parallel partitions in synthesis */
     unsigned synthesis_threads;     /* threads per synthesis */
     unsigned prover_threads;        /* CPU backend: threads per partition's H/MSM work */
-    unsigned gpu_workers_per_device; /* 0 = the backend's default: 1 (two fit beside a 2^27 key only on a large
-                                      * device such as the H200; docs/daemon.md) */
+    unsigned gpu_workers_per_device; /* 0 = the backend's default: 1 (a second prover's buffers leave no room for a
+                                      * 2^27 key even on an H200; docs/daemon.md §2.4) */
     const int *gpu_devices;         /* NULL/0 = all visible devices; CPU backend when there are none */
     size_t num_gpu_devices;
     bool gpu_latency_pairs;         /* latency mode: GPUs in pairs, each partition split over its pair (H on one,

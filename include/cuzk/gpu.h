@@ -164,7 +164,7 @@ int cuzk_gpu_msm_set_profile(int on);
  * bits 20..23 = v > 0: another round while runs average v entries (0: 4), bits 24..27 the same for G1 alone (0: as
  * bits 20..23);
  * bits 12..15: r > 0 spreads the bucket reduction over about 2^(12 + r) threads (0: 2^15); 0 = the default (the
- * fastest measured on the H200: docs/PERFORMANCE-gpu.md). Returns the previous value. */
+ * fastest measured on the H200: docs/performance/msm.md). Returns the previous value. */
 unsigned cuzk_gpu_msm_set_variant(unsigned v);
 
 /* ---- Groth16 on the GPU (src/gpu/key.cu, prover.cu, setup.cu) -------------------------------------------------

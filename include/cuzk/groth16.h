@@ -249,7 +249,7 @@ cuzk_status cuzk_groth16_setup(cuzk_groth16_pk *pk, const cuzk_r1cs_t *circuit, 
 /* ---- powers of tau for snarkjs, for tests and fixtures, not a ceremony (src/groth16/ptau.c) ---------------------- */
 /* A snarkjs .ptau (BLS12-381) already prepared for phase 2, from random τ, α, β (or given ones), that
  * `snarkjs groth16 setup` reads like the output of `snarkjs powersoftau prepare phase2`. Layout
- * (/work/shared/specs/snarkjs-formats.md §10), sections in snarkjs's order 1-7, 12-15, points iden3-encoded:
+ * (docs/formats/snarkjs.md §3), sections in snarkjs's order 1-7, 12-15, points iden3-encoded:
  *   1 header: n8 = 48, q, power, ceremonyPower = power     2: τ^i·G1, i < 2^(power+1) − 1     3: τ^i·G2, i < 2^power
  *   4: α·τ^i·G1, 5: β·τ^i·G1, i < 2^power                  6: β·G2     7: no contributions (a u32 count of 0)
  *   12-15: the Lagrange forms of 2-5: for k = 0 .. power (section 12 also power + 1) the values L_i(τ), i < 2^k, of

@@ -15,7 +15,7 @@
  * Latency mode (gpu_latency_pairs): GPUs 2d and 2d + 1 form engine device d. Each holds a copy of every key the pair
  * loads, each worker has a prover on both, and a partition runs cuzk_gpu_prove_msms_pair: SpMV, H and part of the H MSM
  * on the first GPU while the second computes the L, A and B MSMs and then the rest of the H MSM, each worker's first
- * prover learning the share that makes both sides finish together (docs/PERFORMANCE-gpu.md has the times). */
+ * prover learning the share that makes both sides finish together (docs/performance/prover.md has the times). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -295,7 +295,7 @@ static cuzk_status g_witness_alloc(void *ctx, uint64_t bytes, cuzk_fr_t **out)
 
 /* After a key loads: the pool gets its idle pinned buffers for this key's witness now, up to the idle buffers it
  * keeps anyway. Pinning gigabytes takes seconds and holds up the other threads' CUDA calls meanwhile: made at the
- * first partitions, it stalled the device's first two by 4.8 and 1.6 s (docs/PERFORMANCE-gpu.md, session 4). */
+ * first partitions, it stalled the device's first two by 4.8 and 1.6 s (docs/performance/engine.md). */
 static void reserve_witness_buffers(gpu_ctx *c, unsigned device, uint64_t bytes)
 {
     for (;;) {

@@ -54,7 +54,7 @@ static __device__ __forceinline__ void f_add(dfp2 *r, const dfp2 *a, const dfp2 
 static __device__ __forceinline__ void f_sub(dfp2 *r, const dfp2 *a, const dfp2 *b) { dfp2_sub(r, a, b); }
 /* Fp2 products and squares both through the one out-of-line body of the one-reduction-per-coefficient product: with
  * the squaring as a product too, the G2 kernels call a single large body, and the G2 MSM is 2–4 % faster than on
- * dfp2_mul and dfp2_sqr, whose squaring costs less alone (docs/PERFORMANCE-gpu.md, session 9). */
+ * dfp2_mul and dfp2_sqr, whose squaring costs less alone (docs/performance/msm.md). */
 static __device__ __forceinline__ void f_mul(dfp2 *r, const dfp2 *a, const dfp2 *b) { dfp2_mul_eo(r, a, b); }
 static __device__ __forceinline__ void f_sqr(dfp2 *r, const dfp2 *a) { dfp2_mul_eo(r, a, a); }
 static __device__ __forceinline__ bool f_is_zero(const dfp2 *a) { return f_is_zero(&a->c0) && f_is_zero(&a->c1); }
@@ -97,7 +97,7 @@ static __device__ __noinline__ dfp dfp_inv_fermat_out(dfp a)
     return r;
 }
 /* 1/a (0 gives 0) by the batched binary GCD (inv_bgcd.h), Fermat should it not converge: 2.6 ns against Fermat's
- * 17.9, which made the G1 MSM 2^26 7.8 % and G2 2^24 3.6 % faster through their batch-affine rounds (session 9) */
+ * 17.9, which made the G1 MSM 2^26 7.8 % and G2 2^24 3.6 % faster through their batch-affine rounds */
 static __device__ __noinline__ dfp dfp_inv_bgcd_out(dfp a)
 {
     dfp r;

@@ -424,8 +424,8 @@ static __device__ __forceinline__ void dfp_mul_mix(dfp *r, const dfp *a, const d
     else dfp_mul_eo(r, a, b);
 }
 /* The Fr multiplication and squaring of every kernel but the NTT's measured variants: the parity split measured
- * 20.9 ps against 25.1 for the 64-bit-word product then reduction, the fastest before it (docs/PERFORMANCE-gpu.md,
- * session 7) */
+ * 20.9 ps against 25.1 for the 64-bit-word product then reduction, the fastest before it
+ * (docs/performance/msm.md) */
 static __device__ __forceinline__ void dfr_mul(dfr *r, const dfr *a, const dfr *b) { dfr_mul_eo(r, a, b); }
 static __device__ __forceinline__ void dfr_sqr(dfr *r, const dfr *a) { eo_sqr(M28_FR, r->w, a->w); }
 static __device__ __forceinline__ void dfp_sqr_sos64(dfp *r, const dfp *a)
@@ -464,8 +464,8 @@ static __device__ __forceinline__ void dfp2_sub(dfp2 *r, const dfp2 *a, const df
  * Inlined, each of the ~10 multiplications of a point addition is ~1 000 instructions, and a kernel around a mixed
  * addition grew to 17 000 (G1) and 49 000 (G2) instructions, far more than the instruction caches hold; its warps
  * then stalled on instruction fetch (ncu), and calling one copy made the G1 and G2 bucket accumulations 1.5× and 2×
- * faster (docs/PERFORMANCE-gpu.md, session 3). The parity split measured 39.3 ps against 53.2 for the 64-bit-word
- * product then reduction (the multiply-add pipe no longer builds addend pairs), G1 MSMs 20 % faster (session 7). */
+ * faster (docs/performance/msm.md). The parity split measured 39.3 ps against 53.2 for the 64-bit-word
+ * product then reduction (the multiply-add pipe no longer builds addend pairs), G1 MSMs 20 % faster. */
 static __device__ __noinline__ dfp dfp_mul_out(dfp a, dfp b)
 {
     dfp r;
@@ -519,8 +519,8 @@ static __device__ __forceinline__ void dfp2_mul_lazy(dfp2 *r, const dfp2 *a, con
 /* The same with the parity-split products and reductions (mont_eo.h): 3 × 144 + 2 × 144 word products against
  * 3 × 288 for three Fp multiplications. Alone 131.6 ps against dfp2_mul's 148.6. As the curve code's Fp2
  * multiplication beside dfp2_sqr it made the G2 MSM 2^22 slower, 111.8 ms against 105.1: a second large out-of-line
- * body beside dfp_mul_out (session 8). As both the multiplication and the squaring it is the only body and the
- * G2 MSM is faster (curve.cuh, session 9). */
+ * body beside dfp_mul_out. As both the multiplication and the squaring it is the only body and the G2 MSM is
+ * faster (curve.cuh; docs/performance/msm.md). */
 static __device__ __noinline__ dfp2 dfp2_mul_eo_out(dfp2 a, dfp2 b)
 {
     dfp2 r;

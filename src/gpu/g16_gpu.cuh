@@ -77,7 +77,7 @@ extern "C" uint64_t cuzk_g16_gpu_msm_ctx_bytes(const cuzk_gpu_msm_ctx *x);
 extern "C" uint64_t cuzk_g16_gpu_ntt_domain_bytes(const cuzk_gpu_ntt_domain *d);
 /* A domain with whole tables (whole): the coset factor of every element in one table, one multiplication instead of
  * two, and above 2^20 every root for the first pass's twiddles, one instead of two (ntt_h at 2^27: 324 → 300 ms,
- * docs/PERFORMANCE-gpu.md session 11); cuzk_g16_gpu_ntt_whole_bytes is what they add for `coset_kinds` coset tables. */
+ * docs/performance/ntt.md); cuzk_g16_gpu_ntt_whole_bytes is what they add for `coset_kinds` coset tables. */
 extern "C" cuzk_status cuzk_g16_gpu_ntt_domain_create(cuzk_gpu_ntt_domain **out, unsigned log2n, cuzk_fr_roots conv, bool whole);
 extern "C" uint64_t cuzk_g16_gpu_ntt_whole_bytes(unsigned log2n, unsigned coset_kinds);
 

@@ -4,7 +4,7 @@
  *
  * Why: the word-by-word CIOS is a chain of dependent carry instructions; a kernel that can keep only a few warps
  * per scheduler (the MSM accumulation, 8 warps per SM) then waits on that chain (ncu: 5.8 cycles per issued
- * instruction, issue slots 33% busy; docs/PERFORMANCE-gpu.md). Here each operand is cut into 28-bit digits, every
+ * instruction, issue slots 33% busy; docs/performance/msm.md). Here each operand is cut into 28-bit digits, every
  * partial product (< 2^56) is added into a 64-bit column (one multiply-add with a 64-bit addend), and the columns
  * of one row are independent of each other: 14 (Fp) independent multiply-adds per row instead of one chain.
  *

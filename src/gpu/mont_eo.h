@@ -2,7 +2,7 @@
  * same inputs and results as field.cuh's multiplications.
  *
  * Why: the multiplication is bound by the multiply-add pipe, a fifth of whose work in the 64-bit-word form is moves
- * that build the 64-bit addend pairs of the wide products (docs/PERFORMANCE-gpu.md, session 7). Here each row's
+ * that build the 64-bit addend pairs of the wide products (docs/performance/msm.md). Here each row's
  * products a_j·b_i go to one of two accumulators by the parity of j, so that the low and high words of every
  * product land in one aligned pair of its accumulator, next to each other in one carry chain:
  *   E (even j): words j, j + 1;   O (odd j): words j − 1, j, standing for O·2^32;   A = E + O·2^32.
@@ -11,7 +11,7 @@
  *
  * ptxas fuses each product's mad.lo / madc.hi pair into one IMAD.WIDE.U32.X that takes and gives the chain's carry
  * (SASS: 278 of them, no IMAD.MOV or IMAD.X in the Fp multiplication), against the 64-bit-word form's 313 wide
- * products, 77 IMAD.MOV and 57 IMAD.X. Measured on an H200 (session 7): Fp 39.3 ps against 53.2, Fr 20.9 against
+ * products, 77 IMAD.MOV and 57 IMAD.X. Measured on an H200: Fp 39.3 ps against 53.2, Fr 20.9 against
  * 25.1; G1 MSM 2^24 116.9 ms against 146.2, G2 2^22 105.1 against 128.7.
  *
  * The carry-flag primitives are field.cuh's PTX on the device and an emulated carry flag on the host, so the host

@@ -60,16 +60,16 @@ extern "C" unsigned cuzk_gpu_msm_set_window(unsigned c)
  * slots per thread, ba_slots; bits 20..23 and 24..27: G2's and G1's least average run, ba_min_run, G1 taking G2's
  * when its own is 0); bit 11: none for G1 even from MSM_G1_BA_MIN points; bits 12..15: r > 0 spreads the bucket
  * reduction over about 2^(12 + r) threads (0: reduction_segment); 0 = the measured best (MSM_DEFAULT_VARIANT:
- * docs/PERFORMANCE-gpu.md, sessions 4 to 10) */
+ * docs/performance/msm.md) */
 #define MSM_VARIANT_G1_SQR 0x100u
 #define MSM_VARIANT_G1_BA 0x200u /* batch-affine rounds before the G1 accumulation */
 #define MSM_VARIANT_G2_BA 0x400u
 #define MSM_VARIANT_G1_NO_BA 0x800u /* no batch-affine rounds for G1 at any size (else from MSM_G1_BA_MIN points) */
 /* G1 takes the batch-affine rounds from 2^22 points: 33.4 ms against 33.9 without at 2^22, 103.8 against 111.8 at
- * 2^24 (docs/PERFORMANCE-gpu.md, sessions 9 to 11) */
+ * 2^24 (docs/performance/msm.md) */
 #define MSM_G1_BA_MIN ((size_t)1 << 22)
 /* batch-affine rounds while runs average 12 or more for G2 (2^22: 93.0 ms against 97.9 with 8 and 100.5 with 4), 8 or
- * more for G1 (2^26: 365.9 against 369.4 with 12 and 367.3 with 4; docs/PERFORMANCE-gpu.md, session 9) */
+ * more for G1 (2^26: 365.9 against 369.4 with 12 and 367.3 with 4; docs/performance/msm.md) */
 #define MSM_DEFAULT_VARIANT 0x8c00514u
 static unsigned g_variant;
 static unsigned variant_bits(void) { return g_variant ? g_variant : MSM_DEFAULT_VARIANT; }

@@ -75,7 +75,7 @@ struct cuzk_gpu_ntt_domain {
 };
 
 static unsigned g_tile_log2 = 11;
-static unsigned g_variant = 32; /* the parity-split multiplication, radix-8 (docs/PERFORMANCE-gpu.md, session 8) */
+static unsigned g_variant = 32; /* the parity-split multiplication, radix-8 (docs/performance/ntt.md) */
 
 extern "C" unsigned cuzk_gpu_ntt_set_variant(unsigned v)
 {

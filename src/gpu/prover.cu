@@ -50,7 +50,7 @@ struct cuzk_gpu_prover {
 };
 
 /* The H side's share before any pair proof was timed: at 2^27 its SpMV and NTTs take about half of the time the
- * other side's L, A and B MSMs take, and the H MSM about as much as those (session 5, run 10). */
+ * other side's L, A and B MSMs take, and the H MSM about as much as those (docs/performance/prover.md). */
 #define H_SHARE_FIRST (2.0 / 3.0)
 
 #define STAGE_HALF ((size_t)32 << 20)

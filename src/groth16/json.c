@@ -1,5 +1,5 @@
 /* snarkjs JSON files for Groth16 over BLS12-381: proof.json, public.json and verification_key.json, layouts in
- * /work/shared/specs/snarkjs-formats.md §11. Numbers are decimal strings of canonical integers, points affine with
+ * docs/formats/snarkjs.md §4. Numbers are decimal strings of canonical integers, points affine with
  * z = "1" (infinity as ["0", "1", "0"]), Fp2 as [c0, c1].
  *
  * The readers are strict, as a verifier's input should be: exact array lengths, canonical decimals (digits only,

@@ -1,5 +1,5 @@
 /* bellperson parameter files: .params (the whole proving key) and .vk (its verifying-key prefix), layout in
- * /work/shared/specs/filecoin-circuits.md §2.1-2.2. The files have no header or checksum, so the reader derives the
+ * docs/formats/bellperson.md §3. The files have no header or checksum, so the reader derives the
  * whole layout from the counts first, checks it against the file length, and only then allocates and decodes: a
  * hostile count can never make it allocate more than the file could hold (a decoded point takes exactly as many
  * bytes in memory as its uncompressed encoding). This file also holds the threaded point decoder of keyio.h. */

@@ -1,5 +1,5 @@
 /* snarkjs powers-of-tau files (.ptau, BLS12-381), already prepared for phase 2, from toxic waste known here: for test
- * fixtures, not a ceremony. Layout in /work/shared/specs/snarkjs-formats.md §10 and groth16.h.
+ * fixtures, not a ceremony. Layout in docs/formats/snarkjs.md §3 and groth16.h.
  *
  * Every point is a generator times a scalar computed in Fr: the powers τ^i (times α or β), and for the prepared
  * sections the Lagrange values in closed form, L_i(τ) = (τ^N − 1)/N · ω^i/(τ − ω^i) for the 2^k domains (one batch

@@ -1,4 +1,4 @@
-/* snarkjs .zkey proving keys (Groth16 over BLS12-381), layout in /work/shared/specs/snarkjs-formats.md §8.
+/* snarkjs .zkey proving keys (Groth16 over BLS12-381), layout in docs/formats/snarkjs.md §2.
  * The iden3 container is walked by the r1cs layer's reader (every section inside the file, sections by type, each
  * needed one exactly once); the header's counts then fix every section's exact size, so nothing is allocated before
  * the file is known to hold what the header declares. */

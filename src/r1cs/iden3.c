@@ -1,6 +1,6 @@
-/* iden3 binary files: .wtns witnesses and circom .r1cs constraint systems (format notes in
- * /work/shared/specs/snarkjs-formats.md §5-7). Both are a magic, a version and a list of typed sections that may
- * come in any order; every length is checked against what remains of the input before it is used. */
+/* iden3 binary files: .wtns witnesses and circom .r1cs constraint systems (layouts in docs/formats/iden3-container.md,
+ * witness.md §1 and r1cs.md). Both are a magic, a version and a list of typed sections that may come in any order;
+ * every length is checked against what remains of the input before it is used. */
 #include <stdlib.h>
 #include <string.h>
 

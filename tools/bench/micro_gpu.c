@@ -328,7 +328,7 @@ static void bench_msm(const bench_opts *o)
 
 /* cuzk_gpu_g1_batch_add / cuzk_gpu_g2_batch_add: the bitmap batch addition (the scalar-1 bases of L, A, B1 and B2) over n
  * resident bases with 41 % of the positions selected at random, the share of a synthetic 2^27 partition's L
- * (session 7's profile: 55 M of 134 M); median of 3 timed calls after a warm-up. */
+ * (its profile: 55 M of 134 M); median of 3 timed calls after a warm-up. */
 static void bench_batch_add(const bench_opts *o)
 {
     static const struct { int g2; unsigned log2; } cfg[] = {{0, 24}, {0, 26}, {1, 24}};

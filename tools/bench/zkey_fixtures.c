@@ -6,7 +6,7 @@
  *   bits      the PoRep-shaped synthetic circuit at 2^15 (32,763 constraints, 87 % bit witnesses), domain 2^15,
  *             the shape of circomlib's SHA-256 (31,554 constraints over 32 bytes).
  * Each key comes from cuzk_groth16_setup (conv SNARKJS, fixed seed) and is written as a zkey with this file's own writer
- * (sections 1-10, layout in /work/shared/specs/snarkjs-formats.md §8), the witness as a .wtns; both are kept under
+ * (sections 1-10, layout in docs/formats/snarkjs.md §2), the witness as a .wtns; both are kept under
  * $XDG_CACHE_HOME/cuzk-bench (default ~/.cache/cuzk-bench) as zkey-NAME.zkey / zkey-NAME.wtns and made only when
  * missing. Prints the two paths per circuit (time `build/bin/cuzk prove --zkey ... --wtns ...` on them), then the
  * in-process parts of that command per circuit, as bench lines with size = constraints:
