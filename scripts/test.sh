@@ -23,6 +23,7 @@ fi
 
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
 cmake --build build -j "$jobs"
+./scripts/check-tree.sh build
 ctest --test-dir build --output-on-failure -j "$jobs"
 
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DCUZK_SANITIZE=ON
