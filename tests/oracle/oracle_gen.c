@@ -261,7 +261,6 @@ static void gen_fp2(void)
 }
 
 /* ---- Fp6 and Fp12 (from the pairing layer) ---------------------------------------------------------------------- */
-#if ORACLE_HAVE_TOWER
 
 #define TOWER_ROUNDS 8
 
@@ -367,10 +366,8 @@ static void gen_tower(void)
         end_op();
     }
 }
-#endif
 
 /* ---- G1 and G2 (the ec layer) ------------------------------------------------------------------------------------ */
-#if ORACLE_HAVE_EC
 #include "cuzk/ec.h"
 
 static void put_g1(const cuzk_g1_affine_t *p)
@@ -570,10 +567,8 @@ static void init_curve_constants(void)
 
 GEN_GROUP_OPS(g1, fp, cuzk_fp_t, test_rand_fp)
 GEN_GROUP_OPS(g2, fp2, cuzk_fp2_t, test_rand_fp2)
-#endif
 
 /* ---- encodings (the ec layer's codecs) --------------------------------------------------------------------------- */
-#if ORACLE_HAVE_EC_CODEC
 
 #define CODEC_ROUNDS 12
 
@@ -695,10 +690,8 @@ static void gen_proofs(void)
         end_op();
     }
 }
-#endif
 
 /* ---- pairing ----------------------------------------------------------------------------------------------------- */
-#if ORACLE_HAVE_PAIRING
 #include "cuzk/pairing.h"
 
 #define PAIRING_ROUNDS 8
@@ -744,10 +737,8 @@ static void gen_pairing(void)
         end_op();
     }
 }
-#endif
 
 /* ---- MSM --------------------------------------------------------------------------------------------------------- */
-#if ORACLE_HAVE_MSM
 #include "cuzk/msm.h"
 
 #define MSM_MAX 64
@@ -811,26 +802,18 @@ static void gen_pairing(void)
 
 GEN_MSM(g1)
 GEN_MSM(g2)
-#endif
 
 int main(void)
 {
     test_seed_init();
-    fprintf(stderr, "oracle parts: ff%s%s%s%s%s\n", ORACLE_HAVE_TOWER ? " tower" : "", ORACLE_HAVE_EC ? " ec" : "",
-            ORACLE_HAVE_EC_CODEC ? " codecs" : "", ORACLE_HAVE_PAIRING ? " pairing" : "", ORACLE_HAVE_MSM ? " msm" : "");
     gen_fp();
     gen_fr();
     gen_roots_of_unity();
     gen_fp2();
-#if ORACLE_HAVE_TOWER
     gen_tower();
-#endif
-#if ORACLE_HAVE_EC
     init_curve_constants();
     gen_g1_group();
     gen_g2_group();
-#endif
-#if ORACLE_HAVE_EC_CODEC
     gen_g1_compressed();
     gen_g1_uncompressed();
     gen_g2_compressed();
@@ -838,18 +821,13 @@ int main(void)
     gen_g1_iden3();
     gen_g2_iden3();
     gen_proofs();
-#endif
-#if ORACLE_HAVE_PAIRING
     gen_pairing();
-#endif
-#if ORACLE_HAVE_MSM
     {
         static const size_t cuzk_g1_sizes[] = {1, 2, 7, 33, 64};
         static const size_t cuzk_g2_sizes[] = {1, 5, 16};
         gen_g1_msm(cuzk_g1_sizes, sizeof cuzk_g1_sizes / sizeof cuzk_g1_sizes[0]);
         gen_g2_msm(cuzk_g2_sizes, sizeof cuzk_g2_sizes / sizeof cuzk_g2_sizes[0]);
     }
-#endif
     /* The count lets the checker notice a generator that died half-way. */
     printf("{\"op\":\"end\",\"count\":%lu}\n", lines_printed);
     return fflush(stdout) == 0 ? 0 : 1;
