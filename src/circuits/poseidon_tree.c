@@ -142,7 +142,7 @@ static cuzk_status hash_level(cuzk_fr_t *out, const cuzk_fr_t *in, const uint8_t
     if (j.p == NULL) return cuzk_fail(err, CUZK_ERR_NOMEM, "tree: no memory for the arity-%u constants", arity);
     cuzk_poseidon_tag(&j.tag, CUZK_POSEIDON_MERKLE_TREE, arity, 0, NULL);
     atomic_init(&j.bad, UINT64_MAX);
-    par_for(threads ? threads : 1, (size_t)parents, 256, level_range, &j);
+    par_for(threads ? threads : 1, (size_t)parents, 32, level_range, &j); /* a hash costs ~10-100 us */
     *bad = atomic_load(&j.bad);
     if (*bad != UINT64_MAX)
         return cuzk_fail(err, CUZK_ERR_NOT_CANONICAL, "tree: leaf %llu is not below the field modulus",
@@ -233,7 +233,7 @@ cuzk_status cuzk_poseidon_tree_build(cuzk_poseidon_tree **out, const uint8_t *le
 
     leaf_job lj = {.in = leaves, .out = t->node[0]};
     atomic_init(&lj.bad, UINT64_MAX);
-    par_for(threads ? threads : 1, (size_t)n, 4096, leaf_range, &lj);
+    par_for(threads ? threads : 1, (size_t)n, 1u << 14, leaf_range, &lj);
     uint64_t bad = atomic_load(&lj.bad);
     if (bad != UINT64_MAX)
         s = cuzk_fail(err, CUZK_ERR_NOT_CANONICAL, "tree: leaf %llu is not below the field modulus",

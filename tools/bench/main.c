@@ -157,6 +157,7 @@ int main(int argc, char **argv)
     bench_micro_ntt(&o);
     bench_micro_r1cs(&o);
     bench_micro_circuits(&o);
+    bench_micro_poseidon(&o);
     bench_micro_groth16(&o);
     if (bench_selected(&o, "prove")) bench_prove_gen(&o);
     return 0;
