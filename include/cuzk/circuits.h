@@ -211,7 +211,7 @@ uint64_t cuzk_poseidon_path_index(const cuzk_poseidon_path_elem *path, unsigned 
 cuzk_status cuzk_poseidon_path_verify(const cuzk_poseidon_tree_shape *shape, uint64_t n_leaves, uint64_t leaf_index,
                                       const uint8_t leaf[CUZK_FR_BYTES], const cuzk_poseidon_path_elem *path,
                                       unsigned len, const uint8_t root[CUZK_FR_BYTES], cuzk_errmsg *err);
-/* ==== end of Poseidon ============================================================================================ */
+/* ==== end of Poseidon ============================================================================================= */
 
 #ifdef __cplusplus
 }

@@ -5,7 +5,7 @@
 
 #include "cuzk/circuits.h"
 
-/* ---- the schedule ------------------------------------------------------------------------------------------------- */
+/* ---- the schedule ------------------------------------------------------------------------------------------------ */
 bool cuzk_poseidon_round_is_full(const cuzk_poseidon_params *p, unsigned round)
 {
     unsigned h = p->full_rounds / 2;
@@ -34,7 +34,7 @@ const cuzk_fr_t *cuzk_poseidon_round_mix(const cuzk_poseidon_params *p, unsigned
     return p->mds;
 }
 
-/* ---- the permutation ---------------------------------------------------------------------------------------------- */
+/* ---- the permutation --------------------------------------------------------------------------------------------- */
 static inline void pow5(cuzk_fr_t *x)
 {
     cuzk_fr_t x4;
@@ -109,7 +109,7 @@ void cuzk_poseidon_permute_trace(const cuzk_poseidon_params *p, cuzk_fr_t *state
     permute(p, state, sbox_in);
 }
 
-/* ---- domain tags (neptune hash_type.rs) ---------------------------------------------------------------------------- */
+/* ---- domain tags (neptune hash_type.rs) -------------------------------------------------------------------------- */
 cuzk_status cuzk_poseidon_tag(cuzk_fr_t *tag, cuzk_poseidon_hash_type type, unsigned arity, uint64_t param,
                               cuzk_errmsg *err)
 {
@@ -137,7 +137,7 @@ cuzk_status cuzk_poseidon_tag(cuzk_fr_t *tag, cuzk_poseidon_hash_type type, unsi
     return cuzk_fr_from_limbs(tag, limbs); /* every value above is far below r */
 }
 
-/* ---- hashes -------------------------------------------------------------------------------------------------------- */
+/* ---- hashes ------------------------------------------------------------------------------------------------------ */
 static cuzk_status params_for(const cuzk_poseidon_params **p, unsigned arity, cuzk_errmsg *err)
 {
     if (cuzk_poseidon_partial_rounds(arity) == 0)

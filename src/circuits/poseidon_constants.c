@@ -9,7 +9,7 @@
 
 #include "cuzk/circuits.h"
 
-/* ---- round numbers (neptune round_numbers.rs, Strength::Standard) -------------------------------------------------- */
+/* ---- round numbers (neptune round_numbers.rs, Strength::Standard) ------------------------------------------------ */
 static const struct {
     unsigned arity, partial_rounds;
 } ROUNDS[] = {{2, 55}, {4, 56}, {8, 57}, {11, 57}, {16, 59}, {24, 59}, {36, 60}};
@@ -28,7 +28,7 @@ unsigned cuzk_poseidon_partial_rounds(unsigned arity)
     return k < 0 ? 0 : ROUNDS[k].partial_rounds;
 }
 
-/* ---- Grain LFSR in self-shrinking mode ------------------------------------------------------------------------------ */
+/* ---- Grain LFSR in self-shrinking mode --------------------------------------------------------------------------- */
 /* 80 bits b0..b79 in a ring; b_{i+80} = b_{i+62} ^ b_{i+51} ^ b_{i+38} ^ b_{i+23} ^ b_{i+13} ^ b_i. */
 typedef struct {
     uint8_t bit[80];
@@ -85,7 +85,7 @@ static void grain_field(grain *g, cuzk_fr_t *r)
     }
 }
 
-/* ---- small dense matrices (n×n row-major) -------------------------------------------------------------------------- */
+/* ---- small dense matrices (n×n row-major) ------------------------------------------------------------------------ */
 /* out = v · m (row vector times matrix); out must not alias v. */
 static void vec_mat(cuzk_fr_t *out, const cuzk_fr_t *v, const cuzk_fr_t *m, unsigned n)
 {
@@ -146,7 +146,7 @@ static bool mat_inv(cuzk_fr_t *out, const cuzk_fr_t *m, unsigned n, cuzk_fr_t *w
     return true;
 }
 
-/* ---- preprocessing -------------------------------------------------------------------------------------------------- */
+/* ---- preprocessing ----------------------------------------------------------------------------------------------- */
 /* neptune's compress_round_constants with every partial round preprocessed: round 0's keys as they are; the keys of
  * rounds 1..h−1 pushed back through M (times M^-1); the partial rounds' keys folded backwards from round h+RP, each
  * partial round keeping only the first component of its pushed-back key; the remainder lands in round h−1's slot;
@@ -249,7 +249,7 @@ static cuzk_poseidon_params *params_new(unsigned arity, unsigned rp)
     return p;
 }
 
-/* ---- the per-process table ------------------------------------------------------------------------------------------- */
+/* ---- the per-process table --------------------------------------------------------------------------------------- */
 static _Atomic(cuzk_poseidon_params *) table[N_ARITIES];
 static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -269,7 +269,7 @@ const cuzk_poseidon_params *cuzk_poseidon_params_get(unsigned arity)
     return p;
 }
 
-/* ---- the constant file layout ----------------------------------------------------------------------------------------- */
+/* ---- the constant file layout ------------------------------------------------------------------------------------ */
 size_t cuzk_poseidon_constants_size(const cuzk_poseidon_params *p)
 {
     size_t t = p->width;

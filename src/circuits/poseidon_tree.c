@@ -11,7 +11,7 @@
 
 #define MAX_TREE_LEAVES (UINT64_C(1) << 40)
 
-/* ---- threads ------------------------------------------------------------------------------------------------------- */
+/* ---- threads ----------------------------------------------------------------------------------------------------- */
 /* fn(ctx, lo, hi) over [0, count) in at most `threads` contiguous ranges of at least min_chunk, the first on the
  * calling thread; a range whose thread cannot start runs inline, so it never fails. */
 typedef void (*range_fn)(void *ctx, size_t lo, size_t hi);
@@ -49,7 +49,7 @@ static void par_for(unsigned threads, size_t count, size_t min_chunk, range_fn f
     free(jobs);
 }
 
-/* ---- shapes -------------------------------------------------------------------------------------------------------- */
+/* ---- shapes ------------------------------------------------------------------------------------------------------ */
 static bool tree_arity_ok(uint32_t a)
 {
     return a == 2 || a == 4 || a == 8 || a == 16;
@@ -90,7 +90,7 @@ cuzk_status cuzk_poseidon_tree_levels(const cuzk_poseidon_tree_shape *sh, uint64
     return CUZK_OK;
 }
 
-/* ---- hashing a level ----------------------------------------------------------------------------------------------- */
+/* ---- hashing a level --------------------------------------------------------------------------------------------- */
 typedef struct {
     const cuzk_poseidon_params *p;
     cuzk_fr_t tag;
@@ -150,7 +150,7 @@ static cuzk_status hash_level(cuzk_fr_t *out, const cuzk_fr_t *in, const uint8_t
     return CUZK_OK;
 }
 
-/* ---- the root alone --------------------------------------------------------------------------------------------------- */
+/* ---- the root alone ---------------------------------------------------------------------------------------------- */
 cuzk_status cuzk_poseidon_tree_root(uint8_t root[CUZK_FR_BYTES], const uint8_t *leaves, uint64_t n,
                                     const cuzk_poseidon_tree_shape *sh, unsigned threads, cuzk_errmsg *err)
 {
@@ -177,7 +177,7 @@ cuzk_status cuzk_poseidon_tree_root(uint8_t root[CUZK_FR_BYTES], const uint8_t *
     return s;
 }
 
-/* ---- whole trees ------------------------------------------------------------------------------------------------------ */
+/* ---- whole trees ------------------------------------------------------------------------------------------------- */
 struct cuzk_poseidon_tree {
     cuzk_poseidon_tree_shape shape;
     unsigned levels;
@@ -265,7 +265,7 @@ uint64_t cuzk_poseidon_tree_leaves(const cuzk_poseidon_tree *t)
     return t->count[0];
 }
 
-/* ---- paths ------------------------------------------------------------------------------------------------------------ */
+/* ---- paths ------------------------------------------------------------------------------------------------------- */
 cuzk_status cuzk_poseidon_tree_path(const cuzk_poseidon_tree *t, uint64_t leaf_index, uint8_t leaf[CUZK_FR_BYTES],
                                     cuzk_poseidon_path_elem *path, unsigned *len, cuzk_errmsg *err)
 {

@@ -3,6 +3,7 @@
  * the optimised permutation against a textbook one, the published known answers, domain tags, Merkle trees and
  * paths, and a real 32 GiB WindowPoSt vanilla proof (tests/fixtures/filecoin/README.md). */
 #include <openssl/evp.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +14,7 @@
 static const unsigned ARITIES[] = {2, 4, 8, 11, 16, 24, 36};
 #define N_ARITIES (sizeof ARITIES / sizeof ARITIES[0])
 
-/* ---- helpers --------------------------------------------------------------------------------------------------------- */
+/* ---- helpers ----------------------------------------------------------------------------------------------------- */
 static void unhex(uint8_t *out, const char *hex, size_t n)
 {
     assert_int_equal(strlen(hex), 2 * n);
@@ -61,7 +62,30 @@ static void merkle_tag(cuzk_fr_t *tag, unsigned arity)
     assert_int_equal(cuzk_poseidon_tag(tag, CUZK_POSEIDON_MERKLE_TREE, arity, 0, NULL), CUZK_OK);
 }
 
-/* ---- round numbers and constants --------------------------------------------------------------------------------------- */
+/* ---- first use from several threads ------------------------------------------------------------------------------ */
+static void *get_params(void *arg)
+{
+    return (void *)cuzk_poseidon_params_get(*(const unsigned *)arg);
+}
+
+/* Runs first in the process: arities 24 and 36 are made here, by whichever of eight threads comes first, and all
+ * eight get the same constants. */
+static void test_params_first_use_threaded(void **state)
+{
+    (void)state;
+    static const unsigned A[] = {24, 36};
+    for (unsigned k = 0; k < 2; k++) {
+        pthread_t tid[8];
+        void *got[8];
+        for (unsigned i = 0; i < 8; i++) assert_int_equal(pthread_create(&tid[i], NULL, get_params, (void *)&A[k]), 0);
+        for (unsigned i = 0; i < 8; i++) assert_int_equal(pthread_join(tid[i], &got[i]), 0);
+        assert_non_null(got[0]);
+        for (unsigned i = 1; i < 8; i++) assert_ptr_equal(got[i], got[0]);
+        assert_ptr_equal(cuzk_poseidon_params_get(A[k]), got[0]);
+    }
+}
+
+/* ---- round numbers and constants --------------------------------------------------------------------------------- */
 static void test_round_numbers(void **state)
 {
     (void)state;
@@ -158,8 +182,8 @@ static void test_constants_24_36_digest(void **state)
     }
 }
 
-/* ---- the permutation ----------------------------------------------------------------------------------------------- */
-/* Textbook Poseidon: every round adds its keys, applies the S-box layer (all elements or element 0), multiplies by M. */
+/* ---- the permutation --------------------------------------------------------------------------------------------- */
+/* Textbook Poseidon: each round adds its keys, applies the S-box layer (all elements or element 0), multiplies by M. */
 static void permute_textbook(const cuzk_poseidon_params *p, cuzk_fr_t *s)
 {
     unsigned t = p->width, h = p->full_rounds / 2;
@@ -261,7 +285,7 @@ static void test_trace_follows_schedule(void **state)
     }
 }
 
-/* ---- known answers ------------------------------------------------------------------------------------------------- */
+/* ---- known answers ----------------------------------------------------------------------------------------------- */
 /* neptune v11.0.0 src/poseidon.rs hash_values, Strength::Standard, MerkleTree: inputs 0, 1, .., arity−1. */
 static void test_kat_neptune_hash_values(void **state)
 {
@@ -351,7 +375,7 @@ static void test_kat_hash_md(void **state)
     assert_true(cuzk_fr_eq(&out, &h));
 }
 
-/* ---- tags and bad arguments ------------------------------------------------------------------------------------------ */
+/* ---- tags and bad arguments -------------------------------------------------------------------------------------- */
 static void test_tags(void **state)
 {
     (void)state;
@@ -439,7 +463,7 @@ static void test_hash_rejects(void **state)
     assert_non_null(strstr(err.msg, "comm_c"));
 }
 
-/* ---- trees ------------------------------------------------------------------------------------------------------------ */
+/* ---- trees ------------------------------------------------------------------------------------------------------- */
 /* The root by the definition: hash `arity` consecutive nodes level after level with the library's single hash. */
 static void naive_root(uint8_t root[32], const uint8_t *leaves, uint64_t n, const cuzk_poseidon_tree_shape *sh)
 {
@@ -616,7 +640,7 @@ static void test_tree_rejects(void **state)
 
 /* A real 32 GiB WindowPoSt vanilla proof (curio lib/proof/testgolden/post.vproof): bincode of sector id, comm_r,
  * sectors [ {inclusion_proofs[10] (tree R, 8-8-0: ProofData::Sub with base and sub paths, root, leaf), comm_c,
- * comm_r_last} ]. Every path verifies against comm_r_last at its challenged leaf, and comm_r = H2(comm_c, comm_r_last). */
+ * comm_r_last} ]. Every path verifies against comm_r_last at its challenged leaf; comm_r = H2(comm_c, comm_r_last). */
 typedef struct {
     const uint8_t *p;
     size_t len, off;
@@ -705,6 +729,7 @@ int main(void)
 {
     test_seed_init();
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_params_first_use_threaded),
         cmocka_unit_test(test_round_numbers),
         cmocka_unit_test(test_grain_round_constants),
         cmocka_unit_test(test_constants_match_files),
