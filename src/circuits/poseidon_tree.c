@@ -20,6 +20,7 @@ typedef struct {
     range_fn fn;
     void *ctx;
     size_t lo, hi;
+    bool started;
 } par_job;
 
 static void *par_run(void *arg)
@@ -38,12 +39,12 @@ static void par_for(unsigned threads, size_t count, size_t min_chunk, range_fn f
         if (count) fn(ctx, 0, count);
         return;
     }
-    bool started[parts];
-    for (size_t p = 0; p < parts; p++) jobs[p] = (par_job){0, fn, ctx, count * p / parts, count * (p + 1) / parts};
-    for (size_t p = 1; p < parts; p++) started[p] = pthread_create(&jobs[p].tid, NULL, par_run, &jobs[p]) == 0;
+    for (size_t p = 0; p < parts; p++)
+        jobs[p] = (par_job){.fn = fn, .ctx = ctx, .lo = count * p / parts, .hi = count * (p + 1) / parts};
+    for (size_t p = 1; p < parts; p++) jobs[p].started = pthread_create(&jobs[p].tid, NULL, par_run, &jobs[p]) == 0;
     par_run(&jobs[0]);
     for (size_t p = 1; p < parts; p++) {
-        if (started[p]) pthread_join(jobs[p].tid, NULL);
+        if (jobs[p].started) pthread_join(jobs[p].tid, NULL);
         else par_run(&jobs[p]);
     }
     free(jobs);
