@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Poseidon Merkle trees as Filecoin's tree R and tree C (storage-proofs-core merkle/, merkletree's compound trees):
  * a stack of levels, each hashing `arity` consecutive nodes with the MerkleTree tag of that arity; inclusion paths in
- * the layout of the vanilla proofs. Levels are hashed by threads, each taking a contiguous range of parents. */
-#include <pthread.h>
+ * the layout of the vanilla proofs. Levels are hashed by threads (cuzk_par_for), each taking a range of parents. */
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,45 +9,6 @@
 #include "cuzk/circuits.h"
 
 #define MAX_TREE_LEAVES (UINT64_C(1) << 40)
-
-/* ---- threads ----------------------------------------------------------------------------------------------------- */
-/* fn(ctx, lo, hi) over [0, count) in at most `threads` contiguous ranges of at least min_chunk, the first on the
- * calling thread; a range whose thread cannot start runs inline, so it never fails. */
-typedef void (*range_fn)(void *ctx, size_t lo, size_t hi);
-typedef struct {
-    pthread_t tid;
-    range_fn fn;
-    void *ctx;
-    size_t lo, hi;
-    bool started;
-} par_job;
-
-static void *par_run(void *arg)
-{
-    par_job *j = arg;
-    j->fn(j->ctx, j->lo, j->hi);
-    return NULL;
-}
-
-static void par_for(unsigned threads, size_t count, size_t min_chunk, range_fn fn, void *ctx)
-{
-    size_t parts = count / (min_chunk ? min_chunk : 1);
-    if (parts > threads) parts = threads;
-    par_job *jobs = parts > 1 ? calloc(parts, sizeof *jobs) : NULL;
-    if (jobs == NULL) {
-        if (count) fn(ctx, 0, count);
-        return;
-    }
-    for (size_t p = 0; p < parts; p++)
-        jobs[p] = (par_job){.fn = fn, .ctx = ctx, .lo = count * p / parts, .hi = count * (p + 1) / parts};
-    for (size_t p = 1; p < parts; p++) jobs[p].started = pthread_create(&jobs[p].tid, NULL, par_run, &jobs[p]) == 0;
-    par_run(&jobs[0]);
-    for (size_t p = 1; p < parts; p++) {
-        if (jobs[p].started) pthread_join(jobs[p].tid, NULL);
-        else par_run(&jobs[p]);
-    }
-    free(jobs);
-}
 
 /* ---- shapes ------------------------------------------------------------------------------------------------------ */
 static bool tree_arity_ok(uint32_t a)
@@ -143,7 +103,7 @@ static cuzk_status hash_level(cuzk_fr_t *out, const cuzk_fr_t *in, const uint8_t
     if (j.p == NULL) return cuzk_fail(err, CUZK_ERR_NOMEM, "tree: no memory for the arity-%u constants", arity);
     cuzk_poseidon_tag(&j.tag, CUZK_POSEIDON_MERKLE_TREE, arity, 0, NULL);
     atomic_init(&j.bad, UINT64_MAX);
-    par_for(threads ? threads : 1, (size_t)parents, 32, level_range, &j); /* a hash costs ~10-100 us */
+    cuzk_par_for(threads ? threads : 1, (size_t)parents, 32, level_range, &j); /* a hash costs ~10-100 us */
     *bad = atomic_load(&j.bad);
     if (*bad != UINT64_MAX)
         return cuzk_fail(err, CUZK_ERR_NOT_CANONICAL, "tree: leaf %llu is not below the field modulus",
@@ -234,7 +194,7 @@ cuzk_status cuzk_poseidon_tree_build(cuzk_poseidon_tree **out, const uint8_t *le
 
     leaf_job lj = {.in = leaves, .out = t->node[0]};
     atomic_init(&lj.bad, UINT64_MAX);
-    par_for(threads ? threads : 1, (size_t)n, 1u << 14, leaf_range, &lj);
+    cuzk_par_for(threads ? threads : 1, (size_t)n, 1u << 14, leaf_range, &lj);
     uint64_t bad = atomic_load(&lj.bad);
     if (bad != UINT64_MAX)
         s = cuzk_fail(err, CUZK_ERR_NOT_CANONICAL, "tree: leaf %llu is not below the field modulus",
