@@ -37,8 +37,9 @@ static void usage(FILE *f)
     fprintf(f, "usage: cuzk-bench micro [--filter NAME] [--threads N] [--gpu]\n"
                "       cuzk-bench prove [--max-log2 K] [--threads N]\n"
                "       cuzk-bench zkey\n"
-               "  micro      field, curve, pairing, MSM, NTT, SpMV and Groth16 micro-benchmarks, one JSON object per\n"
-               "             line, ending with `prove` on synthetic PoRep-shaped circuits (up to 2^K, see prove)\n"
+               "  micro      field, curve, pairing, MSM, NTT, SpMV, Poseidon and Groth16 micro-benchmarks, one JSON\n"
+               "             object per line, ending with `prove` on synthetic PoRep-shaped circuits (up to 2^K, see\n"
+               "             prove)\n"
                "  prove      Groth16 proofs of synthetic PoRep-shaped circuits of 2^16, 2^18, ... 2^K constraints\n"
                "             (default K = 20), per phase, with peak memory; keys cached in ~/.cache/cuzk-bench\n"
                "  zkey       makes (once) snarkjs-convention zkey + wtns fixtures in that cache and prints their paths:\n"
@@ -157,6 +158,7 @@ int main(int argc, char **argv)
     bench_micro_ntt(&o);
     bench_micro_r1cs(&o);
     bench_micro_circuits(&o);
+    bench_micro_poseidon(&o);
     bench_micro_groth16(&o);
     if (bench_selected(&o, "prove")) bench_prove_gen(&o);
     return 0;

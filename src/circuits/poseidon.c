@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+/* The Poseidon permutation in neptune's optimised schedule (circuits.h, docs/formats/poseidon.md), the domain tags and
+ * the hashes Filecoin builds on it. */
+#include <string.h>
+
+#include "cuzk/circuits.h"
+
+/* ---- the schedule ------------------------------------------------------------------------------------------------ */
+bool cuzk_poseidon_round_is_full(const cuzk_poseidon_params *p, unsigned round)
+{
+    unsigned h = p->full_rounds / 2;
+    return round < h || round >= h + p->partial_rounds;
+}
+
+const cuzk_fr_t *cuzk_poseidon_post_keys(const cuzk_poseidon_params *p, unsigned round)
+{
+    unsigned h = p->full_rounds / 2, rp = p->partial_rounds, t = p->width;
+    if (round + 1 >= p->full_rounds + rp) return NULL; /* the last round adds none */
+    if (round < h) return &p->compressed[(size_t)(round + 1) * t];
+    if (round < h + rp) return &p->compressed[(size_t)(h + 1) * t + (round - h)];
+    return &p->compressed[(size_t)(h + 1) * t + rp + (size_t)(round - h - rp) * t];
+}
+
+const cuzk_fr_t *cuzk_poseidon_round_mix(const cuzk_poseidon_params *p, unsigned round, bool *sparse)
+{
+    unsigned h = p->full_rounds / 2, rp = p->partial_rounds;
+    *sparse = false;
+    if (round >= p->full_rounds + rp) return NULL;
+    if (round + 1 == h) return p->pre_sparse;
+    if (round >= h && round < h + rp) {
+        *sparse = true;
+        return &p->sparse[(size_t)(round - h) * (2 * p->width - 1)];
+    }
+    return p->mds;
+}
+
+/* ---- the permutation --------------------------------------------------------------------------------------------- */
+static inline void pow5(cuzk_fr_t *x)
+{
+    cuzk_fr_t x4;
+    cuzk_fr_sqr(&x4, x);
+    cuzk_fr_sqr(&x4, &x4);
+    cuzk_fr_mul(x, x, &x4);
+}
+
+/* s <- s · m, m dense t×t. */
+static void mix_dense(cuzk_fr_t *s, const cuzk_fr_t *m, unsigned t)
+{
+    cuzk_fr_t r[CUZK_POSEIDON_MAX_WIDTH], x;
+    for (unsigned j = 0; j < t; j++) cuzk_fr_mul(&r[j], &s[0], &m[j]);
+    for (unsigned i = 1; i < t; i++) {
+        const cuzk_fr_t *row = &m[i * t];
+        for (unsigned j = 0; j < t; j++) {
+            cuzk_fr_mul(&x, &s[i], &row[j]);
+            cuzk_fr_add(&r[j], &r[j], &x);
+        }
+    }
+    memcpy(s, r, t * sizeof *s);
+}
+
+/* s <- s · M'' for a sparse matrix stored as w_hat[t], v_rest[t−1]. */
+static void mix_sparse(cuzk_fr_t *s, const cuzk_fr_t *sp, unsigned t)
+{
+    cuzk_fr_t s0 = s[0], x;
+    cuzk_fr_mul(&s[0], &s[0], &sp[0]);
+    for (unsigned i = 1; i < t; i++) {
+        cuzk_fr_mul(&x, &s[i], &sp[i]);
+        cuzk_fr_add(&s[0], &s[0], &x);
+    }
+    for (unsigned j = 1; j < t; j++) {
+        cuzk_fr_mul(&x, &s0, &sp[t + j - 1]);
+        cuzk_fr_add(&s[j], &s[j], &x);
+    }
+}
+
+static void permute(const cuzk_poseidon_params *p, cuzk_fr_t *s, cuzk_fr_t *trace)
+{
+    unsigned t = p->width, h = p->full_rounds / 2, rp = p->partial_rounds, rounds = p->full_rounds + rp;
+    const cuzk_fr_t *k = p->compressed;
+    for (unsigned i = 0; i < t; i++) cuzk_fr_add(&s[i], &s[i], &k[i]);
+    k += t;
+    for (unsigned r = 0; r < rounds; r++) {
+        bool last = r + 1 == rounds;
+        if (r < h || r >= h + rp) {
+            for (unsigned i = 0; i < t; i++) {
+                if (trace) *trace++ = s[i];
+                pow5(&s[i]);
+                if (!last) cuzk_fr_add(&s[i], &s[i], &k[i]);
+            }
+            k += t;
+        } else {
+            if (trace) *trace++ = s[0];
+            pow5(&s[0]);
+            cuzk_fr_add(&s[0], &s[0], k++);
+        }
+        if (r + 1 == h) mix_dense(s, p->pre_sparse, t);
+        else if (r >= h && r < h + rp) mix_sparse(s, &p->sparse[(size_t)(r - h) * (2 * t - 1)], t);
+        else mix_dense(s, p->mds, t);
+    }
+}
+
+void cuzk_poseidon_permute(const cuzk_poseidon_params *p, cuzk_fr_t *state)
+{
+    permute(p, state, NULL);
+}
+
+void cuzk_poseidon_permute_trace(const cuzk_poseidon_params *p, cuzk_fr_t *state, cuzk_fr_t *sbox_in)
+{
+    permute(p, state, sbox_in);
+}
+
+/* ---- domain tags (neptune hash_type.rs) -------------------------------------------------------------------------- */
+cuzk_status cuzk_poseidon_tag(cuzk_fr_t *tag, cuzk_poseidon_hash_type type, unsigned arity, uint64_t param,
+                              cuzk_errmsg *err)
+{
+    uint64_t limbs[CUZK_FR_LIMBS] = {0};
+    switch (type) {
+    case CUZK_POSEIDON_MERKLE_TREE:
+        if (arity < 1 || arity > 63)
+            return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "poseidon tag: MerkleTree arity %u outside 1..63", arity);
+        limbs[0] = (UINT64_C(1) << arity) - 1;
+        break;
+    case CUZK_POSEIDON_MERKLE_TREE_SPARSE: limbs[0] = param; break;
+    case CUZK_POSEIDON_VARIABLE_LENGTH: limbs[1] = 1; break;
+    case CUZK_POSEIDON_CONSTANT_LENGTH: limbs[1] = param; break;
+    case CUZK_POSEIDON_ENCRYPTION: limbs[0] = UINT64_C(1) << 32; break;
+    case CUZK_POSEIDON_CUSTOM:
+        /* id 0 would collide with the strengthened Encryption tag; neptune keeps ids to 1..256 */
+        if (param < 1 || param > 256)
+            return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "poseidon tag: custom id %llu outside 1..256",
+                             (unsigned long long)param);
+        limbs[0] = param << 40;
+        break;
+    case CUZK_POSEIDON_SPONGE: break;
+    default: return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "poseidon tag: unknown hash type %d", (int)type);
+    }
+    return cuzk_fr_from_limbs(tag, limbs); /* every value above is far below r */
+}
+
+/* ---- hashes ------------------------------------------------------------------------------------------------------ */
+static cuzk_status params_for(const cuzk_poseidon_params **p, unsigned arity, cuzk_errmsg *err)
+{
+    if (cuzk_poseidon_partial_rounds(arity) == 0)
+        return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "poseidon: arity %u not one of 2, 4, 8, 11, 16, 24, 36", arity);
+    *p = cuzk_poseidon_params_get(arity);
+    if (*p == NULL) return cuzk_fail(err, CUZK_ERR_NOMEM, "poseidon: no memory for the arity-%u constants", arity);
+    return CUZK_OK;
+}
+
+cuzk_status cuzk_poseidon_hash(cuzk_fr_t *out, unsigned arity, const cuzk_fr_t *tag, const cuzk_fr_t *in, size_t n,
+                               cuzk_errmsg *err)
+{
+    const cuzk_poseidon_params *p;
+    cuzk_status s = params_for(&p, arity, err);
+    if (s != CUZK_OK) return s;
+    if (n == 0 || n > arity)
+        return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "poseidon: %zu inputs for arity %u (1..%u)", n, arity, arity);
+    cuzk_fr_t st[CUZK_POSEIDON_MAX_WIDTH];
+    st[0] = *tag;
+    memcpy(&st[1], in, n * sizeof *in);
+    for (size_t i = n + 1; i <= arity; i++) cuzk_fr_set_zero(&st[i]);
+    permute(p, st, NULL);
+    *out = st[1];
+    return CUZK_OK;
+}
+
+cuzk_status cuzk_poseidon_merkle_hash_bytes(uint8_t out[CUZK_FR_BYTES], unsigned arity, const uint8_t *in,
+                                            cuzk_errmsg *err)
+{
+    const cuzk_poseidon_params *p;
+    cuzk_status s = params_for(&p, arity, err);
+    if (s != CUZK_OK) return s;
+    cuzk_fr_t st[CUZK_POSEIDON_MAX_WIDTH];
+    cuzk_poseidon_tag(&st[0], CUZK_POSEIDON_MERKLE_TREE, arity, 0, NULL);
+    for (unsigned i = 0; i < arity; i++)
+        if (cuzk_fr_from_bytes_le(&st[1 + i], in + (size_t)i * CUZK_FR_BYTES) != CUZK_OK)
+            return cuzk_fail(err, CUZK_ERR_NOT_CANONICAL, "poseidon: input %u is not below the field modulus", i);
+    permute(p, st, NULL);
+    cuzk_fr_to_bytes_le(out, &st[1]);
+    return CUZK_OK;
+}
+
+cuzk_status cuzk_poseidon_comm_r(uint8_t comm_r[CUZK_FR_BYTES], const uint8_t comm_c[CUZK_FR_BYTES],
+                                 const uint8_t comm_r_last[CUZK_FR_BYTES], cuzk_errmsg *err)
+{
+    uint8_t in[2 * CUZK_FR_BYTES];
+    memcpy(in, comm_c, CUZK_FR_BYTES);
+    memcpy(in + CUZK_FR_BYTES, comm_r_last, CUZK_FR_BYTES);
+    cuzk_status s = cuzk_poseidon_merkle_hash_bytes(comm_r, 2, in, err);
+    if (s == CUZK_ERR_NOT_CANONICAL)
+        return cuzk_fail(err, s, "poseidon comm_r: %s is not below the field modulus",
+                         cuzk_fr_from_bytes_le(&(cuzk_fr_t){{0}}, comm_c) != CUZK_OK ? "comm_c" : "comm_r_last");
+    return s;
+}
+
+cuzk_status cuzk_poseidon_hash_md(cuzk_fr_t *out, const cuzk_fr_t *in, size_t n, cuzk_errmsg *err)
+{
+    const unsigned arity = 36;
+    const cuzk_poseidon_params *p;
+    cuzk_status s = params_for(&p, arity, err);
+    if (s != CUZK_OK) return s;
+    if (n < 2) return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "poseidon hash_md: %zu inputs (needs 2 or more)", n);
+    cuzk_fr_t tag, acc = in[0], st[CUZK_POSEIDON_MAX_WIDTH];
+    cuzk_poseidon_tag(&tag, CUZK_POSEIDON_MERKLE_TREE, arity, 0, NULL);
+    for (size_t i = 1; i < n; i += arity - 1) {
+        size_t m = n - i < arity - 1 ? n - i : arity - 1;
+        st[0] = tag;
+        st[1] = acc;
+        memcpy(&st[2], &in[i], m * sizeof *in);
+        for (size_t j = 2 + m; j <= arity; j++) cuzk_fr_set_zero(&st[j]);
+        permute(p, st, NULL);
+        acc = st[1];
+    }
+    *out = acc;
+    return CUZK_OK;
+}

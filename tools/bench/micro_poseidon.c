@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+/* Poseidon micro-benchmarks (circuits.h):
+ *   poseidon_constants_arity{2,8,11}  making one arity's constants (the first cuzk_poseidon_params_get), ms
+ *   poseidon_hash_arity{2,8,11}       one hash (cuzk_poseidon_permute on a full state), ns; "hashes_per_s" besides
+ *   poseidon_tree_root                the root of an 8-0-0 tree of 2^21 leaves (a 64 MiB sector's tree R), ms per
+ *                                     tree at 1 and 2 threads (or --threads); "hashes_per_s" besides */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "bench.h"
+#include "cuzk/circuits.h"
+
+static const unsigned ARITIES[] = {2, 8, 11};
+
+static void bench_hash(const bench_opts *o)
+{
+    for (unsigned k = 0; k < sizeof ARITIES / sizeof ARITIES[0]; k++) {
+        unsigned a = ARITIES[k];
+        char name[64];
+        snprintf(name, sizeof name, "poseidon_constants_arity%u", a);
+        double t0 = (double)cuzk_now_ns();
+        const cuzk_poseidon_params *p = cuzk_poseidon_params_get(a);
+        double made = (double)cuzk_now_ns() - t0;
+        if (p == NULL) {
+            fprintf(stderr, "cuzk-bench: %s: out of memory\n", name);
+            return;
+        }
+        if (bench_selected(o, name)) bench_report(name, a, 1, made / 1e6, "ms");
+
+        snprintf(name, sizeof name, "poseidon_hash_arity%u", a);
+        if (!bench_selected(o, name)) continue;
+        cuzk_fr_t st[CUZK_POSEIDON_MAX_WIDTH];
+        cuzk_poseidon_tag(&st[0], CUZK_POSEIDON_MERKLE_TREE, a, 0, NULL);
+        for (unsigned i = 1; i <= a; i++) cuzk_fr_from_u64(&st[i], i);
+        double best = -1;
+        const unsigned reps = 2000;
+        for (int round = 0; round < 5; round++) {
+            t0 = (double)cuzk_now_ns();
+            for (unsigned r = 0; r < reps; r++) cuzk_poseidon_permute(p, st); /* each output feeds the next */
+            double dt = ((double)cuzk_now_ns() - t0) / reps;
+            if (best < 0 || dt < best) best = dt;
+        }
+        BENCH_KEEP(st[1]);
+        printf("{\"name\": \"%s\", \"size\": %u, \"threads\": 1, \"value\": %.3f, \"unit\": \"ns\", "
+               "\"hashes_per_s\": %.0f}\n",
+               name, a, best, 1e9 / best);
+        fflush(stdout);
+    }
+}
+
+static void bench_tree(const bench_opts *o)
+{
+    if (!bench_selected(o, "poseidon_tree_root")) return;
+    const uint64_t n = UINT64_C(1) << 21;
+    uint8_t *leaves = malloc(n * CUZK_FR_BYTES);
+    if (leaves == NULL) {
+        fprintf(stderr, "cuzk-bench: poseidon_tree_root: out of memory\n");
+        return;
+    }
+    for (uint64_t i = 0; i < n; i++) {
+        cuzk_fr_t x;
+        cuzk_fr_from_u64(&x, i * 0x9e3779b97f4a7c15ULL);
+        cuzk_fr_to_bytes_le(leaves + i * CUZK_FR_BYTES, &x);
+    }
+    const cuzk_poseidon_tree_shape shape = {8, 0, 0};
+    uint64_t hashes = (n - 1) / 7; /* 8-ary: n/8 + n/64 + .. + 1 */
+    int threads[2];
+    int nt = bench_thread_set(o, threads);
+    for (int ti = 0; ti < nt; ti++) {
+        double best = -1;
+        for (int rep = 0; rep < 2; rep++) {
+            uint8_t root[CUZK_FR_BYTES];
+            cuzk_errmsg err = {{0}};
+            double t0 = (double)cuzk_now_ns();
+            cuzk_status s = cuzk_poseidon_tree_root(root, leaves, n, &shape, (unsigned)threads[ti], &err);
+            double dt = (double)cuzk_now_ns() - t0;
+            if (s != CUZK_OK) {
+                fprintf(stderr, "cuzk-bench: poseidon_tree_root: %s\n", err.msg);
+                free(leaves);
+                return;
+            }
+            BENCH_KEEP(root[0]);
+            if (best < 0 || dt < best) best = dt;
+        }
+        printf("{\"name\": \"poseidon_tree_root\", \"size\": %llu, \"threads\": %d, \"value\": %.3f, \"unit\": \"ms\", "
+               "\"hashes_per_s\": %.0f}\n",
+               (unsigned long long)n, threads[ti], best / 1e6, hashes / (best / 1e9));
+        fflush(stdout);
+    }
+    free(leaves);
+}
+
+void bench_micro_poseidon(const bench_opts *o)
+{
+    bench_hash(o);
+    bench_tree(o);
+}
