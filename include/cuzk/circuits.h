@@ -425,7 +425,8 @@ typedef void (*cuzk_cs_block_fn)(cuzk_cs *cs, void *ctx, uint64_t block);
  * count. counts (may be NULL) gives each block's counts (inputs, aux, rows and, in SHAPE and CHECK modes, non-zeros,
  * all as allocated by the block; one entry with CUZK_CS_BLOCKS_UNIFORM, else nblocks); without it a counting pass
  * runs first (block 0 only when uniform). A block that allocates or enforces other than its counts say fails with
- * CUZK_ERR_MISMATCH. In COUNT mode with uniform blocks nothing is synthesized beyond the count. */
+ * CUZK_ERR_MISMATCH. Every mode, COUNT included, runs each block once at its true numbers (plus the counting pass),
+ * so the handles blocks leave in ctx are the ones sequential synthesis would leave. */
 cuzk_status cuzk_cs_blocks(cuzk_cs *cs, uint64_t nblocks, cuzk_cs_block_fn fn, void *ctx, const cuzk_cs_counts *counts,
                            unsigned flags, unsigned threads);
 
