@@ -118,6 +118,7 @@ static void state_free(cuzk_cs *cs)
     free(in->vals);
     free(in->slots);
     free(in->scr);
+    free(in->keys);
     free(in->path);
     free(in->marks);
     free(in->bad_path);
@@ -517,10 +518,60 @@ void cuzk_lc_add_lc(cuzk_cs *cs, cuzk_lc *lc, const cuzk_lc *other, const cuzk_f
 
 /* ---- rows -------------------------------------------------------------------------------------------------------- */
 
-static int term_cmp(const void *x, const void *y)
+static inline bool fr_zero(const cuzk_fr_t *a) { return (a->l[0] | a->l[1] | a->l[2] | a->l[3]) == 0; }
+
+static inline bool fr_same(const cuzk_fr_t *a, const cuzk_fr_t *b)
 {
-    cuzk_var a = ((const cuzk_term *)x)->var, b = ((const cuzk_term *)y)->var;
-    return (a > b) - (a < b);
+    return ((a->l[0] ^ b->l[0]) | (a->l[1] ^ b->l[1]) | (a->l[2] ^ b->l[2]) | (a->l[3] ^ b->l[3])) == 0;
+}
+
+/* Sorts n terms by variable: insertion sort when short, else a radix sort of (variable, position) keys in three
+ * passes of 11 bits and one gather. Big rows (MultiEq's, packings) are runs of ascending variables, cheap either way,
+ * but the radix sort never degrades. */
+static bool sort_terms(cuzk_cs *cs, cuzk_term *s, uint32_t n)
+{
+    if (n <= 24) {
+        for (uint32_t i = 1; i < n; i++) {
+            cuzk_term t = s[i];
+            uint32_t j = i;
+            for (; j > 0 && s[j - 1].var > t.var; j--) s[j] = s[j - 1];
+            s[j] = t;
+        }
+        return true;
+    }
+    struct cuzk_cs_int *in = cs->in;
+    if (2 * (size_t)n > in->keys_cap) {
+        size_t cap = in->keys_cap ? in->keys_cap : 1024;
+        while (cap < 2 * (size_t)n) cap *= 2;
+        uint64_t *k = realloc(in->keys, cap * sizeof *k);
+        if (k == NULL) {
+            cuzk_cs_fail(cs, CUZK_ERR_NOMEM, "out of memory for a row");
+            return false;
+        }
+        in->keys = k;
+        in->keys_cap = cap;
+    }
+    uint64_t *a = in->keys, *b = in->keys + n;
+    for (uint32_t i = 0; i < n; i++) a[i] = (uint64_t)s[i].var << 32 | i;
+    for (unsigned shift = 32; shift < 64; shift += 11) {
+        uint32_t count[2048] = {0};
+        for (uint32_t i = 0; i < n; i++) count[(a[i] >> shift) & 2047]++;
+        uint32_t sum = 0;
+        for (unsigned d = 0; d < 2048; d++) {
+            uint32_t c = count[d];
+            count[d] = sum;
+            sum += c;
+        }
+        for (uint32_t i = 0; i < n; i++) b[count[(a[i] >> shift) & 2047]++] = a[i];
+        uint64_t *t = a;
+        a = b;
+        b = t;
+    }
+    /* a holds the order; the terms sit in in->scr, the gather goes through the other half of scratch */
+    cuzk_term *dst = in->scr + in->scr_cap / 2;
+    for (uint32_t i = 0; i < n; i++) dst[i] = s[(uint32_t)a[i]];
+    memcpy(s, dst, n * sizeof *s);
+    return true;
 }
 
 /* lc's terms sorted by variable, repeats summed, zeros dropped, into in->scr; returns the count or -1. */
@@ -529,9 +580,9 @@ static int64_t lc_merge(cuzk_cs *cs, const cuzk_lc *lc)
     struct cuzk_cs_int *in = cs->in;
     uint32_t n = lc != NULL ? lc->n : 0;
     if (n == 0) return 0;
-    if (n > in->scr_cap) {
+    if (2 * (size_t)n > in->scr_cap) {
         size_t cap = in->scr_cap ? in->scr_cap : 64;
-        while (cap < n) cap *= 2;
+        while (cap < 2 * (size_t)n) cap *= 2;
         cuzk_term *s = realloc(in->scr, cap * sizeof *s);
         if (s == NULL) {
             cuzk_cs_fail(cs, CUZK_ERR_NOMEM, "out of memory for a row");
@@ -544,24 +595,13 @@ static int64_t lc_merge(cuzk_cs *cs, const cuzk_lc *lc)
     memcpy(s, lc->t, n * sizeof *s);
     bool sorted = true;
     for (uint32_t i = 1; i < n && sorted; i++) sorted = s[i - 1].var < s[i].var;
-    if (!sorted) {
-        if (n <= 16) {
-            for (uint32_t i = 1; i < n; i++) {
-                cuzk_term t = s[i];
-                uint32_t j = i;
-                for (; j > 0 && s[j - 1].var > t.var; j--) s[j] = s[j - 1];
-                s[j] = t;
-            }
-        } else {
-            qsort(s, n, sizeof *s, term_cmp);
-        }
-    }
+    if (!sorted && !sort_terms(cs, s, n)) return -1;
     uint32_t m = 0;
     for (uint32_t i = 0; i < n;) {
         cuzk_term acc = s[i];
         uint32_t j = i + 1;
         for (; j < n && s[j].var == acc.var; j++) cuzk_fr_add(&acc.coeff, &acc.coeff, &s[j].coeff);
-        if (!cuzk_fr_is_zero(&acc.coeff)) s[m++] = acc;
+        if (!fr_zero(&acc.coeff)) s[m++] = acc;
         i = j;
     }
     return m;
@@ -636,8 +676,8 @@ void cuzk_cs_enforce_(cuzk_cs *cs, const char *name, const cuzk_lc *a, const cuz
             for (int64_t e = 0; e < m; e++) {
                 const cuzk_term *t = &in->scr[e];
                 col[e] = t->var;
-                if (cuzk_fr_is_one(&t->coeff)) coef[e] = CUZK_R1CS_COEF_ONE;
-                else if (cuzk_fr_eq(&t->coeff, &minus_one)) coef[e] = CUZK_R1CS_COEF_MINUS_ONE;
+                if (fr_same(&t->coeff, &cs->one)) coef[e] = CUZK_R1CS_COEF_ONE;
+                else if (fr_same(&t->coeff, &minus_one)) coef[e] = CUZK_R1CS_COEF_MINUS_ONE;
                 else if ((coef[e] = cuzk_cs_intern(cs, &t->coeff)) == UINT32_MAX) return;
             }
         }

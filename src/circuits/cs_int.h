@@ -24,8 +24,10 @@ struct cuzk_cs_int {
     uint32_t *slots; /* open addressing, id + 1 (0 = empty) */
     uint64_t slot_mask;
     /* sorting and merging one linear combination */
-    cuzk_term *scr;
+    cuzk_term *scr; /* twice the longest row: the terms, then room for a sort's gather */
     size_t scr_cap;
+    uint64_t *keys; /* radix sort keys, twice the longest row */
+    size_t keys_cap;
     /* namespaces (CHECK): the path and where each pushed level began */
     char *path;
     size_t plen, pcap;
