@@ -515,6 +515,24 @@ void cuzk_num_difference(cuzk_cs *cs, const char *name, cuzk_num a, cuzk_num b, 
  * encode::encode are cuzk_num_add (the same row). */
 cuzk_num cuzk_num_sub(cuzk_cs *cs, cuzk_num a, cuzk_num b);
 
+/* bellpepper's Num: a value with its linear combination, for sums built before (or instead of) an allocation
+ * (neptune's Elt::Num). The combination is built only when cuzk_cs_builds_lc(cs); the value always. */
+typedef struct {
+    cuzk_fr_t val;
+    cuzk_lc lc;
+} cuzk_lcnum;
+void cuzk_lcnum_init(cuzk_lcnum *n); /* Num::zero */
+void cuzk_lcnum_free(cuzk_lcnum *n);
+/* n += k·x (k NULL = 1), n += k·ONE, n += Boolean::lc(ONE, k) (add_bool_with_coeff), n += k·other. */
+void cuzk_lcnum_add_num(cuzk_cs *cs, cuzk_lcnum *n, cuzk_num x, const cuzk_fr_t *k);
+void cuzk_lcnum_add_const(cuzk_cs *cs, cuzk_lcnum *n, const cuzk_fr_t *k);
+void cuzk_lcnum_add_bit(cuzk_cs *cs, cuzk_lcnum *n, cuzk_bit b, const cuzk_fr_t *k);
+void cuzk_lcnum_add(cuzk_cs *cs, cuzk_lcnum *n, const cuzk_lcnum *other, const cuzk_fr_t *k);
+/* Num::scale: n *= k. */
+void cuzk_lcnum_scale(cuzk_cs *cs, cuzk_lcnum *n, const cuzk_fr_t *k);
+/* A new aux holding n's value and, when enforce, the row n·1 = x (neptune's ensure_allocated). */
+cuzk_num cuzk_lcnum_alloc(cuzk_cs *cs, const cuzk_lcnum *n, bool enforce);
+
 /* ---- multipack (bellperson multipack.rs) -------------------------------------------------------------------------- */
 /* pack_bits: the first min(n, 254) bits as Σ 2^i b_i: a new aux and one row (Σ…)·1 = x. */
 cuzk_num cuzk_multipack_pack_bits(cuzk_cs *cs, const cuzk_bit *bits, size_t n);

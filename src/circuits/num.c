@@ -232,3 +232,75 @@ cuzk_num cuzk_num_sub(cuzk_cs *cs, cuzk_num a, cuzk_num b)
     cuzk_num_difference(cs, "subtraction constraint", a, b, r);
     return r;
 }
+
+/* ---- Num: a value and its linear combination ---------------------------------------------------------------------- */
+
+void cuzk_lcnum_init(cuzk_lcnum *n)
+{
+    cuzk_fr_set_zero(&n->val);
+    n->lc = CUZK_LC_EMPTY;
+}
+
+void cuzk_lcnum_free(cuzk_lcnum *n) { cuzk_lc_free(&n->lc); }
+
+static void scaled_add(cuzk_fr_t *acc, const cuzk_fr_t *x, const cuzk_fr_t *k)
+{
+    cuzk_fr_t t;
+    if (k == NULL) {
+        cuzk_fr_add(acc, acc, x);
+        return;
+    }
+    cuzk_fr_mul(&t, x, k);
+    cuzk_fr_add(acc, acc, &t);
+}
+
+void cuzk_lcnum_add_num(cuzk_cs *cs, cuzk_lcnum *n, cuzk_num x, const cuzk_fr_t *k)
+{
+    scaled_add(&n->val, &x.val, k);
+    if (cuzk_cs_builds_lc(cs)) cuzk_lc_add(cs, &n->lc, x.var, k);
+}
+
+void cuzk_lcnum_add_const(cuzk_cs *cs, cuzk_lcnum *n, const cuzk_fr_t *k)
+{
+    scaled_add(&n->val, &cs->one, k);
+    if (cuzk_cs_builds_lc(cs)) cuzk_lc_add(cs, &n->lc, CUZK_VAR_ONE, k);
+}
+
+void cuzk_lcnum_add_bit(cuzk_cs *cs, cuzk_lcnum *n, cuzk_bit b, const cuzk_fr_t *k)
+{
+    if (b.val) scaled_add(&n->val, &cs->one, k);
+    if (cuzk_cs_builds_lc(cs)) cuzk_lc_add_bit(cs, &n->lc, b, k);
+}
+
+void cuzk_lcnum_add(cuzk_cs *cs, cuzk_lcnum *n, const cuzk_lcnum *other, const cuzk_fr_t *k)
+{
+    scaled_add(&n->val, &other->val, k);
+    if (cuzk_cs_builds_lc(cs)) cuzk_lc_add_lc(cs, &n->lc, &other->lc, k);
+}
+
+void cuzk_lcnum_scale(cuzk_cs *cs, cuzk_lcnum *n, const cuzk_fr_t *k)
+{
+    cuzk_fr_mul(&n->val, &n->val, k);
+    if (cuzk_cs_builds_lc(cs))
+        for (uint32_t i = 0; i < n->lc.n; i++) cuzk_fr_mul(&n->lc.t[i].coeff, &n->lc.t[i].coeff, k);
+}
+
+cuzk_num cuzk_lcnum_alloc(cuzk_cs *cs, const cuzk_lcnum *n, bool enforce)
+{
+    cuzk_num r;
+    r.val = n->val;
+    cuzk_cs_push(cs, "allocate for Elt::Num");
+    r.var = cuzk_cs_alloc(cs, &r.val);
+    cuzk_cs_pop(cs);
+    if (!enforce) return r;
+    if (!cuzk_cs_builds_lc(cs)) {
+        cuzk_cs_enforce(cs, "enforce num allocation preserves lc", NULL, NULL, NULL);
+        return r;
+    }
+    cuzk_term tb[1], tc[1];
+    cuzk_lc b = CUZK_LC_ON(tb), c = CUZK_LC_ON(tc);
+    cuzk_lc_add(cs, &b, CUZK_VAR_ONE, NULL);
+    cuzk_lc_add(cs, &c, r.var, NULL);
+    cuzk_cs_enforce(cs, "enforce num allocation preserves lc", &n->lc, &b, &c);
+    return r;
+}

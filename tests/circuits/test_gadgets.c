@@ -353,6 +353,54 @@ static void test_num_to_bits(void **state)
     for (int k = 1; k < 4; k++) assert_int_equal(l[k], CUZK_FR_MODULUS[k]);
 }
 
+typedef struct {
+    cuzk_fr_t x, y, k;
+    bool bit;
+    cuzk_num out;
+} lcnum_ctx;
+
+static void lcnum_circuit(cuzk_cs *cs, void *p)
+{
+    lcnum_ctx *c = p;
+    cuzk_num x = cuzk_num_alloc(cs, &c->x), y = cuzk_num_alloc(cs, &c->y);
+    cuzk_bit b = cuzk_bit_alloc(cs, c->bit);
+    cuzk_lcnum n, m;
+    cuzk_lcnum_init(&n);
+    cuzk_lcnum_init(&m);
+    cuzk_lcnum_add_num(cs, &n, x, &c->k);   /* k·x */
+    cuzk_lcnum_add_bit(cs, &n, cuzk_bit_not(b), cuzk_cs_pow2(3)); /* + 8·(1 − b) */
+    cuzk_lcnum_add_const(cs, &n, &c->k);    /* + k */
+    cuzk_lcnum_add_num(cs, &m, y, NULL);
+    cuzk_lcnum_add_num(cs, &m, x, NULL);
+    cuzk_lcnum_add(cs, &n, &m, cuzk_cs_minus_one()); /* − (x + y) */
+    cuzk_lcnum_scale(cs, &n, &c->k);        /* all times k */
+    c->out = cuzk_lcnum_alloc(cs, &n, true);
+    cuzk_lcnum_free(&n);
+    cuzk_lcnum_free(&m);
+}
+
+/* bellpepper's Num (neptune's Elt::Num): sums and scalings without rows, one row to allocate the result. */
+static void test_lcnum(void **state)
+{
+    (void)state;
+    lcnum_ctx c;
+    test_rand_fr(&c.x);
+    test_rand_fr(&c.y);
+    test_rand_fr(&c.k);
+    c.bit = false;
+    assert_int_equal(rows_of(lcnum_circuit, &c), 2);
+    cuzk_fr_t want, t;
+    cuzk_fr_mul(&want, &c.k, &c.x);
+    cuzk_fr_from_u64(&t, 8);
+    cuzk_fr_add(&want, &want, &t);
+    cuzk_fr_add(&want, &want, &c.k);
+    cuzk_fr_sub(&want, &want, &c.x);
+    cuzk_fr_sub(&want, &want, &c.y);
+    cuzk_fr_mul(&want, &want, &c.k);
+    assert_true(cuzk_fr_eq(&want, &c.out.val));
+    expect_corrupt(lcnum_circuit, &c, 3, 9, "enforce num allocation preserves lc");
+}
+
 /* ---- UInt32 and MultiEq ------------------------------------------------------------------------------------------ */
 
 typedef struct {
@@ -728,6 +776,7 @@ int test_group_gadgets(void)
         cmocka_unit_test(test_boolean_xor_and_or),  cmocka_unit_test(test_enforce_equal),
         cmocka_unit_test(test_sha256_ch_maj),       cmocka_unit_test(test_alloc_conditionally),
         cmocka_unit_test(test_num_ops),             cmocka_unit_test(test_num_to_bits),
+        cmocka_unit_test(test_lcnum),
         cmocka_unit_test(test_uint32_ops),          cmocka_unit_test(test_uint32_constants),
         cmocka_unit_test(test_multieq_flush),       cmocka_unit_test(test_multipacking),
         cmocka_unit_test(test_uint64),              cmocka_unit_test(test_insert_select),
