@@ -304,7 +304,7 @@ void cuzk_cs_fail(cuzk_cs *cs, cuzk_status s, const char *fmt, ...) __attribute_
 /* The sticky error's detail ("" when none). */
 const char *cuzk_cs_errmsg(const cuzk_cs *cs);
 
-/* ---- namespaces (bellperson's cs.namespace(|| name)): kept in CHECK mode only, free in the others ----------------- */
+/* ---- namespaces (bellperson's cs.namespace(|| name)): kept in CHECK mode or for a watched row, else free -------- */
 void cuzk_cs_push_(cuzk_cs *cs, const char *name);
 void cuzk_cs_pushf_(cuzk_cs *cs, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void cuzk_cs_pop_(cuzk_cs *cs);
@@ -422,13 +422,16 @@ typedef void (*cuzk_cs_block_fn)(cuzk_cs *cs, void *ctx, uint64_t block);
 
 /* Synthesizes blocks 0 .. nblocks-1 on `threads` threads (0 = 1) and leaves cs exactly as calling fn(cs, ctx, 0),
  * fn(cs, ctx, 1), ... in order would have (numbering, rows, values, the first unsatisfied row), for every thread
- * count. counts (may be NULL) gives each block's counts (inputs, aux, rows and, in SHAPE and CHECK modes, non-zeros,
- * all as allocated by the block; one entry with CUZK_CS_BLOCKS_UNIFORM, else nblocks); without it a counting pass
+ * count. counts (may be NULL) gives each block's counts (inputs, aux, rows and, where rows are built, non-zeros, all
+ * as allocated by the block; one entry with CUZK_CS_BLOCKS_UNIFORM, else nblocks); without it a counting pass
  * runs first (block 0 only when uniform). A block that allocates or enforces other than its counts say fails with
  * CUZK_ERR_MISMATCH. Every mode, COUNT included, runs each block once at its true numbers (plus the counting pass),
  * so the handles blocks leave in ctx are the ones sequential synthesis would leave. */
 cuzk_status cuzk_cs_blocks(cuzk_cs *cs, uint64_t nblocks, cuzk_cs_block_fn fn, void *ctx, const cuzk_cs_counts *counts,
                            unsigned flags, unsigned threads);
+/* What block `block` would allocate and enforce after cs's current contents (non-zeros included), cs unchanged: the
+ * counts to keep for later cuzk_cs_blocks calls in any mode. */
+cuzk_status cuzk_cs_count_block(cuzk_cs *cs, cuzk_cs_block_fn fn, void *ctx, uint64_t block, cuzk_cs_counts *out);
 
 /* ---- Boolean (bellpepper boolean.rs) ---------------------------------------------------------------------------- */
 enum { CUZK_BIT_CONST = 0, CUZK_BIT_IS = 1, CUZK_BIT_NOT = 2 };
@@ -480,7 +483,7 @@ void cuzk_bit_alloc_bytes_be(cuzk_cs *cs, const uint8_t *bytes, size_t n, cuzk_b
  * ceil(n/8)·8; out must hold that many) and reverses the bits within each byte. Returns the padded length. */
 size_t cuzk_bit_reverse_bit_numbering(const cuzk_bit *bits, size_t n, cuzk_bit *out);
 
-/* ---- AllocatedNum (bellpepper num.rs) and storage-proofs-core constraint.rs / encode.rs --------------------------- */
+/* ---- AllocatedNum (bellpepper num.rs) and storage-proofs-core constraint.rs / encode.rs -------------------------- */
 typedef struct {
     cuzk_var var;
     cuzk_fr_t val;
@@ -533,7 +536,7 @@ void cuzk_lcnum_scale(cuzk_cs *cs, cuzk_lcnum *n, const cuzk_fr_t *k);
 /* A new aux holding n's value and, when enforce, the row n·1 = x (neptune's ensure_allocated). */
 cuzk_num cuzk_lcnum_alloc(cuzk_cs *cs, const cuzk_lcnum *n, bool enforce);
 
-/* ---- multipack (bellperson multipack.rs) -------------------------------------------------------------------------- */
+/* ---- multipack (bellperson multipack.rs) ------------------------------------------------------------------------- */
 /* pack_bits: the first min(n, 254) bits as Σ 2^i b_i: a new aux and one row (Σ…)·1 = x. */
 cuzk_num cuzk_multipack_pack_bits(cuzk_cs *cs, const cuzk_bit *bits, size_t n);
 /* pack_into_inputs: per chunk of 254 bits an input x and (Σ…)·1 = x. */
@@ -544,7 +547,7 @@ size_t cuzk_multipack_compute(const bool *bits, size_t n, cuzk_fr_t *out);
 void cuzk_multipack_bytes_to_bits(const uint8_t *bytes, size_t n, bool *bits);
 void cuzk_multipack_bytes_to_bits_le(const uint8_t *bytes, size_t n, bool *bits);
 
-/* ---- UInt32 and MultiEq (bellperson uint32.rs, multieq.rs) -------------------------------------------------------- */
+/* ---- UInt32 and MultiEq (bellperson uint32.rs, multieq.rs) ------------------------------------------------------- */
 typedef struct {
     cuzk_bit b[32]; /* least significant first */
     uint32_t val;
@@ -594,7 +597,7 @@ void cuzk_u64_from_bits(const cuzk_bit bits[64], cuzk_u64 *out);
 void cuzk_u64_from_bits_be(const cuzk_bit bits[64], cuzk_u64 *out);
 void cuzk_u64_to_bits_be(const cuzk_u64 *a, cuzk_bit out[64]);
 
-/* ---- SHA-256 (bellperson sha256.rs) and filecoin-hashers' Sha256Function circuits --------------------------------- */
+/* ---- SHA-256 (bellperson sha256.rs) and filecoin-hashers' Sha256Function circuits -------------------------------- */
 /* sha256_compression_function: 512 message bits (most significant bit of each word first) into the state cur. */
 void cuzk_sha256_gadget_compression(cuzk_cs *cs, const cuzk_bit in[512], const cuzk_u32 cur[8], cuzk_u32 out[8]);
 void cuzk_sha256_gadget_iv(cuzk_u32 iv[8]);

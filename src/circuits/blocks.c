@@ -101,7 +101,10 @@ static void block_start(const blocks_job *j, uint64_t b, cuzk_cs_counts *first)
     }
 }
 
-static const cuzk_cs_counts *block_counts(const blocks_job *j, uint64_t b) { return j->uniform ? j->counts : &j->counts[b]; }
+static const cuzk_cs_counts *block_counts(const blocks_job *j, uint64_t b)
+{
+    return j->uniform ? j->counts : &j->counts[b];
+}
 
 static void note_failure(blocks_job *j, uint64_t b, cuzk_cs *sub)
 {
@@ -135,7 +138,8 @@ static void fix_coefficients(blocks_job *j, cuzk_cs *sub)
         return;
     }
     pthread_mutex_lock(&j->lock);
-    for (uint32_t id = 0; id < si->nvals && j->parent->status == CUZK_OK; id++) map[id] = cuzk_cs_intern(j->parent, &si->vals[id]);
+    for (uint32_t id = 0; id < si->nvals && j->parent->status == CUZK_OK; id++)
+        map[id] = cuzk_cs_intern(j->parent, &si->vals[id]);
     cuzk_status ps = j->parent->status;
     pthread_mutex_unlock(&j->lock);
     if (ps == CUZK_OK)
@@ -213,7 +217,8 @@ static cuzk_status run_pass(blocks_job *j, uint64_t nblocks, unsigned flags, uns
     j->subs = calloc(threads, sizeof *j->subs);
     if (j->subs == NULL) return CUZK_ERR_NOMEM;
     cuzk_status s = CUZK_OK;
-    for (unsigned w = 0; w < threads && s == CUZK_OK; w++) s = cuzk_cs_block_init(&j->subs[w], flags, j->parent->in->mode);
+    for (unsigned w = 0; w < threads && s == CUZK_OK; w++)
+        s = cuzk_cs_block_init(&j->subs[w], flags, j->parent->in->mode);
     if (s == CUZK_OK) cuzk_circ_par_for(threads, nblocks, run_block, j);
     for (unsigned w = 0; w < threads; w++) cuzk_cs_block_release(&j->subs[w]);
     free(j->subs);
@@ -311,4 +316,24 @@ out:
     free(starts);
     pthread_mutex_destroy(&j.lock);
     return cs->status;
+}
+
+cuzk_status cuzk_cs_count_block(cuzk_cs *cs, cuzk_cs_block_fn fn, void *ctx, uint64_t block, cuzk_cs_counts *out)
+{
+    if (cs->status != CUZK_OK) return cs->status;
+    cuzk_cs sub = {0};
+    cuzk_status s = cuzk_cs_block_init(&sub, CUZK_CS_F_LC, CUZK_CS_COUNT);
+    if (s == CUZK_OK) {
+        cuzk_cs_block_reset(&sub, NULL);
+        sub.in->block = block;
+        sub.next_input = cs->next_input;
+        sub.next_aux = cs->next_aux;
+        sub.next_row = cs->next_row;
+        fn(&sub, ctx, block);
+        s = sub.status;
+        *out = (cuzk_cs_counts){sub.next_input - cs->next_input, sub.next_aux - cs->next_aux,
+                                sub.next_row - cs->next_row, {sub.nnz[0], sub.nnz[1], sub.nnz[2]}};
+    }
+    cuzk_cs_block_release(&sub);
+    return s;
 }

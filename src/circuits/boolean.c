@@ -141,7 +141,9 @@ cuzk_bit cuzk_bit_xor(cuzk_cs *cs, cuzk_bit x, cuzk_bit y)
     if (y.kind == CUZK_BIT_CONST && !y.val) return x;
     if (x.kind == CUZK_BIT_CONST) return cuzk_bit_not(y);
     if (y.kind == CUZK_BIT_CONST) return cuzk_bit_not(x);
-    if (x.kind != y.kind) return cuzk_bit_not(cuzk_abit_xor(cs, x.kind == CUZK_BIT_IS ? x : y, x.kind == CUZK_BIT_IS ? y : x));
+    /* Is ^ Not = not(Is ^ Is), the Is operand first */
+    if (x.kind != y.kind)
+        return cuzk_bit_not(x.kind == CUZK_BIT_IS ? cuzk_abit_xor(cs, x, y) : cuzk_abit_xor(cs, y, x));
     return cuzk_abit_xor(cs, x, y);
 }
 
@@ -226,7 +228,8 @@ cuzk_bit cuzk_bit_sha256_maj(cuzk_cs *cs, cuzk_bit x, cuzk_bit y, cuzk_bit z)
 void cuzk_bit_enforce_equal(cuzk_cs *cs, cuzk_bit x, cuzk_bit y)
 {
     if (x.kind == CUZK_BIT_CONST && y.kind == CUZK_BIT_CONST) {
-        if (x.val != y.val) cuzk_cs_fail(cs, CUZK_ERR_R1CS_UNSATISFIED, "%s: enforce_equal of unequal constants", cuzk_cs_path(cs));
+        if (x.val != y.val)
+            cuzk_cs_fail(cs, CUZK_ERR_R1CS_UNSATISFIED, "%s: enforce_equal of unequal constants", cuzk_cs_path(cs));
         return;
     }
     const char *name;

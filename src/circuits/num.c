@@ -233,7 +233,7 @@ cuzk_num cuzk_num_sub(cuzk_cs *cs, cuzk_num a, cuzk_num b)
     return r;
 }
 
-/* ---- Num: a value and its linear combination ---------------------------------------------------------------------- */
+/* ---- Num: a value and its linear combination --------------------------------------------------------------------- */
 
 void cuzk_lcnum_init(cuzk_lcnum *n)
 {

@@ -21,8 +21,8 @@ static bool shape_ok(cuzk_cs *cs, const cuzk_por_tree *t)
     pow2 &= t->top_arity == 0 || t->sub_arity > 0;
     pow2 &= cuzk_por_challenge_bits(t) <= 64 && t->hash != NULL;
     if (!pow2)
-        cuzk_cs_fail(cs, CUZK_ERR_INVALID_ARG, "tree shape %u-%u-%u with %u base levels is not supported", t->base_arity,
-                     t->sub_arity, t->top_arity, t->base_levels);
+        cuzk_cs_fail(cs, CUZK_ERR_INVALID_ARG, "tree shape %u-%u-%u with %u base levels is not supported",
+                     t->base_arity, t->sub_arity, t->top_arity, t->base_levels);
     return pow2;
 }
 

@@ -45,7 +45,8 @@ static void expect_corrupt(circ_fn fn, void *ctx, uint32_t j, uint64_t v, const 
     cuzk_fr_t x;
     cuzk_fr_from_u64(&x, v);
     char *p = corrupt_aux(fn, ctx, j, &x);
-    if (p == NULL || strcmp(p, path) != 0) fail_msg("corrupting aux %u: got row '%s', want '%s'", j, p ? p : "(none)", path);
+    if (p == NULL || strcmp(p, path) != 0)
+        fail_msg("corrupting aux %u: got row '%s', want '%s'", j, p ? p : "(none)", path);
     free(p);
 }
 
@@ -124,7 +125,8 @@ static void test_allocated_bit_ops(void **state)
     for (int what = 6; what <= 9; what++)
         for (int av = 0; av < 2; av++)
             for (int bv = 0; bv < 2; bv++) {
-                bool_ctx c = {.op = {av ? OP_ALLOC_TRUE : OP_ALLOC_FALSE, bv ? OP_ALLOC_TRUE : OP_ALLOC_FALSE}, .what = what};
+                int a = av ? OP_ALLOC_TRUE : OP_ALLOC_FALSE, b = bv ? OP_ALLOC_TRUE : OP_ALLOC_FALSE;
+                bool_ctx c = {.op = {a, b}, .what = what};
                 assert_int_equal(rows_of(bool_circuit, &c), 3);
                 bool want = what == 6 ? av ^ bv : what == 7 ? av & bv : what == 8 ? av & !bv : !av & !bv;
                 assert_int_equal(c.out.val, want);

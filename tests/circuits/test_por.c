@@ -161,7 +161,8 @@ static void check_por(const cuzk_por_tree *shape, bool toy, uint64_t want_rows, 
         assert_true(cuzk_fr_eq(&run.z[2], &c.root));
         circ_run_free(&run);
 
-        /* a wrong leaf, a wrong sibling, a wrong challenge: the computed root differs */
+        /* a wrong leaf, a wrong sibling, a wrong challenge: the computed root differs (first challenge only) */
+        if (k > 0) continue;
         cuzk_errmsg err = {{0}};
         por_ctx bad = c;
         cuzk_fr_t one;
@@ -185,21 +186,21 @@ static void test_por_sha256_base_2(void **state)
 {
     (void)state;
     cuzk_por_tree shape = {2, 0, 0, 6, cuzk_sha256_gadget_por_hash, NULL};
-    check_por(&shape, false, 272295, 3);
+    check_por(&shape, false, 272295, 2);
 }
 
 static void test_por_sha256_base_4(void **state)
 {
     (void)state;
     cuzk_por_tree shape = {4, 0, 0, 3, cuzk_sha256_gadget_por_hash, NULL};
-    check_por(&shape, false, 216258, 2);
+    check_por(&shape, false, 216258, 1);
 }
 
 static void test_por_sha256_base_8(void **state)
 {
     (void)state;
     cuzk_por_tree shape = {8, 0, 0, 2, cuzk_sha256_gadget_por_hash, NULL};
-    check_por(&shape, false, 250987, 2);
+    check_por(&shape, false, 250987, 1);
 }
 
 /* Sub and top trees (8-8-0 is 32 GiB's tree R shape, 8-8-2 64 GiB's) and the general insertion (16), through a toy

@@ -37,7 +37,8 @@ static void sha_line(const char *name, uint64_t rows, uint64_t aux, int threads,
 {
     printf("{\"name\": \"%s\", \"size\": %llu, \"threads\": %d, \"value\": %.3f, \"unit\": \"ms\", "
            "\"constraints_per_s\": %.0f, \"ns_per_var\": %.2f}\n",
-           name, (unsigned long long)rows, threads, ns / 1e6, rows / (ns / 1e9), ns * threads / (double)(aux ? aux : 1));
+           name, (unsigned long long)rows, threads, ns / 1e6, rows / (ns / 1e9),
+           ns * threads / (double)(aux ? aux : 1));
     fflush(stdout);
 }
 
