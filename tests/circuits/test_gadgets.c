@@ -771,6 +771,34 @@ static void test_reverse_bit_numbering(void **state)
     for (int i = 0; i < 11; i++) assert_int_equal(out[i].val, in[i].val);
 }
 
+typedef struct {
+    uint8_t bytes[3];
+    uint64_t v;
+    cuzk_bit le[24], be[24], u[64];
+} alloc_ctx;
+
+static void alloc_circuit(cuzk_cs *cs, void *p)
+{
+    alloc_ctx *c = p;
+    cuzk_bit_alloc_bytes_le(cs, c->bytes, 3, c->le);
+    cuzk_bit_alloc_bytes_be(cs, c->bytes, 3, c->be);
+    cuzk_bit_alloc_u64_le(cs, c->v, c->u);
+}
+
+/* bytes_into_boolean_vec (least significant bit of each byte first), _be, and u64_into_boolean_vec_le: one
+ * allocated bit and row each. */
+static void test_bit_vectors(void **state)
+{
+    (void)state;
+    alloc_ctx c = {.bytes = {0x01, 0x80, 0x5a}, .v = test_rand_u64()};
+    assert_int_equal(rows_of(alloc_circuit, &c), 24 + 24 + 64);
+    for (int i = 0; i < 24; i++) {
+        assert_int_equal(c.le[i].val, (c.bytes[i / 8] >> (i % 8)) & 1);
+        assert_int_equal(c.be[i].val, (c.bytes[i / 8] >> (7 - i % 8)) & 1);
+    }
+    for (int i = 0; i < 64; i++) assert_int_equal(c.u[i].val, (c.v >> i) & 1);
+}
+
 int test_group_gadgets(void)
 {
     const struct CMUnitTest tests[] = {
@@ -782,7 +810,7 @@ int test_group_gadgets(void)
         cmocka_unit_test(test_uint32_ops),          cmocka_unit_test(test_uint32_constants),
         cmocka_unit_test(test_multieq_flush),       cmocka_unit_test(test_multipacking),
         cmocka_unit_test(test_uint64),              cmocka_unit_test(test_insert_select),
-        cmocka_unit_test(test_reverse_bit_numbering),
+        cmocka_unit_test(test_reverse_bit_numbering), cmocka_unit_test(test_bit_vectors),
     };
     return cmocka_run_group_tests_name("circuits_gadgets", tests, NULL, NULL);
 }

@@ -264,13 +264,84 @@ static void test_hash2(void **state)
     circ_run_free(&run);
 }
 
+typedef struct {
+    uint8_t bytes[64];
+    int how; /* 0 compression from the IV, 1 block_no_padding; 2 hash2, 3 to_bits + hash_leaf_bits */
+    cuzk_fr_t a, b;
+    uint8_t digest[32];
+} same_ctx;
+
+static void same_circuit(cuzk_cs *cs, void *p)
+{
+    same_ctx *c = p;
+    if (c->how >= 2) {
+        cuzk_num a = cuzk_num_alloc(cs, &c->a), b = cuzk_num_alloc(cs, &c->b);
+        cuzk_num r;
+        if (c->how == 2) {
+            r = cuzk_sha256_gadget_hash2(cs, a, b);
+        } else {
+            cuzk_bit la[CUZK_NUM_BITS], lb[CUZK_NUM_BITS];
+            cuzk_cs_push(cs, "left num into bits");
+            cuzk_num_to_bits_le(cs, a, la);
+            cuzk_cs_pop(cs);
+            cuzk_cs_push(cs, "right num into bits");
+            cuzk_num_to_bits_le(cs, b, lb);
+            cuzk_cs_pop(cs);
+            r = cuzk_sha256_gadget_hash_leaf_bits(cs, la, CUZK_NUM_BITS, lb, CUZK_NUM_BITS);
+        }
+        cuzk_fr_to_bytes_le(c->digest, &r.val);
+        return;
+    }
+    cuzk_bit in[512], out[256];
+    cuzk_bit_alloc_bytes_be(cs, c->bytes, 64, in);
+    if (c->how == 1) {
+        cuzk_sha256_gadget_block_no_padding(cs, in, out);
+    } else {
+        cuzk_u32 iv[8], st[8];
+        cuzk_sha256_gadget_iv(iv);
+        cuzk_sha256_gadget_compression(cs, in, iv, st);
+        for (int i = 0; i < 8; i++) cuzk_u32_into_bits_be(&st[i], out + 32 * i);
+    }
+    memset(c->digest, 0, 32);
+    for (int i = 0; i < 256; i++) c->digest[i / 8] |= (uint8_t)(out[i].val << (7 - i % 8));
+}
+
+/* sha256_block_no_padding is one compression from the IV (same rows); hash_leaf_circuit (to_bits_le of both sides
+ * then hash_leaf_bits_circuit) gives hash2_circuit's rows. */
+static void test_same_rows(void **state)
+{
+    (void)state;
+    same_ctx c = {.how = 0};
+    test_rand_bytes(c.bytes, 64);
+    uint8_t buf[32];
+    test_rand_bytes(buf, 32);
+    buf[31] &= 0x3f;
+    assert_int_equal(cuzk_fr_from_bytes_le(&c.a, buf), CUZK_OK);
+    test_rand_bytes(buf, 32);
+    buf[31] &= 0x3f;
+    assert_int_equal(cuzk_fr_from_bytes_le(&c.b, buf), CUZK_OK);
+    for (int pair = 0; pair < 2; pair++) {
+        circ_run x, y;
+        uint8_t dx[32];
+        c.how = 2 * pair;
+        circ_run_all(same_circuit, &c, &x);
+        memcpy(dx, c.digest, 32);
+        c.how = 2 * pair + 1;
+        circ_run_all(same_circuit, &c, &y);
+        assert_memory_equal(x.r->identity, y.r->identity, 32);
+        assert_memory_equal(dx, c.digest, 32);
+        circ_run_free(&x);
+        circ_run_free(&y);
+    }
+}
+
 int test_group_sha256(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_compression_count), cmocka_unit_test(test_full_hash_count),
         cmocka_unit_test(test_blank_hash),        cmocka_unit_test(test_nist_vectors),
         cmocka_unit_test(test_random_messages),   cmocka_unit_test(test_check_names_corruption),
-        cmocka_unit_test(test_hash2),
+        cmocka_unit_test(test_hash2),             cmocka_unit_test(test_same_rows),
     };
     return cmocka_run_group_tests_name("circuits_sha256", tests, NULL, NULL);
 }
