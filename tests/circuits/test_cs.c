@@ -2,8 +2,10 @@
 /* The constraint system itself: bellperson's numbering (ONE, inputs before aux whenever allocated), linear
  * combinations merged as bellpepper's Indexer leaves them, the caller's z, sticky errors, and parallel blocks giving
  * exactly the sequential system, witness and first unsatisfied row for every thread count. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "testutil.h"
 #include "circ_test.h"
@@ -331,12 +333,33 @@ static void test_blocks_counts(void **state)
     assert_memory_equal(&seq, &par, sizeof seq);
 }
 
+/* The shape's way to disk and back: a PCE file loaded with the identity expected gives the same system, which the
+ * WITNESS mode's z satisfies (blocks of SHA-256-style additions). */
+static void test_shape_pce_round_trip(void **state)
+{
+    (void)state;
+    blk_ctx c = {.nblocks = 5, .corrupt_block = -1, .how = 1, .threads = 2};
+    circ_run run;
+    circ_run_all(blocks_circuit, &c, &run);
+    char path[128];
+    snprintf(path, sizeof path, "/tmp/cuzk_circuits_test_%d_%llx.pce", (int)getpid(), (unsigned long long)test_rand_u64());
+    cuzk_errmsg err = {{0}};
+    assert_int_equal(cuzk_r1cs_pce_write(run.r, path, &err), CUZK_OK);
+    cuzk_r1cs_t *back = NULL;
+    assert_int_equal(cuzk_r1cs_pce_load(path, 0, run.r->identity, &back, &err), CUZK_OK);
+    assert_int_equal(back->num_constraints, run.r->num_constraints);
+    assert_int_equal(cuzk_r1cs_check(back, run.z, 2, NULL), CUZK_OK);
+    cuzk_r1cs_free(back);
+    unlink(path);
+    circ_run_free(&run);
+}
+
 int test_group_cs(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_numbering_and_merging), cmocka_unit_test(test_errors),
         cmocka_unit_test(test_blocks_equal_sequential), cmocka_unit_test(test_blocks_check),
-        cmocka_unit_test(test_blocks_counts),
+        cmocka_unit_test(test_blocks_counts),          cmocka_unit_test(test_shape_pce_round_trip),
     };
     return cmocka_run_group_tests_name("circuits_cs", tests, NULL, NULL);
 }
