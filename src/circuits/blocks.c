@@ -14,57 +14,6 @@
 
 #include "cs_int.h"
 
-/* ---- threads ----------------------------------------------------------------------------------------------------- */
-
-typedef struct {
-    cuzk_circ_task_fn fn;
-    void *ctx;
-    uint64_t n;
-    atomic_uint_fast64_t next;
-} par_job;
-
-typedef struct {
-    par_job *job;
-    unsigned worker;
-} par_arg;
-
-static void *par_worker(void *p)
-{
-    par_arg *a = p;
-    for (;;) {
-        uint64_t i = atomic_fetch_add(&a->job->next, 1);
-        if (i >= a->job->n) break;
-        a->job->fn(a->job->ctx, i, a->worker);
-    }
-    return NULL;
-}
-
-void cuzk_circ_par_for(unsigned threads, uint64_t n, cuzk_circ_task_fn fn, void *ctx)
-{
-    if (threads == 0) threads = 1;
-    if (threads > n) threads = n ? (unsigned)n : 1;
-    par_job job = {.fn = fn, .ctx = ctx, .n = n};
-    atomic_init(&job.next, 0);
-    pthread_t *tid = threads > 1 ? malloc((threads - 1) * sizeof *tid) : NULL;
-    par_arg *args = malloc(threads * sizeof *args);
-    unsigned started = 0;
-    if (args == NULL) {
-        /* no memory for the worker records: the calling thread does everything */
-        par_arg a = {&job, 0};
-        par_worker(&a);
-        free(tid);
-        return;
-    }
-    for (unsigned w = 0; w < threads; w++) args[w] = (par_arg){&job, w};
-    if (tid != NULL)
-        while (started < threads - 1 && pthread_create(&tid[started], NULL, par_worker, &args[started + 1]) == 0)
-            started++;
-    par_worker(&args[0]);
-    for (unsigned i = 0; i < started; i++) pthread_join(tid[i], NULL);
-    free(tid);
-    free(args);
-}
-
 /* ---- blocks ------------------------------------------------------------------------------------------------------ */
 
 typedef struct {
@@ -80,6 +29,8 @@ typedef struct {
     cuzk_cs_counts *out_counts;   /* counting pass: each block's counts */
     const char *path;
     bool counting_pass;
+    uint64_t nrun;              /* blocks in this pass */
+    atomic_uint_fast64_t next;  /* the next block to hand out */
     pthread_mutex_t lock;
     /* the first failure by block number, and the first unsatisfied row */
     uint64_t fail_block;
@@ -150,9 +101,8 @@ static void fix_coefficients(blocks_job *j, cuzk_cs *sub)
     free(map);
 }
 
-static void run_block(void *ctx, uint64_t b, unsigned worker)
+static void run_block(blocks_job *j, uint64_t b, unsigned worker)
 {
-    blocks_job *j = ctx;
     cuzk_cs *p = j->parent, *sub = &j->subs[worker];
     struct cuzk_cs_int *si = sub->in, *pi = p->in;
     cuzk_cs_counts first;
@@ -208,18 +158,32 @@ static void run_block(void *ctx, uint64_t b, unsigned worker)
     if (sub->status != CUZK_OK || si->bad || si->watch_path != NULL) note_failure(j, b, sub);
 }
 
+/* One worker: blocks one at a time, in the order handed out, on the worker's own sub-cs. */
+static void pass_worker(void *ctx, unsigned id)
+{
+    blocks_job *j = ctx;
+    for (;;) {
+        uint64_t b = atomic_fetch_add(&j->next, 1);
+        if (b >= j->nrun) break;
+        run_block(j, b, id);
+    }
+}
+
 /* Runs every block (or, counting, each block into out) on sub-css of the given flags. */
 static cuzk_status run_pass(blocks_job *j, uint64_t nblocks, unsigned flags, unsigned threads)
 {
     if (threads == 0) threads = 1;
     if (threads > nblocks) threads = (unsigned)nblocks;
+    if (threads > CUZK_PAR_MAX) threads = CUZK_PAR_MAX;
     j->sub_flags = flags;
     j->subs = calloc(threads, sizeof *j->subs);
     if (j->subs == NULL) return CUZK_ERR_NOMEM;
     cuzk_status s = CUZK_OK;
     for (unsigned w = 0; w < threads && s == CUZK_OK; w++)
         s = cuzk_cs_block_init(&j->subs[w], flags, j->parent->in->mode);
-    if (s == CUZK_OK) cuzk_circ_par_for(threads, nblocks, run_block, j);
+    j->nrun = nblocks;
+    atomic_store(&j->next, 0);
+    if (s == CUZK_OK) cuzk_par_run(threads, pass_worker, j);
     for (unsigned w = 0; w < threads; w++) cuzk_cs_block_release(&j->subs[w]);
     free(j->subs);
     j->subs = NULL;

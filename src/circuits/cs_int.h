@@ -61,8 +61,4 @@ cuzk_status cuzk_cs_reserve_rows(cuzk_cs *cs, uint64_t rows, const uint64_t nnz[
 cuzk_status cuzk_cs_reserve_values(cuzk_cs *cs, uint64_t inputs, uint64_t aux);
 void cuzk_cs_vfail(cuzk_cs *cs, cuzk_status s, const char *fmt, va_list ap);
 
-/* Threads: fn(ctx, i) for i in [0, n), handed out one at a time; the calling thread works too. */
-typedef void (*cuzk_circ_task_fn)(void *ctx, uint64_t i, unsigned worker);
-void cuzk_circ_par_for(unsigned threads, uint64_t n, cuzk_circ_task_fn fn, void *ctx);
-
 #endif
