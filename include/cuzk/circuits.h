@@ -444,7 +444,14 @@ typedef struct {
     uint8_t val;
 } cuzk_bit;
 
-static inline cuzk_bit cuzk_bit_const(bool v) { return (cuzk_bit){0, CUZK_BIT_CONST, (uint8_t)v}; }
+static inline cuzk_bit cuzk_bit_const(bool v)
+{
+    cuzk_bit b;
+    b.var = 0;
+    b.kind = CUZK_BIT_CONST;
+    b.val = (uint8_t)v;
+    return b;
+}
 /* Boolean::not: no constraint. */
 static inline cuzk_bit cuzk_bit_not(cuzk_bit b)
 {

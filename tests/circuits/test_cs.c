@@ -342,7 +342,8 @@ static void test_shape_pce_round_trip(void **state)
     circ_run run;
     circ_run_all(blocks_circuit, &c, &run);
     char path[128];
-    snprintf(path, sizeof path, "/tmp/cuzk_circuits_test_%d_%llx.pce", (int)getpid(), (unsigned long long)test_rand_u64());
+    snprintf(path, sizeof path, "/tmp/cuzk_circuits_test_%d_%llx.pce", (int)getpid(),
+             (unsigned long long)test_rand_u64());
     cuzk_errmsg err = {{0}};
     assert_int_equal(cuzk_r1cs_pce_write(run.r, path, &err), CUZK_OK);
     cuzk_r1cs_t *back = NULL;
