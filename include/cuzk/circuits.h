@@ -579,7 +579,7 @@ void cuzk_u32_alloc(cuzk_cs *cs, uint32_t v, cuzk_u32 *out);
 void cuzk_u32_from_bits(const cuzk_bit bits[32], cuzk_u32 *out);
 void cuzk_u32_from_bits_be(const cuzk_bit bits[32], cuzk_u32 *out);
 void cuzk_u32_into_bits_be(const cuzk_u32 *a, cuzk_bit out[32]);
-/* rotr / shr: no constraint (out must not alias a). */
+/* rotr / shr: no constraint. In these and the functions below, out may be an operand. */
 void cuzk_u32_rotr(const cuzk_u32 *a, unsigned by, cuzk_u32 *out);
 void cuzk_u32_shr(const cuzk_u32 *a, unsigned by, cuzk_u32 *out);
 /* xor, sha256_maj, sha256_ch bit by bit (Boolean's folding). out may alias an operand. */
@@ -605,7 +605,8 @@ void cuzk_u64_from_bits_be(const cuzk_bit bits[64], cuzk_u64 *out);
 void cuzk_u64_to_bits_be(const cuzk_u64 *a, cuzk_bit out[64]);
 
 /* ---- SHA-256 (bellperson sha256.rs) and filecoin-hashers' Sha256Function circuits -------------------------------- */
-/* sha256_compression_function: 512 message bits (most significant bit of each word first) into the state cur. */
+/* sha256_compression_function: 512 message bits (most significant bit of each word first) into the state cur; out
+ * may be cur. */
 void cuzk_sha256_gadget_compression(cuzk_cs *cs, const cuzk_bit in[512], const cuzk_u32 cur[8], cuzk_u32 out[8]);
 void cuzk_sha256_gadget_iv(cuzk_u32 iv[8]);
 /* sha256_block_no_padding: one compression from the IV; out 256 bits, big-endian. */

@@ -90,7 +90,9 @@ void cuzk_u32_from_bits(const cuzk_bit bits[32], cuzk_u32 *out)
 
 void cuzk_u32_from_bits_be(const cuzk_bit bits[32], cuzk_u32 *out)
 {
-    for (int i = 0; i < 32; i++) out->b[i] = bits[31 - i];
+    cuzk_bit t[32];
+    for (int i = 0; i < 32; i++) t[i] = bits[i]; /* bits may lie in out */
+    for (int i = 0; i < 32; i++) out->b[i] = t[31 - i];
     out->val = word_of(out->b);
 }
 
@@ -101,16 +103,18 @@ void cuzk_u32_into_bits_be(const cuzk_u32 *a, cuzk_bit out[32])
 
 void cuzk_u32_rotr(const cuzk_u32 *a, unsigned by, cuzk_u32 *out)
 {
+    cuzk_u32 t = *a; /* out may be a */
     by %= 32;
-    for (unsigned i = 0; i < 32; i++) out->b[i] = a->b[(i + by) % 32];
-    out->val = by ? (a->val >> by) | (a->val << (32 - by)) : a->val;
+    for (unsigned i = 0; i < 32; i++) out->b[i] = t.b[(i + by) % 32];
+    out->val = by ? (t.val >> by) | (t.val << (32 - by)) : t.val;
 }
 
 void cuzk_u32_shr(const cuzk_u32 *a, unsigned by, cuzk_u32 *out)
 {
+    cuzk_u32 t = *a;
     by %= 32;
-    for (unsigned i = 0; i < 32; i++) out->b[i] = i + by < 32 ? a->b[i + by] : cuzk_bit_const(false);
-    out->val = a->val >> by;
+    for (unsigned i = 0; i < 32; i++) out->b[i] = i + by < 32 ? t.b[i + by] : cuzk_bit_const(false);
+    out->val = t.val >> by;
 }
 
 void cuzk_u32_xor(cuzk_cs *cs, const cuzk_u32 *a, const cuzk_u32 *b, cuzk_u32 *out)

@@ -35,7 +35,9 @@ void cuzk_u64_from_bits(const cuzk_bit bits[64], cuzk_u64 *out)
 
 void cuzk_u64_from_bits_be(const cuzk_bit bits[64], cuzk_u64 *out)
 {
-    for (int i = 0; i < 64; i++) out->b[i] = bits[63 - i];
+    cuzk_bit t[64];
+    for (int i = 0; i < 64; i++) t[i] = bits[i]; /* bits may lie in out */
+    for (int i = 0; i < 64; i++) out->b[i] = t[63 - i];
     out->val = word_of(out->b);
 }
 
