@@ -2,7 +2,8 @@
 /* Merkle inclusion (por.rs) against trees built natively here: storage-proofs-core tests/por_circuit.rs's counts for
  * SHA-256 trees of 64 leaves (test_por_circuit_sha256_base_2 272,295, _base_4 216,258, _base_8 250,987, three
  * inputs each), the public inputs PoRCompound::generate_public_inputs gives (challenge, root), a wrong leaf or sibling
- * caught by CHECK at the root equality, sub/top tree shapes through the hash hook, and por_no_challenge_input. */
+ * caught by CHECK at the root equality, the all-zero 2 KiB sector's published comm_d, sub/top tree shapes through the
+ * hash hook, and por_no_challenge_input. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -203,6 +204,37 @@ static void test_por_sha256_base_8(void **state)
     check_por(&shape, false, 250987, 1);
 }
 
+/* A real Filecoin tree: the comm_d of an all-zero 2 KiB sector (64 zero leaves), fc7e9282...f833 as published in
+ * lotus zerocomm.go's PieceComms and asserted by rust-fil-proofs filecoin-proofs/tests/pieces.rs. The native tree and
+ * the circuit (which must be satisfied with it as the public root) agree with it. */
+static void test_por_zero_comm_d(void **state)
+{
+    (void)state;
+    static const uint8_t comm_d[32] = {0xfc, 0x7e, 0x92, 0x82, 0x96, 0xe5, 0x16, 0xfa, 0xad, 0xe9, 0x86,
+                                       0xb2, 0x8f, 0x92, 0xd4, 0x4a, 0x4f, 0x24, 0xb9, 0x35, 0x48, 0x52,
+                                       0x23, 0x37, 0x6a, 0x79, 0x90, 0x27, 0xbc, 0x18, 0xf8, 0x33};
+    cuzk_por_tree shape = {2, 0, 0, 6, cuzk_sha256_gadget_por_hash, NULL};
+    tree *t = malloc(sizeof *t);
+    assert_non_null(t);
+    tree_build(t, &shape, false);
+    for (unsigned i = 0; i < 64; i++) cuzk_fr_set_zero(&t->node[0][i]);
+    for (unsigned l = 0; l < t->levels; l++)
+        for (unsigned i = 0; i < t->width[l + 1]; i++) sha_native(&t->node[l][2 * i], 2, &t->node[l + 1][i]);
+    uint8_t root[32];
+    cuzk_fr_to_bytes_le(root, &t->node[6][0]);
+    assert_memory_equal(root, comm_d, 32);
+    por_ctx c = {.shape = &shape, .challenge = test_rand_u64() % 64};
+    c.leaf = t->node[0][c.challenge];
+    c.root = t->node[6][0];
+    tree_path(t, (unsigned)c.challenge, c.sib);
+    circ_run run;
+    circ_run_all(por_circuit, &c, &run);
+    cuzk_fr_to_bytes_le(root, &run.z[2]);
+    assert_memory_equal(root, comm_d, 32);
+    circ_run_free(&run);
+    free(t);
+}
+
 /* Sub and top trees (8-8-0 is 32 GiB's tree R shape, 8-8-2 64 GiB's) and the general insertion (16), through a toy
  * one-row hash: per level, index bits + insert (2, 8, 22 or 240 rows) + 1, then packing, equality and the input. */
 static void test_por_shapes(void **state)
@@ -268,7 +300,8 @@ int test_group_por(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_por_sha256_base_2), cmocka_unit_test(test_por_sha256_base_4),
-        cmocka_unit_test(test_por_sha256_base_8), cmocka_unit_test(test_por_shapes),
+        cmocka_unit_test(test_por_sha256_base_8), cmocka_unit_test(test_por_zero_comm_d),
+        cmocka_unit_test(test_por_shapes),
         cmocka_unit_test(test_por_no_challenge_input), cmocka_unit_test(test_por_bad_shapes),
     };
     return cmocka_run_group_tests_name("circuits_por", tests, NULL, NULL);
