@@ -13,6 +13,8 @@
 #ifndef CUZK_CIRCUITS_H
 #define CUZK_CIRCUITS_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "cuzk/ff.h"
@@ -212,6 +214,465 @@ cuzk_status cuzk_poseidon_path_verify(const cuzk_poseidon_tree_shape *shape, uin
                                       const uint8_t leaf[CUZK_FR_BYTES], const cuzk_poseidon_path_elem *path,
                                       unsigned len, const uint8_t root[CUZK_FR_BYTES], cuzk_errmsg *err);
 /* ==== end of Poseidon ============================================================================================= */
+
+/* ==== Constraint systems with bellperson semantics ================================================================
+ *
+ * A circuit is one C function made of gadgets; the same function runs in each mode of the constraint system (cs)
+ * it is given:
+ *   CUZK_CS_SHAPE    records the rows (A, B, C) into CSR arrays; cuzk_cs_finish turns them into a cuzk_r1cs_t
+ *   CUZK_CS_WITNESS  writes only the assignment, straight into a caller's z = [inputs | aux]: no row is built
+ *   CUZK_CS_CHECK    both, and every row is checked against the values as it is enforced; the first unsatisfied
+ *                    row is named by its gadget path ("por/base/merkle tree hash 3/.../boolean constraint")
+ *   CUZK_CS_COUNT    counts variables, rows and non-zeros only (sizing before a parallel shape build)
+ *
+ * Numbering is bellperson's: ONE is input 0, inputs and aux are numbered separately in allocation order, and in the
+ * system every input column comes before every aux column. Rows are numbered in enforce order. The system holds only
+ * the synthesized rows: the Groth16 prover appends the rows input_i·0 = 0 itself (groth16.h, bellperson convention).
+ * A row's linear combinations are stored as bellpepper's LinearCombination leaves them: repeated variables summed,
+ * zero coefficients dropped, columns ascending; so equal circuits give equal bytes and equal cuzk_r1cs_identity.
+ *
+ * Gadgets carry their values in their handles (cuzk_bit, cuzk_num, cuzk_u32), as bellpepper's AllocatedBit and
+ * AllocatedNum do, and compute them in every mode; in SHAPE and COUNT modes the values are whatever the circuit
+ * feeds in (zeros for a blank circuit) and are never stored. The structure never depends on a value.
+ *
+ * Errors are sticky: the first failure (out of memory, more variables than the caller's z holds, a gadget given
+ * arguments bellperson would panic on) is kept in the cs and every later call does nothing harmful; the circuit
+ * checks cuzk_cs_status() when it likes, cuzk_cs_finish() always reports it. An unsatisfied row in CHECK mode is not
+ * an error until cuzk_cs_finish, which returns CUZK_ERR_R1CS_UNSATISFIED naming it.
+ *
+ * Limits: fewer than 2^31 inputs and 2^31 aux variables; at most 2^32 − 1 variables in all. */
+
+/* A variable: input i is i, aux j is CUZK_VAR_AUX | j (so inputs sort before aux). ONE is input 0. */
+typedef uint32_t cuzk_var;
+#define CUZK_VAR_AUX 0x80000000u
+#define CUZK_VAR_ONE ((cuzk_var)0)
+
+typedef enum {
+    CUZK_CS_COUNT = 0,
+    CUZK_CS_SHAPE = 1,
+    CUZK_CS_WITNESS = 2,
+    CUZK_CS_CHECK = 3,
+} cuzk_cs_mode;
+
+/* What a mode does (cuzk_cs.flags). */
+#define CUZK_CS_F_LC 1u     /* gadgets build their linear combinations (SHAPE, CHECK, COUNT) */
+#define CUZK_CS_F_ROWS 2u   /* rows are stored (SHAPE, CHECK) */
+#define CUZK_CS_F_VALUES 4u /* values are stored (WITNESS, CHECK) */
+#define CUZK_CS_F_EVAL 8u   /* rows are checked against the values (CHECK) */
+#define CUZK_CS_F_NAMES 16u /* namespaces are kept (CHECK, or a watched row) */
+
+/* What a cs (or one block of it) holds or allocated: inputs (a root cs counts ONE), aux, rows, non-zeros of A, B, C
+ * (zero outside SHAPE, CHECK and COUNT). */
+typedef struct {
+    uint64_t inputs, aux, rows, nnz[3];
+} cuzk_cs_counts;
+
+struct cuzk_cs_int;
+
+/* The fields are read by the inline functions below; everything else goes through functions. */
+typedef struct cuzk_cs {
+    unsigned flags;                  /* CUZK_CS_F_* */
+    cuzk_status status;              /* first error (sticky) */
+    uint32_t next_input, next_aux;   /* numbers the next allocations get */
+    uint64_t next_row;               /* rows enforced so far (the next row's number) */
+    uint64_t nnz[3];                 /* non-zeros so far */
+    cuzk_fr_t *in_vals, *aux_vals;   /* CUZK_CS_F_VALUES: value slots, by input / aux number */
+    uint32_t in_lim, aux_lim;        /* slots available in in_vals / aux_vals */
+    cuzk_fr_t one;                   /* 1 in Montgomery form */
+    struct cuzk_cs_int *in;
+} cuzk_cs;
+
+/* A new cs in mode. For WITNESS and CHECK, z (may be NULL) is where values go: z[0 .. num_inputs) the inputs
+ * (z[0] = 1 is written now), then num_aux aux values, exactly as many as the circuit allocates (cuzk_cs_finish
+ * checks); this is the layout cuzk_r1cs_check and the provers take, and z may be pinned memory. With z NULL the cs
+ * grows its own arrays and cuzk_cs_finish hands them out. NULL when out of memory or mode is unknown. */
+cuzk_cs *cuzk_cs_new(cuzk_cs_mode mode, cuzk_fr_t *z, uint64_t num_inputs, uint64_t num_aux);
+
+/* Ends synthesis and frees cs (also on failure). Returns the sticky error, else CUZK_ERR_R1CS_UNSATISFIED with the
+ * row number and gadget path (CHECK), else CUZK_ERR_MISMATCH when a caller's z was not filled exactly. shape (SHAPE,
+ * CHECK; may be NULL) receives the system through cuzk_r1cs_adopt (canonical coefficient ids, densities, identity);
+ * z (WITNESS, CHECK without a caller's z; may be NULL) the malloc'd assignment [inputs | aux]. */
+cuzk_status cuzk_cs_finish(cuzk_cs *cs, cuzk_r1cs_t **shape, cuzk_fr_t **z, cuzk_errmsg *err);
+void cuzk_cs_free(cuzk_cs *cs);
+
+void cuzk_cs_get_counts(const cuzk_cs *cs, cuzk_cs_counts *out);
+static inline cuzk_status cuzk_cs_status(const cuzk_cs *cs) { return cs->status; }
+static inline bool cuzk_cs_builds_lc(const cuzk_cs *cs) { return (cs->flags & CUZK_CS_F_LC) != 0; }
+static inline bool cuzk_cs_has_values(const cuzk_cs *cs) { return (cs->flags & CUZK_CS_F_VALUES) != 0; }
+/* Records the first error, formatted as cuzk_fail does; later ones are ignored. */
+void cuzk_cs_fail(cuzk_cs *cs, cuzk_status s, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* The sticky error's detail ("" when none). */
+const char *cuzk_cs_errmsg(const cuzk_cs *cs);
+
+/* ---- namespaces (bellperson's cs.namespace(|| name)): kept in CHECK mode or for a watched row, else free -------- */
+void cuzk_cs_push_(cuzk_cs *cs, const char *name);
+void cuzk_cs_pushf_(cuzk_cs *cs, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void cuzk_cs_pop_(cuzk_cs *cs);
+static inline void cuzk_cs_push(cuzk_cs *cs, const char *name)
+{
+    if (cs->flags & CUZK_CS_F_NAMES) cuzk_cs_push_(cs, name);
+}
+/* The arguments are not evaluated unless namespaces are kept. */
+#define cuzk_cs_pushf(cs, ...) (((cs)->flags & CUZK_CS_F_NAMES) ? cuzk_cs_pushf_((cs), __VA_ARGS__) : (void)0)
+static inline void cuzk_cs_pop(cuzk_cs *cs)
+{
+    if (cs->flags & CUZK_CS_F_NAMES) cuzk_cs_pop_(cs);
+}
+/* The current path ("" when namespaces are not kept). */
+const char *cuzk_cs_path(const cuzk_cs *cs);
+/* Keeps namespaces (in any mode) to name row `row` when it is enforced: for a row that cuzk_r1cs_check reports
+ * unsatisfied, rerun the circuit in WITNESS mode with the row watched. Call before synthesis. cuzk_cs_watched: the
+ * row's path ("path/constraint name"), NULL until it is enforced (read it before cuzk_cs_finish). */
+cuzk_status cuzk_cs_watch_row(cuzk_cs *cs, uint64_t row);
+const char *cuzk_cs_watched(const cuzk_cs *cs);
+
+/* ---- allocation ------------------------------------------------------------------------------------------------- */
+void cuzk_cs_grow_(cuzk_cs *cs, bool input);
+
+/* cs.alloc(|| value): the next aux variable. value may be NULL outside WITNESS and CHECK. */
+static inline cuzk_var cuzk_cs_alloc(cuzk_cs *cs, const cuzk_fr_t *value)
+{
+    uint32_t j = cs->next_aux;
+    if (cs->flags & CUZK_CS_F_VALUES) {
+        if (j >= cs->aux_lim) cuzk_cs_grow_(cs, false);
+        if (j < cs->aux_lim) cs->aux_vals[j] = *value;
+    }
+    if (j < CUZK_VAR_AUX - 1) cs->next_aux = j + 1;
+    else cuzk_cs_fail(cs, CUZK_ERR_TOO_LARGE, "more than 2^31 aux variables");
+    return CUZK_VAR_AUX | j;
+}
+
+/* An aux variable holding 0 or 1 (one store, no field arithmetic). */
+static inline cuzk_var cuzk_cs_alloc_bool(cuzk_cs *cs, bool value)
+{
+    uint32_t j = cs->next_aux;
+    if (cs->flags & CUZK_CS_F_VALUES) {
+        if (j >= cs->aux_lim) cuzk_cs_grow_(cs, false);
+        if (j < cs->aux_lim) {
+            cuzk_fr_t *v = &cs->aux_vals[j];
+            for (int i = 0; i < CUZK_FR_LIMBS; i++) v->l[i] = value ? cs->one.l[i] : 0;
+        }
+    }
+    if (j < CUZK_VAR_AUX - 1) cs->next_aux = j + 1;
+    else cuzk_cs_fail(cs, CUZK_ERR_TOO_LARGE, "more than 2^31 aux variables");
+    return CUZK_VAR_AUX | j;
+}
+
+/* cs.alloc_input(|| value): the next input variable. */
+static inline cuzk_var cuzk_cs_alloc_input(cuzk_cs *cs, const cuzk_fr_t *value)
+{
+    uint32_t i = cs->next_input;
+    if (cs->flags & CUZK_CS_F_VALUES) {
+        if (i >= cs->in_lim) cuzk_cs_grow_(cs, true);
+        if (i < cs->in_lim) cs->in_vals[i] = *value;
+    }
+    if (i < CUZK_VAR_AUX - 1) cs->next_input = i + 1;
+    else cuzk_cs_fail(cs, CUZK_ERR_TOO_LARGE, "more than 2^31 inputs");
+    return i;
+}
+
+/* The value of a variable (WITNESS and CHECK; NULL otherwise or when out of range). */
+const cuzk_fr_t *cuzk_cs_value(const cuzk_cs *cs, cuzk_var v);
+
+/* ---- linear combinations and constraints ------------------------------------------------------------------------ */
+typedef struct {
+    cuzk_var var;
+    cuzk_fr_t coeff; /* Montgomery form */
+} cuzk_term;
+
+/* A growable list of terms in any order, repeats allowed (summed when the row is stored). Start one on the stack
+ * with CUZK_LC_ON(array) (it moves to the heap if it outgrows the array) or as CUZK_LC_EMPTY; cuzk_lc_free releases
+ * what moved to the heap. */
+typedef struct {
+    cuzk_term *t;
+    uint32_t n, cap;
+    bool heap;
+} cuzk_lc;
+#define CUZK_LC_ON(arr) ((cuzk_lc){(arr), 0, (uint32_t)(sizeof(arr) / sizeof((arr)[0])), false})
+#define CUZK_LC_EMPTY ((cuzk_lc){NULL, 0, 0, false})
+void cuzk_lc_free(cuzk_lc *lc);
+static inline void cuzk_lc_clear(cuzk_lc *lc) { lc->n = 0; }
+
+/* 2^k (k < 256), 1 and −1 in Montgomery form, for coefficients. */
+const cuzk_fr_t *cuzk_cs_pow2(unsigned k);
+const cuzk_fr_t *cuzk_cs_minus_one(void);
+
+/* lc += coeff·v (coeff NULL = 1); lc −= v; lc += coeff·other (coeff NULL = 1). cs takes an out-of-memory error. */
+void cuzk_lc_add(cuzk_cs *cs, cuzk_lc *lc, cuzk_var v, const cuzk_fr_t *coeff);
+void cuzk_lc_sub(cuzk_cs *cs, cuzk_lc *lc, cuzk_var v);
+void cuzk_lc_add_lc(cuzk_cs *cs, cuzk_lc *lc, const cuzk_lc *other, const cuzk_fr_t *coeff);
+
+void cuzk_cs_enforce_(cuzk_cs *cs, const char *name, const cuzk_lc *a, const cuzk_lc *b, const cuzk_lc *c);
+/* cs.enforce(|| name, a, b, c): the next row, (A·z)(B·z) = C·z. Without CUZK_CS_F_LC (WITNESS) only the row count
+ * moves and a, b, c are not read (they may be NULL): gadgets build them only when cuzk_cs_builds_lc(cs). */
+static inline void cuzk_cs_enforce(cuzk_cs *cs, const char *name, const cuzk_lc *a, const cuzk_lc *b, const cuzk_lc *c)
+{
+    if (cs->flags & (CUZK_CS_F_LC | CUZK_CS_F_NAMES)) cuzk_cs_enforce_(cs, name, a, b, c);
+    else cs->next_row++;
+}
+
+/* ---- independent blocks, synthesized in parallel ---------------------------------------------------------------- */
+/* A block fn synthesizes block number `block` into cs, a sub-cs that numbers its inputs, aux and rows exactly where
+ * sequential synthesis would: after everything cs's parent held, then after every earlier block. A block may use the
+ * parent's variables (handles made before the call) and its own; never another block's. It writes results for later
+ * sequential code only into its own slot of ctx. Its namespaces start at the parent's current path. */
+typedef void (*cuzk_cs_block_fn)(cuzk_cs *cs, void *ctx, uint64_t block);
+
+#define CUZK_CS_BLOCKS_UNIFORM 1u /* every block allocates and enforces what block 0 does */
+
+/* Synthesizes blocks 0 .. nblocks-1 on `threads` threads (0 = 1) and leaves cs exactly as calling fn(cs, ctx, 0),
+ * fn(cs, ctx, 1), ... in order would have (numbering, rows, values, the first unsatisfied row), for every thread
+ * count. counts (may be NULL) gives each block's counts (inputs, aux, rows and, where rows are built, non-zeros, all
+ * as allocated by the block; one entry with CUZK_CS_BLOCKS_UNIFORM, else nblocks); without it a counting pass
+ * runs first (block 0 only when uniform). A block that allocates or enforces other than its counts say fails with
+ * CUZK_ERR_MISMATCH. Every mode, COUNT included, runs each block once at its true numbers (plus the counting pass),
+ * so the handles blocks leave in ctx are the ones sequential synthesis would leave. */
+cuzk_status cuzk_cs_blocks(cuzk_cs *cs, uint64_t nblocks, cuzk_cs_block_fn fn, void *ctx, const cuzk_cs_counts *counts,
+                           unsigned flags, unsigned threads);
+/* What block `block` would allocate and enforce after cs's current contents (non-zeros included), cs unchanged: the
+ * counts to keep for later cuzk_cs_blocks calls in any mode. */
+cuzk_status cuzk_cs_count_block(cuzk_cs *cs, cuzk_cs_block_fn fn, void *ctx, uint64_t block, cuzk_cs_counts *out);
+
+/* ---- Boolean (bellpepper boolean.rs) ---------------------------------------------------------------------------- */
+enum { CUZK_BIT_CONST = 0, CUZK_BIT_IS = 1, CUZK_BIT_NOT = 2 };
+
+/* Boolean::Constant(val), Boolean::Is(var) or Boolean::Not(var). val is the Boolean's own value (for NOT, the
+ * negation of var's value). */
+typedef struct {
+    cuzk_var var;
+    uint8_t kind;
+    uint8_t val;
+} cuzk_bit;
+
+static inline cuzk_bit cuzk_bit_const(bool v)
+{
+    cuzk_bit b;
+    b.var = 0;
+    b.kind = CUZK_BIT_CONST;
+    b.val = (uint8_t)v;
+    return b;
+}
+/* Boolean::not: no constraint. */
+static inline cuzk_bit cuzk_bit_not(cuzk_bit b)
+{
+    b.kind = b.kind == CUZK_BIT_CONST ? CUZK_BIT_CONST : (uint8_t)(3 - b.kind);
+    b.val ^= 1;
+    return b;
+}
+static inline bool cuzk_bit_is_const(cuzk_bit b) { return b.kind == CUZK_BIT_CONST; }
+
+/* AllocatedBit::alloc: one aux, (1 − b)·b = 0. */
+cuzk_bit cuzk_bit_alloc(cuzk_cs *cs, bool value);
+/* AllocatedBit::alloc_conditionally: one aux, (1 − must_be_false − b)·b = 0 (must_be_false an allocated bit). */
+cuzk_bit cuzk_bit_alloc_conditionally(cuzk_cs *cs, bool value, cuzk_bit must_be_false);
+/* AllocatedBit::xor / and / and_not / nor on the variables of two allocated bits (kind IS; NOT is taken as its
+ * variable, as bellperson does with the AllocatedBit inside): one aux and one row each. */
+cuzk_bit cuzk_abit_xor(cuzk_cs *cs, cuzk_bit a, cuzk_bit b);
+cuzk_bit cuzk_abit_and(cuzk_cs *cs, cuzk_bit a, cuzk_bit b);
+cuzk_bit cuzk_abit_and_not(cuzk_cs *cs, cuzk_bit a, cuzk_bit b);
+cuzk_bit cuzk_abit_nor(cuzk_cs *cs, cuzk_bit a, cuzk_bit b);
+/* Boolean::xor / and / or / sha256_ch / sha256_maj with bellperson's constant folding and allocation order. */
+cuzk_bit cuzk_bit_xor(cuzk_cs *cs, cuzk_bit a, cuzk_bit b);
+cuzk_bit cuzk_bit_and(cuzk_cs *cs, cuzk_bit a, cuzk_bit b);
+cuzk_bit cuzk_bit_or(cuzk_cs *cs, cuzk_bit a, cuzk_bit b);
+cuzk_bit cuzk_bit_sha256_ch(cuzk_cs *cs, cuzk_bit a, cuzk_bit b, cuzk_bit c);
+cuzk_bit cuzk_bit_sha256_maj(cuzk_cs *cs, cuzk_bit a, cuzk_bit b, cuzk_bit c);
+/* Boolean::enforce_equal: one row 0·0 = a − b (none for two constants; unequal constants fail the cs). */
+void cuzk_bit_enforce_equal(cuzk_cs *cs, cuzk_bit a, cuzk_bit b);
+/* lc += Boolean::lc(ONE, coeff) (coeff NULL = 1): coeff·ONE for true, nothing for false, coeff·v, coeff·(ONE − v). */
+void cuzk_lc_add_bit(cuzk_cs *cs, cuzk_lc *lc, cuzk_bit b, const cuzk_fr_t *coeff);
+/* u64_into_boolean_vec_le: 64 allocated bits, least significant first. */
+void cuzk_bit_alloc_u64_le(cuzk_cs *cs, uint64_t value, cuzk_bit out[64]);
+/* bytes_into_boolean_vec (bits of each byte least significant first) / _be (most significant first): 8·n bits. */
+void cuzk_bit_alloc_bytes_le(cuzk_cs *cs, const uint8_t *bytes, size_t n, cuzk_bit *out);
+void cuzk_bit_alloc_bytes_be(cuzk_cs *cs, const uint8_t *bytes, size_t n, cuzk_bit *out);
+/* storage-proofs-core reverse_bit_numbering: pads bits to a whole number of bytes with constant false (n to
+ * ceil(n/8)·8; out must hold that many) and reverses the bits within each byte. Returns the padded length. */
+size_t cuzk_bit_reverse_bit_numbering(const cuzk_bit *bits, size_t n, cuzk_bit *out);
+
+/* ---- AllocatedNum (bellpepper num.rs) and storage-proofs-core constraint.rs / encode.rs -------------------------- */
+typedef struct {
+    cuzk_var var;
+    cuzk_fr_t val;
+} cuzk_num;
+
+#define CUZK_NUM_BITS 255u     /* Fr::NUM_BITS */
+#define CUZK_NUM_CAPACITY 254u /* Fr::CAPACITY */
+
+/* AllocatedNum::alloc / alloc_input (value may be NULL in SHAPE and COUNT modes: zero). No row. */
+cuzk_num cuzk_num_alloc(cuzk_cs *cs, const cuzk_fr_t *value);
+cuzk_num cuzk_num_alloc_input(cuzk_cs *cs, const cuzk_fr_t *value);
+/* AllocatedNum::inputize: a new input x, x·1 = n. */
+void cuzk_num_inputize(cuzk_cs *cs, cuzk_num n);
+/* AllocatedNum::add / mul / square: a new aux and one row ((a + b)·1 = c, a·b = c, a·a = c). */
+cuzk_num cuzk_num_add(cuzk_cs *cs, cuzk_num a, cuzk_num b);
+cuzk_num cuzk_num_mul(cuzk_cs *cs, cuzk_num a, cuzk_num b);
+cuzk_num cuzk_num_square(cuzk_cs *cs, cuzk_num a);
+/* AllocatedNum::assert_nonzero: an aux (the inverse; 0 for 0, which the row then rejects) and a·inv = 1. */
+void cuzk_num_assert_nonzero(cuzk_cs *cs, cuzk_num a);
+/* AllocatedNum::conditionally_reverse: (b, a) when cond, else (a, b); two aux and two rows. */
+void cuzk_num_conditionally_reverse(cuzk_cs *cs, cuzk_num a, cuzk_num b, cuzk_bit cond, cuzk_num *c, cuzk_num *d);
+/* AllocatedNum::to_bits_le: 255 allocated bits (least significant first) then 0·0 = Σ 2^i b_i − n (256 rows). */
+void cuzk_num_to_bits_le(cuzk_cs *cs, cuzk_num n, cuzk_bit out[CUZK_NUM_BITS]);
+/* AllocatedNum::to_bits_le_strict: bits constrained to a value below r (runs of ones of r − 1 and-ed). */
+void cuzk_num_to_bits_le_strict(cuzk_cs *cs, cuzk_num n, cuzk_bit out[CUZK_NUM_BITS]);
+/* constraint::equal: a·1 = b. */
+void cuzk_num_equal(cuzk_cs *cs, const char *name, cuzk_num a, cuzk_num b);
+/* constraint::sum: (a + b)·1 = sum; constraint::difference: (diff + b)·1 = a. */
+void cuzk_num_sum(cuzk_cs *cs, const char *name, cuzk_num a, cuzk_num b, cuzk_num sum);
+void cuzk_num_difference(cuzk_cs *cs, const char *name, cuzk_num a, cuzk_num b, cuzk_num diff);
+/* constraint::sub (= encode's decode with (value, key)): a new aux a − b, then difference. constraint::add and
+ * encode::encode are cuzk_num_add (the same row). */
+cuzk_num cuzk_num_sub(cuzk_cs *cs, cuzk_num a, cuzk_num b);
+
+/* bellpepper's Num: a value with its linear combination, for sums built before (or instead of) an allocation
+ * (neptune's Elt::Num). The combination is built only when cuzk_cs_builds_lc(cs); the value always. */
+typedef struct {
+    cuzk_fr_t val;
+    cuzk_lc lc;
+} cuzk_lcnum;
+void cuzk_lcnum_init(cuzk_lcnum *n); /* Num::zero */
+void cuzk_lcnum_free(cuzk_lcnum *n);
+/* n += k·x (k NULL = 1), n += k·ONE, n += Boolean::lc(ONE, k) (add_bool_with_coeff), n += k·other. */
+void cuzk_lcnum_add_num(cuzk_cs *cs, cuzk_lcnum *n, cuzk_num x, const cuzk_fr_t *k);
+void cuzk_lcnum_add_const(cuzk_cs *cs, cuzk_lcnum *n, const cuzk_fr_t *k);
+void cuzk_lcnum_add_bit(cuzk_cs *cs, cuzk_lcnum *n, cuzk_bit b, const cuzk_fr_t *k);
+void cuzk_lcnum_add(cuzk_cs *cs, cuzk_lcnum *n, const cuzk_lcnum *other, const cuzk_fr_t *k);
+/* Num::scale: n *= k. */
+void cuzk_lcnum_scale(cuzk_cs *cs, cuzk_lcnum *n, const cuzk_fr_t *k);
+/* A new aux holding n's value and, when enforce, the row n·1 = x (neptune's ensure_allocated). */
+cuzk_num cuzk_lcnum_alloc(cuzk_cs *cs, const cuzk_lcnum *n, bool enforce);
+
+/* ---- multipack (bellperson multipack.rs) ------------------------------------------------------------------------- */
+/* pack_bits: the first min(n, 254) bits as Σ 2^i b_i: a new aux and one row (Σ…)·1 = x. */
+cuzk_num cuzk_multipack_pack_bits(cuzk_cs *cs, const cuzk_bit *bits, size_t n);
+/* pack_into_inputs: per chunk of 254 bits an input x and (Σ…)·1 = x. */
+void cuzk_multipack_pack_into_inputs(cuzk_cs *cs, const cuzk_bit *bits, size_t n);
+/* compute_multipacking: the values pack_into_inputs exposes, ceil(n/254) of them into out; returns the count. */
+size_t cuzk_multipack_compute(const bool *bits, size_t n, cuzk_fr_t *out);
+/* bytes_to_bits (most significant bit of each byte first) and bytes_to_bits_le: 8·n bools. */
+void cuzk_multipack_bytes_to_bits(const uint8_t *bytes, size_t n, bool *bits);
+void cuzk_multipack_bytes_to_bits_le(const uint8_t *bytes, size_t n, bool *bits);
+
+/* ---- UInt32 and MultiEq (bellperson uint32.rs, multieq.rs) ------------------------------------------------------- */
+typedef struct {
+    cuzk_bit b[32]; /* least significant first */
+    uint32_t val;
+} cuzk_u32;
+
+/* MultiEq: equalities of at most 253 bits each packed into shared rows lhs·1 = rhs, each new one shifted by 2^bits
+ * used; a row is emitted when the next one would reach 254 bits, and by cuzk_multieq_finish (bellperson's Drop). */
+typedef struct {
+    cuzk_cs *cs;
+    unsigned bits_used;
+    uint64_t ops;
+    cuzk_lc lhs, rhs;
+} cuzk_multieq;
+void cuzk_multieq_init(cuzk_multieq *me, cuzk_cs *cs);
+void cuzk_multieq_enforce_equal(cuzk_multieq *me, unsigned num_bits, const cuzk_lc *lhs, const cuzk_lc *rhs);
+void cuzk_multieq_finish(cuzk_multieq *me);
+
+void cuzk_u32_const(uint32_t v, cuzk_u32 *out);
+/* UInt32::alloc: 32 allocated bits. */
+void cuzk_u32_alloc(cuzk_cs *cs, uint32_t v, cuzk_u32 *out);
+/* from_bits (least significant first) / from_bits_be; into_bits / into_bits_be (32 bits out). */
+void cuzk_u32_from_bits(const cuzk_bit bits[32], cuzk_u32 *out);
+void cuzk_u32_from_bits_be(const cuzk_bit bits[32], cuzk_u32 *out);
+void cuzk_u32_into_bits_be(const cuzk_u32 *a, cuzk_bit out[32]);
+/* rotr / shr: no constraint. In these and the functions below, out may be an operand. */
+void cuzk_u32_rotr(const cuzk_u32 *a, unsigned by, cuzk_u32 *out);
+void cuzk_u32_shr(const cuzk_u32 *a, unsigned by, cuzk_u32 *out);
+/* xor, sha256_maj, sha256_ch bit by bit (Boolean's folding). out may alias an operand. */
+void cuzk_u32_xor(cuzk_cs *cs, const cuzk_u32 *a, const cuzk_u32 *b, cuzk_u32 *out);
+void cuzk_u32_sha256_maj(cuzk_cs *cs, const cuzk_u32 *a, const cuzk_u32 *b, const cuzk_u32 *c, cuzk_u32 *out);
+void cuzk_u32_sha256_ch(cuzk_cs *cs, const cuzk_u32 *a, const cuzk_u32 *b, const cuzk_u32 *c, cuzk_u32 *out);
+/* addmany of 2..10 operands: a constant when every bit is, else bitlen(n·(2^32 − 1)) allocated result bits and the
+ * equality deferred into me. */
+void cuzk_u32_addmany(cuzk_cs *cs, cuzk_multieq *me, const cuzk_u32 *ops, size_t n, cuzk_u32 *out);
+
+/* ---- UInt64 (storage-proofs-core uint64.rs) ---------------------------------------------------------------------- */
+typedef struct {
+    cuzk_bit b[64]; /* least significant first */
+    uint64_t val;
+} cuzk_u64;
+void cuzk_u64_const(uint64_t v, cuzk_u64 *out);
+/* UInt64::alloc: 64 allocated bits. */
+void cuzk_u64_alloc(cuzk_cs *cs, uint64_t v, cuzk_u64 *out);
+/* pack_into_input: its 64 bits as one input (one row). */
+void cuzk_u64_pack_into_input(cuzk_cs *cs, const cuzk_u64 *a);
+void cuzk_u64_from_bits(const cuzk_bit bits[64], cuzk_u64 *out);
+void cuzk_u64_from_bits_be(const cuzk_bit bits[64], cuzk_u64 *out);
+void cuzk_u64_to_bits_be(const cuzk_u64 *a, cuzk_bit out[64]);
+
+/* ---- SHA-256 (bellperson sha256.rs) and filecoin-hashers' Sha256Function circuits -------------------------------- */
+/* sha256_compression_function: 512 message bits (most significant bit of each word first) into the state cur; out
+ * may be cur. */
+void cuzk_sha256_gadget_compression(cuzk_cs *cs, const cuzk_bit in[512], const cuzk_u32 cur[8], cuzk_u32 out[8]);
+void cuzk_sha256_gadget_iv(cuzk_u32 iv[8]);
+/* sha256_block_no_padding: one compression from the IV; out 256 bits, big-endian. */
+void cuzk_sha256_gadget_block_no_padding(cuzk_cs *cs, const cuzk_bit in[512], cuzk_bit out[256]);
+/* sha256: the padded message (nbits a multiple of 8) block by block; out 256 bits, big-endian. */
+void cuzk_sha256_gadget(cuzk_cs *cs, const cuzk_bit *in, size_t nbits, cuzk_bit out[256]);
+/* Sha256Function::hash_circuit: sha256 of bits, the digest's bits reordered little-endian within each byte, the first
+ * 254 packed (pack_bits). */
+cuzk_num cuzk_sha256_gadget_hash_bits(cuzk_cs *cs, const cuzk_bit *bits, size_t nbits);
+/* hash_leaf_bits_circuit: each side padded to whole bytes and reverse_bit_numbering'd, then hash_bits. */
+cuzk_num cuzk_sha256_gadget_hash_leaf_bits(cuzk_cs *cs, const cuzk_bit *left, size_t nl, const cuzk_bit *right,
+                                           size_t nr);
+/* hash2_circuit and hash_leaf_circuit (the same rows): to_bits_le of a, then of b, then hash_leaf_bits. */
+cuzk_num cuzk_sha256_gadget_hash2(cuzk_cs *cs, cuzk_num a, cuzk_num b);
+/* hash_multi_leaf_circuit: to_bits_le of every leaf in order, then as hash2 (height unused). */
+cuzk_num cuzk_sha256_gadget_hash_multi_leaf(cuzk_cs *cs, const cuzk_num *leaves, size_t n);
+
+/* ---- insertion (storage-proofs-core insertion.rs) ---------------------------------------------------------------- */
+/* pick: a new aux c = cond ? a : b, (b − a)·cond = b − c. */
+cuzk_num cuzk_insert_pick(cuzk_cs *cs, cuzk_bit cond, cuzk_num a, cuzk_num b);
+/* insert: element placed after elements[index − 1], index given by nbits bits (least significant first); n + 1 =
+ * 2^nbits results in out. 2, 4, 8 use insert_2 / insert_4 / insert_8 (2 / 8 / 22 rows; insert_8 needs allocated
+ * bits b0, b1), other sizes the general selection (size·(size − 1) rows). */
+void cuzk_insert(cuzk_cs *cs, cuzk_num element, const cuzk_bit *bits, unsigned nbits, const cuzk_num *elements,
+                 cuzk_num *out);
+/* select: from[index] over 2^nbits candidates, 2^nbits − 1 picks. */
+cuzk_num cuzk_insert_select(cuzk_cs *cs, const cuzk_num *from, const cuzk_bit *bits, unsigned nbits);
+
+/* ---- Merkle inclusion (storage-proofs-core por.rs) --------------------------------------------------------------- */
+/* The hash hook: the node over `arity` children (in order), as the tree's Hasher::hash_multi_leaf_circuit does.
+ * height is the level within its sub-path (por.rs passes its loop index). cuzk_sha256_gadget_por_hash is the binary
+ * SHA-256 tree's (any arity); a Poseidon hook takes its constants through ctx. */
+typedef cuzk_num (*cuzk_por_hash_fn)(cuzk_cs *cs, void *ctx, const cuzk_num *children, unsigned arity,
+                                     unsigned height);
+cuzk_num cuzk_sha256_gadget_por_hash(cuzk_cs *cs, void *ctx, const cuzk_num *children, unsigned arity,
+                                     unsigned height);
+
+/* A tree's shape (MerkleTreeTrait's Arity, SubTreeArity, TopTreeArity; 0 = none) and hash. base_levels is the base
+ * path's length: log_base_arity(leaves per base tree). */
+typedef struct {
+    unsigned base_arity, sub_arity, top_arity;
+    unsigned base_levels;
+    cuzk_por_hash_fn hash;
+    void *hash_ctx;
+} cuzk_por_tree;
+
+/* Levels in all, challenge bits (Σ log2 arity) and sibling values (Σ arity − 1) of a path. */
+unsigned cuzk_por_levels(const cuzk_por_tree *t);
+unsigned cuzk_por_challenge_bits(const cuzk_por_tree *t);
+unsigned cuzk_por_siblings(const cuzk_por_tree *t);
+
+/* variables::Root: a number already allocated (Var) or a value to allocate where the gadget first needs it (Val). */
+typedef struct {
+    cuzk_num num; /* Val: only num.val is read */
+    bool is_var;
+} cuzk_por_root;
+
+/* PoRCircuit::synthesize: value (namespace "value"), then per level of base, sub and top: index bits (from
+ * challenge), the siblings (cuzk_por_siblings values in path order), insert, hash; then pack_into_inputs of the
+ * challenge bits ("path"), root ("root_value"), root == computed, and unless private, root made an input. */
+void cuzk_por_circuit(cuzk_cs *cs, const cuzk_por_tree *t, cuzk_por_root value, uint64_t challenge,
+                      const cuzk_fr_t *siblings, cuzk_por_root root, bool private_root);
+/* por_no_challenge_input: challenge bits (allocated, least significant first) and sibling numbers given; insert and
+ * hash per level; then computed·1 = root. */
+void cuzk_por_no_challenge_input(cuzk_cs *cs, const cuzk_por_tree *t, const cuzk_bit *challenge_bits, cuzk_num leaf,
+                                 const cuzk_num *siblings, cuzk_num root);
 
 #ifdef __cplusplus
 }

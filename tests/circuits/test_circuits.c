@@ -6,6 +6,7 @@
 
 #include "cuzk/circuits.h"
 #include "testutil.h"
+#include "circ_test.h"
 
 static void test_satisfied_at_several_sizes(void **state)
 {
@@ -234,9 +235,8 @@ static void test_adopt(void **state)
     }
 }
 
-int main(void)
+int test_group_synthetic(void)
 {
-    test_seed_init();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_satisfied_at_several_sizes), cmocka_unit_test(test_deterministic), cmocka_unit_test(test_witness_seed),
         cmocka_unit_test(test_canonical_against_builder),  cmocka_unit_test(test_statistics),
