@@ -350,9 +350,36 @@ static cuzk_status jarray(jp *j, uint32_t n, const char *what, jelem_fn fn, void
     return CUZK_OK;
 }
 
+/* The common compact form "[12,0,255,...]" read straight from the window; false (nothing consumed) for anything
+ * else, which the general path then reads or reports. Most of a C1 document is such arrays. */
+static bool jnode_fast(jp *j, uint8_t out[32])
+{
+    const uint8_t *p = j->s->p;
+    if (j->s->end - p < 32 * 4 + 1 || *p++ != '[') return false;
+    for (int i = 0; i < 32; i++) {
+        unsigned v = (unsigned)*p - '0', d;
+        if (v > 9) return false;
+        p++;
+        if (v != 0 && (d = (unsigned)*p - '0') <= 9) {
+            v = v * 10 + d, p++;
+            if ((d = (unsigned)*p - '0') <= 9) v = v * 10 + d, p++;
+        }
+        if (v > 255 || *p != (i == 31 ? ']' : ',')) return false;
+        out[i] = (uint8_t)v;
+        p++;
+    }
+    j->s->p = p;
+    return true;
+}
+
 /* A node: [b0, ..., b31], bytes 0..255. */
 static cuzk_status jnode(jp *j, uint8_t out[32], bool canonical)
 {
+    if (jws(j) == '[' && jnode_fast(j, out)) {
+        if (canonical && !fil_canonical(out))
+            return jfail(j, CUZK_ERR_NOT_CANONICAL, "field element is not below r (top byte 0x%02x)", out[31]);
+        return CUZK_OK;
+    }
     cuzk_status st = jchar(j, '[', "'[' (a 32-byte array)");
     if (st != CUZK_OK) return st;
     bool first = true;
