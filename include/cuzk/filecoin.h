@@ -14,8 +14,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cuzk/base.h"
 #include "cuzk/ff.h"
-#include "cuzk/status.h"
 
 #ifdef __cplusplus
 extern "C" {

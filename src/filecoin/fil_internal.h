@@ -51,8 +51,7 @@ cuzk_status cuzk_fil_path_fail(cuzk_errmsg *err, const fil_path *p, cuzk_status 
 static inline bool fil_canonical(const uint8_t b[32])
 {
     for (int i = CUZK_FR_LIMBS - 1; i >= 0; i--) {
-        uint64_t v;
-        memcpy(&v, b + 8 * i, 8);
+        uint64_t v = cuzk_load_le64(b + 8 * i);
         if (v != CUZK_FR_MODULUS[i]) return v < CUZK_FR_MODULUS[i];
     }
     return false;
@@ -71,7 +70,7 @@ cuzk_status cuzk_fil_bin_truncated(fil_bin *b, size_t need);
 static inline cuzk_status fil_bin_u64(fil_bin *b, uint64_t *v)
 {
     if ((size_t)(b->end - b->p) < 8) return cuzk_fil_bin_truncated(b, 8);
-    memcpy(v, b->p, 8);
+    *v = cuzk_load_le64(b->p);
     b->p += 8;
     return CUZK_OK;
 }
@@ -79,7 +78,7 @@ static inline cuzk_status fil_bin_u64(fil_bin *b, uint64_t *v)
 static inline cuzk_status fil_bin_u32(fil_bin *b, uint32_t *v)
 {
     if ((size_t)(b->end - b->p) < 4) return cuzk_fil_bin_truncated(b, 4);
-    memcpy(v, b->p, 4);
+    *v = cuzk_load_le32(b->p);
     b->p += 4;
     return CUZK_OK;
 }
@@ -121,8 +120,19 @@ static inline void fil_put(fil_bout *o, const void *src, size_t n)
     o->len += n;
 }
 
-static inline void fil_put_u64(fil_bout *o, uint64_t v) { fil_put(o, &v, 8); }
-static inline void fil_put_u32(fil_bout *o, uint32_t v) { fil_put(o, &v, 4); }
+static inline void fil_put_u64(fil_bout *o, uint64_t v)
+{
+    uint8_t b[8];
+    cuzk_store_le64(b, v);
+    fil_put(o, b, 8);
+}
+
+static inline void fil_put_u32(fil_bout *o, uint32_t v)
+{
+    uint8_t b[4];
+    cuzk_store_le32(b, v);
+    fil_put(o, b, 4);
+}
 
 void cuzk_fil_put_merkle(fil_bout *o, const cuzk_fil_shape *s, const cuzk_fil_merkle_proof *m);
 /* Bytes of a MerkleProof of shape s in bincode. */

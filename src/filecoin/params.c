@@ -3,15 +3,12 @@
  * bits (what filecoin-proofs' paramfetch and parameter_cache verify). Files are mapped and hashed in large steps,
  * dropping the pages behind the hash, so checking a 57 GiB file keeps little resident. */
 #include <errno.h>
-#include <fcntl.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <openssl/evp.h>
 
@@ -39,47 +36,27 @@ const char *cuzk_fil_params_default_dir(void)
 
 cuzk_status cuzk_fil_file_digest(const char *path, char hex[33], uint64_t *bytes, cuzk_errmsg *err)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return cuzk_fail(err, CUZK_ERR_IO, "%s: %s", path, strerror(errno));
-    struct stat st;
-    if (fstat(fd, &st) != 0) {
-        int e = errno;
-        close(fd);
-        return cuzk_fail(err, CUZK_ERR_IO, "%s: %s", path, strerror(e));
-    }
-    if (!S_ISREG(st.st_mode)) {
-        close(fd);
-        return cuzk_fail(err, CUZK_ERR_IO, "%s: not a regular file", path);
-    }
-    uint64_t size = (uint64_t)st.st_size;
     const uint8_t *map = NULL;
-    if (size > 0) {
-        map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
-        if (map == MAP_FAILED) {
-            int e = errno;
-            close(fd);
-            return cuzk_fail(err, CUZK_ERR_IO, "%s: mmap: %s", path, strerror(e));
-        }
-        madvise((void *)map, size, MADV_SEQUENTIAL);
-    }
-    close(fd);
-    cuzk_status s = CUZK_OK;
+    size_t size = 0;
+    cuzk_status s = cuzk_map_file(path, &map, &size, err);
+    if (s != CUZK_OK) return s;
+    if (map != NULL) madvise((void *)map, size, MADV_SEQUENTIAL);
     uint8_t md[64];
     unsigned mdlen = 0;
     EVP_MD_CTX *ctx = EVP_MD_CTX_new();
     if (ctx == NULL || !EVP_DigestInit_ex(ctx, EVP_blake2b512(), NULL)) {
         s = cuzk_fail(err, CUZK_ERR_UNSUPPORTED, "BLAKE2b-512 is not available from OpenSSL");
     } else {
-        for (uint64_t off = 0; off < size && s == CUZK_OK; off += DIGEST_STEP) {
-            size_t n = size - off < DIGEST_STEP ? (size_t)(size - off) : DIGEST_STEP;
+        for (size_t off = 0; off < size && s == CUZK_OK; off += DIGEST_STEP) {
+            size_t n = size - off < DIGEST_STEP ? size - off : DIGEST_STEP;
             if (!EVP_DigestUpdate(ctx, map + off, n)) s = cuzk_fail(err, CUZK_ERR_IO, "%s: digest failed", path);
-            madvise((void *)(map + off), n, MADV_DONTNEED);
+            madvise((void *)(map + off), n, MADV_DONTNEED); /* the pages stay in the page cache, not in this process */
         }
         if (s == CUZK_OK && (!EVP_DigestFinal_ex(ctx, md, &mdlen) || mdlen != 64))
             s = cuzk_fail(err, CUZK_ERR_IO, "%s: digest failed", path);
     }
     EVP_MD_CTX_free(ctx);
-    if (map != NULL) munmap((void *)map, size);
+    cuzk_unmap_file(map, size);
     if (s != CUZK_OK) return s;
     for (int i = 0; i < 16; i++) snprintf(hex + 2 * i, 3, "%02x", md[i]);
     if (bytes != NULL) *bytes = size;
@@ -117,14 +94,14 @@ typedef struct {
     const cuzk_fil_param *const *list;
     cuzk_fil_param_result *out;
     size_t n;
-    atomic_size_t next;
+    atomic_size_t next; /* files go to whichever worker is free: their sizes differ by 10^7 */
 } check_job;
 
-static void *check_worker(void *arg)
+static void check_worker(void *arg, unsigned id)
 {
+    (void)id;
     check_job *j = arg;
     for (size_t i; (i = atomic_fetch_add(&j->next, 1)) < j->n;) check_one(j->dir, j->list[i], &j->out[i]);
-    return NULL;
 }
 
 /* Checks list[0..n) into out[0..n) with up to `threads` files at once. */
@@ -135,13 +112,7 @@ static cuzk_status check_files(const char *dir, const cuzk_fil_param *const *lis
         return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "no directory or result array");
     check_job j = {dir, list, out, n, 0};
     if (threads > n) threads = (unsigned)n;
-    if (threads > 64) threads = 64;
-    pthread_t tid[64];
-    unsigned started = 0;
-    for (; started + 1 < threads; started++)
-        if (pthread_create(&tid[started], NULL, check_worker, &j) != 0) break;
-    check_worker(&j);
-    for (unsigned t = 0; t < started; t++) pthread_join(tid[t], NULL);
+    cuzk_par_run(threads, check_worker, &j);
     return CUZK_OK;
 }
 

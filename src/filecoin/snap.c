@@ -13,13 +13,6 @@ static cuzk_status need_update(const cuzk_fil_proof *p, cuzk_errmsg *err)
     return CUZK_OK;
 }
 
-static unsigned log2u(uint64_t v)
-{
-    unsigned l = 0;
-    while (v > 1) v >>= 1, l++;
-    return l;
-}
-
 size_t cuzk_fil_snap_partition_bytes(const cuzk_fil_proof *p)
 {
     if (p == NULL || p->cls != CUZK_FIL_CLASS_UPDATE) return 0;
@@ -132,8 +125,9 @@ cuzk_status cuzk_fil_snap_partition_check(const cuzk_fil_proof *p, const cuzk_fi
         return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "partition %u of %s, which has %u", k, p->name, p->partitions);
     if (s->challenges != p->challenges || s->challenges == 0)
         return cuzk_fail(err, CUZK_ERR_MISMATCH, "%u challenges, %s needs %u", s->challenges, p->name, p->challenges);
-    /* challenges of partition k carry k in their high bits (storage-proofs-update challenges.rs) */
-    unsigned random_bits = log2u(p->nodes) - log2u(p->partitions);
+    /* challenges of partition k carry k in their high bits (storage-proofs-update challenges.rs); nodes and partitions
+     * are powers of two */
+    unsigned random_bits = cuzk_log2_ceil(p->nodes) - cuzk_log2_ceil(p->partitions);
     for (uint32_t i = 0; i < s->challenges; i++) {
         const cuzk_fil_snap_challenge *c = &s->c[i];
         if (c->r_old.leaf_index >> random_bits != k)
@@ -171,7 +165,7 @@ cuzk_status cuzk_fil_snap_k_and_h_select(const cuzk_fil_proof *p, uint32_t k, ui
     if (pos < 0)
         return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "h %u is not one of %s's {%u, %u, %u, %u, %u, %u}", h, p->name,
                          hs[0], hs[1], hs[2], hs[3], hs[4], hs[5]);
-    *out = (uint64_t)k | (1ULL << pos) << log2u(p->partitions);
+    *out = (uint64_t)k | (1ULL << pos) << cuzk_log2_ceil(p->partitions);
     return CUZK_OK;
 }
 

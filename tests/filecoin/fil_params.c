@@ -52,7 +52,7 @@ static void test_digest_known(void **state)
     assert_int_equal(cuzk_fil_file_digest(path, hex, &bytes, &err), CUZK_ERR_IO);
     assert_true(fil_test_has(err.msg, "No such file"));
     assert_int_equal(cuzk_fil_file_digest(dir, hex, &bytes, &err), CUZK_ERR_IO);
-    assert_true(fil_test_has(err.msg, "not a regular file"));
+    assert_true(fil_test_has(err.msg, "not a readable regular file"));
     fil_test_rmtree(dir);
 }
 
@@ -114,7 +114,7 @@ static void test_check_list(void **state)
         assert_string_equal(r[0].digest, da);
         assert_int_equal(r[0].bytes, sizeof a);
         assert_string_not_equal(r[2].digest, db);
-        assert_true(fil_test_has(r[4].detail, "not a regular file"));
+        assert_true(fil_test_has(r[4].detail, "not a readable regular file"));
     }
     fil_test_rmtree(dir);
 }

@@ -98,13 +98,13 @@ static void bench_post(void)
     uint8_t *buf = malloc(n);
     if (buf == NULL || cuzk_fil_post_sector_encode(p, &s, buf, n, &wl, NULL) != CUZK_OK) return;
     int reps = 200;
-    double t0 = bench_now_ns();
+    double t0 = (double)cuzk_now_ns();
     for (int r = 0; r < reps; r++) {
         cuzk_fil_post_sector d;
         if (cuzk_fil_post_sector_decode(p, buf, n, &d, NULL) != CUZK_OK) return;
         cuzk_fil_post_sector_free(&d);
     }
-    bench_report("fil_post_decode", n, 1, (bench_now_ns() - t0) / reps / 1e3, "us");
+    bench_report("fil_post_decode", n, 1, ((double)cuzk_now_ns() - t0) / reps / 1e3, "us");
     free(buf);
     free(s.mem);
 
@@ -117,9 +117,9 @@ static void bench_post(void)
         sec[i].sector_id = 1000 + i;
         rand_node(sec[i].comm_r);
     }
-    t0 = bench_now_ns();
+    t0 = (double)cuzk_now_ns();
     cuzk_status st = cuzk_fil_post_public_inputs(p, rand, sec, p->post_sectors, 0, in, NULL);
-    if (st == CUZK_OK) bench_report("fil_post_public_inputs", ni, 1, (bench_now_ns() - t0) / 1e6, "ms");
+    if (st == CUZK_OK) bench_report("fil_post_public_inputs", ni, 1, ((double)cuzk_now_ns() - t0) / 1e6, "ms");
     free(in);
     free(sec);
 }
@@ -152,13 +152,13 @@ static void bench_snap(void)
     uint8_t *buf = malloc(n);
     if (buf == NULL || cuzk_fil_snap_partition_encode(p, &s, buf, n, &wl, NULL) != CUZK_OK) return;
     int reps = 20;
-    double t0 = bench_now_ns();
+    double t0 = (double)cuzk_now_ns();
     for (int r = 0; r < reps; r++) {
         cuzk_fil_snap_partition d;
         if (cuzk_fil_snap_partition_decode(p, buf, n, &d, NULL) != CUZK_OK) return;
         cuzk_fil_snap_partition_free(&d);
     }
-    bench_report("fil_snap_decode", n, 1, (bench_now_ns() - t0) / reps / 1e3, "us");
+    bench_report("fil_snap_decode", n, 1, ((double)cuzk_now_ns() - t0) / reps / 1e3, "us");
     free(buf);
     free(s.mem);
 }
@@ -181,9 +181,9 @@ static void bench_c1(void)
     pid_t pid = fork();
     if (pid == 0) {
         cuzk_fil_c1 c;
-        double t0 = bench_now_ns();
+        double t0 = (double)cuzk_now_ns();
         if (cuzk_fil_c1_random(p, 42, &c, &err) != CUZK_OK) _exit(1);
-        double ms = (bench_now_ns() - t0) / 1e6;
+        double ms = ((double)cuzk_now_ns() - t0) / 1e6;
         FILE *f = fopen(path, "wb");
         if (f == NULL || cuzk_fil_c1_write_json(&c, true, f, &err) != CUZK_OK) _exit(1);
         fclose(f);
@@ -207,13 +207,13 @@ static void bench_c1(void)
     uint64_t rss0 = proc_status_kb("VmRSS:");
     bool reset = reset_peak();
     cuzk_fil_c1 c;
-    double t0 = bench_now_ns();
+    double t0 = (double)cuzk_now_ns();
     if (cuzk_fil_c1_parse_file(path, &c, &err) != CUZK_OK) {
         fprintf(stderr, "fil_c1: %s\n", err.msg);
         unlink(path);
         return;
     }
-    double ms = (bench_now_ns() - t0) / 1e6;
+    double ms = ((double)cuzk_now_ns() - t0) / 1e6;
     uint64_t hwm = proc_status_kb("VmHWM:");
     bench_report("fil_c1_parse_file", p->sector_size, 1, ms, "ms");
     bench_report("fil_c1_result_mb", p->sector_size, 1, (double)c.mem_bytes / 1e6, "MB");
@@ -223,9 +223,9 @@ static void bench_c1(void)
     uint8_t *bin = malloc(n);
     if (bin != NULL && cuzk_fil_c1_encode_bincode(&c, CUZK_FIL_C1_BIN_SUPRASEAL, bin, n, &wl, NULL) == CUZK_OK) {
         cuzk_fil_c1 d;
-        t0 = bench_now_ns();
+        t0 = (double)cuzk_now_ns();
         if (cuzk_fil_c1_decode_bincode(bin, n, CUZK_FIL_C1_BIN_SUPRASEAL, p, &d, NULL) == CUZK_OK) {
-            bench_report("fil_c1_bincode_decode", n, 1, (bench_now_ns() - t0) / 1e6, "ms");
+            bench_report("fil_c1_bincode_decode", n, 1, ((double)cuzk_now_ns() - t0) / 1e6, "ms");
             cuzk_fil_c1_free(&d);
         }
     }
@@ -235,9 +235,9 @@ static void bench_c1(void)
     FILE *f = fopen(path, "rb");
     uint8_t *doc = malloc((size_t)st.st_size);
     if (f != NULL && doc != NULL && fread(doc, 1, (size_t)st.st_size, f) == (size_t)st.st_size) {
-        t0 = bench_now_ns();
+        t0 = (double)cuzk_now_ns();
         if (cuzk_fil_c1_parse(doc, (size_t)st.st_size, &c, NULL) == CUZK_OK) {
-            bench_report("fil_c1_parse_buffer", p->sector_size, 1, (bench_now_ns() - t0) / 1e6, "ms");
+            bench_report("fil_c1_parse_buffer", p->sector_size, 1, ((double)cuzk_now_ns() - t0) / 1e6, "ms");
             cuzk_fil_c1_free(&c);
         }
     }
