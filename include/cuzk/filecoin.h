@@ -68,7 +68,7 @@ typedef struct {
 typedef struct {
     cuzk_fil_class cls;
     uint32_t id;              /* the registered_proof number of the request (go-state-types abi) */
-    const char *name;         /* rust-filecoin-proofs-api's variant: "StackedDrg32GiBV1_1", "StackedDrgWindow32GiBV1_2" */
+    const char *name;         /* the Rust API's variant: "StackedDrg32GiBV1_1", "StackedDrgWindow32GiBV1_2" */
     cuzk_fil_kind kind;
     cuzk_fil_api api;
     uint64_t sector_size;     /* bytes */
@@ -216,8 +216,9 @@ typedef struct {
 static inline const cuzk_fil_node *cuzk_fil_merkle_level(const cuzk_fil_merkle_proof *m, const cuzk_fil_shape *s,
                                                          unsigned level)
 {
-    unsigned off = level < s->base_levels ? level * (s->base - 1u)
-                                          : s->base_levels * (s->base - 1u) + (level > s->base_levels ? s->sub - 1u : 0);
+    unsigned off = level < s->base_levels
+                       ? level * (s->base - 1u)
+                       : s->base_levels * (s->base - 1u) + (level > s->base_levels ? s->sub - 1u : 0);
     return m->siblings + off;
 }
 

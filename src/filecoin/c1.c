@@ -28,7 +28,8 @@ uint32_t cuzk_fil_c1_max_partitions(const cuzk_fil_proof *geom)
     uint32_t m = 0;
     for (size_t i = 0; i < cuzk_fil_proof_count(); i++) {
         const cuzk_fil_proof *p = cuzk_fil_proof_at(i);
-        if (p->cls == CUZK_FIL_CLASS_SEAL && p->sector_size == geom->sector_size && p->partitions > m) m = p->partitions;
+        if (p->cls == CUZK_FIL_CLASS_SEAL && p->sector_size == geom->sector_size && p->partitions > m)
+            m = p->partitions;
     }
     return m;
 }
@@ -90,8 +91,9 @@ cuzk_status cuzk_fil_c1_check_challenge(const cuzk_fil_proof *geom, cuzk_fil_por
                                   "comm_r_last_proof opens node %llu, comm_d_proofs node %llu",
                                   (unsigned long long)c->comm_r_last.leaf_index, (unsigned long long)node);
     if (c->c_x.index != node)
-        return cuzk_fil_path_fail(err, p, CUZK_ERR_MISMATCH, "replica_column_proofs.c_x is column %u, the challenge is node %llu",
-                                  c->c_x.index, (unsigned long long)node);
+        return cuzk_fil_path_fail(err, p, CUZK_ERR_MISMATCH,
+                                  "replica_column_proofs.c_x is column %u, the challenge is node %llu", c->c_x.index,
+                                  (unsigned long long)node);
     (void)geom; /* leaf_index < nodes was checked with each path */
     c->node = node;
     return CUZK_OK;
@@ -115,7 +117,8 @@ cuzk_status cuzk_fil_c1b_finish(fil_c1b *b, cuzk_fil_c1 *out, cuzk_errmsg *err)
     }
     for (size_t i = 0; st == CUZK_OK && i < b->n; i++) {
         const cuzk_fil_porep_challenge *c = &b->c[i];
-        if (memcmp(c->comm_d.root, out->comm_d, 32) != 0) st = root_fail(err, i, p->challenges, "comm_d_proofs", "comm_d");
+        if (memcmp(c->comm_d.root, out->comm_d, 32) != 0)
+            st = root_fail(err, i, p->challenges, "comm_d_proofs", "comm_d");
         else if (memcmp(c->comm_r_last.root, b->c[0].comm_r_last.root, 32) != 0)
             st = root_fail(err, i, p->challenges, "comm_r_last_proof", "the first challenge's (comm_r_last)");
         for (unsigned k = 0; st == CUZK_OK && k < NCOLUMNS; k++)
@@ -263,17 +266,19 @@ static cuzk_status bin_c1(fil_bin *b, cuzk_fil_c1_bin_form form, const cuzk_fil_
         fil_push(&b->path, "registered_proof", -1);
         if ((st = fil_bin_u32(b, &tag)) != CUZK_OK) return st;
         const cuzk_fil_proof *q = cuzk_fil_proof_find(CUZK_FIL_CLASS_SEAL, tag);
-        if (q == NULL) return cuzk_fil_path_fail(b->err, &b->path, CUZK_ERR_BAD_HEADER, "unknown RegisteredSealProof tag %u", tag);
+        if (q == NULL)
+            return cuzk_fil_path_fail(b->err, &b->path, CUZK_ERR_BAD_HEADER, "unknown RegisteredSealProof tag %u", tag);
         if (p != NULL && q != p)
             return cuzk_fil_path_fail(b->err, &b->path, CUZK_ERR_MISMATCH, "%s, expected %s", q->name, p->name);
         p = q;
         fil_pop(&b->path);
         fil_push(&b->path, "vanilla_proofs", -1);
         if ((st = fil_bin_u32(b, &tag)) != CUZK_OK) return st;
-        if (tag >= 5) return cuzk_fil_path_fail(b->err, &b->path, CUZK_ERR_BAD_HEADER, "unknown VanillaSealProof tag %u", tag);
+        if (tag >= 5)
+            return cuzk_fil_path_fail(b->err, &b->path, CUZK_ERR_BAD_HEADER, "unknown VanillaSealProof tag %u", tag);
         if (variant_size[tag] != p->sector_size)
-            return cuzk_fil_path_fail(b->err, &b->path, CUZK_ERR_MISMATCH, "variant %u is for another sector size than %s",
-                                      tag, p->name);
+            return cuzk_fil_path_fail(b->err, &b->path, CUZK_ERR_MISMATCH,
+                                      "variant %u is for another sector size than %s", tag, p->name);
         fil_pop(&b->path);
     }
     out->proof = cb->geom = p;

@@ -127,8 +127,9 @@ static void jw_incl(jw *w, const cuzk_fil_shape *s, const cuzk_fil_merkle_proof 
 static void jw_merkle(jw *w, const cuzk_fil_shape *s, const cuzk_fil_merkle_proof *m)
 {
     cuzk_fil_merkle_kind k = cuzk_fil_shape_kind(s);
-    jw_str(w, k == CUZK_FIL_MERKLE_SINGLE ? "{\"data\":{\"Single\":{" : k == CUZK_FIL_MERKLE_SUB ? "{\"data\":{\"Sub\":{"
-                                                                                                    : "{\"data\":{\"Top\":{");
+    jw_str(w, k == CUZK_FIL_MERKLE_SINGLE ? "{\"data\":{\"Single\":{"
+              : k == CUZK_FIL_MERKLE_SUB  ? "{\"data\":{\"Sub\":{"
+                                          : "{\"data\":{\"Top\":{");
     if (k == CUZK_FIL_MERKLE_SINGLE) {
         jw_str(w, "\"root\":");
         jw_node(w, m->root);

@@ -122,7 +122,10 @@ static cuzk_status jchar(jp *j, int want, const char *what)
 
 static int hexval(int c)
 {
-    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+    return c >= '0' && c <= '9'   ? c - '0'
+           : c >= 'a' && c <= 'f' ? c - 'a' + 10
+           : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                  : -1;
 }
 
 /* A string (the opening quote next). Its first cap − 1 bytes go to buf (NUL-terminated); *len is the whole length.
@@ -718,7 +721,8 @@ static cuzk_status jlabel(jp *j, const cuzk_fil_node *parents, uint32_t layer, u
             st = jnodes(j, parents, CUZK_FIL_LABEL_PARENTS);
         } else if (k == 1) {
             st = juint(j, UINT32_MAX, &v);
-            if (st == CUZK_OK && v != layer) st = jfail(j, CUZK_ERR_MISMATCH, "expected %u found %llu", layer, (unsigned long long)v);
+            if (st == CUZK_OK && v != layer)
+                st = jfail(j, CUZK_ERR_MISMATCH, "expected %u found %llu", layer, (unsigned long long)v);
         } else {
             st = juint(j, UINT64_MAX, node);
         }
@@ -832,7 +836,8 @@ static cuzk_status jpartitions(jp *j, c1_state *cs)
     fil_index(&j->path, -1);
     if (r < 0) return j->ss->st;
     if (count > max)
-        return jfail(j, CUZK_ERR_BAD_LENGTH, "expected at most %u partitions found %llu", max, (unsigned long long)count);
+        return jfail(j, CUZK_ERR_BAD_LENGTH, "expected at most %u partitions found %llu", max,
+                     (unsigned long long)count);
     return CUZK_OK;
 }
 

@@ -45,7 +45,7 @@ void cuzk_fil_path_render(const fil_path *p, char *out, size_t cap);
 cuzk_status cuzk_fil_path_fail(cuzk_errmsg *err, const fil_path *p, cuzk_status s, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
-/* ---- field elements --------------------------------------------------------------------------------------------- */
+/* ---- field elements ---------------------------------------------------------------------------------------------- */
 
 /* true when the 32 little-endian bytes are below r */
 static inline bool fil_canonical(const uint8_t b[32])
@@ -140,14 +140,14 @@ size_t cuzk_fil_merkle_bytes(const cuzk_fil_shape *s);
 /* CUZK_OK when everything fitted, else CUZK_ERR_TOO_LARGE naming the size needed. */
 cuzk_status cuzk_fil_bout_done(const fil_bout *o, size_t *len, cuzk_errmsg *err);
 
-/* ---- the parameter manifest (params_table.c) ---------------------------------------------------------------------- */
+/* ---- the parameter manifest (params_table.c) --------------------------------------------------------------------- */
 extern const cuzk_fil_param cuzk_fil_manifest[];
 extern const size_t cuzk_fil_manifest_count;
 
-/* ---- SHA-256 (sha256.c) --------------------------------------------------------------------- */
+/* ---- SHA-256 (sha256.c) ------------------------------------------------------------------------------------------ */
 void cuzk_fil_sha256(const void *msg, size_t len, uint8_t out[32]);
 
-/* ---- an arena: blocks freed together --------------------------------------------------------------------------- */
+/* ---- an arena: blocks freed together ----------------------------------------------------------------------------- */
 typedef struct fil_block {
     struct fil_block *next;
     size_t used, cap;
@@ -163,7 +163,7 @@ typedef struct {
 void *cuzk_fil_arena_alloc(fil_arena *a, size_t n);
 void cuzk_fil_arena_free(fil_arena *a);
 
-/* ---- PoRep C1: the builder the JSON parser, the bincode decoder and the generator share (c1.c) ------------------ */
+/* ---- PoRep C1: the builder the JSON parser, the bincode decoder and the generator share (c1.c) ------------------- */
 typedef struct {
     const cuzk_fil_proof *geom;       /* a SEAL entry of the sector size: shapes, layers, challenges per partition */
     fil_arena arena;

@@ -101,8 +101,8 @@ cuzk_status cuzk_fil_bin_node(fil_bin *b, uint8_t out[32], bool canonical)
     if ((size_t)(b->end - b->p) < 32) return cuzk_fil_bin_truncated(b, 32);
     if (canonical && !fil_canonical(b->p))
         return cuzk_fil_path_fail(b->err, &b->path, CUZK_ERR_NOT_CANONICAL,
-                                  "field element at byte %zu is not below r (top byte 0x%02x)", (size_t)(b->p - b->start),
-                                  b->p[31]);
+                                  "field element at byte %zu is not below r (top byte 0x%02x)",
+                                  (size_t)(b->p - b->start), b->p[31]);
     memcpy(out, b->p, 32);
     b->p += 32;
     return CUZK_OK;
@@ -122,8 +122,9 @@ cuzk_status cuzk_fil_bin_len(fil_bin *b, uint64_t expected)
 cuzk_status cuzk_fil_bin_end(fil_bin *b)
 {
     if (b->p != b->end)
-        return cuzk_fil_path_fail(b->err, &b->path, CUZK_ERR_BAD_LENGTH, "%zu trailing bytes after the proof (at byte %zu)",
-                                  (size_t)(b->end - b->p), (size_t)(b->p - b->start));
+        return cuzk_fil_path_fail(b->err, &b->path, CUZK_ERR_BAD_LENGTH,
+                                  "%zu trailing bytes after the proof (at byte %zu)", (size_t)(b->end - b->p),
+                                  (size_t)(b->p - b->start));
     return CUZK_OK;
 }
 
@@ -195,7 +196,8 @@ cuzk_status cuzk_fil_bin_merkle(fil_bin *b, const cuzk_fil_shape *s, uint64_t no
     } else {
         if ((st = bin_path(b, s, m, "base_proof", 0, s->base_levels, &sib)) != CUZK_OK) return st;
         if ((st = bin_path(b, s, m, "sub_proof", s->base_levels, 1, &sib)) != CUZK_OK) return st;
-        if (tag == CUZK_FIL_MERKLE_TOP && (st = bin_path(b, s, m, "top_proof", s->base_levels + 1u, 1, &sib)) != CUZK_OK)
+        if (tag == CUZK_FIL_MERKLE_TOP &&
+            (st = bin_path(b, s, m, "top_proof", s->base_levels + 1u, 1, &sib)) != CUZK_OK)
             return st;
         if ((st = bin_root_leaf(b, m)) != CUZK_OK) return st;
     }

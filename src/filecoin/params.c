@@ -16,7 +16,10 @@
 
 size_t cuzk_fil_params_count(void) { return cuzk_fil_manifest_count; }
 
-const cuzk_fil_param *cuzk_fil_params_at(size_t i) { return i < cuzk_fil_manifest_count ? &cuzk_fil_manifest[i] : NULL; }
+const cuzk_fil_param *cuzk_fil_params_at(size_t i)
+{
+    return i < cuzk_fil_manifest_count ? &cuzk_fil_manifest[i] : NULL;
+}
 
 const cuzk_fil_param *cuzk_fil_params_find(const char *name)
 {

@@ -144,8 +144,8 @@ cuzk_status cuzk_fil_post_sector_challenges(const cuzk_fil_proof *p, const uint8
     cuzk_status st = need_post(p, err);
     if (st != CUZK_OK || (st = need_randomness(randomness, err)) != CUZK_OK) return st;
     for (uint32_t n = 0; n < p->challenges; n++)
-        out[n] = cuzk_fil_post_challenge(randomness, sector_id,
-                                         cuzk_fil_post_challenge_index(p->api, sector_index, p->challenges, n), p->nodes);
+        out[n] = cuzk_fil_post_challenge(
+            randomness, sector_id, cuzk_fil_post_challenge_index(p->api, sector_index, p->challenges, n), p->nodes);
     return CUZK_OK;
 }
 

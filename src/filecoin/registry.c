@@ -63,13 +63,14 @@
 #define SEAL_(ID, NAME, KIND, API, S, PARTS, CH, LAYERS, SRS)                                                          \
     ENTRY(CUZK_FIL_CLASS_SEAL, ID, NAME, KIND, API, S, PARTS, CH, 0, 0, LAYERS, 0, 0, ID, SRS)
 #define SEAL(ID, NAME, KIND, API, S, PL, SRS) SEAL_(ID, NAME, KIND, API, S, PL, SRS)
-#define WINNING(ID, NAME, S, SRS) ENTRY(CUZK_FIL_CLASS_POST, ID, NAME, CUZK_FIL_KIND_WINNING_POST, CUZK_FIL_API_1_0, S, \
-                                        1, 66, 66, 1, 0, 0, 0, 0, SRS)
+#define WINNING(ID, NAME, S, SRS)                                                                                      \
+    ENTRY(CUZK_FIL_CLASS_POST, ID, NAME, CUZK_FIL_KIND_WINNING_POST, CUZK_FIL_API_1_0, S, 1, 66, 66, 1, 0, 0, 0, 0, SRS)
 #define WINDOW_(ID, NAME, API, S, SECTORS, SRS)                                                                        \
     ENTRY(CUZK_FIL_CLASS_POST, ID, NAME, CUZK_FIL_KIND_WINDOW_POST, API, S, 1, 10, SECTORS, 10, 0, 0, 0, 0, SRS)
 #define WINDOW(ID, NAME, API, S, SECTORS, SRS) WINDOW_(ID, NAME, API, S, SECTORS, SRS)
 #define UPDATE_(ID, NAME, S, PARTS, CH, APEX, H, SRS)                                                                  \
-    ENTRY(CUZK_FIL_CLASS_UPDATE, ID, NAME, CUZK_FIL_KIND_SNAP, CUZK_FIL_API_1_1, S, PARTS, CH, 0, 0, 0, APEX, H, ID, SRS)
+    ENTRY(CUZK_FIL_CLASS_UPDATE, ID, NAME, CUZK_FIL_KIND_SNAP, CUZK_FIL_API_1_1, S, PARTS, CH, 0, 0, 0, APEX, H, ID,   \
+          SRS)
 #define UPDATE(ID, NAME, S, SNAP, SRS) UPDATE_(ID, NAME, S, SNAP, SRS)
 
 #define P CUZK_FIL_KIND_POREP
@@ -323,7 +324,9 @@ cuzk_status cuzk_fil_param_name(cuzk_fil_kind kind, uint64_t sector_size, bool v
     switch (kind) {
     case CUZK_FIL_KIND_POREP:
     case CUZK_FIL_KIND_POREP_SYNTH:
-    case CUZK_FIL_KIND_POREP_NI: snprintf(prefix, sizeof prefix, "stacked-proof-of-replication-%s-sha256_hasher", tree); break;
+    case CUZK_FIL_KIND_POREP_NI:
+        snprintf(prefix, sizeof prefix, "stacked-proof-of-replication-%s-sha256_hasher", tree);
+        break;
     case CUZK_FIL_KIND_WINNING_POST:
     case CUZK_FIL_KIND_WINDOW_POST: snprintf(prefix, sizeof prefix, "proof-of-spacetime-fallback-%s", tree); break;
     case CUZK_FIL_KIND_SNAP: snprintf(prefix, sizeof prefix, "empty-sector-update-%s", tree); break;

@@ -199,7 +199,7 @@ static void expect_ok(char *doc, const cuzk_fil_c1 *want)
     free(doc);
 }
 
-/* ---- round trips -------------------------------------------------------------------------------------------------- */
+/* ---- round trips ------------------------------------------------------------------------------------------------- */
 
 static void test_json_round_trip(void **state)
 {
@@ -288,7 +288,8 @@ static void test_32g(void **state)
         assert_int_equal(cuzk_fil_c1_encode_bincode(&a, (cuzk_fil_c1_bin_form)form, buf, len, &wl, NULL), CUZK_OK);
         assert_int_equal(wl, len);
         cuzk_errmsg err = {{0}};
-        if (cuzk_fil_c1_decode_bincode(buf, len, (cuzk_fil_c1_bin_form)form, form ? NULL : a.proof, &b, &err) != CUZK_OK)
+        if (cuzk_fil_c1_decode_bincode(buf, len, (cuzk_fil_c1_bin_form)form, form ? NULL : a.proof, &b, &err) !=
+            CUZK_OK)
             fail_msg("%s", err.msg);
         assert_c1_equal(&a, &b);
         cuzk_fil_c1_free(&b);
@@ -365,7 +366,7 @@ static void test_json_variants_accepted(void **state)
     cuzk_fil_c1_free(&a);
 }
 
-/* ---- broken documents ---------------------------------------------------------------------------------------------- */
+/* ---- broken documents -------------------------------------------------------------------------------------------- */
 
 static const char *const ones32 = "[1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]";
 
@@ -431,7 +432,8 @@ static void test_json_values(void **state)
     expect_fail(set_value(doc, "comm_d", 0, "[256]"), CUZK_ERR_TOO_LARGE, "comm_d: 256 exceeds 255");
     expect_fail(set_value(doc, "comm_d", 0, "[99999999999999999999999]"), CUZK_ERR_TOO_LARGE, "comm_d: more than");
     expect_fail(set_value(doc, "comm_d", 0, "[-1]"), CUZK_ERR_BAD_JSON, "expected a non-negative integer found '-'");
-    expect_fail(set_value(doc, "comm_d", 0, "[1.0]"), CUZK_ERR_BAD_JSON, "expected an integer (no fraction or exponent)");
+    expect_fail(set_value(doc, "comm_d", 0, "[1.0]"), CUZK_ERR_BAD_JSON,
+                "expected an integer (no fraction or exponent)");
     expect_fail(set_value(doc, "comm_d", 0, "[1e2]"), CUZK_ERR_BAD_JSON, "no fraction or exponent");
     expect_fail(set_value(doc, "comm_d", 0, "[01]"), CUZK_ERR_BAD_JSON, "expected no leading zero found '1'");
     expect_fail(set_value(doc, "replica_id", 0,
@@ -440,11 +442,13 @@ static void test_json_values(void **state)
     expect_fail(set_value(doc, "registered_proof", 0, "\"StackedDrg2KiBV9\""), CUZK_ERR_NOT_FOUND,
                 "registered_proof: unknown RegisteredSealProof 'StackedDrg2KiBV9'");
     expect_fail(set_value(doc, "registered_proof", 0, "5"), CUZK_ERR_BAD_JSON, "registered_proof: expected a string");
-    expect_fail(set_value(doc, "registered_proof", 0, "\"StackedDrg8MiBV1_1\""), CUZK_ERR_MISMATCH,
-                "vanilla_proofs: variant StackedDrg2KiBV1, registered_proof StackedDrg8MiBV1_1 is for another sector size");
+    expect_fail(
+        set_value(doc, "registered_proof", 0, "\"StackedDrg8MiBV1_1\""), CUZK_ERR_MISMATCH,
+        "vanilla_proofs: variant StackedDrg2KiBV1, registered_proof StackedDrg8MiBV1_1 is for another sector size");
     expect_fail(fil_test_replace(doc, "\"StackedDrg2KiBV1\":", "\"StackedDrg4KiBV1\":", 0), CUZK_ERR_BAD_HEADER,
                 "vanilla_proofs: unknown VanillaSealProof variant 'StackedDrg4KiBV1'");
-    expect_fail(set_value(doc, "vanilla_proofs", 0, "{}"), CUZK_ERR_BAD_JSON, "vanilla_proofs: expected a VanillaSealProof variant");
+    expect_fail(set_value(doc, "vanilla_proofs", 0, "{}"), CUZK_ERR_BAD_JSON,
+                "vanilla_proofs: expected a VanillaSealProof variant");
     /* missing and repeated keys */
     expect_fail(cut_member(doc, "ticket", 0), CUZK_ERR_BAD_JSON, "missing key 'ticket'");
     {
@@ -576,7 +580,8 @@ static void test_json_inconsistent(void **state)
     c1->node ^= 1;
     /* a tree D proof rooted elsewhere than comm_d; a tree C one elsewhere than the others */
     c1->comm_d.root[3] ^= 1;
-    expect_fail(to_json(&a, false, NULL), CUZK_ERR_MISMATCH, "vanilla_proofs[0][1].comm_d_proofs.root: differs from comm_d");
+    expect_fail(to_json(&a, false, NULL), CUZK_ERR_MISMATCH,
+                "vanilla_proofs[0][1].comm_d_proofs.root: differs from comm_d");
     c1->comm_d.root[3] ^= 1;
     c1->exp[7].proof.root[0] ^= 1;
     expect_fail(to_json(&a, false, NULL), CUZK_ERR_MISMATCH, "vanilla_proofs[0][1].replica_column_proofs.root");
@@ -598,10 +603,11 @@ static void test_json_inconsistent(void **state)
     doc = to_json(&a, false, NULL);
     expect_fail(fil_test_replace(doc, "{\"data\":{\"Single\":", "{\"data\":{\"Sub\":", 0), CUZK_ERR_MISMATCH,
                 "vanilla_proofs[0][0].comm_d_proofs.data: variant Sub, the tree (2-0-0) needs Single");
-    expect_fail(fil_test_replace(doc, "{\"data\":{\"Single\":", "{\"data\":{\"Double\":", 2), CUZK_ERR_BAD_HEADER,
-                "vanilla_proofs[0][0].replica_column_proofs.c_x.inclusion_proof.data: unknown MerkleProof variant 'Double'");
-    expect_fail(fil_test_replace(doc, "\"data\":{\"Single\":", "\"data\":{\"Top\":{},\"Single\":", 0), CUZK_ERR_MISMATCH,
-                "variant Top");
+    expect_fail(
+        fil_test_replace(doc, "{\"data\":{\"Single\":", "{\"data\":{\"Double\":", 2), CUZK_ERR_BAD_HEADER,
+        "vanilla_proofs[0][0].replica_column_proofs.c_x.inclusion_proof.data: unknown MerkleProof variant 'Double'");
+    expect_fail(fil_test_replace(doc, "\"data\":{\"Single\":", "\"data\":{\"Top\":{},\"Single\":", 0),
+                CUZK_ERR_MISMATCH, "variant Top");
     expect_fail(fil_test_replace(doc, "\"layer_index\":1,", "\"layer_index\":2,", 0), CUZK_ERR_MISMATCH,
                 "vanilla_proofs[0][0].labeling_proofs[0].layer_index: expected 1 found 2");
     expect_fail(fil_test_replace(doc, "\"layer_index\":2,", "\"layer_index\":1,", 1), CUZK_ERR_MISMATCH,
@@ -614,7 +620,7 @@ static void test_json_inconsistent(void **state)
     cuzk_fil_c1_free(&a);
 }
 
-/* ---- the envelope ---------------------------------------------------------------------------------------------- */
+/* ---- the envelope ------------------------------------------------------------------------------------------------ */
 
 static void test_envelope(void **state)
 {
@@ -628,8 +634,10 @@ static void test_envelope(void **state)
                 "SectorSize: 4KiB, registered_proof StackedDrg2KiBV1_1 is for 2KiB sectors");
     expect_fail(cut_member(doc, "SectorNum", 0), CUZK_ERR_BAD_JSON, "missing key 'SectorNum'");
     expect_fail(set_value(doc, "SectorNum", 0, "-3"), CUZK_ERR_BAD_JSON, "SectorNum: expected a non-negative integer");
-    expect_fail(set_value(doc, "Phase1Out", 0, "123"), CUZK_ERR_BAD_JSON, "Phase1Out: expected a base64 string found '1'");
-    expect_fail(set_value(doc, "Phase1Out", 0, "\"\""), CUZK_ERR_BAD_JSON, "expected '{' (a JSON object), the input ends at byte 0 of Phase1Out");
+    expect_fail(set_value(doc, "Phase1Out", 0, "123"), CUZK_ERR_BAD_JSON,
+                "Phase1Out: expected a base64 string found '1'");
+    expect_fail(set_value(doc, "Phase1Out", 0, "\"\""), CUZK_ERR_BAD_JSON,
+                "expected '{' (a JSON object), the input ends at byte 0 of Phase1Out");
     {
         char ins[100];
         snprintf(ins, sizeof ins, "\"comm_r\":%s,", ones32);
@@ -730,7 +738,7 @@ static void test_json_flips(void **state)
     cuzk_fil_c1_free(&a);
 }
 
-/* ---- bincode ------------------------------------------------------------------------------------------------------ */
+/* ---- bincode ----------------------------------------------------------------------------------------------------- */
 
 static void test_bincode(void **state)
 {
@@ -748,26 +756,33 @@ static void test_bincode(void **state)
     assert_int_equal(cuzk_fil_c1_decode_bincode(buf, n, CUZK_FIL_C1_BIN_SUPRASEAL, seal(2), &b, &err), CUZK_OK);
     assert_ptr_equal(b.proof, seal(2));
     cuzk_fil_c1_free(&b);
-    assert_int_equal(cuzk_fil_c1_decode_bincode(buf, n, CUZK_FIL_C1_BIN_SUPRASEAL, seal(1), &b, &err), CUZK_ERR_BAD_LENGTH);
-    assert_int_equal(cuzk_fil_c1_decode_bincode(buf, n, CUZK_FIL_C1_BIN_SUPRASEAL, NULL, &b, &err), CUZK_ERR_INVALID_ARG);
-    assert_int_equal(cuzk_fil_c1_encode_bincode(&a, CUZK_FIL_C1_BIN_SUPRASEAL, buf, n - 1, &wl, &err), CUZK_ERR_TOO_LARGE);
+    assert_int_equal(cuzk_fil_c1_decode_bincode(buf, n, CUZK_FIL_C1_BIN_SUPRASEAL, seal(1), &b, &err),
+                     CUZK_ERR_BAD_LENGTH);
+    assert_int_equal(cuzk_fil_c1_decode_bincode(buf, n, CUZK_FIL_C1_BIN_SUPRASEAL, NULL, &b, &err),
+                     CUZK_ERR_INVALID_ARG);
+    assert_int_equal(cuzk_fil_c1_encode_bincode(&a, CUZK_FIL_C1_BIN_SUPRASEAL, buf, n - 1, &wl, &err),
+                     CUZK_ERR_TOO_LARGE);
     for (size_t t = 0; t < n; t += t < 3000 ? 1 : 1009) {
-        assert_int_equal(cuzk_fil_c1_decode_bincode(buf, t, CUZK_FIL_C1_BIN_SUPRASEAL, a.proof, &b, NULL), CUZK_ERR_TRUNCATED);
+        assert_int_equal(cuzk_fil_c1_decode_bincode(buf, t, CUZK_FIL_C1_BIN_SUPRASEAL, a.proof, &b, NULL),
+                         CUZK_ERR_TRUNCATED);
         assert_null(b.mem);
     }
     buf[n] = 0;
-    assert_int_equal(cuzk_fil_c1_decode_bincode(buf, n + 1, CUZK_FIL_C1_BIN_SUPRASEAL, a.proof, &b, &err), CUZK_ERR_BAD_LENGTH);
+    assert_int_equal(cuzk_fil_c1_decode_bincode(buf, n + 1, CUZK_FIL_C1_BIN_SUPRASEAL, a.proof, &b, &err),
+                     CUZK_ERR_BAD_LENGTH);
     assert_true(fil_test_has(err.msg, "1 trailing bytes"));
     /* counts and the labeling layer */
     uint64_t v = 2;
     memcpy(buf, &v, 8);
-    assert_int_equal(cuzk_fil_c1_decode_bincode(buf, n, CUZK_FIL_C1_BIN_SUPRASEAL, a.proof, &b, &err), CUZK_ERR_BAD_LENGTH);
+    assert_int_equal(cuzk_fil_c1_decode_bincode(buf, n, CUZK_FIL_C1_BIN_SUPRASEAL, a.proof, &b, &err),
+                     CUZK_ERR_BAD_LENGTH);
     assert_string_equal(err.msg, "vanilla_proofs: expected 1 found 2");
     v = 1;
     memcpy(buf, &v, 8);
     v = 3;
     memcpy(buf + 8, &v, 8);
-    assert_int_equal(cuzk_fil_c1_decode_bincode(buf, n, CUZK_FIL_C1_BIN_SUPRASEAL, a.proof, &b, &err), CUZK_ERR_BAD_LENGTH);
+    assert_int_equal(cuzk_fil_c1_decode_bincode(buf, n, CUZK_FIL_C1_BIN_SUPRASEAL, a.proof, &b, &err),
+                     CUZK_ERR_BAD_LENGTH);
     assert_string_equal(err.msg, "vanilla_proofs[0]: expected 2 found 3");
     v = 2;
     memcpy(buf + 8, &v, 8);
@@ -806,12 +821,14 @@ static void test_bincode(void **state)
     assert_int_equal(layer, 2);
     layer = 1;
     memcpy(buf + enc_layer, &layer, 4);
-    assert_int_equal(cuzk_fil_c1_decode_bincode(buf, n, CUZK_FIL_C1_BIN_SUPRASEAL, a.proof, &b, &err), CUZK_ERR_MISMATCH);
+    assert_int_equal(cuzk_fil_c1_decode_bincode(buf, n, CUZK_FIL_C1_BIN_SUPRASEAL, a.proof, &b, &err),
+                     CUZK_ERR_MISMATCH);
     assert_string_equal(err.msg, "vanilla_proofs[0][0].encoding_proof.layer_index: expected 2 found 1");
     layer = 2;
     memcpy(buf + enc_layer, &layer, 4);
     buf[enc_layer + 4] ^= 1;
-    assert_int_equal(cuzk_fil_c1_decode_bincode(buf, n, CUZK_FIL_C1_BIN_SUPRASEAL, a.proof, &b, &err), CUZK_ERR_MISMATCH);
+    assert_int_equal(cuzk_fil_c1_decode_bincode(buf, n, CUZK_FIL_C1_BIN_SUPRASEAL, a.proof, &b, &err),
+                     CUZK_ERR_MISMATCH);
     assert_true(fil_test_has(err.msg, "vanilla_proofs[0][0].encoding_proof.node: expected"));
     free(buf);
     cuzk_fil_c1_free(&a);

@@ -97,8 +97,10 @@ static void test_check_list(void **state)
     snprintf(sub, sizeof sub, "%s/d.params", dir);
     assert_int_equal(mkdir(sub, 0700), 0);
     const cuzk_fil_param list[] = {
-        {"a.params", "cidA", da, 2048, CUZK_FIL_KIND_POREP, false}, {"b.vk", "cidB", db, 2048, CUZK_FIL_KIND_POREP, true},
-        {"c.vk", "cidC", db, 2048, CUZK_FIL_KIND_SNAP, true},        {"missing.vk", "cidM", db, 2048, CUZK_FIL_KIND_SNAP, true},
+        {"a.params", "cidA", da, 2048, CUZK_FIL_KIND_POREP, false},
+        {"b.vk", "cidB", db, 2048, CUZK_FIL_KIND_POREP, true},
+        {"c.vk", "cidC", db, 2048, CUZK_FIL_KIND_SNAP, true},
+        {"missing.vk", "cidM", db, 2048, CUZK_FIL_KIND_SNAP, true},
         {"d.params", "cidD", da, 2048, CUZK_FIL_KIND_SNAP, false},
     };
     static const cuzk_fil_param_state want[] = {CUZK_FIL_PARAM_OK, CUZK_FIL_PARAM_OK, CUZK_FIL_PARAM_WRONG,

@@ -115,7 +115,8 @@ static void test_fixture_wrong_proof(void **state)
     assert_string_equal(err.msg, "vanilla_proof.sectors[0].inclusion_proofs: expected 66 found 10");
     assert_null(s.mem);
     assert_int_equal(cuzk_fil_post_sector_decode(post(9), buf, len, &s, &err), CUZK_ERR_MISMATCH);
-    assert_string_equal(err.msg, "vanilla_proof.sectors[0].inclusion_proofs[0]: variant Sub, the tree (8-8-2) needs Top");
+    assert_string_equal(err.msg,
+                        "vanilla_proof.sectors[0].inclusion_proofs[0]: variant Sub, the tree (8-8-2) needs Top");
     assert_int_equal(cuzk_fil_post_sector_decode(post(5), buf, len, &s, &err), CUZK_ERR_MISMATCH);
     assert_int_equal(cuzk_fil_post_sector_decode(cuzk_fil_proof_find(CUZK_FIL_CLASS_SEAL, 8), buf, len, &s, &err),
                      CUZK_ERR_INVALID_ARG);
@@ -467,8 +468,9 @@ static void test_public_inputs_winning(void **state)
     cuzk_fil_post_pub_sector two[2] = {sec, sec};
     assert_int_equal(cuzk_fil_post_public_inputs(p, rand, two, 2, 0, in, NULL), CUZK_ERR_INVALID_ARG);
     assert_int_equal(cuzk_fil_post_public_inputs(p, rand, &sec, 1, 1, in, NULL), CUZK_ERR_INVALID_ARG);
-    assert_int_equal(cuzk_fil_post_public_inputs(cuzk_fil_proof_find(CUZK_FIL_CLASS_SEAL, 3), rand, &sec, 1, 0, in, NULL),
-                     CUZK_ERR_INVALID_ARG);
+    assert_int_equal(
+        cuzk_fil_post_public_inputs(cuzk_fil_proof_find(CUZK_FIL_CLASS_SEAL, 3), rand, &sec, 1, 0, in, NULL),
+        CUZK_ERR_INVALID_ARG);
 }
 
 static void test_challenge_rule(void **state)
@@ -478,7 +480,8 @@ static void test_challenge_rule(void **state)
     assert_int_equal(cuzk_fil_post_challenge_index(CUZK_FIL_API_1_1, 3, 10, 4), 34);
     assert_int_equal(cuzk_fil_post_challenge_index(CUZK_FIL_API_1_2, 3, 10, 4), 4);
     uint8_t rand0[32] = {0};
-    for (int i = 0; i < 10; i++) assert_int_equal(cuzk_fil_post_challenge(rand0, 1, (uint64_t)i, 1ULL << 30), fixture_leaves[i]);
+    for (int i = 0; i < 10; i++)
+        assert_int_equal(cuzk_fil_post_challenge(rand0, 1, (uint64_t)i, 1ULL << 30), fixture_leaves[i]);
 }
 
 const struct CMUnitTest fil_post_tests[] = {

@@ -43,11 +43,13 @@ static void rnd_path(const cuzk_fil_shape *s, uint64_t leaf, const uint8_t root[
 }
 
 /* a random partition proof of partition k (its challenges inside partition k's share) */
-static void make_partition(const cuzk_fil_proof *p, uint32_t k, const uint8_t comm_d_new[32], cuzk_fil_snap_partition *s)
+static void make_partition(const cuzk_fil_proof *p, uint32_t k, const uint8_t comm_d_new[32],
+                           cuzk_fil_snap_partition *s)
 {
     size_t sr = cuzk_fil_shape_siblings(&p->tree_r), sd = cuzk_fil_shape_siblings(&p->tree_d);
     memset(s, 0, sizeof *s);
-    s->mem = calloc(1, p->challenges * sizeof(cuzk_fil_snap_challenge) + 32 * (p->apex_leaves + p->challenges * (2 * sr + sd)));
+    s->mem = calloc(1, p->challenges * sizeof(cuzk_fil_snap_challenge) +
+                           32 * (p->apex_leaves + p->challenges * (2 * sr + sd)));
     assert_non_null(s->mem);
     s->c = s->mem;
     cuzk_fil_node *pool = (cuzk_fil_node *)(s->c + p->challenges);
@@ -171,7 +173,8 @@ static void test_truncations_and_trailing(void **state)
     p = upd(3);
     make_partition(p, 5, comm_d, &s);
     buf = encode(p, &s, &n);
-    for (size_t t = 0; t < n; t += 997) assert_int_equal(cuzk_fil_snap_partition_decode(p, buf, t, &d, NULL), CUZK_ERR_TRUNCATED);
+    for (size_t t = 0; t < n; t += 997)
+        assert_int_equal(cuzk_fil_snap_partition_decode(p, buf, t, &d, NULL), CUZK_ERR_TRUNCATED);
     free(buf);
     free(s.mem);
 }
@@ -215,7 +218,8 @@ static void test_fields_broken(void **state)
     tag = 9;
     memcpy(buf + dnew, &tag, 4);
     assert_int_equal(cuzk_fil_snap_partition_decode(p, buf, n, &d, &err), CUZK_ERR_BAD_HEADER);
-    assert_string_equal(err.msg, "challenge_proofs[0].proof_d_new: unknown MerkleProof variant tag 9 (Single 0, Sub 1, Top 2)");
+    assert_string_equal(err.msg,
+                        "challenge_proofs[0].proof_d_new: unknown MerkleProof variant tag 9 (Single 0, Sub 1, Top 2)");
     tag = 0;
     memcpy(buf + dnew, &tag, 4);
     /* proof_d_new's path: 30 levels of 1 sibling; level 3's hash count, then its index */

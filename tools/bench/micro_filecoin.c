@@ -130,7 +130,8 @@ static void bench_snap(void)
     size_t sr = cuzk_fil_shape_siblings(&p->tree_r), sd = cuzk_fil_shape_siblings(&p->tree_d);
     size_t n = cuzk_fil_snap_partition_bytes(p), wl;
     cuzk_fil_snap_partition s = {0};
-    s.mem = calloc(1, p->challenges * sizeof(cuzk_fil_snap_challenge) + 32 * (p->apex_leaves + p->challenges * (2 * sr + sd)));
+    s.mem = calloc(1, p->challenges * sizeof(cuzk_fil_snap_challenge) +
+                          32 * (p->apex_leaves + p->challenges * (2 * sr + sd)));
     s.c = s.mem;
     cuzk_fil_node *pool = (cuzk_fil_node *)(s.c + p->challenges);
     s.apex_count = p->apex_leaves;
@@ -217,7 +218,8 @@ static void bench_c1(void)
     uint64_t hwm = proc_status_kb("VmHWM:");
     bench_report("fil_c1_parse_file", p->sector_size, 1, ms, "ms");
     bench_report("fil_c1_result_mb", p->sector_size, 1, (double)c.mem_bytes / 1e6, "MB");
-    bench_report("fil_c1_parse_peak_rss", p->sector_size, 1, reset && hwm > rss0 ? (double)(hwm - rss0) / 1e6 : -1, "MB");
+    bench_report("fil_c1_parse_peak_rss", p->sector_size, 1, reset && hwm > rss0 ? (double)(hwm - rss0) / 1e6 : -1,
+                 "MB");
 
     size_t n = cuzk_fil_c1_bincode_bytes(&c, CUZK_FIL_C1_BIN_SUPRASEAL), wl;
     uint8_t *bin = malloc(n);

@@ -162,8 +162,8 @@ static int params_check(const cli_args *a, cuzk_fil_params_check_opts *o, bool j
         printf(", \"checked\": %zu, \"ok\": %zu, \"missing\": %zu, \"wrong\": %zu, \"error\": %zu}\n", n, count[0],
                count[1], count[2], count[3]);
     } else {
-        printf("%s: %zu checked, %zu ok, %zu missing, %zu wrong, %zu unreadable\n", dir, n, count[0], count[1], count[2],
-               count[3]);
+        printf("%s: %zu checked, %zu ok, %zu missing, %zu wrong, %zu unreadable\n", dir, n, count[0], count[1],
+               count[2], count[3]);
     }
     free(r);
     return count[0] == n ? CLI_OK : CLI_INVALID;
