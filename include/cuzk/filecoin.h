@@ -111,6 +111,10 @@ const cuzk_fil_proof *cuzk_fil_proof_by_srs_id(const char *srs_id);
 cuzk_status cuzk_fil_proof_for_request(uint32_t proof_kind, uint64_t registered_proof, uint64_t sector_size,
                                        const cuzk_fil_proof **out, cuzk_errmsg *err);
 
+/* The prover id filecoin-proofs takes for a miner: the payload of its ID address (the actor id as unsigned LEB128),
+ * left-aligned in 32 zero bytes (Lotus' toProverID, curio cuzk's make_prover_id). */
+void cuzk_fil_prover_id(uint64_t miner_id, uint8_t out[32]);
+
 const char *cuzk_fil_kind_name(cuzk_fil_kind k); /* "porep", "porep-synthetic", "porep-ni", "winning", "window",
                                                      "snap", "snap-poseidon" */
 /* -1 when unknown. */

@@ -317,6 +317,7 @@ cuzk_status cuzk_fil_c1_decode_bincode(const uint8_t *buf, size_t len, cuzk_fil_
     if (p != NULL ? p->cls != CUZK_FIL_CLASS_SEAL : form == CUZK_FIL_C1_BIN_SUPRASEAL)
         return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "%s: a SEAL registered proof is needed",
                          p != NULL ? p->name : "no registered proof");
+    if (buf == NULL) buf = cuzk_fil_empty;
     fil_c1b cb = {p, {NULL, 0}, NULL, 0, 0, 0};
     fil_bin b = {buf, buf, buf + len, {.depth = 0}, err};
     cuzk_status st = bin_c1(&b, form, p, &cb, out);

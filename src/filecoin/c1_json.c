@@ -1128,6 +1128,7 @@ cuzk_status cuzk_fil_c1_parse(const uint8_t *buf, size_t len, cuzk_fil_c1 *out, 
         memset(out, 0, sizeof *out);
         return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "no buffer");
     }
+    if (buf == NULL) buf = cuzk_fil_empty;
     jsrc src = {buf, buf + len, buf, 0, NULL, NULL};
     jsess ss = {err, CUZK_OK};
     return parse(&src, &ss, out, err);

@@ -57,6 +57,9 @@ static inline bool fil_canonical(const uint8_t b[32])
     return false;
 }
 
+/* what an empty input points at when the caller passed NULL (merkle.c) */
+extern const uint8_t cuzk_fil_empty[1];
+
 /* ---- bincode reader ----------------------------------------------------------------------------------------------
  * Every read checks the bytes left first; on failure the error names the path and the byte offset. */
 typedef struct {

@@ -88,6 +88,8 @@ cuzk_status cuzk_fil_path_fail(cuzk_errmsg *err, const fil_path *p, cuzk_status 
     return cuzk_fail(err, s, "%s", what);
 }
 
+const uint8_t cuzk_fil_empty[1] = {0};
+
 /* ---- bincode reader ---------------------------------------------------------------------------------------------- */
 
 cuzk_status cuzk_fil_bin_truncated(fil_bin *b, size_t need)

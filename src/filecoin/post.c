@@ -74,6 +74,7 @@ cuzk_status cuzk_fil_post_sector_decode(const cuzk_fil_proof *p, const uint8_t *
     cuzk_status st = need_post(p, err);
     if (st != CUZK_OK) return st;
     if (buf == NULL && len > 0) return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "no buffer");
+    if (buf == NULL) buf = cuzk_fil_empty; /* an empty input: no arithmetic on a null pointer */
     /* the shape fixes every count, so the one allocation depends on p alone, not on the input */
     size_t sib = cuzk_fil_shape_siblings(&p->tree_r);
     size_t bytes = (size_t)p->challenges * (sizeof(cuzk_fil_merkle_proof) + sib * 32);

@@ -197,6 +197,18 @@ cuzk_status cuzk_fil_proof_for_request(uint32_t proof_kind, uint64_t registered_
     return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "proof_kind %u is not a Filecoin proof kind (1..4)", proof_kind);
 }
 
+void cuzk_fil_prover_id(uint64_t miner_id, uint8_t out[32])
+{
+    memset(out, 0, 32);
+    int i = 0;
+    do {
+        out[i] = (uint8_t)(miner_id & 0x7f);
+        miner_id >>= 7;
+        if (miner_id != 0) out[i] |= 0x80;
+        i++;
+    } while (miner_id != 0);
+}
+
 /* ---- names ------------------------------------------------------------------------------------------------------- */
 
 static const char *const kind_names[CUZK_FIL_KIND_COUNT] = {"porep", "porep-synthetic", "porep-ni", "winning",

@@ -71,6 +71,7 @@ cuzk_status cuzk_fil_snap_partition_decode(const cuzk_fil_proof *p, const uint8_
     cuzk_status st = need_update(p, err);
     if (st != CUZK_OK) return st;
     if (buf == NULL && len > 0) return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "no buffer");
+    if (buf == NULL) buf = cuzk_fil_empty;
     size_t sr = cuzk_fil_shape_siblings(&p->tree_r), sd = cuzk_fil_shape_siblings(&p->tree_d);
     size_t per = 2 * sr + sd;
     size_t bytes = (size_t)p->challenges * sizeof(cuzk_fil_snap_challenge) +

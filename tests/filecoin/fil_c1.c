@@ -377,6 +377,12 @@ static void test_json_syntax(void **state)
     gen(5, test_rand_u64(), &a);
     char *doc = to_json(&a, false, NULL);
     expect_fail(strdup(""), CUZK_ERR_BAD_JSON, "expected '{' (a JSON object), the input ends at byte 0");
+    {
+        cuzk_fil_c1 c;
+        assert_int_equal(cuzk_fil_c1_parse(NULL, 0, &c, NULL), CUZK_ERR_BAD_JSON);
+        assert_int_equal(cuzk_fil_c1_parse(NULL, 3, &c, NULL), CUZK_ERR_INVALID_ARG);
+        assert_int_equal(cuzk_fil_c1_decode_bincode(NULL, 0, CUZK_FIL_C1_BIN_API, NULL, &c, NULL), CUZK_ERR_TRUNCATED);
+    }
     expect_fail(strdup("[]"), CUZK_ERR_BAD_JSON, "expected '{' (a JSON object) found '[' at byte 0");
     expect_fail(strdup("null"), CUZK_ERR_BAD_JSON, "found 'n'");
     expect_fail(strdup("{}"), CUZK_ERR_BAD_JSON, "missing key 'registered_proof'");

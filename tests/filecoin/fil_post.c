@@ -142,6 +142,8 @@ static void test_fixture_truncations(void **state)
                                          "truncated: needs 32 bytes at byte 76, 24 left");
         if (n == len - 1) assert_true(fil_test_has(err.msg, "comm_r_last: truncated"));
     }
+    assert_int_equal(cuzk_fil_post_sector_decode(p, NULL, 0, &s, &err), CUZK_ERR_TRUNCATED);
+    assert_int_equal(cuzk_fil_post_sector_decode(p, NULL, 5, &s, &err), CUZK_ERR_INVALID_ARG);
     uint8_t *more = malloc(len + 1);
     memcpy(more, buf, len);
     more[len] = 0;

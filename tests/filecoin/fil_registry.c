@@ -323,11 +323,30 @@ static void test_sizes_and_kinds(void **state)
     assert_int_equal(cuzk_fil_kind_parse("wpost"), -1);
 }
 
+/* The fixture's prover 1000 is the ID address payload e8 07. */
+static void test_prover_id(void **state)
+{
+    (void)state;
+    uint8_t id[32], want[32] = {0xe8, 0x07};
+    cuzk_fil_prover_id(1000, id);
+    assert_memory_equal(id, want, 32);
+    memset(want, 0, 32);
+    cuzk_fil_prover_id(0, id);
+    assert_memory_equal(id, want, 32);
+    cuzk_fil_prover_id(127, id);
+    want[0] = 127;
+    assert_memory_equal(id, want, 32);
+    cuzk_fil_prover_id(UINT64_MAX, id);
+    for (int i = 0; i < 9; i++) assert_int_equal(id[i], 0xff);
+    assert_int_equal(id[9], 0x01);
+    assert_int_equal(id[10], 0);
+}
+
 const struct CMUnitTest fil_registry_tests[] = {
     cmocka_unit_test(test_table_consistent),  cmocka_unit_test(test_table_numbers),
     cmocka_unit_test(test_identifier),        cmocka_unit_test(test_names_known),
     cmocka_unit_test(test_names_match_manifest), cmocka_unit_test(test_manifest_equals_json),
     cmocka_unit_test(test_srs_ids),           cmocka_unit_test(test_for_request),
-    cmocka_unit_test(test_sizes_and_kinds),
+    cmocka_unit_test(test_sizes_and_kinds),   cmocka_unit_test(test_prover_id),
 };
 const size_t fil_registry_count = sizeof fil_registry_tests / sizeof fil_registry_tests[0];

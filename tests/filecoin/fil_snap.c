@@ -161,6 +161,7 @@ static void test_truncations_and_trailing(void **state)
         if (t == 10) assert_string_equal(err.msg, "comm_c: truncated: needs 32 bytes at byte 0, 10 left");
         if (t == 41) assert_string_equal(err.msg, "apex_leafs[0]: truncated: needs 32 bytes at byte 40, 1 left");
     }
+    assert_int_equal(cuzk_fil_snap_partition_decode(p, NULL, 0, &d, &err), CUZK_ERR_TRUNCATED);
     uint8_t *more = malloc(n + 3);
     memcpy(more, buf, n);
     memset(more + n, 0, 3);
