@@ -226,6 +226,18 @@ static inline const cuzk_fil_node *cuzk_fil_merkle_level(const cuzk_fil_merkle_p
     return m->siblings + off;
 }
 
+/* How a tree's nodes are hashed: Poseidon with the MerkleTree tag of each level's arity (tree R, tree C), or SHA-256
+ * of the two children with the top two bits of the digest cleared (tree D). */
+typedef enum { CUZK_FIL_HASH_POSEIDON = 0, CUZK_FIL_HASH_SHA256 = 1 } cuzk_fil_hasher;
+
+/* The root the path gives for m->leaf (storage-proofs-core's InclusionPath::root, level by level). Nothing is
+ * compared; CUZK_ERR_INVALID_ARG for a path that does not fit the shape. */
+cuzk_status cuzk_fil_merkle_root(const cuzk_fil_merkle_proof *m, const cuzk_fil_shape *s, cuzk_fil_hasher h,
+                                 uint8_t root[32], cuzk_errmsg *err);
+/* CUZK_ERR_PROOF_INVALID when that root is not m->root. */
+cuzk_status cuzk_fil_merkle_verify(const cuzk_fil_merkle_proof *m, const cuzk_fil_shape *s, cuzk_fil_hasher h,
+                                   cuzk_errmsg *err);
+
 /* ==================================================================================================================
  * PoSt vanilla proofs (one FallbackPoStSectorProof per sector, bincode)
  * ================================================================================================================== */
@@ -265,6 +277,11 @@ cuzk_status cuzk_fil_post_sector_challenges(const cuzk_fil_proof *p, const uint8
 /* Checks that inclusion proof n opens challenge n (CUZK_ERR_MISMATCH naming the first that does not). */
 cuzk_status cuzk_fil_post_sector_check(const cuzk_fil_proof *p, const cuzk_fil_post_sector *s,
                                        const uint8_t randomness[32], uint64_t sector_index, cuzk_errmsg *err);
+
+/* The hashes the circuit will check, done natively: comm_r = Poseidon-2(comm_c, comm_r_last) and every inclusion path
+ * hashing to comm_r_last. CUZK_ERR_PROOF_INVALID names the first that fails. About 100 Poseidon-8 hashes per
+ * WindowPoSt sector: cheap for one sector, seconds for a 2349-sector partition. */
+cuzk_status cuzk_fil_post_sector_verify(const cuzk_fil_proof *p, const cuzk_fil_post_sector *s, cuzk_errmsg *err);
 
 typedef struct {
     uint64_t sector_id;
@@ -313,6 +330,13 @@ cuzk_status cuzk_fil_snap_partition_encode(const cuzk_fil_proof *p, const cuzk_f
  * d_new / r_new root the same across challenges, and d_new's root equal to comm_d_new when that is not NULL. */
 cuzk_status cuzk_fil_snap_partition_check(const cuzk_fil_proof *p, const cuzk_fil_snap_partition *s, uint32_t k,
                                           const uint8_t comm_d_new[32], cuzk_errmsg *err);
+/* The hashes of the partition's Merkle proofs, done natively: every proof_r_old, proof_d_new and proof_r_new hashes to
+ * its root, and comm_r_old = Poseidon-2(comm_c, root of r_old), comm_r_new = Poseidon-2(comm_c, root of r_new),
+ * comm_d_new = root of d_new for the commitments given (any may be NULL). CUZK_ERR_PROOF_INVALID names the first that
+ * fails. */
+cuzk_status cuzk_fil_snap_partition_verify(const cuzk_fil_proof *p, const cuzk_fil_snap_partition *s,
+                                           const uint8_t comm_r_old[32], const uint8_t comm_d_new[32],
+                                           const uint8_t comm_r_new[32], cuzk_errmsg *err);
 /* The six h values the circuit allows (storage-proofs-update hs()): {7..12}, or all 1 up to 32 KiB sectors. */
 void cuzk_fil_snap_hs(const cuzk_fil_proof *p, uint32_t hs[6]);
 /* k | h_select << partition_bits, h_select = 1 << (position of h in hs); h 0 means p->snap_h. */

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "cuzk/circuits.h"
 #include "fil_internal.h"
 
 /* ---- shapes ------------------------------------------------------------------------------------------------------ */
@@ -52,6 +53,48 @@ cuzk_status cuzk_fil_merkle_finish(cuzk_fil_merkle_proof *m, const cuzk_fil_shap
     if (leaf >= nodes)
         return cuzk_fil_path_fail(err, p, CUZK_ERR_TOO_LARGE, "opens leaf %llu of a tree of %llu leaves",
                                   (unsigned long long)leaf, (unsigned long long)nodes);
+    return CUZK_OK;
+}
+
+/* ---- roots ------------------------------------------------------------------------------------------------------ */
+
+cuzk_status cuzk_fil_merkle_root(const cuzk_fil_merkle_proof *m, const cuzk_fil_shape *s, cuzk_fil_hasher h,
+                                 uint8_t root[32], cuzk_errmsg *err)
+{
+    if (m->levels != cuzk_fil_shape_levels(s) || (h == CUZK_FIL_HASH_SHA256 && (s->base != 2 || s->sub != 0)))
+        return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "a path of %u levels does not fit the tree (%u-%u-%u, %s)", m->levels,
+                         s->base, s->sub, s->top, h == CUZK_FIL_HASH_SHA256 ? "SHA-256" : "Poseidon");
+    uint8_t cur[32], in[16 * 32];
+    memcpy(cur, m->leaf, 32);
+    const cuzk_fil_node *sib = m->siblings;
+    for (unsigned l = 0; l < m->levels; l++) {
+        unsigned a = cuzk_fil_shape_arity(s, l), idx = m->index[l];
+        if (a > 16 || idx >= a)
+            return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "level %u: index %u of arity %u", l, idx, a);
+        /* the running hash goes in at its index among the siblings */
+        for (unsigned j = 0, k = 0; j < a; j++) memcpy(in + 32 * j, j == idx ? cur : sib[k++], 32);
+        sib += a - 1;
+        if (h == CUZK_FIL_HASH_SHA256) {
+            cuzk_fil_sha256(in, 64, cur);
+            cur[31] &= 0x3f;
+        } else {
+            cuzk_status st = cuzk_poseidon_merkle_hash_bytes(cur, a, in, err);
+            if (st != CUZK_OK) return st;
+        }
+    }
+    memcpy(root, cur, 32);
+    return CUZK_OK;
+}
+
+cuzk_status cuzk_fil_merkle_verify(const cuzk_fil_merkle_proof *m, const cuzk_fil_shape *s, cuzk_fil_hasher h,
+                                   cuzk_errmsg *err)
+{
+    uint8_t root[32];
+    cuzk_status st = cuzk_fil_merkle_root(m, s, h, root, err);
+    if (st != CUZK_OK) return st;
+    if (memcmp(root, m->root, 32) != 0)
+        return cuzk_fail(err, CUZK_ERR_PROOF_INVALID, "the path of leaf %llu hashes to another root",
+                         (unsigned long long)m->leaf_index);
     return CUZK_OK;
 }
 

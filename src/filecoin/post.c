@@ -3,6 +3,7 @@
  * challenges (storage-proofs-post fallback/vanilla.rs, utils.rs) and the circuit's public inputs (compound.rs). */
 #include <stdlib.h>
 
+#include "cuzk/circuits.h"
 #include "fil_internal.h"
 
 static cuzk_status need_post(const cuzk_fil_proof *p, cuzk_errmsg *err)
@@ -108,6 +109,27 @@ cuzk_status cuzk_fil_post_sector_encode(const cuzk_fil_proof *p, const cuzk_fil_
     fil_put(&o, s->comm_c, 32);
     fil_put(&o, s->comm_r_last, 32);
     return cuzk_fil_bout_done(&o, len, err);
+}
+
+cuzk_status cuzk_fil_post_sector_verify(const cuzk_fil_proof *p, const cuzk_fil_post_sector *s, cuzk_errmsg *err)
+{
+    cuzk_status st = need_post(p, err);
+    if (st != CUZK_OK) return st;
+    uint8_t comm_r[32];
+    if ((st = cuzk_poseidon_comm_r(comm_r, s->comm_c, s->comm_r_last, err)) != CUZK_OK) return st;
+    if (memcmp(comm_r, s->comm_r, 32) != 0)
+        return cuzk_fail(err, CUZK_ERR_PROOF_INVALID, "sector %llu: comm_r is not Poseidon(comm_c, comm_r_last)",
+                         (unsigned long long)s->sector_id);
+    for (uint32_t i = 0; i < s->challenges; i++) {
+        const cuzk_fil_merkle_proof *m = &s->inclusion[i];
+        uint8_t root[32];
+        if ((st = cuzk_fil_merkle_root(m, &p->tree_r, CUZK_FIL_HASH_POSEIDON, root, err)) != CUZK_OK) return st;
+        if (memcmp(root, s->comm_r_last, 32) != 0)
+            return cuzk_fail(err, CUZK_ERR_PROOF_INVALID,
+                             "sector %llu: inclusion_proofs[%u] (leaf %llu) does not hash to comm_r_last",
+                             (unsigned long long)s->sector_id, i, (unsigned long long)m->leaf_index);
+    }
+    return CUZK_OK;
 }
 
 /* ---- challenges -------------------------------------------------------------------------------------------------- */

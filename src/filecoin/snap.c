@@ -3,6 +3,7 @@
  * vanilla.rs), and the circuit's public inputs (circuit.rs PublicInputs, constants.rs hs / h_select). */
 #include <stdlib.h>
 
+#include "cuzk/circuits.h"
 #include "fil_internal.h"
 
 static cuzk_status need_update(const cuzk_fil_proof *p, cuzk_errmsg *err)
@@ -141,6 +142,40 @@ cuzk_status cuzk_fil_snap_partition_check(const cuzk_fil_proof *p, const cuzk_fi
     }
     if (comm_d_new != NULL && memcmp(s->c[0].d_new.root, comm_d_new, 32) != 0)
         return cuzk_fail(err, CUZK_ERR_MISMATCH, "challenge_proofs[0].proof_d_new.root differs from comm_d_new");
+    return CUZK_OK;
+}
+
+cuzk_status cuzk_fil_snap_partition_verify(const cuzk_fil_proof *p, const cuzk_fil_snap_partition *s,
+                                           const uint8_t comm_r_old[32], const uint8_t comm_d_new[32],
+                                           const uint8_t comm_r_new[32], cuzk_errmsg *err)
+{
+    cuzk_status st = need_update(p, err);
+    if (st != CUZK_OK) return st;
+    static const char *const names[3] = {"proof_r_old", "proof_d_new", "proof_r_new"};
+    for (uint32_t i = 0; i < s->challenges; i++) {
+        const cuzk_fil_merkle_proof *m[3] = {&s->c[i].r_old, &s->c[i].d_new, &s->c[i].r_new};
+        for (int k = 0; k < 3; k++) {
+            uint8_t root[32];
+            const cuzk_fil_shape *sh = k == 1 ? &p->tree_d : &p->tree_r;
+            st = cuzk_fil_merkle_root(m[k], sh, k == 1 ? CUZK_FIL_HASH_SHA256 : CUZK_FIL_HASH_POSEIDON, root, err);
+            if (st != CUZK_OK) return st;
+            if (memcmp(root, m[k]->root, 32) != 0)
+                return cuzk_fail(err, CUZK_ERR_PROOF_INVALID, "challenge_proofs[%u].%s does not hash to its root", i,
+                                 names[k]);
+        }
+    }
+    if (s->challenges == 0) return CUZK_OK;
+    const uint8_t *want[3] = {comm_r_old, comm_d_new, comm_r_new};
+    static const char *const comm[3] = {"comm_r_old", "comm_d_new", "comm_r_new"};
+    for (int k = 0; k < 3; k++) {
+        if (want[k] == NULL) continue;
+        uint8_t got[32];
+        const cuzk_fil_merkle_proof *m = k == 0 ? &s->c[0].r_old : k == 1 ? &s->c[0].d_new : &s->c[0].r_new;
+        if (k == 1) memcpy(got, m->root, 32);
+        else if ((st = cuzk_poseidon_comm_r(got, s->comm_c, m->root, err)) != CUZK_OK) return st;
+        if (memcmp(got, want[k], 32) != 0)
+            return cuzk_fail(err, CUZK_ERR_PROOF_INVALID, "%s does not match the partition's proofs", comm[k]);
+    }
     return CUZK_OK;
 }
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* The Filecoin format tests: registered proofs, the parameter manifest and its check, PoSt and SnapDeals vanilla
- * proofs, the PoRep C1 readers and writers. */
+ * proofs, Merkle paths hashed, the PoRep C1 readers and writers. */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,6 +87,7 @@ int main(void)
     fails += _cmocka_run_group_tests("filecoin_params", fil_params_tests, fil_params_count, NULL, NULL);
     fails += _cmocka_run_group_tests("filecoin_post", fil_post_tests, fil_post_count, NULL, NULL);
     fails += _cmocka_run_group_tests("filecoin_snap", fil_snap_tests, fil_snap_count, NULL, NULL);
+    fails += _cmocka_run_group_tests("filecoin_merkle", fil_merkle_tests, fil_merkle_count, NULL, NULL);
     fails += _cmocka_run_group_tests("filecoin_c1", fil_c1_tests, fil_c1_count, NULL, NULL);
     return fails;
 }

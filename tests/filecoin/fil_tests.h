@@ -33,6 +33,8 @@ extern const struct CMUnitTest fil_post_tests[];
 extern const size_t fil_post_count;
 extern const struct CMUnitTest fil_snap_tests[];
 extern const size_t fil_snap_count;
+extern const struct CMUnitTest fil_merkle_tests[];
+extern const size_t fil_merkle_count;
 extern const struct CMUnitTest fil_c1_tests[];
 extern const size_t fil_c1_count;
 
