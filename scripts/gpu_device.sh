@@ -3,7 +3,7 @@
 # GPU checks on fresh random inputs (kernels, keys, whole proofs against the CPU, the engine's GPU backend, memcheck),
 # then the GPU micro-benchmarks (BENCH_ARGS, e.g. "--filter gpu_prove --max-log2 27" for the whole proofs). Logs go to $OUT (or ./gpu-out).
 # Where OpenSSL's headers are missing (some GPU images), a stub libcrypto stands in: the GPU check and benchmarks
-# never reach the r1cs layer's SHA-256, which then aborts if called.
+# never reach the r1cs layer's SHA-256 or the filecoin layer's BLAKE2b, which then abort if called.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-gpu-out}
@@ -35,6 +35,7 @@ typedef struct engine_st ENGINE;
 EVP_MD_CTX *EVP_MD_CTX_new(void);
 void EVP_MD_CTX_free(EVP_MD_CTX *);
 const EVP_MD *EVP_sha256(void);
+const EVP_MD *EVP_blake2b512(void);
 int EVP_DigestInit_ex(EVP_MD_CTX *, const EVP_MD *, ENGINE *);
 int EVP_DigestUpdate(EVP_MD_CTX *, const void *, size_t);
 int EVP_DigestFinal_ex(EVP_MD_CTX *, unsigned char *, unsigned int *);
@@ -45,6 +46,7 @@ H
 EVP_MD_CTX *EVP_MD_CTX_new(void) { abort(); }
 void EVP_MD_CTX_free(EVP_MD_CTX *c) { (void)c; abort(); }
 const EVP_MD *EVP_sha256(void) { abort(); }
+const EVP_MD *EVP_blake2b512(void) { abort(); }
 int EVP_DigestInit_ex(EVP_MD_CTX *c, const EVP_MD *m, ENGINE *e) { (void)c, (void)m, (void)e; abort(); }
 int EVP_DigestUpdate(EVP_MD_CTX *c, const void *p, size_t n) { (void)c, (void)p, (void)n; abort(); }
 int EVP_DigestFinal_ex(EVP_MD_CTX *c, unsigned char *o, unsigned int *n) { (void)c, (void)o, (void)n; abort(); }

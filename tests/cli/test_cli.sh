@@ -145,8 +145,31 @@ expect 2 "unexpected argument 'extra'" "ptau positional argument" -- "$CUZK" pta
 expect 2 "nodir/x.ptau: .*cannot create" "ptau unwritable" -- "$CUZK" ptau --power 4 --out nodir/x.ptau
 expect 1 "" "no file left by a failed ptau" -- test -e x.ptau
 
+# ---- Filecoin parameter files: the manifest, a directory checked against it ----
+mkdir -p params
+wvk=v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-8-0-0377ded656c6f524f1618760bffe4e0a1c51d5a70c4509eedae8a27555733edc.vk
+expect 0 "^window +32GiB +vk +0f8ec542485568fa3468c066e9fed82b" "params list" -- "$CUZK" params list --sizes 32GiB
+expect 0 '"kind": "snap-poseidon", "sector_size": 68719476736, "vk": true' "params list --json" -- \
+    "$CUZK" params list --json --kinds snap-poseidon --vk-only --sizes 64g
+expect 1 "params: 44 checked, 0 ok, 44 missing" "params check, empty directory" -- "$CUZK" params check params
+printf 'not a key' >"params/$wvk"
+expect 1 "^WRONG +$wvk: digest [0-9a-f]{32}, expected 0f8ec542485568fa3468c066e9fed82b" "params check, wrong file" -- \
+    "$CUZK" params check params --kinds window --sizes 32GiB --threads 2
+expect 1 '"state": "wrong", .*"found": "[0-9a-f]{32}", "bytes": 9' "params check --json" -- \
+    "$CUZK" params check params --kinds window --sizes 32GiB --vk-only --json
+expect 1 '"dir": "params", "checked": 1, "ok": 0, "missing": 0, "wrong": 1' "params check --json summary" -- \
+    "$CUZK" params check params --kinds window --sizes 32GiB --vk-only --json
+expect 1 "^params: 2 checked" "params check, directory from FIL_PROOFS_PARAMETER_CACHE" -- \
+    env FIL_PROOFS_PARAMETER_CACHE=params "$CUZK" params check --sizes 2KiB --kinds porep
+expect 2 "'4KiB' is not a sector size|no parameter file matches" "params check, size with no files" -- \
+    "$CUZK" params check params --sizes 4KiB
+expect 2 "--kinds: 'wpost' is not one of" "params check, unknown kind" -- "$CUZK" params check params --kinds wpost
+expect 2 "missing subcommand" "params without a subcommand" -- "$CUZK" params
+expect 2 "unknown subcommand 'fetch'" "params fetch" -- "$CUZK" params fetch
+expect 2 "unexpected argument 'x'" "params check, two directories" -- "$CUZK" params check params x
+
 # ---- every --help ----
-for c in gen import setup prove verify ptau inspect demo; do
+for c in gen import setup prove verify ptau inspect demo params; do
     expect 0 "^usage: cuzk $c" "$c --help" -- "$CUZK" "$c" --help
 done
 expect 0 "^usage: cuzk COMMAND" "--help" -- "$CUZK" --help

@@ -35,6 +35,7 @@ void bench_micro_r1cs(const bench_opts *o);
 void bench_micro_circuits(const bench_opts *o);
 void bench_micro_poseidon(const bench_opts *o);
 void bench_micro_groth16(const bench_opts *o);
+void bench_micro_filecoin(const bench_opts *o);
 
 /* One proof (best of two) reported as `name`, then its per-phase lines prove_<phase>, for any circuit, key and
  * witness (size: the number to report, e.g. the constraint count), at the thread counts of bench_thread_set. For a

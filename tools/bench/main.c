@@ -160,6 +160,7 @@ int main(int argc, char **argv)
     bench_micro_circuits(&o);
     bench_micro_poseidon(&o);
     bench_micro_groth16(&o);
+    bench_micro_filecoin(&o);
     if (bench_selected(&o, "prove")) bench_prove_gen(&o);
     return 0;
 }

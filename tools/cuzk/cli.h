@@ -101,5 +101,6 @@ int cmd_verify(int argc, char **argv);
 int cmd_inspect(int argc, char **argv);
 int cmd_ptau(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
+int cmd_params(int argc, char **argv);
 
 #endif

@@ -18,6 +18,7 @@ static const struct {
     {"ptau", cmd_ptau, "write a snarkjs powers-of-tau file prepared for phase 2 (test fixtures, not a ceremony)"},
     {"inspect", cmd_inspect, "print the type, header and sizes of cuzk, bellperson and snarkjs files"},
     {"demo", cmd_demo, "gen -> setup -> prove -> verify in memory, with timings"},
+    {"params", cmd_params, "list the Filecoin parameter files, or check a directory's against their digests"},
 };
 
 static void usage(FILE *f)

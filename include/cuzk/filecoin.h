@@ -1,0 +1,419 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+/* cuzk filecoin: Filecoin's side of a proof request — which circuit a registered proof names, the parameter files
+ * that circuit needs, and the vanilla proofs Curio sends (PoSt and SnapDeals bincode, the PoRep commit-phase-1
+ * JSON), decoded with every count, index and field element checked into compact C structures for the circuits.
+ *
+ * Byte strings of 32 bytes ("domains": commitments, tree nodes, labels) are kept as the Rust code stores them: the
+ * little-endian representation of a BLS12-381 scalar. The decoders reject any that is not below r.
+ * Layouts: docs/formats/filecoin-vanilla.md, filecoin-c1.md, filecoin-params.md. */
+#ifndef CUZK_FILECOIN_H
+#define CUZK_FILECOIN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cuzk/base.h"
+#include "cuzk/ff.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ==================================================================================================================
+ * Registered proofs
+ * ================================================================================================================== */
+
+#define CUZK_FIL_NODE_BYTES 32
+#define CUZK_FIL_MAX_LEVELS 32     /* longest Merkle path: tree D of a 64 GiB sector has 31 levels */
+#define CUZK_FIL_DRG_PARENTS 6     /* base (DRG) parents of an SDR node */
+#define CUZK_FIL_EXP_PARENTS 8     /* expander parents */
+#define CUZK_FIL_LABEL_PARENTS 37  /* parents hashed into a label, repeated to this count */
+
+/* A 32-byte node (commitment, tree node, label): the little-endian repr of a scalar below r. */
+typedef uint8_t cuzk_fil_node[32];
+
+/* Which abi enum a registered_proof number belongs to: the same number means different proofs in each. */
+typedef enum {
+    CUZK_FIL_CLASS_SEAL = 0,   /* abi.RegisteredSealProof: PoRep */
+    CUZK_FIL_CLASS_POST = 1,   /* abi.RegisteredPoStProof: WinningPoSt and WindowPoSt */
+    CUZK_FIL_CLASS_UPDATE = 2, /* abi.RegisteredUpdateProof: SnapDeals */
+} cuzk_fil_class;
+
+/* The circuit family. The PoRep kinds share one circuit per sector size (same parameters); SNAP_POSEIDON has
+ * parameter files but no registered proof. */
+typedef enum {
+    CUZK_FIL_KIND_POREP = 0,      /* interactive SDR PoRep */
+    CUZK_FIL_KIND_POREP_SYNTH,    /* synthetic PoRep (same circuit, other challenge derivation) */
+    CUZK_FIL_KIND_POREP_NI,       /* non-interactive PoRep (same circuit, more partitions, aggregated) */
+    CUZK_FIL_KIND_WINNING_POST,
+    CUZK_FIL_KIND_WINDOW_POST,
+    CUZK_FIL_KIND_SNAP,           /* EmptySectorUpdate (SnapDeals) */
+    CUZK_FIL_KIND_SNAP_POSEIDON,  /* EmptySectorUpdate-Poseidon: not reachable from the proofs API */
+    CUZK_FIL_KIND_COUNT
+} cuzk_fil_kind;
+
+/* The proofs API version a registered proof selects (rust-filecoin-proofs-api ApiVersion). */
+typedef enum { CUZK_FIL_API_1_0 = 0, CUZK_FIL_API_1_1 = 1, CUZK_FIL_API_1_2 = 2 } cuzk_fil_api;
+
+/* A Merkle tree's shape: base_levels levels of arity `base`, then one level of arity `sub` and one of arity `top`
+ * where those are non-zero (a tree of `sub` (× `top`) base trees). Tree D is {2, 0, 0, log2 nodes}. */
+typedef struct {
+    uint8_t base, sub, top;
+    uint8_t base_levels;
+} cuzk_fil_shape;
+
+/* One registered proof. Counts are those of the circuit and of the vanilla proofs Curio sends for it. */
+typedef struct {
+    cuzk_fil_class cls;
+    uint32_t id;              /* the registered_proof number of the request (go-state-types abi) */
+    const char *name;         /* the Rust API's variant: "StackedDrg32GiBV1_1", "StackedDrgWindow32GiBV1_2" */
+    cuzk_fil_kind kind;
+    cuzk_fil_api api;
+    uint64_t sector_size;     /* bytes */
+    uint64_t nodes;           /* sector_size / 32 */
+    uint32_t partitions;      /* Groth16 proofs per request: PoRep 10 or 1 (NI 126 or 13), SnapDeals 16/4/1, PoSt 1 */
+    uint32_t challenges;      /* PoRep and SnapDeals: per partition; PoSt: inclusion proofs per sector vanilla proof
+                               * (WindowPoSt 10, WinningPoSt 66) */
+    uint32_t post_sectors;    /* PoSt circuit: sector slots (WindowPoSt 2349 / 2300 / 2, WinningPoSt 66) */
+    uint32_t post_sector_challenges; /* PoSt circuit: challenges per slot (WindowPoSt 10, WinningPoSt 1) */
+    uint32_t layers;          /* PoRep: SDR layers (11, test sizes 2) */
+    cuzk_fil_shape tree_r;    /* tree R (replica) and tree C (columns): Poseidon */
+    cuzk_fil_shape tree_d;    /* tree D (data): binary SHA-256 */
+    uint32_t apex_leaves;     /* SnapDeals: leaves of a partition's apex tree (128, test sizes 8) */
+    uint32_t snap_h;          /* SnapDeals: the h (high challenge bits) the proofs API uses */
+    uint8_t porep_id[32];     /* PoRep and SnapDeals: id u64 LE ‖ nonce u64 LE (0) ‖ 16 zero bytes */
+    const char *srs_id;       /* circuit id for PreloadSRS / EvictSRS ("porep-32g"); one per parameter file */
+} cuzk_fil_proof;
+
+size_t cuzk_fil_proof_count(void);
+const cuzk_fil_proof *cuzk_fil_proof_at(size_t i);
+/* NULL when the class has no such number. */
+const cuzk_fil_proof *cuzk_fil_proof_find(cuzk_fil_class cls, uint64_t id);
+/* By the Rust variant name within a class (the JSON form of registered_proof is a SEAL name); NULL when unknown. */
+const cuzk_fil_proof *cuzk_fil_proof_by_name(cuzk_fil_class cls, const char *name);
+/* By SRS id: Curio's porep-32g, porep-64g, wpost-32g, winning-32g, snap-32g, snap-64g (and wpost-64g, winning-64g
+ * that its naming rule gives), plus the same pattern with k/m for the test sizes (porep-2k, wpost-8m, snap-512m).
+ * The entry returned is the current interactive registered proof of that circuit (PoRep V1_1, WindowPoSt V1_2);
+ * every proof with the same srs_id shares its parameter files. NULL when unknown. */
+const cuzk_fil_proof *cuzk_fil_proof_by_srs_id(const char *srs_id);
+
+/* cuzk.v1 ProofKind numbers (cuzk.proto). */
+#define CUZK_FIL_WIRE_POREP 1
+#define CUZK_FIL_WIRE_SNAP 2
+#define CUZK_FIL_WIRE_WINDOW_POST 3
+#define CUZK_FIL_WIRE_WINNING_POST 4
+
+/* The registered proof of a request: proof_kind picks the class (and Winning vs Window must agree with the entry),
+ * sector_size must match unless 0. CUZK_ERR_NOT_FOUND for an unknown number, CUZK_ERR_MISMATCH when kind or size
+ * disagree, CUZK_ERR_INVALID_ARG for a proof_kind that is not one of the four above. */
+cuzk_status cuzk_fil_proof_for_request(uint32_t proof_kind, uint64_t registered_proof, uint64_t sector_size,
+                                       const cuzk_fil_proof **out, cuzk_errmsg *err);
+
+/* The prover id filecoin-proofs takes for a miner: the payload of its ID address (the actor id as unsigned LEB128),
+ * left-aligned in 32 zero bytes (Lotus' toProverID, curio cuzk's make_prover_id). */
+void cuzk_fil_prover_id(uint64_t miner_id, uint8_t out[32]);
+
+const char *cuzk_fil_kind_name(cuzk_fil_kind k); /* "porep", "porep-synthetic", "porep-ni", "winning", "window",
+                                                     "snap", "snap-poseidon" */
+/* -1 when unknown. */
+int cuzk_fil_kind_parse(const char *s);
+/* "2KiB", "8MiB", "512MiB", "32GiB", "64GiB" (any power of two, else the decimal number). */
+const char *cuzk_fil_size_str(uint64_t bytes, char buf[24]);
+/* Parses "32GiB", "32G", "32g", "32gib", "2KiB", "512MiB" or a decimal byte count; false when malformed. */
+bool cuzk_fil_size_parse(const char *s, uint64_t *out);
+
+/* Levels of a shape, the arity of a level (0 = none) and the siblings a path carries (Σ arity − 1). */
+unsigned cuzk_fil_shape_levels(const cuzk_fil_shape *s);
+unsigned cuzk_fil_shape_arity(const cuzk_fil_shape *s, unsigned level);
+unsigned cuzk_fil_shape_siblings(const cuzk_fil_shape *s);
+
+/* ---- parameter file names, derived as filecoin-proofs derives them ------------------------------------------------
+ * name = "v28-" ‖ prefix ‖ "-" ‖ hex(SHA-256(identifier)) ‖ ".params" | ".vk", where the prefix names the circuit
+ * and tree shape and the identifier is the Rust public parameters' identifier() string (filecoin-params.md). Every
+ * function writes a NUL-terminated string; CUZK_ERR_INVALID_ARG for a kind/size with no circuit, CUZK_ERR_TOO_LARGE
+ * when out is too small (400 bytes are always enough). */
+cuzk_status cuzk_fil_param_identifier(cuzk_fil_kind kind, uint64_t sector_size, char *out, size_t cap,
+                                      cuzk_errmsg *err);
+cuzk_status cuzk_fil_param_name(cuzk_fil_kind kind, uint64_t sector_size, bool vk, char *out, size_t cap,
+                                cuzk_errmsg *err);
+/* The .params (vk false) or .vk file of a registered proof's circuit. */
+cuzk_status cuzk_fil_proof_param_name(const cuzk_fil_proof *p, bool vk, char *out, size_t cap, cuzk_errmsg *err);
+
+/* ==================================================================================================================
+ * Parameter manifest (parameters.json of rust-fil-proofs, v28) and its check
+ * ================================================================================================================== */
+
+typedef struct {
+    const char *name;       /* file name, e.g. v28-stacked-proof-of-replication-...-82a3...7820.params */
+    const char *cid;        /* IPFS CID */
+    const char *digest;     /* 32 hex digits: the first 16 bytes of BLAKE2b-512 of the file */
+    uint64_t sector_size;
+    cuzk_fil_kind kind;     /* POREP for every PoRep circuit; SNAP_POSEIDON for the unreachable update circuit */
+    bool vk;                /* a .vk file (else .params) */
+} cuzk_fil_param;
+
+size_t cuzk_fil_params_count(void);
+const cuzk_fil_param *cuzk_fil_params_at(size_t i);
+const cuzk_fil_param *cuzk_fil_params_find(const char *name);
+/* $FIL_PROOFS_PARAMETER_CACHE when set and non-empty, else /var/tmp/filecoin-proof-parameters. */
+const char *cuzk_fil_params_default_dir(void);
+
+/* The manifest digest of a file: BLAKE2b-512 over the whole file (mapped, streamed, pages dropped behind the
+ * hash so a 57 GiB file does not stay resident), first 16 bytes as lowercase hex. CUZK_ERR_IO when it cannot be
+ * opened, mapped or is not a regular file. */
+cuzk_status cuzk_fil_file_digest(const char *path, char hex[33], uint64_t *bytes, cuzk_errmsg *err);
+
+typedef enum {
+    CUZK_FIL_PARAM_OK = 0,
+    CUZK_FIL_PARAM_MISSING,  /* no such file */
+    CUZK_FIL_PARAM_WRONG,    /* digest differs */
+    CUZK_FIL_PARAM_ERROR,    /* present but unreadable (detail says why) */
+} cuzk_fil_param_state;
+
+typedef struct {
+    const cuzk_fil_param *param;
+    cuzk_fil_param_state state;
+    uint64_t bytes;         /* file size (OK, WRONG) */
+    char digest[33];        /* what the file hashed to (OK, WRONG) */
+    char detail[256];       /* ERROR: why */
+} cuzk_fil_param_result;
+
+typedef struct {
+    uint32_t kinds;         /* bit (1 << kind) per wanted kind; 0 = every kind */
+    const uint64_t *sizes;  /* wanted sector sizes; nsizes 0 = every size */
+    size_t nsizes;
+    bool vk_only;           /* only .vk files */
+    unsigned threads;       /* files hashed at once (0 or 1: one at a time) */
+} cuzk_fil_params_check_opts;
+
+/* Checks the manifest entries the options select against the files in dir; out must hold cuzk_fil_params_count()
+ * results, *n is set to how many were checked (in manifest order). Returns CUZK_OK once every selected file was
+ * looked at, whatever their states. */
+cuzk_status cuzk_fil_params_check(const char *dir, const cuzk_fil_params_check_opts *o, cuzk_fil_param_result *out,
+                                  size_t *n, cuzk_errmsg *err);
+/* The same over a caller's list (all of it); o may be NULL. */
+cuzk_status cuzk_fil_params_check_list(const char *dir, const cuzk_fil_param *list, size_t count,
+                                       const cuzk_fil_params_check_opts *o, cuzk_fil_param_result *out,
+                                       cuzk_errmsg *err);
+
+/* ==================================================================================================================
+ * Merkle inclusion proofs (as decoded from the vanilla proofs)
+ * ================================================================================================================== */
+
+/* The serde variant: Single for a plain tree, Sub for a tree of base trees, Top for a tree of sub trees. */
+typedef enum { CUZK_FIL_MERKLE_SINGLE = 0, CUZK_FIL_MERKLE_SUB = 1, CUZK_FIL_MERKLE_TOP = 2 } cuzk_fil_merkle_kind;
+
+/* A path from a leaf to the root, level 0 at the leaf. Level l carries arity(l) − 1 siblings, in order, and the
+ * position (index[l] < arity(l)) at which the running hash goes among them. */
+typedef struct {
+    uint8_t root[32], leaf[32];
+    const cuzk_fil_node *siblings;     /* every level's siblings, level 0 first (cuzk_fil_shape_siblings of them) */
+    uint8_t index[CUZK_FIL_MAX_LEVELS];
+    uint8_t levels;
+    uint8_t kind;                      /* cuzk_fil_merkle_kind */
+    uint64_t leaf_index;               /* the leaf the path opens: Σ index[l] · Π_{j<l} arity(j) */
+} cuzk_fil_merkle_proof;
+
+/* The siblings of one level. */
+static inline const cuzk_fil_node *cuzk_fil_merkle_level(const cuzk_fil_merkle_proof *m, const cuzk_fil_shape *s,
+                                                         unsigned level)
+{
+    unsigned off = level < s->base_levels
+                       ? level * (s->base - 1u)
+                       : s->base_levels * (s->base - 1u) + (level > s->base_levels ? s->sub - 1u : 0);
+    return m->siblings + off;
+}
+
+/* How a tree's nodes are hashed: Poseidon with the MerkleTree tag of each level's arity (tree R, tree C), or SHA-256
+ * of the two children with the top two bits of the digest cleared (tree D). */
+typedef enum { CUZK_FIL_HASH_POSEIDON = 0, CUZK_FIL_HASH_SHA256 = 1 } cuzk_fil_hasher;
+
+/* The root the path gives for m->leaf (storage-proofs-core's InclusionPath::root, level by level). Nothing is
+ * compared; CUZK_ERR_INVALID_ARG for a path that does not fit the shape. */
+cuzk_status cuzk_fil_merkle_root(const cuzk_fil_merkle_proof *m, const cuzk_fil_shape *s, cuzk_fil_hasher h,
+                                 uint8_t root[32], cuzk_errmsg *err);
+/* CUZK_ERR_PROOF_INVALID when that root is not m->root. */
+cuzk_status cuzk_fil_merkle_verify(const cuzk_fil_merkle_proof *m, const cuzk_fil_shape *s, cuzk_fil_hasher h,
+                                   cuzk_errmsg *err);
+
+/* ==================================================================================================================
+ * PoSt vanilla proofs (one FallbackPoStSectorProof per sector, bincode)
+ * ================================================================================================================== */
+
+typedef struct {
+    uint64_t sector_id;
+    uint8_t comm_r[32];                /* Poseidon-2(comm_c, comm_r_last) */
+    uint8_t comm_c[32];
+    uint8_t comm_r_last[32];           /* root of tree R: every inclusion proof's root */
+    uint32_t challenges;               /* = proof->challenges */
+    cuzk_fil_merkle_proof *inclusion;  /* [challenges], tree R */
+    void *mem;                         /* the one allocation behind inclusion and the siblings */
+} cuzk_fil_post_sector;
+
+/* Exact bincode size of one sector's vanilla proof for this proof (WindowPoSt 32 GiB: 24,960 bytes). */
+size_t cuzk_fil_post_sector_bytes(const cuzk_fil_proof *p);
+/* Decodes and checks one vanilla proof (p must be a PoSt entry): counts, variants and path lengths of p's tree R,
+ * every index, every field element below r, each inclusion root equal to comm_r_last, leaves inside the sector, no
+ * trailing bytes. Errors name the field ("vanilla_proof.sectors[0].inclusion_proofs[3].base_proof.path[2].hashes:
+ * expected 7 found 6"). On error *out is left empty (nothing to free). */
+cuzk_status cuzk_fil_post_sector_decode(const cuzk_fil_proof *p, const uint8_t *buf, size_t len,
+                                        cuzk_fil_post_sector *out, cuzk_errmsg *err);
+void cuzk_fil_post_sector_free(cuzk_fil_post_sector *s);
+/* Writes the bincode form (exactly cuzk_fil_post_sector_bytes(p)); CUZK_ERR_TOO_LARGE when cap is too small. */
+cuzk_status cuzk_fil_post_sector_encode(const cuzk_fil_proof *p, const cuzk_fil_post_sector *s, uint8_t *out,
+                                        size_t cap, size_t *len, cuzk_errmsg *err);
+
+/* leaf = LE-u64(SHA-256(randomness ‖ sector_id u64 LE ‖ challenge_index u64 LE)[0..8]) mod nodes */
+uint64_t cuzk_fil_post_challenge(const uint8_t randomness[32], uint64_t sector_id, uint64_t challenge_index,
+                                 uint64_t nodes);
+/* challenge_index of challenge n of the sector at sector_index (its position in the proof's sector list): API 1.0
+ * and 1.1 sector_index · challenges + n, API 1.2 n. */
+uint64_t cuzk_fil_post_challenge_index(cuzk_fil_api api, uint64_t sector_index, uint32_t challenges, uint32_t n);
+/* The p->challenges leaves a sector's vanilla proof opens. randomness must be below r (CUZK_ERR_NOT_CANONICAL). */
+cuzk_status cuzk_fil_post_sector_challenges(const cuzk_fil_proof *p, const uint8_t randomness[32], uint64_t sector_id,
+                                            uint64_t sector_index, uint64_t *out, cuzk_errmsg *err);
+/* Checks that inclusion proof n opens challenge n (CUZK_ERR_MISMATCH naming the first that does not). */
+cuzk_status cuzk_fil_post_sector_check(const cuzk_fil_proof *p, const cuzk_fil_post_sector *s,
+                                       const uint8_t randomness[32], uint64_t sector_index, cuzk_errmsg *err);
+
+/* The hashes the circuit will check, done natively: comm_r = Poseidon-2(comm_c, comm_r_last) and every inclusion path
+ * hashing to comm_r_last. CUZK_ERR_PROOF_INVALID names the first that fails. About 100 Poseidon-8 hashes per
+ * WindowPoSt sector (17 ms on one core of the development machine): for WinningPoSt and spot checks, not for every
+ * sector of a 2349-sector partition. */
+cuzk_status cuzk_fil_post_sector_verify(const cuzk_fil_proof *p, const cuzk_fil_post_sector *s, cuzk_errmsg *err);
+
+typedef struct {
+    uint64_t sector_id;
+    uint8_t comm_r[32];
+} cuzk_fil_post_pub_sector;
+
+/* Public inputs of one PoSt circuit, without the leading ONE: post_sectors × (1 + post_sector_challenges)
+ * (WindowPoSt 32 GiB: 25,839; WinningPoSt: 132). */
+size_t cuzk_fil_post_public_input_count(const cuzk_fil_proof *p);
+/* The public-input vector, as storage-proofs-post's FallbackPoStCompound generates it: per sector slot comm_r, then
+ * per challenge the leaf index. WindowPoSt: sectors are partition partition_index's (1 ..= post_sectors, in the
+ * proof's order: the verifier sorts by sector id), short partitions repeat the last sector. WinningPoSt: the one
+ * sector, listed post_sectors times, slot i taking challenge i. out holds cuzk_fil_post_public_input_count(p). */
+cuzk_status cuzk_fil_post_public_inputs(const cuzk_fil_proof *p, const uint8_t randomness[32],
+                                        const cuzk_fil_post_pub_sector *sectors, size_t nsectors,
+                                        uint32_t partition_index, cuzk_fr_t *out, cuzk_errmsg *err);
+
+/* ==================================================================================================================
+ * SnapDeals vanilla proofs (one PartitionProof per partition, bincode)
+ * ================================================================================================================== */
+
+typedef struct {
+    cuzk_fil_merkle_proof r_old;  /* tree R of the old replica */
+    cuzk_fil_merkle_proof d_new;  /* tree D of the new data (binary SHA-256) */
+    cuzk_fil_merkle_proof r_new;  /* tree R of the new replica */
+} cuzk_fil_snap_challenge;
+
+typedef struct {
+    uint8_t comm_c[32];
+    uint32_t apex_count;              /* = proof->apex_leaves */
+    const cuzk_fil_node *apex_leafs;
+    uint32_t challenges;              /* = proof->challenges */
+    cuzk_fil_snap_challenge *c;       /* [challenges] */
+    void *mem;
+} cuzk_fil_snap_partition;
+
+size_t cuzk_fil_snap_partition_bytes(const cuzk_fil_proof *p); /* 32 GiB: 561,768 */
+/* Decodes and checks one partition proof (p an UPDATE entry), with the same strictness as the PoSt decoder; each
+ * challenge's three proofs must open the same leaf. */
+cuzk_status cuzk_fil_snap_partition_decode(const cuzk_fil_proof *p, const uint8_t *buf, size_t len,
+                                           cuzk_fil_snap_partition *out, cuzk_errmsg *err);
+void cuzk_fil_snap_partition_free(cuzk_fil_snap_partition *s);
+cuzk_status cuzk_fil_snap_partition_encode(const cuzk_fil_proof *p, const cuzk_fil_snap_partition *s, uint8_t *out,
+                                           size_t cap, size_t *len, cuzk_errmsg *err);
+/* Checks a partition against its index k: every challenge inside partition k's share of the sector, every r_old /
+ * d_new / r_new root the same across challenges, and d_new's root equal to comm_d_new when that is not NULL. */
+cuzk_status cuzk_fil_snap_partition_check(const cuzk_fil_proof *p, const cuzk_fil_snap_partition *s, uint32_t k,
+                                          const uint8_t comm_d_new[32], cuzk_errmsg *err);
+/* The hashes of the partition's Merkle proofs, done natively: every proof_r_old, proof_d_new and proof_r_new hashes to
+ * its root, and comm_r_old = Poseidon-2(comm_c, root of r_old), comm_r_new = Poseidon-2(comm_c, root of r_new),
+ * comm_d_new = root of d_new for the commitments given (any may be NULL). CUZK_ERR_PROOF_INVALID names the first that
+ * fails. */
+cuzk_status cuzk_fil_snap_partition_verify(const cuzk_fil_proof *p, const cuzk_fil_snap_partition *s,
+                                           const uint8_t comm_r_old[32], const uint8_t comm_d_new[32],
+                                           const uint8_t comm_r_new[32], cuzk_errmsg *err);
+/* The six h values the circuit allows (storage-proofs-update hs()): {7..12}, or all 1 up to 32 KiB sectors. */
+void cuzk_fil_snap_hs(const cuzk_fil_proof *p, uint32_t hs[6]);
+/* k | h_select << partition_bits, h_select = 1 << (position of h in hs); h 0 means p->snap_h. */
+cuzk_status cuzk_fil_snap_k_and_h_select(const cuzk_fil_proof *p, uint32_t k, uint32_t h, uint64_t *out,
+                                         cuzk_errmsg *err);
+/* The 4 public inputs (without ONE): k_and_h_select, comm_r_old, comm_d_new, comm_r_new (each below r). */
+cuzk_status cuzk_fil_snap_public_inputs(const cuzk_fil_proof *p, uint32_t k, uint32_t h, const uint8_t comm_r_old[32],
+                                        const uint8_t comm_d_new[32], const uint8_t comm_r_new[32], cuzk_fr_t out[4],
+                                        cuzk_errmsg *err);
+
+/* ==================================================================================================================
+ * PoRep commit-phase-1 output (C1): JSON SealCommitPhase1Output, Curio's envelope, supraseal's bincode
+ * ================================================================================================================== */
+
+typedef struct {
+    uint32_t index;                   /* the column's node (= proof.leaf_index) */
+    const cuzk_fil_node *rows;        /* [layers]: the node's label in each layer */
+    cuzk_fil_merkle_proof proof;      /* tree C */
+} cuzk_fil_column_proof;
+
+/* One challenge's vanilla proof (storage-proofs-porep stacked::Proof). */
+typedef struct {
+    uint64_t node;                                   /* the challenged node: every proof below opens it */
+    cuzk_fil_merkle_proof comm_d;                    /* tree D */
+    cuzk_fil_merkle_proof comm_r_last;               /* tree R */
+    cuzk_fil_column_proof c_x;
+    cuzk_fil_column_proof drg[CUZK_FIL_DRG_PARENTS];
+    cuzk_fil_column_proof exp[CUZK_FIL_EXP_PARENTS];
+    const cuzk_fil_node *labeling;                   /* [layers × 37]: layer l's parents at (l − 1) · 37 */
+    const cuzk_fil_node *encoding;                   /* [37]: the last layer's parents */
+} cuzk_fil_porep_challenge;
+
+typedef struct {
+    const cuzk_fil_proof *proof;          /* registered_proof */
+    uint32_t partitions, challenges;      /* challenges per partition */
+    cuzk_fil_porep_challenge *c;          /* [partitions × challenges], partition-major */
+    uint8_t comm_r[32], comm_d[32], replica_id[32], seed[32], ticket[32];
+    bool wrapped;                         /* it came in Curio's envelope */
+    uint64_t sector_num, sector_size;     /* the envelope's SectorNum and SectorSize (0 when not wrapped) */
+    uint64_t mem_bytes;                   /* bytes this structure holds */
+    void *mem;
+} cuzk_fil_c1;
+
+/* Parses a commit-phase-1 JSON document — Curio's envelope {"SectorNum", "Phase1Out": base64(JSON), "SectorSize"}
+ * or the bare SealCommitPhase1Output — in one streaming pass (no document tree; base64 decoded on the fly), writing
+ * straight into arrays sized from counts already checked. Every count and index is checked against the registered
+ * proof (partitions, challenges, layers, parents, path lengths, arities), every node consistent within a challenge,
+ * every field element below r; errors name the JSON path ("vanilla_proofs[3][7].labeling_proofs[2].parents[36]").
+ * Unknown keys are skipped (as serde and Go do). On error *out is left empty. */
+cuzk_status cuzk_fil_c1_parse(const uint8_t *buf, size_t len, cuzk_fil_c1 *out, cuzk_errmsg *err);
+/* The same, read from a file descriptor or a file in 256 KiB pieces: memory is the result plus the piece. */
+cuzk_status cuzk_fil_c1_parse_fd(int fd, cuzk_fil_c1 *out, cuzk_errmsg *err);
+cuzk_status cuzk_fil_c1_parse_file(const char *path, cuzk_fil_c1 *out, cuzk_errmsg *err);
+void cuzk_fil_c1_free(cuzk_fil_c1 *c);
+
+/* Bincode forms. SUPRASEAL: filecoin-proofs' SealCommitPhase1Output (what supraseal's C1 writes; no registered
+ * proof, so p must be given). API: rust-filecoin-proofs-api's, which starts with the registered_proof and
+ * VanillaSealProof enum tags (p may be NULL; when given it must agree). */
+typedef enum { CUZK_FIL_C1_BIN_SUPRASEAL = 0, CUZK_FIL_C1_BIN_API = 1 } cuzk_fil_c1_bin_form;
+cuzk_status cuzk_fil_c1_decode_bincode(const uint8_t *buf, size_t len, cuzk_fil_c1_bin_form form,
+                                       const cuzk_fil_proof *p, cuzk_fil_c1 *out, cuzk_errmsg *err);
+/* Bytes of the bincode form of c (SUPRASEAL 32 GiB: 11,014,808). */
+size_t cuzk_fil_c1_bincode_bytes(const cuzk_fil_c1 *c, cuzk_fil_c1_bin_form form);
+cuzk_status cuzk_fil_c1_encode_bincode(const cuzk_fil_c1 *c, cuzk_fil_c1_bin_form form, uint8_t *out, size_t cap,
+                                       size_t *len, cuzk_errmsg *err);
+
+/* Writes c as serde_json writes a SealCommitPhase1Output (compact, Rust field order), or wrapped in Curio's
+ * envelope (base64 made on the fly) with SectorNum and SectorSize from c (SectorSize 0 → the proof's size). */
+cuzk_status cuzk_fil_c1_write_json(const cuzk_fil_c1 *c, bool wrapped, FILE *f, cuzk_errmsg *err);
+/* A structurally valid C1 of registered proof p from a seeded generator: random canonical field elements, random
+ * challenged nodes in 1..nodes−1 with paths, columns, labeling and encoding proofs that open them. Not a proof
+ * anything would verify (no hashing); for tests and benchmarks. */
+cuzk_status cuzk_fil_c1_random(const cuzk_fil_proof *p, uint64_t seed, cuzk_fil_c1 *out, cuzk_errmsg *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
