@@ -186,7 +186,7 @@ static inline unsigned cuzk_log2_ceil(uint64_t x)
 /* Set bits among the first n bits of a bitmap (LSB-first in 64-bit words). */
 uint64_t cuzk_popcount(const uint64_t *bits, uint64_t n);
 /* Bitmap bit i (LSB-first in 64-bit words). */
-static inline bool cuzk_bit_get(const uint64_t *bits, uint64_t i) { return (bits[i >> 6] >> (i & 63)) & 1; }
+static inline bool cuzk_bitmap_get(const uint64_t *bits, uint64_t i) { return (bits[i >> 6] >> (i & 63)) & 1; }
 
 #ifdef __cplusplus
 }
