@@ -117,23 +117,24 @@ void bench_micro_circuits(const bench_opts *o)
         }
         for (int ti = 0; ti < nt; ti++) {
             cuzk_errmsg err = {{0}};
-            double best = -1;
+            bench_runs runs = {0};
             for (int rep = 0; rep < 3; rep++) {
-                double t0 = (double)cuzk_now_ns();
-                cuzk_status s = cuzk_circuits_synthetic_witness_into(log, 1, 2 + (uint64_t)rep, (unsigned)threads[ti], z, n,
-                                                                &err);
-                double dt = (double)cuzk_now_ns() - t0;
+                bench_run_start(&runs);
+                cuzk_status s = cuzk_circuits_synthetic_witness_into(log, 1, 2 + (uint64_t)rep, (unsigned)threads[ti], z,
+                                                                     n, &err);
+                bench_run_stop(&runs);
                 if (s != CUZK_OK) {
                     fprintf(stderr, "cuzk-bench: synthetic_witness 2^%u: %s\n", log, err.msg);
                     free(z);
                     return;
                 }
-                if (best < 0 || dt < best) best = dt;
             }
             BENCH_KEEP(z[n - 1]);
+            bench_stat st = bench_stat_of(&runs);
             printf("{\"name\": \"synthetic_witness\", \"size\": %llu, \"threads\": %d, \"value\": %.3f, \"unit\": "
-                   "\"ms\", \"ns_per_var\": %.2f}\n",
-                   (unsigned long long)n, threads[ti], best / 1e6, best * threads[ti] / (double)n);
+                   "\"ms\", \"median\": %.3f, \"spread\": %.3f, \"runs\": %u, \"ns_per_var\": %.2f}\n",
+                   (unsigned long long)n, threads[ti], st.best / 1e6, st.median / 1e6, st.spread, st.runs,
+                   st.best * threads[ti] / (double)n);
             fflush(stdout);
         }
         free(z);
