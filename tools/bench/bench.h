@@ -56,9 +56,9 @@ int bench_thread_set(const bench_opts *o, int out[2]);
 /* One line with a single figure. */
 void bench_report(const char *name, uint64_t size, int threads, double value, const char *unit);
 /* One line from repeated runs: value = the best run × scale (the machine is shared: the best run is the one least
- * disturbed), then "median" (× scale), "spread" and "runs". */
+ * disturbed), then "median" (× scale), "spread", "runs" and extra (", \"key\": value..." or NULL). */
 void bench_report_runs(const char *name, uint64_t size, int threads, const bench_stat *s, double scale,
-                       const char *unit);
+                       const char *unit, const char *extra);
 /* One --gpu line: the common fields, "device": "gpu", then extra (", \"key\": value..." or NULL). */
 void bench_gpu_line(const char *name, uint64_t size, double value, const char *unit, const char *extra);
 /* One --gpu line from repeated runs: value = the median × scale (device timers are steady; the median ignores a

@@ -57,7 +57,7 @@ void bench_micro_ec(const bench_opts *o)
             BENCH_KEEP(acc);
         }
         bench_stat s = bench_stat_of(&runs);
-        bench_report_runs("g1_add_mixed", 1, 1, &s, 1.0 / N, "ns");
+        bench_report_runs("g1_add_mixed", 1, 1, &s, 1.0 / N, "ns", NULL);
     }
     if (bench_selected(o, "g1_add_xyzz_mixed")) {
         enum { N = 200000 };
@@ -72,7 +72,7 @@ void bench_micro_ec(const bench_opts *o)
             BENCH_KEEP(acc);
         }
         bench_stat s = bench_stat_of(&runs);
-        bench_report_runs("g1_add_xyzz_mixed", 1, 1, &s, 1.0 / N, "ns");
+        bench_report_runs("g1_add_xyzz_mixed", 1, 1, &s, 1.0 / N, "ns", NULL);
     }
     if (bench_selected(o, "g1_double")) {
         enum { N = 200000 };
@@ -86,7 +86,7 @@ void bench_micro_ec(const bench_opts *o)
             BENCH_KEEP(acc);
         }
         bench_stat s = bench_stat_of(&runs);
-        bench_report_runs("g1_double", 1, 1, &s, 1.0 / N, "ns");
+        bench_report_runs("g1_double", 1, 1, &s, 1.0 / N, "ns", NULL);
     }
     if (bench_selected(o, "g2_add_mixed")) {
         enum { N = 50000 };
@@ -101,7 +101,7 @@ void bench_micro_ec(const bench_opts *o)
             BENCH_KEEP(acc);
         }
         bench_stat s = bench_stat_of(&runs);
-        bench_report_runs("g2_add_mixed", 1, 1, &s, 1.0 / N, "ns");
+        bench_report_runs("g2_add_mixed", 1, 1, &s, 1.0 / N, "ns", NULL);
     }
     if (bench_selected(o, "g1_mul_ct")) {
         enum { N = 100 };
@@ -119,7 +119,7 @@ void bench_micro_ec(const bench_opts *o)
             BENCH_KEEP(acc);
         }
         bench_stat s = bench_stat_of(&runs);
-        bench_report_runs("g1_mul_ct", 1, 1, &s, 1e-3 / N, "us");
+        bench_report_runs("g1_mul_ct", 1, 1, &s, 1e-3 / N, "us", NULL);
     }
     if (bench_selected(o, "g1_subgroup_check")) {
         enum { N = 200 };
@@ -132,7 +132,7 @@ void bench_micro_ec(const bench_opts *o)
             BENCH_KEEP(ok);
         }
         bench_stat s = bench_stat_of(&runs);
-        bench_report_runs("g1_subgroup_check", 1, 1, &s, 1e-3 / N, "us");
+        bench_report_runs("g1_subgroup_check", 1, 1, &s, 1e-3 / N, "us", NULL);
     }
     if (bench_selected(o, "g2_subgroup_check")) {
         enum { N = 200 };
@@ -145,6 +145,6 @@ void bench_micro_ec(const bench_opts *o)
             BENCH_KEEP(ok);
         }
         bench_stat s = bench_stat_of(&runs);
-        bench_report_runs("g2_subgroup_check", 1, 1, &s, 1e-3 / N, "us");
+        bench_report_runs("g2_subgroup_check", 1, 1, &s, 1e-3 / N, "us", NULL);
     }
 }

@@ -134,6 +134,6 @@ void bench_micro_ff(const bench_opts *o)
             bench_run_stop(&runs);
         }
         bench_stat s = bench_stat_of(&runs);
-        bench_report_runs(cases[i].name, 1, 1, &s, 1.0 / cases[i].n, "ns");
+        bench_report_runs(cases[i].name, 1, 1, &s, 1.0 / cases[i].n, "ns", NULL);
     }
 }

@@ -100,10 +100,13 @@ static void bench_ntt(const bench_opts *o)
         size_t n = (size_t)1 << k;
         cuzk_fr_t *dx = NULL;
         cuzk_gpu_ntt_domain *d = NULL;
-        double t0 = (double)cuzk_now_ns();
+        bench_runs made = {0}; /* one run: each domain is made once */
+        bench_run_start(&made);
         cuzk_status st = cuzk_gpu_ntt_domain_create(&d, k, CUZK_FR_ROOTS_GEN7);
+        bench_run_stop(&made);
+        bench_stat ms_made = bench_stat_of(&made);
         if (st == CUZK_OK && bench_selected(o, "gpu_ntt_domain"))
-            report("gpu_ntt_domain", n, ((double)cuzk_now_ns() - t0) / 1e6, "ms");
+            bench_gpu_runs("gpu_ntt_domain", n, &ms_made, 1e-6, "ms", NULL);
         if (st == CUZK_OK) st = cuzk_gpu_malloc((void **)&dx, n * sizeof(cuzk_fr_t));
         for (size_t off = 0; st == CUZK_OK && off < n; off += chunk)
             st = cuzk_gpu_to_device(dx + off, h, chunk * sizeof(cuzk_fr_t));

@@ -111,7 +111,7 @@ static void bench_groth16_verify(const cuzk_groth16_pk *pk, const cuzk_r1cs_t *r
         if (s != CUZK_OK) fprintf(stderr, "groth16_verify failed\n");
     }
     bench_stat st = bench_stat_of(&one);
-    bench_report_runs("groth16_verify", size, 1, &st, 1e-3, "us");
+    bench_report_runs("groth16_verify", size, 1, &st, 1e-3, "us", NULL);
     for (int i = 0; i < 4; i++) {
         bench_run_start(&batch);
         cuzk_status s = cuzk_groth16_verify_batch(&pvk, p, x, np, BATCH);
@@ -119,7 +119,7 @@ static void bench_groth16_verify(const cuzk_groth16_pk *pk, const cuzk_r1cs_t *r
         if (s != CUZK_OK) fprintf(stderr, "groth16_verify_batch failed\n");
     }
     st = bench_stat_of(&batch);
-    bench_report_runs("groth16_verify_batch", BATCH, 1, &st, 1e-3, "us");
+    bench_report_runs("groth16_verify_batch", BATCH, 1, &st, 1e-3, "us", NULL);
     free(x);
 }
 
@@ -148,7 +148,7 @@ void bench_micro_groth16(const bench_opts *o)
             fprintf(stderr, "groth16_setup: %s (%s)\n", cuzk_status_str(s), err.msg);
         } else {
             bench_stat st = bench_stat_of(&runs);
-            if (bench_selected(o, "groth16_setup")) bench_report_runs("groth16_setup", rows, (int)so.threads, &st, 1e-6, "ms");
+            if (bench_selected(o, "groth16_setup")) bench_report_runs("groth16_setup", rows, (int)so.threads, &st, 1e-6, "ms", NULL);
             if (bench_selected(o, "groth16_prove") || bench_selected(o, "prove_"))
                 bench_groth16_prove(o, "groth16_prove", r, &pk, z, rows);
             if (bench_selected(o, "groth16_verify")) bench_groth16_verify(&pk, r, z, rows);

@@ -82,7 +82,7 @@ void bench_micro_msm(const bench_opts *o)
                     BENCH_KEEP(r);
                 }
                 bench_stat s = bench_stat_of(&runs);
-                bench_report_runs("g1_msm", n, ts[t], &s, 1e-6, "ms");
+                bench_report_runs("g1_msm", n, ts[t], &s, 1e-6, "ms", NULL);
             }
         }
         if (bench_selected(o, "g1_batch_add")) {
@@ -100,7 +100,7 @@ void bench_micro_msm(const bench_opts *o)
                     BENCH_KEEP(r);
                 }
                 bench_stat s = bench_stat_of(&runs);
-                bench_report_runs("g1_batch_add", n, ts[t], &s, 1e-6, "ms");
+                bench_report_runs("g1_batch_add", n, ts[t], &s, 1e-6, "ms", NULL);
             }
             free(bitmap);
         }
@@ -124,7 +124,7 @@ void bench_micro_msm(const bench_opts *o)
                 BENCH_KEEP(r);
             }
             bench_stat s = bench_stat_of(&runs);
-            bench_report_runs("g2_msm", n, ts[t], &s, 1e-6, "ms");
+            bench_report_runs("g2_msm", n, ts[t], &s, 1e-6, "ms", NULL);
         }
         free(bases);
         free(k);

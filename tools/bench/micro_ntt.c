@@ -46,7 +46,7 @@ void bench_micro_ntt(const bench_opts *o)
             fill(x, d.n, k);
             for (int t = 0; t < nt; t++) {
                 bench_stat st = time_forward(x, &d, ts[t]);
-                bench_report_runs("ntt", d.n, ts[t], &st, 1e-6, "ms");
+                bench_report_runs("ntt", d.n, ts[t], &st, 1e-6, "ms", NULL);
             }
             cuzk_ntt_domain_free(&d);
             free(x);
@@ -74,7 +74,7 @@ void bench_micro_ntt(const bench_opts *o)
                     BENCH_KEEP(a[0]);
                 }
                 bench_stat st = bench_stat_of(&runs);
-                bench_report_runs("ntt_h", n, ts[t], &st, 1e-6, "ms");
+                bench_report_runs("ntt_h", n, ts[t], &st, 1e-6, "ms", NULL);
             }
             cuzk_ntt_domain_free(&d);
             free(a), free(b), free(c);

@@ -47,6 +47,6 @@ void bench_micro_pairing(const bench_opts *o)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         if (!bench_selected(o, cases[i].name)) continue;
         bench_stat s = run(cases[i].kind, &p, &q, &prep);
-        bench_report_runs(cases[i].name, 1, 1, &s, 1e-3 / REPS, "us");
+        bench_report_runs(cases[i].name, 1, 1, &s, 1e-3 / REPS, "us", NULL);
     }
 }

@@ -100,7 +100,7 @@ void bench_micro_r1cs(const bench_opts *o)
                 }
                 BENCH_KEEP(c[0]);
                 bench_stat st = bench_stat_of(&runs);
-                bench_report_runs(name[m], rows, threads[ti], &st, 1e-6, "ms");
+                bench_report_runs(name[m], rows, threads[ti], &st, 1e-6, "ms", NULL);
             }
         }
         if (bench_selected(o, "pce_load")) {
@@ -117,7 +117,7 @@ void bench_micro_r1cs(const bench_opts *o)
                     cuzk_r1cs_free(l);
                 }
                 bench_stat st = bench_stat_of(&runs);
-                if (s == CUZK_OK) bench_report_runs("pce_load", rows, 1, &st, 1e-6, "ms");
+                if (s == CUZK_OK) bench_report_runs("pce_load", rows, 1, &st, 1e-6, "ms", NULL);
             }
             unlink(path);
         }

@@ -71,11 +71,12 @@ void bench_report(const char *name, uint64_t size, int threads, double value, co
 }
 
 void bench_report_runs(const char *name, uint64_t size, int threads, const bench_stat *s, double scale,
-                       const char *unit)
+                       const char *unit, const char *extra)
 {
     printf("{\"name\": \"%s\", \"size\": %llu, \"threads\": %d, \"value\": %.3f, \"unit\": \"%s\", \"median\": %.3f, "
-           "\"spread\": %.3f, \"runs\": %u}\n",
-           name, (unsigned long long)size, threads, s->best * scale, unit, s->median * scale, s->spread, s->runs);
+           "\"spread\": %.3f, \"runs\": %u%s}\n",
+           name, (unsigned long long)size, threads, s->best * scale, unit, s->median * scale, s->spread, s->runs,
+           extra ? extra : "");
     fflush(stdout);
 }
 
@@ -123,7 +124,7 @@ void bench_groth16_prove(const bench_opts *o, const char *name, const cuzk_r1cs_
             if (best.total < 0 || st.total < best.total) best = st; /* the phases of the best proof */
         }
         bench_stat total = bench_stat_of(&runs);
-        bench_report_runs(name, size, ts[ti], &total, 1e3, "ms");
+        bench_report_runs(name, size, ts[ti], &total, 1e3, "ms", NULL);
         const char *names[8] = {"prove_spmv",  "prove_ntt_h",  "prove_msm_h",  "prove_msm_l",
                                 "prove_msm_a", "prove_msm_b1", "prove_msm_b2", "prove_assembly"};
         double v[8] = {best.spmv,  best.ntt_h,  best.msm_h,  best.msm_l,

@@ -189,8 +189,8 @@ static void time_fixture(const bench_opts *o, const char *name, const char *zkey
     }
     uint64_t size = pk.circuit->num_constraints;
     bench_stat sk = bench_stat_of(&load_k), sw = bench_stat_of(&load_w);
-    bench_report_runs(nz, size, (int)threads, &sk, 1, "ms");
-    bench_report_runs(nw, size, 1, &sw, 1, "ms");
+    bench_report_runs(nz, size, (int)threads, &sk, 1, "ms", NULL);
+    bench_report_runs(nw, size, 1, &sw, 1, "ms", NULL);
     bench_groth16_prove(o, np, NULL, &pk, z, size);
     free(z);
     cuzk_groth16_pk_free(&pk);
