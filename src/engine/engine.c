@@ -599,7 +599,7 @@ static void *final_main(void *arg)
     return NULL;
 }
 
-/* ---- key loaders -------------------------------------------------------------------------------------------------- */
+/* ---- key loaders ------------------------------------------------------------------------------------------------- */
 /* The key loader: keys.c picks and loads; the jobs its failures end are ended here. */
 static void *loader_main(void *arg)
 {
@@ -654,7 +654,8 @@ uint64_t cuzk_engine_memory_budget(const cuzk_engine_config *cfg)
 cuzk_status cuzk_engine_create_with_backend(cuzk_engine **out, const cuzk_engine_config *cfg, const engine_backend *be,
                                        cuzk_errmsg *err)
 {
-    if (out == NULL || cfg == NULL || be == NULL || be->ops == NULL) return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "NULL argument");
+    if (out == NULL || cfg == NULL || be == NULL || be->ops == NULL)
+        return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "NULL argument");
     *out = NULL;
     if (cfg->param_dir != NULL && cfg->param_dir[0] != 0) {
         struct stat st;

@@ -63,8 +63,9 @@ typedef struct {
     struct { unsigned device; void *handle; } *items;
     size_t n, cap;
 } engine_devkey_list;
-uint64_t cuzk_engine_devkeys_detach(cuzk_engine *e, engine_key *k, engine_devkey_list *out); /* the idle ones; their VRAM */
-void cuzk_engine_devkeys_release(cuzk_engine *e, engine_devkey_list *l);                     /* unlocked */
+/* the idle ones; returns their VRAM */
+uint64_t cuzk_engine_devkeys_detach(cuzk_engine *e, engine_key *k, engine_devkey_list *out);
+void cuzk_engine_devkeys_release(cuzk_engine *e, engine_devkey_list *l); /* unlocked */
 /* At destruction, the engine's threads stopped: every device key's handle back to the backend. */
 void cuzk_engine_devkeys_destroy(cuzk_engine *e);
 

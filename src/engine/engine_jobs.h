@@ -30,7 +30,7 @@ typedef struct engine_work {
     cuzk_r1cs_c_mode c_mode;    /* CUZK_R1CS_C_CHECKED for a caller's witness (a backend that synthesizes checks it) */
     bool given_rs;         /* deterministic r and s (cuzk_engine_config.deterministic_rs) */
     cuzk_fr_t r, s;
-    cuzk_groth16_synthesis syn; /* a, b, c from synthesis (backends that do not synthesize); the backend consumes them */
+    cuzk_groth16_synthesis syn; /* a, b, c from synthesis (backends that do not synthesize); consumed by the backend */
     void *dev_key;         /* the device key the worker proves with (backends with dev_key_load) */
     cuzk_groth16_msm_sums sums; /* prove_start's results for prove_finish (backends that compute the MSMs elsewhere) */
     cuzk_groth16_proof_t proof;

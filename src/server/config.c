@@ -59,6 +59,7 @@ struct config_key {
 static const config_choice backend_choices[] = {{"auto", 0}, {"cpu", 1}, {"gpu", 2}, {NULL, 0}};
 static const config_choice format_choices[] = {{"text", 0}, {"json", 1}, {NULL, 0}};
 
+static void warn(cuzk_daemon_config *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static bool set_total_budget(cuzk_daemon_config *c, const cuzk_toml_node *v, char *why, size_t n);
 static bool set_whole_ntt_tables(cuzk_daemon_config *c, const cuzk_toml_node *v, char *why, size_t n);
 static bool set_log_level(cuzk_daemon_config *c, const cuzk_toml_node *v, char *why, size_t n);
@@ -225,9 +226,11 @@ bool cuzk_config_parse_size(const char *s, uint64_t *out)
         const char *suffix;
         uint64_t mult;
     } units[] = {
-        {"", 1},           {"B", 1},          {"K", KIB},        {"KB", 1000},      {"KiB", KIB},      {"Ki", KIB},
-        {"M", MIB},        {"MB", 1000000},   {"MiB", MIB},      {"Mi", MIB},       {"G", GIB},        {"GB", 1000000000},
-        {"GiB", GIB},      {"Gi", GIB},       {"T", TIB},        {"TB", 1000000000000ULL}, {"TiB", TIB}, {"Ti", TIB},
+        {"", 1},           {"B", 1},
+        {"K", KIB},        {"KiB", KIB},      {"Ki", KIB},       {"KB", 1000},
+        {"M", MIB},        {"MiB", MIB},      {"Mi", MIB},       {"MB", 1000000},
+        {"G", GIB},        {"GiB", GIB},      {"Gi", GIB},       {"GB", 1000000000},
+        {"T", TIB},        {"TiB", TIB},      {"Ti", TIB},       {"TB", 1000000000000ULL},
     };
     for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
         /* the letter in either case, as the INI configuration took it ("8g") */
@@ -417,7 +420,8 @@ static bool set_total_budget(cuzk_daemon_config *c, const cuzk_toml_node *v, cha
     }
     uint64_t b;
     if (!node_size(v, &b, why, n)) {
-        if (v->type == CUZK_TOML_STRING && v->str[0] != '-') snprintf(why, n, "expected \"auto\" or a size such as \"256GiB\"");
+        if (v->type == CUZK_TOML_STRING && v->str[0] != '-')
+            snprintf(why, n, "expected \"auto\" or a size such as \"256GiB\"");
         return false;
     }
     c->total_budget_auto = false;
@@ -432,16 +436,48 @@ static bool set_whole_ntt_tables(cuzk_daemon_config *c, const cuzk_toml_node *v,
     return true;
 }
 
+static bool parse_level(const char *s, cuzk_log_level *out)
+{
+    if (strcasecmp(s, "trace") == 0) {
+        *out = CUZK_LOG_DEBUG; /* Curio's most verbose level */
+        return true;
+    }
+    return cuzk_log_parse_level(s, out);
+}
+
+/* A level, or Curio's filter directives ("info,cuzk_core=debug"): their plain level is used (info when none) and
+ * the per-target ones, which name Curio's Rust modules, are dropped with a warning. */
 static bool set_log_level(cuzk_daemon_config *c, const cuzk_toml_node *v, char *why, size_t n)
 {
     if (!want(v, CUZK_TOML_STRING, "a level name (a string)", why, n)) return false;
-    if (strcasecmp(v->str, "trace") == 0) {
-        c->log_level = CUZK_LOG_DEBUG; /* Curio's most verbose level */
-        return true;
+    if (parse_level(v->str, &c->log_level)) return true;
+    if (strchr(v->str, ',') == NULL && strchr(v->str, '=') == NULL) {
+        snprintf(why, n, "\"%.40s\" is not one of trace, debug, info, warn, error", v->str);
+        return false;
     }
-    if (cuzk_log_parse_level(v->str, &c->log_level)) return true;
-    snprintf(why, n, "\"%.40s\" is not one of trace, debug, info, warn, error", v->str);
-    return false;
+    cuzk_log_level level = CUZK_LOG_INFO;
+    bool targets = false;
+    char item[64];
+    for (const char *p = v->str; *p;) {
+        size_t len = strcspn(p, ",");
+        snprintf(item, sizeof item, "%.*s", (int)(len < sizeof item ? len : sizeof item - 1), p);
+        char *t = item;
+        while (isspace((unsigned char)*t)) t++;
+        for (char *e = t + strlen(t); e > t && isspace((unsigned char)e[-1]);) *--e = '\0';
+        if (strchr(t, '=') != NULL) {
+            targets = true;
+        } else if (t[0] != '\0' && !parse_level(t, &level)) {
+            snprintf(why, n, "\"%.40s\" in \"%.60s\" is not one of trace, debug, info, warn, error", t, v->str);
+            return false;
+        }
+        p += len;
+        if (*p == ',') p++;
+    }
+    c->log_level = level;
+    if (targets)
+        warn(c, "[logging] level = \"%.200s\": per-target levels do not apply to cuzk; the plain level is used",
+             v->str);
+    return true;
 }
 
 static bool set_log_format(cuzk_daemon_config *c, const cuzk_toml_node *v, char *why, size_t n)
@@ -580,7 +616,6 @@ static bool store(cuzk_daemon_config *c, const config_key *k, const cuzk_toml_no
 }
 
 /* ---- loading ----------------------------------------------------------------------------------------------------- */
-static void warn(cuzk_daemon_config *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void warn(cuzk_daemon_config *c, const char *fmt, ...)
 {
     char line[512];
@@ -701,7 +736,8 @@ bool cuzk_config_load_file(cuzk_daemon_config *c, const char *path, char *err, s
     /* Curio's names for cuzk's keys: cuzk's own key wins when both are given */
     size_t a = key_index("pipeline", "max_parallel_synthesis"), b = key_index("synthesis", "workers");
     if (c->max_parallel_synthesis > 0 && c->origin[b].source == CUZK_CONFIG_FILE)
-        warn(c, "%s: line %u: [pipeline] max_parallel_synthesis = %u is overridden by [synthesis] workers = %u (line %u)",
+        warn(c, "%s: line %u: [pipeline] max_parallel_synthesis = %u is overridden by [synthesis] workers = %u "
+                "(line %u)",
              path, c->origin[a].line, c->max_parallel_synthesis, c->synthesis_workers, c->origin[b].line);
     a = key_index("pipeline", "max_gpu_queue_depth");
     b = key_index("scheduler", "gpu_queue_depth");
@@ -777,6 +813,7 @@ bool cuzk_config_flag_set(cuzk_daemon_config *c, const char *assignment, char *e
         }
     }
     free(doc);
+    snprintf(why, sizeof why, "expected one value");
     bool ok = root->num_items == 1 && store(c, k, &root->items[0], why, sizeof why);
     if (!ok) snprintf(err, errlen, "--set %s.%s: %s", section, key, why);
     if (ok && k->type == T_NA) {
@@ -1004,7 +1041,8 @@ void cuzk_config_print(const cuzk_daemon_config *c, FILE *f)
     if (c->path != NULL) fprintf(f, "# file: %s%s\n", c->path, c->path_missing ? " (missing)" : "");
     for (size_t i = 0; i < NUM_KEYS; i++) {
         const config_key *k = &config_keys[i];
-        if (i == 0 || strcmp(k->section, config_keys[i - 1].section) != 0) fprintf(f, "%s[%s]\n", i ? "\n" : "", k->section);
+        if (i == 0 || strcmp(k->section, config_keys[i - 1].section) != 0)
+            fprintf(f, "%s[%s]\n", i ? "\n" : "", k->section);
         char value[1200], from[64], note[300] = "";
         fmt_value(c, &e, k, i, value, sizeof value);
         if (c->origin[i].source == CUZK_CONFIG_FILE) snprintf(from, sizeof from, "file, line %u", c->origin[i].line);

@@ -371,7 +371,8 @@ def test_curio_keys():
     keys are honoured, cuzk's own key winning when both are given."""
     text = ('[daemon]\nstatus_listen = "0.0.0.0:9821"\n[memory]\ntotal_budget = "64GiB"\neviction_min_idle = "5m"\n'
             '[synthesis]\npartition_workers = 12\n[pipeline]\nmax_parallel_synthesis = 3\nmax_gpu_queue_depth = 8\n'
-            'slot_size = 2\n[scheduler]\ngpu_queue_depth = 2\n[srs]\npreload = ["porep-32g"]\n')
+            'slot_size = 2\n[scheduler]\ngpu_queue_depth = 2\n[srs]\npreload = ["porep-32g"]\n'
+            '[logging]\nlevel = "warn,cuzk_core=debug"\n')
     p = check_config(text)
     assert p.returncode == 0, p.stderr
     warned = [l for l in p.stderr.splitlines() if "does not apply to cuzk" in l]
@@ -381,6 +382,9 @@ def test_curio_keys():
     assert "workers = 0  # default (3: [pipeline] max_parallel_synthesis)" in p.stdout, p.stdout
     assert 'total_budget = "64GiB"  # file, line 4' in p.stdout, p.stdout
     assert "working_memory_budget = 0  # default (64.0 GiB: total_budget)" in p.stdout, p.stdout
+    # Curio's filter directives: the plain level, the per-target ones dropped with a warning
+    assert 'level = "warn"  # file, line 17' in p.stdout, p.stdout
+    assert "per-target levels do not apply" in p.stderr, p.stderr
 
 
 def test_missing_param_dir():

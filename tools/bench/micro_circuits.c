@@ -124,8 +124,8 @@ void bench_micro_circuits(const bench_opts *o)
             bench_runs runs = {0};
             for (int rep = 0; rep < 3; rep++) {
                 bench_run_start(&runs);
-                cuzk_status s = cuzk_circuits_synthetic_witness_into(log, 1, 2 + (uint64_t)rep, (unsigned)threads[ti], z,
-                                                                     n, &err);
+                cuzk_status s =
+                    cuzk_circuits_synthetic_witness_into(log, 1, 2 + (uint64_t)rep, (unsigned)threads[ti], z, n, &err);
                 bench_run_stop(&runs);
                 if (s != CUZK_OK) {
                     fprintf(stderr, "cuzk-bench: synthetic_witness 2^%u: %s\n", log, err.msg);

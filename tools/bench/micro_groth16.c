@@ -148,7 +148,8 @@ void bench_micro_groth16(const bench_opts *o)
             fprintf(stderr, "groth16_setup: %s (%s)\n", cuzk_status_str(s), err.msg);
         } else {
             bench_stat st = bench_stat_of(&runs);
-            if (bench_selected(o, "groth16_setup")) bench_report_runs("groth16_setup", rows, (int)so.threads, &st, 1e-6, "ms", NULL);
+            if (bench_selected(o, "groth16_setup"))
+                bench_report_runs("groth16_setup", rows, (int)so.threads, &st, 1e-6, "ms", NULL);
             if (bench_selected(o, "groth16_prove") || bench_selected(o, "prove_"))
                 bench_groth16_prove(o, "groth16_prove", r, &pk, z, rows);
             if (bench_selected(o, "groth16_verify")) bench_groth16_verify(&pk, r, z, rows);

@@ -9,7 +9,8 @@
 typedef enum { B_PAIRING, B_MILLER, B_FINAL_EXP, B_MILLER_PREPARED } bench_kind;
 
 /* Each round REPS operations; the figure per operation. */
-static bench_stat run(bench_kind k, const cuzk_g1_affine_t *p, const cuzk_g2_affine_t *q, const cuzk_g2_prepared_t *prep)
+static bench_stat run(bench_kind k, const cuzk_g1_affine_t *p, const cuzk_g2_affine_t *q,
+                      const cuzk_g2_prepared_t *prep)
 {
     bench_runs runs = {0};
     cuzk_fp12_t f;

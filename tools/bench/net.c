@@ -384,7 +384,8 @@ static int cmd_stress_run(cuzk_client *c, const cmd_opts *o)
     printf("offered: %.2f proofs/s for %.1f s, sizes 2^{%s}\n", o->rate, o->duration, o->sizes);
     cmd_summary(o, b.res, (size_t)started, wall);
     size_t failed = cmd_failures("stress", b.res, (size_t)started);
-    if (started < total) fprintf(stderr, "cuzk-bench stress: %ld of %ld proofs could not be sent\n", total - started, total);
+    if (started < total)
+        fprintf(stderr, "cuzk-bench stress: %ld of %ld proofs could not be sent\n", total - started, total);
     free(th);
     free(b.res);
     return started == total && failed == 0 ? 0 : 1;

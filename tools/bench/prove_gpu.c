@@ -276,7 +276,8 @@ static void prove_size(unsigned log2, cuzk_gpu_prover *p, const floor_rates *rat
     double total_ms = 0;
     for (size_t ph = 0; ph < sizeof phases / sizeof phases[0]; ph++) {
         bench_runs runs = {0};
-        for (int i = 0; i < REPS; i++) bench_run_add(&runs, *(const double *)((const char *)&st[i] + phases[ph].offset));
+        for (int i = 0; i < REPS; i++)
+            bench_run_add(&runs, *(const double *)((const char *)&st[i] + phases[ph].offset));
         bench_stat v = bench_stat_of(&runs);
         if (ph == 0) total_ms = v.median * 1e3;
         bench_gpu_runs(phases[ph].name, n, &v, 1e3, "ms", ph == 0 ? extra : NULL);

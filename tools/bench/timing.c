@@ -82,7 +82,8 @@ void bench_report_runs(const char *name, uint64_t size, int threads, const bench
 
 void bench_gpu_line(const char *name, uint64_t size, double value, const char *unit, const char *extra)
 {
-    printf("{\"name\": \"%s\", \"size\": %llu, \"threads\": 0, \"value\": %.4f, \"unit\": \"%s\", \"device\": \"gpu\"%s}\n",
+    printf("{\"name\": \"%s\", \"size\": %llu, \"threads\": 0, \"value\": %.4f, \"unit\": \"%s\", "
+           "\"device\": \"gpu\"%s}\n",
            name, (unsigned long long)size, value, unit, extra ? extra : "");
     fflush(stdout);
 }
