@@ -247,8 +247,8 @@ static engine_work *pick_partition(cuzk_engine *e)
             uint64_t need = cuzk_engine_partition_need(e, k);
             if (need > e->mem_budget) {
                 job_finish(e, j, CUZK_ENGINE_JOB_FAILED,
-                                  "job needs %llu bytes of working memory per partition, budget %llu",
-                                  (unsigned long long)need, (unsigned long long)e->mem_budget);
+                           "job needs %llu bytes of working memory per partition, budget %llu",
+                           (unsigned long long)need, (unsigned long long)e->mem_budget);
                 continue;
             }
             double now = cuzk_now();
@@ -517,11 +517,11 @@ static void *prover_main(void *arg)
                 cuzk_engine_device_broken(e, device, &fail, "partition %u of %s: %s", w->index, j->id, err.msg);
                 jobs_fail(e, &fail);
                 job_finish(e, j, CUZK_ENGINE_JOB_FAILED,
-                                  "partition %u: device %u (%s) failed: %s; the device is taken out of service",
-                                  w->index, device, gs.name, err.msg);
+                           "partition %u: device %u (%s) failed: %s; the device is taken out of service",
+                           w->index, device, gs.name, err.msg);
             } else {
                 job_finish(e, j, CUZK_ENGINE_JOB_FAILED, "partition %u: the %s prover failed: %s (%s)", w->index,
-                                  e->be.ops->name, cuzk_status_str(s), err.msg);
+                           e->be.ops->name, cuzk_status_str(s), err.msg);
             }
             work_drop(e, w);
             continue;
@@ -581,10 +581,10 @@ static void *final_main(void *arg)
         if (fs == CUZK_OK) cuzk_engine_hist_add(&e->hist[STAGE_VERIFY], tv);
         if (fs != CUZK_OK) {
             job_finish(e, j, CUZK_ENGINE_JOB_FAILED, "partition %u: the %s prover failed: %s (%s)", w->index,
-                              e->be.ops->name, cuzk_status_str(fs), err.msg);
+                       e->be.ops->name, cuzk_status_str(fs), err.msg);
         } else if (s != CUZK_OK) {
             job_finish(e, j, CUZK_ENGINE_JOB_FAILED, "partition %u: the proof does not verify (%s)", w->index,
-                              cuzk_status_str(s));
+                       cuzk_status_str(s));
         } else if (j->state != JOB_DONE) {
             t = cuzk_now();
             j->proofs[w->index] = w->proof;
@@ -1009,7 +1009,7 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_engine_request *req, c
         /* accepted and answered, so that Curio sees a FAILED proof with a reason rather than a transport error */
         j->partitions = 1;
         job_finish(e, j, CUZK_ENGINE_JOB_FAILED, "proof kind %s is not supported yet",
-                          cuzk_engine_kind_name(req->proof_kind));
+                   cuzk_engine_kind_name(req->proof_kind));
     }
     if (queue_position != NULL) *queue_position = job_queue_position(e, j);
     pthread_cond_broadcast(&e->work_cv);
