@@ -27,7 +27,6 @@ typedef struct { cuzk_fp2_t x, y, zz, zzz; } cuzk_g2_xyzz_t;
 #define CUZK_G2_UNCOMPRESSED_BYTES 192
 #define CUZK_G1_IDEN3_BYTES 96
 #define CUZK_G2_IDEN3_BYTES 192
-#define CUZK_GROTH16_PROOF_BYTES 192
 
 /* Decoding options (bit flags); 0 = strictest: infinity rejected, subgroup checked. */
 #define CUZK_EC_DECODE_ALLOW_INFINITY 1u
@@ -119,12 +118,6 @@ void cuzk_g1_to_iden3(uint8_t out[CUZK_G1_IDEN3_BYTES], const cuzk_g1_affine_t *
 cuzk_status cuzk_g1_from_iden3(cuzk_g1_affine_t *r, const uint8_t *in, size_t len, unsigned flags);
 void cuzk_g2_to_iden3(uint8_t out[CUZK_G2_IDEN3_BYTES], const cuzk_g2_affine_t *p);
 cuzk_status cuzk_g2_from_iden3(cuzk_g2_affine_t *r, const uint8_t *in, size_t len, unsigned flags);
-
-/* A Groth16 proof in bellperson's encoding: A (G1, 48) ‖ B (G2, 96) ‖ C (G1, 48), all compressed.
- * Decoding rejects infinity nowhere (a proof point may legitimately be infinity) but checks curve and subgroup. */
-typedef struct { cuzk_g1_affine_t a; cuzk_g2_affine_t b; cuzk_g1_affine_t c; } cuzk_groth16_proof_t;
-void cuzk_groth16_proof_to_bytes(uint8_t out[CUZK_GROTH16_PROOF_BYTES], const cuzk_groth16_proof_t *p);
-cuzk_status cuzk_groth16_proof_from_bytes(cuzk_groth16_proof_t *r, const uint8_t *in, size_t len);
 
 #ifdef __cplusplus
 }

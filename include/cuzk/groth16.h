@@ -56,6 +56,16 @@ typedef struct {
     void *storage;     /* owned point storage: one malloc'd block (or NULL), freed by cuzk_groth16_pk_free */
 } cuzk_groth16_pk;
 
+/* ---- proofs (src/groth16/proof.c) ------------------------------------------------------------------------------- */
+/* A Groth16 proof in bellperson's encoding, 192 bytes: A (G1, 48) ‖ B (G2, 96) ‖ C (G1, 48), each zcash-compressed.
+ * Decoding rejects infinity nowhere (a proof point may legitimately be infinity) but checks curve and subgroup:
+ * CUZK_ERR_BAD_LENGTH for any length but 192, else the ec decoders' status for the first bad point; *r is written
+ * only on success. */
+#define CUZK_GROTH16_PROOF_BYTES 192
+typedef struct { cuzk_g1_affine_t a; cuzk_g2_affine_t b; cuzk_g1_affine_t c; } cuzk_groth16_proof_t;
+void cuzk_groth16_proof_to_bytes(uint8_t out[CUZK_GROTH16_PROOF_BYTES], const cuzk_groth16_proof_t *p);
+cuzk_status cuzk_groth16_proof_from_bytes(cuzk_groth16_proof_t *r, const uint8_t *in, size_t len);
+
 /* Release what the key owns (storage blocks, pk->circuit) and zero the struct; harmless on a zeroed key. */
 void cuzk_groth16_vk_free(cuzk_groth16_vk *vk);
 void cuzk_groth16_pk_free(cuzk_groth16_pk *pk);

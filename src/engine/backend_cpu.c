@@ -4,7 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine_internal.h"
+#include "engine_backend.h"
+#include "engine_keys.h"
 
 typedef struct {
     unsigned threads;
@@ -55,19 +56,22 @@ static void cpu_destroy(void *ctx)
     free(ctx);
 }
 
+static const engine_backend_ops cpu_ops = {
+    .name = "cpu",
+    .num_devices = cpu_num_devices,
+    .device_info = cpu_device_info,
+    .partition_bytes = cpu_partition_bytes,
+    .prove_start = cpu_prove_start,
+    .prove_finish = cpu_prove_finish,
+    .destroy = cpu_destroy,
+};
+
 cuzk_status cuzk_engine_backend_cpu(engine_backend *b, unsigned threads)
 {
     cpu_ctx *c = calloc(1, sizeof *c);
     if (c == NULL) return CUZK_ERR_NOMEM;
     c->threads = threads ? threads : 1;
-    memset(b, 0, sizeof *b);
-    b->name = "cpu";
+    b->ops = &cpu_ops;
     b->ctx = c;
-    b->num_devices = cpu_num_devices;
-    b->device_info = cpu_device_info;
-    b->partition_bytes = cpu_partition_bytes;
-    b->prove_start = cpu_prove_start;
-    b->prove_finish = cpu_prove_finish;
-    b->destroy = cpu_destroy;
     return CUZK_OK;
 }

@@ -22,7 +22,8 @@
 #include <string.h>
 
 #include "cuzk/gpu.h"
-#include "engine_internal.h"
+#include "engine_backend.h"
+#include "engine_keys.h"
 
 #define GIB ((uint64_t)1 << 30)
 
@@ -508,6 +509,24 @@ static void g_destroy(void *ctx)
     free(c);
 }
 
+static const engine_backend_ops gpu_ops = {
+    .name = "gpu",
+    .num_devices = g_num_devices,
+    .device_info = g_device_info,
+    .partition_bytes = g_partition_bytes,
+    .prove_start = g_prove_start,
+    .prove_finish = g_prove_finish,
+    .destroy = g_destroy,
+    .synthesizes = true,
+    .default_workers = 1,
+    .witness_alloc = g_witness_alloc,
+    .witness_free = g_witness_free,
+    .witness_made = g_witness_made,
+    .dev_key_load = g_dev_key_load,
+    .dev_key_free = g_dev_key_free,
+    .dev_key_vk = g_dev_key_vk,
+};
+
 cuzk_status cuzk_engine_backend_gpu(engine_backend *b, const cuzk_engine_config *cfg, cuzk_errmsg *err)
 {
     int visible = cuzk_gpu_device_count();
@@ -574,22 +593,7 @@ cuzk_status cuzk_engine_backend_gpu(engine_backend *b, const cuzk_engine_config 
         d->budget = cfg->vram_budget ? cfg->vram_budget : f > GIB ? f - GIB : 0;
         if (d->budget > t) d->budget = t;
     }
-    memset(b, 0, sizeof *b);
-    b->name = "gpu";
+    b->ops = &gpu_ops;
     b->ctx = c;
-    b->num_devices = g_num_devices;
-    b->device_info = g_device_info;
-    b->partition_bytes = g_partition_bytes;
-    b->prove_start = g_prove_start;
-    b->prove_finish = g_prove_finish;
-    b->destroy = g_destroy;
-    b->synthesizes = true;
-    b->default_workers = 1;
-    b->witness_alloc = g_witness_alloc;
-    b->witness_free = g_witness_free;
-    b->witness_made = g_witness_made;
-    b->dev_key_load = g_dev_key_load;
-    b->dev_key_free = g_dev_key_free;
-    b->dev_key_vk = g_dev_key_vk;
     return CUZK_OK;
 }

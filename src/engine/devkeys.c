@@ -1,7 +1,8 @@
 /* Devices and the keys on them, for backends that keep keys on their devices (the GPU backend).
  *
- * Per device and key the engine holds an engine_devkey (engine_internal.h). Each device in service has a loader
- * thread that makes the keys its device is missing, in this order: the keys of queued partitions (priority order),
+ * Per device and key the engine holds an engine_devkey (engine_devkeys.h). Each device in service has a loader
+ * thread (engine.c's, one cuzk_engine_devkey_load_next per key) that makes the keys its device is missing, in this
+ * order: the keys of queued partitions (priority order),
  * the keys preloads wait for, and, on a device that holds no key yet, the keys of unfinished jobs (so that a new
  * key's device copy is made while its first partition is synthesized). A load that does not fit the device's VRAM
  * budget (the backend answers CUZK_ERR_NOMEM) evicts the least recently used key that no partition is being proved
@@ -12,7 +13,8 @@
  * work nor the other devices wait for them.
  *
  * A device error (CUZK_ERR_DEVICE from a prover or a load) takes the device out of service: its provers and loader
- * stop, the other devices go on, and when none is left every unfinished job fails with the reason. */
+ * stop, the other devices go on, and when none is left every unfinished job fails with the reason. The jobs to fail
+ * are handed back to engine.c (engine_failures), never ended here. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +22,7 @@
 
 #include "engine_internal.h"
 
-void cuzk_engine_device_broken(cuzk_engine *e, unsigned d, const char *fmt, ...)
+void cuzk_engine_device_broken(cuzk_engine *e, unsigned d, engine_failures *fail, const char *fmt, ...)
 {
     engine_dev *dev = &e->devs[d];
     if (dev->broken) return;
@@ -48,7 +50,7 @@ void cuzk_engine_device_broken(cuzk_engine *e, unsigned d, const char *fmt, ...)
     }
     if (e->devices_ok == 0) {
         for (engine_job *j = e->jobs; j != NULL; j = j->next)
-            cuzk_engine_job_finish(e, j, CUZK_ENGINE_JOB_FAILED, "no usable GPU is left: %s", dev->error);
+            engine_failures_add(fail, j, "no usable GPU is left: %s", dev->error);
     } else {
         /* jobs whose key failed on every device still in service */
         for (engine_key *k = e->keys; k != NULL; k = k->next) {
@@ -59,8 +61,8 @@ void cuzk_engine_device_broken(cuzk_engine *e, unsigned d, const char *fmt, ...)
             if (!any)
                 for (engine_job *j = e->jobs; j != NULL; j = j->next)
                     if (j->key == k)
-                        cuzk_engine_job_finish(e, j, CUZK_ENGINE_JOB_FAILED, "cannot load circuit %s on any GPU: %s", k->id,
-                                          cuzk_engine_devkey_error(e, k));
+                        engine_failures_add(fail, j, "cannot load circuit %s on any GPU: %s", k->id,
+                                            cuzk_engine_devkey_error(e, k));
         }
     }
     pthread_cond_broadcast(&e->prover_cv);
@@ -169,7 +171,7 @@ uint64_t cuzk_engine_devkeys_detach(cuzk_engine *e, engine_key *k, engine_devkey
 
 void cuzk_engine_devkeys_release(cuzk_engine *e, engine_devkey_list *l)
 {
-    for (size_t i = 0; i < l->n; i++) e->be.dev_key_free(e->be.ctx, l->items[i].device, l->items[i].handle);
+    for (size_t i = 0; i < l->n; i++) e->be.ops->dev_key_free(e->be.ctx, l->items[i].device, l->items[i].handle);
     free(l->items);
     memset(l, 0, sizeof *l);
 }
@@ -229,7 +231,7 @@ static bool any_busy_key(cuzk_engine *e, unsigned d)
 }
 
 /* Lock held. k FAILED on d: its jobs fail when no device in service can still make it. */
-static void failed_on(cuzk_engine *e, engine_key *k, unsigned d, const char *msg)
+static void failed_on(cuzk_engine *e, engine_key *k, unsigned d, const char *msg, engine_failures *fail)
 {
     engine_devkey *dk = &k->dev[d];
     dk->state = DK_FAILED;
@@ -237,8 +239,7 @@ static void failed_on(cuzk_engine *e, engine_key *k, unsigned d, const char *msg
     for (unsigned x = 0; x < e->num_devices; x++)
         if (!e->devs[x].broken && k->dev[x].state != DK_FAILED) return;
     for (engine_job *j = e->jobs; j != NULL; j = j->next)
-        if (j->key == k)
-            cuzk_engine_job_finish(e, j, CUZK_ENGINE_JOB_FAILED, "cannot load circuit %s on any GPU: %s", k->id, dk->error);
+        if (j->key == k) engine_failures_add(fail, j, "cannot load circuit %s on any GPU: %s", k->id, dk->error);
 }
 
 static cuzk_status vk_clone(cuzk_groth16_vk *dst, const cuzk_groth16_vk *src)
@@ -252,108 +253,107 @@ static cuzk_status vk_clone(cuzk_groth16_vk *dst, const cuzk_groth16_vk *src)
     return CUZK_OK;
 }
 
-void *cuzk_engine_devloader_main(void *arg)
+bool cuzk_engine_devkey_load_next(cuzk_engine *e, unsigned d, engine_failures *fail)
 {
-    cuzk_engine *e = ((engine_thread_arg *)arg)->e;
-    unsigned d = ((engine_thread_arg *)arg)->id;
-    free(arg);
     engine_dev *dev = &e->devs[d];
-    pthread_mutex_lock(&e->lock);
+    engine_key *k = wanted(e, d);
+    if (k == NULL) return true;
+    engine_devkey *dk = &k->dev[d];
+    dk->state = DK_LOADING;
+    k->refs++; /* the host key (its circuit and points) stays while the device reads it */
+    bool need_vk = !k->have_vk;
+    bool streamed = false;
+    void *h = NULL;
+    engine_devkey_info info;
+    cuzk_errmsg err;
+    cuzk_status s;
+    double t = cuzk_now();
+    const engine_backend_ops *ops = e->be.ops;
     for (;;) {
-        if (e->stop || dev->broken) break;
-        engine_key *k = wanted(e, d);
-        if (k == NULL) {
-            pthread_cond_wait(&e->devload_cv, &e->lock);
+        uint64_t others = dev->keys_bytes;
+        pthread_mutex_unlock(&e->lock);
+        memset(&info, 0, sizeof info);
+        memset(&err, 0, sizeof err);
+        s = ops->dev_key_load(e->be.ctx, d, k, others, streamed, &h, &info, &err);
+        pthread_mutex_lock(&e->lock);
+        if (s != CUZK_ERR_NOMEM || streamed || e->stop) break;
+        engine_key *v = victim(e, d, k);
+        if (v != NULL) {
+            engine_devkey_list gone = {0};
+            detach_one(e, v, d, &gone);
+            pthread_mutex_unlock(&e->lock);
+            cuzk_engine_devkeys_release(e, &gone);
+            pthread_mutex_lock(&e->lock);
             continue;
         }
-        engine_devkey *dk = &k->dev[d];
-        dk->state = DK_LOADING;
-        k->refs++; /* the host key (its circuit and points) stays while the device reads it */
-        bool need_vk = !k->have_vk;
-        bool streamed = false;
-        void *h = NULL;
-        engine_devkey_info info;
-        cuzk_errmsg err;
-        cuzk_status s;
-        double t = cuzk_now();
-        for (;;) {
-            uint64_t others = dev->keys_bytes;
-            pthread_mutex_unlock(&e->lock);
-            memset(&info, 0, sizeof info);
-            memset(&err, 0, sizeof err);
-            s = e->be.dev_key_load(e->be.ctx, d, k, others, streamed, &h, &info, &err);
-            pthread_mutex_lock(&e->lock);
-            if (s != CUZK_ERR_NOMEM || streamed || e->stop) break;
-            engine_key *v = victim(e, d, k);
-            if (v != NULL) {
-                engine_devkey_list gone = {0};
-                detach_one(e, v, d, &gone);
-                pthread_mutex_unlock(&e->lock);
-                cuzk_engine_devkeys_release(e, &gone);
-                pthread_mutex_lock(&e->lock);
-                continue;
-            }
-            if (!any_busy_key(e, d)) {
-                streamed = true; /* alone on the device: the slow placement rather than none */
-                continue;
-            }
-            break; /* every other key is in use: wait for one to become idle, below */
+        if (!any_busy_key(e, d)) {
+            streamed = true; /* alone on the device: the slow placement rather than none */
+            continue;
         }
-        cuzk_groth16_vk vk;
-        cuzk_groth16_pvk pvk;
-        memset(&vk, 0, sizeof vk);
-        bool have_vk = false;
-        if (s == CUZK_OK && need_vk) {
-            /* prepared without the lock; installed below unless a host load or another device was first */
-            pthread_mutex_unlock(&e->lock);
-            have_vk = vk_clone(&vk, e->be.dev_key_vk(e->be.ctx, h)) == CUZK_OK;
-            if (have_vk) cuzk_groth16_prepare_vk(&pvk, &vk);
-            pthread_mutex_lock(&e->lock);
-            if (!have_vk) {
-                s = CUZK_ERR_NOMEM;
-                snprintf(err.msg, sizeof err.msg, "out of memory for the verifying key");
-                e->be.dev_key_free(e->be.ctx, d, h);
-                h = NULL;
-            }
-        }
-        if (s == CUZK_OK && !e->stop && !dev->broken) {
-            dk->state = DK_READY;
-            dk->handle = h;
-            dk->vram_bytes = info.vram_bytes;
-            dk->streamed = info.streamed;
-            dk->load_s = cuzk_now() - t;
-            dk->last_use = ++e->lru_clock;
-            dev->keys_resident++;
-            dev->keys_bytes += info.vram_bytes;
-            if (have_vk && !k->have_vk) {
-                k->vk = vk;
-                k->pvk = pvk;
-                k->pvk.vk = &k->vk;
-                k->have_vk = true;
-                have_vk = false;
-            }
-        } else if (s == CUZK_OK) {
-            dk->state = DK_NONE; /* shutting down, or the device failed meanwhile */
-            pthread_mutex_unlock(&e->lock);
-            e->be.dev_key_free(e->be.ctx, d, h);
-            pthread_mutex_lock(&e->lock);
-        } else if (s == CUZK_ERR_NOMEM && !streamed) {
-            dk->state = DK_NONE; /* waits for a key in use to become idle */
-        } else if (s == CUZK_ERR_DEVICE) {
-            failed_on(e, k, d, err.msg);
-            cuzk_engine_device_broken(e, d, "loading circuit %s: %s", k->id, err.msg);
-        } else {
-            char msg[256];
-            snprintf(msg, sizeof msg, "cannot load circuit %.60s: %.40s (%.100s)", k->id, cuzk_status_str(s), err.msg);
-            failed_on(e, k, d, msg);
-        }
-        if (have_vk) cuzk_groth16_vk_free(&vk);
-        bool wait = s == CUZK_ERR_NOMEM && !streamed && dk->state == DK_NONE;
-        cuzk_engine_key_unref(e, k);
-        pthread_cond_broadcast(&e->prover_cv);
-        pthread_cond_broadcast(&e->done_cv);
-        if (wait && !e->stop) pthread_cond_wait(&e->devload_cv, &e->lock);
+        break; /* every other key is in use: wait for one to become idle */
     }
-    pthread_mutex_unlock(&e->lock);
-    return NULL;
+    cuzk_groth16_vk vk;
+    cuzk_groth16_pvk pvk;
+    memset(&vk, 0, sizeof vk);
+    bool have_vk = false;
+    if (s == CUZK_OK && need_vk) {
+        /* prepared without the lock; installed below unless a host load or another device was first */
+        pthread_mutex_unlock(&e->lock);
+        have_vk = vk_clone(&vk, ops->dev_key_vk(e->be.ctx, h)) == CUZK_OK;
+        if (have_vk) cuzk_groth16_prepare_vk(&pvk, &vk);
+        pthread_mutex_lock(&e->lock);
+        if (!have_vk) {
+            s = CUZK_ERR_NOMEM;
+            snprintf(err.msg, sizeof err.msg, "out of memory for the verifying key");
+            ops->dev_key_free(e->be.ctx, d, h);
+            h = NULL;
+        }
+    }
+    if (s == CUZK_OK && !e->stop && !dev->broken) {
+        dk->state = DK_READY;
+        dk->handle = h;
+        dk->vram_bytes = info.vram_bytes;
+        dk->streamed = info.streamed;
+        dk->load_s = cuzk_now() - t;
+        dk->last_use = ++e->lru_clock;
+        dev->keys_resident++;
+        dev->keys_bytes += info.vram_bytes;
+        if (have_vk && !k->have_vk) {
+            k->vk = vk;
+            k->pvk = pvk;
+            k->pvk.vk = &k->vk;
+            k->have_vk = true;
+            have_vk = false;
+        }
+    } else if (s == CUZK_OK) {
+        dk->state = DK_NONE; /* shutting down, or the device failed meanwhile */
+        pthread_mutex_unlock(&e->lock);
+        ops->dev_key_free(e->be.ctx, d, h);
+        pthread_mutex_lock(&e->lock);
+    } else if (s == CUZK_ERR_NOMEM && !streamed) {
+        dk->state = DK_NONE; /* waits for a key in use to become idle */
+    } else if (s == CUZK_ERR_DEVICE) {
+        failed_on(e, k, d, err.msg, fail);
+        cuzk_engine_device_broken(e, d, fail, "loading circuit %s: %s", k->id, err.msg);
+    } else {
+        char msg[256];
+        snprintf(msg, sizeof msg, "cannot load circuit %.60s: %.40s (%.100s)", k->id, cuzk_status_str(s), err.msg);
+        failed_on(e, k, d, msg, fail);
+    }
+    if (have_vk) cuzk_groth16_vk_free(&vk);
+    bool wait = s == CUZK_ERR_NOMEM && !streamed && dk->state == DK_NONE;
+    if (cuzk_engine_key_unref(e, k)) cuzk_engine_devkey_unreferenced(e, k);
+    pthread_cond_broadcast(&e->prover_cv);
+    pthread_cond_broadcast(&e->done_cv);
+    return wait;
+}
+
+void cuzk_engine_devkeys_destroy(cuzk_engine *e)
+{
+    for (engine_key *k = e->keys; k != NULL; k = k->next) {
+        for (unsigned d = 0; k->dev != NULL && d < e->num_devices; d++) {
+            if (k->dev[d].handle != NULL) e->be.ops->dev_key_free(e->be.ctx, d, k->dev[d].handle);
+            k->dev[d].handle = NULL;
+        }
+    }
 }

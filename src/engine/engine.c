@@ -19,7 +19,7 @@
  * manager, keys.c).
  *
  * Locking: one mutex guards all shared state; work runs unlocked on items that only one thread holds. A job ends
- * (cuzk_engine_job_finish) exactly once, at the first of: last partition verified, failure, cancel, shutdown; partitions
+ * (job_finish) exactly once, at the first of: last partition verified, failure, cancel, shutdown; partitions
  * still in flight then notice the job is done at their next stage boundary and drop themselves. A job's key stays
  * referenced until its last in-flight partition is gone. */
 #include <errno.h>
@@ -69,15 +69,24 @@ static void mem_give(cuzk_engine *e, uint64_t b)
 }
 
 /* ---- jobs -------------------------------------------------------------------------------------------------------- */
+/* Lock held. Drops a reference to k; the last one lets its device copies be tried again where they failed. */
+static void key_release(cuzk_engine *e, engine_key *k)
+{
+    if (cuzk_engine_key_unref(e, k)) cuzk_engine_devkey_unreferenced(e, k);
+}
+
 static void job_release_key_if_idle(cuzk_engine *e, engine_job *j)
 {
     if (j->state == JOB_DONE && j->inflight == 0 && j->key != NULL) {
-        cuzk_engine_key_unref(e, j->key);
+        key_release(e, j->key);
         j->key = NULL;
     }
 }
 
-void cuzk_engine_job_finish(cuzk_engine *e, engine_job *j, cuzk_engine_job_status st, const char *fmt, ...)
+/* Lock held. Ends a job (no-op when already done). */
+static void job_finish(cuzk_engine *e, engine_job *j, cuzk_engine_job_status st, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void job_finish(cuzk_engine *e, engine_job *j, cuzk_engine_job_status st, const char *fmt, ...)
 {
     if (j->state == JOB_DONE) return;
     j->t_done = cuzk_now();
@@ -123,6 +132,20 @@ void cuzk_engine_job_finish(cuzk_engine *e, engine_job *j, cuzk_engine_job_statu
     pthread_cond_broadcast(&e->done_cv);
     pthread_cond_broadcast(&e->work_cv);
     pthread_cond_broadcast(&e->space_cv);
+}
+
+/* Lock held. Ends every job on the list (what the key managers found must fail) with its reason. */
+static void jobs_fail(cuzk_engine *e, engine_failures *f)
+{
+    engine_job *j = f->head;
+    while (j != NULL) {
+        engine_job *next = j->fail_next;
+        j->fail_listed = false;
+        j->fail_next = NULL;
+        job_finish(e, j, CUZK_ENGINE_JOB_FAILED, "%s", j->fail_reason);
+        j = next;
+    }
+    f->head = f->tail = NULL;
 }
 
 static void job_free(engine_job *j)
@@ -188,7 +211,7 @@ static void queue_insert(engine_work **q, engine_work *w)
 static void work_free_z(cuzk_engine *e, engine_work *w)
 {
     if (w->z_backend)
-        e->be.witness_free(e->be.ctx, w->owned_z, w->z_bytes);
+        e->be.ops->witness_free(e->be.ctx, w->owned_z, w->z_bytes);
     else
         free(w->owned_z);
     w->owned_z = NULL;
@@ -216,16 +239,16 @@ static engine_work *pick_partition(cuzk_engine *e)
         for (engine_job *j = e->jobs; j != NULL; j = j->next) {
             if ((int)j->prio != p || j->state == JOB_DONE || j->next_part >= j->partitions) continue;
             if (e->devices_ok == 0) {
-                cuzk_engine_job_finish(e, j, CUZK_ENGINE_JOB_FAILED, "no usable GPU is left: %s", cuzk_engine_devices_error(e));
+                job_finish(e, j, CUZK_ENGINE_JOB_FAILED, "no usable GPU is left: %s", cuzk_engine_devices_error(e));
                 continue;
             }
             engine_key *k = j->key;
             if (k->state != KEY_HOT) continue; /* loading: later; others proceed */
             uint64_t need = cuzk_engine_partition_need(e, k);
             if (need > e->mem_budget) {
-                cuzk_engine_job_finish(e, j, CUZK_ENGINE_JOB_FAILED,
-                                  "job needs %llu bytes of working memory per partition, budget %llu",
-                                  (unsigned long long)need, (unsigned long long)e->mem_budget);
+                job_finish(e, j, CUZK_ENGINE_JOB_FAILED,
+                           "job needs %llu bytes of working memory per partition, budget %llu",
+                           (unsigned long long)need, (unsigned long long)e->mem_budget);
                 continue;
             }
             double now = cuzk_now();
@@ -238,7 +261,7 @@ static engine_work *pick_partition(cuzk_engine *e)
             }
             engine_work *w = calloc(1, sizeof *w);
             if (w == NULL) {
-                cuzk_engine_job_finish(e, j, CUZK_ENGINE_JOB_FAILED, "out of memory");
+                job_finish(e, j, CUZK_ENGINE_JOB_FAILED, "out of memory");
                 continue;
             }
             j->payload_bytes = 0;
@@ -269,8 +292,8 @@ static engine_work *pick_partition(cuzk_engine *e)
 static cuzk_status work_alloc_z(cuzk_engine *e, engine_work *w, uint64_t n, cuzk_errmsg *err)
 {
     w->z_bytes = n * sizeof(cuzk_fr_t);
-    if (e->be.witness_alloc != NULL) {
-        cuzk_status s = e->be.witness_alloc(e->be.ctx, w->z_bytes, &w->owned_z);
+    if (e->be.ops->witness_alloc != NULL) {
+        cuzk_status s = e->be.ops->witness_alloc(e->be.ctx, w->z_bytes, &w->owned_z);
         if (s != CUZK_OK)
             return cuzk_fail(err, s, "no memory for the witness (%llu bytes)", (unsigned long long)w->z_bytes);
         w->z_backend = true;
@@ -368,7 +391,7 @@ static void *synth_main(void *arg)
             s = work_make_witness(e, w, e->cfg.synthesis_threads, &err);
         free(wtns);
         free(wtns_path);
-        if (s == CUZK_OK && !e->be.synthesizes) {
+        if (s == CUZK_OK && !e->be.ops->synthesizes) {
             /* a, b, c on the CPU; a backend that synthesizes evaluates them itself (only the witness moves) */
             cuzk_groth16_prove_opts o;
             memset(&o, 0, sizeof o);
@@ -376,15 +399,15 @@ static void *synth_main(void *arg)
             o.c_mode = w->c_mode;
             s = cuzk_groth16_synthesize(&w->syn, &w->key->pk, w->key->cs, w->z, &o, &w->stats, &err);
         }
-        if (s == CUZK_OK && e->be.witness_made != NULL)
-            s = e->be.witness_made(e->be.ctx, w, e->cfg.synthesis_threads, &err);
+        if (s == CUZK_OK && e->be.ops->witness_made != NULL)
+            s = e->be.ops->witness_made(e->be.ctx, w, e->cfg.synthesis_threads, &err);
         double dt = cuzk_now() - t;
 
         pthread_mutex_lock(&e->lock);
         cuzk_engine_hist_add(&e->hist[STAGE_SYNTHESIS], dt);
         j->synth_s += dt;
         if (s != CUZK_OK) {
-            cuzk_engine_job_finish(e, j, CUZK_ENGINE_JOB_FAILED, "partition %u: %s", w->index, err.msg);
+            job_finish(e, j, CUZK_ENGINE_JOB_FAILED, "partition %u: %s", w->index, err.msg);
             work_drop(e, w);
             continue;
         }
@@ -403,7 +426,11 @@ static void *synth_main(void *arg)
     return NULL;
 }
 
-typedef engine_thread_arg prover_arg;
+/* a prover worker's or a device loader's start argument */
+typedef struct {
+    cuzk_engine *e;
+    unsigned id; /* prover worker or device */
+} prover_arg;
 
 /* Lock held. The first queued partition this worker's device can prove now: with device keys, one whose key is
  * READY there (others wait for their device's loader); else the head of the queue. */
@@ -469,7 +496,7 @@ static void *prover_main(void *arg)
         pthread_mutex_unlock(&e->lock);
 
         cuzk_errmsg err = {{0}};
-        cuzk_status s = e->be.prove_start(e->be.ctx, device, w, &err);
+        cuzk_status s = e->be.ops->prove_start(e->be.ctx, device, w, &err);
         double t1 = cuzk_now(), dt = t1 - t;
         cuzk_groth16_synthesis_free(&w->syn); /* a failing backend may leave them */
 
@@ -485,14 +512,16 @@ static void *prover_main(void *arg)
         if (s != CUZK_OK) {
             if (s == CUZK_ERR_DEVICE) {
                 cuzk_engine_gpu_status gs;
-                e->be.device_info(e->be.ctx, device, &gs);
-                cuzk_engine_device_broken(e, device, "partition %u of %s: %s", w->index, j->id, err.msg);
-                cuzk_engine_job_finish(e, j, CUZK_ENGINE_JOB_FAILED,
-                                  "partition %u: device %u (%s) failed: %s; the device is taken out of service",
-                                  w->index, device, gs.name, err.msg);
+                e->be.ops->device_info(e->be.ctx, device, &gs);
+                engine_failures fail = {0};
+                cuzk_engine_device_broken(e, device, &fail, "partition %u of %s: %s", w->index, j->id, err.msg);
+                jobs_fail(e, &fail);
+                job_finish(e, j, CUZK_ENGINE_JOB_FAILED,
+                           "partition %u: device %u (%s) failed: %s; the device is taken out of service",
+                           w->index, device, gs.name, err.msg);
             } else {
-                cuzk_engine_job_finish(e, j, CUZK_ENGINE_JOB_FAILED, "partition %u: the %s prover failed: %s (%s)", w->index,
-                                  e->be.name, cuzk_status_str(s), err.msg);
+                job_finish(e, j, CUZK_ENGINE_JOB_FAILED, "partition %u: the %s prover failed: %s (%s)", w->index,
+                           e->be.ops->name, cuzk_status_str(s), err.msg);
             }
             work_drop(e, w);
             continue;
@@ -539,7 +568,7 @@ static void *final_main(void *arg)
         unsigned device = w->worker / (e->num_provers / e->num_devices);
         cuzk_errmsg err = {{0}};
         double t = cuzk_now();
-        cuzk_status fs = e->be.prove_finish(e->be.ctx, device, w, &err);
+        cuzk_status fs = e->be.ops->prove_finish(e->be.ctx, device, w, &err);
         double tf = cuzk_now() - t;
         /* every proof is checked before it leaves: a wrong proof would cost the caller a failed on-chain message */
         const engine_key *k = w->key;
@@ -551,20 +580,63 @@ static void *final_main(void *arg)
         j->prove_s += tf;
         if (fs == CUZK_OK) cuzk_engine_hist_add(&e->hist[STAGE_VERIFY], tv);
         if (fs != CUZK_OK) {
-            cuzk_engine_job_finish(e, j, CUZK_ENGINE_JOB_FAILED, "partition %u: the %s prover failed: %s (%s)", w->index,
-                              e->be.name, cuzk_status_str(fs), err.msg);
+            job_finish(e, j, CUZK_ENGINE_JOB_FAILED, "partition %u: the %s prover failed: %s (%s)", w->index,
+                       e->be.ops->name, cuzk_status_str(fs), err.msg);
         } else if (s != CUZK_OK) {
-            cuzk_engine_job_finish(e, j, CUZK_ENGINE_JOB_FAILED, "partition %u: the proof does not verify (%s)", w->index,
-                              cuzk_status_str(s));
+            job_finish(e, j, CUZK_ENGINE_JOB_FAILED, "partition %u: the proof does not verify (%s)", w->index,
+                       cuzk_status_str(s));
         } else if (j->state != JOB_DONE) {
             t = cuzk_now();
             j->proofs[w->index] = w->proof;
             j->parts_done++;
             e->partitions_proved++;
-            if (j->parts_done == j->partitions) cuzk_engine_job_finish(e, j, CUZK_ENGINE_JOB_COMPLETED, NULL);
+            if (j->parts_done == j->partitions) job_finish(e, j, CUZK_ENGINE_JOB_COMPLETED, NULL);
             cuzk_engine_hist_add(&e->hist[STAGE_FINALIZE], cuzk_now() - t);
         }
         work_drop(e, w);
+    }
+    pthread_mutex_unlock(&e->lock);
+    return NULL;
+}
+
+/* ---- key loaders ------------------------------------------------------------------------------------------------- */
+/* The key loader: keys.c picks and loads; the jobs its failures end are ended here. */
+static void *loader_main(void *arg)
+{
+    cuzk_engine *e = arg;
+    pthread_mutex_lock(&e->lock);
+    while (!e->stop) {
+        engine_failures fail = {0};
+        engine_key *k = cuzk_engine_keys_next_load(e, &fail);
+        jobs_fail(e, &fail);
+        if (k == NULL) {
+            /* nothing queued, or nothing that fits before a job releases a key */
+            pthread_cond_wait(&e->loader_cv, &e->lock);
+            continue;
+        }
+        cuzk_engine_key_load(e, k, &fail);
+        jobs_fail(e, &fail);
+        pthread_cond_broadcast(&e->work_cv);
+        pthread_cond_broadcast(&e->done_cv);
+        pthread_cond_broadcast(&e->devload_cv); /* the devices may make their copies ahead of the first partition */
+    }
+    pthread_mutex_unlock(&e->lock);
+    return NULL;
+}
+
+/* One per device in service, with device keys: devkeys.c makes the keys that queued partitions, preloads and
+ * running jobs want on the device. */
+static void *devloader_main(void *arg)
+{
+    cuzk_engine *e = ((prover_arg *)arg)->e;
+    unsigned d = ((prover_arg *)arg)->id;
+    free(arg);
+    pthread_mutex_lock(&e->lock);
+    while (!e->stop && !e->devs[d].broken) {
+        engine_failures fail = {0};
+        bool wait = cuzk_engine_devkey_load_next(e, d, &fail);
+        jobs_fail(e, &fail);
+        if (wait && !e->stop) pthread_cond_wait(&e->devload_cv, &e->lock);
     }
     pthread_mutex_unlock(&e->lock);
     return NULL;
@@ -582,18 +654,19 @@ uint64_t cuzk_engine_memory_budget(const cuzk_engine_config *cfg)
 cuzk_status cuzk_engine_create_with_backend(cuzk_engine **out, const cuzk_engine_config *cfg, const engine_backend *be,
                                        cuzk_errmsg *err)
 {
-    if (out == NULL || cfg == NULL || be == NULL) return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "NULL argument");
+    if (out == NULL || cfg == NULL || be == NULL || be->ops == NULL)
+        return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "NULL argument");
     *out = NULL;
     if (cfg->param_dir != NULL && cfg->param_dir[0] != 0) {
         struct stat st;
         if (stat(cfg->param_dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-            if (be->destroy != NULL) be->destroy(be->ctx);
+            if (be->ops->destroy != NULL) be->ops->destroy(be->ctx);
             return cuzk_fail(err, CUZK_ERR_IO, "param_dir %s is not a directory", cfg->param_dir);
         }
     }
     cuzk_engine *e = calloc(1, sizeof *e);
     if (e == NULL) {
-        if (be->destroy != NULL) be->destroy(be->ctx);
+        if (be->ops->destroy != NULL) be->ops->destroy(be->ctx);
         return cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory");
     }
     e->be = *be;
@@ -605,15 +678,15 @@ cuzk_status cuzk_engine_create_with_backend(cuzk_engine **out, const cuzk_engine
     if (e->cfg.synthesis_threads == 0) e->cfg.synthesis_threads = 1;
     if (e->cfg.prover_threads == 0) e->cfg.prover_threads = 1;
     if (e->cfg.gpu_workers_per_device == 0)
-        e->cfg.gpu_workers_per_device = be->default_workers ? be->default_workers : 1;
+        e->cfg.gpu_workers_per_device = be->ops->default_workers ? be->ops->default_workers : 1;
     if (e->cfg.gpu_queue_depth == 0) e->cfg.gpu_queue_depth = 1;
     if (e->cfg.result_ttl_ms == 0) e->cfg.result_ttl_ms = ENGINE_DEFAULT_TTL_MS;
     e->mem_budget = cuzk_engine_memory_budget(cfg);
     e->key_budget = cfg->pinned_budget;
-    e->num_devices = be->num_devices(be->ctx);
+    e->num_devices = be->ops->num_devices(be->ctx);
     if (e->num_devices == 0) e->num_devices = 1;
     e->num_provers = e->num_devices * e->cfg.gpu_workers_per_device;
-    e->dev_keys = be->dev_key_load != NULL;
+    e->dev_keys = be->ops->dev_key_load != NULL;
     e->num_finalizers = e->dev_keys ? e->num_devices : 1;
     e->devices_ok = e->num_devices;
     e->t_start = cuzk_now();
@@ -630,7 +703,7 @@ cuzk_status cuzk_engine_create_with_backend(cuzk_engine **out, const cuzk_engine
         free(e->prover_kind);
         free(e->devs);
         free(e->threads);
-        if (be->destroy != NULL) be->destroy(be->ctx);
+        if (be->ops->destroy != NULL) be->ops->destroy(be->ctx);
         free(e);
         return cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory");
     }
@@ -645,7 +718,7 @@ cuzk_status cuzk_engine_create_with_backend(cuzk_engine **out, const cuzk_engine
     pthread_condattr_destroy(&ca);
 
     unsigned started = 0;
-    bool ok = pthread_create(&e->threads[started], NULL, cuzk_engine_loader_main, e) == 0;
+    bool ok = pthread_create(&e->threads[started], NULL, loader_main, e) == 0;
     if (ok) started++;
     for (unsigned i = 0; ok && i < e->num_finalizers; i++) {
         ok = pthread_create(&e->threads[started], NULL, final_main, e) == 0;
@@ -672,7 +745,7 @@ cuzk_status cuzk_engine_create_with_backend(cuzk_engine **out, const cuzk_engine
         if (ok) {
             pa->e = e;
             pa->id = i;
-            ok = pthread_create(&e->threads[started], NULL, cuzk_engine_devloader_main, pa) == 0;
+            ok = pthread_create(&e->threads[started], NULL, devloader_main, pa) == 0;
             if (!ok) free(pa);
         }
         if (ok) started++;
@@ -732,7 +805,7 @@ void cuzk_engine_shutdown(cuzk_engine *e, uint64_t deadline_ms)
         if (!busy || pthread_cond_timedwait(&e->done_cv, &e->lock, &dl) == ETIMEDOUT) break;
     }
     for (engine_job *j = e->jobs; j != NULL; j = j->next)
-        cuzk_engine_job_finish(e, j, CUZK_ENGINE_JOB_CANCELLED, "the engine shut down before the job finished");
+        job_finish(e, j, CUZK_ENGINE_JOB_CANCELLED, "the engine shut down before the job finished");
     e->stop = true;
     pthread_cond_t *cvs[] = {&e->work_cv,    &e->prover_cv, &e->space_cv,  &e->final_cv,
                              &e->done_cv,    &e->loader_cv, &e->devload_cv};
@@ -765,8 +838,9 @@ void cuzk_engine_destroy(cuzk_engine *e)
         e->jobs = j->next;
         job_free(j);
     }
+    cuzk_engine_devkeys_destroy(e); /* the device copies first: they are the backend's */
     cuzk_engine_keys_destroy(e);
-    if (e->be.destroy != NULL) e->be.destroy(e->be.ctx);
+    if (e->be.ops->destroy != NULL) e->be.ops->destroy(e->be.ctx);
     pthread_cond_t *cvs[] = {&e->work_cv,    &e->prover_cv, &e->space_cv,  &e->final_cv,
                              &e->done_cv,    &e->loader_cv, &e->devload_cv};
     for (size_t i = 0; i < sizeof cvs / sizeof cvs[0]; i++) pthread_cond_destroy(cvs[i]);
@@ -934,8 +1008,8 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_engine_request *req, c
     if (filecoin) {
         /* accepted and answered, so that Curio sees a FAILED proof with a reason rather than a transport error */
         j->partitions = 1;
-        cuzk_engine_job_finish(e, j, CUZK_ENGINE_JOB_FAILED, "proof kind %s is not supported yet",
-                          cuzk_engine_kind_name(req->proof_kind));
+        job_finish(e, j, CUZK_ENGINE_JOB_FAILED, "proof kind %s is not supported yet",
+                   cuzk_engine_kind_name(req->proof_kind));
     }
     if (queue_position != NULL) *queue_position = job_queue_position(e, j);
     pthread_cond_broadcast(&e->work_cv);
@@ -1002,7 +1076,7 @@ cuzk_status cuzk_engine_cancel(cuzk_engine *e, const char *job_id, bool *was_run
     }
     if (was_running != NULL) *was_running = j->state == JOB_RUNNING;
     /* the result is final at once; partitions in flight drop out at their next stage boundary */
-    cuzk_engine_job_finish(e, j, CUZK_ENGINE_JOB_CANCELLED, "cancelled by request");
+    job_finish(e, j, CUZK_ENGINE_JOB_CANCELLED, "cancelled by request");
     pthread_mutex_unlock(&e->lock);
     return CUZK_OK;
 }
@@ -1027,7 +1101,7 @@ cuzk_status cuzk_engine_status(cuzk_engine *e, cuzk_engine_status_report *out)
     unsigned per = e->num_provers / e->num_devices;
     double now = cuzk_now();
     for (unsigned d = 0; d < e->num_devices; d++) {
-        e->be.device_info(e->be.ctx, d, &out->gpus[d]);
+        e->be.ops->device_info(e->be.ctx, d, &out->gpus[d]);
         cuzk_engine_device_status(e, d, now, &out->gpus[d]);
         for (unsigned w = d * per; w < (d + 1) * per; w++) {
             if (e->prover_job[w][0] != 0) {
@@ -1138,11 +1212,11 @@ cuzk_status cuzk_engine_preload(cuzk_engine *e, const char *circuit_id, bool *al
         if (!e->stop && !cuzk_engine_devkey_all_ready(e, k)) {
             s = cuzk_fail(err, CUZK_ERR_DEVICE, "cannot load circuit %s on the GPUs: %s", circuit_id,
                           cuzk_engine_devkey_error(e, k));
-            cuzk_engine_key_unref(e, k);
+            key_release(e, k);
             goto out;
         }
     }
-    cuzk_engine_key_unref(e, k);
+    key_release(e, k);
     if (k->state == KEY_HOT) {
         if (load_time_ms != NULL) *load_time_ms = e->dev_keys ? (uint64_t)((cuzk_now() - t0) * 1000) : k->load_ms;
     } else if (e->stop) {

@@ -1,10 +1,11 @@
 /* The key manager: one entry per circuit (a registered circuit's PCE + .params, or a synthetic circuit with a key
  * made by cuzk_groth16_setup and cached as files in <param_dir>/synthetic), in tiers (engine_internal.h): HOT (decoded in
- * memory), WARM (files mapped, points dropped), COLD (files only). One loader thread loads entries while the
- * dispatcher goes on with jobs whose keys are ready; jobs reference their key from submission until their last
- * partition is done. When a load needs room in the key budget, unreferenced HOT entries are demoted to WARM, least
- * recently used first; a load that cannot get room yet (every HOT key in use) waits without holding up the loads
- * behind it that fit, and one larger than the whole budget fails its jobs at once. */
+ * memory), WARM (files mapped, points dropped), COLD (files only). One loader thread (engine.c's, through
+ * cuzk_engine_keys_next_load and cuzk_engine_key_load) loads entries while the dispatcher goes on with jobs whose keys
+ * are ready; jobs reference their key from submission until their last partition is done. When a load needs room in
+ * the key budget, unreferenced HOT entries are demoted to WARM, least recently used first; a load that cannot get
+ * room yet (every HOT key in use) waits without holding up the loads behind it that fit, and one larger than the
+ * whole budget fails its jobs at once. Failed jobs are handed back to engine.c, never ended here. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,7 +44,7 @@ uint64_t cuzk_engine_partition_need(const cuzk_engine *e, const engine_key *k)
         cuzk_groth16_prove_shape_worst(&worst, k->domain_size, k->num_vars);
         sh = &worst;
     }
-    return e->be.partition_bytes(e->be.ctx, sh) + k->num_vars * sizeof(cuzk_fr_t);
+    return e->be.ops->partition_bytes(e->be.ctx, sh) + k->num_vars * sizeof(cuzk_fr_t);
 }
 
 /* The key's files: false for a synthetic key without a parameter directory (it has none). */
@@ -117,14 +118,13 @@ void cuzk_engine_key_request(cuzk_engine *e, engine_key *k)
     }
 }
 
-void cuzk_engine_key_unref(cuzk_engine *e, engine_key *k)
+bool cuzk_engine_key_unref(cuzk_engine *e, engine_key *k)
 {
     if (k->refs > 0) k->refs--;
     k->last_use = ++e->lru_clock;
-    if (k->refs == 0) {
-        pthread_cond_signal(&e->loader_cv); /* a waiting load may fit now */
-        cuzk_engine_devkey_unreferenced(e, k);
-    }
+    if (k->refs != 0) return false;
+    pthread_cond_signal(&e->loader_cv); /* a waiting load may fit now */
+    return true;
 }
 
 void cuzk_engine_key_free_contents(cuzk_engine *e, engine_key *k)
@@ -170,9 +170,7 @@ void cuzk_engine_keys_destroy(cuzk_engine *e)
         engine_key *k = e->keys;
         e->keys = k->next;
         cuzk_engine_key_free_contents(e, k);
-        for (unsigned d = 0; k->dev != NULL && d < e->num_devices; d++)
-            if (k->dev[d].handle != NULL) e->be.dev_key_free(e->be.ctx, d, k->dev[d].handle);
-        free(k->dev);
+        free(k->dev); /* its handles went back to the backend first (cuzk_engine_devkeys_destroy) */
         cuzk_groth16_vk_free(&k->vk);
         free(k);
     }
@@ -310,12 +308,11 @@ static uint64_t contents_bytes(const key_contents *kc)
     return b;
 }
 
-/* Lock held. Fails the unfinished jobs that wait for k. */
-static void fail_waiting_jobs(cuzk_engine *e, engine_key *k)
+/* Lock held. Lists the unfinished jobs that wait for k, with the load's failure. */
+static void fail_waiting_jobs(cuzk_engine *e, engine_key *k, engine_failures *fail)
 {
     for (engine_job *j = e->jobs; j != NULL; j = j->next)
-        if (j->key == k && j->state != JOB_DONE)
-            cuzk_engine_job_finish(e, j, CUZK_ENGINE_JOB_FAILED, "cannot load circuit %s: %s", k->id, k->last_error);
+        if (j->key == k) engine_failures_add(fail, j, "cannot load circuit %s: %s", k->id, k->last_error);
 }
 
 static uint64_t load_estimate(const engine_key *k)
@@ -346,9 +343,8 @@ static void make_room(cuzk_engine *e, uint64_t need)
     }
 }
 
-/* Lock held. The queued load requested first among those that fit now (making room for it), or NULL. Loads larger
- * than the whole budget fail their jobs here; loads that wait for keys in use to be released are passed over. */
-static engine_key *next_load(cuzk_engine *e)
+/* Loads that wait for keys in use to be released are passed over. */
+engine_key *cuzk_engine_keys_next_load(cuzk_engine *e, engine_failures *fail)
 {
     engine_key *pick = NULL;
     for (engine_key *k = e->keys; k != NULL; k = k->next) {
@@ -359,7 +355,7 @@ static engine_key *next_load(cuzk_engine *e)
             snprintf(k->last_error, sizeof k->last_error, "the key needs %llu bytes, key budget %llu",
                      (unsigned long long)estimate, (unsigned long long)e->key_budget);
             k->last_status = CUZK_ERR_OVER_BUDGET;
-            fail_waiting_jobs(e, k);
+            fail_waiting_jobs(e, k, fail);
             pthread_cond_broadcast(&e->done_cv);
             continue;
         }
@@ -369,104 +365,88 @@ static engine_key *next_load(cuzk_engine *e)
     return pick;
 }
 
-void *cuzk_engine_loader_main(void *arg)
+void cuzk_engine_key_load(cuzk_engine *e, engine_key *k, engine_failures *fail)
 {
-    cuzk_engine *e = arg;
     unsigned threads = e->cfg.synthesis_threads > e->cfg.prover_threads ? e->cfg.synthesis_threads
                                                                         : e->cfg.prover_threads;
-    pthread_mutex_lock(&e->lock);
-    for (;;) {
-        if (e->stop) break;
-        engine_key *k = next_load(e);
-        if (k == NULL) {
-            /* nothing queued, or nothing that fits before a job releases a key */
-            pthread_cond_wait(&e->loader_cv, &e->lock);
-            continue;
-        }
-        bool warm = k->state == KEY_WARM;
-        k->load_queued = false;
-        k->loading_from_warm = warm;
-        k->state = KEY_LOADING;
-        pthread_mutex_unlock(&e->lock);
-
-        /* nobody reads a LOADING key's contents, so they are read and filled without the lock */
-        double t = cuzk_now();
-        key_contents kc;
-        memset(&kc, 0, sizeof kc);
-        cuzk_errmsg err = {{0}};
-        cuzk_status s;
-        if (warm) {
-            kc.cs = k->cs; /* kept */
-            s = load_warm(k, threads, &kc, &err);
-        } else {
-            s = k->synthetic ? load_synthetic(e, k, threads, &kc, &err) : load_generic(e, k, threads, &kc, &err);
-        }
-        uint64_t bytes = 0;
-        cuzk_groth16_vk vk;
-        cuzk_groth16_pvk pvk;
-        bool new_vk = false;
-        /* the verifying key is the engine's own copy (it outlives the points); a device-generated synthetic key
-         * gets it from its first device copy instead */
-        if (s == CUZK_OK && kc.pk.vk.ic != NULL) {
-            vk = kc.pk.vk;
-            vk.ic = malloc(vk.num_inputs * sizeof *vk.ic);
-            if (vk.ic == NULL) {
-                s = CUZK_ERR_NOMEM;
-                snprintf(err.msg, sizeof err.msg, "out of memory for the verifying key");
-            } else {
-                memcpy(vk.ic, kc.pk.vk.ic, vk.num_inputs * sizeof *vk.ic);
-                vk.storage = vk.ic;
-                cuzk_groth16_prepare_vk(&pvk, &vk);
-                new_vk = true;
-            }
-        }
-        if (s == CUZK_OK) {
-            bytes = contents_bytes(&kc);
-            k->cs = kc.cs;
-            k->pk = kc.pk;
-            cuzk_unmap_file(k->params_map, k->params_map_len);
-            k->params_map = NULL;
-            k->params_map_len = 0;
-        }
-
-        pthread_mutex_lock(&e->lock);
-        if (s == CUZK_OK && new_vk) {
-            /* no partition of this key is in flight (it was not HOT), so nobody verifies with the old one */
-            cuzk_groth16_vk_free(&k->vk);
-            k->vk = vk;
-            k->pvk = pvk;
-            k->pvk.vk = &k->vk;
-            k->have_vk = true;
-        }
-        if (s == CUZK_OK) {
-            k->size_bytes = k->hot_bytes = bytes;
-            k->state = KEY_HOT;
-            k->load_ms = (uint64_t)((cuzk_now() - t) * 1000);
-            k->last_use = ++e->lru_clock;
-            k->dims_known = true;
-            k->domain_size = k->pk.domain_size;
-            k->num_vars = cuzk_r1cs_num_vars(k->cs);
-            k->num_inputs = k->cs->num_inputs;
-            /* a key held on the host (not one made on a device) gives its densities: a tighter bound */
-            k->shape_known = k->pk.domain_size != 0;
-            if (k->shape_known) cuzk_groth16_prove_shape_key(&k->shape, &k->pk);
-            k->last_error[0] = 0;
-            k->last_status = CUZK_OK;
-            k->t_hot = cuzk_now();
-            e->keys_hot_bytes += bytes;
-            make_room(e, 0); /* the estimate may have been low: back within the budget as far as keys are unused */
-        } else {
-            if (kc.cs != NULL && kc.cs != k->cs) cuzk_r1cs_free(kc.cs);
-            cuzk_groth16_pk_free(&kc.pk);
-            cuzk_engine_key_free_contents(e, k); /* a failed WARM reload drops the mappings too */
-            snprintf(k->last_error, sizeof k->last_error, "%.60s: %.190s", cuzk_status_str(s), err.msg);
-            k->last_status = s;
-            fail_waiting_jobs(e, k);
-        }
-        pthread_cond_broadcast(&e->work_cv);
-        pthread_cond_broadcast(&e->done_cv);
-        pthread_cond_broadcast(&e->devload_cv); /* the devices may make their copies ahead of the first partition */
-    }
+    bool warm = k->state == KEY_WARM;
+    k->load_queued = false;
+    k->loading_from_warm = warm;
+    k->state = KEY_LOADING;
     pthread_mutex_unlock(&e->lock);
-    return NULL;
+
+    /* nobody reads a LOADING key's contents, so they are read and filled without the lock */
+    double t = cuzk_now();
+    key_contents kc;
+    memset(&kc, 0, sizeof kc);
+    cuzk_errmsg err = {{0}};
+    cuzk_status s;
+    if (warm) {
+        kc.cs = k->cs; /* kept */
+        s = load_warm(k, threads, &kc, &err);
+    } else {
+        s = k->synthetic ? load_synthetic(e, k, threads, &kc, &err) : load_generic(e, k, threads, &kc, &err);
+    }
+    uint64_t bytes = 0;
+    cuzk_groth16_vk vk;
+    cuzk_groth16_pvk pvk;
+    bool new_vk = false;
+    /* the verifying key is the engine's own copy (it outlives the points); a device-generated synthetic key
+     * gets it from its first device copy instead */
+    if (s == CUZK_OK && kc.pk.vk.ic != NULL) {
+        vk = kc.pk.vk;
+        vk.ic = malloc(vk.num_inputs * sizeof *vk.ic);
+        if (vk.ic == NULL) {
+            s = CUZK_ERR_NOMEM;
+            snprintf(err.msg, sizeof err.msg, "out of memory for the verifying key");
+        } else {
+            memcpy(vk.ic, kc.pk.vk.ic, vk.num_inputs * sizeof *vk.ic);
+            vk.storage = vk.ic;
+            cuzk_groth16_prepare_vk(&pvk, &vk);
+            new_vk = true;
+        }
+    }
+    if (s == CUZK_OK) {
+        bytes = contents_bytes(&kc);
+        k->cs = kc.cs;
+        k->pk = kc.pk;
+        cuzk_unmap_file(k->params_map, k->params_map_len);
+        k->params_map = NULL;
+        k->params_map_len = 0;
+    }
+
+    pthread_mutex_lock(&e->lock);
+    if (s == CUZK_OK && new_vk) {
+        /* no partition of this key is in flight (it was not HOT), so nobody verifies with the old one */
+        cuzk_groth16_vk_free(&k->vk);
+        k->vk = vk;
+        k->pvk = pvk;
+        k->pvk.vk = &k->vk;
+        k->have_vk = true;
+    }
+    if (s == CUZK_OK) {
+        k->size_bytes = k->hot_bytes = bytes;
+        k->state = KEY_HOT;
+        k->load_ms = (uint64_t)((cuzk_now() - t) * 1000);
+        k->last_use = ++e->lru_clock;
+        k->dims_known = true;
+        k->domain_size = k->pk.domain_size;
+        k->num_vars = cuzk_r1cs_num_vars(k->cs);
+        k->num_inputs = k->cs->num_inputs;
+        /* a key held on the host (not one made on a device) gives its densities: a tighter bound */
+        k->shape_known = k->pk.domain_size != 0;
+        if (k->shape_known) cuzk_groth16_prove_shape_key(&k->shape, &k->pk);
+        k->last_error[0] = 0;
+        k->last_status = CUZK_OK;
+        k->t_hot = cuzk_now();
+        e->keys_hot_bytes += bytes;
+        make_room(e, 0); /* the estimate may have been low: back within the budget as far as keys are unused */
+    } else {
+        if (kc.cs != NULL && kc.cs != k->cs) cuzk_r1cs_free(kc.cs);
+        cuzk_groth16_pk_free(&kc.pk);
+        cuzk_engine_key_free_contents(e, k); /* a failed WARM reload drops the mappings too */
+        snprintf(k->last_error, sizeof k->last_error, "%.60s: %.190s", cuzk_status_str(s), err.msg);
+        k->last_status = s;
+        fail_waiting_jobs(e, k, fail);
+    }
 }

@@ -139,7 +139,7 @@ char *cuzk_engine_metrics_text(cuzk_engine *e)
     cuzk_engine_gpu_status *gs = calloc(e->num_devices, sizeof *gs);
     if (gs == NULL) b.failed = true;
     for (unsigned d = 0; gs != NULL && d < e->num_devices; d++) {
-        e->be.device_info(e->be.ctx, d, &gs[d]);
+        e->be.ops->device_info(e->be.ctx, d, &gs[d]);
         cuzk_engine_device_status(e, d, now, &gs[d]);
     }
     static const struct {

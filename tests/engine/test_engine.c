@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../src/engine/engine_internal.h"
+#include "engine_internal.h"
 #include "cuzk/circuits.h"
 #include "cuzk/engine.h"
 #include "testutil.h"
@@ -727,16 +727,20 @@ typedef struct {
     int form; /* what witness_made points w->z_form at: the prover must find it there */
 } faulty_ctx;
 
-static unsigned faulty_devices(void *ctx) { return ((faulty_ctx *)ctx)->cpu.num_devices(((faulty_ctx *)ctx)->cpu.ctx); }
+static unsigned faulty_devices(void *ctx)
+{
+    faulty_ctx *f = ctx;
+    return f->cpu.ops->num_devices(f->cpu.ctx);
+}
 static void faulty_info(void *ctx, unsigned d, cuzk_engine_gpu_status *o)
 {
     faulty_ctx *f = ctx;
-    f->cpu.device_info(f->cpu.ctx, d, o);
+    f->cpu.ops->device_info(f->cpu.ctx, d, o);
 }
 static uint64_t faulty_bytes(void *ctx, const cuzk_groth16_prove_shape *sh)
 {
     faulty_ctx *f = ctx;
-    return f->cpu.partition_bytes(f->cpu.ctx, sh);
+    return f->cpu.ops->partition_bytes(f->cpu.ctx, sh);
 }
 static cuzk_status faulty_made(void *ctx, engine_work *w, unsigned threads, cuzk_errmsg *err)
 {
@@ -761,19 +765,19 @@ static cuzk_status faulty_start(void *ctx, unsigned d, engine_work *w, cuzk_errm
         snprintf(err->msg, sizeof err->msg, "the witness's form from witness_made did not reach the prover");
         return CUZK_ERR_IO;
     }
-    cuzk_status s = f->cpu.prove_start(f->cpu.ctx, d, w, err);
+    cuzk_status s = f->cpu.ops->prove_start(f->cpu.ctx, d, w, err);
     if (mode == 2) w->proof.a = w->proof.c;
     return s;
 }
 static cuzk_status faulty_finish(void *ctx, unsigned d, engine_work *w, cuzk_errmsg *err)
 {
     faulty_ctx *f = ctx;
-    return f->cpu.prove_finish(f->cpu.ctx, d, w, err);
+    return f->cpu.ops->prove_finish(f->cpu.ctx, d, w, err);
 }
 static void faulty_destroy(void *ctx)
 {
     faulty_ctx *f = ctx;
-    f->cpu.destroy(f->cpu.ctx);
+    f->cpu.ops->destroy(f->cpu.ctx);
     free(f);
 }
 
@@ -811,9 +815,11 @@ static void test_backend_failures(void **state)
     faulty_ctx *f = calloc(1, sizeof *f);
     assert_non_null(f);
     assert_int_equal(cuzk_engine_backend_cpu(&f->cpu, 1), CUZK_OK);
-    engine_backend be = {.name = "faulty", .ctx = f, .num_devices = faulty_devices, .device_info = faulty_info,
-                         .partition_bytes = faulty_bytes, .prove_start = faulty_start, .prove_finish = faulty_finish,
-                         .destroy = faulty_destroy, .witness_made = faulty_made};
+    static const engine_backend_ops faulty_ops = {
+        .name = "faulty", .num_devices = faulty_devices, .device_info = faulty_info, .partition_bytes = faulty_bytes,
+        .prove_start = faulty_start, .prove_finish = faulty_finish, .destroy = faulty_destroy,
+        .witness_made = faulty_made};
+    engine_backend be = {&faulty_ops, f};
     cuzk_engine_config c = base_cfg();
     cuzk_engine *e = NULL;
     assert_int_equal(cuzk_engine_create_with_backend(&e, &c, &be, NULL), CUZK_OK);
@@ -846,16 +852,20 @@ typedef struct {
     char key[CUZK_ENGINE_ID_MAX];
 } gate_ctx;
 
-static unsigned gate_devices(void *ctx) { return ((gate_ctx *)ctx)->cpu.num_devices(((gate_ctx *)ctx)->cpu.ctx); }
+static unsigned gate_devices(void *ctx)
+{
+    gate_ctx *g = ctx;
+    return g->cpu.ops->num_devices(g->cpu.ctx);
+}
 static void gate_info(void *ctx, unsigned d, cuzk_engine_gpu_status *o)
 {
     gate_ctx *g = ctx;
-    g->cpu.device_info(g->cpu.ctx, d, o);
+    g->cpu.ops->device_info(g->cpu.ctx, d, o);
 }
 static uint64_t gate_bytes(void *ctx, const cuzk_groth16_prove_shape *sh)
 {
     gate_ctx *g = ctx;
-    return g->cpu.partition_bytes(g->cpu.ctx, sh);
+    return g->cpu.ops->partition_bytes(g->cpu.ctx, sh);
 }
 static cuzk_status gate_start(void *ctx, unsigned d, engine_work *w, cuzk_errmsg *err)
 {
@@ -863,17 +873,17 @@ static cuzk_status gate_start(void *ctx, unsigned d, engine_work *w, cuzk_errmsg
     pthread_mutex_lock(&g->lock);
     while (g->closed && strcmp(w->key->id, g->key) == 0) pthread_cond_wait(&g->cv, &g->lock);
     pthread_mutex_unlock(&g->lock);
-    return g->cpu.prove_start(g->cpu.ctx, d, w, err);
+    return g->cpu.ops->prove_start(g->cpu.ctx, d, w, err);
 }
 static cuzk_status gate_finish(void *ctx, unsigned d, engine_work *w, cuzk_errmsg *err)
 {
     gate_ctx *g = ctx;
-    return g->cpu.prove_finish(g->cpu.ctx, d, w, err);
+    return g->cpu.ops->prove_finish(g->cpu.ctx, d, w, err);
 }
 static void gate_destroy(void *ctx)
 {
     gate_ctx *g = ctx;
-    g->cpu.destroy(g->cpu.ctx);
+    g->cpu.ops->destroy(g->cpu.ctx);
     pthread_mutex_destroy(&g->lock);
     pthread_cond_destroy(&g->cv);
     free(g);
@@ -901,9 +911,10 @@ static void test_loads_not_blocked(void **state)
     pthread_cond_init(&g->cv, NULL);
     g->closed = true;
     snprintf(g->key, sizeof g->key, "la");
-    engine_backend be = {.name = "gated", .ctx = g, .num_devices = gate_devices, .device_info = gate_info,
-                         .partition_bytes = gate_bytes, .prove_start = gate_start, .prove_finish = gate_finish,
-                         .destroy = gate_destroy};
+    static const engine_backend_ops gate_ops = {
+        .name = "gated", .num_devices = gate_devices, .device_info = gate_info, .partition_bytes = gate_bytes,
+        .prove_start = gate_start, .prove_finish = gate_finish, .destroy = gate_destroy};
+    engine_backend be = {&gate_ops, g};
     cuzk_engine *e = NULL;
     assert_int_equal(cuzk_engine_create_with_backend(&e, &c, &be, NULL), CUZK_OK);
     uint8_t *wa, *wb, *wc;

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../src/engine/engine_internal.h"
+#include "engine_internal.h"
 #include "cuzk/circuits.h"
 #include "cuzk/engine.h"
 #include "testutil.h"
@@ -182,21 +182,21 @@ static cuzk_engine_config dev_cfg(void)
 
 static cuzk_engine *start_fake(fake_ctx *f, const cuzk_engine_config *c)
 {
-    engine_backend be = {.name = "fake",
-                         .ctx = f,
-                         .num_devices = fk_devices,
-                         .device_info = fk_info,
-                         .partition_bytes = fk_bytes,
-                         .prove_start = fk_start,
-                         .prove_finish = fk_finish,
-                         .destroy = fk_destroy,
-                         .synthesizes = true,
-                         .default_workers = 2,
-                         .witness_alloc = fk_zalloc,
-                         .witness_free = fk_zfree,
-                         .dev_key_load = fk_load,
-                         .dev_key_free = fk_free,
-                         .dev_key_vk = fk_vk};
+    static const engine_backend_ops fake_ops = {.name = "fake",
+                                                 .num_devices = fk_devices,
+                                                 .device_info = fk_info,
+                                                 .partition_bytes = fk_bytes,
+                                                 .prove_start = fk_start,
+                                                 .prove_finish = fk_finish,
+                                                 .destroy = fk_destroy,
+                                                 .synthesizes = true,
+                                                 .default_workers = 2,
+                                                 .witness_alloc = fk_zalloc,
+                                                 .witness_free = fk_zfree,
+                                                 .dev_key_load = fk_load,
+                                                 .dev_key_free = fk_free,
+                                                 .dev_key_vk = fk_vk};
+    engine_backend be = {&fake_ops, f};
     cuzk_engine *e = NULL;
     cuzk_errmsg err = {{0}};
     cuzk_status s = cuzk_engine_create_with_backend(&e, c, &be, &err);

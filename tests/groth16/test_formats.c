@@ -1461,8 +1461,63 @@ static void test_keyio_g1_iden3_batches(void **state)
     }
 }
 
+/* ---- the 192-byte proof ------------------------------------------------------------------------------------------ */
+
+/* An x with no point of E(Fp) above it. */
+static void g1_x_without_y(cuzk_fp_t *x)
+{
+    cuzk_fp_t y2, y;
+    do {
+        test_rand_fp(x);
+        cuzk_g1_curve_rhs(&y2, x);
+    } while (cuzk_fp_sqrt(&y, &y2));
+}
+
+/* A ‖ B ‖ C compressed, infinity allowed; every part validated; the output untouched on failure. */
+static void test_proof_bytes(void **state)
+{
+    (void)state;
+    cuzk_groth16_proof_t p, q;
+    uint8_t buf[CUZK_GROTH16_PROOF_BYTES + 1];
+    rand_g1(&p.a);
+    rand_g2(&p.b);
+    cuzk_g1_affine_set_infinity(&p.c); /* infinity is legitimate in a proof */
+    cuzk_groth16_proof_to_bytes(buf, &p);
+    assert_int_equal(cuzk_groth16_proof_from_bytes(&q, buf, CUZK_GROTH16_PROOF_BYTES), CUZK_OK);
+    assert_true(cuzk_g1_affine_eq(&p.a, &q.a));
+    assert_true(cuzk_g2_affine_eq(&p.b, &q.b));
+    assert_true(cuzk_g1_affine_is_infinity(&q.c));
+    uint8_t part[CUZK_G2_COMPRESSED_BYTES];
+    cuzk_g1_to_compressed(part, &p.a);
+    assert_memory_equal(buf, part, CUZK_G1_COMPRESSED_BYTES);
+    cuzk_g2_to_compressed(part, &p.b);
+    assert_memory_equal(buf + CUZK_G1_COMPRESSED_BYTES, part, CUZK_G2_COMPRESSED_BYTES);
+
+    /* one byte short or long */
+    assert_int_equal(cuzk_groth16_proof_from_bytes(&q, buf, CUZK_GROTH16_PROOF_BYTES - 1), CUZK_ERR_BAD_LENGTH);
+    assert_int_equal(cuzk_groth16_proof_from_bytes(&q, buf, CUZK_GROTH16_PROOF_BYTES + 1), CUZK_ERR_BAD_LENGTH);
+    /* B outside the subgroup */
+    cuzk_g2_affine_t off;
+    off_subgroup_g2(&off);
+    cuzk_g2_to_compressed(buf + CUZK_G1_COMPRESSED_BYTES, &off);
+    assert_int_equal(cuzk_groth16_proof_from_bytes(&q, buf, CUZK_GROTH16_PROOF_BYTES), CUZK_ERR_NOT_IN_SUBGROUP);
+    /* C without its compression flag */
+    cuzk_groth16_proof_to_bytes(buf, &p);
+    buf[CUZK_G1_COMPRESSED_BYTES + CUZK_G2_COMPRESSED_BYTES] = 0x00;
+    assert_int_equal(cuzk_groth16_proof_from_bytes(&q, buf, CUZK_GROTH16_PROOF_BYTES), CUZK_ERR_BAD_FLAGS);
+    /* A with an x that has no point */
+    cuzk_groth16_proof_to_bytes(buf, &p);
+    cuzk_fp_t nx;
+    g1_x_without_y(&nx);
+    cuzk_fp_to_bytes_be(buf, &nx);
+    buf[0] |= 0x80;
+    assert_int_equal(cuzk_groth16_proof_from_bytes(&q, buf, CUZK_GROTH16_PROOF_BYTES), CUZK_ERR_NOT_COMPRESSIBLE);
+    assert_true(cuzk_g1_affine_is_infinity(&q.c)); /* untouched on failure */
+}
+
 /* Run by the groth16 test executable (main is in test_prove.c). */
 const struct CMUnitTest test_formats_tests[] = {
+    cmocka_unit_test(test_proof_bytes),
     cmocka_unit_test(test_params_round_trip),
     cmocka_unit_test(test_vk_round_trip),
     cmocka_unit_test(test_params_truncated),

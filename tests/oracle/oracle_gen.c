@@ -369,6 +369,7 @@ static void gen_tower(void)
 
 /* ---- G1 and G2 (the ec layer) ------------------------------------------------------------------------------------ */
 #include "cuzk/ec.h"
+#include "cuzk/groth16.h"
 
 static void put_g1(const cuzk_g1_affine_t *p)
 {

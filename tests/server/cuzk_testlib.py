@@ -78,10 +78,31 @@ def find_bin(name):
     raise SystemExit("cannot find %s (set CUZK_BIN_DIR)" % name)
 
 
-class Daemon:
-    """cuzk-daemon in a temp dir, on a unix socket (and TCP when tcp=True), with the given extra config lines."""
+def toml_value(v):
+    """A Python value as TOML: strings quoted, booleans lower case, lists as arrays."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(toml_value(x) for x in v) + "]"
+    if isinstance(v, str):
+        return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return str(v)
 
-    def __init__(self, tmp, name="d", tcp=True, extra="", metrics=False, workers=1):
+
+def toml_text(sections):
+    """{section: {key: value}} as a TOML document."""
+    out = []
+    for sec, keys in sections.items():
+        out.append("[%s]" % sec)
+        out += ["%s = %s" % (k, toml_value(v)) for k, v in keys.items()]
+    return "\n".join(out) + "\n"
+
+
+class Daemon:
+    """cuzk-daemon in a temp dir, on a unix socket (and TCP when tcp=True), configured by a TOML file: the tests'
+    base settings with `settings` ({section: {key: value}}) merged over them."""
+
+    def __init__(self, tmp, name="d", tcp=True, settings=None, metrics=False, workers=1):
         self.dir = os.path.join(tmp, name)
         os.makedirs(self.dir, exist_ok=True)
         self.params = os.path.join(tmp, "params")
@@ -91,17 +112,21 @@ class Daemon:
         self.port = free_port() if tcp else None
         self.tcp = "127.0.0.1:%d" % self.port if tcp else None
         self.metrics_port = free_port() if metrics else None
-        listen = self.unix + (", " + self.tcp if tcp else "")
-        conf = ["[daemon]", "listen = " + listen, "shutdown_timeout = 20s", "interrupt_timeout = 2s",
-                "[srs]", "param_cache = " + self.params,
-                "[synthesis]", "workers = %d" % workers, "threads = 1",
-                "[scheduler]", "gpu_queue_depth = 1",
-                "[logging]", "level = debug"]
+        conf = {
+            "daemon": {"listen": [self.unix] + ([self.tcp] if tcp else []), "shutdown_timeout": "20s",
+                       "interrupt_timeout": "2s"},
+            "srs": {"param_cache": self.params},
+            "synthesis": {"workers": workers, "threads": 1},
+            "scheduler": {"gpu_queue_depth": 1},
+            "logging": {"level": "debug"},
+        }
         if metrics:
-            conf += ["[metrics]", "http_listen = 127.0.0.1:%d" % self.metrics_port]
-        self.conf = os.path.join(self.dir, "cuzk.ini")
+            conf["metrics"] = {"http_listen": "127.0.0.1:%d" % self.metrics_port}
+        for sec, keys in (settings or {}).items():
+            conf.setdefault(sec, {}).update(keys)
+        self.conf = os.path.join(self.dir, "cuzk.toml")
         with open(self.conf, "w") as f:
-            f.write("\n".join(conf) + "\n" + extra + "\n")
+            f.write(toml_text(conf))
         self.log = open(os.path.join(self.dir, "daemon.log"), "w+")
         self.proc = subprocess.Popen([find_bin("cuzk-daemon"), "-c", self.conf], stdout=self.log,
                                      stderr=subprocess.STDOUT)

@@ -41,7 +41,7 @@ class RssSampler(threading.Thread):
 
 def test_load():
     d = lib.Daemon(TMP, name="load", tcp=False, workers=2,
-                   extra="[memory]\nworking_memory_budget = %dM\n" % BUDGET_MIB)
+                   settings={"memory": {"working_memory_budget": "%dMiB" % BUDGET_MIB}})
     try:
         c0 = d.client()
         before = c0.call("GetStatus", pb.GetStatusRequest()).total_proofs_completed
@@ -98,7 +98,7 @@ def test_load():
 
 
 def test_shutdown_under_load():
-    d = lib.Daemon(TMP, name="shutdown", tcp=False, workers=1, extra="[daemon]\nshutdown_timeout = 1s\n")
+    d = lib.Daemon(TMP, name="shutdown", tcp=False, workers=1, settings={"daemon": {"shutdown_timeout": "1s"}})
     stop = threading.Event()
     outcomes, errors, lock = [], [], threading.Lock()
     started = [0]

@@ -18,7 +18,7 @@ import cuzk_testlib as lib  # noqa: E402
 TMP = lib.tempdir()
 pb = lib.load_stubs(TMP)
 TOKEN = "s3cret-token"
-D = lib.Daemon(TMP, extra="[daemon]\nmax_message_size = 1M\n[auth]\ntoken = %s\n" % TOKEN, metrics=True)
+D = lib.Daemon(TMP, settings={"daemon": {"max_message_size": "1MiB"}, "auth": {"token": TOKEN}}, metrics=True)
 C = D.client()
 GENERIC = lib.cli_circuit(TMP, D.params, "tiny", log2=6)  # None without the cuzk CLI
 BLOCKER_LOG2 = int(os.environ.get("CUZK_TEST_BLOCKER_LOG2", "15"))
@@ -273,30 +273,158 @@ def test_socket_mode():
     assert (os.stat(D.sock).st_mode & 0o777) == 0o660, oct(os.stat(D.sock).st_mode)
 
 
-def test_config_errors():
-    daemon = lib.find_bin("cuzk-daemon")
-    bad = os.path.join(TMP, "bad.ini")
-    for text, want in (("[daemon]\nlisten = unix:///x\nlisen = 1\n", "lisen"),
-                       ("[memory]\npinned_budget = 12Q\n", "pinned_budget"),
-                       ("[nosuch]\nkey = 1\n", "nosuch"),
-                       ("[logging]\nformat = xml\n", "format"),
-                       ("[gpus]\nlatency_mode = maybe\n", "latency_mode"),
-                       ("[gpus]\nwhole_ntt_tables = some\n", "whole_ntt_tables")):
-        with open(bad, "w") as f:
+def check_config(text, *flags, name="c.toml", env=None):
+    """cuzk-daemon --check-config on a file holding text (None: no file at that path)."""
+    path = os.path.join(TMP, name)
+    if text is None:
+        if os.path.exists(path):
+            os.unlink(path)
+    else:
+        with open(path, "w") as f:
             f.write(text)
-        p = subprocess.run([daemon, "-c", bad, "--check-config"], capture_output=True, text=True, timeout=10)
+    return subprocess.run([lib.find_bin("cuzk-daemon"), "-c", path] + list(flags) + ["--check-config"],
+                          capture_output=True, text=True, timeout=10, env=env)
+
+
+def test_config_errors():
+    """Bad TOML is refused (exit 2) with the file, the line and the key named."""
+    for text, want in (
+            ('[daemon]\nlisten = "unix:///x"\nlisen = 1\n', "c.toml: line 3: unknown key 'lisen' in [daemon]"),
+            ('[daemon]\nlisten = \n', "c.toml: line 2, column 10: "),  # a syntax error
+            ('[daemon]\nlisten = "a:1"\nlisten = "b:2"\n', "line 3, column 10: "),  # a key given twice
+            ('[nosuch]\nkey = 1\n', "line 1: unknown section [nosuch] (the sections are [daemon], [memory]"),
+            ('[daemon.extra]\nx = 1\n', "line 1: unknown section [daemon.extra]"),
+            ('listen = "unix:///x"\n', "line 1: 'listen' is outside any section"),
+            ('[memory]\npinned_budget = "12Q"\n', 'line 2: [memory] pinned_budget: "12Q" is not a size'),
+            ('[memory]\npinned_budget = -1\n', "line 2: [memory] pinned_budget: a size cannot be negative (got -1)"),
+            ('[memory]\nsafety_margin = "-5GiB"\n', "[memory] safety_margin: a size cannot be negative"),
+            ('[memory]\ntotal_budget = "lots"\n', '[memory] total_budget: expected "auto" or a size'),
+            ('[daemon]\nmax_message_size = "4GiB"\n', "[daemon] max_message_size: 4294967296 bytes is outside"),
+            ('[daemon]\nshutdown_timeout = "soon"\n', '[daemon] shutdown_timeout: "soon" is not a duration'),
+            ('[daemon]\nlisten = "nowhere"\n', "neither unix:///path nor host:port"),
+            ('[logging]\nformat = "xml"\n', '[logging] format: "xml" is not one of text, json'),
+            ('[gpus]\nlatency_mode = "maybe"\n', "line 2: [gpus] latency_mode: expected true or false, got a string"),
+            ('[gpus]\nwhole_ntt_tables = 1\n', "[gpus] whole_ntt_tables: expected true or false, got an integer"),
+            ('[gpus]\ndevices = "0,1"\n', "[gpus] devices: expected an array of GPU ordinals"),
+            ('[gpus]\ndevices = [0, -1]\n', "[gpus] devices: element 1 is not a GPU ordinal"),
+            ('[synthesis]\nthreads = 1.5\n', "[synthesis] threads: expected an integer, got a float"),
+            ('[scheduler]\ngpu_queue_depth = 0\n', "[scheduler] gpu_queue_depth: 0 is outside 1 .. 4096"),
+            ('[tls]\ncert = "/x.pem"\n', "[tls] needs both cert and key")):
+        p = check_config(text)
         assert p.returncode == 2 and want in p.stderr, (text, p.returncode, p.stderr)
-    with open(bad, "w") as f:
-        f.write("[daemon]\nlisten = unix:///a, 127.0.0.1:1\nlisten = unix:///b\n[memory]\npinned_budget = 8G\n"
-                "working_memory_budget = 512M\n[gpus]\nlatency_mode = yes\nwhole_ntt_tables = no\n[logging]\n"
-                "format = json\n")
-    p = subprocess.run([daemon, "-c", bad, "--check-config"], capture_output=True, text=True, timeout=10)
+    # INI was retired: an INI file is a TOML syntax error, with a pointer to the migration notes
+    p = check_config("[daemon]\nlisten = unix:///x\n", name="old.ini")
+    assert p.returncode == 2 and "old.ini: line 2" in p.stderr and "INI files were retired" in p.stderr, p.stderr
+    p = check_config("[gpus]\nbackend = \"cpu\"\n", "--set", "gpus.nosuch=1")
+    assert p.returncode == 2 and "--set: unknown key gpus.nosuch" in p.stderr, p.stderr
+    p = check_config("[gpus]\nbackend = \"cpu\"\n", "--set", "gpus.devices=[0, -2]")
+    assert p.returncode == 2 and "--set gpus.devices: element 1" in p.stderr, p.stderr
+
+
+def test_check_config():
+    """--check-config lists every key by its real name, with its value and where it came from; the listing is
+    itself a configuration the daemon reads back to the same values."""
+    text = ('[daemon]\nlisten = ["unix:///a", "127.0.0.1:1"]\n[memory]\npinned_budget = "8G"\n'
+            'working_memory_budget = 536870912\n[gpus]\nlatency_mode = true\nwhole_ntt_tables = false\n'
+            '[logging]\nformat = "json"\n')
+    p = check_config(text)
     assert p.returncode == 0, p.stderr
-    assert p.stdout.count("listen =") == 3 and "pinned_budget = 8589934592" in p.stdout, p.stdout
-    assert "latency_mode = true" in p.stdout and "whole_ntt_tables = false" in p.stdout, p.stdout
-    p = subprocess.run([daemon, "-c", bad, "-l", "unix:///c", "--check-config"], capture_output=True, text=True,
-                       timeout=10)
-    assert p.stdout.count("listen =") == 1, p.stdout
+    out = p.stdout
+    for want in ('listen = ["unix:///a", "127.0.0.1:1"]  # file, line 2', 'pinned_budget = "8GiB"  # file, line 4',
+                 'working_memory_budget = "512MiB"  # file, line 5', "latency_mode = true  # file, line 7",
+                 "whole_ntt_tables = false  # file, line 8", 'format = "json"  # file, line 10',
+                 'max_message_size = "256MiB"  # default', 'shutdown_timeout = "1m"  # default',
+                 'result_ttl = "10m"  # default'):
+        assert want in out, (want, out)
+    # only keys: the listing read back gives the same listing
+    again = check_config(out, name="again.toml")
+    assert again.returncode == 0, again.stderr
+    strip = lambda t: [l.split("  # ")[0] for l in t.splitlines() if not l.startswith("#")]  # noqa: E731
+    assert strip(again.stdout) == strip(out), again.stdout
+    # flags come last and say so
+    p = check_config(text, "-l", "unix:///c", "--log-level", "trace", "--set", "gpus.devices=[0, 1]",
+                     "--set", "srs.param_cache=/tmp/p q")
+    assert p.returncode == 0, p.stderr
+    for want in ('listen = ["unix:///c"]  # flag', 'level = "debug"  # flag', "devices = [0, 1]  # flag",
+                 'param_cache = "/tmp/p q"  # flag'):
+        assert want in p.stdout, (want, p.stdout)
+
+
+def test_config_defaults():
+    """No file: every key has its default; Curio's daemon address, and the parameter directory from
+    $FIL_PROOFS_PARAMETER_CACHE or /var/tmp/filecoin-proof-parameters."""
+    env = dict(os.environ)
+    env.pop("FIL_PROOFS_PARAMETER_CACHE", None)
+    p = check_config(None, name="none.toml", env=env)
+    assert p.returncode == 0, p.stderr
+    assert "none.toml (missing)" in p.stdout and "does not exist" in p.stderr, (p.stdout, p.stderr)
+    for want in ('listen = ["unix:///run/curio/cuzk.sock"]  # default', 'total_budget = "auto"  # default',
+                 'param_cache = "/var/tmp/filecoin-proof-parameters"  # default'):
+        assert want in p.stdout, (want, p.stdout)
+    env["FIL_PROOFS_PARAMETER_CACHE"] = "/srv/params"
+    p = check_config(None, name="none.toml", env=env)
+    assert 'param_cache = "/srv/params"  # default (from $FIL_PROOFS_PARAMETER_CACHE)' in p.stdout, p.stdout
+
+
+def test_curio_keys():
+    """Curio's keys: each one that does not apply is accepted with one warning line; those that map onto cuzk's
+    keys are honoured, cuzk's own key winning when both are given."""
+    text = ('[daemon]\nstatus_listen = "0.0.0.0:9821"\n[memory]\ntotal_budget = "64GiB"\neviction_min_idle = "5m"\n'
+            '[synthesis]\npartition_workers = 12\n[pipeline]\nmax_parallel_synthesis = 3\nmax_gpu_queue_depth = 8\n'
+            'slot_size = 2\n[scheduler]\ngpu_queue_depth = 2\n[srs]\npreload = ["porep-32g"]\n'
+            '[logging]\nlevel = "warn,cuzk_core=debug"\n')
+    p = check_config(text)
+    assert p.returncode == 0, p.stderr
+    warned = [l for l in p.stderr.splitlines() if "does not apply to cuzk" in l]
+    assert len(warned) == 5, p.stderr  # status_listen, eviction_min_idle, partition_workers, slot_size, preload
+    assert "[srs] preload = [\"porep-32g\"] does not apply" in p.stderr, p.stderr
+    assert "max_gpu_queue_depth = 8 is overridden by [scheduler] gpu_queue_depth = 2" in p.stderr, p.stderr
+    assert "workers = 0  # default (3: [pipeline] max_parallel_synthesis)" in p.stdout, p.stdout
+    assert 'total_budget = "64GiB"  # file, line 4' in p.stdout, p.stdout
+    assert "working_memory_budget = 0  # default (64.0 GiB: total_budget)" in p.stdout, p.stdout
+    # Curio's filter directives: the plain level, the per-target ones dropped with a warning
+    assert 'level = "warn"  # file, line 17' in p.stdout, p.stdout
+    assert "per-target levels do not apply" in p.stderr, p.stderr
+
+
+def test_missing_param_dir():
+    """The daemon makes the parameter directory when it is missing, instead of exiting."""
+    fresh = os.path.join(TMP, "fresh", "params")
+    sock = os.path.join(TMP, "fresh.sock")
+    conf = os.path.join(TMP, "fresh.toml")
+    with open(conf, "w") as f:
+        f.write('[daemon]\nlisten = "unix://%s"\n' % sock)
+    env = dict(os.environ, FIL_PROOFS_PARAMETER_CACHE=fresh, HOME=os.path.join(TMP, "nohome"))
+    proc = subprocess.Popen([lib.find_bin("cuzk-daemon"), "-c", conf], env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        end = time.time() + 30
+        while not os.path.exists(sock) and proc.poll() is None and time.time() < end:
+            time.sleep(0.05)
+        assert proc.poll() is None, proc.stderr.read()
+        assert os.path.isdir(fresh)
+        c = lib.Client("unix://" + sock)
+        r = c.call("Prove", pb.ProveRequest(submit=lib.synthetic(6)))
+        c.close()
+        assert r.result.status == pb.AwaitProofResponse.COMPLETED, r.result.error_message
+        assert os.path.isdir(os.path.join(fresh, "synthetic"))
+    finally:
+        proc.terminate()
+        assert proc.wait(timeout=30) == 0
+
+
+def test_bench_batch_status():
+    """cuzk-bench batch (the cuzk_client library) exits 0 when every proof completes and 1 when any fails, saying
+    how many."""
+    bench = lib.find_bin("cuzk-bench")
+    p = subprocess.run([bench, "batch", "--addr", D.unix, "-c", "2", "-j", "2", "--log2", "6"], capture_output=True,
+                       text=True, timeout=120)
+    assert p.returncode == 0 and "2 completed" in p.stdout, (p.returncode, p.stdout, p.stderr)
+    # a circuit that is not registered: every job fails
+    p = subprocess.run([bench, "batch", "--addr", D.unix, "-c", "3", "-j", "1", "--kind", "generic", "--circuit",
+                        "nosuch", "--witness", os.path.join(TMP, "nosuch.wtns")],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 1 and "cuzk-bench batch: 3 of 3 proofs failed" in p.stderr, (p.returncode, p.stderr)
 
 
 def test_still_serving_at_end():
@@ -309,7 +437,8 @@ def main():
              test_cancel_queued_and_running, test_duplicate_ids, test_await_timeout, test_client_gone,
              test_malformed_requests,
              test_generic_circuit, test_preload_evict_unknown, test_tcp_and_token, test_metrics_http,
-             test_socket_mode, test_config_errors, test_still_serving_at_end]
+             test_socket_mode, test_config_errors, test_check_config, test_config_defaults, test_curio_keys,
+             test_missing_param_dir, test_bench_batch_status, test_still_serving_at_end]
     rc = lib.run_tests(tests)
     C.close()
     code = D.stop()

@@ -1,35 +1,48 @@
-/* cuzk-bench: benchmark programs. `cuzk-bench micro [--filter NAME] [--threads N]`. */
+/* cuzk-bench: benchmark programs. A table of commands, and the benchmarks each runs as a static table of entry
+ * points (one per benchmark file, bench.h); the files take their timing and output from timing.c and never call
+ * back here. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "bench.h"
-#ifdef CUZK_BENCH_CLIENT
-#include "client.h"
+#ifdef CUZK_HAVE_CUDA
+#include "cuzk/gpu.h"
 #endif
 
-bool bench_selected(const bench_opts *o, const char *name)
-{
-    return o->filter == NULL || strstr(name, o->filter) != NULL;
-}
+/* `micro`, in this order: an entry runs when `gate` is NULL (it selects its own lines by name) or selected. */
+typedef struct {
+    const char *gate;
+    bench_entry run;
+} bench_step;
 
-void bench_report(const char *name, uint64_t size, int threads, double value, const char *unit)
-{
-    printf("{\"name\": \"%s\", \"size\": %llu, \"threads\": %d, \"value\": %.3f, \"unit\": \"%s\"}\n", name,
-           (unsigned long long)size, threads, value, unit);
-    fflush(stdout);
-}
+static const bench_step micro_cpu[] = {
+    {NULL, bench_micro_ff},
+    {NULL, bench_micro_ec},
+    {NULL, bench_micro_pairing},
+    {NULL, bench_micro_msm},
+    {NULL, bench_micro_ntt},
+    {NULL, bench_micro_r1cs},
+    {NULL, bench_micro_circuits},
+    {NULL, bench_micro_poseidon},
+    {NULL, bench_micro_groth16},
+    {NULL, bench_micro_filecoin},
+    {"prove", bench_prove_gen},
+};
 
-int bench_thread_set(const bench_opts *o, int out[2])
+#ifdef CUZK_HAVE_CUDA
+/* --gpu: the floor first (it measures the default kernels), then the kernels, then whole proofs */
+static const bench_step micro_gpu[] = {
+    {"gpu_floor", bench_floor_gpu},
+    {NULL, bench_micro_gpu},
+    {NULL, bench_prove_gpu},
+};
+#endif
+
+static void run_steps(const bench_opts *o, const bench_step *steps, size_t n)
 {
-    if (o->threads > 0) {
-        out[0] = o->threads;
-        return 1;
-    }
-    out[0] = 1;
-    out[1] = 2;
-    return 2;
+    for (size_t i = 0; i < n; i++)
+        if (steps[i].gate == NULL || bench_selected(o, steps[i].gate)) steps[i].run(o);
 }
 
 static void usage(FILE *f)
@@ -59,7 +72,108 @@ static void usage(FILE *f)
     fprintf(f, "       cuzk-bench single|batch|stress|status|preload|evict|metrics [--addr A] ... "
                "(cuzk-bench batch --help)\n");
 #endif
+    fprintf(f, "Lines carry the best run as \"value\" (GPU lines: the median), with \"median\", \"spread\" ((worst -\n"
+               "best) / median) and \"runs\" where a figure comes from repeated runs.\n");
 }
+
+/* The options after the command; false (with a message) on a bad one. *help: --help was given. */
+static bool parse_opts(int argc, char **argv, bench_opts *o, bool *help)
+{
+    for (int i = 2; i < argc; i++) {
+        bool has_next = i + 1 < argc;
+        char *end;
+        if (strcmp(argv[i], "--filter") == 0 && has_next) {
+            o->filter = argv[++i];
+        } else if (strcmp(argv[i], "--threads") == 0 && has_next) {
+            long t = strtol(argv[++i], &end, 10);
+            if (*end != '\0' || t < 1 || t > 1024) {
+                fprintf(stderr, "cuzk-bench: --threads needs a count between 1 and 1024\n");
+                return false;
+            }
+            o->threads = (int)t;
+        } else if ((strcmp(argv[i], "--max-log2") == 0 || strcmp(argv[i], "--min-log2") == 0) && has_next) {
+            bool max = argv[i][3] == 'a';
+            long k = strtol(argv[++i], &end, 10);
+            if (*end != '\0' || k < 16 || k > 27) {
+                fprintf(stderr, "cuzk-bench: %s needs a size between 16 and 27\n", max ? "--max-log2" : "--min-log2");
+                return false;
+            }
+            if (max) o->max_log2 = (int)k;
+            else o->min_log2 = (int)k;
+        } else if (strcmp(argv[i], "--gpu") == 0) {
+            o->gpu = true;
+        } else if (strcmp(argv[i], "--msm-profile") == 0) {
+            o->msm_profile = true;
+        } else if ((strcmp(argv[i], "--msm-variant") == 0 || strcmp(argv[i], "--ntt-variant") == 0) && has_next) {
+            bool msm = argv[i][2] == 'm';
+            long v = strtol(argv[++i], &end, 0);
+            long max = msm ? 0xffffffffL : 0xffff;
+            if (*end != '\0' || v < 0 || v > max) {
+                fprintf(stderr, "cuzk-bench: %s needs a number between 0 and %#lx\n",
+                        msm ? "--msm-variant" : "--ntt-variant", max);
+                return false;
+            }
+            if (msm) o->msm_variant = v;
+            else o->ntt_variant = v;
+        } else if (strcmp(argv[i], "--help") == 0) {
+            *help = true;
+        } else {
+            fprintf(stderr, "cuzk-bench: unknown option '%s'\n", argv[i]);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* --gpu: the device and the kernel variants every GPU benchmark runs with. */
+static int micro_gpu_run(const bench_opts *o)
+{
+#ifdef CUZK_HAVE_CUDA
+    if (cuzk_gpu_device_count() <= 0) {
+        fprintf(stderr, "cuzk-bench: --gpu: no CUDA device\n");
+        return 0;
+    }
+    char name[256];
+    if (cuzk_gpu_device_name(name, sizeof name) == CUZK_OK) fprintf(stderr, "cuzk-bench: device %s\n", name);
+    if (o->msm_variant >= 0) cuzk_gpu_msm_set_variant((unsigned)o->msm_variant);
+    if (o->ntt_variant >= 0) cuzk_gpu_ntt_set_variant((unsigned)o->ntt_variant);
+    if (o->msm_profile) cuzk_gpu_msm_set_profile(1);
+    run_steps(o, micro_gpu, sizeof micro_gpu / sizeof micro_gpu[0]);
+    return 0;
+#else
+    (void)o;
+    fprintf(stderr, "cuzk-bench: --gpu: built without CUDA\n");
+    return 2;
+#endif
+}
+
+static int cmd_micro(const bench_opts *o)
+{
+    if (o->gpu) return micro_gpu_run(o);
+    run_steps(o, micro_cpu, sizeof micro_cpu / sizeof micro_cpu[0]);
+    return 0;
+}
+
+static int cmd_prove(const bench_opts *o)
+{
+    bench_prove_gen(o);
+    return 0;
+}
+
+static int cmd_zkey(const bench_opts *o)
+{
+    bench_zkey_fixtures(o);
+    return 0;
+}
+
+static const struct {
+    const char *name;
+    int (*run)(const bench_opts *o);
+} commands[] = {
+    {"micro", cmd_micro},
+    {"prove", cmd_prove},
+    {"zkey", cmd_zkey},
+};
 
 int main(int argc, char **argv)
 {
@@ -68,99 +182,23 @@ int main(int argc, char **argv)
         return argc < 2 ? 2 : 0;
     }
 #ifdef CUZK_BENCH_CLIENT
-    static const char *const network[] = {"single", "batch", "stress", "status", "preload", "evict", "metrics"};
-    for (size_t i = 0; i < sizeof network / sizeof network[0]; i++) {
-        if (strcmp(argv[1], network[i]) == 0) {
-            return client_main(argc - 1, argv + 1);
-        }
-    }
+    if (bench_net_is_command(argv[1])) return bench_net_main(argc - 1, argv + 1);
 #endif
-    bool prove = strcmp(argv[1], "prove") == 0, zkey = strcmp(argv[1], "zkey") == 0;
-    if (!prove && !zkey && strcmp(argv[1], "micro") != 0) {
-        fprintf(stderr, "cuzk-bench: unknown command '%s'\n", argv[1]);
-        usage(stderr);
-        return 2;
-    }
-    bench_opts o = {NULL, 0, 20, 0, false, -1, -1, false};
-    for (int i = 2; i < argc; i++) {
-        if (strcmp(argv[i], "--filter") == 0 && i + 1 < argc) {
-            o.filter = argv[++i];
-        } else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
-            char *end;
-            long t = strtol(argv[++i], &end, 10);
-            if (*end != '\0' || t < 1 || t > 1024) {
-                fprintf(stderr, "cuzk-bench: --threads needs a count between 1 and 1024\n");
-                return 2;
-            }
-            o.threads = (int)t;
-        } else if (strcmp(argv[i], "--max-log2") == 0 && i + 1 < argc) {
-            char *end;
-            long k = strtol(argv[++i], &end, 10);
-            if (*end != '\0' || k < 16 || k > 27) {
-                fprintf(stderr, "cuzk-bench: --max-log2 needs a size between 16 and 27\n");
-                return 2;
-            }
-            o.max_log2 = (int)k;
-        } else if (strcmp(argv[i], "--min-log2") == 0 && i + 1 < argc) {
-            char *end;
-            long k = strtol(argv[++i], &end, 10);
-            if (*end != '\0' || k < 16 || k > 27) {
-                fprintf(stderr, "cuzk-bench: --min-log2 needs a size between 16 and 27\n");
-                return 2;
-            }
-            o.min_log2 = (int)k;
-        } else if (strcmp(argv[i], "--gpu") == 0) {
-            o.gpu = true;
-        } else if (strcmp(argv[i], "--msm-profile") == 0) {
-            o.msm_profile = true;
-        } else if ((strcmp(argv[i], "--msm-variant") == 0 || strcmp(argv[i], "--ntt-variant") == 0) && i + 1 < argc) {
-            bool msm = argv[i][2] == 'm';
-            char *end;
-            long v = strtol(argv[++i], &end, 0);
-            long max = msm ? 0xffffffffL : 0xffff;
-            if (*end != '\0' || v < 0 || v > max) {
-                fprintf(stderr, "cuzk-bench: %s needs a number between 0 and %#lx\n", msm ? "--msm-variant" : "--ntt-variant",
-                        max);
-                return 2;
-            }
-            if (msm) o.msm_variant = v;
-            else o.ntt_variant = v;
-        } else if (strcmp(argv[i], "--help") == 0) {
-            usage(stdout);
-            return 0;
-        } else {
-            fprintf(stderr, "cuzk-bench: unknown option '%s'\n", argv[i]);
+    for (size_t c = 0; c < sizeof commands / sizeof commands[0]; c++) {
+        if (strcmp(argv[1], commands[c].name) != 0) continue;
+        bench_opts o = {NULL, 0, 20, 0, false, -1, -1, false};
+        bool help = false;
+        if (!parse_opts(argc, argv, &o, &help)) {
             usage(stderr);
             return 2;
         }
+        if (help) {
+            usage(stdout);
+            return 0;
+        }
+        return commands[c].run(&o);
     }
-    if (zkey) {
-        bench_zkey_fixtures(&o);
-        return 0;
-    }
-    if (prove) {
-        bench_prove_gen(&o);
-        return 0;
-    }
-    if (o.gpu) {
-#ifdef CUZK_HAVE_CUDA
-        bench_micro_gpu(&o);
-        return 0;
-#else
-        fprintf(stderr, "cuzk-bench: --gpu: built without CUDA\n");
-        return 2;
-#endif
-    }
-    bench_micro_ff(&o);
-    bench_micro_ec(&o);
-    bench_micro_pairing(&o);
-    bench_micro_msm(&o);
-    bench_micro_ntt(&o);
-    bench_micro_r1cs(&o);
-    bench_micro_circuits(&o);
-    bench_micro_poseidon(&o);
-    bench_micro_groth16(&o);
-    bench_micro_filecoin(&o);
-    if (bench_selected(&o, "prove")) bench_prove_gen(&o);
-    return 0;
+    fprintf(stderr, "cuzk-bench: unknown command '%s'\n", argv[1]);
+    usage(stderr);
+    return 2;
 }

@@ -33,13 +33,13 @@ static void sha_block(cuzk_cs *cs, void *ctx, uint64_t b)
     cuzk_sha256_gadget_compression(cs, in, iv, out);
 }
 
-static void sha_line(const char *name, uint64_t rows, uint64_t aux, int threads, double ns)
+/* the best run of rows over `aux` values, with its rate */
+static void sha_line(const char *name, uint64_t rows, uint64_t aux, int threads, const bench_stat *st)
 {
-    printf("{\"name\": \"%s\", \"size\": %llu, \"threads\": %d, \"value\": %.3f, \"unit\": \"ms\", "
-           "\"constraints_per_s\": %.0f, \"ns_per_var\": %.2f}\n",
-           name, (unsigned long long)rows, threads, ns / 1e6, rows / (ns / 1e9),
-           ns * threads / (double)(aux ? aux : 1));
-    fflush(stdout);
+    char extra[128];
+    snprintf(extra, sizeof extra, ", \"constraints_per_s\": %.0f, \"ns_per_var\": %.2f", rows / (st->best / 1e9),
+             st->best * threads / (double)(aux ? aux : 1));
+    bench_report_runs(name, rows, threads, st, 1e-6, "ms", extra);
 }
 
 static void bench_sha256(const bench_opts *o)
@@ -60,44 +60,48 @@ static void bench_sha256(const bench_opts *o)
     uint64_t rows = one.rows * SHA_BLOCKS, aux = one.aux * SHA_BLOCKS;
     cuzk_fr_t *z = witness ? malloc((aux + 1) * sizeof *z) : NULL;
     for (int ti = 0; ti < nt; ti++) {
-        double best_shape = -1, best_finish = -1, best_witness = -1;
+        bench_runs shape_runs = {0}, finish_runs = {0}, witness_runs = {0};
         for (int rep = 0; rep < 3; rep++) {
             if (shape) {
                 cuzk_cs *cs = cuzk_cs_new(CUZK_CS_SHAPE, NULL, 0, 0);
-                double t0 = (double)cuzk_now_ns();
+                bench_run_start(&shape_runs);
                 cuzk_cs_blocks(cs, SHA_BLOCKS, sha_block, NULL, &one, CUZK_CS_BLOCKS_UNIFORM, (unsigned)threads[ti]);
-                double t1 = (double)cuzk_now_ns();
+                bench_run_stop(&shape_runs);
                 cuzk_r1cs_t *r = NULL;
                 cuzk_errmsg err = {{0}};
+                bench_run_start(&finish_runs);
                 cuzk_status s = cuzk_cs_finish(cs, &r, NULL, &err);
-                double t2 = (double)cuzk_now_ns();
+                bench_run_stop(&finish_runs);
                 if (s != CUZK_OK) {
                     fprintf(stderr, "cuzk-bench: sha256_shape: %s\n", err.msg);
+                    shape = false;
                     break;
                 }
                 cuzk_r1cs_free(r);
-                if (best_shape < 0 || t1 - t0 < best_shape) best_shape = t1 - t0;
-                if (best_finish < 0 || t2 - t1 < best_finish) best_finish = t2 - t1;
             }
             if (witness && z != NULL) {
                 cuzk_cs *cs = cuzk_cs_new(CUZK_CS_WITNESS, z, 1, aux);
-                double t0 = (double)cuzk_now_ns();
+                bench_run_start(&witness_runs);
                 cuzk_cs_blocks(cs, SHA_BLOCKS, sha_block, NULL, &one, CUZK_CS_BLOCKS_UNIFORM, (unsigned)threads[ti]);
-                double t1 = (double)cuzk_now_ns();
+                bench_run_stop(&witness_runs);
                 cuzk_errmsg err = {{0}};
                 if (cuzk_cs_finish(cs, NULL, NULL, &err) != CUZK_OK) {
                     fprintf(stderr, "cuzk-bench: sha256_witness: %s\n", err.msg);
+                    witness = false;
                     break;
                 }
                 BENCH_KEEP(z[aux]);
-                if (best_witness < 0 || t1 - t0 < best_witness) best_witness = t1 - t0;
             }
         }
-        if (best_shape >= 0) {
-            sha_line("sha256_shape", rows, aux, threads[ti], best_shape);
-            sha_line("sha256_finish", rows, aux, 1, best_finish);
+        if (shape) {
+            bench_stat st = bench_stat_of(&shape_runs), fin = bench_stat_of(&finish_runs);
+            sha_line("sha256_shape", rows, aux, threads[ti], &st);
+            sha_line("sha256_finish", rows, aux, 1, &fin);
         }
-        if (best_witness >= 0) sha_line("sha256_witness", rows, aux, threads[ti], best_witness);
+        if (witness && z != NULL) {
+            bench_stat st = bench_stat_of(&witness_runs);
+            sha_line("sha256_witness", rows, aux, threads[ti], &st);
+        }
     }
     free(z);
 }
@@ -117,24 +121,23 @@ void bench_micro_circuits(const bench_opts *o)
         }
         for (int ti = 0; ti < nt; ti++) {
             cuzk_errmsg err = {{0}};
-            double best = -1;
+            bench_runs runs = {0};
             for (int rep = 0; rep < 3; rep++) {
-                double t0 = (double)cuzk_now_ns();
-                cuzk_status s = cuzk_circuits_synthetic_witness_into(log, 1, 2 + (uint64_t)rep, (unsigned)threads[ti], z, n,
-                                                                &err);
-                double dt = (double)cuzk_now_ns() - t0;
+                bench_run_start(&runs);
+                cuzk_status s =
+                    cuzk_circuits_synthetic_witness_into(log, 1, 2 + (uint64_t)rep, (unsigned)threads[ti], z, n, &err);
+                bench_run_stop(&runs);
                 if (s != CUZK_OK) {
                     fprintf(stderr, "cuzk-bench: synthetic_witness 2^%u: %s\n", log, err.msg);
                     free(z);
                     return;
                 }
-                if (best < 0 || dt < best) best = dt;
             }
             BENCH_KEEP(z[n - 1]);
-            printf("{\"name\": \"synthetic_witness\", \"size\": %llu, \"threads\": %d, \"value\": %.3f, \"unit\": "
-                   "\"ms\", \"ns_per_var\": %.2f}\n",
-                   (unsigned long long)n, threads[ti], best / 1e6, best * threads[ti] / (double)n);
-            fflush(stdout);
+            bench_stat st = bench_stat_of(&runs);
+            char extra[64];
+            snprintf(extra, sizeof extra, ", \"ns_per_var\": %.2f", st.best * threads[ti] / (double)n);
+            bench_report_runs("synthetic_witness", n, threads[ti], &st, 1e-6, "ms", extra);
         }
         free(z);
     }

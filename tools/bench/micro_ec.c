@@ -47,65 +47,65 @@ void bench_micro_ec(const bench_opts *o)
     make_bases();
     if (bench_selected(o, "g1_add_mixed")) {
         enum { N = 200000 };
-        double best = 1e300;
+        bench_runs runs = {0};
         for (int rep = 0; rep < REPS; rep++) {
             cuzk_g1_jac_t acc;
             start_g1(&acc);
-            double t0 = (double)cuzk_now_ns();
+            bench_run_start(&runs);
             for (int i = 0; i < N; i++) cuzk_g1_jac_add_affine(&acc, &acc, &cuzk_g1_bases[i % BASES]);
-            double dt = (double)cuzk_now_ns() - t0;
+            bench_run_stop(&runs);
             BENCH_KEEP(acc);
-            if (dt < best) best = dt;
         }
-        bench_report("g1_add_mixed", 1, 1, best / N, "ns");
+        bench_stat s = bench_stat_of(&runs);
+        bench_report_runs("g1_add_mixed", 1, 1, &s, 1.0 / N, "ns", NULL);
     }
     if (bench_selected(o, "g1_add_xyzz_mixed")) {
         enum { N = 200000 };
-        double best = 1e300;
+        bench_runs runs = {0};
         for (int rep = 0; rep < REPS; rep++) {
             cuzk_g1_xyzz_t acc;
             cuzk_g1_xyzz_from_affine(&acc, &cuzk_g1_bases[BASES - 1]);
             cuzk_g1_xyzz_dbl(&acc, &acc);
-            double t0 = (double)cuzk_now_ns();
+            bench_run_start(&runs);
             for (int i = 0; i < N; i++) cuzk_g1_xyzz_add_affine(&acc, &acc, &cuzk_g1_bases[i % BASES]);
-            double dt = (double)cuzk_now_ns() - t0;
+            bench_run_stop(&runs);
             BENCH_KEEP(acc);
-            if (dt < best) best = dt;
         }
-        bench_report("g1_add_xyzz_mixed", 1, 1, best / N, "ns");
+        bench_stat s = bench_stat_of(&runs);
+        bench_report_runs("g1_add_xyzz_mixed", 1, 1, &s, 1.0 / N, "ns", NULL);
     }
     if (bench_selected(o, "g1_double")) {
         enum { N = 200000 };
-        double best = 1e300;
+        bench_runs runs = {0};
         for (int rep = 0; rep < REPS; rep++) {
             cuzk_g1_jac_t acc;
             start_g1(&acc);
-            double t0 = (double)cuzk_now_ns();
+            bench_run_start(&runs);
             for (int i = 0; i < N; i++) cuzk_g1_jac_dbl(&acc, &acc);
-            double dt = (double)cuzk_now_ns() - t0;
+            bench_run_stop(&runs);
             BENCH_KEEP(acc);
-            if (dt < best) best = dt;
         }
-        bench_report("g1_double", 1, 1, best / N, "ns");
+        bench_stat s = bench_stat_of(&runs);
+        bench_report_runs("g1_double", 1, 1, &s, 1.0 / N, "ns", NULL);
     }
     if (bench_selected(o, "g2_add_mixed")) {
         enum { N = 50000 };
-        double best = 1e300;
+        bench_runs runs = {0};
         for (int rep = 0; rep < REPS; rep++) {
             cuzk_g2_jac_t acc;
             cuzk_g2_jac_from_affine(&acc, &cuzk_g2_bases[BASES - 1]);
             cuzk_g2_jac_dbl(&acc, &acc);
-            double t0 = (double)cuzk_now_ns();
+            bench_run_start(&runs);
             for (int i = 0; i < N; i++) cuzk_g2_jac_add_affine(&acc, &acc, &cuzk_g2_bases[i % BASES]);
-            double dt = (double)cuzk_now_ns() - t0;
+            bench_run_stop(&runs);
             BENCH_KEEP(acc);
-            if (dt < best) best = dt;
         }
-        bench_report("g2_add_mixed", 1, 1, best / N, "ns");
+        bench_stat s = bench_stat_of(&runs);
+        bench_report_runs("g2_add_mixed", 1, 1, &s, 1.0 / N, "ns", NULL);
     }
     if (bench_selected(o, "g1_mul_ct")) {
         enum { N = 100 };
-        double best = 1e300;
+        bench_runs runs = {0};
         for (int rep = 0; rep < REPS; rep++) {
             cuzk_g1_jac_t acc;
             cuzk_fr_t k;
@@ -113,38 +113,38 @@ void bench_micro_ec(const bench_opts *o)
                                     0x082efa98ec4e6c89ULL};
             cuzk_fr_from_limbs_reduce(&k, l);
             start_g1(&acc);
-            double t0 = (double)cuzk_now_ns();
+            bench_run_start(&runs);
             for (int i = 0; i < N; i++) cuzk_g1_jac_mul_ct(&acc, &acc, &k);
-            double dt = (double)cuzk_now_ns() - t0;
+            bench_run_stop(&runs);
             BENCH_KEEP(acc);
-            if (dt < best) best = dt;
         }
-        bench_report("g1_mul_ct", 1, 1, best / N / 1e3, "us");
+        bench_stat s = bench_stat_of(&runs);
+        bench_report_runs("g1_mul_ct", 1, 1, &s, 1e-3 / N, "us", NULL);
     }
     if (bench_selected(o, "g1_subgroup_check")) {
         enum { N = 200 };
-        double best = 1e300;
+        bench_runs runs = {0};
         for (int rep = 0; rep < REPS; rep++) {
             int ok = 0;
-            double t0 = (double)cuzk_now_ns();
+            bench_run_start(&runs);
             for (int i = 0; i < N; i++) ok += cuzk_g1_affine_in_subgroup(&cuzk_g1_bases[i % BASES]);
-            double dt = (double)cuzk_now_ns() - t0;
+            bench_run_stop(&runs);
             BENCH_KEEP(ok);
-            if (dt < best) best = dt;
         }
-        bench_report("g1_subgroup_check", 1, 1, best / N / 1e3, "us");
+        bench_stat s = bench_stat_of(&runs);
+        bench_report_runs("g1_subgroup_check", 1, 1, &s, 1e-3 / N, "us", NULL);
     }
     if (bench_selected(o, "g2_subgroup_check")) {
         enum { N = 200 };
-        double best = 1e300;
+        bench_runs runs = {0};
         for (int rep = 0; rep < REPS; rep++) {
             int ok = 0;
-            double t0 = (double)cuzk_now_ns();
+            bench_run_start(&runs);
             for (int i = 0; i < N; i++) ok += cuzk_g2_affine_in_subgroup(&cuzk_g2_bases[i % BASES]);
-            double dt = (double)cuzk_now_ns() - t0;
+            bench_run_stop(&runs);
             BENCH_KEEP(ok);
-            if (dt < best) best = dt;
         }
-        bench_report("g2_subgroup_check", 1, 1, best / N / 1e3, "us");
+        bench_stat s = bench_stat_of(&runs);
+        bench_report_runs("g2_subgroup_check", 1, 1, &s, 1e-3 / N, "us", NULL);
     }
 }

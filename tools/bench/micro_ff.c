@@ -1,8 +1,10 @@
-/* Field micro-benchmarks: a dependent chain of operations, so latency (not throughput) is measured. */
+/* Field micro-benchmarks: a dependent chain of operations, so latency (not throughput) is measured; each line is the
+ * best of a few chains (the machine is shared), in ns per operation. */
 #include "bench.h"
 #include "cuzk/ff.h"
 
 #define CHAIN 2000000
+#define REPS 3
 
 static void seed_fp(cuzk_fp_t *a, uint64_t s)
 {
@@ -16,97 +18,122 @@ static void seed_fr(cuzk_fr_t *a, uint64_t s)
     cuzk_fr_from_limbs(a, l);
 }
 
+static void fp_mul(int n)
+{
+    cuzk_fp_t a, b;
+    seed_fp(&a, 1);
+    seed_fp(&b, 2);
+    for (int i = 0; i < n; i++) cuzk_fp_mul(&a, &a, &b);
+    BENCH_KEEP(a);
+}
+
+static void fp_sqr(int n)
+{
+    cuzk_fp_t a;
+    seed_fp(&a, 3);
+    for (int i = 0; i < n; i++) cuzk_fp_sqr(&a, &a);
+    BENCH_KEEP(a);
+}
+
+static void fr_mul(int n)
+{
+    cuzk_fr_t a, b;
+    seed_fr(&a, 4);
+    seed_fr(&b, 5);
+    for (int i = 0; i < n; i++) cuzk_fr_mul(&a, &a, &b);
+    BENCH_KEEP(a);
+}
+
+static void fp_add(int n)
+{
+    cuzk_fp_t a, b;
+    seed_fp(&a, 7);
+    seed_fp(&b, 8);
+    for (int i = 0; i < n; i++) cuzk_fp_add(&a, &a, &b);
+    BENCH_KEEP(a);
+}
+
+static void fp2_mul(int n)
+{
+    cuzk_fp2_t a, b;
+    seed_fp(&a.c0, 9);
+    seed_fp(&a.c1, 10);
+    seed_fp(&b.c0, 11);
+    seed_fp(&b.c1, 12);
+    for (int i = 0; i < n; i++) cuzk_fp2_mul(&a, &a, &b);
+    BENCH_KEEP(a);
+}
+
+static void fp2_sqr(int n)
+{
+    cuzk_fp2_t a;
+    seed_fp(&a.c0, 13);
+    seed_fp(&a.c1, 14);
+    for (int i = 0; i < n; i++) cuzk_fp2_sqr(&a, &a);
+    BENCH_KEEP(a);
+}
+
+static void fr_inv(int n)
+{
+    cuzk_fr_t a;
+    seed_fr(&a, 15);
+    for (int i = 0; i < n; i++) cuzk_fr_inv_vartime(&a, &a);
+    BENCH_KEEP(a);
+}
+
+static void fr_inv_ct(int n)
+{
+    cuzk_fr_t a;
+    seed_fr(&a, 15);
+    for (int i = 0; i < n; i++) cuzk_fr_inv(&a, &a);
+    BENCH_KEEP(a);
+}
+
+static void fp_inv(int n)
+{
+    cuzk_fp_t a;
+    seed_fp(&a, 6);
+    for (int i = 0; i < n; i++) cuzk_fp_inv_vartime(&a, &a);
+    BENCH_KEEP(a);
+}
+
+static void fp_inv_ct(int n)
+{
+    cuzk_fp_t a;
+    seed_fp(&a, 6);
+    for (int i = 0; i < n; i++) cuzk_fp_inv(&a, &a);
+    BENCH_KEEP(a);
+}
+
+/* name, the chain, its length; the constant-time inversions are selected with their variable-time names */
+static const struct {
+    const char *name, *select;
+    void (*chain)(int n);
+    int n;
+} cases[] = {
+    {"fp_mul", "fp_mul", fp_mul, CHAIN},
+    {"fp_sqr", "fp_sqr", fp_sqr, CHAIN},
+    {"fr_mul", "fr_mul", fr_mul, CHAIN},
+    {"fp_add", "fp_add", fp_add, CHAIN},
+    {"fp2_mul", "fp2_mul", fp2_mul, CHAIN / 4},
+    {"fp2_sqr", "fp2_sqr", fp2_sqr, CHAIN / 4},
+    {"fr_inv", "fr_inv", fr_inv, 20000},
+    {"fr_inv_consttime", "fr_inv", fr_inv_ct, 20000},
+    {"fp_inv", "fp_inv", fp_inv, 20000},
+    {"fp_inv_consttime", "fp_inv", fp_inv_ct, 20000},
+};
+
 void bench_micro_ff(const bench_opts *o)
 {
-    if (bench_selected(o, "fp_mul")) {
-        cuzk_fp_t a, b;
-        seed_fp(&a, 1);
-        seed_fp(&b, 2);
-        double t0 = (double)cuzk_now_ns();
-        for (int i = 0; i < CHAIN; i++) cuzk_fp_mul(&a, &a, &b);
-        double dt = (double)cuzk_now_ns() - t0;
-        BENCH_KEEP(a);
-        bench_report("fp_mul", 1, 1, dt / CHAIN, "ns");
-    }
-    if (bench_selected(o, "fp_sqr")) {
-        cuzk_fp_t a;
-        seed_fp(&a, 3);
-        double t0 = (double)cuzk_now_ns();
-        for (int i = 0; i < CHAIN; i++) cuzk_fp_sqr(&a, &a);
-        double dt = (double)cuzk_now_ns() - t0;
-        BENCH_KEEP(a);
-        bench_report("fp_sqr", 1, 1, dt / CHAIN, "ns");
-    }
-    if (bench_selected(o, "fr_mul")) {
-        cuzk_fr_t a, b;
-        seed_fr(&a, 4);
-        seed_fr(&b, 5);
-        double t0 = (double)cuzk_now_ns();
-        for (int i = 0; i < CHAIN; i++) cuzk_fr_mul(&a, &a, &b);
-        double dt = (double)cuzk_now_ns() - t0;
-        BENCH_KEEP(a);
-        bench_report("fr_mul", 1, 1, dt / CHAIN, "ns");
-    }
-    if (bench_selected(o, "fp_add")) {
-        cuzk_fp_t a, b;
-        seed_fp(&a, 7);
-        seed_fp(&b, 8);
-        double t0 = (double)cuzk_now_ns();
-        for (int i = 0; i < CHAIN; i++) cuzk_fp_add(&a, &a, &b);
-        double dt = (double)cuzk_now_ns() - t0;
-        BENCH_KEEP(a);
-        bench_report("fp_add", 1, 1, dt / CHAIN, "ns");
-    }
-    if (bench_selected(o, "fp2_mul")) {
-        cuzk_fp2_t a, b;
-        seed_fp(&a.c0, 9);
-        seed_fp(&a.c1, 10);
-        seed_fp(&b.c0, 11);
-        seed_fp(&b.c1, 12);
-        double t0 = (double)cuzk_now_ns();
-        for (int i = 0; i < CHAIN / 4; i++) cuzk_fp2_mul(&a, &a, &b);
-        double dt = (double)cuzk_now_ns() - t0;
-        BENCH_KEEP(a);
-        bench_report("fp2_mul", 1, 1, dt / (CHAIN / 4), "ns");
-    }
-    if (bench_selected(o, "fp2_sqr")) {
-        cuzk_fp2_t a;
-        seed_fp(&a.c0, 13);
-        seed_fp(&a.c1, 14);
-        double t0 = (double)cuzk_now_ns();
-        for (int i = 0; i < CHAIN / 4; i++) cuzk_fp2_sqr(&a, &a);
-        double dt = (double)cuzk_now_ns() - t0;
-        BENCH_KEEP(a);
-        bench_report("fp2_sqr", 1, 1, dt / (CHAIN / 4), "ns");
-    }
-    if (bench_selected(o, "fr_inv")) {
-        enum { N = 20000 };
-        cuzk_fr_t a;
-        seed_fr(&a, 15);
-        double t0 = (double)cuzk_now_ns();
-        for (int i = 0; i < N; i++) cuzk_fr_inv_vartime(&a, &a);
-        double dt = (double)cuzk_now_ns() - t0;
-        BENCH_KEEP(a);
-        bench_report("fr_inv", 1, 1, dt / N, "ns");
-        t0 = (double)cuzk_now_ns();
-        for (int i = 0; i < N; i++) cuzk_fr_inv(&a, &a);
-        dt = (double)cuzk_now_ns() - t0;
-        BENCH_KEEP(a);
-        bench_report("fr_inv_consttime", 1, 1, dt / N, "ns");
-    }
-    if (bench_selected(o, "fp_inv")) {
-        enum { N = 20000 };
-        cuzk_fp_t a;
-        seed_fp(&a, 6);
-        double t0 = (double)cuzk_now_ns();
-        for (int i = 0; i < N; i++) cuzk_fp_inv_vartime(&a, &a);
-        double dt = (double)cuzk_now_ns() - t0;
-        BENCH_KEEP(a);
-        bench_report("fp_inv", 1, 1, dt / N, "ns");
-        t0 = (double)cuzk_now_ns();
-        for (int i = 0; i < N; i++) cuzk_fp_inv(&a, &a);
-        dt = (double)cuzk_now_ns() - t0;
-        BENCH_KEEP(a);
-        bench_report("fp_inv_consttime", 1, 1, dt / N, "ns");
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        if (!bench_selected(o, cases[i].select)) continue;
+        bench_runs runs = {0};
+        for (int rep = 0; rep < REPS; rep++) {
+            bench_run_start(&runs);
+            cases[i].chain(cases[i].n);
+            bench_run_stop(&runs);
+        }
+        bench_stat s = bench_stat_of(&runs);
+        bench_report_runs(cases[i].name, 1, 1, &s, 1.0 / cases[i].n, "ns", NULL);
     }
 }

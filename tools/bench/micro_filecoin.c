@@ -98,27 +98,37 @@ static void bench_post(void)
     }
     uint8_t *buf = malloc(n);
     if (buf == NULL || cuzk_fil_post_sector_encode(p, &s, buf, n, &wl, NULL) != CUZK_OK) return;
-    int reps = 200;
-    double t0 = (double)cuzk_now_ns();
-    for (int r = 0; r < reps; r++) {
-        cuzk_fil_post_sector d;
-        if (cuzk_fil_post_sector_decode(p, buf, n, &d, NULL) != CUZK_OK) return;
-        cuzk_fil_post_sector_free(&d);
+    bench_runs runs = {0};
+    int reps = 40; /* per run, 5 runs */
+    for (int round = 0; round < 5; round++) {
+        bench_run_start(&runs);
+        for (int r = 0; r < reps; r++) {
+            cuzk_fil_post_sector d;
+            if (cuzk_fil_post_sector_decode(p, buf, n, &d, NULL) != CUZK_OK) return;
+            cuzk_fil_post_sector_free(&d);
+        }
+        bench_run_stop(&runs);
     }
-    bench_report("fil_post_decode", n, 1, ((double)cuzk_now_ns() - t0) / reps / 1e3, "us");
+    bench_stat bs = bench_stat_of(&runs);
+    bench_report_runs("fil_post_decode", n, 1, &bs, 1e-3 / reps, "us", NULL);
     /* the hashing of verify (random paths lead nowhere, so the roots are computed, not compared); the first hash
      * makes the arity's constants, so it runs before the clock starts */
     uint8_t warm[32];
     cuzk_fil_merkle_root(&s.inclusion[0], &p->tree_r, CUZK_FIL_HASH_POSEIDON, warm, NULL);
-    reps = 20;
-    t0 = (double)cuzk_now_ns();
-    for (int r = 0; r < reps; r++) {
-        uint8_t root[32];
-        for (uint32_t i = 0; i < p->challenges; i++)
-            cuzk_fil_merkle_root(&s.inclusion[i], &p->tree_r, CUZK_FIL_HASH_POSEIDON, root, NULL);
-        BENCH_KEEP(root);
+    bench_runs verify = {0};
+    reps = 4;
+    for (int round = 0; round < 5; round++) {
+        bench_run_start(&verify);
+        for (int r = 0; r < reps; r++) {
+            uint8_t root[32];
+            for (uint32_t i = 0; i < p->challenges; i++)
+                cuzk_fil_merkle_root(&s.inclusion[i], &p->tree_r, CUZK_FIL_HASH_POSEIDON, root, NULL);
+            BENCH_KEEP(root);
+        }
+        bench_run_stop(&verify);
     }
-    bench_report("fil_post_verify", n, 1, ((double)cuzk_now_ns() - t0) / reps / 1e3, "us");
+    bs = bench_stat_of(&verify);
+    bench_report_runs("fil_post_verify", n, 1, &bs, 1e-3 / reps, "us", NULL);
     free(buf);
     free(s.mem);
 
@@ -131,9 +141,12 @@ static void bench_post(void)
         sec[i].sector_id = 1000 + i;
         rand_node(sec[i].comm_r);
     }
-    t0 = (double)cuzk_now_ns();
+    bench_runs pub = {0};
+    bench_run_start(&pub);
     cuzk_status st = cuzk_fil_post_public_inputs(p, rand, sec, p->post_sectors, 0, in, NULL);
-    if (st == CUZK_OK) bench_report("fil_post_public_inputs", ni, 1, ((double)cuzk_now_ns() - t0) / 1e6, "ms");
+    bench_run_stop(&pub);
+    bs = bench_stat_of(&pub);
+    if (st == CUZK_OK) bench_report_runs("fil_post_public_inputs", ni, 1, &bs, 1e-6, "ms", NULL);
     free(in);
     free(sec);
 }
@@ -166,14 +179,19 @@ static void bench_snap(void)
     }
     uint8_t *buf = malloc(n);
     if (buf == NULL || cuzk_fil_snap_partition_encode(p, &s, buf, n, &wl, NULL) != CUZK_OK) return;
-    int reps = 20;
-    double t0 = (double)cuzk_now_ns();
-    for (int r = 0; r < reps; r++) {
-        cuzk_fil_snap_partition d;
-        if (cuzk_fil_snap_partition_decode(p, buf, n, &d, NULL) != CUZK_OK) return;
-        cuzk_fil_snap_partition_free(&d);
+    bench_runs runs = {0};
+    const int reps = 4; /* per run, 5 runs */
+    for (int round = 0; round < 5; round++) {
+        bench_run_start(&runs);
+        for (int r = 0; r < reps; r++) {
+            cuzk_fil_snap_partition d;
+            if (cuzk_fil_snap_partition_decode(p, buf, n, &d, NULL) != CUZK_OK) return;
+            cuzk_fil_snap_partition_free(&d);
+        }
+        bench_run_stop(&runs);
     }
-    bench_report("fil_snap_decode", n, 1, ((double)cuzk_now_ns() - t0) / reps / 1e3, "us");
+    bench_stat bs = bench_stat_of(&runs);
+    bench_report_runs("fil_snap_decode", n, 1, &bs, 1e-3 / reps, "us", NULL);
     free(buf);
     free(s.mem);
 }
@@ -196,9 +214,11 @@ static void bench_c1(void)
     pid_t pid = fork();
     if (pid == 0) {
         cuzk_fil_c1 c;
-        double t0 = (double)cuzk_now_ns();
+        bench_runs made = {0};
+        bench_run_start(&made);
         if (cuzk_fil_c1_random(p, 42, &c, &err) != CUZK_OK) _exit(1);
-        double ms = ((double)cuzk_now_ns() - t0) / 1e6;
+        bench_run_stop(&made);
+        double ms = made.v[0] / 1e6;
         FILE *f = fopen(path, "wb");
         if (f == NULL || cuzk_fil_c1_write_json(&c, true, f, &err) != CUZK_OK) _exit(1);
         fclose(f);
@@ -216,21 +236,27 @@ static void bench_c1(void)
         unlink(path);
         return;
     }
-    bench_report("fil_c1_random", p->sector_size, 1, gen_ms, "ms");
+    bench_runs gen = {0};
+    bench_run_add(&gen, gen_ms); /* one run, timed in the child */
+    bench_stat bs = bench_stat_of(&gen);
+    bench_report_runs("fil_c1_random", p->sector_size, 1, &bs, 1, "ms", NULL);
     bench_report("fil_c1_json_bytes", p->sector_size, 1, (double)st.st_size / 1e6, "MB");
 
     uint64_t rss0 = proc_status_kb("VmRSS:");
     bool reset = reset_peak();
     cuzk_fil_c1 c;
-    double t0 = (double)cuzk_now_ns();
-    if (cuzk_fil_c1_parse_file(path, &c, &err) != CUZK_OK) {
+    bench_runs parse = {0}; /* one run: the peak memory is that of the first parse */
+    bench_run_start(&parse);
+    cuzk_status ps = cuzk_fil_c1_parse_file(path, &c, &err);
+    bench_run_stop(&parse);
+    if (ps != CUZK_OK) {
         fprintf(stderr, "fil_c1: %s\n", err.msg);
         unlink(path);
         return;
     }
-    double ms = ((double)cuzk_now_ns() - t0) / 1e6;
     uint64_t hwm = proc_status_kb("VmHWM:");
-    bench_report("fil_c1_parse_file", p->sector_size, 1, ms, "ms");
+    bs = bench_stat_of(&parse);
+    bench_report_runs("fil_c1_parse_file", p->sector_size, 1, &bs, 1e-6, "ms", NULL);
     bench_report("fil_c1_result_mb", p->sector_size, 1, (double)c.mem_bytes / 1e6, "MB");
     bench_report("fil_c1_parse_peak_rss", p->sector_size, 1, reset && hwm > rss0 ? (double)(hwm - rss0) / 1e6 : -1,
                  "MB");
@@ -239,9 +265,13 @@ static void bench_c1(void)
     uint8_t *bin = malloc(n);
     if (bin != NULL && cuzk_fil_c1_encode_bincode(&c, CUZK_FIL_C1_BIN_SUPRASEAL, bin, n, &wl, NULL) == CUZK_OK) {
         cuzk_fil_c1 d;
-        t0 = (double)cuzk_now_ns();
-        if (cuzk_fil_c1_decode_bincode(bin, n, CUZK_FIL_C1_BIN_SUPRASEAL, p, &d, NULL) == CUZK_OK) {
-            bench_report("fil_c1_bincode_decode", n, 1, ((double)cuzk_now_ns() - t0) / 1e6, "ms");
+        bench_runs dec = {0};
+        bench_run_start(&dec);
+        cuzk_status ds = cuzk_fil_c1_decode_bincode(bin, n, CUZK_FIL_C1_BIN_SUPRASEAL, p, &d, NULL);
+        bench_run_stop(&dec);
+        if (ds == CUZK_OK) {
+            bs = bench_stat_of(&dec);
+            bench_report_runs("fil_c1_bincode_decode", n, 1, &bs, 1e-6, "ms", NULL);
             cuzk_fil_c1_free(&d);
         }
     }
@@ -251,9 +281,13 @@ static void bench_c1(void)
     FILE *f = fopen(path, "rb");
     uint8_t *doc = malloc((size_t)st.st_size);
     if (f != NULL && doc != NULL && fread(doc, 1, (size_t)st.st_size, f) == (size_t)st.st_size) {
-        t0 = (double)cuzk_now_ns();
-        if (cuzk_fil_c1_parse(doc, (size_t)st.st_size, &c, NULL) == CUZK_OK) {
-            bench_report("fil_c1_parse_buffer", p->sector_size, 1, ((double)cuzk_now_ns() - t0) / 1e6, "ms");
+        bench_runs buf_runs = {0};
+        bench_run_start(&buf_runs);
+        cuzk_status bst = cuzk_fil_c1_parse(doc, (size_t)st.st_size, &c, NULL);
+        bench_run_stop(&buf_runs);
+        if (bst == CUZK_OK) {
+            bs = bench_stat_of(&buf_runs);
+            bench_report_runs("fil_c1_parse_buffer", p->sector_size, 1, &bs, 1e-6, "ms", NULL);
             cuzk_fil_c1_free(&c);
         }
     }

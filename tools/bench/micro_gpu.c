@@ -1,6 +1,7 @@
 /* GPU micro-benchmarks (`cuzk-bench micro --gpu`): field throughput and NTTs on device-resident data, timed with
- * CUDA events after a warm-up, median of several runs. Same JSON lines as the CPU benchmarks plus "device": "gpu";
- * "threads" is 0 (the whole device). Built only when CUDA is enabled. */
+ * CUDA events after a warm-up, median of several runs (bench_gpu_runs: with the best run and the spread). Same JSON
+ * lines as the CPU benchmarks plus "device": "gpu"; "threads" is 0 (the whole device). Built only when CUDA is
+ * enabled; main.c selects the device and the kernel variants first. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,12 +20,6 @@ static int fail(const char *what, cuzk_status st)
 {
     fprintf(stderr, "cuzk-bench: %s: %s: %s\n", what, cuzk_status_str(st), cuzk_gpu_last_error());
     return 0;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
 }
 
 static void bench_ff(const bench_opts *o)
@@ -59,11 +54,12 @@ static void bench_ff(const bench_opts *o)
     }
 }
 
-/* Median of 9 timed runs (after one warm-up) of one transform kind on device data. */
-static cuzk_status time_ntt(cuzk_gpu_timer *t, cuzk_fr_t *dx, cuzk_gpu_ntt_domain *d, int kind, const cuzk_fr_t *g, double *med)
+/* 9 timed runs (after one warm-up) of one transform kind on device data, in ms. */
+static cuzk_status time_ntt(cuzk_gpu_timer *t, cuzk_fr_t *dx, cuzk_gpu_ntt_domain *d, int kind, const cuzk_fr_t *g,
+                            bench_stat *out)
 {
-    double ms[9];
     const int reps = 9;
+    bench_runs runs = {0};
     cuzk_status st = CUZK_OK;
     for (int r = -1; st == CUZK_OK && r < reps; r++) {
         st = cuzk_gpu_timer_start(t);
@@ -74,12 +70,10 @@ static cuzk_status time_ntt(cuzk_gpu_timer *t, cuzk_fr_t *dx, cuzk_gpu_ntt_domai
         }
         double v = 0;
         if (st == CUZK_OK) st = cuzk_gpu_timer_stop(t, &v);
-        if (r >= 0) ms[r] = v;
+        if (r >= 0) bench_run_add(&runs, v);
     }
-    if (st != CUZK_OK) return st;
-    qsort(ms, (size_t)reps, sizeof ms[0], cmp_double);
-    *med = ms[reps / 2];
-    return CUZK_OK;
+    *out = bench_stat_of(&runs);
+    return st;
 }
 
 /* Forward NTT on 2^k elements resident on the device, 2^20 .. 2^27 (inverse and coset at 2^24, other tile sizes at
@@ -106,10 +100,13 @@ static void bench_ntt(const bench_opts *o)
         size_t n = (size_t)1 << k;
         cuzk_fr_t *dx = NULL;
         cuzk_gpu_ntt_domain *d = NULL;
-        double t0 = (double)cuzk_now_ns();
+        bench_runs made = {0}; /* one run: each domain is made once */
+        bench_run_start(&made);
         cuzk_status st = cuzk_gpu_ntt_domain_create(&d, k, CUZK_FR_ROOTS_GEN7);
+        bench_run_stop(&made);
+        bench_stat ms_made = bench_stat_of(&made);
         if (st == CUZK_OK && bench_selected(o, "gpu_ntt_domain"))
-            report("gpu_ntt_domain", n, ((double)cuzk_now_ns() - t0) / 1e6, "ms");
+            bench_gpu_runs("gpu_ntt_domain", n, &ms_made, 1e-6, "ms", NULL);
         if (st == CUZK_OK) st = cuzk_gpu_malloc((void **)&dx, n * sizeof(cuzk_fr_t));
         for (size_t off = 0; st == CUZK_OK && off < n; off += chunk)
             st = cuzk_gpu_to_device(dx + off, h, chunk * sizeof(cuzk_fr_t));
@@ -124,10 +121,10 @@ static void bench_ntt(const bench_opts *o)
                 char nm[32];
                 snprintf(nm, sizeof nm, "gpu_ntt_v%u", v);
                 cuzk_gpu_ntt_set_variant(v);
-                double ms;
+                bench_stat ms;
                 st = time_ntt(&t, dx, d, 0, &g, &ms);
-                if (st == CUZK_OK) report(nm, n, ms, "ms");
-                if (st == CUZK_OK && ms < best) best = ms, bestv = v;
+                if (st == CUZK_OK) bench_gpu_runs(nm, n, &ms, 1, "ms", NULL);
+                if (st == CUZK_OK && ms.median < best) best = ms.median, bestv = v;
             }
             cuzk_gpu_ntt_set_variant(bestv);
             fprintf(stderr, "cuzk-bench: NTT variant %u from here on\n", bestv);
@@ -137,10 +134,10 @@ static void bench_ntt(const bench_opts *o)
             if (kind > 0 && k != 24 && !(k == 27 && kind >= 3)) continue; /* tiles at 2^27 too */
             if (!bench_selected(o, names[kind])) continue;
             unsigned old_tile = cuzk_gpu_ntt_set_tile_log2(kind == 3 ? 9 : kind == 4 ? 10 : 11);
-            double ms;
+            bench_stat ms;
             st = time_ntt(&t, dx, d, kind < 3 ? kind : 0, &g, &ms);
             cuzk_gpu_ntt_set_tile_log2(old_tile);
-            if (st == CUZK_OK) report(names[kind], n, ms, "ms");
+            if (st == CUZK_OK) bench_gpu_runs(names[kind], n, &ms, 1, "ms", NULL);
         }
         if (st != CUZK_OK) fail("gpu_ntt", st);
         cuzk_gpu_free(dx);
@@ -236,10 +233,11 @@ static void random_scalars(cuzk_fr_t *ks, size_t n, uint64_t seed)
     }
 }
 
+/* reps timed calls after a warm-up, in ms */
 static cuzk_status time_msm(int g2, cuzk_gpu_msm_ctx *ctx, const void *db, const cuzk_fr_t *dk, size_t n, int reps,
-                            double *med)
+                            bench_stat *out)
 {
-    double ms[16];
+    bench_runs runs = {0};
     cuzk_gpu_timer t;
     cuzk_status st = cuzk_gpu_timer_init(&t);
     for (int r = -1; st == CUZK_OK && r < reps; r++) {
@@ -249,13 +247,11 @@ static cuzk_status time_msm(int g2, cuzk_gpu_msm_ctx *ctx, const void *db, const
         if (st == CUZK_OK) st = g2 ? cuzk_gpu_g2_msm(&r2, db, dk, n, ctx) : cuzk_gpu_g1_msm(&r1, db, dk, n, ctx);
         double v = 0;
         if (st == CUZK_OK) st = cuzk_gpu_timer_stop(&t, &v);
-        if (r >= 0) ms[r] = v;
+        if (r >= 0) bench_run_add(&runs, v);
     }
     cuzk_gpu_timer_free(&t);
-    if (st != CUZK_OK) return st;
-    qsort(ms, (size_t)reps, sizeof ms[0], cmp_double);
-    *med = ms[reps / 2];
-    return CUZK_OK;
+    *out = bench_stat_of(&runs);
+    return st;
 }
 
 /* cuzk_g1_msm / cuzk_g2_msm ("device": "gpu"), 2^20 .. 2^27 points: points and scalars resident, median of timed calls after a
@@ -288,7 +284,7 @@ static void bench_msm(const bench_opts *o)
             if (st == CUZK_OK) st = cuzk_gpu_malloc((void **)&dk, n * sizeof(cuzk_fr_t));
             if (st == CUZK_OK) st = fill_cyclic(db, tile, MSM_TILE, n, psz);
             if (st == CUZK_OK) st = fill_cyclic(dk, ks, ntile, n, sizeof(cuzk_fr_t));
-            double ms;
+            bench_stat ms;
             if (st == CUZK_OK && !g2 && log2 == 24) {
                 for (unsigned c = 14; st == CUZK_OK && c <= 22; c++) {
                     char nm[32];
@@ -296,14 +292,14 @@ static void bench_msm(const bench_opts *o)
                     unsigned old = cuzk_gpu_msm_set_window(c);
                     st = time_msm(g2, ctx, db, dk, n, 3, &ms);
                     cuzk_gpu_msm_set_window(old);
-                    if (st == CUZK_OK) report(nm, n, ms, "ms");
+                    if (st == CUZK_OK) bench_gpu_runs(nm, n, &ms, 1, "ms", NULL);
                 }
             }
             if (st == CUZK_OK) st = time_msm(g2, ctx, db, dk, n, log2 >= 24 ? 3 : 5, &ms);
             if (st == CUZK_OK) {
                 char extra[32];
                 snprintf(extra, sizeof extra, ", \"c\": %u", cuzk_gpu_msm_window_for(n));
-                bench_gpu_line(name, n, ms, "ms", extra);
+                bench_gpu_runs(name, n, &ms, 1, "ms", extra);
             }
             if (st == CUZK_OK) {
                 cuzk_g1_jac_t r1;
@@ -357,7 +353,7 @@ static void bench_batch_add(const bench_opts *o)
         if (st == CUZK_OK) st = cuzk_gpu_malloc((void **)&dbm, words * sizeof *dbm);
         if (st == CUZK_OK) st = fill_cyclic(db, tile, MSM_TILE, n, psz);
         if (st == CUZK_OK) st = cuzk_gpu_to_device(dbm, bm, words * sizeof *dbm);
-        double ms[3];
+        bench_runs runs = {0};
         for (int r = -1; st == CUZK_OK && r < 3; r++) {
             cuzk_g1_jac_t r1;
             cuzk_g2_jac_t r2;
@@ -366,11 +362,11 @@ static void bench_batch_add(const bench_opts *o)
             if (st == CUZK_OK)
                 st = g2 ? cuzk_gpu_g2_batch_add(&r2, db, dbm, n, ctx) : cuzk_gpu_g1_batch_add(&r1, db, dbm, n, ctx);
             if (st == CUZK_OK) st = cuzk_gpu_timer_stop(&t, &v);
-            if (r >= 0) ms[r] = v;
+            if (r >= 0) bench_run_add(&runs, v);
         }
         if (st == CUZK_OK) {
-            qsort(ms, 3, sizeof ms[0], cmp_double);
-            report(name, n, ms[1], "ms");
+            bench_stat ms = bench_stat_of(&runs);
+            bench_gpu_runs(name, n, &ms, 1, "ms", NULL);
         } else {
             fail(name, st);
         }
@@ -419,7 +415,8 @@ static void bench_msm_var(const bench_opts *o)
         if (n > (cfg[i].g2 ? g2max : nmax)) continue;
         int g2 = cfg[i].g2;
         unsigned old = cuzk_gpu_msm_set_variant(cfg[i].v), old_c = cuzk_gpu_msm_set_window(cfg[i].c);
-        double ms = 0;
+        bench_stat ms;
+        memset(&ms, 0, sizeof ms);
         if (once) {
             cuzk_g1_jac_t r1;
             cuzk_g2_jac_t r2;
@@ -433,7 +430,7 @@ static void bench_msm_var(const bench_opts *o)
         char nm[48];
         if (cfg[i].c != 0) snprintf(nm, sizeof nm, "gpu_%s_msm_var%x_c%u", g2 ? "g2" : "g1", cfg[i].v, cfg[i].c);
         else snprintf(nm, sizeof nm, "gpu_%s_msm_var%x", g2 ? "g2" : "g1", cfg[i].v);
-        if (st == CUZK_OK && !once) report(nm, n, ms, "ms");
+        if (st == CUZK_OK && !once) bench_gpu_runs(nm, n, &ms, 1, "ms", NULL);
         if (st != CUZK_OK) fail(nm, st);
     }
     cuzk_gpu_free(db[0]), cuzk_gpu_free(db[1]), cuzk_gpu_free(dk);
@@ -443,21 +440,9 @@ static void bench_msm_var(const bench_opts *o)
 
 void bench_micro_gpu(const bench_opts *o)
 {
-    if (cuzk_gpu_device_count() <= 0) {
-        fprintf(stderr, "cuzk-bench: --gpu: no CUDA device\n");
-        return;
-    }
-    char name[256];
-    if (cuzk_gpu_device_name(name, sizeof name) == CUZK_OK) fprintf(stderr, "cuzk-bench: device %s\n", name);
-    if (o->msm_variant >= 0) cuzk_gpu_msm_set_variant((unsigned)o->msm_variant);
-    if (o->ntt_variant >= 0) cuzk_gpu_ntt_set_variant((unsigned)o->ntt_variant);
-    if (o->msm_profile) cuzk_gpu_msm_set_profile(1);
     bench_ff(o);
-    if (bench_selected(o, "gpu_floor")) bench_floor_gpu(o);
     if (bench_selected(o, "gpu_ntt")) bench_ntt(o);
     if (bench_selected(o, "g1_msm") || bench_selected(o, "g2_msm")) bench_msm(o);
     if (o->filter != NULL && (bench_selected(o, "gpu_msm_var") || bench_selected(o, "gpu_msm_once"))) bench_msm_var(o);
     if (bench_selected(o, "gpu_g1_batch_add") || bench_selected(o, "gpu_g2_batch_add")) bench_batch_add(o);
-    if (bench_selected(o, "gpu_prove") || bench_selected(o, "gpu_setup") || bench_selected(o, "gpu_key_upload"))
-        bench_prove_gpu(o);
 }

@@ -4,7 +4,7 @@
  *   cuzk_groth16_prove         one proof, then its phases as prove_<phase>           (ms)
  *   cuzk_groth16_verify        one proof                                             (us)
  *   cuzk_groth16_verify_batch  10 proofs of the circuit in one check, per batch      (us)
- * bench_groth16_prove runs on any circuit, key and witness (for the PoRep-shaped generator). */
+ * The proof lines come from bench_groth16_prove (timing.c), which the prove and zkey benchmarks use too. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,38 +88,6 @@ static cuzk_r1cs_t *g16_bench_circuit(uint64_t rows, uint32_t num_inputs, cuzk_f
     return r;
 }
 
-void bench_groth16_prove(const bench_opts *o, const char *name, const cuzk_r1cs_t *r, const cuzk_groth16_pk *pk, const cuzk_fr_t *z,
-                         uint64_t size)
-{
-    int ts[2];
-    int nts = bench_thread_set(o, ts);
-    for (int ti = 0; ti < nts; ti++) {
-        cuzk_groth16_prove_opts po;
-        memset(&po, 0, sizeof po);
-        po.threads = (unsigned)ts[ti];
-        po.c_mode = CUZK_R1CS_C_PRODUCT;
-        cuzk_groth16_prove_stats best, st;
-        cuzk_groth16_proof_t proof;
-        cuzk_errmsg err = {{0}};
-        memset(&best, 0, sizeof best);
-        best.total = -1;
-        for (int rep = 0; rep < 2; rep++) {
-            cuzk_status s = cuzk_groth16_prove(&proof, pk, pk->conv == CUZK_GROTH16_SNARKJS ? NULL : r, z, &po, &st, &err);
-            if (s != CUZK_OK) {
-                fprintf(stderr, "groth16_prove: %s (%s)\n", cuzk_status_str(s), err.msg);
-                return;
-            }
-            if (best.total < 0 || st.total < best.total) best = st;
-        }
-        bench_report(name, size, ts[ti], best.total * 1e3, "ms");
-        const char *names[8] = {"prove_spmv",  "prove_ntt_h",  "prove_msm_h",  "prove_msm_l",
-                                "prove_msm_a", "prove_msm_b1", "prove_msm_b2", "prove_assembly"};
-        double v[8] = {best.spmv,  best.ntt_h,  best.msm_h,  best.msm_l,
-                       best.msm_a, best.msm_b1, best.msm_b2, best.assembly};
-        for (int i = 0; i < 8; i++) bench_report(names[i], size, ts[ti], v[i] * 1e3, "ms");
-    }
-}
-
 static void bench_groth16_verify(const cuzk_groth16_pk *pk, const cuzk_r1cs_t *r, const cuzk_fr_t *z, uint64_t size)
 {
     enum { BATCH = 10 };
@@ -135,18 +103,23 @@ static void bench_groth16_verify(const cuzk_groth16_pk *pk, const cuzk_r1cs_t *r
     }
     cuzk_groth16_pvk pvk;
     cuzk_groth16_prepare_vk(&pvk, &pk->vk);
-    int reps = 20;
-    double t = (double)cuzk_now_ns();
-    for (int i = 0; i < reps; i++) {
-        if (cuzk_groth16_verify(&pvk, &p[i % BATCH], x, np) != CUZK_OK) fprintf(stderr, "groth16_verify failed\n");
+    bench_runs one = {0}, batch = {0};
+    for (int i = 0; i < 20; i++) {
+        bench_run_start(&one);
+        cuzk_status s = cuzk_groth16_verify(&pvk, &p[i % BATCH], x, np);
+        bench_run_stop(&one);
+        if (s != CUZK_OK) fprintf(stderr, "groth16_verify failed\n");
     }
-    bench_report("groth16_verify", size, 1, ((double)cuzk_now_ns() - t) / reps / 1e3, "us");
-    reps = 4;
-    t = (double)cuzk_now_ns();
-    for (int i = 0; i < reps; i++) {
-        if (cuzk_groth16_verify_batch(&pvk, p, x, np, BATCH) != CUZK_OK) fprintf(stderr, "groth16_verify_batch failed\n");
+    bench_stat st = bench_stat_of(&one);
+    bench_report_runs("groth16_verify", size, 1, &st, 1e-3, "us", NULL);
+    for (int i = 0; i < 4; i++) {
+        bench_run_start(&batch);
+        cuzk_status s = cuzk_groth16_verify_batch(&pvk, p, x, np, BATCH);
+        bench_run_stop(&batch);
+        if (s != CUZK_OK) fprintf(stderr, "groth16_verify_batch failed\n");
     }
-    bench_report("groth16_verify_batch", BATCH, 1, ((double)cuzk_now_ns() - t) / reps / 1e3, "us");
+    st = bench_stat_of(&batch);
+    bench_report_runs("groth16_verify_batch", BATCH, 1, &st, 1e-3, "us", NULL);
     free(x);
 }
 
@@ -166,14 +139,17 @@ void bench_micro_groth16(const bench_opts *o)
         memset(&so, 0, sizeof so);
         so.threads = o->threads > 0 ? (unsigned)o->threads : 1;
         cuzk_groth16_pk pk;
-        double t = (double)cuzk_now_ns();
+        bench_runs runs = {0};
         cuzk_errmsg err = {{0}};
+        bench_run_start(&runs); /* one run: the key is made once */
         cuzk_status s = cuzk_groth16_setup(&pk, r, &so, &err);
+        bench_run_stop(&runs);
         if (s != CUZK_OK) {
             fprintf(stderr, "groth16_setup: %s (%s)\n", cuzk_status_str(s), err.msg);
         } else {
+            bench_stat st = bench_stat_of(&runs);
             if (bench_selected(o, "groth16_setup"))
-                bench_report("groth16_setup", rows, (int)so.threads, ((double)cuzk_now_ns() - t) / 1e6, "ms");
+                bench_report_runs("groth16_setup", rows, (int)so.threads, &st, 1e-6, "ms", NULL);
             if (bench_selected(o, "groth16_prove") || bench_selected(o, "prove_"))
                 bench_groth16_prove(o, "groth16_prove", r, &pk, z, rows);
             if (bench_selected(o, "groth16_verify")) bench_groth16_verify(&pk, r, z, rows);

@@ -73,16 +73,16 @@ void bench_micro_msm(const bench_opts *o)
         for (unsigned lg = 10; big && lg <= 20; lg += 2) {
             size_t n = (size_t)1 << lg;
             for (int t = 0; t < nt; t++) {
-                double best = 0;
+                bench_runs runs = {0};
                 for (int rep = 0; rep < bench_reps(n); rep++) {
                     cuzk_g1_jac_t r;
-                    double t0 = (double)cuzk_now_ns();
+                    bench_run_start(&runs);
                     cuzk_g1_msm(&r, bases, k, n, (unsigned)ts[t]);
-                    double dt = (double)cuzk_now_ns() - t0;
+                    bench_run_stop(&runs);
                     BENCH_KEEP(r);
-                    if (rep == 0 || dt < best) best = dt;
                 }
-                bench_report("g1_msm", n, ts[t], best / 1e6, "ms");
+                bench_stat s = bench_stat_of(&runs);
+                bench_report_runs("g1_msm", n, ts[t], &s, 1e-6, "ms", NULL);
             }
         }
         if (bench_selected(o, "g1_batch_add")) {
@@ -91,16 +91,16 @@ void bench_micro_msm(const bench_opts *o)
             uint64_t seed = 3;
             for (size_t w = 0; w < n / 64; w++) bitmap[w] = bench_rng(&seed);
             for (int t = 0; t < nt; t++) {
-                double best = 0;
+                bench_runs runs = {0};
                 for (int rep = 0; rep < 5; rep++) {
                     cuzk_g1_jac_t r;
-                    double t0 = (double)cuzk_now_ns();
+                    bench_run_start(&runs);
                     cuzk_g1_batch_add(&r, bases, bitmap, n, (unsigned)ts[t]);
-                    double dt = (double)cuzk_now_ns() - t0;
+                    bench_run_stop(&runs);
                     BENCH_KEEP(r);
-                    if (rep == 0 || dt < best) best = dt;
                 }
-                bench_report("g1_batch_add", n, ts[t], best / 1e6, "ms");
+                bench_stat s = bench_stat_of(&runs);
+                bench_report_runs("g1_batch_add", n, ts[t], &s, 1e-6, "ms", NULL);
             }
             free(bitmap);
         }
@@ -115,16 +115,16 @@ void bench_micro_msm(const bench_opts *o)
         cuzk_g2_bench_points(bases, n, 4);
         bench_scalars(k, n, 5);
         for (int t = 0; t < nt; t++) {
-            double best = 0;
+            bench_runs runs = {0};
             for (int rep = 0; rep < 2; rep++) {
                 cuzk_g2_jac_t r;
-                double t0 = (double)cuzk_now_ns();
+                bench_run_start(&runs);
                 cuzk_g2_msm(&r, bases, k, n, (unsigned)ts[t]);
-                double dt = (double)cuzk_now_ns() - t0;
+                bench_run_stop(&runs);
                 BENCH_KEEP(r);
-                if (rep == 0 || dt < best) best = dt;
             }
-            bench_report("g2_msm", n, ts[t], best / 1e6, "ms");
+            bench_stat s = bench_stat_of(&runs);
+            bench_report_runs("g2_msm", n, ts[t], &s, 1e-6, "ms", NULL);
         }
         free(bases);
         free(k);

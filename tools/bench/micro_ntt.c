@@ -1,5 +1,5 @@
 /* NTT micro-benchmarks: the forward transform over 2^10..2^22 and the bellperson H computation (7 transforms and
- * the point-wise passes) at 2^16..2^20, in milliseconds, on fresh non-zero inputs. */
+ * the point-wise passes) at 2^16..2^20, in milliseconds (the best run), on fresh non-zero inputs. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -15,18 +15,19 @@ static void fill(cuzk_fr_t *x, size_t n, uint64_t seed)
     }
 }
 
-static double time_forward(cuzk_fr_t *x, const cuzk_ntt_domain *d, int threads)
+/* Each transform one run, until ~50 ms have passed (small sizes: many runs, so one disturbance does not decide). */
+static bench_stat time_forward(cuzk_fr_t *x, const cuzk_ntt_domain *d, int threads)
 {
-    /* small sizes repeat until ~50 ms have passed, so one timer tick does not dominate */
-    int reps = 0;
-    double t0 = (double)cuzk_now_ns(), dt;
+    bench_runs runs = {0};
+    double total = 0;
     do {
+        bench_run_start(&runs);
         cuzk_ntt_forward(x, d, (unsigned)threads);
-        reps++;
-        dt = (double)cuzk_now_ns() - t0;
-    } while (dt < 5e7 && reps < 1000);
+        bench_run_stop(&runs);
+        total += runs.v[runs.n - 1];
+    } while (total < 5e7 && runs.n < BENCH_MAX_RUNS);
     BENCH_KEEP(x[0]);
-    return dt / reps / 1e6;
+    return bench_stat_of(&runs);
 }
 
 void bench_micro_ntt(const bench_opts *o)
@@ -43,7 +44,10 @@ void bench_micro_ntt(const bench_opts *o)
                 return;
             }
             fill(x, d.n, k);
-            for (int t = 0; t < nt; t++) bench_report("ntt", d.n, ts[t], time_forward(x, &d, ts[t]), "ms");
+            for (int t = 0; t < nt; t++) {
+                bench_stat st = time_forward(x, &d, ts[t]);
+                bench_report_runs("ntt", d.n, ts[t], &st, 1e-6, "ms", NULL);
+            }
             cuzk_ntt_domain_free(&d);
             free(x);
         }
@@ -59,14 +63,18 @@ void bench_micro_ntt(const bench_opts *o)
                 return;
             }
             for (int t = 0; t < nt; t++) {
-                fill(a, n, 1);
-                fill(b, n, 2);
-                fill(c, n, 3);
-                double t0 = (double)cuzk_now_ns();
-                cuzk_ntt_h_bellperson(a, a, b, c, &d, (unsigned)ts[t]);
-                double dt = (double)cuzk_now_ns() - t0;
-                BENCH_KEEP(a[0]);
-                bench_report("ntt_h", n, ts[t], dt / 1e6, "ms");
+                bench_runs runs = {0};
+                for (int rep = 0; rep < 2; rep++) {
+                    fill(a, n, 1);
+                    fill(b, n, 2);
+                    fill(c, n, 3);
+                    bench_run_start(&runs);
+                    cuzk_ntt_h_bellperson(a, a, b, c, &d, (unsigned)ts[t]);
+                    bench_run_stop(&runs);
+                    BENCH_KEEP(a[0]);
+                }
+                bench_stat st = bench_stat_of(&runs);
+                bench_report_runs("ntt_h", n, ts[t], &st, 1e-6, "ms", NULL);
             }
             cuzk_ntt_domain_free(&d);
             free(a), free(b), free(c);

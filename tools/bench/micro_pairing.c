@@ -8,13 +8,15 @@
 
 typedef enum { B_PAIRING, B_MILLER, B_FINAL_EXP, B_MILLER_PREPARED } bench_kind;
 
-static double run(bench_kind k, const cuzk_g1_affine_t *p, const cuzk_g2_affine_t *q, const cuzk_g2_prepared_t *prep)
+/* Each round REPS operations; the figure per operation. */
+static bench_stat run(bench_kind k, const cuzk_g1_affine_t *p, const cuzk_g2_affine_t *q,
+                      const cuzk_g2_prepared_t *prep)
 {
-    double best = 0;
+    bench_runs runs = {0};
     cuzk_fp12_t f;
     cuzk_miller_loop(&f, p, q, 1);
     for (int round = 0; round < ROUNDS; round++) {
-        double t0 = (double)cuzk_now_ns();
+        bench_run_start(&runs);
         for (int i = 0; i < REPS; i++) {
             switch (k) {
             case B_PAIRING: cuzk_pairing(&f, p, q); break;
@@ -24,10 +26,9 @@ static double run(bench_kind k, const cuzk_g1_affine_t *p, const cuzk_g2_affine_
             }
             BENCH_KEEP(f);
         }
-        double dt = ((double)cuzk_now_ns() - t0) / REPS;
-        if (round == 0 || dt < best) best = dt;
+        bench_run_stop(&runs);
     }
-    return best / 1e3;
+    return bench_stat_of(&runs);
 }
 
 void bench_micro_pairing(const bench_opts *o)
@@ -46,6 +47,7 @@ void bench_micro_pairing(const bench_opts *o)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         if (!bench_selected(o, cases[i].name)) continue;
-        bench_report(cases[i].name, 1, 1, run(cases[i].kind, &p, &q, &prep), "us");
+        bench_stat s = run(cases[i].kind, &p, &q, &prep);
+        bench_report_runs(cases[i].name, 1, 1, &s, 1e-3 / REPS, "us", NULL);
     }
 }

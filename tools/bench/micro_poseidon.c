@@ -18,33 +18,34 @@ static void bench_hash(const bench_opts *o)
         unsigned a = ARITIES[k];
         char name[64];
         snprintf(name, sizeof name, "poseidon_constants_arity%u", a);
-        double t0 = (double)cuzk_now_ns();
+        bench_runs made = {0}; /* one run: the constants are made once */
+        bench_run_start(&made);
         const cuzk_poseidon_params *p = cuzk_poseidon_params_get(a);
-        double made = (double)cuzk_now_ns() - t0;
+        bench_run_stop(&made);
         if (p == NULL) {
             fprintf(stderr, "cuzk-bench: %s: out of memory\n", name);
             return;
         }
-        if (bench_selected(o, name)) bench_report(name, a, 1, made / 1e6, "ms");
+        bench_stat ms = bench_stat_of(&made);
+        if (bench_selected(o, name)) bench_report_runs(name, a, 1, &ms, 1e-6, "ms", NULL);
 
         snprintf(name, sizeof name, "poseidon_hash_arity%u", a);
         if (!bench_selected(o, name)) continue;
         cuzk_fr_t st[CUZK_POSEIDON_MAX_WIDTH];
         cuzk_poseidon_tag(&st[0], CUZK_POSEIDON_MERKLE_TREE, a, 0, NULL);
         for (unsigned i = 1; i <= a; i++) cuzk_fr_from_u64(&st[i], i);
-        double best = -1;
+        bench_runs runs = {0};
         const unsigned reps = 2000;
         for (int round = 0; round < 5; round++) {
-            t0 = (double)cuzk_now_ns();
+            bench_run_start(&runs);
             for (unsigned r = 0; r < reps; r++) cuzk_poseidon_permute(p, st); /* each output feeds the next */
-            double dt = ((double)cuzk_now_ns() - t0) / reps;
-            if (best < 0 || dt < best) best = dt;
+            bench_run_stop(&runs);
         }
         BENCH_KEEP(st[1]);
-        printf("{\"name\": \"%s\", \"size\": %u, \"threads\": 1, \"value\": %.3f, \"unit\": \"ns\", "
-               "\"hashes_per_s\": %.0f}\n",
-               name, a, best, 1e9 / best);
-        fflush(stdout);
+        bench_stat s = bench_stat_of(&runs);
+        char extra[64];
+        snprintf(extra, sizeof extra, ", \"hashes_per_s\": %.0f", 1e9 * reps / s.best);
+        bench_report_runs(name, a, 1, &s, 1.0 / reps, "ns", extra);
     }
 }
 
@@ -67,25 +68,24 @@ static void bench_tree(const bench_opts *o)
     int threads[2];
     int nt = bench_thread_set(o, threads);
     for (int ti = 0; ti < nt; ti++) {
-        double best = -1;
+        bench_runs runs = {0};
         for (int rep = 0; rep < 2; rep++) {
             uint8_t root[CUZK_FR_BYTES];
             cuzk_errmsg err = {{0}};
-            double t0 = (double)cuzk_now_ns();
+            bench_run_start(&runs);
             cuzk_status s = cuzk_poseidon_tree_root(root, leaves, n, &shape, (unsigned)threads[ti], &err);
-            double dt = (double)cuzk_now_ns() - t0;
+            bench_run_stop(&runs);
             if (s != CUZK_OK) {
                 fprintf(stderr, "cuzk-bench: poseidon_tree_root: %s\n", err.msg);
                 free(leaves);
                 return;
             }
             BENCH_KEEP(root[0]);
-            if (best < 0 || dt < best) best = dt;
         }
-        printf("{\"name\": \"poseidon_tree_root\", \"size\": %llu, \"threads\": %d, \"value\": %.3f, \"unit\": \"ms\", "
-               "\"hashes_per_s\": %.0f}\n",
-               (unsigned long long)n, threads[ti], best / 1e6, hashes / (best / 1e9));
-        fflush(stdout);
+        bench_stat st = bench_stat_of(&runs);
+        char extra[64];
+        snprintf(extra, sizeof extra, ", \"hashes_per_s\": %.0f", hashes / (st.best / 1e9));
+        bench_report_runs("poseidon_tree_root", n, threads[ti], &st, 1e-6, "ms", extra);
     }
     free(leaves);
 }

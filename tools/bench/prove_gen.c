@@ -21,26 +21,6 @@
 
 #define GEN_SEED 1
 
-bool bench_cache_dir(char *out, size_t len)
-{
-    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-    if (xdg != NULL && xdg[0] != '\0')
-        snprintf(out, len, "%s/cuzk-bench", xdg);
-    else if (home != NULL && home[0] != '\0')
-        snprintf(out, len, "%s/.cache/cuzk-bench", home);
-    else
-        return false;
-    /* the parent of a missing XDG dir may be missing too: create both levels */
-    char parent[4096];
-    snprintf(parent, sizeof parent, "%s", out);
-    char *slash = strrchr(parent, '/');
-    if (slash != NULL) {
-        *slash = '\0';
-        mkdir(parent, 0755);
-    }
-    return mkdir(out, 0755) == 0 || errno == EEXIST;
-}
-
 /* Makes the key in a child process and writes params and pce through temporary names, so that an interrupted run
  * never leaves a partial file under the final name. */
 static bool make_key(const cuzk_r1cs_t *r, unsigned threads, const char *params, const char *pce)

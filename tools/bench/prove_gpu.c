@@ -13,6 +13,7 @@
  *                     the batch additions of the ones, the SpMV and the upload are not counted (ms)
  * Every proof is verified; at 2^20 the CPU prover proves the same witness with the same r, s and the two proofs
  * must be equal ("match" in the line). Sizes 2^20, 2^24, 2^26, 2^27 up to --max-log2 (default 24). */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,19 +26,6 @@
 
 /* seconds, for the whole-step times */
 static double now(void) { return (double)cuzk_now_ns() * 1e-9; }
-
-void bench_gpu_line(const char *name, uint64_t size, double value, const char *unit, const char *extra)
-{
-    printf("{\"name\": \"%s\", \"size\": %llu, \"threads\": 0, \"value\": %.4f, \"unit\": \"%s\", \"device\": \"gpu\"%s}\n",
-           name, (unsigned long long)size, value, unit, extra ? extra : "");
-    fflush(stdout);
-}
-
-static int cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
 
 static void key_upload(unsigned log2, const cuzk_r1cs_t *r)
 {
@@ -99,7 +87,8 @@ static void prove_pair(uint64_t n, const cuzk_fr_t *z, const cuzk_fr_t *pz, cons
     enum { REPS = 3 };
     cuzk_errmsg err = {{0}};
     cuzk_status s = CUZK_OK;
-    double tot[REPS], hs[REPS], qs[REPS], up[REPS], share = 0;
+    bench_runs tot = {0}, hs = {0}, qs = {0}, up = {0};
+    double share = 0;
     cuzk_groth16_proof_t proof;
     /* one proof first, untimed: it sets the share of the H MSM the H side keeps from its timings */
     for (int i = -1; i < REPS && s == CUZK_OK; i++) {
@@ -108,10 +97,10 @@ static void prove_pair(uint64_t n, const cuzk_fr_t *z, const cuzk_fr_t *pz, cons
         s = cuzk_gpu_prove_msms_pair(&sums, p0, k0, p1, k1, pz, pk, po, &st, &err);
         if (s == CUZK_OK) s = cuzk_groth16_assemble(&proof, cuzk_gpu_key_vk(k0), &sums, po);
         if (i < 0) continue;
-        tot[i] = st.total * 1e3;
-        hs[i] = (st.upload + st.spmv + st.ntt_h + st.msm_h) * 1e3;
-        qs[i] = (st.msm_l + st.msm_a + st.msm_b1 + st.msm_b2 + st.msm_h_other) * 1e3;
-        up[i] = st.upload * 1e3;
+        bench_run_add(&tot, st.total * 1e3);
+        bench_run_add(&hs, (st.upload + st.spmv + st.ntt_h + st.msm_h) * 1e3);
+        bench_run_add(&qs, (st.msm_l + st.msm_a + st.msm_b1 + st.msm_b2 + st.msm_h_other) * 1e3);
+        bench_run_add(&up, st.upload * 1e3);
         share = st.h_share;
     }
     const char *name = pk != NULL ? "gpu_prove_pair_packed" : "gpu_prove_pair";
@@ -119,15 +108,13 @@ static void prove_pair(uint64_t n, const cuzk_fr_t *z, const cuzk_fr_t *pz, cons
         cuzk_groth16_pvk pvk;
         cuzk_groth16_prepare_vk(&pvk, cuzk_gpu_key_vk(k0));
         bool valid = cuzk_groth16_verify(&pvk, &proof, z + 1, cuzk_gpu_key_vk(k0)->num_inputs - 1) == CUZK_OK;
-        qsort(tot, REPS, sizeof tot[0], cmp_d);
-        qsort(hs, REPS, sizeof hs[0], cmp_d);
-        qsort(qs, REPS, sizeof qs[0], cmp_d);
-        qsort(up, REPS, sizeof up[0], cmp_d);
+        bench_stat t = bench_stat_of(&tot);
         char extra[200];
         snprintf(extra, sizeof extra,
                  ", \"h_side_ms\": %.1f, \"other_side_ms\": %.1f, \"h_share\": %.3f, \"upload_ms\": %.1f, "
-                 "\"valid\": %s", hs[REPS / 2], qs[REPS / 2], share, up[REPS / 2], valid ? "true" : "false");
-        bench_gpu_line(name, n, tot[REPS / 2], "ms", extra);
+                 "\"valid\": %s", bench_stat_of(&hs).median, bench_stat_of(&qs).median, share,
+                 bench_stat_of(&up).median, valid ? "true" : "false");
+        bench_gpu_runs(name, n, &t, 1, "ms", extra);
     } else {
         fprintf(stderr, "cuzk-bench: %s: %s\n", name, err.msg);
     }
@@ -141,15 +128,15 @@ static void prove_packed(uint64_t n, const cuzk_fr_t *z, const cuzk_fr_t *pz, co
     enum { REPS = 3 };
     cuzk_errmsg err = {{0}};
     cuzk_status s = CUZK_OK;
-    double tot[REPS], up[REPS];
+    bench_runs tot = {0}, up = {0};
     cuzk_groth16_proof_t proof;
     for (int i = 0; i < REPS && s == CUZK_OK; i++) {
         cuzk_groth16_msm_sums sums;
         cuzk_gpu_prove_stats st;
         s = cuzk_gpu_prove_msms(&sums, p, k, pz, pk, po, &st, &err);
         if (s == CUZK_OK) s = cuzk_groth16_assemble(&proof, cuzk_gpu_key_vk(k), &sums, po);
-        tot[i] = st.total * 1e3;
-        up[i] = st.upload * 1e3;
+        bench_run_add(&tot, st.total * 1e3);
+        bench_run_add(&up, st.upload * 1e3);
     }
     if (s != CUZK_OK) {
         fprintf(stderr, "cuzk-bench: gpu_prove_packed: %s\n", err.msg);
@@ -160,13 +147,13 @@ static void prove_packed(uint64_t n, const cuzk_fr_t *z, const cuzk_fr_t *pz, co
     bool valid = cuzk_groth16_verify(&pvk, &proof, z + 1, cuzk_gpu_key_vk(k)->num_inputs - 1) == CUZK_OK;
     uint64_t others = 0;
     for (unsigned c = 0; c < pk->chunks; c++) others += pk->others[c];
-    qsort(tot, REPS, sizeof tot[0], cmp_d);
-    qsort(up, REPS, sizeof up[0], cmp_d);
+    bench_stat t = bench_stat_of(&tot);
     char extra[200];
     snprintf(extra, sizeof extra,
-             ", \"upload_ms\": %.2f, \"pack_ms\": %.1f, \"sent_whole\": %.4f, \"valid\": %s", up[REPS / 2], pack_ms,
-             pk->num_aux ? (double)others / (double)pk->num_aux : 0.0, valid ? "true" : "false");
-    bench_gpu_line("gpu_prove_packed", n, tot[REPS / 2], "ms", extra);
+             ", \"upload_ms\": %.2f, \"pack_ms\": %.1f, \"sent_whole\": %.4f, \"valid\": %s",
+             bench_stat_of(&up).median, pack_ms, pk->num_aux ? (double)others / (double)pk->num_aux : 0.0,
+             valid ? "true" : "false");
+    bench_gpu_runs("gpu_prove_packed", n, &t, 1, "ms", extra);
 }
 
 static void prove_floor(uint64_t n, const cuzk_gpu_prove_stats *st, const floor_rates *rate, double measured_ms)
@@ -270,27 +257,31 @@ static void prove_size(unsigned log2, cuzk_gpu_prover *p, const floor_rates *rat
     } else {
         snprintf(extra, sizeof extra, ", \"valid\": %s", valid ? "true" : "false");
     }
-    double v[REPS];
-#define PHASE(field, name)                                                                                             \
-    do {                                                                                                               \
-        for (int i = 0; i < REPS; i++) v[i] = st[i].field * 1e3;                                                       \
-        qsort(v, REPS, sizeof v[0], cmp_d);                                                                            \
-        bench_gpu_line(name, n, v[REPS / 2], "ms", NULL);                                                              \
-    } while (0)
-    for (int i = 0; i < REPS; i++) v[i] = st[i].total * 1e3;
-    qsort(v, REPS, sizeof v[0], cmp_d);
-    double total_ms = v[REPS / 2];
-    bench_gpu_line("gpu_prove", n, total_ms, "ms", extra);
-    PHASE(upload, "gpu_prove_upload");
-    PHASE(spmv, "gpu_prove_spmv");
-    PHASE(ntt_h, "gpu_prove_ntt_h");
-    PHASE(msm_h, "gpu_prove_msm_h");
-    PHASE(msm_l, "gpu_prove_msm_l");
-    PHASE(msm_a, "gpu_prove_msm_a");
-    PHASE(msm_b1, "gpu_prove_msm_b1");
-    PHASE(msm_b2, "gpu_prove_msm_b2");
-    PHASE(assembly, "gpu_prove_assembly");
-#undef PHASE
+    /* the proof and each phase: the median of the REPS proofs */
+    static const struct {
+        const char *name;
+        size_t offset;
+    } phases[] = {
+        {"gpu_prove", offsetof(cuzk_gpu_prove_stats, total)},
+        {"gpu_prove_upload", offsetof(cuzk_gpu_prove_stats, upload)},
+        {"gpu_prove_spmv", offsetof(cuzk_gpu_prove_stats, spmv)},
+        {"gpu_prove_ntt_h", offsetof(cuzk_gpu_prove_stats, ntt_h)},
+        {"gpu_prove_msm_h", offsetof(cuzk_gpu_prove_stats, msm_h)},
+        {"gpu_prove_msm_l", offsetof(cuzk_gpu_prove_stats, msm_l)},
+        {"gpu_prove_msm_a", offsetof(cuzk_gpu_prove_stats, msm_a)},
+        {"gpu_prove_msm_b1", offsetof(cuzk_gpu_prove_stats, msm_b1)},
+        {"gpu_prove_msm_b2", offsetof(cuzk_gpu_prove_stats, msm_b2)},
+        {"gpu_prove_assembly", offsetof(cuzk_gpu_prove_stats, assembly)},
+    };
+    double total_ms = 0;
+    for (size_t ph = 0; ph < sizeof phases / sizeof phases[0]; ph++) {
+        bench_runs runs = {0};
+        for (int i = 0; i < REPS; i++)
+            bench_run_add(&runs, *(const double *)((const char *)&st[i] + phases[ph].offset));
+        bench_stat v = bench_stat_of(&runs);
+        if (ph == 0) total_ms = v.median * 1e3;
+        bench_gpu_runs(phases[ph].name, n, &v, 1e3, "ms", ph == 0 ? extra : NULL);
+    }
     cuzk_gpu_key_info info;
     cuzk_gpu_key_get_info(k, &info);
     bench_gpu_line("gpu_prove_vram", n, (double)(info.vram_bytes + st[REPS - 1].vram_bytes) / 1e6, "MB",

@@ -166,7 +166,7 @@ static void time_fixture(const bench_opts *o, const char *name, const char *zkey
     cuzk_fr_t *z = NULL;
     uint64_t nzv;
     cuzk_errmsg err = {{0}};
-    double best_k = -1, best_w = -1;
+    bench_runs load_k = {0}, load_w = {0}; /* process CPU time, ms */
     for (int rep = 0; rep < 3; rep++) {
         double t = cpu_ms();
         if (cuzk_groth16_zkey_load(&pk, zkey, 0, threads, &err) != CUZK_OK) {
@@ -180,17 +180,17 @@ static void time_fixture(const bench_opts *o, const char *name, const char *zkey
             cuzk_groth16_pk_free(&pk);
             return;
         }
-        double w = cpu_ms() - t;
-        if (best_k < 0 || k < best_k) best_k = k;
-        if (best_w < 0 || w < best_w) best_w = w;
+        bench_run_add(&load_k, k);
+        bench_run_add(&load_w, cpu_ms() - t);
         if (rep < 2) {
             free(z);
             cuzk_groth16_pk_free(&pk);
         }
     }
     uint64_t size = pk.circuit->num_constraints;
-    bench_report(nz, size, (int)threads, best_k, "ms");
-    bench_report(nw, size, 1, best_w, "ms");
+    bench_stat sk = bench_stat_of(&load_k), sw = bench_stat_of(&load_w);
+    bench_report_runs(nz, size, (int)threads, &sk, 1, "ms", NULL);
+    bench_report_runs(nw, size, 1, &sw, 1, "ms", NULL);
     bench_groth16_prove(o, np, NULL, &pk, z, size);
     free(z);
     cuzk_groth16_pk_free(&pk);

@@ -6,9 +6,11 @@
 #include <grpc/grpc.h>
 #include <pthread.h>
 #include <signal.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "config.h"
@@ -19,11 +21,40 @@
 
 static void daemon_usage(FILE *f)
 {
-    fprintf(f, "usage: cuzk-daemon [-c FILE] [-l ADDR]... [--log-level LEVEL] [--check-config]\n"
-               "  -c, --config FILE    INI configuration (see docs/daemon.md)\n"
+    fprintf(f, "usage: cuzk-daemon [-c FILE] [-l ADDR]... [--log-level LEVEL] [-s SECTION.KEY=VALUE]...\n"
+               "                   [--check-config]\n"
+               "  -c, --config FILE    TOML configuration (default " CUZK_CONFIG_DEFAULT_PATH "; a missing file means\n"
+               "                       the defaults; Curio's cuzk.toml is read as it is; see docs/daemon.md)\n"
                "  -l, --listen ADDR    unix:///path or host:port; repeatable, replaces [daemon] listen\n"
-               "      --log-level L    debug, info, warn or error; overrides [logging] level\n"
-               "      --check-config   parse the configuration, print it and exit\n");
+               "      --log-level L    trace, debug, info, warn or error; replaces [logging] level\n"
+               "  -s, --set K=V        any key, e.g. --set srs.param_cache=/data/params or --set gpus.devices=[0,1]\n"
+               "                       (V a TOML value; a bare word is a string); repeatable, applied last\n"
+               "      --check-config   read the configuration, print every key with its value and where it came\n"
+               "                       from (default, file, flag), and exit\n");
+}
+
+/* The parameter directory, made with its parents when missing (as mkdir -p). */
+static bool daemon_make_dirs(const char *path, char *err, size_t errlen)
+{
+    char p[4096];
+    snprintf(p, sizeof p, "%s", path);
+    for (char *s = p + 1;; s++) {
+        if (*s != '/' && *s != '\0') continue;
+        char c = *s;
+        *s = '\0';
+        if (mkdir(p, 0755) != 0 && errno != EEXIST) {
+            snprintf(err, errlen, "cannot create %.900s: %s", p, strerror(errno));
+            return false;
+        }
+        *s = c;
+        if (c == '\0') break;
+    }
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        snprintf(err, errlen, "%.900s is not a directory", path);
+        return false;
+    }
+    return true;
 }
 
 /* Reads a whole (small, PEM) file into a string. */
@@ -64,9 +95,9 @@ int main(int argc, char **argv)
 {
     cuzk_daemon_config cfg;
     cuzk_config_defaults(&cfg);
-    const char *config_path = NULL, *cuzk_log_level = NULL;
-    const char *listen_args[CUZK_CONFIG_MAX_LISTEN];
-    size_t num_listen_args = 0;
+    const char *config_path = NULL, *log_level = NULL;
+    const char *listen_args[CUZK_CONFIG_MAX_LISTEN], *set_args[64];
+    size_t num_listen_args = 0, num_set_args = 0;
     bool check_only = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -79,8 +110,14 @@ int main(int argc, char **argv)
                 return 2;
             }
             listen_args[num_listen_args++] = argv[++i];
+        } else if ((strcmp(a, "-s") == 0 || strcmp(a, "--set") == 0) && has_next) {
+            if (num_set_args == sizeof set_args / sizeof set_args[0]) {
+                fprintf(stderr, "cuzk-daemon: more than 64 --set\n");
+                return 2;
+            }
+            set_args[num_set_args++] = argv[++i];
         } else if (strcmp(a, "--log-level") == 0 && has_next) {
-            cuzk_log_level = argv[++i];
+            log_level = argv[++i];
         } else if (strcmp(a, "--check-config") == 0) {
             check_only = true;
         } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
@@ -92,56 +129,32 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    char err[512];
-    if (config_path != NULL && !cuzk_config_load_file(&cfg, config_path, err, sizeof err)) {
+    char err[1024];
+    bool ok = cuzk_config_load_file(&cfg, config_path != NULL ? config_path : CUZK_CONFIG_DEFAULT_PATH, err,
+                                    sizeof err);
+    if (ok && cfg.num_listen == 0) ok = cuzk_config_add_listen(&cfg, CUZK_CONFIG_DEFAULT_LISTEN, err, sizeof err);
+    if (ok && num_listen_args > 0) ok = cuzk_config_flag_listen(&cfg, listen_args, num_listen_args, err, sizeof err);
+    if (ok && log_level != NULL) ok = cuzk_config_flag_log_level(&cfg, log_level, err, sizeof err);
+    for (size_t i = 0; ok && i < num_set_args; i++) ok = cuzk_config_flag_set(&cfg, set_args[i], err, sizeof err);
+    if (ok) ok = cuzk_config_check(&cfg, err, sizeof err);
+    if (!ok) {
         fprintf(stderr, "cuzk-daemon: %s\n", err);
         cuzk_config_free(&cfg);
         return 2;
     }
-    if (num_listen_args > 0) {
-        cuzk_config_clear_listen(&cfg);
-        for (size_t i = 0; i < num_listen_args; i++) {
-            if (!cuzk_config_add_listen(&cfg, listen_args[i], err, sizeof err)) {
-                fprintf(stderr, "cuzk-daemon: --listen: %s\n", err);
-                cuzk_config_free(&cfg);
-                return 2;
-            }
-        }
-    }
-    if (cfg.num_listen == 0 && !cuzk_config_add_listen(&cfg, "unix:///run/cuzk/cuzk.sock", err, sizeof err)) {
-        fprintf(stderr, "cuzk-daemon: %s\n", err);
-        return 2;
-    }
-    if (cuzk_log_level != NULL && !cuzk_log_parse_level(cuzk_log_level, &cfg.cuzk_log_level)) {
-        fprintf(stderr, "cuzk-daemon: --log-level '%s': expected debug, info, warn or error\n", cuzk_log_level);
-        cuzk_config_free(&cfg);
-        return 2;
-    }
-    if ((cfg.tls_cert == NULL) != (cfg.tls_key == NULL)) {
-        fprintf(stderr, "cuzk-daemon: [tls] needs both cert and key\n");
-        cuzk_config_free(&cfg);
-        return 2;
-    }
-    cuzk_log_setup(cfg.cuzk_log_level, cfg.log_json);
+    cuzk_log_setup(cfg.log_level, cfg.log_json);
+    /* an explicit file that is missing is worth a word; the default path missing is the usual case */
+    if (cfg.path_missing && config_path != NULL)
+        cuzk_log_msg(CUZK_LOG_WARN, "configuration file %s does not exist: every key has its default", cfg.path);
+    for (size_t i = 0; i < cfg.num_warnings; i++) cuzk_log_msg(CUZK_LOG_WARN, "%s", cfg.warnings[i]);
     if (check_only) {
-        for (size_t i = 0; i < cfg.num_listen; i++) {
-            printf("listen = %s\n", cfg.listen[i]);
-        }
-        printf("max_message_bytes = %llu\npinned_budget = %llu\nworking_memory_budget = %llu\n"
-               "vram_budget = %llu\nbackend = %s\ngpu_workers_per_device = %u\nlatency_mode = %s\nwhole_ntt_tables = %s\n"
-               "devices = %zu listed\n"
-               "gpu_queue_depth = %u\nresult_ttl_ms = %llu\nsynthesis_workers = %u\nsynthesis_threads = %u\n"
-               "param_cache = %s\nmetrics = %s\n",
-               (unsigned long long)cfg.max_message_bytes, (unsigned long long)cfg.pinned_budget,
-               (unsigned long long)cfg.working_memory_budget, (unsigned long long)cfg.vram_budget,
-               cfg.backend == 1 ? "cpu" : cfg.backend == 2 ? "gpu" : "auto", cfg.gpu_workers_per_device,
-               cfg.latency_mode ? "true" : "false", cfg.split_ntt_tables ? "false" : "true", cfg.num_devices,
-               cfg.gpu_queue_depth,
-               (unsigned long long)cfg.result_ttl_ms, cfg.synthesis_workers, cfg.synthesis_threads,
-               cfg.param_cache ? cfg.param_cache : "(none)", cfg.metrics_listen ? cfg.metrics_listen : "(off)");
+        cuzk_config_print(&cfg, stdout);
         cuzk_config_free(&cfg);
         return 0;
     }
+    cuzk_config_effective eff;
+    cuzk_config_resolve(&cfg, &eff);
+    if (!cfg.path_missing) cuzk_log_msg(CUZK_LOG_INFO, "configuration from %s", cfg.path);
 
     /* Signals are taken by sigwait in this thread only: block them before any other thread exists. */
     sigset_t sigs;
@@ -162,30 +175,26 @@ int main(int argc, char **argv)
         }
     }
 
-    /* Without [srs] param_cache the parameter directory is the user's cache (synthetic keys are written there),
-     * never the working directory. */
-    char default_params[4096];
-    const char *cache_home = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-    if (cache_home != NULL && cache_home[0] != '\0')
-        snprintf(default_params, sizeof default_params, "%s/cuzk", cache_home);
-    else if (home != NULL && home[0] != '\0')
-        snprintf(default_params, sizeof default_params, "%s/.cache/cuzk", home);
-    else
-        snprintf(default_params, sizeof default_params, "/var/cache/cuzk");
+    /* the parameter directory is made when missing: Curio's defaults, and a fresh machine, start with none */
+    if (!daemon_make_dirs(eff.param_cache, err, sizeof err)) {
+        cuzk_log_msg(CUZK_LOG_ERROR, "parameter directory (%s): %s", eff.param_cache_from, err);
+        cuzk_config_free(&cfg);
+        return 1;
+    }
 
     cuzk_engine_config ec;
     memset(&ec, 0, sizeof ec);
-    ec.param_dir = cfg.param_cache ? cfg.param_cache : default_params;
-    ec.synthesis_workers = cfg.synthesis_workers;
-    ec.synthesis_threads = cfg.synthesis_threads;
+    ec.param_dir = eff.param_cache;
+    ec.synthesis_workers = eff.synthesis_workers;
+    ec.synthesis_threads = eff.synthesis_threads;
     ec.prover_threads = cfg.prover_threads;
     ec.gpu_workers_per_device = cfg.gpu_workers_per_device;
     ec.gpu_latency_pairs = cfg.latency_mode;
     ec.gpu_split_ntt_tables = cfg.split_ntt_tables;
     ec.gpu_devices = cfg.num_devices ? cfg.devices : NULL;
     ec.num_gpu_devices = cfg.num_devices;
-    ec.gpu_queue_depth = cfg.gpu_queue_depth;
-    ec.working_memory_budget = cfg.working_memory_budget;
+    ec.gpu_queue_depth = eff.gpu_queue_depth;
+    ec.working_memory_budget = eff.working_memory_budget;
     ec.pinned_budget = cfg.pinned_budget;
     ec.vram_budget = cfg.vram_budget;
     ec.backend = (cuzk_engine_backend_kind)cfg.backend;

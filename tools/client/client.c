@@ -1,5 +1,6 @@
-/* cuzk-bench's gRPC client calls (see client.h). */
-#include "client.h"
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+/* The cuzk.v1 gRPC client (cuzk_client.h). */
+#include "cuzk_client.h"
 
 #include <grpc/byte_buffer.h>
 #include <grpc/byte_buffer_reader.h>
@@ -11,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int client_open(bench_client *c, const char *addr)
+int cuzk_client_open(cuzk_client *c, const char *addr)
 {
     grpc_arg args[2];
     memset(args, 0, sizeof args);
@@ -29,7 +30,7 @@ int client_open(bench_client *c, const char *addr)
     return c->ch != NULL ? 0 : -1;
 }
 
-void client_close(bench_client *c)
+void cuzk_client_close(cuzk_client *c)
 {
     if (c->ch != NULL) {
         grpc_channel_destroy(c->ch);
@@ -37,12 +38,19 @@ void client_close(bench_client *c)
     }
 }
 
-grpc_status_code client_call(bench_client *c, const char *method, const ProtobufCMessage *req,
-                             const ProtobufCMessageDescriptor *resp_desc, ProtobufCMessage **resp, uint64_t timeout_ms,
-                             char *detail, size_t detail_len)
+grpc_status_code cuzk_client_call(cuzk_client *c, const char *method, const ProtobufCMessage *req,
+                                  const ProtobufCMessageDescriptor *resp_desc, ProtobufCMessage **resp,
+                                  uint64_t timeout_ms, char *detail, size_t detail_len)
 {
     *resp = NULL;
     detail[0] = '\0';
+    size_t len = protobuf_c_message_get_packed_size(req);
+    uint8_t *buf = malloc(len ? len : 1);
+    if (buf == NULL) {
+        snprintf(detail, detail_len, "out of memory for a %zu-byte request", len);
+        return GRPC_STATUS_RESOURCE_EXHAUSTED;
+    }
+    protobuf_c_message_pack(req, buf);
     char path[128];
     snprintf(path, sizeof path, "/cuzk.v1.ProvingEngine/%s", method);
     grpc_completion_queue *cq = grpc_completion_queue_create_for_pluck(NULL);
@@ -54,9 +62,6 @@ grpc_status_code client_call(bench_client *c, const char *method, const Protobuf
                                                NULL);
     grpc_slice_unref(method_slice);
 
-    size_t len = protobuf_c_message_get_packed_size(req);
-    uint8_t *buf = malloc(len ? len : 1);
-    protobuf_c_message_pack(req, buf);
     grpc_slice payload = grpc_slice_from_copied_buffer((const char *)buf, len);
     free(buf);
     grpc_byte_buffer *send = grpc_raw_byte_buffer_create(&payload, 1);
@@ -118,4 +123,27 @@ grpc_status_code client_call(bench_client *c, const char *method, const Protobuf
     }
     grpc_completion_queue_destroy(cq);
     return status;
+}
+
+grpc_status_code cuzk_client_prove(cuzk_client *c, const Cuzk__V1__SubmitProofRequest *submit, uint64_t timeout_ms,
+                                   Cuzk__V1__ProveResponse **reply, char *detail, size_t detail_len)
+{
+    Cuzk__V1__ProveRequest req = CUZK__V1__PROVE_REQUEST__INIT;
+    req.submit = (Cuzk__V1__SubmitProofRequest *)submit;
+    ProtobufCMessage *resp = NULL;
+    grpc_status_code st = cuzk_client_call(c, "Prove", &req.base, &cuzk__v1__prove_response__descriptor, &resp,
+                                           timeout_ms, detail, detail_len);
+    *reply = (Cuzk__V1__ProveResponse *)resp;
+    return st;
+}
+
+grpc_status_code cuzk_client_status(cuzk_client *c, uint64_t timeout_ms, Cuzk__V1__GetStatusResponse **reply,
+                                    char *detail, size_t detail_len)
+{
+    Cuzk__V1__GetStatusRequest req = CUZK__V1__GET_STATUS_REQUEST__INIT;
+    ProtobufCMessage *resp = NULL;
+    grpc_status_code st = cuzk_client_call(c, "GetStatus", &req.base, &cuzk__v1__get_status_response__descriptor,
+                                           &resp, timeout_ms, detail, detail_len);
+    *reply = (Cuzk__V1__GetStatusResponse *)resp;
+    return st;
 }

@@ -4,7 +4,8 @@
  *   stress   --rate R proofs/s for --duration S seconds (open loop), mixed sizes and priorities
  *   status, preload ID, evict ID, metrics
  * batch and stress end with a summary: s/proof, proofs/min, latency p50/p95 per priority, per-stage means and the
- * daemon's peak RSS. */
+ * daemon's peak RSS, and exit with status 1 when any proof did not complete (saying how many). The calls go through
+ * the cuzk_client library (tools/client). */
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -17,9 +18,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "client.h"
+#include "bench.h"
 #include "cuzk/base.h"
-#include "cuzk/v1/cuzk.pb-c.h"
+#include "cuzk_client.h"
 
 typedef struct {
     const char *addr;
@@ -47,7 +48,7 @@ typedef struct {
     char error[160];
 } cmd_result;
 
-static void cmd_prove(bench_client *c, const cmd_opts *o, uint32_t log2, uint32_t prio, cmd_result *r)
+static void cmd_prove(cuzk_client *c, const cmd_opts *o, uint32_t log2, uint32_t prio, cmd_result *r)
 {
     memset(r, 0, sizeof *r);
     Cuzk__V1__SubmitProofRequest sub = CUZK__V1__SUBMIT_PROOF_REQUEST__INIT;
@@ -58,20 +59,17 @@ static void cmd_prove(bench_client *c, const cmd_opts *o, uint32_t log2, uint32_
     sub.partitions = o->partitions;
     sub.circuit_id = (char *)(o->circuit ? o->circuit : "");
     sub.witness_path = (char *)(o->witness_path ? o->witness_path : "");
-    Cuzk__V1__ProveRequest req = CUZK__V1__PROVE_REQUEST__INIT;
-    req.submit = &sub;
-    ProtobufCMessage *resp = NULL;
+    Cuzk__V1__ProveResponse *resp = NULL;
     char detail[256];
     double t0 = cuzk_now();
     r->priority = prio;
-    r->grpc_status = client_call(c, "Prove", &req.base, &cuzk__v1__prove_response__descriptor, &resp, o->timeout_ms,
-                                 detail, sizeof detail);
+    r->grpc_status = cuzk_client_prove(c, &sub, o->timeout_ms, &resp, detail, sizeof detail);
     r->latency_s = cuzk_now() - t0;
     if (r->grpc_status != GRPC_STATUS_OK) {
         snprintf(r->error, sizeof r->error, "gRPC %d: %.140s", r->grpc_status, detail);
         return;
     }
-    Cuzk__V1__AwaitProofResponse *a = ((Cuzk__V1__ProveResponse *)resp)->result;
+    Cuzk__V1__AwaitProofResponse *a = resp->result;
     if (a != NULL) {
         r->status = a->status;
         r->queue_wait_ms = a->queue_wait_ms;
@@ -82,7 +80,7 @@ static void cmd_prove(bench_client *c, const cmd_opts *o, uint32_t log2, uint32_
         r->proof_len = a->proof.len;
         snprintf(r->error, sizeof r->error, "%s", a->error_message ? a->error_message : "");
     }
-    protobuf_c_message_free_unpacked(resp, NULL);
+    protobuf_c_message_free_unpacked(&resp->base, NULL);
 }
 
 /* ---- peak RSS of the daemon ---- */
@@ -221,11 +219,22 @@ static void cmd_summary(const cmd_opts *o, cmd_result *res, size_t n, double wal
     }
 }
 
+/* The proofs that did not complete (a gRPC error, or FAILED, CANCELLED or TIMEOUT), said on stderr when any. */
+static size_t cmd_failures(const char *cmd, const cmd_result *res, size_t n)
+{
+    size_t failed = 0;
+    for (size_t i = 0; i < n; i++)
+        failed += res[i].grpc_status != GRPC_STATUS_OK ||
+                  res[i].status != CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__COMPLETED;
+    if (failed > 0) fprintf(stderr, "cuzk-bench %s: %zu of %zu proofs failed\n", cmd, failed, n);
+    return failed;
+}
+
 /* ---- batch: closed loop ---- */
 
 typedef struct {
     const cmd_opts *o;
-    bench_client *c;
+    cuzk_client *c;
     cmd_result *res;
     atomic_long next, done;
     double t0;
@@ -256,7 +265,7 @@ static void *cmd_batch_thread(void *arg)
     }
 }
 
-static int cmd_batch_run(bench_client *c, const cmd_opts *o)
+static int cmd_batch_run(cuzk_client *c, const cmd_opts *o)
 {
     cmd_batch b;
     memset(&b, 0, sizeof b);
@@ -282,13 +291,10 @@ static int cmd_batch_run(bench_client *c, const cmd_opts *o)
         fputc('\n', stderr);
     }
     cmd_summary(o, b.res, (size_t)o->count, wall);
-    int rc = 0;
-    for (long i = 0; i < o->count; i++) {
-        rc |= b.res[i].grpc_status != GRPC_STATUS_OK;
-    }
+    size_t failed = cmd_failures("batch", b.res, (size_t)o->count);
     free(th);
     free(b.res);
-    return rc;
+    return failed == 0 ? 0 : 1;
 }
 
 /* ---- stress: open loop at a fixed rate ---- */
@@ -309,7 +315,7 @@ static void *cmd_shot_thread(void *arg)
     return NULL;
 }
 
-static int cmd_stress_run(bench_client *c, const cmd_opts *o)
+static int cmd_stress_run(cuzk_client *c, const cmd_opts *o)
 {
     uint32_t sizes[16];
     size_t nsizes = 0;
@@ -377,24 +383,26 @@ static int cmd_stress_run(bench_client *c, const cmd_opts *o)
     }
     printf("offered: %.2f proofs/s for %.1f s, sizes 2^{%s}\n", o->rate, o->duration, o->sizes);
     cmd_summary(o, b.res, (size_t)started, wall);
+    size_t failed = cmd_failures("stress", b.res, (size_t)started);
+    if (started < total)
+        fprintf(stderr, "cuzk-bench stress: %ld of %ld proofs could not be sent\n", total - started, total);
     free(th);
     free(b.res);
-    return started == total ? 0 : 1;
+    return started == total && failed == 0 ? 0 : 1;
 }
 
 /* ---- small commands ---- */
 
-static int cmd_simple(bench_client *c, const cmd_opts *o, const char *cmd, const char *arg)
+static int cmd_simple(cuzk_client *c, const cmd_opts *o, const char *cmd, const char *arg)
 {
     char detail[256];
     ProtobufCMessage *resp = NULL;
     grpc_status_code st;
     if (strcmp(cmd, "status") == 0) {
-        Cuzk__V1__GetStatusRequest req = CUZK__V1__GET_STATUS_REQUEST__INIT;
-        st = client_call(c, "GetStatus", &req.base, &cuzk__v1__get_status_response__descriptor, &resp, o->timeout_ms,
-                         detail, sizeof detail);
+        Cuzk__V1__GetStatusResponse *r = NULL;
+        st = cuzk_client_status(c, o->timeout_ms, &r, detail, sizeof detail);
+        resp = r != NULL ? &r->base : NULL;
         if (st == GRPC_STATUS_OK) {
-            Cuzk__V1__GetStatusResponse *r = (Cuzk__V1__GetStatusResponse *)resp;
             printf("completed %llu, failed %llu, uptime %llu s, pinned %llu / %llu bytes\n",
                    (unsigned long long)r->total_proofs_completed, (unsigned long long)r->total_proofs_failed,
                    (unsigned long long)r->uptime_seconds, (unsigned long long)r->pinned_memory_bytes,
@@ -417,7 +425,7 @@ static int cmd_simple(bench_client *c, const cmd_opts *o, const char *cmd, const
         }
     } else if (strcmp(cmd, "metrics") == 0) {
         Cuzk__V1__GetMetricsRequest req = CUZK__V1__GET_METRICS_REQUEST__INIT;
-        st = client_call(c, "GetMetrics", &req.base, &cuzk__v1__get_metrics_response__descriptor, &resp,
+        st = cuzk_client_call(c, "GetMetrics", &req.base, &cuzk__v1__get_metrics_response__descriptor, &resp,
                          o->timeout_ms, detail, sizeof detail);
         if (st == GRPC_STATUS_OK) {
             fputs(((Cuzk__V1__GetMetricsResponse *)resp)->prometheus_text, stdout);
@@ -425,7 +433,7 @@ static int cmd_simple(bench_client *c, const cmd_opts *o, const char *cmd, const
     } else if (strcmp(cmd, "preload") == 0) {
         Cuzk__V1__PreloadSrsRequest req = CUZK__V1__PRELOAD_SRS_REQUEST__INIT;
         req.circuit_id = (char *)arg;
-        st = client_call(c, "PreloadSRS", &req.base, &cuzk__v1__preload_srs_response__descriptor, &resp,
+        st = cuzk_client_call(c, "PreloadSRS", &req.base, &cuzk__v1__preload_srs_response__descriptor, &resp,
                          o->timeout_ms, detail, sizeof detail);
         if (st == GRPC_STATUS_OK) {
             Cuzk__V1__PreloadSrsResponse *r = (Cuzk__V1__PreloadSrsResponse *)resp;
@@ -435,7 +443,7 @@ static int cmd_simple(bench_client *c, const cmd_opts *o, const char *cmd, const
     } else {
         Cuzk__V1__EvictSrsRequest req = CUZK__V1__EVICT_SRS_REQUEST__INIT;
         req.circuit_id = (char *)arg;
-        st = client_call(c, "EvictSRS", &req.base, &cuzk__v1__evict_srs_response__descriptor, &resp, o->timeout_ms,
+        st = cuzk_client_call(c, "EvictSRS", &req.base, &cuzk__v1__evict_srs_response__descriptor, &resp, o->timeout_ms,
                          detail, sizeof detail);
         if (st == GRPC_STATUS_OK) {
             Cuzk__V1__EvictSrsResponse *r = (Cuzk__V1__EvictSrsResponse *)resp;
@@ -453,7 +461,7 @@ static int cmd_simple(bench_client *c, const cmd_opts *o, const char *cmd, const
     return 0;
 }
 
-static int cmd_single(bench_client *c, const cmd_opts *o)
+static int cmd_single(cuzk_client *c, const cmd_opts *o)
 {
     cmd_result r;
     cmd_prove(c, o, o->log2, o->priority, &r);
@@ -480,7 +488,7 @@ static void cmd_usage(FILE *f)
             "  cuzk-bench batch   -c COUNT -j CONCURRENCY [--log2 K] [--priority P] ...\n"
             "  cuzk-bench stress  --rate PROOFS_PER_S --duration S [--sizes 8,10] [--priority P] ...\n"
             "  cuzk-bench status | metrics | preload ID | evict ID   [--addr A]\n"
-            "  --addr      unix:///path or host:port (default unix:///run/cuzk/cuzk.sock)\n"
+            "  --addr      unix:///path or host:port (default " CUZK_CLIENT_DEFAULT_ADDR ")\n"
             "  --kind      synthetic (default), generic, porep, snap, wpost, winning\n"
             "  --priority  low, normal, high, critical; batch and stress mix all four when not given\n"
             "  --timeout   per-call deadline in ms (default none)\n"
@@ -512,10 +520,18 @@ static int cmd_parse_kind(const char *s, uint32_t *out)
     return -1;
 }
 
-int client_main(int argc, char **argv)
+bool bench_net_is_command(const char *name)
+{
+    static const char *const commands[] = {"single", "batch", "stress", "status", "preload", "evict", "metrics"};
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(name, commands[i]) == 0) return true;
+    return false;
+}
+
+int bench_net_main(int argc, char **argv)
 {
     const char *cmd = argv[0];
-    cmd_opts o = {"unix:///run/cuzk/cuzk.sock", 101, 8, 1, 0, NULL, NULL, 0, 1, 1, 0, 0, "8", 0, 1};
+    cmd_opts o = {CUZK_CLIENT_DEFAULT_ADDR, 101, 8, 1, 0, NULL, NULL, 0, 1, 1, 0, 0, "8", 0, 1};
     const char *arg = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -585,9 +601,9 @@ int client_main(int argc, char **argv)
         return 2;
     }
     grpc_init();
-    bench_client c;
+    cuzk_client c;
     int rc;
-    if (client_open(&c, o.addr) != 0) {
+    if (cuzk_client_open(&c, o.addr) != 0) {
         fprintf(stderr, "cuzk-bench: cannot create a channel to %s\n", o.addr);
         rc = 1;
     } else {
@@ -600,7 +616,7 @@ int client_main(int argc, char **argv)
         } else {
             rc = cmd_simple(&c, &o, cmd, arg);
         }
-        client_close(&c);
+        cuzk_client_close(&c);
     }
     grpc_shutdown();
     return rc;
