@@ -25,13 +25,6 @@ static inline uint64_t ror64(uint64_t x, unsigned n)
     return (x >> n) | (x << (64 - n));
 }
 
-static inline uint64_t load_le64(const uint8_t *p)
-{
-    uint64_t v = 0;
-    for (int i = 7; i >= 0; i--) v = v << 8 | p[i];
-    return v;
-}
-
 #define G(a, b, c, d, x, y)                                                                                            \
     do {                                                                                                               \
         v[a] = v[a] + v[b] + (x);                                                                                      \
@@ -64,7 +57,7 @@ static inline __attribute__((always_inline)) void rounds(uint64_t v[16], const u
 static void compress(uint64_t h[8], const uint8_t block[128], uint64_t t, bool last)
 {
     uint64_t m[16], v[16];
-    for (int i = 0; i < 16; i++) m[i] = load_le64(block + 8 * i);
+    for (int i = 0; i < 16; i++) m[i] = cuzk_load_le64(block + 8 * i);
     for (int i = 0; i < 8; i++) v[i] = h[i], v[i + 8] = IV[i];
     v[12] ^= t;
     if (last) v[14] = ~v[14];

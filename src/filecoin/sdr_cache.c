@@ -88,11 +88,11 @@ static void cache_id(const cuzk_fil_sdr_graph *g, char hex[65])
     cuzk_fil_sha256_update(&c, ident, (size_t)n);
     for (int k = 0; k < 4; k++) {
         uint8_t le[8];
-        for (int i = 0; i < 8; i++) le[i] = (uint8_t)(g->feistel_keys[k] >> (8 * i));
+        cuzk_store_le64(le, g->feistel_keys[k]);
         cuzk_fil_sha256_update(&c, le, 8);
     }
-    uint8_t cnt[4] = {(uint8_t)g->nodes, (uint8_t)(g->nodes >> 8), (uint8_t)(g->nodes >> 16),
-                      (uint8_t)(g->nodes >> 24)};
+    uint8_t cnt[4];
+    cuzk_store_le32(cnt, (uint32_t)g->nodes);
     cuzk_fil_sha256_update(&c, cnt, 4);
     uint8_t h[32];
     cuzk_fil_sha256_final(&c, h);
@@ -140,7 +140,7 @@ static void fill(const cuzk_fil_sdr_graph *g, uint32_t *out, unsigned threads)
     uint64_t chunks = (g->nodes + CHUNK_NODES - 1) / CHUNK_NODES;
     threads = cuzk_fil_sdr_threads(threads);
     if (threads > chunks) threads = (unsigned)chunks;
-    cuzk_fil_sdr_parallel(threads, fill_worker, &j);
+    cuzk_par_run(threads, fill_worker, &j);
 }
 
 static void digest_bytes(const void *p, size_t len, uint8_t out[32])

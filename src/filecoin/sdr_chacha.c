@@ -42,14 +42,9 @@ void cuzk_fil_chacha_block(const uint32_t key[8], uint32_t w12, uint32_t w13, ui
     for (int i = 0; i < 16; i++) out[i] = x[i] + in[i];
 }
 
-static uint32_t load_le32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
 static void key_words(const uint8_t key[32], uint32_t k[8])
 {
-    for (int i = 0; i < 8; i++) k[i] = load_le32(key + 4 * i);
+    for (int i = 0; i < 8; i++) k[i] = cuzk_load_le32(key + 4 * i);
 }
 
 void cuzk_fil_chacha20_ietf_stream(const uint8_t key[32], const uint8_t nonce[12], uint64_t offset, uint8_t *out,
@@ -57,7 +52,7 @@ void cuzk_fil_chacha20_ietf_stream(const uint8_t key[32], const uint8_t nonce[12
 {
     uint32_t k[8], blk[16];
     key_words(key, k);
-    uint32_t n0 = load_le32(nonce), n1 = load_le32(nonce + 4), n2 = load_le32(nonce + 8);
+    uint32_t n0 = cuzk_load_le32(nonce), n1 = cuzk_load_le32(nonce + 4), n2 = cuzk_load_le32(nonce + 8);
     while (len) {
         cuzk_fil_chacha_block(k, (uint32_t)(offset / 64), n0, n1, n2, 20, blk);
         size_t at = offset % 64, take = 64 - at < len ? 64 - at : len;

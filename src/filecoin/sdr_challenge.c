@@ -15,7 +15,7 @@ void cuzk_fil_sdr_replica_id(const uint8_t prover_id[32], uint64_t sector_id, co
                              const uint8_t comm_d[32], const uint8_t porep_id[32], uint8_t out[32])
 {
     uint8_t be[8];
-    for (int i = 0; i < 8; i++) be[i] = (uint8_t)(sector_id >> (56 - 8 * i));
+    cuzk_store_be64(be, sector_id);
     cuzk_fil_sha256_ctx c;
     cuzk_fil_sha256_init(&c);
     cuzk_fil_sha256_update(&c, prover_id, 32);
@@ -95,8 +95,7 @@ uint64_t cuzk_fil_sdr_synth_index(uint64_t synth_count, const uint8_t replica_id
     uint8_t key[32], b[4];
     synth_key(SYNTH_SEL_KEY, replica_id, seed, key);
     cuzk_fil_chacha20_ietf_stream(key, SYNTH_NONCE, j * 4, b, 4);
-    uint32_t v = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
-    return v % synth_count;
+    return cuzk_load_le32(b) % synth_count;
 }
 
 cuzk_status cuzk_fil_sdr_challenges(cuzk_fil_sdr_challenge_kind kind, uint64_t nodes, const uint8_t replica_id[32],
@@ -111,7 +110,8 @@ cuzk_status cuzk_fil_sdr_challenges(cuzk_fil_sdr_challenge_kind kind, uint64_t n
     static const char NI_TAG[] = "filecoin.io|PoRep|1|NonInteractive|1";
     for (unsigned i = 0; i < count; i++) {
         uint32_t j = k * count + i;
-        uint8_t jl[4] = {(uint8_t)j, (uint8_t)(j >> 8), (uint8_t)(j >> 16), (uint8_t)(j >> 24)}, h[32];
+        uint8_t jl[4], h[32];
+        cuzk_store_le32(jl, j);
         cuzk_fil_sha256_ctx c;
         switch (kind) {
         case CUZK_FIL_SDR_CHALLENGES_INTERACTIVE:

@@ -11,10 +11,8 @@
 void cuzk_fil_sdr_porep_id(uint64_t registered_id, uint64_t nonce, uint8_t out[32])
 {
     memset(out, 0, 32);
-    for (int i = 0; i < 8; i++) {
-        out[i] = (uint8_t)(registered_id >> (8 * i));
-        out[8 + i] = (uint8_t)(nonce >> (8 * i));
-    }
+    cuzk_store_le64(out, registered_id);
+    cuzk_store_le64(out + 8, nonce);
 }
 
 unsigned cuzk_fil_sdr_layers(uint64_t sector_size)
@@ -54,11 +52,7 @@ cuzk_status cuzk_fil_sdr_graph_init(cuzk_fil_sdr_graph *g, uint64_t nodes, const
     domain_seed("Filecoin_DRSample", porep_id, seed);
     memcpy(g->drg_seed, seed, 28);
     domain_seed("Filecoin_Feistel", porep_id, seed);
-    for (int k = 0; k < 4; k++) {
-        uint64_t v = 0;
-        for (int i = 7; i >= 0; i--) v = v << 8 | seed[8 * k + i];
-        g->feistel_keys[k] = v;
-    }
+    for (int k = 0; k < 4; k++) g->feistel_keys[k] = cuzk_load_le64(seed + 8 * k);
     /* the smallest power of four ≥ 8·nodes (at least 4), split into two halves of log4 bits */
     uint64_t n = nodes * CUZK_FIL_SDR_EXP_DEGREE, pow4 = 4;
     unsigned log4 = 1;
@@ -69,13 +63,6 @@ cuzk_status cuzk_fil_sdr_graph_init(cuzk_fil_sdr_graph *g, uint64_t nodes, const
     return CUZK_OK;
 }
 
-/* ceil(log2(x)) for x ≥ 2, as rust-fil-proofs computes it in f64: exact here because x < 2^35 (for x = 2^k + 1,
- * log2 exceeds k by more than half an ulp of k, so the f64 ceiling is k + 1 as well) */
-static inline uint64_t ceil_log2(uint64_t x)
-{
-    return 64 - (uint64_t)__builtin_clzll(x - 1);
-}
-
 void cuzk_fil_sdr_drg_parents(const cuzk_fil_sdr_graph *g, uint32_t node, uint32_t out[CUZK_FIL_SDR_DRG_DEGREE])
 {
     if (node < 2) {
@@ -84,15 +71,15 @@ void cuzk_fil_sdr_drg_parents(const cuzk_fil_sdr_graph *g, uint32_t node, uint32
     }
     /* ChaCha8Rng seeded with drg_seed ‖ node (u32 LE); ten u64 draws = keystream words 0..19, two blocks */
     uint32_t key[8], ks[32];
-    for (int i = 0; i < 7; i++)
-        key[i] = (uint32_t)g->drg_seed[4 * i] | (uint32_t)g->drg_seed[4 * i + 1] << 8 |
-                 (uint32_t)g->drg_seed[4 * i + 2] << 16 | (uint32_t)g->drg_seed[4 * i + 3] << 24;
+    for (int i = 0; i < 7; i++) key[i] = cuzk_load_le32(g->drg_seed + 4 * i);
     key[7] = node;
     cuzk_fil_chacha_block(key, 0, 0, 0, 0, 8, ks);
     cuzk_fil_chacha_block(key, 1, 0, 0, 0, 8, ks + 16);
     const uint64_t m_prime = CUZK_FIL_SDR_DRG_DEGREE - 1;
     uint64_t meta = (uint64_t)node * m_prime;
-    uint64_t n_buckets = ceil_log2(meta);
+    /* ceil(log2(meta)) as rust-fil-proofs computes it in f64; the integer one is the same for meta < 2^35: for
+     * meta = 2^k + 1, log2 exceeds k by more than half an ulp of k, so the f64 ceiling is k + 1 as well */
+    uint64_t n_buckets = cuzk_log2_ceil(meta);
     /* V1_0: the 5 sampled parents first, the predecessor last; V1_1+: the predecessor first */
     unsigned first = g->api == CUZK_FIL_SDR_API_V1_0 ? 0 : 1;
     unsigned pred = g->api == CUZK_FIL_SDR_API_V1_0 ? CUZK_FIL_SDR_DRG_DEGREE - 1 : 0;

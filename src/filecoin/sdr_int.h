@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Internals shared by the SDR files of the filecoin layer: SHA-256 (streaming, on top of the public block function),
- * BLAKE2b, the ChaCha block function, a thread helper, and the Poseidon seam of the column hashes and trees. */
+ * BLAKE2b, the ChaCha block function, the thread count, and Fr addition on byte reprs. */
 #ifndef CUZK_FILECOIN_SDR_INT_H
 #define CUZK_FILECOIN_SDR_INT_H
 
@@ -48,12 +48,12 @@ void cuzk_fil_chacha_block(const uint32_t key[8], uint32_t w12, uint32_t w13, ui
 void cuzk_fil_chacha20_ietf_stream(const uint8_t key[32], const uint8_t nonce[12], uint64_t offset, uint8_t *out,
                                    size_t len);
 
-/* ---- threads (sdr_util.c) ------------------------------------------------------------------------------------- */
-/* Runs fn(arg, t) for t = 0 .. threads-1 on threads-1 new threads and the caller; falls back to fewer threads when
- * one cannot be started (each t is still run exactly once). */
-void cuzk_fil_sdr_parallel(unsigned threads, void (*fn)(void *arg, unsigned t), void *arg);
-/* threads == 0 means the online processor count. */
-unsigned cuzk_fil_sdr_threads(unsigned threads);
+/* ---- threads ------------------------------------------------------------------------------------------------ */
+/* threads == 0 means every processor this process may use. */
+static inline unsigned cuzk_fil_sdr_threads(unsigned threads)
+{
+    return threads ? threads : cuzk_cpu_count();
+}
 
 /* ---- Fr on 32-byte little-endian reprs (sdr_util.c) ----------------------------------------------------------- */
 /* out = a + b mod r; false when a or b is not < r. out may alias either input. */

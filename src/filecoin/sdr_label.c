@@ -52,8 +52,8 @@ static void first_block(const uint8_t rid[32], uint32_t layer, uint64_t node, ui
 {
     uint8_t b[64] = {0};
     memcpy(b, rid, 32);
-    for (int i = 0; i < 4; i++) b[32 + i] = (uint8_t)(layer >> (24 - 8 * i));
-    for (int i = 0; i < 8; i++) b[36 + i] = (uint8_t)(node >> (56 - 8 * i));
+    cuzk_store_be32(b + 32, layer);
+    cuzk_store_be64(b + 36, node);
     memcpy(h, CUZK_FIL_SHA256_IV, 32);
     cuzk_fil_sdr_sha256_blocks(h, b, 1);
 }
@@ -68,7 +68,7 @@ static void final_block(uint32_t h[8], const uint8_t last[NB], uint64_t bits, ui
     } else {
         b[0] = 0x80;
     }
-    for (int i = 0; i < 8; i++) b[56 + i] = (uint8_t)(bits >> (56 - 8 * i));
+    cuzk_store_be64(b + 56, bits);
     cuzk_fil_sdr_sha256_blocks(h, b, 1);
     cuzk_fil_sha256_state_bytes(h, out);
     out[31] &= 0x3f;
@@ -230,7 +230,7 @@ cuzk_status cuzk_fil_sdr_label_layer(const cuzk_fil_sdr_parent_cache *pc, const 
             free(c);
             return cuzk_fail(err, CUZK_ERR_NOMEM, "labels: ring of %d slots", RING_NODES);
         }
-        cuzk_fil_sdr_parallel(threads, run_thread, c);
+        cuzk_par_run(threads, run_thread, c);
         free(c->ring);
     }
     if (atomic_load(&c->failed)) {
@@ -253,8 +253,8 @@ cuzk_status cuzk_fil_sdr_label_from_parents(const uint8_t replica_id[32], uint32
         return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "label: %zu parents, expected 0 or %d", n_parents,
                          CUZK_FIL_SDR_LABEL_PARENTS);
     uint8_t b[32] = {0};
-    for (int i = 0; i < 4; i++) b[i] = (uint8_t)(layer >> (24 - 8 * i));
-    for (int i = 0; i < 8; i++) b[4 + i] = (uint8_t)(node >> (56 - 8 * i));
+    cuzk_store_be32(b, layer);
+    cuzk_store_be64(b + 4, node);
     cuzk_fil_sha256_ctx c;
     cuzk_fil_sha256_init(&c);
     cuzk_fil_sha256_update(&c, replica_id, 32);

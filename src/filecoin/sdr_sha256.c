@@ -35,16 +35,11 @@ static inline uint32_t ror32(uint32_t x, unsigned n)
     return (x >> n) | (x << (32 - n));
 }
 
-static inline uint32_t load_be32(const uint8_t *p)
-{
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
 void cuzk_fil_sha256_blocks_portable(uint32_t h[8], const uint8_t *blocks, size_t n)
 {
     for (; n; n--, blocks += 64) {
         uint32_t w[64];
-        for (int t = 0; t < 16; t++) w[t] = load_be32(blocks + 4 * t);
+        for (int t = 0; t < 16; t++) w[t] = cuzk_load_be32(blocks + 4 * t);
         for (int t = 16; t < 64; t++) {
             uint32_t s0 = ror32(w[t - 15], 7) ^ ror32(w[t - 15], 18) ^ (w[t - 15] >> 3);
             uint32_t s1 = ror32(w[t - 2], 17) ^ ror32(w[t - 2], 19) ^ (w[t - 2] >> 10);
@@ -137,12 +132,7 @@ void cuzk_fil_sdr_sha256_blocks(uint32_t h[8], const uint8_t *blocks, size_t n)
 
 void cuzk_fil_sha256_state_bytes(const uint32_t h[8], uint8_t out[32])
 {
-    for (int i = 0; i < 8; i++) {
-        out[4 * i] = (uint8_t)(h[i] >> 24);
-        out[4 * i + 1] = (uint8_t)(h[i] >> 16);
-        out[4 * i + 2] = (uint8_t)(h[i] >> 8);
-        out[4 * i + 3] = (uint8_t)h[i];
-    }
+    for (int i = 0; i < 8; i++) cuzk_store_be32(out + 4 * i, h[i]);
 }
 
 void cuzk_fil_sha256_init(cuzk_fil_sha256_ctx *c)
@@ -183,7 +173,7 @@ void cuzk_fil_sha256_final(cuzk_fil_sha256_ctx *c, uint8_t out[32])
         c->fill = 0;
     }
     memset(c->buf + c->fill, 0, 56 - c->fill);
-    for (int i = 0; i < 8; i++) c->buf[56 + i] = (uint8_t)(bits >> (56 - 8 * i));
+    cuzk_store_be64(c->buf + 56, bits);
     cuzk_fil_sdr_sha256_blocks(c->h, c->buf, 1);
     cuzk_fil_sha256_state_bytes(c->h, out);
 }

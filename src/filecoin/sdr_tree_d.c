@@ -88,7 +88,7 @@ static void level(const uint8_t *below, uint64_t pairs, uint8_t *above, unsigned
     }
     level_job j = {.below = below, .above = above, .pairs = pairs};
     atomic_init(&j.next, 0);
-    cuzk_fil_sdr_parallel(threads, level_worker, &j);
+    cuzk_par_run(threads, level_worker, &j);
 }
 
 /* the root of a subtree of 2^k leaves, reduced in place in scratch (2^(k−1) nodes) */
@@ -151,7 +151,7 @@ cuzk_status cuzk_fil_sdr_tree_d(const uint8_t *leaves, uint64_t nodes, uint8_t *
     atomic_init(&j.next, 0);
     j.roots = malloc(j.chunks * NB);
     if (j.roots == NULL) return cuzk_fail(err, CUZK_ERR_NOMEM, "tree D: %llu subtree roots", (unsigned long long)j.chunks);
-    cuzk_fil_sdr_parallel(threads < j.chunks ? threads : (unsigned)j.chunks, root_worker, &j);
+    cuzk_par_run(threads < j.chunks ? threads : (unsigned)j.chunks, root_worker, &j);
     uint8_t *scratch = malloc((j.chunks / 2 + 1) * NB);
     if (j.nomem || scratch == NULL || atomic_load(&j.next) < j.chunks) {
         free(j.roots);

@@ -111,7 +111,7 @@ cuzk_status cuzk_fil_sdr_tree_build(cuzk_fil_sdr_shape shape, const uint8_t *lea
         level_job j = {.below = below, .above = below + cur * NB, .groups = cur / ar[i], .arity = ar[i]};
         atomic_init(&j.next, 0);
         atomic_init(&j.failed, 0);
-        cuzk_fil_sdr_parallel(j.groups >= PAR_MIN_GROUPS ? threads : 1, level_worker, &j);
+        cuzk_par_run(j.groups >= PAR_MIN_GROUPS ? threads : 1, level_worker, &j);
         if (atomic_load(&j.failed)) {
             if (err) *err = j.err;
             return j.status;

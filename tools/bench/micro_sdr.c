@@ -31,17 +31,17 @@ static void bench_sha(const bench_opts *o)
     uint32_t h[8] = {0};
     double best = -1, best_ossl = -1;
     for (int rep = 0; rep < 3; rep++) {
-        double t0 = bench_now_ns();
+        double t0 = (double)cuzk_now_ns();
         for (int i = 0; i < REPS; i++) cuzk_fil_sdr_sha256_blocks(h, buf, BLOCKS);
-        double dt = (bench_now_ns() - t0) / ((double)REPS * BLOCKS);
+        double dt = ((double)cuzk_now_ns() - t0) / ((double)REPS * BLOCKS);
         if (best < 0 || dt < best) best = dt;
         SHA256_CTX c;
-        t0 = bench_now_ns();
+        t0 = (double)cuzk_now_ns();
         for (int i = 0; i < REPS; i++) {
             SHA256_Init(&c);
             SHA256_Update(&c, buf, sizeof buf);
         }
-        dt = (bench_now_ns() - t0) / ((double)REPS * BLOCKS);
+        dt = ((double)cuzk_now_ns() - t0) / ((double)REPS * BLOCKS);
         if (best_ossl < 0 || dt < best_ossl) best_ossl = dt;
         BENCH_KEEP(c);
     }
@@ -64,12 +64,12 @@ static void bench_size(const bench_opts *o, unsigned log2n)
     bool cache_lines = bench_selected(o, "sdr_parent_cache");
     for (int ti = cache_lines ? 0 : nt - 1; ti < nt; ti++) {
         cuzk_fil_sdr_parent_cache_free(&c);
-        double t0 = bench_now_ns();
+        double t0 = (double)cuzk_now_ns();
         if (cuzk_fil_sdr_parent_cache_generate(&c, &g, (unsigned)threads[ti], NULL) != CUZK_OK) {
             fprintf(stderr, "cuzk-bench: sdr_parent_cache: out of memory at 2^%u nodes\n", log2n);
             return;
         }
-        double dt = bench_now_ns() - t0;
+        double dt = (double)cuzk_now_ns() - t0;
         if (cache_lines) line("sdr_parent_cache", n, threads[ti], dt / 1e6, dt * threads[ti] / n);
     }
     uint8_t *prev = malloc(n * 32), *out = malloc(n * 32), *tree = malloc((2 * n - 1) * 32), rid[32], root[32];
@@ -82,9 +82,9 @@ static void bench_size(const bench_opts *o, unsigned log2n)
     for (uint64_t v = 0; v < n; v++) prev[v * 32 + 31] &= 0x3f;
     if (bench_selected(o, "sdr_label_layer")) {
         for (int ti = 0; ti < nt; ti++) {
-            double t0 = bench_now_ns();
+            double t0 = (double)cuzk_now_ns();
             if (cuzk_fil_sdr_label_layer(&c, rid, 2, prev, out, (unsigned)threads[ti], NULL) != CUZK_OK) break;
-            double dt = bench_now_ns() - t0;
+            double dt = (double)cuzk_now_ns() - t0;
             line("sdr_label_layer", n, threads[ti], dt / 1e6, dt / n);
         }
     }
@@ -92,9 +92,9 @@ static void bench_size(const bench_opts *o, unsigned log2n)
         for (int ti = 0; ti < nt; ti++) {
             double best = -1;
             for (int rep = 0; rep < 2; rep++) {
-                double t0 = bench_now_ns();
+                double t0 = (double)cuzk_now_ns();
                 if (cuzk_fil_sdr_tree_d(prev, n, tree, root, (unsigned)threads[ti], NULL) != CUZK_OK) break;
-                double dt = bench_now_ns() - t0;
+                double dt = (double)cuzk_now_ns() - t0;
                 if (best < 0 || dt < best) best = dt;
             }
             BENCH_KEEP(root);

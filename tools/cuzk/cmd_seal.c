@@ -231,7 +231,7 @@ int cmd_seal_test(int argc, char **argv)
     cuzk_status s;
     if (data != NULL && (s = cli_read_file(data, &buf, &len, &err)) != CUZK_OK)
         return cli_fail("seal-test", data, s, &err);
-    double t0 = cli_now();
+    double t0 = cuzk_now();
     cuzk_fil_sdr_replica r;
     s = cuzk_fil_sdr_seal(&p, (const uint8_t *)buf, len, &r, &err);
     free(buf);
