@@ -147,6 +147,61 @@ void cuzk_fil_sdr_exp_parents(const cuzk_fil_sdr_graph *g, uint32_t node, uint32
     }
 }
 
+/* the Feistel encoding of four values at once (BLAKE2b four lanes wide) */
+static void feistel_encode4(const cuzk_fil_sdr_graph *g, uint64_t u[4])
+{
+    uint64_t left[4], right[4], f[4];
+    for (int i = 0; i < 4; i++) left[i] = (u[i] & g->feistel_left_mask) >> g->feistel_half_bits, right[i] = u[i] & g->feistel_right_mask;
+    for (int r = 0; r < FEISTEL_ROUNDS; r++) {
+        cuzk_fil_blake2b_feistel4(right, g->feistel_keys[r], f);
+        for (int i = 0; i < 4; i++) {
+            uint64_t nl = right[i];
+            right[i] = left[i] ^ (f[i] & g->feistel_right_mask);
+            left[i] = nl;
+        }
+    }
+    for (int i = 0; i < 4; i++) u[i] = left[i] << g->feistel_half_bits | right[i];
+}
+
+#define BATCH_NODES 64
+
+void cuzk_fil_sdr_exp_parents_batch(const cuzk_fil_sdr_graph *g, uint32_t first, uint32_t count, uint32_t *records)
+{
+    const uint64_t n = g->nodes * CUZK_FIL_SDR_EXP_DEGREE;
+    uint64_t val[BATCH_NODES * CUZK_FIL_SDR_EXP_DEGREE];
+    uint16_t slot[BATCH_NODES * CUZK_FIL_SDR_EXP_DEGREE];
+    for (uint32_t base = 0; base < count; base += BATCH_NODES) {
+        uint32_t nodes = count - base < BATCH_NODES ? count - base : BATCH_NODES, pend = 0;
+        for (uint32_t k = 0; k < nodes * CUZK_FIL_SDR_EXP_DEGREE; k++) {
+            val[pend] = (uint64_t)(first + base) * CUZK_FIL_SDR_EXP_DEGREE + k;
+            slot[pend++] = (uint16_t)k;
+        }
+        /* passes of cycle-walking: encode everything pending four at a time, keep what is still out of range */
+        while (pend) {
+            uint32_t next = 0;
+            for (uint32_t j = 0; j < pend; j += 4) {
+                uint32_t lanes = pend - j < 4 ? pend - j : 4;
+                uint64_t u[4];
+                for (uint32_t l = 0; l < 4; l++) u[l] = val[j + (l < lanes ? l : 0)];
+                uint16_t s[4];
+                for (uint32_t l = 0; l < lanes; l++) s[l] = slot[j + l];
+                feistel_encode4(g, u);
+                for (uint32_t l = 0; l < lanes; l++) {
+                    if (u[l] >= n) {
+                        val[next] = u[l], slot[next++] = s[l];
+                        continue;
+                    }
+                    uint32_t *rec = records + (uint64_t)(base + s[l] / CUZK_FIL_SDR_EXP_DEGREE) * CUZK_FIL_SDR_DEGREE;
+                    rec[CUZK_FIL_SDR_DRG_DEGREE + s[l] % CUZK_FIL_SDR_EXP_DEGREE] =
+                        g->api == CUZK_FIL_SDR_API_V1_0 ? (uint32_t)u[l] / CUZK_FIL_SDR_EXP_DEGREE
+                                                        : (uint32_t)(u[l] / CUZK_FIL_SDR_EXP_DEGREE);
+                }
+            }
+            pend = next;
+        }
+    }
+}
+
 void cuzk_fil_sdr_parents(const cuzk_fil_sdr_graph *g, uint32_t node, uint32_t out[CUZK_FIL_SDR_DEGREE])
 {
     cuzk_fil_sdr_drg_parents(g, node, out);

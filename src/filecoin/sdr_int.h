@@ -37,6 +37,9 @@ bool cuzk_fil_blake2b(uint8_t *out, size_t outlen, const void *key, size_t keyle
 /* The Feistel round function of the expander graph: the first 8 bytes, read big-endian, of BLAKE2b-512 over the 16
  * bytes right (u64 BE) ‖ key (u64 BE). */
 uint64_t cuzk_fil_blake2b_feistel(uint64_t right, uint64_t key);
+/* Four at once with the same key (AVX2 where the processor has it). */
+void cuzk_fil_blake2b_feistel4(const uint64_t right[4], uint64_t key, uint64_t out[4]);
+bool cuzk_fil_blake2b_have_avx2(void);
 
 /* ---- ChaCha (sdr_chacha.c) ------------------------------------------------------------------------------------ */
 /* One block: the state constants ‖ key (8 LE words) ‖ w12..w15 after `rounds` rounds (8, 12 or 20), input added,
@@ -47,6 +50,11 @@ void cuzk_fil_chacha_block(const uint32_t key[8], uint32_t w12, uint32_t w13, ui
 /* RFC 8439 ChaCha20 keystream (32-bit counter from 0, 96-bit nonce) from byte `offset`, len bytes. */
 void cuzk_fil_chacha20_ietf_stream(const uint8_t key[32], const uint8_t nonce[12], uint64_t offset, uint8_t *out,
                                    size_t len);
+
+/* ---- graph (sdr_graph.c) ------------------------------------------------------------------------------------- */
+/* The expander parents of nodes first .. first+count−1 into parent-cache records (14 words a node, written at words
+ * 6..13 of each), the Feistel rounds of four parents at a time. */
+void cuzk_fil_sdr_exp_parents_batch(const cuzk_fil_sdr_graph *g, uint32_t first, uint32_t count, uint32_t *records);
 
 /* ---- threads ------------------------------------------------------------------------------------------------ */
 /* threads == 0 means every processor this process may use. */

@@ -98,6 +98,27 @@ static void test_cache_digest_2kib(void **state)
     (void)state;
     check_cache_digest(2048, 0, PRODUCTION[0].digest, 1);
     check_cache_digest(2048, 5, PRODUCTION[1].digest, 3);
+    cuzk_fil_sdr_graph g;
+    sdr_graph_of(&g, 2048, 5);
+    uint8_t d[32];
+    assert_int_equal(cuzk_fil_sdr_parent_cache_digest_graph(&g, 2, d, NULL), CUZK_OK);
+    sdr_assert_hex32(d, PRODUCTION[1].digest);
+}
+
+/* the streamed digest over several 2^20-node windows, the last one short, equals the stored cache's */
+static void test_cache_digest_streamed(void **state)
+{
+    (void)state;
+    uint8_t id[32], a[32], b[32];
+    test_rand_bytes(id, 32);
+    cuzk_fil_sdr_graph g;
+    assert_int_equal(cuzk_fil_sdr_graph_init(&g, (1u << 21) + 12345, id, CUZK_FIL_SDR_API_V1_0, NULL), CUZK_OK);
+    cuzk_fil_sdr_parent_cache c;
+    assert_int_equal(cuzk_fil_sdr_parent_cache_generate(&c, &g, 0, NULL), CUZK_OK);
+    cuzk_fil_sdr_parent_cache_digest(&c, a);
+    cuzk_fil_sdr_parent_cache_free(&c);
+    assert_int_equal(cuzk_fil_sdr_parent_cache_digest_graph(&g, 0, b, NULL), CUZK_OK);
+    assert_memory_equal(a, b, 32);
 }
 
 static void test_cache_digest_8mib(void **state)
@@ -302,5 +323,6 @@ const size_t sdr_graph_count = sizeof sdr_graph_tests / sizeof sdr_graph_tests[0
 const struct CMUnitTest sdr_slow_tests[] = {
     cmocka_unit_test(test_cache_digest_8mib),
     cmocka_unit_test(test_cache_file_8mib),
+    cmocka_unit_test(test_cache_digest_streamed),
 };
 const size_t sdr_slow_count = sizeof sdr_slow_tests / sizeof sdr_slow_tests[0];
