@@ -211,8 +211,11 @@ int cmd_seal_test(int argc, char **argv)
     } else if (cli_opt(&a, "porep-id") == NULL || cli_opt(&a, "api") == NULL) {
         return cli_error("seal-test", "%s sectors have no registered proof: give --porep-id and --api", size_s);
     }
-    if (cli_opt(&a, "porep-id") && !parse_hex32("seal-test", "porep-id", cli_opt(&a, "porep-id"), p.porep_id))
-        return CLI_ERROR;
+    if (cli_opt(&a, "porep-id") != NULL) {
+        if (!parse_hex32("seal-test", "porep-id", cli_opt(&a, "porep-id"), p.porep_id)) return CLI_ERROR;
+        /* a porep id of its own is no registered proof's unless one was named as well */
+        if (cli_opt(&a, "registered-proof") == NULL) registered = NO_PROOF, kind = CUZK_FIL_SDR_CHALLENGES_INTERACTIVE;
+    }
     const char *api = cli_opt(&a, "api");
     if (api != NULL) {
         if (strcmp(api, "1.0") == 0)
