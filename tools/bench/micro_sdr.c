@@ -2,7 +2,8 @@
 /* SDR micro-benchmarks (filecoin layer), at 8 MiB sectors (2^18 nodes) and, with --max-log2 24 or more, 512 MiB
  * (2^24 nodes):
  *   sdr_sha256_block          one SHA-256 block by cuzk's block function and by OpenSSL's SHA256_Update (ns)
- *   sdr_parent_cache          the whole parent cache of a V1_1 graph (ms; "ns_per_node" per node and thread)
+ *   sdr_parent_cache          the whole parent cache of a V1_1 graph (ms; "ns_per_node" per node and thread;
+ *                             every line adds "cpu_ms", the process CPU time, steadier on a loaded machine)
  *   sdr_label_layer           one layer with expander parents, threads = hashing thread + producers (ms)
  *   sdr_tree_d                tree D over the sector, stored whole (ms) */
 #define OPENSSL_SUPPRESS_DEPRECATED
@@ -10,15 +11,24 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "bench.h"
 #include "cuzk/filecoin.h"
 
-static void line(const char *name, uint64_t size, int threads, double ms, double per_node_ns)
+/* process CPU time (all threads), for comparisons on a loaded machine */
+static double cpu_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static void line(const char *name, uint64_t size, int threads, double ms, double per_node_ns, double cpu_ms)
 {
     printf("{\"name\": \"%s\", \"size\": %llu, \"threads\": %d, \"value\": %.3f, \"unit\": \"ms\", \"ns_per_node\": "
-           "%.1f}\n",
-           name, (unsigned long long)size, threads, ms, per_node_ns);
+           "%.1f, \"cpu_ms\": %.1f}\n",
+           name, (unsigned long long)size, threads, ms, per_node_ns, cpu_ms);
     fflush(stdout);
 }
 
@@ -64,13 +74,13 @@ static void bench_size(const bench_opts *o, unsigned log2n)
     bool cache_lines = bench_selected(o, "sdr_parent_cache");
     for (int ti = cache_lines ? 0 : nt - 1; ti < nt; ti++) {
         cuzk_fil_sdr_parent_cache_free(&c);
-        double t0 = (double)cuzk_now_ns();
+        double t0 = (double)cuzk_now_ns(), c0 = cpu_ns();
         if (cuzk_fil_sdr_parent_cache_generate(&c, &g, (unsigned)threads[ti], NULL) != CUZK_OK) {
             fprintf(stderr, "cuzk-bench: sdr_parent_cache: out of memory at 2^%u nodes\n", log2n);
             return;
         }
-        double dt = (double)cuzk_now_ns() - t0;
-        if (cache_lines) line("sdr_parent_cache", n, threads[ti], dt / 1e6, dt * threads[ti] / n);
+        double dt = (double)cuzk_now_ns() - t0, dc = cpu_ns() - c0;
+        if (cache_lines) line("sdr_parent_cache", n, threads[ti], dt / 1e6, dt * threads[ti] / n, dc / 1e6);
     }
     uint8_t *prev = malloc(n * 32), *out = malloc(n * 32), *tree = malloc((2 * n - 1) * 32), rid[32], root[32];
     if (prev == NULL || out == NULL || tree == NULL) {
@@ -82,23 +92,23 @@ static void bench_size(const bench_opts *o, unsigned log2n)
     for (uint64_t v = 0; v < n; v++) prev[v * 32 + 31] &= 0x3f;
     if (bench_selected(o, "sdr_label_layer")) {
         for (int ti = 0; ti < nt; ti++) {
-            double t0 = (double)cuzk_now_ns();
+            double t0 = (double)cuzk_now_ns(), c0 = cpu_ns();
             if (cuzk_fil_sdr_label_layer(&c, rid, 2, prev, out, (unsigned)threads[ti], NULL) != CUZK_OK) break;
-            double dt = (double)cuzk_now_ns() - t0;
-            line("sdr_label_layer", n, threads[ti], dt / 1e6, dt / n);
+            double dt = (double)cuzk_now_ns() - t0, dc = cpu_ns() - c0;
+            line("sdr_label_layer", n, threads[ti], dt / 1e6, dt / n, dc / 1e6);
         }
     }
     if (bench_selected(o, "sdr_tree_d")) {
         for (int ti = 0; ti < nt; ti++) {
-            double best = -1;
+            double best = -1, best_cpu = -1;
             for (int rep = 0; rep < 2; rep++) {
-                double t0 = (double)cuzk_now_ns();
+                double t0 = (double)cuzk_now_ns(), c0 = cpu_ns();
                 if (cuzk_fil_sdr_tree_d(prev, n, tree, root, (unsigned)threads[ti], NULL) != CUZK_OK) break;
-                double dt = (double)cuzk_now_ns() - t0;
-                if (best < 0 || dt < best) best = dt;
+                double dt = (double)cuzk_now_ns() - t0, dc = cpu_ns() - c0;
+                if (best < 0 || dt < best) best = dt, best_cpu = dc;
             }
             BENCH_KEEP(root);
-            line("sdr_tree_d", n, threads[ti], best / 1e6, best * threads[ti] / n);
+            line("sdr_tree_d", n, threads[ti], best / 1e6, best * threads[ti] / n, best_cpu / 1e6);
         }
     }
 done:
