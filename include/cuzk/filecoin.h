@@ -644,8 +644,10 @@ typedef struct {
 cuzk_status cuzk_fil_sdr_seal(const cuzk_fil_sdr_seal_params *p, const uint8_t *unpadded, size_t len,
                               cuzk_fil_sdr_replica *out, cuzk_errmsg *err);
 void cuzk_fil_sdr_replica_free(cuzk_fil_sdr_replica *r);
-/* Label of (layer, node) and the column of node (layers labels). */
+/* The label of (layer, node), layers from 1; NULL outside the replica. */
 const uint8_t *cuzk_fil_sdr_replica_label(const cuzk_fil_sdr_replica *r, unsigned layer, uint64_t node);
+/* The column of node: its labels in layers 1 .. layers, into rows (layers × 32 bytes); false outside the replica. */
+bool cuzk_fil_sdr_replica_column(const cuzk_fil_sdr_replica *r, uint64_t node, uint8_t (*rows)[32]);
 
 #ifdef __cplusplus
 }

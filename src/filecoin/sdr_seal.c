@@ -33,6 +33,13 @@ const uint8_t *cuzk_fil_sdr_replica_label(const cuzk_fil_sdr_replica *r, unsigne
     return r->labels + ((uint64_t)(layer - 1) * r->nodes + node) * NB;
 }
 
+bool cuzk_fil_sdr_replica_column(const cuzk_fil_sdr_replica *r, uint64_t node, uint8_t (*rows)[32])
+{
+    if (node >= r->nodes || r->labels == NULL) return false;
+    for (unsigned l = 1; l <= r->layers; l++) memcpy(rows[l - 1], cuzk_fil_sdr_replica_label(r, l, node), NB);
+    return true;
+}
+
 static cuzk_status seal_trees(cuzk_fil_sdr_replica *r, unsigned threads, cuzk_errmsg *err)
 {
     uint64_t len = cuzk_fil_sdr_tree_len(r->shape, r->nodes);

@@ -133,6 +133,45 @@ static void test_seal_parts(void **state)
     cuzk_fil_sdr_replica_free(&r);
 }
 
+/* with Poseidon: tree C's leaves are the column hashes, and every path of tree C and tree R leads to its root */
+static void test_seal_trees(void **state)
+{
+    (void)state;
+    if (!cuzk_fil_sdr_have_poseidon()) skip();
+    cuzk_fil_sdr_seal_params p;
+    seal_params(&p);
+    p.sector_size = 4096; /* shape 8-2-0: two base trees of 64 leaves */
+    test_rand_bytes(p.porep_id, 32);
+    p.api = CUZK_FIL_SDR_API_V1_1;
+    cuzk_fil_sdr_replica r;
+    assert_int_equal(cuzk_fil_sdr_seal(&p, NULL, 0, &r, NULL), CUZK_OK);
+    assert_true(r.have_comm_r);
+    uint8_t rows[2][32], h[32];
+    for (uint64_t leaf = 0; leaf < 128; leaf += 13) {
+        assert_true(cuzk_fil_sdr_replica_column(&r, leaf, rows));
+        assert_int_equal(cuzk_fil_sdr_poseidon(2, (const uint8_t(*)[32])rows, h, NULL), CUZK_OK);
+        assert_memory_equal(h, r.tree_c + leaf * 32, 32);
+        for (int t = 0; t < 2; t++) {
+            const uint8_t *tree = t ? r.tree_r : r.tree_c, *root = t ? r.comm_r_last : r.comm_c;
+            uint8_t sib[8 * 7][32], group[8][32], cur[32];
+            unsigned pos[8], levels;
+            assert_int_equal(cuzk_fil_sdr_tree_path(r.shape, tree, 128, leaf, sib, pos, &levels, NULL), CUZK_OK);
+            assert_int_equal(levels, 3);
+            memcpy(cur, tree + leaf * 32, 32);
+            unsigned at = 0;
+            for (unsigned l = 0; l < levels; l++) {
+                unsigned arity = l < 2 ? 8 : 2;
+                for (unsigned k = 0, s = 0; k < arity; k++) memcpy(group[k], k == pos[l] ? cur : sib[at + s++], 32);
+                at += arity - 1;
+                assert_int_equal(cuzk_fil_sdr_poseidon(arity, (const uint8_t(*)[32])group, cur, NULL), CUZK_OK);
+            }
+            assert_memory_equal(cur, root, 32);
+        }
+    }
+    assert_false(cuzk_fil_sdr_replica_column(&r, 128, rows));
+    cuzk_fil_sdr_replica_free(&r);
+}
+
 static void test_seal_rejects(void **state)
 {
     (void)state;
@@ -161,6 +200,7 @@ const struct CMUnitTest sdr_seal_tests[] = {
     cmocka_unit_test(test_polka_seal_1),
     cmocka_unit_test(test_polka_seal_2),
     cmocka_unit_test(test_seal_parts),
+    cmocka_unit_test(test_seal_trees),
     cmocka_unit_test(test_seal_rejects),
 };
 const size_t sdr_seal_count = sizeof sdr_seal_tests / sizeof sdr_seal_tests[0];
