@@ -70,7 +70,7 @@ static void compress(uint64_t h[8], const uint8_t block[128], uint64_t t, bool l
     for (int i = 0; i < 8; i++) h[i] ^= v[i] ^ v[i + 8];
 }
 
-bool cuzk_fil_blake2b(uint8_t *out, size_t outlen, const void *key, size_t keylen, const void *data, size_t len)
+bool cuzk_fil_sdr_blake2b(uint8_t *out, size_t outlen, const void *key, size_t keylen, const void *data, size_t len)
 {
     if (outlen == 0 || outlen > 64 || keylen > 64) return false;
     uint64_t h[8];
@@ -101,7 +101,7 @@ bool cuzk_fil_blake2b(uint8_t *out, size_t outlen, const void *key, size_t keyle
     return true;
 }
 
-uint64_t cuzk_fil_blake2b_feistel(uint64_t right, uint64_t key)
+uint64_t cuzk_fil_sdr_blake2b_feistel(uint64_t right, uint64_t key)
 {
     /* one final block of 16 bytes: message words are the byte-swapped inputs, the other 14 are zero */
     uint64_t m[16] = {__builtin_bswap64(right), __builtin_bswap64(key)};
@@ -167,7 +167,7 @@ __attribute__((target("avx2"))) static void feistel4_avx2(const uint64_t right[4
 static int have_avx2 = -1;
 #endif
 
-bool cuzk_fil_blake2b_have_avx2(void)
+bool cuzk_fil_sdr_blake2b_have_avx2(void)
 {
 #ifdef SDR_X86
     int v = __atomic_load_n(&have_avx2, __ATOMIC_RELAXED);
@@ -181,13 +181,13 @@ bool cuzk_fil_blake2b_have_avx2(void)
 #endif
 }
 
-void cuzk_fil_blake2b_feistel4(const uint64_t right[4], uint64_t key, uint64_t out[4])
+void cuzk_fil_sdr_blake2b_feistel4(const uint64_t right[4], uint64_t key, uint64_t out[4])
 {
 #ifdef SDR_X86
-    if (cuzk_fil_blake2b_have_avx2()) {
+    if (cuzk_fil_sdr_blake2b_have_avx2()) {
         feistel4_avx2(right, key, out);
         return;
     }
 #endif
-    for (int i = 0; i < 4; i++) out[i] = cuzk_fil_blake2b_feistel(right[i], key);
+    for (int i = 0; i < 4; i++) out[i] = cuzk_fil_sdr_blake2b_feistel(right[i], key);
 }

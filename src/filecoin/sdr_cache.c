@@ -82,20 +82,20 @@ static void cache_id(const cuzk_fil_sdr_graph *g, char hex[65])
                      "stacked_graph::StackedGraph{expansion_degree: 8 base_graph: drgraph::BucketGraph{size: %llu; "
                      "degree: 6; hasher: poseidon_hasher} }",
                      (unsigned long long)g->nodes);
-    cuzk_fil_sha256_ctx c;
-    cuzk_fil_sha256_init(&c);
-    cuzk_fil_sha256_update(&c, "poseidon_hasher", 15);
-    cuzk_fil_sha256_update(&c, ident, (size_t)n);
+    cuzk_fil_sdr_sha256_ctx c;
+    cuzk_fil_sdr_sha256_init(&c);
+    cuzk_fil_sdr_sha256_update(&c, "poseidon_hasher", 15);
+    cuzk_fil_sdr_sha256_update(&c, ident, (size_t)n);
     for (int k = 0; k < 4; k++) {
         uint8_t le[8];
         cuzk_store_le64(le, g->feistel_keys[k]);
-        cuzk_fil_sha256_update(&c, le, 8);
+        cuzk_fil_sdr_sha256_update(&c, le, 8);
     }
     uint8_t cnt[4];
     cuzk_store_le32(cnt, (uint32_t)g->nodes);
-    cuzk_fil_sha256_update(&c, cnt, 4);
+    cuzk_fil_sdr_sha256_update(&c, cnt, 4);
     uint8_t h[32];
-    cuzk_fil_sha256_final(&c, h);
+    cuzk_fil_sdr_sha256_final(&c, h);
     to_hex(h, 32, hex);
 }
 
@@ -154,7 +154,7 @@ static void fill(const cuzk_fil_sdr_graph *g, uint32_t *out, unsigned threads)
 
 static void digest_bytes(const void *p, size_t len, uint8_t out[32])
 {
-    cuzk_fil_sha256(p, len, out);
+    cuzk_fil_sdr_sha256(p, len, out);
 }
 
 cuzk_status cuzk_fil_sdr_parent_cache_generate(cuzk_fil_sdr_parent_cache *c, const cuzk_fil_sdr_graph *g,
@@ -197,10 +197,10 @@ cuzk_status cuzk_fil_sdr_parent_cache_write(const cuzk_fil_sdr_graph *g, const c
     fill(g, map, threads);
     uint8_t d[32], want[32];
     digest_bytes(map, len, d);
-    int sync = msync(map, len, MS_SYNC);
-    int e = errno;
+    int e = msync(map, len, MS_SYNC) == 0 ? 0 : errno;
     munmap(map, len);
-    if (close(fd) != 0 || sync != 0) return cuzk_fail(err, CUZK_ERR_IO, "parent cache %s: write: %s", path, strerror(e));
+    if (close(fd) != 0 && e == 0) e = errno;
+    if (e != 0) return cuzk_fail(err, CUZK_ERR_IO, "parent cache %s: write: %s", path, strerror(e));
     if (digest) memcpy(digest, d, 32);
     if (cuzk_fil_sdr_parent_cache_expected(g, want) && memcmp(d, want, 32) != 0) {
         char got[65], exp[65];
@@ -221,14 +221,14 @@ cuzk_status cuzk_fil_sdr_parent_cache_digest_graph(const cuzk_fil_sdr_graph *g, 
     uint32_t *buf = malloc(win * RECORD_BYTES);
     if (buf == NULL) return cuzk_fail(err, CUZK_ERR_NOMEM, "parent cache digest: window of %llu nodes",
                                       (unsigned long long)win);
-    cuzk_fil_sha256_ctx c;
-    cuzk_fil_sha256_init(&c);
+    cuzk_fil_sdr_sha256_ctx c;
+    cuzk_fil_sdr_sha256_init(&c);
     for (uint64_t start = 0; start < g->nodes; start += win) {
         uint64_t n = g->nodes - start < win ? g->nodes - start : win;
         fill_range(g, start, n, buf, threads);
-        cuzk_fil_sha256_update(&c, buf, n * RECORD_BYTES);
+        cuzk_fil_sdr_sha256_update(&c, buf, n * RECORD_BYTES);
     }
-    cuzk_fil_sha256_final(&c, digest);
+    cuzk_fil_sdr_sha256_final(&c, digest);
     free(buf);
     return CUZK_OK;
 }

@@ -22,7 +22,7 @@
         x[c] += x[d], x[b] ^= x[c], x[b] = x[b] << 7 | x[b] >> 25;                                                     \
     } while (0)
 
-void cuzk_fil_chacha_block(const uint32_t key[8], uint32_t w12, uint32_t w13, uint32_t w14, uint32_t w15,
+void cuzk_fil_sdr_chacha_block(const uint32_t key[8], uint32_t w12, uint32_t w13, uint32_t w14, uint32_t w15,
                            unsigned rounds, uint32_t out[16])
 {
     uint32_t in[16] = {0x61707865, 0x3320646e, 0x79622d32, 0x6b206574, key[0], key[1], key[2], key[3],
@@ -47,14 +47,14 @@ static void key_words(const uint8_t key[32], uint32_t k[8])
     for (int i = 0; i < 8; i++) k[i] = cuzk_load_le32(key + 4 * i);
 }
 
-void cuzk_fil_chacha20_ietf_stream(const uint8_t key[32], const uint8_t nonce[12], uint64_t offset, uint8_t *out,
+void cuzk_fil_sdr_chacha20_ietf_stream(const uint8_t key[32], const uint8_t nonce[12], uint64_t offset, uint8_t *out,
                                    size_t len)
 {
     uint32_t k[8], blk[16];
     key_words(key, k);
     uint32_t n0 = cuzk_load_le32(nonce), n1 = cuzk_load_le32(nonce + 4), n2 = cuzk_load_le32(nonce + 8);
     while (len) {
-        cuzk_fil_chacha_block(k, (uint32_t)(offset / 64), n0, n1, n2, 20, blk);
+        cuzk_fil_sdr_chacha_block(k, (uint32_t)(offset / 64), n0, n1, n2, 20, blk);
         size_t at = offset % 64, take = 64 - at < len ? 64 - at : len;
         for (size_t i = 0; i < take; i++) out[i] = (uint8_t)(blk[(at + i) / 4] >> (8 * ((at + i) % 4)));
         out += take, offset += take, len -= take;
@@ -72,7 +72,7 @@ void cuzk_fil_sdr_chacharng_seed(cuzk_fil_sdr_chacharng *r, const uint8_t seed[3
 static void refill(cuzk_fil_sdr_chacharng *r)
 {
     for (int b = 0; b < 4; b++, r->block++)
-        cuzk_fil_chacha_block(r->key, (uint32_t)r->block, (uint32_t)(r->block >> 32), 0, 0, r->rounds,
+        cuzk_fil_sdr_chacha_block(r->key, (uint32_t)r->block, (uint32_t)(r->block >> 32), 0, 0, r->rounds,
                               r->buf + 16 * b);
     r->idx = 0;
 }

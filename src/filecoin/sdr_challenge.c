@@ -16,14 +16,14 @@ void cuzk_fil_sdr_replica_id(const uint8_t prover_id[32], uint64_t sector_id, co
 {
     uint8_t be[8];
     cuzk_store_be64(be, sector_id);
-    cuzk_fil_sha256_ctx c;
-    cuzk_fil_sha256_init(&c);
-    cuzk_fil_sha256_update(&c, prover_id, 32);
-    cuzk_fil_sha256_update(&c, be, 8);
-    cuzk_fil_sha256_update(&c, ticket, 32);
-    cuzk_fil_sha256_update(&c, comm_d, 32);
-    cuzk_fil_sha256_update(&c, porep_id, 32);
-    cuzk_fil_sha256_final(&c, out);
+    cuzk_fil_sdr_sha256_ctx c;
+    cuzk_fil_sdr_sha256_init(&c);
+    cuzk_fil_sdr_sha256_update(&c, prover_id, 32);
+    cuzk_fil_sdr_sha256_update(&c, be, 8);
+    cuzk_fil_sdr_sha256_update(&c, ticket, 32);
+    cuzk_fil_sdr_sha256_update(&c, comm_d, 32);
+    cuzk_fil_sdr_sha256_update(&c, porep_id, 32);
+    cuzk_fil_sdr_sha256_final(&c, out);
     out[31] &= 0x3f;
 }
 
@@ -72,7 +72,7 @@ static void synth_key(const char *tag, const uint8_t a[32], const uint8_t b[32],
     uint8_t msg[64];
     memcpy(msg, a, 32);
     memcpy(msg + 32, b, 32);
-    cuzk_fil_blake2b(key, 32, tag, strlen(tag), msg, sizeof msg);
+    cuzk_fil_sdr_blake2b(key, 32, tag, strlen(tag), msg, sizeof msg);
 }
 
 uint64_t cuzk_fil_sdr_synth_count(uint64_t nodes)
@@ -85,7 +85,7 @@ uint64_t cuzk_fil_sdr_synth_challenge(uint64_t nodes, const uint8_t replica_id[3
 {
     uint8_t key[32], b[32];
     synth_key(SYNTH_GEN_KEY, replica_id, comm_r, key);
-    cuzk_fil_chacha20_ietf_stream(key, SYNTH_NONCE, i * 32, b, 32);
+    cuzk_fil_sdr_chacha20_ietf_stream(key, SYNTH_NONCE, i * 32, b, 32);
     return to_challenge(b, nodes);
 }
 
@@ -94,7 +94,7 @@ uint64_t cuzk_fil_sdr_synth_index(uint64_t synth_count, const uint8_t replica_id
 {
     uint8_t key[32], b[4];
     synth_key(SYNTH_SEL_KEY, replica_id, seed, key);
-    cuzk_fil_chacha20_ietf_stream(key, SYNTH_NONCE, j * 4, b, 4);
+    cuzk_fil_sdr_chacha20_ietf_stream(key, SYNTH_NONCE, j * 4, b, 4);
     return cuzk_load_le32(b) % synth_count;
 }
 
@@ -112,23 +112,23 @@ cuzk_status cuzk_fil_sdr_challenges(cuzk_fil_sdr_challenge_kind kind, uint64_t n
         uint32_t j = k * count + i;
         uint8_t jl[4], h[32];
         cuzk_store_le32(jl, j);
-        cuzk_fil_sha256_ctx c;
+        cuzk_fil_sdr_sha256_ctx c;
         switch (kind) {
         case CUZK_FIL_SDR_CHALLENGES_INTERACTIVE:
-            cuzk_fil_sha256_init(&c);
-            cuzk_fil_sha256_update(&c, replica_id, 32);
-            cuzk_fil_sha256_update(&c, seed, 32);
-            cuzk_fil_sha256_update(&c, jl, 4);
-            cuzk_fil_sha256_final(&c, h);
+            cuzk_fil_sdr_sha256_init(&c);
+            cuzk_fil_sdr_sha256_update(&c, replica_id, 32);
+            cuzk_fil_sdr_sha256_update(&c, seed, 32);
+            cuzk_fil_sdr_sha256_update(&c, jl, 4);
+            cuzk_fil_sdr_sha256_final(&c, h);
             out[i] = to_challenge(h, nodes);
             break;
         case CUZK_FIL_SDR_CHALLENGES_NI:
-            cuzk_fil_sha256_init(&c);
-            cuzk_fil_sha256_update(&c, NI_TAG, sizeof NI_TAG - 1);
-            cuzk_fil_sha256_update(&c, replica_id, 32);
-            cuzk_fil_sha256_update(&c, comm_r, 32);
-            cuzk_fil_sha256_update(&c, jl, 4);
-            cuzk_fil_sha256_final(&c, h);
+            cuzk_fil_sdr_sha256_init(&c);
+            cuzk_fil_sdr_sha256_update(&c, NI_TAG, sizeof NI_TAG - 1);
+            cuzk_fil_sdr_sha256_update(&c, replica_id, 32);
+            cuzk_fil_sdr_sha256_update(&c, comm_r, 32);
+            cuzk_fil_sdr_sha256_update(&c, jl, 4);
+            cuzk_fil_sdr_sha256_final(&c, h);
             out[i] = to_challenge(h, nodes);
             break;
         case CUZK_FIL_SDR_CHALLENGES_SYNTHETIC: {

@@ -16,14 +16,14 @@ static bool limbs_lt_r(const uint64_t l[4])
     return false;
 }
 
-bool cuzk_fil_fr_is_canonical_le(const uint8_t a[32])
+bool cuzk_fil_sdr_fr_is_canonical_le(const uint8_t a[32])
 {
     uint64_t l[4];
     load_limbs(a, l);
     return limbs_lt_r(l);
 }
 
-bool cuzk_fil_fr_add_le(uint8_t out[32], const uint8_t a[32], const uint8_t b[32])
+bool cuzk_fil_sdr_fr_add_le(uint8_t out[32], const uint8_t a[32], const uint8_t b[32])
 {
     uint64_t x[4], y[4], s[4], d[4];
     load_limbs(a, x);

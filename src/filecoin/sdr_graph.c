@@ -29,11 +29,11 @@ unsigned cuzk_fil_sdr_layers(uint64_t sector_size)
 /* SHA-256(tag ‖ porep_id): the domain-separated seeds of the DRG and the Feistel keys */
 static void domain_seed(const char *tag, const uint8_t porep_id[32], uint8_t out[32])
 {
-    cuzk_fil_sha256_ctx c;
-    cuzk_fil_sha256_init(&c);
-    cuzk_fil_sha256_update(&c, tag, strlen(tag));
-    cuzk_fil_sha256_update(&c, porep_id, 32);
-    cuzk_fil_sha256_final(&c, out);
+    cuzk_fil_sdr_sha256_ctx c;
+    cuzk_fil_sdr_sha256_init(&c);
+    cuzk_fil_sdr_sha256_update(&c, tag, strlen(tag));
+    cuzk_fil_sdr_sha256_update(&c, porep_id, 32);
+    cuzk_fil_sdr_sha256_final(&c, out);
 }
 
 cuzk_status cuzk_fil_sdr_graph_init(cuzk_fil_sdr_graph *g, uint64_t nodes, const uint8_t porep_id[32],
@@ -73,8 +73,8 @@ void cuzk_fil_sdr_drg_parents(const cuzk_fil_sdr_graph *g, uint32_t node, uint32
     uint32_t key[8], ks[32];
     for (int i = 0; i < 7; i++) key[i] = cuzk_load_le32(g->drg_seed + 4 * i);
     key[7] = node;
-    cuzk_fil_chacha_block(key, 0, 0, 0, 0, 8, ks);
-    cuzk_fil_chacha_block(key, 1, 0, 0, 0, 8, ks + 16);
+    cuzk_fil_sdr_chacha_block(key, 0, 0, 0, 0, 8, ks);
+    cuzk_fil_sdr_chacha_block(key, 1, 0, 0, 0, 8, ks + 16);
     const uint64_t m_prime = CUZK_FIL_SDR_DRG_DEGREE - 1;
     uint64_t meta = (uint64_t)node * m_prime;
     /* ceil(log2(meta)) as rust-fil-proofs computes it in f64; the integer one is the same for meta < 2^35: for
@@ -101,7 +101,7 @@ static inline uint64_t feistel_encode(const cuzk_fil_sdr_graph *g, uint64_t inde
     uint64_t left = (index & g->feistel_left_mask) >> g->feistel_half_bits;
     uint64_t right = index & g->feistel_right_mask;
     for (int r = 0; r < FEISTEL_ROUNDS; r++) {
-        uint64_t f = cuzk_fil_blake2b_feistel(right, g->feistel_keys[r]) & g->feistel_right_mask;
+        uint64_t f = cuzk_fil_sdr_blake2b_feistel(right, g->feistel_keys[r]) & g->feistel_right_mask;
         uint64_t nl = right;
         right = left ^ f;
         left = nl;
@@ -114,7 +114,7 @@ static inline uint64_t feistel_decode(const cuzk_fil_sdr_graph *g, uint64_t inde
     uint64_t left = (index & g->feistel_left_mask) >> g->feistel_half_bits;
     uint64_t right = index & g->feistel_right_mask;
     for (int r = FEISTEL_ROUNDS - 1; r >= 0; r--) {
-        uint64_t f = cuzk_fil_blake2b_feistel(left, g->feistel_keys[r]) & g->feistel_right_mask;
+        uint64_t f = cuzk_fil_sdr_blake2b_feistel(left, g->feistel_keys[r]) & g->feistel_right_mask;
         uint64_t nr = left;
         left = right ^ f;
         right = nr;
@@ -153,7 +153,7 @@ static void feistel_encode4(const cuzk_fil_sdr_graph *g, uint64_t u[4])
     uint64_t left[4], right[4], f[4];
     for (int i = 0; i < 4; i++) left[i] = (u[i] & g->feistel_left_mask) >> g->feistel_half_bits, right[i] = u[i] & g->feistel_right_mask;
     for (int r = 0; r < FEISTEL_ROUNDS; r++) {
-        cuzk_fil_blake2b_feistel4(right, g->feistel_keys[r], f);
+        cuzk_fil_sdr_blake2b_feistel4(right, g->feistel_keys[r], f);
         for (int i = 0; i < 4; i++) {
             uint64_t nl = right[i];
             right[i] = left[i] ^ (f[i] & g->feistel_right_mask);

@@ -54,7 +54,7 @@ static void first_block(const uint8_t rid[32], uint32_t layer, uint64_t node, ui
     memcpy(b, rid, 32);
     cuzk_store_be32(b + 32, layer);
     cuzk_store_be64(b + 36, node);
-    memcpy(h, CUZK_FIL_SHA256_IV, 32);
+    memcpy(h, CUZK_FIL_SDR_SHA256_IV, 32);
     cuzk_fil_sdr_sha256_blocks(h, b, 1);
 }
 
@@ -70,7 +70,7 @@ static void final_block(uint32_t h[8], const uint8_t last[NB], uint64_t bits, ui
     }
     cuzk_store_be64(b + 56, bits);
     cuzk_fil_sdr_sha256_blocks(h, b, 1);
-    cuzk_fil_sha256_state_bytes(h, out);
+    cuzk_fil_sdr_sha256_state_bytes(h, out);
     out[31] &= 0x3f;
 }
 
@@ -255,12 +255,12 @@ cuzk_status cuzk_fil_sdr_label_from_parents(const uint8_t replica_id[32], uint32
     uint8_t b[32] = {0};
     cuzk_store_be32(b, layer);
     cuzk_store_be64(b + 4, node);
-    cuzk_fil_sha256_ctx c;
-    cuzk_fil_sha256_init(&c);
-    cuzk_fil_sha256_update(&c, replica_id, 32);
-    cuzk_fil_sha256_update(&c, b, 32);
-    if (n_parents) cuzk_fil_sha256_update(&c, parents, n_parents * 32);
-    cuzk_fil_sha256_final(&c, out);
+    cuzk_fil_sdr_sha256_ctx c;
+    cuzk_fil_sdr_sha256_init(&c);
+    cuzk_fil_sdr_sha256_update(&c, replica_id, 32);
+    cuzk_fil_sdr_sha256_update(&c, b, 32);
+    if (n_parents) cuzk_fil_sdr_sha256_update(&c, parents, n_parents * 32);
+    cuzk_fil_sdr_sha256_final(&c, out);
     out[31] &= 0x3f;
     return CUZK_OK;
 }

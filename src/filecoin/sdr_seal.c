@@ -110,7 +110,7 @@ static cuzk_status seal(const cuzk_fil_sdr_seal_params *p, const uint8_t *unpadd
     }
     const uint8_t *last = r->labels + (uint64_t)(r->layers - 1) * n * NB;
     for (uint64_t v = 0; v < n; v++)
-        if (!cuzk_fil_fr_add_le(r->replica + v * NB, r->data + v * NB, last + v * NB))
+        if (!cuzk_fil_sdr_fr_add_le(r->replica + v * NB, r->data + v * NB, last + v * NB))
             return cuzk_fail(err, CUZK_ERR_NOT_CANONICAL, "seal: node %llu is not a field element",
                              (unsigned long long)v);
     if (!cuzk_fil_sdr_have_poseidon()) return CUZK_OK;

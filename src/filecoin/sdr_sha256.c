@@ -26,7 +26,7 @@ static const uint32_t K256[64] = {
     0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
 };
 
-const uint32_t CUZK_FIL_SHA256_IV[8] = {
+const uint32_t CUZK_FIL_SDR_SHA256_IV[8] = {
     0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
 };
 
@@ -35,7 +35,7 @@ static inline uint32_t ror32(uint32_t x, unsigned n)
     return (x >> n) | (x << (32 - n));
 }
 
-void cuzk_fil_sha256_blocks_portable(uint32_t h[8], const uint8_t *blocks, size_t n)
+void cuzk_fil_sdr_sha256_blocks_portable(uint32_t h[8], const uint8_t *blocks, size_t n)
 {
     for (; n; n--, blocks += 64) {
         uint32_t w[64];
@@ -105,7 +105,7 @@ static int detect_ni(void)
 /* -1 until detected; a benign race (every thread computes the same value). */
 static int have_ni = -1;
 
-bool cuzk_fil_sha256_have_ni(void)
+bool cuzk_fil_sdr_sha256_have_ni(void)
 {
 #ifdef SDR_X86
     int v = __atomic_load_n(&have_ni, __ATOMIC_RELAXED);
@@ -122,27 +122,27 @@ bool cuzk_fil_sha256_have_ni(void)
 void cuzk_fil_sdr_sha256_blocks(uint32_t h[8], const uint8_t *blocks, size_t n)
 {
 #ifdef SDR_X86
-    if (cuzk_fil_sha256_have_ni()) {
+    if (cuzk_fil_sdr_sha256_have_ni()) {
         sha256_blocks_ni(h, blocks, n);
         return;
     }
 #endif
-    cuzk_fil_sha256_blocks_portable(h, blocks, n);
+    cuzk_fil_sdr_sha256_blocks_portable(h, blocks, n);
 }
 
-void cuzk_fil_sha256_state_bytes(const uint32_t h[8], uint8_t out[32])
+void cuzk_fil_sdr_sha256_state_bytes(const uint32_t h[8], uint8_t out[32])
 {
     for (int i = 0; i < 8; i++) cuzk_store_be32(out + 4 * i, h[i]);
 }
 
-void cuzk_fil_sha256_init(cuzk_fil_sha256_ctx *c)
+void cuzk_fil_sdr_sha256_init(cuzk_fil_sdr_sha256_ctx *c)
 {
-    memcpy(c->h, CUZK_FIL_SHA256_IV, sizeof c->h);
+    memcpy(c->h, CUZK_FIL_SDR_SHA256_IV, sizeof c->h);
     c->len = 0;
     c->fill = 0;
 }
 
-void cuzk_fil_sha256_update(cuzk_fil_sha256_ctx *c, const void *data, size_t len)
+void cuzk_fil_sdr_sha256_update(cuzk_fil_sdr_sha256_ctx *c, const void *data, size_t len)
 {
     const uint8_t *p = data;
     c->len += len;
@@ -163,7 +163,7 @@ void cuzk_fil_sha256_update(cuzk_fil_sha256_ctx *c, const void *data, size_t len
     c->fill = len;
 }
 
-void cuzk_fil_sha256_final(cuzk_fil_sha256_ctx *c, uint8_t out[32])
+void cuzk_fil_sdr_sha256_final(cuzk_fil_sdr_sha256_ctx *c, uint8_t out[32])
 {
     uint64_t bits = c->len * 8;
     c->buf[c->fill++] = 0x80;
@@ -175,13 +175,13 @@ void cuzk_fil_sha256_final(cuzk_fil_sha256_ctx *c, uint8_t out[32])
     memset(c->buf + c->fill, 0, 56 - c->fill);
     cuzk_store_be64(c->buf + 56, bits);
     cuzk_fil_sdr_sha256_blocks(c->h, c->buf, 1);
-    cuzk_fil_sha256_state_bytes(c->h, out);
+    cuzk_fil_sdr_sha256_state_bytes(c->h, out);
 }
 
-void cuzk_fil_sha256(const void *data, size_t len, uint8_t out[32])
+void cuzk_fil_sdr_sha256(const void *data, size_t len, uint8_t out[32])
 {
-    cuzk_fil_sha256_ctx c;
-    cuzk_fil_sha256_init(&c);
-    cuzk_fil_sha256_update(&c, data, len);
-    cuzk_fil_sha256_final(&c, out);
+    cuzk_fil_sdr_sha256_ctx c;
+    cuzk_fil_sdr_sha256_init(&c);
+    cuzk_fil_sdr_sha256_update(&c, data, len);
+    cuzk_fil_sdr_sha256_final(&c, out);
 }

@@ -50,10 +50,10 @@ static inline void node_hash(const uint8_t pair[64], uint8_t out[32])
 {
     static const uint8_t pad[64] = {0x80, [62] = 0x02, [63] = 0x00};
     uint32_t h[8];
-    memcpy(h, CUZK_FIL_SHA256_IV, sizeof h);
+    memcpy(h, CUZK_FIL_SDR_SHA256_IV, sizeof h);
     cuzk_fil_sdr_sha256_blocks(h, pair, 1);
     cuzk_fil_sdr_sha256_blocks(h, pad, 1);
-    cuzk_fil_sha256_state_bytes(h, out);
+    cuzk_fil_sdr_sha256_state_bytes(h, out);
     out[31] &= 0x3f;
 }
 

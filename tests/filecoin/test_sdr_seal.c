@@ -29,7 +29,7 @@ static void check_replica(const cuzk_fil_sdr_replica *r, const char *comm_r)
     /* the replica is data + last label, node by node */
     for (uint64_t v = 0; v < 64; v++) {
         uint8_t sum[32];
-        assert_true(cuzk_fil_fr_add_le(sum, r->data + v * 32, cuzk_fil_sdr_replica_label(r, 2, v)));
+        assert_true(cuzk_fil_sdr_fr_add_le(sum, r->data + v * 32, cuzk_fil_sdr_replica_label(r, 2, v)));
         assert_memory_equal(sum, r->replica + v * 32, 32);
     }
     if (!cuzk_fil_sdr_have_poseidon()) {
@@ -72,13 +72,13 @@ static void test_polka_seal_2(void **state)
     cuzk_fil_sdr_seal_params p;
     seal_params(&p);
     p.sector_id = 1;
-    assert_true(cuzk_fil_blake2b(p.prover_id, 32, NULL, 0, account, 32));
+    assert_true(cuzk_fil_sdr_blake2b(p.prover_id, 32, NULL, 0, account, 32));
     p.prover_id[31] &= 0x3f;
     memset(msg, 0, sizeof msg);
     msg[7] = 1;
     msg[47] = 20;
     memcpy(msg + 48, account, 32);
-    assert_true(cuzk_fil_blake2b(p.ticket, 32, NULL, 0, msg, sizeof msg));
+    assert_true(cuzk_fil_sdr_blake2b(p.ticket, 32, NULL, 0, msg, sizeof msg));
     sdr_assert_hex32(p.prover_id, "77d14a2289dda9bbb32dd9313db096ef628101ac5bbb3b19301ede2c61915b09");
     sdr_assert_hex32(p.ticket, "71145bb466d9f965f739d2421de5635c994a6817b8f059ed0c14ae4471de4588");
     cuzk_fil_sdr_replica r;

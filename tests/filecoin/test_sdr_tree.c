@@ -124,7 +124,7 @@ static void test_tree_d_layout_and_paths(void **state)
     assert_memory_equal(root, root2, 32);
     assert_memory_equal(tree + (2 * n - 2) * 32, root, 32);
     uint8_t h[32];
-    cuzk_fil_sha256(tree, 64, h);
+    cuzk_fil_sdr_sha256(tree, 64, h);
     h[31] &= 0x3f;
     assert_memory_equal(tree + n * 32, h, 32);
     for (uint64_t leaf = 0; leaf < n; leaf += 17) {
@@ -134,7 +134,7 @@ static void test_tree_d_layout_and_paths(void **state)
         for (unsigned k = 0, idx = (unsigned)leaf; k < 8; k++, idx /= 2) {
             memcpy(pair + (idx & 1 ? 32 : 0), cur, 32);
             memcpy(pair + (idx & 1 ? 0 : 32), sib[k], 32);
-            cuzk_fil_sha256(pair, 64, cur);
+            cuzk_fil_sdr_sha256(pair, 64, cur);
             cur[31] &= 0x3f;
         }
         assert_memory_equal(cur, root, 32);
@@ -178,14 +178,14 @@ static void test_fr_add(void **state)
     /* r − 1 + 2 = 1; a value ≥ r is refused */
     uint8_t rm1[32], two[32] = {2}, out[32], one[32] = {1};
     sdr_hex("00000000fffffffffe5bfeff02a4bd5305d8a10908d83933487d9d2953a7ed73", rm1, 32);
-    assert_true(cuzk_fil_fr_add_le(out, rm1, two));
+    assert_true(cuzk_fil_sdr_fr_add_le(out, rm1, two));
     assert_memory_equal(out, one, 32);
     uint8_t r[32];
     memcpy(r, rm1, 32);
     r[0] = 1;
-    assert_false(cuzk_fil_fr_add_le(out, r, two));
-    assert_true(cuzk_fil_fr_is_canonical_le(rm1));
-    assert_false(cuzk_fil_fr_is_canonical_le(r));
+    assert_false(cuzk_fil_sdr_fr_add_le(out, r, two));
+    assert_true(cuzk_fil_sdr_fr_is_canonical_le(rm1));
+    assert_false(cuzk_fil_sdr_fr_is_canonical_le(r));
 }
 
 /* tree R / tree C shapes as rust-fil-proofs lays them out (filecoin-proofs constants.rs SectorShape*) */
