@@ -585,9 +585,8 @@ uint64_t cuzk_fil_sdr_synth_index(uint64_t synth_count, const uint8_t replica_id
                                   uint64_t j);
 
 /* ---- column hashes, tree C, tree R (Poseidon) -------------------------------------------------------------------
- * These need Poseidon (MerkleTree domain tags; arity 2 / 11 columns, arity 8 trees, arity 2 comm_r). Until the
- * circuits layer provides it, the functions below return CUZK_ERR_UNSUPPORTED. */
-bool cuzk_fil_sdr_have_poseidon(void);
+ * neptune Poseidon with the MerkleTree domain tags (the circuits layer's): arity 2 / 11 columns, arity 8 trees (2 or 8
+ * at the sub and top levels), arity 2 comm_r. */
 /* Poseidon with the MerkleTree tag of the given arity (2, 8 or 11) over arity 32-byte LE inputs (each < r). */
 cuzk_status cuzk_fil_sdr_poseidon(unsigned arity, const uint8_t (*in)[32], uint8_t out[32], cuzk_errmsg *err);
 
@@ -633,14 +632,11 @@ typedef struct {
     uint8_t *labels;           /* layers × nodes × 32; layer l (1-based) at (l−1)·nodes·32 */
     uint8_t *replica;          /* the sealed sector: data + last-layer label mod r, nodes × 32 */
     cuzk_fil_sdr_shape shape;
-    uint8_t *tree_c, *tree_r;  /* tree_len(shape, nodes) nodes each; NULL without Poseidon */
-    uint8_t replica_id[32], comm_d[32];
-    bool have_comm_r;          /* comm_c, comm_r_last, comm_r are set */
-    uint8_t comm_c[32], comm_r_last[32], comm_r[32];
+    uint8_t *tree_c, *tree_r;  /* tree_len(shape, nodes) nodes each */
+    uint8_t replica_id[32], comm_d[32], comm_c[32], comm_r_last[32], comm_r[32];
 } cuzk_fil_sdr_replica;
 
-/* Seals unpadded bytes (len ≤ sector_size·127/128, zero-filled to the sector; NULL/0 for an empty sector). Without
- * Poseidon everything up to the replica is made and have_comm_r is false. */
+/* Seals unpadded bytes (len ≤ sector_size·127/128, zero-filled to the sector; NULL/0 for an empty sector). */
 cuzk_status cuzk_fil_sdr_seal(const cuzk_fil_sdr_seal_params *p, const uint8_t *unpadded, size_t len,
                               cuzk_fil_sdr_replica *out, cuzk_errmsg *err);
 void cuzk_fil_sdr_replica_free(cuzk_fil_sdr_replica *r);

@@ -6,7 +6,7 @@
  *   labels   replica_id from (prover, sector, ticket, comm_d, porep_id); every layer over the parent cache
  *   replica  data node + last-layer label (mod r), node by node
  *   comm_c   root of tree C over the column hashes; comm_r_last root of tree R over the replica;
- *   comm_r   Poseidon2(comm_c, comm_r_last)  (these three need Poseidon) */
+ *   comm_r   Poseidon2(comm_c, comm_r_last) */
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,7 +61,6 @@ static cuzk_status seal_trees(cuzk_fil_sdr_replica *r, unsigned threads, cuzk_er
     memcpy(in[1], r->comm_r_last, NB);
     s = cuzk_fil_sdr_poseidon(2, (const uint8_t(*)[32])in, r->comm_r, err);
     if (s != CUZK_OK) return s;
-    r->have_comm_r = true;
     return CUZK_OK;
 }
 
@@ -113,7 +112,6 @@ static cuzk_status seal(const cuzk_fil_sdr_seal_params *p, const uint8_t *unpadd
         if (!cuzk_fil_sdr_fr_add_le(r->replica + v * NB, r->data + v * NB, last + v * NB))
             return cuzk_fail(err, CUZK_ERR_NOT_CANONICAL, "seal: node %llu is not a field element",
                              (unsigned long long)v);
-    if (!cuzk_fil_sdr_have_poseidon()) return CUZK_OK;
     return seal_trees(r, threads, err);
 }
 

@@ -102,7 +102,6 @@ cuzk_status cuzk_fil_sdr_tree_build(cuzk_fil_sdr_shape shape, const uint8_t *lea
     if (n == 0 && nodes != 1)
         return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "tree: %llu leaves do not fit shape %u-%u-%u",
                          (unsigned long long)nodes, shape.base, shape.sub, shape.top);
-    if (!cuzk_fil_sdr_have_poseidon()) return cuzk_fil_sdr_poseidon(8, NULL, root, err);
     threads = cuzk_fil_sdr_threads(threads);
     if (tree != leaves) memcpy(tree, leaves, nodes * NB);
     uint8_t *below = tree;

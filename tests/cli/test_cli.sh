@@ -177,10 +177,13 @@ CAR=$FIXTURES/filecoin/polka-storage-test-data-big.car
 seal() { "$CUZK" seal-test --prover-id $Z --sector-id 77 --ticket $TK --seed $SD --threads 2 "$@"; }
 expect 0 '"comm_d": "129c7562bb0c189544f5dccd365feaec2141eab458097a5ca8429c109d154421"' "seal-test: polka-storage's 2 KiB comm_d" -- \
     seal --sector-size 2KiB --data "$CAR" --porep-id $Z --api 1.2 --out sealed
+expect 0 '"comm_r": "4afb35f82a95a10187a913bc14520d9a1d173328265b301b5dcf440ef2583950"' "seal-test: polka-storage's comm_r" -- \
+    seal --sector-size 2KiB --data "$CAR" --porep-id $Z --api 1.2
 expect 0 '"challenges": \[\[37, 29\]\]' "seal-test: its challenges" -- seal --sector-size 2KiB --data "$CAR" --porep-id $Z --api 1.2
 expect 0 '"registered_proof": null' "seal-test: a porep id of its own names no registered proof" -- \
     seal --sector-size 2KiB --data "$CAR" --porep-id $Z --api 1.2
-expect 0 "" "seal-test --out writes the sector" -- test -s sealed/seal.json -a -s sealed/layer-2.dat -a -s sealed/tree-d.dat
+expect 0 "" "seal-test --out writes the sector" -- test -s sealed/seal.json -a -s sealed/layer-2.dat -a -s sealed/tree-d.dat \
+    -a -s sealed/tree-r.dat -a -s sealed/tree-c.dat
 expect 0 "" "seal-test --out: tree D holds 2n - 1 nodes" -- test "$(stat -c %s sealed/tree-d.dat)" -eq 4064
 expect 0 '"comm_d": "fc7e928296e516faade986b28f92d44a4f24b935485223376a799027bc18f833"' "seal-test --zero" -- \
     seal --sector-size 2KiB --zero

@@ -4,11 +4,12 @@
  * 2 KiB sector before fr32 padding):
  *   1. prover [0; 32], sector 77, ticket [12; 32] → comm_d 129c7562…, comm_r 4afb35f8… (pallets/proofs tests)
  *   2. prover and ticket of the //Charlie account, sector 1 → the sealed CID bagboea4b5abca… (maat real_world.rs)
- * comm_d, replica id and labels are checked now; comm_r once Poseidon is in the build. */
+ * comm_d, replica id, the replica and comm_r are checked. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../src/filecoin/sdr_int.h"
+#include "cuzk/circuits.h"
 #include "sdr_tests.h"
 
 static const char COMM_D[] = "129c7562bb0c189544f5dccd365feaec2141eab458097a5ca8429c109d154421";
@@ -32,11 +33,6 @@ static void check_replica(const cuzk_fil_sdr_replica *r, const char *comm_r)
         assert_true(cuzk_fil_sdr_fr_add_le(sum, r->data + v * 32, cuzk_fil_sdr_replica_label(r, 2, v)));
         assert_memory_equal(sum, r->replica + v * 32, 32);
     }
-    if (!cuzk_fil_sdr_have_poseidon()) {
-        assert_false(r->have_comm_r);
-        return;
-    }
-    assert_true(r->have_comm_r);
     sdr_assert_hex32(r->comm_r, comm_r);
 }
 
@@ -133,11 +129,11 @@ static void test_seal_parts(void **state)
     cuzk_fil_sdr_replica_free(&r);
 }
 
-/* with Poseidon: tree C's leaves are the column hashes, and every path of tree C and tree R leads to its root */
+/* tree C's leaves are the column hashes, every path of tree C and tree R leads to its root, and the roots are the
+ * circuits layer's Poseidon tree roots */
 static void test_seal_trees(void **state)
 {
     (void)state;
-    if (!cuzk_fil_sdr_have_poseidon()) skip();
     cuzk_fil_sdr_seal_params p;
     seal_params(&p);
     p.sector_size = 4096; /* shape 8-2-0: two base trees of 64 leaves */
@@ -145,7 +141,12 @@ static void test_seal_trees(void **state)
     p.api = CUZK_FIL_SDR_API_V1_1;
     cuzk_fil_sdr_replica r;
     assert_int_equal(cuzk_fil_sdr_seal(&p, NULL, 0, &r, NULL), CUZK_OK);
-    assert_true(r.have_comm_r);
+    cuzk_poseidon_tree_shape sh = {8, 2, 0};
+    uint8_t root[32];
+    assert_int_equal(cuzk_poseidon_tree_root(root, r.replica, 128, &sh, 1, NULL), CUZK_OK);
+    assert_memory_equal(root, r.comm_r_last, 32);
+    assert_int_equal(cuzk_poseidon_tree_root(root, r.tree_c, 128, &sh, 1, NULL), CUZK_OK);
+    assert_memory_equal(root, r.comm_c, 32);
     uint8_t rows[2][32], h[32];
     for (uint64_t leaf = 0; leaf < 128; leaf += 13) {
         assert_true(cuzk_fil_sdr_replica_column(&r, leaf, rows));

@@ -19,7 +19,7 @@ static const char seal_help[] =
     "\n"
     "Seals a test sector in memory the way rust-fil-proofs' pre-commit does (fr32 padding, tree D, SDR labels, the\n"
     "encoded replica, tree C and tree R) and prints one JSON object: replica_id, comm_d, comm_c, comm_r_last,\n"
-    "comm_r (null where this build has no Poseidon) and the PoRep challenges drawn from the seed.\n"
+    "comm_r and the PoRep challenges (drawn from the seed, or comm_r and the seed, or comm_r).\n"
     "\n"
     "  --sector-size S        2KiB, 4KiB, 16KiB, 32KiB, 8MiB, 16MiB, 512MiB, 1GiB (or the size in bytes)\n"
     "  --data FILE            the unpadded sector content, at most S*127/128 bytes, zero-filled to the sector\n"
@@ -33,7 +33,7 @@ static const char seal_help[] =
     "  --porep-id HEX         another porep id (32 bytes)\n"
     "  --api V                graph semantics 1.0, 1.1 or 1.2 (default: the registered proof's)\n"
     "  --out DIR              also write DIR/seal.json, data (fr32-padded), sealed (the replica), tree-d.dat,\n"
-    "                         layer-<L>.dat, and tree-c.dat / tree-r.dat with Poseidon (docs/formats/sdr.md)\n"
+    "                         layer-<L>.dat, tree-c.dat, tree-r.dat (docs/formats/sdr.md)\n"
     "  --threads N            worker threads (default: online CPUs)\n";
 
 static bool parse_hex32(const char *cmd, const char *name, const char *s, uint8_t out[32])
@@ -99,13 +99,9 @@ static void put_json(FILE *f, const cuzk_fil_sdr_seal_params *p, uint64_t regist
     fprintf(f, "\"nodes\": %llu, \"layers\": %u, ", (unsigned long long)r->nodes, r->layers);
     put_hex(f, "replica_id", r->replica_id, true);
     put_hex(f, "comm_d", r->comm_d, true);
-    if (r->have_comm_r) {
-        put_hex(f, "comm_c", r->comm_c, true);
-        put_hex(f, "comm_r_last", r->comm_r_last, true);
-        put_hex(f, "comm_r", r->comm_r, true);
-    } else {
-        fprintf(f, "\"comm_c\": null, \"comm_r_last\": null, \"comm_r\": null, ");
-    }
+    put_hex(f, "comm_c", r->comm_c, true);
+    put_hex(f, "comm_r_last", r->comm_r_last, true);
+    put_hex(f, "comm_r", r->comm_r, true);
     fprintf(f, "\"challenge_kind\": \"%s\", \"challenges\": [", kind);
     for (unsigned k = 0; k < parts; k++) {
         fprintf(f, "%s[", k ? ", " : "");
@@ -136,11 +132,9 @@ static int write_out(const char *dir, const cuzk_fil_sdr_seal_params *p, uint64_
         snprintf(name, sizeof name, "layer-%u.dat", l);
         OUT(name, cuzk_fil_sdr_replica_label(r, l, 0), n * 32);
     }
-    if (r->have_comm_r) {
-        uint64_t len = cuzk_fil_sdr_tree_len(r->shape, n);
-        OUT("tree-c.dat", r->tree_c, len * 32);
-        OUT("tree-r.dat", r->tree_r, len * 32);
-    }
+    uint64_t len = cuzk_fil_sdr_tree_len(r->shape, n);
+    OUT("tree-c.dat", r->tree_c, len * 32);
+    OUT("tree-r.dat", r->tree_r, len * 32);
 #undef OUT
     snprintf(path, sizeof path, "%s/seal.json", dir);
     FILE *f = fopen(path, "w");
@@ -248,15 +242,12 @@ int cmd_seal_test(int argc, char **argv)
         ch = calloc((size_t)parts * per, sizeof *ch);
         if (ch == NULL) s = CUZK_ERR_NOMEM;
     }
-    /* synthetic and NI challenges depend on comm_r: without Poseidon there are none to print */
-    bool drawn = kind == CUZK_FIL_SDR_CHALLENGES_INTERACTIVE || r.have_comm_r;
-    for (unsigned k = 0; s == CUZK_OK && drawn && k < parts; k++)
+    for (unsigned k = 0; s == CUZK_OK && k < parts; k++)
         s = cuzk_fil_sdr_challenges(kind, r.nodes, r.replica_id, seed, r.comm_r, k, per, ch + (size_t)k * per, &err);
     int rc = CLI_OK;
     if (s != CUZK_OK) {
         rc = cli_fail("seal-test", "challenges", s, &err);
     } else {
-        if (!drawn) parts = 0;
         put_json(stdout, &p, registered, seed, &r, kind_name[kind], ch, parts, per);
         const char *out = cli_opt(&a, "out");
         if (out != NULL) rc = write_out(out, &p, registered, seed, &r, kind_name[kind], ch, parts, per);
