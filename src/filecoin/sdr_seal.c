@@ -40,6 +40,25 @@ bool cuzk_fil_sdr_replica_column(const cuzk_fil_sdr_replica *r, uint64_t node, u
     return true;
 }
 
+typedef struct {
+    cuzk_fil_sdr_replica *r;
+    cuzk_status status;  /* one failure is kept (labels are truncated, so none is expected) */
+    cuzk_errmsg err;
+} columns_job;
+
+static void columns_range(void *ctx, size_t lo, size_t hi)
+{
+    columns_job *j = ctx;
+    for (size_t v = lo; v < hi; v++) {
+        cuzk_errmsg e;
+        cuzk_status s = cuzk_fil_sdr_column_hash(j->r->labels, j->r->layers, j->r->nodes, v, j->r->tree_c + v * NB, &e);
+        if (s != CUZK_OK) {
+            j->status = s, j->err = e;
+            return;
+        }
+    }
+}
+
 static cuzk_status seal_trees(cuzk_fil_sdr_replica *r, unsigned threads, cuzk_errmsg *err)
 {
     uint64_t len = cuzk_fil_sdr_tree_len(r->shape, r->nodes);
@@ -47,10 +66,12 @@ static cuzk_status seal_trees(cuzk_fil_sdr_replica *r, unsigned threads, cuzk_er
     r->tree_r = malloc(len * NB);
     if (r->tree_c == NULL || r->tree_r == NULL)
         return cuzk_fail(err, CUZK_ERR_NOMEM, "seal: trees C and R of %llu nodes", (unsigned long long)len);
-    /* column hashes into tree C's leaf level */
-    for (uint64_t v = 0; v < r->nodes; v++) {
-        cuzk_status s = cuzk_fil_sdr_column_hash(r->labels, r->layers, r->nodes, v, r->tree_c + v * NB, err);
-        if (s != CUZK_OK) return s;
+    /* column hashes into tree C's leaf level, by threads over node ranges */
+    columns_job j = {.r = r, .status = CUZK_OK};
+    cuzk_par_for(threads, r->nodes, 1024, columns_range, &j);
+    if (j.status != CUZK_OK) {
+        if (err) *err = j.err;
+        return j.status;
     }
     cuzk_status s = cuzk_fil_sdr_tree_build(r->shape, r->tree_c, r->nodes, r->tree_c, r->comm_c, threads, err);
     if (s != CUZK_OK) return s;
