@@ -517,8 +517,8 @@ void cuzk_fil_sdr_parent_cache_name(const cuzk_fil_sdr_graph *g, char out[96]);
 bool cuzk_fil_sdr_parent_cache_expected(const cuzk_fil_sdr_graph *g, uint8_t digest[32]);
 
 /* ---- labels -----------------------------------------------------------------------------------------------------
- * label(layer, node) = SHA-256(replica_id ‖ layer u32 BE ‖ node u64 BE ‖ 20 zero bytes ‖ 37 parent labels) with the
- * top two bits of the last byte cleared; node 0 hashes no parents. Layer 1 repeats the 6 DRG parents (same layer)
+ * label(layer, node) = SHA-256(replica_id ‖ layer u32 BE ‖ node u64 BE ‖ 20 zero bytes ‖ 37 parent labels) with
+ * the top two bits of the last byte cleared; node 0 hashes no parents. Layer 1 repeats the 6 DRG parents (same layer)
  * to 37; later layers repeat the 6 DRG parents (same layer) and 8 expander parents (previous layer) to 37. */
 
 /* One label from its parent labels as a labeling proof carries them (n_parents 0 or 37, already repeated). */

@@ -132,7 +132,8 @@ static void fill_worker(void *arg, unsigned t)
         if (s >= j->count) return;
         uint64_t e = s + CHUNK_NODES < j->count ? s + CHUNK_NODES : j->count;
         uint32_t *rec = j->out + s * CUZK_FIL_SDR_DEGREE;
-        for (uint64_t v = s; v < e; v++) cuzk_fil_sdr_drg_parents(j->g, (uint32_t)(j->first + v), j->out + v * CUZK_FIL_SDR_DEGREE);
+        for (uint64_t v = s; v < e; v++)
+            cuzk_fil_sdr_drg_parents(j->g, (uint32_t)(j->first + v), j->out + v * CUZK_FIL_SDR_DEGREE);
         cuzk_fil_sdr_exp_parents_batch(j->g, (uint32_t)(j->first + s), (uint32_t)(e - s), rec);
     }
 }

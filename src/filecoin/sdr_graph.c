@@ -151,7 +151,10 @@ void cuzk_fil_sdr_exp_parents(const cuzk_fil_sdr_graph *g, uint32_t node, uint32
 static void feistel_encode4(const cuzk_fil_sdr_graph *g, uint64_t u[4])
 {
     uint64_t left[4], right[4], f[4];
-    for (int i = 0; i < 4; i++) left[i] = (u[i] & g->feistel_left_mask) >> g->feistel_half_bits, right[i] = u[i] & g->feistel_right_mask;
+    for (int i = 0; i < 4; i++) {
+        left[i] = (u[i] & g->feistel_left_mask) >> g->feistel_half_bits;
+        right[i] = u[i] & g->feistel_right_mask;
+    }
     for (int r = 0; r < FEISTEL_ROUNDS; r++) {
         cuzk_fil_sdr_blake2b_feistel4(right, g->feistel_keys[r], f);
         for (int i = 0; i < 4; i++) {

@@ -97,7 +97,8 @@ static cuzk_status seal(const cuzk_fil_sdr_seal_params *p, const uint8_t *unpadd
     if (r->layers == 0 || s != CUZK_OK)
         return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "seal: no PoRep for sector size %llu", (unsigned long long)size);
     size_t cap = (size_t)(size / 128 * 127);
-    if (len > 0 && unpadded == NULL) return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "seal: %zu bytes of data at NULL", len);
+    if (len > 0 && unpadded == NULL)
+        return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "seal: %zu bytes of data at NULL", len);
     if (len > cap)
         return cuzk_fail(err, CUZK_ERR_TOO_LARGE, "seal: %zu bytes of data, a %llu-byte sector holds %zu", len,
                          (unsigned long long)size, cap);

@@ -150,7 +150,8 @@ cuzk_status cuzk_fil_sdr_tree_d(const uint8_t *leaves, uint64_t nodes, uint8_t *
     root_job j = {.leaves = leaves, .chunk = chunk, .chunks = nodes / chunk};
     atomic_init(&j.next, 0);
     j.roots = malloc(j.chunks * NB);
-    if (j.roots == NULL) return cuzk_fail(err, CUZK_ERR_NOMEM, "tree D: %llu subtree roots", (unsigned long long)j.chunks);
+    if (j.roots == NULL)
+        return cuzk_fail(err, CUZK_ERR_NOMEM, "tree D: %llu subtree roots", (unsigned long long)j.chunks);
     cuzk_par_run(threads < j.chunks ? threads : (unsigned)j.chunks, root_worker, &j);
     uint8_t *scratch = malloc((j.chunks / 2 + 1) * NB);
     if (j.nomem || scratch == NULL || atomic_load(&j.next) < j.chunks) {

@@ -64,7 +64,8 @@ void sdr_tmp_path(char *out, size_t len, const char *suffix)
 int main(int argc, char **argv)
 {
     test_seed_init();
-    if (argc > 1 && strcmp(argv[1], "8mib") == 0) return _cmocka_run_group_tests("sdr_slow", sdr_slow_tests, sdr_slow_count, NULL, NULL);
+    if (argc > 1 && strcmp(argv[1], "8mib") == 0)
+        return _cmocka_run_group_tests("sdr_slow", sdr_slow_tests, sdr_slow_count, NULL, NULL);
     int fails = 0;
     fails += _cmocka_run_group_tests("sdr_prims", sdr_prims_tests, sdr_prims_count, NULL, NULL);
     fails += _cmocka_run_group_tests("sdr_graph", sdr_graph_tests, sdr_graph_count, NULL, NULL);

@@ -56,13 +56,13 @@ static void test_interactive(void **state)
                      CUZK_OK);
     assert_int_equal(c[0], 740492519);
     assert_int_equal(c[1], 615861609);
-    assert_int_equal(cuzk_fil_sdr_challenges(CUZK_FIL_SDR_CHALLENGES_NI, 1ULL << 30, rid, NULL, comm_r, 125, 18, c, NULL),
-                     CUZK_OK);
+    assert_int_equal(
+        cuzk_fil_sdr_challenges(CUZK_FIL_SDR_CHALLENGES_NI, 1ULL << 30, rid, NULL, comm_r, 125, 18, c, NULL), CUZK_OK);
     assert_int_equal(c[17], 260471946);
     /* challenges are never node 0 */
     for (unsigned k = 0; k < 50; k++) {
-        assert_int_equal(cuzk_fil_sdr_challenges(CUZK_FIL_SDR_CHALLENGES_INTERACTIVE, 2, rid, seed, NULL, k, 18, c, NULL),
-                         CUZK_OK);
+        assert_int_equal(
+            cuzk_fil_sdr_challenges(CUZK_FIL_SDR_CHALLENGES_INTERACTIVE, 2, rid, seed, NULL, k, 18, c, NULL), CUZK_OK);
         for (int i = 0; i < 18; i++) assert_int_equal(c[i], 1);
     }
     cuzk_errmsg e;
@@ -76,9 +76,12 @@ static void test_counts(void **state)
 {
     (void)state;
     static const struct { uint64_t size; cuzk_fil_sdr_challenge_kind kind; unsigned parts, per; } t[] = {
-        {2048, CUZK_FIL_SDR_CHALLENGES_INTERACTIVE, 1, 2},     {512ULL << 20, CUZK_FIL_SDR_CHALLENGES_SYNTHETIC, 1, 2},
-        {2048, CUZK_FIL_SDR_CHALLENGES_NI, 13, 2},              {32ULL << 30, CUZK_FIL_SDR_CHALLENGES_INTERACTIVE, 10, 18},
-        {64ULL << 30, CUZK_FIL_SDR_CHALLENGES_SYNTHETIC, 10, 18}, {32ULL << 30, CUZK_FIL_SDR_CHALLENGES_NI, 126, 18},
+        {2048, CUZK_FIL_SDR_CHALLENGES_INTERACTIVE, 1, 2},
+        {512ULL << 20, CUZK_FIL_SDR_CHALLENGES_SYNTHETIC, 1, 2},
+        {2048, CUZK_FIL_SDR_CHALLENGES_NI, 13, 2},
+        {32ULL << 30, CUZK_FIL_SDR_CHALLENGES_INTERACTIVE, 10, 18},
+        {64ULL << 30, CUZK_FIL_SDR_CHALLENGES_SYNTHETIC, 10, 18},
+        {32ULL << 30, CUZK_FIL_SDR_CHALLENGES_NI, 126, 18},
     };
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
         unsigned parts, per;

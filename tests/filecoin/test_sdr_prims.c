@@ -118,7 +118,8 @@ static void test_blake2b_feistel_fast_path(void **state)
     for (int r = 0; r < 200; r++) {
         uint64_t right = test_rand_u64() >> (test_rand_u64() % 64), key = test_rand_u64();
         uint8_t msg[16], d[64];
-        for (int i = 0; i < 8; i++) msg[i] = (uint8_t)(right >> (56 - 8 * i)), msg[8 + i] = (uint8_t)(key >> (56 - 8 * i));
+        cuzk_store_be64(msg, right);
+        cuzk_store_be64(msg + 8, key);
         cuzk_fil_sdr_blake2b(d, 64, NULL, 0, msg, 16);
         uint64_t want = 0;
         for (int i = 0; i < 8; i++) want = want << 8 | d[i];

@@ -47,7 +47,10 @@ static bool parse_hex32(const char *cmd, const char *name, const char *s, uint8_
         unsigned v = 0;
         for (int k = 0; k < 2; k++) {
             char c = s[2 * i + k];
-            int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+            int d = c >= '0' && c <= '9'   ? c - '0'
+                    : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                    : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                           : -1;
             if (d < 0) {
                 cli_error(cmd, "--%s: '%c' is not a hex digit", name, c);
                 return false;
@@ -198,7 +201,9 @@ int cmd_seal_test(int argc, char **argv)
                              (unsigned long long)registered, (unsigned long long)sizes[registered % 5],
                              (unsigned long long)p.sector_size);
         cuzk_fil_sdr_porep_id(registered, 0, p.porep_id);
-        p.api = registered < 5 ? CUZK_FIL_SDR_API_V1_0 : registered < 15 ? CUZK_FIL_SDR_API_V1_1 : CUZK_FIL_SDR_API_V1_2;
+        p.api = registered < 5    ? CUZK_FIL_SDR_API_V1_0
+                : registered < 15 ? CUZK_FIL_SDR_API_V1_1
+                                  : CUZK_FIL_SDR_API_V1_2;
         kind = registered >= 15   ? CUZK_FIL_SDR_CHALLENGES_NI
                : registered >= 10 ? CUZK_FIL_SDR_CHALLENGES_SYNTHETIC
                                   : CUZK_FIL_SDR_CHALLENGES_INTERACTIVE;
