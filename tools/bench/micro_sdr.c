@@ -70,9 +70,9 @@ static void bench_size(const bench_opts *o, unsigned log2n)
     int threads[2];
     int nt = bench_thread_set(o, threads);
     cuzk_fil_sdr_parent_cache c = {0};
-    /* without the cache's own lines, it is made once (all threads) for the labels */
-    bool cache_lines = bench_selected(o, "sdr_parent_cache");
-    for (int ti = cache_lines ? 0 : nt - 1; ti < nt; ti++) {
+    /* without the cache's own lines, it is made once (all threads) for the labels, and not at all for tree D alone */
+    bool cache_lines = bench_selected(o, "sdr_parent_cache"), labels = bench_selected(o, "sdr_label_layer");
+    for (int ti = cache_lines ? 0 : labels ? nt - 1 : nt; ti < nt; ti++) {
         cuzk_fil_sdr_parent_cache_free(&c);
         double t0 = (double)cuzk_now_ns(), c0 = cpu_ns();
         if (cuzk_fil_sdr_parent_cache_generate(&c, &g, (unsigned)threads[ti], NULL) != CUZK_OK) {
@@ -90,7 +90,7 @@ static void bench_size(const bench_opts *o, unsigned log2n)
     memset(rid, 9, 32);
     for (uint64_t i = 0; i < n * 32; i++) prev[i] = (uint8_t)(i * 131 + (i >> 8));
     for (uint64_t v = 0; v < n; v++) prev[v * 32 + 31] &= 0x3f;
-    if (bench_selected(o, "sdr_label_layer")) {
+    if (labels) {
         for (int ti = 0; ti < nt; ti++) {
             double t0 = (double)cuzk_now_ns(), c0 = cpu_ns();
             if (cuzk_fil_sdr_label_layer(&c, rid, 2, prev, out, (unsigned)threads[ti], NULL) != CUZK_OK) break;
