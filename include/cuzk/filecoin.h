@@ -5,7 +5,10 @@
  *
  * Byte strings of 32 bytes ("domains": commitments, tree nodes, labels) are kept as the Rust code stores them: the
  * little-endian representation of a BLS12-381 scalar. The decoders reject any that is not below r.
- * Layouts: docs/formats/filecoin-vanilla.md, filecoin-c1.md, filecoin-params.md. */
+ * Layouts: docs/formats/filecoin-vanilla.md, filecoin-c1.md, filecoin-params.md.
+ *
+ * The SDR section (PoRep's graph, parent cache, labels, tree D, challenges and a test sealer; the cuzk_fil_sdr_
+ * family) computes natively what sealing computes: docs/formats/sdr.md. */
 #ifndef CUZK_FILECOIN_H
 #define CUZK_FILECOIN_H
 
@@ -411,6 +414,236 @@ cuzk_status cuzk_fil_c1_write_json(const cuzk_fil_c1 *c, bool wrapped, FILE *f, 
  * challenged nodes in 1..nodes−1 with paths, columns, labeling and encoding proofs that open them. Not a proof
  * anything would verify (no hashing); for tests and benchmarks. */
 cuzk_status cuzk_fil_c1_random(const cuzk_fil_proof *p, uint64_t seed, cuzk_fil_c1 *out, cuzk_errmsg *err);
+
+/* ================================================================================================================
+ * SDR (StackedDrg PoRep): graph, parent cache, labels, tree D, challenges, a test sealer  (src/filecoin/sdr*.c)
+ * ================================================================================================================ */
+
+#define CUZK_FIL_SDR_NODE_BYTES 32
+#define CUZK_FIL_SDR_DRG_DEGREE 6      /* base (DRG) parents per node */
+#define CUZK_FIL_SDR_EXP_DEGREE 8      /* expander parents per node */
+#define CUZK_FIL_SDR_DEGREE 14         /* parents per node in the parent cache: 6 DRG then 8 expander */
+#define CUZK_FIL_SDR_LABEL_PARENTS 37  /* parent labels hashed into one label (the 6 or 14 repeated) */
+#define CUZK_FIL_SDR_CACHE_VERSION 28  /* the "v28" of parent-cache file names */
+
+/* Graph semantics by proof API version. V1_0 (registered ids 0-4) puts the predecessor last among the DRG parents
+ * and truncates expander indices to 32 bits before dividing; V1_1 and later put it first and keep 64 bits. V1_1 and
+ * V1_2 graphs are identical. */
+typedef enum {
+    CUZK_FIL_SDR_API_V1_0 = 0,
+    CUZK_FIL_SDR_API_V1_1 = 1,
+    CUZK_FIL_SDR_API_V1_2 = 2,
+} cuzk_fil_sdr_api;
+
+/* porep_id = registered-proof id (u64 LE) ‖ nonce (u64 LE) ‖ 16 zero bytes. Ids 0-4: 2KiB, 8MiB, 512MiB, 32GiB,
+ * 64GiB V1; 5-9 the same sizes V1_1; 10-14 V1_1 SyntheticPoRep; 15-19 V1_2 NonInteractivePoRep. */
+void cuzk_fil_sdr_porep_id(uint64_t registered_id, uint64_t nonce, uint8_t out[32]);
+
+/* Layers: 2 for test sizes (up to 1 GiB), 11 for 32 and 64 GiB; 0 for other sizes. */
+unsigned cuzk_fil_sdr_layers(uint64_t sector_size);
+
+/* ---- the graph -------------------------------------------------------------------------------------------------- */
+typedef struct {
+    uint64_t nodes;
+    cuzk_fil_sdr_api api;
+    uint8_t porep_id[32];
+    uint8_t drg_seed[28];            /* SHA-256("Filecoin_DRSample" ‖ porep_id)[0..28] */
+    uint64_t feistel_keys[4];        /* SHA-256("Filecoin_Feistel" ‖ porep_id) as 4 u64 LE */
+    uint64_t feistel_left_mask, feistel_right_mask;
+    unsigned feistel_half_bits;
+} cuzk_fil_sdr_graph;
+
+/* nodes: 2 .. 2^32 − 1 (any count; sectors have a power of two). */
+cuzk_status cuzk_fil_sdr_graph_init(cuzk_fil_sdr_graph *g, uint64_t nodes, const uint8_t porep_id[32],
+                                    cuzk_fil_sdr_api api, cuzk_errmsg *err);
+/* The 6 DRG parents of node (< g->nodes), in rust-fil-proofs order; all zero for nodes 0 and 1. */
+void cuzk_fil_sdr_drg_parents(const cuzk_fil_sdr_graph *g, uint32_t node, uint32_t out[CUZK_FIL_SDR_DRG_DEGREE]);
+/* The 8 expander parents of node (nodes of the previous layer). */
+void cuzk_fil_sdr_exp_parents(const cuzk_fil_sdr_graph *g, uint32_t node, uint32_t out[CUZK_FIL_SDR_EXP_DEGREE]);
+/* Both: 6 DRG then 8 expander, the parent-cache record of node. */
+void cuzk_fil_sdr_parents(const cuzk_fil_sdr_graph *g, uint32_t node, uint32_t out[CUZK_FIL_SDR_DEGREE]);
+/* Feistel permutation of the expander graph on [0, 8·nodes) and its inverse (exposed for checks). */
+uint64_t cuzk_fil_sdr_feistel_permute(const cuzk_fil_sdr_graph *g, uint64_t index);
+uint64_t cuzk_fil_sdr_feistel_invert(const cuzk_fil_sdr_graph *g, uint64_t index);
+
+/* rand_chacha's ChaChaRng (ChaCha8Rng with rounds 8, ChaCha20Rng with 20) from a 32-byte seed. */
+typedef struct {
+    uint32_t key[8];
+    uint32_t buf[64];
+    uint64_t block;
+    unsigned idx, rounds;
+} cuzk_fil_sdr_chacharng;
+void cuzk_fil_sdr_chacharng_seed(cuzk_fil_sdr_chacharng *r, const uint8_t seed[32], unsigned rounds);
+uint32_t cuzk_fil_sdr_chacharng_next_u32(cuzk_fil_sdr_chacharng *r);
+uint64_t cuzk_fil_sdr_chacharng_next_u64(cuzk_fil_sdr_chacharng *r);
+
+/* SHA-256 block function: n 64-byte blocks into the 8-word state h (SHA extensions where the processor has them). */
+void cuzk_fil_sdr_sha256_blocks(uint32_t h[8], const uint8_t *blocks, size_t n);
+
+/* ---- the parent cache -------------------------------------------------------------------------------------------
+ * nodes records of 14 u32 little-endian parents (56 bytes): the file rust-fil-proofs writes as
+ * <dir>/v28-sdr-parent-<id>.cache and whose SHA-256 its parent_cache.json lists for the production graphs. */
+typedef struct {
+    const uint32_t *parents;  /* nodes × 14 */
+    uint64_t nodes;
+    void *mem;                /* owned allocation or mapping */
+    size_t mem_len;
+    bool mapped;
+} cuzk_fil_sdr_parent_cache;
+
+/* Generates the cache in memory with `threads` threads (0 = all processors). */
+cuzk_status cuzk_fil_sdr_parent_cache_generate(cuzk_fil_sdr_parent_cache *c, const cuzk_fil_sdr_graph *g,
+                                               unsigned threads, cuzk_errmsg *err);
+/* Generates straight into the file at path (created or truncated, written through a shared mapping, so a 56 GiB
+ * cache needs no 56 GiB of memory) and returns its SHA-256 in digest (when not NULL). When the graph is a
+ * production one the digest is checked against the manifest (CUZK_ERR_CHECKSUM on a mismatch). */
+cuzk_status cuzk_fil_sdr_parent_cache_write(const cuzk_fil_sdr_graph *g, const char *path, unsigned threads,
+                                            uint8_t digest[32], cuzk_errmsg *err);
+/* Maps an existing cache file read-only. It must be exactly nodes·56 bytes. check_digest hashes the whole file and
+ * compares it with the manifest (production graphs; others are not checked); in any case the parents of 64 nodes
+ * spread over the graph are recomputed and compared, which rejects a cache of another graph. */
+cuzk_status cuzk_fil_sdr_parent_cache_open(cuzk_fil_sdr_parent_cache *c, const cuzk_fil_sdr_graph *g,
+                                           const char *path, bool check_digest, cuzk_errmsg *err);
+void cuzk_fil_sdr_parent_cache_free(cuzk_fil_sdr_parent_cache *c);
+/* SHA-256 of the cache bytes, the manifest's digest. */
+void cuzk_fil_sdr_parent_cache_digest(const cuzk_fil_sdr_parent_cache *c, uint8_t out[32]);
+/* The same digest of a graph's cache without keeping the cache: windows of 2^20 nodes generated by `threads`
+ * threads (0 = all processors) and hashed in order, in 56 MiB of memory whatever the size. */
+cuzk_status cuzk_fil_sdr_parent_cache_digest_graph(const cuzk_fil_sdr_graph *g, unsigned threads, uint8_t digest[32],
+                                                   cuzk_errmsg *err);
+/* The file name rust-fil-proofs gives this graph's cache: "v28-sdr-parent-<64 hex>.cache" (out: 96 bytes). */
+void cuzk_fil_sdr_parent_cache_name(const cuzk_fil_sdr_graph *g, char out[96]);
+/* The manifest digest of a production graph (the 10 of parent_cache.json); false for any other graph. */
+bool cuzk_fil_sdr_parent_cache_expected(const cuzk_fil_sdr_graph *g, uint8_t digest[32]);
+
+/* ---- labels -----------------------------------------------------------------------------------------------------
+ * label(layer, node) = SHA-256(replica_id ‖ layer u32 BE ‖ node u64 BE ‖ 20 zero bytes ‖ 37 parent labels) with
+ * the top two bits of the last byte cleared; node 0 hashes no parents. Layer 1 repeats the 6 DRG parents (same layer)
+ * to 37; later layers repeat the 6 DRG parents (same layer) and 8 expander parents (previous layer) to 37. */
+
+/* One label from its parent labels as a labeling proof carries them (n_parents 0 or 37, already repeated). */
+cuzk_status cuzk_fil_sdr_label_from_parents(const uint8_t replica_id[32], uint32_t layer, uint64_t node,
+                                            const uint8_t (*parents)[32], size_t n_parents, uint8_t out[32],
+                                            cuzk_errmsg *err);
+/* The 37 parent labels of (layer, node) gathered from the layer's labels and the previous layer's (NULL for layer
+ * 1), for labeling and encoding proofs. */
+cuzk_status cuzk_fil_sdr_label_parents(const cuzk_fil_sdr_parent_cache *c, uint32_t layer, uint64_t node,
+                                       const uint8_t *layer_labels, const uint8_t *prev_labels,
+                                       uint8_t out[CUZK_FIL_SDR_LABEL_PARENTS][32], cuzk_errmsg *err);
+/* Labels all nodes of one layer (1-based) into out (nodes × 32 bytes). prev is the previous layer's labels (NULL for
+ * layer 1). threads > 1 adds producer threads that gather parent labels ahead of the hashing thread (a layer is
+ * sequential). Parent indices are range-checked as they are used (a damaged cache gives CUZK_ERR_BAD_SECTION). */
+cuzk_status cuzk_fil_sdr_label_layer(const cuzk_fil_sdr_parent_cache *c, const uint8_t replica_id[32], uint32_t layer,
+                                     const uint8_t *prev, uint8_t *out, unsigned threads, cuzk_errmsg *err);
+
+/* ---- data, tree D and comm_d -------------------------------------------------------------------------------------
+ * Tree D is the binary SHA-256 tree over the 32-byte nodes of the (fr32-padded) sector: leaves as they are, each
+ * inner node SHA-256(left ‖ right) with the top two bits of byte 31 cleared. It is stored bottom-up, level by level
+ * (the n leaves, then n/2, ..., then the root): 2n − 1 nodes. comm_d is its root. */
+
+/* fr32 padding: every 127 input bytes (1016 bits, read LSB first) become four 32-byte nodes of 254 bits and two zero
+ * bits. in_len must be a multiple of 127; out gets in_len/127·128 bytes. */
+void cuzk_fil_sdr_fr32_pad(const uint8_t *in, size_t in_len, uint8_t *out);
+/* The inverse; false when a node has one of its top two bits set. */
+bool cuzk_fil_sdr_fr32_unpad(const uint8_t *in, size_t in_len, uint8_t *out);
+/* Builds tree D over nodes (a power of two ≥ 1) leaves; tree (NULL: only the root) gets 2·nodes − 1 nodes. */
+cuzk_status cuzk_fil_sdr_tree_d(const uint8_t *leaves, uint64_t nodes, uint8_t *tree, uint8_t root[32],
+                                unsigned threads, cuzk_errmsg *err);
+/* The log2(nodes) siblings of leaf in a stored tree D, leaf level first. */
+cuzk_status cuzk_fil_sdr_tree_d_path(const uint8_t *tree, uint64_t nodes, uint64_t leaf, uint8_t (*siblings)[32],
+                                     cuzk_errmsg *err);
+/* comm_d of all-zero data of padded size bytes (a power of two from 32 B to 2^61 B). */
+cuzk_status cuzk_fil_sdr_zero_comm_d(uint64_t size, uint8_t out[32], cuzk_errmsg *err);
+
+/* ---- replica id and challenges ----------------------------------------------------------------------------------- */
+/* SHA-256(prover_id ‖ sector_id u64 BE ‖ ticket ‖ comm_d ‖ porep_id), top two bits of byte 31 cleared. */
+void cuzk_fil_sdr_replica_id(const uint8_t prover_id[32], uint64_t sector_id, const uint8_t ticket[32],
+                             const uint8_t comm_d[32], const uint8_t porep_id[32], uint8_t out[32]);
+
+typedef enum {
+    CUZK_FIL_SDR_CHALLENGES_INTERACTIVE = 0,  /* from the seed */
+    CUZK_FIL_SDR_CHALLENGES_SYNTHETIC = 1,    /* selected by the seed among synthetic ones drawn from comm_r */
+    CUZK_FIL_SDR_CHALLENGES_NI = 2,           /* non-interactive: from comm_r */
+} cuzk_fil_sdr_challenge_kind;
+
+/* Partitions and challenges per partition of a PoRep (interactive and synthetic: 1 × 2 for test sizes, 10 × 18 at
+ * 32/64 GiB; NI: 13 × 2 and 126 × 18). Error for an unknown sector size. */
+cuzk_status cuzk_fil_sdr_challenge_count(uint64_t sector_size, cuzk_fil_sdr_challenge_kind kind, unsigned *partitions,
+                                         unsigned *per_partition, cuzk_errmsg *err);
+/* The challenges (node indices in 1 .. nodes−1) of partition k: count of them into out. Interactive uses seed, NI
+ * uses comm_r, synthetic uses both. nodes: 2 .. 2^32. */
+cuzk_status cuzk_fil_sdr_challenges(cuzk_fil_sdr_challenge_kind kind, uint64_t nodes, const uint8_t replica_id[32],
+                                    const uint8_t seed[32], const uint8_t comm_r[32], unsigned k, unsigned count,
+                                    uint64_t *out, cuzk_errmsg *err);
+/* Synthetic PoRep: the number of synthetic challenges of a sector, min(nodes, 2^18) */
+uint64_t cuzk_fil_sdr_synth_count(uint64_t nodes);
+/* synthetic challenge i (< count) of the set drawn from (replica_id, comm_r) */
+uint64_t cuzk_fil_sdr_synth_challenge(uint64_t nodes, const uint8_t replica_id[32], const uint8_t comm_r[32],
+                                      uint64_t i);
+/* the index (< synth_count) of the synthetic challenge that is PoRep challenge j = k·per_partition + i, from seed */
+uint64_t cuzk_fil_sdr_synth_index(uint64_t synth_count, const uint8_t replica_id[32], const uint8_t seed[32],
+                                  uint64_t j);
+
+/* ---- column hashes, tree C, tree R (Poseidon) -------------------------------------------------------------------
+ * neptune Poseidon with the MerkleTree domain tags (the circuits layer's): arity 2 / 11 columns, arity 8 trees (2 or 8
+ * at the sub and top levels), arity 2 comm_r. */
+/* Poseidon with the MerkleTree tag of the given arity (2, 8 or 11) over arity 32-byte LE inputs (each < r). */
+cuzk_status cuzk_fil_sdr_poseidon(unsigned arity, const uint8_t (*in)[32], uint8_t out[32], cuzk_errmsg *err);
+
+/* A tree R / tree C shape: base arity 8 over each of sub·top base trees, then an arity-sub level and an arity-top
+ * level (0 = none): 8-0-0 up to 512 MiB, 8-8-0 at 32 GiB, 8-8-2 at 64 GiB. */
+typedef struct {
+    unsigned base, sub, top;
+} cuzk_fil_sdr_shape;
+cuzk_status cuzk_fil_sdr_shape_of(uint64_t sector_size, cuzk_fil_sdr_shape *shape, cuzk_errmsg *err);
+/* Nodes of the whole stored tree (leaves included) of a shape over nodes leaves; 0 when nodes does not fit. */
+uint64_t cuzk_fil_sdr_tree_len(cuzk_fil_sdr_shape shape, uint64_t nodes);
+/* Builds the Poseidon tree bottom-up (leaves, then each level): tree gets tree_len nodes, root the last one. */
+cuzk_status cuzk_fil_sdr_tree_build(cuzk_fil_sdr_shape shape, const uint8_t *leaves, uint64_t nodes, uint8_t *tree,
+                                    uint8_t root[32], unsigned threads, cuzk_errmsg *err);
+/* The path of leaf: for each level (leaf level first) the arity−1 siblings in order, and the leaf's index within its
+ * group (into siblings / positions, as many levels as the shape has: log8 of the base tree, then sub, then top). */
+cuzk_status cuzk_fil_sdr_tree_path(cuzk_fil_sdr_shape shape, const uint8_t *tree, uint64_t nodes, uint64_t leaf,
+                                   uint8_t (*siblings)[32], unsigned *positions, unsigned *levels, cuzk_errmsg *err);
+/* Column hash of the labels of node across `layers` layers (labels: layers × nodes × 32, layer 1 first). */
+cuzk_status cuzk_fil_sdr_column_hash(const uint8_t *labels, unsigned layers, uint64_t nodes, uint64_t node,
+                                     uint8_t out[32], cuzk_errmsg *err);
+
+/* ---- the test sealer --------------------------------------------------------------------------------------------
+ * Seals small sectors in memory (what rust-fil-proofs' seal_pre_commit_phase1/2 compute, without files): for the
+ * C1 writer and tests. Sizes up to 512 MiB (2 layers). */
+typedef struct {
+    uint64_t sector_size;      /* 2048, 8 MiB or 512 MiB (any power of two 2 KiB .. 1 GiB with a base shape) */
+    uint8_t porep_id[32];
+    cuzk_fil_sdr_api api;
+    uint8_t prover_id[32];
+    uint64_t sector_id;
+    uint8_t ticket[32];
+    unsigned threads;          /* 0 = all processors */
+} cuzk_fil_sdr_seal_params;
+
+typedef struct {
+    uint64_t nodes;
+    unsigned layers;
+    cuzk_fil_sdr_graph graph;
+    cuzk_fil_sdr_parent_cache cache;
+    uint8_t *data;             /* the fr32-padded sector, nodes × 32 */
+    uint8_t *tree_d;           /* 2·nodes − 1 nodes */
+    uint8_t *labels;           /* layers × nodes × 32; layer l (1-based) at (l−1)·nodes·32 */
+    uint8_t *replica;          /* the sealed sector: data + last-layer label mod r, nodes × 32 */
+    cuzk_fil_sdr_shape shape;
+    uint8_t *tree_c, *tree_r;  /* tree_len(shape, nodes) nodes each */
+    uint8_t replica_id[32], comm_d[32], comm_c[32], comm_r_last[32], comm_r[32];
+} cuzk_fil_sdr_replica;
+
+/* Seals unpadded bytes (len ≤ sector_size·127/128, zero-filled to the sector; NULL/0 for an empty sector). */
+cuzk_status cuzk_fil_sdr_seal(const cuzk_fil_sdr_seal_params *p, const uint8_t *unpadded, size_t len,
+                              cuzk_fil_sdr_replica *out, cuzk_errmsg *err);
+void cuzk_fil_sdr_replica_free(cuzk_fil_sdr_replica *r);
+/* The label of (layer, node), layers from 1; NULL outside the replica. */
+const uint8_t *cuzk_fil_sdr_replica_label(const cuzk_fil_sdr_replica *r, unsigned layer, uint64_t node);
+/* The column of node: its labels in layers 1 .. layers, into rows (layers × 32 bytes); false outside the replica. */
+bool cuzk_fil_sdr_replica_column(const cuzk_fil_sdr_replica *r, uint64_t node, uint8_t (*rows)[32]);
 
 #ifdef __cplusplus
 }

@@ -5,6 +5,7 @@
 set -u
 CUZK=$(realpath "${1:?usage: test_cli.sh path/to/cuzk [path/to/cuzk-bench]}")
 BENCH=${2:+$(realpath "$2")}
+FIXTURES=$(cd "$(dirname "$0")/../fixtures" && pwd)
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 cd "$T"
@@ -168,8 +169,48 @@ expect 2 "missing subcommand" "params without a subcommand" -- "$CUZK" params
 expect 2 "unknown subcommand 'fetch'" "params fetch" -- "$CUZK" params fetch
 expect 2 "unexpected argument 'x'" "params check, two directories" -- "$CUZK" params check params x
 
+# ---- SDR: seal-test and parent-cache ----
+Z=0000000000000000000000000000000000000000000000000000000000000000
+TK=0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c
+SD=0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d
+CAR=$FIXTURES/filecoin/polka-storage-test-data-big.car
+seal() { "$CUZK" seal-test --prover-id $Z --sector-id 77 --ticket $TK --seed $SD --threads 2 "$@"; }
+expect 0 '"comm_d": "129c7562bb0c189544f5dccd365feaec2141eab458097a5ca8429c109d154421"' "seal-test: polka-storage's 2 KiB comm_d" -- \
+    seal --sector-size 2KiB --data "$CAR" --porep-id $Z --api 1.2 --out sealed
+expect 0 '"comm_r": "4afb35f82a95a10187a913bc14520d9a1d173328265b301b5dcf440ef2583950"' "seal-test: polka-storage's comm_r" -- \
+    seal --sector-size 2KiB --data "$CAR" --porep-id $Z --api 1.2
+expect 0 '"challenges": \[\[37, 29\]\]' "seal-test: its challenges" -- seal --sector-size 2KiB --data "$CAR" --porep-id $Z --api 1.2
+expect 0 '"registered_proof": null' "seal-test: a porep id of its own names no registered proof" -- \
+    seal --sector-size 2KiB --data "$CAR" --porep-id $Z --api 1.2
+expect 0 "" "seal-test --out writes the sector" -- test -s sealed/seal.json -a -s sealed/layer-2.dat -a -s sealed/tree-d.dat \
+    -a -s sealed/tree-r.dat -a -s sealed/tree-c.dat
+expect 0 "" "seal-test --out: tree D holds 2n - 1 nodes" -- test "$(stat -c %s sealed/tree-d.dat)" -eq 4064
+expect 0 '"comm_d": "fc7e928296e516faade986b28f92d44a4f24b935485223376a799027bc18f833"' "seal-test --zero" -- \
+    seal --sector-size 2KiB --zero
+expect 0 '"registered_proof": 10.*"challenge_kind": "synthetic"' "seal-test synthetic" -- seal --sector-size 2KiB --zero --registered-proof 10
+expect 2 "exactly one of --data FILE and --zero" "seal-test with both data and --zero" -- seal --sector-size 2KiB --zero --data "$CAR"
+expect 2 "exactly one of --data FILE and --zero" "seal-test without data" -- seal --sector-size 2KiB
+expect 2 "needs 64 hex digits" "seal-test short prover id" -- "$CUZK" seal-test --sector-size 2KiB --zero --prover-id 00 \
+    --sector-id 1 --ticket $TK --seed $SD
+expect 2 "'x' is not a hex digit" "seal-test bad ticket" -- "$CUZK" seal-test --sector-size 2KiB --zero --prover-id $Z \
+    --sector-id 1 --ticket x${TK:1} --seed $SD
+expect 2 "missing --seed" "seal-test without seed" -- "$CUZK" seal-test --sector-size 2KiB --zero --prover-id $Z --sector-id 1 --ticket $TK
+expect 2 "not a test sector size" "seal-test 32GiB" -- seal --sector-size 32GiB --zero
+expect 2 "is for 2048-byte sectors, not 8388608" "seal-test proof of another size" -- seal --sector-size 8MiB --zero --registered-proof 5
+expect 2 "give --porep-id and --api" "seal-test 4KiB without porep id" -- seal --sector-size 4KiB --zero
+expect 2 "--api must be 1.0, 1.1 or 1.2" "seal-test bad api" -- seal --sector-size 2KiB --zero --api 2.0
+head -c 2033 /dev/zero > big.bin
+expect 2 "holds 2032" "seal-test data larger than the sector" -- seal --sector-size 2KiB --data big.bin
+expect 2 "nosuch.bin" "seal-test missing data file" -- seal --sector-size 2KiB --data nosuch.bin
+expect 0 '"match": true' "parent-cache 2KiB V1 digest" -- "$CUZK" parent-cache --registered-proof 0 --threads 2
+expect 0 '"match": true' "parent-cache 2KiB V1_1 file" -- "$CUZK" parent-cache --registered-proof 5 --out .
+expect 0 "" "parent-cache wrote rust-fil-proofs' file" -- \
+    test -s v28-sdr-parent-494d91dc80f2df5272c4b9e129bc7ade9405225993af9fe34e6542a39a47554b.cache
+expect 2 "--registered-proof needs an integer in \[0, 19\]" "parent-cache unknown proof" -- "$CUZK" parent-cache --registered-proof 20
+expect 2 "missing --registered-proof" "parent-cache without a proof" -- "$CUZK" parent-cache
+
 # ---- every --help ----
-for c in gen import setup prove verify ptau inspect demo params; do
+for c in gen import setup prove verify ptau inspect demo params seal-test parent-cache; do
     expect 0 "^usage: cuzk $c" "$c --help" -- "$CUZK" "$c" --help
 done
 expect 0 "^usage: cuzk COMMAND" "--help" -- "$CUZK" --help

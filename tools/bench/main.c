@@ -27,6 +27,7 @@ static const bench_step micro_cpu[] = {
     {NULL, bench_micro_poseidon},
     {NULL, bench_micro_groth16},
     {NULL, bench_micro_filecoin},
+    {NULL, bench_micro_sdr},
     {"prove", bench_prove_gen},
 };
 

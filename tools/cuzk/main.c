@@ -19,13 +19,15 @@ static const struct {
     {"inspect", cmd_inspect, "print the type, header and sizes of cuzk, bellperson and snarkjs files"},
     {"demo", cmd_demo, "gen -> setup -> prove -> verify in memory, with timings"},
     {"params", cmd_params, "list the Filecoin parameter files, or check a directory's against their digests"},
+    {"parent-cache", cmd_parent_cache, "generate (or only hash) the SDR parent cache of a registered proof's graph"},
+    {"seal-test", cmd_seal_test, "seal a small test sector (SDR) in memory: commitments, challenges, C1 material"},
 };
 
 static void usage(FILE *f)
 {
     fprintf(f, "usage: cuzk COMMAND [OPTIONS]   (cuzk COMMAND --help for each command's options)\n\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+        fprintf(f, "  %-12s %s\n", commands[i].name, commands[i].summary);
     fprintf(f, "\nexit status: 0 success (proof valid), 1 proof invalid, 2 error\n");
 }
 
