@@ -241,14 +241,15 @@ if [ -n "$BENCH" ]; then
     expect 0 "StackedDrg2KiBV1_1, sector 7, 1 partitions.*Curio's envelope" "gen-vanilla porep 2 KiB" -- \
         "$BENCH" gen-vanilla porep --registered-proof 5 --sector-number 7 -o c1.json
     expect 0 '^\{"SectorNum":7,"Phase1Out":"' "gen-vanilla wrote the envelope" -- head -c 40 c1.json
-    expect 2 "99 is not a registered seal proof" "gen-vanilla unknown proof" -- "$BENCH" gen-vanilla porep --registered-proof 99
+    expect 2 "99 is not a registered seal proof" "gen-vanilla unknown proof" -- \
+        "$BENCH" gen-vanilla porep --registered-proof 99
     expect 2 "sealed sector's cache" "gen-vanilla window-post refused" -- "$BENCH" gen-vanilla window-post
     expect 2 "unknown kind 'nosuch'" "gen-vanilla unknown kind" -- "$BENCH" gen-vanilla nosuch
 
     # the commands against a daemon (builds with the gRPC client): Curio's command lines, refused before any call
     # when wrong
     if "$BENCH" status --help >/dev/null 2>&1; then
-        expect 0 "-a, --addr ADDR .*http://127.0.0.1:9820" "bench net --help" -- "$BENCH" batch --help
+        expect 0 "http://127.0.0.1:9820, Curio's" "bench net --help" -- "$BENCH" batch --help
         expect 2 "unknown or incomplete option '-a'" "bench -a without a value" -- "$BENCH" -a
         expect 2 "-a is for the commands against a daemon" "bench -a with micro" -- "$BENCH" -a unix:///x micro
         expect 2 "-t porep needs --c1 FILE" "bench porep without --c1" -- "$BENCH" -a unix:///x single -t porep

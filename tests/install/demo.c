@@ -5,12 +5,14 @@
 #include <cuzk/groth16.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int main(void)
 {
     cuzk_r1cs_t *cs = NULL;
     cuzk_fr_t *z = NULL;
     cuzk_groth16_pk pk;
+    memset(&pk, 0, sizeof pk);
     cuzk_groth16_proof_t proof;
     cuzk_groth16_pvk pvk;
     cuzk_groth16_setup_opts so = {.threads = 1}; /* random toxic waste: a test key */
@@ -22,5 +24,8 @@ int main(void)
     if (s == CUZK_OK) s = cuzk_groth16_verify(&pvk, &proof, z + 1, cs->num_inputs - 1);
     printf("cuzk %s: the demo proof %s (%s %s)\n", cuzk_version(), s == CUZK_OK ? "verifies" : "fails",
            cuzk_status_str(s), err.msg);
+    cuzk_groth16_pk_free(&pk);
+    cuzk_r1cs_free(cs);
+    free(z);
     return s == CUZK_OK ? 0 : 1;
 }

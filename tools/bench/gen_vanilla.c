@@ -94,7 +94,8 @@ int bench_gen_vanilla(int argc, char **argv)
     }
     const cuzk_fil_proof *p = cuzk_fil_proof_find(CUZK_FIL_CLASS_SEAL, registered);
     if (p == NULL) {
-        fprintf(stderr, "cuzk-bench gen-vanilla: %llu is not a registered seal proof\n", (unsigned long long)registered);
+        fprintf(stderr, "cuzk-bench gen-vanilla: %llu is not a registered seal proof\n",
+                (unsigned long long)registered);
         return 2;
     }
     cuzk_fil_c1 c1;

@@ -230,7 +230,10 @@ static bool cmd_hex(const char *flag, const char *s, ProtobufCBinaryData *out)
     out->len = n / 2;
     for (size_t i = 0; i < n; i++) {
         char c = s[i];
-        int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+        int d = c >= '0' && c <= '9'   ? c - '0'
+                : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                       : -1;
         if (d < 0 || n % 2 != 0) {
             fprintf(stderr, "cuzk-bench: %s wants hex digits in pairs, got '%s'\n", flag, s);
             return false;
@@ -796,24 +799,28 @@ static void cmd_usage(FILE *f)
     fprintf(f,
             "network commands (against cuzk-daemon), in Curio's cuzk-bench forms:\n"
             "  cuzk-bench [-a ADDR] single -t porep --c1 FILE [--registered-proof N] [--sector-num N] [--miner-id N]\n"
-            "  cuzk-bench [-a ADDR] single -t snap|wpost|winning --vanilla FILE [--registered-proof N] [--randomness HEX]\n"
-            "                              [--partition N] [--comm-r-old HEX --comm-r-new HEX --comm-d-new HEX]\n"
+            "  cuzk-bench [-a ADDR] single -t snap|wpost|winning --vanilla FILE [--registered-proof N]\n"
+            "                              [--randomness HEX] [--partition N]\n"
+            "                              [--comm-r-old HEX --comm-r-new HEX --comm-d-new HEX]\n"
             "  cuzk-bench [-a ADDR] batch  -t TYPE ... [-c COUNT] [-j CONCURRENCY]\n"
             "  cuzk-bench [-a ADDR] single|batch [-t synthetic] [--log2 K] [--partitions P] [--seed S]\n"
             "  cuzk-bench [-a ADDR] single|batch -t generic --circuit ID --witness FILE\n"
             "  cuzk-bench [-a ADDR] stress --rate PROOFS_PER_S --duration S [--sizes 8,10] [--priority P] ...\n"
             "  cuzk-bench [-a ADDR] status | metrics | preload -c ID | evict ID\n"
-            "  -a, --addr ADDR        the daemon: http://host:port (default " CUZK_CLIENT_DEFAULT_ADDR ", Curio's), host:port,\n"
-            "                         unix:///path (the daemon's default " CUZK_CLIENT_DAEMON_ADDR ") or https://host:port;\n"
-            "                         before or after the command\n"
+            "  -a, --addr ADDR        the daemon, before or after the command: http://host:port (default\n"
+            "                         " CUZK_CLIENT_DEFAULT_ADDR ", Curio's), host:port, unix:///path (the daemon's\n"
+            "                         default " CUZK_CLIENT_DAEMON_ADDR ") or https://host:port\n"
             "  -t, --type, --kind T   porep (porep-c2, seal-commit), snap (snap-deals, update), wpost (window-post),\n"
             "                         winning (winning-post), synthetic (default) or generic\n"
             "  --c1 FILE              PoRep: the commit-phase-1 output (Curio's JSON envelope or the bare one)\n"
             "  --vanilla FILE         PoSt, SnapDeals: a JSON array of base64 vanilla proofs (else the file is one)\n"
             "  --registered-proof N   the abi registered proof number (default 0)\n"
             "  --sector-num N, --miner-id N, --partition N\n"
-            "                         the request's sector_number (default 1), miner_id (default 1000), partition_index\n"
-            "  --randomness HEX       PoSt randomness (default 32 zero bytes); --comm-r-old, --comm-r-new, --comm-d-new HEX\n"
+            "                         the request's sector_number (default 1), miner_id (default 1000) and\n"
+            "                         partition_index\n"
+            "  --randomness HEX       PoSt randomness (default 32 zero bytes)\n"
+            "  --comm-r-old HEX, --comm-r-new HEX, --comm-d-new HEX\n"
+            "                         SnapDeals commitments\n"
             "  --sector-size BYTES    default: the registered proof's (Curio's cuzk-bench always says 32 GiB)\n"
             "  --request-id ID        the job's id (a second request with it attaches, or retries a failed one)\n"
             "  -c, --count N          batch: proofs (default 3); -j, --concurrency N: at once (default 1)\n"
@@ -824,7 +831,8 @@ static void cmd_usage(FILE *f)
             "  --timeout MS           per-call deadline (default none)\n"
             "  --seed S               synthetic circuit seed (default 1; each seed is another circuit and key)\n"
             "  --pid PID              daemon pid for the peak RSS line (default: the unix socket's peer)\n"
-            "Exit status: 0 when every proof completed, 1 when one did not or a call failed, 2 for a bad command line.\n");
+            "Exit status: 0 when every proof completed, 1 when one did not or a call failed, 2 for a bad command\n"
+            "line.\n");
 }
 
 static bool cmd_parse_prio(const char *s, uint32_t *out)
