@@ -82,6 +82,9 @@ const char *cuzk_status_str(cuzk_status s);
 /* "CUZK_ERR_TRUNCATED" for CUZK_ERR_TRUNCATED; "CUZK_STATUS_UNKNOWN" outside the enum. */
 const char *cuzk_status_name(cuzk_status s);
 
+/* The project's version ("0.1"; CMake's project version), the same in every tool's --version. */
+const char *cuzk_version(void);
+
 /* A one-line human-readable detail that parsers fill besides the status code
  * ("section 2 length 123 exceeds file size 100"). */
 typedef struct {

@@ -49,7 +49,8 @@ typedef enum {
 #define CUZK_ENGINE_ID_MAX 128
 
 typedef struct {
-    char request_id[CUZK_ENGINE_ID_MAX]; /* idempotency key; empty = none */
+    char request_id[CUZK_ENGINE_ID_MAX]; /* the job's id and idempotency key (Curio's porep-<miner>-<sector>); empty:
+                                          * the engine makes one (job-N) */
     uint32_t proof_kind;
     cuzk_engine_priority priority;
     /* GENERIC_CIRCUIT */
@@ -73,6 +74,27 @@ typedef struct {
 } cuzk_engine_result;
 
 void cuzk_engine_result_clear(cuzk_engine_result *r);
+
+/* What the engine tells its owner as jobs go (the daemon logs them). */
+typedef enum {
+    CUZK_ENGINE_EVENT_ACCEPTED = 0, /* a new job (not a duplicate that attached to one) */
+    CUZK_ENGINE_EVENT_STARTED = 1,  /* its first partition was dispatched */
+    CUZK_ENGINE_EVENT_ENDED = 2,    /* COMPLETED, FAILED or CANCELLED */
+} cuzk_engine_event_kind;
+
+typedef struct {
+    cuzk_engine_event_kind kind;
+    const char *job_id;
+    uint32_t proof_kind;
+    cuzk_engine_priority priority; /* resolved */
+    uint32_t partitions;
+    bool retry;                    /* ACCEPTED: the id named a FAILED or CANCELLED job, which this one replaces */
+    const cuzk_engine_result *result; /* ENDED: status, error_message and timings (proof NULL) */
+} cuzk_engine_event;
+
+/* Called with the engine's lock held, from the thread that made the change: it must be quick and must not call the
+ * engine. */
+typedef void (*cuzk_engine_event_fn)(void *ctx, const cuzk_engine_event *ev);
 
 typedef enum {
     CUZK_ENGINE_BACKEND_AUTO = 0, /* the GPUs when this build has CUDA and a device is visible, else the CPU */
@@ -101,6 +123,8 @@ typedef struct {
     uint64_t result_ttl_ms;         /* how long finished results stay for duplicates and awaits */
     uint64_t max_request_bytes;
     cuzk_engine_backend_kind backend;
+    cuzk_engine_event_fn on_event; /* NULL: none */
+    void *on_event_ctx;
     /* TESTS ONLY: r and s derived from the key and partition instead of the OS random source, so that two engines
      * (CPU and GPU backends) give the same proof bytes. Such proofs are not zero-knowledge: never in production. */
     bool deterministic_rs;
@@ -114,9 +138,12 @@ cuzk_status cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *cfg,
 void cuzk_engine_shutdown(cuzk_engine *e, uint64_t deadline_ms);
 void cuzk_engine_destroy(cuzk_engine *e);
 
-/* Accepts a job. A request_id that is queued or running attaches to that job (*attached = true); one that finished
- * within result_ttl_ms returns the same job id with its kept result. Malformed requests are rejected here with a
- * status and message (unknown circuit, witness of the wrong length, job larger than the memory budget, ...). */
+/* Accepts a job. Its id is request_id when one is given (so that AwaitProof and CancelProof find it by the caller's
+ * id, as Curio's daemon does), else a new job-N. A request_id naming a job that is queued, running, or COMPLETED
+ * within result_ttl_ms attaches to that job (*attached = true: same id, one proof); one naming a FAILED or
+ * CANCELLED job starts a new job under that id (Curio retries a failed proof with its id). Malformed requests are
+ * rejected here with a status and message (unknown circuit, witness of the wrong length, job larger than the memory
+ * budget, ...). */
 cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_engine_request *req, char job_id[CUZK_ENGINE_ID_MAX], uint32_t *queue_position,
                           bool *attached, cuzk_errmsg *err);
 /* Waits for the job (timeout_ms 0 = forever); status TIMEOUT when it is still pending at the deadline. */
@@ -152,7 +179,7 @@ typedef struct {
 } cuzk_engine_srs_status;
 
 typedef struct {
-    char proof_kind[32];
+    char proof_kind[32]; /* Curio's names (cuzk_engine_kind_name) */
     uint32_t pending, in_progress;
 } cuzk_engine_queue_status;
 
@@ -168,12 +195,26 @@ typedef struct {
 cuzk_status cuzk_engine_status(cuzk_engine *e, cuzk_engine_status_report *out);
 void cuzk_engine_status_clear(cuzk_engine_status_report *r);
 
+/* circuit_id: a registered circuit (<param_dir>/<id>.pce + .params), synthetic-<log2>-<seed>, or one of Curio's SRS
+ * ids (porep-32g, wpost-32g, winning-32g, snap-32g, ...: cuzk_fil_proof_by_srs_id), which loads that circuit's v28
+ * .params file from the parameter directory (its key only: the engine holds it on the host). */
 cuzk_status cuzk_engine_preload(cuzk_engine *e, const char *circuit_id, bool *already_loaded, uint64_t *load_time_ms,
                            cuzk_errmsg *err);
 cuzk_status cuzk_engine_evict(cuzk_engine *e, const char *circuit_id, bool *was_loaded, uint64_t *freed_bytes);
 
-/* Prometheus text exposition of every counter, gauge and per-stage latency histogram (malloc'd). */
+/* Prometheus text exposition of every counter, gauge and per-stage latency histogram, Curio's metrics among them
+ * (malloc'd). */
 char *cuzk_engine_metrics_text(cuzk_engine *e);
+/* The JSON document Curio's daemon serves at GET /status (uptime, memory, synthesis, pipelines with their
+ * partitions, GPU workers, allocations, counters, buffers; docs/daemon.md), malloc'd. */
+char *cuzk_engine_status_json(cuzk_engine *e);
+
+/* Proof kinds by name: Curio's (porep-c2, snap-update, window-post, winning-post; cuzk's generic, synthetic), as in
+ * status and logs; the Prometheus label (porep_c2, ...); the wire enum's (POREP_SEAL_COMMIT, ...). "unknown" /
+ * "UNKNOWN" for others. */
+const char *cuzk_engine_kind_name(uint32_t kind);
+const char *cuzk_engine_kind_label(uint32_t kind);
+const char *cuzk_engine_kind_wire_name(uint32_t kind);
 
 #ifdef __cplusplus
 }

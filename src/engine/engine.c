@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "cuzk/circuits.h"
+#include "cuzk/filecoin.h"
 #include "engine_internal.h"
 
 #define ENGINE_MAX_PARTITIONS 1024u
@@ -83,6 +84,27 @@ static void job_release_key_if_idle(cuzk_engine *e, engine_job *j)
     }
 }
 
+/* Lock held. Tells the owner (cuzk_engine_config.on_event). */
+static void job_event(cuzk_engine *e, const engine_job *j, cuzk_engine_event_kind kind, bool retry)
+{
+    if (e->cfg.on_event == NULL) return;
+    cuzk_engine_result r;
+    cuzk_engine_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.kind = kind;
+    ev.job_id = j->id;
+    ev.proof_kind = j->kind;
+    ev.priority = j->prio;
+    ev.partitions = j->partitions;
+    ev.retry = retry;
+    if (kind == CUZK_ENGINE_EVENT_ENDED) {
+        r = j->result;
+        r.proof = NULL;
+        ev.result = &r;
+    }
+    e->cfg.on_event(e->cfg.on_event_ctx, &ev);
+}
+
 /* Lock held. Ends a job (no-op when already done). */
 static void job_finish(cuzk_engine *e, engine_job *j, cuzk_engine_job_status st, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -119,6 +141,11 @@ static void job_finish(cuzk_engine *e, engine_job *j, cuzk_engine_job_status st,
     int k = cuzk_engine_kind_index(j->kind);
     int o = st == CUZK_ENGINE_JOB_COMPLETED ? 0 : st == CUZK_ENGINE_JOB_FAILED ? 1 : 2;
     if (k >= 0) e->done_count[k][o]++;
+    if (k >= 0 && o == 0) e->done_seconds[k] += j->t_done - j->t_submit;
+    /* partitions the failure caught on the way show as failed in status */
+    for (uint32_t p = 0; st == CUZK_ENGINE_JOB_FAILED && j->parts != NULL && p < j->partitions; p++)
+        if (j->parts[p].phase != PART_PENDING && j->parts[p].phase != PART_DONE) j->parts[p].phase = PART_FAILED;
+    job_event(e, j, CUZK_ENGINE_EVENT_ENDED, false);
 
     if (j->payload_bytes != 0) mem_give(e, j->payload_bytes);
     j->payload_bytes = 0;
@@ -150,6 +177,7 @@ static void jobs_fail(cuzk_engine *e, engine_failures *f)
 
 static void job_free(engine_job *j)
 {
+    free(j->parts);
     free(j->result.proof);
     free(j->wtns);
     free(j->wtns_path);
@@ -160,18 +188,19 @@ static void job_free(engine_job *j)
 static engine_job *job_find(cuzk_engine *e, const char *id)
 {
     for (engine_job *j = e->jobs; j != NULL; j = j->next)
-        if (strncmp(j->id, id, CUZK_ENGINE_ID_MAX) == 0) return j;
+        if (!j->superseded && strncmp(j->id, id, CUZK_ENGINE_ID_MAX) == 0) return j;
     return NULL;
 }
 
-/* Drops finished jobs older than the result TTL that nobody is waiting on or still working for. */
+/* Drops finished jobs older than the result TTL, and replaced ones at once, that nobody is waiting on or still
+ * working for. */
 static void jobs_purge(cuzk_engine *e)
 {
     double now = cuzk_now(), ttl = (double)e->cfg.result_ttl_ms / 1000;
     engine_job **pp = &e->jobs, *prev = NULL;
     while (*pp != NULL) {
         engine_job *j = *pp;
-        if (j->state == JOB_DONE && j->inflight == 0 && j->waiters == 0 && now - j->t_done > ttl) {
+        if (j->state == JOB_DONE && j->inflight == 0 && j->waiters == 0 && (j->superseded || now - j->t_done > ttl)) {
             *pp = j->next;
             job_free(j);
         } else {
@@ -270,10 +299,13 @@ static engine_work *pick_partition(cuzk_engine *e)
             w->job = j;
             w->key = k;
             w->index = j->next_part++;
+            j->parts[w->index].phase = PART_SYNTHESIZING;
+            j->parts[w->index].t_synth0 = now;
             w->mem_bytes = need;
             w->z_mem = k->num_vars * sizeof(cuzk_fr_t);
             j->inflight++;
             k->last_use = ++e->lru_clock;
+            k->t_last_use = now;
             cuzk_engine_hist_add(&e->hist[STAGE_ADMISSION], j->t_admit_wait > 0 ? now - j->t_admit_wait : 0);
             j->t_admit_wait = 0;
             if (j->state == JOB_QUEUED) {
@@ -281,6 +313,7 @@ static engine_work *pick_partition(cuzk_engine *e)
                 j->t_dispatch = now;
                 j->key_wait_s = k->t_hot > j->t_submit ? k->t_hot - j->t_submit : 0;
                 cuzk_engine_hist_add(&e->hist[STAGE_QUEUE], now - j->t_submit);
+                job_event(e, j, CUZK_ENGINE_EVENT_STARTED, false);
             }
             return w;
         }
@@ -406,6 +439,10 @@ static void *synth_main(void *arg)
         pthread_mutex_lock(&e->lock);
         cuzk_engine_hist_add(&e->hist[STAGE_SYNTHESIS], dt);
         j->synth_s += dt;
+        if (s == CUZK_OK && j->state != JOB_DONE) {
+            j->parts[w->index].phase = PART_SYNTH_DONE;
+            j->parts[w->index].t_synth1 = cuzk_now();
+        }
         if (s != CUZK_OK) {
             job_finish(e, j, CUZK_ENGINE_JOB_FAILED, "partition %u: %s", w->index, err.msg);
             work_drop(e, w);
@@ -492,6 +529,10 @@ static void *prover_main(void *arg)
         snprintf(e->prover_job[id], CUZK_ENGINE_ID_MAX, "%s", j->id);
         e->prover_kind[id] = j->kind;
         double t = cuzk_now();
+        e->prover_part[id] = w->index;
+        e->prover_since[id] = t;
+        j->parts[w->index].phase = PART_GPU;
+        j->parts[w->index].t_gpu0 = t;
         busy_begin(e, device, t);
         pthread_mutex_unlock(&e->lock);
 
@@ -502,6 +543,7 @@ static void *prover_main(void *arg)
 
         pthread_mutex_lock(&e->lock);
         busy_end(e, device, t1);
+        j->parts[w->index].t_gpu1 = t1;
         if (dk != NULL && --dk->active == 0) pthread_cond_broadcast(&e->devload_cv); /* evictable now */
         w->dev_key = NULL;
         e->prover_job[id][0] = 0;
@@ -588,6 +630,7 @@ static void *final_main(void *arg)
         } else if (j->state != JOB_DONE) {
             t = cuzk_now();
             j->proofs[w->index] = w->proof;
+            j->parts[w->index].phase = PART_DONE;
             j->parts_done++;
             e->partitions_proved++;
             if (j->parts_done == j->partitions) job_finish(e, j, CUZK_ENGINE_JOB_COMPLETED, NULL);
@@ -692,15 +735,20 @@ cuzk_status cuzk_engine_create_with_backend(cuzk_engine **out, const cuzk_engine
     e->t_start = cuzk_now();
     e->prover_job = calloc(e->num_provers, sizeof *e->prover_job);
     e->prover_kind = calloc(e->num_provers, sizeof *e->prover_kind);
+    e->prover_part = calloc(e->num_provers, sizeof *e->prover_part);
+    e->prover_since = calloc(e->num_provers, sizeof *e->prover_since);
     e->devs = calloc(e->num_devices, sizeof *e->devs);
     e->num_threads = 1 + e->num_finalizers + e->cfg.synthesis_workers + e->num_provers +
                      (e->dev_keys ? e->num_devices : 0);
     e->threads = calloc(e->num_threads, sizeof *e->threads);
     if ((cfg->param_dir != NULL && cfg->param_dir[0] != 0 && e->param_dir == NULL) || e->prover_job == NULL ||
-        e->prover_kind == NULL || e->devs == NULL || e->threads == NULL) {
+        e->prover_kind == NULL || e->prover_part == NULL || e->prover_since == NULL || e->devs == NULL ||
+        e->threads == NULL) {
         free(e->param_dir);
         free(e->prover_job);
         free(e->prover_kind);
+        free(e->prover_part);
+        free(e->prover_since);
         free(e->devs);
         free(e->threads);
         if (be->ops->destroy != NULL) be->ops->destroy(be->ctx);
@@ -848,6 +896,8 @@ void cuzk_engine_destroy(cuzk_engine *e)
     free(e->param_dir);
     free(e->prover_job);
     free(e->prover_kind);
+    free(e->prover_part);
+    free(e->prover_since);
     free(e->devs);
     free(e->threads);
     free(e);
@@ -879,6 +929,10 @@ static cuzk_status submit_prepare(cuzk_engine *e, const cuzk_engine_request *req
         if (!cuzk_engine_circuit_id_valid(req->circuit_id))
             return cuzk_fail(err, CUZK_ERR_INVALID_ARG,
                              "invalid circuit id (letters, digits, '-', '_', '.'; not empty)");
+        if (cuzk_fil_proof_by_srs_id(req->circuit_id) != NULL)
+            return cuzk_fail(err, CUZK_ERR_INVALID_ARG,
+                             "%s is an SRS id (Filecoin parameters for PreloadSRS), not a registered circuit",
+                             req->circuit_id);
         char path[4400];
         const char *ext[2] = {"pce", "params"};
         for (int i = 0; i < 2; i++) {
@@ -942,6 +996,7 @@ static cuzk_status submit_prepare(cuzk_engine *e, const cuzk_engine_request *req
     j->key = k;
     k->refs++;
     k->last_use = ++e->lru_clock;
+    k->t_last_use = cuzk_now();
     cuzk_engine_key_request(e, k);
     return CUZK_OK;
 }
@@ -970,15 +1025,14 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_engine_request *req, c
         s = cuzk_fail(err, CUZK_ERR_SHUTTING_DOWN, "the engine is shutting down and accepts no new jobs");
         goto out;
     }
-    if (req->request_id[0] != 0) {
-        for (engine_job *x = e->jobs; x != NULL; x = x->next) {
-            if (strcmp(x->request_id, req->request_id) == 0) {
-                snprintf(job_id, CUZK_ENGINE_ID_MAX, "%s", x->id);
-                if (queue_position != NULL) *queue_position = job_queue_position(e, x);
-                if (attached != NULL) *attached = true;
-                goto out;
-            }
-        }
+    /* the caller's id names the job: a duplicate attaches to it unless it failed or was cancelled, which a new job
+     * under the same id replaces (Curio retries with the same porep-<miner>-<sector>) */
+    engine_job *prev = req->request_id[0] != 0 ? job_find(e, req->request_id) : NULL;
+    if (prev != NULL && (prev->state != JOB_DONE || prev->result.status == CUZK_ENGINE_JOB_COMPLETED)) {
+        snprintf(job_id, CUZK_ENGINE_ID_MAX, "%s", prev->id);
+        if (queue_position != NULL) *queue_position = job_queue_position(e, prev);
+        if (attached != NULL) *attached = true;
+        goto out;
     }
     engine_job *j = calloc(1, sizeof *j);
     if (j == NULL) {
@@ -986,7 +1040,13 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_engine_request *req, c
         goto out;
     }
     snprintf(j->request_id, sizeof j->request_id, "%s", req->request_id);
-    snprintf(j->id, sizeof j->id, "job-%llu", (unsigned long long)++e->next_job_no);
+    if (req->request_id[0] != 0) {
+        snprintf(j->id, sizeof j->id, "%s", req->request_id);
+    } else {
+        /* a caller may have taken job-N as its own id: the next free number */
+        do snprintf(j->id, sizeof j->id, "job-%llu", (unsigned long long)++e->next_job_no);
+        while (job_find(e, j->id) != NULL);
+    }
     j->kind = req->proof_kind;
     j->prio = req->priority == CUZK_ENGINE_PRIO_UNSPECIFIED ? default_priority(req->proof_kind) : req->priority;
     j->seq = ++e->next_seq;
@@ -999,17 +1059,27 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_engine_request *req, c
             goto out;
         }
     }
+    if (filecoin) j->partitions = 1;
+    if (j->parts == NULL) j->parts = calloc(j->partitions ? j->partitions : 1, sizeof *j->parts);
+    if (j->parts == NULL) {
+        if (j->payload_bytes != 0) mem_give(e, j->payload_bytes);
+        if (j->key != NULL) key_release(e, j->key);
+        job_free(j);
+        s = cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory");
+        goto out;
+    }
+    if (prev != NULL) prev->superseded = true; /* purged once nobody waits on it */
     if (e->jobs_tail != NULL)
         e->jobs_tail->next = j;
     else
         e->jobs = j;
     e->jobs_tail = j;
     snprintf(job_id, CUZK_ENGINE_ID_MAX, "%s", j->id);
+    job_event(e, j, CUZK_ENGINE_EVENT_ACCEPTED, prev != NULL);
     if (filecoin) {
         /* accepted and answered, so that Curio sees a FAILED proof with a reason rather than a transport error */
-        j->partitions = 1;
         job_finish(e, j, CUZK_ENGINE_JOB_FAILED, "proof kind %s is not supported yet",
-                   cuzk_engine_kind_name(req->proof_kind));
+                   cuzk_engine_kind_wire_name(req->proof_kind));
     }
     if (queue_position != NULL) *queue_position = job_queue_position(e, j);
     pthread_cond_broadcast(&e->work_cv);
@@ -1171,7 +1241,21 @@ cuzk_status cuzk_engine_preload(cuzk_engine *e, const char *circuit_id, bool *al
     unsigned log2 = 0;
     uint64_t seed = 0;
     bool synthetic = parse_synthetic_id(circuit_id, &log2, &seed);
-    if (synthetic) {
+    /* Curio's SRS ids name Filecoin parameter files (the filecoin layer's registry): porep-32g is
+     * v28-stacked-proof-of-replication-...-82a3....params */
+    const cuzk_fil_proof *fil = synthetic ? NULL : cuzk_fil_proof_by_srs_id(circuit_id);
+    char params_name[256] = "";
+    if (fil != NULL) {
+        cuzk_errmsg sub = {{0}};
+        if (cuzk_fil_proof_param_name(fil, false, params_name, sizeof params_name, &sub) != CUZK_OK)
+            return cuzk_fail(err, CUZK_ERR_NOT_FOUND, "SRS id %s: no parameter file name (%s)", circuit_id, sub.msg);
+        if (e->param_dir == NULL) return cuzk_fail(err, CUZK_ERR_NOT_FOUND, "no param_dir is configured");
+        char path[4400];
+        snprintf(path, sizeof path, "%s/%s", e->param_dir, params_name);
+        if (access(path, R_OK) != 0)
+            return cuzk_fail(err, CUZK_ERR_NOT_FOUND, "SRS id %s: %s is not in %s (%s)", circuit_id, params_name,
+                             e->param_dir, strerror(errno));
+    } else if (synthetic) {
         unsigned max = CUZK_CIRCUITS_LOG2_MAX < CUZK_NTT_MAX_LOG2 ? CUZK_CIRCUITS_LOG2_MAX : CUZK_NTT_MAX_LOG2;
         if (log2 < CUZK_CIRCUITS_LOG2_MIN || log2 > max)
             return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "synthetic log2 %u is outside [%u, %u]", log2,
@@ -1189,21 +1273,25 @@ cuzk_status cuzk_engine_preload(cuzk_engine *e, const char *circuit_id, bool *al
         s = cuzk_fail(err, CUZK_ERR_SHUTTING_DOWN, "the engine is shutting down");
         goto out;
     }
-    engine_key *k = cuzk_engine_key_get(e, circuit_id, synthetic, log2, seed);
+    engine_key *k = fil != NULL ? cuzk_engine_key_get_srs(e, circuit_id, params_name)
+                                : cuzk_engine_key_get(e, circuit_id, synthetic, log2, seed);
     if (k == NULL) {
         s = cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory");
         goto out;
     }
-    if (k->state == KEY_HOT && (!e->dev_keys || cuzk_engine_devkey_all_ready(e, k))) {
+    /* an SRS id's key stays on the host: its circuit, which a device copy needs, comes with the Filecoin kinds */
+    bool host_only = k->srs || !e->dev_keys;
+    if (k->state == KEY_HOT && (host_only || cuzk_engine_devkey_all_ready(e, k))) {
         if (already_loaded != NULL) *already_loaded = true;
         k->last_use = ++e->lru_clock;
+        k->t_last_use = cuzk_now();
         goto out;
     }
     double t0 = cuzk_now();
     k->refs++; /* not evicted to make room while we wait */
     cuzk_engine_key_request(e, k);
     while (!e->stop && (k->load_queued || k->state == KEY_LOADING)) pthread_cond_wait(&e->done_cv, &e->lock);
-    if (k->state == KEY_HOT && e->dev_keys && !e->stop) {
+    if (k->state == KEY_HOT && !host_only && !e->stop) {
         /* and on every device in service (each device's loader makes its copy) */
         k->dev_preload++;
         pthread_cond_broadcast(&e->devload_cv);
@@ -1218,7 +1306,7 @@ cuzk_status cuzk_engine_preload(cuzk_engine *e, const char *circuit_id, bool *al
     }
     key_release(e, k);
     if (k->state == KEY_HOT) {
-        if (load_time_ms != NULL) *load_time_ms = e->dev_keys ? (uint64_t)((cuzk_now() - t0) * 1000) : k->load_ms;
+        if (load_time_ms != NULL) *load_time_ms = !host_only ? (uint64_t)((cuzk_now() - t0) * 1000) : k->load_ms;
     } else if (e->stop) {
         s = cuzk_fail(err, CUZK_ERR_SHUTTING_DOWN, "the engine shut down during the load");
     } else {

@@ -58,9 +58,12 @@ struct cuzk_engine {
     /* per-prover-worker current job, for status */
     char (*prover_job)[CUZK_ENGINE_ID_MAX];
     uint32_t *prover_kind;
+    uint32_t *prover_part;    /* its partition */
+    double *prover_since;     /* when it took it */
 
     /* counters and histograms */
     uint64_t done_count[ENGINE_NUM_KINDS][3]; /* completed, failed, cancelled */
+    double done_seconds[ENGINE_NUM_KINDS];    /* completed jobs' submission-to-end time, summed */
     uint64_t partitions_proved;
     engine_hist hist[STAGE_COUNT];
     double t_start;

@@ -44,6 +44,13 @@ typedef struct engine_work {
 
 typedef enum { JOB_QUEUED = 0, JOB_RUNNING, JOB_DONE } job_state;
 
+/* Where a partition is, for status (Curio's states). */
+typedef enum { PART_PENDING = 0, PART_SYNTHESIZING, PART_SYNTH_DONE, PART_GPU, PART_DONE, PART_FAILED } part_phase;
+typedef struct {
+    part_phase phase;
+    double t_synth0, t_synth1, t_gpu0, t_gpu1; /* 0: not yet */
+} engine_part;
+
 typedef struct engine_job {
     char id[CUZK_ENGINE_ID_MAX];
     char request_id[CUZK_ENGINE_ID_MAX];
@@ -59,6 +66,8 @@ typedef struct engine_job {
     uint64_t payload_bytes;
     uint32_t partitions, next_part, inflight, parts_done;
     cuzk_groth16_proof_t *proofs;
+    engine_part *parts;       /* [partitions], kept after the job ends (status shows it for a while) */
+    bool superseded;          /* a FAILED or CANCELLED job whose id a new job took: no longer found by id */
     cuzk_engine_result result;     /* status, error_message and timings once done (proof filled on completion) */
     double t_submit, t_dispatch, t_admit_wait, t_done;
     double synth_s, prove_s, key_wait_s;

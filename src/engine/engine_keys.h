@@ -23,8 +23,10 @@ struct engine_devkey;
 typedef enum { KEY_COLD = 0, KEY_LOADING, KEY_HOT, KEY_WARM } key_state;
 
 typedef struct engine_key {
-    char id[CUZK_ENGINE_ID_MAX];   /* circuit id, or "synthetic-<log2>-<seed>" */
+    char id[CUZK_ENGINE_ID_MAX];   /* circuit id, "synthetic-<log2>-<seed>", or an SRS id ("porep-32g") */
     bool synthetic;
+    bool srs;                 /* Filecoin parameters by SRS id: the key alone (params_name), no circuit (cs NULL) */
+    char params_name[256];    /* srs: the v28 .params file in the parameter directory */
     unsigned log2;
     uint64_t seed;
     key_state state;
@@ -33,6 +35,7 @@ typedef struct engine_key {
     uint64_t load_seq;        /* request order of queued loads */
     uint32_t refs;            /* jobs (not yet released) that need this key */
     uint64_t last_use;        /* LRU clock */
+    double t_last_use;        /* when: loaded, dispatched, released (status) */
     uint64_t size_bytes;      /* in memory when HOT, mapped when WARM, on disk (or the last HOT size) when COLD */
     uint64_t hot_bytes;       /* the decoded size of the last load: the next load's estimate */
     uint64_t load_ms;
@@ -65,6 +68,8 @@ typedef struct engine_key {
 
 /* The entry for a circuit, made (COLD) when it is new; NULL when out of memory. */
 engine_key *cuzk_engine_key_get(cuzk_engine *e, const char *id, bool synthetic, unsigned log2, uint64_t seed);
+/* The entry for an SRS id whose key is the parameter file params_name (cuzk_fil_proof_param_name). */
+engine_key *cuzk_engine_key_get_srs(cuzk_engine *e, const char *srs_id, const char *params_name);
 /* Queues a load of a COLD or WARM key for the loader. */
 void cuzk_engine_key_request(cuzk_engine *e, engine_key *k);
 /* Drops one reference; true when none is left (the caller then lets the device keys know). */

@@ -3,6 +3,8 @@
 #ifndef CUZK_ENGINE_METRICS_H
 #define CUZK_ENGINE_METRICS_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 enum {
@@ -18,11 +20,21 @@ typedef struct {
 } engine_hist;
 
 extern const char *const cuzk_engine_stage_names[STAGE_COUNT];
+
+/* A growing string for the text documents (metrics.c, status.c); once an allocation fails it stays failed. */
+typedef struct {
+    char *p;
+    size_t len, cap;
+    bool failed;
+} engine_sbuf;
+void cuzk_engine_sb_printf(engine_sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* s as the inside of a JSON string */
+void cuzk_engine_sb_json_str(engine_sbuf *b, const char *s);
 void cuzk_engine_hist_add(engine_hist *h, double seconds);
 
 /* kinds with their own counters and queue lines: the wire's four, GENERIC_CIRCUIT, SYNTHETIC */
 #define ENGINE_NUM_KINDS 6
 int cuzk_engine_kind_index(uint32_t kind); /* -1 when unknown */
-const char *cuzk_engine_kind_name(uint32_t kind);
+/* cuzk_engine_kind_name and the others in engine.h */
 
 #endif

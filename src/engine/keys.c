@@ -51,7 +51,10 @@ uint64_t cuzk_engine_partition_need(const cuzk_engine *e, const engine_key *k)
 static bool key_paths(const cuzk_engine *e, const engine_key *k, char pce[4400], char params[4400])
 {
     if (e->param_dir == NULL) return false;
-    if (k->synthetic) {
+    if (k->srs) {
+        pce[0] = 0; /* none: the circuit of a Filecoin proof is not a PCE file */
+        snprintf(params, 4400, "%s/%s", e->param_dir, k->params_name);
+    } else if (k->synthetic) {
         snprintf(pce, 4400, "%s/synthetic/%u-%llu.pce", e->param_dir, k->log2, (unsigned long long)k->seed);
         snprintf(params, 4400, "%s/synthetic/%u-%llu.params", e->param_dir, k->log2, (unsigned long long)k->seed);
     } else {
@@ -109,6 +112,31 @@ engine_key *cuzk_engine_key_get(cuzk_engine *e, const char *id, bool synthetic, 
     return k;
 }
 
+engine_key *cuzk_engine_key_get_srs(cuzk_engine *e, const char *srs_id, const char *params_name)
+{
+    for (engine_key *k = e->keys; k != NULL; k = k->next)
+        if (strcmp(k->id, srs_id) == 0) return k;
+    engine_key *k = calloc(1, sizeof *k);
+    if (k == NULL) return NULL;
+    if (e->dev_keys) {
+        /* held on the host only (no device copy is ever wanted: no job and no device preload names it), but the
+         * device loaders look at every key's per-device state */
+        k->dev = calloc(e->num_devices, sizeof *k->dev);
+        if (k->dev == NULL) {
+            free(k);
+            return NULL;
+        }
+    }
+    snprintf(k->id, sizeof k->id, "%s", srs_id);
+    snprintf(k->params_name, sizeof k->params_name, "%s", params_name);
+    k->srs = true;
+    char pce[4400], params[4400];
+    if (key_paths(e, k, pce, params)) k->size_bytes = file_size(params);
+    k->next = e->keys;
+    e->keys = k;
+    return k;
+}
+
 void cuzk_engine_key_request(cuzk_engine *e, engine_key *k)
 {
     if ((k->state == KEY_COLD || k->state == KEY_WARM) && !k->load_queued) {
@@ -122,6 +150,7 @@ bool cuzk_engine_key_unref(cuzk_engine *e, engine_key *k)
 {
     if (k->refs > 0) k->refs--;
     k->last_use = ++e->lru_clock;
+    k->t_last_use = cuzk_now();
     if (k->refs != 0) return false;
     pthread_cond_signal(&e->loader_cv); /* a waiting load may fit now */
     return true;
@@ -293,13 +322,28 @@ static cuzk_status load_generic(const cuzk_engine *e, const engine_key *k, unsig
     return s;
 }
 
+/* An SRS id's key: the v28 .params file alone. */
+static cuzk_status load_srs(const cuzk_engine *e, const engine_key *k, unsigned threads, key_contents *kc,
+                            cuzk_errmsg *err)
+{
+    char path[4400];
+    cuzk_errmsg sub = {{0}};
+    snprintf(path, sizeof path, "%s/%s", e->param_dir, k->params_name);
+    cuzk_status s = cuzk_groth16_params_load(&kc->pk, path, 0, threads, &sub);
+    if (s != CUZK_OK)
+        snprintf(err->msg, sizeof err->msg, "%.100s: %.40s (%.100s)", k->params_name, cuzk_status_str(s), sub.msg);
+    return s;
+}
+
 static uint64_t contents_bytes(const key_contents *kc)
 {
     const cuzk_groth16_pk *pk = &kc->pk;
     const cuzk_r1cs_t *cs = kc->cs;
     uint64_t b = (pk->h_len + pk->l_len + pk->a_len + pk->b_len + pk->vk.num_inputs) * sizeof(cuzk_g1_affine_t) +
                  pk->b_len * sizeof(cuzk_g2_affine_t);
-    if (cs->map != NULL) {
+    if (cs == NULL) {
+        /* an SRS id's key: no circuit */
+    } else if (cs->map != NULL) {
         b += cs->map_len;
     } else {
         for (int m = 0; m < 3; m++) b += (cs->num_constraints + 1) * 8 + cs->m[m].nnz * 8;
@@ -385,7 +429,9 @@ void cuzk_engine_key_load(cuzk_engine *e, engine_key *k, engine_failures *fail)
         kc.cs = k->cs; /* kept */
         s = load_warm(k, threads, &kc, &err);
     } else {
-        s = k->synthetic ? load_synthetic(e, k, threads, &kc, &err) : load_generic(e, k, threads, &kc, &err);
+        s = k->srs         ? load_srs(e, k, threads, &kc, &err)
+            : k->synthetic ? load_synthetic(e, k, threads, &kc, &err)
+                           : load_generic(e, k, threads, &kc, &err);
     }
     uint64_t bytes = 0;
     cuzk_groth16_vk vk;
@@ -429,10 +475,11 @@ void cuzk_engine_key_load(cuzk_engine *e, engine_key *k, engine_failures *fail)
         k->state = KEY_HOT;
         k->load_ms = (uint64_t)((cuzk_now() - t) * 1000);
         k->last_use = ++e->lru_clock;
-        k->dims_known = true;
+        k->t_last_use = cuzk_now();
+        k->dims_known = k->cs != NULL;
         k->domain_size = k->pk.domain_size;
-        k->num_vars = cuzk_r1cs_num_vars(k->cs);
-        k->num_inputs = k->cs->num_inputs;
+        k->num_vars = k->cs != NULL ? cuzk_r1cs_num_vars(k->cs) : 0;
+        k->num_inputs = k->cs != NULL ? k->cs->num_inputs : k->pk.vk.num_inputs;
         /* a key held on the host (not one made on a device) gives its densities: a tighter bound */
         k->shape_known = k->pk.domain_size != 0;
         if (k->shape_known) cuzk_groth16_prove_shape_key(&k->shape, &k->pk);

@@ -23,16 +23,18 @@ void cuzk_engine_hist_add(engine_hist *h, double seconds)
     h->sum += seconds;
 }
 
+/* Each kind's names: Curio's (its daemon's ProofKind display, in status and logs), the Prometheus label Curio
+ * uses, the wire enum's. */
 static const struct {
     uint32_t kind;
-    const char *name;
+    const char *name, *label, *wire;
 } kinds[ENGINE_NUM_KINDS] = {
-    {CUZK_ENGINE_KIND_POREP_SEAL_COMMIT, "POREP_SEAL_COMMIT"},
-    {CUZK_ENGINE_KIND_SNAP_DEALS_UPDATE, "SNAP_DEALS_UPDATE"},
-    {CUZK_ENGINE_KIND_WINDOW_POST_PARTITION, "WINDOW_POST_PARTITION"},
-    {CUZK_ENGINE_KIND_WINNING_POST, "WINNING_POST"},
-    {CUZK_ENGINE_KIND_GENERIC_CIRCUIT, "GENERIC_CIRCUIT"},
-    {CUZK_ENGINE_KIND_SYNTHETIC, "SYNTHETIC"},
+    {CUZK_ENGINE_KIND_POREP_SEAL_COMMIT, "porep-c2", "porep_c2", "POREP_SEAL_COMMIT"},
+    {CUZK_ENGINE_KIND_SNAP_DEALS_UPDATE, "snap-update", "snap_update", "SNAP_DEALS_UPDATE"},
+    {CUZK_ENGINE_KIND_WINDOW_POST_PARTITION, "window-post", "window_post", "WINDOW_POST_PARTITION"},
+    {CUZK_ENGINE_KIND_WINNING_POST, "winning-post", "winning_post", "WINNING_POST"},
+    {CUZK_ENGINE_KIND_GENERIC_CIRCUIT, "generic", "generic", "GENERIC_CIRCUIT"},
+    {CUZK_ENGINE_KIND_SYNTHETIC, "synthetic", "synthetic", "SYNTHETIC"},
 };
 
 int cuzk_engine_kind_index(uint32_t kind)
@@ -45,18 +47,25 @@ int cuzk_engine_kind_index(uint32_t kind)
 const char *cuzk_engine_kind_name(uint32_t kind)
 {
     int i = cuzk_engine_kind_index(kind);
-    return i < 0 ? "UNKNOWN" : kinds[i].name;
+    return i < 0 ? "unknown" : kinds[i].name;
 }
 
-/* A growing string; on allocation failure it stays failed and the result is NULL. */
-typedef struct {
-    char *p;
-    size_t len, cap;
-    bool failed;
-} sbuf;
+const char *cuzk_engine_kind_label(uint32_t kind)
+{
+    int i = cuzk_engine_kind_index(kind);
+    return i < 0 ? "unknown" : kinds[i].label;
+}
 
-static void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_printf(sbuf *b, const char *fmt, ...)
+const char *cuzk_engine_kind_wire_name(uint32_t kind)
+{
+    int i = cuzk_engine_kind_index(kind);
+    return i < 0 ? "UNKNOWN" : kinds[i].wire;
+}
+
+typedef engine_sbuf sbuf;
+#define sb_printf cuzk_engine_sb_printf
+
+void cuzk_engine_sb_printf(sbuf *b, const char *fmt, ...)
 {
     if (b->failed) return;
     for (;;) {
@@ -83,6 +92,18 @@ static void sb_printf(sbuf *b, const char *fmt, ...)
     }
 }
 
+void cuzk_engine_sb_json_str(sbuf *b, const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            sb_printf(b, "\\%c", *p);
+        else if (*p < 0x20)
+            sb_printf(b, "\\u%04x", *p);
+        else
+            sb_printf(b, "%c", *p);
+    }
+}
+
 static void sb_head(sbuf *b, const char *name, const char *type, const char *help)
 {
     sb_printf(b, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
@@ -97,20 +118,58 @@ char *cuzk_engine_metrics_text(cuzk_engine *e)
     b.p[0] = 0;
     pthread_mutex_lock(&e->lock);
 
+    double now = cuzk_now();
+    uint64_t pending[CUZK_ENGINE_NUM_PRIORITIES] = {0}, running[CUZK_ENGINE_NUM_PRIORITIES] = {0};
+    uint64_t queued_all = 0, running_all = 0;
+    for (engine_job *j = e->jobs; j != NULL; j = j->next) {
+        if (j->state == JOB_QUEUED) pending[j->prio]++, queued_all++;
+        if (j->state == JOB_RUNNING) running[j->prio]++, running_all++;
+    }
+
+    /* Curio's daemon's metrics, by its names, types and labels */
+    uint64_t completed = 0, failed = 0;
+    for (int k = 0; k < ENGINE_NUM_KINDS; k++) {
+        completed += e->done_count[k][0];
+        failed += e->done_count[k][1];
+    }
+    sb_head(&b, "cuzk_proofs_completed_total", "counter", "Proofs completed (every kind).");
+    sb_printf(&b, "cuzk_proofs_completed_total %llu\n", (unsigned long long)completed);
+    sb_head(&b, "cuzk_proofs_failed_total", "counter", "Proofs failed (every kind; cancelled ones not counted).");
+    sb_printf(&b, "cuzk_proofs_failed_total %llu\n", (unsigned long long)failed);
+    sb_head(&b, "cuzk_uptime_seconds", "gauge", "Seconds since the engine started.");
+    sb_printf(&b, "cuzk_uptime_seconds %.0f\n", now - e->t_start);
+    sb_head(&b, "cuzk_queue_depth", "gauge", "Jobs accepted and not started.");
+    sb_printf(&b, "cuzk_queue_depth %llu\n", (unsigned long long)queued_all);
+    sb_head(&b, "cuzk_proofs_completed", "counter", "Proofs completed, by proof kind.");
+    for (int k = 0; k < ENGINE_NUM_KINDS; k++)
+        sb_printf(&b, "cuzk_proofs_completed{proof_kind=\"%s\"} %llu\n", kinds[k].label,
+                  (unsigned long long)e->done_count[k][0]);
+    sb_head(&b, "cuzk_proofs_failed", "counter", "Proofs failed, by proof kind.");
+    for (int k = 0; k < ENGINE_NUM_KINDS; k++)
+        sb_printf(&b, "cuzk_proofs_failed{proof_kind=\"%s\"} %llu\n", kinds[k].label,
+                  (unsigned long long)e->done_count[k][1]);
+    sb_head(&b, "cuzk_proof_duration_seconds", "summary", "Completed proofs' time from submission to the end.");
+    for (int k = 0; k < ENGINE_NUM_KINDS; k++) {
+        sb_printf(&b, "cuzk_proof_duration_seconds_count{proof_kind=\"%s\"} %llu\n", kinds[k].label,
+                  (unsigned long long)e->done_count[k][0]);
+        sb_printf(&b, "cuzk_proof_duration_seconds_sum{proof_kind=\"%s\"} %.3f\n", kinds[k].label,
+                  e->done_seconds[k]);
+    }
+    sb_head(&b, "cuzk_running_jobs", "gauge", "Jobs with partitions in the pipeline.");
+    sb_printf(&b, "cuzk_running_jobs %llu\n", (unsigned long long)running_all);
+    sb_head(&b, "cuzk_gpu_workers", "gauge", "Prover workers (per GPU times gpu_workers_per_device; 1 on the CPU).");
+    sb_printf(&b, "cuzk_gpu_workers %u\n", e->num_provers);
+
+    /* cuzk's own */
     static const char *outcomes[3] = {"completed", "failed", "cancelled"};
     sb_head(&b, "cuzk_jobs_total", "counter", "Jobs finished, by proof kind and outcome.");
     for (int k = 0; k < ENGINE_NUM_KINDS; k++)
         for (int o = 0; o < 3; o++)
-            sb_printf(&b, "cuzk_jobs_total{kind=\"%s\",outcome=\"%s\"} %llu\n", kinds[k].name, outcomes[o],
+            sb_printf(&b, "cuzk_jobs_total{kind=\"%s\",outcome=\"%s\"} %llu\n", kinds[k].label, outcomes[o],
                       (unsigned long long)e->done_count[k][o]);
     sb_head(&b, "cuzk_partitions_proved_total", "counter", "Partitions proved and verified.");
     sb_printf(&b, "cuzk_partitions_proved_total %llu\n", (unsigned long long)e->partitions_proved);
 
-    uint64_t pending[CUZK_ENGINE_NUM_PRIORITIES] = {0}, running[CUZK_ENGINE_NUM_PRIORITIES] = {0};
-    for (engine_job *j = e->jobs; j != NULL; j = j->next) {
-        if (j->state == JOB_QUEUED) pending[j->prio]++;
-        if (j->state == JOB_RUNNING) running[j->prio]++;
-    }
     sb_head(&b, "cuzk_jobs_queued", "gauge", "Jobs accepted and not started, by priority.");
     for (int p = CUZK_ENGINE_PRIO_LOW; p < CUZK_ENGINE_NUM_PRIORITIES; p++)
         sb_printf(&b, "cuzk_jobs_queued{priority=\"%s\"} %llu\n", prio_names[p], (unsigned long long)pending[p]);
@@ -131,9 +190,6 @@ char *cuzk_engine_metrics_text(cuzk_engine *e)
     sb_printf(&b, "cuzk_keys_hot_bytes %llu\n", (unsigned long long)e->keys_hot_bytes);
     sb_head(&b, "cuzk_keys_budget_bytes", "gauge", "Budget for loaded keys (0: none).");
     sb_printf(&b, "cuzk_keys_budget_bytes %llu\n", (unsigned long long)e->key_budget);
-    sb_head(&b, "cuzk_uptime_seconds", "gauge", "Seconds since the engine started.");
-    double now = cuzk_now();
-    sb_printf(&b, "cuzk_uptime_seconds %.0f\n", now - e->t_start);
 
     /* per device (the CPU backend's one pseudo-device included) */
     cuzk_engine_gpu_status *gs = calloc(e->num_devices, sizeof *gs);

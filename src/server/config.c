@@ -80,8 +80,8 @@ static const config_key config_keys[] = {
     /* [daemon] */
     {"daemon", "listen", T_LISTEN, 0, 0, 0, NULL, NULL, NULL, "\"" CUZK_CONFIG_DEFAULT_LISTEN "\"",
      "gRPC addresses: unix:///path, unix:/path or host:port; a string (comma-separated) or an array, at most 8"},
-    {"daemon", "status_listen", T_NA, 0, 0, 0, NULL, NULL, NULL, "\"\"",
-     "cuzk serves no /status JSON; GetStatus over gRPC and [metrics] http_listen (Prometheus) report its state"},
+    {"daemon", "status_listen", T_STRING, OFF(status_listen), 0, 0, NULL, NULL, NULL, "\"\"",
+     "host:port of Curio's status page: GET /status (JSON) and GET /metrics over HTTP; empty: off"},
     {"daemon", "max_message_size", T_SIZE, OFF(max_message_bytes), KIB, 2 * GIB - 1, NULL, NULL, NULL, "\"256MiB\"",
      "gRPC receive and send limit, also the largest witness accepted as bytes"},
     {"daemon", "shutdown_timeout", T_DURATION, OFF(shutdown_timeout_ms), 0, 0, NULL, NULL, NULL, "\"60s\"",
@@ -160,14 +160,14 @@ static const config_key config_keys[] = {
      "line format on stderr: text or json"},
     /* cuzk's own sections */
     {"metrics", "http_listen", T_STRING, OFF(metrics_listen), 0, 0, NULL, NULL, NULL, "\"\"",
-     "host:port where GET /metrics answers in the Prometheus format; empty: off"},
+     "host:port where GET /metrics answers in the Prometheus format (and GET /status); empty: off"},
     {"tls", "cert", T_PATH, OFF(tls_cert), 0, 0, NULL, NULL, NULL, "\"\"",
-     "PEM certificate: with key, TCP listeners use TLS"},
+     "PEM certificate: with key, TCP listeners use TLS, which Curio's client (plaintext) cannot reach"},
     {"tls", "key", T_PATH, OFF(tls_key), 0, 0, NULL, NULL, NULL, "\"\"", "PEM private key of cert"},
     {"tls", "client_ca", T_PATH, OFF(tls_client_ca), 0, 0, NULL, NULL, NULL, "\"\"",
      "PEM bundle: clients must present a certificate it signed"},
     {"auth", "token", T_STRING, OFF(auth_token), 0, 0, NULL, NULL, NULL, "\"\"",
-     "bearer token every TCP call must carry; empty: none"},
+     "bearer token every TCP call must carry (Curio's client sends none: it is refused over TCP); empty: none"},
     {"auth", "token_file", T_PATH, OFF(auth_token_file), 0, 0, NULL, set_token_file, NULL, "\"\"",
      "a file holding the token (first line), read at start"},
 };
@@ -204,8 +204,8 @@ void cuzk_config_clear_listen(cuzk_daemon_config *c)
 void cuzk_config_free(cuzk_daemon_config *c)
 {
     cuzk_config_clear_listen(c);
-    char **strs[] = {&c->param_cache, &c->metrics_listen, &c->tls_cert,        &c->tls_key,
-                     &c->tls_client_ca, &c->auth_token,   &c->auth_token_file, &c->path};
+    char **strs[] = {&c->param_cache,   &c->metrics_listen, &c->status_listen,   &c->tls_cert, &c->tls_key,
+                     &c->tls_client_ca, &c->auth_token,     &c->auth_token_file, &c->path};
     for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++) free_str(strs[i]);
     for (size_t i = 0; i < CUZK_CONFIG_MAX_KEYS; i++) free_str(&c->origin[i].text);
     for (size_t i = 0; i < c->num_warnings; i++) free(c->warnings[i]);

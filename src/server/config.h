@@ -33,6 +33,7 @@ typedef struct {
     uint64_t shutdown_timeout_ms;   /* SIGTERM: how long running work may finish before it is cancelled */
     uint64_t interrupt_timeout_ms;  /* SIGINT: the same, shorter */
     unsigned server_threads;        /* threads polling the completion queue */
+    char *status_listen;            /* host:port of Curio's status page (/status, /metrics); NULL = none */
     /* [memory] */
     bool total_budget_auto;         /* "auto": physical memory less safety_margin */
     uint64_t total_budget, safety_margin;

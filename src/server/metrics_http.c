@@ -1,4 +1,4 @@
-/* Prometheus endpoint (see metrics_http.h). */
+/* The daemon's HTTP endpoint (see metrics_http.h): /metrics and /status. */
 #include "metrics_http.h"
 
 #include <microhttpd.h>
@@ -40,8 +40,27 @@ static enum MHD_Result metrics_http_handler(void *cls, struct MHD_Connection *co
     if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0) {
         return metrics_http_send(conn, MHD_HTTP_METHOD_NOT_ALLOWED, strdup("only GET\n"), "text/plain");
     }
+    if (strcmp(url, "/status") == 0) {
+        /* Curio's status page: its JSON, readable from a browser page of another origin (Curio's UI polls it) */
+        char *json = cuzk_engine_status_json(m->e);
+        if (json == NULL) {
+            return metrics_http_send(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, strdup("{\"error\":\"out of memory\"}"),
+                                     "application/json");
+        }
+        struct MHD_Response *resp = MHD_create_response_from_buffer(strlen(json), json, MHD_RESPMEM_MUST_FREE);
+        if (resp == NULL) {
+            free(json);
+            return MHD_NO;
+        }
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json");
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_ACCESS_CONTROL_ALLOW_ORIGIN, "*");
+        enum MHD_Result r = MHD_queue_response(conn, MHD_HTTP_OK, resp);
+        MHD_destroy_response(resp);
+        return r;
+    }
     if (strcmp(url, "/metrics") != 0) {
-        return metrics_http_send(conn, MHD_HTTP_NOT_FOUND, strdup("not found; try /metrics\n"), "text/plain");
+        return metrics_http_send(conn, MHD_HTTP_NOT_FOUND, strdup("not found; try /metrics or /status\n"),
+                                 "text/plain");
     }
     char *text = cuzk_engine_metrics_text(m->e);
     if (text == NULL) {
@@ -100,7 +119,7 @@ cuzk_metrics_http *cuzk_metrics_http_start(const char *host_port, cuzk_engine *e
         free(m);
         return NULL;
     }
-    cuzk_log_msg(CUZK_LOG_INFO, "metrics: http://%s/metrics", host_port);
+    cuzk_log_msg(CUZK_LOG_INFO, "HTTP status server: http://%s/status and http://%s/metrics", host_port, host_port);
     return m;
 }
 

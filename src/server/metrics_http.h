@@ -1,5 +1,6 @@
-/* The daemon's Prometheus endpoint: GET /metrics answers cuzk_engine_metrics_text over plain HTTP (libmicrohttpd, its
- * own polling thread). */
+/* The daemon's HTTP endpoint over plain HTTP (libmicrohttpd, its own polling thread): GET /metrics answers
+ * cuzk_engine_metrics_text (Prometheus), GET /status cuzk_engine_status_json (Curio's status page). The daemon starts
+ * one for [metrics] http_listen and one for [daemon] status_listen (one when both name the same address). */
 #ifndef CUZK_SERVER_METRICS_HTTP_H
 #define CUZK_SERVER_METRICS_HTTP_H
 

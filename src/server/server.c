@@ -137,8 +137,11 @@ static void rpc_reply(rpc_call *c, grpc_status_code code, const char *msg, uint8
     ops[n].data.send_status_from_server.status = code;
     ops[n].data.send_status_from_server.status_details = c->has_status_details ? &c->status_details : NULL;
     n++;
-    if (code != GRPC_STATUS_OK) {
-        cuzk_log_msg(CUZK_LOG_DEBUG, "rpc %s: status %d %s", c->method ? c->method->path : "?", (int)code, msg ? msg : "");
+    if (code != GRPC_STATUS_OK && cuzk_log_enabled(CUZK_LOG_DEBUG)) {
+        char num[16];
+        snprintf(num, sizeof num, "%d", (int)code);
+        cuzk_log_kv(CUZK_LOG_DEBUG, CUZK_LOG_SERVER, "call answered with an error", "method",
+                    c->method ? c->method->path : "?", "code", num, "error", msg ? msg : "", NULL);
     }
     if (grpc_call_start_batch(c->call, ops, n, &c->t_sent, NULL) != GRPC_CALL_OK) {
         cuzk_log_msg(CUZK_LOG_ERROR, "grpc_call_start_batch (reply) failed");
@@ -195,6 +198,18 @@ static bool server_copy_str(char *dst, size_t cap, const char *src)
 
 /* ---- SubmitProof, AwaitProof, Prove ---- */
 
+/* One info line per proof request, with Curio's fields: its id, its kind, the bytes it carries. */
+static void server_log_request(const char *method, const Cuzk__V1__SubmitProofRequest *m)
+{
+    if (!cuzk_log_enabled(CUZK_LOG_INFO)) return;
+    uint64_t bytes = m->vanilla_proof.len + m->witness.len;
+    for (size_t i = 0; i < m->n_vanilla_proofs; i++) bytes += m->vanilla_proofs[i].len;
+    char size[24];
+    snprintf(size, sizeof size, "%llu", (unsigned long long)bytes);
+    cuzk_log_kv(CUZK_LOG_INFO, CUZK_LOG_SERVER, method, "request_id", m->request_id ? m->request_id : "",
+                "proof_kind", cuzk_engine_kind_name((uint32_t)m->proof_kind), "input_size", size, NULL);
+}
+
 /* Checks a request and fills the engine's view of it (the witness bytes stay owned by the message). */
 static bool server_fill_request(const Cuzk__V1__SubmitProofRequest *m, cuzk_engine_request *r, char *err, size_t errlen)
 {
@@ -244,6 +259,7 @@ static void rpc_submit(rpc_call *c, const uint8_t *req, size_t len)
         rpc_reply(c, GRPC_STATUS_INVALID_ARGUMENT, "SubmitProofRequest does not decode", NULL, 0);
         return;
     }
+    server_log_request("SubmitProof", m);
     cuzk_engine_request r;
     char msg[768];
     if (!server_fill_request(m, &r, msg, sizeof msg)) {
@@ -336,6 +352,7 @@ static void rpc_await(rpc_call *c, const uint8_t *req, size_t len)
     }
     uint64_t timeout_ms = m->timeout_ms;
     cuzk__v1__await_proof_request__free_unpacked(m, NULL);
+    cuzk_log_kv(CUZK_LOG_INFO, CUZK_LOG_SERVER, "AwaitProof", "job_id", job_id, NULL);
     cuzk_engine_result res;
     cuzk_status st;
     if (!server_await(c, job_id, timeout_ms, &res, &st)) {
@@ -368,6 +385,7 @@ static void rpc_prove(rpc_call *c, const uint8_t *req, size_t len)
         rpc_reply(c, GRPC_STATUS_INVALID_ARGUMENT, "ProveRequest.submit missing", NULL, 0);
         return;
     }
+    server_log_request("Prove", m->submit);
     cuzk_engine_request r;
     char msg[768];
     if (!server_fill_request(m->submit, &r, msg, sizeof msg)) {
@@ -426,6 +444,7 @@ static void rpc_cancel(rpc_call *c, const uint8_t *req, size_t len)
         rpc_reply(c, GRPC_STATUS_INVALID_ARGUMENT, "job_id missing or too long", NULL, 0);
         return;
     }
+    cuzk_log_kv(CUZK_LOG_INFO, CUZK_LOG_SERVER, "CancelProof", "job_id", job_id, NULL);
     bool was_running = false;
     cuzk_status st = cuzk_engine_cancel(c->s->e, job_id, &was_running);
     if (st != CUZK_OK) {
@@ -576,6 +595,7 @@ static void rpc_preload(rpc_call *c, const uint8_t *req, size_t len)
         rpc_reply(c, GRPC_STATUS_INVALID_ARGUMENT, msg, NULL, 0);
         return;
     }
+    cuzk_log_kv(CUZK_LOG_INFO, CUZK_LOG_SERVER, "PreloadSRS", "circuit_id", id, NULL);
     bool already = false;
     uint64_t ms = 0;
     cuzk_errmsg err = {{0}};
@@ -598,6 +618,7 @@ static void rpc_evict(rpc_call *c, const uint8_t *req, size_t len)
         rpc_reply(c, GRPC_STATUS_INVALID_ARGUMENT, msg, NULL, 0);
         return;
     }
+    cuzk_log_kv(CUZK_LOG_INFO, CUZK_LOG_SERVER, "EvictSRS", "circuit_id", id, NULL);
     bool was_loaded = false;
     uint64_t freed = 0;
     cuzk_status st = cuzk_engine_evict(c->s->e, id, &was_loaded, &freed);

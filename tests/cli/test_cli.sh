@@ -230,6 +230,44 @@ if [ -n "$BENCH" ]; then
     expect 2 "--msm-variant needs a number between 0 and 0xffffffff" "bench msm variant too large" -- "$BENCH" micro --gpu --msm-variant 0x100000000
     expect 2 "--ntt-variant needs a number" "bench ntt variant negative" -- "$BENCH" micro --gpu --ntt-variant -1
     expect 0 "" "bench msm variant: the default's bits 24..27 accepted" -- "$BENCH" micro --msm-variant 0x8c00514 --filter none
+
+    # one version for every tool, from the project's
+    v=$("$CUZK" --version)
+    expect 0 "^cuzk [0-9]" "cuzk --version" -- "$CUZK" --version
+    expect 0 "^cuzk-bench ${v#cuzk }\$" "cuzk-bench --version, cuzk's" -- "$BENCH" --version
+    expect 0 "gen-vanilla porep" "bench --help names gen-vanilla" -- "$BENCH" --help
+
+    # gen-vanilla: a C1 in Curio's envelope for any registered PoRep; Curio's sector-based kinds refused with why
+    expect 0 "StackedDrg2KiBV1_1, sector 7, 1 partitions.*Curio's envelope" "gen-vanilla porep 2 KiB" -- \
+        "$BENCH" gen-vanilla porep --registered-proof 5 --sector-number 7 -o c1.json
+    expect 0 '^\{"SectorNum":7,"Phase1Out":"' "gen-vanilla wrote the envelope" -- head -c 40 c1.json
+    expect 2 "99 is not a registered seal proof" "gen-vanilla unknown proof" -- \
+        "$BENCH" gen-vanilla porep --registered-proof 99
+    expect 2 "sealed sector's cache" "gen-vanilla window-post refused" -- "$BENCH" gen-vanilla window-post
+    expect 2 "unknown kind 'nosuch'" "gen-vanilla unknown kind" -- "$BENCH" gen-vanilla nosuch
+
+    # the commands against a daemon (builds with the gRPC client): Curio's command lines, refused before any call
+    # when wrong
+    if "$BENCH" status --help >/dev/null 2>&1; then
+        expect 0 "http://127.0.0.1:9820, Curio's" "bench net --help" -- "$BENCH" batch --help
+        expect 2 "unknown or incomplete option '-a'" "bench -a without a value" -- "$BENCH" -a
+        expect 2 "-a is for the commands against a daemon" "bench -a with micro" -- "$BENCH" -a unix:///x micro
+        expect 2 "-t porep needs --c1 FILE" "bench porep without --c1" -- "$BENCH" -a unix:///x single -t porep
+        expect 2 "-t wpost needs --vanilla FILE" "bench wpost without --vanilla" -- "$BENCH" batch -t wpost
+        expect 2 "unknown proof type 'stark'" "bench unknown type" -- "$BENCH" single -t stark
+        expect 2 "nosuch.json" "bench missing --c1 file" -- "$BENCH" single -t porep --c1 nosuch.json
+        expect 2 "--randomness wants hex digits in pairs" "bench odd hex" -- \
+            "$BENCH" single -t porep --c1 c1.json --randomness abc
+        expect 2 "--registered-proof needs a whole number" "bench registered proof not a number" -- \
+            "$BENCH" single -t porep --c1 c1.json --registered-proof 8x
+        expect 2 "-c needs a whole number up to 1000000" "bench count too large" -- "$BENCH" batch -c 2000000
+        expect 2 "needs a circuit id \(-c ID\)" "bench preload without an id" -- "$BENCH" preload
+        expect 2 "is not an address" "bench http address with a path" -- "$BENCH" -a http://127.0.0.1:9820/x status
+        expect 2 "unknown option '--nosuch'" "bench net unknown option" -- "$BENCH" status --nosuch
+        # no daemon there: a call error, exit 1
+        expect 1 "cuzk-bench status: gRPC status 14" "bench status without a daemon" -- \
+            "$BENCH" -a "unix://$T/none.sock" status --timeout 5000
+    fi
 fi
 
 echo "$pass passed, $fail failed"

@@ -11,5 +11,7 @@ cuzk_engine_config engine_test_cfg(const char *dir);
 cuzk_engine_request engine_test_synth(unsigned log2, uint64_t seed, uint32_t parts, cuzk_engine_priority prio);
 /* The device-backend tests (test_engine_devices.c); returns the failures. */
 int run_device_tests(void);
+/* What Curio relies on (test_engine_curio.c): ids and retries, its names, metrics and status page; the failures. */
+int run_curio_tests(void);
 
 #endif

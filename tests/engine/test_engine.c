@@ -350,7 +350,7 @@ static void wait_running(cuzk_engine *e, const char *id)
         assert_int_equal(cuzk_engine_status(e, &st), CUZK_OK);
         uint32_t running = 0;
         for (size_t q = 0; q < st.num_queues; q++)
-            if (strcmp(st.queues[q].proof_kind, "SYNTHETIC") == 0) running = st.queues[q].in_progress;
+            if (strcmp(st.queues[q].proof_kind, "synthetic") == 0) running = st.queues[q].in_progress;
         cuzk_engine_status_clear(&st);
         if (running > 0) return;
         assert_true(still_pending(e, id)); /* the wait itself: 1 ms inside the engine's await */
@@ -443,8 +443,8 @@ static void test_idempotency_and_timeout(void **state)
     cuzk_engine_request other = engine_test_synth(9, 3, 2, CUZK_ENGINE_PRIO_NORMAL);
     submit_ok(e, &other, id2);
     expect_completed(e, id2, 2); /* takes longer than the TTL */
-    submit_ok(e, &r, id3);
-    assert_string_not_equal(id, id3);
+    submit_ok(e, &r, id3); /* a new job (not attached), under the same id: the request id */
+    assert_string_equal(id, id3);
     expect_completed(e, id3, 1);
     cuzk_engine_destroy(e);
 }
@@ -1054,7 +1054,7 @@ static void test_status_keys_metrics(void **state)
     assert_non_null(t);
     assert_non_null(strstr(t, "# TYPE cuzk_stage_seconds histogram\n"));
     assert_non_null(strstr(t, "# HELP cuzk_jobs_total "));
-    assert_non_null(strstr(t, "cuzk_jobs_total{kind=\"SYNTHETIC\",outcome=\"completed\"} 1\n"));
+    assert_non_null(strstr(t, "cuzk_jobs_total{kind=\"synthetic\",outcome=\"completed\"} 1\n"));
     assert_non_null(strstr(t, "cuzk_stage_seconds_count{stage=\"verify\"} 2\n"));
     assert_non_null(strstr(t, "cuzk_stage_seconds_count{stage=\"msm\"} 2\n"));
     assert_non_null(strstr(t, "cuzk_stage_seconds_count{stage=\"queue\"} 1\n"));
@@ -1093,5 +1093,5 @@ int main(void)
         cmocka_unit_test(test_loads_not_blocked),    cmocka_unit_test(test_latency_mode_needs_gpus),
     };
     int failed = cmocka_run_group_tests(tests, group_setup, group_teardown);
-    return failed + run_device_tests();
+    return failed + run_device_tests() + run_curio_tests();
 }

@@ -376,7 +376,7 @@ def test_curio_keys():
     p = check_config(text)
     assert p.returncode == 0, p.stderr
     warned = [l for l in p.stderr.splitlines() if "does not apply to cuzk" in l]
-    assert len(warned) == 5, p.stderr  # status_listen, eviction_min_idle, partition_workers, slot_size, preload
+    assert len(warned) == 4, p.stderr  # eviction_min_idle, partition_workers, slot_size, preload
     assert "[srs] preload = [\"porep-32g\"] does not apply" in p.stderr, p.stderr
     assert "max_gpu_queue_depth = 8 is overridden by [scheduler] gpu_queue_depth = 2" in p.stderr, p.stderr
     assert "workers = 0  # default (3: [pipeline] max_parallel_synthesis)" in p.stdout, p.stdout

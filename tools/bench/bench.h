@@ -97,10 +97,14 @@ void bench_prove_gen(const bench_opts *o);
 void bench_zkey_fixtures(const bench_opts *o);
 #ifdef CUZK_BENCH_CLIENT
 /* The commands against a running daemon (net.c, through the cuzk_client library): single, batch, stress, status,
- * preload, evict, metrics. bench_net_main takes argv from the command's name on. */
+ * preload, evict, metrics. bench_net_main takes argv from the command's name on, and the address given before the
+ * command (-a; NULL: the default). */
 bool bench_net_is_command(const char *name);
-int bench_net_main(int argc, char **argv);
+int bench_net_main(int argc, char **argv, const char *addr);
 #endif
+/* `cuzk-bench gen-vanilla porep`: Curio's test inputs made without a sealed sector (gen_vanilla.c); argv from
+ * "gen-vanilla" on. */
+int bench_gen_vanilla(int argc, char **argv);
 #ifdef CUZK_HAVE_CUDA
 /* --gpu: field throughput, NTT, MSM and batch-addition lines (micro_gpu.c) */
 void bench_micro_gpu(const bench_opts *o);

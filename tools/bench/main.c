@@ -51,6 +51,8 @@ static void usage(FILE *f)
     fprintf(f, "usage: cuzk-bench micro [--filter NAME] [--threads N] [--gpu]\n"
                "       cuzk-bench prove [--max-log2 K] [--threads N]\n"
                "       cuzk-bench zkey\n"
+               "       cuzk-bench gen-vanilla porep [--registered-proof N] [-o FILE] (cuzk-bench gen-vanilla --help)\n"
+               "       cuzk-bench --version\n"
                "  micro      field, curve, pairing, MSM, NTT, SpMV, Poseidon and Groth16 micro-benchmarks, one JSON\n"
                "             object per line, ending with `prove` on synthetic PoRep-shaped circuits (up to 2^K, see\n"
                "             prove)\n"
@@ -70,8 +72,8 @@ static void usage(FILE *f)
                "  --msm-profile\n"
                "             with --gpu: every MSM and batch addition prints its phase times on stderr\n");
 #ifdef CUZK_BENCH_CLIENT
-    fprintf(f, "       cuzk-bench single|batch|stress|status|preload|evict|metrics [--addr A] ... "
-               "(cuzk-bench batch --help)\n");
+    fprintf(f, "       cuzk-bench [-a ADDR] single|batch|stress|status|preload|evict|metrics ... against a daemon,\n"
+               "                  in Curio's cuzk-bench forms (cuzk-bench batch --help)\n");
 #endif
     fprintf(f, "Lines carry the best run as \"value\" (GPU lines: the median), with \"median\", \"spread\" ((worst -\n"
                "best) / median) and \"runs\" where a figure comes from repeated runs.\n");
@@ -178,13 +180,42 @@ static const struct {
 
 int main(int argc, char **argv)
 {
-    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-        usage(argc < 2 ? stderr : stdout);
-        return argc < 2 ? 2 : 0;
+    /* the options before the command, as Curio's cuzk-bench takes them: -a/--addr and --log-level */
+    const char *addr = NULL;
+    int i = 1;
+    for (; i < argc && argv[i][0] == '-'; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage(stdout);
+            return 0;
+        } else if (strcmp(a, "--version") == 0 || strcmp(a, "-V") == 0) {
+            printf("cuzk-bench %s\n", cuzk_version());
+            return 0;
+        } else if ((strcmp(a, "-a") == 0 || strcmp(a, "--addr") == 0) && i + 1 < argc) {
+            addr = argv[++i];
+        } else if (strcmp(a, "--log-level") == 0 && i + 1 < argc) {
+            i++; /* accepted for Curio's command lines; cuzk-bench writes results, not logs */
+        } else {
+            fprintf(stderr, "cuzk-bench: unknown or incomplete option '%s'\n", a);
+            usage(stderr);
+            return 2;
+        }
     }
+    if (i == argc) {
+        usage(stderr);
+        return 2;
+    }
+    /* from here argv[1] is the command */
+    argc -= i - 1;
+    argv += i - 1;
 #ifdef CUZK_BENCH_CLIENT
-    if (bench_net_is_command(argv[1])) return bench_net_main(argc - 1, argv + 1);
+    if (bench_net_is_command(argv[1])) return bench_net_main(argc - 1, argv + 1, addr);
 #endif
+    if (addr != NULL) {
+        fprintf(stderr, "cuzk-bench: -a is for the commands against a daemon, not '%s'\n", argv[1]);
+        return 2;
+    }
+    if (strcmp(argv[1], "gen-vanilla") == 0) return bench_gen_vanilla(argc - 1, argv + 1);
     for (size_t c = 0; c < sizeof commands / sizeof commands[0]; c++) {
         if (strcmp(argv[1], commands[c].name) != 0) continue;
         bench_opts o = {NULL, 0, 20, 0, false, -1, -1, false};

@@ -12,8 +12,37 @@
 #include <stdlib.h>
 #include <string.h>
 
+int cuzk_client_target(const char *addr, char *target, size_t cap, int *tls)
+{
+    *tls = 0;
+    const char *rest = addr;
+    if (strncmp(addr, "http://", 7) == 0) {
+        rest = addr + 7;
+    } else if (strncmp(addr, "https://", 8) == 0) {
+        rest = addr + 8;
+        *tls = 1;
+    } else if (addr[0] == '/') {
+        /* a socket path as it is */
+        return snprintf(target, cap, "unix://%s", addr) < (int)cap ? 0 : -1;
+    }
+    size_t n = strlen(rest);
+    if (rest != addr) {
+        /* Curio's http://host:port[/]: the authority only */
+        while (n > 0 && rest[n - 1] == '/') n--;
+        if (n == 0 || memchr(rest, '/', n) != NULL) return -1;
+    }
+    if (n == 0 || n >= cap) return -1;
+    memcpy(target, rest, n);
+    target[n] = '\0';
+    return 0;
+}
+
 int cuzk_client_open(cuzk_client *c, const char *addr)
 {
+    char target[1024];
+    int tls = 0;
+    c->ch = NULL;
+    if (cuzk_client_target(addr, target, sizeof target, &tls) != 0) return -1;
     grpc_arg args[2];
     memset(args, 0, sizeof args);
     /* The daemon's default limit: let large proofs and witnesses through both ways. */
@@ -24,8 +53,10 @@ int cuzk_client_open(cuzk_client *c, const char *addr)
     args[1].key = GRPC_ARG_MAX_SEND_MESSAGE_LENGTH;
     args[1].value.integer = 256 << 20;
     grpc_channel_args cargs = {2, args};
-    grpc_channel_credentials *creds = grpc_insecure_credentials_create();
-    c->ch = grpc_channel_create(addr, creds, &cargs);
+    /* https: TLS with the system's roots ($GRPC_DEFAULT_SSL_ROOTS_FILE_PATH names others) */
+    grpc_channel_credentials *creds =
+        tls ? grpc_ssl_credentials_create(NULL, NULL, NULL, NULL) : grpc_insecure_credentials_create();
+    c->ch = grpc_channel_create(target, creds, &cargs);
     grpc_channel_credentials_release(creds);
     return c->ch != NULL ? 0 : -1;
 }

@@ -17,14 +17,20 @@ extern "C" {
 #endif
 
 /* Curio's daemon address, and so the default of cuzk-daemon's [daemon] listen */
-#define CUZK_CLIENT_DEFAULT_ADDR "unix:///run/curio/cuzk.sock"
+#define CUZK_CLIENT_DAEMON_ADDR "unix:///run/curio/cuzk.sock"
+/* The address Curio's cuzk-bench talks to when given none (its --addr default), and so cuzk-bench's */
+#define CUZK_CLIENT_DEFAULT_ADDR "http://127.0.0.1:9820"
 
 typedef struct {
     grpc_channel *ch;
 } cuzk_client;
 
-/* addr: unix:///path or host:port; 256 MiB messages both ways (the daemon's default limit). 0, or -1 when gRPC
- * cannot make the channel. */
+/* The gRPC target of an address as Curio's tools write them: http://host:port (Curio's cuzk-bench: plaintext),
+ * https://host:port (TLS), unix:///path, unix:/path or a bare /path (a unix socket), host:port, or any gRPC target
+ * (dns:///host:port, ipv4:...). -1 for an empty one, an http:// one with a path, or one longer than cap. */
+int cuzk_client_target(const char *addr, char *target, size_t cap, int *tls);
+/* addr: any form of cuzk_client_target; 256 MiB messages both ways (the daemon's default limit). 0, or -1 when the
+ * address is malformed or gRPC cannot make the channel. */
 int cuzk_client_open(cuzk_client *c, const char *addr);
 void cuzk_client_close(cuzk_client *c);
 /* Calls /cuzk.v1.ProvingEngine/<method>. On OK, *resp is the decoded reply (free with

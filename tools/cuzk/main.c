@@ -28,6 +28,7 @@ static void usage(FILE *f)
     fprintf(f, "usage: cuzk COMMAND [OPTIONS]   (cuzk COMMAND --help for each command's options)\n\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(f, "  %-12s %s\n", commands[i].name, commands[i].summary);
+    fprintf(f, "  %-12s %s\n", "--version", "print the version");
     fprintf(f, "\nexit status: 0 success (proof valid), 1 proof invalid, 2 error\n");
 }
 
@@ -39,6 +40,10 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
         usage(stdout);
+        return CLI_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0 || strcmp(argv[1], "version") == 0) {
+        printf("cuzk %s\n", cuzk_version());
         return CLI_OK;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)

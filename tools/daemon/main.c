@@ -1,5 +1,6 @@
 /* cuzk-daemon: the proving service. Reads the config, creates the engine, serves cuzk.v1 over gRPC (unix socket and
- * optionally TCP) and Prometheus /metrics over HTTP, and shuts down on a signal:
+ * optionally TCP) and /metrics and /status over HTTP, tells systemd when it is ready (sd_notify, where built with
+ * libsystemd), logs every job's end, and shuts down on a signal:
  *   SIGTERM: stop taking calls, let queued and running proofs finish within [daemon] shutdown_timeout, then cancel
  *            what is left; every waiting caller gets its answer before the process exits.
  *   SIGINT:  the same with [daemon] interrupt_timeout (short). */
@@ -12,6 +13,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#ifdef CUZK_HAVE_SYSTEMD
+#include <systemd/sd-daemon.h>
+#endif
 
 #include "config.h"
 #include "cuzk/engine.h"
@@ -22,15 +26,76 @@
 static void daemon_usage(FILE *f)
 {
     fprintf(f, "usage: cuzk-daemon [-c FILE] [-l ADDR]... [--log-level LEVEL] [-s SECTION.KEY=VALUE]...\n"
-               "                   [--check-config]\n"
-               "  -c, --config FILE    TOML configuration (default " CUZK_CONFIG_DEFAULT_PATH "; a missing file means\n"
-               "                       the defaults; Curio's cuzk.toml is read as it is; see docs/daemon.md)\n"
-               "  -l, --listen ADDR    unix:///path or host:port; repeatable, replaces [daemon] listen\n"
+               "                   [--check-config] [--version] [--help]\n"
+               "\n"
+               "The cuzk proving service: Curio's cuzk.v1 gRPC interface (SubmitProof, AwaitProof, Prove,\n"
+               "CancelProof, GetStatus, GetMetrics, PreloadSRS, EvictSRS) on a unix socket and optionally TCP,\n"
+               "GET /metrics and GET /status over HTTP. Curio's [Cuzk] Address points at one of the listen\n"
+               "addresses (docs/curio.md).\n"
+               "\n"
+               "  -c, --config FILE    TOML configuration (default " CUZK_CONFIG_DEFAULT_PATH ", Curio's; a\n"
+               "                       missing file means the defaults; Curio's cuzk.toml is read as it is; see\n"
+               "                       docs/daemon.md)\n"
+               "  -l, --listen ADDR    unix:///path, unix:/path or host:port, or a comma-separated list; repeatable,\n"
+               "                       replaces [daemon] listen (default " CUZK_CONFIG_DEFAULT_LISTEN ")\n"
                "      --log-level L    trace, debug, info, warn or error; replaces [logging] level\n"
                "  -s, --set K=V        any key, e.g. --set srs.param_cache=/data/params or --set gpus.devices=[0,1]\n"
                "                       (V a TOML value; a bare word is a string); repeatable, applied last\n"
                "      --check-config   read the configuration, print every key with its value and where it came\n"
-               "                       from (default, file, flag), and exit\n");
+               "                       from (default, file, flag), and exit\n"
+               "      --version        print the version and exit\n"
+               "  -h, --help           this text\n"
+               "\n"
+               "Signals: SIGTERM stops taking calls and lets proofs finish within [daemon] shutdown_timeout, SIGINT\n"
+               "within interrupt_timeout; then what is left is cancelled and every caller answered. Exit status: 0\n"
+               "after a signal, 2 for a bad command line or configuration, 1 when the service cannot start.\n"
+               "[tls] and [auth] protect TCP listeners, but Curio's client connects without TLS and sends no token:\n"
+               "with either, Curio can reach the daemon only over a unix socket.\n");
+}
+
+/* Engine events as log lines (cuzk_engine_config.on_event): called under the engine's lock, so only formatting. */
+static void daemon_job_event(void *ctx, const cuzk_engine_event *ev)
+{
+    (void)ctx;
+    static const char *const prio[] = {"unspecified", "low", "normal", "high", "critical"};
+    const char *kind = cuzk_engine_kind_name(ev->proof_kind);
+    char parts[16];
+    snprintf(parts, sizeof parts, "%u", ev->partitions);
+    if (ev->kind == CUZK_ENGINE_EVENT_ACCEPTED) {
+        cuzk_log_kv(CUZK_LOG_DEBUG, CUZK_LOG_ENGINE, "job accepted", "job_id", ev->job_id, "proof_kind", kind,
+                    "priority", prio[ev->priority], "partitions", parts, "retry", ev->retry ? "true" : "false", NULL);
+        return;
+    }
+    if (ev->kind == CUZK_ENGINE_EVENT_STARTED) {
+        cuzk_log_kv(CUZK_LOG_DEBUG, CUZK_LOG_ENGINE, "job started", "job_id", ev->job_id, "proof_kind", kind, NULL);
+        return;
+    }
+    const cuzk_engine_result *r = ev->result;
+    char total[24], queue[24], synth[24], gpu[24];
+    snprintf(total, sizeof total, "%llu", (unsigned long long)r->total_ms);
+    snprintf(queue, sizeof queue, "%llu", (unsigned long long)r->queue_wait_ms);
+    snprintf(synth, sizeof synth, "%llu", (unsigned long long)r->synthesis_ms);
+    snprintf(gpu, sizeof gpu, "%llu", (unsigned long long)r->gpu_compute_ms);
+    if (r->status == CUZK_ENGINE_JOB_COMPLETED)
+        cuzk_log_kv(CUZK_LOG_INFO, CUZK_LOG_ENGINE, "proof completed", "job_id", ev->job_id, "proof_kind", kind,
+                    "partitions", parts, "total_ms", total, "queue_wait_ms", queue, "synthesis_ms", synth,
+                    "gpu_compute_ms", gpu, NULL);
+    else if (r->status == CUZK_ENGINE_JOB_FAILED)
+        cuzk_log_kv(CUZK_LOG_WARN, CUZK_LOG_ENGINE, "proof failed", "job_id", ev->job_id, "proof_kind", kind,
+                    "total_ms", total, "error", r->error_message, NULL);
+    else
+        cuzk_log_kv(CUZK_LOG_INFO, CUZK_LOG_ENGINE, "proof cancelled", "job_id", ev->job_id, "proof_kind", kind,
+                    "total_ms", total, "reason", r->error_message, NULL);
+}
+
+/* Tells systemd (Type=notify) how the daemon stands; a no-op without libsystemd or outside a notify unit. */
+static void daemon_notify(const char *state)
+{
+#ifdef CUZK_HAVE_SYSTEMD
+    sd_notify(0, state);
+#else
+    (void)state;
+#endif
 }
 
 /* The parameter directory, made with its parents when missing (as mkdir -p). */
@@ -123,6 +188,9 @@ int main(int argc, char **argv)
         } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             daemon_usage(stdout);
             return 0;
+        } else if (strcmp(a, "--version") == 0 || strcmp(a, "-V") == 0) {
+            printf("cuzk-daemon %s\n", cuzk_version());
+            return 0;
         } else {
             fprintf(stderr, "cuzk-daemon: unknown or incomplete option '%s'\n", a);
             daemon_usage(stderr);
@@ -200,6 +268,7 @@ int main(int argc, char **argv)
     ec.backend = (cuzk_engine_backend_kind)cfg.backend;
     ec.result_ttl_ms = cfg.result_ttl_ms;
     ec.max_request_bytes = cfg.max_message_bytes;
+    ec.on_event = daemon_job_event;
     cuzk_engine *e = NULL;
     cuzk_errmsg eerr = {{0}};
     cuzk_status st = cuzk_engine_create(&e, &ec, &eerr);
@@ -220,21 +289,36 @@ int main(int argc, char **argv)
     so.tls_key_pem = tls_key;
     so.tls_client_ca_pem = tls_ca;
     so.auth_token = cfg.auth_token;
+    /* Curio's client speaks plaintext gRPC without metadata: say so where a TCP address would refuse it */
+    for (size_t i = 0; i < cfg.num_listen; i++) {
+        if (cuzk_config_unix_path(cfg.listen[i]) != NULL || (tls_cert == NULL && cfg.auth_token == NULL)) continue;
+        cuzk_log_kv(CUZK_LOG_WARN, CUZK_LOG_DAEMON,
+                    "Curio's client cannot use this address: it connects without TLS and sends no bearer token",
+                    "addr", cfg.listen[i], "tls", tls_cert != NULL ? "true" : "false", "token",
+                    cfg.auth_token != NULL ? "true" : "false", NULL);
+    }
     cuzk_server *srv = cuzk_server_start(e, &so, err, sizeof err);
     int rc = 0;
-    cuzk_metrics_http *mh = NULL;
+    cuzk_metrics_http *mh = NULL, *sh = NULL;
     if (srv == NULL) {
         cuzk_log_msg(CUZK_LOG_ERROR, "%s", err);
         rc = 1;
     } else if (cfg.metrics_listen != NULL && (mh = cuzk_metrics_http_start(cfg.metrics_listen, e, err, sizeof err)) == NULL) {
-        cuzk_log_msg(CUZK_LOG_ERROR, "%s", err);
+        cuzk_log_msg(CUZK_LOG_ERROR, "[metrics] http_listen: %s", err);
+        rc = 1;
+    } else if (cfg.status_listen != NULL &&
+               (cfg.metrics_listen == NULL || strcmp(cfg.status_listen, cfg.metrics_listen) != 0) &&
+               (sh = cuzk_metrics_http_start(cfg.status_listen, e, err, sizeof err)) == NULL) {
+        cuzk_log_msg(CUZK_LOG_ERROR, "[daemon] status_listen: %s", err);
         rc = 1;
     }
     if (rc == 0) {
         cuzk_log_msg(CUZK_LOG_INFO, "cuzk-daemon ready (pid %ld)", (long)getpid());
+        daemon_notify("READY=1\nSTATUS=serving");
         int sig = 0;
         sigwait(&sigs, &sig);
         uint64_t deadline = sig == SIGINT ? cfg.interrupt_timeout_ms : cfg.shutdown_timeout_ms;
+        daemon_notify("STOPPING=1\nSTATUS=draining");
         cuzk_log_msg(CUZK_LOG_INFO, "%s: no new calls; draining for up to %llu ms", sig == SIGINT ? "SIGINT" : "SIGTERM",
                 (unsigned long long)deadline);
         cuzk_server_stop_intake(srv);
@@ -246,6 +330,7 @@ int main(int argc, char **argv)
     }
     cuzk_server_destroy(srv);
     cuzk_metrics_http_stop(mh);
+    cuzk_metrics_http_stop(sh);
     cuzk_engine_destroy(e);
     grpc_shutdown();
     free(tls_cert);

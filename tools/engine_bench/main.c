@@ -123,6 +123,31 @@ static void on_fatal(int sig)
     raise(sig);
 }
 
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: cuzk-engine-bench [--log2 16] [--jobs 4] [--partitions 1] [--synthesis-workers 1]\n"
+            "                         [--synthesis-threads 1] [--provers 0] [--prover-threads 2] [--depth 1]\n"
+            "                         [--seed 1]\n"
+            "                         [--param-dir DIR] [--tiers 0|1] [--backend auto|cpu|gpu] [--gpus 0,1]\n"
+            "                         [--vram-budget BYTES] [--latency-mode 0|1] [--whole-ntt-tables 0|1]\n"
+            "       cuzk-engine-bench --version | --help\n"
+            "\n"
+            "Runs --jobs synthetic jobs (2^log2 constraints, --partitions each) through the engine in this process\n"
+            "(no daemon) and prints one JSON line: s/proof, proofs/min, each device's busy share, peak RSS, CPU use\n"
+            "and each stage's share of the wall time; a human summary goes to stderr.\n"
+            "  --log2 K               circuit size (default 16)       --jobs N        jobs (default 4)\n"
+            "  --partitions P         partitions per job (default 1)  --seed S        synthetic circuit seed\n"
+            "  --synthesis-workers N  partitions synthesized at once  --synthesis-threads N   threads of each\n"
+            "  --provers N            provers per device (0: the backend's default)  --prover-threads N (CPU backend)\n"
+            "  --depth N              partitions queued for the provers (default 1)\n"
+            "  --param-dir DIR        the synthetic keys' cache (default /tmp/cuzk-engine-bench)\n"
+            "  --tiers 1              also time a key's COLD load against its WARM reload\n"
+            "  --backend B            auto (default), cpu or gpu; --gpus 0,1 the devices; --vram-budget BYTES each\n"
+            "  --latency-mode 1       GPUs in pairs, each partition split over its pair\n"
+            "  --whole-ntt-tables 0   the provers keep the small split NTT tables\n");
+}
+
 int main(int argc, char **argv)
 {
     signal(SIGFPE, on_fatal);
@@ -136,8 +161,17 @@ int main(int argc, char **argv)
     int gpus[64];
     size_t num_gpus = 0;
     unsigned long long vram = 0;
+    if (argc == 2 && (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0)) {
+        printf("cuzk-engine-bench %s\n", cuzk_version());
+        return 0;
+    }
+    if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        usage(stdout);
+        return 0;
+    }
     if (argc % 2 == 0) {
         fprintf(stderr, "options come in pairs: --name value\n");
+        usage(stderr);
         return 2;
     }
     for (int i = 1; i + 1 < argc; i += 2) {
