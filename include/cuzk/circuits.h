@@ -418,7 +418,9 @@ static inline void cuzk_cs_enforce(cuzk_cs *cs, const char *name, const cuzk_lc 
  * sequential code only into its own slot of ctx. Its namespaces start at the parent's current path. */
 typedef void (*cuzk_cs_block_fn)(cuzk_cs *cs, void *ctx, uint64_t block);
 
-#define CUZK_CS_BLOCKS_UNIFORM 1u /* every block allocates and enforces what block 0 does */
+#define CUZK_CS_BLOCKS_UNIFORM 1u    /* every block allocates and enforces what block 0 does */
+#define CUZK_CS_BLOCKS_NO_HANDLES 2u /* with UNIFORM: nothing after the call reads what blocks leave in ctx, so a COUNT
+                                      * cs counts block 0 (unless counts are given) and runs no block */
 
 /* Synthesizes blocks 0 .. nblocks-1 on `threads` threads (0 = 1) and leaves cs exactly as calling fn(cs, ctx, 0),
  * fn(cs, ctx, 1), ... in order would have (numbering, rows, values, the first unsatisfied row), for every thread
