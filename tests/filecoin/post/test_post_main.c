@@ -25,6 +25,9 @@ uint8_t *post_test_read(const char *path, size_t *len)
 int main(void)
 {
     test_seed_init();
+    /* POST_TEST_FILTER=test_name (a cmocka pattern) runs only the matching tests */
+    const char *filter = getenv("POST_TEST_FILTER");
+    if (filter != NULL && filter[0] != '\0') cmocka_set_test_filter(filter);
     int fails = 0;
     fails += _cmocka_run_group_tests("post_counts", post_count_tests, post_count_count, NULL, NULL);
     fails += _cmocka_run_group_tests("post_witness", post_witness_tests, post_witness_count, NULL, NULL);
