@@ -367,7 +367,7 @@ cuzk_status cuzk_fil_post_witness(const cuzk_fil_post_request *rq, cuzk_fr_t *z,
  * Circuits of registered proofs and their shapes as PCE files
  * ==================================================================================================================
  * One table by kind (WinningPoSt and WindowPoSt so far); the registered proofs sharing a parameter file share the
- * circuit. A kind without a circuit gives CUZK_ERR_UNSUPPORTED. */
+ * circuit. A kind without a circuit gives CUZK_ERR_NOT_FOUND. */
 
 bool cuzk_fil_circuit_supported(const cuzk_fil_proof *p);
 /* The blank circuit (no witness) into cs, any mode; blocks on `threads` threads. */

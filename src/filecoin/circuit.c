@@ -44,7 +44,7 @@ static cuzk_status need_circuit(const cuzk_fil_proof *p, int *idx, cuzk_errmsg *
     if (p == NULL) return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "no registered proof");
     *idx = circuit_index(p);
     if (*idx < 0)
-        return cuzk_fail(err, CUZK_ERR_UNSUPPORTED, "%s: no %s circuit here", p->name, cuzk_fil_kind_name(p->kind));
+        return cuzk_fail(err, CUZK_ERR_NOT_FOUND, "%s: no %s circuit here", p->name, cuzk_fil_kind_name(p->kind));
     return CUZK_OK;
 }
 
