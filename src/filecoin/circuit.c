@@ -105,10 +105,19 @@ cuzk_status cuzk_fil_circuit_key(const cuzk_fil_proof *p, char *out, size_t cap,
     return CUZK_OK;
 }
 
-/* R1CS identities of circuits built and checked here (cuzk_r1cs_identity, hex), by key. */
+/* R1CS identities (cuzk_r1cs_identity, hex) of the circuits as built when their counts, satisfiability and proofs
+ * were checked (tests/filecoin/post), by key: a changed synthesis that keeps its version is caught here. */
 static const struct {
     const char *key, *identity;
 } pinned[] = {
+    {"winning-2k-cdc7ba10c7a0aebe", "3e7c3015ebffbaac4146814cf2ddc0705fbf85e1dc011c0a79e31b6f95313301"},
+    {"winning-8m-648182271963a305", "07a0a8755918b388fa3cad24409e3e687f3ee113238074f8cb1319491521c806"},
+    {"winning-512m-c770b3f9f34f89e1", "44aef8a085f78071d7f32d3e5014cb5292c1beb104fb7704b26f366d47d7bb07"},
+    {"winning-32g-527d6199ac76cc0c", "27bd36c91966d3d1e4a045d065938e8c12a0549e2d1693dcbd089b023d04d9de"},
+    {"winning-64g-588f3f213b5a1cb6", "a899ef9bfd66f5a5843ffcfd8072d163b27e5eebef959941f5474f3bee2faa86"},
+    {"wpost-2k-572fa728a731a5e2", "40eda6d0e7ddcee2407ba68e5e3e8fd42d199916d786277823be8c53f9b5e988"},
+    {"wpost-8m-7e8cc2108ebd7428", "fc362d0e6331e31e224a05d78b1e8982c9fab4e6cd33d7beefe721d58666384e"},
+    {"wpost-512m-f83e228ef3276ae5", "f60c3a7be404706d59f5a953459a8c104373e588eedb6c289753ac20a251e898"},
     {NULL, NULL},
 };
 
@@ -166,9 +175,10 @@ cuzk_status cuzk_fil_shape_load_or_build(const char *dir, const cuzk_fil_proof *
         cuzk_r1cs_free(r);
         return cuzk_fail(err, CUZK_ERR_MISMATCH, "%s: the built shape's identity is not the pinned one", key);
     }
-    if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
+    if (mkdir(dir, 0755) != 0 && (errno != EEXIST || stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))) {
+        int e = errno == EEXIST ? ENOTDIR : errno;
         cuzk_r1cs_free(r);
-        return cuzk_fail(err, CUZK_ERR_IO, "%s: cannot create: %s", dir, strerror(errno));
+        return cuzk_fail(err, CUZK_ERR_IO, "%s: cannot create the directory: %s", dir, strerror(e));
     }
     /* written under a temporary name and renamed: readers never map a half-written file */
     char tmp[4200];
