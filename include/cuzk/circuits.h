@@ -428,7 +428,8 @@ typedef void (*cuzk_cs_block_fn)(cuzk_cs *cs, void *ctx, uint64_t block);
  * as allocated by the block; one entry with CUZK_CS_BLOCKS_UNIFORM, else nblocks); without it a counting pass
  * runs first (block 0 only when uniform). A block that allocates or enforces other than its counts say fails with
  * CUZK_ERR_MISMATCH. Every mode, COUNT included, runs each block once at its true numbers (plus the counting pass),
- * so the handles blocks leave in ctx are the ones sequential synthesis would leave. */
+ * so the handles blocks leave in ctx are the ones sequential synthesis would leave; except COUNT with
+ * CUZK_CS_BLOCKS_NO_HANDLES, which only adds nblocks times the uniform counts. */
 cuzk_status cuzk_cs_blocks(cuzk_cs *cs, uint64_t nblocks, cuzk_cs_block_fn fn, void *ctx, const cuzk_cs_counts *counts,
                            unsigned flags, unsigned threads);
 /* What block `block` would allocate and enforce after cs's current contents (non-zeros included), cs unchanged: the
