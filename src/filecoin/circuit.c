@@ -105,8 +105,9 @@ cuzk_status cuzk_fil_circuit_key(const cuzk_fil_proof *p, char *out, size_t cap,
     return CUZK_OK;
 }
 
-/* R1CS identities (cuzk_r1cs_identity, hex) of the circuits as built when their counts, satisfiability and proofs
- * were checked (tests/filecoin/post), by key: a changed synthesis that keeps its version is caught here. */
+/* R1CS identities (cuzk_r1cs_identity, hex) of the circuits, by key: those small enough for a test are rebuilt and
+ * compared by tests/filecoin/post; WindowPoSt 32 and 64 GiB come from cuzk-bench post shape (and the 32 GiB partition
+ * built from the real sector satisfied that shape). A changed synthesis that keeps its version is caught here. */
 static const struct {
     const char *key, *identity;
 } pinned[] = {
@@ -118,6 +119,8 @@ static const struct {
     {"wpost-2k-572fa728a731a5e2", "40eda6d0e7ddcee2407ba68e5e3e8fd42d199916d786277823be8c53f9b5e988"},
     {"wpost-8m-7e8cc2108ebd7428", "fc362d0e6331e31e224a05d78b1e8982c9fab4e6cd33d7beefe721d58666384e"},
     {"wpost-512m-f83e228ef3276ae5", "f60c3a7be404706d59f5a953459a8c104373e588eedb6c289753ac20a251e898"},
+    {"wpost-32g-9be1c283a4dd1f77", "e7d2d90567628347983ed3bc61515dd690ad1b4ddcb028b4c8f3299f1ddf8b66"},
+    {"wpost-64g-73bfdc309f1228a1", "b869c137d3b58c500c6c07bdf451c22af17474e60f7152ddf5cc8f4818d161e9"},
     {NULL, NULL},
 };
 
