@@ -424,7 +424,7 @@ static void witness(const cuzk_poseidon_params *p, const cuzk_fr_t *tag, const c
     *o = s[1];
 }
 
-/* ---- rows ---------------------------------------------------------------------------------------------------------- */
+/* ---- rows -------------------------------------------------------------------------------------------------------- */
 
 static const char *const step_ns[] = {
     [ROW_ENSURE] = "S-box input",       [ROW_SQUARE_SUM] = "(l+rk)^2",      [ROW_SQUARE2] = "l^2",

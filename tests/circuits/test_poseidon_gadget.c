@@ -15,7 +15,7 @@
 static const unsigned arities[] = {2, 4, 8, 11, 16, 24, 36};
 static const uint64_t hash_rows[] = {311, 377, 505, 598, 761, 1009, 1385};
 
-/* ---- the literal transcription ------------------------------------------------------------------------------------ */
+/* ---- the literal transcription ----------------------------------------------------------------------------------- */
 
 typedef struct {
     bool allocated;
@@ -285,7 +285,8 @@ static void hash_circuit(cuzk_cs *cs, void *ctx)
     for (unsigned i = 0; i < h->arity; i++)
         in[i] = h->input_vars ? cuzk_num_alloc_input(cs, &h->in[i]) : cuzk_num_alloc(cs, &h->in[i]);
     cuzk_cs_push(cs, "hash");
-    cuzk_num d = h->literal ? literal_hash(cs, h->arity, &h->tag, in) : cuzk_poseidon_gadget_hash(cs, h->arity, &h->tag, in);
+    cuzk_num d = h->literal ? literal_hash(cs, h->arity, &h->tag, in)
+                            : cuzk_poseidon_gadget_hash(cs, h->arity, &h->tag, in);
     cuzk_cs_pop(cs);
     if (cuzk_cs_has_values(cs)) h->digest = d.val;
 }
@@ -329,8 +330,8 @@ static void test_poseidon_gadget_equals_literal(void **state)
             hash_ctx h;
             random_ctx(&h, arities[a]);
             if (variant == 1)
-                assert_int_equal(cuzk_poseidon_tag(&h.tag, CUZK_POSEIDON_CUSTOM, 0, CUZK_POSEIDON_GEN_RANDOMNESS_ID, NULL),
-                                 CUZK_OK);
+                assert_int_equal(
+                    cuzk_poseidon_tag(&h.tag, CUZK_POSEIDON_CUSTOM, 0, CUZK_POSEIDON_GEN_RANDOMNESS_ID, NULL), CUZK_OK);
             h.input_vars = variant == 2;
             circ_run g, l;
             circ_run_all(hash_circuit, &h, &g);

@@ -35,7 +35,8 @@ expect() {
 # ---- circuit info: one JSON object, counts of every size (COUNT mode, cheap) ----
 expect 0 '"constraints": 21866, "inputs": 23, "aux": 22128, "nnz_a": 150262' "info window 2KiB" -- \
     "$CUZK" circuit info --kind window --sector-size 2KiB --json --threads 2
-expect 0 '"hash": "[0-9a-f]{64}"' "info has the canonical hash" -- "$CUZK" circuit info --kind window --sector-size 2KiB --json
+expect 0 '"hash": "[0-9a-f]{64}"' "info has the canonical hash" -- \
+    "$CUZK" circuit info --kind window --sector-size 2KiB --json
 hash2k=$(grep -oE '"hash": "[0-9a-f]{64}"' out.txt)
 expect 0 '"constraints": 90750, "inputs": 133, "aux": 91674' "info winning 2KiB" -- \
     "$CUZK" circuit info --kind winning --sector-size 2KiB --json --no-hash
@@ -57,7 +58,8 @@ done
 expect 0 "$hash2k" "the hash through the shape cache" -- \
     "$CUZK" circuit info --kind window --sector-size 2KiB --json --cache cache
 expect 0 "" "the cache holds the shape under its key" -- test -f cache/wpost-2k-*.pce
-expect 0 "$hash2k" "the hash from the cached file" -- "$CUZK" circuit info --kind window --sector-size 2KiB --json --cache cache
+expect 0 "$hash2k" "the hash from the cached file" -- \
+    "$CUZK" circuit info --kind window --sector-size 2KiB --json --cache cache
 expect 2 "one of winning, window, porep, snap" "unknown kind" -- "$CUZK" circuit info --kind wind --sector-size 2KiB
 expect 2 "no porep circuit here" "porep not yet" -- "$CUZK" circuit info --kind porep --sector-size 2KiB --json
 expect 2 "one of 2KiB, 8MiB" "bad size" -- "$CUZK" circuit info --kind window --sector-size 2QiB
@@ -84,7 +86,8 @@ mkdir v
 "$GEN" 10 v $R 0 77 5 9 >comm.txt || { echo "FAIL: cuzk-post-gen"; exit 1; }
 c5=$(awk '$1 == 5 {print $2}' comm.txt)
 c9=$(awk '$1 == 9 {print $2}' comm.txt)
-expect 0 '"sectors": 2' "prove window" -- "$CUZK" post prove --kind window --sector-size 2KiB --vanilla v/5.vproof v/9.vproof \
+expect 0 '"sectors": 2' "prove window" -- "$CUZK" post prove --kind window --sector-size 2KiB \
+    --vanilla v/5.vproof v/9.vproof \
     --randomness $R --prover-id $P --sector-id 5 9 --params w.params --pce w.pce --proof w.proof --threads 2
 expect 0 "" "192-byte proof" -- test "$(wc -c <w.proof)" -eq 192
 expect 0 "^valid" "verify window from comm_r" -- "$CUZK" post verify --kind window --sector-size 2KiB --randomness $R \
@@ -111,7 +114,8 @@ cp w.params keys/$wname
 cp w.vk keys/${wname%.params}.vk
 expect 0 "" "prove with --params DIR and the shape cache" -- "$CUZK" post prove --kind window --sector-size 2KiB \
     --vanilla v/5.vproof --randomness $R --prover-id f01000 --sector-id 5 --params keys --cache cache --proof one.proof
-expect 0 "^valid" "one sector padded, --vk DIR" -- "$CUZK" post verify --kind window --sector-size 2KiB --randomness $R \
+expect 0 "^valid" "one sector padded, --vk DIR" -- "$CUZK" post verify --kind window --sector-size 2KiB \
+    --randomness $R \
     --sector-id 5 --comm-r $c5 --vk keys --proof one.proof
 
 # ---- WindowPoSt: partition 1 under V1_0 moves the challenges ----
@@ -145,9 +149,12 @@ expect 2 "StackedDrgWinning2KiBV1 proves 1 sector per partition, got 2" "winning
     --prover-id $P --sector-id 42 43 --params n.params --proof x.proof
 
 # ---- bad inputs: exit 2, each named ----
-PW=(post prove --kind window --sector-size 2KiB --randomness $R --prover-id $P --params w.params --pce w.pce --proof x.proof)
-expect 2 "no vanilla proof for it" "a sector without its vanilla proof" -- "$CUZK" "${PW[@]}" --vanilla v/5.vproof v/9.vproof --sector-id 5 6
-expect 2 "1 vanilla proofs for 2 sectors" "fewer vanilla proofs" -- "$CUZK" "${PW[@]}" --vanilla v/5.vproof --sector-id 5 9
+PW=(post prove --kind window --sector-size 2KiB --randomness $R --prover-id $P --params w.params --pce w.pce
+    --proof x.proof)
+expect 2 "no vanilla proof for it" "a sector without its vanilla proof" -- \
+    "$CUZK" "${PW[@]}" --vanilla v/5.vproof v/9.vproof --sector-id 5 6
+expect 2 "1 vanilla proofs for 2 sectors" "fewer vanilla proofs" -- \
+    "$CUZK" "${PW[@]}" --vanilla v/5.vproof --sector-id 5 9
 expect 2 "v/nope.vproof.*cannot open" "a missing file" -- "$CUZK" "${PW[@]}" --vanilla v/nope.vproof --sector-id 5
 head -c 1000 v/5.vproof >cut.vproof
 expect 2 "cut.vproof: .*truncated" "a truncated vanilla proof" -- "$CUZK" "${PW[@]}" --vanilla cut.vproof --sector-id 5
@@ -170,7 +177,8 @@ expect 2 "--sector-id 'x5'" "bad sector id" -- "$CUZK" "${PW[@]}" --vanilla v/5.
 expect 2 "missing --sector-id" "no sector ids" -- "$CUZK" "${PW[@]}" --vanilla v/5.vproof
 expect 2 "option '--vanilla' needs a value" "empty --vanilla" -- "$CUZK" "${PW[@]}" --vanilla --sector-id 5
 expect 2 "unknown option '--foo'" "unknown option" -- "$CUZK" "${PW[@]}" --foo 1
-expect 2 "option '--params' given twice" "repeated option" -- "$CUZK" "${PW[@]}" --params w.params --vanilla v/5.vproof --sector-id 5
+expect 2 "option '--params' given twice" "repeated option" -- \
+    "$CUZK" "${PW[@]}" --params w.params --vanilla v/5.vproof --sector-id 5
 expect 2 "n.pce: 90750 constraints and 133 inputs, StackedDrgWindow2KiBV1_2's circuit has 21866 and 23" \
     "a shape of another circuit" -- "$CUZK" post prove --kind window --sector-size 2KiB --randomness $R --prover-id $P \
     --vanilla v/5.vproof --sector-id 5 --params w.params --pce n.pce --proof x.proof
@@ -179,7 +187,8 @@ expect 2 "n.params: .*key has 133 inputs, circuit 23" "a key of another circuit"
     --sector-id 5 --params n.params --pce w.pce --proof x.proof
 expect 2 "nope.params.*cannot open" "a missing key" -- "$CUZK" post prove --kind window --sector-size 2KiB \
     --randomness $R --prover-id $P --vanilla v/5.vproof --sector-id 5 --params nope.params --pce w.pce --proof x.proof
-expect 2 "--kind 'porep': winning or window" "post of another kind" -- "$CUZK" post prove --kind porep --sector-size 2KiB
+expect 2 "--kind 'porep': winning or window" "post of another kind" -- \
+    "$CUZK" post prove --kind porep --sector-size 2KiB
 expect 2 "2 --comm-r values for 1 sectors" "comm_r count" -- "$CUZK" post verify --kind window --sector-size 2KiB \
     --randomness $R --sector-id 5 --comm-r $c5 $c9 --vk w.vk --proof w.proof
 expect 2 "--comm-r and --vanilla: give one of them" "both comm_r sources" -- "$CUZK" post verify --kind window \

@@ -110,7 +110,7 @@ static bool below_r(const uint8_t b[32])
     return cuzk_fr_from_bytes_le(&f, b) == CUZK_OK;
 }
 
-/* ---- cuzk circuit ------------------------------------------------------------------------------------------------- */
+/* ---- cuzk circuit ------------------------------------------------------------------------------------------------ */
 
 static const char circuit_help[] =
     "usage: cuzk circuit info --kind KIND --sector-size S [--api V] [--json] [--no-hash] [--cache DIR] [--threads N]\n"
@@ -160,7 +160,8 @@ static int circuit_info(int argc, char **argv)
     cuzk_status s = cuzk_fil_circuit_counts(p, &c, &err);
     if (s != CUZK_OK) return cli_fail("circuit info", p->name, s, &err);
     char key[128], hash[65] = "";
-    if ((s = cuzk_fil_circuit_key(p, key, sizeof key, &err)) != CUZK_OK) return cli_fail("circuit info", p->name, s, &err);
+    if ((s = cuzk_fil_circuit_key(p, key, sizeof key, &err)) != CUZK_OK)
+        return cli_fail("circuit info", p->name, s, &err);
     if (!no_hash) {
         cuzk_r1cs_t *r;
         const char *dir = cli_opt(&a, "cache");
@@ -241,14 +242,15 @@ int cmd_circuit(int argc, char **argv)
     return CLI_ERROR;
 }
 
-/* ---- cuzk post ---------------------------------------------------------------------------------------------------- */
+/* ---- cuzk post --------------------------------------------------------------------------------------------------- */
 
 static const char post_help[] =
     "usage: cuzk post prove --kind winning|window --sector-size S --vanilla FILE... --randomness HEX\n"
     "                       --prover-id HEX|f0N --sector-id N... [--partition K] [--api V] --params FILE|DIR\n"
     "                       [--pce FILE | --cache DIR] --proof OUT [--threads N]\n"
     "       cuzk post verify --kind winning|window --sector-size S --randomness HEX --sector-id N...\n"
-    "                       (--comm-r HEX... | --vanilla FILE...) [--partition K] [--api V] --vk FILE|DIR --proof FILE\n"
+    "                       (--comm-r HEX... | --vanilla FILE...) [--partition K] [--api V] --vk FILE|DIR\n"
+    "                       --proof FILE\n"
     "\n"
     "prove makes one PoSt partition proof (192 bytes, bellperson encoding) from the sectors' vanilla proofs (the\n"
     "bincode FallbackPoStSectorProof generate_single_vanilla_proof returns): the sectors in --sector-id order, each\n"
@@ -313,7 +315,8 @@ static bool post_parse(const char *cmd, int argc, char **argv, post_args *a)
         if (list != NULL) {
             size_t before = *n;
             for (; i + 1 < argc && strncmp(argv[i + 1], "--", 2) != 0; i++) {
-                if (*n == POST_MAX_SECTORS) return cli_error(cmd, "%s: more than %d values", arg, POST_MAX_SECTORS), false;
+                if (*n == POST_MAX_SECTORS)
+                    return cli_error(cmd, "%s: more than %d values", arg, POST_MAX_SECTORS), false;
                 list[(*n)++] = argv[i + 1];
             }
             if (*n == before) return cli_error(cmd, "option '%s' needs a value", arg), false;
@@ -321,7 +324,8 @@ static bool post_parse(const char *cmd, int argc, char **argv, post_args *a)
         }
         size_t k = 0;
         while (k < sizeof one / sizeof one[0] && strcmp(one[k].name, arg) != 0) k++;
-        if (k == sizeof one / sizeof one[0]) return cli_error(cmd, "unknown option '%s' (see cuzk post --help)", arg), false;
+        if (k == sizeof one / sizeof one[0])
+            return cli_error(cmd, "unknown option '%s' (see cuzk post --help)", arg), false;
         const char **slot = (const char **)((char *)a + one[k].off);
         if (i + 1 >= argc) return cli_error(cmd, "option '%s' needs a value", arg), false;
         if (*slot != NULL) return cli_error(cmd, "option '%s' given twice", arg), false;
@@ -360,7 +364,8 @@ static const cuzk_fil_proof *post_proof(const char *cmd, const post_args *a)
     if (strcmp(a->kind, "winning") != 0 && strcmp(a->kind, "window") != 0)
         return cli_error(cmd, "--kind '%s': winning or window", a->kind), NULL;
     if (a->size == NULL) return cli_error(cmd, "missing --sector-size (see cuzk post --help)"), NULL;
-    return pick_proof(cmd, a->kind, a->size, a->api != NULL ? a->api : strcmp(a->kind, "winning") == 0 ? "V1_0" : "V1_2");
+    const char *api = a->api != NULL ? a->api : strcmp(a->kind, "winning") == 0 ? "V1_0" : "V1_2";
+    return pick_proof(cmd, a->kind, a->size, api);
 }
 
 /* A key file: the path itself, or the Filecoin-named file inside a directory. */
@@ -552,7 +557,8 @@ static int post_verify(int argc, char **argv)
     if (!common_inputs(cmd, &a, rand, &partition) || !parse_ids(cmd, &a, ids, &nids)) return CLI_ERROR;
     if (a.vk == NULL) return cli_error(cmd, "missing --vk (see cuzk post --help)");
     if (a.proof == NULL) return cli_error(cmd, "missing --proof (see cuzk post --help)");
-    if (a.ncomm_r == 0 && a.nvanilla == 0) return cli_error(cmd, "missing --comm-r or --vanilla (see cuzk post --help)");
+    if (a.ncomm_r == 0 && a.nvanilla == 0)
+        return cli_error(cmd, "missing --comm-r or --vanilla (see cuzk post --help)");
     if (a.ncomm_r > 0 && a.nvanilla > 0) return cli_error(cmd, "--comm-r and --vanilla: give one of them");
     if (a.ncomm_r > 0 && a.ncomm_r != nids)
         return cli_error(cmd, "%zu --comm-r values for %zu sectors", a.ncomm_r, nids);
@@ -601,7 +607,8 @@ static int post_verify(int argc, char **argv)
         goto out;
     }
     if (vk.num_inputs != ni + 1) {
-        cli_error(cmd, "%s: a key for %llu inputs, %s has %zu", vkpath, (unsigned long long)vk.num_inputs, p->name, ni + 1);
+        cli_error(cmd, "%s: a key for %llu inputs, %s has %zu", vkpath, (unsigned long long)vk.num_inputs, p->name,
+                  ni + 1);
         goto out;
     }
     cuzk_groth16_proof_t proof;

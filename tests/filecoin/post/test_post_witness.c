@@ -39,8 +39,8 @@ static void rust_case_make(rust_case *c, cuzk_fil_shape tree, uint64_t nodes, si
     for (size_t i = 0; i < nsec; i++) {
         assert_int_equal(post_gen_sector_make(&c->sec[i], &tree, nodes, test_rand_u64(), i), 0);
         for (uint32_t n = 0; n < 5; n++) {
-            uint64_t leaf = cuzk_fil_post_challenge(c->rand, i, cuzk_fil_post_challenge_index(CUZK_FIL_API_1_1, i, 5, n),
-                                                    nodes);
+            uint64_t idx = cuzk_fil_post_challenge_index(CUZK_FIL_API_1_1, i, 5, n);
+            uint64_t leaf = cuzk_fil_post_challenge(c->rand, i, idx, nodes);
             size_t k = i * 5 + n;
             assert_int_equal(post_gen_inclusion(&c->sec[i], leaf, &c->m[k], c->sib + k * sib), 0);
         }
@@ -191,15 +191,16 @@ static void test_slot_errors(void **state)
     cs = cuzk_cs_new(CUZK_CS_WITNESS, z, r->num_inputs, r->num_aux);
     assert_int_equal(cuzk_fil_post_synthesize(cs, &c.g, slots, 1), CUZK_ERR_MISMATCH);
     assert_int_equal(cuzk_cs_finish(cs, NULL, NULL, &err), CUZK_ERR_MISMATCH);
-    snprintf(want, sizeof want, "sector slot 0: challenge 4: a path of 3 levels to leaf %llu, the tree (8-0-0, 64 leaves) "
-             "has 2 levels", (unsigned long long)c.m[4].leaf_index);
+    snprintf(want, sizeof want,
+             "sector slot 0: challenge 4: a path of 3 levels to leaf %llu, the tree (8-0-0, 64 leaves) has 2 levels",
+             (unsigned long long)c.m[4].leaf_index);
     assert_string_equal(err.msg, want);
     free(z);
     cuzk_r1cs_free(r);
     rust_case_free(&c);
 }
 
-/* ---- registered 2 KiB circuits from vanilla proofs ---------------------------------------------------------------- */
+/* ---- registered 2 KiB circuits from vanilla proofs --------------------------------------------------------------- */
 
 typedef struct {
     const cuzk_fil_proof *p;
@@ -223,9 +224,8 @@ static void req_make(req_case *q, uint32_t id, size_t n, uint32_t partition)
     for (size_t i = 0; i < n; i++) {
         assert_int_equal(post_gen_sector_make(&q->sec[i], &q->p->tree_r, q->p->nodes, test_rand_u64(), 100 + 7 * i), 0);
         uint64_t index = (uint64_t)partition * q->p->post_sectors + i;
-        assert_int_equal(post_gen_vanilla(q->p, &q->sec[i], q->rand, q->p->kind == CUZK_FIL_KIND_WINNING_POST ? 0 : index,
-                                          &q->van[i]),
-                         0);
+        if (q->p->kind == CUZK_FIL_KIND_WINNING_POST) index = 0;
+        assert_int_equal(post_gen_vanilla(q->p, &q->sec[i], q->rand, index, &q->van[i]), 0);
     }
 }
 
@@ -357,8 +357,8 @@ static void test_request_errors(void **state)
     rq = req_of(&q);
     rq.nsectors = 3;
     free(req_witness(&q, &rq, &nv, CUZK_ERR_INVALID_ARG, &err));
-    assert_string_equal(err.msg, "StackedDrgWindow2KiBV1 proves 1 or more sectors, up to the circuit's per partition, got "
-                                 "3 (partition 0)");
+    assert_string_equal(err.msg, "StackedDrgWindow2KiBV1 proves 1 or more sectors, up to the circuit's per partition, "
+                                 "got 3 (partition 0)");
     rq = req_of(&q);
     rq.nvanilla = 1;
     free(req_witness(&q, &rq, &nv, CUZK_ERR_MISMATCH, &err));
