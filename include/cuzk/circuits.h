@@ -418,7 +418,9 @@ static inline void cuzk_cs_enforce(cuzk_cs *cs, const char *name, const cuzk_lc 
  * sequential code only into its own slot of ctx. Its namespaces start at the parent's current path. */
 typedef void (*cuzk_cs_block_fn)(cuzk_cs *cs, void *ctx, uint64_t block);
 
-#define CUZK_CS_BLOCKS_UNIFORM 1u /* every block allocates and enforces what block 0 does */
+#define CUZK_CS_BLOCKS_UNIFORM 1u    /* every block allocates and enforces what block 0 does */
+#define CUZK_CS_BLOCKS_NO_HANDLES 2u /* with UNIFORM: nothing after the call reads what blocks leave in ctx, so a COUNT
+                                      * cs counts block 0 (unless counts are given) and runs no block */
 
 /* Synthesizes blocks 0 .. nblocks-1 on `threads` threads (0 = 1) and leaves cs exactly as calling fn(cs, ctx, 0),
  * fn(cs, ctx, 1), ... in order would have (numbering, rows, values, the first unsatisfied row), for every thread
@@ -426,7 +428,8 @@ typedef void (*cuzk_cs_block_fn)(cuzk_cs *cs, void *ctx, uint64_t block);
  * as allocated by the block; one entry with CUZK_CS_BLOCKS_UNIFORM, else nblocks); without it a counting pass
  * runs first (block 0 only when uniform). A block that allocates or enforces other than its counts say fails with
  * CUZK_ERR_MISMATCH. Every mode, COUNT included, runs each block once at its true numbers (plus the counting pass),
- * so the handles blocks leave in ctx are the ones sequential synthesis would leave. */
+ * so the handles blocks leave in ctx are the ones sequential synthesis would leave; except COUNT with
+ * CUZK_CS_BLOCKS_NO_HANDLES, which only adds nblocks times the uniform counts. */
 cuzk_status cuzk_cs_blocks(cuzk_cs *cs, uint64_t nblocks, cuzk_cs_block_fn fn, void *ctx, const cuzk_cs_counts *counts,
                            unsigned flags, unsigned threads);
 /* What block `block` would allocate and enforce after cs's current contents (non-zeros included), cs unchanged: the
@@ -673,6 +676,21 @@ void cuzk_por_circuit(cuzk_cs *cs, const cuzk_por_tree *t, cuzk_por_root value, 
  * hash per level; then computed·1 = root. */
 void cuzk_por_no_challenge_input(cuzk_cs *cs, const cuzk_por_tree *t, const cuzk_bit *challenge_bits, cuzk_num leaf,
                                  const cuzk_num *siblings, cuzk_num root);
+
+/* ---- Poseidon gadget (neptune circuit.rs, the legacy poseidon_hash circuit) -------------------------------------
+ * The circuit Filecoin's keys fix: state element 0 is the tag (a constant, so round 0's tag S-box costs nothing),
+ * elements 1..arity the inputs; every later S-box input is allocated (ensure_allocated: lc·1 = x), then x², x⁴ and
+ * x⁵ + post key, each one row; the MDS layers are free (linear combinations). The aux values are those of the
+ * optimised schedule above. Rows = aux = 3·arity + 4·(RF·t + RP − t) + 1: arity 2 / 4 / 8 / 11 / 16 = 311 / 377 /
+ * 505 / 598 / 761. */
+
+/* Poseidon(tag, in[0..arity−1]) for arity 2, 4, 8, 11, 16, 24 or 36; the digest's handle. Other arities fail the cs
+ * (CUZK_ERR_INVALID_ARG). In SHAPE and COUNT modes the digest's value is zero (the permutation is not run). */
+cuzk_num cuzk_poseidon_gadget_hash(cuzk_cs *cs, unsigned arity, const cuzk_fr_t *tag, const cuzk_num *in);
+/* The PoR hook of Poseidon trees (filecoin-hashers' hash_multi_leaf_circuit, also hash2_circuit for arity 2): the
+ * MerkleTree tag of the node's arity; ctx and height unused. */
+cuzk_num cuzk_poseidon_gadget_por_hash(cuzk_cs *cs, void *ctx, const cuzk_num *children, unsigned arity,
+                                       unsigned height);
 
 #ifdef __cplusplus
 }

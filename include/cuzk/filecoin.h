@@ -18,6 +18,7 @@
 #include <stdio.h>
 
 #include "cuzk/base.h"
+#include "cuzk/circuits.h"
 #include "cuzk/ff.h"
 
 #ifdef __cplusplus
@@ -302,6 +303,95 @@ size_t cuzk_fil_post_public_input_count(const cuzk_fil_proof *p);
 cuzk_status cuzk_fil_post_public_inputs(const cuzk_fil_proof *p, const uint8_t randomness[32],
                                         const cuzk_fil_post_pub_sector *sectors, size_t nsectors,
                                         uint32_t partition_index, cuzk_fr_t *out, cuzk_errmsg *err);
+
+/* ==================================================================================================================
+ * The FallbackPoSt circuit (storage-proofs-post fallback/circuit.rs): WinningPoSt and WindowPoSt
+ * ==================================================================================================================
+ * Per sector slot, in bellperson's order: comm_r_last, comm_c and comm_r allocated, comm_r made an input, Poseidon-2
+ * MerkleTree(comm_c, comm_r_last) enforced equal to comm_r; then per challenge a PoR over tree R (the leaf allocated,
+ * the path's index bits packed into one input, comm_r_last the private root). Public inputs: per slot comm_r, then
+ * each challenge's leaf index (cuzk_fil_post_public_inputs). Slots are synthesized as parallel uniform blocks.
+ * docs/circuits.md (FallbackPoSt) describes the layout and the padding. */
+
+/* A FallbackPoSt circuit's geometry. */
+typedef struct {
+    cuzk_fil_shape tree;  /* tree R */
+    uint64_t nodes;       /* leaves of a sector: base^base_levels · sub · top */
+    uint32_t sectors;     /* sector slots (WindowPoSt 2349 / 2300 / 2, WinningPoSt 66) */
+    uint32_t challenges;  /* challenges per slot (WindowPoSt 10, WinningPoSt 1) */
+} cuzk_fil_post_geom;
+
+/* A PoSt registered proof's geometry; CUZK_ERR_INVALID_ARG for another kind. */
+cuzk_status cuzk_fil_post_geom_of(const cuzk_fil_proof *p, cuzk_fil_post_geom *g, cuzk_errmsg *err);
+
+/* One slot's witness: 32-byte little-endian reprs below r, and `challenges` inclusion proofs (leaf, siblings,
+ * leaf_index) of the geometry's tree. */
+typedef struct {
+    uint64_t sector_id;   /* for messages */
+    const uint8_t *comm_r, *comm_c, *comm_r_last;
+    const cuzk_fil_merkle_proof *inclusion;
+} cuzk_fil_post_slot;
+
+/* Synthesizes the circuit into cs (any mode): slots NULL for the blank circuit (shapes, keys, counts), else
+ * g->sectors slots. With values (WITNESS, CHECK) a slot whose comm_r is not the hash of its comm_c and comm_r_last, or
+ * whose path does not lead to comm_r_last, fails the cs (CUZK_ERR_PROOF_INVALID naming slot, sector and challenge);
+ * a path of the wrong length or a leaf outside the sector fails it with CUZK_ERR_MISMATCH. Returns cs's status. */
+cuzk_status cuzk_fil_post_synthesize(cuzk_cs *cs, const cuzk_fil_post_geom *g, const cuzk_fil_post_slot *slots,
+                                     unsigned threads);
+/* The circuit's counts (inputs with ONE, aux, rows, non-zeros), by COUNT mode over one slot: cheap at any size. */
+cuzk_status cuzk_fil_post_counts(const cuzk_fil_post_geom *g, cuzk_cs_counts *out, cuzk_errmsg *err);
+
+/* What a PoSt partition proof is made from (filecoin-proofs generate_single_window_post_with_vanilla,
+ * generate_winning_post_with_vanilla). */
+typedef struct {
+    const cuzk_fil_proof *proof;          /* a WinningPoSt or WindowPoSt entry */
+    const cuzk_fil_post_sector *vanilla;  /* decoded vanilla proofs, one per sector */
+    size_t nvanilla;
+    const uint64_t *sector_ids;           /* the partition's sectors in order; NULL: the vanilla proofs' order */
+    size_t nsectors;                      /* WinningPoSt 1; WindowPoSt 1 ..= proof->post_sectors */
+    const uint8_t *randomness;            /* 32 bytes below r */
+    const uint8_t *prover_id;             /* 32 bytes below r (checked as filecoin-proofs does; not in the circuit) */
+    uint32_t partition_index;             /* WindowPoSt: the partition (challenge indices under API 1.0 / 1.1) */
+} cuzk_fil_post_request;
+
+/* The witness z = [inputs | aux] (zlen = the counts' inputs + aux) of the partition's circuit: each sector id found
+ * among the vanilla proofs (CUZK_ERR_NOT_FOUND), short WindowPoSt partitions padded with the last sector, WinningPoSt's
+ * one sector unrolled into its 66 slots; every opened leaf checked against the challenge the randomness derives and
+ * the inputs the synthesis made against cuzk_fil_post_public_inputs (CUZK_ERR_MISMATCH naming the first that
+ * differs), the hashes against comm_r and comm_r_last as above. Work: the Poseidon hashes of every slot, in parallel
+ * over the slots on `threads` threads. */
+cuzk_status cuzk_fil_post_witness(const cuzk_fil_post_request *rq, cuzk_fr_t *z, uint64_t zlen, unsigned threads,
+                                  cuzk_errmsg *err);
+
+/* ==================================================================================================================
+ * Circuits of registered proofs and their shapes as PCE files
+ * ==================================================================================================================
+ * One table by kind (WinningPoSt and WindowPoSt so far); the registered proofs sharing a parameter file share the
+ * circuit. A kind without a circuit gives CUZK_ERR_NOT_FOUND. */
+
+bool cuzk_fil_circuit_supported(const cuzk_fil_proof *p);
+/* The blank circuit (no witness) into cs, any mode; blocks on `threads` threads. */
+cuzk_status cuzk_fil_circuit_synthesize(cuzk_cs *cs, const cuzk_fil_proof *p, unsigned threads, cuzk_errmsg *err);
+/* Its counts by COUNT mode (cheap: uniform blocks are counted once). */
+cuzk_status cuzk_fil_circuit_counts(const cuzk_fil_proof *p, cuzk_cs_counts *out, cuzk_errmsg *err);
+/* Its shape, built in SHAPE mode (heap; see cuzk_fil_shape_load_or_build for the memory). */
+cuzk_status cuzk_fil_circuit_shape(const cuzk_fil_proof *p, unsigned threads, cuzk_r1cs_t **out, cuzk_errmsg *err);
+/* The circuit's cache key, "<srs id>-<16 hex>" ("wpost-32g-…"): its canonical name and the first 8 bytes of SHA-256
+ * over the synthesis version and Filecoin's parameter identifier. 64 bytes are enough. */
+cuzk_status cuzk_fil_circuit_key(const cuzk_fil_proof *p, char *out, size_t cap, cuzk_errmsg *err);
+/* The R1CS identity (cuzk_r1cs_identity) of the circuit where it is pinned here; false otherwise. */
+bool cuzk_fil_circuit_pinned_identity(const cuzk_fil_proof *p, uint8_t identity[32]);
+/* dir/<key>.pce */
+cuzk_status cuzk_fil_shape_path(const char *dir, const cuzk_fil_proof *p, char *out, size_t cap, cuzk_errmsg *err);
+
+/* The circuit's shape from the cache directory dir: dir/<key>.pce mapped when it loads (cuzk_r1cs_pce_load with
+ * flags, and the pinned identity where there is one), else built in SHAPE mode on `threads` threads, written under a
+ * temporary name, renamed into place (dir made if missing; a damaged file under the key is replaced) and mapped;
+ * *built (may be NULL) says which. Peak memory while building: the rows held as CSR before the file is written,
+ * 24 bytes a row plus 8 bytes a non-zero (WindowPoSt 32 GiB: about 13 GB; WinningPoSt 32 GiB: about 40 MB), then
+ * nothing but the mapping. */
+cuzk_status cuzk_fil_shape_load_or_build(const char *dir, const cuzk_fil_proof *p, unsigned threads, unsigned flags,
+                                         cuzk_r1cs_t **out, bool *built, cuzk_errmsg *err);
 
 /* ==================================================================================================================
  * SnapDeals vanilla proofs (one PartitionProof per partition, bincode)

@@ -256,10 +256,13 @@ cuzk_status cuzk_cs_blocks(cuzk_cs *cs, uint64_t nblocks, cuzk_cs_block_fn fn, v
         cuzk_cs_fail(cs, CUZK_ERR_TOO_LARGE, "blocks take the circuit past 2^31 inputs or aux variables");
         goto out;
     }
-    /* every mode runs the blocks at their true numbers: the handles they leave in ctx must be the real ones */
+    /* every mode runs the blocks at their true numbers: the handles they leave in ctx must be the real ones; unless
+     * nothing reads them, when counting needs no block run at all */
+    bool skip = j.uniform && (flags & CUZK_CS_BLOCKS_NO_HANDLES) && cs->in->mode == CUZK_CS_COUNT &&
+                !(cs->flags & CUZK_CS_F_NAMES);
     if ((cs->flags & CUZK_CS_F_ROWS) && cuzk_cs_reserve_rows(cs, total.rows, total.nnz) != CUZK_OK) goto out;
     if ((cs->flags & CUZK_CS_F_VALUES) && cuzk_cs_reserve_values(cs, total.inputs, total.aux) != CUZK_OK) goto out;
-    s = run_pass(&j, nblocks, cs->flags, threads);
+    if (!skip) s = run_pass(&j, nblocks, cs->flags, threads);
     if (s != CUZK_OK || j.fail_status != CUZK_OK) goto out;
     cs->next_input = (uint32_t)(j.base.inputs + total.inputs);
     cs->next_aux = (uint32_t)(j.base.aux + total.aux);

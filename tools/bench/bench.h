@@ -105,6 +105,9 @@ int bench_net_main(int argc, char **argv, const char *addr);
 /* `cuzk-bench gen-vanilla porep`: Curio's test inputs made without a sealed sector (gen_vanilla.c); argv from
  * "gen-vanilla" on. */
 int bench_gen_vanilla(int argc, char **argv);
+/* `cuzk-bench post shape|witness ...` (post.c): argv after "post"; returns the exit status. */
+int bench_post_main(int argc, char **argv);
+
 #ifdef CUZK_HAVE_CUDA
 /* --gpu: field throughput, NTT, MSM and batch-addition lines (micro_gpu.c) */
 void bench_micro_gpu(const bench_opts *o);

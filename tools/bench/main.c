@@ -52,6 +52,7 @@ static void usage(FILE *f)
                "       cuzk-bench prove [--max-log2 K] [--threads N]\n"
                "       cuzk-bench zkey\n"
                "       cuzk-bench gen-vanilla porep [--registered-proof N] [-o FILE] (cuzk-bench gen-vanilla --help)\n"
+               "       cuzk-bench post shape|witness ...   (FallbackPoSt circuits at production size: post.c)\n"
                "       cuzk-bench --version\n"
                "  micro      field, curve, pairing, MSM, NTT, SpMV, Poseidon and Groth16 micro-benchmarks, one JSON\n"
                "             object per line, ending with `prove` on synthetic PoRep-shaped circuits (up to 2^K, see\n"
@@ -216,6 +217,7 @@ int main(int argc, char **argv)
         return 2;
     }
     if (strcmp(argv[1], "gen-vanilla") == 0) return bench_gen_vanilla(argc - 1, argv + 1);
+    if (strcmp(argv[1], "post") == 0) return bench_post_main(argc - 2, argv + 2);
     for (size_t c = 0; c < sizeof commands / sizeof commands[0]; c++) {
         if (strcmp(argv[1], commands[c].name) != 0) continue;
         bench_opts o = {NULL, 0, 20, 0, false, -1, -1, false};

@@ -21,6 +21,8 @@ static const struct {
     {"params", cmd_params, "list the Filecoin parameter files, or check a directory's against their digests"},
     {"parent-cache", cmd_parent_cache, "generate (or only hash) the SDR parent cache of a registered proof's graph"},
     {"seal-test", cmd_seal_test, "seal a small test sector (SDR) in memory: commitments, challenges, C1 material"},
+    {"circuit", cmd_circuit, "a Filecoin proof's circuit: sizes and canonical hash (info), its shape as a .pce (pce)"},
+    {"post", cmd_post, "WinningPoSt / WindowPoSt proofs from vanilla proofs (prove), checked from public data (verify)"},
 };
 
 static void usage(FILE *f)
