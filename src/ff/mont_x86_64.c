@@ -113,6 +113,51 @@ __asm__(FUNC_BEGIN(cuzk_mont_p381_mul_mulx)
         "ret\n\t"
         FUNC_END(cuzk_mont_p381_mul_mulx));
 
+/* void cuzk_mont_p381_mul_wide_mulx(uint64_t r[12] (rdi), const uint64_t a[6] (rsi), const uint64_t b[6] (rdx)):
+ * the plain 768-bit product a·b, no reduction. The rows of the multiplication above without the q·p rounds: after
+ * row i the lowest word of the window is final and is stored, and its register becomes the next row's top word.
+ * r must not overlap a or b. */
+__asm__(FUNC_BEGIN(cuzk_mont_p381_mul_wide_mulx)
+        PUSH(rbx) PUSH(r12) PUSH(r13) PUSH(r14) PUSH(r15)
+        "mov %rdx, %rcx\n\t"
+        P_ROW0
+        "mov %r8, 0(%rdi)\n\t"
+        P_ROW(8, r9, r10, r11, r12, r13, r14, r8)
+        "mov %r9, 8(%rdi)\n\t"
+        P_ROW(16, r10, r11, r12, r13, r14, r8, r9)
+        "mov %r10, 16(%rdi)\n\t"
+        P_ROW(24, r11, r12, r13, r14, r8, r9, r10)
+        "mov %r11, 24(%rdi)\n\t"
+        P_ROW(32, r12, r13, r14, r8, r9, r10, r11)
+        "mov %r12, 32(%rdi)\n\t"
+        P_ROW(40, r13, r14, r8, r9, r10, r11, r12)
+        "mov %r13, 40(%rdi)\n\t mov %r14, 48(%rdi)\n\t mov %r8, 56(%rdi)\n\t"
+        "mov %r9, 64(%rdi)\n\t mov %r10, 72(%rdi)\n\t mov %r11, 80(%rdi)\n\t mov %r12, 88(%rdi)\n\t"
+        POP(r15) POP(r14) POP(r13) POP(r12) POP(rbx)
+        "ret\n\t"
+        FUNC_END(cuzk_mont_p381_mul_wide_mulx));
+
+/* void cuzk_mont_p381_redc_mulx(uint64_t r[6] (rdi), const uint64_t t[12] (rsi)): r = t·2^-384 mod p for t < p·2^384,
+ * fully reduced. The six q·p rounds run on the low half alone (its top register starts at 0; after each round the
+ * register of the word that became 0 is the next round's top): they leave u = (t_lo + q·p)/2^384 <= p. The high half
+ * t_hi < p is added after, so u + t_hi <= 2p − 1 and one conditional subtraction ends it. r may equal t. */
+__asm__(FUNC_BEGIN(cuzk_mont_p381_redc_mulx)
+        P_SAVE
+        "mov 0(%rsi), %r8\n\t mov 8(%rsi), %r9\n\t mov 16(%rsi), %r10\n\t"
+        "mov 24(%rsi), %r11\n\t mov 32(%rsi), %r12\n\t mov 40(%rsi), %r13\n\t xor %r14d, %r14d\n\t"
+        P_RED(r8, r9, r10, r11, r12, r13, r14)
+        P_RED(r9, r10, r11, r12, r13, r14, r8)
+        P_RED(r10, r11, r12, r13, r14, r8, r9)
+        P_RED(r11, r12, r13, r14, r8, r9, r10)
+        P_RED(r12, r13, r14, r8, r9, r10, r11)
+        P_RED(r13, r14, r8, r9, r10, r11, r12)
+        "add 48(%rsi), %r14\n\t adc 56(%rsi), %r8\n\t adc 64(%rsi), %r9\n\t"
+        "adc 72(%rsi), %r10\n\t adc 80(%rsi), %r11\n\t adc 88(%rsi), %r12\n\t"
+        P_FINAL(r14, r8, r9, r10, r11, r12)
+        P_RESTORE
+        "ret\n\t"
+        FUNC_END(cuzk_mont_p381_redc_mulx));
+
 /* ---- r (255 bits, 4 words) ------------------------------------------------------------------------------------- */
 #define Q(off) ".Lcuzk_r255+" #off "(%rip)"
 
