@@ -130,7 +130,7 @@ unsigned cuzk_cpu_count(void);
 typedef enum {
     CUZK_CPU_PORTABLE = 0, /* plain C, any processor */
     CUZK_CPU_ADX = 1,      /* x86-64 with BMI2 and ADX: MULX with the two carry chains of ADCX/ADOX */
-    CUZK_CPU_IFMA = 2,     /* and AVX-512F + AVX-512 IFMA (with the OS saving the ZMM state): 8-lane Fp arithmetic */
+    CUZK_CPU_IFMA = 2,     /* and AVX-512 F, DQ and IFMA (with the OS saving the ZMM state): 8-lane Fp arithmetic */
     CUZK_CPU_PATH_COUNT
 } cuzk_cpu_path;
 

@@ -34,10 +34,11 @@ static cuzk_cpu_path cpu_detect(void)
     __cpuid(1, a, b, c, d);
     bool osxsave = (c >> 27) & 1;
     __cpuid_count(7, 0, a, b, c, d);
-    bool bmi2 = (b >> 8) & 1, adx = (b >> 19) & 1, avx512f = (b >> 16) & 1, ifma = (b >> 21) & 1;
+    bool bmi2 = (b >> 8) & 1, adx = (b >> 19) & 1;
+    bool avx512 = ((b >> 16) & 1) && ((b >> 17) & 1) && ((b >> 21) & 1); /* F, DQ, IFMA */
     if (!bmi2 || !adx) return CUZK_CPU_PORTABLE;
     /* XCR0: SSE (1), AVX (2), opmask (5), upper halves of ZMM0-15 (6), ZMM16-31 (7) saved by the OS */
-    if (avx512f && ifma && osxsave && (cpu_xgetbv0() & 0xe6) == 0xe6) return CUZK_CPU_IFMA;
+    if (avx512 && osxsave && (cpu_xgetbv0() & 0xe6) == 0xe6) return CUZK_CPU_IFMA;
     return CUZK_CPU_ADX;
 #else
     return CUZK_CPU_PORTABLE;

@@ -51,14 +51,23 @@ static void redc_c(uint64_t r[CUZK_FP_LIMBS], const uint64_t t[2 * CUZK_FP_LIMBS
     mont_final_sub(r, w, c, P, CUZK_FP_LIMBS);
 }
 
+static void fp2_mulw_c(fp2w *r, const cuzk_fp2_t *a, const cuzk_fp2_t *b)
+{
+    fp2w_mul_c(&cuzk_fpw_prims[CUZK_CPU_PORTABLE], r, a, b);
+}
+
 #ifdef CUZK_FF_ASM
-#define ASM_PRIMS {cuzk_mont_p381_mul_mulx, cuzk_mont_p381_mul_wide_mulx, cuzk_mont_p381_redc_mulx}
+static void fp2_mulw_asm(fp2w *r, const cuzk_fp2_t *a, const cuzk_fp2_t *b)
+{
+    cuzk_mont_p381_fp2_mulw_mulx(r, a, b);
+}
+#define ASM_PRIMS {cuzk_mont_p381_mul_mulx, cuzk_mont_p381_mul_wide_mulx, cuzk_mont_p381_redc_mulx, fp2_mulw_asm}
 #else
-#define ASM_PRIMS {mul_c, mulw_c, redc_c}
+#define ASM_PRIMS {mul_c, mulw_c, redc_c, fp2_mulw_c}
 #endif
 
 const fpw_prims cuzk_fpw_prims[CUZK_CPU_PATH_COUNT] = {
-    [CUZK_CPU_PORTABLE] = {mul_c, mulw_c, redc_c},
+    [CUZK_CPU_PORTABLE] = {mul_c, mulw_c, redc_c, fp2_mulw_c},
     [CUZK_CPU_ADX] = ASM_PRIMS,
     [CUZK_CPU_IFMA] = ASM_PRIMS,
 };

@@ -30,6 +30,8 @@ typedef struct {
     void (*mulw)(uint64_t r[2 * CUZK_FP_LIMBS], const uint64_t a[CUZK_FP_LIMBS], const uint64_t b[CUZK_FP_LIMBS]);
     /* r = t·2^-384 mod p, fully reduced, for t < p·2^384; r may equal t */
     void (*redc)(uint64_t r[CUZK_FP_LIMBS], const uint64_t t[2 * CUZK_FP_LIMBS]);
+    /* the Fp2 product at double width (fp2w_mul below); r must not overlap a or b */
+    void (*fp2_mulw)(fp2w *r, const cuzk_fp2_t *a, const cuzk_fp2_t *b);
 } fpw_prims;
 
 extern const fpw_prims cuzk_fpw_prims[CUZK_CPU_PATH_COUNT];
@@ -209,8 +211,13 @@ static inline void fp2w_redc(const fpw_prims *P, cuzk_fp2_t *r, const fp2w *a)
 
 /* r = a·b at double width (Karatsuba: three products, the sums enter unreduced):
  *   r0 = a0b0 − a1b1 (mod p·2^384), r1 = (a0 + a1)(b0 + b1) − a0b0 − a1b1 = a0b1 + a1b0 < 2p² exactly.
- * a, b reduced (< p). */
+ * a, b reduced (< p). One call of the path's fused routine (this C composition on the portable path). */
 static inline void fp2w_mul(const fpw_prims *P, fp2w *r, const cuzk_fp2_t *a, const cuzk_fp2_t *b)
+{
+    P->fp2_mulw(r, a, b);
+}
+
+static inline void fp2w_mul_c(const fpw_prims *P, fp2w *r, const cuzk_fp2_t *a, const cuzk_fp2_t *b)
 {
     fpw t0, t1;
     cuzk_fp_t sa, sb;

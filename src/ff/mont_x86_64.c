@@ -57,14 +57,16 @@
     "adox %r15, " R(t6) "\n\t"                                                                                     \
     "adcx %r15, " R(t6) "\n\t"
 
-/* t += q·p with q chosen so that t0 becomes 0; the result is left in t1..t6. */
-#define P_RED(t0, t1, t2, t3, t4, t5, t6)                                                                          \
+/* t += q·p with q chosen so that t0 becomes 0; the result is left in t1..t6. INV names −p⁻¹ mod 2^64 (a register
+ * where one is free, else the constant in memory). */
+#define P_RED_INV(INV, t0, t1, t2, t3, t4, t5, t6)                                                                 \
     "mov " R(t0) ", %rdx\n\t"                                                                                      \
-    "imul .Lcuzk_p381_inv(%rip), %rdx\n\t"                                                                         \
+    "imul " INV ", %rdx\n\t"                                                                                       \
     "xor %r15d, %r15d\n\t"                                                                                         \
     MAC(P(0), t0, t1) MAC(P(8), t1, t2) MAC(P(16), t2, t3) MAC(P(24), t3, t4) MAC(P(32), t4, t5)                   \
     MAC(P(40), t5, t6)                                                                                             \
     "adcx %r15, " R(t6) "\n\t"
+#define P_RED(t0, t1, t2, t3, t4, t5, t6) P_RED_INV(".Lcuzk_p381_inv(%rip)", t0, t1, t2, t3, t4, t5, t6)
 
 /* Store t (< 2p) minus p when that does not borrow, else t, to (rdi). */
 #define P_FINAL(t0, t1, t2, t3, t4, t5)                                                                            \
@@ -117,25 +119,93 @@ __asm__(FUNC_BEGIN(cuzk_mont_p381_mul_mulx)
  * the plain 768-bit product a·b, no reduction. The rows of the multiplication above without the q·p rounds: after
  * row i the lowest word of the window is final and is stored, and its register becomes the next row's top word.
  * r must not overlap a or b. */
+#define P_MULW                                                                                                     \
+    P_ROW0                                                                                                         \
+    "mov %r8, 0(%rdi)\n\t"                                                                                         \
+    P_ROW(8, r9, r10, r11, r12, r13, r14, r8)                                                                      \
+    "mov %r9, 8(%rdi)\n\t"                                                                                         \
+    P_ROW(16, r10, r11, r12, r13, r14, r8, r9)                                                                     \
+    "mov %r10, 16(%rdi)\n\t"                                                                                       \
+    P_ROW(24, r11, r12, r13, r14, r8, r9, r10)                                                                     \
+    "mov %r11, 24(%rdi)\n\t"                                                                                       \
+    P_ROW(32, r12, r13, r14, r8, r9, r10, r11)                                                                     \
+    "mov %r12, 32(%rdi)\n\t"                                                                                       \
+    P_ROW(40, r13, r14, r8, r9, r10, r11, r12)                                                                     \
+    "mov %r13, 40(%rdi)\n\t mov %r14, 48(%rdi)\n\t mov %r8, 56(%rdi)\n\t"                                          \
+    "mov %r9, 64(%rdi)\n\t mov %r10, 72(%rdi)\n\t mov %r11, 80(%rdi)\n\t mov %r12, 88(%rdi)\n\t"
+
 __asm__(FUNC_BEGIN(cuzk_mont_p381_mul_wide_mulx)
         PUSH(rbx) PUSH(r12) PUSH(r13) PUSH(r14) PUSH(r15)
         "mov %rdx, %rcx\n\t"
-        P_ROW0
-        "mov %r8, 0(%rdi)\n\t"
-        P_ROW(8, r9, r10, r11, r12, r13, r14, r8)
-        "mov %r9, 8(%rdi)\n\t"
-        P_ROW(16, r10, r11, r12, r13, r14, r8, r9)
-        "mov %r10, 16(%rdi)\n\t"
-        P_ROW(24, r11, r12, r13, r14, r8, r9, r10)
-        "mov %r11, 24(%rdi)\n\t"
-        P_ROW(32, r12, r13, r14, r8, r9, r10, r11)
-        "mov %r12, 32(%rdi)\n\t"
-        P_ROW(40, r13, r14, r8, r9, r10, r11, r12)
-        "mov %r13, 40(%rdi)\n\t mov %r14, 48(%rdi)\n\t mov %r8, 56(%rdi)\n\t"
-        "mov %r9, 64(%rdi)\n\t mov %r10, 72(%rdi)\n\t mov %r11, 80(%rdi)\n\t mov %r12, 88(%rdi)\n\t"
+        P_MULW
         POP(r15) POP(r14) POP(r13) POP(r12) POP(rbx)
         "ret\n\t"
         FUNC_END(cuzk_mont_p381_mul_wide_mulx));
+
+/* void cuzk_mont_p381_fp2_mulw_mulx(uint64_t r[24] (rdi), const uint64_t a[12] (rsi), const uint64_t b[12] (rdx)):
+ * an Fp2 product at double width (src/ff/fp_wide.h) in one call, Karatsuba:
+ *   r0 = a0·b0 − a1·b1 (plus p·2^384 when that borrows), r1 = (a0 + a1)(b0 + b1) − a0·b0 − a1·b1 = a0·b1 + a1·b0.
+ * a, b < p in each half; r0 < p·2^384 and r1 < 2p². The sums a0 + a1, b0 + b1 (< 2p, unreduced) and the products
+ * a0·b0, a1·b1 live in the frame: sa 0, sb 48, t0 96, t1 192, then the saved r, a, b at 288, 296, 304. r must not
+ * overlap a or b. */
+#define W12_LOAD(base, off)                                                                                        \
+    "mov " #off "+0" base ", %r8\n\t mov " #off "+8" base ", %r9\n\t mov " #off "+16" base ", %r10\n\t"            \
+    "mov " #off "+24" base ", %r11\n\t mov " #off "+32" base ", %r12\n\t mov " #off "+40" base ", %r13\n\t"        \
+    "mov " #off "+48" base ", %r14\n\t mov " #off "+56" base ", %r15\n\t mov " #off "+64" base ", %rax\n\t"        \
+    "mov " #off "+72" base ", %rbx\n\t mov " #off "+80" base ", %rcx\n\t mov " #off "+88" base ", %rdx\n\t"
+#define W12_SUB(base, off)                                                                                         \
+    "sub " #off "+0" base ", %r8\n\t sbb " #off "+8" base ", %r9\n\t sbb " #off "+16" base ", %r10\n\t"            \
+    "sbb " #off "+24" base ", %r11\n\t sbb " #off "+32" base ", %r12\n\t sbb " #off "+40" base ", %r13\n\t"        \
+    "sbb " #off "+48" base ", %r14\n\t sbb " #off "+56" base ", %r15\n\t sbb " #off "+64" base ", %rax\n\t"        \
+    "sbb " #off "+72" base ", %rbx\n\t sbb " #off "+80" base ", %rcx\n\t sbb " #off "+88" base ", %rdx\n\t"
+#define W6_STORE_HI(base, off)                                                                                     \
+    "mov %r14, " #off "+0" base "\n\t mov %r15, " #off "+8" base "\n\t mov %rax, " #off "+16" base "\n\t"          \
+    "mov %rbx, " #off "+24" base "\n\t mov %rcx, " #off "+32" base "\n\t mov %rdx, " #off "+40" base "\n\t"
+#define W6_STORE_LO(base, off)                                                                                     \
+    "mov %r8, " #off "+0" base "\n\t mov %r9, " #off "+8" base "\n\t mov %r10, " #off "+16" base "\n\t"            \
+    "mov %r11, " #off "+24" base "\n\t mov %r12, " #off "+32" base "\n\t mov %r13, " #off "+40" base "\n\t"
+/* the sum of the two 6-word halves at base into the frame at off */
+#define W6_SUM(base, off)                                                                                          \
+    "mov 0" base ", %r8\n\t mov 8" base ", %r9\n\t mov 16" base ", %r10\n\t"                                       \
+    "mov 24" base ", %r11\n\t mov 32" base ", %r12\n\t mov 40" base ", %r13\n\t"                                   \
+    "add 48" base ", %r8\n\t adc 56" base ", %r9\n\t adc 64" base ", %r10\n\t"                                     \
+    "adc 72" base ", %r11\n\t adc 80" base ", %r12\n\t adc 88" base ", %r13\n\t"                                   \
+    W6_STORE_LO("(%rsp)", off)
+
+__asm__(FUNC_BEGIN(cuzk_mont_p381_fp2_mulw_mulx)
+        P_SAVE
+        "sub $312, %rsp\n\t.cfi_adjust_cfa_offset 312\n\t"
+        "mov %rdi, 288(%rsp)\n\t mov %rsi, 296(%rsp)\n\t mov %rdx, 304(%rsp)\n\t"
+        W6_SUM("(%rsi)", 0)
+        W6_SUM("(%rdx)", 48)
+        /* t0 = a0·b0 */
+        "mov %rdx, %rcx\n\t lea 96(%rsp), %rdi\n\t"
+        P_MULW
+        /* t1 = a1·b1 */
+        "mov 296(%rsp), %rsi\n\t mov 304(%rsp), %rcx\n\t add $48, %rsi\n\t add $48, %rcx\n\t lea 192(%rsp), %rdi\n\t"
+        P_MULW
+        /* r1 = sa·sb − t0 − t1 */
+        "lea 0(%rsp), %rsi\n\t lea 48(%rsp), %rcx\n\t mov 288(%rsp), %rdi\n\t add $96, %rdi\n\t"
+        P_MULW
+        W12_LOAD("(%rdi)", 0)
+        W12_SUB("(%rsp)", 96)
+        W12_SUB("(%rsp)", 192)
+        W6_STORE_LO("(%rdi)", 0)
+        W6_STORE_HI("(%rdi)", 48)
+        /* r0 = t0 − t1, plus p·2^384 (p into the high half) when it borrows */
+        W12_LOAD("(%rsp)", 96)
+        W12_SUB("(%rsp)", 192)
+        "sbb %rsi, %rsi\n\t"
+        W6_STORE_LO("(%rdi)", -96)
+        "mov %rsi, %r8\n\t and " P(0) ", %r8\n\t mov %rsi, %r9\n\t and " P(8) ", %r9\n\t"
+        "mov %rsi, %r10\n\t and " P(16) ", %r10\n\t mov %rsi, %r11\n\t and " P(24) ", %r11\n\t"
+        "mov %rsi, %r12\n\t and " P(32) ", %r12\n\t and " P(40) ", %rsi\n\t"
+        "add %r8, %r14\n\t adc %r9, %r15\n\t adc %r10, %rax\n\t adc %r11, %rbx\n\t adc %r12, %rcx\n\t adc %rsi, %rdx\n\t"
+        W6_STORE_HI("(%rdi)", -48)
+        "add $312, %rsp\n\t.cfi_adjust_cfa_offset -312\n\t"
+        P_RESTORE
+        "ret\n\t"
+        FUNC_END(cuzk_mont_p381_fp2_mulw_mulx));
 
 /* void cuzk_mont_p381_redc_mulx(uint64_t r[6] (rdi), const uint64_t t[12] (rsi)): r = t·2^-384 mod p for t < p·2^384,
  * fully reduced. The six q·p rounds run on the low half alone (its top register starts at 0; after each round the
@@ -145,12 +215,13 @@ __asm__(FUNC_BEGIN(cuzk_mont_p381_redc_mulx)
         P_SAVE
         "mov 0(%rsi), %r8\n\t mov 8(%rsi), %r9\n\t mov 16(%rsi), %r10\n\t"
         "mov 24(%rsi), %r11\n\t mov 32(%rsi), %r12\n\t mov 40(%rsi), %r13\n\t xor %r14d, %r14d\n\t"
-        P_RED(r8, r9, r10, r11, r12, r13, r14)
-        P_RED(r9, r10, r11, r12, r13, r14, r8)
-        P_RED(r10, r11, r12, r13, r14, r8, r9)
-        P_RED(r11, r12, r13, r14, r8, r9, r10)
-        P_RED(r12, r13, r14, r8, r9, r10, r11)
-        P_RED(r13, r14, r8, r9, r10, r11, r12)
+        "mov .Lcuzk_p381_inv(%rip), %rcx\n\t"
+        P_RED_INV("%rcx", r8, r9, r10, r11, r12, r13, r14)
+        P_RED_INV("%rcx", r9, r10, r11, r12, r13, r14, r8)
+        P_RED_INV("%rcx", r10, r11, r12, r13, r14, r8, r9)
+        P_RED_INV("%rcx", r11, r12, r13, r14, r8, r9, r10)
+        P_RED_INV("%rcx", r12, r13, r14, r8, r9, r10, r11)
+        P_RED_INV("%rcx", r13, r14, r8, r9, r10, r11, r12)
         "add 48(%rsi), %r14\n\t adc 56(%rsi), %r8\n\t adc 64(%rsi), %r9\n\t"
         "adc 72(%rsi), %r10\n\t adc 80(%rsi), %r11\n\t adc 88(%rsi), %r12\n\t"
         P_FINAL(r14, r8, r9, r10, r11, r12)

@@ -99,22 +99,31 @@ static void line_add(cuzk_pairing_line_t *l, cuzk_g2_proj_t *t, const cuzk_g2_af
     cuzk_fp2_mul(&t->z, &t->z, &e);
 }
 
-/* f = f·l(P) */
-static void line_eval(cuzk_fp12_t *f, const cuzk_pairing_line_t *l, const cuzk_g1_affine_t *p)
+/* A line evaluated at P: {l0, l1·xP, l4·yP}, the coefficients 0, 1, 4 of Fp12. */
+typedef cuzk_fp2_t line_at_p[3];
+
+static void line_eval(line_at_p e, const cuzk_pairing_line_t *l, const cuzk_g1_affine_t *p)
 {
-    cuzk_fp2_t l1, l4;
-    cuzk_fp2_mul_fp(&l1, &l->l1, &p->x);
-    cuzk_fp2_mul_fp(&l4, &l->l4, &p->y);
-    cuzk_fp12_mul_by_014(f, f, &l->l0, &l1, &l4);
+    e[0] = l->l0;
+    cuzk_fp2_mul_fp(&e[1], &l->l1, &p->x);
+    cuzk_fp2_mul_fp(&e[2], &l->l4, &p->y);
 }
 
-/* f = l(P) */
-static void line_set(cuzk_fp12_t *f, const cuzk_pairing_line_t *l, const cuzk_g1_affine_t *p)
+/* f = f·e_0·…·e_(k−1), two lines at a time (their product first: 23 Fp2 products instead of 26); f = 1 (*one) takes
+ * the first line as it is. */
+static void mul_lines(cuzk_fp12_t *f, bool *one, line_at_p *e, size_t k)
 {
-    cuzk_fp12_set_zero(f);
-    f->c0.c0 = l->l0;
-    cuzk_fp2_mul_fp(&f->c0.c1, &l->l1, &p->x);
-    cuzk_fp2_mul_fp(&f->c1.c1, &l->l4, &p->y);
+    size_t i = 0;
+    if (*one && k > 0) {
+        cuzk_fp12_set_zero(f);
+        f->c0.c0 = e[0][0];
+        f->c0.c1 = e[0][1];
+        f->c1.c1 = e[0][2];
+        *one = false;
+        i = 1;
+    }
+    for (; i + 1 < k; i += 2) cuzk_fp12_mul_by_014_014(f, f, e[i], e[i + 1]);
+    if (i < k) cuzk_fp12_mul_by_014(f, f, &e[i][0], &e[i][1], &e[i][2]);
 }
 
 static void proj_from_affine(cuzk_g2_proj_t *t, const cuzk_g2_affine_t *q)
@@ -163,19 +172,22 @@ static void miller_chunk(cuzk_fp12_t *f, const cuzk_g1_affine_t *p, const cuzk_g
     cuzk_fp12_set_one(f);
     if (m == 0) return;
     cuzk_pairing_line_t l;
+    line_at_p e[2 * MILLER_CHUNK];
+    bool one = true;
     for (int bit = X_TOP_BIT - 1; bit >= 0; bit--) {
-        if (bit != X_TOP_BIT - 1) cuzk_fp12_sqr(f, f);
+        if (!one) cuzk_fp12_sqr(f, f);
+        size_t k = 0;
         for (size_t j = 0; j < m; j++) {
             line_dbl(&l, &t[j]);
-            if (bit == X_TOP_BIT - 1 && j == 0) line_set(f, &l, pp[j]); /* f = 1: f·l = l */
-            else line_eval(f, &l, pp[j]);
+            line_eval(e[k++], &l, pp[j]);
         }
         if ((X_ABS >> bit) & 1) {
             for (size_t j = 0; j < m; j++) {
                 line_add(&l, &t[j], qq[j]);
-                line_eval(f, &l, pp[j]);
+                line_eval(e[k++], &l, pp[j]);
             }
         }
+        mul_lines(f, &one, e, k);
     }
 }
 
@@ -197,17 +209,21 @@ void cuzk_miller_loop_prepared(cuzk_fp12_t *r, const cuzk_g1_affine_t *p, const 
     cuzk_fp12_set_one(&f);
     bool one = true; /* f = 1 still: the first line is set, not multiplied */
     size_t k = 0;
+    line_at_p e[2 * MILLER_CHUNK];
     for (int bit = X_TOP_BIT - 1; bit >= 0; bit--) {
         if (!one) cuzk_fp12_sqr(&f, &f);
-        size_t steps = ((X_ABS >> bit) & 1) ? 2 : 1;
+        size_t steps = ((X_ABS >> bit) & 1) ? 2 : 1, ne = 0;
         for (size_t s = 0; s < steps; s++, k++) {
             for (size_t j = 0; j < n; j++) {
                 if (q[j].infinity || cuzk_g1_affine_is_infinity(&p[j])) continue;
-                if (one) line_set(&f, &q[j].lines[k], &p[j]);
-                else line_eval(&f, &q[j].lines[k], &p[j]);
-                one = false;
+                line_eval(e[ne++], &q[j].lines[k], &p[j]);
+                if (ne == 2 * MILLER_CHUNK) {
+                    mul_lines(&f, &one, e, ne);
+                    ne = 0;
+                }
             }
         }
+        mul_lines(&f, &one, e, ne);
     }
     cuzk_fp12_conj(r, &f);
 }
