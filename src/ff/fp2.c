@@ -43,28 +43,11 @@ void cuzk_fp2_conj(cuzk_fp2_t *r, const cuzk_fp2_t *a)
 
 void cuzk_fp2_frobenius(cuzk_fp2_t *r, const cuzk_fp2_t *a) { cuzk_fp2_conj(r, a); }
 
-/* Karatsuba at double width (fp_wide.h): three 768-bit products, two reductions. */
-void cuzk_fp2_mul(cuzk_fp2_t *r, const cuzk_fp2_t *a, const cuzk_fp2_t *b)
-{
-    const fpw_prims *P = fpw_now();
-    fp2w t;
-    fp2w_mul(P, &t, a, b);
-    fp2w_redc(P, r, &t);
-}
+/* Karatsuba at double width (fp_wide.h): three 768-bit products, two reductions; one routine of the CPU path. */
+void cuzk_fp2_mul(cuzk_fp2_t *r, const cuzk_fp2_t *a, const cuzk_fp2_t *b) { fpw_now()->fp2_mul(r, a, b); }
 
-/* (a0 + a1 u)² = (a0 + a1)(a0 − a1) + 2 a0 a1 u: two Montgomery products. The sum a0 + a1 < 2p enters unreduced:
- * the product's value before its final subtraction is (2p·p + q·p)/2^384 < p·(2p/2^384 + 1) < 1.25p, so that one
- * subtraction still ends below p, and the running value (< 3p) still fits the window of the assembly. */
-void cuzk_fp2_sqr(cuzk_fp2_t *r, const cuzk_fp2_t *a)
-{
-    const fpw_prims *P = fpw_now();
-    cuzk_fp_t s, d, m;
-    fp_add_nr(&s, &a->c0, &a->c1);
-    cuzk_fp_sub(&d, &a->c0, &a->c1);
-    cuzk_fp_dbl(&m, &a->c1);
-    P->mul(r->c1.l, a->c0.l, m.l);
-    P->mul(r->c0.l, s.l, d.l);
-}
+/* (a0 + a1 u)² = (a0 + a1)(a0 − a1) + 2 a0 a1 u: two Montgomery products (fp_wide.c). */
+void cuzk_fp2_sqr(cuzk_fp2_t *r, const cuzk_fp2_t *a) { fpw_now()->fp2_sqr(r, a); }
 
 void cuzk_fp2_mul_fp(cuzk_fp2_t *r, const cuzk_fp2_t *a, const cuzk_fp_t *b)
 {

@@ -22,6 +22,13 @@ void cuzk_mont_p381_mul_wide_mulx(uint64_t r[12], const uint64_t a[6], const uin
 void cuzk_mont_p381_fp2_mulw_mulx(void *r, const void *a, const void *b); /* uint64_t r[24], a[12], b[12] */
 /* r = t·2^-384 mod p, fully reduced, for t < p·2^384; r may equal t */
 void cuzk_mont_p381_redc_mulx(uint64_t r[6], const uint64_t t[12]);
+/* Fp2 routines on uint64_t r[12] (or [24] at double width), a[12], b[12], fully reduced in and out:
+ * both halves of a double-width value reduced (r may equal t); r = a·b (r may alias a or b); r = a² (r may equal a);
+ * a² at double width, r0 = (a0 + a1)(a0 − a1), r1 = a0·2a1 (r must not overlap a). */
+void cuzk_mont_p381_fp2_redc_mulx(void *r, const void *t);
+void cuzk_mont_p381_fp2_mul_mulx(void *r, const void *a, const void *b);
+void cuzk_mont_p381_fp2_sqr_mulx(void *r, const void *a);
+void cuzk_mont_p381_fp2_sqrw_mulx(void *r, const void *a);
 /* r = a·b·2^-256 mod r (the group order) */
 void cuzk_mont_r255_mul_mulx(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]);
 #endif

@@ -110,6 +110,26 @@ static void test_wide_primitives(void **state)
             cuzk_fp_sub_portable(&want.c0, &p00, &p11);
             cuzk_fp_add_portable(&want.c1, &p01, &p10);
             assert_memory_equal(&r, &want, sizeof r);
+            /* the fused Fp2 routines: reduction of both halves, product, square and square at double width */
+            cuzk_fp2_t r2;
+            P->fp2_redc(&r2, &t0);
+            assert_memory_equal(&r2, &want, sizeof r2);
+            P->fp2_mul(&r2, &u, &v);
+            assert_memory_equal(&r2, &want, sizeof r2);
+            r2 = u;
+            P->fp2_mul(&r2, &r2, &r2);
+            P->fp2_sqr(&r, &u);
+            assert_memory_equal(&r, &r2, sizeof r);
+            C->fp2_sqr(&r2, &u);
+            assert_memory_equal(&r, &r2, sizeof r);
+            P->fp2_sqrw(&t0, &u);
+            C->fp2_sqrw(&t1, &u);
+            assert_memory_equal(&t0, &t1, sizeof t0);
+            C->fp2_redc(&r2, &t1);
+            assert_memory_equal(&r, &r2, sizeof r);
+            r2 = u;
+            P->fp2_sqr(&r2, &r2);
+            assert_memory_equal(&r, &r2, sizeof r);
         }
         /* REDC's largest input: p·2^384 − 1 */
         fpw t;
