@@ -45,14 +45,109 @@ extern const fpw_prims cuzk_fpw_prims[CUZK_CPU_PATH_COUNT];
 static inline const fpw_prims *fpw_now(void) { return &cuzk_fpw_prims[cuzk_cpu_path_current]; }
 
 #if defined(CUZK_FF_INLINE_ADDSUB)
+#define FPW_STORE_(off0, off1, off2, off3, off4, off5)                                                                 \
+    "mov %[t0], " #off0 "(%[r])\n\t mov %[t1], " #off1 "(%[r])\n\t mov %[t2], " #off2 "(%[r])\n\t"                     \
+    "mov %[t3], " #off3 "(%[r])\n\t mov %[t4], " #off4 "(%[r])\n\t mov %[t5], " #off5 "(%[r])\n\t"
+
+#if defined(__OPTIMIZE__) && !defined(__SANITIZE_ADDRESS__)
+/* Optimized builds: one asm statement per 12-word operation (13 registers): the low half is stored, the high half
+ * loaded into the same registers (loads and stores leave the carry alone), then the correction of the high half:
+ * t_hi −= p for the addition, and under the borrow mask t_hi += p, applied in two halves of three words since AND
+ * clobbers the carry (the carry between them kept in s0 and brought back by NEG). */
+#define FPW1_SUB_P_                                                                                                     \
+    "sub %[p0], %[t0]\n\t sbb %[p1], %[t1]\n\t sbb %[p2], %[t2]\n\t"                                                   \
+    "sbb %[p3], %[t3]\n\t sbb %[p4], %[t4]\n\t sbb %[p5], %[t5]\n\t"
+#define FPW1_ADDBACK_HI_                                                                                                \
+    "sbb %[z], %[z]\n\t"                                                                                               \
+    "mov %[z], %[s0]\n\t and %[p0], %[s0]\n\t mov %[z], %[s1]\n\t and %[p1], %[s1]\n\t"                                \
+    "mov %[z], %[s2]\n\t and %[p2], %[s2]\n\t"                                                                         \
+    "add %[s0], %[t0]\n\t adc %[s1], %[t1]\n\t adc %[s2], %[t2]\n\t sbb %[s0], %[s0]\n\t"                              \
+    "mov %[z], %[s1]\n\t and %[p3], %[s1]\n\t mov %[z], %[s2]\n\t and %[p4], %[s2]\n\t and %[p5], %[z]\n\t"            \
+    "neg %[s0]\n\t adc %[s1], %[t3]\n\t adc %[s2], %[t4]\n\t adc %[z], %[t5]\n\t"                                      \
+    "mov %[t0], 48(%[r])\n\t mov %[t1], 56(%[r])\n\t mov %[t2], 64(%[r])\n\t"                                          \
+    "mov %[t3], 72(%[r])\n\t mov %[t4], 80(%[r])\n\t mov %[t5], 88(%[r])\n\t"
+#define FPW1_STORE_LO_                                                                                                  \
+    "mov %[t0], 0(%[r])\n\t mov %[t1], 8(%[r])\n\t mov %[t2], 16(%[r])\n\t"                                            \
+    "mov %[t3], 24(%[r])\n\t mov %[t4], 32(%[r])\n\t mov %[t5], 40(%[r])\n\t"
+#define FPW1_LOAD_HI_                                                                                                   \
+    "mov 48(%[a]), %[t0]\n\t mov 56(%[a]), %[t1]\n\t mov 64(%[a]), %[t2]\n\t"                                          \
+    "mov 72(%[a]), %[t3]\n\t mov 80(%[a]), %[t4]\n\t mov 88(%[a]), %[t5]\n\t"
+#define FPW1_OPERANDS_                                                                                                  \
+    : "=m"(*r), [t0] "+r"(t0), [t1] "+r"(t1), [t2] "+r"(t2), [t3] "+r"(t3), [t4] "+r"(t4), [t5] "+r"(t5),            \
+      [z] "=&r"(z), [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2)                                                    \
+    : [r] "r"(r), [a] "r"(a), [b] "r"(b), "m"(*a), "m"(*b), [p0] "m"(cuzk_ff_inline_p[0]),                             \
+      [p1] "m"(cuzk_ff_inline_p[1]), [p2] "m"(cuzk_ff_inline_p[2]), [p3] "m"(cuzk_ff_inline_p[3]),                     \
+      [p4] "m"(cuzk_ff_inline_p[4]), [p5] "m"(cuzk_ff_inline_p[5])                                                     \
+    : "cc"
+
+/* r = a + b mod p·2^384 (a, b < p·2^384, so the sum < 2^766 never leaves 12 words). r may alias a or b. */
+static inline void fpw_add(fpw *r, const fpw *a, const fpw *b)
+{
+    uint64_t t0 = a->l[0], t1 = a->l[1], t2 = a->l[2], t3 = a->l[3], t4 = a->l[4], t5 = a->l[5], z, s0, s1, s2;
+    __asm__("add 0(%[b]), %[t0]\n\t adc 8(%[b]), %[t1]\n\t adc 16(%[b]), %[t2]\n\t"
+            "adc 24(%[b]), %[t3]\n\t adc 32(%[b]), %[t4]\n\t adc 40(%[b]), %[t5]\n\t"
+            FPW1_STORE_LO_ FPW1_LOAD_HI_
+            "adc 48(%[b]), %[t0]\n\t adc 56(%[b]), %[t1]\n\t adc 64(%[b]), %[t2]\n\t"
+            "adc 72(%[b]), %[t3]\n\t adc 80(%[b]), %[t4]\n\t adc 88(%[b]), %[t5]\n\t"
+            FPW1_SUB_P_ FPW1_ADDBACK_HI_ FPW1_OPERANDS_);
+}
+
+/* r = a − b mod p·2^384. r may alias a or b. */
+static inline void fpw_sub(fpw *r, const fpw *a, const fpw *b)
+{
+    uint64_t t0 = a->l[0], t1 = a->l[1], t2 = a->l[2], t3 = a->l[3], t4 = a->l[4], t5 = a->l[5], z, s0, s1, s2;
+    __asm__("sub 0(%[b]), %[t0]\n\t sbb 8(%[b]), %[t1]\n\t sbb 16(%[b]), %[t2]\n\t"
+            "sbb 24(%[b]), %[t3]\n\t sbb 32(%[b]), %[t4]\n\t sbb 40(%[b]), %[t5]\n\t"
+            FPW1_STORE_LO_ FPW1_LOAD_HI_
+            "sbb 48(%[b]), %[t0]\n\t sbb 56(%[b]), %[t1]\n\t sbb 64(%[b]), %[t2]\n\t"
+            "sbb 72(%[b]), %[t3]\n\t sbb 80(%[b]), %[t4]\n\t sbb 88(%[b]), %[t5]\n\t"
+            FPW1_ADDBACK_HI_ FPW1_OPERANDS_);
+}
+
+/* r = a − b where the caller knows a >= b. */
+static inline void fpw_sub_exact(fpw *r, const fpw *a, const fpw *b)
+{
+    uint64_t t0 = a->l[0], t1 = a->l[1], t2 = a->l[2], t3 = a->l[3], t4 = a->l[4], t5 = a->l[5];
+    __asm__("sub 0(%[b]), %[t0]\n\t sbb 8(%[b]), %[t1]\n\t sbb 16(%[b]), %[t2]\n\t"
+            "sbb 24(%[b]), %[t3]\n\t sbb 32(%[b]), %[t4]\n\t sbb 40(%[b]), %[t5]\n\t"
+            FPW1_STORE_LO_ FPW1_LOAD_HI_
+            "sbb 48(%[b]), %[t0]\n\t sbb 56(%[b]), %[t1]\n\t sbb 64(%[b]), %[t2]\n\t"
+            "sbb 72(%[b]), %[t3]\n\t sbb 80(%[b]), %[t4]\n\t sbb 88(%[b]), %[t5]\n\t"
+            "mov %[t0], 48(%[r])\n\t mov %[t1], 56(%[r])\n\t mov %[t2], 64(%[r])\n\t"
+            "mov %[t3], 72(%[r])\n\t mov %[t4], 80(%[r])\n\t mov %[t5], 88(%[r])\n\t"
+            : "=m"(*r), [t0] "+r"(t0), [t1] "+r"(t1), [t2] "+r"(t2), [t3] "+r"(t3), [t4] "+r"(t4), [t5] "+r"(t5)
+            : [r] "r"(r), [a] "r"(a), [b] "r"(b), "m"(*a), "m"(*b)
+            : "cc");
+}
+
+/* r = a + b where the caller knows the sum stays below p·2^384. */
+static inline void fpw_add_exact(fpw *r, const fpw *a, const fpw *b)
+{
+    uint64_t t0 = a->l[0], t1 = a->l[1], t2 = a->l[2], t3 = a->l[3], t4 = a->l[4], t5 = a->l[5];
+    __asm__("add 0(%[b]), %[t0]\n\t adc 8(%[b]), %[t1]\n\t adc 16(%[b]), %[t2]\n\t"
+            "adc 24(%[b]), %[t3]\n\t adc 32(%[b]), %[t4]\n\t adc 40(%[b]), %[t5]\n\t"
+            FPW1_STORE_LO_ FPW1_LOAD_HI_
+            "adc 48(%[b]), %[t0]\n\t adc 56(%[b]), %[t1]\n\t adc 64(%[b]), %[t2]\n\t"
+            "adc 72(%[b]), %[t3]\n\t adc 80(%[b]), %[t4]\n\t adc 88(%[b]), %[t5]\n\t"
+            "mov %[t0], 48(%[r])\n\t mov %[t1], 56(%[r])\n\t mov %[t2], 64(%[r])\n\t"
+            "mov %[t3], 72(%[r])\n\t mov %[t4], 80(%[r])\n\t mov %[t5], 88(%[r])\n\t"
+            : "=m"(*r), [t0] "+r"(t0), [t1] "+r"(t1), [t2] "+r"(t2), [t3] "+r"(t3), [t4] "+r"(t4), [t5] "+r"(t5)
+            : [r] "r"(r), [a] "r"(a), [b] "r"(b), "m"(*a), "m"(*b)
+            : "cc");
+}
+
+#undef FPW1_SUB_P_
+#undef FPW1_ADDBACK_HI_
+#undef FPW1_STORE_LO_
+#undef FPW1_LOAD_HI_
+#undef FPW1_OPERANDS_
+
+#else /* -O0 or the sanitizers: fewer registers */
 /* Each 12-word addition or subtraction is two asm statements of 6 words, so that neither needs more than 12
  * registers (-O0 with the sanitizers has no more): the carry or borrow between them travels as 0 or 1 in c and
  * comes back into CF by adding 2^64 − 1 to it. The high half then takes the correction: t_hi −= p for the addition,
  * and under the borrow mask t_hi += p, applied in two halves of three words since AND clobbers the carry (the carry
  * between them kept in s0 and brought back by NEG). */
-#define FPW_STORE_(off0, off1, off2, off3, off4, off5)                                                                 \
-    "mov %[t0], " #off0 "(%[r])\n\t mov %[t1], " #off1 "(%[r])\n\t mov %[t2], " #off2 "(%[r])\n\t"                     \
-    "mov %[t3], " #off3 "(%[r])\n\t mov %[t4], " #off4 "(%[r])\n\t mov %[t5], " #off5 "(%[r])\n\t"
 #define FPW_LO_(r) (*(uint64_t(*)[CUZK_FP_LIMBS])(r)->l)
 #define FPW_HI_(r) (*(uint64_t(*)[CUZK_FP_LIMBS])((r)->l + CUZK_FP_LIMBS))
 #define FPW_LO_OPERANDS_                                                                                               \
@@ -139,6 +234,8 @@ static inline void fpw_add_exact(fpw *r, const fpw *a, const fpw *b)
             : [r] "r"(r), [b] "r"(b), "m"(*b)
             : "cc");
 }
+
+#endif
 
 /* r = a + b without reduction (a, b < p gives r < 2p < 2^382). r may alias a or b. */
 static inline void fp_add_nr(cuzk_fp_t *r, const cuzk_fp_t *a, const cuzk_fp_t *b)
