@@ -11,7 +11,8 @@
 set -eu
 if [ $# -lt 1 ] || [ ! -f "$1/bindings/blst.h" ]; then
     echo "usage: $0 BLST_DIR [--filter NAME] [--reps N] [--max-msm-log2 K]" >&2
-    echo "  BLST_DIR: a blst source tree (bindings/blst.h), built with its build.sh (libblst.a in BLST_DIR or BLST_LIB)" >&2
+    echo "  BLST_DIR: a blst source tree (bindings/blst.h), built with its build.sh" \
+         "(libblst.a in BLST_DIR or BLST_LIB)" >&2
     exit 2
 fi
 blst=$(cd "$1" && pwd)
@@ -30,5 +31,7 @@ cmake --build "$build" --target cuzk -j "$(nproc)" >/dev/null
 mkdir -p "$build/bin"
 ${CC:-cc} -std=c11 -O2 -D_GNU_SOURCE -I"$root/include" -I"$blst/bindings" "$root/tools/bench/blst/vs_blst.c" \
     "$build/lib/libcuzk.a" "$lib" -lcrypto -lpthread -o "$build/bin/cuzk-vs-blst"
-echo "{\"name\": \"setup\", \"blst\": \"$blst\", \"lib\": \"$lib\", \"load\": \"$(cut -d' ' -f1-3 /proc/loadavg)\", \"cpu\": \"$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')\"}"
+load=$(cut -d' ' -f1-3 /proc/loadavg)
+cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')
+echo "{\"name\": \"setup\", \"blst\": \"$blst\", \"lib\": \"$lib\", \"load\": \"$load\", \"cpu\": \"$cpu\"}"
 exec "$build/bin/cuzk-vs-blst" "$@"

@@ -37,8 +37,8 @@ extern const uint64_t CUZK_FP_MODULUS[CUZK_FP_LIMBS];
 extern const uint64_t CUZK_FR_MODULUS[CUZK_FR_LIMBS];
 
 /* cuzk_fp_add, cuzk_fp_sub, cuzk_fp_dbl, cuzk_fr_add, cuzk_fr_sub, cuzk_fr_dbl, cuzk_fp2_add, cuzk_fp2_sub,
- * cuzk_fp2_dbl, cuzk_fp2_mul_by_nonresidue: inline definitions where the target has them (ff_inline.h), declared below otherwise. Same names and
- * semantics either way. */
+ * cuzk_fp2_dbl, cuzk_fp2_mul_by_nonresidue: inline definitions where the target has them (ff_inline.h), declared below
+ * otherwise. Same names and semantics either way. */
 #include "cuzk/ff_inline.h"
 
 /* ---- Fp ---------------------------------------------------------------------------------------------------------- */
@@ -196,8 +196,9 @@ void cuzk_fp12_mul_by_014(cuzk_fp12_t *r, const cuzk_fp12_t *a, const cuzk_fp2_t
 /* r = a·l·m for two lines of that shape, l = {l0, l1, l4} and m likewise: the lines are multiplied together first, 23
  * Fp2 multiplications instead of 26 (the Miller loop of several pairs, or a doubling and an addition step). */
 void cuzk_fp12_mul_by_014_014(cuzk_fp12_t *r, const cuzk_fp12_t *a, const cuzk_fp2_t l[3], const cuzk_fp2_t m[3]);
-/* Squaring valid only for elements of the cyclotomic subgroup (a^(p^6+1) = 1, e.g. after the easy part of the
- * final exponentiation); 9 Fp2 squarings instead of 12 Fp2 multiplications. */
+/* Squaring valid only for elements of the cyclotomic subgroup (of order p^4 − p^2 + 1, e.g. after the easy part of
+ * the final exponentiation; a^(p^6+1) = 1 alone is not enough: −1 has it); 9 Fp2 squarings instead of 12 Fp2
+ * multiplications. */
 void cuzk_fp12_cyclotomic_sqr(cuzk_fp12_t *r, const cuzk_fp12_t *a);
 /* r = a^e for a in the cyclotomic subgroup, e as little-endian 64-bit limbs: the squarings run on 4 of the 6 Fp2
  * coefficients (Karabina's compressed squaring, 6 Fp2 squarings each) and the powers at the set bits of e are

@@ -4,8 +4,8 @@
  * multiplication; as out-of-line calls these cost as much as an Fr multiplication. On x86-64 (GCC or Clang, ELF)
  * cuzk_fp_add, cuzk_fp_sub, cuzk_fp_dbl, cuzk_fr_add, cuzk_fr_sub and cuzk_fr_dbl are therefore defined here as
  * static inline functions around a few lines of extended asm, so every caller inlines them (and cuzk_fp2_add,
- * cuzk_fp2_sub, cuzk_fp2_dbl, cuzk_fp2_mul_by_nonresidue on top of them); other targets declare them as ordinary functions (the portable C of
- * src/ff/mont.h). The asm uses baseline x86-64 instructions only
+ * cuzk_fp2_sub, cuzk_fp2_dbl, cuzk_fp2_mul_by_nonresidue on top of them); other targets declare them as ordinary
+ * functions (the portable C of src/ff/mont.h). The asm uses baseline x86-64 instructions only
  * (ADD/ADC/SUB/SBB/AND/CMOV/NEG), so it needs no run-time dispatch: one binary runs it on every x86-64 processor.
  *
  * Both moduli leave the top bit free (m < 2^(64n−1)), so for inputs < m the sum a + b < 2m never carries out of n

@@ -54,10 +54,10 @@ static inline const fpw_prims *fpw_now(void) { return &cuzk_fpw_prims[cuzk_cpu_p
  * loaded into the same registers (loads and stores leave the carry alone), then the correction of the high half:
  * t_hi −= p for the addition, and under the borrow mask t_hi += p, applied in two halves of three words since AND
  * clobbers the carry (the carry between them kept in s0 and brought back by NEG). */
-#define FPW1_SUB_P_                                                                                                     \
+#define FPW1_SUB_P_                                                                                                    \
     "sub %[p0], %[t0]\n\t sbb %[p1], %[t1]\n\t sbb %[p2], %[t2]\n\t"                                                   \
     "sbb %[p3], %[t3]\n\t sbb %[p4], %[t4]\n\t sbb %[p5], %[t5]\n\t"
-#define FPW1_ADDBACK_HI_                                                                                                \
+#define FPW1_ADDBACK_HI_                                                                                               \
     "sbb %[z], %[z]\n\t"                                                                                               \
     "mov %[z], %[s0]\n\t and %[p0], %[s0]\n\t mov %[z], %[s1]\n\t and %[p1], %[s1]\n\t"                                \
     "mov %[z], %[s2]\n\t and %[p2], %[s2]\n\t"                                                                         \
@@ -66,13 +66,13 @@ static inline const fpw_prims *fpw_now(void) { return &cuzk_fpw_prims[cuzk_cpu_p
     "neg %[s0]\n\t adc %[s1], %[t3]\n\t adc %[s2], %[t4]\n\t adc %[z], %[t5]\n\t"                                      \
     "mov %[t0], 48(%[r])\n\t mov %[t1], 56(%[r])\n\t mov %[t2], 64(%[r])\n\t"                                          \
     "mov %[t3], 72(%[r])\n\t mov %[t4], 80(%[r])\n\t mov %[t5], 88(%[r])\n\t"
-#define FPW1_STORE_LO_                                                                                                  \
+#define FPW1_STORE_LO_                                                                                                 \
     "mov %[t0], 0(%[r])\n\t mov %[t1], 8(%[r])\n\t mov %[t2], 16(%[r])\n\t"                                            \
     "mov %[t3], 24(%[r])\n\t mov %[t4], 32(%[r])\n\t mov %[t5], 40(%[r])\n\t"
-#define FPW1_LOAD_HI_                                                                                                   \
+#define FPW1_LOAD_HI_                                                                                                  \
     "mov 48(%[a]), %[t0]\n\t mov 56(%[a]), %[t1]\n\t mov 64(%[a]), %[t2]\n\t"                                          \
     "mov 72(%[a]), %[t3]\n\t mov 80(%[a]), %[t4]\n\t mov 88(%[a]), %[t5]\n\t"
-#define FPW1_OPERANDS_                                                                                                  \
+#define FPW1_OPERANDS_                                                                                                 \
     : "=m"(*r), [t0] "+r"(t0), [t1] "+r"(t1), [t2] "+r"(t2), [t3] "+r"(t3), [t4] "+r"(t4), [t5] "+r"(t5),            \
       [z] "=&r"(z), [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2)                                                    \
     : [r] "r"(r), [a] "r"(a), [b] "r"(b), "m"(*a), "m"(*b), [p0] "m"(cuzk_ff_inline_p[0]),                             \
@@ -151,7 +151,8 @@ static inline void fpw_add_exact(fpw *r, const fpw *a, const fpw *b)
 #define FPW_LO_(r) (*(uint64_t(*)[CUZK_FP_LIMBS])(r)->l)
 #define FPW_HI_(r) (*(uint64_t(*)[CUZK_FP_LIMBS])((r)->l + CUZK_FP_LIMBS))
 #define FPW_LO_OPERANDS_                                                                                               \
-    : "=m"(FPW_LO_(r)), [t0] "+r"(t0), [t1] "+r"(t1), [t2] "+r"(t2), [t3] "+r"(t3), [t4] "+r"(t4), [t5] "+r"(t5), [c] "=r"(c) \
+    : "=m"(FPW_LO_(r)), [t0] "+r"(t0), [t1] "+r"(t1), [t2] "+r"(t2), [t3] "+r"(t3), [t4] "+r"(t4), [t5] "+r"(t5), \
+      [c] "=r"(c)                                                                                                     \
     : [r] "r"(r), [b] "r"(b), "m"(*b)                                                                                  \
     : "cc"
 #define FPW_ADDBACK_HI_                                                                                                \
@@ -162,7 +163,7 @@ static inline void fpw_add_exact(fpw *r, const fpw *a, const fpw *b)
     "mov %[c], %[s1]\n\t and %[p3], %[s1]\n\t mov %[c], %[s2]\n\t and %[p4], %[s2]\n\t and %[p5], %[c]\n\t"            \
     "neg %[s0]\n\t adc %[s1], %[t3]\n\t adc %[s2], %[t4]\n\t adc %[c], %[t5]\n\t"                                      \
     FPW_STORE_(48, 56, 64, 72, 80, 88)                                                                                 \
-    : "=m"(FPW_HI_(r)), [t0] "+r"(t0), [t1] "+r"(t1), [t2] "+r"(t2), [t3] "+r"(t3), [t4] "+r"(t4), [t5] "+r"(t5),            \
+    : "=m"(FPW_HI_(r)), [t0] "+r"(t0), [t1] "+r"(t1), [t2] "+r"(t2), [t3] "+r"(t3), [t4] "+r"(t4), [t5] "+r"(t5),      \
       [c] "+r"(c), [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2)                                                     \
     : [r] "r"(r), [b] "r"(b), "m"(*b), [p0] "m"(cuzk_ff_inline_p[0]), [p1] "m"(cuzk_ff_inline_p[1]),                   \
       [p2] "m"(cuzk_ff_inline_p[2]), [p3] "m"(cuzk_ff_inline_p[3]), [p4] "m"(cuzk_ff_inline_p[4]),                     \
@@ -211,8 +212,8 @@ static inline void fpw_sub_exact(fpw *r, const fpw *a, const fpw *b)
             "sbb 48(%[b]), %[t0]\n\t sbb 56(%[b]), %[t1]\n\t sbb 64(%[b]), %[t2]\n\t"
             "sbb 72(%[b]), %[t3]\n\t sbb 80(%[b]), %[t4]\n\t sbb 88(%[b]), %[t5]\n\t"
             FPW_STORE_(48, 56, 64, 72, 80, 88)
-            : "=m"(FPW_HI_(r)), [t0] "+r"(t0), [t1] "+r"(t1), [t2] "+r"(t2), [t3] "+r"(t3), [t4] "+r"(t4), [t5] "+r"(t5),
-              [c] "+r"(c)
+            : "=m"(FPW_HI_(r)), [t0] "+r"(t0), [t1] "+r"(t1), [t2] "+r"(t2), [t3] "+r"(t3), [t4] "+r"(t4),
+              [t5] "+r"(t5), [c] "+r"(c)
             : [r] "r"(r), [b] "r"(b), "m"(*b)
             : "cc");
 }
@@ -229,8 +230,8 @@ static inline void fpw_add_exact(fpw *r, const fpw *a, const fpw *b)
             "adc 48(%[b]), %[t0]\n\t adc 56(%[b]), %[t1]\n\t adc 64(%[b]), %[t2]\n\t"
             "adc 72(%[b]), %[t3]\n\t adc 80(%[b]), %[t4]\n\t adc 88(%[b]), %[t5]\n\t"
             FPW_STORE_(48, 56, 64, 72, 80, 88)
-            : "=m"(FPW_HI_(r)), [t0] "+r"(t0), [t1] "+r"(t1), [t2] "+r"(t2), [t3] "+r"(t3), [t4] "+r"(t4), [t5] "+r"(t5),
-              [c] "+r"(c)
+            : "=m"(FPW_HI_(r)), [t0] "+r"(t0), [t1] "+r"(t1), [t2] "+r"(t2), [t3] "+r"(t3), [t4] "+r"(t4),
+              [t5] "+r"(t5), [c] "+r"(c)
             : [r] "r"(r), [b] "r"(b), "m"(*b)
             : "cc");
 }
@@ -273,7 +274,8 @@ static inline void fpw_sub(fpw *r, const fpw *a, const fpw *b)
     uint64_t t[2 * CUZK_FP_LIMBS], bw = 0, c = 0;
     for (size_t i = 0; i < 2 * CUZK_FP_LIMBS; i++) t[i] = mont_subb(a->l[i], b->l[i], &bw);
     uint64_t mask = (uint64_t)0 - bw;
-    for (size_t i = 0; i < CUZK_FP_LIMBS; i++) t[CUZK_FP_LIMBS + i] = mont_addc(t[CUZK_FP_LIMBS + i], FPW_P[i] & mask, &c);
+    for (size_t i = 0; i < CUZK_FP_LIMBS; i++)
+        t[CUZK_FP_LIMBS + i] = mont_addc(t[CUZK_FP_LIMBS + i], FPW_P[i] & mask, &c);
     memcpy(r->l, t, sizeof t);
 }
 

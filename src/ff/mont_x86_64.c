@@ -308,7 +308,8 @@ __asm__(FUNC_BEGIN(cuzk_mont_p381_fp2_mulw_mulx)
         "mov %rsi, %r8\n\t and " P(0) ", %r8\n\t mov %rsi, %r9\n\t and " P(8) ", %r9\n\t"
         "mov %rsi, %r10\n\t and " P(16) ", %r10\n\t mov %rsi, %r11\n\t and " P(24) ", %r11\n\t"
         "mov %rsi, %r12\n\t and " P(32) ", %r12\n\t and " P(40) ", %rsi\n\t"
-        "add %r8, %r14\n\t adc %r9, %r15\n\t adc %r10, %rax\n\t adc %r11, %rbx\n\t adc %r12, %rcx\n\t adc %rsi, %rdx\n\t"
+        "add %r8, %r14\n\t adc %r9, %r15\n\t adc %r10, %rax\n\t"
+        "adc %r11, %rbx\n\t adc %r12, %rcx\n\t adc %rsi, %rdx\n\t"
         W6_STORE_HI("(%rdi)", -48)
         "add $312, %rsp\n\t.cfi_adjust_cfa_offset -312\n\t"
         P_RESTORE
