@@ -8,6 +8,7 @@
  *   iden3      the typed-section container of circom/snarkjs files (.r1cs, .wtns, .zkey, .ptau)
  *   random     bytes from the operating system
  *   bits       little/big-endian loads and stores, log2, popcounts over bitmaps, huge-page hints
+ *   cpu paths  which instruction-set path the CPU kernels take (portable C, ADX, AVX-512 IFMA), chosen at run time
  *
  * Nothing here knows about fields, curves or circuits. */
 #ifndef CUZK_BASE_H
@@ -118,6 +119,33 @@ void cuzk_par_run(unsigned threads, cuzk_task_fn fn, void *ctx);
 
 /* Processors this process may run on (sched_getaffinity, else the online count), at least 1. */
 unsigned cuzk_cpu_count(void);
+
+/* ---- cpu paths --------------------------------------------------------------------------------------------------- */
+/* The arithmetic kernels (field multiplication, the Fp2..Fp12 tower, the pairing, the G1 MSM's 8-lane rounds) exist
+ * in several instruction-set paths inside one binary built for baseline x86-64; each picks its path at run time from
+ * cuzk_cpu_path_current. Each path includes the ones before it. At start-up the current path is the best the
+ * processor has, or the one named by the environment variable CUZK_CPU_PATH (portable, adx, ifma or auto), capped
+ * at the best available (a line on stderr says so when the request was lowered). CUZK_CPU_UNCHECKED=1 skips that
+ * cap (for valgrind, whose emulated CPUID hides ADX while it runs ADCX/ADOX; elsewhere an unsupported path faults). */
+typedef enum {
+    CUZK_CPU_PORTABLE = 0, /* plain C, any processor */
+    CUZK_CPU_ADX = 1,      /* x86-64 with BMI2 and ADX: MULX with the two carry chains of ADCX/ADOX */
+    CUZK_CPU_IFMA = 2,     /* and AVX-512 F, DQ and IFMA (with the OS saving the ZMM state): 8-lane Fp arithmetic */
+    CUZK_CPU_PATH_COUNT
+} cuzk_cpu_path;
+
+/* Read by the kernels on every call (one load); written only by cuzk_cpu_path_set and at start-up. */
+extern cuzk_cpu_path cuzk_cpu_path_current;
+static inline cuzk_cpu_path cuzk_cpu_path_get(void) { return cuzk_cpu_path_current; }
+/* The best path this processor can run. */
+cuzk_cpu_path cuzk_cpu_path_best(void);
+/* Makes p the current path (tests and benchmarks compare the paths so): CUZK_ERR_UNSUPPORTED when the processor
+ * lacks it, CUZK_ERR_INVALID_ARG outside the enum. Not to be called while another thread runs a kernel. */
+cuzk_status cuzk_cpu_path_set(cuzk_cpu_path p);
+/* "portable", "adx", "ifma"; "?" outside the enum. */
+const char *cuzk_cpu_path_name(cuzk_cpu_path p);
+/* The path of a name ("auto" gives cuzk_cpu_path_best()); CUZK_ERR_INVALID_ARG for any other name. */
+cuzk_status cuzk_cpu_path_parse(const char *name, cuzk_cpu_path *p);
 
 /* ---- files ------------------------------------------------------------------------------------------------------- */
 /* Read-only private mapping of a whole regular file. An empty file maps to len 0 and a NULL pointer. */

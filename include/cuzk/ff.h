@@ -36,8 +36,9 @@ typedef struct { cuzk_fp6_t c0, c1; } cuzk_fp12_t;
 extern const uint64_t CUZK_FP_MODULUS[CUZK_FP_LIMBS];
 extern const uint64_t CUZK_FR_MODULUS[CUZK_FR_LIMBS];
 
-/* cuzk_fp_add, cuzk_fp_sub, cuzk_fp_dbl, cuzk_fr_add, cuzk_fr_sub, cuzk_fr_dbl: inline definitions where the target has them (ff_inline.h),
- * declared below otherwise. Same names and semantics either way. */
+/* cuzk_fp_add, cuzk_fp_sub, cuzk_fp_dbl, cuzk_fr_add, cuzk_fr_sub, cuzk_fr_dbl, cuzk_fp2_add, cuzk_fp2_sub,
+ * cuzk_fp2_dbl, cuzk_fp2_mul_by_nonresidue: inline definitions where the target has them (ff_inline.h), declared below
+ * otherwise. Same names and semantics either way. */
 #include "cuzk/ff_inline.h"
 
 /* ---- Fp ---------------------------------------------------------------------------------------------------------- */
@@ -133,16 +134,20 @@ void cuzk_fp2_set_one(cuzk_fp2_t *r);
 bool cuzk_fp2_is_zero(const cuzk_fp2_t *a);
 bool cuzk_fp2_is_one(const cuzk_fp2_t *a);
 bool cuzk_fp2_eq(const cuzk_fp2_t *a, const cuzk_fp2_t *b);
+#ifndef CUZK_FF_INLINE_ADDSUB
 void cuzk_fp2_add(cuzk_fp2_t *r, const cuzk_fp2_t *a, const cuzk_fp2_t *b);
 void cuzk_fp2_sub(cuzk_fp2_t *r, const cuzk_fp2_t *a, const cuzk_fp2_t *b);
 void cuzk_fp2_dbl(cuzk_fp2_t *r, const cuzk_fp2_t *a);
+#endif
 void cuzk_fp2_neg(cuzk_fp2_t *r, const cuzk_fp2_t *a);
 void cuzk_fp2_conj(cuzk_fp2_t *r, const cuzk_fp2_t *a);
 void cuzk_fp2_mul(cuzk_fp2_t *r, const cuzk_fp2_t *a, const cuzk_fp2_t *b);
 void cuzk_fp2_sqr(cuzk_fp2_t *r, const cuzk_fp2_t *a);
 void cuzk_fp2_mul_fp(cuzk_fp2_t *r, const cuzk_fp2_t *a, const cuzk_fp_t *b);
-/* r = a·(1 + u), the Fp6 non-residue. */
+/* r = a·(1 + u), the Fp6 non-residue (inline where the additions are). */
+#ifndef CUZK_FF_INLINE_ADDSUB
 void cuzk_fp2_mul_by_nonresidue(cuzk_fp2_t *r, const cuzk_fp2_t *a);
+#endif
 void cuzk_fp2_inv(cuzk_fp2_t *r, const cuzk_fp2_t *a);
 void cuzk_fp2_inv_vartime(cuzk_fp2_t *r, const cuzk_fp2_t *a); /* for public values */
 void cuzk_fp2_pow(cuzk_fp2_t *r, const cuzk_fp2_t *a, const uint64_t *e, size_t e_limbs);
@@ -166,6 +171,7 @@ void cuzk_fp6_mul(cuzk_fp6_t *r, const cuzk_fp6_t *a, const cuzk_fp6_t *b);
 void cuzk_fp6_sqr(cuzk_fp6_t *r, const cuzk_fp6_t *a);
 void cuzk_fp6_mul_by_nonresidue(cuzk_fp6_t *r, const cuzk_fp6_t *a); /* r = a·v */
 void cuzk_fp6_inv(cuzk_fp6_t *r, const cuzk_fp6_t *a);
+void cuzk_fp6_inv_vartime(cuzk_fp6_t *r, const cuzk_fp6_t *a); /* for public values */
 void cuzk_fp6_frobenius(cuzk_fp6_t *r, const cuzk_fp6_t *a, unsigned power);
 /* Sparse products for Miller-loop lines: r = a·(b0 + b1·v) and r = a·(b1·v). */
 void cuzk_fp6_mul_by_01(cuzk_fp6_t *r, const cuzk_fp6_t *a, const cuzk_fp2_t *b0, const cuzk_fp2_t *b1);
@@ -180,15 +186,25 @@ void cuzk_fp12_sub(cuzk_fp12_t *r, const cuzk_fp12_t *a, const cuzk_fp12_t *b);
 void cuzk_fp12_mul(cuzk_fp12_t *r, const cuzk_fp12_t *a, const cuzk_fp12_t *b);
 void cuzk_fp12_sqr(cuzk_fp12_t *r, const cuzk_fp12_t *a);
 void cuzk_fp12_inv(cuzk_fp12_t *r, const cuzk_fp12_t *a);
+void cuzk_fp12_inv_vartime(cuzk_fp12_t *r, const cuzk_fp12_t *a); /* for public values */
 void cuzk_fp12_conj(cuzk_fp12_t *r, const cuzk_fp12_t *a);
 void cuzk_fp12_frobenius(cuzk_fp12_t *r, const cuzk_fp12_t *a, unsigned power);
 void cuzk_fp12_pow(cuzk_fp12_t *r, const cuzk_fp12_t *a, const uint64_t *e, size_t e_limbs);
 /* r = a·((l0 + l1·v) + (l4·v)·w): the sparse shape of a line on the M-type twist (coefficients 0, 1, 4 of
  * c0.c0, c0.c1, c0.c2, c1.c0, c1.c1, c1.c2). */
 void cuzk_fp12_mul_by_014(cuzk_fp12_t *r, const cuzk_fp12_t *a, const cuzk_fp2_t *l0, const cuzk_fp2_t *l1, const cuzk_fp2_t *l4);
-/* Squaring valid only for elements of the cyclotomic subgroup (a^(p^6+1) = 1, e.g. after the easy part of the
- * final exponentiation); 9 Fp2 squarings instead of 12 Fp2 multiplications. */
+/* r = a·l·m for two lines of that shape, l = {l0, l1, l4} and m likewise: the lines are multiplied together first, 23
+ * Fp2 multiplications instead of 26 (the Miller loop of several pairs, or a doubling and an addition step). */
+void cuzk_fp12_mul_by_014_014(cuzk_fp12_t *r, const cuzk_fp12_t *a, const cuzk_fp2_t l[3], const cuzk_fp2_t m[3]);
+/* Squaring valid only for elements of the cyclotomic subgroup (of order p^4 − p^2 + 1, e.g. after the easy part of
+ * the final exponentiation; a^(p^6+1) = 1 alone is not enough: −1 has it); 9 Fp2 squarings instead of 12 Fp2
+ * multiplications. */
 void cuzk_fp12_cyclotomic_sqr(cuzk_fp12_t *r, const cuzk_fp12_t *a);
+/* r = a^e for a in the cyclotomic subgroup, e as little-endian 64-bit limbs: the squarings run on 4 of the 6 Fp2
+ * coefficients (Karabina's compressed squaring, 6 Fp2 squarings each) and the powers at the set bits of e are
+ * decompressed together with one inversion. Variable time in a and e (public values, e.g. the pairing's final
+ * exponentiation). */
+void cuzk_fp12_cyclotomic_pow_vartime(cuzk_fp12_t *r, const cuzk_fp12_t *a, const uint64_t *e, size_t e_limbs);
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,8 @@
 /* Eight Fp multiplications at once with AVX-512 IFMA (vpmadd52luq / vpmadd52huq), for the batched affine additions
- * of the G1 MSM and the batched curve checks of key loading. Compiled only where the compiler targets AVX-512F + IFMA (`-march=native` on Zen 4 / Ice Lake and
- * later); elsewhere CUZK_FPX8 stays undefined and the MSM keeps its scalar path.
+ * of the G1 MSM and the batched curve checks of key loading. Compiled wherever GCC or Clang builds for x86-64
+ * (CUZK_FPX8 defined), whatever the target flags: every function carries CUZK_FPX8_TARGET, and so must every function
+ * that uses them, and they may only run where cuzk_cpu_path_get() >= CUZK_CPU_IFMA (Ice Lake, Zen 4 and later; the
+ * check is the caller's). Elsewhere CUZK_FPX8 stays undefined and the callers keep their scalar paths.
  *
  * Representation: cuzk_fpx8 holds 8 lanes (8 independent elements), limb k of all lanes in one 512-bit vector l[k]; an
  * element is Σ_k l[k]·2^(48k), 8 limbs of 48 bits = 384 bits. The radix 2^48 (rather than IFMA's native 2^52) makes
@@ -17,8 +19,9 @@
 #ifndef CUZK_FF_X8_H
 #define CUZK_FF_X8_H
 
-#if defined(__AVX512F__) && defined(__AVX512IFMA__)
+#if defined(__x86_64__) && (defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 8))
 #define CUZK_FPX8 1
+#define CUZK_FPX8_TARGET __attribute__((target("avx512f,avx512dq,avx512ifma")))
 
 #include <immintrin.h>
 #include <stdint.h>
@@ -42,7 +45,7 @@ static const uint64_t FPX8_2P[8] = {0xffffffff5556ULL, 0x62a7ffff73fdULL, 0xec48
 #define FPX8_PINV 0xfffcfffcfffdULL
 
 /* r = a·b/2^384 mod p (see the bounds above); r may alias a or b. */
-static inline void cuzk_fpx8_mul(cuzk_fpx8 *r, const cuzk_fpx8 *a, const cuzk_fpx8 *b)
+CUZK_FPX8_TARGET static inline void cuzk_fpx8_mul(cuzk_fpx8 *r, const cuzk_fpx8 *a, const cuzk_fpx8 *b)
 {
     const __m512i zero = _mm512_setzero_si512(), mask = _mm512_set1_epi64((long long)FPX8_MASK);
     const __m512i pinv = _mm512_set1_epi64((long long)FPX8_PINV);
@@ -76,7 +79,7 @@ static inline void cuzk_fpx8_mul(cuzk_fpx8 *r, const cuzk_fpx8 *a, const cuzk_fp
 }
 
 /* r = a − b, a and b in [0, 2p): a − b, plus 2p when negative. */
-static inline void cuzk_fpx8_sub(cuzk_fpx8 *r, const cuzk_fpx8 *a, const cuzk_fpx8 *b)
+CUZK_FPX8_TARGET static inline void cuzk_fpx8_sub(cuzk_fpx8 *r, const cuzk_fpx8 *a, const cuzk_fpx8 *b)
 {
     const __m512i mask = _mm512_set1_epi64((long long)FPX8_MASK);
     __m512i d[8], carry = _mm512_setzero_si512();
@@ -96,7 +99,7 @@ static inline void cuzk_fpx8_sub(cuzk_fpx8 *r, const cuzk_fpx8 *a, const cuzk_fp
 }
 
 /* r = a mod p for a in [0, 2p). */
-static inline void cuzk_fpx8_canon(cuzk_fpx8 *r, const cuzk_fpx8 *a)
+CUZK_FPX8_TARGET static inline void cuzk_fpx8_canon(cuzk_fpx8 *r, const cuzk_fpx8 *a)
 {
     const __m512i mask = _mm512_set1_epi64((long long)FPX8_MASK);
     __m512i d[8], carry = _mm512_setzero_si512();
@@ -110,7 +113,7 @@ static inline void cuzk_fpx8_canon(cuzk_fpx8 *r, const cuzk_fpx8 *a)
 }
 
 /* Lane i of r = the cuzk_fp_t at byte offset off[i] from base (8-byte loads; cuzk_fp_t words are little-endian 64-bit). */
-static inline void cuzk_fpx8_gather(cuzk_fpx8 *r, const void *base, __m512i off)
+CUZK_FPX8_TARGET static inline void cuzk_fpx8_gather(cuzk_fpx8 *r, const void *base, __m512i off)
 {
     const __m512i mask = _mm512_set1_epi64((long long)FPX8_MASK);
     __m512i w[6];
@@ -128,7 +131,7 @@ static inline void cuzk_fpx8_gather(cuzk_fpx8 *r, const void *base, __m512i off)
 
 /* The cuzk_fp_t of lane i (for the lanes set in m) is written at byte offset off[i] from base; a must be normalized and
  * below 2^384. */
-static inline void cuzk_fpx8_scatter(void *base, __mmask8 m, __m512i off, const cuzk_fpx8 *a)
+CUZK_FPX8_TARGET static inline void cuzk_fpx8_scatter(void *base, __mmask8 m, __m512i off, const cuzk_fpx8 *a)
 {
     __m512i w[6];
     w[0] = _mm512_or_si512(a->l[0], _mm512_slli_epi64(a->l[1], 48));
@@ -141,7 +144,7 @@ static inline void cuzk_fpx8_scatter(void *base, __mmask8 m, __m512i off, const 
         _mm512_mask_i64scatter_epi64(base, m, _mm512_add_epi64(off, _mm512_set1_epi64(8 * k)), w[k], 1);
 }
 
-static inline void cuzk_fpx8_broadcast(cuzk_fpx8 *r, const cuzk_fp_t *a)
+CUZK_FPX8_TARGET static inline void cuzk_fpx8_broadcast(cuzk_fpx8 *r, const cuzk_fp_t *a)
 {
     cuzk_fpx8 t;
     cuzk_fpx8_gather(&t, a, _mm512_setzero_si512());

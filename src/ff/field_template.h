@@ -2,20 +2,28 @@
  *   FIELD(name)  prefixes a name (cuzk_fp_##name), ELEM the element type, NLIMBS, NBYTES,
  *   MOD, MINV, ONE_MONT, R2_MONT, R3_MONT (limb arrays / constant), MOD_MINUS_1_HALF (Euler's criterion),
  *   SG_LIMBS and SG_CT_BATCHES (62-bit limbs and constant-time batches of the divsteps inverse, safegcd.h),
- *   and optionally MUL_ASM (Montgomery multiplication in assembly, mont_x86_64.h). Addition, subtraction and
- *   doubling are defined here only where cuzk/ff_inline.h does not define them inline. */
+ *   and optionally MUL_ASM (Montgomery multiplication in assembly, mont_x86_64.h, taken where the current CPU path
+ *   is ADX or above). Addition, subtraction and doubling are defined here only where cuzk/ff_inline.h does not
+ *   define them inline. */
 
-/* The portable multiplication, addition and subtraction are always compiled, so the tests can check the assembly
- * against them. */
-void FIELD(mul_portable)(ELEM *r, const ELEM *a, const ELEM *b) { mont_mul(r->l, a->l, b->l, MOD, MINV, NLIMBS); }
+/* The portable multiplication, addition and subtraction are always compiled: the portable path runs them, and the
+ * tests check the assembly against them. */
+static __attribute__((noinline)) void FIELD(mul_c)(uint64_t *r, const uint64_t *a, const uint64_t *b)
+{
+    mont_mul(r, a, b, MOD, MINV, NLIMBS);
+}
+void FIELD(mul_portable)(ELEM *r, const ELEM *a, const ELEM *b) { FIELD(mul_c)(r->l, a->l, b->l); }
 
+/* The run-time choice: one load and a predictable branch not taken, then a tail call. */
 static inline void FIELD(mul_raw)(uint64_t *r, const uint64_t *a, const uint64_t *b)
 {
 #ifdef MUL_ASM
-    MUL_ASM(r, a, b);
-#else
-    mont_mul(r, a, b, MOD, MINV, NLIMBS);
+    if (__builtin_expect(cuzk_cpu_path_current != CUZK_CPU_PORTABLE, 1)) {
+        MUL_ASM(r, a, b);
+        return;
+    }
 #endif
+    FIELD(mul_c)(r, a, b);
 }
 
 void FIELD(set_zero)(ELEM *r) { memset(r, 0, sizeof *r); }

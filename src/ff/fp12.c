@@ -1,5 +1,6 @@
 /* Fp12 = Fp6[w] / (w² − v). Element c0 + c1·w. */
 #include "cuzk/ff.h"
+#include "tower.h"
 
 void cuzk_fp12_set_zero(cuzk_fp12_t *r) { cuzk_fp6_set_zero(&r->c0); cuzk_fp6_set_zero(&r->c1); }
 void cuzk_fp12_set_one(cuzk_fp12_t *r) { cuzk_fp6_set_one(&r->c0); cuzk_fp6_set_zero(&r->c1); }
@@ -23,66 +24,140 @@ void cuzk_fp12_sub(cuzk_fp12_t *r, const cuzk_fp12_t *a, const cuzk_fp12_t *b)
     cuzk_fp6_sub(&r->c1, &a->c1, &b->c1);
 }
 
-/* Karatsuba: 3 Fp6 multiplications. c0 = a0b0 + v·a1b1, c1 = (a0+a1)(b0+b1) − a0b0 − a1b1 */
+/* Karatsuba: 3 Fp6 products at double width, one reduction per coefficient (12 in all, against 54 products).
+ * c0 = a0b0 + v·a1b1, c1 = (a0+a1)(b0+b1) − a0b0 − a1b1 */
 void cuzk_fp12_mul(cuzk_fp12_t *r, const cuzk_fp12_t *a, const cuzk_fp12_t *b)
 {
-    cuzk_fp6_t t0, t1, s, u;
-    cuzk_fp6_mul(&t0, &a->c0, &b->c0);
-    cuzk_fp6_mul(&t1, &a->c1, &b->c1);
+    const fpw_prims *P = fpw_now();
+    fp6w t0, t1, m;
+    cuzk_fp6_t s, u;
+    cuzk_fp6w_mul(P, &t0, &a->c0, &b->c0);
+    cuzk_fp6w_mul(P, &t1, &a->c1, &b->c1);
     cuzk_fp6_add(&s, &a->c0, &a->c1);
     cuzk_fp6_add(&u, &b->c0, &b->c1);
-    cuzk_fp6_mul(&s, &s, &u);
-    cuzk_fp6_sub(&s, &s, &t0);
-    cuzk_fp6_sub(&r->c1, &s, &t1);
-    cuzk_fp6_mul_by_nonresidue(&t1, &t1);
-    cuzk_fp6_add(&r->c0, &t0, &t1);
+    cuzk_fp6w_mul(P, &m, &s, &u);
+    fp6w_sub(&m, &m, &t0);
+    fp6w_sub(&m, &m, &t1);
+    fp6w_redc(P, &r->c1, &m);
+    fp6w_add_mul_by_v(&m, &t0, &t1);
+    fp6w_redc(P, &r->c0, &m);
 }
 
-/* Complex squaring: 2 Fp6 multiplications. With t = a0a1:
+/* Complex squaring: 2 Fp6 products at double width. With t = a0a1:
  * c0 = (a0 + a1)(a0 + v·a1) − t − v·t = a0² + v·a1², c1 = 2t */
 void cuzk_fp12_sqr(cuzk_fp12_t *r, const cuzk_fp12_t *a)
 {
-    cuzk_fp6_t t, s, u;
-    cuzk_fp6_mul(&t, &a->c0, &a->c1);
+    const fpw_prims *P = fpw_now();
+    fp6w t, m, vt;
+    cuzk_fp6_t s, u;
+    cuzk_fp6w_mul(P, &t, &a->c0, &a->c1);
     cuzk_fp6_add(&s, &a->c0, &a->c1);
     cuzk_fp6_mul_by_nonresidue(&u, &a->c1);
     cuzk_fp6_add(&u, &u, &a->c0);
-    cuzk_fp6_mul(&s, &s, &u);
-    cuzk_fp6_sub(&s, &s, &t);
-    cuzk_fp6_mul_by_nonresidue(&u, &t);
-    cuzk_fp6_sub(&r->c0, &s, &u);
-    cuzk_fp6_add(&r->c1, &t, &t);
+    cuzk_fp6w_mul(P, &m, &s, &u);
+    fp6w_sub(&m, &m, &t);
+    vt.c1 = t.c0;
+    vt.c2 = t.c1;
+    fp2w_mul_by_nonresidue(&vt.c0, &t.c2);
+    fp6w_sub(&m, &m, &vt);
+    fp6w_redc(P, &r->c0, &m);
+    fp6w_add(&t, &t, &t);
+    fp6w_redc(P, &r->c1, &t);
 }
 
-/* a·l for a line l = (l0 + l1·v) + (l4·v)·w: 13 Fp2 multiplications instead of 18. */
+/* a·l for a line l = (l0 + l1·v) + (l4·v)·w: 13 Fp2 products at double width, 12 reductions. */
 void cuzk_fp12_mul_by_014(cuzk_fp12_t *r, const cuzk_fp12_t *a, const cuzk_fp2_t *l0, const cuzk_fp2_t *l1, const cuzk_fp2_t *l4)
 {
-    cuzk_fp6_t t0, t1, s;
+    const fpw_prims *P = fpw_now();
+    fp6w t0, t1, m;
+    cuzk_fp6_t s;
     cuzk_fp2_t l14;
-    cuzk_fp6_mul_by_01(&t0, &a->c0, l0, l1);
-    cuzk_fp6_mul_by_1(&t1, &a->c1, l4);
+    cuzk_fp6w_mul_by_01(P, &t0, &a->c0, l0, l1);
+    cuzk_fp6w_mul_by_1(P, &t1, &a->c1, l4);
     cuzk_fp6_add(&s, &a->c0, &a->c1);
     cuzk_fp2_add(&l14, l1, l4);
-    cuzk_fp6_mul_by_01(&s, &s, l0, &l14);
-    cuzk_fp6_sub(&s, &s, &t0);
-    cuzk_fp6_sub(&r->c1, &s, &t1);
-    cuzk_fp6_mul_by_nonresidue(&t1, &t1);
-    cuzk_fp6_add(&r->c0, &t0, &t1);
+    cuzk_fp6w_mul_by_01(P, &m, &s, l0, &l14);
+    fp6w_sub(&m, &m, &t0);
+    fp6w_sub(&m, &m, &t1);
+    fp6w_redc(P, &r->c1, &m);
+    fp6w_add_mul_by_v(&m, &t0, &t1);
+    fp6w_redc(P, &r->c0, &m);
+}
+
+/* a·l·m for two lines l = (l0 + l1·v) + (l4·v)·w and m = (m0 + m1·v) + (m4·v)·w. The lines are multiplied together
+ * first: with z_i = l_i·m_i,
+ *   l·m = (z0 + ξz4) + ((l0+l1)(m0+m1) − z0 − z1)·v + z1·v²
+ *         + ((l0+l4)(m0+m4) − z0 − z4)·v·w + ((l1+l4)(m1+m4) − z1 − z4)·v²·w,
+ * 6 Fp2 products and no c1.c0 term; then a·(L0 + L1·w) with L1 = (0, L11, L12) = v·(L11 + L12·v):
+ * a0·L0 (6), v·(a1·(L11 + L12·v)) (5), (a0 + a1)(L0 + L1) (6). 23 Fp2 products against 26 for two calls of
+ * cuzk_fp12_mul_by_014. */
+void cuzk_fp12_mul_by_014_014(cuzk_fp12_t *r, const cuzk_fp12_t *a, const cuzk_fp2_t l[3], const cuzk_fp2_t m[3])
+{
+    const fpw_prims *P = fpw_now();
+    fp2w z0, z1, z4, u;
+    cuzk_fp2_t x, y;
+    cuzk_fp6_t L0, s;
+    cuzk_fp2_t L11, L12;
+    fp2w_mul(P, &z0, &l[0], &m[0]);
+    fp2w_mul(P, &z1, &l[1], &m[1]);
+    fp2w_mul(P, &z4, &l[2], &m[2]);
+    fp2w_mul_by_nonresidue(&u, &z4);
+    fp2w_add(&u, &u, &z0);
+    fp2w_redc(P, &L0.c0, &u);
+    fp2w_redc(P, &L0.c2, &z1);
+    cuzk_fp2_add(&x, &l[0], &l[1]);
+    cuzk_fp2_add(&y, &m[0], &m[1]);
+    fp2w_mul(P, &u, &x, &y);
+    fp2w_sub(&u, &u, &z0);
+    fp2w_sub(&u, &u, &z1);
+    fp2w_redc(P, &L0.c1, &u);
+    cuzk_fp2_add(&x, &l[0], &l[2]);
+    cuzk_fp2_add(&y, &m[0], &m[2]);
+    fp2w_mul(P, &u, &x, &y);
+    fp2w_sub(&u, &u, &z0);
+    fp2w_sub(&u, &u, &z4);
+    fp2w_redc(P, &L11, &u);
+    cuzk_fp2_add(&x, &l[1], &l[2]);
+    cuzk_fp2_add(&y, &m[1], &m[2]);
+    fp2w_mul(P, &u, &x, &y);
+    fp2w_sub(&u, &u, &z1);
+    fp2w_sub(&u, &u, &z4);
+    fp2w_redc(P, &L12, &u);
+
+    fp6w t0, t1, w, vt1;
+    cuzk_fp6w_mul(P, &t0, &a->c0, &L0);
+    cuzk_fp6w_mul_by_01(P, &w, &a->c1, &L11, &L12); /* a1·(L11 + L12·v); t1 = v·w */
+    fp2w_mul_by_nonresidue(&t1.c0, &w.c2);
+    t1.c1 = w.c0;
+    t1.c2 = w.c1;
+    cuzk_fp6_add(&s, &a->c0, &a->c1);
+    cuzk_fp2_add(&L0.c1, &L0.c1, &L11);
+    cuzk_fp2_add(&L0.c2, &L0.c2, &L12);
+    cuzk_fp6w_mul(P, &w, &s, &L0);
+    fp6w_sub(&w, &w, &t0);
+    fp6w_sub(&w, &w, &t1);
+    fp6w_redc(P, &r->c1, &w);
+    fp6w_add_mul_by_v(&vt1, &t0, &t1);
+    fp6w_redc(P, &r->c0, &vt1);
 }
 
 /* 1/(a0 + a1w) = (a0 − a1w)/(a0² − v·a1²) */
-void cuzk_fp12_inv(cuzk_fp12_t *r, const cuzk_fp12_t *a)
+static void fp12_inv(cuzk_fp12_t *r, const cuzk_fp12_t *a, bool vartime)
 {
     cuzk_fp6_t t0, t1;
     cuzk_fp6_sqr(&t0, &a->c0);
     cuzk_fp6_sqr(&t1, &a->c1);
     cuzk_fp6_mul_by_nonresidue(&t1, &t1);
     cuzk_fp6_sub(&t0, &t0, &t1);
-    cuzk_fp6_inv(&t0, &t0);
+    if (vartime) cuzk_fp6_inv_vartime(&t0, &t0);
+    else cuzk_fp6_inv(&t0, &t0);
     cuzk_fp6_mul(&r->c0, &a->c0, &t0);
     cuzk_fp6_mul(&r->c1, &a->c1, &t0);
     cuzk_fp6_neg(&r->c1, &r->c1);
 }
+
+void cuzk_fp12_inv(cuzk_fp12_t *r, const cuzk_fp12_t *a) { fp12_inv(r, a, false); }
+void cuzk_fp12_inv_vartime(cuzk_fp12_t *r, const cuzk_fp12_t *a) { fp12_inv(r, a, true); }
 
 /* a^(p^6): w ↦ −w. The inverse for elements of the cyclotomic subgroup. */
 void cuzk_fp12_conj(cuzk_fp12_t *r, const cuzk_fp12_t *a)
@@ -91,21 +166,25 @@ void cuzk_fp12_conj(cuzk_fp12_t *r, const cuzk_fp12_t *a)
     cuzk_fp6_neg(&r->c1, &a->c1);
 }
 
-/* Granger–Scott squaring for elements of the cyclotomic subgroup (norm 1 over Fp6: a^(p^6+1) = 1).
+/* Granger–Scott squaring for elements of the cyclotomic subgroup (order p^4 − p^2 + 1: norm 1 over Fp6 and over Fp4).
  * View Fp12 as Fp4[w]/(w³ − s) with Fp4 = Fp2[s]/(s² − ξ), s = w³:
  *   a = A0 + A1·w + A2·w²,  A0 = c0.c0 + c1.c1·s,  A1 = c1.c0 + c0.c2·s,  A2 = c0.c1 + c1.c2·s.
- * Then a² = (3A0² − 2Ā0) + (3s·A2² + 2Ā1)·w + (3A1² − 2Ā2)·w², bar being s ↦ −s: 9 Fp2 squarings. */
-static void fp4_sqr(cuzk_fp2_t *r0, cuzk_fp2_t *r1, const cuzk_fp2_t *x, const cuzk_fp2_t *y)
+ * Then a² = (3A0² − 2Ā0) + (3s·A2² + 2Ā1)·w + (3A1² − 2Ā2)·w², bar being s ↦ −s: 9 Fp2 squarings.
+ * (x + y·s)² = (x² + ξy²) + ((x + y)² − x² − y²)·s: three squarings at double width, two Fp2 reductions. */
+static void fp4_sqr(const fpw_prims *P, cuzk_fp2_t *r0, cuzk_fp2_t *r1, const cuzk_fp2_t *x, const cuzk_fp2_t *y)
 {
-    cuzk_fp2_t t0, t1, t;
-    cuzk_fp2_sqr(&t0, x);
-    cuzk_fp2_sqr(&t1, y);
-    cuzk_fp2_add(&t, x, y);
-    cuzk_fp2_sqr(&t, &t);
-    cuzk_fp2_sub(&t, &t, &t0);
-    cuzk_fp2_sub(r1, &t, &t1);
-    cuzk_fp2_mul_by_nonresidue(&t1, &t1);
-    cuzk_fp2_add(r0, &t0, &t1);
+    fp2w t0, t1, t;
+    cuzk_fp2_t s;
+    fp2w_sqr(P, &t0, x);
+    fp2w_sqr(P, &t1, y);
+    cuzk_fp2_add(&s, x, y);
+    fp2w_sqr(P, &t, &s);
+    fp2w_sub(&t, &t, &t0);
+    fp2w_sub(&t, &t, &t1);
+    fp2w_redc(P, r1, &t);
+    fp2w_mul_by_nonresidue(&t, &t1);
+    fp2w_add(&t, &t, &t0);
+    fp2w_redc(P, r0, &t);
 }
 
 /* r = 3z − 2g = 2(z − g) + z */
@@ -128,10 +207,11 @@ static void three_plus_two(cuzk_fp2_t *r, const cuzk_fp2_t *z, const cuzk_fp2_t 
 
 void cuzk_fp12_cyclotomic_sqr(cuzk_fp12_t *r, const cuzk_fp12_t *a)
 {
+    const fpw_prims *P = fpw_now();
     cuzk_fp2_t x0, y0, x1, y1, x2, y2;
-    fp4_sqr(&x0, &y0, &a->c0.c0, &a->c1.c1); /* A0² */
-    fp4_sqr(&x1, &y1, &a->c1.c0, &a->c0.c2); /* A1² */
-    fp4_sqr(&x2, &y2, &a->c0.c1, &a->c1.c2); /* A2² */
+    fp4_sqr(P, &x0, &y0, &a->c0.c0, &a->c1.c1); /* A0² */
+    fp4_sqr(P, &x1, &y1, &a->c1.c0, &a->c0.c2); /* A1² */
+    fp4_sqr(P, &x2, &y2, &a->c0.c1, &a->c1.c2); /* A2² */
     cuzk_fp2_mul_by_nonresidue(&y2, &y2);          /* s·A2² = ξ·y2 + x2·s */
 
     three_minus_two(&r->c0.c0, &x0, &a->c0.c0);
@@ -140,6 +220,138 @@ void cuzk_fp12_cyclotomic_sqr(cuzk_fp12_t *r, const cuzk_fp12_t *a)
     three_minus_two(&r->c0.c2, &x2, &a->c0.c2);
     three_minus_two(&r->c0.c1, &x1, &a->c0.c1);
     three_plus_two(&r->c1.c2, &y1, &a->c1.c2);
+}
+
+/* Karabina's compressed squaring ("Squaring in cyclotomic subgroups", 2013), derived here for this tower. The
+ * squaring above computes the coefficients g1 = c0.c1, g2 = c0.c2, g3 = c1.c0, g5 = c1.c2 from A1 = (g3, g2) and
+ * A2 = (g1, g5) alone:
+ *   g1' = 3(g3² + ξg2²) − 2g1,  g2' = 3(g1² + ξg5²) − 2g2,  g3' = 3ξ·2g1g5 + 2g3,  g5' = 3·2g2g3 + 2g5,
+ * so a chain of squarings can run on those four (two Fp4 squarings, 6 Fp2 squarings instead of 9) and recover
+ * g0 = c0.c0 and g4 = c1.c1 at the end. Comparing the squaring above with the generic one coefficient by
+ * coefficient, and using the norm condition c0² − v·c1² = 1, gives
+ *   4g3·g4 = 3g1² + ξg5² − 2g2,   and where g3 = 0:  g2·g4 = 2g1g5,
+ *   g0 = ξ(2g4² − 3g1g2 + g3g5) + 1. */
+typedef struct { cuzk_fp2_t g1, g2, g3, g5; } fp12c;
+
+static void fp12c_sqr(const fpw_prims *P, fp12c *r, const fp12c *a)
+{
+    cuzk_fp2_t x1, y1, x2, y2;
+    fp4_sqr(P, &x1, &y1, &a->g3, &a->g2); /* A1² = (g3² + ξg2²) + 2g3g2·s */
+    fp4_sqr(P, &x2, &y2, &a->g1, &a->g5); /* A2² = (g1² + ξg5²) + 2g1g5·s */
+    cuzk_fp2_mul_by_nonresidue(&y2, &y2);
+    three_plus_two(&r->g3, &y2, &a->g3);
+    three_minus_two(&r->g2, &x2, &a->g2);
+    three_minus_two(&r->g1, &x1, &a->g1);
+    three_plus_two(&r->g5, &y1, &a->g5);
+}
+
+/* out[i] = the full element of in[i], all with one inversion; false (out untouched) when a denominator is zero
+ * (g3 = g2 = 0: 1, −1 and few others), which the caller handles without compression. */
+#define CPOW_BATCH 8
+static bool fp12c_decompress(cuzk_fp12_t *out, const fp12c *in, size_t n)
+{
+    cuzk_fp2_t num[CPOW_BATCH], den[CPOW_BATCH], pre[CPOW_BATCH], acc, t, u;
+    cuzk_fp2_set_one(&acc);
+    for (size_t i = 0; i < n; i++) {
+        const fp12c *c = &in[i];
+        if (!cuzk_fp2_is_zero(&c->g3)) {
+            cuzk_fp2_sqr(&t, &c->g1);
+            cuzk_fp2_sub(&num[i], &t, &c->g2);
+            cuzk_fp2_dbl(&num[i], &num[i]);
+            cuzk_fp2_add(&num[i], &num[i], &t);
+            cuzk_fp2_sqr(&t, &c->g5);
+            cuzk_fp2_mul_by_nonresidue(&t, &t);
+            cuzk_fp2_add(&num[i], &num[i], &t);
+            cuzk_fp2_dbl(&den[i], &c->g3);
+            cuzk_fp2_dbl(&den[i], &den[i]);
+        } else {
+            cuzk_fp2_mul(&num[i], &c->g1, &c->g5);
+            cuzk_fp2_dbl(&num[i], &num[i]);
+            den[i] = c->g2;
+            if (cuzk_fp2_is_zero(&den[i])) return false;
+        }
+        pre[i] = acc;
+        cuzk_fp2_mul(&acc, &acc, &den[i]);
+    }
+    cuzk_fp2_inv_vartime(&acc, &acc);
+    for (size_t i = n; i-- > 0;) {
+        const fp12c *c = &in[i];
+        cuzk_fp12_t *o = &out[i];
+        cuzk_fp2_mul(&t, &acc, &pre[i]); /* 1/den[i] */
+        cuzk_fp2_mul(&acc, &acc, &den[i]);
+        cuzk_fp2_mul(&o->c1.c1, &num[i], &t);
+        o->c0.c1 = c->g1;
+        o->c0.c2 = c->g2;
+        o->c1.c0 = c->g3;
+        o->c1.c2 = c->g5;
+        cuzk_fp2_sqr(&t, &o->c1.c1);
+        cuzk_fp2_mul(&u, &c->g1, &c->g2);
+        cuzk_fp2_sub(&t, &t, &u);
+        cuzk_fp2_dbl(&t, &t);
+        cuzk_fp2_sub(&t, &t, &u);
+        cuzk_fp2_mul(&u, &c->g3, &c->g5);
+        cuzk_fp2_add(&t, &t, &u);
+        cuzk_fp2_mul_by_nonresidue(&t, &t);
+        cuzk_fp2_set_one(&u);
+        cuzk_fp2_add(&o->c0.c0, &t, &u);
+    }
+    return true;
+}
+
+static void fp12_cyclotomic_pow_plain(cuzk_fp12_t *r, const cuzk_fp12_t *a, const uint64_t *e, size_t e_limbs)
+{
+    cuzk_fp12_t acc, base = *a;
+    cuzk_fp12_set_one(&acc);
+    bool started = false;
+    for (size_t i = e_limbs; i-- > 0;) {
+        for (int bit = 63; bit >= 0; bit--) {
+            if (started) cuzk_fp12_cyclotomic_sqr(&acc, &acc);
+            if ((e[i] >> bit) & 1) {
+                if (started) cuzk_fp12_mul(&acc, &acc, &base);
+                else acc = base;
+                started = true;
+            }
+        }
+    }
+    *r = acc;
+}
+
+/* Right to left: a chain of compressed squarings c_i = a^(2^i) runs from a to the top bit of e; the c_i at set bits
+ * are kept, decompressed a batch at a time with one inversion, and multiplied together. */
+void cuzk_fp12_cyclotomic_pow_vartime(cuzk_fp12_t *r, const cuzk_fp12_t *a, const uint64_t *e, size_t e_limbs)
+{
+    const fpw_prims *P = fpw_now();
+    size_t top = 0;
+    bool any = false;
+    for (size_t i = 0; i < 64 * e_limbs; i++) {
+        if ((e[i / 64] >> (i % 64)) & 1) top = i, any = true;
+    }
+    if (!any) {
+        cuzk_fp12_set_one(r);
+        return;
+    }
+    cuzk_fp12_t acc, full[CPOW_BATCH];
+    fp12c c = {a->c0.c1, a->c0.c2, a->c1.c0, a->c1.c2}, kept[CPOW_BATCH];
+    bool have = e[0] & 1;
+    if (have) acc = *a;
+    size_t n = 0;
+    for (size_t i = 1; i <= top; i++) {
+        fp12c_sqr(P, &c, &c);
+        if (!((e[i / 64] >> (i % 64)) & 1)) continue;
+        kept[n++] = c;
+        if (n < CPOW_BATCH && i < top) continue;
+        if (!fp12c_decompress(full, kept, n)) {
+            fp12_cyclotomic_pow_plain(r, a, e, e_limbs);
+            return;
+        }
+        for (size_t j = 0; j < n; j++) {
+            if (have) cuzk_fp12_mul(&acc, &acc, &full[j]);
+            else acc = full[j];
+            have = true;
+        }
+        n = 0;
+    }
+    *r = acc;
 }
 
 /* w^(p^k) = w·ξ^((p^k−1)/6) for k = 1, 2, 3, Montgomery form (checked by the tests against a^(p^k)). */

@@ -1,5 +1,6 @@
 /* Fp2 = Fp[u] / (u² + 1). */
 #include "cuzk/ff.h"
+#include "fp_wide.h"
 
 void cuzk_fp2_set_zero(cuzk_fp2_t *r) { cuzk_fp_set_zero(&r->c0); cuzk_fp_set_zero(&r->c1); }
 void cuzk_fp2_set_one(cuzk_fp2_t *r) { cuzk_fp_set_one(&r->c0); cuzk_fp_set_zero(&r->c1); }
@@ -8,6 +9,7 @@ bool cuzk_fp2_is_zero(const cuzk_fp2_t *a) { return (int)cuzk_fp_is_zero(&a->c0)
 bool cuzk_fp2_is_one(const cuzk_fp2_t *a) { return (int)cuzk_fp_is_one(&a->c0) & (int)cuzk_fp_is_zero(&a->c1); }
 bool cuzk_fp2_eq(const cuzk_fp2_t *a, const cuzk_fp2_t *b) { return (int)cuzk_fp_eq(&a->c0, &b->c0) & (int)cuzk_fp_eq(&a->c1, &b->c1); }
 
+#ifndef CUZK_FF_INLINE_ADDSUB
 void cuzk_fp2_add(cuzk_fp2_t *r, const cuzk_fp2_t *a, const cuzk_fp2_t *b)
 {
     cuzk_fp_add(&r->c0, &a->c0, &b->c0);
@@ -25,6 +27,7 @@ void cuzk_fp2_dbl(cuzk_fp2_t *r, const cuzk_fp2_t *a)
     cuzk_fp_dbl(&r->c0, &a->c0);
     cuzk_fp_dbl(&r->c1, &a->c1);
 }
+#endif
 
 void cuzk_fp2_neg(cuzk_fp2_t *r, const cuzk_fp2_t *a)
 {
@@ -40,37 +43,20 @@ void cuzk_fp2_conj(cuzk_fp2_t *r, const cuzk_fp2_t *a)
 
 void cuzk_fp2_frobenius(cuzk_fp2_t *r, const cuzk_fp2_t *a) { cuzk_fp2_conj(r, a); }
 
-/* Karatsuba: (a0 + a1 u)(b0 + b1 u) = a0b0 − a1b1 + ((a0+a1)(b0+b1) − a0b0 − a1b1) u */
-void cuzk_fp2_mul(cuzk_fp2_t *r, const cuzk_fp2_t *a, const cuzk_fp2_t *b)
-{
-    cuzk_fp_t t0, t1, s0, s1;
-    cuzk_fp_mul(&t0, &a->c0, &b->c0);
-    cuzk_fp_mul(&t1, &a->c1, &b->c1);
-    cuzk_fp_add(&s0, &a->c0, &a->c1);
-    cuzk_fp_add(&s1, &b->c0, &b->c1);
-    cuzk_fp_mul(&s0, &s0, &s1);
-    cuzk_fp_sub(&s0, &s0, &t0);
-    cuzk_fp_sub(&r->c1, &s0, &t1);
-    cuzk_fp_sub(&r->c0, &t0, &t1);
-}
+/* Karatsuba at double width (fp_wide.h): three 768-bit products, two reductions; one routine of the CPU path. */
+void cuzk_fp2_mul(cuzk_fp2_t *r, const cuzk_fp2_t *a, const cuzk_fp2_t *b) { fpw_now()->fp2_mul(r, a, b); }
 
-/* (a0 + a1 u)² = (a0 + a1)(a0 − a1) + 2 a0 a1 u */
-void cuzk_fp2_sqr(cuzk_fp2_t *r, const cuzk_fp2_t *a)
-{
-    cuzk_fp_t s, d, m;
-    cuzk_fp_add(&s, &a->c0, &a->c1);
-    cuzk_fp_sub(&d, &a->c0, &a->c1);
-    cuzk_fp_mul(&m, &a->c0, &a->c1);
-    cuzk_fp_mul(&r->c0, &s, &d);
-    cuzk_fp_dbl(&r->c1, &m);
-}
+/* (a0 + a1 u)² = (a0 + a1)(a0 − a1) + 2 a0 a1 u: two Montgomery products (fp_wide.c). */
+void cuzk_fp2_sqr(cuzk_fp2_t *r, const cuzk_fp2_t *a) { fpw_now()->fp2_sqr(r, a); }
 
 void cuzk_fp2_mul_fp(cuzk_fp2_t *r, const cuzk_fp2_t *a, const cuzk_fp_t *b)
 {
-    cuzk_fp_mul(&r->c0, &a->c0, b);
-    cuzk_fp_mul(&r->c1, &a->c1, b);
+    const fpw_prims *P = fpw_now();
+    P->mul(r->c0.l, a->c0.l, b->l);
+    P->mul(r->c1.l, a->c1.l, b->l);
 }
 
+#ifndef CUZK_FF_INLINE_ADDSUB
 /* (a0 + a1 u)(1 + u) = (a0 − a1) + (a0 + a1) u */
 void cuzk_fp2_mul_by_nonresidue(cuzk_fp2_t *r, const cuzk_fp2_t *a)
 {
@@ -79,6 +65,7 @@ void cuzk_fp2_mul_by_nonresidue(cuzk_fp2_t *r, const cuzk_fp2_t *a)
     cuzk_fp_add(&r->c1, &a->c0, &a->c1);
     r->c0 = t;
 }
+#endif
 
 /* 1/(a0 + a1 u) = (a0 − a1 u) / (a0² + a1²) */
 void cuzk_fp2_inv(cuzk_fp2_t *r, const cuzk_fp2_t *a)

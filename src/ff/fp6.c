@@ -1,5 +1,6 @@
 /* Fp6 = Fp2[v] / (v³ − ξ), ξ = 1 + u. Element c0 + c1·v + c2·v². */
 #include "cuzk/ff.h"
+#include "tower.h"
 
 void cuzk_fp6_set_zero(cuzk_fp6_t *r) { cuzk_fp2_set_zero(&r->c0); cuzk_fp2_set_zero(&r->c1); cuzk_fp2_set_zero(&r->c2); }
 void cuzk_fp6_set_one(cuzk_fp6_t *r) { cuzk_fp2_set_one(&r->c0); cuzk_fp2_set_zero(&r->c1); cuzk_fp2_set_zero(&r->c2); }
@@ -30,41 +31,48 @@ void cuzk_fp6_neg(cuzk_fp6_t *r, const cuzk_fp6_t *a)
     cuzk_fp2_neg(&r->c2, &a->c2);
 }
 
-/* Karatsuba over three terms: 6 Fp2 multiplications.
+/* Karatsuba over three terms: 6 Fp2 products at double width, 6 Fp2 reductions.
  *   c0 = a0b0 + ξ·((a1+a2)(b1+b2) − a1b1 − a2b2)
  *   c1 = (a0+a1)(b0+b1) − a0b0 − a1b1 + ξ·a2b2
  *   c2 = (a0+a2)(b0+b2) − a0b0 − a2b2 + a1b1 */
-void cuzk_fp6_mul(cuzk_fp6_t *r, const cuzk_fp6_t *a, const cuzk_fp6_t *b)
+void cuzk_fp6w_mul(const fpw_prims *P, fp6w *r, const cuzk_fp6_t *a, const cuzk_fp6_t *b)
 {
-    cuzk_fp2_t t0, t1, t2, s, u, c0, c1, c2;
-    cuzk_fp2_mul(&t0, &a->c0, &b->c0);
-    cuzk_fp2_mul(&t1, &a->c1, &b->c1);
-    cuzk_fp2_mul(&t2, &a->c2, &b->c2);
+    fp2w t0, t1, t2, m;
+    cuzk_fp2_t s, u;
+    fp2w_mul(P, &t0, &a->c0, &b->c0);
+    fp2w_mul(P, &t1, &a->c1, &b->c1);
+    fp2w_mul(P, &t2, &a->c2, &b->c2);
 
     cuzk_fp2_add(&s, &a->c1, &a->c2);
     cuzk_fp2_add(&u, &b->c1, &b->c2);
-    cuzk_fp2_mul(&c0, &s, &u);
-    cuzk_fp2_sub(&c0, &c0, &t1);
-    cuzk_fp2_sub(&c0, &c0, &t2);
-    cuzk_fp2_mul_by_nonresidue(&c0, &c0);
-    cuzk_fp2_add(&c0, &c0, &t0);
+    fp2w_mul(P, &m, &s, &u);
+    fp2w_sub(&m, &m, &t1);
+    fp2w_sub(&m, &m, &t2);
+    fp2w_mul_by_nonresidue(&r->c0, &m);
+    fp2w_add(&r->c0, &r->c0, &t0);
 
     cuzk_fp2_add(&s, &a->c0, &a->c1);
     cuzk_fp2_add(&u, &b->c0, &b->c1);
-    cuzk_fp2_mul(&c1, &s, &u);
-    cuzk_fp2_sub(&c1, &c1, &t0);
-    cuzk_fp2_sub(&c1, &c1, &t1);
-    cuzk_fp2_mul_by_nonresidue(&s, &t2);
-    cuzk_fp2_add(&c1, &c1, &s);
+    fp2w_mul(P, &m, &s, &u);
+    fp2w_sub(&m, &m, &t0);
+    fp2w_sub(&m, &m, &t1);
+    fp2w_mul_by_nonresidue(&r->c1, &t2);
+    fp2w_add(&r->c1, &r->c1, &m);
 
     cuzk_fp2_add(&s, &a->c0, &a->c2);
     cuzk_fp2_add(&u, &b->c0, &b->c2);
-    cuzk_fp2_mul(&c2, &s, &u);
-    cuzk_fp2_sub(&c2, &c2, &t0);
-    cuzk_fp2_sub(&c2, &c2, &t2);
-    cuzk_fp2_add(&r->c2, &c2, &t1);
-    r->c0 = c0;
-    r->c1 = c1;
+    fp2w_mul(P, &m, &s, &u);
+    fp2w_sub(&m, &m, &t0);
+    fp2w_sub(&m, &m, &t2);
+    fp2w_add(&r->c2, &m, &t1);
+}
+
+void cuzk_fp6_mul(cuzk_fp6_t *r, const cuzk_fp6_t *a, const cuzk_fp6_t *b)
+{
+    const fpw_prims *P = fpw_now();
+    fp6w t;
+    cuzk_fp6w_mul(P, &t, a, b);
+    fp6w_redc(P, r, &t);
 }
 
 /* Chung–Hasan SQR2: 2 multiplications and 3 squarings in Fp2.
@@ -103,45 +111,58 @@ void cuzk_fp6_mul_by_nonresidue(cuzk_fp6_t *r, const cuzk_fp6_t *a)
     r->c0 = t;
 }
 
-/* a·(b0 + b1v): the shape of a Miller-loop line's first half. 5 Fp2 multiplications.
+/* a·(b0 + b1v): the shape of a Miller-loop line's first half. 5 Fp2 products.
  *   c0 = a0b0 + ξa2b1, c1 = (a0+a1)(b0+b1) − a0b0 − a1b1, c2 = a1b1 + a2b0 */
-void cuzk_fp6_mul_by_01(cuzk_fp6_t *r, const cuzk_fp6_t *a, const cuzk_fp2_t *b0, const cuzk_fp2_t *b1)
+void cuzk_fp6w_mul_by_01(const fpw_prims *P, fp6w *r, const cuzk_fp6_t *a, const cuzk_fp2_t *b0, const cuzk_fp2_t *b1)
 {
-    cuzk_fp2_t t0, t1, s, u, c0, c1;
-    cuzk_fp2_mul(&t0, &a->c0, b0);
-    cuzk_fp2_mul(&t1, &a->c1, b1);
+    fp2w t0, t1, m;
+    cuzk_fp2_t s, u;
+    fp2w_mul(P, &t0, &a->c0, b0);
+    fp2w_mul(P, &t1, &a->c1, b1);
 
-    cuzk_fp2_mul(&c0, &a->c2, b1);
-    cuzk_fp2_mul_by_nonresidue(&c0, &c0);
-    cuzk_fp2_add(&c0, &c0, &t0);
+    fp2w_mul(P, &m, &a->c2, b1);
+    fp2w_mul_by_nonresidue(&r->c0, &m);
+    fp2w_add(&r->c0, &r->c0, &t0);
+
+    fp2w_mul(P, &m, &a->c2, b0);
+    fp2w_add(&r->c2, &m, &t1);
 
     cuzk_fp2_add(&s, &a->c0, &a->c1);
     cuzk_fp2_add(&u, b0, b1);
-    cuzk_fp2_mul(&c1, &s, &u);
-    cuzk_fp2_sub(&c1, &c1, &t0);
-    cuzk_fp2_sub(&c1, &c1, &t1);
-
-    cuzk_fp2_mul(&s, &a->c2, b0);
-    cuzk_fp2_add(&r->c2, &s, &t1);
-    r->c0 = c0;
-    r->c1 = c1;
+    fp2w_mul(P, &m, &s, &u);
+    fp2w_sub(&m, &m, &t0);
+    fp2w_sub(&r->c1, &m, &t1);
 }
 
-/* a·(b1v) = ξa2b1 + a0b1v + a1b1v². 3 Fp2 multiplications. */
+/* a·(b1v) = ξa2b1 + a0b1v + a1b1v². 3 Fp2 products. */
+void cuzk_fp6w_mul_by_1(const fpw_prims *P, fp6w *r, const cuzk_fp6_t *a, const cuzk_fp2_t *b1)
+{
+    fp2w m;
+    fp2w_mul(P, &m, &a->c2, b1);
+    fp2w_mul_by_nonresidue(&r->c0, &m);
+    fp2w_mul(P, &r->c1, &a->c0, b1);
+    fp2w_mul(P, &r->c2, &a->c1, b1);
+}
+
+void cuzk_fp6_mul_by_01(cuzk_fp6_t *r, const cuzk_fp6_t *a, const cuzk_fp2_t *b0, const cuzk_fp2_t *b1)
+{
+    const fpw_prims *P = fpw_now();
+    fp6w t;
+    cuzk_fp6w_mul_by_01(P, &t, a, b0, b1);
+    fp6w_redc(P, r, &t);
+}
+
 void cuzk_fp6_mul_by_1(cuzk_fp6_t *r, const cuzk_fp6_t *a, const cuzk_fp2_t *b1)
 {
-    cuzk_fp2_t c0, c1;
-    cuzk_fp2_mul(&c0, &a->c2, b1);
-    cuzk_fp2_mul_by_nonresidue(&c0, &c0);
-    cuzk_fp2_mul(&c1, &a->c0, b1);
-    cuzk_fp2_mul(&r->c2, &a->c1, b1);
-    r->c0 = c0;
-    r->c1 = c1;
+    const fpw_prims *P = fpw_now();
+    fp6w t;
+    cuzk_fp6w_mul_by_1(P, &t, a, b1);
+    fp6w_redc(P, r, &t);
 }
 
 /* 1/a = (A + Bv + Cv²)/F with A = a0² − ξa1a2, B = ξa2² − a0a1, C = a1² − a0a2, F = a0A + ξ(a2B + a1C):
- * (A, B, C) is the adjugate row, F the norm down to Fp2. */
-void cuzk_fp6_inv(cuzk_fp6_t *r, const cuzk_fp6_t *a)
+ * (A, B, C) is the adjugate row, F the norm down to Fp2. The Fp2 inverse is constant time or not. */
+static void fp6_inv(cuzk_fp6_t *r, const cuzk_fp6_t *a, bool vartime)
 {
     cuzk_fp2_t A, B, C, F, t;
     cuzk_fp2_sqr(&A, &a->c0);
@@ -164,12 +185,16 @@ void cuzk_fp6_inv(cuzk_fp6_t *r, const cuzk_fp6_t *a)
     cuzk_fp2_mul_by_nonresidue(&F, &F);
     cuzk_fp2_mul(&t, &a->c0, &A);
     cuzk_fp2_add(&F, &F, &t);
-    cuzk_fp2_inv(&F, &F);
+    if (vartime) cuzk_fp2_inv_vartime(&F, &F);
+    else cuzk_fp2_inv(&F, &F);
 
     cuzk_fp2_mul(&r->c0, &A, &F);
     cuzk_fp2_mul(&r->c1, &B, &F);
     cuzk_fp2_mul(&r->c2, &C, &F);
 }
+
+void cuzk_fp6_inv(cuzk_fp6_t *r, const cuzk_fp6_t *a) { fp6_inv(r, a, false); }
+void cuzk_fp6_inv_vartime(cuzk_fp6_t *r, const cuzk_fp6_t *a) { fp6_inv(r, a, true); }
 
 /* v^(p^k) = v·ξ^((p^k−1)/3) and (v²)^(p^k) = v²·ξ^(2(p^k−1)/3), in Montgomery form, for k = 1, 2, 3
  * (computed once with exact integer arithmetic; the tests check cuzk_fp6_frobenius against a^(p^k)). */

@@ -57,10 +57,11 @@
     "adox %r15, " R(t6) "\n\t"                                                                                     \
     "adcx %r15, " R(t6) "\n\t"
 
-/* t += q·p with q chosen so that t0 becomes 0; the result is left in t1..t6. */
-#define P_RED(t0, t1, t2, t3, t4, t5, t6)                                                                          \
+/* t += q·p with q chosen so that t0 becomes 0; the result is left in t1..t6. INV names −p⁻¹ mod 2^64 (a register
+ * where one is free, else the constant in memory). */
+#define P_RED_INV(INV, t0, t1, t2, t3, t4, t5, t6)                                                                 \
     "mov " R(t0) ", %rdx\n\t"                                                                                      \
-    "imul .Lcuzk_p381_inv(%rip), %rdx\n\t"                                                                         \
+    "imul " INV ", %rdx\n\t"                                                                                       \
     "xor %r15d, %r15d\n\t"                                                                                         \
     MAC(P(0), t0, t1) MAC(P(8), t1, t2) MAC(P(16), t2, t3) MAC(P(24), t3, t4) MAC(P(32), t4, t5)                   \
     MAC(P(40), t5, t6)                                                                                             \
@@ -92,26 +93,242 @@ __asm__(".pushsection .rodata\n\t.p2align 4\n"
         ".Lcuzk_r255_inv:\n\t.quad 0xfffffffeffffffff\n\t"
         ".popsection\n\t");
 
+/* The bodies of the routines below. Each clobbers every register but rsp (P_FINAL uses rax, rbx, rcx, rdx, rsi, rbp
+ * as temporaries), so a routine that runs several keeps its pointers in its frame. */
+
+/* (rdi) = a·b·2^-384 mod p for a (rsi), b (rcx) < p (or a < 2p: the value before P_FINAL stays below 1.25p);
+ * rbp = −p⁻¹ mod 2^64 (free until P_FINAL). */
+#define P_MONT_BODY                                                                                                \
+    P_ROW0                                                                                                         \
+    P_RED_INV("%rbp", r8, r9, r10, r11, r12, r13, r14)                                                             \
+    P_ROW(8, r9, r10, r11, r12, r13, r14, r8)                                                                      \
+    P_RED_INV("%rbp", r9, r10, r11, r12, r13, r14, r8)                                                             \
+    P_ROW(16, r10, r11, r12, r13, r14, r8, r9)                                                                     \
+    P_RED_INV("%rbp", r10, r11, r12, r13, r14, r8, r9)                                                             \
+    P_ROW(24, r11, r12, r13, r14, r8, r9, r10)                                                                     \
+    P_RED_INV("%rbp", r11, r12, r13, r14, r8, r9, r10)                                                             \
+    P_ROW(32, r12, r13, r14, r8, r9, r10, r11)                                                                     \
+    P_RED_INV("%rbp", r12, r13, r14, r8, r9, r10, r11)                                                             \
+    P_ROW(40, r13, r14, r8, r9, r10, r11, r12)                                                                     \
+    P_RED_INV("%rbp", r13, r14, r8, r9, r10, r11, r12)                                                             \
+    P_FINAL(r14, r8, r9, r10, r11, r12)
+
+/* (rdi) = t·2^-384 mod p for t (rsi) < p·2^384, fully reduced. The six q·p rounds run on the low half alone (its top
+ * register starts at 0; after each round the register of the word that became 0 is the next round's top): they
+ * leave u = (t_lo + q·p)/2^384 <= p. The high half t_hi < p is added after, so u + t_hi <= 2p − 1 and one
+ * conditional subtraction ends it. rdi may equal rsi. */
+#define P_REDC_BODY                                                                                                \
+    "mov .Lcuzk_p381_inv(%rip), %rcx\n\t"                                                                          \
+    "mov 0(%rsi), %r8\n\t mov 8(%rsi), %r9\n\t mov 16(%rsi), %r10\n\t"                                             \
+    "mov 24(%rsi), %r11\n\t mov 32(%rsi), %r12\n\t mov 40(%rsi), %r13\n\t xor %r14d, %r14d\n\t"                    \
+    P_RED_INV("%rcx", r8, r9, r10, r11, r12, r13, r14)                                                             \
+    P_RED_INV("%rcx", r9, r10, r11, r12, r13, r14, r8)                                                             \
+    P_RED_INV("%rcx", r10, r11, r12, r13, r14, r8, r9)                                                             \
+    P_RED_INV("%rcx", r11, r12, r13, r14, r8, r9, r10)                                                             \
+    P_RED_INV("%rcx", r12, r13, r14, r8, r9, r10, r11)                                                             \
+    P_RED_INV("%rcx", r13, r14, r8, r9, r10, r11, r12)                                                             \
+    "add 48(%rsi), %r14\n\t adc 56(%rsi), %r8\n\t adc 64(%rsi), %r9\n\t"                                           \
+    "adc 72(%rsi), %r10\n\t adc 80(%rsi), %r11\n\t adc 88(%rsi), %r12\n\t"                                         \
+    P_FINAL(r14, r8, r9, r10, r11, r12)
+
+#define P_MULW                                                                                                     \
+    P_ROW0                                                                                                         \
+    "mov %r8, 0(%rdi)\n\t"                                                                                         \
+    P_ROW(8, r9, r10, r11, r12, r13, r14, r8)                                                                      \
+    "mov %r9, 8(%rdi)\n\t"                                                                                         \
+    P_ROW(16, r10, r11, r12, r13, r14, r8, r9)                                                                     \
+    "mov %r10, 16(%rdi)\n\t"                                                                                       \
+    P_ROW(24, r11, r12, r13, r14, r8, r9, r10)                                                                     \
+    "mov %r11, 24(%rdi)\n\t"                                                                                       \
+    P_ROW(32, r12, r13, r14, r8, r9, r10, r11)                                                                     \
+    "mov %r12, 32(%rdi)\n\t"                                                                                       \
+    P_ROW(40, r13, r14, r8, r9, r10, r11, r12)                                                                     \
+    "mov %r13, 40(%rdi)\n\t mov %r14, 48(%rdi)\n\t mov %r8, 56(%rdi)\n\t"                                          \
+    "mov %r9, 64(%rdi)\n\t mov %r10, 72(%rdi)\n\t mov %r11, 80(%rdi)\n\t mov %r12, 88(%rdi)\n\t"
+
+#define W12_LOAD(base, off)                                                                                        \
+    "mov " #off "+0" base ", %r8\n\t mov " #off "+8" base ", %r9\n\t mov " #off "+16" base ", %r10\n\t"            \
+    "mov " #off "+24" base ", %r11\n\t mov " #off "+32" base ", %r12\n\t mov " #off "+40" base ", %r13\n\t"        \
+    "mov " #off "+48" base ", %r14\n\t mov " #off "+56" base ", %r15\n\t mov " #off "+64" base ", %rax\n\t"        \
+    "mov " #off "+72" base ", %rbx\n\t mov " #off "+80" base ", %rcx\n\t mov " #off "+88" base ", %rdx\n\t"
+#define W12_SUB(base, off)                                                                                         \
+    "sub " #off "+0" base ", %r8\n\t sbb " #off "+8" base ", %r9\n\t sbb " #off "+16" base ", %r10\n\t"            \
+    "sbb " #off "+24" base ", %r11\n\t sbb " #off "+32" base ", %r12\n\t sbb " #off "+40" base ", %r13\n\t"        \
+    "sbb " #off "+48" base ", %r14\n\t sbb " #off "+56" base ", %r15\n\t sbb " #off "+64" base ", %rax\n\t"        \
+    "sbb " #off "+72" base ", %rbx\n\t sbb " #off "+80" base ", %rcx\n\t sbb " #off "+88" base ", %rdx\n\t"
+#define W6_STORE_HI(base, off)                                                                                     \
+    "mov %r14, " #off "+0" base "\n\t mov %r15, " #off "+8" base "\n\t mov %rax, " #off "+16" base "\n\t"          \
+    "mov %rbx, " #off "+24" base "\n\t mov %rcx, " #off "+32" base "\n\t mov %rdx, " #off "+40" base "\n\t"
+#define W6_STORE_LO(base, off)                                                                                     \
+    "mov %r8, " #off "+0" base "\n\t mov %r9, " #off "+8" base "\n\t mov %r10, " #off "+16" base "\n\t"            \
+    "mov %r11, " #off "+24" base "\n\t mov %r12, " #off "+32" base "\n\t mov %r13, " #off "+40" base "\n\t"
+/* the sum of the two 6-word halves at base into the frame at off */
+#define W6_SUM(base, off)                                                                                          \
+    "mov 0" base ", %r8\n\t mov 8" base ", %r9\n\t mov 16" base ", %r10\n\t"                                       \
+    "mov 24" base ", %r11\n\t mov 32" base ", %r12\n\t mov 40" base ", %r13\n\t"                                   \
+    "add 48" base ", %r8\n\t adc 56" base ", %r9\n\t adc 64" base ", %r10\n\t"                                     \
+    "adc 72" base ", %r11\n\t adc 80" base ", %r12\n\t adc 88" base ", %r13\n\t"                                   \
+    W6_STORE_LO("(%rsp)", off)
+
+/* The operands of an Fp2 squaring (a0 + a1·u)² = (a0 + a1)(a0 − a1) + a0·2a1·u, from a (rsi) into the frame:
+ * s = a0 + a1 at 0 (< 2p, unreduced), d = a0 − a1 mod p at 48, m = 2a1 at 96 (< 2p, unreduced), a0 at 144 (r may
+ * alias a). */
+#define FP2_SQR_OPERANDS                                                                                           \
+    "mov 0(%rsi), %r8\n\t mov 8(%rsi), %r9\n\t mov 16(%rsi), %r10\n\t"                                             \
+    "mov 24(%rsi), %r11\n\t mov 32(%rsi), %r12\n\t mov 40(%rsi), %r13\n\t"                                         \
+    W6_STORE_LO("(%rsp)", 144)                                                                                     \
+    "add 48(%rsi), %r8\n\t adc 56(%rsi), %r9\n\t adc 64(%rsi), %r10\n\t"                                           \
+    "adc 72(%rsi), %r11\n\t adc 80(%rsi), %r12\n\t adc 88(%rsi), %r13\n\t"                                         \
+    W6_STORE_LO("(%rsp)", 0)                                                                                       \
+    "mov 0(%rsi), %r8\n\t mov 8(%rsi), %r9\n\t mov 16(%rsi), %r10\n\t"                                             \
+    "mov 24(%rsi), %r11\n\t mov 32(%rsi), %r12\n\t mov 40(%rsi), %r13\n\t"                                         \
+    "sub 48(%rsi), %r8\n\t sbb 56(%rsi), %r9\n\t sbb 64(%rsi), %r10\n\t"                                           \
+    "sbb 72(%rsi), %r11\n\t sbb 80(%rsi), %r12\n\t sbb 88(%rsi), %r13\n\t"                                         \
+    "sbb %r14, %r14\n\t"                                                                                           \
+    "mov %r14, %rax\n\t and " P(0) ", %rax\n\t mov %r14, %rbx\n\t and " P(8) ", %rbx\n\t"                          \
+    "mov %r14, %rcx\n\t and " P(16) ", %rcx\n\t mov %r14, %rdx\n\t and " P(24) ", %rdx\n\t"                        \
+    "mov %r14, %r15\n\t and " P(32) ", %r15\n\t and " P(40) ", %r14\n\t"                                           \
+    "add %rax, %r8\n\t adc %rbx, %r9\n\t adc %rcx, %r10\n\t adc %rdx, %r11\n\t adc %r15, %r12\n\t adc %r14, %r13\n\t" \
+    W6_STORE_LO("(%rsp)", 48)                                                                                      \
+    "mov 48(%rsi), %r8\n\t mov 56(%rsi), %r9\n\t mov 64(%rsi), %r10\n\t"                                           \
+    "mov 72(%rsi), %r11\n\t mov 80(%rsi), %r12\n\t mov 88(%rsi), %r13\n\t"                                         \
+    "add %r8, %r8\n\t adc %r9, %r9\n\t adc %r10, %r10\n\t adc %r11, %r11\n\t adc %r12, %r12\n\t adc %r13, %r13\n\t" \
+    W6_STORE_LO("(%rsp)", 96)
+
+#define FRAME(n) "sub $" #n ", %rsp\n\t.cfi_adjust_cfa_offset " #n "\n\t"
+#define UNFRAME(n) "add $" #n ", %rsp\n\t.cfi_adjust_cfa_offset -" #n "\n\t"
+
 /* void cuzk_mont_p381_mul_mulx(uint64_t r[6] (rdi), const uint64_t a[6] (rsi), const uint64_t b[6] (rdx)) */
 __asm__(FUNC_BEGIN(cuzk_mont_p381_mul_mulx)
         P_SAVE
-        "mov %rdx, %rcx\n\t"
-        P_ROW0
-        P_RED(r8, r9, r10, r11, r12, r13, r14)
-        P_ROW(8, r9, r10, r11, r12, r13, r14, r8)
-        P_RED(r9, r10, r11, r12, r13, r14, r8)
-        P_ROW(16, r10, r11, r12, r13, r14, r8, r9)
-        P_RED(r10, r11, r12, r13, r14, r8, r9)
-        P_ROW(24, r11, r12, r13, r14, r8, r9, r10)
-        P_RED(r11, r12, r13, r14, r8, r9, r10)
-        P_ROW(32, r12, r13, r14, r8, r9, r10, r11)
-        P_RED(r12, r13, r14, r8, r9, r10, r11)
-        P_ROW(40, r13, r14, r8, r9, r10, r11, r12)
-        P_RED(r13, r14, r8, r9, r10, r11, r12)
-        P_FINAL(r14, r8, r9, r10, r11, r12)
+        "mov %rdx, %rcx\n\t mov .Lcuzk_p381_inv(%rip), %rbp\n\t"
+        P_MONT_BODY
         P_RESTORE
         "ret\n\t"
         FUNC_END(cuzk_mont_p381_mul_mulx));
+
+/* void cuzk_mont_p381_mul_wide_mulx(uint64_t r[12] (rdi), const uint64_t a[6] (rsi), const uint64_t b[6] (rdx)):
+ * the plain 768-bit product a·b, no reduction. The rows of the multiplication above without the q·p rounds: after
+ * row i the lowest word of the window is final and is stored, and its register becomes the next row's top word.
+ * r must not overlap a or b. */
+__asm__(FUNC_BEGIN(cuzk_mont_p381_mul_wide_mulx)
+        PUSH(rbx) PUSH(r12) PUSH(r13) PUSH(r14) PUSH(r15)
+        "mov %rdx, %rcx\n\t"
+        P_MULW
+        POP(r15) POP(r14) POP(r13) POP(r12) POP(rbx)
+        "ret\n\t"
+        FUNC_END(cuzk_mont_p381_mul_wide_mulx));
+
+/* void cuzk_mont_p381_redc_mulx(uint64_t r[6] (rdi), const uint64_t t[12] (rsi)): P_REDC_BODY. */
+__asm__(FUNC_BEGIN(cuzk_mont_p381_redc_mulx)
+        P_SAVE
+        P_REDC_BODY
+        P_RESTORE
+        "ret\n\t"
+        FUNC_END(cuzk_mont_p381_redc_mulx));
+
+/* void cuzk_mont_p381_fp2_redc_mulx(uint64_t r[12] (rdi), const uint64_t t[24] (rsi)): both halves of a double-width
+ * Fp2 value reduced. r may equal t. */
+__asm__(FUNC_BEGIN(cuzk_mont_p381_fp2_redc_mulx)
+        P_SAVE
+        FRAME(24)
+        "mov %rdi, 0(%rsp)\n\t mov %rsi, 8(%rsp)\n\t"
+        P_REDC_BODY
+        "mov 0(%rsp), %rdi\n\t mov 8(%rsp), %rsi\n\t add $48, %rdi\n\t add $96, %rsi\n\t"
+        P_REDC_BODY
+        UNFRAME(24)
+        P_RESTORE
+        "ret\n\t"
+        FUNC_END(cuzk_mont_p381_fp2_redc_mulx));
+
+/* void cuzk_mont_p381_fp2_sqr_mulx(uint64_t r[12] (rdi), const uint64_t a[12] (rsi)): r = a², two Montgomery products
+ * of the operands FP2_SQR_OPERANDS leaves in the frame (s, d, m, a0 at 0, 48, 96, 144; r at 192). r may equal a. */
+__asm__(FUNC_BEGIN(cuzk_mont_p381_fp2_sqr_mulx)
+        P_SAVE
+        FRAME(200)
+        "mov %rdi, 192(%rsp)\n\t"
+        FP2_SQR_OPERANDS
+        "lea 0(%rsp), %rsi\n\t lea 48(%rsp), %rcx\n\t mov 192(%rsp), %rdi\n\t mov .Lcuzk_p381_inv(%rip), %rbp\n\t"
+        P_MONT_BODY
+        "lea 144(%rsp), %rsi\n\t lea 96(%rsp), %rcx\n\t mov 192(%rsp), %rdi\n\t add $48, %rdi\n\t"
+        "mov .Lcuzk_p381_inv(%rip), %rbp\n\t"
+        P_MONT_BODY
+        UNFRAME(200)
+        P_RESTORE
+        "ret\n\t"
+        FUNC_END(cuzk_mont_p381_fp2_sqr_mulx));
+
+/* void cuzk_mont_p381_fp2_sqrw_mulx(uint64_t r[24] (rdi), const uint64_t a[12] (rsi)): a² at double width,
+ * r0 = (a0 + a1)(a0 − a1) < 2p², r1 = a0·2a1 < 2p² (src/ff/fp_wide.h). r must not overlap a. */
+__asm__(FUNC_BEGIN(cuzk_mont_p381_fp2_sqrw_mulx)
+        P_SAVE
+        FRAME(200)
+        "mov %rdi, 192(%rsp)\n\t"
+        FP2_SQR_OPERANDS
+        "lea 0(%rsp), %rsi\n\t lea 48(%rsp), %rcx\n\t mov 192(%rsp), %rdi\n\t"
+        P_MULW
+        "lea 144(%rsp), %rsi\n\t lea 96(%rsp), %rcx\n\t add $96, %rdi\n\t"
+        P_MULW
+        UNFRAME(200)
+        P_RESTORE
+        "ret\n\t"
+        FUNC_END(cuzk_mont_p381_fp2_sqrw_mulx));
+
+/* void cuzk_mont_p381_fp2_mulw_mulx(uint64_t r[24] (rdi), const uint64_t a[12] (rsi), const uint64_t b[12] (rdx)):
+ * an Fp2 product at double width (src/ff/fp_wide.h) in one call, Karatsuba:
+ *   r0 = a0·b0 − a1·b1 (plus p·2^384 when that borrows), r1 = (a0 + a1)(b0 + b1) − a0·b0 − a1·b1 = a0·b1 + a1·b0.
+ * a, b < p in each half; r0 < p·2^384 and r1 < 2p². The sums a0 + a1, b0 + b1 (< 2p, unreduced) and the products
+ * a0·b0, a1·b1 live in the frame: sa 0, sb 48, t0 96, t1 192, then the saved r, a, b at 288, 296, 304. r must not
+ * overlap a or b. */
+__asm__(FUNC_BEGIN(cuzk_mont_p381_fp2_mulw_mulx)
+        P_SAVE
+        "sub $312, %rsp\n\t.cfi_adjust_cfa_offset 312\n\t"
+        "mov %rdi, 288(%rsp)\n\t mov %rsi, 296(%rsp)\n\t mov %rdx, 304(%rsp)\n\t"
+        W6_SUM("(%rsi)", 0)
+        W6_SUM("(%rdx)", 48)
+        /* t0 = a0·b0 */
+        "mov %rdx, %rcx\n\t lea 96(%rsp), %rdi\n\t"
+        P_MULW
+        /* t1 = a1·b1 */
+        "mov 296(%rsp), %rsi\n\t mov 304(%rsp), %rcx\n\t add $48, %rsi\n\t add $48, %rcx\n\t lea 192(%rsp), %rdi\n\t"
+        P_MULW
+        /* r1 = sa·sb − t0 − t1 */
+        "lea 0(%rsp), %rsi\n\t lea 48(%rsp), %rcx\n\t mov 288(%rsp), %rdi\n\t add $96, %rdi\n\t"
+        P_MULW
+        W12_LOAD("(%rdi)", 0)
+        W12_SUB("(%rsp)", 96)
+        W12_SUB("(%rsp)", 192)
+        W6_STORE_LO("(%rdi)", 0)
+        W6_STORE_HI("(%rdi)", 48)
+        /* r0 = t0 − t1, plus p·2^384 (p into the high half) when it borrows */
+        W12_LOAD("(%rsp)", 96)
+        W12_SUB("(%rsp)", 192)
+        "sbb %rsi, %rsi\n\t"
+        W6_STORE_LO("(%rdi)", -96)
+        "mov %rsi, %r8\n\t and " P(0) ", %r8\n\t mov %rsi, %r9\n\t and " P(8) ", %r9\n\t"
+        "mov %rsi, %r10\n\t and " P(16) ", %r10\n\t mov %rsi, %r11\n\t and " P(24) ", %r11\n\t"
+        "mov %rsi, %r12\n\t and " P(32) ", %r12\n\t and " P(40) ", %rsi\n\t"
+        "add %r8, %r14\n\t adc %r9, %r15\n\t adc %r10, %rax\n\t"
+        "adc %r11, %rbx\n\t adc %r12, %rcx\n\t adc %rsi, %rdx\n\t"
+        W6_STORE_HI("(%rdi)", -48)
+        "add $312, %rsp\n\t.cfi_adjust_cfa_offset -312\n\t"
+        P_RESTORE
+        "ret\n\t"
+        FUNC_END(cuzk_mont_p381_fp2_mulw_mulx));
+
+/* void cuzk_mont_p381_fp2_mul_mulx(uint64_t r[12] (rdi), const uint64_t a[12] (rsi), const uint64_t b[12] (rdx)):
+ * r = a·b, the product at double width into the frame, then both halves reduced. r may alias a or b. */
+__asm__(FUNC_BEGIN(cuzk_mont_p381_fp2_mul_mulx)
+        PUSH(rbx)
+        FRAME(192)
+        "mov %rdi, %rbx\n\t lea 0(%rsp), %rdi\n\t"
+        "call cuzk_mont_p381_fp2_mulw_mulx\n\t"
+        "mov %rbx, %rdi\n\t lea 0(%rsp), %rsi\n\t"
+        "call cuzk_mont_p381_fp2_redc_mulx\n\t"
+        UNFRAME(192)
+        POP(rbx)
+        "ret\n\t"
+        FUNC_END(cuzk_mont_p381_fp2_mul_mulx));
 
 /* ---- r (255 bits, 4 words) ------------------------------------------------------------------------------------- */
 #define Q(off) ".Lcuzk_r255+" #off "(%rip)"
@@ -134,9 +351,10 @@ __asm__(FUNC_BEGIN(cuzk_mont_p381_mul_mulx)
     "adox %r13, " R(t4) "\n\t"                                                                                     \
     "adcx %r13, " R(t4) "\n\t"
 
+/* r14 holds −r⁻¹ mod 2^64 */
 #define R_RED(t0, t1, t2, t3, t4)                                                                                  \
     "mov " R(t0) ", %rdx\n\t"                                                                                      \
-    "imul .Lcuzk_r255_inv(%rip), %rdx\n\t"                                                                         \
+    "imul %r14, %rdx\n\t"                                                                                          \
     "xor %r13d, %r13d\n\t"                                                                                         \
     MAC(Q(0), t0, t1) MAC(Q(8), t1, t2) MAC(Q(16), t2, t3) MAC(Q(24), t3, t4)                                      \
     "adcx %r13, " R(t4) "\n\t"
@@ -151,8 +369,8 @@ __asm__(FUNC_BEGIN(cuzk_mont_p381_mul_mulx)
 
 /* void cuzk_mont_r255_mul_mulx(uint64_t r[4] (rdi), const uint64_t a[4] (rsi), const uint64_t b[4] (rdx)) */
 __asm__(FUNC_BEGIN(cuzk_mont_r255_mul_mulx)
-        PUSH(rbx) PUSH(r12) PUSH(r13)
-        "mov %rdx, %rcx\n\t"
+        PUSH(rbx) PUSH(r12) PUSH(r13) PUSH(r14)
+        "mov %rdx, %rcx\n\t mov .Lcuzk_r255_inv(%rip), %r14\n\t"
         R_ROW0
         R_RED(r8, r9, r10, r11, r12)
         R_ROW(8, r9, r10, r11, r12, r8)
@@ -162,7 +380,7 @@ __asm__(FUNC_BEGIN(cuzk_mont_r255_mul_mulx)
         R_ROW(24, r11, r12, r8, r9, r10)
         R_RED(r11, r12, r8, r9, r10)
         R_FINAL(r12, r8, r9, r10)
-        POP(r13) POP(r12) POP(rbx)
+        POP(r14) POP(r13) POP(r12) POP(rbx)
         "ret\n\t"
         FUNC_END(cuzk_mont_r255_mul_mulx));
 

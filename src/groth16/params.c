@@ -50,8 +50,8 @@ static void decode_fail(decode_job *j, cuzk_status s, uint64_t i)
 #ifdef CUZK_FPX8
 /* The curve check y² = x³ + 4 of the points dst[idx[0..n)] (1 <= n <= 8, indices increasing), 8 at a time with
  * AVX-512 IFMA (ff_x8.h): 3 vector multiplications instead of 3 scalar ones per point. Returns the position of the
- * first point off the curve, or n. */
-static int cuzk_g1_on_curve_x8(const cuzk_g1_affine_t *dst, const uint64_t *idx, int n)
+ * first point off the curve, or n. Only where the CPU path is CUZK_CPU_IFMA. */
+CUZK_FPX8_TARGET static int cuzk_g1_on_curve_x8(const cuzk_g1_affine_t *dst, const uint64_t *idx, int n)
 {
     int64_t off[8];
     for (int l = 0; l < 8; l++) off[l] = (int64_t)idx[l < n ? l : 0] * (int64_t)sizeof(cuzk_g1_affine_t);
@@ -134,7 +134,8 @@ static void decode_range(void *ctx, size_t lo, size_t hi)
 {
     decode_job *j = ctx;
 #ifdef CUZK_FPX8
-    if (j->enc == CUZK_G16_KEYIO_G1_IDEN3 && (j->flags & CUZK_EC_DECODE_SKIP_SUBGROUP)) {
+    if (j->enc == CUZK_G16_KEYIO_G1_IDEN3 && (j->flags & CUZK_EC_DECODE_SKIP_SUBGROUP) &&
+        cuzk_cpu_path_get() >= CUZK_CPU_IFMA) {
         decode_range_g1_iden3(j, lo, hi);
         return;
     }

@@ -18,8 +18,9 @@
  *   2. buckets are summed in chunks of consecutive buckets: the chunk's points are gathered into a work array,
  *      one run per bucket, and every run is halved in rounds of independent affine additions P + Q, all slopes
  *      of a round sharing one inversion (Montgomery's trick). Each addition costs 6 multiplications plus its share
- *      of the inversion, against 10–11 for a mixed XYZZ addition. With MSM_X8 (G1 on AVX-512 IFMA) large rounds
- *      run their inversion and additions 8 lanes at a time (G(x8_round), ff_x8.h). Any bucket distribution is handled: a bucket
+ *      of the inversion, against 10–11 for a mixed XYZZ addition. With MSM_X8 (G1, where the compiler can build AVX-512
+ *      IFMA code) large rounds run their inversion and additions 8 lanes at a time (G(x8_round), ff_x8.h) when the
+ *      current CPU path is CUZK_CPU_IFMA. Any bucket distribution is handled: a bucket
  *      holding every point just takes log2(n) rounds, and P + P and P + (−P) are recognized;
  *   3. the window sum Σ_b (b + 1)·S_b is formed by running sums from the top bucket down, many segments of
  *      buckets at a time so that these additions too are batched affine ones (bucket_reduce).
@@ -138,7 +139,7 @@ static inline uint8_t G(pair_kind)(FE *den, const AFF *p, const AFF *q, bool may
  * into wk here would clobber the sources of the copies (PAIR_A, PAIR_B) that run afterwards. Lane l of block b holds
  * slope 8b + l; the batch inversion keeps 8 running products, one per lane, and inverts the 8 with one field
  * inversion. */
-static void G(x8_round)(G(msm_scratch) *s, size_t ninv)
+CUZK_FPX8_TARGET static void G(x8_round)(G(msm_scratch) *s, size_t ninv)
 {
     const size_t nb = (ninv + 7) / 8;
     FE one;
@@ -217,7 +218,7 @@ static bool G(tree_reduce)(G(msm_scratch) *s, size_t nruns, uint32_t target_len,
         size_t pairs = 0;
         for (size_t r = 0; r < nruns; r++)
             if (s->run_len[r] > target_len) pairs += s->run_len[r] / 2;
-        const bool vec = pairs >= MSM_X8_MIN;
+        const bool vec = pairs >= MSM_X8_MIN && cuzk_cpu_path_current >= CUZK_CPU_IFMA;
 #endif
         for (size_t r = 0; r < nruns; r++) {
             uint32_t len = s->run_len[r], st = s->run_start[r];

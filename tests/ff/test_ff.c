@@ -1,6 +1,7 @@
 /* Fp, Fr and Fp2: algebraic laws on fresh random inputs, known answers, and every rejection path of decoding.
  * Component-by-component agreement with an independent implementation is checked by the noble oracle test. */
 #include "testutil.h"
+#include "test_ff.h"
 #include "../../src/ff/ff_internal.h"
 
 #include <string.h>
@@ -438,5 +439,7 @@ int main(void)
         cmocka_unit_test(test_mul_paths_agree),
         cmocka_unit_test(test_inverse_vs_fermat),
     };
-    return cmocka_run_group_tests_name("ff", tests, NULL, NULL);
+    int failed = cmocka_run_group_tests_name("ff", tests, NULL, NULL);
+    failed += _cmocka_run_group_tests("cpu paths", path_tests, path_tests_count, NULL, NULL);
+    return failed;
 }

@@ -12,5 +12,7 @@ extern const struct CMUnitTest tower_tests[];
 extern const size_t tower_tests_count;
 extern const struct CMUnitTest pairing_tests[];
 extern const size_t pairing_tests_count;
+extern const struct CMUnitTest path_tests[];
+extern const size_t path_tests_count;
 
 #endif

@@ -36,12 +36,15 @@ typedef struct {
     double v[BENCH_MAX_RUNS];
     unsigned n;
     uint64_t t0;
+    bool cpu; /* set before the first run: time by the calling thread's CPU clock (the work runs on that thread;
+               * time spent waiting for a core on a busy machine is not counted), else by the wall clock */
 } bench_runs;
 
 typedef struct {
     double best, median, worst;
     double spread; /* (worst − best) / median: 0 when the runs agree */
     unsigned runs;
+    bool cpu;      /* timed by the thread's CPU clock: the line says "clock": "cpu" */
 } bench_stat;
 
 void bench_run_start(bench_runs *r);
@@ -59,6 +62,10 @@ void bench_report(const char *name, uint64_t size, int threads, double value, co
  * disturbed), then "median" (× scale), "spread", "runs" and extra (", \"key\": value..." or NULL). */
 void bench_report_runs(const char *name, uint64_t size, int threads, const bench_stat *s, double scale,
                        const char *unit, const char *extra);
+/* ", \"path\": \"adx\"": the extra of a CPU line, naming the instruction-set path its kernel took, the current CPU
+ * path (base.h) capped at kernel_max, the highest the kernel has (CUZK_CPU_ADX for scalar field arithmetic,
+ * CUZK_CPU_IFMA for the G1 MSM's 8-lane rounds). */
+const char *bench_path_extra(cuzk_cpu_path kernel_max);
 /* One --gpu line: the common fields, "device": "gpu", then extra (", \"key\": value..." or NULL). */
 void bench_gpu_line(const char *name, uint64_t size, double value, const char *unit, const char *extra);
 /* One --gpu line from repeated runs: value = the median × scale (device timers are steady; the median ignores a

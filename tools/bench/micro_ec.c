@@ -4,7 +4,7 @@
 #include "cuzk/ec.h"
 
 #define BASES 64
-#define REPS 5
+#define REPS 15
 
 static cuzk_g1_affine_t cuzk_g1_bases[BASES];
 static cuzk_g2_affine_t cuzk_g2_bases[BASES];
@@ -46,8 +46,8 @@ void bench_micro_ec(const bench_opts *o)
     if (!any) return; /* skip building the bases */
     make_bases();
     if (bench_selected(o, "g1_add_mixed")) {
-        enum { N = 200000 };
-        bench_runs runs = {0};
+        enum { N = 40000 };
+        bench_runs runs = {.cpu = true};
         for (int rep = 0; rep < REPS; rep++) {
             cuzk_g1_jac_t acc;
             start_g1(&acc);
@@ -57,11 +57,11 @@ void bench_micro_ec(const bench_opts *o)
             BENCH_KEEP(acc);
         }
         bench_stat s = bench_stat_of(&runs);
-        bench_report_runs("g1_add_mixed", 1, 1, &s, 1.0 / N, "ns", NULL);
+        bench_report_runs("g1_add_mixed", 1, 1, &s, 1.0 / N, "ns", bench_path_extra(CUZK_CPU_ADX));
     }
     if (bench_selected(o, "g1_add_xyzz_mixed")) {
-        enum { N = 200000 };
-        bench_runs runs = {0};
+        enum { N = 40000 };
+        bench_runs runs = {.cpu = true};
         for (int rep = 0; rep < REPS; rep++) {
             cuzk_g1_xyzz_t acc;
             cuzk_g1_xyzz_from_affine(&acc, &cuzk_g1_bases[BASES - 1]);
@@ -72,11 +72,11 @@ void bench_micro_ec(const bench_opts *o)
             BENCH_KEEP(acc);
         }
         bench_stat s = bench_stat_of(&runs);
-        bench_report_runs("g1_add_xyzz_mixed", 1, 1, &s, 1.0 / N, "ns", NULL);
+        bench_report_runs("g1_add_xyzz_mixed", 1, 1, &s, 1.0 / N, "ns", bench_path_extra(CUZK_CPU_ADX));
     }
     if (bench_selected(o, "g1_double")) {
-        enum { N = 200000 };
-        bench_runs runs = {0};
+        enum { N = 40000 };
+        bench_runs runs = {.cpu = true};
         for (int rep = 0; rep < REPS; rep++) {
             cuzk_g1_jac_t acc;
             start_g1(&acc);
@@ -86,11 +86,11 @@ void bench_micro_ec(const bench_opts *o)
             BENCH_KEEP(acc);
         }
         bench_stat s = bench_stat_of(&runs);
-        bench_report_runs("g1_double", 1, 1, &s, 1.0 / N, "ns", NULL);
+        bench_report_runs("g1_double", 1, 1, &s, 1.0 / N, "ns", bench_path_extra(CUZK_CPU_ADX));
     }
     if (bench_selected(o, "g2_add_mixed")) {
-        enum { N = 50000 };
-        bench_runs runs = {0};
+        enum { N = 10000 };
+        bench_runs runs = {.cpu = true};
         for (int rep = 0; rep < REPS; rep++) {
             cuzk_g2_jac_t acc;
             cuzk_g2_jac_from_affine(&acc, &cuzk_g2_bases[BASES - 1]);
@@ -101,11 +101,11 @@ void bench_micro_ec(const bench_opts *o)
             BENCH_KEEP(acc);
         }
         bench_stat s = bench_stat_of(&runs);
-        bench_report_runs("g2_add_mixed", 1, 1, &s, 1.0 / N, "ns", NULL);
+        bench_report_runs("g2_add_mixed", 1, 1, &s, 1.0 / N, "ns", bench_path_extra(CUZK_CPU_ADX));
     }
     if (bench_selected(o, "g1_mul_ct")) {
-        enum { N = 100 };
-        bench_runs runs = {0};
+        enum { N = 20 };
+        bench_runs runs = {.cpu = true};
         for (int rep = 0; rep < REPS; rep++) {
             cuzk_g1_jac_t acc;
             cuzk_fr_t k;
@@ -119,11 +119,11 @@ void bench_micro_ec(const bench_opts *o)
             BENCH_KEEP(acc);
         }
         bench_stat s = bench_stat_of(&runs);
-        bench_report_runs("g1_mul_ct", 1, 1, &s, 1e-3 / N, "us", NULL);
+        bench_report_runs("g1_mul_ct", 1, 1, &s, 1e-3 / N, "us", bench_path_extra(CUZK_CPU_ADX));
     }
     if (bench_selected(o, "g1_subgroup_check")) {
-        enum { N = 200 };
-        bench_runs runs = {0};
+        enum { N = 40 };
+        bench_runs runs = {.cpu = true};
         for (int rep = 0; rep < REPS; rep++) {
             int ok = 0;
             bench_run_start(&runs);
@@ -132,11 +132,11 @@ void bench_micro_ec(const bench_opts *o)
             BENCH_KEEP(ok);
         }
         bench_stat s = bench_stat_of(&runs);
-        bench_report_runs("g1_subgroup_check", 1, 1, &s, 1e-3 / N, "us", NULL);
+        bench_report_runs("g1_subgroup_check", 1, 1, &s, 1e-3 / N, "us", bench_path_extra(CUZK_CPU_ADX));
     }
     if (bench_selected(o, "g2_subgroup_check")) {
-        enum { N = 200 };
-        bench_runs runs = {0};
+        enum { N = 40 };
+        bench_runs runs = {.cpu = true};
         for (int rep = 0; rep < REPS; rep++) {
             int ok = 0;
             bench_run_start(&runs);
@@ -145,6 +145,6 @@ void bench_micro_ec(const bench_opts *o)
             BENCH_KEEP(ok);
         }
         bench_stat s = bench_stat_of(&runs);
-        bench_report_runs("g2_subgroup_check", 1, 1, &s, 1e-3 / N, "us", NULL);
+        bench_report_runs("g2_subgroup_check", 1, 1, &s, 1e-3 / N, "us", bench_path_extra(CUZK_CPU_ADX));
     }
 }

@@ -1,10 +1,13 @@
 /* Field micro-benchmarks: a dependent chain of operations, so latency (not throughput) is measured; each line is the
- * best of a few chains (the machine is shared), in ns per operation. */
+ * best of REPS chains with their median and spread, by the thread's CPU clock, in ns per operation, and names the CPU
+ * path the kernel took. A first line, cpu_path, names the path in force and the best the processor has. */
+#include <stdio.h>
+
 #include "bench.h"
 #include "cuzk/ff.h"
 
-#define CHAIN 2000000
-#define REPS 3
+#define CHAIN 100000
+#define REPS 21
 
 static void seed_fp(cuzk_fp_t *a, uint64_t s)
 {
@@ -73,6 +76,43 @@ static void fp2_sqr(int n)
     BENCH_KEEP(a);
 }
 
+static void seed_fp12(cuzk_fp12_t *a, uint64_t s)
+{
+    cuzk_fp_t *c = (cuzk_fp_t *)a;
+    for (int i = 0; i < 12; i++) seed_fp(&c[i], s + (uint64_t)i);
+}
+
+static void fp12_mul(int n)
+{
+    cuzk_fp12_t a, b;
+    seed_fp12(&a, 20);
+    seed_fp12(&b, 40);
+    for (int i = 0; i < n; i++) cuzk_fp12_mul(&a, &a, &b);
+    BENCH_KEEP(a);
+}
+
+static void fp12_sqr(int n)
+{
+    cuzk_fp12_t a;
+    seed_fp12(&a, 60);
+    for (int i = 0; i < n; i++) cuzk_fp12_sqr(&a, &a);
+    BENCH_KEEP(a);
+}
+
+/* in the cyclotomic subgroup: m = a^((p^6 − 1)(p^2 + 1)) */
+static void fp12_cyclotomic_sqr(int n)
+{
+    cuzk_fp12_t a, m, t;
+    seed_fp12(&a, 80);
+    cuzk_fp12_inv(&t, &a);
+    cuzk_fp12_conj(&m, &a);
+    cuzk_fp12_mul(&m, &m, &t);
+    cuzk_fp12_frobenius(&t, &m, 2);
+    cuzk_fp12_mul(&m, &m, &t);
+    for (int i = 0; i < n; i++) cuzk_fp12_cyclotomic_sqr(&m, &m);
+    BENCH_KEEP(m);
+}
+
 static void fr_inv(int n)
 {
     cuzk_fr_t a;
@@ -117,23 +157,30 @@ static const struct {
     {"fp_add", "fp_add", fp_add, CHAIN},
     {"fp2_mul", "fp2_mul", fp2_mul, CHAIN / 4},
     {"fp2_sqr", "fp2_sqr", fp2_sqr, CHAIN / 4},
-    {"fr_inv", "fr_inv", fr_inv, 20000},
-    {"fr_inv_consttime", "fr_inv", fr_inv_ct, 20000},
-    {"fp_inv", "fp_inv", fp_inv, 20000},
-    {"fp_inv_consttime", "fp_inv", fp_inv_ct, 20000},
+    {"fp12_mul", "fp12_mul", fp12_mul, CHAIN / 100},
+    {"fp12_sqr", "fp12_sqr", fp12_sqr, CHAIN / 100},
+    {"fp12_cyclotomic_sqr", "fp12_cyclotomic_sqr", fp12_cyclotomic_sqr, CHAIN / 50},
+    {"fr_inv", "fr_inv", fr_inv, 2000},
+    {"fr_inv_consttime", "fr_inv", fr_inv_ct, 2000},
+    {"fp_inv", "fp_inv", fp_inv, 2000},
+    {"fp_inv_consttime", "fp_inv", fp_inv_ct, 2000},
 };
 
 void bench_micro_ff(const bench_opts *o)
 {
+    printf("{\"name\": \"cpu_path\", \"size\": 0, \"threads\": 1, \"value\": %d, \"unit\": \"path\", \"path\": \"%s\", "
+           "\"best\": \"%s\"}\n",
+           (int)cuzk_cpu_path_get(), cuzk_cpu_path_name(cuzk_cpu_path_get()), cuzk_cpu_path_name(cuzk_cpu_path_best()));
+    fflush(stdout);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         if (!bench_selected(o, cases[i].select)) continue;
-        bench_runs runs = {0};
+        bench_runs runs = {.cpu = true};
         for (int rep = 0; rep < REPS; rep++) {
             bench_run_start(&runs);
             cases[i].chain(cases[i].n);
             bench_run_stop(&runs);
         }
         bench_stat s = bench_stat_of(&runs);
-        bench_report_runs(cases[i].name, 1, 1, &s, 1.0 / cases[i].n, "ns", NULL);
+        bench_report_runs(cases[i].name, 1, 1, &s, 1.0 / cases[i].n, "ns", bench_path_extra(CUZK_CPU_ADX));
     }
 }

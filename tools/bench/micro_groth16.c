@@ -103,7 +103,7 @@ static void bench_groth16_verify(const cuzk_groth16_pk *pk, const cuzk_r1cs_t *r
     }
     cuzk_groth16_pvk pvk;
     cuzk_groth16_prepare_vk(&pvk, &pk->vk);
-    bench_runs one = {0}, batch = {0};
+    bench_runs one = {.cpu = true}, batch = {.cpu = true};
     for (int i = 0; i < 20; i++) {
         bench_run_start(&one);
         cuzk_status s = cuzk_groth16_verify(&pvk, &p[i % BATCH], x, np);
@@ -111,15 +111,15 @@ static void bench_groth16_verify(const cuzk_groth16_pk *pk, const cuzk_r1cs_t *r
         if (s != CUZK_OK) fprintf(stderr, "groth16_verify failed\n");
     }
     bench_stat st = bench_stat_of(&one);
-    bench_report_runs("groth16_verify", size, 1, &st, 1e-3, "us", NULL);
-    for (int i = 0; i < 4; i++) {
+    bench_report_runs("groth16_verify", size, 1, &st, 1e-3, "us", bench_path_extra(CUZK_CPU_ADX));
+    for (int i = 0; i < 9; i++) {
         bench_run_start(&batch);
         cuzk_status s = cuzk_groth16_verify_batch(&pvk, p, x, np, BATCH);
         bench_run_stop(&batch);
         if (s != CUZK_OK) fprintf(stderr, "groth16_verify_batch failed\n");
     }
     st = bench_stat_of(&batch);
-    bench_report_runs("groth16_verify_batch", BATCH, 1, &st, 1e-3, "us", NULL);
+    bench_report_runs("groth16_verify_batch", BATCH, 1, &st, 1e-3, "us", bench_path_extra(CUZK_CPU_ADX));
     free(x);
 }
 

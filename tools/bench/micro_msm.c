@@ -56,7 +56,7 @@ static void bench_scalars(cuzk_fr_t *k, size_t n, uint64_t seed)
 BENCH_POINTS(g1, cuzk_g1_affine_t, cuzk_g1_jac_t)
 BENCH_POINTS(g2, cuzk_g2_affine_t, cuzk_g2_jac_t)
 
-static int bench_reps(size_t n) { return n <= 4096 ? 5 : n <= 65536 ? 3 : 1; }
+static int bench_reps(size_t n) { return n <= 4096 ? 15 : n <= 65536 ? 7 : 3; }
 
 void bench_micro_msm(const bench_opts *o)
 {
@@ -73,7 +73,7 @@ void bench_micro_msm(const bench_opts *o)
         for (unsigned lg = 10; big && lg <= 20; lg += 2) {
             size_t n = (size_t)1 << lg;
             for (int t = 0; t < nt; t++) {
-                bench_runs runs = {0};
+                bench_runs runs = {.cpu = ts[t] == 1};
                 for (int rep = 0; rep < bench_reps(n); rep++) {
                     cuzk_g1_jac_t r;
                     bench_run_start(&runs);
@@ -82,7 +82,7 @@ void bench_micro_msm(const bench_opts *o)
                     BENCH_KEEP(r);
                 }
                 bench_stat s = bench_stat_of(&runs);
-                bench_report_runs("g1_msm", n, ts[t], &s, 1e-6, "ms", NULL);
+                bench_report_runs("g1_msm", n, ts[t], &s, 1e-6, "ms", bench_path_extra(CUZK_CPU_IFMA));
             }
         }
         if (bench_selected(o, "g1_batch_add")) {
@@ -91,8 +91,8 @@ void bench_micro_msm(const bench_opts *o)
             uint64_t seed = 3;
             for (size_t w = 0; w < n / 64; w++) bitmap[w] = bench_rng(&seed);
             for (int t = 0; t < nt; t++) {
-                bench_runs runs = {0};
-                for (int rep = 0; rep < 5; rep++) {
+                bench_runs runs = {.cpu = ts[t] == 1};
+                for (int rep = 0; rep < 7; rep++) {
                     cuzk_g1_jac_t r;
                     bench_run_start(&runs);
                     cuzk_g1_batch_add(&r, bases, bitmap, n, (unsigned)ts[t]);
@@ -100,7 +100,7 @@ void bench_micro_msm(const bench_opts *o)
                     BENCH_KEEP(r);
                 }
                 bench_stat s = bench_stat_of(&runs);
-                bench_report_runs("g1_batch_add", n, ts[t], &s, 1e-6, "ms", NULL);
+                bench_report_runs("g1_batch_add", n, ts[t], &s, 1e-6, "ms", bench_path_extra(CUZK_CPU_IFMA));
             }
             free(bitmap);
         }
@@ -115,8 +115,8 @@ void bench_micro_msm(const bench_opts *o)
         cuzk_g2_bench_points(bases, n, 4);
         bench_scalars(k, n, 5);
         for (int t = 0; t < nt; t++) {
-            bench_runs runs = {0};
-            for (int rep = 0; rep < 2; rep++) {
+            bench_runs runs = {.cpu = ts[t] == 1};
+            for (int rep = 0; rep < 3; rep++) {
                 cuzk_g2_jac_t r;
                 bench_run_start(&runs);
                 cuzk_g2_msm(&r, bases, k, n, (unsigned)ts[t]);
@@ -124,7 +124,7 @@ void bench_micro_msm(const bench_opts *o)
                 BENCH_KEEP(r);
             }
             bench_stat s = bench_stat_of(&runs);
-            bench_report_runs("g2_msm", n, ts[t], &s, 1e-6, "ms", NULL);
+            bench_report_runs("g2_msm", n, ts[t], &s, 1e-6, "ms", bench_path_extra(CUZK_CPU_ADX));
         }
         free(bases);
         free(k);

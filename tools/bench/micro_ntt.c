@@ -18,7 +18,7 @@ static void fill(cuzk_fr_t *x, size_t n, uint64_t seed)
 /* Each transform one run, until ~50 ms have passed (small sizes: many runs, so one disturbance does not decide). */
 static bench_stat time_forward(cuzk_fr_t *x, const cuzk_ntt_domain *d, int threads)
 {
-    bench_runs runs = {0};
+    bench_runs runs = {.cpu = threads == 1};
     double total = 0;
     do {
         bench_run_start(&runs);
@@ -46,7 +46,7 @@ void bench_micro_ntt(const bench_opts *o)
             fill(x, d.n, k);
             for (int t = 0; t < nt; t++) {
                 bench_stat st = time_forward(x, &d, ts[t]);
-                bench_report_runs("ntt", d.n, ts[t], &st, 1e-6, "ms", NULL);
+                bench_report_runs("ntt", d.n, ts[t], &st, 1e-6, "ms", bench_path_extra(CUZK_CPU_ADX));
             }
             cuzk_ntt_domain_free(&d);
             free(x);
@@ -63,7 +63,7 @@ void bench_micro_ntt(const bench_opts *o)
                 return;
             }
             for (int t = 0; t < nt; t++) {
-                bench_runs runs = {0};
+                bench_runs runs = {.cpu = ts[t] == 1};
                 for (int rep = 0; rep < 2; rep++) {
                     fill(a, n, 1);
                     fill(b, n, 2);
@@ -74,7 +74,7 @@ void bench_micro_ntt(const bench_opts *o)
                     BENCH_KEEP(a[0]);
                 }
                 bench_stat st = bench_stat_of(&runs);
-                bench_report_runs("ntt_h", n, ts[t], &st, 1e-6, "ms", NULL);
+                bench_report_runs("ntt_h", n, ts[t], &st, 1e-6, "ms", bench_path_extra(CUZK_CPU_ADX));
             }
             cuzk_ntt_domain_free(&d);
             free(a), free(b), free(c);

@@ -92,7 +92,7 @@ void bench_micro_r1cs(const bench_opts *o)
                 if (!bench_selected(o, name[m])) continue;
                 int reps = log <= 16 ? 8 : log <= 18 ? 3 : 1;
                 cuzk_r1cs_spmv(r, z, a, b, c, mode[m], (unsigned)threads[ti], NULL); /* warm-up */
-                bench_runs runs = {0};
+                bench_runs runs = {.cpu = threads[ti] == 1};
                 for (int i = 0; i < reps; i++) {
                     bench_run_start(&runs);
                     cuzk_r1cs_spmv(r, z, a, b, c, mode[m], (unsigned)threads[ti], NULL);
@@ -100,7 +100,7 @@ void bench_micro_r1cs(const bench_opts *o)
                 }
                 BENCH_KEEP(c[0]);
                 bench_stat st = bench_stat_of(&runs);
-                bench_report_runs(name[m], rows, threads[ti], &st, 1e-6, "ms", NULL);
+                bench_report_runs(name[m], rows, threads[ti], &st, 1e-6, "ms", bench_path_extra(CUZK_CPU_ADX));
             }
         }
         if (bench_selected(o, "pce_load")) {

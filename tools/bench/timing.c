@@ -6,17 +6,26 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "bench.h"
 
+static uint64_t run_clock(const bench_runs *r)
+{
+    if (!r->cpu) return cuzk_now_ns();
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 void bench_run_start(bench_runs *r)
 {
-    r->t0 = cuzk_now_ns();
+    r->t0 = run_clock(r);
 }
 
 void bench_run_stop(bench_runs *r)
 {
-    bench_run_add(r, (double)(cuzk_now_ns() - r->t0));
+    bench_run_add(r, (double)(run_clock(r) - r->t0));
 }
 
 void bench_run_add(bench_runs *r, double value)
@@ -44,6 +53,7 @@ bench_stat bench_stat_of(const bench_runs *r)
     /* an even count: the mean of the two middle runs */
     s.median = r->n % 2 ? v[r->n / 2] : (v[r->n / 2 - 1] + v[r->n / 2]) / 2;
     s.spread = s.median > 0 ? (s.worst - s.best) / s.median : 0;
+    s.cpu = r->cpu;
     return s;
 }
 
@@ -74,10 +84,18 @@ void bench_report_runs(const char *name, uint64_t size, int threads, const bench
                        const char *unit, const char *extra)
 {
     printf("{\"name\": \"%s\", \"size\": %llu, \"threads\": %d, \"value\": %.3f, \"unit\": \"%s\", \"median\": %.3f, "
-           "\"spread\": %.3f, \"runs\": %u%s}\n",
+           "\"spread\": %.3f, \"runs\": %u%s%s}\n",
            name, (unsigned long long)size, threads, s->best * scale, unit, s->median * scale, s->spread, s->runs,
-           extra ? extra : "");
+           s->cpu ? ", \"clock\": \"cpu\"" : "", extra ? extra : "");
     fflush(stdout);
+}
+
+const char *bench_path_extra(cuzk_cpu_path kernel_max)
+{
+    static const char *const extra[CUZK_CPU_PATH_COUNT] = {", \"path\": \"portable\"", ", \"path\": \"adx\"",
+                                                           ", \"path\": \"ifma\""};
+    cuzk_cpu_path p = cuzk_cpu_path_get();
+    return extra[p > kernel_max ? kernel_max : p];
 }
 
 void bench_gpu_line(const char *name, uint64_t size, double value, const char *unit, const char *extra)
