@@ -27,7 +27,7 @@
 extern "C" {
 #endif
 
-#if defined(__x86_64__) && defined(__ELF__) && (defined(__GNUC__) || defined(__clang__))
+#if defined(__x86_64__) && defined(__ELF__) && defined(__GNUC__) && !defined(__clang__) /* clang runs out of registers on these */
 #define CUZK_FF_INLINE_ADDSUB 1
 
 static const uint64_t cuzk_ff_inline_p[CUZK_FP_LIMBS] = {0xb9feffffffffaaabULL, 0x1eabfffeb153ffffULL,

@@ -8,7 +8,7 @@
 
 #include "cuzk/ff.h"
 
-#if defined(__x86_64__) && defined(__ELF__) && (defined(__GNUC__) || defined(__clang__))
+#if defined(__x86_64__) && defined(__ELF__) && defined(__GNUC__) && !defined(__clang__) /* clang runs out of registers on these */
 #define CUZK_FF_ASM 1
 #endif
 
