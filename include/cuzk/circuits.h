@@ -674,6 +674,21 @@ void cuzk_por_circuit(cuzk_cs *cs, const cuzk_por_tree *t, cuzk_por_root value, 
 void cuzk_por_no_challenge_input(cuzk_cs *cs, const cuzk_por_tree *t, const cuzk_bit *challenge_bits, cuzk_num leaf,
                                  const cuzk_num *siblings, cuzk_num root);
 
+/* ---- Poseidon gadget (neptune circuit.rs, the legacy poseidon_hash circuit) -------------------------------------
+ * The circuit Filecoin's keys fix: state element 0 is the tag (a constant, so round 0's tag S-box costs nothing),
+ * elements 1..arity the inputs; every later S-box input is allocated (ensure_allocated: lc·1 = x), then x², x⁴ and
+ * x⁵ + post key, each one row; the MDS layers are free (linear combinations). The aux values are those of the
+ * optimised schedule above. Rows = aux = 3·arity + 4·(RF·t + RP − t) + 1: arity 2 / 4 / 8 / 11 / 16 = 311 / 377 /
+ * 505 / 598 / 761. */
+
+/* Poseidon(tag, in[0..arity−1]) for arity 2, 4, 8, 11, 16, 24 or 36; the digest's handle. Other arities fail the cs
+ * (CUZK_ERR_INVALID_ARG). In SHAPE and COUNT modes the digest's value is zero (the permutation is not run). */
+cuzk_num cuzk_poseidon_gadget_hash(cuzk_cs *cs, unsigned arity, const cuzk_fr_t *tag, const cuzk_num *in);
+/* The PoR hook of Poseidon trees (filecoin-hashers' hash_multi_leaf_circuit, also hash2_circuit for arity 2): the
+ * MerkleTree tag of the node's arity; ctx and height unused. */
+cuzk_num cuzk_poseidon_gadget_por_hash(cuzk_cs *cs, void *ctx, const cuzk_num *children, unsigned arity,
+                                       unsigned height);
+
 #ifdef __cplusplus
 }
 #endif

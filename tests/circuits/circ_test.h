@@ -32,5 +32,6 @@ int test_group_cs(void);
 int test_group_gadgets(void);
 int test_group_sha256(void);
 int test_group_por(void);
+int test_group_poseidon_gadget(void);
 
 #endif

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 OR MIT */
-/* The circuits layer's tests: synthetic systems, the constraint system, gadgets, SHA-256, Merkle inclusion. */
+/* The circuits layer's tests: synthetic systems, the constraint system, gadgets, SHA-256, Merkle inclusion, the
+ * Poseidon gadget. */
 #include "testutil.h"
 #include "circ_test.h"
 
@@ -12,5 +13,6 @@ int main(void)
     failed += test_group_gadgets();
     failed += test_group_sha256();
     failed += test_group_por();
+    failed += test_group_poseidon_gadget();
     return failed != 0;
 }
