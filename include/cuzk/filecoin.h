@@ -364,6 +364,12 @@ cuzk_status cuzk_fil_snap_public_inputs(const cuzk_fil_proof *p, uint32_t k, uin
 #define CUZK_FIL_SNAP_TEST_ID 0xffffffffu
 const cuzk_fil_proof *cuzk_fil_snap_geometry(uint64_t sector_size);
 
+/* A commitment as a request may carry it: its 32 bytes, or the binary CID of a sealed commitment
+ * (fil-commitment-sealed, poseidon-bls12_381-a2-fc1: 40 bytes) or of an unsealed one (fil-commitment-unsealed,
+ * sha2-256-trunc254-padded: 39 bytes), whose last 32 bytes it is. CUZK_ERR_BAD_LENGTH or CUZK_ERR_BAD_HEADER
+ * otherwise. */
+cuzk_status cuzk_fil_commitment_parse(const uint8_t *buf, size_t len, uint8_t out[32], cuzk_errmsg *err);
+
 /* One partition's circuit: the geometry, the partition k, h (0 = proof->snap_h), and for a witness the decoded
  * partition proof with the request's commitments (32-byte little-endian reprs, as Curio sends them). part NULL is
  * the blank circuit (zeros; for SHAPE and COUNT), and the commitments may then be NULL too. */
@@ -383,6 +389,8 @@ typedef struct {
  * (cuzk_fil_snap_validate does that); a bad argument becomes cs's sticky error. */
 void cuzk_fil_snap_synthesize(cuzk_cs *cs, const cuzk_fil_snap_circuit *c, unsigned threads);
 
+/* The blank circuit of p into cs (any mode), for a table of circuits by kind; returns cs's status. */
+cuzk_status cuzk_fil_snap_blank(cuzk_cs *cs, const cuzk_fil_proof *p, unsigned threads, cuzk_errmsg *err);
 /* The counts of p's circuit (the same for every partition): COUNT mode once per geometry and process, then kept. */
 cuzk_status cuzk_fil_snap_counts(const cuzk_fil_proof *p, unsigned threads, cuzk_cs_counts *out, cuzk_errmsg *err);
 /* The constraint system (SHAPE mode, blank circuit), the same for every partition. */

@@ -13,6 +13,14 @@
 #define SNAP_MAX_KH_BITS 16u     /* partition bits (<= 4 in Filecoin) + 6 */
 #define SNAP_MAX_CBITS 40u
 
+/* Nothing after the challenges reads what their blocks leave, so where the circuits layer can count one uniform block
+ * instead of running them all, COUNT mode does. */
+#ifdef CUZK_CS_BLOCKS_NO_HANDLES
+#define SNAP_CHALLENGE_BLOCKS (CUZK_CS_BLOCKS_UNIFORM | CUZK_CS_BLOCKS_NO_HANDLES)
+#else
+#define SNAP_CHALLENGE_BLOCKS CUZK_CS_BLOCKS_UNIFORM
+#endif
+
 typedef struct {
     const cuzk_fil_snap_circuit *c;
     const cuzk_fil_proof *p;
@@ -28,7 +36,7 @@ typedef struct {
     cuzk_bit *digest_bits;               /* digests × 255 */
 } snap_ctx;
 
-/* ---- helpers ------------------------------------------------------------------------------------------------------ */
+/* ---- helpers ----------------------------------------------------------------------------------------------------- */
 
 static const cuzk_fr_t *zero_fr(void)
 {
@@ -71,7 +79,7 @@ static void enforce_decomp(cuzk_cs *cs, const char *name, const cuzk_bit *bits, 
     cuzk_cs_enforce(cs, name, &a, &b, &c);
 }
 
-/* ---- apex tree: one row's hashes as blocks ------------------------------------------------------------------------ */
+/* ---- apex tree: one row's hashes as blocks ----------------------------------------------------------------------- */
 
 static void apex_block(cuzk_cs *cs, void *ctx, uint64_t j)
 {
@@ -100,7 +108,7 @@ static void apex_por(cuzk_cs *cs, snap_ctx *x, const cuzk_num *partition_path, c
     cuzk_cs_pop(cs);
 }
 
-/* ---- gadgets.rs gen_challenge_bits -------------------------------------------------------------------------------- */
+/* ---- gadgets.rs gen_challenge_bits ------------------------------------------------------------------------------- */
 
 static void gen_challenge_bits(cuzk_cs *cs, snap_ctx *x, cuzk_num comm_r_new, cuzk_num partition)
 {
@@ -145,7 +153,7 @@ static void gen_challenge_bits(cuzk_cs *cs, snap_ctx *x, cuzk_num comm_r_new, cu
     cuzk_cs_pop(cs);
 }
 
-/* ---- one challenge ------------------------------------------------------------------------------------------------ */
+/* ---- one challenge ----------------------------------------------------------------------------------------------- */
 
 /* gadgets.rs get_challenge_high_bits: for each h of hs, c_high = the h high bits packed, times its h_select bit; the
  * sum is the selected one */
@@ -267,7 +275,7 @@ static void challenge_block(cuzk_cs *cs, void *ctx, uint64_t ci)
     cuzk_cs_pop(cs);
 }
 
-/* ---- the circuit -------------------------------------------------------------------------------------------------- */
+/* ---- the circuit ------------------------------------------------------------------------------------------------- */
 
 static bool ctx_init(cuzk_cs *cs, snap_ctx *x, const cuzk_fil_snap_circuit *c)
 {
@@ -395,13 +403,22 @@ void cuzk_fil_snap_synthesize(cuzk_cs *cs, const cuzk_fil_snap_circuit *c, unsig
 
     apex_por(cs, &x, partition_path, comm_d_new, threads);
     gen_challenge_bits(cs, &x, comm_r_new, partition);
-    cuzk_cs_blocks(cs, p->challenges, challenge_block, &x, NULL, CUZK_CS_BLOCKS_UNIFORM, threads);
+    cuzk_cs_blocks(cs, p->challenges, challenge_block, &x, NULL, SNAP_CHALLENGE_BLOCKS, threads);
 out:
     free(x.apex);
     free(x.digest_bits);
 }
 
-/* ---- counts, shape, witness --------------------------------------------------------------------------------------- */
+cuzk_status cuzk_fil_snap_blank(cuzk_cs *cs, const cuzk_fil_proof *p, unsigned threads, cuzk_errmsg *err)
+{
+    cuzk_fil_snap_circuit c = {.proof = p};
+    cuzk_fil_snap_synthesize(cs, &c, threads);
+    cuzk_status s = cuzk_cs_status(cs);
+    if (s != CUZK_OK) cuzk_fail(err, s, "%s", cuzk_cs_errmsg(cs));
+    return s;
+}
+
+/* ---- counts, shape, witness -------------------------------------------------------------------------------------- */
 
 #define COUNT_CACHE 16
 static struct {

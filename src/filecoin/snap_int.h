@@ -6,8 +6,6 @@
 
 #include "cuzk/filecoin.h"
 
-#define CUZK_FIL_SNAP_TR(B, S, T, L) {B, S, T, L}
-
 typedef struct {
     unsigned cbits;      /* challenge_bit_len = log2(nodes): tree D's height */
     unsigned pbits;      /* partition_bit_len */

@@ -11,20 +11,18 @@
 
 /* The sizes only the tests of storage-proofs-update use: partitions, challenges, apex leaves and h from its
  * constants.rs, tree R shapes from validate_tree_r_shape. */
+#define TR(B, S, T, L) {B, S, T, L} /* tree R: base, sub, top arity, base levels */
 #define TEST_ENTRY(NAME, SRS, BYTES, LOG2, PARTS, CH, TR, APEX, H)                                                  \
     {CUZK_FIL_CLASS_UPDATE, CUZK_FIL_SNAP_TEST_ID, NAME, CUZK_FIL_KIND_SNAP, CUZK_FIL_API_1_1, BYTES, 1ULL << LOG2, \
      PARTS, CH, 0, 0, 0, TR, {2, 0, 0, LOG2}, APEX, H, {0}, SRS}
 
 static const cuzk_fil_proof test_sizes[] = {
-    TEST_ENTRY("EmptySectorUpdate1KiB (test size)", "snap-1k", 1ULL << 10, 5, 1, 10, CUZK_FIL_SNAP_TR(8, 4, 0, 1), 8, 1),
-    TEST_ENTRY("EmptySectorUpdate4KiB (test size)", "snap-4k", 4ULL << 10, 7, 1, 10, CUZK_FIL_SNAP_TR(8, 2, 0, 2), 8, 1),
-    TEST_ENTRY("EmptySectorUpdate8KiB (test size)", "snap-8k", 8ULL << 10, 8, 1, 10, CUZK_FIL_SNAP_TR(8, 4, 0, 2), 8, 1),
-    TEST_ENTRY("EmptySectorUpdate16KiB (test size)", "snap-16k", 16ULL << 10, 9, 2, 10, CUZK_FIL_SNAP_TR(8, 8, 0, 2), 128,
-               1),
-    TEST_ENTRY("EmptySectorUpdate32KiB (test size)", "snap-32k", 32ULL << 10, 10, 2, 10, CUZK_FIL_SNAP_TR(8, 8, 2, 2), 128,
-               1),
-    TEST_ENTRY("EmptySectorUpdate16MiB (test size)", "snap-16m", 16ULL << 20, 19, 4, 10, CUZK_FIL_SNAP_TR(8, 2, 0, 6), 128,
-               10),
+    TEST_ENTRY("EmptySectorUpdate1KiB (test size)", "snap-1k", 1ULL << 10, 5, 1, 10, TR(8, 4, 0, 1), 8, 1),
+    TEST_ENTRY("EmptySectorUpdate4KiB (test size)", "snap-4k", 4ULL << 10, 7, 1, 10, TR(8, 2, 0, 2), 8, 1),
+    TEST_ENTRY("EmptySectorUpdate8KiB (test size)", "snap-8k", 8ULL << 10, 8, 1, 10, TR(8, 4, 0, 2), 8, 1),
+    TEST_ENTRY("EmptySectorUpdate16KiB (test size)", "snap-16k", 16ULL << 10, 9, 2, 10, TR(8, 8, 0, 2), 128, 1),
+    TEST_ENTRY("EmptySectorUpdate32KiB (test size)", "snap-32k", 32ULL << 10, 10, 2, 10, TR(8, 8, 2, 2), 128, 1),
+    TEST_ENTRY("EmptySectorUpdate16MiB (test size)", "snap-16m", 16ULL << 20, 19, 4, 10, TR(8, 2, 0, 6), 128, 10),
 };
 
 const cuzk_fil_proof *cuzk_fil_snap_geometry(uint64_t sector_size)
@@ -61,6 +59,27 @@ void cuzk_fil_snap_dims_of(const cuzk_fil_proof *p, cuzk_fil_snap_dims *d)
     d->per_digest = d->rbits > 0 ? CUZK_NUM_CAPACITY / d->rbits : 0;
     d->digests = d->per_digest > 0 ? (p->challenges + d->per_digest - 1) / d->per_digest : 0;
     d->apex_path = d->cbits - d->pbits - d->abits;
+}
+
+/* ---- commitments ------------------------------------------------------------------------------------------------- */
+
+cuzk_status cuzk_fil_commitment_parse(const uint8_t *buf, size_t len, uint8_t out[32], cuzk_errmsg *err)
+{
+    /* CIDv1, the codec and the multihash code as unsigned varints, the digest length 32 */
+    static const uint8_t sealed[8] = {0x01, 0x82, 0xe2, 0x03, 0x81, 0xe8, 0x02, 0x20};
+    static const uint8_t unsealed[7] = {0x01, 0x81, 0xe2, 0x03, 0x92, 0x20, 0x20};
+    if (buf == NULL && len > 0) return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "no buffer");
+    if (len == 32) {
+        memcpy(out, buf, 32);
+        return CUZK_OK;
+    }
+    if ((len == 40 && memcmp(buf, sealed, 8) == 0) || (len == 39 && memcmp(buf, unsealed, 7) == 0)) {
+        memcpy(out, buf + len - 32, 32);
+        return CUZK_OK;
+    }
+    if (len == 39 || len == 40)
+        return cuzk_fail(err, CUZK_ERR_BAD_HEADER, "a %zu-byte value that is not a Filecoin commitment CID", len);
+    return cuzk_fail(err, CUZK_ERR_BAD_LENGTH, "%zu bytes: a commitment is 32 bytes or a 39/40-byte CID", len);
 }
 
 /* ---- phi, rho, challenges ---------------------------------------------------------------------------------------- */

@@ -50,7 +50,7 @@ static void merkle_frame(const cuzk_fil_shape *sh, uint64_t leaf, cuzk_fil_merkl
     }
 }
 
-/* ---- a seeded generator (splitmix64) ------------------------------------------------------------------------------ */
+/* ---- a seeded generator (splitmix64) ----------------------------------------------------------------------------- */
 
 static uint64_t mix_next(uint64_t *s)
 {
@@ -107,7 +107,7 @@ cuzk_status cuzk_fil_snap_partition_random(const cuzk_fil_proof *p, uint32_t k, 
     return CUZK_OK;
 }
 
-/* ---- the update --------------------------------------------------------------------------------------------------- */
+/* ---- the update -------------------------------------------------------------------------------------------------- */
 
 typedef struct {
     const uint8_t *old, *data;
@@ -137,7 +137,8 @@ typedef struct {
 static void treed_range(void *ctx, size_t lo, size_t hi)
 {
     treed_ctx *t = ctx;
-    for (size_t i = lo; i < hi; i++) cuzk_fil_snap_sha_node(t->below + 64 * i, t->below + 64 * i + 32, t->level + 32 * i);
+    for (size_t i = lo; i < hi; i++)
+        cuzk_fil_snap_sha_node(t->below + 64 * i, t->below + 64 * i + 32, t->level + 32 * i);
 }
 
 static cuzk_status check_nodes(const uint8_t *b, uint64_t n, const char *name, cuzk_errmsg *err)
