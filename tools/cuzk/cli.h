@@ -104,5 +104,7 @@ int cmd_demo(int argc, char **argv);
 int cmd_params(int argc, char **argv);
 int cmd_seal_test(int argc, char **argv);
 int cmd_parent_cache(int argc, char **argv);
+int cmd_circuit(int argc, char **argv);
+int cmd_snap(int argc, char **argv);
 
 #endif

@@ -21,6 +21,8 @@ static const struct {
     {"params", cmd_params, "list the Filecoin parameter files, or check a directory's against their digests"},
     {"parent-cache", cmd_parent_cache, "generate (or only hash) the SDR parent cache of a registered proof's graph"},
     {"seal-test", cmd_seal_test, "seal a small test sector (SDR) in memory: commitments, challenges, C1 material"},
+    {"circuit", cmd_circuit, "a Filecoin circuit's counts (info) or its constraint system as a .pce (pce)"},
+    {"snap", cmd_snap, "SnapDeals: prove from Curio's vanilla proofs, verify, make test vanilla proofs"},
 };
 
 static void usage(FILE *f)
