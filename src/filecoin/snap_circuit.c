@@ -340,6 +340,12 @@ void cuzk_fil_snap_synthesize(cuzk_cs *cs, const cuzk_fil_snap_circuit *c, unsig
     memset(pub, 0, sizeof pub);
     if (full) {
         cuzk_errmsg e = {{0}};
+        if (c->comm_r_old == NULL || c->comm_d_new == NULL || c->comm_r_new == NULL ||
+            c->part->challenges != p->challenges || c->part->apex_count != p->apex_leaves) {
+            cuzk_cs_fail(cs, CUZK_ERR_INVALID_ARG, "%s: a witness needs the three commitments and a partition proof "
+                         "of %u challenges and %u apex leaves", p->name, p->challenges, p->apex_leaves);
+            goto out;
+        }
         if (cuzk_fil_snap_public_inputs(p, c->k, c->h, c->comm_r_old, c->comm_d_new, c->comm_r_new, pub, &e) !=
                 CUZK_OK ||
             cuzk_fil_snap_k_and_h_select(p, c->k, c->h, &kh, &e) != CUZK_OK) {

@@ -88,6 +88,16 @@ expect 2 "disagrees with --registered-proof" "a size that is not the registered 
 expect 2 "nosuch.params" "a missing key, reached with valid vanilla proofs" -- \
     "$CUZK" snap prove --vanilla v-0.vproof "${REQ[@]}"
 expect 0 "" "no proof written on errors" -- test ! -e x.proof
+# commitments as CIDs: the binary form as hex, and the text form (multibase b, base32)
+hex2bin() { printf "$(echo "$1" | sed 's/../\\x&/g')"; }
+SEALED_R="0182e20381e80220$R"
+UNSEALED_D="b$(hex2bin "0181e203922020$D" | base32 | tr -d '=\n' | tr 'A-Z' 'a-z')"
+expect 2 "nosuch.params" "commitments given as CIDs" -- \
+    "$CUZK" snap prove --vanilla v-0.vproof --comm-r-old "$SEALED_R" --comm-d-new "$UNSEALED_D" --comm-r-new "$N" \
+    --sector-size 1KiB --params nosuch.params --proof x.proof
+expect 2 "not a Filecoin commitment CID" "a CID of another codec" -- \
+    "$CUZK" snap prove --vanilla v-0.vproof --comm-r-old "0181e20381e80220$R" --comm-d-new "$D" --comm-r-new "$N" \
+    --sector-size 1KiB --params nosuch.params --proof x.proof
 
 # ---- a test key for the circuit, then proofs ----
 expect 0 '"constraints": 1248389, "inputs": 5' "circuit pce 1KiB" -- \

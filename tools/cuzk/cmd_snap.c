@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* cuzk snap: SnapDeals (EmptySectorUpdate) proofs from Curio's vanilla proofs — gen-vanilla (a native update of a
  * small sector), prove (every partition, self-verified), verify (from the request's public data and a .vk). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "cuzk/filecoin.h"
@@ -411,6 +413,10 @@ static int snap_prove(int argc, char **argv)
         }
     }
     double t_check = cli_step_end(cmd, "checking the vanilla proofs", t0);
+    if (access(keypath, R_OK) != 0) {
+        rc = cli_error(cmd, "%s: cannot read: %s", keypath, strerror(errno));
+        goto out;
+    }
     t0 = cuzk_now();
     if (pce != NULL) s = cuzk_r1cs_pce_load(pce, 0, NULL, &r, &err);
     else s = cuzk_fil_snap_shape(p, threads, &r, &err);

@@ -393,6 +393,35 @@ static void test_geometry(void **state)
     cuzk_fil_snap_partition_free(&part);
 }
 
+/* A commitment: its 32 bytes, or the binary CID of a sealed or unsealed commitment. */
+static void test_commitment_parse(void **state)
+{
+    (void)state;
+    uint8_t comm[32], buf[48], out[32];
+    test_rand_bytes(comm, 32);
+    cuzk_errmsg err = {{0}};
+    assert_int_equal(cuzk_fil_commitment_parse(comm, 32, out, &err), CUZK_OK);
+    assert_memory_equal(out, comm, 32);
+    static const uint8_t sealed[8] = {0x01, 0x82, 0xe2, 0x03, 0x81, 0xe8, 0x02, 0x20};
+    static const uint8_t unsealed[7] = {0x01, 0x81, 0xe2, 0x03, 0x92, 0x20, 0x20};
+    memcpy(buf, sealed, 8);
+    memcpy(buf + 8, comm, 32);
+    memset(out, 0, 32);
+    assert_int_equal(cuzk_fil_commitment_parse(buf, 40, out, &err), CUZK_OK);
+    assert_memory_equal(out, comm, 32);
+    memcpy(buf, unsealed, 7);
+    memcpy(buf + 7, comm, 32);
+    memset(out, 0, 32);
+    assert_int_equal(cuzk_fil_commitment_parse(buf, 39, out, &err), CUZK_OK);
+    assert_memory_equal(out, comm, 32);
+    /* the sealed codec with the unsealed hash, a truncated CID, a stray byte */
+    buf[2] = 0xe2, buf[1] = 0x82;
+    assert_int_equal(cuzk_fil_commitment_parse(buf, 39, out, &err), CUZK_ERR_BAD_HEADER);
+    assert_int_equal(cuzk_fil_commitment_parse(buf, 38, out, &err), CUZK_ERR_BAD_LENGTH);
+    assert_int_equal(cuzk_fil_commitment_parse(comm, 31, out, &err), CUZK_ERR_BAD_LENGTH);
+    assert_int_equal(cuzk_fil_commitment_parse(NULL, 5, out, &err), CUZK_ERR_INVALID_ARG);
+}
+
 int main(int argc, char **argv)
 {
     test_seed_init();
@@ -402,6 +431,7 @@ int main(int argc, char **argv)
     }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_geometry),
+        cmocka_unit_test(test_commitment_parse),
         cmocka_unit_test(test_challenges_known),
         cmocka_unit_test(test_counts_small),
         cmocka_unit_test(test_update_1kib),
