@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* A SnapDeals update done natively for small sectors, as storage-proofs-update's vanilla.rs does it: encode_into
- * (tree D over the new data, phi, one rho per h high bits of the node index, new label = old label + data · rho,
+ * (tree D over the new data (the SDR code's cuzk_fil_sdr_tree_d), phi, one rho per h high bits of the node index, new label = old label + data · rho,
  * tree R over the new replica) and prove_inner per partition (apex leaves from tree D, three Merkle proofs per
  * challenge), written in the bincode Curio sends. Also random, structurally valid partition proofs of any size for
  * benchmarks. */
@@ -129,18 +129,6 @@ static void encode_range(void *ctx, size_t lo, size_t hi)
     }
 }
 
-typedef struct {
-    uint8_t *level;
-    const uint8_t *below;
-} treed_ctx;
-
-static void treed_range(void *ctx, size_t lo, size_t hi)
-{
-    treed_ctx *t = ctx;
-    for (size_t i = lo; i < hi; i++)
-        cuzk_fil_snap_sha_node(t->below + 64 * i, t->below + 64 * i + 32, t->level + 32 * i);
-}
-
 static cuzk_status check_nodes(const uint8_t *b, uint64_t n, const char *name, cuzk_errmsg *err)
 {
     for (uint64_t i = 0; i < n; i++)
@@ -208,16 +196,9 @@ cuzk_status cuzk_fil_snap_update_prove(const cuzk_fil_snap_update_in *in, cuzk_f
         st = cuzk_fail(err, CUZK_ERR_NOMEM, "no memory for a %llu-node sector", (unsigned long long)n);
         goto fail;
     }
-    memcpy(tree_d, in->data_new, n * 32);
-    uint64_t level_at[CUZK_FIL_MAX_LEVELS + 1];
-    level_at[0] = 0;
-    for (unsigned l = 0; l < d.cbits; l++) {
-        uint64_t width = n >> l;
-        level_at[l + 1] = level_at[l] + width;
-        treed_ctx t = {tree_d + 32 * level_at[l + 1], tree_d + 32 * level_at[l]};
-        cuzk_par_for(threads, width / 2, 1024, treed_range, &t);
-    }
-    memcpy(out->comm_d_new, tree_d + 32 * level_at[d.cbits], 32);
+    if ((st = cuzk_fil_sdr_tree_d(in->data_new, n, tree_d, out->comm_d_new, threads, err)) != CUZK_OK) goto fail;
+    uint64_t apex_row = 0; /* where level c − p − a starts */
+    for (unsigned l = 0; l < d.apex_path; l++) apex_row += n >> l;
 
     cuzk_poseidon_tree_shape shape = {p->tree_r.base, p->tree_r.sub, p->tree_r.top};
     if ((st = cuzk_poseidon_tree_build(&tr_old, in->replica_old, n, &shape, threads, err)) != CUZK_OK) goto fail;
@@ -251,7 +232,6 @@ cuzk_status cuzk_fil_snap_update_prove(const cuzk_fil_snap_update_in *in, cuzk_f
     }
     if ((st = partition_alloc(p, &part, err)) != CUZK_OK) goto fail;
     memcpy(part.comm_c, in->comm_c, 32);
-    uint64_t apex_row = level_at[d.apex_path];
     for (uint32_t k = 0; k < p->partitions; k++) {
         if ((st = cuzk_fil_snap_challenges(p, k, out->comm_r_new, chal, err)) != CUZK_OK) goto fail;
         memcpy((uint8_t *)part.apex_leafs, tree_d + 32 * (apex_row + (uint64_t)k * p->apex_leaves),
@@ -264,11 +244,9 @@ cuzk_status cuzk_fil_snap_update_prove(const cuzk_fil_snap_update_in *in, cuzk_f
             merkle_frame(&p->tree_d, chal[i], &c->d_new);
             memcpy(c->d_new.leaf, in->data_new + 32 * chal[i], 32);
             memcpy(c->d_new.root, out->comm_d_new, 32);
-            cuzk_fil_node *sib = (cuzk_fil_node *)c->d_new.siblings;
-            for (unsigned l = 0; l < d.cbits; l++) {
-                uint64_t idx = (chal[i] >> l) ^ 1;
-                memcpy(sib[l], tree_d + 32 * (level_at[l] + idx), 32);
-            }
+            if ((st = cuzk_fil_sdr_tree_d_path(tree_d, n, chal[i], (uint8_t(*)[32])c->d_new.siblings, err)) !=
+                CUZK_OK)
+                goto fail;
         }
         size_t len = 0;
         st = cuzk_fil_snap_partition_encode(p, &part, out->vanilla + out->partition_bytes * k, out->partition_bytes,
