@@ -20,6 +20,7 @@
 #include "cuzk/base.h"
 #include "cuzk/circuits.h"
 #include "cuzk/ff.h"
+#include "cuzk/r1cs.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -366,8 +367,9 @@ cuzk_status cuzk_fil_post_witness(const cuzk_fil_post_request *rq, cuzk_fr_t *z,
 /* ==================================================================================================================
  * Circuits of registered proofs and their shapes as PCE files
  * ==================================================================================================================
- * One table by kind (WinningPoSt and WindowPoSt so far); the registered proofs sharing a parameter file share the
- * circuit. A kind without a circuit gives CUZK_ERR_NOT_FOUND. */
+ * One table by kind (WinningPoSt, WindowPoSt, SnapDeals); the registered proofs sharing a parameter file share the
+ * circuit, and SnapDeals' test geometries (cuzk_fil_snap_geometry) have theirs too (no parameter file; their keys use
+ * the same identifier form). A kind without a circuit gives CUZK_ERR_NOT_FOUND. */
 
 bool cuzk_fil_circuit_supported(const cuzk_fil_proof *p);
 /* The blank circuit (no witness) into cs, any mode; blocks on `threads` threads. */
@@ -440,6 +442,108 @@ cuzk_status cuzk_fil_snap_k_and_h_select(const cuzk_fil_proof *p, uint32_t k, ui
 cuzk_status cuzk_fil_snap_public_inputs(const cuzk_fil_proof *p, uint32_t k, uint32_t h, const uint8_t comm_r_old[32],
                                         const uint8_t comm_d_new[32], const uint8_t comm_r_new[32], cuzk_fr_t out[4],
                                         cuzk_errmsg *err);
+
+/* ==================================================================================================================
+ * SnapDeals (EmptySectorUpdate) circuit, one per partition (storage-proofs-update circuit.rs, gadgets.rs)
+ * ================================================================================================================== */
+
+/* The update geometry of a sector size: the registered proof's entry for 2 KiB, 8 MiB, 512 MiB, 32 GiB and 64 GiB,
+ * and entries of id CUZK_FIL_SNAP_TEST_ID (no registered proof, no parameter files) for the sizes only
+ * storage-proofs-update's tests use: 1, 4, 8, 16, 32 KiB and 16 MiB, with their own tree R shapes (8-4-0, 8-2-0,
+ * 8-4-0, 8-8-0, 8-8-2, 8-2-0). NULL for any other size. */
+#define CUZK_FIL_SNAP_TEST_ID 0xffffffffu
+const cuzk_fil_proof *cuzk_fil_snap_geometry(uint64_t sector_size);
+
+/* A commitment as a request may carry it: its 32 bytes, or the binary CID of a sealed commitment
+ * (fil-commitment-sealed, poseidon-bls12_381-a2-fc1: 40 bytes) or of an unsealed one (fil-commitment-unsealed,
+ * sha2-256-trunc254-padded: 39 bytes), whose last 32 bytes it is. CUZK_ERR_BAD_LENGTH or CUZK_ERR_BAD_HEADER
+ * otherwise. */
+cuzk_status cuzk_fil_commitment_parse(const uint8_t *buf, size_t len, uint8_t out[32], cuzk_errmsg *err);
+
+/* One partition's circuit: the geometry, the partition k, h (0 = proof->snap_h), and for a witness the decoded
+ * partition proof with the request's commitments (32-byte little-endian reprs, as Curio sends them). part NULL is
+ * the blank circuit (zeros; for SHAPE and COUNT), and the commitments may then be NULL too. */
+typedef struct {
+    const cuzk_fil_proof *proof;
+    uint32_t k;
+    uint32_t h;
+    const cuzk_fil_snap_partition *part;
+    const uint8_t *comm_r_old, *comm_d_new, *comm_r_new;
+} cuzk_fil_snap_circuit;
+
+/* Public inputs, ONE included. */
+#define CUZK_FIL_SNAP_INPUTS 5u
+
+/* Synthesizes the circuit into cs (any mode) in circuit.rs's allocation and enforce order; the challenges, and each
+ * row of the apex tree, as parallel uniform blocks on `threads` threads (0 = 1). Values are not checked here
+ * (cuzk_fil_snap_validate does that); a bad argument becomes cs's sticky error. */
+void cuzk_fil_snap_synthesize(cuzk_cs *cs, const cuzk_fil_snap_circuit *c, unsigned threads);
+
+/* The blank circuit of p into cs (any mode), for a table of circuits by kind; returns cs's status. */
+cuzk_status cuzk_fil_snap_blank(cuzk_cs *cs, const cuzk_fil_proof *p, unsigned threads, cuzk_errmsg *err);
+/* The counts of p's circuit (the same for every partition): COUNT mode once per geometry and process, then kept. */
+cuzk_status cuzk_fil_snap_counts(const cuzk_fil_proof *p, unsigned threads, cuzk_cs_counts *out, cuzk_errmsg *err);
+/* The constraint system (SHAPE mode, blank circuit), the same for every partition. */
+cuzk_status cuzk_fil_snap_shape(const cuzk_fil_proof *p, unsigned threads, cuzk_r1cs_t **out, cuzk_errmsg *err);
+
+/* The leaves partition k's challenges open (storage-proofs-update challenges.rs): out[p->challenges]. */
+cuzk_status cuzk_fil_snap_challenges(const cuzk_fil_proof *p, uint32_t k, const uint8_t comm_r_new[32],
+                                     uint64_t *out, cuzk_errmsg *err);
+/* phi = Poseidon-2 with SnapDeals' randomness tag over (comm_d_new, comm_r_old); rho(high) = the same over
+ * (phi, high). CUZK_ERR_NOT_CANONICAL for an input not below r. */
+cuzk_status cuzk_fil_snap_phi(const uint8_t comm_d_new[32], const uint8_t comm_r_old[32], cuzk_fr_t *phi,
+                              cuzk_errmsg *err);
+cuzk_status cuzk_fil_snap_rho(const cuzk_fr_t *phi, uint64_t high, cuzk_fr_t *rho, cuzk_errmsg *err);
+
+/* Everything the circuit enforces, checked natively on c->part before a witness is made, so that a bad vanilla
+ * proof is refused with the field it concerns instead of an unsatisfied row: partition k's challenges as derived from
+ * comm_r_new, every root shared, comm_r_old / comm_r_new = Poseidon-2(comm_c, root of r_old / r_new), every path
+ * hashing to its root, the new label = old label + data label · rho, the apex leaves hashing with challenge 0's
+ * partition path to comm_d_new, every challenge's tree D path reaching its apex leaf. Challenges in parallel on
+ * `threads` threads. CUZK_ERR_MISMATCH for a proof of another sector, partition or request, CUZK_ERR_PROOF_INVALID
+ * for a hash that does not hold; the detail names the field ("challenge_proofs[7].proof_r_new.leaf"). */
+cuzk_status cuzk_fil_snap_validate(const cuzk_fil_snap_circuit *c, unsigned threads, cuzk_errmsg *err);
+
+/* A partition's witness into the caller's z of len = inputs + aux (cuzk_fil_snap_counts; pinned memory for a device
+ * is fine): cuzk_fil_snap_validate, then WITNESS mode on `threads` threads, then z[1 .. 5) compared with
+ * cuzk_fil_snap_public_inputs computed from the request alone. */
+cuzk_status cuzk_fil_snap_witness(const cuzk_fil_snap_circuit *c, unsigned threads, cuzk_fr_t *z, uint64_t len,
+                                  cuzk_errmsg *err);
+
+/* ---- a native SnapDeals update, for small sectors (tests, benchmarks, seal-test) -----------------------------------
+ * Encodes new data into an existing replica as storage-proofs-update's encode_into does (tree D over the new data,
+ * phi, rho per h high bits of the node index, new label = old label + data · rho, tree R over the new replica) and
+ * writes every partition proof as generate_partition_proofs would (apex leaves, three Merkle proofs per challenge),
+ * in the bincode form Curio sends. Everything is held in memory: meant for sectors up to a few MiB. */
+typedef struct {
+    const cuzk_fil_proof *proof;    /* an UPDATE entry or cuzk_fil_snap_geometry's */
+    const uint8_t *replica_old;     /* nodes × 32 bytes: the sector key (tree R old's leaves), each below r */
+    const uint8_t *data_new;        /* nodes × 32 bytes: the new data, fr32 (each node below r) */
+    const uint8_t *comm_c;          /* 32 bytes, below r */
+    uint32_t h;                     /* 0: proof->snap_h */
+    unsigned threads;               /* 0 = 1 */
+} cuzk_fil_snap_update_in;
+
+typedef struct {
+    uint8_t comm_r_old[32], comm_d_new[32], comm_r_new[32], comm_c[32];
+    uint8_t comm_r_last_old[32], comm_r_last_new[32];   /* roots of tree R old and new */
+    uint8_t *replica_new;           /* nodes × 32 bytes (malloc'd) */
+    uint32_t partitions;
+    size_t partition_bytes;         /* one partition proof's bincode size (cuzk_fil_snap_partition_bytes) */
+    uint8_t *vanilla;               /* partitions × partition_bytes: the PartitionProofs in partition order */
+} cuzk_fil_snap_update;
+
+cuzk_status cuzk_fil_snap_update_prove(const cuzk_fil_snap_update_in *in, cuzk_fil_snap_update *out, cuzk_errmsg *err);
+/* The same from a seeded generator: a random sector key, comm_c and new data. */
+cuzk_status cuzk_fil_snap_update_random(const cuzk_fil_proof *p, uint64_t seed, unsigned threads,
+                                        cuzk_fil_snap_update *out, cuzk_errmsg *err);
+void cuzk_fil_snap_update_free(cuzk_fil_snap_update *u);
+
+/* A structurally valid partition proof of partition k for any size (32 GiB included) from a seeded generator:
+ * random canonical nodes, leaves at partition k's challenges for comm_r_new, paths that open them. Nothing hashes to
+ * anything: cuzk_fil_snap_validate refuses it and a proof from it does not verify. For witness benchmarks. */
+cuzk_status cuzk_fil_snap_partition_random(const cuzk_fil_proof *p, uint32_t k, const uint8_t comm_r_new[32],
+                                           uint64_t seed, cuzk_fil_snap_partition *out, cuzk_errmsg *err);
 
 /* ==================================================================================================================
  * PoRep commit-phase-1 output (C1): JSON SealCommitPhase1Output, Curio's envelope, supraseal's bincode

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 OR MIT */
-/* The circuits of registered proofs, by kind (a table: PoSt here, PoRep and SnapDeals join it), and their shapes kept
- * as PCE files in a cache directory: built once in SHAPE mode, then mapped.
+/* The circuits of registered proofs, by kind (a table: PoSt and SnapDeals here, PoRep joins it), and their shapes kept
+ * as PCE files in a cache directory: built once in SHAPE mode, then mapped. SnapDeals' test sizes (geometries with no
+ * registered proof, cuzk_fil_snap_geometry) are circuits of the table too.
  *
  * A cached shape is found by its key, "<srs id>-<16 hex digits>": the circuit's canonical name (one per parameter
  * file) and the first 8 bytes of SHA-256 over the synthesis version and the circuit's parameter identifier (what
@@ -30,6 +31,7 @@ static const struct {
 } circuits[] = {
     {CUZK_FIL_KIND_WINNING_POST, "cuzk fallback-post v1", post_blank},
     {CUZK_FIL_KIND_WINDOW_POST, "cuzk fallback-post v1", post_blank},
+    {CUZK_FIL_KIND_SNAP, "cuzk empty-sector-update v1", cuzk_fil_snap_blank},
 };
 
 static int circuit_index(const cuzk_fil_proof *p)
@@ -95,8 +97,7 @@ cuzk_status cuzk_fil_circuit_key(const cuzk_fil_proof *p, char *out, size_t cap,
     if (s != CUZK_OK) return s;
     char id[512];
     int n = snprintf(id, sizeof id, "%s\n", circuits[i].version);
-    if ((s = cuzk_fil_param_identifier(p->kind, p->sector_size, id + n, sizeof id - (size_t)n, err)) != CUZK_OK)
-        return s;
+    if ((s = cuzk_fil_geometry_identifier(p, id + n, sizeof id - (size_t)n, err)) != CUZK_OK) return s;
     uint8_t h[32];
     cuzk_fil_sha256(id, strlen(id), h);
     n = snprintf(out, cap, "%s-%02x%02x%02x%02x%02x%02x%02x%02x", p->srs_id, h[0], h[1], h[2], h[3], h[4], h[5], h[6],
@@ -106,8 +107,9 @@ cuzk_status cuzk_fil_circuit_key(const cuzk_fil_proof *p, char *out, size_t cap,
 }
 
 /* R1CS identities (cuzk_r1cs_identity, hex) of the circuits, by key: those small enough for a test are rebuilt and
- * compared by tests/filecoin/post; WindowPoSt 32 and 64 GiB come from cuzk-bench post shape (and the 32 GiB partition
- * built from the real sector satisfied that shape). A changed synthesis that keeps its version is caught here. */
+ * compared by tests/filecoin/post and tests/filecoin/snap; WindowPoSt 32 and 64 GiB come from cuzk-bench post shape
+ * (and the 32 GiB partition built from the real sector satisfied that shape), the SnapDeals ones from cuzk circuit
+ * info (every size; SnapDeals' test sizes included). A changed synthesis that keeps its version is caught here. */
 static const struct {
     const char *key, *identity;
 } pinned[] = {
@@ -121,6 +123,17 @@ static const struct {
     {"wpost-512m-f83e228ef3276ae5", "f60c3a7be404706d59f5a953459a8c104373e588eedb6c289753ac20a251e898"},
     {"wpost-32g-9be1c283a4dd1f77", "e7d2d90567628347983ed3bc61515dd690ad1b4ddcb028b4c8f3299f1ddf8b66"},
     {"wpost-64g-73bfdc309f1228a1", "b869c137d3b58c500c6c07bdf451c22af17474e60f7152ddf5cc8f4818d161e9"},
+    {"snap-1k-e84737b91eccfff0", "e7173162dd8800b30f695ad6665f05fe4a9a556b8ebdf7e80c380338de026d03"},
+    {"snap-2k-efd7e86014426f0e", "e10294e5c02b06d34a8f6b32d5fe412884368b5a217ea3297201696a6320afc9"},
+    {"snap-4k-5c4502919544b4eb", "37e267339678887375f5bfdcad07bf85d483085823b0eb26b986054ce79a5b84"},
+    {"snap-8k-5b1981393e823090", "892e99fd5431e5101d27f30fcfa5a328adc126b653acd84af5ca7ccdcd9e3f07"},
+    {"snap-16k-f77d0a953a4f717b", "76f1e9becf6b14baec7f22b59efe71dcda0ba7c4500f65306ab11e4fb676a375"},
+    {"snap-32k-23b22a78208aae54", "0b8e2aa750d507e8689426246f378d8c489c361a3774b5ed52225656b1aeefb4"},
+    {"snap-8m-398892c45d5aee8e", "c2489f7434c3e79b060b632bd180ed4ad00c5acb142ca620af89804c2fde8dec"},
+    {"snap-16m-0be168673203cf44", "c0fc19775f848025a7073409beb709bf727972d2a33e947a6f5688c785056f06"},
+    {"snap-512m-473cd0ab93afb161", "afa8bc58a7e1562026f02c802d8ed83b94eb08a8a12c9b83e1724e249516ff36"},
+    {"snap-32g-ffbdc321b348dee4", "7d515b423a45e461c8c66375538547d697fd299201f821b85d9d13a68c4ec087"},
+    {"snap-64g-28ef0bb6e611fcbc", "c70b0c248bed35a7a814831c8eb47849285a643016422a94b79406f62abecbe7"},
     {NULL, NULL},
 };
 

@@ -143,6 +143,11 @@ size_t cuzk_fil_merkle_bytes(const cuzk_fil_shape *s);
 /* CUZK_OK when everything fitted, else CUZK_ERR_TOO_LARGE naming the size needed. */
 cuzk_status cuzk_fil_bout_done(const fil_bout *o, size_t *len, cuzk_errmsg *err);
 
+/* ---- registry.c ------------------------------------------------------------------------------------------------- */
+/* cuzk_fil_param_identifier of a geometry entry itself: also those with no registered proof (SnapDeals' test sizes),
+ * whose identifier has the same form over their own counts. */
+cuzk_status cuzk_fil_geometry_identifier(const cuzk_fil_proof *g, char *out, size_t cap, cuzk_errmsg *err);
+
 /* ---- the parameter manifest (params_table.c) --------------------------------------------------------------------- */
 extern const cuzk_fil_param cuzk_fil_manifest[];
 extern const size_t cuzk_fil_manifest_count;

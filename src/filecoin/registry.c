@@ -292,10 +292,15 @@ cuzk_status cuzk_fil_param_identifier(cuzk_fil_kind kind, uint64_t sector_size, 
         return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "no %s circuit for %s sectors", cuzk_fil_kind_name(kind),
                          cuzk_fil_size_str(sector_size, b));
     }
+    return cuzk_fil_geometry_identifier(g, out, cap, err);
+}
+
+cuzk_status cuzk_fil_geometry_identifier(const cuzk_fil_proof *g, char *out, size_t cap, cuzk_errmsg *err)
+{
     char tree[64];
     tree_display(&g->tree_r, tree, sizeof tree);
     int n;
-    switch (kind) {
+    switch (g->kind) {
     case CUZK_FIL_KIND_POREP:
     case CUZK_FIL_KIND_POREP_SYNTH:
     case CUZK_FIL_KIND_POREP_NI:

@@ -210,7 +210,7 @@ expect 2 "--registered-proof needs an integer in \[0, 19\]" "parent-cache unknow
 expect 2 "missing --registered-proof" "parent-cache without a proof" -- "$CUZK" parent-cache
 
 # ---- every --help ----
-for c in gen import setup prove verify ptau inspect demo params seal-test parent-cache circuit post; do
+for c in gen import setup prove verify ptau inspect demo params seal-test parent-cache circuit post snap; do
     expect 0 "^usage: cuzk $c" "$c --help" -- "$CUZK" "$c" --help
 done
 expect 0 "^usage: cuzk COMMAND" "--help" -- "$CUZK" --help

@@ -96,6 +96,8 @@ void bench_micro_poseidon(const bench_opts *o);
 void bench_micro_groth16(const bench_opts *o);
 void bench_micro_filecoin(const bench_opts *o);
 void bench_micro_sdr(const bench_opts *o);
+/* SnapDeals circuit: 2 KiB always; the 32 GiB lines only when the filter selects them (micro_snap.c) */
+void bench_micro_snap(const bench_opts *o);
 /* `cuzk-bench prove`: cuzk_groth16_prove on synthetic PoRep-shaped circuits (circuits.h) of 2^16, 2^18, ... up to
  * o->max_log2, keys cached under ~/.cache/cuzk-bench/; lines "prove", "prove_<phase>" and "prove_peak_rss" (MB). */
 void bench_prove_gen(const bench_opts *o);

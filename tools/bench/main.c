@@ -28,6 +28,7 @@ static const bench_step micro_cpu[] = {
     {NULL, bench_micro_groth16},
     {NULL, bench_micro_filecoin},
     {NULL, bench_micro_sdr},
+    {NULL, bench_micro_snap},
     {"prove", bench_prove_gen},
 };
 

@@ -106,5 +106,6 @@ int cmd_seal_test(int argc, char **argv);
 int cmd_parent_cache(int argc, char **argv);
 int cmd_circuit(int argc, char **argv);
 int cmd_post(int argc, char **argv);
+int cmd_snap(int argc, char **argv);
 
 #endif

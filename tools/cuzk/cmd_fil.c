@@ -13,8 +13,8 @@
 #include "cuzk/filecoin.h"
 
 /* ---- which registered proof ---------------------------------------------------------------------------------------
- * --kind names a row of this table; a circuit family joins it with its class and kind (PoRep and SnapDeals have no
- * circuit here yet: they are refused with the library's message). */
+ * --kind names a row of this table; a circuit family joins it with its class and kind (PoRep has no circuit here
+ * yet: it is refused with the library's message). */
 static const struct {
     const char *name;
     cuzk_fil_class cls;
@@ -28,7 +28,8 @@ static const struct {
 
 static const char *const api_names[] = {"V1_0", "V1_1", "V1_2"};
 
-/* The registered proof of --kind, --sector-size and --api (default: the newest API of that circuit). */
+/* The registered proof of --kind, --sector-size and --api (default: the newest API of that circuit); for snap, also
+ * storage-proofs-update's test sizes, which have a circuit but no registered proof (cuzk_fil_snap_geometry). */
 static const cuzk_fil_proof *pick_proof(const char *cmd, const char *kind, const char *size, const char *api)
 {
     int k = -1;
@@ -59,9 +60,14 @@ static const cuzk_fil_proof *pick_proof(const char *cmd, const char *kind, const
         if (want_api >= 0 ? (int)p->api != want_api : best != NULL && p->api <= best->api) continue;
         best = p;
     }
+    if (best == NULL && kinds[k].kind == CUZK_FIL_KIND_SNAP) {
+        const cuzk_fil_proof *g = cuzk_fil_snap_geometry(bytes);
+        if (g != NULL && g->id == CUZK_FIL_SNAP_TEST_ID && (want_api < 0 || (int)g->api == want_api)) best = g;
+    }
     if (best == NULL) {
         char b[24];
-        cli_error(cmd, "no %s registered proof for %s sectors%s%s", kinds[k].name, cuzk_fil_size_str(bytes, b),
+        cli_error(cmd, "no %s registered proof%s for %s sectors%s%s", kinds[k].name,
+                  kinds[k].kind == CUZK_FIL_KIND_SNAP ? " or test size" : "", cuzk_fil_size_str(bytes, b),
                   api != NULL ? " under API " : "", api != NULL ? api : "");
     }
     return best;
@@ -122,8 +128,8 @@ static const char circuit_help[] =
     "built in memory, or loaded from / stored in the shape cache DIR; --no-hash skips it). pce writes the shape as\n"
     "a PCE file, which `cuzk setup --pce FILE` turns into a test key of the real shape.\n"
     "\n"
-    "  --kind KIND       winning, window (porep and snap: not yet)\n"
-    "  --sector-size S   2KiB, 8MiB, 512MiB, 32GiB, 64GiB\n"
+    "  --kind KIND       winning, window, snap (porep: not yet)\n"
+    "  --sector-size S   2KiB, 8MiB, 512MiB, 32GiB, 64GiB; snap also its test sizes 1, 4, 8, 16, 32 KiB and 16 MiB\n"
     "  --api V           V1_0, V1_1, V1_2 (default: the newest; every API of a kind and size has the same circuit)\n"
     "  --cache DIR       shape cache directory (PCE files named by the circuit's key)\n"
     "  --threads N       worker threads (default: online CPUs)\n";

@@ -23,6 +23,7 @@ static const struct {
     {"seal-test", cmd_seal_test, "seal a small test sector (SDR) in memory: commitments, challenges, C1 material"},
     {"circuit", cmd_circuit, "a Filecoin proof's circuit: sizes and canonical hash (info), its shape as a .pce (pce)"},
     {"post", cmd_post, "WinningPoSt / WindowPoSt proofs from vanilla proofs (prove), checked from public data (verify)"},
+    {"snap", cmd_snap, "SnapDeals: prove from Curio's vanilla proofs, verify, make test vanilla proofs"},
 };
 
 static void usage(FILE *f)

@@ -42,7 +42,7 @@ static void test_circuit_keys(void **state)
     assert_string_equal(k3, "winning-32g-527d6199ac76cc0c");
     cuzk_errmsg err = {{0}};
     assert_int_equal(cuzk_fil_circuit_key(post(8), k8, 12, &err), CUZK_ERR_TOO_LARGE);
-    assert_int_equal(cuzk_fil_circuit_key(cuzk_fil_proof_find(CUZK_FIL_CLASS_UPDATE, 3), k8, sizeof k8, &err),
+    assert_int_equal(cuzk_fil_circuit_key(cuzk_fil_proof_find(CUZK_FIL_CLASS_SEAL, 3), k8, sizeof k8, &err),
                      CUZK_ERR_NOT_FOUND);
 }
 
