@@ -176,6 +176,7 @@ static grpc_status_code server_code_for(cuzk_status st)
     case CUZK_ERR_SHUTTING_DOWN:
         return GRPC_STATUS_UNAVAILABLE; /* another daemon (or this one, restarted) can take the call */
     case CUZK_ERR_BUSY:
+    case CUZK_ERR_CHECKSUM: /* a parameter file on disk that is not the manifest's: the operator's to fix */
         return GRPC_STATUS_FAILED_PRECONDITION;
     case CUZK_ERR_UNSUPPORTED:
         return GRPC_STATUS_UNIMPLEMENTED;
