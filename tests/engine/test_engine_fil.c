@@ -324,6 +324,41 @@ static void test_malformed(void **state)
     free_vproofs(&win, 1);
 }
 
+/* ---- the real 32 GiB sector, in Curio's request shapes ---------------------------------------------------------------
+ * A real WindowPoSt vanilla proof (sector 1, randomness zero, registered proof 8) decodes and passes every check of a
+ * request; with no key here the job then fails at its key, naming the missing file. */
+static void test_real_sector(void **state)
+{
+    (void)state;
+    char path[600];
+    snprintf(path, sizeof path, "%s/window-post-32g-sector.vproof", CUZK_FIL_FIXTURES);
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    static uint8_t buf[32768];
+    size_t len = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    assert_int_equal(len, 24960);
+    cuzk_engine_config c = fil_cfg();
+    c.working_memory_budget = (uint64_t)1 << 40; /* admission is not what this is about: the key load is reached */
+    cuzk_engine *e = start(&c);
+    uint8_t zero[32] = {0};
+    vproof v = {buf, len, 1, {0}};
+    fil_request q = post_req(CUZK_ENGINE_KIND_WINDOW_POST_PARTITION, 8, &v, 1, zero, 0);
+    expect_failed(e, &q, "cannot load circuit wpost-32g: ");
+    expect_failed(e, &q, "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-8-0-0377ded656c6f524");
+    /* the same sector twice: API 1.0 derives the second place's challenges from its index, so its openings are not
+     * them; under API 1.2 (registered proof 13) they are */
+    vproof two[2] = {v, v};
+    q = post_req(CUZK_ENGINE_KIND_WINDOW_POST_PARTITION, 8, two, 2, zero, 0);
+    expect_failed(e, &q, "vanilla_proofs[1]: sector 1: inclusion_proofs[0] opens leaf");
+    q = post_req(CUZK_ENGINE_KIND_WINDOW_POST_PARTITION, 13, two, 2, zero, 0);
+    expect_failed(e, &q, "cannot load circuit wpost-32g: ");
+    /* a WinningPoSt request cannot take it (10 openings, not 66) */
+    q = post_req(CUZK_ENGINE_KIND_WINNING_POST, 3, &v, 1, zero, 0);
+    expect_failed(e, &q, "vanilla_proofs[0]: 24960 bytes, a StackedDrgWinning32GiBV1 FallbackPoStSectorProof has");
+    cuzk_engine_destroy(e);
+}
+
 /* ---- the parameter file's digest --------------------------------------------------------------------------------- */
 static void write_manifest(const char *path, const char *name, const char *digest)
 {
@@ -448,6 +483,7 @@ int run_fil_tests(void)
         cmocka_unit_test(test_window_post),
         cmocka_unit_test(test_winning_post),
         cmocka_unit_test(test_malformed),
+        cmocka_unit_test(test_real_sector),
         cmocka_unit_test(test_digest),
     };
     return cmocka_run_group_tests_name("engine_fil", tests, fil_setup, fil_teardown);
