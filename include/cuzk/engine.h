@@ -48,6 +48,12 @@ typedef enum {
 
 #define CUZK_ENGINE_ID_MAX 128
 
+/* Bytes a request points to (owned by the caller; copied or decoded by cuzk_engine_submit). */
+typedef struct {
+    const uint8_t *data;
+    size_t len;
+} cuzk_engine_bytes;
+
 typedef struct {
     char request_id[CUZK_ENGINE_ID_MAX]; /* the job's id and idempotency key (Curio's porep-<miner>-<sector>); empty:
                                           * the engine makes one (job-N) */
@@ -62,7 +68,19 @@ typedef struct {
     uint32_t synthetic_log2;
     uint64_t seed;
     uint32_t partitions; /* 0 = 1 */
-    /* the Filecoin kinds' fields are accepted and answered FAILED "not supported yet" until the circuits land */
+    /* The Filecoin kinds (Curio's SubmitProofRequest fields; docs/daemon.md §4.1). registered_proof picks the
+     * circuit (sector_size, when not 0, must agree); WINNING_POST and WINDOW_POST_PARTITION take one bincode
+     * FallbackPoStSectorProof per sector in vanilla_proofs, the 32-byte randomness, miner_id (the prover id) and,
+     * for WindowPoSt, partition_index. PoRep (vanilla_proof: Curio's C1 envelope, sector_number) and SnapDeals
+     * (vanilla_proofs per partition, comm_r_old, comm_r_new, comm_d_new) are answered FAILED "not supported yet"
+     * until their circuits are in the filecoin layer. A request that does not fit its registered proof is accepted
+     * and FAILED at once, the message naming the field. */
+    uint64_t sector_size, registered_proof, sector_number, miner_id;
+    cuzk_engine_bytes vanilla_proof;
+    const cuzk_engine_bytes *vanilla_proofs;
+    size_t num_vanilla_proofs;
+    cuzk_engine_bytes randomness, comm_r_old, comm_r_new, comm_d_new;
+    uint32_t partition_index;
 } cuzk_engine_request;
 
 typedef struct {
@@ -103,7 +121,20 @@ typedef enum {
 } cuzk_engine_backend_kind;
 
 typedef struct {
-    const char *param_dir;          /* circuit registry: <dir>/<id>.pce + <id>.params (and synthetic key cache) */
+    const char *param_dir;          /* circuit registry: <dir>/<id>.pce + <id>.params (and synthetic key cache);
+                                     * Filecoin's v28 parameter files (.params by their manifest names) */
+    /* Filecoin proofs: the registered proof's v28 .params in param_dir and its circuit's shape (a PCE file) from the
+     * shape cache (cuzk_fil_shape_load_or_build: built on first use, then mapped) */
+    const char *pce_dir;            /* the shape cache; NULL or "" = <param_dir>/cuzk-pce */
+    bool skip_param_digest;         /* use a .params file without checking its manifest digest first (the check
+                                     * hashes the whole file once per engine and file: BLAKE2b, about 1 GB/s) */
+    const char *param_manifest;     /* a parameters.json (rust-fil-proofs' form: name -> {cid, digest, sector_size})
+                                     * whose digests replace the built-in v28 manifest's for the files it lists, e.g.
+                                     * for test keys; NULL = the built-in manifest alone */
+    /* TESTS AND BENCHMARKS ONLY: Filecoin circuits get keys made from toxic waste derived from their SRS id (on each
+     * device with the GPU backend, as synthetic keys are) instead of the v28 files. Their proofs verify only against
+     * those keys: never in production. */
+    bool fil_generated_keys;
     unsigned synthesis_workers;     /* parallel partitions in synthesis */
     unsigned synthesis_threads;     /* threads per synthesis */
     unsigned prover_threads;        /* CPU backend: threads per partition's H/MSM work */
@@ -197,7 +228,9 @@ void cuzk_engine_status_clear(cuzk_engine_status_report *r);
 
 /* circuit_id: a registered circuit (<param_dir>/<id>.pce + .params), synthetic-<log2>-<seed>, or one of Curio's SRS
  * ids (porep-32g, wpost-32g, winning-32g, snap-32g, ...: cuzk_fil_proof_by_srs_id), which loads that circuit's v28
- * .params file from the parameter directory (its key only: the engine holds it on the host). */
+ * .params file from the parameter directory (digest checked) with its shape from the shape cache, and with device
+ * keys its copy on every device in service: the key the Filecoin jobs of that circuit use. An SRS id whose circuit
+ * the filecoin layer does not have yet (PoRep, SnapDeals) loads the .params alone, on the host. */
 cuzk_status cuzk_engine_preload(cuzk_engine *e, const char *circuit_id, bool *already_loaded, uint64_t *load_time_ms,
                            cuzk_errmsg *err);
 cuzk_status cuzk_engine_evict(cuzk_engine *e, const char *circuit_id, bool *was_loaded, uint64_t *freed_bytes);

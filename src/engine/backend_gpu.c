@@ -7,8 +7,9 @@
  * verifying key), so the device takes the next partition meanwhile.
  *
  * Keys live on the devices (the engine's device keys, devkeys.c): a registered circuit's key is uploaded from the
- * host key (cuzk_gpu_key_upload); a synthetic key is generated on each device by cuzk_gpu_setup from the same toxic waste the
- * CPU path uses (cuzk_engine_synthetic_toxic), so the host never holds its bases. Each load is planned against the
+ * host key (cuzk_gpu_key_upload); a generated key (a synthetic one, or a Filecoin circuit's test key) is made on each
+ * device by cuzk_gpu_setup from the same toxic waste the CPU path uses (cuzk_engine_key_toxic), so the host never holds
+ * its bases. Each load is planned against the
  * device's VRAM budget (config, else the free VRAM at start less 1 GiB) less what the device's other keys hold and
  * what the provers' buffers may grow to.
  *
@@ -414,12 +415,12 @@ static cuzk_status key_load_side(gpu_ctx *c, unsigned device, unsigned side, con
     ko.workers = c->workers;
     ko.split_ntt_tables = c->split_tables;
     cuzk_gpu_key *gk = NULL;
-    if (k->synthetic) {
+    if (k->generated) {
         cuzk_groth16_setup_opts so;
         memset(&so, 0, sizeof so);
         so.conv = CUZK_GROTH16_BELLPERSON;
         so.given_toxic = true;
-        cuzk_engine_synthetic_toxic(&so, k->log2, k->seed);
+        cuzk_engine_key_toxic(k, &so);
         s = cuzk_gpu_setup(&gk, k->cs, &so, &ko, err);
         explicit_bzero(&so, sizeof so);
     } else {

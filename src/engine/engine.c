@@ -6,17 +6,21 @@
  *              partition does not fit, nothing behind it is admitted either, so a large or urgent job is never
  *              starved by smaller ones; jobs whose key is still loading are skipped, never waited for.
  *   synthesis  witness (GENERIC_CIRCUIT: parsed from .wtns; SYNTHETIC: generated, witness seed = seed + partition,
- *              so every partition proves other public inputs with the one key) -> a, b, c
+ *              so every partition proves other public inputs with the one key; Filecoin kinds: the kind's witness of
+ *              the circuit from the vanilla proofs decoded at submission, fil.c) -> a, b, c
  *   GPU queue  bounded (gpu_queue_depth), ordered by priority, then job, then partition
  *   prover     backend prove_start/prove_finish; the partition's working memory is released right after
- *   finalizer  verifies the proof with the key's prepared vk and stores it; the prover meanwhile takes the next one
+ *   finalizer  verifies the proof with the key's prepared vk (a Filecoin proof against the public inputs its kind
+ *              derives from the request, as a verifier on chain does) and stores it; the prover meanwhile takes the
+ *              next one
  * A CRITICAL job arriving behind many NORMAL partitions is dispatched by the next free synthesis worker and goes
  * to the head of the GPU queue, so it waits at most for the partitions already being synthesized or proved.
  *
  * Memory: admission reserves, per partition, cuzk_engine_partition_need() (the backend's peak bound for the key's shape:
- * its densities once it has been loaded on the host, every variable selected before; plus the partition's witness); a .wtns payload is reserved at submission and becomes part of its
- * partition's reservation at admission. mem_used never exceeds mem_budget. Keys have their own budget (the key
- * manager, keys.c).
+ * its densities once it has been loaded on the host, every variable selected before; plus the partition's witness); a
+ * .wtns payload is reserved at submission and becomes part of its partition's reservation at admission; a Filecoin
+ * job's decoded input is reserved from submission until the job is done and none of its partitions is in flight.
+ * mem_used never exceeds mem_budget. Keys have their own budget (the key manager, keys.c).
  *
  * Locking: one mutex guards all shared state; work runs unlocked on items that only one thread holds. A job ends
  * (job_finish) exactly once, at the first of: last partition verified, failure, cancel, shutdown; partitions
@@ -76,12 +80,20 @@ static void key_release(cuzk_engine *e, engine_key *k)
     if (cuzk_engine_key_unref(e, k)) cuzk_engine_devkey_unreferenced(e, k);
 }
 
+/* Lock held. A job that is done and has no partition in flight lets go of its key and of its Filecoin input. */
 static void job_release_key_if_idle(cuzk_engine *e, engine_job *j)
 {
-    if (j->state == JOB_DONE && j->inflight == 0 && j->key != NULL) {
+    if (j->state != JOB_DONE || j->inflight != 0) return;
+    if (j->key != NULL) {
         key_release(e, j->key);
         j->key = NULL;
     }
+    if (j->fil != NULL) {
+        cuzk_engine_fil_free(j->fil);
+        j->fil = NULL;
+    }
+    if (j->fil_bytes != 0) mem_give(e, j->fil_bytes);
+    j->fil_bytes = 0;
 }
 
 /* Lock held. Tells the owner (cuzk_engine_config.on_event). */
@@ -177,6 +189,7 @@ static void jobs_fail(cuzk_engine *e, engine_failures *f)
 
 static void job_free(engine_job *j)
 {
+    cuzk_engine_fil_free(j->fil);
     free(j->parts);
     free(j->result.proof);
     free(j->wtns);
@@ -369,6 +382,38 @@ static cuzk_status work_parse_witness(cuzk_engine *e, engine_work *w, const uint
     return CUZK_OK;
 }
 
+/* Unlocked. A Filecoin job's partition: its kind's witness of the key's circuit from the decoded request. */
+static cuzk_status work_fil_witness(cuzk_engine *e, engine_work *w, const engine_fil_input *in, unsigned threads,
+                                    cuzk_errmsg *err)
+{
+    uint64_t n = cuzk_r1cs_num_vars(w->key->cs);
+    cuzk_status s = work_alloc_z(e, w, n, err);
+    if (s != CUZK_OK) return s;
+    cuzk_errmsg sub = {{0}};
+    s = in->kind->witness(in, w->index, threads, w->owned_z, n, &sub);
+    if (s != CUZK_OK) return cuzk_fail(err, s, "%s", sub.msg);
+    return CUZK_OK;
+}
+
+/* Unlocked. A Filecoin partition's proof against the public inputs its kind derives from the request alone (not the
+ * witness's), with the key's verifying key: what a verifier on chain does. */
+static cuzk_status work_fil_verify(const engine_work *w, const engine_fil_input *in, cuzk_errmsg *err)
+{
+    const engine_key *k = w->key;
+    size_t n = k->num_inputs > 0 ? k->num_inputs - 1 : 0;
+    cuzk_fr_t *x = malloc((n ? n : 1) * sizeof *x);
+    if (x == NULL) return cuzk_fail(err, CUZK_ERR_NOMEM, "no memory for %zu public inputs", n);
+    cuzk_errmsg sub = {{0}};
+    cuzk_status s = in->kind->public_inputs(in, w->index, x, n, &sub);
+    if (s != CUZK_OK) {
+        cuzk_fail(err, s, "its public inputs: %s", sub.msg);
+    } else if ((s = cuzk_groth16_verify(&k->pvk, &w->proof, x, n)) != CUZK_OK) {
+        cuzk_fail(err, s, "the proof does not verify against its public inputs (%s)", cuzk_status_str(s));
+    }
+    free(x);
+    return s;
+}
+
 static uint64_t mix64(uint64_t *x)
 {
     uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
@@ -410,16 +455,20 @@ static void *synth_main(void *arg)
         j->wtns = NULL;
         j->wtns_path = NULL;
         bool generic = j->kind == CUZK_ENGINE_KIND_GENERIC_CIRCUIT;
+        const engine_fil_input *fil = j->fil; /* stays while this partition is in flight */
         pthread_mutex_unlock(&e->lock);
 
         double t = cuzk_now();
         cuzk_errmsg err = {{0}};
         cuzk_status s = CUZK_OK;
-        /* a caller's witness is checked row by row; the generator's is satisfying by construction */
+        /* a caller's witness is checked row by row; the generator's is satisfying by construction, and so is a
+         * Filecoin circuit's (its synthesis checks every hash against the vanilla proofs as it goes) */
         w->c_mode = generic ? CUZK_R1CS_C_CHECKED : CUZK_R1CS_C_PRODUCT;
         if (e->cfg.deterministic_rs) work_deterministic_rs(w);
         if (generic)
             s = work_parse_witness(e, w, wtns, wtns_len, wtns_path, &err);
+        else if (fil != NULL)
+            s = work_fil_witness(e, w, fil, e->cfg.synthesis_threads, &err);
         else
             s = work_make_witness(e, w, e->cfg.synthesis_threads, &err);
         free(wtns);
@@ -612,10 +661,15 @@ static void *final_main(void *arg)
         double t = cuzk_now();
         cuzk_status fs = e->be.ops->prove_finish(e->be.ctx, device, w, &err);
         double tf = cuzk_now() - t;
-        /* every proof is checked before it leaves: a wrong proof would cost the caller a failed on-chain message */
+        /* every proof is checked before it leaves: a wrong proof would cost the caller a failed on-chain message.
+         * A Filecoin proof against the inputs derived from the request, others against the witness's. */
         const engine_key *k = w->key;
+        const engine_fil_input *fil = j->fil; /* stays while this partition is in flight */
+        cuzk_errmsg verr = {{0}};
         t = cuzk_now();
-        cuzk_status s = fs != CUZK_OK ? fs : cuzk_groth16_verify(&k->pvk, &w->proof, w->z + 1, k->num_inputs - 1);
+        cuzk_status s = fs != CUZK_OK  ? fs
+                        : fil != NULL ? work_fil_verify(w, fil, &verr)
+                                      : cuzk_groth16_verify(&k->pvk, &w->proof, w->z + 1, k->num_inputs - 1);
         double tv = cuzk_now() - t;
 
         pthread_mutex_lock(&e->lock);
@@ -624,6 +678,8 @@ static void *final_main(void *arg)
         if (fs != CUZK_OK) {
             job_finish(e, j, CUZK_ENGINE_JOB_FAILED, "partition %u: the %s prover failed: %s (%s)", w->index,
                        e->be.ops->name, cuzk_status_str(fs), err.msg);
+        } else if (s != CUZK_OK && fil != NULL) {
+            job_finish(e, j, CUZK_ENGINE_JOB_FAILED, "partition %u: %s", w->index, verr.msg);
         } else if (s != CUZK_OK) {
             job_finish(e, j, CUZK_ENGINE_JOB_FAILED, "partition %u: the proof does not verify (%s)", w->index,
                        cuzk_status_str(s));
@@ -716,7 +772,15 @@ cuzk_status cuzk_engine_create_with_backend(cuzk_engine **out, const cuzk_engine
     e->cfg = *cfg;
     e->cfg.gpu_devices = NULL; /* not kept: the caller owns it */
     e->cfg.param_dir = NULL;
+    e->cfg.pce_dir = NULL;
+    e->cfg.param_manifest = NULL;
     if (cfg->param_dir != NULL && cfg->param_dir[0] != 0) e->param_dir = strdup(cfg->param_dir);
+    if (cfg->pce_dir != NULL && cfg->pce_dir[0] != 0) {
+        e->pce_dir = strdup(cfg->pce_dir);
+    } else if (e->param_dir != NULL) {
+        size_t n = strlen(e->param_dir) + sizeof "/cuzk-pce";
+        if ((e->pce_dir = malloc(n)) != NULL) snprintf(e->pce_dir, n, "%s/cuzk-pce", e->param_dir);
+    }
     if (e->cfg.synthesis_workers == 0) e->cfg.synthesis_workers = 1;
     if (e->cfg.synthesis_threads == 0) e->cfg.synthesis_threads = 1;
     if (e->cfg.prover_threads == 0) e->cfg.prover_threads = 1;
@@ -741,10 +805,16 @@ cuzk_status cuzk_engine_create_with_backend(cuzk_engine **out, const cuzk_engine
     e->num_threads = 1 + e->num_finalizers + e->cfg.synthesis_workers + e->num_provers +
                      (e->dev_keys ? e->num_devices : 0);
     e->threads = calloc(e->num_threads, sizeof *e->threads);
-    if ((cfg->param_dir != NULL && cfg->param_dir[0] != 0 && e->param_dir == NULL) || e->prover_job == NULL ||
-        e->prover_kind == NULL || e->prover_part == NULL || e->prover_since == NULL || e->devs == NULL ||
-        e->threads == NULL) {
+    cuzk_status ms = CUZK_OK;
+    cuzk_errmsg merr = {{0}};
+    if (cfg->param_manifest != NULL && cfg->param_manifest[0] != 0)
+        ms = cuzk_engine_fil_manifest_load(cfg->param_manifest, &e->manifest, &e->manifest_len, &merr);
+    if ((cfg->param_dir != NULL && cfg->param_dir[0] != 0 && e->param_dir == NULL) ||
+        (e->param_dir != NULL && e->pce_dir == NULL) || e->prover_job == NULL || e->prover_kind == NULL ||
+        e->prover_part == NULL || e->prover_since == NULL || e->devs == NULL || e->threads == NULL || ms != CUZK_OK) {
         free(e->param_dir);
+        free(e->pce_dir);
+        cuzk_engine_fil_manifest_free(e->manifest, e->manifest_len);
         free(e->prover_job);
         free(e->prover_kind);
         free(e->prover_part);
@@ -753,6 +823,7 @@ cuzk_status cuzk_engine_create_with_backend(cuzk_engine **out, const cuzk_engine
         free(e->threads);
         if (be->ops->destroy != NULL) be->ops->destroy(be->ctx);
         free(e);
+        if (ms != CUZK_OK) return cuzk_fail(err, ms, "%s", merr.msg);
         return cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory");
     }
 
@@ -894,6 +965,8 @@ void cuzk_engine_destroy(cuzk_engine *e)
     for (size_t i = 0; i < sizeof cvs / sizeof cvs[0]; i++) pthread_cond_destroy(cvs[i]);
     pthread_mutex_destroy(&e->lock);
     free(e->param_dir);
+    free(e->pce_dir);
+    cuzk_engine_fil_manifest_free(e->manifest, e->manifest_len);
     free(e->prover_job);
     free(e->prover_kind);
     free(e->prover_part);
@@ -1001,6 +1074,40 @@ static cuzk_status submit_prepare(cuzk_engine *e, const cuzk_engine_request *req
     return CUZK_OK;
 }
 
+/* Lock held. A Filecoin job's key (its circuit's, by SRS id) and input; on success the job owns `in`. */
+static cuzk_status submit_prepare_fil(cuzk_engine *e, engine_job *j, engine_fil_input *in, cuzk_errmsg *err)
+{
+    if (e->param_dir == NULL)
+        return cuzk_fail(err, CUZK_ERR_NOT_FOUND, "no param_dir is configured, so no Filecoin parameters are found");
+    engine_key *k = cuzk_engine_key_get_srs(e, in->proof, err);
+    if (k == NULL) return CUZK_ERR_NOMEM;
+    j->partitions = in->partitions;
+    if (cuzk_engine_key_read_dims(e, k)) {
+        uint64_t need = cuzk_engine_partition_need(e, k);
+        if (need > e->mem_budget)
+            return cuzk_fail(err, CUZK_ERR_OVER_BUDGET,
+                             "%s needs %llu bytes of working memory per partition, budget %llu", in->proof->name,
+                             (unsigned long long)need, (unsigned long long)e->mem_budget);
+    }
+    /* the decoded input lives as long as the job: counted in the working memory from now on */
+    if (e->mem_used + in->bytes > e->mem_budget)
+        return cuzk_fail(err, CUZK_ERR_OVER_BUDGET,
+                         "the decoded vanilla proofs take %llu bytes, the working memory has %llu of %llu in use",
+                         (unsigned long long)in->bytes, (unsigned long long)e->mem_used,
+                         (unsigned long long)e->mem_budget);
+    j->proofs = calloc(j->partitions, sizeof *j->proofs);
+    if (j->proofs == NULL) return cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory");
+    j->fil = in;
+    j->fil_bytes = in->bytes;
+    mem_take(e, j->fil_bytes);
+    j->key = k;
+    k->refs++;
+    k->last_use = ++e->lru_clock;
+    k->t_last_use = cuzk_now();
+    cuzk_engine_key_request(e, k);
+    return CUZK_OK;
+}
+
 cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_engine_request *req, char job_id[CUZK_ENGINE_ID_MAX], uint32_t *queue_position,
                           bool *attached, cuzk_errmsg *err)
 {
@@ -1017,6 +1124,12 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_engine_request *req, c
         return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "unknown proof kind %u", req->proof_kind);
     if ((unsigned)req->priority >= CUZK_ENGINE_NUM_PRIORITIES)
         return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "unknown priority %u", (unsigned)req->priority);
+    /* A Filecoin request is taken apart before the lock (thousands of vanilla proofs take a while to decode). One
+     * that does not fit its registered proof is still accepted, then FAILED with the reason: Curio reads a transport
+     * error as a reason to retry, a FAILED proof as an answer. */
+    engine_fil_input *fil = NULL;
+    cuzk_errmsg ferr = {{0}};
+    cuzk_status fs = filecoin ? cuzk_engine_fil_decode(req, &fil, &ferr) : CUZK_OK;
 
     pthread_mutex_lock(&e->lock);
     jobs_purge(e);
@@ -1059,10 +1172,15 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_engine_request *req, c
             goto out;
         }
     }
-    if (filecoin) j->partitions = 1;
+    if (filecoin && fs == CUZK_OK) {
+        fs = submit_prepare_fil(e, j, fil, &ferr);
+        if (fs == CUZK_OK) fil = NULL; /* the job's now */
+    }
+    if (filecoin && fs != CUZK_OK) j->partitions = 1;
     if (j->parts == NULL) j->parts = calloc(j->partitions ? j->partitions : 1, sizeof *j->parts);
     if (j->parts == NULL) {
         if (j->payload_bytes != 0) mem_give(e, j->payload_bytes);
+        if (j->fil_bytes != 0) mem_give(e, j->fil_bytes);
         if (j->key != NULL) key_release(e, j->key);
         job_free(j);
         s = cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory");
@@ -1076,15 +1194,12 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_engine_request *req, c
     e->jobs_tail = j;
     snprintf(job_id, CUZK_ENGINE_ID_MAX, "%s", j->id);
     job_event(e, j, CUZK_ENGINE_EVENT_ACCEPTED, prev != NULL);
-    if (filecoin) {
-        /* accepted and answered, so that Curio sees a FAILED proof with a reason rather than a transport error */
-        job_finish(e, j, CUZK_ENGINE_JOB_FAILED, "proof kind %s is not supported yet",
-                   cuzk_engine_kind_wire_name(req->proof_kind));
-    }
+    if (filecoin && fs != CUZK_OK) job_finish(e, j, CUZK_ENGINE_JOB_FAILED, "%s", ferr.msg);
     if (queue_position != NULL) *queue_position = job_queue_position(e, j);
     pthread_cond_broadcast(&e->work_cv);
 out:
     pthread_mutex_unlock(&e->lock);
+    cuzk_engine_fil_free(fil); /* a duplicate's, or one refused on the way */
     return s;
 }
 
@@ -1244,15 +1359,16 @@ cuzk_status cuzk_engine_preload(cuzk_engine *e, const char *circuit_id, bool *al
     /* Curio's SRS ids name Filecoin parameter files (the filecoin layer's registry): porep-32g is
      * v28-stacked-proof-of-replication-...-82a3....params */
     const cuzk_fil_proof *fil = synthetic ? NULL : cuzk_fil_proof_by_srs_id(circuit_id);
-    char params_name[256] = "";
     if (fil != NULL) {
+        char params_name[256];
         cuzk_errmsg sub = {{0}};
         if (cuzk_fil_proof_param_name(fil, false, params_name, sizeof params_name, &sub) != CUZK_OK)
             return cuzk_fail(err, CUZK_ERR_NOT_FOUND, "SRS id %s: no parameter file name (%s)", circuit_id, sub.msg);
         if (e->param_dir == NULL) return cuzk_fail(err, CUZK_ERR_NOT_FOUND, "no param_dir is configured");
         char path[4400];
         snprintf(path, sizeof path, "%s/%s", e->param_dir, params_name);
-        if (access(path, R_OK) != 0)
+        bool generated = e->cfg.fil_generated_keys && cuzk_fil_circuit_supported(fil);
+        if (!generated && access(path, R_OK) != 0)
             return cuzk_fail(err, CUZK_ERR_NOT_FOUND, "SRS id %s: %s is not in %s (%s)", circuit_id, params_name,
                              e->param_dir, strerror(errno));
     } else if (synthetic) {
@@ -1273,14 +1389,15 @@ cuzk_status cuzk_engine_preload(cuzk_engine *e, const char *circuit_id, bool *al
         s = cuzk_fail(err, CUZK_ERR_SHUTTING_DOWN, "the engine is shutting down");
         goto out;
     }
-    engine_key *k = fil != NULL ? cuzk_engine_key_get_srs(e, circuit_id, params_name)
+    engine_key *k = fil != NULL ? cuzk_engine_key_get_srs(e, fil, err)
                                 : cuzk_engine_key_get(e, circuit_id, synthetic, log2, seed);
     if (k == NULL) {
-        s = cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory");
+        s = fil != NULL ? CUZK_ERR_NOMEM : cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory");
         goto out;
     }
-    /* an SRS id's key stays on the host: its circuit, which a device copy needs, comes with the Filecoin kinds */
-    bool host_only = k->srs || !e->dev_keys;
+    /* an SRS id whose circuit is not here yet has its key alone, which stays on the host (a device copy needs the
+     * circuit) */
+    bool host_only = (k->srs && !k->fil_circuit) || !e->dev_keys;
     if (k->state == KEY_HOT && (host_only || cuzk_engine_devkey_all_ready(e, k))) {
         if (already_loaded != NULL) *already_loaded = true;
         k->last_use = ++e->lru_clock;

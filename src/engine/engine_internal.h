@@ -4,6 +4,7 @@
  *   engine_keys.h      the key manager (keys.c)
  *   engine_devkeys.h   devices and the keys on them (devkeys.c)
  *   engine_metrics.h   counters and histograms (metrics.c)
+ *   engine_fil.h       the Filecoin proof kinds and the parameter manifest (fil.c)
  * Calls go one way: engine.c calls the key managers and the backend; the key managers (keys.c, devkeys.c) never call
  * back into engine.c, they return what engine.c must do (the jobs to fail). Everything is guarded by the engine's
  * one mutex (engine.lock) unless a comment says otherwise; the heavy work (loading, synthesis, proving, verifying)
@@ -19,6 +20,7 @@
 #include "cuzk/groth16.h"
 #include "engine_backend.h"
 #include "engine_devkeys.h"
+#include "engine_fil.h"
 #include "engine_jobs.h"
 #include "engine_keys.h"
 #include "engine_metrics.h"
@@ -26,6 +28,9 @@
 struct cuzk_engine {
     cuzk_engine_config cfg;
     char *param_dir;
+    char *pce_dir;            /* the Filecoin shape cache (NULL: no parameter directory) */
+    engine_fil_digest *manifest; /* the override's digests (cuzk_engine_config.param_manifest) */
+    size_t manifest_len;
     engine_backend be;
     unsigned num_devices, num_provers, num_finalizers;
     bool dev_keys;            /* the backend keeps keys on its devices (be.ops->dev_key_load) */

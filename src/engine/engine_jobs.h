@@ -14,6 +14,7 @@
 
 struct engine_job;
 struct engine_key;
+struct engine_fil_input;
 
 /* One partition from dispatch to verification. Between a backend's prove_start and prove_finish the item carries
  * the backend's results (sums); see engine_backend.h. */
@@ -64,6 +65,10 @@ typedef struct engine_job {
     size_t wtns_len;
     char *wtns_path;
     uint64_t payload_bytes;
+    /* the Filecoin kinds' decoded input (engine_fil.h): read by the partitions, freed (and its fil_bytes of
+     * working memory given back) once the job is done and none is in flight */
+    struct engine_fil_input *fil;
+    uint64_t fil_bytes;
     uint32_t partitions, next_part, inflight, parts_done;
     cuzk_groth16_proof_t *proofs;
     engine_part *parts;       /* [partitions], kept after the job ends (status shows it for a while) */

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "cuzk/engine.h"
+#include "cuzk/filecoin.h"
 #include "cuzk/groth16.h"
 #include "engine_jobs.h"
 
@@ -25,8 +26,17 @@ typedef enum { KEY_COLD = 0, KEY_LOADING, KEY_HOT, KEY_WARM } key_state;
 typedef struct engine_key {
     char id[CUZK_ENGINE_ID_MAX];   /* circuit id, "synthetic-<log2>-<seed>", or an SRS id ("porep-32g") */
     bool synthetic;
-    bool srs;                 /* Filecoin parameters by SRS id: the key alone (params_name), no circuit (cs NULL) */
+    bool srs;                 /* a Filecoin circuit by SRS id: its v28 .params (params_name) and, where the filecoin
+                               * layer has the circuit (fil_circuit), its shape from the shape cache; else the key
+                               * alone (cs NULL, for PreloadSRS) */
+    const cuzk_fil_proof *fil; /* srs: the circuit's registered proof (cuzk_fil_proof_by_srs_id) */
+    bool fil_circuit;
+    bool generated;           /* made from toxic waste (cuzk_engine_key_toxic): synthetic keys, and Filecoin circuits
+                               * under cuzk_engine_config.fil_generated_keys; no .params file is read */
     char params_name[256];    /* srs: the v28 .params file in the parameter directory */
+    /* srs: the .params file whose manifest digest was checked (device, inode, size, mtime): not hashed again */
+    bool digest_ok;
+    uint64_t digest_dev, digest_ino, digest_size, digest_mtime;
     unsigned log2;
     uint64_t seed;
     key_state state;
@@ -47,7 +57,7 @@ typedef struct engine_key {
                                 * admission bound takes every variable as selected (cuzk_groth16_prove_shape_worst) */
     cuzk_groth16_prove_shape shape;
     uint64_t domain_size, num_vars, num_inputs;
-    char last_error[256];     /* the last load's failure, given to the jobs that waited for it */
+    char last_error[400];     /* the last load's failure, given to the jobs that waited for it */
     /* HOT contents: cs (a PCE mapping when the key has files, else heap) and pk (with device keys, a synthetic key's
      * pk stays empty: the devices generate it). WARM: cs and params_map */
     cuzk_r1cs_t *cs;
@@ -68,8 +78,10 @@ typedef struct engine_key {
 
 /* The entry for a circuit, made (COLD) when it is new; NULL when out of memory. */
 engine_key *cuzk_engine_key_get(cuzk_engine *e, const char *id, bool synthetic, unsigned log2, uint64_t seed);
-/* The entry for an SRS id whose key is the parameter file params_name (cuzk_fil_proof_param_name). */
-engine_key *cuzk_engine_key_get_srs(cuzk_engine *e, const char *srs_id, const char *params_name);
+/* The entry of a Filecoin circuit, by its registered proof's SRS id (p->srs_id): its parameter file is
+ * cuzk_fil_proof_param_name's, its shape the shape cache's. NULL when out of memory or when p has no parameter file
+ * name (err says so). */
+engine_key *cuzk_engine_key_get_srs(cuzk_engine *e, const cuzk_fil_proof *p, cuzk_errmsg *err);
 /* Queues a load of a COLD or WARM key for the loader. */
 void cuzk_engine_key_request(cuzk_engine *e, engine_key *k);
 /* Drops one reference; true when none is left (the caller then lets the device keys know). */
@@ -92,5 +104,7 @@ uint64_t cuzk_engine_partition_need(const cuzk_engine *e, const engine_key *k);
 bool cuzk_engine_key_read_dims(cuzk_engine *e, engine_key *k);
 /* The toxic waste of a synthetic key: the same on the CPU and on every device, derived from log2 and seed. */
 void cuzk_engine_synthetic_toxic(cuzk_groth16_setup_opts *o, uint64_t log2, uint64_t seed);
+/* The toxic waste of a generated key (k->generated): a synthetic key's, or a Filecoin circuit's from its SRS id. */
+void cuzk_engine_key_toxic(const engine_key *k, cuzk_groth16_setup_opts *o);
 
 #endif

@@ -1,11 +1,12 @@
-/* The key manager: one entry per circuit (a registered circuit's PCE + .params, or a synthetic circuit with a key
- * made by cuzk_groth16_setup and cached as files in <param_dir>/synthetic), in tiers (engine_internal.h): HOT (decoded in
- * memory), WARM (files mapped, points dropped), COLD (files only). One loader thread (engine.c's, through
- * cuzk_engine_keys_next_load and cuzk_engine_key_load) loads entries while the dispatcher goes on with jobs whose keys
- * are ready; jobs reference their key from submission until their last partition is done. When a load needs room in
- * the key budget, unreferenced HOT entries are demoted to WARM, least recently used first; a load that cannot get
- * room yet (every HOT key in use) waits without holding up the loads behind it that fit, and one larger than the
- * whole budget fails its jobs at once. Failed jobs are handed back to engine.c, never ended here. */
+/* The key manager: one entry per circuit (a registered circuit's PCE + .params, a synthetic circuit with a key made by
+ * cuzk_groth16_setup and cached as files in <param_dir>/synthetic, or a Filecoin circuit by SRS id: its v28 .params,
+ * digest checked against the manifest before its first use, with its shape from the shape cache), in tiers
+ * (engine_internal.h): HOT (decoded in memory), WARM (files mapped, points dropped), COLD (files only). One loader
+ * thread (engine.c's, through cuzk_engine_keys_next_load and cuzk_engine_key_load) loads entries while the dispatcher
+ * goes on with jobs whose keys are ready; jobs reference their key from submission until their last partition is done.
+ * When a load needs room in the key budget, unreferenced HOT entries are demoted to WARM, least recently used first; a
+ * load that cannot get room yet (every HOT key in use) waits without holding up the loads behind it that fit, and one
+ * larger than the whole budget fails its jobs at once. Failed jobs are handed back to engine.c, never ended here. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,8 +53,10 @@ static bool key_paths(const cuzk_engine *e, const engine_key *k, char pce[4400],
 {
     if (e->param_dir == NULL) return false;
     if (k->srs) {
-        pce[0] = 0; /* none: the circuit of a Filecoin proof is not a PCE file */
-        snprintf(params, 4400, "%s/%s", e->param_dir, k->params_name);
+        /* the shape cache's file (none without the circuit), and no .params for a generated key */
+        pce[0] = params[0] = 0;
+        if (k->fil_circuit) cuzk_fil_shape_path(e->pce_dir, k->fil, pce, 4400, NULL);
+        if (!k->generated) snprintf(params, 4400, "%s/%s", e->param_dir, k->params_name);
     } else if (k->synthetic) {
         snprintf(pce, 4400, "%s/synthetic/%u-%llu.pce", e->param_dir, k->log2, (unsigned long long)k->seed);
         snprintf(params, 4400, "%s/synthetic/%u-%llu.params", e->param_dir, k->log2, (unsigned long long)k->seed);
@@ -69,7 +72,16 @@ bool cuzk_engine_key_read_dims(cuzk_engine *e, engine_key *k)
     char pce[4400], params[4400];
     uint64_t ni, na, rows;
     if (k->dims_known) return true;
-    if (!key_paths(e, k, pce, params) || cuzk_r1cs_pce_read_counts(pce, &ni, &na, &rows, NULL) != CUZK_OK) return false;
+    if (k->srs) {
+        /* a Filecoin circuit's counts by COUNT mode (uniform blocks counted once: milliseconds) */
+        cuzk_cs_counts c;
+        if (!k->fil_circuit || cuzk_fil_circuit_counts(k->fil, &c, NULL) != CUZK_OK) return false;
+        ni = c.inputs;
+        na = c.aux;
+        rows = c.rows;
+    } else if (!key_paths(e, k, pce, params) || cuzk_r1cs_pce_read_counts(pce, &ni, &na, &rows, NULL) != CUZK_OK) {
+        return false;
+    }
     /* the bellperson domain: the smallest power of two holding the rows and one row per input */
     uint64_t n = 1;
     while (n < rows + ni) n <<= 1;
@@ -97,6 +109,7 @@ engine_key *cuzk_engine_key_get(cuzk_engine *e, const char *id, bool synthetic, 
     }
     snprintf(k->id, sizeof k->id, "%s", id);
     k->synthetic = synthetic;
+    k->generated = synthetic;
     k->log2 = log2;
     k->seed = seed;
     if (synthetic) {
@@ -112,26 +125,39 @@ engine_key *cuzk_engine_key_get(cuzk_engine *e, const char *id, bool synthetic, 
     return k;
 }
 
-engine_key *cuzk_engine_key_get_srs(cuzk_engine *e, const char *srs_id, const char *params_name)
+engine_key *cuzk_engine_key_get_srs(cuzk_engine *e, const cuzk_fil_proof *p, cuzk_errmsg *err)
 {
     for (engine_key *k = e->keys; k != NULL; k = k->next)
-        if (strcmp(k->id, srs_id) == 0) return k;
+        if (k->srs && strcmp(k->id, p->srs_id) == 0) return k;
+    char name[256];
+    if (cuzk_fil_proof_param_name(p, false, name, sizeof name, err) != CUZK_OK) return NULL;
     engine_key *k = calloc(1, sizeof *k);
-    if (k == NULL) return NULL;
+    if (k == NULL) {
+        cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
     if (e->dev_keys) {
-        /* held on the host only (no device copy is ever wanted: no job and no device preload names it), but the
-         * device loaders look at every key's per-device state */
+        /* the device loaders look at every key's per-device state (a key without its circuit is never wanted on a
+         * device: no job and no device preload names it) */
         k->dev = calloc(e->num_devices, sizeof *k->dev);
         if (k->dev == NULL) {
             free(k);
+            cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory");
             return NULL;
         }
+        for (unsigned d = 0; d < e->num_devices; d++)
+            if (e->devs[d].broken) k->dev[d].state = DK_FAILED;
     }
-    snprintf(k->id, sizeof k->id, "%s", srs_id);
-    snprintf(k->params_name, sizeof k->params_name, "%s", params_name);
+    snprintf(k->id, sizeof k->id, "%s", p->srs_id);
+    snprintf(k->params_name, sizeof k->params_name, "%s", name);
     k->srs = true;
+    k->fil = cuzk_fil_proof_by_srs_id(p->srs_id);
+    if (k->fil == NULL) k->fil = p;
+    k->fil_circuit = cuzk_fil_circuit_supported(k->fil);
+    k->generated = k->fil_circuit && e->cfg.fil_generated_keys;
     char pce[4400], params[4400];
-    if (key_paths(e, k, pce, params)) k->size_bytes = file_size(params);
+    if (key_paths(e, k, pce, params))
+        k->size_bytes = (pce[0] ? file_size(pce) : 0) + (params[0] ? file_size(params) : 0);
     k->next = e->keys;
     e->keys = k;
     return k;
@@ -176,9 +202,11 @@ static void key_demote(cuzk_engine *e, engine_key *k)
     char pce[4400], params[4400];
     const uint8_t *map = NULL;
     size_t len = 0;
-    /* with device keys a synthetic key's host part is its circuit alone: a cached .params must not come back */
-    if ((e->dev_keys && k->synthetic) || k->cs == NULL || k->cs->map == NULL || !key_paths(e, k, pce, params) ||
-        cuzk_map_file(params, &map, &len, NULL) != CUZK_OK || map == NULL) {
+    /* with device keys a generated key's host part is its circuit alone: a cached .params must not come back; a
+     * generated Filecoin key has no file at all */
+    if ((e->dev_keys && k->generated) || (k->srs && k->generated) || k->cs == NULL || k->cs->map == NULL ||
+        !key_paths(e, k, pce, params) || params[0] == 0 || cuzk_map_file(params, &map, &len, NULL) != CUZK_OK ||
+        map == NULL) {
         cuzk_engine_key_free_contents(e, k);
         return;
     }
@@ -222,6 +250,18 @@ void cuzk_engine_synthetic_toxic(cuzk_groth16_setup_opts *o, uint64_t log2, uint
         uint64_t l[4] = {splitmix(&x), splitmix(&x), splitmix(&x), splitmix(&x) >> 2};
         cuzk_fr_from_limbs_reduce(f[i], l);
     }
+}
+
+void cuzk_engine_key_toxic(const engine_key *k, cuzk_groth16_setup_opts *o)
+{
+    if (k->synthetic) {
+        cuzk_engine_synthetic_toxic(o, k->log2, k->seed);
+        return;
+    }
+    /* a Filecoin circuit's test key: from its SRS id, so that every device (and the CPU) makes the same key */
+    uint64_t x = 0xcbf29ce484222325ULL;
+    for (const char *c = k->id; *c; c++) x = (x ^ (uint8_t)*c) * 0x100000001b3ULL;
+    cuzk_engine_synthetic_toxic(o, 0xf1, x);
 }
 
 /* Writes through a temporary name and renames, so a concurrent reader never sees half a file. Best effort: the
@@ -272,7 +312,7 @@ static cuzk_status load_synthetic(const cuzk_engine *e, const engine_key *k, uns
         o.threads = threads;
         o.conv = CUZK_GROTH16_BELLPERSON;
         o.given_toxic = true;
-        cuzk_engine_synthetic_toxic(&o, k->log2, k->seed);
+        cuzk_engine_key_toxic(k, &o);
         s = cuzk_groth16_setup(&kc->pk, kc->cs, &o, err);
         explicit_bzero(&o, sizeof o);
         if (s != CUZK_OK) return s;
@@ -322,17 +362,85 @@ static cuzk_status load_generic(const cuzk_engine *e, const engine_key *k, unsig
     return s;
 }
 
-/* An SRS id's key: the v28 .params file alone. */
-static cuzk_status load_srs(const cuzk_engine *e, const engine_key *k, unsigned threads, key_contents *kc,
-                            cuzk_errmsg *err)
+/* A v28 file name for messages, its 64-digit hash cut to 16 ("v28-...-0170db1f394b35d9...params"): a load's message
+ * must carry the name and two digests within one line. */
+static const char *short_name(const char *name, char out[200])
+{
+    const char *dash = strrchr(name, '-'), *dot = strrchr(name, '.');
+    if (dash == NULL || dot == NULL || dot - dash != 65) return name;
+    snprintf(out, 200, "%.*s...%s", (int)(dash + 17 - name), name, dot);
+    return out;
+}
+
+/* Before a .params file's first use: its BLAKE2b digest against the manifest's (the override's first). A file checked
+ * before (same device, inode, size and modification time) is not hashed again. */
+static cuzk_status check_digest(const cuzk_engine *e, engine_key *k, const char *path, cuzk_errmsg *err)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return cuzk_fail(err, CUZK_ERR_NOT_FOUND, "%s is not in %s: %s", k->params_name, e->param_dir,
+                         strerror(errno));
+    if (k->digest_ok && k->digest_dev == (uint64_t)st.st_dev && k->digest_ino == (uint64_t)st.st_ino &&
+        k->digest_size == (uint64_t)st.st_size && k->digest_mtime == (uint64_t)st.st_mtime)
+        return CUZK_OK;
+    k->digest_ok = false;
+    char sn[200];
+    const char *want = cuzk_engine_fil_expected_digest(e->manifest, e->manifest_len, k->params_name);
+    if (want == NULL)
+        return cuzk_fail(err, CUZK_ERR_CHECKSUM, "%s: no digest for it in the parameter manifest",
+                         short_name(k->params_name, sn));
+    char got[33];
+    uint64_t bytes;
+    cuzk_errmsg sub = {{0}};
+    cuzk_status s = cuzk_fil_file_digest(path, got, &bytes, &sub);
+    if (s != CUZK_OK) return cuzk_fail(err, s, "%.120s: %.120s", short_name(k->params_name, sn), sub.msg);
+    if (strcmp(got, want) != 0)
+        return cuzk_fail(err, CUZK_ERR_CHECKSUM, "%s: digest %s, the manifest's is %s", short_name(k->params_name, sn),
+                         got, want);
+    k->digest_ok = true;
+    k->digest_dev = (uint64_t)st.st_dev;
+    k->digest_ino = (uint64_t)st.st_ino;
+    k->digest_size = (uint64_t)st.st_size;
+    k->digest_mtime = (uint64_t)st.st_mtime;
+    return CUZK_OK;
+}
+
+/* A Filecoin circuit's key: its shape from the shape cache (built and written on first use) where the filecoin layer
+ * has the circuit, then its v28 .params (digest checked unless the configuration says not to) checked against that
+ * shape, or for a generated key the setup from its toxic waste (on each device instead, with device keys). The
+ * loader owns k while it is LOADING (the digest memo is its own). */
+static cuzk_status load_fil(const cuzk_engine *e, engine_key *k, unsigned threads, key_contents *kc, cuzk_errmsg *err)
 {
     char path[4400];
     cuzk_errmsg sub = {{0}};
+    cuzk_status s;
+    if (e->param_dir == NULL || e->pce_dir == NULL)
+        return cuzk_fail(err, CUZK_ERR_NOT_FOUND, "no param_dir is configured");
+    /* the file first: a damaged one is refused before its shape is built */
     snprintf(path, sizeof path, "%s/%s", e->param_dir, k->params_name);
-    cuzk_status s = cuzk_groth16_params_load(&kc->pk, path, 0, threads, &sub);
-    if (s != CUZK_OK)
-        snprintf(err->msg, sizeof err->msg, "%.100s: %.40s (%.100s)", k->params_name, cuzk_status_str(s), sub.msg);
-    return s;
+    if (!k->generated && !e->cfg.skip_param_digest && (s = check_digest(e, k, path, err)) != CUZK_OK) return s;
+    if (k->fil_circuit) {
+        s = cuzk_fil_shape_load_or_build(e->pce_dir, k->fil, threads, 0, &kc->cs, NULL, &sub);
+        if (s != CUZK_OK)
+            return cuzk_fail(err, s, "the shape of %s in %.100s: %.120s", k->fil->name, e->pce_dir, sub.msg);
+    }
+    if (k->generated) {
+        if (e->dev_keys) return CUZK_OK; /* every device makes the key itself: the host holds the shape alone */
+        cuzk_groth16_setup_opts o;
+        memset(&o, 0, sizeof o);
+        o.threads = threads;
+        o.conv = CUZK_GROTH16_BELLPERSON;
+        o.given_toxic = true;
+        cuzk_engine_key_toxic(k, &o);
+        s = cuzk_groth16_setup(&kc->pk, kc->cs, &o, err);
+        explicit_bzero(&o, sizeof o);
+        return s;
+    }
+    s = cuzk_groth16_params_load(&kc->pk, path, 0, threads, &sub);
+    if (s != CUZK_OK) return cuzk_fail(err, s, "%.140s: %.100s", k->params_name, sub.msg);
+    if (kc->cs != NULL && (s = cuzk_groth16_pk_check_circuit(&kc->pk, kc->cs, &sub)) != CUZK_OK)
+        return cuzk_fail(err, s, "%.130s is not a key of %s's circuit: %.80s", k->params_name, k->fil->name, sub.msg);
+    return CUZK_OK;
 }
 
 static uint64_t contents_bytes(const key_contents *kc)
@@ -429,7 +537,7 @@ void cuzk_engine_key_load(cuzk_engine *e, engine_key *k, engine_failures *fail)
         kc.cs = k->cs; /* kept */
         s = load_warm(k, threads, &kc, &err);
     } else {
-        s = k->srs         ? load_srs(e, k, threads, &kc, &err)
+        s = k->srs         ? load_fil(e, k, threads, &kc, &err)
             : k->synthetic ? load_synthetic(e, k, threads, &kc, &err)
                            : load_generic(e, k, threads, &kc, &err);
     }
@@ -492,7 +600,11 @@ void cuzk_engine_key_load(cuzk_engine *e, engine_key *k, engine_failures *fail)
         if (kc.cs != NULL && kc.cs != k->cs) cuzk_r1cs_free(kc.cs);
         cuzk_groth16_pk_free(&kc.pk);
         cuzk_engine_key_free_contents(e, k); /* a failed WARM reload drops the mappings too */
-        snprintf(k->last_error, sizeof k->last_error, "%.60s: %.190s", cuzk_status_str(s), err.msg);
+        snprintf(k->last_error, sizeof k->last_error, "%s: %s%s", cuzk_status_str(s), err.msg,
+                 k->srs && s == CUZK_ERR_CHECKSUM
+                     ? " (a damaged or foreign file: fetch it again, or turn the digest check off with [srs] "
+                       "verify_digest = false)"
+                     : "");
         k->last_status = s;
         fail_waiting_jobs(e, k, fail);
     }

@@ -71,6 +71,7 @@ static void note_workers(const cuzk_daemon_config *c, const cuzk_config_effectiv
 static void note_threads(const cuzk_daemon_config *c, const cuzk_config_effective *e, char *buf, size_t n);
 static void note_depth(const cuzk_daemon_config *c, const cuzk_config_effective *e, char *buf, size_t n);
 static void note_params(const cuzk_daemon_config *c, const cuzk_config_effective *e, char *buf, size_t n);
+static void note_pce_dir(const cuzk_daemon_config *c, const cuzk_config_effective *e, char *buf, size_t n);
 
 #define OFF(f) offsetof(cuzk_daemon_config, f)
 
@@ -150,7 +151,14 @@ static const config_key config_keys[] = {
     /* [srs] */
     {"srs", "param_cache", T_PATH, OFF(param_cache), 0, 0, NULL, NULL, note_params,
      "\"$FIL_PROOFS_PARAMETER_CACHE\"",
-     "the parameter directory: registered circuits' .pce and .params, the synthetic keys' cache; made when missing"},
+     "the parameter directory: Filecoin's v28 .params, registered circuits' .pce and .params, the synthetic keys' "
+     "cache; made when missing"},
+    {"srs", "pce_dir", T_PATH, OFF(pce_dir), 0, 0, NULL, NULL, note_pce_dir, "\"<param_cache>/cuzk-pce\"",
+     "the Filecoin circuits' shape cache: one PCE file per circuit, built on first use; made when missing"},
+    {"srs", "verify_digest", T_BOOL, OFF(verify_digest), 0, 0, NULL, NULL, NULL, "true",
+     "check a Filecoin .params file's BLAKE2b digest against the parameter manifest before its first use"},
+    {"srs", "manifest", T_PATH, OFF(param_manifest), 0, 0, NULL, NULL, NULL, "\"\"",
+     "a parameters.json whose digests come before the built-in v28 manifest's (test keys); empty: none"},
     {"srs", "preload", T_NA, 0, 0, 0, NULL, NULL, NULL, "[]",
      "deprecated in Curio; cuzk loads keys on demand, and PreloadSRS loads one ahead"},
     /* [logging] */
@@ -187,6 +195,7 @@ void cuzk_config_defaults(cuzk_daemon_config *c)
     c->gpu_queue_depth = 4;
     c->result_ttl_ms = 600000;
     c->log_level = CUZK_LOG_INFO;
+    c->verify_digest = true;
 }
 
 static void free_str(char **s)
@@ -205,7 +214,8 @@ void cuzk_config_free(cuzk_daemon_config *c)
 {
     cuzk_config_clear_listen(c);
     char **strs[] = {&c->param_cache,   &c->metrics_listen, &c->status_listen,   &c->tls_cert, &c->tls_key,
-                     &c->tls_client_ca, &c->auth_token,     &c->auth_token_file, &c->path};
+                     &c->tls_client_ca, &c->auth_token,     &c->auth_token_file, &c->path, &c->pce_dir,
+                     &c->param_manifest};
     for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++) free_str(strs[i]);
     for (size_t i = 0; i < CUZK_CONFIG_MAX_KEYS; i++) free_str(&c->origin[i].text);
     for (size_t i = 0; i < c->num_warnings; i++) free(c->warnings[i]);
@@ -884,6 +894,8 @@ void cuzk_config_resolve(const cuzk_daemon_config *c, cuzk_config_effective *e)
         snprintf(e->param_cache, sizeof e->param_cache, "%s", CUZK_CONFIG_DEFAULT_PARAMS);
         e->param_cache_from = "the default";
     }
+    if (c->pce_dir != NULL) snprintf(e->pce_dir, sizeof e->pce_dir, "%s", c->pce_dir);
+    else snprintf(e->pce_dir, sizeof e->pce_dir, "%s/cuzk-pce", e->param_cache);
 }
 
 /* ---- --check-config ---------------------------------------------------------------------------------------------- */
@@ -1028,6 +1040,11 @@ static void note_depth(const cuzk_daemon_config *c, const cuzk_config_effective 
 static void note_params(const cuzk_daemon_config *c, const cuzk_config_effective *e, char *buf, size_t n)
 {
     if (c->param_cache == NULL && e->param_cache_from[0] == '$') snprintf(buf, n, "from %s", e->param_cache_from);
+}
+
+static void note_pce_dir(const cuzk_daemon_config *c, const cuzk_config_effective *e, char *buf, size_t n)
+{
+    if (c->pce_dir == NULL) snprintf(buf, n, "%s", e->pce_dir);
 }
 
 void cuzk_config_print(const cuzk_daemon_config *c, FILE *f)

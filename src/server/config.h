@@ -54,6 +54,9 @@ typedef struct {
     unsigned max_parallel_synthesis, max_gpu_queue_depth;
     /* [srs] */
     char *param_cache; /* NULL: $FIL_PROOFS_PARAMETER_CACHE, else CUZK_CONFIG_DEFAULT_PARAMS */
+    char *pce_dir;     /* the Filecoin circuits' shape cache; NULL: <param_cache>/cuzk-pce */
+    bool verify_digest; /* a .params file's manifest digest is checked before its first use */
+    char *param_manifest; /* a parameters.json whose digests come before the built-in manifest's; NULL: none */
     /* [logging] */
     cuzk_log_level log_level;
     bool log_json;
@@ -87,6 +90,7 @@ typedef struct {
     unsigned gpu_queue_depth;       /* [scheduler] gpu_queue_depth, else [pipeline] max_gpu_queue_depth */
     char param_cache[4096];
     const char *param_cache_from;   /* "[srs] param_cache", "$FIL_PROOFS_PARAMETER_CACHE" or "the default" */
+    char pce_dir[4200];             /* [srs] pce_dir, else <param_cache>/cuzk-pce */
 } cuzk_config_effective;
 
 void cuzk_config_defaults(cuzk_daemon_config *c);

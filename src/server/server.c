@@ -176,6 +176,7 @@ static grpc_status_code server_code_for(cuzk_status st)
     case CUZK_ERR_SHUTTING_DOWN:
         return GRPC_STATUS_UNAVAILABLE; /* another daemon (or this one, restarted) can take the call */
     case CUZK_ERR_BUSY:
+    case CUZK_ERR_CHECKSUM: /* a parameter file on disk that is not the manifest's: the operator's to fix */
         return GRPC_STATUS_FAILED_PRECONDITION;
     case CUZK_ERR_UNSUPPORTED:
         return GRPC_STATUS_UNIMPLEMENTED;
@@ -210,7 +211,13 @@ static void server_log_request(const char *method, const Cuzk__V1__SubmitProofRe
                 "proof_kind", cuzk_engine_kind_name((uint32_t)m->proof_kind), "input_size", size, NULL);
 }
 
-/* Checks a request and fills the engine's view of it (the witness bytes stay owned by the message). */
+static cuzk_engine_bytes server_bytes(ProtobufCBinaryData b)
+{
+    return (cuzk_engine_bytes){b.data, b.len};
+}
+
+/* Checks a request and fills the engine's view of it (the witness and vanilla proof bytes stay owned by the message;
+ * the list of vanilla proofs is malloc'd: server_request_clear). */
 static bool server_fill_request(const Cuzk__V1__SubmitProofRequest *m, cuzk_engine_request *r, char *err, size_t errlen)
 {
     memset(r, 0, sizeof *r);
@@ -249,7 +256,35 @@ static bool server_fill_request(const Cuzk__V1__SubmitProofRequest *m, cuzk_engi
     r->synthetic_log2 = m->synthetic_log2;
     r->seed = m->seed;
     r->partitions = m->partitions;
+    /* Curio's Filecoin fields, as they are: the engine checks them against the registered proof */
+    r->sector_size = m->sector_size;
+    r->registered_proof = m->registered_proof;
+    r->sector_number = m->sector_number;
+    r->miner_id = m->miner_id;
+    r->partition_index = m->partition_index;
+    r->vanilla_proof = server_bytes(m->vanilla_proof);
+    r->randomness = server_bytes(m->randomness);
+    r->comm_r_old = server_bytes(m->comm_r_old);
+    r->comm_r_new = server_bytes(m->comm_r_new);
+    r->comm_d_new = server_bytes(m->comm_d_new);
+    if (m->n_vanilla_proofs > 0) {
+        cuzk_engine_bytes *v = malloc(m->n_vanilla_proofs * sizeof *v);
+        if (v == NULL) {
+            snprintf(err, errlen, "out of memory for %zu vanilla proofs", m->n_vanilla_proofs);
+            return false;
+        }
+        for (size_t i = 0; i < m->n_vanilla_proofs; i++) v[i] = server_bytes(m->vanilla_proofs[i]);
+        r->vanilla_proofs = v;
+        r->num_vanilla_proofs = m->n_vanilla_proofs;
+    }
     return true;
+}
+
+static void server_request_clear(cuzk_engine_request *r)
+{
+    free((void *)r->vanilla_proofs);
+    r->vanilla_proofs = NULL;
+    r->num_vanilla_proofs = 0;
 }
 
 static void rpc_submit(rpc_call *c, const uint8_t *req, size_t len)
@@ -272,6 +307,7 @@ static void rpc_submit(rpc_call *c, const uint8_t *req, size_t len)
     bool attached = false;
     cuzk_errmsg err = {{0}};
     cuzk_status st = cuzk_engine_submit(c->s->e, &r, job_id, &pos, &attached, &err);
+    server_request_clear(&r);
     cuzk__v1__submit_proof_request__free_unpacked(m, NULL);
     if (st != CUZK_OK) {
         snprintf(msg, sizeof msg, "%s: %s", cuzk_status_str(st), err.msg);
@@ -398,6 +434,7 @@ static void rpc_prove(rpc_call *c, const uint8_t *req, size_t len)
     bool attached = false;
     cuzk_errmsg err = {{0}};
     cuzk_status st = cuzk_engine_submit(c->s->e, &r, job_id, &pos, &attached, &err);
+    server_request_clear(&r);
     cuzk__v1__prove_request__free_unpacked(m, NULL);
 
     cuzk_engine_result res;

@@ -13,5 +13,8 @@ cuzk_engine_request engine_test_synth(unsigned log2, uint64_t seed, uint32_t par
 int run_device_tests(void);
 /* What Curio relies on (test_engine_curio.c): ids and retries, its names, metrics and status page; the failures. */
 int run_curio_tests(void);
+/* The Filecoin kinds (test_engine_fil.c): PoSt jobs from vanilla proofs, refusals, the parameter digest; the
+ * failures. */
+int run_fil_tests(void);
 
 #endif

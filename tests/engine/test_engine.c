@@ -1093,5 +1093,5 @@ int main(void)
         cmocka_unit_test(test_loads_not_blocked),    cmocka_unit_test(test_latency_mode_needs_gpus),
     };
     int failed = cmocka_run_group_tests(tests, group_setup, group_teardown);
-    return failed + run_device_tests() + run_curio_tests();
+    return failed + run_device_tests() + run_curio_tests() + run_fil_tests();
 }

@@ -21,7 +21,9 @@ import cuzk_testlib as lib  # noqa: E402
 TMP = lib.tempdir()
 pb = lib.load_stubs(TMP)
 STATUS_PORT = lib.free_port()
-D = lib.Daemon(TMP, settings={"daemon": {"status_listen": "127.0.0.1:%d" % STATUS_PORT}})
+# the SRS ids are preloaded with test keys, whose digests are not the published files' (test_post.py checks digests)
+D = lib.Daemon(TMP, settings={"daemon": {"status_listen": "127.0.0.1:%d" % STATUS_PORT},
+                              "srs": {"verify_digest": False}})
 C = D.client()
 CURIO_KINDS = ["porep-c2", "snap-update", "window-post", "winning-post", "generic", "synthetic"]
 V28_POREP_2K = ("v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-"

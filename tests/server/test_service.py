@@ -334,7 +334,7 @@ def test_check_config():
                  'working_memory_budget = "512MiB"  # file, line 5', "latency_mode = true  # file, line 7",
                  "whole_ntt_tables = false  # file, line 8", 'format = "json"  # file, line 10',
                  'max_message_size = "256MiB"  # default', 'shutdown_timeout = "1m"  # default',
-                 'result_ttl = "10m"  # default'):
+                 'result_ttl = "10m"  # default', 'verify_digest = true  # default', 'manifest = ""  # default'):
         assert want in out, (want, out)
     # only keys: the listing read back gives the same listing
     again = check_config(out, name="again.toml")
@@ -359,11 +359,13 @@ def test_config_defaults():
     assert p.returncode == 0, p.stderr
     assert "none.toml (missing)" in p.stdout and "does not exist" in p.stderr, (p.stdout, p.stderr)
     for want in ('listen = ["unix:///run/curio/cuzk.sock"]  # default', 'total_budget = "auto"  # default',
-                 'param_cache = "/var/tmp/filecoin-proof-parameters"  # default'):
+                 'param_cache = "/var/tmp/filecoin-proof-parameters"  # default',
+                 'pce_dir = ""  # default (/var/tmp/filecoin-proof-parameters/cuzk-pce)'):
         assert want in p.stdout, (want, p.stdout)
     env["FIL_PROOFS_PARAMETER_CACHE"] = "/srv/params"
     p = check_config(None, name="none.toml", env=env)
     assert 'param_cache = "/srv/params"  # default (from $FIL_PROOFS_PARAMETER_CACHE)' in p.stdout, p.stdout
+    assert 'pce_dir = ""  # default (/srv/params/cuzk-pce)' in p.stdout, p.stdout
 
 
 def test_curio_keys():

@@ -250,9 +250,22 @@ int main(int argc, char **argv)
         return 1;
     }
 
+    if (!daemon_make_dirs(eff.pce_dir, err, sizeof err)) {
+        cuzk_log_msg(CUZK_LOG_ERROR, "shape cache ([srs] pce_dir): %s", err);
+        cuzk_config_free(&cfg);
+        return 1;
+    }
+    cuzk_log_msg(CUZK_LOG_INFO, "Filecoin parameters in %s (%s), circuit shapes in %s", eff.param_cache,
+                 eff.param_cache_from, eff.pce_dir);
+    if (!cfg.verify_digest)
+        cuzk_log_msg(CUZK_LOG_WARN, "[srs] verify_digest = false: .params files are used without their digest check");
+
     cuzk_engine_config ec;
     memset(&ec, 0, sizeof ec);
     ec.param_dir = eff.param_cache;
+    ec.pce_dir = eff.pce_dir;
+    ec.skip_param_digest = !cfg.verify_digest;
+    ec.param_manifest = cfg.param_manifest;
     ec.synthesis_workers = eff.synthesis_workers;
     ec.synthesis_threads = eff.synthesis_threads;
     ec.prover_threads = cfg.prover_threads;

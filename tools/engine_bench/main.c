@@ -11,7 +11,12 @@
  *                     [--provers 0] [--prover-threads 2] [--depth 1] [--seed 1] [--param-dir DIR] [--tiers 0]
  *                     [--backend auto|cpu|gpu] [--gpus 0,1] [--vram-budget BYTES] [--latency-mode 0|1]
  *                     [--whole-ntt-tables 0|1]
- * --provers is per device (0: the backend's default, 1). A human summary goes to stderr. */
+ * --provers is per device (0: the backend's default, 1). A human summary goes to stderr.
+ *
+ *   cuzk-engine-bench --post winning|window --sector-size 32GiB [--vanilla FILE] [--sectors N] [--randomness HEX]
+ *                     [--registered-proof N] [--test-key 0|1] [--param-dir DIR] [--pce-dir DIR] [--manifest FILE]
+ *                     [--verify-digest 0|1] [--jobs N] and the engine options above
+ * times Curio's PoSt requests from request to proof instead (post.c). */
 #include <dlfcn.h>
 #include <execinfo.h>
 #include <signal.h>
@@ -23,6 +28,8 @@
 #include <unistd.h>
 
 #include "cuzk/engine.h"
+#include "cuzk/filecoin.h"
+#include "post.h"
 
 static double loadavg(void)
 {
@@ -131,6 +138,9 @@ static void usage(FILE *f)
             "                         [--seed 1]\n"
             "                         [--param-dir DIR] [--tiers 0|1] [--backend auto|cpu|gpu] [--gpus 0,1]\n"
             "                         [--vram-budget BYTES] [--latency-mode 0|1] [--whole-ntt-tables 0|1]\n"
+            "       cuzk-engine-bench --post winning|window --sector-size S [--vanilla FILE] [--sectors N]\n"
+            "                         [--randomness HEX] [--registered-proof N] [--test-key 0|1] [--pce-dir DIR]\n"
+            "                         [--manifest FILE] [--verify-digest 0|1] [--jobs N] [engine options]\n"
             "       cuzk-engine-bench --version | --help\n"
             "\n"
             "Runs --jobs synthetic jobs (2^log2 constraints, --partitions each) through the engine in this process\n"
@@ -145,7 +155,18 @@ static void usage(FILE *f)
             "  --tiers 1              also time a key's COLD load against its WARM reload\n"
             "  --backend B            auto (default), cpu or gpu; --gpus 0,1 the devices; --vram-budget BYTES each\n"
             "  --latency-mode 1       GPUs in pairs, each partition split over its pair\n"
-            "  --whole-ntt-tables 0   the provers keep the small split NTT tables\n");
+            "  --whole-ntt-tables 0   the provers keep the small split NTT tables\n"
+            "\n"
+            "--post times PoSt requests as Curio sends them, one after the other, from request to verified proof, after\n"
+            "the key's load (timed apart); one JSON line with the times and the peak RSS:\n"
+            "  --sector-size S        2KiB .. 64GiB (default 32GiB)\n"
+            "  --vanilla FILE         one sector's bincode vanilla proof (default: one generated for --randomness)\n"
+            "  --sectors N            WindowPoSt: that sector N times (default: the partition's slots, 2349 at 32GiB)\n"
+            "  --randomness HEX       the request's (default 32 zero bytes: the 32 GiB fixture's)\n"
+            "  --registered-proof N   default WinningPoSt's, WindowPoSt's V1_2\n"
+            "  --test-key 1           keys from toxic waste (made on each GPU), not the v28 .params of --param-dir\n"
+            "  --param-dir DIR        the v28 .params (default /tmp/cuzk-engine-bench); --pce-dir the shape cache\n"
+            "  --manifest FILE        digests of test keys; --verify-digest 0 skips the digest check\n");
 }
 
 int main(int argc, char **argv)
@@ -161,6 +182,13 @@ int main(int argc, char **argv)
     int gpus[64];
     size_t num_gpus = 0;
     unsigned long long vram = 0;
+    const char *post = NULL, *pce_dir = NULL, *manifest = NULL;
+    post_opts po;
+    memset(&po, 0, sizeof po);
+    po.sector_size = (uint64_t)32 << 30;
+    po.registered_proof = -1;
+    bool jobs_given = false;
+    unsigned verify_digest = 1;
     if (argc == 2 && (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0)) {
         printf("cuzk-engine-bench %s\n", cuzk_version());
         return 0;
@@ -204,8 +232,38 @@ int main(int argc, char **argv)
             vram = strtoull(argv[i + 1], NULL, 10);
             continue;
         }
-        if (strcmp(argv[i], "--log2") == 0) log2 = v;
-        else if (strcmp(argv[i], "--jobs") == 0) jobs = v;
+        if (strcmp(argv[i], "--post") == 0) {
+            post = po.kind = argv[i + 1];
+            continue;
+        }
+        if (strcmp(argv[i], "--sector-size") == 0) {
+            if (!cuzk_fil_size_parse(argv[i + 1], &po.sector_size)) {
+                fprintf(stderr, "--sector-size: 2KiB, 8MiB, 512MiB, 32GiB or 64GiB\n");
+                return 2;
+            }
+            continue;
+        }
+        if (strcmp(argv[i], "--randomness") == 0) {
+            const char *h = argv[i + 1];
+            for (int k = 0; k < 32; k++) {
+                unsigned b;
+                if (strlen(h) != 64 || sscanf(h + 2 * k, "%2x", &b) != 1) {
+                    fprintf(stderr, "--randomness: 64 hex digits\n");
+                    return 2;
+                }
+                po.randomness[k] = (uint8_t)b;
+            }
+            continue;
+        }
+        if (strcmp(argv[i], "--registered-proof") == 0) po.registered_proof = (int64_t)strtoll(argv[i + 1], NULL, 10);
+        else if (strcmp(argv[i], "--vanilla") == 0) po.vanilla = argv[i + 1];
+        else if (strcmp(argv[i], "--sectors") == 0) po.sectors = v;
+        else if (strcmp(argv[i], "--test-key") == 0) po.test_key = v != 0;
+        else if (strcmp(argv[i], "--pce-dir") == 0) pce_dir = argv[i + 1];
+        else if (strcmp(argv[i], "--manifest") == 0) manifest = argv[i + 1];
+        else if (strcmp(argv[i], "--verify-digest") == 0) verify_digest = v;
+        else if (strcmp(argv[i], "--jobs") == 0) jobs = v, jobs_given = true;
+        else if (strcmp(argv[i], "--log2") == 0) log2 = v;
         else if (strcmp(argv[i], "--partitions") == 0) parts = v;
         else if (strcmp(argv[i], "--synthesis-workers") == 0) sw = v;
         else if (strcmp(argv[i], "--synthesis-threads") == 0) st = v;
@@ -240,6 +298,13 @@ int main(int argc, char **argv)
     cfg.gpu_latency_pairs = latency != 0;
     cfg.gpu_split_ntt_tables = whole == 0;
     cfg.vram_budget = vram;
+    if (post != NULL) {
+        cfg.pce_dir = pce_dir;
+        cfg.param_manifest = manifest;
+        cfg.skip_param_digest = verify_digest == 0;
+        po.jobs = jobs_given ? jobs : 3;
+        return post_main(&cfg, &po);
+    }
     cuzk_engine *e;
     cuzk_errmsg err = {{0}};
     if (cuzk_engine_create(&e, &cfg, &err) != CUZK_OK) {
