@@ -830,8 +830,9 @@ cuzk_status cuzk_fil_porep_check_circuit(const cuzk_fil_porep_circuit *c, const 
 
 typedef struct {
     unsigned threads;  /* 0 = 1 */
-    bool skip_check;   /* benchmarks on a generated C1 only: no C1 check, no public-input comparison */
-    bool skip_verify;  /* benchmarks only */
+    bool c1_checked;   /* the caller ran cuzk_fil_porep_c1_check on this C1 and request already */
+    bool benchmark;    /* a generated C1 (cuzk_fil_c1_random), which cannot verify: no check, no comparison of the
+                        * public inputs, no verification; the proofs are worthless */
 } cuzk_fil_porep_prove_opts;
 
 typedef struct {

@@ -49,7 +49,7 @@ cuzk_status cuzk_fil_porep_prove(const cuzk_fil_porep_circuit *c, const cuzk_r1c
     const cuzk_fil_proof *p = c1->proof;
     cuzk_status s = cuzk_fil_porep_check_circuit(c, shape, err);
     if (s != CUZK_OK) return s;
-    if (!o->skip_check) {
+    if (!o->benchmark && !o->c1_checked) {
         t = cuzk_now();
         if ((s = cuzk_fil_porep_c1_check(c1, prover_id, sector_id, threads, err)) != CUZK_OK) return s;
         st->check = cuzk_now() - t;
@@ -71,7 +71,7 @@ cuzk_status cuzk_fil_porep_prove(const cuzk_fil_porep_circuit *c, const cuzk_r1c
         s = cuzk_fil_porep_witness(c, c1, k, threads, z, nvars, err);
         st->witness += cuzk_now() - t;
         if (s != CUZK_OK) break;
-        if (!o->skip_check) {
+        if (!o->benchmark) {
             cuzk_fr_t *pk_in = pub + (size_t)k * npub;
             if ((s = cuzk_fil_porep_public_inputs(p, &pd, k, pk_in, err)) != CUZK_OK) break;
             if ((s = inputs_match(z, pk_in, npub, k, err)) != CUZK_OK) break;
@@ -83,7 +83,7 @@ cuzk_status cuzk_fil_porep_prove(const cuzk_fil_porep_circuit *c, const cuzk_r1c
         st->prove += cuzk_now() - t;
     }
     free(z);
-    if (s == CUZK_OK && !o->skip_verify) {
+    if (s == CUZK_OK && !o->benchmark) {
         t = cuzk_now();
         cuzk_groth16_pvk pvk;
         cuzk_groth16_prepare_vk(&pvk, vk != NULL ? vk : &pk->vk);
