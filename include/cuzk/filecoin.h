@@ -848,7 +848,8 @@ cuzk_status cuzk_fil_porep_prove(const cuzk_fil_porep_circuit *c, const cuzk_r1c
                                  uint64_t sector_id, const cuzk_fil_porep_prove_opts *o,
                                  cuzk_groth16_proof_t *proofs, cuzk_fil_porep_prove_stats *st, cuzk_errmsg *err);
 /* verify_seal: the n (= p->partitions) proofs against the public inputs pub gives. CUZK_OK when valid,
- * CUZK_ERR_PROOF_INVALID when not, other statuses for bad arguments (a vk of another input count: CUZK_ERR_MISMATCH). */
+ * CUZK_ERR_PROOF_INVALID when not, other statuses for bad arguments (a vk of another input count:
+ * CUZK_ERR_MISMATCH). */
 cuzk_status cuzk_fil_porep_verify(const cuzk_groth16_vk *vk, const cuzk_fil_proof *p, const cuzk_fil_porep_public *pub,
                                   const cuzk_groth16_proof_t *proofs, uint32_t n, cuzk_errmsg *err);
 

@@ -14,7 +14,8 @@
 static bool is_porep(const cuzk_fil_proof *p)
 {
     return p != NULL && p->cls == CUZK_FIL_CLASS_SEAL &&
-           (p->kind == CUZK_FIL_KIND_POREP || p->kind == CUZK_FIL_KIND_POREP_SYNTH || p->kind == CUZK_FIL_KIND_POREP_NI);
+           (p->kind == CUZK_FIL_KIND_POREP || p->kind == CUZK_FIL_KIND_POREP_SYNTH ||
+            p->kind == CUZK_FIL_KIND_POREP_NI);
 }
 
 static bool all_zero(const uint8_t b[32])
@@ -191,7 +192,8 @@ static cuzk_status check_challenge(const cuzk_fil_c1 *c1, const cuzk_fil_sdr_gra
         const cuzk_fil_column_proof *col = i == 0 ? &ch->c_x : i <= CUZK_FIL_DRG_PARENTS ? &ch->drg[i - 1]
                                                                                        : &ch->exp[i - 7];
         if (i == 0) snprintf(field, sizeof field, "replica_column_proofs.c_x");
-        else if (i <= CUZK_FIL_DRG_PARENTS) snprintf(field, sizeof field, "replica_column_proofs.drg_parents[%u]", i - 1);
+        else if (i <= CUZK_FIL_DRG_PARENTS)
+            snprintf(field, sizeof field, "replica_column_proofs.drg_parents[%u]", i - 1);
         else snprintf(field, sizeof field, "replica_column_proofs.exp_parents[%u]", i - 7);
         uint64_t want = i == 0 ? ch->node : parents[i - 1];
         if (col->index != want)

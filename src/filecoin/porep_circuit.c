@@ -227,7 +227,8 @@ static void block_label(cuzk_cs *cs, porep_run *r, uint64_t ci, unsigned layer)
         msg[288 + b] = x;
     }
     for (unsigned b = 352; b < 512; b++) msg[b] = cuzk_bit_const(false);
-    for (unsigned p = 0; p < CUZK_FIL_LABEL_PARENTS; p++) memcpy(msg + 512 + 256 * p, parents[p % np], 256 * sizeof *msg);
+    for (unsigned p = 0; p < CUZK_FIL_LABEL_PARENTS; p++)
+        memcpy(msg + 512 + 256 * p, parents[p % np], 256 * sizeof *msg);
 
     cuzk_bit digest[256], le[256];
     cuzk_cs_push(cs, "create_label");
@@ -311,9 +312,9 @@ static cuzk_status geom_check(const cuzk_fil_proof *p, cuzk_errmsg *err)
     uint64_t leaves = (r->sub ? r->sub : 1) * (r->top ? r->top : 1);
     for (unsigned l = 0; l < r->base_levels && leaves <= p->nodes; l++) leaves *= r->base;
     if (leaves != p->nodes)
-        return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "tree R shape %u-%u-%u with %u base levels has %llu leaves, not %llu",
-                         r->base, r->sub, r->top, r->base_levels, (unsigned long long)leaves,
-                         (unsigned long long)p->nodes);
+        return cuzk_fail(err, CUZK_ERR_INVALID_ARG,
+                         "tree R shape %u-%u-%u with %u base levels has %llu leaves, not %llu", r->base, r->sub,
+                         r->top, r->base_levels, (unsigned long long)leaves, (unsigned long long)p->nodes);
     return CUZK_OK;
 }
 

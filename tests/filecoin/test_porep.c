@@ -88,7 +88,7 @@ static void test_bad_geometry(void **state)
     assert_int_equal(cuzk_fil_porep_circuit_new(&c, &t, 1, &err), CUZK_ERR_INVALID_ARG);
 }
 
-/* ---- a sealed 2 KiB sector ---------------------------------------------------------------------------------------- */
+/* ---- a sealed 2 KiB sector --------------------------------------------------------------------------------------- */
 
 typedef struct {
     const cuzk_fil_proof *p;
@@ -209,7 +209,7 @@ static void test_ni_partitions(void **state)
     cuzk_fil_c1_free(&s.c1);
 }
 
-/* ---- refusals ----------------------------------------------------------------------------------------------------- */
+/* ---- refusals ---------------------------------------------------------------------------------------------------- */
 
 static void expect_refused(const sealed *s, const uint8_t prover_id[32], uint64_t sector_id, cuzk_status want,
                            const char *msg)
@@ -313,7 +313,7 @@ static void test_every_byte(void **state)
     cuzk_fil_c1_free(&s.c1);
 }
 
-/* ---- large: seconds and gigabytes --------------------------------------------------------------------------------- */
+/* ---- large: seconds and gigabytes -------------------------------------------------------------------------------- */
 
 static void test_counts_production(void **state)
 {

@@ -260,7 +260,8 @@ void bench_porep(const bench_opts *o)
         fprintf(stderr, "cuzk-bench porep: %s\n", err.msg);
         return;
     }
-    if (bench_selected(o, "porep_layout")) porep_bench_line("porep_layout", p, (int)threads, cuzk_now() - t0, "s", NULL);
+    if (bench_selected(o, "porep_layout"))
+        porep_bench_line("porep_layout", p, (int)threads, cuzk_now() - t0, "s", NULL);
     if (bench_selected(o, "porep_witness")) bench_witness(o, c, p);
     if (bench_selected(o, "porep_shape") || bench_selected(o, "porep_fingerprint")) bench_shape(c, p, threads);
     if (o->gpu) {

@@ -21,8 +21,10 @@ static bool hex32(const char *cmd, const char *name, const char *s, uint8_t out[
     }
     for (int i = 0; i < 64; i++) {
         char c = s[i];
-        int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10
-                                                                                                          : -1;
+        int d = c >= '0' && c <= '9'   ? c - '0'
+                : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                       : -1;
         if (d < 0) {
             cli_error(cmd, "--%s: '%c' is not a hex digit", name, c);
             return false;
@@ -124,10 +126,11 @@ static const char prove_help[] =
     "usage: cuzk porep prove --c1 FILE --prover-id ID [--sector-id N] [--registered-proof N] --params FILE|DIR\n"
     "                        [--vk FILE|DIR] [--pce FILE] --proof OUT [--threads N]\n"
     "\n"
-    "PoRep commit phase 2 (seal_commit_phase2): checks the C1 (replica id, challenges, parents, paths, labels), proves\n"
-    "every partition of the StackedDrg circuit, verifies them all, and only then writes OUT: the partitions' 192-byte\n"
-    "proofs in partition order (filecoin-proofs' multi-proof). Exit 0 with a valid proof, 1 when the proof does not\n"
-    "verify (nothing is written), 2 for any error (a C1 that does not hold together is named field by field).\n"
+    "PoRep commit phase 2 (seal_commit_phase2): checks the C1 (replica id, challenges, parents, paths, labels),\n"
+    "proves every partition of the StackedDrg circuit, verifies them all, and only then writes OUT: the partitions'\n"
+    "192-byte proofs in partition order (filecoin-proofs' multi-proof). Exit 0 with a valid proof, 1 when the proof\n"
+    "does not verify (nothing is written), 2 for any error (a C1 that does not hold together is named field by\n"
+    "field).\n"
     "\n"
     "  --c1 FILE               the commit-phase-1 output: Curio's envelope {SectorNum, Phase1Out, SectorSize} or\n"
     "                          the bare SealCommitPhase1Output JSON\n"
@@ -423,7 +426,8 @@ static int porep_test_c1(int argc, char **argv)
     char *data = NULL;
     size_t len = 0;
     cuzk_status s;
-    if (datap != NULL && (s = cli_read_file(datap, &data, &len, &err)) != CUZK_OK) return cli_fail(a.cmd, datap, s, &err);
+    if (datap != NULL && (s = cli_read_file(datap, &data, &len, &err)) != CUZK_OK)
+        return cli_fail(a.cmd, datap, s, &err);
     cuzk_fil_sdr_replica r;
     double t0 = cuzk_now();
     s = cuzk_fil_sdr_seal(&sp, (const uint8_t *)data, len, &r, &err);
@@ -477,7 +481,8 @@ int cmd_porep(int argc, char **argv)
     if (argc < 1 || strcmp(argv[0], "--help") == 0 || strcmp(argv[0], "-h") == 0) {
         FILE *f = argc < 1 ? stderr : stdout;
         fprintf(f, "usage: cuzk porep SUBCOMMAND [OPTIONS]   (cuzk porep SUBCOMMAND --help)\n\n");
-        for (size_t i = 0; i < sizeof subs / sizeof subs[0]; i++) fprintf(f, "  %-8s %s\n", subs[i].name, subs[i].summary);
+        for (size_t i = 0; i < sizeof subs / sizeof subs[0]; i++)
+            fprintf(f, "  %-8s %s\n", subs[i].name, subs[i].summary);
         return argc < 1 ? CLI_ERROR : CLI_OK;
     }
     for (size_t i = 0; i < sizeof subs / sizeof subs[0]; i++)
