@@ -209,6 +209,48 @@ static void test_ni_partitions(void **state)
     cuzk_fil_c1_free(&s.c1);
 }
 
+/* rust-fil-proofs' test sector shapes 16 KiB (tree R / tree C 8-8-0, the 32 GiB shape) and 32 KiB (8-8-2, the
+ * 64 GiB shape), 2 layers and 2 challenges like the other test sizes: the sub and top levels of the paths through the
+ * whole circuit, a C1 of the test sealer satisfying it. */
+static void test_sub_top_shapes_satisfy(void **state)
+{
+    (void)state;
+    static const struct {
+        uint64_t size;
+        cuzk_fil_shape tree;
+    } g[] = {{16 << 10, {8, 8, 0, 2}}, {32 << 10, {8, 8, 2, 2}}};
+    for (size_t i = 0; i < sizeof g / sizeof g[0]; i++) {
+        cuzk_fil_proof t = *seal_proof(5);
+        t.sector_size = g[i].size;
+        t.nodes = g[i].size / 32;
+        t.tree_r = g[i].tree;
+        t.tree_d = (cuzk_fil_shape){2, 0, 0, (uint8_t)cuzk_log2_ceil(t.nodes)};
+        cuzk_errmsg err = {{0}};
+        cuzk_fil_sdr_seal_params sp = {.sector_size = t.sector_size, .api = CUZK_FIL_SDR_API_V1_1, .sector_id = 3,
+                                       .threads = 2};
+        memcpy(sp.porep_id, t.porep_id, 32);
+        cuzk_fil_prover_id(77, sp.prover_id);
+        memset(sp.ticket, 0x21, 32);
+        uint8_t seed[32], data[4000];
+        memset(seed, 0x42, 32);
+        for (size_t b = 0; b < sizeof data; b++) data[b] = (uint8_t)(b * 29 + i);
+        cuzk_fil_sdr_replica r;
+        if (cuzk_fil_sdr_seal(&sp, data, sizeof data, &r, &err) != CUZK_OK) fail_msg("seal: %s", err.msg);
+        sealed s = {.p = &t, .sector_id = sp.sector_id};
+        memcpy(s.prover_id, sp.prover_id, 32);
+        if (cuzk_fil_porep_c1_from_replica(&r, &t, sp.ticket, seed, &s.c1, &err) != CUZK_OK)
+            fail_msg("commit phase 1: %s", err.msg);
+        cuzk_fil_sdr_replica_free(&r);
+        cuzk_fil_porep_circuit *c = circuit(&t);
+        cuzk_r1cs_t *shape;
+        if (cuzk_fil_porep_shape(c, 2, &shape, &err) != CUZK_OK) fail_msg("shape: %s", err.msg);
+        assert_satisfies(&s, c, shape);
+        cuzk_r1cs_free(shape);
+        cuzk_fil_porep_circuit_free(c);
+        cuzk_fil_c1_free(&s.c1);
+    }
+}
+
 /* ---- refusals ---------------------------------------------------------------------------------------------------- */
 
 static void expect_refused(const sealed *s, const uint8_t prover_id[32], uint64_t sector_id, cuzk_status want,
@@ -399,8 +441,8 @@ int main(int argc, char **argv)
     const struct CMUnitTest quick[] = {
         cmocka_unit_test(test_counts_stacked_circuit_rs), cmocka_unit_test(test_counts_2kib),
         cmocka_unit_test(test_bad_geometry),              cmocka_unit_test(test_2kib_satisfies),
-        cmocka_unit_test(test_ni_partitions),             cmocka_unit_test(test_check_refusals),
-        cmocka_unit_test(test_every_byte),
+        cmocka_unit_test(test_ni_partitions),             cmocka_unit_test(test_sub_top_shapes_satisfy),
+        cmocka_unit_test(test_check_refusals),            cmocka_unit_test(test_every_byte),
     };
     const struct CMUnitTest slow[] = {
         cmocka_unit_test(test_counts_production),
