@@ -83,6 +83,11 @@ expect 2 "bad.json: .*vanilla_proofs\[0\]\[0\]\.comm_d_proofs: the path does not
 expect 2 "sealer takes the 2 KiB, 8 MiB and 512 MiB" "test-c1 of a 32 GiB proof" -- \
     "$CUZK" porep test-c1 --registered-proof 8 --prover-id f01 --sector-id 1 --ticket $TK --seed $SD --out x.json
 expect 2 "--prover-id 'f0x' is neither" "bad prover id" -- "$CUZK" porep check --c1 c1.json --prover-id f0x
+"$CUZK" porep test-c1 --registered-proof 15 --prover-id f01234 --sector-id 7 --ticket $TK --seed $SD --out ni.json \
+    >/dev/null 2>&1
+expect 0 "" "an NI-PoRep C1 holds together" -- "$CUZK" porep check --c1 ni.json --prover-id f01234 --sector-id 7
+expect 2 "NI-PoRep's C2 output is a SnarkPack aggregate" "porep prove refuses NI-PoRep" -- \
+    "$CUZK" porep prove --c1 ni.json --prover-id f01234 --sector-id 7 --params x.params --proof x.proof
 expect 2 "--registered-proof 20 is not a registered seal proof" "unknown registered proof" -- \
     "$CUZK" porep test-c1 --registered-proof 20 --prover-id f01 --sector-id 1 --ticket $TK --seed $SD --out x.json
 

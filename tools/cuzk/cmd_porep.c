@@ -130,7 +130,7 @@ static const char prove_help[] =
     "proves every partition of the StackedDrg circuit, verifies them all, and only then writes OUT: the partitions'\n"
     "192-byte proofs in partition order (filecoin-proofs' multi-proof). Exit 0 with a valid proof, 1 when the proof\n"
     "does not verify (nothing is written), 2 for any error (a C1 that does not hold together is named field by\n"
-    "field).\n"
+    "field). NI-PoRep C1s are refused: their C2 output is a SnarkPack aggregate, which cuzk does not make.\n"
     "\n"
     "  --c1 FILE               the commit-phase-1 output: Curio's envelope {SectorNum, Phase1Out, SectorSize} or\n"
     "                          the bare SealCommitPhase1Output JSON\n"
@@ -163,6 +163,11 @@ static int porep_prove(int argc, char **argv)
     int rc = load_c1(&a, &c1, prover_id, &sector_id);
     if (rc != CLI_OK) return rc;
     const cuzk_fil_proof *p = c1.proof;
+    if (p->kind == CUZK_FIL_KIND_POREP_NI) {
+        cuzk_fil_c1_free(&c1);
+        return cli_error(a.cmd, "%s: NI-PoRep's C2 output is a SnarkPack aggregate of its partition proofs, which "
+                                "cuzk does not make", p->name);
+    }
     cuzk_errmsg err = {{0}};
     cuzk_fil_porep_circuit *c = NULL;
     cuzk_r1cs_t *shape = NULL;
@@ -292,6 +297,8 @@ static int porep_verify(int argc, char **argv)
         !need_hex32(&a, "comm-r", pub.comm_r) || cli_need(&a, "sector-id") == NULL ||
         !cli_opt_u64(&a, "sector-id", 0, UINT64_MAX, &pub.sector_id))
         return CLI_ERROR;
+    if (p->kind == CUZK_FIL_KIND_POREP_NI)
+        return cli_error(a.cmd, "%s: an NI-PoRep proof is a SnarkPack aggregate, which cuzk does not verify", p->name);
     cuzk_errmsg err = {{0}};
     char vbuf[4096];
     const char *vpath = key_path(vkarg, p, true, vbuf, sizeof vbuf);
