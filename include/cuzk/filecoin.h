@@ -772,6 +772,9 @@ uint64_t cuzk_fil_porep_circuit_num_vars(const cuzk_fil_porep_circuit *c);
  * runs on one thread (a block reads values other blocks write). threads 0 = 1. Returns cuzk_cs_status(cs). */
 cuzk_status cuzk_fil_porep_synthesize(const cuzk_fil_porep_circuit *c, cuzk_cs *cs, const cuzk_fil_c1 *c1, uint32_t k,
                                       unsigned threads);
+/* The blank circuit of registered proof p into cs, any mode, the circuit object made and freed on the way: the
+ * PoRep row of a table of circuits by kind. Returns cuzk_cs_status(cs) (with its detail in err). */
+cuzk_status cuzk_fil_porep_blank(cuzk_cs *cs, const cuzk_fil_proof *p, unsigned threads, cuzk_errmsg *err);
 /* The system (SHAPE mode; what a PCE file caches). */
 cuzk_status cuzk_fil_porep_shape(const cuzk_fil_porep_circuit *c, unsigned threads, cuzk_r1cs_t **out,
                                  cuzk_errmsg *err);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 OR MIT */
-/* The circuits of registered proofs, by kind (a table: PoSt here, PoRep and SnapDeals join it), and their shapes kept
+/* The circuits of registered proofs, by kind (a table: PoSt and PoRep here, SnapDeals joins it), and their shapes kept
  * as PCE files in a cache directory: built once in SHAPE mode, then mapped.
  *
  * A cached shape is found by its key, "<srs id>-<16 hex digits>": the circuit's canonical name (one per parameter
@@ -30,6 +30,9 @@ static const struct {
 } circuits[] = {
     {CUZK_FIL_KIND_WINNING_POST, "cuzk fallback-post v1", post_blank},
     {CUZK_FIL_KIND_WINDOW_POST, "cuzk fallback-post v1", post_blank},
+    {CUZK_FIL_KIND_POREP, "cuzk stacked-drg v1", cuzk_fil_porep_blank},
+    {CUZK_FIL_KIND_POREP_SYNTH, "cuzk stacked-drg v1", cuzk_fil_porep_blank},
+    {CUZK_FIL_KIND_POREP_NI, "cuzk stacked-drg v1", cuzk_fil_porep_blank},
 };
 
 static int circuit_index(const cuzk_fil_proof *p)
@@ -121,6 +124,10 @@ static const struct {
     {"wpost-512m-f83e228ef3276ae5", "f60c3a7be404706d59f5a953459a8c104373e588eedb6c289753ac20a251e898"},
     {"wpost-32g-9be1c283a4dd1f77", "e7d2d90567628347983ed3bc61515dd690ad1b4ddcb028b4c8f3299f1ddf8b66"},
     {"wpost-64g-73bfdc309f1228a1", "b869c137d3b58c500c6c07bdf451c22af17474e60f7152ddf5cc8f4818d161e9"},
+    /* PoRep: each of these shapes satisfied the test sealer's C1s (tests/filecoin/test_porep.c) */
+    {"porep-2k-389ada2d68a0d957", "4ffb13da5826973b2c44ca2e37e5d6557d70b2429a38f260912370ac8788d19a"},
+    {"porep-8m-01c64550f1875f87", "d14b66836fa0f6f3c202c7b4f8a60e260dcf5494ee6ae9aff97aeb768c05ace4"},
+    {"porep-512m-da2d96eca0525f20", "ee80a34aeba7a32d63bf4d93c132d760471e9635a02cf167965b78da5d56b591"},
     {NULL, NULL},
 };
 

@@ -290,6 +290,13 @@ static void part_block(cuzk_cs *cs, void *ctx, uint64_t b)
     cuzk_cs_pop(cs);
 }
 
+/* A whole challenge, its parts in order (COUNT mode's uniform block). */
+static void challenge_block(cuzk_cs *cs, void *ctx, uint64_t ci)
+{
+    porep_run *r = ctx;
+    for (unsigned q = 0; q < r->c->parts; q++) part_block(cs, r, ci * r->c->parts + q);
+}
+
 /* ---- the circuit object ------------------------------------------------------------------------------------------ */
 
 static bool pow2_arity(unsigned a, bool zero_ok) { return (a == 0 && zero_ok) || a == 2 || a == 4 || a == 8; }
@@ -465,7 +472,27 @@ cuzk_status cuzk_fil_porep_synthesize(const cuzk_fil_porep_circuit *c, cuzk_cs *
     synth_top(cs, &r, c1);
     /* blocks address each other's variables from where the top part ends */
     r.base_aux = cs->next_aux;
+    /* counting alone: every challenge adds what the layout pass counted, without running */
+    if (cs->flags == CUZK_CS_F_LC)
+        return cuzk_cs_blocks(cs, c->challenges, challenge_block, &r, &c->per_challenge,
+                              CUZK_CS_BLOCKS_UNIFORM | CUZK_CS_BLOCKS_NO_HANDLES, threads);
     return cuzk_cs_blocks(cs, (uint64_t)c->challenges * c->parts, part_block, &r, c->blocks, 0, threads);
+}
+
+cuzk_status cuzk_fil_porep_blank(cuzk_cs *cs, const cuzk_fil_proof *p, unsigned threads, cuzk_errmsg *err)
+{
+    cuzk_errmsg e = {{0}};
+    cuzk_fil_porep_circuit *c;
+    cuzk_status s = cuzk_fil_porep_circuit_new(&c, p, threads, &e);
+    if (s != CUZK_OK) {
+        cuzk_cs_fail(cs, s, "%s", e.msg);
+    } else {
+        s = cuzk_fil_porep_synthesize(c, cs, NULL, 0, threads);
+        cuzk_fil_porep_circuit_free(c);
+        if (s != CUZK_OK) cuzk_fail(&e, s, "%s", cuzk_cs_errmsg(cs));
+    }
+    if (err != NULL && s != CUZK_OK) *err = e;
+    return s;
 }
 
 cuzk_status cuzk_fil_porep_shape(const cuzk_fil_porep_circuit *c, unsigned threads, cuzk_r1cs_t **out,

@@ -46,17 +46,14 @@ for sub in prove verify check test-c1; do
 done
 expect 0 "^usage: cuzk porep SUBCOMMAND" "porep --help" -- "$CUZK" porep --help
 expect 0 "^usage: cuzk circuit info" "circuit --help" -- "$CUZK" circuit --help
-expect 0 '"registered_proof": 5, .*"constraints": 2687921, "inputs": 40, "aux": 2685673, .*"domain_log2": 22' \
-    "circuit info 2KiB" -- "$CUZK" circuit info --kind porep --sector-size 2KiB --threads 2
-expect 0 '"registered_proof": 0, .*"constraints": 2687921' "circuit info 2KiB API 1.0" -- \
-    "$CUZK" circuit info --kind porep --sector-size 2KiB --api 1.0
-expect 0 '"registered_proof": 15, .*"partitions": 13, .*"constraints": 2687921' "circuit info NI-PoRep" -- \
-    "$CUZK" circuit info --kind porep-ni --sector-size 2KiB
-expect 2 "no porep proof of sector size 2KiB and API 1.2" "circuit info, no such API" -- \
-    "$CUZK" circuit info --kind porep --sector-size 2KiB --api 1.2
-expect 2 "--kind 'window': not a circuit kind" "circuit info, another kind" -- \
-    "$CUZK" circuit info --kind window --sector-size 2KiB
-expect 2 "unknown subcommand 'draw'" "circuit draw" -- "$CUZK" circuit draw
+expect 0 '"registered_proof": "StackedDrg2KiBV1_1", .*"constraints": 2687921, "inputs": 40, "aux": 2685673, .*'\
+'"domain": 4194304, "hash": "4ffb13da5826973b2c44ca2e37e5d6557d70b2429a38f260912370ac8788d19a"' \
+    "circuit info 2KiB" -- "$CUZK" circuit info --kind porep --sector-size 2KiB --json --threads 2
+expect 0 '"registered_proof": "StackedDrg2KiBV1", .*"constraints": 2687921, .*"hash": null' \
+    "circuit info 2KiB API V1_0" -- "$CUZK" circuit info --kind porep --sector-size 2KiB --api V1_0 --json --no-hash
+expect 2 "V1_2" "circuit info, no such API" -- "$CUZK" circuit info --kind porep --sector-size 2KiB --api V1_2
+expect 2 "4KiB" "circuit info, no PoRep of that size" -- "$CUZK" circuit info --kind porep --sector-size 4KiB
+expect 2 "usage: cuzk circuit" "circuit draw" -- "$CUZK" circuit draw
 
 # ---- a test sector's C1 ----
 expect 0 '"registered_proof": 5, "sector_id": 7' "test-c1, Curio's envelope" -- \
@@ -92,7 +89,7 @@ expect 2 "--registered-proof 20 is not a registered seal proof" "unknown registe
     "$CUZK" porep test-c1 --registered-proof 20 --prover-id f01 --sector-id 1 --ticket $TK --seed $SD --out x.json
 
 # ---- the shape, the key (kept while the shape stays the same) ----
-expect 0 '"constraints": 2687921, "inputs": 40, "aux": 2685673' "circuit pce" -- \
+expect 0 '"constraints": 2687921, "inputs": 40, "aux": 2685673, "hash": "4ffb13da' "circuit pce" -- \
     "$CUZK" circuit pce --kind porep --sector-size 2KiB --out p2k.pce --threads 2
 if ! cmp -s p2k.pce "$KEYDIR/p2k.pce" || [ ! -s "$KEYDIR/k.params" ] || [ ! -s "$KEYDIR/k.vk" ]; then
     rm -f "$KEYDIR/k.params" "$KEYDIR/k.vk" "$KEYDIR/p2k.pce"
@@ -100,7 +97,7 @@ if ! cmp -s p2k.pce "$KEYDIR/p2k.pce" || [ ! -s "$KEYDIR/k.params" ] || [ ! -s "
         --vk "$KEYDIR/k.vk" --seed 7
     cp p2k.pce "$KEYDIR/p2k.pce"
 fi
-name=$("$CUZK" circuit info --kind porep --sector-size 2KiB | sed -n 's/.*"params": "\([^"]*\)\.params".*/\1/p')
+name=$("$CUZK" params list --json --kinds porep --sizes 2KiB | sed -n 's/.*"file": "\([^"]*\)\.params".*/\1/p')
 mkdir -p keys
 ln -s "$KEYDIR/k.params" "keys/$name.params"
 ln -s "$KEYDIR/k.vk" "keys/$name.vk"

@@ -38,6 +38,15 @@ static void expect_counts(const cuzk_fil_proof *p, uint64_t rows, uint64_t input
     cuzk_fil_porep_circuit_free(c);
 }
 
+/* The R1CS identity (cuzk_r1cs_identity) a size's shape has today: a change to the rows is caught here, and the
+ * circuit-table of cuzk circuit info can pin it. Each shape these tests build also satisfied its sealed C1s. */
+static void assert_identity(const cuzk_r1cs_t *r, const char *hex)
+{
+    char got[65];
+    for (int i = 0; i < 32; i++) snprintf(got + 2 * i, 3, "%02x", r->identity[i]);
+    assert_string_equal(got, hex);
+}
+
 /* storage-proofs-porep tests/stacked_circuit.rs: 2 layers, 1 interactive challenge, 8 · base_tree_count nodes */
 static void test_counts_stacked_circuit_rs(void **state)
 {
@@ -154,6 +163,7 @@ static void test_2kib_satisfies(void **state)
     cuzk_errmsg err = {{0}};
     if (cuzk_fil_porep_shape(c, 2, &shape, &err) != CUZK_OK) fail_msg("shape: %s", err.msg);
     assert_int_equal(cuzk_fil_porep_check_circuit(c, shape, &err), CUZK_OK);
+    assert_identity(shape, "4ffb13da5826973b2c44ca2e37e5d6557d70b2429a38f260912370ac8788d19a");
     static const uint64_t ids[] = {5, 0, 10};
     for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
         sealed s;
@@ -249,6 +259,38 @@ static void test_sub_top_shapes_satisfy(void **state)
         cuzk_fil_porep_circuit_free(c);
         cuzk_fil_c1_free(&s.c1);
     }
+}
+
+/* The circuit table's PoRep rows: the 2 KiB shape is the same bytes on 1 and 3 threads, equal to its pinned identity,
+ * and counting alone (every challenge adding the first one's counts) gives its counts; every API version and kind
+ * of the size shares the key and identity. */
+static void test_table_rows(void **state)
+{
+    (void)state;
+    cuzk_errmsg err = {{0}};
+    cuzk_r1cs_t *r1, *r3;
+    const cuzk_fil_proof *p = seal_proof(5);
+    assert_true(cuzk_fil_circuit_supported(p));
+    assert_int_equal(cuzk_fil_circuit_shape(p, 1, &r1, &err), CUZK_OK);
+    assert_int_equal(cuzk_fil_circuit_shape(p, 3, &r3, &err), CUZK_OK);
+    assert_memory_equal(r1->identity, r3->identity, 32);
+    cuzk_cs_counts c;
+    assert_int_equal(cuzk_fil_circuit_counts(p, &c, &err), CUZK_OK);
+    assert_int_equal(c.rows, r1->num_constraints);
+    assert_int_equal(c.inputs, r1->num_inputs);
+    assert_int_equal(c.aux, r1->num_aux);
+    for (int k = 0; k < 3; k++) assert_int_equal(c.nnz[k], r1->m[k].nnz);
+    char key[128], other[128];
+    assert_int_equal(cuzk_fil_circuit_key(p, key, sizeof key, &err), CUZK_OK);
+    for (uint64_t id = 0; id < 20; id += 5) {
+        uint8_t pin[32];
+        assert_true(cuzk_fil_circuit_pinned_identity(seal_proof(id), pin));
+        assert_memory_equal(pin, r1->identity, 32);
+        assert_int_equal(cuzk_fil_circuit_key(seal_proof(id), other, sizeof other, &err), CUZK_OK);
+        assert_string_equal(other, key);
+    }
+    cuzk_r1cs_free(r1);
+    cuzk_r1cs_free(r3);
 }
 
 /* ---- refusals ---------------------------------------------------------------------------------------------------- */
@@ -428,10 +470,44 @@ static void test_8mib_satisfies(void **state)
     cuzk_fil_porep_circuit *c = circuit(p);
     cuzk_r1cs_t *shape;
     if (cuzk_fil_porep_shape(c, 2, &shape, &err) != CUZK_OK) fail_msg("shape: %s", err.msg);
+    assert_identity(shape, "d14b66836fa0f6f3c202c7b4f8a60e260dcf5494ee6ae9aff97aeb768c05ace4");
+    uint8_t pin[32];
+    assert_true(cuzk_fil_circuit_pinned_identity(p, pin));
+    assert_memory_equal(pin, shape->identity, 32);
     assert_satisfies(&s, c, shape);
     cuzk_r1cs_free(shape);
     cuzk_fil_porep_circuit_free(c);
     cuzk_fil_c1_free(&s.c1);
+}
+
+/* The 512 MiB shape through cuzk_fil_porep_blank (the circuit table's entry), in SHAPE and COUNT modes. */
+static void test_512mib_blank(void **state)
+{
+    (void)state;
+    cuzk_errmsg err = {{0}};
+    cuzk_cs *cs = cuzk_cs_new(CUZK_CS_SHAPE, NULL, 0, 0);
+    assert_int_equal(cuzk_fil_porep_blank(cs, seal_proof(7), 2, &err), CUZK_OK);
+    cuzk_r1cs_t *r;
+    if (cuzk_cs_finish(cs, &r, NULL, &err) != CUZK_OK) fail_msg("shape: %s", err.msg);
+    assert_identity(r, "ee80a34aeba7a32d63bf4d93c132d760471e9635a02cf167965b78da5d56b591");
+    uint8_t pin[32];
+    assert_true(cuzk_fil_circuit_pinned_identity(seal_proof(7), pin));
+    assert_memory_equal(pin, r->identity, 32);
+    cuzk_cs_counts k;
+    cs = cuzk_cs_new(CUZK_CS_COUNT, NULL, 0, 0);
+    assert_int_equal(cuzk_fil_porep_blank(cs, seal_proof(2), 2, &err), CUZK_OK);
+    cuzk_cs_get_counts(cs, &k);
+    assert_int_equal(cuzk_cs_finish(cs, NULL, NULL, &err), CUZK_OK);
+    assert_int_equal(k.rows, r->num_constraints);
+    assert_int_equal(k.nnz[0], r->m[0].nnz);
+    assert_int_equal(k.nnz[2], r->m[2].nnz);
+    cuzk_r1cs_free(r);
+    cs = cuzk_cs_new(CUZK_CS_COUNT, NULL, 0, 0);
+    cuzk_fil_proof bad = *seal_proof(7);
+    bad.layers = 5;
+    assert_int_equal(cuzk_fil_porep_blank(cs, &bad, 1, &err), CUZK_ERR_INVALID_ARG);
+    assert_non_null(strstr(err.msg, "5 layers"));
+    assert_int_equal(cuzk_cs_finish(cs, NULL, NULL, NULL), CUZK_ERR_INVALID_ARG);
 }
 
 int main(int argc, char **argv)
@@ -442,12 +518,14 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_counts_stacked_circuit_rs), cmocka_unit_test(test_counts_2kib),
         cmocka_unit_test(test_bad_geometry),              cmocka_unit_test(test_2kib_satisfies),
         cmocka_unit_test(test_ni_partitions),             cmocka_unit_test(test_sub_top_shapes_satisfy),
-        cmocka_unit_test(test_check_refusals),            cmocka_unit_test(test_every_byte),
+        cmocka_unit_test(test_table_rows),                cmocka_unit_test(test_check_refusals),
+        cmocka_unit_test(test_every_byte),
     };
     const struct CMUnitTest slow[] = {
         cmocka_unit_test(test_counts_production),
         cmocka_unit_test(test_fingerprint_32gib),
         cmocka_unit_test(test_8mib_satisfies),
+        cmocka_unit_test(test_512mib_blank),
     };
     return large ? cmocka_run_group_tests_name("filecoin_porep_large", slow, NULL, NULL)
                  : cmocka_run_group_tests_name("filecoin_porep", quick, NULL, NULL);

@@ -122,7 +122,7 @@ static const char circuit_help[] =
     "built in memory, or loaded from / stored in the shape cache DIR; --no-hash skips it). pce writes the shape as\n"
     "a PCE file, which `cuzk setup --pce FILE` turns into a test key of the real shape.\n"
     "\n"
-    "  --kind KIND       winning, window (porep and snap: not yet)\n"
+    "  --kind KIND       winning, window, porep (snap: not yet)\n"
     "  --sector-size S   2KiB, 8MiB, 512MiB, 32GiB, 64GiB\n"
     "  --api V           V1_0, V1_1, V1_2 (default: the newest; every API of a kind and size has the same circuit)\n"
     "  --cache DIR       shape cache directory (PCE files named by the circuit's key)\n"
