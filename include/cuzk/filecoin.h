@@ -20,6 +20,7 @@
 #include "cuzk/base.h"
 #include "cuzk/circuits.h"
 #include "cuzk/ff.h"
+#include "cuzk/groth16.h"
 #include "cuzk/r1cs.h"
 
 #ifdef __cplusplus
@@ -838,6 +839,125 @@ void cuzk_fil_sdr_replica_free(cuzk_fil_sdr_replica *r);
 const uint8_t *cuzk_fil_sdr_replica_label(const cuzk_fil_sdr_replica *r, unsigned layer, uint64_t node);
 /* The column of node: its labels in layers 1 .. layers, into rows (layers × 32 bytes); false outside the replica. */
 bool cuzk_fil_sdr_replica_column(const cuzk_fil_sdr_replica *r, uint64_t node, uint8_t (*rows)[32]);
+
+/* ==================================================================================================================
+ * PoRep C2: the StackedDrg partition circuit (storage-proofs-porep stacked/circuit), its witness from a C1
+ * ================================================================================================================== */
+
+/* One partition's circuit, row for row and column for column the R1CS of rust-fil-proofs' StackedCircuit: the
+ * commitments first (replica_id, comm_d and comm_r made inputs, comm_r = Poseidon-2(comm_c, comm_r_last)), then per
+ * challenge the data leaf and its tree D path, the 6 DRG and 8 expander parents' columns with their column hashes and
+ * tree C paths, the challenge as a 64-bit input, one SHA-256 label per layer, the encoding, its tree R path, and the
+ * column hash of the labels with its tree C path. docs/formats/porep-circuit.md describes the layout.
+ *
+ * A circuit object is made once per geometry: it lays the partition out as parallel blocks (per challenge: one for
+ * the data and parent columns, one per label, one for the encoding and the challenged column) and keeps every block's
+ * counts. Only the registered proof's nodes, layers, challenges, tree_r and tree_d fields are read, so a caller may
+ * pass a geometry of its own (rust-fil-proofs' test circuits: 8 nodes, 2 layers, 1 challenge, tree shape 8-4-2...).
+ * Tree R / tree C base arity 2, 4 or 8, sub and top 0, 2, 4 or 8; 2 or 11 layers; tree D binary. */
+typedef struct cuzk_fil_porep_circuit cuzk_fil_porep_circuit;
+
+/* Synthesizes challenge 0 once in COUNT mode to lay the blocks out (about 7.2 M rows at 32 GiB; its labels on up to
+ * `threads` threads, 0 = 1). CUZK_ERR_INVALID_ARG for a geometry the circuit does not take. */
+cuzk_status cuzk_fil_porep_circuit_new(cuzk_fil_porep_circuit **out, const cuzk_fil_proof *p, unsigned threads,
+                                       cuzk_errmsg *err);
+void cuzk_fil_porep_circuit_free(cuzk_fil_porep_circuit *c);
+/* The partition's counts: inputs (ONE included), aux, rows and non-zeros of A, B, C. */
+void cuzk_fil_porep_circuit_counts(const cuzk_fil_porep_circuit *c, cuzk_cs_counts *out);
+/* The same for one challenge's share (what each further challenge adds). */
+void cuzk_fil_porep_circuit_challenge_counts(const cuzk_fil_porep_circuit *c, cuzk_cs_counts *out);
+/* Variables of the witness: inputs + aux. */
+uint64_t cuzk_fil_porep_circuit_num_vars(const cuzk_fil_porep_circuit *c);
+
+/* Synthesizes partition k of c1 into cs, any mode; c1 NULL gives the blank circuit (zeros). c1 must be of c's
+ * geometry and already checked (cuzk_fil_porep_c1_check): the blocks take the values they share (parent rows,
+ * labels, the data leaf) from the C1, so an inconsistent one gives an assignment that does not satisfy. CHECK mode
+ * runs on one thread (a block reads values other blocks write). threads 0 = 1. Returns cuzk_cs_status(cs). */
+cuzk_status cuzk_fil_porep_synthesize(const cuzk_fil_porep_circuit *c, cuzk_cs *cs, const cuzk_fil_c1 *c1, uint32_t k,
+                                      unsigned threads);
+/* The blank circuit of registered proof p into cs, any mode, the circuit object made and freed on the way: the
+ * PoRep row of a table of circuits by kind. Returns cuzk_cs_status(cs) (with its detail in err). */
+cuzk_status cuzk_fil_porep_blank(cuzk_cs *cs, const cuzk_fil_proof *p, unsigned threads, cuzk_errmsg *err);
+/* The system (SHAPE mode; what a PCE file caches). */
+cuzk_status cuzk_fil_porep_shape(const cuzk_fil_porep_circuit *c, unsigned threads, cuzk_r1cs_t **out,
+                                 cuzk_errmsg *err);
+/* Partition k's assignment [inputs | aux] into z (len = cuzk_fil_porep_circuit_num_vars values, pinned memory for
+ * a device say). */
+cuzk_status cuzk_fil_porep_witness(const cuzk_fil_porep_circuit *c, const cuzk_fil_c1 *c1, uint32_t k,
+                                   unsigned threads, cuzk_fr_t *z, uint64_t len, cuzk_errmsg *err);
+
+/* ---- what the proof says: public inputs, and the check of a C1 --------------------------------------------------- */
+
+/* The public data of a sealed sector's PoRep: what a verifier knows (filecoin-proofs' verify_seal arguments). */
+typedef struct {
+    uint8_t prover_id[32];
+    uint64_t sector_id;
+    uint8_t ticket[32], seed[32];
+    uint8_t comm_d[32], comm_r[32];
+} cuzk_fil_porep_public;
+
+/* SHA-256(prover_id ‖ sector_id u64 BE ‖ ticket ‖ comm_d ‖ porep_id) with the top two bits cleared. */
+void cuzk_fil_porep_replica_id(const cuzk_fil_proof *p, const uint8_t prover_id[32], uint64_t sector_id,
+                               const uint8_t ticket[32], const uint8_t comm_d[32], uint8_t out[32]);
+/* Public inputs of one partition without ONE: 3 + 18 per challenge (327 at 32 GiB, 39 at the test sizes). */
+size_t cuzk_fil_porep_public_input_count(const cuzk_fil_proof *p);
+/* Partition k's inputs as StackedCompound::generate_public_inputs orders them: replica_id, comm_d, comm_r, then per
+ * challenge its node (tree D path), the 6 DRG and 8 expander parents (their tree C paths), the node three more times
+ * (the UInt64 challenge, tree R path, tree C path). Challenges are interactive, synthetic or NI as p's kind says.
+ * CUZK_ERR_INVALID_ARG for an all-zero comm_d, comm_r or seed (Rust refuses them), CUZK_ERR_NOT_CANONICAL for a
+ * commitment not below r. out holds cuzk_fil_porep_public_input_count(p). */
+cuzk_status cuzk_fil_porep_public_inputs(const cuzk_fil_proof *p, const cuzk_fil_porep_public *pub, uint32_t k,
+                                         cuzk_fr_t *out, cuzk_errmsg *err);
+/* The public data a C1 carries, with the request's prover id and sector. */
+void cuzk_fil_porep_public_of_c1(const cuzk_fil_c1 *c1, const uint8_t prover_id[32], uint64_t sector_id,
+                                 cuzk_fil_porep_public *out);
+
+/* Checks that a parsed C1 proves what it claims, so that no witness that cannot satisfy is ever proved: replica_id
+ * is the one prover_id and sector_id give, comm_r = Poseidon(comm_c, comm_r_last), every challenge is the one derived
+ * for its partition, every column is the graph's parent it stands for and hashes to its tree C leaf, every path hashes
+ * to its root, every label is the SHA-256 of its parents' rows (and the labeling and encoding proofs carry those
+ * rows), and the replica node is the last label plus the data. Challenges are checked on `threads` threads (0 = 1).
+ * CUZK_ERR_MISMATCH (or CUZK_ERR_PROOF_INVALID for a path) naming the field of the lowest failing challenge:
+ * "vanilla_proofs[3][7].replica_column_proofs.exp_parents[2]: column 9, the graph's is 12". */
+cuzk_status cuzk_fil_porep_c1_check(const cuzk_fil_c1 *c1, const uint8_t prover_id[32], uint64_t sector_id,
+                                    unsigned threads, cuzk_errmsg *err);
+
+/* Commit phase 1 of a test replica (cuzk_fil_sdr_seal, sealed for p's porep id and API): the C1 filecoin-proofs'
+ * seal_commit_phase1 makes for seed (and ticket, which the replica id was made from), every partition's challenges
+ * opened. CUZK_ERR_MISMATCH when the replica is not of p's geometry or porep id. */
+cuzk_status cuzk_fil_porep_c1_from_replica(const cuzk_fil_sdr_replica *r, const cuzk_fil_proof *p,
+                                           const uint8_t ticket[32], const uint8_t seed[32], cuzk_fil_c1 *out,
+                                           cuzk_errmsg *err);
+
+/* ---- proving and verifying (CPU) --------------------------------------------------------------------------------- */
+
+/* A system built elsewhere (a PCE file) against the circuit's counts: CUZK_ERR_MISMATCH when they differ. */
+cuzk_status cuzk_fil_porep_check_circuit(const cuzk_fil_porep_circuit *c, const cuzk_r1cs_t *shape, cuzk_errmsg *err);
+
+typedef struct {
+    unsigned threads;  /* 0 = 1 */
+    bool c1_checked;   /* the caller ran cuzk_fil_porep_c1_check on this C1 and request already */
+    bool benchmark;    /* a generated C1 (cuzk_fil_c1_random), which cannot verify: no check, no comparison of the
+                        * public inputs, no verification; the proofs are worthless */
+} cuzk_fil_porep_prove_opts;
+
+typedef struct {
+    double check, witness, prove, verify, total; /* seconds, witness and prove summed over partitions */
+} cuzk_fil_porep_prove_stats;
+
+/* A whole C2: checks c1 (cuzk_fil_porep_c1_check), then per partition makes the witness, compares its input part
+ * with cuzk_fil_porep_public_inputs and proves with pk (bellperson convention) over shape (the circuit's system),
+ * then verifies all partitions with vk (NULL: pk's own). proofs gets c1->partitions proofs in partition order
+ * (bellperson's multi-proof: their 192-byte encodings concatenated); CUZK_OK only when they verify. */
+cuzk_status cuzk_fil_porep_prove(const cuzk_fil_porep_circuit *c, const cuzk_r1cs_t *shape, const cuzk_groth16_pk *pk,
+                                 const cuzk_groth16_vk *vk, const cuzk_fil_c1 *c1, const uint8_t prover_id[32],
+                                 uint64_t sector_id, const cuzk_fil_porep_prove_opts *o,
+                                 cuzk_groth16_proof_t *proofs, cuzk_fil_porep_prove_stats *st, cuzk_errmsg *err);
+/* verify_seal: the n (= p->partitions) proofs against the public inputs pub gives. CUZK_OK when valid,
+ * CUZK_ERR_PROOF_INVALID when not, other statuses for bad arguments (a vk of another input count:
+ * CUZK_ERR_MISMATCH). */
+cuzk_status cuzk_fil_porep_verify(const cuzk_groth16_vk *vk, const cuzk_fil_proof *p, const cuzk_fil_porep_public *pub,
+                                  const cuzk_groth16_proof_t *proofs, uint32_t n, cuzk_errmsg *err);
 
 #ifdef __cplusplus
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 OR MIT */
-/* The circuits of registered proofs, by kind (a table: PoSt and SnapDeals here, PoRep joins it), and their shapes kept
+/* The circuits of registered proofs, by kind (a table: PoSt, SnapDeals and PoRep), and their shapes kept
  * as PCE files in a cache directory: built once in SHAPE mode, then mapped. SnapDeals' test sizes (geometries with no
  * registered proof, cuzk_fil_snap_geometry) are circuits of the table too.
  *
@@ -32,6 +32,9 @@ static const struct {
     {CUZK_FIL_KIND_WINNING_POST, "cuzk fallback-post v1", post_blank},
     {CUZK_FIL_KIND_WINDOW_POST, "cuzk fallback-post v1", post_blank},
     {CUZK_FIL_KIND_SNAP, "cuzk empty-sector-update v1", cuzk_fil_snap_blank},
+    {CUZK_FIL_KIND_POREP, "cuzk stacked-drg v1", cuzk_fil_porep_blank},
+    {CUZK_FIL_KIND_POREP_SYNTH, "cuzk stacked-drg v1", cuzk_fil_porep_blank},
+    {CUZK_FIL_KIND_POREP_NI, "cuzk stacked-drg v1", cuzk_fil_porep_blank},
 };
 
 static int circuit_index(const cuzk_fil_proof *p)
@@ -134,6 +137,10 @@ static const struct {
     {"snap-512m-473cd0ab93afb161", "afa8bc58a7e1562026f02c802d8ed83b94eb08a8a12c9b83e1724e249516ff36"},
     {"snap-32g-ffbdc321b348dee4", "7d515b423a45e461c8c66375538547d697fd299201f821b85d9d13a68c4ec087"},
     {"snap-64g-28ef0bb6e611fcbc", "c70b0c248bed35a7a814831c8eb47849285a643016422a94b79406f62abecbe7"},
+    /* PoRep: each of these shapes satisfied the test sealer's C1s (tests/filecoin/test_porep.c) */
+    {"porep-2k-389ada2d68a0d957", "4ffb13da5826973b2c44ca2e37e5d6557d70b2429a38f260912370ac8788d19a"},
+    {"porep-8m-01c64550f1875f87", "d14b66836fa0f6f3c202c7b4f8a60e260dcf5494ee6ae9aff97aeb768c05ace4"},
+    {"porep-512m-da2d96eca0525f20", "ee80a34aeba7a32d63bf4d93c132d760471e9635a02cf167965b78da5d56b591"},
     {NULL, NULL},
 };
 

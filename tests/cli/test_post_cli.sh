@@ -61,7 +61,8 @@ expect 0 "" "the cache holds the shape under its key" -- test -f cache/wpost-2k-
 expect 0 "$hash2k" "the hash from the cached file" -- \
     "$CUZK" circuit info --kind window --sector-size 2KiB --json --cache cache
 expect 2 "one of winning, window, porep, snap" "unknown kind" -- "$CUZK" circuit info --kind wind --sector-size 2KiB
-expect 2 "no porep circuit here" "porep not yet" -- "$CUZK" circuit info --kind porep --sector-size 2KiB --json
+expect 0 "4ffb13da5826973b2c44ca2e37e5d6557d70b2429a38f260912370ac8788d19a" "porep's pinned hash" -- \
+    "$CUZK" circuit info --kind porep --sector-size 2KiB --json
 expect 2 "one of 2KiB, 8MiB" "bad size" -- "$CUZK" circuit info --kind window --sector-size 2QiB
 expect 2 "no window registered proof for 4KiB" "unregistered size" -- \
     "$CUZK" circuit info --kind window --sector-size 4KiB

@@ -22,6 +22,7 @@ typedef struct {
     bool gpu;           /* --gpu: the CUDA backend's benchmarks instead (lines carry "device": "gpu") */
     long msm_variant, ntt_variant; /* --gpu: cuzk_gpu_msm_set_variant / cuzk_gpu_ntt_set_variant first; −1 = the default */
     bool msm_profile;   /* --gpu: cuzk_gpu_msm_set_profile(1) */
+    uint64_t sector_size; /* porep: --sector-size (0 = 32 GiB) */
 } bench_opts;
 
 /* A benchmark file's entry point: runs the benchmarks of its file that o selects. */
@@ -104,6 +105,8 @@ void bench_prove_gen(const bench_opts *o);
 /* `cuzk-bench zkey`: snarkjs-convention zkey + wtns fixtures (mulchain 2^16, bits 2^15) in the cache, made once;
  * prints their paths, for timing `cuzk prove --zkey` as a whole command (zkey_fixtures.c). */
 void bench_zkey_fixtures(const bench_opts *o);
+/* `cuzk-bench porep`: the PoRep C2 circuit at o->sector_size (porep.c). */
+void bench_porep(const bench_opts *o);
 #ifdef CUZK_BENCH_CLIENT
 /* The commands against a running daemon (net.c, through the cuzk_client library): single, batch, stress, status,
  * preload, evict, metrics. bench_net_main takes argv from the command's name on, and the address given before the

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "cuzk/filecoin.h"
 #ifdef CUZK_HAVE_CUDA
 #include "cuzk/gpu.h"
 #endif
@@ -54,6 +55,7 @@ static void usage(FILE *f)
                "       cuzk-bench zkey\n"
                "       cuzk-bench gen-vanilla porep [--registered-proof N] [-o FILE] (cuzk-bench gen-vanilla --help)\n"
                "       cuzk-bench post shape|witness ...   (FallbackPoSt circuits at production size: post.c)\n"
+               "       cuzk-bench porep [--sector-size S] [--threads N] [--filter NAME] [--gpu]\n"
                "       cuzk-bench --version\n"
                "  micro      field, curve, pairing, MSM, NTT, SpMV, Poseidon and Groth16 micro-benchmarks, one JSON\n"
                "             object per line, ending with `prove` on synthetic PoRep-shaped circuits (up to 2^K, see\n"
@@ -62,6 +64,9 @@ static void usage(FILE *f)
                "             (default K = 20), per phase, with peak memory; keys cached in ~/.cache/cuzk-bench\n"
                "  zkey       makes (once) snarkjs-convention zkey + wtns fixtures in that cache and prints their paths:\n"
                "             mulchain (65,000 multiplications, 2^16) and bits (PoRep-shaped, 2^15), for cuzk prove --zkey\n"
+               "  porep      the PoRep C2 circuit at one sector size (default 32GiB): the layout, one partition's\n"
+               "             witness at 1, 2, 4, ... threads, the shape (time, peak memory, matrix fingerprint), a\n"
+               "             whole C2 (CPU: test sizes; --gpu: on the device, witnesses overlapped with proofs)\n"
                "  --filter   run only benchmarks whose name contains NAME\n"
                "  --threads  thread count for multi-threaded benchmarks (default: 1 and 2)\n"
                "  --max-log2 largest circuit for prove (16 .. 27; --gpu: the proofs at 2^20, 2^24, 2^26, 2^27 up to\n"
@@ -105,6 +110,11 @@ static bool parse_opts(int argc, char **argv, bench_opts *o, bool *help)
             }
             if (max) o->max_log2 = (int)k;
             else o->min_log2 = (int)k;
+        } else if (strcmp(argv[i], "--sector-size") == 0 && has_next) {
+            if (!cuzk_fil_size_parse(argv[++i], &o->sector_size)) {
+                fprintf(stderr, "cuzk-bench: --sector-size '%s' is not a size\n", argv[i]);
+                return false;
+            }
         } else if (strcmp(argv[i], "--gpu") == 0) {
             o->gpu = true;
         } else if (strcmp(argv[i], "--msm-profile") == 0) {
@@ -171,6 +181,12 @@ static int cmd_zkey(const bench_opts *o)
     return 0;
 }
 
+static int cmd_porep(const bench_opts *o)
+{
+    bench_porep(o);
+    return 0;
+}
+
 static const struct {
     const char *name;
     int (*run)(const bench_opts *o);
@@ -178,6 +194,7 @@ static const struct {
     {"micro", cmd_micro},
     {"prove", cmd_prove},
     {"zkey", cmd_zkey},
+    {"porep", cmd_porep},
 };
 
 int main(int argc, char **argv)
@@ -221,7 +238,7 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "post") == 0) return bench_post_main(argc - 2, argv + 2);
     for (size_t c = 0; c < sizeof commands / sizeof commands[0]; c++) {
         if (strcmp(argv[1], commands[c].name) != 0) continue;
-        bench_opts o = {NULL, 0, 20, 0, false, -1, -1, false};
+        bench_opts o = {NULL, 0, 20, 0, false, -1, -1, false, 0};
         bool help = false;
         if (!parse_opts(argc, argv, &o, &help)) {
             usage(stderr);

@@ -102,6 +102,7 @@ int cmd_inspect(int argc, char **argv);
 int cmd_ptau(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
 int cmd_params(int argc, char **argv);
+int cmd_porep(int argc, char **argv);
 int cmd_seal_test(int argc, char **argv);
 int cmd_parent_cache(int argc, char **argv);
 int cmd_circuit(int argc, char **argv);

@@ -13,8 +13,7 @@
 #include "cuzk/filecoin.h"
 
 /* ---- which registered proof ---------------------------------------------------------------------------------------
- * --kind names a row of this table; a circuit family joins it with its class and kind (PoRep has no circuit here
- * yet: it is refused with the library's message). */
+ * --kind names a row of this table: a circuit family with its class and kind. */
 static const struct {
     const char *name;
     cuzk_fil_class cls;
@@ -128,7 +127,7 @@ static const char circuit_help[] =
     "built in memory, or loaded from / stored in the shape cache DIR; --no-hash skips it). pce writes the shape as\n"
     "a PCE file, which `cuzk setup --pce FILE` turns into a test key of the real shape.\n"
     "\n"
-    "  --kind KIND       winning, window, snap (porep: not yet)\n"
+    "  --kind KIND       winning, window, porep, snap\n"
     "  --sector-size S   2KiB, 8MiB, 512MiB, 32GiB, 64GiB; snap also its test sizes 1, 4, 8, 16, 32 KiB and 16 MiB\n"
     "  --api V           V1_0, V1_1, V1_2 (default: the newest; every API of a kind and size has the same circuit)\n"
     "  --cache DIR       shape cache directory (PCE files named by the circuit's key)\n"

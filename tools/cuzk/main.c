@@ -24,6 +24,7 @@ static const struct {
     {"circuit", cmd_circuit, "a Filecoin proof's circuit: sizes and canonical hash (info), its shape as a .pce (pce)"},
     {"post", cmd_post, "WinningPoSt / WindowPoSt proofs from vanilla proofs (prove), checked from public data (verify)"},
     {"snap", cmd_snap, "SnapDeals: prove from Curio's vanilla proofs, verify, make test vanilla proofs"},
+    {"porep", cmd_porep, "PoRep commit phase 2 from a C1 (prove), verify_seal (verify), the C1 check, a test C1"},
 };
 
 static void usage(FILE *f)
