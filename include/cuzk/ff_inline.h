@@ -27,6 +27,8 @@
 extern "C" {
 #endif
 
+/* the inline assembly keeps its hand layout */
+/* clang-format off */
 #if defined(__x86_64__) && defined(__ELF__) && defined(__GNUC__) && !defined(__clang__) /* clang runs out of registers on these */
 #define CUZK_FF_INLINE_ADDSUB 1
 
@@ -141,6 +143,7 @@ static inline void cuzk_fp2_mul_by_nonresidue(cuzk_fp2_t *r, const cuzk_fp2_t *a
 #undef CUZK_FF_STORE_
 #undef CUZK_FP_ADDBACK_
 #endif /* x86-64 */
+/* clang-format on */
 
 #ifdef __cplusplus
 }

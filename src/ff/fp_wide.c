@@ -87,12 +87,14 @@ static void fp2_mul_asm(cuzk_fp2_t *r, const cuzk_fp2_t *a, const cuzk_fp2_t *b)
     cuzk_mont_p381_fp2_mul_mulx(r, a, b);
 }
 static void fp2_sqr_asm(cuzk_fp2_t *r, const cuzk_fp2_t *a) { cuzk_mont_p381_fp2_sqr_mulx(r, a); }
+/* clang-format off */
 #define ASM_PRIMS                                                                                                  \
     {cuzk_mont_p381_mul_mulx, cuzk_mont_p381_mul_wide_mulx, cuzk_mont_p381_redc_mulx, fp2_mulw_asm, fp2_sqrw_asm,    \
      fp2_redc_asm, fp2_mul_asm, fp2_sqr_asm}
 #else
 #define ASM_PRIMS {mul_c, mulw_c, redc_c, fp2_mulw_c, fp2_sqrw_c, fp2_redc_c, fp2_mul_c, fp2_sqr_c}
 #endif
+/* clang-format on */
 
 const fpw_prims cuzk_fpw_prims[CUZK_CPU_PATH_COUNT] = {
     [CUZK_CPU_PORTABLE] = {mul_c, mulw_c, redc_c, fp2_mulw_c, fp2_sqrw_c, fp2_redc_c, fp2_mul_c, fp2_sqr_c},

@@ -44,6 +44,8 @@ extern const fpw_prims cuzk_fpw_prims[CUZK_CPU_PATH_COUNT];
 /* The table of the current path: one load, read again at every public entry point. */
 static inline const fpw_prims *fpw_now(void) { return &cuzk_fpw_prims[cuzk_cpu_path_current]; }
 
+/* the inline assembly keeps its hand layout */
+/* clang-format off */
 #if defined(CUZK_FF_INLINE_ADDSUB)
 #define FPW_STORE_(off0, off1, off2, off3, off4, off5)                                                                 \
     "mov %[t0], " #off0 "(%[r])\n\t mov %[t1], " #off1 "(%[r])\n\t mov %[t2], " #off2 "(%[r])\n\t"                     \
@@ -257,6 +259,7 @@ static inline void fp_add_nr(cuzk_fp_t *r, const cuzk_fp_t *a, const cuzk_fp_t *
 #undef FPW_ADDBACK_HI_
 
 #else /* portable C */
+/* clang-format on */
 
 static const uint64_t FPW_P[CUZK_FP_LIMBS] = {0xb9feffffffffaaabULL, 0x1eabfffeb153ffffULL, 0x6730d2a0f6b0f624ULL,
                                               0x64774b84f38512bfULL, 0x4b1ba7b6434bacd7ULL, 0x1a0111ea397fe69aULL};

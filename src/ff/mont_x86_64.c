@@ -16,6 +16,8 @@
 #include "mont_x86_64.h"
 
 #ifdef CUZK_FF_ASM
+/* the assembly keeps its hand layout: one instruction group per line */
+/* clang-format off */
 
 #define S(x) #x
 #define R(x) "%" S(x)
@@ -384,4 +386,5 @@ __asm__(FUNC_BEGIN(cuzk_mont_r255_mul_mulx)
         "ret\n\t"
         FUNC_END(cuzk_mont_r255_mul_mulx));
 
+/* clang-format on */
 #endif

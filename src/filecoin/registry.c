@@ -12,6 +12,7 @@
 
 /* Per sector size: bytes, nodes, tree R, tree D, SDR layers, PoRep partitions and challenges per partition,
  * NI-PoRep partitions, WindowPoSt sectors per partition, SnapDeals partitions, challenges, apex leaves, h. */
+/* clang-format off */
 #define K2_BYTES (2ULL << 10)
 #define K2_NODES (1ULL << 6)
 #define K2_TR {8, 0, 0, 2}
@@ -58,7 +59,7 @@
 #define G64_SNAP 16, 86, 128, 10
 
 /* the field order of cuzk_fil_proof */
-#define ENTRY(CLS, ID, NAME, KIND, API, S, PARTS, CH, PS, PSC, LAYERS, APEX, H, PID, SRS)                            \
+#define ENTRY(CLS, ID, NAME, KIND, API, S, PARTS, CH, PS, PSC, LAYERS, APEX, H, PID, SRS)                              \
     {CLS, ID, NAME, KIND, API, S##_BYTES, S##_NODES, PARTS, CH, PS, PSC, LAYERS, S##_TR, S##_TD, APEX, H, {PID}, SRS}
 #define SEAL_(ID, NAME, KIND, API, S, PARTS, CH, LAYERS, SRS)                                                          \
     ENTRY(CUZK_FIL_CLASS_SEAL, ID, NAME, KIND, API, S, PARTS, CH, 0, 0, LAYERS, 0, 0, ID, SRS)
@@ -68,6 +69,7 @@
 #define WINDOW_(ID, NAME, API, S, SECTORS, SRS)                                                                        \
     ENTRY(CUZK_FIL_CLASS_POST, ID, NAME, CUZK_FIL_KIND_WINDOW_POST, API, S, 1, 10, SECTORS, 10, 0, 0, 0, 0, SRS)
 #define WINDOW(ID, NAME, API, S, SECTORS, SRS) WINDOW_(ID, NAME, API, S, SECTORS, SRS)
+/* clang-format on */
 #define UPDATE_(ID, NAME, S, PARTS, CH, APEX, H, SRS)                                                                  \
     ENTRY(CUZK_FIL_CLASS_UPDATE, ID, NAME, CUZK_FIL_KIND_SNAP, CUZK_FIL_API_1_1, S, PARTS, CH, 0, 0, 0, APEX, H, ID,   \
           SRS)

@@ -11,7 +11,9 @@
 
 /* The sizes only the tests of storage-proofs-update use: partitions, challenges, apex leaves and h from its
  * constants.rs, tree R shapes from validate_tree_r_shape. */
+/* clang-format off */
 #define TR(B, S, T, L) {B, S, T, L} /* tree R: base, sub, top arity, base levels */
+/* clang-format on */
 #define TEST_ENTRY(NAME, SRS, BYTES, LOG2, PARTS, CH, TR, APEX, H)                                                  \
     {CUZK_FIL_CLASS_UPDATE, CUZK_FIL_SNAP_TEST_ID, NAME, CUZK_FIL_KIND_SNAP, CUZK_FIL_API_1_1, BYTES, 1ULL << LOG2, \
      PARTS, CH, 0, 0, 0, TR, {2, 0, 0, LOG2}, APEX, H, {0}, SRS}
