@@ -69,12 +69,13 @@ typedef struct {
     uint64_t seed;
     uint32_t partitions; /* 0 = 1 */
     /* The Filecoin kinds (Curio's SubmitProofRequest fields; docs/daemon.md §4.1). registered_proof picks the
-     * circuit (sector_size, when not 0, must agree); WINNING_POST and WINDOW_POST_PARTITION take one bincode
-     * FallbackPoStSectorProof per sector in vanilla_proofs, the 32-byte randomness, miner_id (the prover id) and,
-     * for WindowPoSt, partition_index. PoRep (vanilla_proof: Curio's C1 envelope, sector_number) and SnapDeals
-     * (vanilla_proofs per partition, comm_r_old, comm_r_new, comm_d_new) are answered FAILED "not supported yet"
-     * until their circuits are in the filecoin layer. A request that does not fit its registered proof is accepted
-     * and FAILED at once, the message naming the field. */
+     * circuit (sector_size, when not 0, must agree); miner_id gives the prover id. WINNING_POST and
+     * WINDOW_POST_PARTITION take one bincode FallbackPoStSectorProof per sector in vanilla_proofs, the 32-byte
+     * randomness and, for WindowPoSt, partition_index. POREP_SEAL_COMMIT takes the commit-phase-1 output in
+     * vanilla_proof (Curio's envelope {"SectorNum", "Phase1Out": base64, "SectorSize"} or the bare JSON) and the
+     * sector in sector_number; SNAP_DEALS_UPDATE one bincode PartitionProof per partition in vanilla_proofs and
+     * comm_r_old, comm_d_new, comm_r_new (32 bytes each, or the commitments' CIDs). A request that does not fit its
+     * registered proof is accepted and FAILED at once, the message naming the field. */
     uint64_t sector_size, registered_proof, sector_number, miner_id;
     cuzk_engine_bytes vanilla_proof;
     const cuzk_engine_bytes *vanilla_proofs;
@@ -89,6 +90,9 @@ typedef struct {
     size_t proof_len;
     char error_message[512];
     uint64_t queue_wait_ms, srs_load_ms, synthesis_ms, gpu_compute_ms, total_ms;
+    /* under cuzk_engine_config.fil_benchmark_inputs only: partitions whose proof did not verify (the job COMPLETED
+     * all the same, error_message saying how many); 0 otherwise, where such a job FAILED */
+    uint32_t unverified_partitions;
 } cuzk_engine_result;
 
 void cuzk_engine_result_clear(cuzk_engine_result *r);
@@ -135,6 +139,12 @@ typedef struct {
      * device with the GPU backend, as synthetic keys are) instead of the v28 files. Their proofs verify only against
      * those keys: never in production. */
     bool fil_generated_keys;
+    /* BENCHMARKS ONLY: Filecoin requests made by a generator (random labels and paths: cuzk_fil_c1_random,
+     * cuzk_fil_snap_partition_random) are proved although their hashes do not hold. Their structure is checked as
+     * always, their hashes are not (no C1 check, no SnapDeals path validation, no comparison of the witness's
+     * inputs), and every partition's proof is still verified but one that does not verify is counted
+     * (cuzk_engine_result.unverified_partitions) instead of failing the job. Never in production. */
+    bool fil_benchmark_inputs;
     unsigned synthesis_workers;     /* parallel partitions in synthesis */
     unsigned synthesis_threads;     /* threads per synthesis */
     unsigned prover_threads;        /* CPU backend: threads per partition's H/MSM work */
@@ -229,8 +239,7 @@ void cuzk_engine_status_clear(cuzk_engine_status_report *r);
 /* circuit_id: a registered circuit (<param_dir>/<id>.pce + .params), synthetic-<log2>-<seed>, or one of Curio's SRS
  * ids (porep-32g, wpost-32g, winning-32g, snap-32g, ...: cuzk_fil_proof_by_srs_id), which loads that circuit's v28
  * .params file from the parameter directory (digest checked) with its shape from the shape cache, and with device
- * keys its copy on every device in service: the key the Filecoin jobs of that circuit use. An SRS id whose circuit
- * the filecoin layer does not have yet (PoRep, SnapDeals) loads the .params alone, on the host. */
+ * keys its copy on every device in service: the key the Filecoin jobs of that circuit use. */
 cuzk_status cuzk_engine_preload(cuzk_engine *e, const char *circuit_id, bool *already_loaded, uint64_t *load_time_ms,
                            cuzk_errmsg *err);
 cuzk_status cuzk_engine_evict(cuzk_engine *e, const char *circuit_id, bool *was_loaded, uint64_t *freed_bytes);

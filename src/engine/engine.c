@@ -142,7 +142,12 @@ static void job_finish(cuzk_engine *e, engine_job *j, cuzk_engine_job_status st,
         va_start(ap, fmt);
         vsnprintf(j->result.error_message, sizeof j->result.error_message, fmt, ap);
         va_end(ap);
+    } else if (j->unverified != 0) {
+        snprintf(j->result.error_message, sizeof j->result.error_message,
+                 "benchmark inputs: %u of %u partition proofs do not verify (generated vanilla proofs)", j->unverified,
+                 j->partitions);
     }
+    j->result.unverified_partitions = j->unverified;
     double start = j->t_dispatch > 0 ? j->t_dispatch : j->t_done;
     j->result.queue_wait_ms = (uint64_t)((start - j->t_submit) * 1000);
     j->result.srs_load_ms = (uint64_t)(j->key_wait_s * 1000);
@@ -462,7 +467,7 @@ static void *synth_main(void *arg)
         cuzk_errmsg err = {{0}};
         cuzk_status s = CUZK_OK;
         /* a caller's witness is checked row by row; the generator's is satisfying by construction, and so is a
-         * Filecoin circuit's (its synthesis checks every hash against the vanilla proofs as it goes) */
+         * Filecoin circuit's (every hash of its vanilla proofs checked at submission, or as the synthesis goes) */
         w->c_mode = generic ? CUZK_R1CS_C_CHECKED : CUZK_R1CS_C_PRODUCT;
         if (e->cfg.deterministic_rs) work_deterministic_rs(w);
         if (generic)
@@ -672,19 +677,23 @@ static void *final_main(void *arg)
                                       : cuzk_groth16_verify(&k->pvk, &w->proof, w->z + 1, k->num_inputs - 1);
         double tv = cuzk_now() - t;
 
+        /* generated benchmark inputs cannot verify: their failures are counted, not fatal (engine.h) */
+        bool counted = fs == CUZK_OK && s != CUZK_OK && fil != NULL && e->cfg.fil_benchmark_inputs;
+
         pthread_mutex_lock(&e->lock);
         j->prove_s += tf;
         if (fs == CUZK_OK) cuzk_engine_hist_add(&e->hist[STAGE_VERIFY], tv);
         if (fs != CUZK_OK) {
             job_finish(e, j, CUZK_ENGINE_JOB_FAILED, "partition %u: the %s prover failed: %s (%s)", w->index,
                        e->be.ops->name, cuzk_status_str(fs), err.msg);
-        } else if (s != CUZK_OK && fil != NULL) {
+        } else if (s != CUZK_OK && fil != NULL && !counted) {
             job_finish(e, j, CUZK_ENGINE_JOB_FAILED, "partition %u: %s", w->index, verr.msg);
-        } else if (s != CUZK_OK) {
+        } else if (s != CUZK_OK && !counted) {
             job_finish(e, j, CUZK_ENGINE_JOB_FAILED, "partition %u: the proof does not verify (%s)", w->index,
                        cuzk_status_str(s));
         } else if (j->state != JOB_DONE) {
             t = cuzk_now();
+            if (counted) j->unverified++;
             j->proofs[w->index] = w->proof;
             j->parts[w->index].phase = PART_DONE;
             j->parts_done++;
@@ -809,9 +818,12 @@ cuzk_status cuzk_engine_create_with_backend(cuzk_engine **out, const cuzk_engine
     cuzk_errmsg merr = {{0}};
     if (cfg->param_manifest != NULL && cfg->param_manifest[0] != 0)
         ms = cuzk_engine_fil_manifest_load(cfg->param_manifest, &e->manifest, &e->manifest_len, &merr);
+    bool circuits_ok = cuzk_engine_fil_circuits_new(&e->fil_circuits) == CUZK_OK;
     if ((cfg->param_dir != NULL && cfg->param_dir[0] != 0 && e->param_dir == NULL) ||
         (e->param_dir != NULL && e->pce_dir == NULL) || e->prover_job == NULL || e->prover_kind == NULL ||
-        e->prover_part == NULL || e->prover_since == NULL || e->devs == NULL || e->threads == NULL || ms != CUZK_OK) {
+        e->prover_part == NULL || e->prover_since == NULL || e->devs == NULL || e->threads == NULL || ms != CUZK_OK ||
+        !circuits_ok) {
+        cuzk_engine_fil_circuits_free(e->fil_circuits);
         free(e->param_dir);
         free(e->pce_dir);
         cuzk_engine_fil_manifest_free(e->manifest, e->manifest_len);
@@ -967,6 +979,7 @@ void cuzk_engine_destroy(cuzk_engine *e)
     free(e->param_dir);
     free(e->pce_dir);
     cuzk_engine_fil_manifest_free(e->manifest, e->manifest_len);
+    cuzk_engine_fil_circuits_free(e->fil_circuits);
     free(e->prover_job);
     free(e->prover_kind);
     free(e->prover_part);
@@ -1082,6 +1095,8 @@ static cuzk_status submit_prepare_fil(cuzk_engine *e, engine_job *j, engine_fil_
     engine_key *k = cuzk_engine_key_get_srs(e, in->proof, err);
     if (k == NULL) return CUZK_ERR_NOMEM;
     j->partitions = in->partitions;
+    /* the decode's counts spare counting the circuit again here, under the lock */
+    if (!k->dims_known && in->counts_known) cuzk_engine_key_set_dims(k, in->num_inputs, in->num_aux, in->num_rows);
     if (cuzk_engine_key_read_dims(e, k)) {
         uint64_t need = cuzk_engine_partition_need(e, k);
         if (need > e->mem_budget)
@@ -1129,7 +1144,8 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_engine_request *req, c
      * error as a reason to retry, a FAILED proof as an answer. */
     engine_fil_input *fil = NULL;
     cuzk_errmsg ferr = {{0}};
-    cuzk_status fs = filecoin ? cuzk_engine_fil_decode(req, &fil, &ferr) : CUZK_OK;
+    engine_fil_env env = {e->fil_circuits, e->cfg.synthesis_threads, e->cfg.fil_benchmark_inputs};
+    cuzk_status fs = filecoin ? cuzk_engine_fil_decode(&env, req, &fil, &ferr) : CUZK_OK;
 
     pthread_mutex_lock(&e->lock);
     jobs_purge(e);

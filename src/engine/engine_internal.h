@@ -30,6 +30,7 @@ struct cuzk_engine {
     char *param_dir;
     char *pce_dir;            /* the Filecoin shape cache (NULL: no parameter directory) */
     engine_fil_digest *manifest; /* the override's digests (cuzk_engine_config.param_manifest) */
+    engine_fil_circuits *fil_circuits; /* circuit objects the Filecoin kinds share (its own lock) */
     size_t manifest_len;
     engine_backend be;
     unsigned num_devices, num_provers, num_finalizers;

@@ -70,6 +70,7 @@ typedef struct engine_job {
     struct engine_fil_input *fil;
     uint64_t fil_bytes;
     uint32_t partitions, next_part, inflight, parts_done;
+    uint32_t unverified;      /* cuzk_engine_config.fil_benchmark_inputs: partitions whose proof did not verify */
     cuzk_groth16_proof_t *proofs;
     engine_part *parts;       /* [partitions], kept after the job ends (status shows it for a while) */
     bool superseded;          /* a FAILED or CANCELLED job whose id a new job took: no longer found by id */

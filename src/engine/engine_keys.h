@@ -102,6 +102,8 @@ uint64_t cuzk_engine_partition_need(const cuzk_engine *e, const engine_key *k);
 /* GENERIC_CIRCUIT keys never loaded: their dimensions from the PCE header (false when it cannot be read; the load
  * then reports why) */
 bool cuzk_engine_key_read_dims(cuzk_engine *e, engine_key *k);
+/* The dimensions from the circuit's counts (inputs with ONE, aux, rows), before the key's first load. */
+void cuzk_engine_key_set_dims(engine_key *k, uint64_t inputs, uint64_t aux, uint64_t rows);
 /* The toxic waste of a synthetic key: the same on the CPU and on every device, derived from log2 and seed. */
 void cuzk_engine_synthetic_toxic(cuzk_groth16_setup_opts *o, uint64_t log2, uint64_t seed);
 /* The toxic waste of a generated key (k->generated): a synthetic key's, or a Filecoin circuit's from its SRS id. */

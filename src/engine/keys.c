@@ -82,14 +82,19 @@ bool cuzk_engine_key_read_dims(cuzk_engine *e, engine_key *k)
     } else if (!key_paths(e, k, pce, params) || cuzk_r1cs_pce_read_counts(pce, &ni, &na, &rows, NULL) != CUZK_OK) {
         return false;
     }
+    cuzk_engine_key_set_dims(k, ni, na, rows);
+    return true;
+}
+
+void cuzk_engine_key_set_dims(engine_key *k, uint64_t inputs, uint64_t aux, uint64_t rows)
+{
     /* the bellperson domain: the smallest power of two holding the rows and one row per input */
     uint64_t n = 1;
-    while (n < rows + ni) n <<= 1;
+    while (n < rows + inputs) n <<= 1;
     k->dims_known = true;
     k->domain_size = n;
-    k->num_vars = ni + na;
-    k->num_inputs = ni;
-    return true;
+    k->num_vars = inputs + aux;
+    k->num_inputs = inputs;
 }
 
 engine_key *cuzk_engine_key_get(cuzk_engine *e, const char *id, bool synthetic, unsigned log2, uint64_t seed)

@@ -295,9 +295,10 @@ static void test_generic_jobs(void **state)
     /* Filecoin kinds: accepted and answered FAILED with a reason */
     r = generic_req("", NULL, 0);
     r.proof_kind = CUZK_ENGINE_KIND_POREP_SEAL_COMMIT;
+    r.registered_proof = 5;
     res = run_generic(e, &r);
     assert_int_equal(res.status, CUZK_ENGINE_JOB_FAILED);
-    assert_string_equal(res.error_message, "proof kind POREP_SEAL_COMMIT is not supported yet");
+    assert_non_null(strstr(res.error_message, "vanilla_proof: empty; a PoRep request carries the commit-phase-1"));
     cuzk_engine_result_clear(&res);
 
     free(w);

@@ -2,8 +2,9 @@
 /* The Filecoin kinds through the engine (fil.c, keys.c), on the CPU backend: WindowPoSt and WinningPoSt jobs made
  * from generated 2 KiB vanilla proofs (cuzk-post-gen's sectors: real trees, real paths) prove with test keys of the
  * real circuits, a .params under its v28 name whose digest a manifest override lists, or a key generated from toxic
- * waste, and verify from public data alone; every malformed request comes back FAILED with a message naming its
- * field; a .params whose digest is not the manifest's is refused with the two digests. */
+ * waste, and verify from public data alone; PoRep and SnapDeals requests of a sector sealed and updated here pass
+ * their submission checks; every malformed request comes back FAILED with a message naming its field; a .params
+ * whose digest is not the manifest's is refused with the two digests. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -209,7 +210,7 @@ static void test_window_post(void **state)
     assert_int_equal(verify_post(&w_vk, 5, res.proof, res.proof_len, v1, 2, R, 0), CUZK_ERR_PROOF_INVALID);
     cuzk_engine_result_clear(&res);
     q = post_req(CUZK_ENGINE_KIND_WINDOW_POST_PARTITION, 5, v1, 2, R, 0);
-    expect_failed(e, &q, "vanilla_proofs[0]: sector 5: inclusion_proofs[0] opens leaf");
+    expect_failed(e, &q, "vanilla_proofs[0]: sector 5: inclusion_proofs["); /* the first that differs */
     cuzk_engine_destroy(e);
     free_vproofs(v1, 2);
     free_vproofs(v, 2);
@@ -284,7 +285,7 @@ static void test_malformed(void **state)
     expect_failed(e, &q, "randomness: not below the scalar field's modulus (last byte 0xff");
     /* another randomness than the proofs were made for: their openings are not its challenges */
     q = post_req(WIN, 0, &win, 1, R2, 0);
-    expect_failed(e, &q, "vanilla_proofs[0]: sector 5: inclusion_proofs[0] opens leaf");
+    expect_failed(e, &q, "vanilla_proofs[0]: sector 5: inclusion_proofs["); /* the first that differs */
     /* partition index: WinningPoSt has one */
     q = post_req(WIN, 0, &win, 1, R, 1);
     expect_failed(e, &q, "partition_index: 1, WinningPoSt has one partition (0)");
@@ -310,9 +311,6 @@ static void test_malformed(void **state)
     bad[v[0].len - 64] ^= 1;
     expect_failed(e, &q, "partition 0: block 0: sector slot 0 (sector 5): comm_r is not Poseidon(comm_c, comm_r_last)");
     free(bad);
-    /* PoRep and SnapDeals until their circuits land */
-    q = post_req(CUZK_ENGINE_KIND_SNAP_DEALS_UPDATE, 3, v, 1, R, 0);
-    expect_failed(e, &q, "proof kind SNAP_DEALS_UPDATE is not supported yet");
 
     /* and the engine still proves */
     q = post_req(WIN_DOW, 10, v, 2, R, 0);
@@ -357,6 +355,202 @@ static void test_real_sector(void **state)
     q = post_req(CUZK_ENGINE_KIND_WINNING_POST, 3, &v, 1, zero, 0);
     expect_failed(e, &q, "vanilla_proofs[0]: 24960 bytes, a StackedDrgWinning32GiBV1 FallbackPoStSectorProof has");
     cuzk_engine_destroy(e);
+}
+
+/* ---- PoRep and SnapDeals: what is checked at submission ----------------------------------------------------------
+ * A 2 KiB sector sealed here (miner 1000, sector 7), its C1 in Curio's envelope and bare, and an update of it with
+ * every partition's SnapDeals vanilla proof. No key is here: a request that passes every check fails at its key,
+ * naming the missing file (proofs through the daemon: tests/server/test_seal.py). */
+typedef struct {
+    uint8_t *wrapped, *bare;
+    size_t wrapped_len, bare_len;
+    cuzk_fil_snap_update u;
+} sealed_2k;
+
+static uint8_t *c1_json(const cuzk_fil_c1 *c1, bool wrapped, size_t *len)
+{
+    char *buf = NULL;
+    FILE *f = open_memstream(&buf, len);
+    assert_non_null(f);
+    assert_int_equal(cuzk_fil_c1_write_json(c1, wrapped, f, NULL), CUZK_OK);
+    fclose(f);
+    return (uint8_t *)buf;
+}
+
+/* A 2 KiB sector sealed for registered seal proof `proof` (its porep id, API and challenges), and its C1. */
+static void seal_2k_for(sealed_2k *out, uint64_t proof)
+{
+    const cuzk_fil_proof *p = cuzk_fil_proof_find(CUZK_FIL_CLASS_SEAL, proof);
+    cuzk_fil_sdr_seal_params sp = {.sector_size = 2048, .api = (cuzk_fil_sdr_api)p->api, .sector_id = 7,
+                                   .threads = 2};
+    memcpy(sp.porep_id, p->porep_id, 32);
+    cuzk_fil_prover_id(1000, sp.prover_id);
+    memset(sp.ticket, 3, 32);
+    uint8_t seed[32];
+    memset(seed, 5, 32);
+    cuzk_fil_sdr_replica rep;
+    assert_int_equal(cuzk_fil_sdr_seal(&sp, NULL, 0, &rep, NULL), CUZK_OK);
+    cuzk_fil_c1 c1;
+    assert_int_equal(cuzk_fil_porep_c1_from_replica(&rep, p, sp.ticket, seed, &c1, NULL), CUZK_OK);
+    c1.sector_num = 7;
+    out->wrapped = c1_json(&c1, true, &out->wrapped_len);
+    out->bare = c1_json(&c1, false, &out->bare_len);
+    cuzk_fil_c1_free(&c1);
+    memset(&out->u, 0, sizeof out->u);
+    if (proof != 5) {
+        cuzk_fil_sdr_replica_free(&rep);
+        return;
+    }
+    uint8_t *data = malloc(rep.nodes * 32);
+    assert_non_null(data);
+    for (uint64_t i = 0; i < rep.nodes * 32; i++) data[i] = (uint8_t)(i * 7 + 1);
+    for (uint64_t i = 0; i < rep.nodes; i++) data[32 * i + 31] &= 0x3f;
+    cuzk_fil_snap_update_in in = {cuzk_fil_proof_find(CUZK_FIL_CLASS_UPDATE, 0), rep.replica, data, rep.comm_c, 0, 2};
+    assert_int_equal(cuzk_fil_snap_update_prove(&in, &out->u, NULL), CUZK_OK);
+    assert_memory_equal(out->u.comm_r_old, rep.comm_r, 32);
+    free(data);
+    cuzk_fil_sdr_replica_free(&rep);
+}
+
+/* StackedDrg2KiBV1_1's sector, with an update of it. */
+static void seal_2k(sealed_2k *out) { seal_2k_for(out, 5); }
+
+static fil_request porep_request(uint64_t proof, const uint8_t *c1, size_t len, uint64_t sector, uint64_t miner)
+{
+    fil_request q;
+    memset(&q, 0, sizeof q);
+    q.r.proof_kind = CUZK_ENGINE_KIND_POREP_SEAL_COMMIT;
+    q.r.registered_proof = proof;
+    q.r.sector_size = 2048;
+    q.r.vanilla_proof = (cuzk_engine_bytes){c1, len};
+    q.r.sector_number = sector;
+    q.r.miner_id = miner;
+    return q;
+}
+
+static fil_request snap_request(const sealed_2k *s, const uint8_t *vanilla, size_t len, size_t n)
+{
+    fil_request q;
+    memset(&q, 0, sizeof q);
+    q.r.proof_kind = CUZK_ENGINE_KIND_SNAP_DEALS_UPDATE;
+    q.r.registered_proof = 0;
+    q.r.sector_size = 2048;
+    for (size_t i = 0; i < n && i < 8; i++) q.v[i] = (cuzk_engine_bytes){vanilla, len};
+    q.r.num_vanilla_proofs = n;
+    q.r.comm_r_old = (cuzk_engine_bytes){s->u.comm_r_old, 32};
+    q.r.comm_d_new = (cuzk_engine_bytes){s->u.comm_d_new, 32};
+    q.r.comm_r_new = (cuzk_engine_bytes){s->u.comm_r_new, 32};
+    q.r.sector_number = 7;
+    q.r.miner_id = 1000;
+    return q;
+}
+
+/* The first byte of challenge 0's tree D path (its first "hashes" array) changed by one; *len updated. */
+static uint8_t *flip_path(const uint8_t *doc, size_t *len)
+{
+    static const char key[] = "\"hashes\":[[";
+    char *b = malloc(*len + 8);
+    assert_non_null(b);
+    memcpy(b, doc, *len);
+    b[*len] = 0;
+    char *at = strstr(b, key), *end;
+    assert_non_null(at);
+    at += strlen(key);
+    long v = strtol(at, &end, 10);
+    char num[8];
+    int k = snprintf(num, sizeof num, "%ld", (v + 1) % 256);
+    memmove(at + k, end, strlen(end) + 1);
+    memcpy(at, num, (size_t)k);
+    *len = strlen(b);
+    return (uint8_t *)b;
+}
+
+static void test_seal_requests(void **state)
+{
+    (void)state;
+    sealed_2k s;
+    seal_2k(&s);
+    cuzk_engine_config c = fil_cfg();
+    cuzk_engine *e = start(&c);
+    fil_request q;
+
+    /* PoRep: the envelope and the bare C1 pass every check, and then need the key */
+    q = porep_request(5, s.wrapped, s.wrapped_len, 7, 1000);
+    expect_failed(e, &q, "cannot load circuit porep-2k: ");
+    expect_failed(e, &q, "v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-032d3138");
+    q = porep_request(5, s.bare, s.bare_len, 7, 1000);
+    expect_failed(e, &q, "cannot load circuit porep-2k: ");
+    /* V1 (its graph) and synthetic PoRep (its challenges) sectors too: the same circuit and key */
+    static const uint64_t others[2] = {0, 10};
+    for (int i = 0; i < 2; i++) {
+        sealed_2k o;
+        seal_2k_for(&o, others[i]);
+        q = porep_request(others[i], o.wrapped, o.wrapped_len, 7, 1000);
+        expect_failed(e, &q, "cannot load circuit porep-2k: ");
+        q = porep_request(5, o.wrapped, o.wrapped_len, 7, 1000);
+        expect_failed(e, &q, "the C1 in vanilla_proof is for StackedDrg2KiBV1");
+        free(o.wrapped);
+        free(o.bare);
+    }
+    /* what does not fit, each named */
+    q = porep_request(5, s.wrapped, 0, 7, 1000);
+    expect_failed(e, &q, "vanilla_proof: empty");
+    q = porep_request(5, s.wrapped, s.wrapped_len / 2, 7, 1000);
+    expect_failed(e, &q, "vanilla_proof: Phase1Out: ");
+    q = porep_request(0, s.wrapped, s.wrapped_len, 7, 1000);
+    expect_failed(e, &q, "registered_proof 0 is StackedDrg2KiBV1, the C1 in vanilla_proof is for StackedDrg2KiBV1_1");
+    q = porep_request(15, s.wrapped, s.wrapped_len, 7, 1000);
+    expect_failed(e, &q, "NI-PoRep's commit phase 2 is a SnarkPack aggregate");
+    q = porep_request(5, s.wrapped, s.wrapped_len, 8, 1000);
+    expect_failed(e, &q, "sector_number 8 disagrees with vanilla_proof's SectorNum 7");
+    q = porep_request(5, s.bare, s.bare_len, 8, 1000);
+    expect_failed(e, &q, "vanilla_proof: replica_id: not the one prover id, sector 8");
+    q = porep_request(5, s.wrapped, s.wrapped_len, 7, 1001);
+    expect_failed(e, &q, "(prover id of miner_id 1001, sector_number 7)");
+    q = porep_request(5, s.wrapped, s.wrapped_len, 7, 1000);
+    q.r.sector_size = 8 << 20;
+    expect_failed(e, &q, "sector_size 8MiB disagrees with registered_proof StackedDrg2KiBV1_1 (2KiB)");
+    size_t bad_len = s.bare_len;
+    uint8_t *bad = flip_path(s.bare, &bad_len);
+    q = porep_request(5, bad, bad_len, 7, 1000);
+    expect_failed(e, &q, "vanilla_proof: vanilla_proofs[0][0].comm_d_proofs: the path does not hash to its root");
+    free(bad);
+
+    /* SnapDeals: the update's one partition proof, the commitments as 32 bytes */
+    const uint8_t *v = s.u.vanilla;
+    size_t n = s.u.partition_bytes;
+    q = snap_request(&s, v, n, 1);
+    expect_failed(e, &q, "cannot load circuit snap-2k: ");
+    q = snap_request(&s, v, n, 2);
+    expect_failed(e, &q, "vanilla_proofs: 2 given, StackedDrg2KiBV1 has 1 partitions");
+    q = snap_request(&s, v, n - 1, 1);
+    expect_failed(e, &q, "vanilla_proofs[0]: 15063 bytes, a StackedDrg2KiBV1 PartitionProof has 15064");
+    q = snap_request(&s, v, n, 1);
+    q.r.comm_r_old.len = 31;
+    expect_failed(e, &q, "comm_r_old: 31 bytes: a commitment is 32 bytes or a 39/40-byte CID");
+    uint8_t big[32];
+    memset(big, 0xff, 32);
+    q = snap_request(&s, v, n, 1);
+    q.r.comm_d_new = (cuzk_engine_bytes){big, 32};
+    expect_failed(e, &q, "comm_d_new: not below the scalar field's modulus");
+    q = snap_request(&s, v, n, 1);
+    q.r.comm_r_new = q.r.comm_r_old; /* another update's: its challenges are others */
+    expect_failed(e, &q, "vanilla_proofs[0]: ");
+    uint8_t *flipped = malloc(n);
+    assert_non_null(flipped);
+    memcpy(flipped, v, n);
+    flipped[n - 40] ^= 1; /* a sibling of the last challenge's last path */
+    q = snap_request(&s, flipped, n, 1);
+    expect_failed(e, &q, "vanilla_proofs[0]: ");
+    free(flipped);
+    q = snap_request(&s, v, n, 1);
+    q.r.registered_proof = 9;
+    expect_failed(e, &q, "registered_proof 9 is not a known RegisteredUpdateProof");
+
+    cuzk_engine_destroy(e);
+    free(s.wrapped);
+    free(s.bare);
+    cuzk_fil_snap_update_free(&s.u);
 }
 
 /* ---- the parameter file's digest --------------------------------------------------------------------------------- */
@@ -484,6 +678,7 @@ int run_fil_tests(void)
         cmocka_unit_test(test_winning_post),
         cmocka_unit_test(test_malformed),
         cmocka_unit_test(test_real_sector),
+        cmocka_unit_test(test_seal_requests),
         cmocka_unit_test(test_digest),
     };
     return cmocka_run_group_tests_name("engine_fil", tests, fil_setup, fil_teardown);
