@@ -185,6 +185,16 @@ expect 0 '"registered_proof": null' "seal-test: a porep id of its own names no r
 expect 0 "" "seal-test --out writes the sector" -- test -s sealed/seal.json -a -s sealed/layer-2.dat -a -s sealed/tree-d.dat \
     -a -s sealed/tree-r.dat -a -s sealed/tree-c.dat
 expect 0 "" "seal-test --out: tree D holds 2n - 1 nodes" -- test "$(stat -c %s sealed/tree-d.dat)" -eq 4064
+# with a registered proof: the C1 (bare and in Curio's envelope) and an update's SnapDeals vanilla proofs
+expect 0 '"c1_curio": "c1-curio.json", "update": \{"registered_proof": 0, "name": "StackedDrg2KiBV1", .*"partition_bytes": 15064' \
+    "seal-test --out writes the C1 and the update" -- seal --sector-size 2KiB --zero --registered-proof 5 --out sealed5
+cr=$(sed -n 's/.*"comm_r": "\([0-9a-f]*\)".*/\1/p' out.txt)
+expect 0 "\"comm_r_old\": \"$cr\"" "seal-test: the update starts from the sealed sector" -- cat sealed5/seal.json
+expect 0 "\"comm_r\": \"$cr\"" "seal-test: its C1 in Curio's envelope holds together" -- \
+    "$CUZK" porep check --c1 sealed5/c1-curio.json --prover-id $Z
+expect 0 "\"sector_id\": 77" "seal-test: and the bare C1" -- "$CUZK" porep check --c1 sealed5/c1.json --prover-id $Z --sector-id 77
+expect 0 "" "seal-test: one 15,064-byte partition proof and Curio's JSON array of it" -- \
+    test "$(stat -c %s sealed5/snap-0.vproof)" -eq 15064 -a "$(head -c 2 sealed5/snap.json)" = '["'
 expect 0 '"comm_d": "fc7e928296e516faade986b28f92d44a4f24b935485223376a799027bc18f833"' "seal-test --zero" -- \
     seal --sector-size 2KiB --zero
 expect 0 '"registered_proof": 10.*"challenge_kind": "synthetic"' "seal-test synthetic" -- seal --sector-size 2KiB --zero --registered-proof 10
@@ -201,6 +211,8 @@ expect 2 "give --porep-id and --api" "seal-test 4KiB without porep id" -- seal -
 expect 2 "--api must be 1.0, 1.1 or 1.2" "seal-test bad api" -- seal --sector-size 2KiB --zero --api 2.0
 head -c 2033 /dev/zero > big.bin
 expect 2 "holds 2032" "seal-test data larger than the sector" -- seal --sector-size 2KiB --data big.bin
+expect 2 "--update-data big.bin: 2033 bytes, a 2048-byte sector holds 2032" "seal-test update data larger than the sector" \
+    -- seal --sector-size 2KiB --zero --out upd --update-data big.bin
 expect 2 "nosuch.bin" "seal-test missing data file" -- seal --sector-size 2KiB --data nosuch.bin
 expect 0 '"match": true' "parent-cache 2KiB V1 digest" -- "$CUZK" parent-cache --registered-proof 0 --threads 2
 expect 0 '"match": true' "parent-cache 2KiB V1_1 file" -- "$CUZK" parent-cache --registered-proof 5 --out .

@@ -75,6 +75,9 @@ cuzk_status cli_detect(const char *path, cli_file_type *t, cuzk_errmsg *err);
 /* Whole file as a NUL-terminated buffer (malloc'd). */
 cuzk_status cli_read_file(const char *path, char **buf, size_t *len, cuzk_errmsg *err);
 cuzk_status cli_write_file(const char *path, const void *data, size_t len, cuzk_errmsg *err);
+/* n items of item_len bytes each as a JSON array of standard base64 strings (how Curio stores SnapDeals vanilla
+ * proofs, and what cuzk-bench --vanilla reads). */
+cuzk_status cli_write_b64_array(const char *path, const uint8_t *items, size_t n, size_t item_len, cuzk_errmsg *err);
 /* true when path ends in ".json": the writers choose JSON or binary by the output name */
 bool cli_is_json_name(const char *path);
 

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* cuzk seal-test: seals a small sector in memory (cuzk_fil_sdr_seal) and prints its commitments and PoRep
- * challenges; with --out, writes the sector's data, labels, trees and a seal.json for C1 inputs and checks. */
+ * challenges; with --out, writes the sector's data, labels, trees and a seal.json, its commit-phase-1 output (bare
+ * and in Curio's envelope) and the SnapDeals vanilla proofs of an update of it (bincode per partition, and Curio's
+ * JSON array): real, satisfiable inputs in the forms Curio sends, for tests and benchmarks. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,7 +35,14 @@ static const char seal_help[] =
     "  --porep-id HEX         another porep id (32 bytes)\n"
     "  --api V                graph semantics 1.0, 1.1 or 1.2 (default: the registered proof's)\n"
     "  --out DIR              also write DIR/seal.json, data (fr32-padded), sealed (the replica), tree-d.dat,\n"
-    "                         layer-<L>.dat, tree-c.dat, tree-r.dat (docs/formats/sdr.md)\n"
+    "                         layer-<L>.dat, tree-c.dat, tree-r.dat (docs/formats/sdr.md); with a registered proof\n"
+    "                         the commit-phase-1 output c1.json (SealCommitPhase1Output) and c1-curio.json (Curio's\n"
+    "                         envelope {SectorNum, Phase1Out, SectorSize}: a PoRep request's vanilla_proof); and an\n"
+    "                         update of the sealed sector with new data (SnapDeals): snap-<K>.vproof per partition\n"
+    "                         (bincode, a request's vanilla_proofs) and snap.json (the same as Curio stores them: a\n"
+    "                         JSON array of base64), its commitments (and their CIDs) under \"update\" in the JSON\n"
+    "  --update-data FILE     the update's new data (unpadded, at most S*127/128 bytes); default: random bytes\n"
+    "  --update-seed N        the random new data's seed (default 1)\n"
     "  --threads N            worker threads (default: online CPUs)\n";
 
 static bool parse_hex32(const char *cmd, const char *name, const char *s, uint8_t out[32])
@@ -85,8 +94,50 @@ static void put_hex(FILE *f, const char *key, const uint8_t b[32], bool comma)
     fprintf(f, "\"%s", comma ? ", " : "");
 }
 
+/* What --out adds: the C1 and the update. */
+typedef struct {
+    bool c1;                  /* c1.json and c1-curio.json */
+    bool update;              /* snap-<k>.vproof and snap.json */
+    const cuzk_fil_proof *up; /* the update's geometry: a registered update proof, or a test size's */
+    cuzk_fil_snap_update u;
+} seal_extras;
+
+static void put_cid(FILE *f, const char *key, const uint8_t *prefix, size_t n, const uint8_t b[32])
+{
+    fprintf(f, ", \"%s\": \"", key);
+    for (size_t i = 0; i < n; i++) fprintf(f, "%02x", prefix[i]);
+    for (int i = 0; i < 32; i++) fprintf(f, "%02x", b[i]);
+    fprintf(f, "\"");
+}
+
+static void put_extras(FILE *f, const cuzk_fil_sdr_seal_params *p, const seal_extras *x)
+{
+    /* the CIDs Curio sends (sealed: fil-commitment-sealed, poseidon-bls12_381-a2-fc1; unsealed:
+     * fil-commitment-unsealed, sha2-256-trunc254-padded) */
+    static const uint8_t sealed[8] = {0x01, 0x82, 0xe2, 0x03, 0x81, 0xe8, 0x02, 0x20};
+    static const uint8_t unsealed[7] = {0x01, 0x81, 0xe2, 0x03, 0x92, 0x20, 0x20};
+    if (x->c1) fprintf(f, ", \"c1\": \"c1.json\", \"c1_curio\": \"c1-curio.json\"");
+    if (!x->update) return;
+    const cuzk_fil_proof *u = x->up;
+    fprintf(f, ", \"update\": {");
+    if (u->id == CUZK_FIL_SNAP_TEST_ID) fprintf(f, "\"registered_proof\": null, ");
+    else fprintf(f, "\"registered_proof\": %u, ", u->id);
+    fprintf(f, "\"name\": \"%s\", \"sector_size\": %llu, \"partitions\": %u, \"partition_bytes\": %zu, ", u->name,
+            (unsigned long long)p->sector_size, x->u.partitions, x->u.partition_bytes);
+    fprintf(f, "\"vanilla\": \"snap-<k>.vproof\", \"vanilla_json\": \"snap.json\", ");
+    put_hex(f, "comm_c", x->u.comm_c, true);
+    put_hex(f, "comm_r_old", x->u.comm_r_old, true);
+    put_hex(f, "comm_d_new", x->u.comm_d_new, true);
+    put_hex(f, "comm_r_new", x->u.comm_r_new, false);
+    put_cid(f, "comm_r_old_cid", sealed, sizeof sealed, x->u.comm_r_old);
+    put_cid(f, "comm_d_new_cid", unsealed, sizeof unsealed, x->u.comm_d_new);
+    put_cid(f, "comm_r_new_cid", sealed, sizeof sealed, x->u.comm_r_new);
+    fprintf(f, "}");
+}
+
 static void put_json(FILE *f, const cuzk_fil_sdr_seal_params *p, uint64_t registered, const uint8_t seed[32],
-                     const cuzk_fil_sdr_replica *r, const char *kind, const uint64_t *ch, unsigned parts, unsigned per)
+                     const cuzk_fil_sdr_replica *r, const char *kind, const uint64_t *ch, unsigned parts, unsigned per,
+                     const seal_extras *x)
 {
     fprintf(f, "{\"sector_size\": %llu, ", (unsigned long long)p->sector_size);
     if (registered == NO_PROOF)
@@ -111,11 +162,103 @@ static void put_json(FILE *f, const cuzk_fil_sdr_seal_params *p, uint64_t regist
         for (unsigned i = 0; i < per; i++) fprintf(f, "%s%llu", i ? ", " : "", (unsigned long long)ch[k * per + i]);
         fprintf(f, "]");
     }
-    fprintf(f, "]}\n");
+    fprintf(f, "]");
+    if (x != NULL) put_extras(f, p, x);
+    fprintf(f, "}\n");
+}
+
+/* The C1 of the replica for registered proof `registered`, bare and in Curio's envelope. */
+static int write_c1(const char *dir, const cuzk_fil_sdr_seal_params *p, uint64_t registered, const uint8_t seed[32],
+                    const cuzk_fil_sdr_replica *r)
+{
+    cuzk_errmsg err = {{0}};
+    const cuzk_fil_proof *fp = cuzk_fil_proof_find(CUZK_FIL_CLASS_SEAL, registered);
+    cuzk_fil_c1 c1;
+    cuzk_status s = fp != NULL ? cuzk_fil_porep_c1_from_replica(r, fp, p->ticket, seed, &c1, &err)
+                               : cuzk_fail(&err, CUZK_ERR_NOT_FOUND, "no registered seal proof %llu",
+                                           (unsigned long long)registered);
+    if (s != CUZK_OK) return cli_fail("seal-test", "commit phase 1", s, &err);
+    c1.sector_num = p->sector_id;
+    int rc = CLI_OK;
+    static const char *const names[2] = {"c1.json", "c1-curio.json"};
+    for (int w = 0; w < 2 && rc == CLI_OK; w++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, names[w]);
+        FILE *f = fopen(path, "wb");
+        if (f == NULL) {
+            rc = cli_error("seal-test", "%s: %s", path, strerror(errno));
+            break;
+        }
+        s = cuzk_fil_c1_write_json(&c1, w == 1, f, &err);
+        if (fclose(f) != 0 && s == CUZK_OK) s = cuzk_fail(&err, CUZK_ERR_IO, "%s", strerror(errno));
+        if (s != CUZK_OK) rc = cli_fail("seal-test", path, s, &err);
+    }
+    cuzk_fil_c1_free(&c1);
+    return rc;
+}
+
+static uint64_t splitmix(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* SnapDeals: new data (a file's, or random bytes from seed) encoded into the sealed replica, with every partition's
+ * vanilla proof (cuzk_fil_snap_update_prove). Its comm_r_old must be the sealed sector's comm_r. */
+static int make_update(const cuzk_fil_sdr_replica *r, const char *data, uint64_t seed, unsigned threads, seal_extras *x)
+{
+    cuzk_errmsg err = {{0}};
+    cuzk_status s;
+    uint64_t bytes = r->nodes * 32, unpadded = bytes / 128 * 127;
+    uint8_t *raw = calloc(1, unpadded), *fr32 = malloc(bytes);
+    char *buf = NULL;
+    size_t len = 0;
+    int rc = CLI_OK;
+    if (raw == NULL || fr32 == NULL) {
+        rc = cli_error("seal-test", "out of memory for the update's data");
+        goto out;
+    }
+    if (data != NULL) {
+        if ((s = cli_read_file(data, &buf, &len, &err)) != CUZK_OK) {
+            rc = cli_fail("seal-test", data, s, &err);
+            goto out;
+        }
+        if (len > unpadded) {
+            rc = cli_error("seal-test", "--update-data %s: %zu bytes, a %llu-byte sector holds %llu", data, len,
+                           (unsigned long long)bytes, (unsigned long long)unpadded);
+            goto out;
+        }
+        memcpy(raw, buf, len);
+    } else {
+        for (uint64_t i = 0; i < unpadded; i += 8) {
+            uint64_t v = splitmix(&seed);
+            for (uint64_t j = 0; j < 8 && i + j < unpadded; j++) raw[i + j] = (uint8_t)(v >> (8 * j));
+        }
+    }
+    cuzk_fil_sdr_fr32_pad(raw, unpadded, fr32);
+    cuzk_fil_snap_update_in in = {x->up, r->replica, fr32, r->comm_c, 0, threads};
+    if ((s = cuzk_fil_snap_update_prove(&in, &x->u, &err)) != CUZK_OK) {
+        rc = cli_fail("seal-test", "the update", s, &err);
+        goto out;
+    }
+    if (memcmp(x->u.comm_r_old, r->comm_r, 32) != 0) {
+        cuzk_fil_snap_update_free(&x->u);
+        rc = cli_error("seal-test", "the update's comm_r_old is not the sealed sector's comm_r");
+        goto out;
+    }
+    x->update = true;
+out:
+    free(raw);
+    free(fr32);
+    free(buf);
+    return rc;
 }
 
 static int write_out(const char *dir, const cuzk_fil_sdr_seal_params *p, uint64_t registered, const uint8_t seed[32],
-                     const cuzk_fil_sdr_replica *r, const char *kind, const uint64_t *ch, unsigned parts, unsigned per)
+                     const cuzk_fil_sdr_replica *r, const char *kind, const uint64_t *ch, unsigned parts, unsigned per,
+                     const seal_extras *x)
 {
     if (mkdir(dir, 0755) != 0 && errno != EEXIST) return cli_error("seal-test", "%s: %s", dir, strerror(errno));
     char path[4096];
@@ -138,11 +281,21 @@ static int write_out(const char *dir, const cuzk_fil_sdr_seal_params *p, uint64_
     uint64_t len = cuzk_fil_sdr_tree_len(r->shape, n);
     OUT("tree-c.dat", r->tree_c, len * 32);
     OUT("tree-r.dat", r->tree_r, len * 32);
+    for (uint32_t k = 0; x->update && k < x->u.partitions; k++) {
+        char name[48];
+        snprintf(name, sizeof name, "snap-%u.vproof", k);
+        OUT(name, x->u.vanilla + x->u.partition_bytes * k, x->u.partition_bytes);
+    }
 #undef OUT
+    if (x->update) {
+        snprintf(path, sizeof path, "%s/snap.json", dir);
+        s = cli_write_b64_array(path, x->u.vanilla, x->u.partitions, x->u.partition_bytes, &err);
+        if (s != CUZK_OK) return cli_fail("seal-test", path, s, &err);
+    }
     snprintf(path, sizeof path, "%s/seal.json", dir);
     FILE *f = fopen(path, "w");
     if (f == NULL) return cli_error("seal-test", "%s: %s", path, strerror(errno));
-    put_json(f, p, registered, seed, r, kind, ch, parts, per);
+    put_json(f, p, registered, seed, r, kind, ch, parts, per, x);
     if (fclose(f) != 0) return cli_error("seal-test", "%s: %s", path, strerror(errno));
     return CLI_OK;
 }
@@ -150,7 +303,8 @@ static int write_out(const char *dir, const cuzk_fil_sdr_seal_params *p, uint64_
 int cmd_seal_test(int argc, char **argv)
 {
     static const char *const known[] = {"sector-size", "data", "prover-id", "sector-id", "ticket", "seed",
-                                        "registered-proof", "porep-id", "api", "out", "threads", NULL};
+                                        "registered-proof", "porep-id", "api", "out", "update-data", "update-seed",
+                                        "threads", NULL};
     /* --zero is the one option without a value */
     bool zero = false;
     char **rest = malloc(((size_t)argc + 1) * sizeof *rest);
@@ -250,13 +404,30 @@ int cmd_seal_test(int argc, char **argv)
     for (unsigned k = 0; s == CUZK_OK && k < parts; k++)
         s = cuzk_fil_sdr_challenges(kind, r.nodes, r.replica_id, seed, r.comm_r, k, per, ch + (size_t)k * per, &err);
     int rc = CLI_OK;
+    const char *out = cli_opt(&a, "out");
+    seal_extras x;
+    memset(&x, 0, sizeof x);
+    uint64_t useed = 1;
+    if (!cli_opt_u64(&a, "update-seed", 0, UINT64_MAX, &useed)) rc = CLI_ERROR;
     if (s != CUZK_OK) {
         rc = cli_fail("seal-test", "challenges", s, &err);
-    } else {
-        put_json(stdout, &p, registered, seed, &r, kind_name[kind], ch, parts, per);
-        const char *out = cli_opt(&a, "out");
-        if (out != NULL) rc = write_out(out, &p, registered, seed, &r, kind_name[kind], ch, parts, per);
+    } else if (rc == CLI_OK && out != NULL) {
+        if (mkdir(out, 0755) != 0 && errno != EEXIST) rc = cli_error("seal-test", "%s: %s", out, strerror(errno));
+        /* the C1 needs the registered proof (its name goes into the JSON) */
+        if (rc == CLI_OK && registered != NO_PROOF && (rc = write_c1(out, &p, registered, seed, &r)) == CLI_OK)
+            x.c1 = true;
+        /* an update where SnapDeals has a geometry of this size and tree shape */
+        x.up = cuzk_fil_snap_geometry(p.sector_size);
+        if (rc == CLI_OK && x.up != NULL && x.up->tree_r.base == r.shape.base && x.up->tree_r.sub == r.shape.sub &&
+            x.up->tree_r.top == r.shape.top) {
+            double t1 = cuzk_now();
+            rc = make_update(&r, cli_opt(&a, "update-data"), useed, p.threads, &x);
+            if (rc == CLI_OK) cli_step_end("seal-test", "update", t1);
+        }
+        if (rc == CLI_OK) rc = write_out(out, &p, registered, seed, &r, kind_name[kind], ch, parts, per, &x);
     }
+    if (rc == CLI_OK) put_json(stdout, &p, registered, seed, &r, kind_name[kind], ch, parts, per, &x);
+    if (x.update) cuzk_fil_snap_update_free(&x.u);
     free(ch);
     cuzk_fil_sdr_replica_free(&r);
     return rc;

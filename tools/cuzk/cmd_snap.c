@@ -272,34 +272,6 @@ static bool load_vanilla(const char *cmd, const cli_args *a, vanilla_set *v)
 
 /* ---- gen-vanilla ------------------------------------------------------------------------------------------------- */
 
-static const char b64chars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-static cuzk_status write_json_array(const char *path, const cuzk_fil_snap_update *u, cuzk_errmsg *err)
-{
-    size_t cap = 16 + u->partitions * (u->partition_bytes / 3 * 4 + 8);
-    char *out = malloc(cap), *o = out;
-    if (out == NULL) return cuzk_fail(err, CUZK_ERR_NOMEM, "no memory for %zu bytes", cap);
-    *o++ = '[';
-    for (uint32_t k = 0; k < u->partitions; k++) {
-        const uint8_t *b = u->vanilla + u->partition_bytes * k;
-        size_t n = u->partition_bytes;
-        if (k > 0) *o++ = ',';
-        *o++ = '"';
-        for (size_t i = 0; i < n; i += 3) {
-            uint32_t w = (uint32_t)b[i] << 16 | (i + 1 < n ? (uint32_t)b[i + 1] << 8 : 0) | (i + 2 < n ? b[i + 2] : 0);
-            *o++ = b64chars[w >> 18 & 63];
-            *o++ = b64chars[w >> 12 & 63];
-            *o++ = i + 1 < n ? b64chars[w >> 6 & 63] : '=';
-            *o++ = i + 2 < n ? b64chars[w & 63] : '=';
-        }
-        *o++ = '"';
-    }
-    *o++ = ']';
-    cuzk_status s = cli_write_file(path, out, (size_t)(o - out), err);
-    free(out);
-    return s;
-}
-
 static int snap_gen(int argc, char **argv)
 {
     static const char *const known[] = {"sector-size", "registered-proof", "out", "json", "seed", "threads", NULL};
@@ -327,7 +299,8 @@ static int snap_gen(int argc, char **argv)
         if ((s = cli_write_file(path, u.vanilla + u.partition_bytes * k, u.partition_bytes, &err)) != CUZK_OK)
             rc = cli_fail(cmd, path, s, &err);
     }
-    if (rc == CLI_OK && json != NULL && (s = write_json_array(json, &u, &err)) != CUZK_OK)
+    if (rc == CLI_OK && json != NULL &&
+        (s = cli_write_b64_array(json, u.vanilla, u.partitions, u.partition_bytes, &err)) != CUZK_OK)
         rc = cli_fail(cmd, json, s, &err);
     if (rc == CLI_OK) {
         char sz[24];

@@ -232,6 +232,33 @@ cuzk_status cli_write_file(const char *path, const void *data, size_t len, cuzk_
     return CUZK_OK;
 }
 
+cuzk_status cli_write_b64_array(const char *path, const uint8_t *items, size_t n, size_t item_len, cuzk_errmsg *err)
+{
+    static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    size_t cap = 16 + n * ((item_len + 2) / 3 * 4 + 8);
+    char *out = malloc(cap), *o = out;
+    if (out == NULL) return cuzk_fail(err, CUZK_ERR_NOMEM, "no memory for %zu bytes", cap);
+    *o++ = '[';
+    for (size_t k = 0; k < n; k++) {
+        const uint8_t *b = items + item_len * k;
+        if (k > 0) *o++ = ',';
+        *o++ = '"';
+        for (size_t i = 0; i < item_len; i += 3) {
+            uint32_t w = (uint32_t)b[i] << 16 | (i + 1 < item_len ? (uint32_t)b[i + 1] << 8 : 0) |
+                         (i + 2 < item_len ? b[i + 2] : 0);
+            *o++ = b64[w >> 18 & 63];
+            *o++ = b64[w >> 12 & 63];
+            *o++ = i + 1 < item_len ? b64[w >> 6 & 63] : '=';
+            *o++ = i + 2 < item_len ? b64[w & 63] : '=';
+        }
+        *o++ = '"';
+    }
+    *o++ = ']';
+    cuzk_status s = cli_write_file(path, out, (size_t)(o - out), err);
+    free(out);
+    return s;
+}
+
 bool cli_is_json_name(const char *path)
 {
     size_t n = strlen(path);
