@@ -26,8 +26,8 @@ D = lib.Daemon(TMP, settings={"daemon": {"status_listen": "127.0.0.1:%d" % STATU
                               "srs": {"verify_digest": False}})
 C = D.client()
 CURIO_KINDS = ["porep-c2", "snap-update", "window-post", "winning-post", "generic", "synthetic"]
-V28_POREP_2K = ("v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-"
-                "032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b06832f.params")
+V28_WINNING_2K = ("v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0-"
+                  "3ea05428c9d11689f23529cde32fd30aabd50f7d2c93657c1d3650bca3e8ea9e.params")
 
 
 def expect_code(code, fn, *args):
@@ -83,7 +83,7 @@ def test_failed_id_runs_again():
     for _ in range(2):
         p = C.call("Prove", pb.ProveRequest(submit=filecoin("porep-1000-8")))
         assert p.result.status == pb.AwaitProofResponse.FAILED and p.result.job_id == "porep-1000-8"
-        assert "not supported yet" in p.result.error_message, p.result.error_message
+        assert "vanilla_proof: missing key 'registered_proof'" in p.result.error_message, p.result.error_message
     # two jobs ran (a kept failure would have been answered once)
     assert metric(metrics(), "cuzk_proofs_failed_total") == before + 2
     assert 'job accepted job_id=porep-1000-8 proof_kind=porep-c2 priority=normal partitions=1 retry=true' \
@@ -177,7 +177,7 @@ def test_log_lines():
     assert re.search(r" INFO cuzk_engine: proof completed job_id=porep-1000-7 proof_kind=synthetic partitions=1 "
                      r"total_ms=\d+", D.log_text())
     assert re.search(r' WARN cuzk_engine: proof failed job_id=porep-1000-8 proof_kind=porep-c2 total_ms=\d+ '
-                     r'error="proof kind POREP_SEAL_COMMIT is not supported yet"', D.log_text())
+                     r'error="vanilla_proof: missing key \'registered_proof\'"', D.log_text())
     assert ' INFO cuzk_server: Prove request_id="wdpost-1000-0-[1 2 3 4 5 6 7 8]" proof_kind=synthetic' \
         in D.log_text()
 
@@ -201,19 +201,19 @@ def test_json_logs():
 
 
 def test_srs_ids():
-    # porep-2k's v28 file: a key the cuzk CLI makes (the engine loads the key; its circuit is not needed)
+    # winning-2k's v28 file: a test key of the circuit the CLI makes (its shape, cuzk setup)
     cuzk = lib.find_bin("cuzk")
     pce = os.path.join(TMP, "k.pce")
-    subprocess.run([cuzk, "gen", "--log2", "6", "--pce", pce, "--wtns", os.path.join(TMP, "k.wtns")], check=True,
+    subprocess.run([cuzk, "circuit", "pce", "--kind", "winning", "--sector-size", "2KiB", "--out", pce], check=True,
                    capture_output=True)
-    subprocess.run([cuzk, "setup", "--pce", pce, "--params", os.path.join(D.params, V28_POREP_2K), "--vk",
-                    os.path.join(TMP, "k.vk")], check=True, capture_output=True)
-    r = C.call("PreloadSRS", pb.PreloadSrsRequest(circuit_id="porep-2k"))
+    subprocess.run([cuzk, "setup", "--pce", pce, "--params", os.path.join(D.params, V28_WINNING_2K), "--vk",
+                    os.path.join(TMP, "k.vk"), "--threads", "2"], check=True, capture_output=True)
+    r = C.call("PreloadSRS", pb.PreloadSrsRequest(circuit_id="winning-2k"), timeout=300)
     assert not r.already_loaded
-    assert C.call("PreloadSRS", pb.PreloadSrsRequest(circuit_id="porep-2k")).already_loaded
+    assert C.call("PreloadSRS", pb.PreloadSrsRequest(circuit_id="winning-2k")).already_loaded
     srs = {s.circuit_id: s for s in C.call("GetStatus", pb.GetStatusRequest()).loaded_srs}
-    assert srs["porep-2k"].tier == pb.SRSStatus.HOT and srs["porep-2k"].size_bytes > 0, srs
-    e = C.call("EvictSRS", pb.EvictSrsRequest(circuit_id="porep-2k"))
+    assert srs["winning-2k"].tier == pb.SRSStatus.HOT and srs["winning-2k"].size_bytes > 0, srs
+    e = C.call("EvictSRS", pb.EvictSrsRequest(circuit_id="winning-2k"))
     assert e.was_loaded and e.freed_bytes > 0
     msg = expect_code(grpc.StatusCode.NOT_FOUND, C.call, "PreloadSRS", pb.PreloadSrsRequest(circuit_id="wpost-32g"))
     assert "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-8-0-0377ded6" in msg, msg
@@ -240,18 +240,19 @@ def test_bench_curio_forms():
     p = bench("--addr", "http://" + D.tcp, "single", "--log2", "6", "--request-id", "bench-1")
     assert p.returncode == 0 and '"status": "COMPLETED", "job_id": "bench-1"' in p.stdout, (p.stdout, p.stderr)
     # preload -c
-    p = bench("-a", D.unix, "preload", "-c", "porep-2k")
-    assert p.returncode == 0 and re.fullmatch(r"porep-2k (loaded in \d+ ms|already loaded)\n", p.stdout), p.stdout
+    p = bench("-a", D.unix, "preload", "-c", "winning-2k")
+    assert p.returncode == 0 and re.fullmatch(r"winning-2k (loaded in \d+ ms|already loaded)\n", p.stdout), p.stdout
     p = bench("-a", D.unix, "preload", "-c", "snap-32g")
     assert p.returncode == 1 and "gRPC status 5" in p.stderr, p.stderr
-    # PoRep from gen-vanilla's C1: sent as Curio sends it (the daemon answers FAILED until the Filecoin circuits
-    # land), exit status 1
+    # PoRep from gen-vanilla's C1: sent as Curio sends it; its values are random, so the daemon answers FAILED
+    # naming what does not hold (exit status 1)
     c1 = os.path.join(TMP, "c1.json")
     p = bench("gen-vanilla", "porep", "--registered-proof", "5", "-o", c1)
     assert p.returncode == 0 and json.load(open(c1))["SectorNum"] == 1, p.stderr
     p = bench("-a", D.unix, "single", "-t", "porep", "--c1", c1, "--registered-proof", "5", "--request-id",
               "porep-1000-13")
-    assert p.returncode == 1 and '"status": "FAILED"' in p.stdout, (p.stdout, p.stderr)
+    out = p.stdout
+    assert p.returncode == 1 and '"status": "FAILED"' in out and "vanilla_proof: " in out, (out, p.stderr)
     assert "Prove request_id=porep-1000-13 proof_kind=porep-c2 input_size=%d" % os.path.getsize(c1) \
         in D.log_text()
     # PoSt: a JSON array of base64 vanilla proofs; batch prints a line per proof and counts the failures
