@@ -3,7 +3,8 @@
  * at one sector size (default 32 GiB), one JSON line per figure:
  *   porep_layout          the circuit object: challenge 0 counted to lay the partition out (s)
  *   porep_witness         one partition's witness into a prefaulted buffer, best of three, at 1, 2, 4, ... up to
- *                         the online CPUs (or --threads alone) (ms; "cpu_ms" the process CPU time it took)
+ *                         the online CPUs (or --threads alone) (ms; "cpu_ms" the process CPU time it took,
+ *                         "peak_rss_mb" the process's peak so far)
  *   porep_shape           the partition's system built in SHAPE mode (s), porep_shape_peak_rss its peak resident
  *                         memory above the process's before it (MB)
  *   porep_fingerprint     that system's counts, non-zeros (A with the prover's input rows) and density popcounts;
@@ -102,8 +103,9 @@ static void bench_witness(const bench_opts *o, const cuzk_fil_porep_circuit *c, 
             }
             if (best < 0 || dt < best) best = dt, best_cpu = dc;
         }
-        char extra[96];
-        snprintf(extra, sizeof extra, ", \"registered_proof\": %u, \"cpu_ms\": %.1f", p->id, best_cpu * 1e3);
+        char extra[160];
+        snprintf(extra, sizeof extra, ", \"registered_proof\": %u, \"cpu_ms\": %.1f, \"peak_rss_mb\": %.0f", p->id,
+                 best_cpu * 1e3, (double)porep_bench_status_kb("VmHWM:") / 1024);
         bench_stat st = bench_stat_of(&runs);
         bench_report_runs("porep_witness", p->sector_size, counts[i], &st, 1e-6, "ms", extra);
     }

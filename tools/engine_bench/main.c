@@ -15,8 +15,13 @@
  *
  *   cuzk-engine-bench --post winning|window --sector-size 32GiB [--vanilla FILE] [--sectors N] [--randomness HEX]
  *                     [--registered-proof N] [--test-key 0|1] [--param-dir DIR] [--pce-dir DIR] [--manifest FILE]
- *                     [--verify-digest 0|1] [--jobs N] and the engine options above
- * times Curio's PoSt requests from request to proof instead (post.c). */
+ *                     [--verify-digest 0|1] [--shape-first 0|1] [--jobs N] and the engine options above
+ * times Curio's PoSt requests from request to proof instead (post.c), and
+ *
+ *   cuzk-engine-bench --porep|--snap SIZE [--registered-proof N] [--c1 FILE] [--generated 0|1] [--shape-first 0|1]
+ *                     [--sector-num N] [--miner-id N] [--seed N] [--test-key 0|1] [--param-dir DIR] [--pce-dir DIR]
+ *                     [--manifest FILE] [--verify-digest 0|1] [--jobs N] and the engine options above
+ * Curio's PoRep C2 and SnapDeals requests (seal.c). */
 #include <dlfcn.h>
 #include <execinfo.h>
 #include <signal.h>
@@ -30,6 +35,7 @@
 #include "cuzk/engine.h"
 #include "cuzk/filecoin.h"
 #include "post.h"
+#include "seal.h"
 
 static double loadavg(void)
 {
@@ -141,6 +147,8 @@ static void usage(FILE *f)
             "       cuzk-engine-bench --post winning|window --sector-size S [--vanilla FILE] [--sectors N]\n"
             "                         [--randomness HEX] [--registered-proof N] [--test-key 0|1] [--pce-dir DIR]\n"
             "                         [--manifest FILE] [--verify-digest 0|1] [--jobs N] [engine options]\n"
+            "       cuzk-engine-bench --porep|--snap SIZE [--generated 0|1] [--c1 FILE] [--shape-first 0|1]\n"
+            "                         [--test-key 0|1] [--pce-dir DIR] [--jobs N] [engine options]\n"
             "       cuzk-engine-bench --version | --help\n"
             "\n"
             "Runs --jobs synthetic jobs (2^log2 constraints, --partitions each) through the engine in this process\n"
@@ -166,7 +174,18 @@ static void usage(FILE *f)
             "  --registered-proof N   default WinningPoSt's, WindowPoSt's V1_2\n"
             "  --test-key 1           keys from toxic waste (made on each GPU), not the v28 .params of --param-dir\n"
             "  --param-dir DIR        the v28 .params (default /tmp/cuzk-engine-bench); --pce-dir the shape cache\n"
-            "  --manifest FILE        digests of test keys; --verify-digest 0 skips the digest check\n");
+            "  --manifest FILE        digests of test keys; --verify-digest 0 skips the digest check\n"
+            "  --shape-first 0        let the key's load build the shape (default: built or mapped first, timed\n"
+            "                         apart: \"shape_s\", \"shape_built\", its peak memory)\n"
+            "\n"
+            "--porep SIZE / --snap SIZE time PoRep C2 and SnapDeals requests the same way (Curio's forms: the C1\n"
+            "in its envelope, the partition proofs in bincode), the shape built or mapped first and timed apart:\n"
+            "  --registered-proof N   default PoRep's V1_1 of the size, the size's update proof\n"
+            "  --c1 FILE              PoRep: this commit-phase-1 output (with --sector-num and --miner-id its sector)\n"
+            "  --generated 1          random inputs of the size (cuzk_fil_c1_random, cuzk_fil_snap_partition_random):\n"
+            "                         their proofs cannot verify; each partition's verification is made and counted\n"
+            "                         (\"self_verified\": false). Default: 1 above 512 MiB, else a sector sealed here\n"
+            "  --sector-num N, --miner-id N, --seed N  the request's sector and miner, the inputs' seed\n");
 }
 
 int main(int argc, char **argv)
@@ -185,6 +204,15 @@ int main(int argc, char **argv)
     const char *post = NULL, *pce_dir = NULL, *manifest = NULL;
     post_opts po;
     memset(&po, 0, sizeof po);
+    po.shape_first = true;
+    seal_opts so;
+    memset(&so, 0, sizeof so);
+    so.registered_proof = -1;
+    so.generated = -1;
+    so.shape_first = true;
+    so.sector_number = 1;
+    so.miner_id = 1000;
+    bool seal = false;
     po.sector_size = (uint64_t)32 << 30;
     po.registered_proof = -1;
     bool jobs_given = false;
@@ -236,6 +264,31 @@ int main(int argc, char **argv)
             post = po.kind = argv[i + 1];
             continue;
         }
+        if (strcmp(argv[i], "--porep") == 0 || strcmp(argv[i], "--snap") == 0) {
+            seal = true;
+            so.snap = argv[i][2] == 's';
+            if (!cuzk_fil_size_parse(argv[i + 1], &so.sector_size)) {
+                fprintf(stderr, "%s: a sector size (2KiB, 8MiB, 512MiB, 32GiB, 64GiB)\n", argv[i]);
+                return 2;
+            }
+            continue;
+        }
+        if (strcmp(argv[i], "--c1") == 0) {
+            so.c1 = argv[i + 1];
+            continue;
+        }
+        if (strcmp(argv[i], "--generated") == 0) {
+            so.generated = v != 0;
+            continue;
+        }
+        if (strcmp(argv[i], "--shape-first") == 0) {
+            so.shape_first = po.shape_first = v != 0;
+            continue;
+        }
+        if (strcmp(argv[i], "--sector-num") == 0 || strcmp(argv[i], "--miner-id") == 0) {
+            *(argv[i][2] == 's' ? &so.sector_number : &so.miner_id) = strtoull(argv[i + 1], NULL, 10);
+            continue;
+        }
         if (strcmp(argv[i], "--sector-size") == 0) {
             if (!cuzk_fil_size_parse(argv[i + 1], &po.sector_size)) {
                 fprintf(stderr, "--sector-size: 2KiB, 8MiB, 512MiB, 32GiB or 64GiB\n");
@@ -255,10 +308,11 @@ int main(int argc, char **argv)
             }
             continue;
         }
-        if (strcmp(argv[i], "--registered-proof") == 0) po.registered_proof = (int64_t)strtoll(argv[i + 1], NULL, 10);
+        if (strcmp(argv[i], "--registered-proof") == 0)
+            po.registered_proof = so.registered_proof = (int64_t)strtoll(argv[i + 1], NULL, 10);
         else if (strcmp(argv[i], "--vanilla") == 0) po.vanilla = argv[i + 1];
         else if (strcmp(argv[i], "--sectors") == 0) po.sectors = v;
-        else if (strcmp(argv[i], "--test-key") == 0) po.test_key = v != 0;
+        else if (strcmp(argv[i], "--test-key") == 0) po.test_key = so.test_key = v != 0;
         else if (strcmp(argv[i], "--pce-dir") == 0) pce_dir = argv[i + 1];
         else if (strcmp(argv[i], "--manifest") == 0) manifest = argv[i + 1];
         else if (strcmp(argv[i], "--verify-digest") == 0) verify_digest = v;
@@ -298,10 +352,15 @@ int main(int argc, char **argv)
     cfg.gpu_latency_pairs = latency != 0;
     cfg.gpu_split_ntt_tables = whole == 0;
     cfg.vram_budget = vram;
-    if (post != NULL) {
+    if (post != NULL || seal) {
         cfg.pce_dir = pce_dir;
         cfg.param_manifest = manifest;
         cfg.skip_param_digest = verify_digest == 0;
+        if (seal) {
+            so.jobs = jobs_given ? jobs : 2;
+            so.seed = seed;
+            return seal_main(&cfg, &so);
+        }
         po.jobs = jobs_given ? jobs : 3;
         return post_main(&cfg, &po);
     }

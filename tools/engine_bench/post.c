@@ -6,15 +6,18 @@
  * --test-key 1 a key made from toxic waste, on each GPU by cuzk_gpu_setup where the GPU backend runs. The vanilla
  * proof is one sector's (a file, e.g. the real 32 GiB sector of tests/fixtures/filecoin, or generated here at any
  * size), listed --sectors times for a WindowPoSt partition (under API 1.2 a sector's challenges do not depend on its
- * place). One JSON line: the times (min, median, max), the engine's per-stage times of the last request, the peak
- * RSS after the key load and after the requests (what a daemon holds for the same work). */
+ * place). With --shape-first 1 (the default) the circuit's shape is built into the shape cache (or mapped from it)
+ * before the engine starts, timed apart with the build's peak memory ("shape_s"), and the key load maps it. One JSON
+ * line: the times (min, median, max), the engine's per-stage times of the last request, the peak RSS after the key
+ * load and after the requests (what a daemon holds for the same work). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
+#include <unistd.h>
 
 #include "cuzk/circuits.h"
 #include "post.h"
+#include "util.h"
 
 /* ---- a sector's vanilla proof without the sector ----------------------------------------------------------------- */
 
@@ -153,58 +156,6 @@ out:
 
 /* ---- the benchmark ----------------------------------------------------------------------------------------------- */
 
-static uint64_t peak_rss(void)
-{
-    FILE *f = fopen("/proc/self/status", "r");
-    if (f == NULL) return 0;
-    char line[256];
-    unsigned long long kb = 0;
-    while (fgets(line, sizeof line, f) != NULL)
-        if (sscanf(line, "VmHWM: %llu kB", &kb) == 1) break;
-    fclose(f);
-    return (uint64_t)kb * 1024;
-}
-
-/* user + system CPU seconds of the process: on a shared machine, the work done rather than the wait */
-static double cpu_s(void)
-{
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
-           ru.ru_stime.tv_usec / 1e6;
-}
-
-static uint8_t *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (f == NULL) return NULL;
-    uint8_t *buf = NULL;
-    long n = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
-    if (n >= 0 && fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)n + 1)) != NULL &&
-        fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    *len = (size_t)n;
-    return buf;
-}
-
-/* a stage's seconds summed over the run (the engine's histogram _sum) */
-static double stage_sum(const char *text, const char *stage)
-{
-    char key[96];
-    snprintf(key, sizeof key, "cuzk_stage_seconds_sum{stage=\"%s\"} ", stage);
-    const char *at = text != NULL ? strstr(text, key) : NULL;
-    return at != NULL ? strtod(at + strlen(key), NULL) : 0;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 static const cuzk_fil_proof *pick(const post_opts *o)
 {
     bool winning = strcmp(o->kind, "winning") == 0;
@@ -247,7 +198,7 @@ int post_main(cuzk_engine_config *cfg, const post_opts *o)
     size_t vlen = 0;
     double t = cuzk_now();
     if (o->vanilla != NULL) {
-        if ((van = read_file(o->vanilla, &vlen)) == NULL) {
+        if ((van = eb_read_file(o->vanilla, &vlen)) == NULL) {
             fprintf(stderr, "cannot read %s\n", o->vanilla);
             return 2;
         }
@@ -259,6 +210,16 @@ int post_main(cuzk_engine_config *cfg, const post_opts *o)
     cuzk_engine_bytes *list = malloc(n * sizeof *list);
     if (list == NULL) return 1;
     for (uint32_t i = 0; i < n; i++) list[i] = (cuzk_engine_bytes){van, vlen};
+
+    eb_shape sf;
+    memset(&sf, 0, sizeof sf);
+    unsigned threads = cfg->synthesis_threads ? cfg->synthesis_threads : (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
+    if (o->shape_first && eb_shape_first(cfg, p, threads, &sf, &err) != CUZK_OK) {
+        fprintf(stderr, "the shape of %s: %s\n", p->name, err.msg);
+        free(list);
+        free(van);
+        return 1;
+    }
 
     cfg->fil_generated_keys = o->test_key;
     cuzk_engine *e;
@@ -275,7 +236,7 @@ int post_main(cuzk_engine_config *cfg, const post_opts *o)
         return 1;
     }
     double preload_s = cuzk_now() - t;
-    uint64_t rss_key = peak_rss();
+    uint64_t rss_key = eb_peak_rss();
 
     unsigned jobs = o->jobs ? o->jobs : 1, ok = 0;
     double *lat = calloc(jobs, sizeof *lat), *cpu = calloc(jobs, sizeof *cpu), submit_s = 0;
@@ -292,7 +253,7 @@ int post_main(cuzk_engine_config *cfg, const post_opts *o)
         r.randomness = (cuzk_engine_bytes){o->randomness, 32};
         r.miner_id = 1000;
         char id[CUZK_ENGINE_ID_MAX];
-        double c0 = cpu_s();
+        double c0 = eb_cpu_s();
         t = cuzk_now();
         if (cuzk_engine_submit(e, &r, id, NULL, NULL, &err) != CUZK_OK) {
             fprintf(stderr, "submit: %s\n", err.msg);
@@ -302,14 +263,14 @@ int post_main(cuzk_engine_config *cfg, const post_opts *o)
         cuzk_engine_result_clear(&last);
         cuzk_engine_await(e, id, 0, &last);
         lat[j] = cuzk_now() - t;
-        cpu[j] = cpu_s() - c0;
+        cpu[j] = eb_cpu_s() - c0;
         if (last.status != CUZK_ENGINE_JOB_COMPLETED) {
             fprintf(stderr, "%s: %s\n", id, last.error_message);
             break;
         }
         ok++;
     }
-    uint64_t rss = peak_rss();
+    uint64_t rss = eb_peak_rss();
     char *metrics = cuzk_engine_metrics_text(e);
     cuzk_engine_status_report st;
     char device[128] = "";
@@ -320,30 +281,31 @@ int post_main(cuzk_engine_config *cfg, const post_opts *o)
     double sorted[64], csorted[64];
     unsigned ns = ok < 64 ? ok : 64;
     memcpy(sorted, lat, ns * sizeof *sorted);
-    qsort(sorted, ns, sizeof *sorted, cmp_double);
+    qsort(sorted, ns, sizeof *sorted, eb_cmp_double);
     memcpy(csorted, cpu, ns * sizeof *csorted);
-    qsort(csorted, ns, sizeof *csorted, cmp_double);
+    qsort(csorted, ns, sizeof *csorted, eb_cmp_double);
     double load[1] = {-1};
     getloadavg(load, 1);
     char size[24];
     printf("{\"name\": \"engine_post\", \"kind\": \"%s\", \"registered_proof\": \"%s\", \"sector_size\": \"%s\", "
            "\"sectors\": %u, \"vanilla\": \"%s\", \"device\": \"%s\", \"test_key\": %s, \"synthesis_threads\": %u, "
-           "\"prover_threads\": %u, \"preload_s\": %.3f, \"vanilla_gen_s\": %.3f, \"jobs\": %u, \"completed\": %u, "
+           "\"prover_threads\": %u, ",
+           o->kind, p->name, cuzk_fil_size_str(p->sector_size, size), n, o->vanilla ? o->vanilla : "generated", device,
+           o->test_key ? "true" : "false", cfg->synthesis_threads, cfg->prover_threads);
+    if (o->shape_first) eb_shape_print(&sf);
+    printf("\"preload_s\": %.3f, \"vanilla_gen_s\": %.3f, \"jobs\": %u, \"completed\": %u, "
            "\"request_to_proof_s\": {\"min\": %.4f, \"median\": %.4f, \"max\": %.4f}, \"cpu_s_median\": %.3f, "
            "\"submit_s\": %.4f, \"loadavg\": %.2f, "
            "\"last\": {\"synthesis_ms\": %llu, \"gpu_compute_ms\": %llu, \"queue_wait_ms\": %llu, \"total_ms\": %llu}, "
            "\"peak_rss_after_key_bytes\": %llu, \"peak_rss_bytes\": %llu, \"stage_s_per_request\": {",
-           o->kind, p->name, cuzk_fil_size_str(p->sector_size, size), n, o->vanilla ? o->vanilla : "generated",
-           device, o->test_key ? "true" : "false", cfg->synthesis_threads, cfg->prover_threads, preload_s, gen_s,
-           jobs, ok, ns ? sorted[0] : 0, ns ? sorted[ns / 2] : 0, ns ? sorted[ns - 1] : 0, ns ? csorted[ns / 2] : 0,
-           submit_s, load[0],
-           (unsigned long long)last.synthesis_ms, (unsigned long long)last.gpu_compute_ms,
-           (unsigned long long)last.queue_wait_ms, (unsigned long long)last.total_ms, (unsigned long long)rss_key,
-           (unsigned long long)rss);
+           preload_s, gen_s, jobs, ok, ns ? sorted[0] : 0, ns ? sorted[ns / 2] : 0, ns ? sorted[ns - 1] : 0,
+           ns ? csorted[ns / 2] : 0, submit_s, load[0], (unsigned long long)last.synthesis_ms,
+           (unsigned long long)last.gpu_compute_ms, (unsigned long long)last.queue_wait_ms,
+           (unsigned long long)last.total_ms, (unsigned long long)rss_key, (unsigned long long)rss);
     /* where a request's time goes (each partition's stages, summed, over the completed requests) */
     static const char *const stages[] = {"synthesis", "upload", "spmv", "ntt_h", "msm", "finalize", "verify"};
     for (size_t i = 0; i < sizeof stages / sizeof stages[0]; i++)
-        printf("%s\"%s\": %.4f", i ? ", " : "", stages[i], ok ? stage_sum(metrics, stages[i]) / ok : 0);
+        printf("%s\"%s\": %.4f", i ? ", " : "", stages[i], ok ? eb_stage_sum(metrics, stages[i]) / ok : 0);
     printf("}}\n");
     free(metrics);
     fprintf(stderr, "%s %s, %u sector%s: %u of %u proofs, request to proof %.3f s (median), key %.1f s, peak RSS "

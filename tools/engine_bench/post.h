@@ -18,6 +18,7 @@ typedef struct {
     uint8_t randomness[32];   /* the vanilla proof's (the fixture's: zero) */
     unsigned jobs;            /* requests, one after the other */
     bool test_key;            /* keys from toxic waste (the GPUs make their own) instead of the v28 files */
+    bool shape_first;         /* build (or map) the shape before the engine starts, timed on its own */
 } post_opts;
 
 /* Runs the requests on an engine made from cfg; prints one JSON line. Exit status. */
