@@ -16,12 +16,13 @@
 # engine runs them with fil_benchmark_inputs (every partition still verified, the failures counted instead of failing
 # the job). Shapes go to $WORK_DIR/pce once (about 27 GB) and are mapped by the later runs.
 # Output: $OUT/filecoin.jsonl (the JSON lines), $OUT/*.log. Each step has a time limit taken from what is left of
-# BUDGET_S (default 530 s); a step that does not fit is skipped with a line saying so.
+# BUDGET_S (default 530 s); a step that does not fit is skipped with a line saying so. OPENSSL_DIR names an OpenSSL
+# tree (include/, lib/libcrypto.a) to build against where the machine has no OpenSSL headers.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-filecoin-out}
 mkdir -p "$out"
-exec > >(tee "$out/session.log") 2>&1
+exec > >(tee "$out/all.log") 2>&1
 b=${BUILD_DIR:-/tmp/b}
 work=${WORK_DIR:-/tmp/cuzk-filecoin}
 mkdir -p "$work/params" "$work/pce"
@@ -63,7 +64,9 @@ free -g | head -2
 # checksums): the system's libcrypto where it is, else a small SHA-256 of our own; BLAKE2b (the parameter digests,
 # not checked here) aborts.
 extra=()
-if [ ! -f /usr/include/openssl/evp.h ]; then
+if [ -n "${OPENSSL_DIR:-}" ]; then
+    extra=(-DOPENSSL_ROOT_DIR="$OPENSSL_DIR" -DOPENSSL_USE_STATIC_LIBS=TRUE)
+elif [ ! -f /usr/include/openssl/evp.h ]; then
     s=/tmp/sslshim
     mkdir -p $s/include/openssl $s/lib
     cat >$s/include/openssl/opensslv.h <<'H'
@@ -191,4 +194,4 @@ step engine_window 90 200 "$bin/cuzk-engine-bench" --post window --sector-size 3
     --vanilla tests/fixtures/filecoin/window-post-32g-sector.vproof "${engine[@]}"
 step post_witness 30 90 "$bin/cuzk-bench" post witness --vanilla tests/fixtures/filecoin/window-post-32g-sector.vproof \
     --threads 16 --repeat 3
-echo "{\"name\": \"session\", \"wall_s\": $(($(date +%s) - t_start))}" | tee -a "$jsonl"
+echo "{\"name\": \"all\", \"wall_s\": $(($(date +%s) - t_start))}" | tee -a "$jsonl"
