@@ -31,7 +31,8 @@ void cuzk_fp6_neg(cuzk_fp6_t *r, const cuzk_fp6_t *a)
     cuzk_fp2_neg(&r->c2, &a->c2);
 }
 
-/* Karatsuba over three terms: 6 Fp2 products at double width, 6 Fp2 reductions.
+/* Karatsuba over three terms: 6 Fp2 products at double width, 6 Fp2 reductions. The sums enter unreduced (< 2p per
+ * half, which fp2w_mul allows), so a and b must be reduced.
  *   c0 = a0b0 + ξ·((a1+a2)(b1+b2) − a1b1 − a2b2)
  *   c1 = (a0+a1)(b0+b1) − a0b0 − a1b1 + ξ·a2b2
  *   c2 = (a0+a2)(b0+b2) − a0b0 − a2b2 + a1b1 */
@@ -43,24 +44,24 @@ void cuzk_fp6w_mul(const fpw_prims *P, fp6w *r, const cuzk_fp6_t *a, const cuzk_
     fp2w_mul(P, &t1, &a->c1, &b->c1);
     fp2w_mul(P, &t2, &a->c2, &b->c2);
 
-    cuzk_fp2_add(&s, &a->c1, &a->c2);
-    cuzk_fp2_add(&u, &b->c1, &b->c2);
+    fp2_add_nr(&s, &a->c1, &a->c2);
+    fp2_add_nr(&u, &b->c1, &b->c2);
     fp2w_mul(P, &m, &s, &u);
     fp2w_sub(&m, &m, &t1);
     fp2w_sub(&m, &m, &t2);
     fp2w_mul_by_nonresidue(&r->c0, &m);
     fp2w_add(&r->c0, &r->c0, &t0);
 
-    cuzk_fp2_add(&s, &a->c0, &a->c1);
-    cuzk_fp2_add(&u, &b->c0, &b->c1);
+    fp2_add_nr(&s, &a->c0, &a->c1);
+    fp2_add_nr(&u, &b->c0, &b->c1);
     fp2w_mul(P, &m, &s, &u);
     fp2w_sub(&m, &m, &t0);
     fp2w_sub(&m, &m, &t1);
     fp2w_mul_by_nonresidue(&r->c1, &t2);
     fp2w_add(&r->c1, &r->c1, &m);
 
-    cuzk_fp2_add(&s, &a->c0, &a->c2);
-    cuzk_fp2_add(&u, &b->c0, &b->c2);
+    fp2_add_nr(&s, &a->c0, &a->c2);
+    fp2_add_nr(&u, &b->c0, &b->c2);
     fp2w_mul(P, &m, &s, &u);
     fp2w_sub(&m, &m, &t0);
     fp2w_sub(&m, &m, &t2);
@@ -111,7 +112,7 @@ void cuzk_fp6_mul_by_nonresidue(cuzk_fp6_t *r, const cuzk_fp6_t *a)
     r->c0 = t;
 }
 
-/* a·(b0 + b1v): the shape of a Miller-loop line's first half. 5 Fp2 products.
+/* a·(b0 + b1v): the shape of a Miller-loop line's first half. 5 Fp2 products, the sums unreduced as above.
  *   c0 = a0b0 + ξa2b1, c1 = (a0+a1)(b0+b1) − a0b0 − a1b1, c2 = a1b1 + a2b0 */
 void cuzk_fp6w_mul_by_01(const fpw_prims *P, fp6w *r, const cuzk_fp6_t *a, const cuzk_fp2_t *b0, const cuzk_fp2_t *b1)
 {
@@ -127,8 +128,8 @@ void cuzk_fp6w_mul_by_01(const fpw_prims *P, fp6w *r, const cuzk_fp6_t *a, const
     fp2w_mul(P, &m, &a->c2, b0);
     fp2w_add(&r->c2, &m, &t1);
 
-    cuzk_fp2_add(&s, &a->c0, &a->c1);
-    cuzk_fp2_add(&u, b0, b1);
+    fp2_add_nr(&s, &a->c0, &a->c1);
+    fp2_add_nr(&u, b0, b1);
     fp2w_mul(P, &m, &s, &u);
     fp2w_sub(&m, &m, &t0);
     fp2w_sub(&r->c1, &m, &t1);

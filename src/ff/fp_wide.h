@@ -301,6 +301,13 @@ static inline void fp_add_nr(cuzk_fp_t *r, const cuzk_fp_t *a, const cuzk_fp_t *
 }
 #endif
 
+/* r = a + b without reduction, each half below 2p: a Karatsuba sum that feeds fp2w_mul. */
+static inline void fp2_add_nr(cuzk_fp2_t *r, const cuzk_fp2_t *a, const cuzk_fp2_t *b)
+{
+    fp_add_nr(&r->c0, &a->c0, &b->c0);
+    fp_add_nr(&r->c1, &a->c1, &b->c1);
+}
+
 /* ---- Fp2 at double width ---------------------------------------------------------------------------------------- */
 static inline void fp2w_add(fp2w *r, const fp2w *a, const fp2w *b)
 {
@@ -324,8 +331,11 @@ static inline void fp2w_mul_by_nonresidue(fp2w *r, const fp2w *a)
 static inline void fp2w_redc(const fpw_prims *P, cuzk_fp2_t *r, const fp2w *a) { P->fp2_redc(r, a); }
 
 /* r = a·b at double width (Karatsuba: three products, the sums enter unreduced):
- *   r0 = a0b0 − a1b1 (mod p·2^384), r1 = (a0 + a1)(b0 + b1) − a0b0 − a1b1 = a0b1 + a1b0 < 2p² exactly.
- * a, b reduced (< p). One call of the path's fused routine (this C composition on the portable path). */
+ *   r0 = a0b0 − a1b1 (mod p·2^384), r1 = (a0 + a1)(b0 + b1) − a0b0 − a1b1 = a0b1 + a1b0 exactly.
+ * Each half of a and b may be below 2p (an unreduced sum, fp2_add_nr): then a0 + a1 < 4p < 2^383, the product
+ * (a0 + a1)(b0 + b1) < 16p² < 2^768 stays exact in 12 words, a0b0 − a1b1 lies in (−4p², 4p²) and r1 < 8p², both
+ * below p·2^384 (8p < 2^384), which is all that the wide additions and REDC ask. One call of the path's fused
+ * routine (this C composition on the portable path). */
 static inline void fp2w_mul(const fpw_prims *P, fp2w *r, const cuzk_fp2_t *a, const cuzk_fp2_t *b)
 {
     P->fp2_mulw(r, a, b);
