@@ -26,12 +26,13 @@ static void mul_by_3b(cuzk_fp2_t *r, const cuzk_fp2_t *a)
     cuzk_fp2_add(r, r, &t4); /* 12ξa */
 }
 
-/* T = 2T and the tangent line at T. With B = Y², C = Z², E = 3b'C, F = 3E, H = 2YZ = (Y + Z)² − B − C:
- *   X' = 2XY(B − F), Y' = (B + F)² − 12E², Z' = 4BH   (4× the usual formulas, avoiding halving)
+/* T = 2T and the tangent line at T, the line as (l0, X², l4) with l1 = −3X² left to the caller. With B = Y², C = Z²,
+ * E = 3b'C, F = 3E, H = 2YZ = (Y + Z)² − B − C, 2XY = (X + Y)² − X² − B (a squaring instead of a product):
+ *   X' = 2XY(B − F), Y' = (B + F)² − 3(2E)², Z' = 4BH   (4× the usual formulas, avoiding halving)
  *   line: num = 3X², den = H: l0 = B − E, l1 = −3X², l4 = H (num·x − den·y scaled by Z² is Y² − 3b'Z²). */
-static void line_dbl(cuzk_pairing_line_t *l, cuzk_g2_proj_t *t)
+static void dbl_step(cuzk_fp2_t *l0, cuzk_fp2_t *xx, cuzk_fp2_t *l4, cuzk_g2_proj_t *t)
 {
-    cuzk_fp2_t b, c, e, f, h, xx, xy, s;
+    cuzk_fp2_t b, c, e, f, h, xy, s;
     cuzk_fp2_sqr(&b, &t->y);
     cuzk_fp2_sqr(&c, &t->z);
     mul_by_3b(&e, &c);
@@ -41,23 +42,21 @@ static void line_dbl(cuzk_pairing_line_t *l, cuzk_g2_proj_t *t)
     cuzk_fp2_sqr(&h, &h);
     cuzk_fp2_sub(&h, &h, &b);
     cuzk_fp2_sub(&h, &h, &c);
-    cuzk_fp2_sqr(&xx, &t->x);
-    cuzk_fp2_mul(&xy, &t->x, &t->y);
+    cuzk_fp2_sqr(xx, &t->x);
+    cuzk_fp2_add(&xy, &t->x, &t->y);
+    cuzk_fp2_sqr(&xy, &xy);
+    cuzk_fp2_sub(&xy, &xy, xx);
+    cuzk_fp2_sub(&xy, &xy, &b); /* 2XY */
 
-    cuzk_fp2_sub(&l->l0, &b, &e);
-    cuzk_fp2_add(&l->l1, &xx, &xx);
-    cuzk_fp2_add(&l->l1, &l->l1, &xx);
-    cuzk_fp2_neg(&l->l1, &l->l1);
-    l->l4 = h;
+    cuzk_fp2_sub(l0, &b, &e);
+    *l4 = h;
 
     cuzk_fp2_sub(&s, &b, &f);
     cuzk_fp2_mul(&t->x, &xy, &s);
-    cuzk_fp2_dbl(&t->x, &t->x);
     cuzk_fp2_add(&s, &b, &f);
     cuzk_fp2_sqr(&s, &s);
-    cuzk_fp2_sqr(&e, &e);
     cuzk_fp2_dbl(&e, &e);
-    cuzk_fp2_dbl(&e, &e);
+    cuzk_fp2_sqr(&e, &e);         /* 4E² */
     cuzk_fp2_sub(&s, &s, &e);
     cuzk_fp2_dbl(&e, &e);
     cuzk_fp2_sub(&t->y, &s, &e); /* (B + F)² − 4E² − 8E² */
@@ -66,10 +65,19 @@ static void line_dbl(cuzk_pairing_line_t *l, cuzk_g2_proj_t *t)
     cuzk_fp2_dbl(&t->z, &t->z);
 }
 
+static void line_dbl(cuzk_pairing_line_t *l, cuzk_g2_proj_t *t)
+{
+    cuzk_fp2_t xx;
+    dbl_step(&l->l0, &xx, &l->l4, t);
+    cuzk_fp2_add(&l->l1, &xx, &xx);
+    cuzk_fp2_add(&l->l1, &l->l1, &xx);
+    cuzk_fp2_neg(&l->l1, &l->l1);
+}
+
 /* T = T + Q (Q affine) and the line through them. With θ = Y − yQ·Z, λ = X − xQ·Z (slope θ/λ):
  *   C = θ², D = λ², E = λD, F = ZC, G = XD, H = E + F − 2G, X' = λH, Y' = θ(G − H) − YE, Z' = ZE
- *   line: l0 = θ·xQ − λ·yQ, l1 = −θ, l4 = λ. */
-static void line_add(cuzk_pairing_line_t *l, cuzk_g2_proj_t *t, const cuzk_g2_affine_t *q)
+ *   line: l0 = θ·xQ − λ·yQ, l1 = −θ, l4 = λ; add_step leaves θ in l1. */
+static void add_step(cuzk_pairing_line_t *l, cuzk_g2_proj_t *t, const cuzk_g2_affine_t *q)
 {
     cuzk_fp2_t theta, lambda, c, d, e, f, g, h, s;
     cuzk_fp2_mul(&theta, &q->y, &t->z);
@@ -80,7 +88,7 @@ static void line_add(cuzk_pairing_line_t *l, cuzk_g2_proj_t *t, const cuzk_g2_af
     cuzk_fp2_mul(&l->l0, &theta, &q->x);
     cuzk_fp2_mul(&s, &lambda, &q->y);
     cuzk_fp2_sub(&l->l0, &l->l0, &s);
-    cuzk_fp2_neg(&l->l1, &theta);
+    l->l1 = theta; /* l1 = −θ: the caller negates, or evaluates with −xP */
     l->l4 = lambda;
 
     cuzk_fp2_sqr(&c, &theta);
@@ -99,6 +107,12 @@ static void line_add(cuzk_pairing_line_t *l, cuzk_g2_proj_t *t, const cuzk_g2_af
     cuzk_fp2_mul(&t->z, &t->z, &e);
 }
 
+static void line_add(cuzk_pairing_line_t *l, cuzk_g2_proj_t *t, const cuzk_g2_affine_t *q)
+{
+    add_step(l, t, q);
+    cuzk_fp2_neg(&l->l1, &l->l1);
+}
+
 /* A line evaluated at P: {l0, l1·xP, l4·yP}, the coefficients 0, 1, 4 of Fp12. */
 typedef cuzk_fp2_t line_at_p[3];
 
@@ -107,6 +121,34 @@ static void line_eval(line_at_p e, const cuzk_pairing_line_t *l, const cuzk_g1_a
     e[0] = l->l0;
     cuzk_fp2_mul_fp(&e[1], &l->l1, &p->x);
     cuzk_fp2_mul_fp(&e[2], &l->l4, &p->y);
+}
+
+/* P with the factors that the steps leave to the evaluation: l1 = −3X² after a doubling, −θ after an addition. */
+typedef struct { cuzk_fp_t x3n, xn, y; } g1_eval_t;
+
+static void g1_eval_init(g1_eval_t *e, const cuzk_g1_affine_t *p)
+{
+    cuzk_fp_neg(&e->xn, &p->x);
+    cuzk_fp_add(&e->x3n, &e->xn, &e->xn);
+    cuzk_fp_add(&e->x3n, &e->x3n, &e->xn);
+    e->y = p->y;
+}
+
+static void line_dbl_eval(line_at_p e, cuzk_g2_proj_t *t, const g1_eval_t *p)
+{
+    cuzk_fp2_t xx, l4;
+    dbl_step(&e[0], &xx, &l4, t);
+    cuzk_fp2_mul_fp(&e[1], &xx, &p->x3n);
+    cuzk_fp2_mul_fp(&e[2], &l4, &p->y);
+}
+
+static void line_add_eval(line_at_p e, cuzk_g2_proj_t *t, const cuzk_g2_affine_t *q, const g1_eval_t *p)
+{
+    cuzk_pairing_line_t l;
+    add_step(&l, t, q);
+    e[0] = l.l0;
+    cuzk_fp2_mul_fp(&e[1], &l.l1, &p->xn);
+    cuzk_fp2_mul_fp(&e[2], &l.l4, &p->y);
 }
 
 /* f = f·e_0·…·e_(k−1), two lines at a time (their product first: 23 Fp2 products instead of 26); f = 1 (*one) takes
@@ -159,33 +201,26 @@ void cuzk_g2_prepare(cuzk_g2_prepared_t *r, const cuzk_g2_affine_t *q)
 static void miller_chunk(cuzk_fp12_t *f, const cuzk_g1_affine_t *p, const cuzk_g2_affine_t *q, size_t n)
 {
     cuzk_g2_proj_t t[MILLER_CHUNK];
-    const cuzk_g1_affine_t *pp[MILLER_CHUNK];
+    g1_eval_t pp[MILLER_CHUNK];
     const cuzk_g2_affine_t *qq[MILLER_CHUNK];
     size_t m = 0;
     for (size_t i = 0; i < n; i++) {
         if (cuzk_g1_affine_is_infinity(&p[i]) || cuzk_g2_affine_is_infinity(&q[i])) continue;
-        pp[m] = &p[i];
+        g1_eval_init(&pp[m], &p[i]);
         qq[m] = &q[i];
         proj_from_affine(&t[m], &q[i]);
         m++;
     }
     cuzk_fp12_set_one(f);
     if (m == 0) return;
-    cuzk_pairing_line_t l;
     line_at_p e[2 * MILLER_CHUNK];
     bool one = true;
     for (int bit = X_TOP_BIT - 1; bit >= 0; bit--) {
         if (!one) cuzk_fp12_sqr(f, f);
         size_t k = 0;
-        for (size_t j = 0; j < m; j++) {
-            line_dbl(&l, &t[j]);
-            line_eval(e[k++], &l, pp[j]);
-        }
+        for (size_t j = 0; j < m; j++) line_dbl_eval(e[k++], &t[j], &pp[j]);
         if ((X_ABS >> bit) & 1) {
-            for (size_t j = 0; j < m; j++) {
-                line_add(&l, &t[j], qq[j]);
-                line_eval(e[k++], &l, pp[j]);
-            }
+            for (size_t j = 0; j < m; j++) line_add_eval(e[k++], &t[j], qq[j], &pp[j]);
         }
         mul_lines(f, &one, e, k);
     }
