@@ -187,6 +187,72 @@ static void fp4_sqr(const fpw_prims *P, cuzk_fp2_t *r0, cuzk_fp2_t *r1, const cu
     fp2w_redc(P, r0, &t);
 }
 
+#if defined(CUZK_FF_INLINE_ADDSUB) && defined(__OPTIMIZE__) && !defined(__SANITIZE_ADDRESS__)
+/* r = 3z − 2g = 2(z − g) + z and r = 3z + 2g = 2(z + g) + z in Fp, z, g < p: the three modular steps of each in one
+ * asm statement, the value kept in registers between them (13 registers, what optimized builds have). Each step
+ * leaves t − p or t with a borrow in CF, and t += p & −borrow follows (two halves of three words, as in
+ * cuzk/ff_inline.h). */
+#define FP3_ADDBACK_                                                                                                   \
+    "sbb %[m], %[m]\n\t"                                                                                               \
+    "mov %[m], %[s0]\n\t and %[p0], %[s0]\n\t mov %[m], %[s1]\n\t and %[p1], %[s1]\n\t"                                \
+    "mov %[m], %[s2]\n\t and %[p2], %[s2]\n\t"                                                                         \
+    "add %[s0], %[t0]\n\t adc %[s1], %[t1]\n\t adc %[s2], %[t2]\n\t sbb %[s0], %[s0]\n\t"                              \
+    "mov %[m], %[s1]\n\t and %[p3], %[s1]\n\t mov %[m], %[s2]\n\t and %[p4], %[s2]\n\t and %[p5], %[m]\n\t"            \
+    "neg %[s0]\n\t adc %[s1], %[t3]\n\t adc %[s2], %[t4]\n\t adc %[m], %[t5]\n\t"
+#define FP3_SUB_P_                                                                                                     \
+    "sub %[p0], %[t0]\n\t sbb %[p1], %[t1]\n\t sbb %[p2], %[t2]\n\t"                                                   \
+    "sbb %[p3], %[t3]\n\t sbb %[p4], %[t4]\n\t sbb %[p5], %[t5]\n\t"
+/* t = 2t mod p, then t = t + z mod p */
+#define FP3_TAIL_                                                                                                      \
+    "add %[t0], %[t0]\n\t adc %[t1], %[t1]\n\t adc %[t2], %[t2]\n\t adc %[t3], %[t3]\n\t adc %[t4], %[t4]\n\t"       \
+    "adc %[t5], %[t5]\n\t" FP3_SUB_P_ FP3_ADDBACK_                                                                     \
+    "add 0(%[z]), %[t0]\n\t adc 8(%[z]), %[t1]\n\t adc 16(%[z]), %[t2]\n\t"                                           \
+    "adc 24(%[z]), %[t3]\n\t adc 32(%[z]), %[t4]\n\t adc 40(%[z]), %[t5]\n\t" FP3_SUB_P_ FP3_ADDBACK_               \
+    "mov %[t0], 0(%[r])\n\t mov %[t1], 8(%[r])\n\t mov %[t2], 16(%[r])\n\t"                                            \
+    "mov %[t3], 24(%[r])\n\t mov %[t4], 32(%[r])\n\t mov %[t5], 40(%[r])\n\t"
+#define FP3_OPERANDS_                                                                                                  \
+    : "=m"(*r), [t0] "+r"(t0), [t1] "+r"(t1), [t2] "+r"(t2), [t3] "+r"(t3), [t4] "+r"(t4), [t5] "+r"(t5),            \
+      [m] "=&r"(m), [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2)                                                    \
+    : [r] "r"(r), [z] "r"(z), [g] "r"(g), "m"(*z), "m"(*g), [p0] "m"(cuzk_ff_inline_p[0]),                             \
+      [p1] "m"(cuzk_ff_inline_p[1]), [p2] "m"(cuzk_ff_inline_p[2]), [p3] "m"(cuzk_ff_inline_p[3]),                     \
+      [p4] "m"(cuzk_ff_inline_p[4]), [p5] "m"(cuzk_ff_inline_p[5])                                                     \
+    : "cc"
+
+static inline void fp_three_minus_two(cuzk_fp_t *r, const cuzk_fp_t *z, const cuzk_fp_t *g)
+{
+    uint64_t t0 = z->l[0], t1 = z->l[1], t2 = z->l[2], t3 = z->l[3], t4 = z->l[4], t5 = z->l[5], m, s0, s1, s2;
+    __asm__("sub 0(%[g]), %[t0]\n\t sbb 8(%[g]), %[t1]\n\t sbb 16(%[g]), %[t2]\n\t"
+            "sbb 24(%[g]), %[t3]\n\t sbb 32(%[g]), %[t4]\n\t sbb 40(%[g]), %[t5]\n\t"
+            FP3_ADDBACK_ FP3_TAIL_ FP3_OPERANDS_);
+}
+
+static inline void fp_three_plus_two(cuzk_fp_t *r, const cuzk_fp_t *z, const cuzk_fp_t *g)
+{
+    uint64_t t0 = z->l[0], t1 = z->l[1], t2 = z->l[2], t3 = z->l[3], t4 = z->l[4], t5 = z->l[5], m, s0, s1, s2;
+    __asm__("add 0(%[g]), %[t0]\n\t adc 8(%[g]), %[t1]\n\t adc 16(%[g]), %[t2]\n\t"
+            "adc 24(%[g]), %[t3]\n\t adc 32(%[g]), %[t4]\n\t adc 40(%[g]), %[t5]\n\t"
+            FP3_SUB_P_ FP3_ADDBACK_ FP3_TAIL_ FP3_OPERANDS_);
+}
+
+#undef FP3_ADDBACK_
+#undef FP3_SUB_P_
+#undef FP3_TAIL_
+#undef FP3_OPERANDS_
+
+/* r = 3z − 2g */
+static void three_minus_two(cuzk_fp2_t *r, const cuzk_fp2_t *z, const cuzk_fp2_t *g)
+{
+    fp_three_minus_two(&r->c0, &z->c0, &g->c0);
+    fp_three_minus_two(&r->c1, &z->c1, &g->c1);
+}
+
+/* r = 3z + 2h */
+static void three_plus_two(cuzk_fp2_t *r, const cuzk_fp2_t *z, const cuzk_fp2_t *h)
+{
+    fp_three_plus_two(&r->c0, &z->c0, &h->c0);
+    fp_three_plus_two(&r->c1, &z->c1, &h->c1);
+}
+#else
 /* r = 3z − 2g = 2(z − g) + z */
 static void three_minus_two(cuzk_fp2_t *r, const cuzk_fp2_t *z, const cuzk_fp2_t *g)
 {
@@ -204,6 +270,7 @@ static void three_plus_two(cuzk_fp2_t *r, const cuzk_fp2_t *z, const cuzk_fp2_t 
     cuzk_fp2_dbl(&t, &t);
     cuzk_fp2_add(r, &t, z);
 }
+#endif
 
 void cuzk_fp12_cyclotomic_sqr(cuzk_fp12_t *r, const cuzk_fp12_t *a)
 {
