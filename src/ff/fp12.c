@@ -33,8 +33,8 @@ void cuzk_fp12_mul(cuzk_fp12_t *r, const cuzk_fp12_t *a, const cuzk_fp12_t *b)
     cuzk_fp6_t s, u;
     cuzk_fp6w_mul(P, &t0, &a->c0, &b->c0);
     cuzk_fp6w_mul(P, &t1, &a->c1, &b->c1);
-    cuzk_fp6_add(&s, &a->c0, &a->c1);
-    cuzk_fp6_add(&u, &b->c0, &b->c1);
+    fp6_add_i(&s, &a->c0, &a->c1);
+    fp6_add_i(&u, &b->c0, &b->c1);
     cuzk_fp6w_mul(P, &m, &s, &u);
     fp6w_sub(&m, &m, &t0);
     fp6w_sub(&m, &m, &t1);
@@ -51,9 +51,8 @@ void cuzk_fp12_sqr(cuzk_fp12_t *r, const cuzk_fp12_t *a)
     fp6w t, m, vt;
     cuzk_fp6_t s, u;
     cuzk_fp6w_mul(P, &t, &a->c0, &a->c1);
-    cuzk_fp6_add(&s, &a->c0, &a->c1);
-    cuzk_fp6_mul_by_nonresidue(&u, &a->c1);
-    cuzk_fp6_add(&u, &u, &a->c0);
+    fp6_add_i(&s, &a->c0, &a->c1);
+    fp6_mul_by_v_add_i(&u, &a->c1, &a->c0);
     cuzk_fp6w_mul(P, &m, &s, &u);
     fp6w_sub(&m, &m, &t);
     vt.c1 = t.c0;
@@ -74,7 +73,7 @@ void cuzk_fp12_mul_by_014(cuzk_fp12_t *r, const cuzk_fp12_t *a, const cuzk_fp2_t
     cuzk_fp2_t l14;
     cuzk_fp6w_mul_by_01(P, &t0, &a->c0, l0, l1);
     cuzk_fp6w_mul_by_1(P, &t1, &a->c1, l4);
-    cuzk_fp6_add(&s, &a->c0, &a->c1);
+    fp6_add_i(&s, &a->c0, &a->c1);
     cuzk_fp2_add(&l14, l1, l4);
     cuzk_fp6w_mul_by_01(P, &m, &s, l0, &l14);
     fp6w_sub(&m, &m, &t0);
@@ -130,7 +129,7 @@ void cuzk_fp12_mul_by_014_014(cuzk_fp12_t *r, const cuzk_fp12_t *a, const cuzk_f
     fp2w_mul_by_nonresidue(&t1.c0, &w.c2);
     t1.c1 = w.c0;
     t1.c2 = w.c1;
-    cuzk_fp6_add(&s, &a->c0, &a->c1);
+    fp6_add_i(&s, &a->c0, &a->c1);
     cuzk_fp2_add(&L0.c1, &L0.c1, &L11);
     cuzk_fp2_add(&L0.c2, &L0.c2, &L12);
     cuzk_fp6w_mul(P, &w, &s, &L0);

@@ -279,9 +279,9 @@ __asm__(FUNC_BEGIN(cuzk_mont_p381_fp2_sqrw_mulx)
 /* void cuzk_mont_p381_fp2_mulw_mulx(uint64_t r[24] (rdi), const uint64_t a[12] (rsi), const uint64_t b[12] (rdx)):
  * an Fp2 product at double width (src/ff/fp_wide.h) in one call, Karatsuba:
  *   r0 = a0·b0 − a1·b1 (plus p·2^384 when that borrows), r1 = (a0 + a1)(b0 + b1) − a0·b0 − a1·b1 = a0·b1 + a1·b0.
- * a, b < p in each half; r0 < p·2^384 and r1 < 2p². The sums a0 + a1, b0 + b1 (< 2p, unreduced) and the products
- * a0·b0, a1·b1 live in the frame: sa 0, sb 48, t0 96, t1 192, then the saved r, a, b at 288, 296, 304. r must not
- * overlap a or b. */
+ * a, b < 2p in each half; r0 < p·2^384 and r1 < 8p² (src/ff/fp_wide.h). The sums a0 + a1, b0 + b1 (< 4p,
+ * unreduced) and the products a0·b0, a1·b1 live in the frame: sa 0, sb 48, t0 96, t1 192, then the saved r, a, b at
+ * 288, 296, 304. r must not overlap a or b. */
 __asm__(FUNC_BEGIN(cuzk_mont_p381_fp2_mulw_mulx)
         P_SAVE
         "sub $312, %rsp\n\t.cfi_adjust_cfa_offset 312\n\t"

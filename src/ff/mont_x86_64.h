@@ -18,7 +18,7 @@ void cuzk_mont_p381_mul_mulx(uint64_t r[6], const uint64_t a[6], const uint64_t 
 /* r = a·b as a plain 768-bit integer (a, b < 2^384); r must not overlap a or b */
 void cuzk_mont_p381_mul_wide_mulx(uint64_t r[12], const uint64_t a[6], const uint64_t b[6]);
 /* r = (a0 + a1·u)(b0 + b1·u) at double width: r0 = a0b0 − a1b1 mod p·2^384, r1 = a0b1 + a1b0 (src/ff/fp_wide.h);
- * r must not overlap a or b */
+ * each half of a and b below 2p; r must not overlap a or b */
 void cuzk_mont_p381_fp2_mulw_mulx(void *r, const void *a, const void *b); /* uint64_t r[24], a[12], b[12] */
 /* r = t·2^-384 mod p, fully reduced, for t < p·2^384; r may equal t */
 void cuzk_mont_p381_redc_mulx(uint64_t r[6], const uint64_t t[12]);

@@ -13,6 +13,25 @@ void cuzk_fp6w_mul_by_01(const fpw_prims *P, fp6w *r, const cuzk_fp6_t *a, const
 /* r = a·(b1·v): three Fp2 products. */
 void cuzk_fp6w_mul_by_1(const fpw_prims *P, fp6w *r, const cuzk_fp6_t *a, const cuzk_fp2_t *b1);
 
+/* Fp6 addition and the product by v, inline for the Fp12 formulas (cuzk_fp6_add and cuzk_fp6_mul_by_nonresidue are
+ * the same, out of line). */
+static inline void fp6_add_i(cuzk_fp6_t *r, const cuzk_fp6_t *a, const cuzk_fp6_t *b)
+{
+    cuzk_fp2_add(&r->c0, &a->c0, &b->c0);
+    cuzk_fp2_add(&r->c1, &a->c1, &b->c1);
+    cuzk_fp2_add(&r->c2, &a->c2, &b->c2);
+}
+
+/* r = a·v + b = (b0 + ξa2) + (b1 + a0)v + (b2 + a1)v²; r must not alias a. */
+static inline void fp6_mul_by_v_add_i(cuzk_fp6_t *r, const cuzk_fp6_t *a, const cuzk_fp6_t *b)
+{
+    cuzk_fp2_t t;
+    cuzk_fp2_mul_by_nonresidue(&t, &a->c2);
+    cuzk_fp2_add(&r->c0, &b->c0, &t);
+    cuzk_fp2_add(&r->c1, &b->c1, &a->c0);
+    cuzk_fp2_add(&r->c2, &b->c2, &a->c1);
+}
+
 static inline void fp6w_add(fp6w *r, const fp6w *a, const fp6w *b)
 {
     fp2w_add(&r->c0, &a->c0, &b->c0);
