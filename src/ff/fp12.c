@@ -107,20 +107,20 @@ void cuzk_fp12_mul_by_014_014(cuzk_fp12_t *r, const cuzk_fp12_t *a, const cuzk_f
     fp2_add_nr(&x, &l[0], &l[1]);
     fp2_add_nr(&y, &m[0], &m[1]);
     fp2w_mul(P, &u, &x, &y);
-    fp2w_sub(&u, &u, &z0);
-    fp2w_sub(&u, &u, &z1);
+    fp2w_sub_karatsuba(&u, &u, &z0);
+    fp2w_sub_karatsuba(&u, &u, &z1);
     fp2w_redc(P, &L0.c1, &u);
     fp2_add_nr(&x, &l[0], &l[2]);
     fp2_add_nr(&y, &m[0], &m[2]);
     fp2w_mul(P, &u, &x, &y);
-    fp2w_sub(&u, &u, &z0);
-    fp2w_sub(&u, &u, &z4);
+    fp2w_sub_karatsuba(&u, &u, &z0);
+    fp2w_sub_karatsuba(&u, &u, &z4);
     fp2w_redc(P, &L11, &u);
     fp2_add_nr(&x, &l[1], &l[2]);
     fp2_add_nr(&y, &m[1], &m[2]);
     fp2w_mul(P, &u, &x, &y);
-    fp2w_sub(&u, &u, &z1);
-    fp2w_sub(&u, &u, &z4);
+    fp2w_sub_karatsuba(&u, &u, &z1);
+    fp2w_sub_karatsuba(&u, &u, &z4);
     fp2w_redc(P, &L12, &u);
 
     fp6w t0, t1, w, vt1;

@@ -47,24 +47,24 @@ void cuzk_fp6w_mul(const fpw_prims *P, fp6w *r, const cuzk_fp6_t *a, const cuzk_
     fp2_add_nr(&s, &a->c1, &a->c2);
     fp2_add_nr(&u, &b->c1, &b->c2);
     fp2w_mul(P, &m, &s, &u);
-    fp2w_sub(&m, &m, &t1);
-    fp2w_sub(&m, &m, &t2);
+    fp2w_sub_karatsuba(&m, &m, &t1);
+    fp2w_sub_karatsuba(&m, &m, &t2);
     fp2w_mul_by_nonresidue(&r->c0, &m);
     fp2w_add(&r->c0, &r->c0, &t0);
 
     fp2_add_nr(&s, &a->c0, &a->c1);
     fp2_add_nr(&u, &b->c0, &b->c1);
     fp2w_mul(P, &m, &s, &u);
-    fp2w_sub(&m, &m, &t0);
-    fp2w_sub(&m, &m, &t1);
+    fp2w_sub_karatsuba(&m, &m, &t0);
+    fp2w_sub_karatsuba(&m, &m, &t1);
     fp2w_mul_by_nonresidue(&r->c1, &t2);
     fp2w_add(&r->c1, &r->c1, &m);
 
     fp2_add_nr(&s, &a->c0, &a->c2);
     fp2_add_nr(&u, &b->c0, &b->c2);
     fp2w_mul(P, &m, &s, &u);
-    fp2w_sub(&m, &m, &t0);
-    fp2w_sub(&m, &m, &t2);
+    fp2w_sub_karatsuba(&m, &m, &t0);
+    fp2w_sub_karatsuba(&m, &m, &t2);
     fp2w_add(&r->c2, &m, &t1);
 }
 
@@ -131,8 +131,8 @@ void cuzk_fp6w_mul_by_01(const fpw_prims *P, fp6w *r, const cuzk_fp6_t *a, const
     fp2_add_nr(&s, &a->c0, &a->c1);
     fp2_add_nr(&u, b0, b1);
     fp2w_mul(P, &m, &s, &u);
-    fp2w_sub(&m, &m, &t0);
-    fp2w_sub(&r->c1, &m, &t1);
+    fp2w_sub_karatsuba(&m, &m, &t0);
+    fp2w_sub_karatsuba(&r->c1, &m, &t1);
 }
 
 /* a·(b1v) = ξa2b1 + a0b1v + a1b1v². 3 Fp2 products. */

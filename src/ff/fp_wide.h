@@ -321,6 +321,15 @@ static inline void fp2w_sub(fp2w *r, const fp2w *a, const fp2w *b)
     fpw_sub(&r->c1, &a->c1, &b->c1);
 }
 
+/* r = m − a, where m is the product (x0 + y0)(x1 + y1) of Karatsuba sums that entered fp2w_mul unreduced and a one
+ * of the products x0·x1 or y0·y1 (or m − x0·x1 already): the imaginary half r1 is then a sum of non-negative cross
+ * products as an integer, so it is subtracted exactly (no correction); the real half is taken mod p·2^384. */
+static inline void fp2w_sub_karatsuba(fp2w *r, const fp2w *m, const fp2w *a)
+{
+    fpw_sub(&r->c0, &m->c0, &a->c0);
+    fpw_sub_exact(&r->c1, &m->c1, &a->c1);
+}
+
 /* r = a·ξ = (a0 − a1) + (a0 + a1)u; r must not alias a. */
 static inline void fp2w_mul_by_nonresidue(fp2w *r, const fp2w *a)
 {
