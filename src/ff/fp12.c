@@ -384,12 +384,18 @@ static void fp12_cyclotomic_pow_plain(cuzk_fp12_t *r, const cuzk_fp12_t *a, cons
     *r = acc;
 }
 
-/* Right to left: a chain of compressed squarings c_i = a^(2^i) runs from a to the top bit of e; the c_i at set bits
- * are kept, decompressed a batch at a time with one inversion, and multiplied together. */
+/* Right to left: a chain of compressed squarings c_i = a^(2^i) runs from a up to a set bit s of e; the c_i at set
+ * bits are kept, decompressed a batch at a time with one inversion, and multiplied together. Above s the chain goes on
+ * with uncompressed squarings of the decompressed a^(2^s), which cost more each (9 Fp2 squarings against 6) but need
+ * no decompression (about 11 Fp2 squarings' worth): s is the set bit that minimises the total, so a dense run of top
+ * bits (|x| = 2^63 + 2^62 + 2^60 + 2^57 + 2^48 + 2^16: s = 57) is squared uncompressed. */
+#define CPOW_COST_COMPRESSED 6
+#define CPOW_COST_PLAIN 9
+#define CPOW_COST_DECOMPRESS 11
 void cuzk_fp12_cyclotomic_pow_vartime(cuzk_fp12_t *r, const cuzk_fp12_t *a, const uint64_t *e, size_t e_limbs)
 {
     const fpw_prims *P = fpw_now();
-    size_t top = 0;
+    size_t top = 0, set = 0, s = 0, best = SIZE_MAX;
     bool any = false;
     for (size_t i = 0; i < 64 * e_limbs; i++) {
         if ((e[i / 64] >> (i % 64)) & 1) top = i, any = true;
@@ -398,16 +404,23 @@ void cuzk_fp12_cyclotomic_pow_vartime(cuzk_fp12_t *r, const cuzk_fp12_t *a, cons
         cuzk_fp12_set_one(r);
         return;
     }
+    for (size_t i = 0; i <= top; i++) {
+        if (!((e[i / 64] >> (i % 64)) & 1)) continue;
+        set += i > 0; /* bit 0 needs no decompression: it is a itself */
+        size_t cost = i * CPOW_COST_COMPRESSED + set * CPOW_COST_DECOMPRESS + (top - i) * CPOW_COST_PLAIN;
+        if (cost < best) best = cost, s = i;
+    }
     cuzk_fp12_t acc, full[CPOW_BATCH];
     fp12c c = {a->c0.c1, a->c0.c2, a->c1.c0, a->c1.c2}, kept[CPOW_BATCH];
     bool have = e[0] & 1;
     if (have) acc = *a;
+    cuzk_fp12_t d = *a; /* a^(2^s) once decompressed */
     size_t n = 0;
-    for (size_t i = 1; i <= top; i++) {
+    for (size_t i = 1; i <= s; i++) {
         fp12c_sqr(P, &c, &c);
         if (!((e[i / 64] >> (i % 64)) & 1)) continue;
         kept[n++] = c;
-        if (n < CPOW_BATCH && i < top) continue;
+        if (n < CPOW_BATCH && i < s) continue;
         if (!fp12c_decompress(full, kept, n)) {
             fp12_cyclotomic_pow_plain(r, a, e, e_limbs);
             return;
@@ -417,7 +430,12 @@ void cuzk_fp12_cyclotomic_pow_vartime(cuzk_fp12_t *r, const cuzk_fp12_t *a, cons
             else acc = full[j];
             have = true;
         }
+        d = full[n - 1];
         n = 0;
+    }
+    for (size_t i = s + 1; i <= top; i++) {
+        cuzk_fp12_cyclotomic_sqr(&d, &d);
+        if ((e[i / 64] >> (i % 64)) & 1) cuzk_fp12_mul(&acc, &acc, &d);
     }
     *r = acc;
 }
