@@ -171,17 +171,18 @@ void cuzk_fp12_conj(cuzk_fp12_t *r, const cuzk_fp12_t *a)
  * View Fp12 as Fp4[w]/(w³ − s) with Fp4 = Fp2[s]/(s² − ξ), s = w³:
  *   a = A0 + A1·w + A2·w²,  A0 = c0.c0 + c1.c1·s,  A1 = c1.c0 + c0.c2·s,  A2 = c0.c1 + c1.c2·s.
  * Then a² = (3A0² − 2Ā0) + (3s·A2² + 2Ā1)·w + (3A1² − 2Ā2)·w², bar being s ↦ −s: 9 Fp2 squarings.
- * (x + y·s)² = (x² + ξy²) + ((x + y)² − x² − y²)·s: three squarings at double width, two Fp2 reductions. */
+ * (x + y·s)² = (x² + ξy²) + ((x + y)² − x² − y²)·s: three squarings at double width (x + y unreduced, the imaginary
+ * half subtracted exactly), two Fp2 reductions. */
 static void fp4_sqr(const fpw_prims *P, cuzk_fp2_t *r0, cuzk_fp2_t *r1, const cuzk_fp2_t *x, const cuzk_fp2_t *y)
 {
     fp2w t0, t1, t;
     cuzk_fp2_t s;
     fp2w_sqr(P, &t0, x);
     fp2w_sqr(P, &t1, y);
-    cuzk_fp2_add(&s, x, y);
+    fp2_add_nr(&s, x, y);
     fp2w_sqr(P, &t, &s);
-    fp2w_sub(&t, &t, &t0);
-    fp2w_sub(&t, &t, &t1);
+    fp2w_sub_karatsuba(&t, &t, &t0);
+    fp2w_sub_karatsuba(&t, &t, &t1);
     fp2w_redc(P, r1, &t);
     fp2w_mul_by_nonresidue(&t, &t1);
     fp2w_add(&t, &t, &t0);

@@ -66,13 +66,14 @@ static void fp2_mul_c(cuzk_fp2_t *r, const cuzk_fp2_t *a, const cuzk_fp2_t *b)
     fp2_mulw_c(&t, a, b);
     fp2_redc_c(r, &t);
 }
-/* (a0 + a1)(a0 − a1) + a0·2a1·u: two Montgomery products; the sums a0 + a1 and 2a1 (< 2p) enter unreduced, which
- * the product allows: its value before the final subtraction stays below p·(2p/2^384 + 1) < 1.25p. */
+/* (a0 + a1)(a0 − a1) + a0·2a1·u: two Montgomery products; the sums a0 + a1 and 2a1 enter unreduced and a0 − a1 takes
+ * 2p when it borrows, which the product allows: for halves of a below 2p the operands stay below 4p and 2p, and the
+ * value before the final subtraction below 8p²/2^384 + p < 2p. */
 static void fp2_sqr_c(cuzk_fp2_t *r, const cuzk_fp2_t *a)
 {
     cuzk_fp_t s, d, m, a0 = a->c0;
     fp_add_nr(&s, &a->c0, &a->c1);
-    cuzk_fp_sub(&d, &a->c0, &a->c1);
+    fp_sub_2p(&d, &a->c0, &a->c1);
     fp_add_nr(&m, &a->c1, &a->c1);
     mul_c(r->c0.l, s.l, d.l);
     mul_c(r->c1.l, a0.l, m.l);

@@ -321,9 +321,10 @@ static inline void fp2w_sub(fp2w *r, const fp2w *a, const fp2w *b)
     fpw_sub(&r->c1, &a->c1, &b->c1);
 }
 
-/* r = m − a, where m is the product (x0 + y0)(x1 + y1) of Karatsuba sums that entered fp2w_mul unreduced and a one
- * of the products x0·x1 or y0·y1 (or m − x0·x1 already): the imaginary half r1 is then a sum of non-negative cross
- * products as an integer, so it is subtracted exactly (no correction); the real half is taken mod p·2^384. */
+/* r = m − a, where m is the product (x0 + y0)(x1 + y1) of Karatsuba sums that entered fp2w_mul unreduced (or the square
+ * (x + y)² of fp2w_sqr) and a one of the products x0·x1 or y0·y1 (x², y²), or m minus one of them already: the
+ * imaginary half r1 is then a sum of non-negative cross products as an integer, so it is subtracted exactly (no
+ * correction); the real half is taken mod p·2^384. */
 static inline void fp2w_sub_karatsuba(fp2w *r, const fp2w *m, const fp2w *a)
 {
     fpw_sub(&r->c0, &m->c0, &a->c0);
@@ -364,14 +365,28 @@ static inline void fp2w_mul_c(const fpw_prims *P, fp2w *r, const cuzk_fp2_t *a, 
     fpw_sub_exact(&r->c1, &r->c1, &t0);
 }
 
-/* r = a² at double width: r0 = (a0 + a1)(a0 − a1) < 2p², r1 = a0·2a1 < 2p². a reduced. */
+/* d = a − b, plus 2p when that borrows: below 2p for a, b < 2p, the difference of an Fp2 squaring. */
+static inline void fp_sub_2p(cuzk_fp_t *d, const cuzk_fp_t *a, const cuzk_fp_t *b)
+{
+    static const uint64_t p2[CUZK_FP_LIMBS] = {0x73fdffffffff5556ULL, 0x3d57fffd62a7ffffULL, 0xce61a541ed61ec48ULL,
+                                               0xc8ee9709e70a257eULL, 0x96374f6c869759aeULL, 0x340223d472ffcd34ULL};
+    uint64_t t[CUZK_FP_LIMBS], bw = 0, c = 0;
+    for (size_t i = 0; i < CUZK_FP_LIMBS; i++) t[i] = mont_subb(a->l[i], b->l[i], &bw);
+    uint64_t mask = (uint64_t)0 - bw;
+    for (size_t i = 0; i < CUZK_FP_LIMBS; i++) d->l[i] = mont_addc(t[i], p2[i] & mask, &c);
+}
+
+/* r = a² at double width: r0 = (a0 + a1)(a0 − a1) (the difference plus 2p when it borrows), r1 = a0·2a1. Each half of
+ * a may be below 2p (an unreduced sum): both products stay below 8p² < p·2^384. When a is such a sum s = x + y of
+ * reduced x, y, r1 = (x0 + y0)·2(x1 + y1) is, as an integer, x² 's r1 plus y² 's r1 plus non-negative cross products
+ * (fp2w_sub_karatsuba subtracts those exactly). */
 static inline void fp2w_sqr(const fpw_prims *P, fp2w *r, const cuzk_fp2_t *a) { P->fp2_sqrw(r, a); }
 
 static inline void fp2w_sqr_c(const fpw_prims *P, fp2w *r, const cuzk_fp2_t *a)
 {
     cuzk_fp_t s, d, a1x2;
     fp_add_nr(&s, &a->c0, &a->c1);
-    cuzk_fp_sub(&d, &a->c0, &a->c1);
+    fp_sub_2p(&d, &a->c0, &a->c1);
     fp_add_nr(&a1x2, &a->c1, &a->c1);
     P->mulw(r->c0.l, s.l, d.l);
     P->mulw(r->c1.l, a->c0.l, a1x2.l);

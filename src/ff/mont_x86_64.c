@@ -36,6 +36,7 @@
 
 /* ---- p (381 bits, 6 words) ------------------------------------------------------------------------------------- */
 #define P(off) ".Lcuzk_p381+" #off "(%rip)"
+#define P2(off) ".Lcuzk_p381x2+" #off "(%rip)"
 
 /* Round 0: t0..t6 = a·b_0. a in rsi, b in rcx. */
 #define P_ROW0                                                                                                     \
@@ -90,6 +91,9 @@ __asm__(".pushsection .rodata\n\t.p2align 4\n"
         ".quad 0xb9feffffffffaaab, 0x1eabfffeb153ffff, 0x6730d2a0f6b0f624\n\t"
         ".quad 0x64774b84f38512bf, 0x4b1ba7b6434bacd7, 0x1a0111ea397fe69a\n"
         ".Lcuzk_p381_inv:\n\t.quad 0x89f3fffcfffcfffd\n"
+        ".Lcuzk_p381x2:\n\t"
+        ".quad 0x73fdffffffff5556, 0x3d57fffd62a7ffff, 0xce61a541ed61ec48\n\t"
+        ".quad 0xc8ee9709e70a257e, 0x96374f6c869759ae, 0x340223d472ffcd34\n"
         ".Lcuzk_r255:\n\t"
         ".quad 0xffffffff00000001, 0x53bda402fffe5bfe, 0x3339d80809a1d805, 0x73eda753299d7d48\n"
         ".Lcuzk_r255_inv:\n\t.quad 0xfffffffeffffffff\n\t"
@@ -173,8 +177,9 @@ __asm__(".pushsection .rodata\n\t.p2align 4\n"
     W6_STORE_LO("(%rsp)", off)
 
 /* The operands of an Fp2 squaring (a0 + a1·u)² = (a0 + a1)(a0 − a1) + a0·2a1·u, from a (rsi) into the frame:
- * s = a0 + a1 at 0 (< 2p, unreduced), d = a0 − a1 mod p at 48, m = 2a1 at 96 (< 2p, unreduced), a0 at 144 (r may
- * alias a). */
+ * s = a0 + a1 at 0 (unreduced), d = a0 − a1, plus 2p when that borrows, at 48, m = 2a1 at 96 (unreduced), a0 at 144
+ * (r may alias a). Each half of a may be below 2p (an unreduced sum): then s, m < 4p and d < 2p, so both products stay
+ * below 8p² < p·2^384, and a Montgomery product of them stays below 2p before its final subtraction. */
 #define FP2_SQR_OPERANDS                                                                                           \
     "mov 0(%rsi), %r8\n\t mov 8(%rsi), %r9\n\t mov 16(%rsi), %r10\n\t"                                             \
     "mov 24(%rsi), %r11\n\t mov 32(%rsi), %r12\n\t mov 40(%rsi), %r13\n\t"                                         \
@@ -187,9 +192,9 @@ __asm__(".pushsection .rodata\n\t.p2align 4\n"
     "sub 48(%rsi), %r8\n\t sbb 56(%rsi), %r9\n\t sbb 64(%rsi), %r10\n\t"                                           \
     "sbb 72(%rsi), %r11\n\t sbb 80(%rsi), %r12\n\t sbb 88(%rsi), %r13\n\t"                                         \
     "sbb %r14, %r14\n\t"                                                                                           \
-    "mov %r14, %rax\n\t and " P(0) ", %rax\n\t mov %r14, %rbx\n\t and " P(8) ", %rbx\n\t"                          \
-    "mov %r14, %rcx\n\t and " P(16) ", %rcx\n\t mov %r14, %rdx\n\t and " P(24) ", %rdx\n\t"                        \
-    "mov %r14, %r15\n\t and " P(32) ", %r15\n\t and " P(40) ", %r14\n\t"                                           \
+    "mov %r14, %rax\n\t and " P2(0) ", %rax\n\t mov %r14, %rbx\n\t and " P2(8) ", %rbx\n\t"                        \
+    "mov %r14, %rcx\n\t and " P2(16) ", %rcx\n\t mov %r14, %rdx\n\t and " P2(24) ", %rdx\n\t"                      \
+    "mov %r14, %r15\n\t and " P2(32) ", %r15\n\t and " P2(40) ", %r14\n\t"                                         \
     "add %rax, %r8\n\t adc %rbx, %r9\n\t adc %rcx, %r10\n\t adc %rdx, %r11\n\t adc %r15, %r12\n\t adc %r14, %r13\n\t" \
     W6_STORE_LO("(%rsp)", 48)                                                                                      \
     "mov 48(%rsi), %r8\n\t mov 56(%rsi), %r9\n\t mov 64(%rsi), %r10\n\t"                                           \
@@ -261,7 +266,8 @@ __asm__(FUNC_BEGIN(cuzk_mont_p381_fp2_sqr_mulx)
         FUNC_END(cuzk_mont_p381_fp2_sqr_mulx));
 
 /* void cuzk_mont_p381_fp2_sqrw_mulx(uint64_t r[24] (rdi), const uint64_t a[12] (rsi)): a² at double width,
- * r0 = (a0 + a1)(a0 − a1) < 2p², r1 = a0·2a1 < 2p² (src/ff/fp_wide.h). r must not overlap a. */
+ * r0 = (a0 + a1)(a0 − a1) < 8p², r1 = a0·2a1 < 8p² (src/ff/fp_wide.h), each half of a below 2p. r must not overlap
+ * a. */
 __asm__(FUNC_BEGIN(cuzk_mont_p381_fp2_sqrw_mulx)
         P_SAVE
         FRAME(200)

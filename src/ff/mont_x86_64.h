@@ -24,7 +24,8 @@ void cuzk_mont_p381_fp2_mulw_mulx(void *r, const void *a, const void *b); /* uin
 void cuzk_mont_p381_redc_mulx(uint64_t r[6], const uint64_t t[12]);
 /* Fp2 routines on uint64_t r[12] (or [24] at double width), a[12], b[12], fully reduced in and out:
  * both halves of a double-width value reduced (r may equal t); r = a·b (r may alias a or b); r = a² (r may equal a);
- * a² at double width, r0 = (a0 + a1)(a0 − a1), r1 = a0·2a1 (r must not overlap a). */
+ * a² at double width, r0 = (a0 + a1)(a0 − a1), r1 = a0·2a1 (r must not overlap a). The squarings also take halves
+ * of a below 2p (unreduced sums). */
 void cuzk_mont_p381_fp2_redc_mulx(void *r, const void *t);
 void cuzk_mont_p381_fp2_mul_mulx(void *r, const void *a, const void *b);
 void cuzk_mont_p381_fp2_sqr_mulx(void *r, const void *a);
