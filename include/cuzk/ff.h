@@ -141,8 +141,15 @@ void cuzk_fp2_dbl(cuzk_fp2_t *r, const cuzk_fp2_t *a);
 #endif
 void cuzk_fp2_neg(cuzk_fp2_t *r, const cuzk_fp2_t *a);
 void cuzk_fp2_conj(cuzk_fp2_t *r, const cuzk_fp2_t *a);
+/* The product and the square also take operands whose halves are below 2p (cuzk_fp2_add_lazy: a sum that goes straight
+ * into a product needs no reduction); the result is fully reduced. */
 void cuzk_fp2_mul(cuzk_fp2_t *r, const cuzk_fp2_t *a, const cuzk_fp2_t *b);
 void cuzk_fp2_sqr(cuzk_fp2_t *r, const cuzk_fp2_t *a);
+#ifndef CUZK_FF_INLINE_ADDSUB
+void cuzk_fp2_add_lazy(cuzk_fp2_t *r, const cuzk_fp2_t *a, const cuzk_fp2_t *b); /* r = a + b unreduced, halves < 2p */
+#endif
+/* r = a² − 3b² with one reduction (the squares subtracted at double width); halves of a and b below 2p allowed. */
+void cuzk_fp2_sqr_sub3(cuzk_fp2_t *r, const cuzk_fp2_t *a, const cuzk_fp2_t *b);
 void cuzk_fp2_mul_fp(cuzk_fp2_t *r, const cuzk_fp2_t *a, const cuzk_fp_t *b);
 /* r = a·(1 + u), the Fp6 non-residue (inline where the additions are). */
 #ifndef CUZK_FF_INLINE_ADDSUB

@@ -140,6 +140,24 @@ static inline void cuzk_fp2_mul_by_nonresidue(cuzk_fp2_t *r, const cuzk_fp2_t *a
     r->c0 = t;
 }
 
+/* r = a + b without reduction (each half below 2p): only an operand of cuzk_fp2_mul, cuzk_fp2_sqr and
+ * cuzk_fp2_sqr_sub3, which take such halves (cuzk/ff.h). */
+static inline void cuzk_fp2_add_lazy(cuzk_fp2_t *r, const cuzk_fp2_t *a, const cuzk_fp2_t *b)
+{
+    for (int h = 0; h < 2; h++) {
+        const cuzk_fp_t *x = h ? &a->c1 : &a->c0, *y = h ? &b->c1 : &b->c0;
+        cuzk_fp_t *z = h ? &r->c1 : &r->c0;
+        uint64_t t0 = x->l[0], t1 = x->l[1], t2 = x->l[2], t3 = x->l[3], t4 = x->l[4], t5 = x->l[5];
+        __asm__("add 0(%[b]), %[t0]\n\t adc 8(%[b]), %[t1]\n\t adc 16(%[b]), %[t2]\n\t"
+                "adc 24(%[b]), %[t3]\n\t adc 32(%[b]), %[t4]\n\t adc 40(%[b]), %[t5]\n\t"
+                CUZK_FF_STORE_(t, 0, 0) CUZK_FF_STORE_(t, 1, 8) CUZK_FF_STORE_(t, 2, 16) CUZK_FF_STORE_(t, 3, 24)
+                CUZK_FF_STORE_(t, 4, 32) CUZK_FF_STORE_(t, 5, 40)
+                : "=m"(*z), [t0] "+r"(t0), [t1] "+r"(t1), [t2] "+r"(t2), [t3] "+r"(t3), [t4] "+r"(t4), [t5] "+r"(t5)
+                : [r] "r"(z), [b] "r"(y), "m"(*y)
+                : "cc");
+    }
+}
+
 #undef CUZK_FF_STORE_
 #undef CUZK_FP_ADDBACK_
 #endif /* x86-64 */

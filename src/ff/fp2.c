@@ -49,6 +49,24 @@ void cuzk_fp2_mul(cuzk_fp2_t *r, const cuzk_fp2_t *a, const cuzk_fp2_t *b) { fpw
 /* (a0 + a1 u)² = (a0 + a1)(a0 − a1) + 2 a0 a1 u: two Montgomery products (fp_wide.c). */
 void cuzk_fp2_sqr(cuzk_fp2_t *r, const cuzk_fp2_t *a) { fpw_now()->fp2_sqr(r, a); }
 
+#ifndef CUZK_FF_INLINE_ADDSUB
+void cuzk_fp2_add_lazy(cuzk_fp2_t *r, const cuzk_fp2_t *a, const cuzk_fp2_t *b) { fp2_add_nr(r, a, b); }
+#endif
+
+/* Both squares at double width (below 8p² each, fp2w_sqr), 3b² subtracted mod p·2^384, one reduction of each half
+ * instead of two squarings' four. r may alias a or b. */
+void cuzk_fp2_sqr_sub3(cuzk_fp2_t *r, const cuzk_fp2_t *a, const cuzk_fp2_t *b)
+{
+    const fpw_prims *P = fpw_now();
+    fp2w ta, tb;
+    fp2w_sqr(P, &ta, a);
+    fp2w_sqr(P, &tb, b);
+    fp2w_sub(&ta, &ta, &tb);
+    fp2w_sub(&ta, &ta, &tb);
+    fp2w_sub(&ta, &ta, &tb);
+    fp2w_redc(P, r, &ta);
+}
+
 void cuzk_fp2_mul_fp(cuzk_fp2_t *r, const cuzk_fp2_t *a, const cuzk_fp_t *b)
 {
     const fpw_prims *P = fpw_now();

@@ -29,7 +29,8 @@ static void mul_by_3b(cuzk_fp2_t *r, const cuzk_fp2_t *a)
 /* T = 2T and the tangent line at T, the line as (l0, X², l4) with l1 = −3X² left to the caller. With B = Y², C = Z²,
  * E = 3b'C, F = 3E, H = 2YZ = (Y + Z)² − B − C, 2XY = (X + Y)² − X² − B (a squaring instead of a product):
  *   X' = 2XY(B − F), Y' = (B + F)² − 3(2E)², Z' = 4BH   (4× the usual formulas, avoiding halving)
- *   line: num = 3X², den = H: l0 = B − E, l1 = −3X², l4 = H (num·x − den·y scaled by Z² is Y² − 3b'Z²). */
+ *   line: num = 3X², den = H: l0 = B − E, l1 = −3X², l4 = H (num·x − den·y scaled by Z² is Y² − 3b'Z²).
+ * The sums that go straight into a squaring stay unreduced, and Y' takes one reduction for its two squares. */
 static void dbl_step(cuzk_fp2_t *l0, cuzk_fp2_t *xx, cuzk_fp2_t *l4, cuzk_g2_proj_t *t)
 {
     cuzk_fp2_t b, c, e, f, h, xy, s;
@@ -38,12 +39,12 @@ static void dbl_step(cuzk_fp2_t *l0, cuzk_fp2_t *xx, cuzk_fp2_t *l4, cuzk_g2_pro
     mul_by_3b(&e, &c);
     cuzk_fp2_add(&f, &e, &e);
     cuzk_fp2_add(&f, &f, &e);
-    cuzk_fp2_add(&h, &t->y, &t->z);
+    cuzk_fp2_add_lazy(&h, &t->y, &t->z);
     cuzk_fp2_sqr(&h, &h);
     cuzk_fp2_sub(&h, &h, &b);
     cuzk_fp2_sub(&h, &h, &c);
     cuzk_fp2_sqr(xx, &t->x);
-    cuzk_fp2_add(&xy, &t->x, &t->y);
+    cuzk_fp2_add_lazy(&xy, &t->x, &t->y);
     cuzk_fp2_sqr(&xy, &xy);
     cuzk_fp2_sub(&xy, &xy, xx);
     cuzk_fp2_sub(&xy, &xy, &b); /* 2XY */
@@ -53,13 +54,9 @@ static void dbl_step(cuzk_fp2_t *l0, cuzk_fp2_t *xx, cuzk_fp2_t *l4, cuzk_g2_pro
 
     cuzk_fp2_sub(&s, &b, &f);
     cuzk_fp2_mul(&t->x, &xy, &s);
-    cuzk_fp2_add(&s, &b, &f);
-    cuzk_fp2_sqr(&s, &s);
-    cuzk_fp2_dbl(&e, &e);
-    cuzk_fp2_sqr(&e, &e);         /* 4E² */
-    cuzk_fp2_sub(&s, &s, &e);
-    cuzk_fp2_dbl(&e, &e);
-    cuzk_fp2_sub(&t->y, &s, &e); /* (B + F)² − 4E² − 8E² */
+    cuzk_fp2_add_lazy(&s, &b, &f);
+    cuzk_fp2_add_lazy(&e, &e, &e);
+    cuzk_fp2_sqr_sub3(&t->y, &s, &e); /* (B + F)² − 3(2E)² */
     cuzk_fp2_mul(&t->z, &b, &h);
     cuzk_fp2_dbl(&t->z, &t->z);
     cuzk_fp2_dbl(&t->z, &t->z);
