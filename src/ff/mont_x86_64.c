@@ -102,8 +102,9 @@ __asm__(".pushsection .rodata\n\t.p2align 4\n"
 /* The bodies of the routines below. Each clobbers every register but rsp (P_FINAL uses rax, rbx, rcx, rdx, rsi, rbp
  * as temporaries), so a routine that runs several keeps its pointers in its frame. */
 
-/* (rdi) = a·b·2^-384 mod p for a (rsi), b (rcx) < p (or a < 2p: the value before P_FINAL stays below 1.25p);
- * rbp = −p⁻¹ mod 2^64 (free until P_FINAL). */
+/* (rdi) = a·b·2^-384 mod p for a (rsi), b (rcx) < p, or unreduced operands with a·b < 8p² and a < 4p (the Fp2
+ * squaring's, a < 4p and b < 2p or a < 2p and b < 4p): after each row the running value stays below a + p < 5p <
+ * 2^384, and before P_FINAL below a·b/2^384 + p < 2p; rbp = −p⁻¹ mod 2^64 (free until P_FINAL). */
 #define P_MONT_BODY                                                                                                \
     P_ROW0                                                                                                         \
     P_RED_INV("%rbp", r8, r9, r10, r11, r12, r13, r14)                                                             \
