@@ -323,6 +323,53 @@ static void edge_fr(cuzk_fr_t *r, int k)
     assert_int_equal(cuzk_fr_from_mont_limbs(r, l), CUZK_OK);
 }
 
+/* Unreduced sums (cuzk_fp2_add_lazy, halves up to 2p − 2) as operands of the Fp2 product, the square and a² − 3b² give
+ * the same fully reduced results as the reduced sums, on every CPU path; halves p − 1 and p − 2 reach the bounds. */
+static void test_fp2_lazy_operands(void **state)
+{
+    (void)state;
+    for (int i = 0; i < 4 * ITER + 36; i++) {
+        cuzk_fp2_t a, b, c, d, s, t, sr, tr, x, y, z;
+        if (i < 36) {
+            edge_fp(&a.c0, i);
+            edge_fp(&a.c1, i / 6);
+            edge_fp(&b.c0, i / 6 + 3);
+            edge_fp(&b.c1, i + 3);
+            edge_fp(&c.c0, i + 4);
+            edge_fp(&c.c1, i);
+            edge_fp(&d.c0, i / 6);
+            edge_fp(&d.c1, i + 1);
+        } else {
+            test_rand_fp2(&a);
+            test_rand_fp2(&b);
+            test_rand_fp2(&c);
+            test_rand_fp2(&d);
+        }
+        cuzk_fp2_add_lazy(&s, &a, &b);
+        cuzk_fp2_add_lazy(&t, &c, &d);
+        cuzk_fp2_add(&sr, &a, &b);
+        cuzk_fp2_add(&tr, &c, &d);
+        cuzk_fp2_mul(&x, &s, &t);
+        cuzk_fp2_mul(&y, &sr, &tr);
+        assert_memory_equal(&x, &y, sizeof x);
+        cuzk_fp2_sqr(&x, &s);
+        cuzk_fp2_sqr(&y, &sr);
+        assert_memory_equal(&x, &y, sizeof x);
+        /* a² − 3b² against its definition, lazy and reduced operands */
+        cuzk_fp2_sqr(&z, &tr);
+        cuzk_fp2_sub(&y, &y, &z);
+        cuzk_fp2_sub(&y, &y, &z);
+        cuzk_fp2_sub(&y, &y, &z);
+        cuzk_fp2_sqr_sub3(&x, &s, &t);
+        assert_memory_equal(&x, &y, sizeof x);
+        cuzk_fp2_sqr_sub3(&x, &sr, &tr);
+        assert_memory_equal(&x, &y, sizeof x);
+        x = s;
+        cuzk_fp2_sqr_sub3(&x, &x, &t); /* r may alias a */
+        assert_memory_equal(&x, &y, sizeof x);
+    }
+}
+
 /* Multiplication, addition and subtraction as the build selected them (assembly where available) agree limb for limb with the portable C, on
  * random and on edge inputs, including when the output aliases an input. */
 static void test_mul_paths_agree(void **state)
@@ -436,7 +483,7 @@ int main(void)
         cmocka_unit_test(test_small_integers),    cmocka_unit_test(test_sqrt_and_legendre),
         cmocka_unit_test(test_bytes_roundtrip_and_range), cmocka_unit_test(test_roots_of_unity),
         cmocka_unit_test(test_batch_inversion),   cmocka_unit_test(test_fp2_laws),
-        cmocka_unit_test(test_mul_paths_agree),
+        cmocka_unit_test(test_mul_paths_agree),   cmocka_unit_test(test_fp2_lazy_operands),
         cmocka_unit_test(test_inverse_vs_fermat),
     };
     int failed = cmocka_run_group_tests_name("ff", tests, NULL, NULL);
