@@ -203,6 +203,11 @@ void cuzk_fp12_mul_by_014(cuzk_fp12_t *r, const cuzk_fp12_t *a, const cuzk_fp2_t
 /* r = a·l·m for two lines of that shape, l = {l0, l1, l4} and m likewise: the lines are multiplied together first, 23
  * Fp2 multiplications instead of 26 (the Miller loop of several pairs, or a doubling and an addition step). */
 void cuzk_fp12_mul_by_014_014(cuzk_fp12_t *r, const cuzk_fp12_t *a, const cuzk_fp2_t l[3], const cuzk_fp2_t m[3]);
+/* r = a·(l0 + l1·v + v·w), a line whose v·w coefficient is 1 (a fixed G2 point's lines scaled by their slope's
+ * denominator and the line by 1/yP): 10 Fp2 products; and r = a·l·m for two such lines l = {l0, l1}, m = {m0, m1}:
+ * 20. */
+void cuzk_fp12_mul_by_01v(cuzk_fp12_t *r, const cuzk_fp12_t *a, const cuzk_fp2_t *l0, const cuzk_fp2_t *l1);
+void cuzk_fp12_mul_by_01v_01v(cuzk_fp12_t *r, const cuzk_fp12_t *a, const cuzk_fp2_t l[2], const cuzk_fp2_t m[2]);
 /* Squaring valid only for elements of the cyclotomic subgroup (of order p^4 − p^2 + 1, e.g. after the easy part of
  * the final exponentiation; a^(p^6+1) = 1 alone is not enough: −1 has it); 9 Fp2 squarings instead of 12 Fp2
  * multiplications. */

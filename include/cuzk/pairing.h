@@ -23,9 +23,14 @@ typedef struct { cuzk_fp2_t l0, l1, l4; } cuzk_pairing_line_t;
 typedef struct {
     cuzk_pairing_line_t lines[CUZK_PAIRING_LINES];
     bool infinity;
+    bool normalized; /* every l4 = 1 (cuzk_g2_prepare_fixed) */
 } cuzk_g2_prepared_t;
 
 void cuzk_g2_prepare(cuzk_g2_prepared_t *r, const cuzk_g2_affine_t *q);
+/* The same lines divided by their l4 (one batched inversion, about 50 µs): a Miller loop then evaluates them at P
+ * scaled by 1/yP, with 1 at v·w, and multiplies by each in 10 Fp2 products instead of 13 (20 for two instead of 23).
+ * For a point used in many Miller loops (a verifying key's); a point used once is cheaper with cuzk_g2_prepare. */
+void cuzk_g2_prepare_fixed(cuzk_g2_prepared_t *r, const cuzk_g2_affine_t *q);
 
 /* r = ∏ f_{|x|,Q_i}(P_i), conjugated for the sign of x, without final exponentiation; the n loops share one
  * chain of Fp12 squarings. n = 0 gives 1. */

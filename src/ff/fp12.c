@@ -85,6 +85,29 @@ void cuzk_fp12_mul_by_014(cuzk_fp12_t *r, const cuzk_fp12_t *a, const cuzk_fp2_t
     fp6w_redc(P, &r->c0, &m);
 }
 
+/* a·(L0 + v·(L11 + L12·v)·w), the shape of the product of two lines (no c1.c0 term): a0·L0 (6 Fp2 products),
+ * v·(a1·(L11 + L12·v)) (5), (a0 + a1)(L0 + L1) (6), 17 in all. L0 is overwritten. */
+static void mul_by_line_product(const fpw_prims *P, cuzk_fp12_t *r, const cuzk_fp12_t *a, cuzk_fp6_t *L0,
+                                const cuzk_fp2_t *L11, const cuzk_fp2_t *L12)
+{
+    fp6w t0, t1, w, vt1;
+    cuzk_fp6_t s;
+    cuzk_fp6w_mul(P, &t0, &a->c0, L0);
+    cuzk_fp6w_mul_by_01(P, &w, &a->c1, L11, L12); /* a1·(L11 + L12·v); t1 = v·w */
+    fp2w_mul_by_nonresidue(&t1.c0, &w.c2);
+    t1.c1 = w.c0;
+    t1.c2 = w.c1;
+    fp6_add_i(&s, &a->c0, &a->c1);
+    cuzk_fp2_add(&L0->c1, &L0->c1, L11);
+    cuzk_fp2_add(&L0->c2, &L0->c2, L12);
+    cuzk_fp6w_mul(P, &w, &s, L0);
+    fp6w_sub(&w, &w, &t0);
+    fp6w_sub(&w, &w, &t1);
+    fp6w_redc(P, &r->c1, &w);
+    fp6w_add_mul_by_v(&vt1, &t0, &t1);
+    fp6w_redc(P, &r->c0, &vt1);
+}
+
 /* a·l·m for two lines l = (l0 + l1·v) + (l4·v)·w and m = (m0 + m1·v) + (m4·v)·w. The lines are multiplied together
  * first: with z_i = l_i·m_i,
  *   l·m = (z0 + ξz4) + ((l0+l1)(m0+m1) − z0 − z1)·v + z1·v²
@@ -97,7 +120,7 @@ void cuzk_fp12_mul_by_014_014(cuzk_fp12_t *r, const cuzk_fp12_t *a, const cuzk_f
     const fpw_prims *P = fpw_now();
     fp2w z0, z1, z4, u;
     cuzk_fp2_t x, y;
-    cuzk_fp6_t L0, s;
+    cuzk_fp6_t L0;
     cuzk_fp2_t L11, L12;
     fp2w_mul(P, &z0, &l[0], &m[0]);
     fp2w_mul(P, &z1, &l[1], &m[1]);
@@ -125,21 +148,61 @@ void cuzk_fp12_mul_by_014_014(cuzk_fp12_t *r, const cuzk_fp12_t *a, const cuzk_f
     fp2w_sub_karatsuba(&u, &u, &z4);
     fp2w_redc(P, &L12, &u);
 
-    fp6w t0, t1, w, vt1;
-    cuzk_fp6w_mul(P, &t0, &a->c0, &L0);
-    cuzk_fp6w_mul_by_01(P, &w, &a->c1, &L11, &L12); /* a1·(L11 + L12·v); t1 = v·w */
-    fp2w_mul_by_nonresidue(&t1.c0, &w.c2);
-    t1.c1 = w.c0;
-    t1.c2 = w.c1;
+    mul_by_line_product(P, r, a, &L0, &L11, &L12);
+}
+
+/* a·(L0 + v·w) with L0 = l0 + l1·v: since w² = v,
+ *   (a0 + a1·w)(L0 + v·w) = (a0·L0 + v²·a1) + ((a0 + a1)(L0 + v) − a0·L0 − v·a1)·w,
+ * two products by an Fp6 element of the shape b0 + b1·v (5 Fp2 products each); v·a1 and v²·a1 are shifts. */
+void cuzk_fp12_mul_by_01v(cuzk_fp12_t *r, const cuzk_fp12_t *a, const cuzk_fp2_t *l0, const cuzk_fp2_t *l1)
+{
+    const fpw_prims *P = fpw_now();
+    fp6w t0, m;
+    cuzk_fp6_t s, va1, v2a1, c0;
+    cuzk_fp2_t l1p, one;
+    cuzk_fp2_set_one(&one);
+    cuzk_fp2_add(&l1p, l1, &one);
+    cuzk_fp2_mul_by_nonresidue(&va1.c0, &a->c1.c2); /* v·a1 = ξa12 + a10·v + a11·v² */
+    va1.c1 = a->c1.c0;
+    va1.c2 = a->c1.c1;
+    cuzk_fp2_mul_by_nonresidue(&v2a1.c0, &a->c1.c1); /* v²·a1 = ξa11 + ξa12·v + a10·v² */
+    v2a1.c1 = va1.c0;
+    v2a1.c2 = a->c1.c0;
     fp6_add_i(&s, &a->c0, &a->c1);
-    cuzk_fp2_add(&L0.c1, &L0.c1, &L11);
-    cuzk_fp2_add(&L0.c2, &L0.c2, &L12);
-    cuzk_fp6w_mul(P, &w, &s, &L0);
-    fp6w_sub(&w, &w, &t0);
-    fp6w_sub(&w, &w, &t1);
-    fp6w_redc(P, &r->c1, &w);
-    fp6w_add_mul_by_v(&vt1, &t0, &t1);
-    fp6w_redc(P, &r->c0, &vt1);
+    cuzk_fp6w_mul_by_01(P, &t0, &a->c0, l0, l1);
+    cuzk_fp6w_mul_by_01(P, &m, &s, l0, &l1p);
+    fp6w_sub(&m, &m, &t0);
+    fp6w_redc(P, &c0, &t0);
+    fp6w_redc(P, &r->c1, &m);
+    cuzk_fp6_sub(&r->c1, &r->c1, &va1);
+    fp6_add_i(&r->c0, &c0, &v2a1);
+}
+
+/* a·l·m for l = L + v·w, m = M + v·w with L = l0 + l1·v, M = m0 + m1·v: (v·w)² = v³ = ξ, so
+ *   l·m = (L·M + ξ) + v·((l0 + m0) + (l1 + m1)·v)·w,
+ * L·M in 3 Fp2 products (Karatsuba), then the 17 of mul_by_line_product: 20 against 2·10. */
+void cuzk_fp12_mul_by_01v_01v(cuzk_fp12_t *r, const cuzk_fp12_t *a, const cuzk_fp2_t l[2], const cuzk_fp2_t m[2])
+{
+    const fpw_prims *P = fpw_now();
+    fp2w z0, z1, u;
+    cuzk_fp2_t x, y, xi, L11, L12;
+    cuzk_fp6_t L0;
+    fp2w_mul(P, &z0, &l[0], &m[0]);
+    fp2w_mul(P, &z1, &l[1], &m[1]);
+    fp2_add_nr(&x, &l[0], &l[1]);
+    fp2_add_nr(&y, &m[0], &m[1]);
+    fp2w_mul(P, &u, &x, &y);
+    fp2w_sub_karatsuba(&u, &u, &z0);
+    fp2w_sub_karatsuba(&u, &u, &z1);
+    fp2w_redc(P, &L0.c0, &z0);
+    fp2w_redc(P, &L0.c1, &u);
+    fp2w_redc(P, &L0.c2, &z1);
+    cuzk_fp2_set_one(&xi);
+    cuzk_fp_set_one(&xi.c1); /* ξ = 1 + u */
+    cuzk_fp2_add(&L0.c0, &L0.c0, &xi);
+    cuzk_fp2_add(&L11, &l[0], &m[0]);
+    cuzk_fp2_add(&L12, &l[1], &m[1]);
+    mul_by_line_product(P, r, a, &L0, &L11, &L12);
 }
 
 /* 1/(a0 + a1w) = (a0 − a1w)/(a0² − v·a1²) */

@@ -174,6 +174,7 @@ static void proj_from_affine(cuzk_g2_proj_t *t, const cuzk_g2_affine_t *q)
 
 void cuzk_g2_prepare(cuzk_g2_prepared_t *r, const cuzk_g2_affine_t *q)
 {
+    r->normalized = false;
     r->infinity = cuzk_g2_affine_is_infinity(q);
     if (r->infinity) {
         for (size_t i = 0; i < CUZK_PAIRING_LINES; i++) {
@@ -235,18 +236,55 @@ void cuzk_miller_loop(cuzk_fp12_t *r, const cuzk_g1_affine_t *p, const cuzk_g2_a
     cuzk_fp12_conj(r, &acc); /* x < 0: f_{x,Q} = 1/f_{|x|,Q} up to factors the final exponentiation removes */
 }
 
+/* Lines with l4 = 1 (cuzk_g2_prepare_fixed) evaluated at P and scaled by 1/yP, an Fp factor the final exponentiation
+ * removes: {l0/yP, l1·xP/yP} and 1 at v·w. The first NORM_PAIRS such pairs of a call take this form (1/yP computed
+ * once per call); the others, and P with y = 0, take the generic evaluation, which l4 = 1 leaves valid. */
+#define NORM_PAIRS 8
+typedef cuzk_fp2_t line01_at_p[2];
+
+static void mul_lines01(cuzk_fp12_t *f, bool *one, line01_at_p *e, size_t k)
+{
+    size_t i = 0;
+    if (*one && k > 0) {
+        cuzk_fp12_set_zero(f);
+        f->c0.c0 = e[0][0];
+        f->c0.c1 = e[0][1];
+        cuzk_fp2_set_one(&f->c1.c1);
+        *one = false;
+        i = 1;
+    }
+    for (; i + 1 < k; i += 2) cuzk_fp12_mul_by_01v_01v(f, f, e[i], e[i + 1]);
+    if (i < k) cuzk_fp12_mul_by_01v(f, f, &e[i][0], &e[i][1]);
+}
+
 void cuzk_miller_loop_prepared(cuzk_fp12_t *r, const cuzk_g1_affine_t *p, const cuzk_g2_prepared_t *q, size_t n)
 {
     cuzk_fp12_t f;
     cuzk_fp12_set_one(&f);
     bool one = true; /* f = 1 still: the first line is set, not multiplied */
-    size_t k = 0;
+    size_t k = 0, nn = 0;
+    cuzk_fp_t yinv[NORM_PAIRS], xy[NORM_PAIRS];
+    size_t slot[NORM_PAIRS];
+    for (size_t j = 0; j < n && nn < NORM_PAIRS; j++) {
+        if (!q[j].normalized || q[j].infinity || cuzk_g1_affine_is_infinity(&p[j]) || cuzk_fp_is_zero(&p[j].y)) continue;
+        cuzk_fp_inv_vartime(&yinv[nn], &p[j].y);
+        cuzk_fp_mul(&xy[nn], &p[j].x, &yinv[nn]);
+        slot[nn++] = j;
+    }
     line_at_p e[2 * MILLER_CHUNK];
+    line01_at_p e01[NORM_PAIRS];
     for (int bit = X_TOP_BIT - 1; bit >= 0; bit--) {
         if (!one) cuzk_fp12_sqr(&f, &f);
         size_t steps = ((X_ABS >> bit) & 1) ? 2 : 1, ne = 0;
         for (size_t s = 0; s < steps; s++, k++) {
+            size_t t = 0, ne01 = 0;
             for (size_t j = 0; j < n; j++) {
+                if (t < nn && slot[t] == j) {
+                    cuzk_fp2_mul_fp(&e01[ne01][0], &q[j].lines[k].l0, &yinv[t]);
+                    cuzk_fp2_mul_fp(&e01[ne01][1], &q[j].lines[k].l1, &xy[t]);
+                    ne01++, t++;
+                    continue;
+                }
                 if (q[j].infinity || cuzk_g1_affine_is_infinity(&p[j])) continue;
                 line_eval(e[ne++], &q[j].lines[k], &p[j]);
                 if (ne == 2 * MILLER_CHUNK) {
@@ -254,8 +292,28 @@ void cuzk_miller_loop_prepared(cuzk_fp12_t *r, const cuzk_g1_affine_t *p, const 
                     ne = 0;
                 }
             }
+            mul_lines01(&f, &one, e01, ne01);
         }
         mul_lines(&f, &one, e, ne);
     }
     cuzk_fp12_conj(r, &f);
+}
+
+/* The lines of cuzk_g2_prepare divided by l4 (one batched inversion): l0/l4, l1/l4, 1. */
+void cuzk_g2_prepare_fixed(cuzk_g2_prepared_t *r, const cuzk_g2_affine_t *q)
+{
+    cuzk_g2_prepare(r, q);
+    if (r->infinity) return;
+    cuzk_fp2_t den[CUZK_PAIRING_LINES], inv[CUZK_PAIRING_LINES], scratch[CUZK_PAIRING_LINES];
+    for (size_t i = 0; i < CUZK_PAIRING_LINES; i++) {
+        den[i] = r->lines[i].l4;
+        if (cuzk_fp2_is_zero(&den[i])) return; /* not a point of G2 (T = ±Q or 2-torsion on the way): keep l4 */
+    }
+    cuzk_fp2_batch_inv(inv, den, CUZK_PAIRING_LINES, scratch);
+    for (size_t i = 0; i < CUZK_PAIRING_LINES; i++) {
+        cuzk_fp2_mul(&r->lines[i].l0, &r->lines[i].l0, &inv[i]);
+        cuzk_fp2_mul(&r->lines[i].l1, &r->lines[i].l1, &inv[i]);
+        cuzk_fp2_set_one(&r->lines[i].l4);
+    }
+    r->normalized = true;
 }

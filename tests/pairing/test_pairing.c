@@ -239,9 +239,56 @@ static void test_multi_and_prepared(void **state)
     test_free(prep);
 }
 
+/* Lines prepared for a fixed G2 point (l4 = 1) give the same pairings after the final exponentiation (the Miller-loop
+ * values differ by factors in Fp): one pair, a batch where they alternate with ordinary prepared lines, more of them
+ * than take the 1/yP form, a P at infinity among them, and Q at infinity. */
+static void test_prepared_fixed(void **state)
+{
+    (void)state;
+    cuzk_g1_affine_t p[BATCH];
+    cuzk_g2_affine_t q[BATCH];
+    cuzk_g2_prepared_t *fixed = test_malloc(BATCH * sizeof *fixed), *mixed = test_malloc(BATCH * sizeof *mixed);
+    for (int i = 0; i < BATCH; i++) {
+        cuzk_fr_t k;
+        test_rand_fr(&k);
+        cuzk_g1_mul_gen(&p[i], &k);
+        test_rand_fr(&k);
+        cuzk_g2_mul_gen(&q[i], &k);
+        cuzk_g2_prepare_fixed(&fixed[i], &q[i]);
+        assert_true(fixed[i].normalized);
+        if (i % 2) cuzk_g2_prepare(&mixed[i], &q[i]);
+        else mixed[i] = fixed[i];
+    }
+    cuzk_fp12_t f, g;
+    for (int i = 0; i < 3; i++) {
+        cuzk_multi_pairing(&f, &p[i], &q[i], 1);
+        cuzk_miller_loop_prepared(&g, &p[i], &fixed[i], 1);
+        cuzk_final_exponentiation(&g, &g);
+        assert_true(cuzk_fp12_eq(&f, &g));
+    }
+    cuzk_g1_affine_set_infinity(&p[4]);
+    for (size_t n = 1; n <= BATCH; n += 3) {
+        cuzk_multi_pairing(&f, p, q, n);
+        cuzk_miller_loop_prepared(&g, p, fixed, n);
+        cuzk_final_exponentiation(&g, &g);
+        assert_true(cuzk_fp12_eq(&f, &g));
+        cuzk_miller_loop_prepared(&g, p, mixed, n);
+        cuzk_final_exponentiation(&g, &g);
+        assert_true(cuzk_fp12_eq(&f, &g));
+    }
+    cuzk_g2_affine_t inf;
+    cuzk_g2_affine_set_infinity(&inf);
+    cuzk_g2_prepare_fixed(&fixed[0], &inf);
+    cuzk_miller_loop_prepared(&g, p, fixed, 1);
+    assert_true(cuzk_fp12_is_one(&g));
+    test_free(fixed);
+    test_free(mixed);
+}
+
 const struct CMUnitTest pairing_tests[] = {
     cmocka_unit_test(test_bilinearity),
     cmocka_unit_test(test_multi_and_prepared),
+    cmocka_unit_test(test_prepared_fixed),
     cmocka_unit_test(test_known_answer),
     cmocka_unit_test(test_order_and_nondegeneracy),
     cmocka_unit_test(test_negation),
