@@ -3,7 +3,7 @@
 #ifndef CUZK_G16_GPU_CUH
 #define CUZK_G16_GPU_CUH
 
-#include "gpu_internal.cuh"
+#include "runtime/runtime.cuh"
 
 /* One CSR matrix on the device (the layout of cuzk_r1cs_matrix). */
 typedef struct {
@@ -111,8 +111,5 @@ cuzk_status g16_gpu_key_circuit(cuzk_gpu_key *k, const cuzk_r1cs_t *circuit, boo
 /* Keeps a copy of the verifying key (α, β, γ, δ and ic) in k->vk. */
 cuzk_status g16_gpu_key_vk(cuzk_gpu_key *k, const cuzk_groth16_vk *vk);
 
-
-/* printf into err (when not NULL) and return s; with CUZK_ERR_DEVICE the CUDA detail is appended. */
-cuzk_status g16_gpu_fail(cuzk_errmsg *err, cuzk_status s, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 #endif

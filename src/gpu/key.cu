@@ -1,5 +1,4 @@
 /* Groth16 keys on the device: planning VRAM, uploading a host key and its circuit, the verifying key copy. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -8,23 +7,6 @@
 #include "g16_gpu.cuh"
 
 #define GIB ((uint64_t)1 << 30)
-
-cuzk_status g16_gpu_fail(cuzk_errmsg *err, cuzk_status s, const char *fmt, ...)
-{
-    if (err == NULL) return s;
-    char head[sizeof err->msg];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(head, sizeof head, fmt, ap);
-    va_end(ap);
-    size_t n = strlen(head);
-    memcpy(err->msg, head, n + 1);
-    if (s == CUZK_ERR_DEVICE && n + 3 < sizeof err->msg) {
-        memcpy(err->msg + n, ": ", 3);
-        strncat(err->msg, cuzk_gpu_last_error(), sizeof err->msg - n - 3);
-    }
-    return s;
-}
 
 static const char *placement_name(cuzk_gpu_key_placement p)
 {
@@ -57,7 +39,7 @@ cuzk_status g16_gpu_plan(cuzk_gpu_key_placement *out, bool *whole, uint64_t key_
     if (budget == 0) {
         size_t free_b = 0, total_b = 0;
         if (cuzk_gpu_mem_info(&free_b, &total_b) != CUZK_OK)
-            return g16_gpu_fail(err, CUZK_ERR_DEVICE, "cannot read the device's free memory");
+            return cuzk_gpu_fail(err, CUZK_ERR_DEVICE, "cannot read the device's free memory");
         budget = free_b > GIB ? free_b - GIB : 0;
     }
     uint64_t resident = key_bases_bytes + fixed_bytes + workers * prover_bytes;
@@ -69,7 +51,7 @@ cuzk_status g16_gpu_plan(cuzk_gpu_key_placement *out, bool *whole, uint64_t key_
         return CUZK_OK;
     }
     if (o.placement == CUZK_GPU_KEY_RESIDENT)
-        return g16_gpu_fail(err, CUZK_ERR_NOMEM,
+        return cuzk_gpu_fail(err, CUZK_ERR_NOMEM,
                             "the key needs %.2f GiB of VRAM resident (%.2f GiB bases, %.2f GiB matrices, %llu x %.2f "
                             "GiB provers) and the budget is %.2f GiB",
                             (double)resident / GIB, (double)key_bases_bytes / GIB, (double)fixed_bytes / GIB,
@@ -78,7 +60,7 @@ cuzk_status g16_gpu_plan(cuzk_gpu_key_placement *out, bool *whole, uint64_t key_
         *out = CUZK_GPU_KEY_STREAMED;
         return CUZK_OK;
     }
-    return g16_gpu_fail(err, CUZK_ERR_NOMEM,
+    return cuzk_gpu_fail(err, CUZK_ERR_NOMEM,
                         "the key does not fit the device even streamed: %.2f GiB needed (matrices %.2f GiB, %llu x "
                         "%.2f GiB provers and stream buffers; resident would need %.2f GiB), budget %.2f GiB",
                         (double)streamed / GIB, (double)fixed_bytes / GIB, (unsigned long long)workers,
@@ -206,7 +188,7 @@ cuzk_status g16_gpu_key_circuit(cuzk_gpu_key *k, const cuzk_r1cs_t *c, bool bell
             s = up_positions(k, &k->b_vars, &nb, c->num_inputs, c->b_input_density, c->num_aux, c->b_aux_density);
         k->a_len = na, k->b_len = nb;
     }
-    if (s != CUZK_OK) return g16_gpu_fail(err, s, "cannot copy the circuit to the device");
+    if (s != CUZK_OK) return cuzk_gpu_fail(err, s, "cannot copy the circuit to the device");
     return CUZK_OK;
 }
 
@@ -216,7 +198,7 @@ static cuzk_status key_check_circuit(cuzk_gpu_key *k, const cuzk_r1cs_t *c, cuzk
     k->chk_rows = c->num_constraints;
     cuzk_status s = up(k, (void **)&k->chk_values, c->values, (uint64_t)c->num_values * sizeof(cuzk_fr_t));
     for (int i = 0; i < 3 && s == CUZK_OK; i++) s = up_csr(k, &k->chk[i], &c->m[i], c->num_constraints);
-    if (s != CUZK_OK) return g16_gpu_fail(err, s, "cannot copy the checking circuit to the device");
+    if (s != CUZK_OK) return cuzk_gpu_fail(err, s, "cannot copy the checking circuit to the device");
     k->has_chk = true;
     return CUZK_OK;
 }
@@ -275,14 +257,14 @@ extern "C" cuzk_status cuzk_gpu_key_upload(cuzk_gpu_key **out, const cuzk_groth1
 {
     double t0 = cuzk_now();
     *out = NULL;
-    if (pk == NULL) return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG, "NULL key");
+    if (pk == NULL) return cuzk_gpu_fail(err, CUZK_ERR_INVALID_ARG, "NULL key");
     bool bell = pk->conv == CUZK_GROTH16_BELLPERSON;
     const cuzk_r1cs_t *main_c = bell ? circuit : pk->circuit;
-    if (main_c == NULL) return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG, "a bellperson key needs its circuit");
+    if (main_c == NULL) return cuzk_gpu_fail(err, CUZK_ERR_INVALID_ARG, "a bellperson key needs its circuit");
     cuzk_status s = cuzk_groth16_pk_check_circuit(pk, bell ? circuit : (circuit != NULL ? circuit : pk->circuit), err);
     if (s != CUZK_OK) return s;
     if (cuzk_r1cs_num_vars(main_c) > 0x7fffffffu || pk->domain_size > ((uint64_t)1 << 31))
-        return g16_gpu_fail(err, CUZK_ERR_TOO_LARGE, "the GPU prover takes fewer than 2^31 variables and rows");
+        return cuzk_gpu_fail(err, CUZK_ERR_TOO_LARGE, "the GPU prover takes fewer than 2^31 variables and rows");
 
     uint64_t bases = g16_gpu_bases_bytes(pk->h_len, pk->l_len, pk->a_len, pk->b_len);
     uint64_t fixed = g16_gpu_circuit_bytes(main_c, bell ? 3 : 2);
@@ -297,7 +279,7 @@ extern "C" cuzk_status cuzk_gpu_key_upload(cuzk_gpu_key **out, const cuzk_groth1
 
     cuzk_gpu_key *k;
     s = g16_gpu_key_new(&k, place, opts);
-    if (s != CUZK_OK) return g16_gpu_fail(err, s, "cannot create the device key");
+    if (s != CUZK_OK) return cuzk_gpu_fail(err, s, "cannot create the device key");
     k->ntt_whole = whole;
     k->conv = pk->conv;
     k->domain_size = pk->domain_size;
@@ -306,14 +288,14 @@ extern "C" cuzk_status cuzk_gpu_key_upload(cuzk_gpu_key **out, const cuzk_groth1
     k->h_len = pk->h_len, k->l_len = pk->l_len, k->a_len = pk->a_len, k->b_len = pk->b_len;
     s = g16_gpu_key_circuit(k, main_c, bell, err);
     if (s == CUZK_OK && (k->a_len != pk->a_len || k->b_len != pk->b_len))
-        s = g16_gpu_fail(err, CUZK_ERR_MISMATCH, "the key's a/b lengths disagree with the circuit's densities");
+        s = cuzk_gpu_fail(err, CUZK_ERR_MISMATCH, "the key's a/b lengths disagree with the circuit's densities");
     if (s == CUZK_OK && chk) s = key_check_circuit(k, circuit, err);
     if (s == CUZK_OK) {
         s = key_bases(k, pk);
-        if (s != CUZK_OK) g16_gpu_fail(err, s, "cannot place the key's bases (%s)", placement_name(place));
+        if (s != CUZK_OK) cuzk_gpu_fail(err, s, "cannot place the key's bases (%s)", placement_name(place));
     }
     if (s == CUZK_OK && g16_gpu_key_vk(k, &pk->vk) != CUZK_OK)
-        s = g16_gpu_fail(err, CUZK_ERR_NOMEM, "out of memory copying the verifying key");
+        s = cuzk_gpu_fail(err, CUZK_ERR_NOMEM, "out of memory copying the verifying key");
     if (s != CUZK_OK) {
         cuzk_gpu_key_free(k);
         return s;

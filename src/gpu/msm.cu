@@ -31,7 +31,7 @@
 #include <cub/cub.cuh>
 
 #include "curve.cuh"
-#include "gpu_internal.cuh"
+#include "runtime/runtime.cuh"
 
 #define MSM_SIGN 0x80000000u
 #define MSM_IDX_MASK 0x7fffffffu

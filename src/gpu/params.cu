@@ -241,15 +241,15 @@ extern "C" cuzk_status cuzk_gpu_key_load_params(cuzk_gpu_key **out, const char *
 {
     static const char what[] = "params";
     if (out == NULL || path == NULL || circuit == NULL)
-        return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG, "gpu_key_load_params: NULL argument");
+        return cuzk_gpu_fail(err, CUZK_ERR_INVALID_ARG, "gpu_key_load_params: NULL argument");
     *out = NULL;
     double t0 = cuzk_now();
     int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return g16_gpu_fail(err, CUZK_ERR_IO, "cannot open %s: %s", path, strerror(errno));
+    if (fd < 0) return cuzk_gpu_fail(err, CUZK_ERR_IO, "cannot open %s: %s", path, strerror(errno));
     struct stat sb;
     if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
         close(fd);
-        return g16_gpu_fail(err, CUZK_ERR_IO, "%s is not a readable regular file", path);
+        return cuzk_gpu_fail(err, CUZK_ERR_IO, "%s is not a readable regular file", path);
     }
     size_t len = (size_t)sb.st_size;
     unsigned ecflags = (flags & CUZK_GROTH16_LOAD_SUBGROUP) ? 0 : CUZK_EC_DECODE_SKIP_SUBGROUP;
@@ -275,11 +275,11 @@ extern "C" cuzk_status cuzk_gpu_key_load_params(cuzk_gpu_key **out, const char *
     head = (uint8_t *)malloc(head_len);
     ic = (cuzk_g1_affine_t *)malloc(cnt[CUZK_G16_PARAMS_SEC_IC] * sizeof(cuzk_g1_affine_t));
     if (head == NULL || ic == NULL) {
-        s = g16_gpu_fail(err, CUZK_ERR_NOMEM, "%s: no memory for the verifying key", what);
+        s = cuzk_gpu_fail(err, CUZK_ERR_NOMEM, "%s: no memory for the verifying key", what);
         goto done;
     }
     if (!read_full(fd, head, head_len, 0)) {
-        s = g16_gpu_fail(err, CUZK_ERR_IO, "cannot read %s", path);
+        s = cuzk_gpu_fail(err, CUZK_ERR_IO, "cannot read %s", path);
         goto done;
     }
     s = cuzk_g16_params_decode_vk_fixed(&vk, head, ecflags, what, err);
@@ -297,14 +297,14 @@ extern "C" cuzk_status cuzk_gpu_key_load_params(cuzk_gpu_key **out, const char *
     vk.ic = ic;
     vk.num_inputs = cnt[CUZK_G16_PARAMS_SEC_IC];
     if (vk.num_inputs + cnt[CUZK_G16_PARAMS_SEC_L] > 0x7fffffffu || cnt[CUZK_G16_PARAMS_SEC_H] + 1 > ((uint64_t)1 << 31)) {
-        s = g16_gpu_fail(err, CUZK_ERR_TOO_LARGE, "the GPU prover takes fewer than 2^31 variables and rows");
+        s = cuzk_gpu_fail(err, CUZK_ERR_TOO_LARGE, "the GPU prover takes fewer than 2^31 variables and rows");
         goto done;
     }
 
     /* the bulk arrays, on the device */
     s = g16_gpu_key_new(&k, CUZK_GPU_KEY_RESIDENT, NULL);
     if (s != CUZK_OK) {
-        g16_gpu_fail(err, s, "cannot create the device key");
+        cuzk_gpu_fail(err, s, "cannot create the device key");
         goto done;
     }
     k->conv = CUZK_GROTH16_BELLPERSON;
@@ -334,8 +334,8 @@ extern "C" cuzk_status cuzk_gpu_key_load_params(cuzk_gpu_key **out, const char *
         s = load_section(&run, fd, off, cnt, sec, dst[sec], subgroup, &chunk_no, &io);
     if (s == CUZK_OK) s = load_finish(&run, bad);
     if (s != CUZK_OK) {
-        if (io) g16_gpu_fail(err, s, "cannot read %s", path);
-        else g16_gpu_fail(err, s, "%s: copying and decoding the points on the device", what);
+        if (io) cuzk_gpu_fail(err, s, "cannot read %s", path);
+        else cuzk_gpu_fail(err, s, "%s: copying and decoding the points on the device", what);
         goto done;
     }
     for (int sec = CUZK_G16_PARAMS_SEC_H; sec < CUZK_G16_PARAMS_SEC_COUNT; sec++) {
@@ -363,12 +363,12 @@ extern "C" cuzk_status cuzk_gpu_key_load_params(cuzk_gpu_key **out, const char *
     }
     s = g16_gpu_key_vk(k, &vk);
     if (s != CUZK_OK) {
-        g16_gpu_fail(err, s, "out of memory copying the verifying key");
+        cuzk_gpu_fail(err, s, "out of memory copying the verifying key");
         goto done;
     }
     s = g16_gpu_key_circuit(k, circuit, true, err);
     if (s == CUZK_OK && (k->a_len != cnt[CUZK_G16_PARAMS_SEC_A] || k->b_len != cnt[CUZK_G16_PARAMS_SEC_B_G1]))
-        s = g16_gpu_fail(err, CUZK_ERR_MISMATCH, "the key's a/b lengths disagree with the circuit's densities");
+        s = cuzk_gpu_fail(err, CUZK_ERR_MISMATCH, "the key's a/b lengths disagree with the circuit's densities");
     if (s != CUZK_OK) goto done;
     k->upload_s = cuzk_now() - t0;
     if (bytes_per_s != NULL) *bytes_per_s = k->upload_s > 0 ? (double)len / k->upload_s : 0;

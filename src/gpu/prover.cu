@@ -110,7 +110,7 @@ extern "C" cuzk_status cuzk_gpu_prover_create(cuzk_gpu_prover **out, cuzk_errmsg
 {
     *out = NULL;
     cuzk_gpu_prover *p = (cuzk_gpu_prover *)calloc(1, sizeof(cuzk_gpu_prover));
-    if (p == NULL) return g16_gpu_fail(err, CUZK_ERR_NOMEM, "out of memory");
+    if (p == NULL) return cuzk_gpu_fail(err, CUZK_ERR_NOMEM, "out of memory");
     cuzk_status s = CUZK_OK;
     if (cudaGetDevice(&p->device) != cudaSuccess || cudaMalloc(&p->d_count, sizeof(int)) != cudaSuccess ||
         cudaMalloc(&p->d_bad, sizeof(unsigned long long)) != cudaSuccess ||
@@ -133,7 +133,7 @@ extern "C" cuzk_status cuzk_gpu_prover_create(cuzk_gpu_prover **out, cuzk_errmsg
     if (s == CUZK_OK) s = cuzk_gpu_msm_ctx_create(&p->msm);
     if (s != CUZK_OK) {
         cuzk_gpu_prover_destroy(p);
-        return g16_gpu_fail(err, s, "cannot create a GPU prover");
+        return cuzk_gpu_fail(err, s, "cannot create a GPU prover");
     }
     *out = p;
     return CUZK_OK;
@@ -647,9 +647,9 @@ extern "C" uint64_t cuzk_gpu_prover_vram_bytes(const cuzk_gpu_prover *p)
 
 extern "C" cuzk_status cuzk_gpu_prover_reserve(cuzk_gpu_prover *p, const cuzk_gpu_key *k, cuzk_errmsg *err)
 {
-    if (p == NULL || k == NULL) return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG, "NULL argument");
+    if (p == NULL || k == NULL) return cuzk_gpu_fail(err, CUZK_ERR_INVALID_ARG, "NULL argument");
     if (k->device != p->device)
-        return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG, "the key lives on device %d, the prover on device %d",
+        return cuzk_gpu_fail(err, CUZK_ERR_INVALID_ARG, "the key lives on device %d, the prover on device %d",
                             k->device, p->device);
     CUZK_CUDA(cudaSetDevice(p->device));
     bool bell = k->conv == CUZK_GROTH16_BELLPERSON;
@@ -680,7 +680,7 @@ extern "C" cuzk_status cuzk_gpu_prover_reserve(cuzk_gpu_prover *p, const cuzk_gp
         if (s == CUZK_OK) s = cuzk_gpu_msm_ctx_reserve(p->msm, g1, g2);
     }
     if (s == CUZK_OK) s = stream_sync();
-    if (s != CUZK_OK) return g16_gpu_fail(err, s, "cannot reserve the prover's device buffers");
+    if (s != CUZK_OK) return cuzk_gpu_fail(err, s, "cannot reserve the prover's device buffers");
     return CUZK_OK;
 }
 
@@ -698,22 +698,22 @@ static cuzk_status prove_args(cuzk_r1cs_c_mode *mode, const cuzk_groth16_msm_sum
 {
     *mode = opts != NULL ? opts->c_mode : CUZK_R1CS_C_PRODUCT;
     if (sums == NULL || p == NULL || k == NULL || z == NULL)
-        return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG, "NULL argument");
+        return cuzk_gpu_fail(err, CUZK_ERR_INVALID_ARG, "NULL argument");
     if (*mode != CUZK_R1CS_C_MATRIX && *mode != CUZK_R1CS_C_PRODUCT && *mode != CUZK_R1CS_C_CHECKED)
-        return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG, "unknown c_mode %d", (int)*mode);
-    if (!cuzk_fr_is_one(&z[0])) return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG, "witness z[0] is not 1");
+        return cuzk_gpu_fail(err, CUZK_ERR_INVALID_ARG, "unknown c_mode %d", (int)*mode);
+    if (!cuzk_fr_is_one(&z[0])) return cuzk_gpu_fail(err, CUZK_ERR_INVALID_ARG, "witness z[0] is not 1");
     if (pk != NULL && !packing_fits(pk, k))
-        return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG,
+        return cuzk_gpu_fail(err, CUZK_ERR_INVALID_ARG,
                             "the packed witness does not fit the key (%llu inputs and %llu aux values, the key %llu "
                             "and %llu, or its chunks are inconsistent)",
                             (unsigned long long)pk->num_inputs, (unsigned long long)pk->num_aux,
                             (unsigned long long)k->num_inputs, (unsigned long long)k->num_aux);
     if (k->device != p->device)
-        return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG, "the key lives on device %d, the prover on device %d",
+        return cuzk_gpu_fail(err, CUZK_ERR_INVALID_ARG, "the key lives on device %d, the prover on device %d",
                             k->device, p->device);
     bool bell = k->conv == CUZK_GROTH16_BELLPERSON;
     if (*mode == CUZK_R1CS_C_CHECKED && !bell && !k->has_chk)
-        return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG,
+        return cuzk_gpu_fail(err, CUZK_ERR_INVALID_ARG,
                             "checking the witness needs the circuit with its C matrix (the snarkjs key has none)");
     if (*mode == CUZK_R1CS_C_MATRIX && !bell) *mode = CUZK_R1CS_C_PRODUCT; /* a snarkjs key has no C: c is a∘b, as on the CPU */
     return CUZK_OK;
@@ -726,11 +726,11 @@ static cuzk_status prove_upload(cuzk_gpu_prover *p, const cuzk_gpu_key *k, const
 {
     CUZK_CUDA(cudaSetDevice(p->device));
     cuzk_status s = prepare(p, k);
-    if (s != CUZK_OK) return g16_gpu_fail(err, s, "cannot allocate the prover's device buffers");
+    if (s != CUZK_OK) return cuzk_gpu_fail(err, s, "cannot allocate the prover's device buffers");
     add_time(&st->prepare, t);
     s = pk != NULL ? upload_packed(p, z, pk) : upload_witness(p, z, k->num_inputs + k->num_aux);
     if (s == CUZK_OK) s = stream_sync();
-    if (s != CUZK_OK) return g16_gpu_fail(err, s, "witness upload failed");
+    if (s != CUZK_OK) return cuzk_gpu_fail(err, s, "witness upload failed");
     add_time(&st->upload, t);
     return CUZK_OK;
 }
@@ -758,22 +758,22 @@ static cuzk_status prove_h_poly(cuzk_gpu_prover *p, const cuzk_gpu_key *k, cuzk_
         }
         CUZK_CUDA(cudaMemcpyAsync(&bad, p->d_bad, sizeof bad, cudaMemcpyDeviceToHost, cudaStreamPerThread));
         s = stream_sync();
-        if (s != CUZK_OK) return g16_gpu_fail(err, s, "witness check failed");
+        if (s != CUZK_OK) return cuzk_gpu_fail(err, s, "witness check failed");
         if (bad != ~0ull)
-            return g16_gpu_fail(err, CUZK_ERR_R1CS_UNSATISFIED, "witness does not satisfy constraint row %llu", bad);
+            return cuzk_gpu_fail(err, CUZK_ERR_R1CS_UNSATISFIED, "witness does not satisfy constraint row %llu", bad);
     }
     k_spmv<<<blocks(n, 256), 256>>>((dfr *)p->abc[0], (dfr *)p->abc[1], (dfr *)p->abc[2], k->m[0], k->m[1], k->m[2],
                                     (const dfr *)k->values, (const dfr *)p->z, k->rows, bell ? k->num_inputs : 0, n,
                                     mode == CUZK_R1CS_C_MATRIX, to_dfr(&one));
     if (cudaGetLastError() != cudaSuccess || stream_sync() != CUZK_OK) {
         cuzk_gpu_set_error("k_spmv", cudaGetLastError(), __FILE__, __LINE__);
-        return g16_gpu_fail(err, CUZK_ERR_DEVICE, "sparse evaluation failed");
+        return cuzk_gpu_fail(err, CUZK_ERR_DEVICE, "sparse evaluation failed");
     }
     add_time(&st->spmv, t);
 
     s = compute_h(p, k);
     if (s == CUZK_OK) s = stream_sync();
-    if (s != CUZK_OK) return g16_gpu_fail(err, s, "the H polynomial failed");
+    if (s != CUZK_OK) return cuzk_gpu_fail(err, s, "the H polynomial failed");
     add_time(&st->ntt_h, t);
     return CUZK_OK;
 }
@@ -785,7 +785,7 @@ static cuzk_status msm_h_range(cuzk_g1_jac_t *sum, cuzk_gpu_prover *p, const cuz
     cuzk_g16_gpu_msm_canonical_scalars(p->msm, true); /* compute_h leaves them canonical */
     cuzk_status s = msm_over<cuzk_g1_jac_t>(sum, p, k, k->h + lo, hi - lo, p->abc[0] + lo, false, 0);
     cuzk_g16_gpu_msm_canonical_scalars(p->msm, false);
-    if (s != CUZK_OK) return g16_gpu_fail(err, s, "H multi-scalar multiplication failed");
+    if (s != CUZK_OK) return cuzk_gpu_fail(err, s, "H multi-scalar multiplication failed");
     return CUZK_OK;
 }
 
@@ -796,23 +796,23 @@ static cuzk_status prove_query_side(cuzk_groth16_msm_sums *sums, cuzk_gpu_prover
     uint64_t count = 0;
     cuzk_status s = split(p, NULL, k->num_inputs, k->num_aux, &count);
     if (s == CUZK_OK) s = msm_over<cuzk_g1_jac_t>(&sums->l, p, k, k->l, k->l_len, NULL, true, count);
-    if (s != CUZK_OK) return g16_gpu_fail(err, s, "L multi-scalar multiplication failed");
+    if (s != CUZK_OK) return cuzk_gpu_fail(err, s, "L multi-scalar multiplication failed");
     st->tail_l = count;
     add_time(&st->msm_l, t);
 
     s = split(p, k->a_vars, 0, k->a_len, &count);
     if (s == CUZK_OK) s = msm_over<cuzk_g1_jac_t>(&sums->a, p, k, k->a, k->a_len, NULL, true, count);
-    if (s != CUZK_OK) return g16_gpu_fail(err, s, "A multi-scalar multiplication failed");
+    if (s != CUZK_OK) return cuzk_gpu_fail(err, s, "A multi-scalar multiplication failed");
     st->tail_a = count;
     add_time(&st->msm_a, t);
 
     s = split(p, k->b_vars, 0, k->b_len, &count);
     if (s == CUZK_OK) s = msm_over<cuzk_g1_jac_t>(&sums->b1, p, k, k->b_g1, k->b_len, NULL, true, count);
-    if (s != CUZK_OK) return g16_gpu_fail(err, s, "B1 multi-scalar multiplication failed");
+    if (s != CUZK_OK) return cuzk_gpu_fail(err, s, "B1 multi-scalar multiplication failed");
     st->tail_b = count;
     add_time(&st->msm_b1, t);
     s = msm_over<cuzk_g2_jac_t>(&sums->b2, p, k, k->b_g2, k->b_len, NULL, true, count);
-    if (s != CUZK_OK) return g16_gpu_fail(err, s, "B2 multi-scalar multiplication failed");
+    if (s != CUZK_OK) return cuzk_gpu_fail(err, s, "B2 multi-scalar multiplication failed");
     add_time(&st->msm_b2, t);
     return CUZK_OK;
 }
@@ -905,10 +905,10 @@ static cuzk_status copy_h_share(cuzk_gpu_prover *p, const cuzk_gpu_prover *from,
                                         (hi - lo) * sizeof(cuzk_fr_t), cudaStreamPerThread);
     if (e != cudaSuccess) {
         cuzk_gpu_set_error("cudaMemcpyPeerAsync", e, __FILE__, __LINE__);
-        return g16_gpu_fail(err, CUZK_ERR_DEVICE, "copying H's coefficients to the second device failed");
+        return cuzk_gpu_fail(err, CUZK_ERR_DEVICE, "copying H's coefficients to the second device failed");
     }
     if (stream_sync() != CUZK_OK)
-        return g16_gpu_fail(err, CUZK_ERR_DEVICE, "copying H's coefficients to the second device failed");
+        return cuzk_gpu_fail(err, CUZK_ERR_DEVICE, "copying H's coefficients to the second device failed");
     return CUZK_OK;
 }
 
@@ -956,27 +956,27 @@ extern "C" cuzk_status cuzk_gpu_prove_msms_pair(cuzk_groth16_msm_sums *sums, cuz
     cuzk_r1cs_c_mode mode;
     CUZK_TRY(prove_args(&mode, sums, p0, k0, z, packed, opts, err));
     CUZK_TRY(prove_args(&mode, sums, p1, k1, z, packed, opts, err)); /* the same mode: the keys must be copies of one */
-    if (p1 == p0) return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG, "the two sides need two provers");
-    if (!same_key(k0, k1)) return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG, "the two keys are not copies of one key");
+    if (p1 == p0) return cuzk_gpu_fail(err, CUZK_ERR_INVALID_ARG, "the two sides need two provers");
+    if (!same_key(k0, k1)) return cuzk_gpu_fail(err, CUZK_ERR_INVALID_ARG, "the two keys are not copies of one key");
 
     pair_job *j = (pair_job *)calloc(1, sizeof *j);
-    if (j == NULL) return g16_gpu_fail(err, CUZK_ERR_NOMEM, "out of host memory");
+    if (j == NULL) return cuzk_gpu_fail(err, CUZK_ERR_NOMEM, "out of host memory");
     j->p = p1, j->p0 = p0, j->k = k1, j->z = z, j->packed = packed, j->t0 = t0;
     pthread_t th;
     if (pthread_mutex_init(&j->lock, NULL) != 0) {
         free(j);
-        return g16_gpu_fail(err, CUZK_ERR_NOMEM, "cannot make the pair's lock");
+        return cuzk_gpu_fail(err, CUZK_ERR_NOMEM, "cannot make the pair's lock");
     }
     if (pthread_cond_init(&j->cond, NULL) != 0) {
         pthread_mutex_destroy(&j->lock);
         free(j);
-        return g16_gpu_fail(err, CUZK_ERR_NOMEM, "cannot make the pair's condition variable");
+        return cuzk_gpu_fail(err, CUZK_ERR_NOMEM, "cannot make the pair's condition variable");
     }
     if (pthread_create(&th, NULL, pair_thread, j) != 0) {
         pthread_cond_destroy(&j->cond);
         pthread_mutex_destroy(&j->lock);
         free(j);
-        return g16_gpu_fail(err, CUZK_ERR_NOMEM, "cannot start the second side's thread");
+        return cuzk_gpu_fail(err, CUZK_ERR_NOMEM, "cannot start the second side's thread");
     }
     uint64_t n = k0->h_len;
     double share = p0->h_share >= 0 ? p0->h_share : p0->h_share_auto;
@@ -1022,7 +1022,7 @@ extern "C" cuzk_status cuzk_gpu_prove_msms_pair(cuzk_groth16_msm_sums *sums, cuz
 extern "C" cuzk_status cuzk_gpu_prove(cuzk_groth16_proof_t *proof, cuzk_gpu_prover *p, const cuzk_gpu_key *k, const cuzk_fr_t *z,
                                  const cuzk_groth16_prove_opts *opts, cuzk_gpu_prove_stats *stats, cuzk_errmsg *err)
 {
-    if (proof == NULL) return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG, "NULL argument");
+    if (proof == NULL) return cuzk_gpu_fail(err, CUZK_ERR_INVALID_ARG, "NULL argument");
     cuzk_groth16_msm_sums sums;
     cuzk_gpu_prove_stats st;
     memset(&st, 0, sizeof st);
@@ -1030,7 +1030,7 @@ extern "C" cuzk_status cuzk_gpu_prove(cuzk_groth16_proof_t *proof, cuzk_gpu_prov
     if (s == CUZK_OK) {
         double t = cuzk_now();
         s = cuzk_groth16_assemble(proof, &k->vk, &sums, opts);
-        if (s != CUZK_OK) g16_gpu_fail(err, s, "OS random source failed");
+        if (s != CUZK_OK) cuzk_gpu_fail(err, s, "OS random source failed");
         st.assembly = cuzk_now() - t;
         st.total += st.assembly;
     }

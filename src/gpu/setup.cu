@@ -295,13 +295,13 @@ extern "C" cuzk_status cuzk_gpu_setup(cuzk_gpu_key **out, const cuzk_r1cs_t *cir
                                  const cuzk_gpu_key_opts *kopts, cuzk_errmsg *err)
 {
     if (out == NULL || circuit == NULL || opts == NULL)
-        return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG, "gpu_setup: NULL argument");
+        return cuzk_gpu_fail(err, CUZK_ERR_INVALID_ARG, "gpu_setup: NULL argument");
     *out = NULL;
     if (opts->conv != 0 && opts->conv != CUZK_GROTH16_BELLPERSON)
-        return g16_gpu_fail(err, CUZK_ERR_INVALID_ARG, "gpu_setup: BELLPERSON keys only (convention %d)",
+        return cuzk_gpu_fail(err, CUZK_ERR_INVALID_ARG, "gpu_setup: BELLPERSON keys only (convention %d)",
                             (int)opts->conv);
     if (cuzk_r1cs_num_vars(circuit) > 0x7fffffffu || circuit->num_constraints + circuit->num_inputs > ((uint64_t)1 << 31))
-        return g16_gpu_fail(err, CUZK_ERR_TOO_LARGE, "the GPU prover takes fewer than 2^31 variables and rows");
+        return cuzk_gpu_fail(err, CUZK_ERR_TOO_LARGE, "the GPU prover takes fewer than 2^31 variables and rows");
     double t0 = cuzk_now();
     unsigned threads = opts->threads;
     if (threads == 0) {
@@ -332,7 +332,7 @@ extern "C" cuzk_status cuzk_gpu_setup(cuzk_gpu_key **out, const cuzk_r1cs_t *cir
     if (s != CUZK_OK) goto fail;
     s = g16_gpu_key_new(&k, placement, &ko);
     if (s != CUZK_OK) {
-        g16_gpu_fail(err, s, "gpu_setup: cannot create the key");
+        cuzk_gpu_fail(err, s, "gpu_setup: cannot create the key");
         goto fail;
     }
     k->ntt_whole = whole;
@@ -347,14 +347,14 @@ extern "C" cuzk_status cuzk_gpu_setup(cuzk_gpu_key **out, const cuzk_r1cs_t *cir
     k->b_len = b_len;
     s = alloc_bases(k);
     if (s != CUZK_OK) {
-        g16_gpu_fail(err, s, "gpu_setup: cannot allocate %llu bytes of bases (%s)", (unsigned long long)bases,
+        cuzk_gpu_fail(err, s, "gpu_setup: cannot allocate %llu bytes of bases (%s)", (unsigned long long)bases,
                      placement == CUZK_GPU_KEY_RESIDENT ? "device" : "pinned host");
         goto fail;
     }
     s = run_init(&run, placement == CUZK_GPU_KEY_STREAMED, b_len > 0);
     if (s == CUZK_OK) s = run_all(&run, &sc, k);
     if (s != CUZK_OK) {
-        g16_gpu_fail(err, s, "gpu_setup: fixed-base multiplication");
+        cuzk_gpu_fail(err, s, "gpu_setup: fixed-base multiplication");
         goto fail;
     }
     run_free(&run);
@@ -363,7 +363,7 @@ extern "C" cuzk_status cuzk_gpu_setup(cuzk_gpu_key **out, const cuzk_r1cs_t *cir
     free(ic);
     ic = NULL;
     if (s != CUZK_OK) {
-        g16_gpu_fail(err, s, "gpu_setup: verifying key");
+        cuzk_gpu_fail(err, s, "gpu_setup: verifying key");
         goto fail;
     }
     cuzk_g16_setup_scalars_free(&sc);
