@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "curve.cuh"
+#include "ec/ec.cuh"
 #include "runtime/runtime.cuh"
 
 /* ---- element-wise kernels ----------------------------------------------------------------------------------------- */

@@ -30,7 +30,7 @@
 
 #include <cub/cub.cuh>
 
-#include "curve.cuh"
+#include "ec/ec.cuh"
 #include "runtime/runtime.cuh"
 
 #define MSM_SIGN 0x80000000u
@@ -656,7 +656,7 @@ template <typename F> static unsigned minb_of()
     return m != 0 ? m : g1 ? 4 : 1;
 }
 
-/* the coordinate field the variant asks for: F, or its other flavour (curve.cuh); G2 has none measured faster */
+/* the coordinate field the variant asks for: F, or its other flavour (ec/ec.cuh); G2 has none measured faster */
 template <typename F> struct flavour_of {
     typedef F T;
     static const unsigned bit = 0;

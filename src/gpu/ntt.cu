@@ -17,7 +17,7 @@
  * third and scale, so that H takes no passes of its own over memory. */
 #include <string.h>
 
-#include "field.cuh"
+#include "ff/ff.cuh"
 #include "g16_gpu.cuh"
 
 #define TW_SPLIT 14

@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "curve.cuh"
+#include "ec/ec.cuh"
 #include "g16_gpu.cuh"
 
 typedef daff<dfp> g1a;

@@ -12,7 +12,7 @@
 #include <cub/cub.cuh>
 #include <thrust/iterator/counting_iterator.h>
 
-#include "field.cuh"
+#include "ff/ff.cuh"
 #include "g16_gpu.cuh"
 
 struct cuzk_gpu_prover {

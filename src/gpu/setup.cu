@@ -20,7 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "curve.cuh"
+#include "ec/ec.cuh"
 #include "g16_gpu.cuh"
 #include "g16_gpu_test.h"
 

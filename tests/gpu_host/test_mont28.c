@@ -1,17 +1,17 @@
 /* The GPU's plain-C Montgomery multiplications are checked here, on any machine, against the CPU field layer:
- *   - 28-bit digits (src/gpu/mont28.h);
- *   - 32-bit words with 64-bit steps (src/gpu/mont32w.h);
- *   - the parity-split multiplication, squaring and Fp2 multiplication (src/gpu/mont_eo.h);
- *   - Fr in double precision (src/gpu/mont_f64.h).
+ *   - 28-bit digits (src/gpu/ff/mont28.h);
+ *   - 32-bit words with 64-bit steps (src/gpu/ff/mont32w.h);
+ *   - the parity-split multiplication, squaring and Fp2 multiplication (src/gpu/ff/mont_eo.h);
+ *   - Fr in double precision (src/gpu/ff/mont_f64.h).
  * The same canonical product, bit for bit, for Fp and Fr, on fresh random inputs and on the values where digit and
  * column bounds are tightest (0, 1, m − 1, R mod m, the largest values below m with all low digits set). */
 #include "testutil.h"
 #include "gpu_host_test.h"
-#include "../../src/gpu/mont28.h"
-#include "../../src/gpu/mont32w.h"
-#include "../../src/gpu/mont_eo.h"
-#include "../../src/gpu/mont_f64.h"
-#include "../../src/gpu/inv_bgcd.h"
+#include "../../src/gpu/ff/mont28.h"
+#include "../../src/gpu/ff/mont32w.h"
+#include "../../src/gpu/ff/mont_eo.h"
+#include "../../src/gpu/ff/mont_f64.h"
+#include "../../src/gpu/ff/inv_bgcd.h"
 
 #include <string.h>
 

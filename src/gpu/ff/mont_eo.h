@@ -1,5 +1,5 @@
 /* Montgomery multiplication (CIOS over 32-bit words) with the word products split by parity, for Fp and Fr: the
- * same inputs and results as field.cuh's multiplications.
+ * same inputs and results as ff.cuh's multiplications.
  *
  * Why: the multiplication is bound by the multiply-add pipe, a fifth of whose work in the 64-bit-word form is moves
  * that build the 64-bit addend pairs of the wide products (docs/performance/msm.md). Here each row's
@@ -14,7 +14,7 @@
  * products, 77 IMAD.MOV and 57 IMAD.X. Measured on an H200: Fp 39.3 ps against 53.2, Fr 20.9 against
  * 25.1; G1 MSM 2^24 116.9 ms against 146.2, G2 2^22 105.1 against 128.7.
  *
- * The carry-flag primitives are field.cuh's PTX on the device and an emulated carry flag on the host, so the host
+ * The carry-flag primitives are ff.cuh's PTX on the device and an emulated carry flag on the host, so the host
  * test (tests/gpu_host/test_mont28.c) runs this very sequence against the CPU field layer. */
 #ifndef CUZK_GPU_MONT_EO_H
 #define CUZK_GPU_MONT_EO_H
@@ -24,7 +24,7 @@
 #include "mont28.h"
 
 #ifdef __CUDA_ARCH__
-/* field.cuh's carry-chain primitives: it includes this header after them */
+/* ff.cuh's carry-chain primitives: it includes this header after them */
 #define eo_add_cc add_cc
 #define eo_addc_cc addc_cc
 #define eo_addc addc

@@ -1,5 +1,5 @@
 /* Montgomery multiplication over 28-bit digits with 64-bit column sums, for Fp (381 bits) and Fr (255 bits): the
- * same inputs and results as the 32-bit-word CIOS of field.cuh (Montgomery form with R = 2^384 for Fp, 2^256 for
+ * same inputs and results as the 32-bit-word CIOS of ff.cuh (Montgomery form with R = 2^384 for Fp, 2^256 for
  * Fr; canonical values in, canonical value out), but no carry chain.
  *
  * Why: the word-by-word CIOS is a chain of dependent carry instructions; a kernel that can keep only a few warps

@@ -1,5 +1,5 @@
 /* Montgomery multiplication over 32-bit words where each word product and its two addends make one 64-bit value,
- * for Fp (381 bits, R = 2^384) and Fr (255 bits, R = 2^256): the same inputs and results as field.cuh's
+ * for Fp (381 bits, R = 2^384) and Fr (255 bits, R = 2^256): the same inputs and results as ff.cuh's
  * multiplications (canonical values in, canonical value out).
  *
  * Why: ncu (docs/performance/msm.md) found the 64-bit-word multiplication bound by the pipe that runs
@@ -11,7 +11,7 @@
  * mw_mul_sos: the 2N-word product, then N reduction steps whose last carries wait one step in `pend`, so no carry
  * runs to the top.
  *
- * Measured on an H200: 58.4 ps for Fp against 53.2 for field.cuh's 64-bit-word one, and the G1 MSM 7.6 % slower
+ * Measured on an H200: 58.4 ps for Fp against 53.2 for ff.cuh's 64-bit-word one, and the G1 MSM 7.6 % slower
  * with it: ptxas still builds each 64-bit addend pair with multiply-pipe moves (IMAD.MOV, IMAD.X; 225 of them). So
  * the curves keep dfp_mul_out; this stays a measured, checked alternative (CUZK_GPU_FP_MUL_W, CUZK_GPU_FR_MUL_W).
  *

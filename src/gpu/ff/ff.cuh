@@ -10,8 +10,8 @@
  *
  * The carry flag lives between consecutive asm statements: each chain is a run of asm volatile statements with no
  * compiler-generated carry arithmetic in between. */
-#ifndef CUZK_GPU_FIELD_CUH
-#define CUZK_GPU_FIELD_CUH
+#ifndef CUZK_GPU_FF_CUH
+#define CUZK_GPU_FF_CUH
 
 #include <stdint.h>
 
@@ -520,7 +520,7 @@ static __device__ __forceinline__ void dfp2_mul_lazy(dfp2 *r, const dfp2 *a, con
  * 3 × 288 for three Fp multiplications. Alone 131.6 ps against dfp2_mul's 148.6. As the curve code's Fp2
  * multiplication beside dfp2_sqr it made the G2 MSM 2^22 slower, 111.8 ms against 105.1: a second large out-of-line
  * body beside dfp_mul_out. As both the multiplication and the squaring it is the only body and the G2 MSM is
- * faster (curve.cuh; docs/performance/msm.md). */
+ * faster (ec/ec.cuh; docs/performance/msm.md). */
 static __device__ __noinline__ dfp2 dfp2_mul_eo_out(dfp2 a, dfp2 b)
 {
     dfp2 r;

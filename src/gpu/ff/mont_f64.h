@@ -1,5 +1,5 @@
 /* Montgomery multiplication in double precision for Fr (R = 2^256) and Fp (R = 2^384): the same inputs and results
- * as field.cuh's multiplications, on the FP64 pipe, which every integer kernel leaves idle.
+ * as ff.cuh's multiplications, on the FP64 pipe, which every integer kernel leaves idle.
  *
  * Numbers are 47-bit limbs held exactly in doubles. A word product x·y (x, y < 2^47) is split without error into
  * H = RN(x·y / 2^47) and lo = x·y − H·2^47 (|lo| ≤ 2^46) by two fused multiply-adds:
@@ -71,7 +71,7 @@ M28_FN uint64_t f64_mod_limb(int f, int j)
     for (int k = 0; k < 12; k++) m[k] = k < m28_words(f) ? m28_mod_word(f, k) : 0;
     return f64_limb_of(m, m28_words(f), 47 * j);
 }
-/* −m^−1 mod 2^47 (the 64-bit one, field.cuh's D_F*_NINV64, cut to 47 bits) and mod 2^(last round's width) */
+/* −m^−1 mod 2^47 (the 64-bit one, ff.cuh's D_F*_NINV64, cut to 47 bits) and mod 2^(last round's width) */
 M28_FN uint64_t f64_ninv47(int f) { return f == M28_FP ? 0x7ffcfffcfffdULL : 0x7ffeffffffffULL; }
 M28_FN uint64_t f64_ninv_last(int f) { return m28_ninv32(f) & ((1u << f64_last_bits(f)) - 1); }
 

@@ -8,17 +8,17 @@
  * XYZZ + XYZZ 12M + 2S, doubling 6M + 3S (formulas of the XYZZ system, derived from x = X/ZZ, y = Y/ZZZ: the chord
  * slope is R/P with P = U2 − U1, R = S2 − S1 after bringing both points to a common ZZ, ZZZ). Every operation is
  * complete: infinity on either side, P = Q (doubling) and P = −Q (infinity) are recognized. */
-#ifndef CUZK_GPU_CURVE_CUH
-#define CUZK_GPU_CURVE_CUH
+#ifndef CUZK_GPU_EC_CUH
+#define CUZK_GPU_EC_CUH
 
-#include "field.cuh"
+#include "ff/ff.cuh"
 
 /* R mod p: one in Montgomery form */
 __constant__ uint64_t D_FP_ONE[6] = {0x760900000002fffdULL, 0xebf4000bc40c0002ULL, 0x5f48985753c758baULL,
                                      0x77ce585370525745ULL, 0x5c071a97a256ec6dULL, 0x15f65ec3fa80e493ULL};
 
 /* ---- field overloads: the curve templates call these for F = dfp and F = dfp2 ------------------------------------ */
-/* multiplications go through the one out-of-line Fp multiplication (field.cuh says why) */
+/* multiplications go through the one out-of-line Fp multiplication (ff/ff.cuh says why) */
 static __device__ __forceinline__ void f_add(dfp *r, const dfp *a, const dfp *b) { dfp_add(r, a, b); }
 static __device__ __forceinline__ void f_sub(dfp *r, const dfp *a, const dfp *b) { dfp_sub(r, a, b); }
 static __device__ __forceinline__ void f_mul(dfp *r, const dfp *a, const dfp *b) { dfp_mul_call(r, a, b); }
