@@ -3,6 +3,7 @@
 #ifndef CUZK_G16_GPU_CUH
 #define CUZK_G16_GPU_CUH
 
+#include "ntt/ntt.cuh"
 #include "runtime/runtime.cuh"
 
 /* One CSR matrix on the device (the layout of cuzk_r1cs_matrix). */
@@ -72,32 +73,8 @@ extern "C" uint64_t cuzk_g16_gpu_msm_scratch_bytes(size_t n_g1, size_t n_g2);
 /* The context's MSMs take canonical scalars (their words are their values) instead of Montgomery ones while on:
  * the H MSM's coefficients come out of the last NTT pass that way, saving a conversion per group of windows. */
 extern "C" void cuzk_g16_gpu_msm_canonical_scalars(cuzk_gpu_msm_ctx *x, bool on);
-/* Device bytes an MSM context (msm.cu) and an NTT domain (ntt.cu) hold now. */
+/* Device bytes an MSM context (msm.cu) holds now. */
 extern "C" uint64_t cuzk_g16_gpu_msm_ctx_bytes(const cuzk_gpu_msm_ctx *x);
-extern "C" uint64_t cuzk_g16_gpu_ntt_domain_bytes(const cuzk_gpu_ntt_domain *d);
-/* A domain with whole tables (whole): the coset factor of every element in one table, one multiplication instead of
- * two, and above 2^20 every root for the first pass's twiddles, one instead of two (ntt_h at 2^27: 324 → 300 ms,
- * docs/performance/ntt.md); cuzk_g16_gpu_ntt_whole_bytes is what they add for `coset_kinds` coset tables. */
-extern "C" cuzk_status cuzk_g16_gpu_ntt_domain_create(cuzk_gpu_ntt_domain **out, unsigned log2n, cuzk_fr_roots conv, bool whole);
-extern "C" uint64_t cuzk_g16_gpu_ntt_whole_bytes(unsigned log2n, unsigned coset_kinds);
-
-/* H's transforms (ntt.cu, for prover.cu), each ending with an optional finish: out = (v·mul[i] − minus[i])·k, each
- * part where set (mul may be the output itself).
- *   to_coset: values on the domain → values on the coset g·H (an unscaled inverse NTT, then the coset forward with
- *             the 1/n moved into its shift table), written to out (x when NULL);
- *   inverse_raw, coset_inverse_raw: n times the coefficients (no 1/n anywhere), in place.
- * h_prepare makes the coset tables they use for shift g now (coset_inverse: coset_inverse_raw's too). */
-typedef struct {
-    const cuzk_fr_t *mul, *minus;
-    cuzk_fr_t k;
-    bool has_k;
-} g16_ntt_finish;
-extern "C" cuzk_status cuzk_g16_gpu_ntt_h_prepare(cuzk_gpu_ntt_domain *d, const cuzk_fr_t *g, bool coset_inverse);
-extern "C" cuzk_status cuzk_g16_gpu_ntt_to_coset(cuzk_fr_t *x, cuzk_gpu_ntt_domain *d, const cuzk_fr_t *g, const g16_ntt_finish *fin,
-                                            cuzk_fr_t *out);
-extern "C" cuzk_status cuzk_g16_gpu_ntt_inverse_raw(cuzk_fr_t *x, cuzk_gpu_ntt_domain *d);
-extern "C" cuzk_status cuzk_g16_gpu_ntt_coset_inverse_raw(cuzk_fr_t *x, cuzk_gpu_ntt_domain *d, const cuzk_fr_t *g,
-                                                     const g16_ntt_finish *fin);
 
 /* A zeroed key with its device, its placement and (from opts, which may be NULL) its stream buffer size recorded;
  * every pointer NULL (cuzk_gpu_key_free releases whatever is set). Every way of making a key starts here. */

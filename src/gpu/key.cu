@@ -24,7 +24,7 @@ static uint64_t stream_buffer_bytes(uint64_t budget)
 uint64_t g16_gpu_key_whole_bytes(uint64_t n, cuzk_groth16_convention conv)
 {
     /* H's coset tables: the coset forward's (both conventions) and bellperson's coset inverse */
-    return cuzk_g16_gpu_ntt_whole_bytes(cuzk_log2_ceil(n), conv == CUZK_GROTH16_BELLPERSON ? 2 : 1);
+    return cuzk_gpu_ntt_whole_bytes(cuzk_log2_ceil(n), conv == CUZK_GROTH16_BELLPERSON ? 2 : 1);
 }
 
 cuzk_status g16_gpu_plan(cuzk_gpu_key_placement *out, bool *whole, uint64_t key_bases_bytes, uint64_t fixed_bytes,

@@ -313,7 +313,7 @@ static cuzk_status ensure_domain(cuzk_gpu_prover *p, const cuzk_gpu_key *k)
         return CUZK_OK;
     cuzk_gpu_ntt_domain_destroy(p->dom);
     p->dom = NULL;
-    CUZK_TRY(cuzk_g16_gpu_ntt_domain_create(&p->dom, k->log2n, conv, k->ntt_whole));
+    CUZK_TRY(cuzk_gpu_ntt_domain_create_whole(&p->dom, k->log2n, conv, k->ntt_whole));
     p->dom_log2 = k->log2n;
     p->dom_conv = conv;
     p->dom_whole = k->ntt_whole;
@@ -342,7 +342,7 @@ static void h_coset(const cuzk_gpu_key *k, cuzk_fr_t *g, cuzk_fr_t *s)
 }
 
 /* the finish's factor k as a plain integer in Fr's words, so that its Montgomery product leaves v·k canonical */
-static void plain_factor(g16_ntt_finish *f, const cuzk_fr_t *k)
+static void plain_factor(cuzk_gpu_ntt_finish *f, const cuzk_fr_t *k)
 {
     cuzk_fr_to_limbs(f->k.l, k);
     f->has_k = true;
@@ -355,7 +355,7 @@ static void plain_factor(g16_ntt_finish *f, const cuzk_fr_t *k)
  * bellperson: H = (A·B − C)/Z with deg H < n, and Z = g^n − 1 on the whole coset. The coset inverse NTT is linear and
  * returns C's own coefficients for C's coset values (deg C < n), so H = (coset-iNTT(A·B on the coset) − C)/(g^n − 1):
  * C is never taken to the coset, six NTTs instead of seven.
- * The pointwise work rides on the transforms' last passes (g16_ntt_finish): the product on B's, and bellperson's
+ * The pointwise work rides on the transforms' last passes (cuzk_gpu_ntt_finish): the product on B's, and bellperson's
  * − C and 1/(n·Z) on the coset inverse's; h_coset's factor is the last pass's k either way. */
 static cuzk_status compute_h(cuzk_gpu_prover *p, const cuzk_gpu_key *k)
 {
@@ -364,23 +364,23 @@ static cuzk_status compute_h(cuzk_gpu_prover *p, const cuzk_gpu_key *k)
     cuzk_fr_t g, s;
     h_coset(k, &g, &s);
     cuzk_fr_t *a = p->abc[0], *b = p->abc[1], *c = p->abc[2];
-    g16_ntt_finish prod;
+    cuzk_gpu_ntt_finish prod;
     memset(&prod, 0, sizeof prod);
     prod.mul = a;
     if (!bell) {
-        CUZK_TRY(cuzk_g16_gpu_ntt_to_coset(c, p->dom, &g, NULL, NULL));
+        CUZK_TRY(cuzk_gpu_ntt_to_coset(c, p->dom, &g, NULL, NULL));
         prod.minus = c;
         plain_factor(&prod, &s);
     }
-    CUZK_TRY(cuzk_g16_gpu_ntt_to_coset(a, p->dom, &g, NULL, NULL));
-    CUZK_TRY(cuzk_g16_gpu_ntt_to_coset(b, p->dom, &g, &prod, a)); /* a := a·b (− c) on the coset */
+    CUZK_TRY(cuzk_gpu_ntt_to_coset(a, p->dom, &g, NULL, NULL));
+    CUZK_TRY(cuzk_gpu_ntt_to_coset(b, p->dom, &g, &prod, a)); /* a := a·b (− c) on the coset */
     if (!bell) return CUZK_OK;
-    CUZK_TRY(cuzk_g16_gpu_ntt_inverse_raw(c, p->dom));
-    g16_ntt_finish fin;
+    CUZK_TRY(cuzk_gpu_ntt_inverse_raw(c, p->dom));
+    cuzk_gpu_ntt_finish fin;
     memset(&fin, 0, sizeof fin);
     fin.minus = c;
     plain_factor(&fin, &s);
-    return cuzk_g16_gpu_ntt_coset_inverse_raw(a, p->dom, &g, &fin);
+    return cuzk_gpu_ntt_coset_inverse_raw(a, p->dom, &g, &fin);
 }
 
 /* A packed witness (cuzk_gpu_witness_pack): per classes word, how many of its values are neither 0 nor 1 (class 2: the
@@ -642,7 +642,7 @@ static cuzk_status prepare(cuzk_gpu_prover *p, const cuzk_gpu_key *k)
 
 extern "C" uint64_t cuzk_gpu_prover_vram_bytes(const cuzk_gpu_prover *p)
 {
-    return p != NULL ? p->vram_bytes + cuzk_g16_gpu_msm_ctx_bytes(p->msm) + cuzk_g16_gpu_ntt_domain_bytes(p->dom) : 0;
+    return p != NULL ? p->vram_bytes + cuzk_g16_gpu_msm_ctx_bytes(p->msm) + cuzk_gpu_ntt_domain_bytes(p->dom) : 0;
 }
 
 extern "C" cuzk_status cuzk_gpu_prover_reserve(cuzk_gpu_prover *p, const cuzk_gpu_key *k, cuzk_errmsg *err)
@@ -658,7 +658,7 @@ extern "C" cuzk_status cuzk_gpu_prover_reserve(cuzk_gpu_prover *p, const cuzk_gp
     if (s == CUZK_OK) {
         cuzk_fr_t g, scale;
         h_coset(k, &g, &scale);
-        s = cuzk_g16_gpu_ntt_h_prepare(p->dom, &g, bell);
+        s = cuzk_gpu_ntt_h_prepare(p->dom, &g, bell);
     }
     uint64_t nv = k->num_inputs + k->num_aux;
     size_t need;

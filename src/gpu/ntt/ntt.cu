@@ -13,12 +13,12 @@
  * tables kept apart. A pass over sub-transforms of size 2^a ≤ 2^20 needs only the 2^a-th roots: those come straight
  * from a table of them (8 MiB for the second pass at 2^27), one multiplication less per element. Coset shifts and
  * 1/n are folded into the first pass's loads and the last pass's stores, and so is the pointwise work of Groth16's H
- * (cuzk_g16_gpu_ntt_to_coset, cuzk_g16_gpu_ntt_coset_inverse_raw): the last pass can multiply by another vector, subtract a
+ * (cuzk_gpu_ntt_to_coset, cuzk_gpu_ntt_coset_inverse_raw): the last pass can multiply by another vector, subtract a
  * third and scale, so that H takes no passes of its own over memory. */
 #include <string.h>
 
 #include "ff/ff.cuh"
-#include "g16_gpu.cuh"
+#include "ntt/ntt.cuh"
 
 #define TW_SPLIT 14
 #define SMALL_LOG 11 /* the in-block table holds the 2^11-th roots (or the n-th for smaller n) */
@@ -31,7 +31,7 @@ typedef struct {
     int mode;           /* 0: none, 1: constant, 2: split tables, 3: factor(i) = lo[i] */
 } scale_t;
 
-/* out = (v·mul[i] − minus[i])·k after the last pass's scaling, each part where set (g16_ntt_finish) */
+/* out = (v·mul[i] − minus[i])·k after the last pass's scaling, each part where set (cuzk_gpu_ntt_finish) */
 typedef struct {
     const dfr *mul, *minus;
     dfr k;
@@ -326,7 +326,7 @@ static cuzk_status split_tables(dfr **lo, dfr **hi, size_t n, const cuzk_fr_t *b
 }
 
 /* Device bytes the domain holds: its scratch, its twiddle tables and the coset tables made so far. */
-extern "C" uint64_t cuzk_g16_gpu_ntt_domain_bytes(const cuzk_gpu_ntt_domain *d)
+extern "C" uint64_t cuzk_gpu_ntt_domain_bytes(const cuzk_gpu_ntt_domain *d)
 {
     if (d == NULL) return 0;
     size_t nlo = d->n < ((size_t)1 << TW_SPLIT) ? d->n : ((size_t)1 << TW_SPLIT);
@@ -435,7 +435,7 @@ static cuzk_status domain_fill(cuzk_gpu_ntt_domain *d)
 
 /* The bytes whole tables add to a domain of 2^log2n that uses `coset_kinds` coset tables: a factor per element for
  * each, and above 2^DIRECT_MAX_LOG every root. */
-extern "C" uint64_t cuzk_g16_gpu_ntt_whole_bytes(unsigned log2n, unsigned coset_kinds)
+extern "C" uint64_t cuzk_gpu_ntt_whole_bytes(unsigned log2n, unsigned coset_kinds)
 {
     uint64_t n = (uint64_t)1 << log2n;
     return ((log2n > DIRECT_MAX_LOG ? n : 0) + coset_kinds * n) * sizeof(dfr);
@@ -443,10 +443,10 @@ extern "C" uint64_t cuzk_g16_gpu_ntt_whole_bytes(unsigned log2n, unsigned coset_
 
 extern "C" cuzk_status cuzk_gpu_ntt_domain_create(cuzk_gpu_ntt_domain **out, unsigned log2n, cuzk_fr_roots conv)
 {
-    return cuzk_g16_gpu_ntt_domain_create(out, log2n, conv, (g_variant & 128) != 0);
+    return cuzk_gpu_ntt_domain_create_whole(out, log2n, conv, (g_variant & 128) != 0);
 }
 
-extern "C" cuzk_status cuzk_g16_gpu_ntt_domain_create(cuzk_gpu_ntt_domain **out, unsigned log2n, cuzk_fr_roots conv, bool whole)
+extern "C" cuzk_status cuzk_gpu_ntt_domain_create_whole(cuzk_gpu_ntt_domain **out, unsigned log2n, cuzk_fr_roots conv, bool whole)
 {
     *out = NULL;
     if (log2n < CUZK_GPU_NTT_MIN_LOG2 || log2n > 28) return CUZK_ERR_BAD_ROOT_ORDER;
@@ -565,7 +565,7 @@ extern "C" cuzk_status cuzk_gpu_ntt_coset_inverse(cuzk_fr_t *x, cuzk_gpu_ntt_dom
     return run(x, d, 1, &NO_SCALE, &post, NULL, NULL);
 }
 
-static finish_t finish_of(const g16_ntt_finish *f)
+static finish_t finish_of(const cuzk_gpu_ntt_finish *f)
 {
     finish_t r;
     memset(&r, 0, sizeof r);
@@ -578,29 +578,29 @@ static finish_t finish_of(const g16_ntt_finish *f)
     return r;
 }
 
-extern "C" cuzk_status cuzk_g16_gpu_ntt_h_prepare(cuzk_gpu_ntt_domain *d, const cuzk_fr_t *g, bool coset_inverse)
+extern "C" cuzk_status cuzk_gpu_ntt_h_prepare(cuzk_gpu_ntt_domain *d, const cuzk_fr_t *g, bool coset_inverse)
 {
     CUZK_TRY(coset_tables(d, COSET_FWD_NINV, g));
     return coset_inverse ? coset_tables(d, COSET_INV_RAW, g) : CUZK_OK;
 }
 
-extern "C" cuzk_status cuzk_g16_gpu_ntt_to_coset(cuzk_fr_t *x, cuzk_gpu_ntt_domain *d, const cuzk_fr_t *g, const g16_ntt_finish *fin,
+extern "C" cuzk_status cuzk_gpu_ntt_to_coset(cuzk_fr_t *x, cuzk_gpu_ntt_domain *d, const cuzk_fr_t *g, const cuzk_gpu_ntt_finish *fin,
                                             cuzk_fr_t *out)
 {
     CUZK_TRY(coset_tables(d, COSET_FWD_NINV, g));
-    CUZK_TRY(cuzk_g16_gpu_ntt_inverse_raw(x, d));
+    CUZK_TRY(cuzk_gpu_ntt_inverse_raw(x, d));
     scale_t pre = table_scale(d, COSET_FWD_NINV);
     finish_t f = finish_of(fin);
     return run(x, d, 0, &pre, &NO_SCALE, &f, out);
 }
 
-extern "C" cuzk_status cuzk_g16_gpu_ntt_inverse_raw(cuzk_fr_t *x, cuzk_gpu_ntt_domain *d)
+extern "C" cuzk_status cuzk_gpu_ntt_inverse_raw(cuzk_fr_t *x, cuzk_gpu_ntt_domain *d)
 {
     return run(x, d, 1, &NO_SCALE, &NO_SCALE, NULL, NULL);
 }
 
-extern "C" cuzk_status cuzk_g16_gpu_ntt_coset_inverse_raw(cuzk_fr_t *x, cuzk_gpu_ntt_domain *d, const cuzk_fr_t *g,
-                                                     const g16_ntt_finish *fin)
+extern "C" cuzk_status cuzk_gpu_ntt_coset_inverse_raw(cuzk_fr_t *x, cuzk_gpu_ntt_domain *d, const cuzk_fr_t *g,
+                                                     const cuzk_gpu_ntt_finish *fin)
 {
     CUZK_TRY(coset_tables(d, COSET_INV_RAW, g));
     scale_t post = table_scale(d, COSET_INV_RAW);
