@@ -124,48 +124,56 @@ unsigned cuzk_gpu_ntt_set_variant(unsigned v);
 unsigned cuzk_gpu_ntt_set_tile_log2(unsigned tlog);
 
 /* ---- MSM over G1 and G2 (Pippenger) and bitmap batch addition --------------------------------------------------- */
-/* Same results as msm.h's cuzk_g1_msm / cuzk_g2_msm / cuzk_g1_batch_add / cuzk_g2_batch_add (compare in affine form), with DEVICE
- * pointers for bases (affine, infinity = all zero, allowed), scalars (Fr, Montgomery form) and the bitmap (bit i =
- * bit i % 64 of word i / 64). r is a HOST pointer. n < 2^31. The call synchronizes once, at the end, to bring
+/* Same results as msm.h's cuzk_g1_msm / cuzk_g2_msm / cuzk_g1_batch_add / cuzk_g2_batch_add (compare in affine form),
+ * with DEVICE pointers for bases (affine, infinity = all zero, allowed), scalars (Fr, Montgomery form) and the bitmap
+ * (bit i = bit i % 64 of word i / 64). r is a HOST pointer. n < 2^31. The call synchronizes once, at the end, to bring
  * the window sums back (they are combined on the host).
  *
  * The context holds the device scratch (sort buffers, buckets, partial sums): it grows on the first call of a
  * given size and window and is reused after, so repeated calls allocate nothing. One context per thread. */
 typedef struct cuzk_gpu_msm_ctx cuzk_gpu_msm_ctx;
-cuzk_status cuzk_gpu_msm_ctx_create(cuzk_gpu_msm_ctx **ctx);
+/* Options of a context's MSMs, for measurements and tests; all zero (or a NULL pointer) is the default.
+ *   variant      kernel variant: bits 0..3 (G1) and 4..7 (G2) = m, the MSM kernels compiled for m resident blocks of
+ *                128 threads per SM: 1 = no register cap, 4 = 128 registers; bit 8: G1 with the dedicated Fp
+ *                squaring; bits 9 and 10: batch-affine rounds before the G1 and the G2 bucket accumulation (G1
+ *                takes them from 2^22 points without bit 9, unless bit 11 is set), bits 16..19 = v > 0: 2^(4 + v)
+ *                slots per thread in them (0: 256), bits 20..23 = v > 0: another round while runs average v entries
+ *                (0: 4), bits 24..27 the same for G1 alone (0: as bits 20..23); bits 12..15: r > 0 spreads the bucket
+ *                reduction over about 2^(12 + r) threads (0: 2^15); 0 = the default (the fastest measured on the
+ *                H200: docs/performance/msm.md);
+ *   window       the window width c (2..24, larger is taken as 24); 0 = chosen from n (cuzk_gpu_msm_window_for);
+ *   group_items  the most (point, window) pairs sorted at once (windows are processed in groups that fit); 0 = 2^28,
+ *                or for batch-affine rounds what keeps their lists near 20 GB;
+ *   profile      each MSM and batch addition prints its phase times (CUDA events) on stderr. */
+typedef struct {
+    unsigned variant;
+    unsigned window;
+    size_t group_items;
+    bool profile;
+} cuzk_gpu_msm_opts;
+cuzk_status cuzk_gpu_msm_ctx_create(cuzk_gpu_msm_ctx **ctx, const cuzk_gpu_msm_opts *opts);
 void cuzk_gpu_msm_ctx_destroy(cuzk_gpu_msm_ctx *ctx);
+/* Replaces the context's options (NULL: the defaults); its scratch stays and grows as the next MSMs need. */
+void cuzk_gpu_msm_ctx_set_opts(cuzk_gpu_msm_ctx *ctx, const cuzk_gpu_msm_opts *opts);
 /* Grows the context's scratch now for G1 MSMs of up to n_g1 points and G2 MSMs of up to n_g2 (0: none), so that
  * the first MSMs of those sizes allocate nothing (a proving service does this when it loads a key). */
 cuzk_status cuzk_gpu_msm_ctx_reserve(cuzk_gpu_msm_ctx *ctx, size_t n_g1, size_t n_g2);
-cuzk_status cuzk_gpu_g1_msm(cuzk_g1_jac_t *r, const cuzk_g1_affine_t *bases, const cuzk_fr_t *scalars, size_t n, cuzk_gpu_msm_ctx *ctx);
-cuzk_status cuzk_gpu_g2_msm(cuzk_g2_jac_t *r, const cuzk_g2_affine_t *bases, const cuzk_fr_t *scalars, size_t n, cuzk_gpu_msm_ctx *ctx);
+cuzk_status cuzk_gpu_g1_msm(cuzk_g1_jac_t *r, const cuzk_g1_affine_t *bases, const cuzk_fr_t *scalars, size_t n,
+                            cuzk_gpu_msm_ctx *ctx);
+cuzk_status cuzk_gpu_g2_msm(cuzk_g2_jac_t *r, const cuzk_g2_affine_t *bases, const cuzk_fr_t *scalars, size_t n,
+                            cuzk_gpu_msm_ctx *ctx);
 cuzk_status cuzk_gpu_g1_batch_add(cuzk_g1_jac_t *r, const cuzk_g1_affine_t *bases, const uint64_t *bitmap, size_t n,
-                             cuzk_gpu_msm_ctx *ctx);
+                                  cuzk_gpu_msm_ctx *ctx);
 cuzk_status cuzk_gpu_g2_batch_add(cuzk_g2_jac_t *r, const cuzk_g2_affine_t *bases, const uint64_t *bitmap, size_t n,
-                             cuzk_gpu_msm_ctx *ctx);
+                                  cuzk_gpu_msm_ctx *ctx);
 /* The same with the bases taken by index: scalar i goes with bases[idx[i]] (idx a DEVICE array of n indices below
  * 2^31, repeats allowed), so the tail of a split MSM reads a resident key without gathering its points. */
-cuzk_status cuzk_gpu_g1_msm_idx(cuzk_g1_jac_t *r, const cuzk_g1_affine_t *bases, const uint32_t *idx, const cuzk_fr_t *scalars, size_t n,
-                           cuzk_gpu_msm_ctx *ctx);
-cuzk_status cuzk_gpu_g2_msm_idx(cuzk_g2_jac_t *r, const cuzk_g2_affine_t *bases, const uint32_t *idx, const cuzk_fr_t *scalars, size_t n,
-                           cuzk_gpu_msm_ctx *ctx);
-/* Tuning knobs for measurements and tests (process-wide): the window width c (2..24; 0 = chosen from n, see
- * cuzk_gpu_msm_window_for) and the most (point, window) pairs sorted at once (0 = 2^28; windows are processed in groups
- * that fit). Each returns the previous value. */
-unsigned cuzk_gpu_msm_set_window(unsigned c);
-size_t cuzk_gpu_msm_set_group_items(size_t items);
+cuzk_status cuzk_gpu_g1_msm_idx(cuzk_g1_jac_t *r, const cuzk_g1_affine_t *bases, const uint32_t *idx,
+                                const cuzk_fr_t *scalars, size_t n, cuzk_gpu_msm_ctx *ctx);
+cuzk_status cuzk_gpu_g2_msm_idx(cuzk_g2_jac_t *r, const cuzk_g2_affine_t *bases, const uint32_t *idx,
+                                const cuzk_fr_t *scalars, size_t n, cuzk_gpu_msm_ctx *ctx);
+/* The window width the default plan takes for n points. */
 unsigned cuzk_gpu_msm_window_for(size_t n);
-/* Non-zero: each MSM prints its phase times (CUDA events) on stderr. Returns the previous value. */
-int cuzk_gpu_msm_set_profile(int on);
-/* Kernel variant (measurements): bits 0..3 (G1) and 4..7 (G2) = m, the MSM kernels compiled for m resident blocks
- * of 128 threads per SM: 1 = no register cap, 4 = 128 registers; bit 8: G1 with the dedicated Fp squaring;
- * bits 9 and 10: batch-affine rounds before the G1 and the G2 bucket accumulation (G1 takes them from 2^22 points
- * without bit 9, unless bit 11 is set), bits 16..19 = v > 0: 2^(4 + v) slots per thread in them (0: 256),
- * bits 20..23 = v > 0: another round while runs average v entries (0: 4), bits 24..27 the same for G1 alone (0: as
- * bits 20..23);
- * bits 12..15: r > 0 spreads the bucket reduction over about 2^(12 + r) threads (0: 2^15); 0 = the default (the
- * fastest measured on the H200: docs/performance/msm.md). Returns the previous value. */
-unsigned cuzk_gpu_msm_set_variant(unsigned v);
 
 /* ---- Groth16 on the GPU (src/gpu/key.cu, prover.cu, setup.cu) -------------------------------------------------
  * A cuzk_gpu_key is a proving key and its circuit on one device: the bases (h, l, a, b_g1, b_g2), the CSR matrices and
@@ -186,6 +194,7 @@ typedef struct {
     uint64_t stream_chunk; /* STREAMED: bases per copied chunk (rounded down to a multiple of 64, at least 64);
                             * 0 = planned from the budget. Tests set small ones to exercise many chunks */
     bool split_ntt_tables; /* the provers keep the small split NTT tables even when whole ones would fit */
+    uint64_t setup_chunk;  /* cuzk_gpu_setup: scalars made into points per step; 0 = 2^21. Tests set small ones */
 } cuzk_gpu_key_opts;
 
 typedef struct {
@@ -268,8 +277,20 @@ typedef struct {
  * kept: no allocation in steady state), the MSM context, the NTT domain. One per thread; several may share a
  * device and a key. */
 typedef struct cuzk_gpu_prover cuzk_gpu_prover;
-cuzk_status cuzk_gpu_prover_create(cuzk_gpu_prover **out, cuzk_errmsg *err);
+/* A prover's options; all zero (or a NULL pointer) is the default.
+ *   msm            its MSMs' options (measurements);
+ *   fixed_h_share  as a pair's H side (p0 of cuzk_gpu_prove_msms_pair) it keeps h_share (0 … 1) of the H MSM's
+ *                  points; otherwise each pair proof chooses the share from the previous one's timings, so that both
+ *                  sides finish together (two thirds before the first). */
+typedef struct {
+    cuzk_gpu_msm_opts msm;
+    bool fixed_h_share;
+    double h_share;
+} cuzk_gpu_prover_opts;
+cuzk_status cuzk_gpu_prover_create(cuzk_gpu_prover **out, const cuzk_gpu_prover_opts *opts, cuzk_errmsg *err);
 void cuzk_gpu_prover_destroy(cuzk_gpu_prover *p);
+/* Replaces the prover's options (NULL: the defaults). Not concurrently with a proof on the same prover. */
+void cuzk_gpu_prover_set_opts(cuzk_gpu_prover *p, const cuzk_gpu_prover_opts *opts);
 /* Grows the prover's device buffers, NTT domain and MSM scratch now to what proofs with key k need (they grow
  * by themselves at the first proof otherwise: for a 2^27 key, tens of GB and seconds of the first partition).
  * Not concurrently with a proof on the same prover. */
@@ -299,10 +320,6 @@ cuzk_status cuzk_gpu_prove(cuzk_groth16_proof_t *proof, cuzk_gpu_prover *p, cons
 cuzk_status cuzk_gpu_prove_msms_pair(cuzk_groth16_msm_sums *sums, cuzk_gpu_prover *p0, const cuzk_gpu_key *k0, cuzk_gpu_prover *p1,
                                 const cuzk_gpu_key *k1, const cuzk_fr_t *z, const cuzk_gpu_witness_packing *packed,
                                 const cuzk_groth16_prove_opts *opts, cuzk_gpu_prove_stats *stats, cuzk_errmsg *err);
-/* The share (0 … 1) of the H MSM's points that p keeps as a pair's H side (p0 above). Negative (the default): each
- * pair proof on p chooses it from the previous one's timings, so that both sides finish together (two thirds
- * before the first). */
-void cuzk_gpu_prover_set_h_share(cuzk_gpu_prover *p, double share);
 
 #ifdef __cplusplus
 }

@@ -153,7 +153,7 @@ static cuzk_status worker_prover(gpu_ctx *c, unsigned device, unsigned w, unsign
     cuzk_status s = CUZK_OK;
     if (*pp == NULL) {
         s = set_gpu(gpu_of(c, device, side), err);
-        if (s == CUZK_OK) s = cuzk_gpu_prover_create(pp, err);
+        if (s == CUZK_OK) s = cuzk_gpu_prover_create(pp, NULL, err);
     }
     *out = *pp;
     return s;

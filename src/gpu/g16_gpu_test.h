@@ -1,5 +1,5 @@
 /* Test access to the internals of a cuzk_gpu_key, callable from C (tests/gpu/gpu_check.c): the key's bases as the
- * device (RESIDENT) or pinned host (STREAMED) pointers it holds, and the chunk size of cuzk_gpu_setup. Not part of the
+ * device (RESIDENT) or pinned host (STREAMED) pointers it holds. Not part of the
  * library's interface. */
 #ifndef CUZK_G16_GPU_TEST_H
 #define CUZK_G16_GPU_TEST_H
@@ -17,9 +17,6 @@ typedef struct {
     uint64_t h_len, l_len, a_len, b_len;
 } gpu_key_bases;
 void cuzk_gpu_key_get_bases(const cuzk_gpu_key *k, gpu_key_bases *out);
-
-/* Scalars cuzk_gpu_setup processes per step (0 = the default, 2^21). Returns the previous value. */
-size_t cuzk_gpu_setup_set_chunk(size_t points);
 
 #ifdef __cplusplus
 }

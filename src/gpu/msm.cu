@@ -9,7 +9,7 @@
  *      the pair (key = j_local·2^c + |d|, value = point index | sign bit).
  *   2. cub::DeviceRadixSort sorts the pairs by key over c + log2(group windows) bits: points of one bucket become
  *      one contiguous run, the buckets of all windows of the group one after the other.
- *   2b. (G2, and G1 from 2^22 points; cuzk_gpu_msm_set_variant) batch-affine rounds shorten the runs: neighbours of one
+ *   2b. (G2, and G1 from 2^22 points; cuzk_gpu_msm_opts) batch-affine rounds shorten the runs: neighbours of one
  *      bucket are added in affine coordinates with one inversion per 256 pairs ("batch-affine rounds" below); step 3
  *      then sums the shorter list.
  *   3. k_accumulate: the sorted array is cut into slices of L entries, one thread each (so the work is even
@@ -43,20 +43,10 @@ typedef dxyzz<dfp> g1x;
 typedef daff<dfp2> g2a;
 typedef dxyzz<dfp2> g2x;
 
-/* ---- knobs ------------------------------------------------------------------------------------------------------- */
-static unsigned g_window;      /* 0: chosen from n */
-static size_t g_group_items;   /* 0: default cap on pairs sorted at once */
-#define MSM_DEFAULT_GROUP_ITEMS ((size_t)1 << 28)
-
-extern "C" unsigned cuzk_gpu_msm_set_window(unsigned c)
-{
-    unsigned old = g_window;
-    g_window = c <= MSM_MAX_C ? c : MSM_MAX_C;
-    return old;
-}
-/* cuzk_gpu_msm_set_variant: bits 0..3 (G1) and 4..7 (G2) = m, the accumulation and batch-addition kernels compiled for m
- * resident blocks of 128 threads per SM (1 = no register cap, 4 = 128 registers); bit 8: G1 with the dedicated Fp
- * squaring (dfp_sq); bits 9 and 10: batch-affine rounds before the G1 and G2 accumulations (bits 16..19: their
+/* ---- options ----------------------------------------------------------------------------------------------------- */
+/* cuzk_gpu_msm_opts.variant: bits 0..3 (G1) and 4..7 (G2) = m, the accumulation and batch-addition kernels compiled
+ * for m resident blocks of 128 threads per SM (1 = no register cap, 4 = 128 registers); bit 8: G1 with the dedicated
+ * Fp squaring (dfp_sq); bits 9 and 10: batch-affine rounds before the G1 and G2 accumulations (bits 16..19: their
  * slots per thread, ba_slots; bits 20..23 and 24..27: G2's and G1's least average run, ba_min_run, G1 taking G2's
  * when its own is 0); bit 11: none for G1 even from MSM_G1_BA_MIN points; bits 12..15: r > 0 spreads the bucket
  * reduction over about 2^(12 + r) threads (0: reduction_segment); 0 = the measured best (MSM_DEFAULT_VARIANT:
@@ -71,8 +61,8 @@ extern "C" unsigned cuzk_gpu_msm_set_window(unsigned c)
 /* batch-affine rounds while runs average 12 or more for G2 (2^22: 93.0 ms against 97.9 with 8 and 100.5 with 4), 8 or
  * more for G1 (2^26: 365.9 against 369.4 with 12 and 367.3 with 4; docs/performance/msm.md) */
 #define MSM_DEFAULT_VARIANT 0x8c00514u
-static unsigned g_variant;
-static unsigned variant_bits(void) { return g_variant ? g_variant : MSM_DEFAULT_VARIANT; }
+#define MSM_DEFAULT_GROUP_ITEMS ((size_t)1 << 28)
+static unsigned variant_bits(const cuzk_gpu_msm_opts *o) { return o->variant ? o->variant : MSM_DEFAULT_VARIANT; }
 /* buckets per reduction segment for `total` buckets over all windows: about 2^rt threads, at least one bucket each */
 static uint32_t segment_for_threads(size_t total, unsigned rt, uint32_t nb)
 {
@@ -82,47 +72,28 @@ static uint32_t segment_for_threads(size_t total, unsigned rt, uint32_t nb)
 }
 /* About 2^15 threads; G1 takes 2^16 where segments stay at least 128 buckets long (measured: 2^27 H MSM 58.3 -> 48.1
  * ms, 2^24 148.7 -> 146.7; shorter segments were slower, G1 2^22 43.8 -> 44.4, and so was G2: 2^22 129.2 -> 131.2) */
-static uint32_t reduction_segment(size_t total, uint32_t nb, bool g1)
+static uint32_t reduction_segment(const cuzk_gpu_msm_opts *o, size_t total, uint32_t nb, bool g1)
 {
-    unsigned r = (variant_bits() >> 12) & 15;
+    unsigned r = (variant_bits(o) >> 12) & 15;
     if (r != 0) return segment_for_threads(total, 12 + r, nb);
     uint32_t sl = segment_for_threads(total, 15, nb);
     return g1 && sl > 128 ? segment_for_threads(total, 16, nb) : sl;
 }
 /* the batch-affine rounds (below): slots per thread 2^(4 + v) and the least average run for another round (variant
  * bits 16..19, and 20..23 or 24..27, when not zero) */
-static unsigned ba_slots(void)
+static unsigned ba_slots(const cuzk_gpu_msm_opts *o)
 {
-    unsigned v = (variant_bits() >> 16) & 15;
+    unsigned v = (variant_bits(o) >> 16) & 15;
     return 1u << (v != 0 ? 4 + v : 8);
 }
-static unsigned ba_min_run(bool g1)
+static unsigned ba_min_run(const cuzk_gpu_msm_opts *o, bool g1)
 {
-    unsigned v2 = (variant_bits() >> 20) & 15, v1 = (variant_bits() >> 24) & 15;
+    unsigned v2 = (variant_bits(o) >> 20) & 15, v1 = (variant_bits(o) >> 24) & 15;
     unsigned v = g1 && v1 != 0 ? v1 : v2;
     return v != 0 ? v : 4;
 }
-extern "C" unsigned cuzk_gpu_msm_set_variant(unsigned v)
-{
-    unsigned old = g_variant;
-    g_variant = v;
-    return old;
-}
-
-static int g_profile; /* cuzk_gpu_msm_set_profile: phase times on stderr */
-extern "C" int cuzk_gpu_msm_set_profile(int on)
-{
-    int old = g_profile;
-    g_profile = on;
-    return old;
-}
-
-extern "C" size_t cuzk_gpu_msm_set_group_items(size_t items)
-{
-    size_t old = g_group_items;
-    g_group_items = items;
-    return old;
-}
+/* the defaults, for what is planned without a context (cuzk_gpu_msm_scratch_bytes) */
+static const cuzk_gpu_msm_opts DEFAULT_OPTS = {0, 0, 0, false};
 
 /* Window width for n points: least estimated cost, in field multiplications: every window adds n points
  * (10 multiplications each) and reduces 2^(c−1) buckets (two additions of 14). The sort and the gathers are
@@ -152,14 +123,24 @@ struct cuzk_gpu_msm_ctx {
     size_t cap_keys[2], cap_vals[2], cap_heads, cap_tails, cap_buckets, cap_seg[2], cap_cub; /* bytes */
     size_t cap_ba_pts[2], cap_ba_cnt, cap_ba_off, cap_ba_len;
     bool canonical;               /* the MSMs' scalars are canonical, not Montgomery (cuzk_g16_gpu_msm_canonical_scalars) */
+    cuzk_gpu_msm_opts opts;
 };
 
 extern "C" void cuzk_g16_gpu_msm_canonical_scalars(cuzk_gpu_msm_ctx *x, bool on) { x->canonical = on; }
 
-extern "C" cuzk_status cuzk_gpu_msm_ctx_create(cuzk_gpu_msm_ctx **ctx)
+extern "C" void cuzk_gpu_msm_ctx_set_opts(cuzk_gpu_msm_ctx *x, const cuzk_gpu_msm_opts *opts)
+{
+    if (x == NULL) return;
+    x->opts = opts != NULL ? *opts : DEFAULT_OPTS;
+    if (x->opts.window > MSM_MAX_C) x->opts.window = MSM_MAX_C;
+}
+
+extern "C" cuzk_status cuzk_gpu_msm_ctx_create(cuzk_gpu_msm_ctx **ctx, const cuzk_gpu_msm_opts *opts)
 {
     *ctx = (cuzk_gpu_msm_ctx *)calloc(1, sizeof(cuzk_gpu_msm_ctx));
-    return *ctx ? CUZK_OK : CUZK_ERR_NOMEM;
+    if (*ctx == NULL) return CUZK_ERR_NOMEM;
+    cuzk_gpu_msm_ctx_set_opts(*ctx, opts);
+    return CUZK_OK;
 }
 
 extern "C" void cuzk_gpu_msm_ctx_destroy(cuzk_gpu_msm_ctx *x)
@@ -213,21 +194,21 @@ typedef struct {
  * The windows are spread evenly over the groups: a last group of one window leaves the rounds too few threads. */
 #define MSM_BA_GROUP_BYTES ((size_t)192 << 27)
 /* the most (point, window) pairs sorted at once */
-static size_t group_cap(size_t ba_point_bytes)
+static size_t group_cap(const cuzk_gpu_msm_opts *o, size_t ba_point_bytes)
 {
-    return g_group_items ? g_group_items : ba_point_bytes ? MSM_BA_GROUP_BYTES / ba_point_bytes
-                                                          : MSM_DEFAULT_GROUP_ITEMS;
+    return o->group_items ? o->group_items : ba_point_bytes ? MSM_BA_GROUP_BYTES / ba_point_bytes
+                                                            : MSM_DEFAULT_GROUP_ITEMS;
 }
 
-static void plan_make(msm_plan_t *p, size_t n, size_t ba_point_bytes, bool g1)
+static void plan_make(const cuzk_gpu_msm_opts *o, msm_plan_t *p, size_t n, size_t ba_point_bytes, bool g1)
 {
     p->n = n;
     p->ba = ba_point_bytes != 0;
-    p->ba_min_run = ba_min_run(g1);
-    p->c = g_window ? g_window : cuzk_gpu_msm_window_for(n);
+    p->ba_min_run = ba_min_run(o, g1);
+    p->c = o->window ? o->window : cuzk_gpu_msm_window_for(n);
     if (p->c < 2) p->c = 2;
     p->nw = (256 + p->c - 1) / p->c;
-    size_t cap = group_cap(ba_point_bytes);
+    size_t cap = group_cap(o, ba_point_bytes);
     size_t gw = cap / n;
     if (gw < 1) gw = 1;
     if (gw > p->nw) gw = p->nw;
@@ -243,7 +224,7 @@ static void plan_make(msm_plan_t *p, size_t n, size_t ba_point_bytes, bool g1)
     p->slice = L;
     p->slices = (p->items + L - 1) / L;
     p->nb = (uint32_t)1 << (p->c - 1);
-    p->seg_len = reduction_segment((size_t)p->nw * p->nb, p->nb, g1);
+    p->seg_len = reduction_segment(o, (size_t)p->nw * p->nb, p->nb, g1);
     p->nseg = p->nb / p->seg_len;
 }
 
@@ -401,10 +382,10 @@ __global__ void k_fixup(dxyzz<F> *buckets, const dxyzz<F> *heads, const dxyzz<F>
  * entries leaves at most r/2 + 1, so a list of m entries and at most R runs leaves at most m/2 + R: the buffers are
  * sized by that bound, and the host launches every round on the bound without waiting for the device's counts.
  *
- * An affine sum needs 1/(x_b − x_a). Each thread takes ba_slots() slots (grid-stride, so that a warp's loads are
+ * An affine sum needs 1/(x_b − x_a). Each thread takes ba_slots slots (grid-stride, so that a warp's loads are
  * coalesced) and inverts the product of their denominators once (Montgomery's trick): the prefix products are
  * parked in the x of each pair's output slot on the way forward and read back on the way back. Per addition this
- * costs 5M + 1S and a ba_slots()-th of an inversion, against 8M + 2S for a mixed XYZZ addition. Doubling (a = b) takes
+ * costs 5M + 1S and a ba_slots-th of an inversion, against 8M + 2S for a mixed XYZZ addition. Doubling (a = b) takes
  * 2y as its denominator; a = −b and infinity on either side need none (denominator 1). */
 #define BA_MAX_ROUNDS 24
 
@@ -648,11 +629,11 @@ __global__ void __launch_bounds__(128, MINB) k_batch_partial(dxyzz<F> *out, cons
 }
 
 /* ---- host side --------------------------------------------------------------------------------------------------- */
-/* resident blocks per SM the accumulation kernels of F's curve are compiled for (cuzk_gpu_msm_set_variant) */
-template <typename F> static unsigned minb_of()
+/* resident blocks per SM the accumulation kernels of F's curve are compiled for (cuzk_gpu_msm_opts.variant) */
+template <typename F> static unsigned minb_of(const cuzk_gpu_msm_opts *o)
 {
     bool g1 = sizeof(F) == sizeof(dfp);
-    unsigned m = (variant_bits() >> (g1 ? 0 : 4)) & 15;
+    unsigned m = (variant_bits(o) >> (g1 ? 0 : 4)) & 15;
     return m != 0 ? m : g1 ? 4 : 1;
 }
 
@@ -667,31 +648,31 @@ template <> struct flavour_of<dfp> {
 };
 
 template <typename F>
-static void launch_accumulate(unsigned grid, dxyzz<F> *buckets, dxyzz<F> *heads, dxyzz<F> *tails, const uint32_t *keys,
+static void launch_accumulate(const cuzk_gpu_msm_opts *o, unsigned grid, dxyzz<F> *buckets, dxyzz<F> *heads, dxyzz<F> *tails, const uint32_t *keys,
                               const uint32_t *vals, const daff<F> *bases, size_t items, const uint32_t *count, size_t L,
                               unsigned c, unsigned j0, uint32_t nb)
 {
-    if (minb_of<F>() == 4)
+    if (minb_of<F>(o) == 4)
         k_accumulate<F, 4><<<grid, 128>>>(buckets, heads, tails, keys, vals, bases, items, count, L, c, j0, nb);
     else k_accumulate<F, 1><<<grid, 128>>>(buckets, heads, tails, keys, vals, bases, items, count, L, c, j0, nb);
 }
 
 template <typename F>
-static void launch_batch_partial(unsigned grid, dxyzz<F> *out, const daff<F> *bases, const uint64_t *bitmap, size_t n,
+static void launch_batch_partial(const cuzk_gpu_msm_opts *o, unsigned grid, dxyzz<F> *out, const daff<F> *bases, const uint64_t *bitmap, size_t n,
                                  size_t L, size_t parts)
 {
-    if (minb_of<F>() == 4) k_batch_partial<F, 4><<<grid, 128>>>(out, bases, bitmap, n, L, parts);
+    if (minb_of<F>(o) == 4) k_batch_partial<F, 4><<<grid, 128>>>(out, bases, bitmap, n, L, parts);
     else k_batch_partial<F, 1><<<grid, 128>>>(out, bases, bitmap, n, L, parts);
 }
 
 template <typename F>
-static void launch_ba_pair(bool first, unsigned grid, daff<F> *out, uint32_t *keys_out, const daff<F> *pts,
+static void launch_ba_pair(const cuzk_gpu_msm_opts *o, bool first, unsigned grid, daff<F> *out, uint32_t *keys_out, const daff<F> *pts,
                            const uint32_t *vals, const uint32_t *keys, const uint32_t *off, const uint32_t *len,
                            size_t m, unsigned q, uint32_t digit_mask)
 {
 #define BA_PAIR(FIRST, MINB) \
     k_ba_pair<F, FIRST, MINB><<<grid, 128>>>(out, keys_out, pts, vals, keys, off, len, m, q, digit_mask)
-    bool capped = minb_of<F>() == 4;
+    bool capped = minb_of<F>(o) == 4;
     if (first) capped ? BA_PAIR(true, 4) : BA_PAIR(true, 1);
     else capped ? BA_PAIR(false, 4) : BA_PAIR(false, 1);
 #undef BA_PAIR
@@ -716,7 +697,7 @@ static cuzk_status pair_sum_all(dxyzz<F> **res, dxyzz<F> *a, dxyzz<F> *b, unsign
 }
 
 /* The batch-affine rounds of one group of `items` sorted entries with at most `runs` distinct non-zero keys: as many
- * rounds as the bound on the list's length (m/2 + runs after a round of m) keeps an average run of ba_min_run(). */
+ * rounds as the bound on the list's length (m/2 + runs after a round of m) keeps an average run of min_run. */
 typedef struct {
     unsigned rounds;
     size_t len[BA_MAX_ROUNDS + 1]; /* bound on each round's list: len[0] = items, len[rounds] is what is left */
@@ -738,9 +719,9 @@ static void ba_plan_make(ba_plan *b, size_t items, size_t runs, bool on, unsigne
 }
 
 /* batch-affine rounds for an MSM of n points */
-template <typename F> static bool ba_on(size_t n)
+template <typename F> static bool ba_on(const cuzk_gpu_msm_opts *o, size_t n)
 {
-    unsigned v = variant_bits();
+    unsigned v = variant_bits(o);
     if (sizeof(F) != sizeof(dfp)) return (v & MSM_VARIANT_G2_BA) != 0;
     return (v & MSM_VARIANT_G1_BA) != 0 || (n >= MSM_G1_BA_MIN && !(v & MSM_VARIANT_G1_NO_BA));
 }
@@ -813,12 +794,13 @@ static cuzk_status scratch_grow(cuzk_gpu_msm_ctx *x, const scratch_sizes *z)
  * not fall with n: a smaller n may take a narrower window (so more windows) or more windows per group, and a
  * proof's tail MSMs have sizes only its witness decides. The largest n' ≤ n of each narrower window and of each
  * windows-per-group count are the places where it peaks, so the plans for those and for n are taken. */
-static void scratch_cover(scratch_sizes *z, size_t n, size_t point_bytes, size_t ba_point_bytes)
+static void scratch_cover(const cuzk_gpu_msm_opts *o, scratch_sizes *z, size_t n, size_t point_bytes,
+                          size_t ba_point_bytes)
 {
     size_t cand[2 + 22 + 64];
     unsigned nc = 0;
     cand[nc++] = n;
-    for (unsigned w = 4; !g_window && w < cuzk_gpu_msm_window_for(n); w++) {
+    for (unsigned w = 4; !o->window && w < cuzk_gpu_msm_window_for(n); w++) {
         size_t lo = 0, hi = n; /* the largest n' ≤ n whose window is at most w (the window grows with n) */
         while (lo < hi) {
             size_t mid = lo + (hi - lo + 1) / 2;
@@ -827,13 +809,13 @@ static void scratch_cover(scratch_sizes *z, size_t n, size_t point_bytes, size_t
         }
         if (lo > 0) cand[nc++] = lo;
     }
-    size_t cap = group_cap(ba_point_bytes);
+    size_t cap = group_cap(o, ba_point_bytes);
     for (size_t k = 1; k <= 64; k++)
         if (cap / k >= 1 && cap / k < n) cand[nc++] = cap / k;
     msm_plan_t p;
     scratch_sizes one;
     for (unsigned i = 0; i < nc; i++) {
-        plan_make(&p, cand[i], ba_point_bytes, point_bytes == sizeof(g1x));
+        plan_make(o, &p, cand[i], ba_point_bytes, point_bytes == sizeof(g1x));
         scratch_sizes_of(&one, &p, point_bytes);
         scratch_max(z, &one);
     }
@@ -841,20 +823,20 @@ static void scratch_cover(scratch_sizes *z, size_t n, size_t point_bytes, size_t
 
 /* What cuzk_gpu_msm_ctx_reserve(n_g1, n_g2) grows to: each buffer the largest need of any G1 MSM of at most n_g1 points
  * and any G2 MSM of at most n_g2, and the batch additions' partial sums. */
-static void scratch_for(scratch_sizes *z, size_t n_g1, size_t n_g2)
+static void scratch_for(const cuzk_gpu_msm_opts *o, scratch_sizes *z, size_t n_g1, size_t n_g2)
 {
     memset(z, 0, sizeof *z);
     z->seg = (size_t)MSM_PARTIALS * (n_g2 > 0 ? sizeof(g2x) : sizeof(g1x));
     /* the rounds' lists for every size when the largest takes them: plans differ only in those (same group cap) */
-    if (n_g1 > 0) scratch_cover(z, n_g1, sizeof(g1x), ba_on<dfp>(n_g1) ? sizeof(g1a) : 0);
-    if (n_g2 > 0) scratch_cover(z, n_g2, sizeof(g2x), ba_on<dfp2>(n_g2) ? sizeof(g2a) : 0);
+    if (n_g1 > 0) scratch_cover(o, z, n_g1, sizeof(g1x), ba_on<dfp>(o, n_g1) ? sizeof(g1a) : 0);
+    if (n_g2 > 0) scratch_cover(o, z, n_g2, sizeof(g2x), ba_on<dfp2>(o, n_g2) ? sizeof(g2a) : 0);
 }
 
 extern "C" cuzk_status cuzk_gpu_msm_ctx_reserve(cuzk_gpu_msm_ctx *x, size_t n_g1, size_t n_g2)
 {
     if (x == NULL) return CUZK_ERR_INVALID_ARG;
     scratch_sizes z;
-    scratch_for(&z, n_g1, n_g2);
+    scratch_for(&x->opts, &z, n_g1, n_g2);
     return scratch_grow(x, &z);
 }
 
@@ -868,7 +850,7 @@ static cuzk_status ba_rounds(cuzk_gpu_msm_ctx *x, const ba_plan *bp, const daff<
     const daff<F> *pts = bases;
     uint32_t digit_mask = (1u << c) - 1;
     for (unsigned r = 0; r < bp->rounds; r++) {
-        size_t m = bp->len[r], slots = (m + 2) / 2, per = ba_slots(), threads = (slots + per - 1) / per;
+        size_t m = bp->len[r], slots = (m + 2) / 2, per = ba_slots(&x->opts), threads = (slots + per - 1) / per;
         unsigned q = r & 1;
         const uint32_t *len = r == 0 ? NULL : &x->ba_len[r];
         uint32_t *keys_out = r % 2 == 0 ? x->keys[0] : x->vals[0]; /* the sort's inputs, free now */
@@ -879,7 +861,7 @@ static cuzk_status ba_rounds(cuzk_gpu_msm_ctx *x, const ba_plan *bp, const daff<
         CUZK_CUDA(cub::DeviceScan::ExclusiveSum(x->cub_tmp, tmp, x->ba_cnt, x->ba_off, (int)slots));
         k_ba_total<<<1, 1>>>(&x->ba_len[r + 1], x->ba_off, x->ba_cnt, slots);
         CUZK_CUDA_LAUNCHED();
-        launch_ba_pair<F>(r == 0, blocks_for(threads, 128), out, keys_out, pts, vals, keys, x->ba_off, len, m, q,
+        launch_ba_pair<F>(&x->opts, r == 0, blocks_for(threads, 128), out, keys_out, pts, vals, keys, x->ba_off, len, m, q,
                           digit_mask);
         CUZK_CUDA_LAUNCHED();
         keys = keys_out;
@@ -897,7 +879,8 @@ static cuzk_status msm_run(void *win_host, cuzk_gpu_msm_ctx *x, const daff<F> *b
 {
     typedef dxyzz<F> X;
     msm_plan_t p;
-    plan_make(&p, n, ba_on<F>(n) ? sizeof(daff<F>) : 0, sizeof(F) == sizeof(dfp));
+    const cuzk_gpu_msm_opts *o = &x->opts;
+    plan_make(o, &p, n, ba_on<F>(o, n) ? sizeof(daff<F>) : 0, sizeof(F) == sizeof(dfp));
     *c_out = p.c, *nw_out = p.nw;
     scratch_sizes need;
     scratch_sizes_of(&need, &p, sizeof(X));
@@ -907,7 +890,7 @@ static cuzk_status msm_run(void *win_host, cuzk_gpu_msm_ctx *x, const daff<F> *b
      * end of the reduction and of the copy */
     cudaEvent_t ev[2 * 128 + 4];
     unsigned nev = 0, groups = (p.nw + p.gw - 1) / p.gw;
-    if (g_profile) {
+    if (o->profile) {
         for (unsigned i = 0; i < 2 * groups + 3; i++) CUZK_CUDA(cudaEventCreate(&ev[i]));
         CUZK_CUDA(cudaEventRecord(ev[nev++]));
     }
@@ -923,7 +906,7 @@ static cuzk_status msm_run(void *win_host, cuzk_gpu_msm_ctx *x, const daff<F> *b
         size_t tmp = x->cap_cub;
         CUZK_CUDA(cub::DeviceRadixSort::SortPairs(x->cub_tmp, tmp, x->keys[0], x->keys[1], x->vals[0], x->vals[1],
                                                   (int)items, 0, (int)(p.c + lg)));
-        if (g_profile) CUZK_CUDA(cudaEventRecord(ev[nev++]));
+        if (o->profile) CUZK_CUDA(cudaEventRecord(ev[nev++]));
         /* the sorted list, or the shorter one the batch-affine rounds leave (its length on the device) */
         const uint32_t *keys = x->keys[1], *vals = x->vals[1], *count = NULL;
         const daff<F> *pts = bases;
@@ -937,7 +920,7 @@ static cuzk_status msm_run(void *win_host, cuzk_gpu_msm_ctx *x, const daff<F> *b
             L = bp.slice;
         }
         size_t slices = (items + L - 1) / L;
-        launch_accumulate<F>(blocks_for(slices, 128), buckets, (X *)x->heads, (X *)x->tails, keys, vals, pts, items,
+        launch_accumulate<F>(o, blocks_for(slices, 128), buckets, (X *)x->heads, (X *)x->tails, keys, vals, pts, items,
                              count, L, p.c, j0, p.nb);
         CUZK_CUDA_LAUNCHED();
         for (unsigned r = 0; ((size_t)2 << r) < slices; r++) {
@@ -947,17 +930,17 @@ static cuzk_status msm_run(void *win_host, cuzk_gpu_msm_ctx *x, const daff<F> *b
         k_fixup<F><<<blocks_for(slices, 128), 128>>>(buckets, (const X *)x->heads, (const X *)x->tails, keys, items,
                                                      count, L, p.c, j0, p.nb);
         CUZK_CUDA_LAUNCHED();
-        if (g_profile) CUZK_CUDA(cudaEventRecord(ev[nev++]));
+        if (o->profile) CUZK_CUDA(cudaEventRecord(ev[nev++]));
     }
     X *seg0 = (X *)x->seg[0], *seg1 = (X *)x->seg[1], *res;
     k_bucket_segments<F><<<blocks_for((size_t)p.nw * p.nseg, 64), 64>>>(seg0, buckets, p.nw, p.nb, p.seg_len,
                                                                         p.nseg);
     CUZK_CUDA_LAUNCHED();
     CUZK_TRY(pair_sum_all<F>(&res, seg0, seg1, p.nw, p.nseg, p.nseg));
-    if (g_profile) CUZK_CUDA(cudaEventRecord(ev[nev++]));
+    if (o->profile) CUZK_CUDA(cudaEventRecord(ev[nev++]));
     CUZK_CUDA(cudaMemcpy2D(win_host, sizeof(X), res, p.nseg * sizeof(X), sizeof(X), p.nw, cudaMemcpyDeviceToHost));
     CUZK_CUDA(cudaGetLastError());
-    if (g_profile) {
+    if (o->profile) {
         CUZK_CUDA(cudaEventRecord(ev[nev++]));
         CUZK_CUDA(cudaEventSynchronize(ev[nev - 1]));
         float sort = 0, acc = 0, red = 0, copy = 0, t;
@@ -983,22 +966,23 @@ template <typename F>
 static cuzk_status batch_run(void *sum_host, cuzk_gpu_msm_ctx *x, const daff<F> *bases, const uint64_t *bitmap, size_t n)
 {
     typedef dxyzz<F> X;
+    const cuzk_gpu_msm_opts *o = &x->opts;
     size_t L = (n + MSM_PARTIALS - 1) / MSM_PARTIALS;
     if (L < 16) L = 16;
     size_t parts = (n + L - 1) / L;
     for (int i = 0; i < 2; i++) CUZK_TRY(grow(&x->seg[i], &x->cap_seg[i], parts * sizeof(X)));
     X *res;
     cudaEvent_t ev[2];
-    if (g_profile) {
+    if (o->profile) {
         for (int i = 0; i < 2; i++) CUZK_CUDA(cudaEventCreate(&ev[i]));
         CUZK_CUDA(cudaEventRecord(ev[0]));
     }
-    launch_batch_partial<F>(blocks_for(parts, 128), (X *)x->seg[0], bases, bitmap, n, L, parts);
+    launch_batch_partial<F>(o, blocks_for(parts, 128), (X *)x->seg[0], bases, bitmap, n, L, parts);
     CUZK_CUDA_LAUNCHED();
     CUZK_TRY(pair_sum_all<F>(&res, (X *)x->seg[0], (X *)x->seg[1], 1, parts, parts));
-    if (g_profile) CUZK_CUDA(cudaEventRecord(ev[1]));
+    if (o->profile) CUZK_CUDA(cudaEventRecord(ev[1]));
     CUZK_CUDA(cudaMemcpy(sum_host, res, sizeof(X), cudaMemcpyDeviceToHost));
-    if (g_profile) {
+    if (o->profile) {
         float ms;
         CUZK_CUDA(cudaEventElapsedTime(&ms, ev[0], ev[1]));
         fprintf(stderr, "batch-add profile: %s n=%zu slice=%zu: %.3f ms\n", sizeof(F) == sizeof(dfp) ? "G1" : "G2", n,
@@ -1013,7 +997,7 @@ static cuzk_status msm_flavoured(void *win_host, cuzk_gpu_msm_ctx *x, const void
                                  const dfr *scalars, size_t n, unsigned *c_out, unsigned *nw_out)
 {
     typedef typename flavour_of<F>::T A;
-    if (variant_bits() & flavour_of<F>::bit)
+    if (variant_bits(&x->opts) & flavour_of<F>::bit)
         return msm_run<A>(win_host, x, (const daff<A> *)bases, idx, scalars, n, c_out, nw_out);
     return msm_run<F>(win_host, x, (const daff<F> *)bases, idx, scalars, n, c_out, nw_out);
 }
@@ -1022,7 +1006,7 @@ template <typename F>
 static cuzk_status batch_flavoured(void *sum_host, cuzk_gpu_msm_ctx *x, const void *bases, const uint64_t *bitmap, size_t n)
 {
     typedef typename flavour_of<F>::T A;
-    if (variant_bits() & flavour_of<F>::bit) return batch_run<A>(sum_host, x, (const daff<A> *)bases, bitmap, n);
+    if (variant_bits(&x->opts) & flavour_of<F>::bit) return batch_run<A>(sum_host, x, (const daff<A> *)bases, bitmap, n);
     return batch_run<F>(sum_host, x, (const daff<F> *)bases, bitmap, n);
 }
 
@@ -1093,7 +1077,7 @@ extern "C" cuzk_status cuzk_gpu_g2_batch_add(cuzk_g2_jac_t *r, const cuzk_g2_aff
 extern "C" uint64_t cuzk_g16_gpu_msm_scratch_bytes(size_t n_g1, size_t n_g2)
 {
     scratch_sizes z;
-    scratch_for(&z, n_g1, n_g2);
+    scratch_for(&DEFAULT_OPTS, &z, n_g1, n_g2);
     return 4 * (uint64_t)z.keys + 2 * (uint64_t)z.heads + z.buckets + 2 * (uint64_t)z.seg + z.cub + z.ba_pts[0] +
            z.ba_pts[1] + (z.ba_slot_bytes != 0 ? 2 * (uint64_t)z.ba_slot_bytes + (BA_MAX_ROUNDS + 1) * sizeof(uint32_t) : 0);
 }

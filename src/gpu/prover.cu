@@ -106,7 +106,15 @@ static cuzk_status cub_scratch(cuzk_gpu_prover *p, size_t need)
     return s;
 }
 
-extern "C" cuzk_status cuzk_gpu_prover_create(cuzk_gpu_prover **out, cuzk_errmsg *err)
+extern "C" void cuzk_gpu_prover_set_opts(cuzk_gpu_prover *p, const cuzk_gpu_prover_opts *opts)
+{
+    if (p == NULL) return;
+    cuzk_gpu_msm_ctx_set_opts(p->msm, opts != NULL ? &opts->msm : NULL);
+    double share = opts != NULL && opts->fixed_h_share ? opts->h_share : -1;
+    p->h_share = !(share >= 0) ? -1 : share > 1 ? 1 : share; /* NaN: adaptive */
+}
+
+extern "C" cuzk_status cuzk_gpu_prover_create(cuzk_gpu_prover **out, const cuzk_gpu_prover_opts *opts, cuzk_errmsg *err)
 {
     *out = NULL;
     cuzk_gpu_prover *p = (cuzk_gpu_prover *)calloc(1, sizeof(cuzk_gpu_prover));
@@ -130,11 +138,12 @@ extern "C" cuzk_status cuzk_gpu_prover_create(cuzk_gpu_prover **out, cuzk_errmsg
         }
     }
     p->events = s == CUZK_OK;
-    if (s == CUZK_OK) s = cuzk_gpu_msm_ctx_create(&p->msm);
+    if (s == CUZK_OK) s = cuzk_gpu_msm_ctx_create(&p->msm, NULL);
     if (s != CUZK_OK) {
         cuzk_gpu_prover_destroy(p);
         return cuzk_gpu_fail(err, s, "cannot create a GPU prover");
     }
+    cuzk_gpu_prover_set_opts(p, opts);
     *out = p;
     return CUZK_OK;
 }
@@ -850,11 +859,6 @@ static bool same_key(const cuzk_gpu_key *a, const cuzk_gpu_key *b)
            memcmp(&u->gamma_g2, &v->gamma_g2, sizeof u->gamma_g2) == 0 &&
            memcmp(&u->delta_g2, &v->delta_g2, sizeof u->delta_g2) == 0 && u->num_inputs == v->num_inputs &&
            (u->num_inputs == 0 || memcmp(u->ic, v->ic, u->num_inputs * sizeof *u->ic) == 0);
-}
-
-extern "C" void cuzk_gpu_prover_set_h_share(cuzk_gpu_prover *p, double share)
-{
-    if (p != NULL) p->h_share = !(share >= 0) ? -1 : share > 1 ? 1 : share; /* NaN: adaptive */
 }
 
 /* The pair's second prover: its own upload, the L, A and B MSMs, then its share of the H MSM, on a thread of its

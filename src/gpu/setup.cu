@@ -35,15 +35,6 @@ typedef daff<dfp2> g2a;
 #define FB_K2 4
 #define SETUP_DEFAULT_CHUNK ((size_t)1 << 21)
 
-static size_t g_chunk;
-
-extern "C" size_t cuzk_gpu_setup_set_chunk(size_t points)
-{
-    size_t old = g_chunk;
-    g_chunk = points;
-    return old;
-}
-
 /* out[i] = k[i]·G for i < count (see the top of the file); table: FB_NW × FB_HALF affine entries */
 template <typename F, int K>
 __global__ void __launch_bounds__(FB_THREADS) k_fixed_base(daff<F> *out, const dfr *k, uint64_t count,
@@ -141,9 +132,9 @@ static void run_free(setup_run *r)
     memset(r, 0, sizeof *r);
 }
 
-static cuzk_status run_init(setup_run *r, bool streamed, bool need_g2)
+static cuzk_status run_init(setup_run *r, bool streamed, bool need_g2, uint64_t chunk)
 {
-    r->chunk = g_chunk ? g_chunk : SETUP_DEFAULT_CHUNK;
+    r->chunk = chunk ? (size_t)chunk : SETUP_DEFAULT_CHUNK;
     r->streamed = streamed;
     CUZK_CUDA(cudaStreamCreateWithFlags(&r->st, cudaStreamNonBlocking));
     for (int i = 0; i < 2; i++) {
@@ -351,7 +342,7 @@ extern "C" cuzk_status cuzk_gpu_setup(cuzk_gpu_key **out, const cuzk_r1cs_t *cir
                      placement == CUZK_GPU_KEY_RESIDENT ? "device" : "pinned host");
         goto fail;
     }
-    s = run_init(&run, placement == CUZK_GPU_KEY_STREAMED, b_len > 0);
+    s = run_init(&run, placement == CUZK_GPU_KEY_STREAMED, b_len > 0, ko.setup_chunk);
     if (s == CUZK_OK) s = run_all(&run, &sc, k);
     if (s != CUZK_OK) {
         cuzk_gpu_fail(err, s, "gpu_setup: fixed-base multiplication");

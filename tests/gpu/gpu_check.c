@@ -300,7 +300,8 @@ static void make_scalars(cuzk_fr_t *k, size_t n, int pattern)
 }
 
 #define MSM_CHECK(G, AFF, JAC, rand_points)                                                                            \
-    static void check_##G##_msm(size_t n, int pattern, unsigned c, size_t group, cuzk_gpu_msm_ctx *ctx)                     \
+    static void check_##G##_msm(size_t n, int pattern, unsigned c, size_t group, cuzk_gpu_msm_ctx *ctx,             \
+                                const cuzk_gpu_msm_opts *opts)                                                         \
     {                                                                                                                  \
         AFF *b = malloc((n ? n : 1) * sizeof *b), ra, rb;                                                              \
         cuzk_fr_t *k = malloc((n ? n : 1) * sizeof *k);                                                                     \
@@ -322,16 +323,16 @@ static void make_scalars(cuzk_fr_t *k, size_t n, int pattern)
         make_scalars(k, n, pattern);                                                                                   \
         JAC r1, r2;                                                                                                    \
         memset(&r2, 0xa5, sizeof r2); /* poison */                                                                     \
-        unsigned oc = cuzk_gpu_msm_set_window(c);                                                                           \
-        size_t og = cuzk_gpu_msm_set_group_items(group);                                                                    \
+        cuzk_gpu_msm_opts mo = *opts;                                                                                  \
+        mo.window = c, mo.group_items = group;                                                                         \
+        cuzk_gpu_msm_ctx_set_opts(ctx, &mo);                                                                           \
         cuzk_status st = cuzk_gpu_malloc(&db, (n ? n : 1) * sizeof *b);                                                     \
         if (st == CUZK_OK) st = cuzk_gpu_malloc(&dk, (n ? n : 1) * sizeof *k);                                              \
         if (st == CUZK_OK && n) st = cuzk_gpu_to_device(db, b, n * sizeof *b);                                              \
         if (st == CUZK_OK && n) st = cuzk_gpu_to_device(dk, k, n * sizeof *k);                                              \
         if (st == CUZK_OK) st = cuzk_gpu_##G##_msm(&r2, db, dk, n, ctx);                                                    \
         if (st == CUZK_OK) st = cuzk_gpu_sync();                                                                            \
-        cuzk_gpu_msm_set_window(oc);                                                                                        \
-        cuzk_gpu_msm_set_group_items(og);                                                                                   \
+        cuzk_gpu_msm_ctx_set_opts(ctx, opts);                                                                          \
         if (st != CUZK_OK) {                                                                                           \
             snprintf(what, sizeof what, #G "_msm n=%zu pattern %d c=%u group %zu: %s: %s", n, pattern, c, group,        \
                      cuzk_status_str(st), cuzk_gpu_last_error());                                                           \
@@ -393,68 +394,73 @@ MSM_CHECK(g2, cuzk_g2_affine_t, cuzk_g2_jac_t, rand_g2_points)
 
 static void check_msm(int quick)
 {
+    cuzk_gpu_msm_opts mo;
+    memset(&mo, 0, sizeof mo);
     cuzk_gpu_msm_ctx *ctx = NULL;
-    if (cuzk_gpu_msm_ctx_create(&ctx) != CUZK_OK) {
+    if (cuzk_gpu_msm_ctx_create(&ctx, &mo) != CUZK_OK) {
         check(0, "gpu_msm_ctx_create");
         return;
     }
     static const size_t small[] = {0, 1, 2, 3, 7, 100, 1000, 4097};
     for (size_t i = 0; i < sizeof small / sizeof small[0]; i++) {
         for (int pat = 0; pat < 5; pat++) {
-            check_g1_msm(small[i], pat, 0, 0, ctx);
-            if (i % 2 == 1 || pat == 1) check_g2_msm(small[i], pat, 0, 0, ctx);
+            check_g1_msm(small[i], pat, 0, 0, ctx, &mo);
+            if (i % 2 == 1 || pat == 1) check_g2_msm(small[i], pat, 0, 0, ctx, &mo);
         }
     }
     /* window widths, and windows processed in groups (a small cap on the pairs sorted at once) */
     static const unsigned cs[] = {2, 3, 5, 8, 11, 13, 16, 17, 19, 20, 22, 23};
     for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
-        check_g1_msm(3001, i % 2, cs[i], 0, ctx);
-        check_g1_msm(3001, 1, cs[i], 3001 * 3 + 5, ctx);
-        if (i % 3 == 0) check_g2_msm(1500, 1, cs[i], 1500 * 2, ctx);
+        check_g1_msm(3001, i % 2, cs[i], 0, ctx, &mo);
+        check_g1_msm(3001, 1, cs[i], 3001 * 3 + 5, ctx, &mo);
+        if (i % 3 == 0) check_g2_msm(1500, 1, cs[i], 1500 * 2, ctx, &mo);
     }
-    check_g1_msm(20000, 2, 16, 0, ctx); /* one heavy bucket per window, spread over many slices */
-    check_g1_msm(200000, 0, 17, 0, ctx); /* 1-bit top window: two buckets of 10^5 points, long head chains */
-    check_g2_msm(50000, 1, 15, 0, ctx);
-    check_g2_msm(5000, 2, 13, 0, ctx);
+    check_g1_msm(20000, 2, 16, 0, ctx, &mo); /* one heavy bucket per window, spread over many slices */
+    check_g1_msm(200000, 0, 17, 0, ctx, &mo); /* 1-bit top window: two buckets of 10^5 points, long head chains */
+    check_g2_msm(50000, 1, 15, 0, ctx, &mo);
+    check_g2_msm(5000, 2, 13, 0, ctx, &mo);
     /* the other accumulation and batch-addition builds: no register cap for G1, a cap of 128 for G2 */
-    unsigned ov = cuzk_gpu_msm_set_variant(0x41);
-    check_g1_msm(4097, 1, 0, 0, ctx);
-    check_g1_msm(20000, 2, 16, 0, ctx);
-    check_g1_msm(65536 + 7, 0, 0, 0, ctx);
-    check_g2_msm(4097, 1, 0, 0, ctx);
-    check_g2_msm(16384 + 3, 0, 0, 0, ctx);
+    mo.variant = 0x41;
+    cuzk_gpu_msm_ctx_set_opts(ctx, &mo);
+    check_g1_msm(4097, 1, 0, 0, ctx, &mo);
+    check_g1_msm(20000, 2, 16, 0, ctx, &mo);
+    check_g1_msm(65536 + 7, 0, 0, 0, ctx, &mo);
+    check_g2_msm(4097, 1, 0, 0, ctx, &mo);
+    check_g2_msm(16384 + 3, 0, 0, 0, ctx, &mo);
     check_g1_batch(70001, 0, ctx);
     check_g2_batch(1000, 1, ctx);
     /* G1 with the plain and with the dedicated Fp squaring (G2 has one flavour); the bucket reduction over 2^13
      * and 2^18 threads (segments of many buckets, and of one) */
     static const unsigned flavours[] = {0x14, 0x114, 0x1114, 0x6114, 0x614, 0x714};
     for (size_t i = 0; i < sizeof flavours / sizeof flavours[0]; i++) {
-        cuzk_gpu_msm_set_variant(flavours[i]);
+        mo.variant = flavours[i];
+        cuzk_gpu_msm_ctx_set_opts(ctx, &mo);
         printf("msm variant %#x\n", flavours[i]);
-        check_g1_msm(5000, 4, 12, 0, ctx);
-        check_g1_msm(5001, 4, 3, 0, ctx);
-        check_g1_msm(3001, 0, 3, 0, ctx);
-        check_g1_msm(3001, 3, 5, 0, ctx);
-        check_g2_msm(2001, 4, 11, 0, ctx);
-        check_g2_msm(1500, 0, 4, 0, ctx);
-        check_g1_msm(4097, 1, 0, 0, ctx);
-        check_g1_msm(20000, 2, 16, 0, ctx);
-        check_g1_msm(3001, 1, 11, 3001 * 3 + 5, ctx);
-        check_g2_msm(4097, 1, 0, 0, ctx);
-        check_g2_msm(5000, 2, 13, 0, ctx);
-        check_g2_msm(1500, 1, 8, 1500 * 2, ctx);
+        check_g1_msm(5000, 4, 12, 0, ctx, &mo);
+        check_g1_msm(5001, 4, 3, 0, ctx, &mo);
+        check_g1_msm(3001, 0, 3, 0, ctx, &mo);
+        check_g1_msm(3001, 3, 5, 0, ctx, &mo);
+        check_g2_msm(2001, 4, 11, 0, ctx, &mo);
+        check_g2_msm(1500, 0, 4, 0, ctx, &mo);
+        check_g1_msm(4097, 1, 0, 0, ctx, &mo);
+        check_g1_msm(20000, 2, 16, 0, ctx, &mo);
+        check_g1_msm(3001, 1, 11, 3001 * 3 + 5, ctx, &mo);
+        check_g2_msm(4097, 1, 0, 0, ctx, &mo);
+        check_g2_msm(5000, 2, 13, 0, ctx, &mo);
+        check_g2_msm(1500, 1, 8, 1500 * 2, ctx, &mo);
         check_g1_batch(70001, 0, ctx);
         check_g2_batch(1000, 1, ctx);
     }
-    cuzk_gpu_msm_set_variant(ov);
-    check_g1_msm(65536 + 7, 0, 0, 0, ctx);
-    check_g1_msm(65536 + 7, 1, 0, 0, ctx);
-    check_g2_msm(16384 + 3, 0, 0, 0, ctx);
+    mo.variant = 0;
+    cuzk_gpu_msm_ctx_set_opts(ctx, &mo);
+    check_g1_msm(65536 + 7, 0, 0, 0, ctx, &mo);
+    check_g1_msm(65536 + 7, 1, 0, 0, ctx, &mo);
+    check_g2_msm(16384 + 3, 0, 0, 0, ctx, &mo);
     if (!quick) {
-        check_g1_msm((size_t)1 << 20, 0, 0, 0, ctx);
-        check_g1_msm((size_t)1 << 20, 3, 0, 0, ctx);
-        check_g2_msm((size_t)1 << 18, 0, 0, 0, ctx);
-        check_g1_msm(300000, 1, 20, 0, ctx);
+        check_g1_msm((size_t)1 << 20, 0, 0, 0, ctx, &mo);
+        check_g1_msm((size_t)1 << 20, 3, 0, 0, ctx, &mo);
+        check_g2_msm((size_t)1 << 18, 0, 0, 0, ctx, &mo);
+        check_g1_msm(300000, 1, 20, 0, ctx, &mo);
     }
     static const size_t bn[] = {0, 1, 63, 64, 65, 1000, 70001};
     for (size_t i = 0; i < sizeof bn / sizeof bn[0]; i++) {
@@ -606,10 +612,8 @@ static void check_gpu_setup(const char *name, const cuzk_r1cs_t *c, cuzk_gpu_key
     cuzk_errmsg e1 = {""}, e2 = {""};
     cuzk_gpu_key *k = NULL;
     cuzk_status s1 = cuzk_groth16_setup(&pk, c, &o, &e1);
-    size_t oc = cuzk_gpu_setup_set_chunk(chunk);
-    cuzk_gpu_key_opts ko = {place, 0, 1, 0, false};
+    cuzk_gpu_key_opts ko = {place, 0, 1, 0, false, chunk};
     cuzk_status s2 = cuzk_gpu_setup(&k, c, &o, &ko, &e2);
-    cuzk_gpu_setup_set_chunk(oc);
     snprintf(what, sizeof what, "setup %s: cpu %s (%s), gpu %s (%s)", name, cuzk_status_str(s1), e1.msg,
              cuzk_status_str(s2), e2.msg);
     check(s1 == CUZK_OK && s2 == CUZK_OK, what);

@@ -355,7 +355,7 @@ static void check_steady(void)
         cuzk_gpu_key *k = upload_tables(&f, CUZK_GPU_KEY_AUTO, 0, split);
         cuzk_gpu_prover *p = NULL;
         cuzk_errmsg err = {{0}};
-        if (k != NULL && cuzk_gpu_prover_create(&p, &err) == CUZK_OK) {
+        if (k != NULL && cuzk_gpu_prover_create(&p, NULL, &err) == CUZK_OK) {
             cuzk_groth16_prove_opts o = opts_rs(CUZK_R1CS_C_PRODUCT);
             cuzk_groth16_proof_t pr;
             cuzk_gpu_prove_stats s2, s3;
@@ -393,7 +393,7 @@ static void check_reserved(void)
         if (!fixture_make(&f, streamed ? 10 : 12, CUZK_GROTH16_BELLPERSON)) return;
         cuzk_gpu_key *k = upload(&f, streamed ? CUZK_GPU_KEY_STREAMED : CUZK_GPU_KEY_AUTO, streamed ? 64 * 17 : 0);
         cuzk_gpu_prover *p = NULL;
-        if (k != NULL && cuzk_gpu_prover_create(&p, &err) == CUZK_OK) {
+        if (k != NULL && cuzk_gpu_prover_create(&p, NULL, &err) == CUZK_OK) {
             cuzk_status s = cuzk_gpu_prover_reserve(p, k, &err);
             check_detail(s == CUZK_OK, "gpu_prover_reserve", err.msg);
             uint64_t reserved = cuzk_gpu_prover_vram_bytes(p);
@@ -440,7 +440,11 @@ static void pair_case(const fixture *f, const cuzk_groth16_prove_opts *o, const 
     cuzk_groth16_proof_t gpu;
     memset(&gpu, 0x5a, sizeof gpu);
     cuzk_gpu_prove_stats st;
-    cuzk_gpu_prover_set_h_share(p0, share);
+    cuzk_gpu_prover_opts po;
+    memset(&po, 0, sizeof po);
+    po.fixed_h_share = share >= 0;
+    po.h_share = share;
+    cuzk_gpu_prover_set_opts(p0, &po);
     cuzk_status s = cuzk_gpu_prove_msms_pair(&sums, p0, k0, p1, k1, z, packed, o, &st, &err);
     if (s == CUZK_OK) s = cuzk_groth16_assemble(&gpu, cuzk_gpu_key_vk(k0), &sums, o);
     check_detail(s == CUZK_OK, name, err.msg);
@@ -475,10 +479,10 @@ static void check_pair(void)
         cuzk_errmsg err = {{0}};
         cuzk_gpu_key *k0 = upload(&f, CUZK_GPU_KEY_AUTO, 0), *other = upload(&g, CUZK_GPU_KEY_AUTO, 0), *k1 = NULL;
         cuzk_gpu_prover *p0 = NULL, *p1 = NULL;
-        cuzk_gpu_prover_create(&p0, &err);
+        cuzk_gpu_prover_create(&p0, NULL, &err);
         cuzk_gpu_set_device(dev1);
         k1 = upload(&f, CUZK_GPU_KEY_AUTO, 0);
-        cuzk_gpu_prover_create(&p1, &err);
+        cuzk_gpu_prover_create(&p1, NULL, &err);
         cuzk_gpu_set_device(0);
         if (k0 != NULL && k1 != NULL && other != NULL && p0 != NULL && p1 != NULL) {
             /* the H side keeping all of the H MSM, none of it, a part, and the share it learns from its timings */
@@ -555,7 +559,7 @@ int main(int argc, char **argv)
     if (rc != 0) return rc;
     cuzk_gpu_prover *p = NULL;
     cuzk_errmsg err = {{0}};
-    if (cuzk_gpu_prover_create(&p, &err) != CUZK_OK) {
+    if (cuzk_gpu_prover_create(&p, NULL, &err) != CUZK_OK) {
         printf("FAIL: gpu_prover_create: %s\n", err.msg);
         return 1;
     }
@@ -577,7 +581,7 @@ int main(int argc, char **argv)
     check_pair();
 
     /* a second device, when there is one: key and prover there */
-    if (cuzk_gpu_device_count() > 1 && cuzk_gpu_set_device(1) == CUZK_OK && cuzk_gpu_prover_create(&p, &err) == CUZK_OK) {
+    if (cuzk_gpu_device_count() > 1 && cuzk_gpu_set_device(1) == CUZK_OK && cuzk_gpu_prover_create(&p, NULL, &err) == CUZK_OK) {
         printf("device 1\n");
         check_bellperson(p, 12, 0);
         cuzk_gpu_prover_destroy(p);

@@ -20,8 +20,8 @@ typedef struct {
     int min_log2;       /* --gpu proofs: smallest size (0 = all) */
 
     bool gpu;           /* --gpu: the CUDA backend's benchmarks instead (lines carry "device": "gpu") */
-    long msm_variant, ntt_variant; /* --gpu: cuzk_gpu_msm_set_variant / cuzk_gpu_ntt_set_variant first; −1 = the default */
-    bool msm_profile;   /* --gpu: cuzk_gpu_msm_set_profile(1) */
+    long msm_variant, ntt_variant; /* --gpu: the MSM / NTT kernel variant of every benchmark; −1 = the default */
+    bool msm_profile;   /* --gpu: every MSM prints its phases (cuzk_gpu_msm_opts.profile) */
     uint64_t sector_size; /* porep: --sector-size (0 = 32 GiB) */
 } bench_opts;
 
@@ -121,8 +121,13 @@ int bench_gen_vanilla(int argc, char **argv);
 int bench_post_main(int argc, char **argv);
 
 #ifdef CUZK_HAVE_CUDA
+#include "cuzk/gpu.h"
+
 /* --gpu: field throughput, NTT, MSM and batch-addition lines (micro_gpu.c) */
 void bench_micro_gpu(const bench_opts *o);
+/* The MSM options and the prover options that --msm-variant and --msm-profile ask for (micro_gpu.c). */
+void bench_gpu_msm_opts(const bench_opts *o, cuzk_gpu_msm_opts *m);
+void bench_gpu_prover_opts(const bench_opts *o, cuzk_gpu_prover_opts *p);
 /* --gpu: the whole-proof lines (prove_gpu.c) */
 void bench_prove_gpu(const bench_opts *o);
 /* --gpu: the gpu_floor lines (floor_gpu.c) */

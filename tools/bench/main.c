@@ -74,7 +74,7 @@ static void usage(FILE *f)
                "  --min-log2 smallest circuit for the --gpu proofs\n"
                "  --gpu      the CUDA backend's benchmarks instead (when built with CUDA)\n"
                "  --msm-variant V, --ntt-variant V\n"
-               "             with --gpu: the MSM / NTT kernel variant for every benchmark (gpu.h: gpu_msm_set_variant,\n"
+               "             with --gpu: the MSM / NTT kernel variant for every benchmark (gpu.h: cuzk_gpu_msm_opts,\n"
                "             gpu_ntt_set_variant), to compare whole proofs side by side\n"
                "  --msm-profile\n"
                "             with --gpu: every MSM and batch addition prints its phase times on stderr\n");
@@ -140,7 +140,8 @@ static bool parse_opts(int argc, char **argv, bench_opts *o, bool *help)
     return true;
 }
 
-/* --gpu: the device and the kernel variants every GPU benchmark runs with. */
+/* --gpu: the device, and the NTT variant every GPU benchmark runs with (the MSM's are options of each context and
+ * prover: bench_gpu_msm_opts). */
 static int micro_gpu_run(const bench_opts *o)
 {
 #ifdef CUZK_HAVE_CUDA
@@ -150,9 +151,7 @@ static int micro_gpu_run(const bench_opts *o)
     }
     char name[256];
     if (cuzk_gpu_device_name(name, sizeof name) == CUZK_OK) fprintf(stderr, "cuzk-bench: device %s\n", name);
-    if (o->msm_variant >= 0) cuzk_gpu_msm_set_variant((unsigned)o->msm_variant);
     if (o->ntt_variant >= 0) cuzk_gpu_ntt_set_variant((unsigned)o->ntt_variant);
-    if (o->msm_profile) cuzk_gpu_msm_set_profile(1);
     run_steps(o, micro_gpu, sizeof micro_gpu / sizeof micro_gpu[0]);
     return 0;
 #else

@@ -22,6 +22,19 @@ static int fail(const char *what, cuzk_status st)
     return 0;
 }
 
+void bench_gpu_msm_opts(const bench_opts *o, cuzk_gpu_msm_opts *m)
+{
+    memset(m, 0, sizeof *m);
+    if (o->msm_variant >= 0) m->variant = (unsigned)o->msm_variant;
+    m->profile = o->msm_profile;
+}
+
+void bench_gpu_prover_opts(const bench_opts *o, cuzk_gpu_prover_opts *p)
+{
+    memset(p, 0, sizeof *p);
+    bench_gpu_msm_opts(o, &p->msm);
+}
+
 static void bench_ff(const bench_opts *o)
 {
     static const struct { cuzk_gpu_ff_op op; const char *name; } ops[] = {
@@ -264,8 +277,10 @@ static void bench_msm(const bench_opts *o)
     cuzk_fr_t *ks = malloc(ntile * sizeof *ks);
     if (ks == NULL) return;
     random_scalars(ks, ntile, 0x853c49e6748fea9bULL);
+    cuzk_gpu_msm_opts mo;
+    bench_gpu_msm_opts(o, &mo);
     cuzk_gpu_msm_ctx *ctx = NULL;
-    if (cuzk_gpu_msm_ctx_create(&ctx) != CUZK_OK) {
+    if (cuzk_gpu_msm_ctx_create(&ctx, &mo) != CUZK_OK) {
         free(ks);
         return;
     }
@@ -289,9 +304,11 @@ static void bench_msm(const bench_opts *o)
                 for (unsigned c = 14; st == CUZK_OK && c <= 22; c++) {
                     char nm[32];
                     snprintf(nm, sizeof nm, "gpu_g1_msm_c%u", c);
-                    unsigned old = cuzk_gpu_msm_set_window(c);
+                    cuzk_gpu_msm_opts wo = mo;
+                    wo.window = c;
+                    cuzk_gpu_msm_ctx_set_opts(ctx, &wo);
                     st = time_msm(g2, ctx, db, dk, n, 3, &ms);
-                    cuzk_gpu_msm_set_window(old);
+                    cuzk_gpu_msm_ctx_set_opts(ctx, &mo);
                     if (st == CUZK_OK) bench_gpu_runs(nm, n, &ms, 1, "ms", NULL);
                 }
             }
@@ -304,9 +321,11 @@ static void bench_msm(const bench_opts *o)
             if (st == CUZK_OK) {
                 cuzk_g1_jac_t r1;
                 cuzk_g2_jac_t r2;
-                int old = cuzk_gpu_msm_set_profile(1);
+                cuzk_gpu_msm_opts po = mo;
+                po.profile = true;
+                cuzk_gpu_msm_ctx_set_opts(ctx, &po);
                 st = g2 ? cuzk_gpu_g2_msm(&r2, db, dk, n, ctx) : cuzk_gpu_g1_msm(&r1, db, dk, n, ctx);
-                cuzk_gpu_msm_set_profile(old);
+                cuzk_gpu_msm_ctx_set_opts(ctx, &mo);
             }
             if (st != CUZK_OK) fail(name, st);
             cuzk_gpu_free(db), cuzk_gpu_free(dk);
@@ -316,7 +335,7 @@ static void bench_msm(const bench_opts *o)
         free(tile);
         cuzk_gpu_msm_ctx_destroy(ctx);
         ctx = NULL;
-        if (cuzk_gpu_msm_ctx_create(&ctx) != CUZK_OK) break;
+        if (cuzk_gpu_msm_ctx_create(&ctx, &mo) != CUZK_OK) break;
     }
     cuzk_gpu_msm_ctx_destroy(ctx);
     free(ks);
@@ -328,9 +347,11 @@ static void bench_msm(const bench_opts *o)
 static void bench_batch_add(const bench_opts *o)
 {
     static const struct { int g2; unsigned log2; } cfg[] = {{0, 24}, {0, 26}, {1, 24}};
+    cuzk_gpu_msm_opts mo;
+    bench_gpu_msm_opts(o, &mo);
     cuzk_gpu_msm_ctx *ctx = NULL;
     cuzk_gpu_timer t;
-    if (cuzk_gpu_msm_ctx_create(&ctx) != CUZK_OK) return;
+    if (cuzk_gpu_msm_ctx_create(&ctx, &mo) != CUZK_OK) return;
     if (cuzk_gpu_timer_init(&t) != CUZK_OK) {
         cuzk_gpu_msm_ctx_destroy(ctx);
         return;
@@ -377,7 +398,7 @@ static void bench_batch_add(const bench_opts *o)
     cuzk_gpu_msm_ctx_destroy(ctx);
 }
 
-/* gpu_msm_var: MSM kernel variants side by side in one run (cuzk_gpu_msm_set_variant): G1 at 2^22, 2^24 and 2^26 and G2
+/* gpu_msm_var: MSM kernel variants side by side in one run (cuzk_gpu_msm_opts): G1 at 2^22, 2^24 and 2^26 and G2
  * at 2^22 and 2^24, the default against G1 without the rounds at 2^22, 2^23 and 2^24, the rounds' least
  * average run (G1: 6, 10, 12; G2: 10) and slots per thread (128), and G1 2^26 at a window of 21 bits (names
  * gpu_g1_msm_var<v>[_c<c>], gpu_g2_msm_var<v>, v the variant in hex, 0 the default). With the filter gpu_msm_once
@@ -393,7 +414,7 @@ static void bench_msm_var(const bench_opts *o)
     size_t nmax = (size_t)1 << (once ? 22 : 26), g2max = (size_t)1 << (once ? 22 : 24), ntile = MSM_TILE + 17;
     cuzk_fr_t *ks = malloc(ntile * sizeof *ks);
     cuzk_gpu_msm_ctx *ctx = NULL;
-    if (ks == NULL || cuzk_gpu_msm_ctx_create(&ctx) != CUZK_OK) {
+    if (ks == NULL || cuzk_gpu_msm_ctx_create(&ctx, NULL) != CUZK_OK) {
         free(ks);
         return;
     }
@@ -414,7 +435,8 @@ static void bench_msm_var(const bench_opts *o)
         size_t n = (size_t)1 << cfg[i].log2;
         if (n > (cfg[i].g2 ? g2max : nmax)) continue;
         int g2 = cfg[i].g2;
-        unsigned old = cuzk_gpu_msm_set_variant(cfg[i].v), old_c = cuzk_gpu_msm_set_window(cfg[i].c);
+        cuzk_gpu_msm_opts vo = {cfg[i].v, cfg[i].c, 0, o->msm_profile};
+        cuzk_gpu_msm_ctx_set_opts(ctx, &vo);
         bench_stat ms;
         memset(&ms, 0, sizeof ms);
         if (once) {
@@ -425,8 +447,6 @@ static void bench_msm_var(const bench_opts *o)
         } else {
             st = time_msm(g2, ctx, db[g2], dk, n, 3, &ms);
         }
-        cuzk_gpu_msm_set_variant(old);
-        cuzk_gpu_msm_set_window(old_c);
         char nm[48];
         if (cfg[i].c != 0) snprintf(nm, sizeof nm, "gpu_%s_msm_var%x_c%u", g2 ? "g2" : "g1", cfg[i].v, cfg[i].c);
         else snprintf(nm, sizeof nm, "gpu_%s_msm_var%x", g2 ? "g2" : "g1", cfg[i].v);

@@ -105,7 +105,7 @@ void porep_bench_c2_gpu(const cuzk_fil_porep_circuit *c, const cuzk_fil_proof *p
     porep_bench_line("porep_c2_gpu_setup", p, (int)threads, cuzk_now() - t0, "s", NULL);
     cuzk_r1cs_free(r);
     r = NULL;
-    if (cuzk_gpu_prover_create(&prover, &err) != CUZK_OK || cuzk_gpu_prover_reserve(prover, key, &err) != CUZK_OK)
+    if (cuzk_gpu_prover_create(&prover, NULL, &err) != CUZK_OK || cuzk_gpu_prover_reserve(prover, key, &err) != CUZK_OK)
         goto fail;
     pp.c = c;
     pp.c1 = &c1;

@@ -176,7 +176,7 @@ static void prove_floor(uint64_t n, const cuzk_gpu_prove_stats *st, const floor_
     bench_gpu_line("gpu_prove_floor", n, all, "ms", extra);
 }
 
-static void prove_size(unsigned log2, cuzk_gpu_prover *p, const floor_rates *rate)
+static void prove_size(unsigned log2, cuzk_gpu_prover *p, const cuzk_gpu_prover_opts *popts, const floor_rates *rate)
 {
     uint64_t n = (uint64_t)1 << log2;
     unsigned threads = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
@@ -296,7 +296,7 @@ static void prove_size(unsigned log2, cuzk_gpu_prover *p, const floor_rates *rat
         memset(&ko1, 0, sizeof ko1);
         s = cuzk_gpu_set_device(1);
         if (s == CUZK_OK) s = cuzk_gpu_setup(&k1, r, &so, &ko1, &err);
-        if (s == CUZK_OK) s = cuzk_gpu_prover_create(&p1, &err);
+        if (s == CUZK_OK) s = cuzk_gpu_prover_create(&p1, popts, &err);
         if (s == CUZK_OK) s = cuzk_gpu_prover_reserve(p1, k1, &err);
         cuzk_gpu_set_device(0);
         if (s == CUZK_OK) prove_pair(n, z, pz, NULL, &po, p, k, p1, k1);
@@ -330,7 +330,9 @@ void bench_prove_gpu(const bench_opts *o)
     int max = o->max_log2 > 0 ? o->max_log2 : 24;
     cuzk_gpu_prover *p = NULL;
     cuzk_errmsg err = {{0}};
-    if (cuzk_gpu_prover_create(&p, &err) != CUZK_OK) {
+    cuzk_gpu_prover_opts popts;
+    bench_gpu_prover_opts(o, &popts);
+    if (cuzk_gpu_prover_create(&p, &popts, &err) != CUZK_OK) {
         fprintf(stderr, "cuzk-bench: %s\n", err.msg);
         return;
     }
@@ -338,6 +340,6 @@ void bench_prove_gpu(const bench_opts *o)
     bool have_rate = bench_selected(o, "gpu_prove") && floor_rates_measure(&rate);
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
         if ((int)sizes[i] <= max && (o->min_log2 <= 0 || (int)sizes[i] >= o->min_log2))
-            prove_size(sizes[i], p, have_rate ? &rate : NULL);
+            prove_size(sizes[i], p, &popts, have_rate ? &rate : NULL);
     cuzk_gpu_prover_destroy(p);
 }

@@ -101,7 +101,7 @@ static int demo_gpu(const cuzk_r1cs_t *r, const cuzk_fr_t *z, const cuzk_groth16
     run->setup_s = cuzk_now() - t0;
     printf("setup   test key on the GPU                     %8.3f s\n", run->setup_s);
     fflush(stdout);
-    s = cuzk_gpu_prover_create(&p, &err);
+    s = cuzk_gpu_prover_create(&p, NULL, &err);
     if (s != CUZK_OK) {
         rc = cli_fail("demo", "prover", s, &err);
         goto out;

@@ -119,7 +119,7 @@ static __device__ __forceinline__ void f_inv(dfp2 *r, const dfp2 *a)
 }
 
 /* The G1 coordinate field with the dedicated Fp squaring (same bytes; every other operation resolves to dfp's
- * overload): the curve code instantiated for it is measured side by side with the plain one (cuzk_gpu_msm_set_variant). */
+ * overload): the curve code instantiated for it is measured side by side with the plain one (cuzk_gpu_msm_opts.variant). */
 struct dfp_sq : dfp {};
 static __device__ __forceinline__ void f_sqr(dfp_sq *r, const dfp_sq *a) { dfp_sqr_call(r, a); }
 
