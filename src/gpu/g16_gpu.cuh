@@ -3,6 +3,7 @@
 #ifndef CUZK_G16_GPU_CUH
 #define CUZK_G16_GPU_CUH
 
+#include "msm/msm.cuh"
 #include "ntt/ntt.cuh"
 #include "runtime/runtime.cuh"
 
@@ -67,14 +68,6 @@ uint64_t g16_gpu_key_whole_bytes(uint64_t n, cuzk_groth16_convention conv);
 uint64_t g16_gpu_bases_bytes(uint64_t h_len, uint64_t l_len, uint64_t a_len, uint64_t b_len);
 uint64_t g16_gpu_circuit_bytes(const cuzk_r1cs_t *c, int matrices);
 uint64_t g16_gpu_stream_chunk_bytes(const cuzk_gpu_key_opts *opts);
-
-/* Device bytes of a new MSM context after cuzk_gpu_msm_ctx_reserve(n_g1, n_g2) (msm.cu). */
-extern "C" uint64_t cuzk_g16_gpu_msm_scratch_bytes(size_t n_g1, size_t n_g2);
-/* The context's MSMs take canonical scalars (their words are their values) instead of Montgomery ones while on:
- * the H MSM's coefficients come out of the last NTT pass that way, saving a conversion per group of windows. */
-extern "C" void cuzk_g16_gpu_msm_canonical_scalars(cuzk_gpu_msm_ctx *x, bool on);
-/* Device bytes an MSM context (msm.cu) holds now. */
-extern "C" uint64_t cuzk_g16_gpu_msm_ctx_bytes(const cuzk_gpu_msm_ctx *x);
 
 /* A zeroed key with its device, its placement and (from opts, which may be NULL) its stream buffer size recorded;
  * every pointer NULL (cuzk_gpu_key_free releases whatever is set). Every way of making a key starts here. */

@@ -69,7 +69,7 @@ extern "C" uint64_t cuzk_gpu_prove_vram_bytes(uint64_t n, uint64_t nv)
 {
     uint64_t F = sizeof(cuzk_fr_t);
     /* G1 MSMs: h (n − 1 points) and l, a, b (at most nv); G2: b */
-    uint64_t msm = cuzk_g16_gpu_msm_scratch_bytes(n > nv ? n : nv, nv);
+    uint64_t msm = cuzk_gpu_msm_scratch_bytes(n > nv ? n : nv, nv);
     uint64_t select = nv / 4 + ((uint64_t)1 << 20); /* cub's select scratch: a small fraction, bounded generously */
     uint64_t direct = n < ((uint64_t)1 << 20) ? n : ((uint64_t)1 << 20); /* the direct twiddle tables, at most */
     uint64_t tables = 4 * (((uint64_t)1 << 14) + n / ((uint64_t)1 << 14) + 1) + ((uint64_t)1 << 11) + 2 * direct;
@@ -651,7 +651,7 @@ static cuzk_status prepare(cuzk_gpu_prover *p, const cuzk_gpu_key *k)
 
 extern "C" uint64_t cuzk_gpu_prover_vram_bytes(const cuzk_gpu_prover *p)
 {
-    return p != NULL ? p->vram_bytes + cuzk_g16_gpu_msm_ctx_bytes(p->msm) + cuzk_gpu_ntt_domain_bytes(p->dom) : 0;
+    return p != NULL ? p->vram_bytes + cuzk_gpu_msm_ctx_bytes(p->msm) + cuzk_gpu_ntt_domain_bytes(p->dom) : 0;
 }
 
 extern "C" cuzk_status cuzk_gpu_prover_reserve(cuzk_gpu_prover *p, const cuzk_gpu_key *k, cuzk_errmsg *err)
@@ -791,9 +791,9 @@ static cuzk_status prove_h_poly(cuzk_gpu_prover *p, const cuzk_gpu_key *k, cuzk_
 static cuzk_status msm_h_range(cuzk_g1_jac_t *sum, cuzk_gpu_prover *p, const cuzk_gpu_key *k, uint64_t lo, uint64_t hi,
                                cuzk_errmsg *err)
 {
-    cuzk_g16_gpu_msm_canonical_scalars(p->msm, true); /* compute_h leaves them canonical */
+    cuzk_gpu_msm_ctx_canonical(p->msm, true); /* compute_h leaves them canonical */
     cuzk_status s = msm_over<cuzk_g1_jac_t>(sum, p, k, k->h + lo, hi - lo, p->abc[0] + lo, false, 0);
-    cuzk_g16_gpu_msm_canonical_scalars(p->msm, false);
+    cuzk_gpu_msm_ctx_canonical(p->msm, false);
     if (s != CUZK_OK) return cuzk_gpu_fail(err, s, "H multi-scalar multiplication failed");
     return CUZK_OK;
 }
