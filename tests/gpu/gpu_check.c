@@ -16,7 +16,7 @@
 #include "cuzk/groth16.h"
 #include "cuzk/msm.h"
 #include "cuzk/ntt.h"
-#include "../../src/gpu/g16_gpu_test.h"
+#include "../../src/gpu/groth16/key_bases.h"
 
 static void rand_fp(cuzk_fp_t *r)
 {
@@ -550,7 +550,7 @@ static size_t diff_points(const void *key_arr, const void *want, uint64_t n, siz
 static void compare_key(const char *name, const cuzk_gpu_key *k, const cuzk_groth16_pk *pk)
 {
     char what[800];
-    gpu_key_bases kb;
+    cuzk_gpu_key_bases kb;
     cuzk_gpu_key_get_bases(k, &kb);
     snprintf(what, sizeof what, "%s: lengths h %llu/%llu l %llu/%llu a %llu/%llu b %llu/%llu", name,
              (unsigned long long)kb.h_len, (unsigned long long)pk->h_len, (unsigned long long)kb.l_len,

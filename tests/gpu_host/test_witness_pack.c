@@ -1,10 +1,10 @@
-/* cuzk_gpu_witness_pack (src/gpu/witness_pack.c) is plain C, so it is checked here on any machine: the inputs stay, each
- * aux value's class is right, each chunk's other values sit at the chunk's start in order, and unpacking the way
- * the device does (k_unpack: the i-th value of class 2 overall is the i-th other, chunk after chunk) gives the
- * witness back, for sizes around the 32-value words and thread counts up to past the 64-chunk limit. */
+/* cuzk_gpu_witness_pack (src/gpu/groth16/witness_pack.c) is plain C, so it is checked here on any machine: the inputs
+ * stay, each aux value's class is right, each chunk's other values sit at the chunk's start in order, and unpacking
+ * the way the device does (k_unpack: the i-th value of class 2 overall is the i-th other, chunk after chunk) gives
+ * the witness back, for sizes around the 32-value words and thread counts up to past the 64-chunk limit. */
 #include "testutil.h"
 #include "gpu_host_test.h"
-#include "../../src/gpu/witness_pack.c"
+#include "../../src/gpu/groth16/witness_pack.c"
 
 #include <stdlib.h>
 

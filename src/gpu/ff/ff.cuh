@@ -568,6 +568,13 @@ static __device__ __forceinline__ bool dfr_is_zero(const dfr *a)
     for (int i = 0; i < 8; i++) acc |= a->w[i];
     return acc == 0;
 }
+static __device__ __forceinline__ bool dfr_eq(const dfr *a, const dfr *b)
+{
+    uint32_t d = 0;
+#pragma unroll
+    for (int i = 0; i < 8; i++) d |= a->w[i] ^ b->w[i];
+    return d == 0;
+}
 
 /* a^e for a 64-bit exponent (left to right square and multiply); one = 1 in Montgomery form */
 static __device__ __forceinline__ void dfr_pow_u64(dfr *r, const dfr *a, uint64_t e, const dfr *one)

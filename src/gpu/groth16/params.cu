@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* cuzk_gpu_key_load_params: a bellperson .params file decoded on the device.
  *
  * The layout and every count check are the CPU loader's (cuzk_g16_params_layout in src/groth16/params.c, the counts read with
@@ -19,7 +20,7 @@
 #include <unistd.h>
 
 #include "ec/ec.cuh"
-#include "g16_gpu.cuh"
+#include "groth16/groth16.cuh"
 
 typedef daff<dfp> g1a;
 typedef daff<dfp2> g2a;
@@ -302,7 +303,7 @@ extern "C" cuzk_status cuzk_gpu_key_load_params(cuzk_gpu_key **out, const char *
     }
 
     /* the bulk arrays, on the device */
-    s = g16_gpu_key_new(&k, CUZK_GPU_KEY_RESIDENT, NULL);
+    s = cuzk_gpu_g16_key_new(&k, CUZK_GPU_KEY_RESIDENT, NULL);
     if (s != CUZK_OK) {
         cuzk_gpu_fail(err, s, "cannot create the device key");
         goto done;
@@ -317,9 +318,9 @@ extern "C" cuzk_status cuzk_gpu_key_load_params(cuzk_gpu_key **out, const char *
     {
         cuzk_gpu_key_opts ko = {CUZK_GPU_KEY_RESIDENT, 0, 1};
         cuzk_gpu_key_placement place;
-        s = g16_gpu_plan(&place, &k->ntt_whole, g16_gpu_bases_bytes(k->h_len, k->l_len, k->a_len, k->b_len),
-                         g16_gpu_circuit_bytes(circuit, 3), cuzk_gpu_prove_vram_bytes(k->domain_size, cuzk_r1cs_num_vars(circuit)),
-                         g16_gpu_key_whole_bytes(k->domain_size, CUZK_GROTH16_BELLPERSON), &ko, err);
+        s = cuzk_gpu_g16_plan(&place, &k->ntt_whole, cuzk_gpu_g16_bases_bytes(k->h_len, k->l_len, k->a_len, k->b_len),
+                         cuzk_gpu_g16_circuit_bytes(circuit, 3), cuzk_gpu_prove_vram_bytes(k->domain_size, cuzk_r1cs_num_vars(circuit)),
+                         cuzk_gpu_g16_whole_bytes(k->domain_size, CUZK_GROTH16_BELLPERSON), &ko, err);
         if (s != CUZK_OK) goto done;
     }
     s = alloc_resident(k);
@@ -361,12 +362,12 @@ extern "C" cuzk_status cuzk_gpu_key_load_params(cuzk_gpu_key **out, const char *
         s = cuzk_groth16_pk_check_circuit(&pk, circuit, err);
         if (s != CUZK_OK) goto done;
     }
-    s = g16_gpu_key_vk(k, &vk);
+    s = cuzk_gpu_g16_key_vk(k, &vk);
     if (s != CUZK_OK) {
         cuzk_gpu_fail(err, s, "out of memory copying the verifying key");
         goto done;
     }
-    s = g16_gpu_key_circuit(k, circuit, true, err);
+    s = cuzk_gpu_g16_key_circuit(k, circuit, true, err);
     if (s == CUZK_OK && (k->a_len != cnt[CUZK_G16_PARAMS_SEC_A] || k->b_len != cnt[CUZK_G16_PARAMS_SEC_B_G1]))
         s = cuzk_gpu_fail(err, CUZK_ERR_MISMATCH, "the key's a/b lengths disagree with the circuit's densities");
     if (s != CUZK_OK) goto done;

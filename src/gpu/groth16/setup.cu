@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* cuzk_gpu_setup: a BELLPERSON test key made on the device, equal point for point to cuzk_groth16_setup's for the same toxic
  * waste.
  *
@@ -21,8 +22,7 @@
 #include <unistd.h>
 
 #include "ec/ec.cuh"
-#include "g16_gpu.cuh"
-#include "g16_gpu_test.h"
+#include "groth16/groth16.cuh"
 
 typedef daff<dfp> g1a;
 typedef daff<dfp2> g2a;
@@ -167,7 +167,7 @@ static cuzk_status run_init(setup_run *r, bool streamed, bool need_g2, uint64_t 
     return CUZK_OK;
 }
 
-static unsigned blocks_for(uint64_t count, unsigned k)
+static unsigned fb_blocks(uint64_t count, unsigned k)
 {
     uint64_t per = (uint64_t)FB_THREADS * k;
     return (unsigned)((count + per - 1) / per);
@@ -186,13 +186,13 @@ static cuzk_status run_section(setup_run *r, const cuzk_g16_setup_scalars *sc, i
         cuzk_g16_setup_scalars_fill(sc, sec, lo, lo + cnt, r->pin[slot]);
         CUZK_CUDA(cudaMemcpyAsync(r->dsc[slot], r->pin[slot], cnt * sizeof(cuzk_fr_t), cudaMemcpyHostToDevice, r->st));
         g1a *o1 = r->streamed ? r->stage1[slot] : (g1a *)(g1 + lo);
-        k_fixed_base<dfp, FB_K1><<<blocks_for(cnt, FB_K1), FB_THREADS, 0, r->st>>>(o1, r->dsc[slot], cnt, r->t1);
+        k_fixed_base<dfp, FB_K1><<<fb_blocks(cnt, FB_K1), FB_THREADS, 0, r->st>>>(o1, r->dsc[slot], cnt, r->t1);
         CUZK_CUDA_LAUNCHED();
         if (r->streamed)
             CUZK_CUDA(cudaMemcpyAsync(g1 + lo, o1, cnt * sizeof(g1a), cudaMemcpyDeviceToHost, r->st));
         if (g2 != NULL) {
             g2a *o2 = r->streamed ? r->stage2[slot] : (g2a *)(g2 + lo);
-            k_fixed_base<dfp2, FB_K2><<<blocks_for(cnt, FB_K2), FB_THREADS, 0, r->st>>>(o2, r->dsc[slot], cnt,
+            k_fixed_base<dfp2, FB_K2><<<fb_blocks(cnt, FB_K2), FB_THREADS, 0, r->st>>>(o2, r->dsc[slot], cnt,
                                                                                          r->t2);
             CUZK_CUDA_LAUNCHED();
             if (r->streamed)
@@ -305,8 +305,8 @@ extern "C" cuzk_status cuzk_gpu_setup(cuzk_gpu_key **out, const cuzk_r1cs_t *cir
 
     uint64_t h_len = sc.len[CUZK_G16_SEC_H], l_len = sc.len[CUZK_G16_SEC_L], a_len = sc.len[CUZK_G16_SEC_A];
     uint64_t b_len = sc.len[CUZK_G16_SEC_B];
-    uint64_t bases = g16_gpu_bases_bytes(h_len, l_len, a_len, b_len);
-    uint64_t fixed = g16_gpu_circuit_bytes(circuit, 3);
+    uint64_t bases = cuzk_gpu_g16_bases_bytes(h_len, l_len, a_len, b_len);
+    uint64_t fixed = cuzk_gpu_g16_circuit_bytes(circuit, 3);
     cuzk_gpu_key_opts ko = {CUZK_GPU_KEY_AUTO, 0, 1};
     if (kopts != NULL) ko = *kopts;
     cuzk_gpu_key_placement placement;
@@ -318,10 +318,10 @@ extern "C" cuzk_status cuzk_gpu_setup(cuzk_gpu_key **out, const cuzk_r1cs_t *cir
     memset(&vk, 0, sizeof vk);
 
     bool whole;
-    s = g16_gpu_plan(&placement, &whole, bases, fixed, cuzk_gpu_prove_vram_bytes(sc.n, sc.nv),
-                     g16_gpu_key_whole_bytes(sc.n, CUZK_GROTH16_BELLPERSON), &ko, err);
+    s = cuzk_gpu_g16_plan(&placement, &whole, bases, fixed, cuzk_gpu_prove_vram_bytes(sc.n, sc.nv),
+                     cuzk_gpu_g16_whole_bytes(sc.n, CUZK_GROTH16_BELLPERSON), &ko, err);
     if (s != CUZK_OK) goto fail;
-    s = g16_gpu_key_new(&k, placement, &ko);
+    s = cuzk_gpu_g16_key_new(&k, placement, &ko);
     if (s != CUZK_OK) {
         cuzk_gpu_fail(err, s, "gpu_setup: cannot create the key");
         goto fail;
@@ -350,7 +350,7 @@ extern "C" cuzk_status cuzk_gpu_setup(cuzk_gpu_key **out, const cuzk_r1cs_t *cir
     }
     run_free(&run);
     s = make_vk(&vk, &ic, &sc);
-    if (s == CUZK_OK) s = g16_gpu_key_vk(k, &vk);
+    if (s == CUZK_OK) s = cuzk_gpu_g16_key_vk(k, &vk);
     free(ic);
     ic = NULL;
     if (s != CUZK_OK) {
@@ -358,7 +358,7 @@ extern "C" cuzk_status cuzk_gpu_setup(cuzk_gpu_key **out, const cuzk_r1cs_t *cir
         goto fail;
     }
     cuzk_g16_setup_scalars_free(&sc);
-    s = g16_gpu_key_circuit(k, circuit, true, err);
+    s = cuzk_gpu_g16_key_circuit(k, circuit, true, err);
     if (s != CUZK_OK) goto fail;
     k->upload_s = cuzk_now() - t0;
     *out = k;
@@ -370,18 +370,4 @@ fail:
     free(ic);
     if (k != NULL) cuzk_gpu_key_free(k);
     return s;
-}
-
-extern "C" void cuzk_gpu_key_get_bases(const cuzk_gpu_key *k, gpu_key_bases *o)
-{
-    o->placement = k->placement;
-    o->h = k->h;
-    o->l = k->l;
-    o->a = k->a;
-    o->b_g1 = k->b_g1;
-    o->b_g2 = k->b_g2;
-    o->h_len = k->h_len;
-    o->l_len = k->l_len;
-    o->a_len = k->a_len;
-    o->b_len = k->b_len;
 }

@@ -1,93 +1,23 @@
-/* Groth16 keys on the device: planning VRAM, uploading a host key and its circuit, the verifying key copy. */
-#include <stdio.h>
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+/* Groth16 keys on the device: a host key and its circuit uploaded, the verifying key copy, the key's lifetime. */
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "g16_gpu.cuh"
-
-#define GIB ((uint64_t)1 << 30)
+#include "groth16/groth16.cuh"
+#include "groth16/key_bases.h"
 
 static const char *placement_name(cuzk_gpu_key_placement p)
 {
     return p == CUZK_GPU_KEY_RESIDENT ? "resident" : p == CUZK_GPU_KEY_STREAMED ? "streamed" : "auto";
 }
 
-/* Two device buffers per prover hold the bases of a streamed MSM: the chunk is sized so that they take 1/16 of the
- * budget, between 2^16 and 2^24 G2 points. */
-static uint64_t stream_buffer_bytes(uint64_t budget)
-{
-    uint64_t b = budget / 32, lo = ((uint64_t)1 << 16) * sizeof(cuzk_g2_affine_t), hi = ((uint64_t)1 << 24) * sizeof(cuzk_g2_affine_t);
-    return b < lo ? lo : b > hi ? hi : b;
-}
-
-uint64_t g16_gpu_key_whole_bytes(uint64_t n, cuzk_groth16_convention conv)
-{
-    /* H's coset tables: the coset forward's (both conventions) and bellperson's coset inverse */
-    return cuzk_gpu_ntt_whole_bytes(cuzk_log2_ceil(n), conv == CUZK_GROTH16_BELLPERSON ? 2 : 1);
-}
-
-cuzk_status g16_gpu_plan(cuzk_gpu_key_placement *out, bool *whole, uint64_t key_bases_bytes, uint64_t fixed_bytes,
-                         uint64_t prover_bytes, uint64_t whole_bytes, const cuzk_gpu_key_opts *opts, cuzk_errmsg *err)
-{
-    *whole = false;
-    cuzk_gpu_key_opts o;
-    memset(&o, 0, sizeof o);
-    if (opts != NULL) o = *opts;
-    uint64_t workers = o.workers ? o.workers : 1;
-    uint64_t budget = o.vram_budget;
-    if (budget == 0) {
-        size_t free_b = 0, total_b = 0;
-        if (cuzk_gpu_mem_info(&free_b, &total_b) != CUZK_OK)
-            return cuzk_gpu_fail(err, CUZK_ERR_DEVICE, "cannot read the device's free memory");
-        budget = free_b > GIB ? free_b - GIB : 0;
-    }
-    uint64_t resident = key_bases_bytes + fixed_bytes + workers * prover_bytes;
-    uint64_t sb = g16_gpu_stream_chunk_bytes(&o);
-    uint64_t streamed = fixed_bytes + workers * (prover_bytes + 2 * sb);
-    if (o.placement != CUZK_GPU_KEY_STREAMED && resident <= budget) {
-        *out = CUZK_GPU_KEY_RESIDENT;
-        *whole = !o.split_ntt_tables && resident + workers * whole_bytes <= budget;
-        return CUZK_OK;
-    }
-    if (o.placement == CUZK_GPU_KEY_RESIDENT)
-        return cuzk_gpu_fail(err, CUZK_ERR_NOMEM,
-                            "the key needs %.2f GiB of VRAM resident (%.2f GiB bases, %.2f GiB matrices, %llu x %.2f "
-                            "GiB provers) and the budget is %.2f GiB",
-                            (double)resident / GIB, (double)key_bases_bytes / GIB, (double)fixed_bytes / GIB,
-                            (unsigned long long)workers, (double)prover_bytes / GIB, (double)budget / GIB);
-    if (streamed <= budget) {
-        *out = CUZK_GPU_KEY_STREAMED;
-        return CUZK_OK;
-    }
-    return cuzk_gpu_fail(err, CUZK_ERR_NOMEM,
-                        "the key does not fit the device even streamed: %.2f GiB needed (matrices %.2f GiB, %llu x "
-                        "%.2f GiB provers and stream buffers; resident would need %.2f GiB), budget %.2f GiB",
-                        (double)streamed / GIB, (double)fixed_bytes / GIB, (unsigned long long)workers,
-                        (double)(prover_bytes + 2 * sb) / GIB, (double)resident / GIB,
-                        (double)budget / GIB);
-}
-
-uint64_t g16_gpu_stream_chunk_bytes(const cuzk_gpu_key_opts *opts)
-{
-    if (opts != NULL && opts->stream_chunk != 0) {
-        uint64_t pts = opts->stream_chunk / 64 * 64;
-        return (pts < 64 ? 64 : pts) * sizeof(cuzk_g2_affine_t);
-    }
-    uint64_t budget = opts != NULL ? opts->vram_budget : 0;
-    if (budget == 0) {
-        size_t free_b = 0, total_b = 0;
-        if (cuzk_gpu_mem_info(&free_b, &total_b) == CUZK_OK) budget = free_b;
-    }
-    return stream_buffer_bytes(budget);
-}
-
-cuzk_status g16_gpu_key_new(cuzk_gpu_key **out, cuzk_gpu_key_placement placement, const cuzk_gpu_key_opts *opts)
+extern "C" cuzk_status cuzk_gpu_g16_key_new(cuzk_gpu_key **out, cuzk_gpu_key_placement placement,
+                                            const cuzk_gpu_key_opts *opts)
 {
     *out = (cuzk_gpu_key *)calloc(1, sizeof(cuzk_gpu_key));
     if (*out == NULL) return CUZK_ERR_NOMEM;
     (*out)->placement = placement;
-    (*out)->stream_buffer_bytes = g16_gpu_stream_chunk_bytes(opts);
+    (*out)->stream_buffer_bytes = cuzk_gpu_g16_stream_buffer_bytes(opts);
     CUZK_CUDA(cudaGetDevice(&(*out)->device));
     return CUZK_OK;
 }
@@ -132,7 +62,7 @@ extern "C" void cuzk_gpu_key_get_info(const cuzk_gpu_key *k, cuzk_gpu_key_info *
     info->vram_bytes = k->vram_bytes;
     info->pinned_bytes = k->pinned_bytes;
     info->prover_vram_bytes = cuzk_gpu_prove_vram_bytes(k->domain_size, k->num_inputs + k->num_aux) +
-                              (k->ntt_whole ? g16_gpu_key_whole_bytes(k->domain_size, k->conv) : 0);
+                              (k->ntt_whole ? cuzk_gpu_g16_whole_bytes(k->domain_size, k->conv) : 0);
     info->whole_ntt_tables = k->ntt_whole;
     info->upload_s = k->upload_s;
 }
@@ -172,7 +102,8 @@ static cuzk_status up_positions(cuzk_gpu_key *k, uint32_t **dev, uint64_t *count
     return s;
 }
 
-cuzk_status g16_gpu_key_circuit(cuzk_gpu_key *k, const cuzk_r1cs_t *c, bool bellperson, cuzk_errmsg *err)
+extern "C" cuzk_status cuzk_gpu_g16_key_circuit(cuzk_gpu_key *k, const cuzk_r1cs_t *c, bool bellperson,
+                                                cuzk_errmsg *err)
 {
     k->num_inputs = c->num_inputs;
     k->num_aux = c->num_aux;
@@ -203,7 +134,7 @@ static cuzk_status key_check_circuit(cuzk_gpu_key *k, const cuzk_r1cs_t *c, cuzk
     return CUZK_OK;
 }
 
-cuzk_status g16_gpu_key_vk(cuzk_gpu_key *k, const cuzk_groth16_vk *vk)
+extern "C" cuzk_status cuzk_gpu_g16_key_vk(cuzk_gpu_key *k, const cuzk_groth16_vk *vk)
 {
     k->vk = *vk;
     k->vk.ic = (cuzk_g1_affine_t *)malloc(vk->num_inputs * sizeof(cuzk_g1_affine_t));
@@ -240,18 +171,6 @@ static cuzk_status key_bases(cuzk_gpu_key *k, const cuzk_groth16_pk *pk)
     return CUZK_OK;
 }
 
-uint64_t g16_gpu_bases_bytes(uint64_t h_len, uint64_t l_len, uint64_t a_len, uint64_t b_len)
-{
-    return (h_len + l_len + a_len + b_len) * sizeof(cuzk_g1_affine_t) + b_len * sizeof(cuzk_g2_affine_t);
-}
-
-uint64_t g16_gpu_circuit_bytes(const cuzk_r1cs_t *c, int matrices)
-{
-    uint64_t b = (uint64_t)c->num_values * sizeof(cuzk_fr_t) + 2 * cuzk_r1cs_num_vars(c) * sizeof(uint32_t);
-    for (int i = 0; i < matrices; i++) b += (c->num_constraints + 1) * 8 + c->m[i].nnz * 8;
-    return b;
-}
-
 extern "C" cuzk_status cuzk_gpu_key_upload(cuzk_gpu_key **out, const cuzk_groth16_pk *pk, const cuzk_r1cs_t *circuit,
                                       const cuzk_gpu_key_opts *opts, cuzk_errmsg *err)
 {
@@ -266,19 +185,19 @@ extern "C" cuzk_status cuzk_gpu_key_upload(cuzk_gpu_key **out, const cuzk_groth1
     if (cuzk_r1cs_num_vars(main_c) > 0x7fffffffu || pk->domain_size > ((uint64_t)1 << 31))
         return cuzk_gpu_fail(err, CUZK_ERR_TOO_LARGE, "the GPU prover takes fewer than 2^31 variables and rows");
 
-    uint64_t bases = g16_gpu_bases_bytes(pk->h_len, pk->l_len, pk->a_len, pk->b_len);
-    uint64_t fixed = g16_gpu_circuit_bytes(main_c, bell ? 3 : 2);
+    uint64_t bases = cuzk_gpu_g16_bases_bytes(pk->h_len, pk->l_len, pk->a_len, pk->b_len);
+    uint64_t fixed = cuzk_gpu_g16_circuit_bytes(main_c, bell ? 3 : 2);
     bool chk = !bell && circuit != NULL && circuit != pk->circuit;
-    if (chk) fixed += g16_gpu_circuit_bytes(circuit, 3);
+    if (chk) fixed += cuzk_gpu_g16_circuit_bytes(circuit, 3);
     uint64_t prover = cuzk_gpu_prove_vram_bytes(pk->domain_size, cuzk_r1cs_num_vars(main_c));
     cuzk_gpu_key_placement place;
     bool whole;
-    s = g16_gpu_plan(&place, &whole, bases, fixed, prover, g16_gpu_key_whole_bytes(pk->domain_size, pk->conv), opts,
+    s = cuzk_gpu_g16_plan(&place, &whole, bases, fixed, prover, cuzk_gpu_g16_whole_bytes(pk->domain_size, pk->conv), opts,
                      err);
     if (s != CUZK_OK) return s;
 
     cuzk_gpu_key *k;
-    s = g16_gpu_key_new(&k, place, opts);
+    s = cuzk_gpu_g16_key_new(&k, place, opts);
     if (s != CUZK_OK) return cuzk_gpu_fail(err, s, "cannot create the device key");
     k->ntt_whole = whole;
     k->conv = pk->conv;
@@ -286,7 +205,7 @@ extern "C" cuzk_status cuzk_gpu_key_upload(cuzk_gpu_key **out, const cuzk_groth1
     k->log2n = 0;
     while (((uint64_t)1 << k->log2n) < pk->domain_size) k->log2n++;
     k->h_len = pk->h_len, k->l_len = pk->l_len, k->a_len = pk->a_len, k->b_len = pk->b_len;
-    s = g16_gpu_key_circuit(k, main_c, bell, err);
+    s = cuzk_gpu_g16_key_circuit(k, main_c, bell, err);
     if (s == CUZK_OK && (k->a_len != pk->a_len || k->b_len != pk->b_len))
         s = cuzk_gpu_fail(err, CUZK_ERR_MISMATCH, "the key's a/b lengths disagree with the circuit's densities");
     if (s == CUZK_OK && chk) s = key_check_circuit(k, circuit, err);
@@ -294,7 +213,7 @@ extern "C" cuzk_status cuzk_gpu_key_upload(cuzk_gpu_key **out, const cuzk_groth1
         s = key_bases(k, pk);
         if (s != CUZK_OK) cuzk_gpu_fail(err, s, "cannot place the key's bases (%s)", placement_name(place));
     }
-    if (s == CUZK_OK && g16_gpu_key_vk(k, &pk->vk) != CUZK_OK)
+    if (s == CUZK_OK && cuzk_gpu_g16_key_vk(k, &pk->vk) != CUZK_OK)
         s = cuzk_gpu_fail(err, CUZK_ERR_NOMEM, "out of memory copying the verifying key");
     if (s != CUZK_OK) {
         cuzk_gpu_key_free(k);
@@ -303,4 +222,18 @@ extern "C" cuzk_status cuzk_gpu_key_upload(cuzk_gpu_key **out, const cuzk_groth1
     k->upload_s = cuzk_now() - t0;
     *out = k;
     return CUZK_OK;
+}
+
+extern "C" void cuzk_gpu_key_get_bases(const cuzk_gpu_key *k, cuzk_gpu_key_bases *o)
+{
+    o->placement = k->placement;
+    o->h = k->h;
+    o->l = k->l;
+    o->a = k->a;
+    o->b_g1 = k->b_g1;
+    o->b_g2 = k->b_g2;
+    o->h_len = k->h_len;
+    o->l_len = k->l_len;
+    o->a_len = k->a_len;
+    o->b_len = k->b_len;
 }
