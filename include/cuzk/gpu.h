@@ -89,11 +89,28 @@ cuzk_status cuzk_gpu_ff_throughput(cuzk_gpu_ff_op op, size_t threads, unsigned i
 
 /* ---- NTT over Fr ------------------------------------------------------------------------------------------------- */
 /* Same transforms as ntt.h (natural order in and out, same ω as cuzk_fr_root_of_unity, results bit-identical to
- * cuzk_ntt_forward & co.), for 2^CUZK_GPU_NTT_MIN_LOG2 .. 2^CUZK_NTT_MAX_LOG2 elements. The domain owns its twiddle tables and a
+ * cuzk_ntt_forward & co.), for 2^CUZK_GPU_NTT_MIN_LOG2 .. 2^28 elements. The domain owns its twiddle tables and a
  * scratch array of n elements on the device. */
 #define CUZK_GPU_NTT_MIN_LOG2 6
 typedef struct cuzk_gpu_ntt_domain cuzk_gpu_ntt_domain;
-cuzk_status cuzk_gpu_ntt_domain_create(cuzk_gpu_ntt_domain **d, unsigned log2n, cuzk_fr_roots conv);
+/* Options of a domain, for measurements; all zero (or a NULL pointer) is the default.
+ *   tile_log2            log2 of the elements one thread block holds in shared memory (9..11; 0 = 11);
+ *   split_twiddles       every pass takes its twiddles from the two split tables (else a pass over sub-transforms of
+ *                        at most 2^20 points takes them from a direct table of roots);
+ *   whole_tables         every n-th root (n > 2^20: 2^k·32 bytes) for the passes over larger sub-transforms, the
+ *                        inverse's by negated exponent, and a coset factor per element (as many bytes again for each
+ *                        coset kind used); a prover's domain has them when its key's plan says so
+ *                        (cuzk_gpu_key_opts), whatever its options say;
+ *   whole_without_roots  whole tables of coset factors only. */
+typedef struct {
+    unsigned tile_log2;
+    bool split_twiddles;
+    bool whole_tables;
+    bool whole_without_roots;
+} cuzk_gpu_ntt_opts;
+/* CUZK_ERR_BAD_ROOT_ORDER for a size outside the range, CUZK_ERR_INVALID_ARG for another convention or tile_log2. */
+cuzk_status cuzk_gpu_ntt_domain_create(cuzk_gpu_ntt_domain **d, unsigned log2n, cuzk_fr_roots conv,
+                                       const cuzk_gpu_ntt_opts *opts);
 void cuzk_gpu_ntt_domain_destroy(cuzk_gpu_ntt_domain *d);
 size_t cuzk_gpu_ntt_size(const cuzk_gpu_ntt_domain *d);
 
@@ -103,25 +120,21 @@ cuzk_status cuzk_gpu_ntt_inverse(cuzk_fr_t *x, cuzk_gpu_ntt_domain *d);
 cuzk_status cuzk_gpu_ntt_coset_forward(cuzk_fr_t *x, cuzk_gpu_ntt_domain *d, const cuzk_fr_t *g);
 cuzk_status cuzk_gpu_ntt_coset_inverse(cuzk_fr_t *x, cuzk_gpu_ntt_domain *d, const cuzk_fr_t *g);
 
-typedef enum { CUZK_GPU_NTT_FORWARD, CUZK_GPU_NTT_INVERSE, CUZK_GPU_NTT_COSET_FORWARD, CUZK_GPU_NTT_COSET_INVERSE } cuzk_gpu_ntt_kind;
+typedef enum {
+    CUZK_GPU_NTT_FORWARD,
+    CUZK_GPU_NTT_INVERSE,
+    CUZK_GPU_NTT_COSET_FORWARD,
+    CUZK_GPU_NTT_COSET_INVERSE
+} cuzk_gpu_ntt_kind;
 /* Convenience on a HOST array of n elements: copy in, transform, copy out, synchronize. g only for cosets. */
 cuzk_status cuzk_gpu_ntt_host(cuzk_fr_t *x, cuzk_gpu_ntt_domain *d, cuzk_gpu_ntt_kind kind, const cuzk_fr_t *g);
 
-/* Multiplier and register radix of the NTT kernels (measurements): bit 0 = 64-bit words, bit 1 = the Fr-special
+/* The pass kernel, process-wide (measurements): the multiplier, bit 0 = 64-bit words, bit 1 = the Fr-special
  * reduction (32-bit; overrides bit 0), bit 3 = product then reduction, 64-bit words (overrides bits 0 and 1), bit 5 =
  * CIOS with the products split by parity (overrides bits 0, 1 and 3), bit 6 = odd warps in double precision and even
- * warps as bit 5 (overrides bits 0, 1, 3 and 5), bit 2 = radix-4 register steps (else radix-8),
- * bit 4 = every pass's twiddles from the two split tables (else those of passes over sub-transforms of at most 2^20
- * points from a direct table of roots), bit 7 = domains cuzk_gpu_ntt_domain_create makes while it is set have whole
- * tables: every n-th root (n > 2^20: 2^k·32 bytes) for the passes over larger sub-transforms, the inverse's by
- * negated exponent, and a coset factor per element (as many bytes again for each coset kind used); a prover's
- * domain has them when its key's plan says so (cuzk_gpu_key_opts); bit 8 = whole tables without the roots (measurements).
- * Default 32. Returns the previous value. */
+ * warps as bit 5 (overrides bits 0, 1, 3 and 5); bit 2 = radix-4 register steps (else radix-8); other bits are
+ * ignored. Default 32. Returns the previous value. */
 unsigned cuzk_gpu_ntt_set_variant(unsigned v);
-
-/* Tuning knob for measurements: log2 of the elements one thread block holds in shared memory (9..11, default 11).
- * Returns the previous value. */
-unsigned cuzk_gpu_ntt_set_tile_log2(unsigned tlog);
 
 /* ---- MSM over G1 and G2 (Pippenger) and bitmap batch addition --------------------------------------------------- */
 /* Same results as msm.h's cuzk_g1_msm / cuzk_g2_msm / cuzk_g1_batch_add / cuzk_g2_batch_add (compare in affine form),
@@ -278,12 +291,13 @@ typedef struct {
  * device and a key. */
 typedef struct cuzk_gpu_prover cuzk_gpu_prover;
 /* A prover's options; all zero (or a NULL pointer) is the default.
- *   msm            its MSMs' options (measurements);
+ *   msm, ntt       its MSMs' and its NTT domain's options (measurements);
  *   fixed_h_share  as a pair's H side (p0 of cuzk_gpu_prove_msms_pair) it keeps h_share (0 … 1) of the H MSM's
  *                  points; otherwise each pair proof chooses the share from the previous one's timings, so that both
  *                  sides finish together (two thirds before the first). */
 typedef struct {
     cuzk_gpu_msm_opts msm;
+    cuzk_gpu_ntt_opts ntt;
     bool fixed_h_share;
     double h_share;
 } cuzk_gpu_prover_opts;

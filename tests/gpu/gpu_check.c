@@ -162,7 +162,19 @@ static void check_ff(void)
 
 static const char *kind_name[] = {"forward", "inverse", "coset_forward", "coset_inverse"};
 
-static void check_ntt(unsigned k, cuzk_fr_roots conv, cuzk_gpu_ntt_kind kind, unsigned threads)
+/* The domain options and the (process-wide) pass kernel of an NTT variant word, bits as cuzk-bench --ntt-variant:
+ * the kernel's as cuzk_gpu_ntt_set_variant, 16 split twiddles, 128 whole tables, 256 whole tables without roots */
+static void ntt_variant(unsigned v, cuzk_gpu_ntt_opts *no)
+{
+    memset(no, 0, sizeof *no);
+    no->split_twiddles = (v & 16) != 0;
+    no->whole_tables = (v & 128) != 0;
+    no->whole_without_roots = (v & 256) != 0;
+    cuzk_gpu_ntt_set_variant(v);
+}
+
+static void check_ntt(unsigned k, cuzk_fr_roots conv, cuzk_gpu_ntt_kind kind, unsigned threads,
+                      const cuzk_gpu_ntt_opts *no)
 {
     size_t n = (size_t)1 << k;
     cuzk_fr_t *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y), g;
@@ -180,7 +192,7 @@ static void check_ntt(unsigned k, cuzk_fr_roots conv, cuzk_gpu_ntt_kind kind, un
     cuzk_ntt_domain cd;
     cuzk_gpu_ntt_domain *gd = NULL;
     cuzk_status st = cuzk_ntt_domain_init(&cd, k, conv);
-    if (st == CUZK_OK) st = cuzk_gpu_ntt_domain_create(&gd, k, conv);
+    if (st == CUZK_OK) st = cuzk_gpu_ntt_domain_create(&gd, k, conv, no);
     if (st == CUZK_OK) st = cuzk_gpu_ntt_host(y, gd, kind, &g);
     if (st != CUZK_OK) {
         snprintf(what, sizeof what, "ntt 2^%u gen%d %s: %s: %s", k, (int)conv, kind_name[kind], cuzk_status_str(st),
@@ -215,7 +227,7 @@ static void check_roundtrip(unsigned k)
     char what[200];
     for (size_t i = 0; i < chunk; i++) rand_fr(&x[i]);
     rand_fr(&g);
-    cuzk_status st = cuzk_gpu_ntt_domain_create(&gd, k, CUZK_FR_ROOTS_GEN7);
+    cuzk_status st = cuzk_gpu_ntt_domain_create(&gd, k, CUZK_FR_ROOTS_GEN7, NULL);
     if (st == CUZK_OK) st = cuzk_gpu_malloc((void **)&dx, n * sizeof(cuzk_fr_t));
     for (size_t o = 0; st == CUZK_OK && o < n; o += chunk) st = cuzk_gpu_to_device(dx + o, x, chunk * sizeof(cuzk_fr_t));
     if (st == CUZK_OK) st = cuzk_gpu_ntt_coset_forward(dx, gd, &g);
@@ -865,47 +877,49 @@ int main(int argc, char **argv)
     check_keys(quick);
 
     unsigned threads = 16;
+    cuzk_gpu_ntt_opts no;
+    memset(&no, 0, sizeof no);
     unsigned maxk = quick ? 16 : 22;
     static const unsigned ks[] = {6, 7, 9, 10, 11, 12, 13, 15, 16, 17, 19, 20, 21, 22};
     for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++) {
         if (ks[i] > maxk) continue;
         for (int kind = 0; kind < 4; kind++) {
-            check_ntt(ks[i], CUZK_FR_ROOTS_GEN7, (cuzk_gpu_ntt_kind)kind, threads);
-            if (ks[i] % 3 == 0 || ks[i] == 20) check_ntt(ks[i], CUZK_FR_ROOTS_GEN5, (cuzk_gpu_ntt_kind)kind, threads);
+            check_ntt(ks[i], CUZK_FR_ROOTS_GEN7, (cuzk_gpu_ntt_kind)kind, threads, &no);
+            if (ks[i] % 3 == 0 || ks[i] == 20)
+                check_ntt(ks[i], CUZK_FR_ROOTS_GEN5, (cuzk_gpu_ntt_kind)kind, threads, &no);
         }
     }
     /* the other kernel variants (multiplier, register radix) */
     /* 32 is the default; 24 and 48 are 8 and 32 without direct tables */
     static const unsigned variants[] = {0, 1, 2, 4, 5, 6, 8, 12, 24, 36, 48, 64, 68};
     for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
-        unsigned old = cuzk_gpu_ntt_set_variant(variants[v]);
+        ntt_variant(variants[v], &no);
         printf("variant %u\n", variants[v]);
-        check_ntt(10, CUZK_FR_ROOTS_GEN7, CUZK_GPU_NTT_FORWARD, threads);
-        check_ntt(quick ? 14 : 21, CUZK_FR_ROOTS_GEN7, CUZK_GPU_NTT_COSET_FORWARD, threads);
-        check_ntt(quick ? 15 : 20, CUZK_FR_ROOTS_GEN5, CUZK_GPU_NTT_INVERSE, threads);
-        check_ntt(quick ? 13 : 22, CUZK_FR_ROOTS_GEN7, CUZK_GPU_NTT_COSET_INVERSE, threads);
-        cuzk_gpu_ntt_set_variant(old);
+        check_ntt(10, CUZK_FR_ROOTS_GEN7, CUZK_GPU_NTT_FORWARD, threads, &no);
+        check_ntt(quick ? 14 : 21, CUZK_FR_ROOTS_GEN7, CUZK_GPU_NTT_COSET_FORWARD, threads, &no);
+        check_ntt(quick ? 15 : 20, CUZK_FR_ROOTS_GEN5, CUZK_GPU_NTT_INVERSE, threads, &no);
+        check_ntt(quick ? 13 : 22, CUZK_FR_ROOTS_GEN7, CUZK_GPU_NTT_COSET_INVERSE, threads, &no);
     }
     /* variant bit 7: whole tables of the n-th roots for the first pass and of the coset factors, from 2^21 (the
      * inverse's roots by negated exponent: a dropped negation gives the forward roots and fails) */
     {
-        unsigned old = cuzk_gpu_ntt_set_variant(160);
+        ntt_variant(160, &no);
         printf("variant 160\n");
-        check_ntt(21, CUZK_FR_ROOTS_GEN7, CUZK_GPU_NTT_FORWARD, threads);
-        check_ntt(21, CUZK_FR_ROOTS_GEN5, CUZK_GPU_NTT_INVERSE, threads);
-        check_ntt(21, CUZK_FR_ROOTS_GEN7, CUZK_GPU_NTT_COSET_FORWARD, threads);
-        check_ntt(quick ? 21 : 22, CUZK_FR_ROOTS_GEN5, CUZK_GPU_NTT_COSET_INVERSE, threads);
-        cuzk_gpu_ntt_set_variant(old);
+        check_ntt(21, CUZK_FR_ROOTS_GEN7, CUZK_GPU_NTT_FORWARD, threads, &no);
+        check_ntt(21, CUZK_FR_ROOTS_GEN5, CUZK_GPU_NTT_INVERSE, threads, &no);
+        check_ntt(21, CUZK_FR_ROOTS_GEN7, CUZK_GPU_NTT_COSET_FORWARD, threads, &no);
+        check_ntt(quick ? 21 : 22, CUZK_FR_ROOTS_GEN5, CUZK_GPU_NTT_COSET_INVERSE, threads, &no);
     }
     /* the other tile sizes */
+    ntt_variant(32, &no);
     for (unsigned t = 9; t <= 10; t++) {
-        unsigned old = cuzk_gpu_ntt_set_tile_log2(t);
-        check_ntt(quick ? 14 : 21, CUZK_FR_ROOTS_GEN7, CUZK_GPU_NTT_FORWARD, threads);
-        check_ntt(quick ? 13 : 20, CUZK_FR_ROOTS_GEN5, CUZK_GPU_NTT_COSET_INVERSE, threads);
-        cuzk_gpu_ntt_set_tile_log2(old);
+        no.tile_log2 = t;
+        check_ntt(quick ? 14 : 21, CUZK_FR_ROOTS_GEN7, CUZK_GPU_NTT_FORWARD, threads, &no);
+        check_ntt(quick ? 13 : 20, CUZK_FR_ROOTS_GEN5, CUZK_GPU_NTT_COSET_INVERSE, threads, &no);
     }
+    no.tile_log2 = 0;
     if (!quick) {
-        check_ntt(24, CUZK_FR_ROOTS_GEN7, CUZK_GPU_NTT_FORWARD, threads);
+        check_ntt(24, CUZK_FR_ROOTS_GEN7, CUZK_GPU_NTT_FORWARD, threads, &no);
         check_roundtrip(26);
     }
     return gpu_test_finish();

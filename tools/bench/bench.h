@@ -125,9 +125,11 @@ int bench_post_main(int argc, char **argv);
 
 /* --gpu: field throughput, NTT, MSM and batch-addition lines (micro_gpu.c) */
 void bench_micro_gpu(const bench_opts *o);
-/* The MSM options and the prover options that --msm-variant and --msm-profile ask for (micro_gpu.c). */
+/* The MSM options and the prover options that --msm-variant, --ntt-variant and --msm-profile ask for, and the NTT
+ * options of an --ntt-variant word (micro_gpu.c). */
 void bench_gpu_msm_opts(const bench_opts *o, cuzk_gpu_msm_opts *m);
 void bench_gpu_prover_opts(const bench_opts *o, cuzk_gpu_prover_opts *p);
+void bench_gpu_ntt_variant(unsigned v, cuzk_gpu_ntt_opts *n);
 /* --gpu: the whole-proof lines (prove_gpu.c) */
 void bench_prove_gpu(const bench_opts *o);
 /* --gpu: the gpu_floor lines (floor_gpu.c) */

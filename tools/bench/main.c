@@ -75,7 +75,7 @@ static void usage(FILE *f)
                "  --gpu      the CUDA backend's benchmarks instead (when built with CUDA)\n"
                "  --msm-variant V, --ntt-variant V\n"
                "             with --gpu: the MSM / NTT kernel variant for every benchmark (gpu.h: cuzk_gpu_msm_opts,\n"
-               "             gpu_ntt_set_variant), to compare whole proofs side by side\n"
+               "             cuzk_gpu_ntt_opts), to compare whole proofs side by side\n"
                "  --msm-profile\n"
                "             with --gpu: every MSM and batch addition prints its phase times on stderr\n");
 #ifdef CUZK_BENCH_CLIENT

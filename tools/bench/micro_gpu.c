@@ -29,10 +29,20 @@ void bench_gpu_msm_opts(const bench_opts *o, cuzk_gpu_msm_opts *m)
     m->profile = o->msm_profile;
 }
 
+void bench_gpu_ntt_variant(unsigned v, cuzk_gpu_ntt_opts *n)
+{
+    memset(n, 0, sizeof *n);
+    n->split_twiddles = (v & 16) != 0;
+    n->whole_tables = (v & 128) != 0;
+    n->whole_without_roots = (v & 256) != 0;
+    cuzk_gpu_ntt_set_variant(v);
+}
+
 void bench_gpu_prover_opts(const bench_opts *o, cuzk_gpu_prover_opts *p)
 {
     memset(p, 0, sizeof *p);
     bench_gpu_msm_opts(o, &p->msm);
+    bench_gpu_ntt_variant(o->ntt_variant >= 0 ? (unsigned)o->ntt_variant : 32, &p->ntt);
 }
 
 static void bench_ff(const bench_opts *o)
@@ -89,9 +99,21 @@ static cuzk_status time_ntt(cuzk_gpu_timer *t, cuzk_fr_t *dx, cuzk_gpu_ntt_domai
     return st;
 }
 
+/* A domain of 2^k for the NTT variant v (the bits of --ntt-variant), its tables as the variant `tables` says and its
+ * tile tile_log2 (0: the default) */
+static cuzk_status ntt_domain(cuzk_gpu_ntt_domain **d, unsigned k, unsigned v, unsigned tables, unsigned tile_log2)
+{
+    cuzk_gpu_ntt_opts no;
+    bench_gpu_ntt_variant(v, &no);
+    no.whole_tables = (tables & 128) != 0;
+    no.whole_without_roots = (tables & 256) != 0;
+    no.tile_log2 = tile_log2;
+    return cuzk_gpu_ntt_domain_create(d, k, CUZK_FR_ROOTS_GEN7, &no);
+}
+
 /* Forward NTT on 2^k elements resident on the device, 2^20 .. 2^27 (inverse and coset at 2^24, other tile sizes at
- * 2^24 and 2^27), and the time to make each domain (its twiddle tables; cuzk_gpu_ntt_domain). At 2^24 first every kernel
- * variant (gpu_ntt_v<variant>); the fastest is then used for the larger sizes. */
+ * 2^24 and 2^27), and the time to make each domain (its twiddle tables; cuzk_gpu_ntt_domain). At 2^24 first every
+ * kernel variant (gpu_ntt_v<variant>); the fastest is then used for the larger sizes. */
 static void bench_ntt(const bench_opts *o)
 {
     static const unsigned ks[] = {20, 21, 22, 23, 24, 25, 26, 27};
@@ -108,6 +130,8 @@ static void bench_ntt(const bench_opts *o)
         free(h);
         return;
     }
+    const unsigned tables = o->ntt_variant >= 0 ? (unsigned)o->ntt_variant : 0;
+    unsigned variant = o->ntt_variant >= 0 ? (unsigned)o->ntt_variant : 32;
     for (size_t ki = 0; ki < sizeof ks / sizeof ks[0]; ki++) {
         unsigned k = ks[ki];
         size_t n = (size_t)1 << k;
@@ -115,7 +139,7 @@ static void bench_ntt(const bench_opts *o)
         cuzk_gpu_ntt_domain *d = NULL;
         bench_runs made = {0}; /* one run: each domain is made once */
         bench_run_start(&made);
-        cuzk_status st = cuzk_gpu_ntt_domain_create(&d, k, CUZK_FR_ROOTS_GEN7);
+        cuzk_status st = ntt_domain(&d, k, variant, tables, 0);
         bench_run_stop(&made);
         bench_stat ms_made = bench_stat_of(&made);
         if (st == CUZK_OK && bench_selected(o, "gpu_ntt_domain"))
@@ -133,23 +157,29 @@ static void bench_ntt(const bench_opts *o)
                 unsigned v = vs[vi];
                 char nm[32];
                 snprintf(nm, sizeof nm, "gpu_ntt_v%u", v);
-                cuzk_gpu_ntt_set_variant(v);
+                cuzk_gpu_ntt_domain *dv = NULL;
                 bench_stat ms;
-                st = time_ntt(&t, dx, d, 0, &g, &ms);
+                st = ntt_domain(&dv, k, v, tables, 0);
+                if (st == CUZK_OK) st = time_ntt(&t, dx, dv, 0, &g, &ms);
+                cuzk_gpu_ntt_domain_destroy(dv);
                 if (st == CUZK_OK) bench_gpu_runs(nm, n, &ms, 1, "ms", NULL);
                 if (st == CUZK_OK && ms.median < best) best = ms.median, bestv = v;
             }
-            cuzk_gpu_ntt_set_variant(bestv);
+            variant = bestv;
+            cuzk_gpu_ntt_domain_destroy(d);
+            d = NULL;
+            if (st == CUZK_OK) st = ntt_domain(&d, k, variant, tables, 0);
             fprintf(stderr, "cuzk-bench: NTT variant %u from here on\n", bestv);
         }
         static const char *names[] = {"gpu_ntt", "gpu_ntt_inverse", "gpu_ntt_coset", "gpu_ntt_tile9", "gpu_ntt_tile10"};
         for (int kind = 0; st == CUZK_OK && kind < 5; kind++) {
             if (kind > 0 && k != 24 && !(k == 27 && kind >= 3)) continue; /* tiles at 2^27 too */
             if (!bench_selected(o, names[kind])) continue;
-            unsigned old_tile = cuzk_gpu_ntt_set_tile_log2(kind == 3 ? 9 : kind == 4 ? 10 : 11);
+            cuzk_gpu_ntt_domain *dt = NULL; /* the other tiles' */
             bench_stat ms;
-            st = time_ntt(&t, dx, d, kind < 3 ? kind : 0, &g, &ms);
-            cuzk_gpu_ntt_set_tile_log2(old_tile);
+            if (kind >= 3) st = ntt_domain(&dt, k, variant, tables, kind == 3 ? 9 : 10);
+            if (st == CUZK_OK) st = time_ntt(&t, dx, kind >= 3 ? dt : d, kind < 3 ? kind : 0, &g, &ms);
+            cuzk_gpu_ntt_domain_destroy(dt);
             if (st == CUZK_OK) bench_gpu_runs(names[kind], n, &ms, 1, "ms", NULL);
         }
         if (st != CUZK_OK) fail("gpu_ntt", st);

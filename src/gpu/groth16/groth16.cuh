@@ -94,7 +94,8 @@ struct cuzk_gpu_prover {
     cuzk_gpu_ntt_domain *dom;
     unsigned dom_log2;
     cuzk_fr_roots dom_conv;
-    bool dom_whole;
+    cuzk_gpu_ntt_opts dom_opts;  /* the domain's options: the prover's, with whole tables as its key's plan says */
+    cuzk_gpu_ntt_opts ntt_opts;  /* the prover's NTT options */
     cuzk_fr_t *z;
     uint64_t cap_z;          /* elements */
     cuzk_fr_t *abc[3];

@@ -5,18 +5,26 @@
 
 #include "groth16/groth16.cuh"
 
+static bool ntt_opts_eq(const cuzk_gpu_ntt_opts *a, const cuzk_gpu_ntt_opts *b)
+{
+    return a->tile_log2 == b->tile_log2 && a->split_twiddles == b->split_twiddles &&
+           a->whole_tables == b->whole_tables && a->whole_without_roots == b->whole_without_roots;
+}
+
 /* The NTT domain of k's size and roots, with whole tables when k's plan gave its provers room for them */
 extern "C" cuzk_status cuzk_gpu_g16_domain(cuzk_gpu_prover *p, const cuzk_gpu_key *k)
 {
     cuzk_fr_roots conv = k->conv == CUZK_GROTH16_BELLPERSON ? CUZK_FR_ROOTS_GEN7 : CUZK_FR_ROOTS_GEN5;
-    if (p->dom != NULL && p->dom_log2 == k->log2n && p->dom_conv == conv && p->dom_whole == k->ntt_whole)
+    cuzk_gpu_ntt_opts o = p->ntt_opts;
+    o.whole_tables = k->ntt_whole;
+    if (p->dom != NULL && p->dom_log2 == k->log2n && p->dom_conv == conv && ntt_opts_eq(&p->dom_opts, &o))
         return CUZK_OK;
     cuzk_gpu_ntt_domain_destroy(p->dom);
     p->dom = NULL;
-    CUZK_TRY(cuzk_gpu_ntt_domain_create_whole(&p->dom, k->log2n, conv, k->ntt_whole));
+    CUZK_TRY(cuzk_gpu_ntt_domain_create(&p->dom, k->log2n, conv, &o));
     p->dom_log2 = k->log2n;
     p->dom_conv = conv;
-    p->dom_whole = k->ntt_whole;
+    p->dom_opts = o;
     return CUZK_OK;
 }
 

@@ -55,6 +55,8 @@ extern "C" void cuzk_gpu_prover_set_opts(cuzk_gpu_prover *p, const cuzk_gpu_prov
 {
     if (p == NULL) return;
     cuzk_gpu_msm_ctx_set_opts(p->msm, opts != NULL ? &opts->msm : NULL);
+    memset(&p->ntt_opts, 0, sizeof p->ntt_opts);
+    if (opts != NULL) p->ntt_opts = opts->ntt; /* the domain follows at the next proof (cuzk_gpu_g16_domain) */
     double share = opts != NULL && opts->fixed_h_share ? opts->h_share : -1;
     p->h_share = !(share >= 0) ? -1 : share > 1 ? 1 : share; /* NaN: adaptive */
 }

@@ -64,6 +64,7 @@ struct cuzk_gpu_ntt_domain {
     dfr *tl[2], *th[2], *sm[2]; /* [0] forward, [1] inverse */
     dfr *dt[2];                 /* the 2^dt_log-th roots (dt_log 0: none) */
     unsigned dt_log;
+    cuzk_gpu_ntt_opts opts;
     bool whole;                 /* whole tables: the coset factor of each i (gl[kind][i], gh unused), and above
                                  * 2^DIRECT_MAX_LOG every n-th root (full) for the passes no direct table serves */
     dfr *full;
@@ -74,20 +75,13 @@ struct cuzk_gpu_ntt_domain {
     dfr *gl[COSET_KINDS], *gh[COSET_KINDS];
 };
 
-static unsigned g_tile_log2 = 11;
+#define NTT_KERNEL_BITS 0x6fu /* the variant bits that choose the pass kernel: multiplier and radix */
 static unsigned g_variant = 32; /* the parity-split multiplication, radix-8 (docs/performance/ntt.md) */
 
 extern "C" unsigned cuzk_gpu_ntt_set_variant(unsigned v)
 {
     unsigned old = g_variant;
-    g_variant = v & 511;
-    return old;
-}
-
-extern "C" unsigned cuzk_gpu_ntt_set_tile_log2(unsigned tlog)
-{
-    unsigned old = g_tile_log2;
-    if (tlog >= 9 && tlog <= 11) g_tile_log2 = tlog;
+    g_variant = v & NTT_KERNEL_BITS;
     return old;
 }
 
@@ -425,7 +419,7 @@ static cuzk_status domain_fill(cuzk_gpu_ntt_domain *d)
         pow2k(&wd, &w[i], d->k - d->dt_log);
         CUZK_TRY(powers(&d->dt[i], (size_t)1 << d->dt_log, &wd, NULL));
     }
-    if (d->whole && d->k > DIRECT_MAX_LOG && !(g_variant & 256)) CUZK_TRY(powers(&d->full, d->n, &w[0], NULL));
+    if (d->whole && d->k > DIRECT_MAX_LOG && !d->opts.whole_without_roots) CUZK_TRY(powers(&d->full, d->n, &w[0], NULL));
     if (d->k > MAX_PASS_BITS + 1) CUZK_TRY(cuzk_gpu_malloc((void **)&d->scratch, d->n * sizeof(dfr)));
     for (int mv = 0; mv < PASS_MULTIPLIERS; mv++)
         for (int q = 0; q < 2; q++)
@@ -441,22 +435,22 @@ extern "C" uint64_t cuzk_gpu_ntt_whole_bytes(unsigned log2n, unsigned coset_kind
     return ((log2n > DIRECT_MAX_LOG ? n : 0) + coset_kinds * n) * sizeof(dfr);
 }
 
-extern "C" cuzk_status cuzk_gpu_ntt_domain_create(cuzk_gpu_ntt_domain **out, unsigned log2n, cuzk_fr_roots conv)
-{
-    return cuzk_gpu_ntt_domain_create_whole(out, log2n, conv, (g_variant & 128) != 0);
-}
-
-extern "C" cuzk_status cuzk_gpu_ntt_domain_create_whole(cuzk_gpu_ntt_domain **out, unsigned log2n, cuzk_fr_roots conv, bool whole)
+extern "C" cuzk_status cuzk_gpu_ntt_domain_create(cuzk_gpu_ntt_domain **out, unsigned log2n, cuzk_fr_roots conv,
+                                                  const cuzk_gpu_ntt_opts *opts)
 {
     *out = NULL;
     if (log2n < CUZK_GPU_NTT_MIN_LOG2 || log2n > 28) return CUZK_ERR_BAD_ROOT_ORDER;
     if (conv != CUZK_FR_ROOTS_GEN7 && conv != CUZK_FR_ROOTS_GEN5) return CUZK_ERR_INVALID_ARG;
+    if (opts != NULL && opts->tile_log2 != 0 && (opts->tile_log2 < 9 || opts->tile_log2 > 11))
+        return CUZK_ERR_INVALID_ARG;
     cuzk_gpu_ntt_domain *d = (cuzk_gpu_ntt_domain *)calloc(1, sizeof *d);
     if (d == NULL) return CUZK_ERR_NOMEM;
     d->k = log2n;
     d->n = (size_t)1 << log2n;
     d->conv = conv;
-    d->whole = whole;
+    if (opts != NULL) d->opts = *opts;
+    if (d->opts.tile_log2 == 0) d->opts.tile_log2 = 11;
+    d->whole = d->opts.whole_tables;
     cuzk_status st = domain_fill(d);
     if (st != CUZK_OK) {
         cuzk_gpu_ntt_domain_destroy(d);
@@ -489,17 +483,17 @@ static cuzk_status run(cuzk_fr_t *x, cuzk_gpu_ntt_domain *d, int inv, const scal
         p.s = bits[i];
         p.last = i == P - 1;
         unsigned avail = p.last ? d->k - p.s : a - p.s;
-        unsigned want = g_tile_log2 > p.s ? g_tile_log2 - p.s : 0;
+        unsigned want = d->opts.tile_log2 > p.s ? d->opts.tile_log2 - p.s : 0;
         p.lam = want < avail ? want : avail;
         p.in = i == 0 ? buf : d->scratch;
         p.out = !p.last ? d->scratch : out != NULL ? (dfr *)out : buf;
         p.tl = d->tl[inv];
         p.th = d->th[inv];
         p.sm = d->sm[inv];
-        if (!(g_variant & 16) && d->dt_log != 0 && a <= d->dt_log) {
+        if (!d->opts.split_twiddles && d->dt_log != 0 && a <= d->dt_log) {
             p.dt = d->dt[inv];
             p.dt_shift = d->k - d->dt_log;
-        } else if (!(g_variant & 16) && d->full != NULL) {
+        } else if (!d->opts.split_twiddles && d->full != NULL) {
             p.dt = d->full;
             p.dt_neg = inv;
         }

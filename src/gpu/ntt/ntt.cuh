@@ -8,11 +8,8 @@
 
 /* Device bytes an NTT domain holds now. */
 extern "C" uint64_t cuzk_gpu_ntt_domain_bytes(const cuzk_gpu_ntt_domain *d);
-/* A domain with whole tables (whole): the coset factor of every element in one table, one multiplication instead of
- * two, and above 2^20 every root for the first pass's twiddles, one instead of two (docs/performance/ntt.md);
- * cuzk_gpu_ntt_whole_bytes is what they add for `coset_kinds` coset tables. */
-extern "C" cuzk_status cuzk_gpu_ntt_domain_create_whole(cuzk_gpu_ntt_domain **out, unsigned log2n, cuzk_fr_roots conv,
-                                                        bool whole);
+/* What whole tables (cuzk_gpu_ntt_opts.whole_tables) add to a domain of 2^log2n that uses `coset_kinds` coset
+ * tables. */
 extern "C" uint64_t cuzk_gpu_ntt_whole_bytes(unsigned log2n, unsigned coset_kinds);
 
 /* H's transforms, each ending with an optional finish: out = (v·mul[i] − minus[i])·k, each part where set (mul may be
