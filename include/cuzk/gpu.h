@@ -56,43 +56,13 @@ void cuzk_gpu_timer_free(cuzk_gpu_timer *t);
 cuzk_status cuzk_gpu_timer_start(cuzk_gpu_timer *t);
 cuzk_status cuzk_gpu_timer_stop(cuzk_gpu_timer *t, double *ms);
 
-/* ---- field arithmetic (element-wise, for tests and throughput measurements) -------------------------------------- */
-typedef enum {
-    CUZK_GPU_FR_ADD, CUZK_GPU_FR_SUB, CUZK_GPU_FR_MUL, CUZK_GPU_FR_SQR, CUZK_GPU_FR_MUL64, /* MUL64: the 64-bit-word carry chains */
-    CUZK_GPU_FP_ADD, CUZK_GPU_FP_SUB, CUZK_GPU_FP_MUL, CUZK_GPU_FP_SQR, CUZK_GPU_FP_MUL64,
-    CUZK_GPU_FP2_ADD, CUZK_GPU_FP2_SUB, CUZK_GPU_FP2_MUL, CUZK_GPU_FP2_SQR,
-    CUZK_GPU_FR_MUL_SPECIAL, /* Fr multiplication using the modulus' special low words */
-    CUZK_GPU_FR_MUL28, CUZK_GPU_FP_MUL28, /* 28-bit digits with 64-bit column sums (src/gpu/mont28.h) */
-    /* the product (or dedicated square) first, then the reduction, 64- and 32-bit words; Fp2 Karatsuba with one
-     * reduction per coefficient */
-    CUZK_GPU_FP_MUL_SOS64, CUZK_GPU_FP_SQR_SOS64, CUZK_GPU_FP_MUL_SOS32, CUZK_GPU_FP_SQR_SOS32, CUZK_GPU_FP2_MUL_LAZY, CUZK_GPU_FR_MUL_SOS64,
-    CUZK_GPU_FP_INV, CUZK_GPU_FP2_INV, /* 1/a (0 gives 0): the batch-affine MSM accumulation's inversion */
-    CUZK_GPU_FP_MUL_KA,           /* product then reduction, 64-bit words, the product by one level of Karatsuba */
-    /* 32-bit words, each word product with its two addends one 64-bit value, product then reduction
-     * (src/gpu/mont32w.h) */
-    CUZK_GPU_FP_MUL_W, CUZK_GPU_FR_MUL_W,
-    CUZK_GPU_FP_MUL_EO, CUZK_GPU_FR_MUL_EO, /* CIOS, 32-bit words, products split by parity (src/gpu/mont_eo.h) */
-    CUZK_GPU_FP_SQR_EO, CUZK_GPU_FP2_MUL_EO, /* the same split: square then reduction; Fp2 with one reduction per coefficient */
-    CUZK_GPU_FR_MUL_F64,                /* Fr in double precision on the FP64 pipe (src/gpu/mont_f64.h) */
-    CUZK_GPU_FR_MUL_MIX,                /* odd warps CUZK_GPU_FR_MUL_F64, even warps CUZK_GPU_FR_MUL_EO: both pipes at once */
-    CUZK_GPU_FP_MUL_F64, CUZK_GPU_FP_MUL_MIX, /* the same for Fp */
-    /* a·b + c·d with one reduction (src/gpu/mont_eo.h), here with c = a + b and d = a − b: a·b + a² − b² */
-    CUZK_GPU_FP_MUL_ADD,
-    CUZK_GPU_FP_INV_BGCD, /* 1/a (0 gives 0) by the batched binary GCD (src/gpu/inv_bgcd.h) */
-    CUZK_GPU_FF_OP_COUNT
-} cuzk_gpu_ff_op;
-/* r[i] = op(a[i], b[i]) for i < n, HOST pointers to arrays of the op's element type (b unused by SQR). */
-cuzk_status cuzk_gpu_ff_batch(cuzk_gpu_ff_op op, void *r, const void *a, const void *b, size_t n);
-/* Throughput: `threads` threads each apply op `iters` times in a dependent chain on random-looking data
- * (nothing zero). *ns_per_op = device time / (threads·iters), in nanoseconds. */
-cuzk_status cuzk_gpu_ff_throughput(cuzk_gpu_ff_op op, size_t threads, unsigned iters, double *ns_per_op);
-
 /* ---- NTT over Fr ------------------------------------------------------------------------------------------------- */
 /* Same transforms as ntt.h (natural order in and out, same ω as cuzk_fr_root_of_unity, results bit-identical to
  * cuzk_ntt_forward & co.), for 2^CUZK_GPU_NTT_MIN_LOG2 .. 2^28 elements. The domain owns its twiddle tables and a
  * scratch array of n elements on the device. */
 #define CUZK_GPU_NTT_MIN_LOG2 6
 typedef struct cuzk_gpu_ntt_domain cuzk_gpu_ntt_domain;
+typedef struct cuzk_gpu_ntt_kernels cuzk_gpu_ntt_kernels;
 /* Options of a domain, for measurements; all zero (or a NULL pointer) is the default.
  *   tile_log2            log2 of the elements one thread block holds in shared memory (9..11; 0 = 11);
  *   split_twiddles       every pass takes its twiddles from the two split tables (else a pass over sub-transforms of
@@ -101,12 +71,16 @@ typedef struct cuzk_gpu_ntt_domain cuzk_gpu_ntt_domain;
  *                        inverse's by negated exponent, and a coset factor per element (as many bytes again for each
  *                        coset kind used); a prover's domain has them when its key's plan says so
  *                        (cuzk_gpu_key_opts), whatever its options say;
- *   whole_without_roots  whole tables of coset factors only. */
+ *   whole_without_roots  whole tables of coset factors only;
+ *   kernels              the pass kernel compiled for a measured alternative of its Fr multiplication or register
+ *                        radix (the bench-only lab library's cuzk_gpu_lab_ntt_opts); NULL: the parity-split
+ *                        multiplication, radix 8. */
 typedef struct {
     unsigned tile_log2;
     bool split_twiddles;
     bool whole_tables;
     bool whole_without_roots;
+    const cuzk_gpu_ntt_kernels *kernels;
 } cuzk_gpu_ntt_opts;
 /* CUZK_ERR_BAD_ROOT_ORDER for a size outside the range, CUZK_ERR_INVALID_ARG for another convention or tile_log2. */
 cuzk_status cuzk_gpu_ntt_domain_create(cuzk_gpu_ntt_domain **d, unsigned log2n, cuzk_fr_roots conv,
@@ -128,13 +102,6 @@ typedef enum {
 } cuzk_gpu_ntt_kind;
 /* Convenience on a HOST array of n elements: copy in, transform, copy out, synchronize. g only for cosets. */
 cuzk_status cuzk_gpu_ntt_host(cuzk_fr_t *x, cuzk_gpu_ntt_domain *d, cuzk_gpu_ntt_kind kind, const cuzk_fr_t *g);
-
-/* The pass kernel, process-wide (measurements): the multiplier, bit 0 = 64-bit words, bit 1 = the Fr-special
- * reduction (32-bit; overrides bit 0), bit 3 = product then reduction, 64-bit words (overrides bits 0 and 1), bit 5 =
- * CIOS with the products split by parity (overrides bits 0, 1 and 3), bit 6 = odd warps in double precision and even
- * warps as bit 5 (overrides bits 0, 1, 3 and 5); bit 2 = radix-4 register steps (else radix-8); other bits are
- * ignored. Default 32. Returns the previous value. */
-unsigned cuzk_gpu_ntt_set_variant(unsigned v);
 
 /* ---- MSM over G1 and G2 (Pippenger) and bitmap batch addition --------------------------------------------------- */
 /* Same results as msm.h's cuzk_g1_msm / cuzk_g2_msm / cuzk_g1_batch_add / cuzk_g2_batch_add (compare in affine form),

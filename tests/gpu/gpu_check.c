@@ -17,6 +17,7 @@
 #include "cuzk/msm.h"
 #include "cuzk/ntt.h"
 #include "../../src/gpu/groth16/key_bases.h"
+#include "gpu_lab.h"
 
 static void rand_fp(cuzk_fp_t *r)
 {
@@ -80,51 +81,51 @@ static void check_ff(void)
         edge_fp(&qa[NEDGE + i].c0, i / 7), edge_fp(&qa[NEDGE + i].c1, i % 7);
         edge_fp(&qb[NEDGE + i].c0, i % 7), edge_fp(&qb[NEDGE + i].c1, i / 7);
     }
-    static const struct { cuzk_gpu_ff_op op; const char *name; int field; } ops[] = {
-        {CUZK_GPU_FR_ADD, "fr_add", 0}, {CUZK_GPU_FR_SUB, "fr_sub", 0}, {CUZK_GPU_FR_MUL, "fr_mul", 0}, {CUZK_GPU_FR_SQR, "fr_sqr", 0},
-        {CUZK_GPU_FR_MUL64, "fr_mul64", 0}, {CUZK_GPU_FP_ADD, "fp_add", 1}, {CUZK_GPU_FP_SUB, "fp_sub", 1},
-        {CUZK_GPU_FP_MUL, "fp_mul", 1}, {CUZK_GPU_FP_SQR, "fp_sqr", 1}, {CUZK_GPU_FP_MUL64, "fp_mul64", 1},
-        {CUZK_GPU_FP2_ADD, "fp2_add", 2}, {CUZK_GPU_FP2_SUB, "fp2_sub", 2}, {CUZK_GPU_FP2_MUL, "fp2_mul", 2},
-        {CUZK_GPU_FP2_SQR, "fp2_sqr", 2}, {CUZK_GPU_FR_MUL_SPECIAL, "fr_mul_special", 0},
-        {CUZK_GPU_FR_MUL28, "fr_mul28", 0}, {CUZK_GPU_FP_MUL28, "fp_mul28", 1},
-        {CUZK_GPU_FP_MUL_SOS64, "fp_mul_sos64", 1}, {CUZK_GPU_FP_SQR_SOS64, "fp_sqr_sos64", 1},
-        {CUZK_GPU_FP_MUL_SOS32, "fp_mul_sos32", 1}, {CUZK_GPU_FP_SQR_SOS32, "fp_sqr_sos32", 1},
-        {CUZK_GPU_FP2_MUL_LAZY, "fp2_mul_lazy", 2}, {CUZK_GPU_FR_MUL_SOS64, "fr_mul_sos64", 0},
-        {CUZK_GPU_FP_INV, "fp_inv", 1}, {CUZK_GPU_FP2_INV, "fp2_inv", 2}, {CUZK_GPU_FP_MUL_KA, "fp_mul_ka", 1},
-        {CUZK_GPU_FP_MUL_W, "fp_mul_w", 1}, {CUZK_GPU_FR_MUL_W, "fr_mul_w", 0}, {CUZK_GPU_FP_MUL_EO, "fp_mul_eo", 1},
-        {CUZK_GPU_FR_MUL_EO, "fr_mul_eo", 0}, {CUZK_GPU_FP_SQR_EO, "fp_sqr_eo", 1}, {CUZK_GPU_FP2_MUL_EO, "fp2_mul_eo", 2},
-        {CUZK_GPU_FR_MUL_F64, "fr_mul_f64", 0}, {CUZK_GPU_FR_MUL_MIX, "fr_mul_mix", 0}, {CUZK_GPU_FP_MUL_F64, "fp_mul_f64", 1},
-        {CUZK_GPU_FP_MUL_MIX, "fp_mul_mix", 1}, {CUZK_GPU_FP_MUL_ADD, "fp_mul_add", 1},
-        {CUZK_GPU_FP_INV_BGCD, "fp_inv_bgcd", 1},
+    static const struct { cuzk_gpu_lab_ff_op op; const char *name; int field; } ops[] = {
+        {CUZK_GPU_LAB_FR_ADD, "fr_add", 0}, {CUZK_GPU_LAB_FR_SUB, "fr_sub", 0}, {CUZK_GPU_LAB_FR_MUL, "fr_mul", 0}, {CUZK_GPU_LAB_FR_SQR, "fr_sqr", 0},
+        {CUZK_GPU_LAB_FR_MUL64, "fr_mul64", 0}, {CUZK_GPU_LAB_FP_ADD, "fp_add", 1}, {CUZK_GPU_LAB_FP_SUB, "fp_sub", 1},
+        {CUZK_GPU_LAB_FP_MUL, "fp_mul", 1}, {CUZK_GPU_LAB_FP_SQR, "fp_sqr", 1}, {CUZK_GPU_LAB_FP_MUL64, "fp_mul64", 1},
+        {CUZK_GPU_LAB_FP2_ADD, "fp2_add", 2}, {CUZK_GPU_LAB_FP2_SUB, "fp2_sub", 2}, {CUZK_GPU_LAB_FP2_MUL, "fp2_mul", 2},
+        {CUZK_GPU_LAB_FP2_SQR, "fp2_sqr", 2}, {CUZK_GPU_LAB_FR_MUL_SPECIAL, "fr_mul_special", 0},
+        {CUZK_GPU_LAB_FR_MUL28, "fr_mul28", 0}, {CUZK_GPU_LAB_FP_MUL28, "fp_mul28", 1},
+        {CUZK_GPU_LAB_FP_MUL_SOS64, "fp_mul_sos64", 1}, {CUZK_GPU_LAB_FP_SQR_SOS64, "fp_sqr_sos64", 1},
+        {CUZK_GPU_LAB_FP_MUL_SOS32, "fp_mul_sos32", 1}, {CUZK_GPU_LAB_FP_SQR_SOS32, "fp_sqr_sos32", 1},
+        {CUZK_GPU_LAB_FP2_MUL_LAZY, "fp2_mul_lazy", 2}, {CUZK_GPU_LAB_FR_MUL_SOS64, "fr_mul_sos64", 0},
+        {CUZK_GPU_LAB_FP_INV, "fp_inv", 1}, {CUZK_GPU_LAB_FP2_INV, "fp2_inv", 2}, {CUZK_GPU_LAB_FP_MUL_KA, "fp_mul_ka", 1},
+        {CUZK_GPU_LAB_FP_MUL_W, "fp_mul_w", 1}, {CUZK_GPU_LAB_FR_MUL_W, "fr_mul_w", 0}, {CUZK_GPU_LAB_FP_MUL_EO, "fp_mul_eo", 1},
+        {CUZK_GPU_LAB_FR_MUL_EO, "fr_mul_eo", 0}, {CUZK_GPU_LAB_FP_SQR_EO, "fp_sqr_eo", 1}, {CUZK_GPU_LAB_FP2_MUL_EO, "fp2_mul_eo", 2},
+        {CUZK_GPU_LAB_FR_MUL_F64, "fr_mul_f64", 0}, {CUZK_GPU_LAB_FR_MUL_MIX, "fr_mul_mix", 0}, {CUZK_GPU_LAB_FP_MUL_F64, "fp_mul_f64", 1},
+        {CUZK_GPU_LAB_FP_MUL_MIX, "fp_mul_mix", 1}, {CUZK_GPU_LAB_FP_MUL_ADD, "fp_mul_add", 1},
+        {CUZK_GPU_LAB_FP_INV_BGCD, "fp_inv_bgcd", 1},
     };
     for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++) {
         cuzk_status st;
         int bad = 0, first = -1;
         char what[160];
         if (ops[k].field == 0) {
-            st = cuzk_gpu_ff_batch(ops[k].op, rr, ra, rb, NF);
+            st = cuzk_gpu_lab_ff_batch(ops[k].op, rr, ra, rb, NF);
             for (int i = 0; i < NF; i++) {
                 switch (ops[k].op) {
-                case CUZK_GPU_FR_ADD: cuzk_fr_add(&re[i], &ra[i], &rb[i]); break;
-                case CUZK_GPU_FR_SUB: cuzk_fr_sub(&re[i], &ra[i], &rb[i]); break;
-                case CUZK_GPU_FR_SQR: cuzk_fr_sqr(&re[i], &ra[i]); break;
+                case CUZK_GPU_LAB_FR_ADD: cuzk_fr_add(&re[i], &ra[i], &rb[i]); break;
+                case CUZK_GPU_LAB_FR_SUB: cuzk_fr_sub(&re[i], &ra[i], &rb[i]); break;
+                case CUZK_GPU_LAB_FR_SQR: cuzk_fr_sqr(&re[i], &ra[i]); break;
                 default: cuzk_fr_mul(&re[i], &ra[i], &rb[i]); break;
                 }
                 if (memcmp(&re[i], &rr[i], sizeof re[i]) != 0 && bad++ == 0) first = i;
             }
         } else if (ops[k].field == 1) {
-            st = cuzk_gpu_ff_batch(ops[k].op, pr, pa, pb, NF);
+            st = cuzk_gpu_lab_ff_batch(ops[k].op, pr, pa, pb, NF);
             for (int i = 0; i < NF; i++) {
                 switch (ops[k].op) {
-                case CUZK_GPU_FP_ADD: cuzk_fp_add(&pe[i], &pa[i], &pb[i]); break;
-                case CUZK_GPU_FP_SUB: cuzk_fp_sub(&pe[i], &pa[i], &pb[i]); break;
-                case CUZK_GPU_FP_SQR:
-                case CUZK_GPU_FP_SQR_SOS64:
-                case CUZK_GPU_FP_SQR_SOS32:
-                case CUZK_GPU_FP_SQR_EO: cuzk_fp_sqr(&pe[i], &pa[i]); break;
-                case CUZK_GPU_FP_INV:
-                case CUZK_GPU_FP_INV_BGCD: cuzk_fp_inv(&pe[i], &pa[i]); break; /* edge values include 0 → 0 */
-                case CUZK_GPU_FP_MUL_ADD: { /* a·b + (a + b)(a − b) */
+                case CUZK_GPU_LAB_FP_ADD: cuzk_fp_add(&pe[i], &pa[i], &pb[i]); break;
+                case CUZK_GPU_LAB_FP_SUB: cuzk_fp_sub(&pe[i], &pa[i], &pb[i]); break;
+                case CUZK_GPU_LAB_FP_SQR:
+                case CUZK_GPU_LAB_FP_SQR_SOS64:
+                case CUZK_GPU_LAB_FP_SQR_SOS32:
+                case CUZK_GPU_LAB_FP_SQR_EO: cuzk_fp_sqr(&pe[i], &pa[i]); break;
+                case CUZK_GPU_LAB_FP_INV:
+                case CUZK_GPU_LAB_FP_INV_BGCD: cuzk_fp_inv(&pe[i], &pa[i]); break; /* edge values include 0 → 0 */
+                case CUZK_GPU_LAB_FP_MUL_ADD: { /* a·b + (a + b)(a − b) */
                     cuzk_fp_t c, d, cd;
                     cuzk_fp_add(&c, &pa[i], &pb[i]);
                     cuzk_fp_sub(&d, &pa[i], &pb[i]);
@@ -138,13 +139,13 @@ static void check_ff(void)
                 if (memcmp(&pe[i], &pr[i], sizeof pe[i]) != 0 && bad++ == 0) first = i;
             }
         } else {
-            st = cuzk_gpu_ff_batch(ops[k].op, qr, qa, qb, NF);
+            st = cuzk_gpu_lab_ff_batch(ops[k].op, qr, qa, qb, NF);
             for (int i = 0; i < NF; i++) {
                 switch (ops[k].op) {
-                case CUZK_GPU_FP2_ADD: cuzk_fp2_add(&qe[i], &qa[i], &qb[i]); break;
-                case CUZK_GPU_FP2_SUB: cuzk_fp2_sub(&qe[i], &qa[i], &qb[i]); break;
-                case CUZK_GPU_FP2_SQR: cuzk_fp2_sqr(&qe[i], &qa[i]); break;
-                case CUZK_GPU_FP2_INV: cuzk_fp2_inv(&qe[i], &qa[i]); break;
+                case CUZK_GPU_LAB_FP2_ADD: cuzk_fp2_add(&qe[i], &qa[i], &qb[i]); break;
+                case CUZK_GPU_LAB_FP2_SUB: cuzk_fp2_sub(&qe[i], &qa[i], &qb[i]); break;
+                case CUZK_GPU_LAB_FP2_SQR: cuzk_fp2_sqr(&qe[i], &qa[i]); break;
+                case CUZK_GPU_LAB_FP2_INV: cuzk_fp2_inv(&qe[i], &qa[i]); break;
                 default: cuzk_fp2_mul(&qe[i], &qa[i], &qb[i]); break;
                 }
                 if (memcmp(&qe[i], &qr[i], sizeof qe[i]) != 0 && bad++ == 0) first = i;
@@ -162,15 +163,10 @@ static void check_ff(void)
 
 static const char *kind_name[] = {"forward", "inverse", "coset_forward", "coset_inverse"};
 
-/* The domain options and the (process-wide) pass kernel of an NTT variant word, bits as cuzk-bench --ntt-variant:
- * the kernel's as cuzk_gpu_ntt_set_variant, 16 split twiddles, 128 whole tables, 256 whole tables without roots */
+/* The domain options of an NTT variant word (cuzk_gpu_lab_ntt_opts: multiplier, radix, tables) */
 static void ntt_variant(unsigned v, cuzk_gpu_ntt_opts *no)
 {
-    memset(no, 0, sizeof *no);
-    no->split_twiddles = (v & 16) != 0;
-    no->whole_tables = (v & 128) != 0;
-    no->whole_without_roots = (v & 256) != 0;
-    cuzk_gpu_ntt_set_variant(v);
+    if (cuzk_gpu_lab_ntt_opts(no, v) != CUZK_OK) memset(no, 0, sizeof *no);
 }
 
 static void check_ntt(unsigned k, cuzk_fr_roots conv, cuzk_gpu_ntt_kind kind, unsigned threads,

@@ -1,17 +1,18 @@
 /* The GPU's plain-C Montgomery multiplications are checked here, on any machine, against the CPU field layer:
- *   - 28-bit digits (src/gpu/ff/mont28.h);
- *   - 32-bit words with 64-bit steps (src/gpu/ff/mont32w.h);
- *   - the parity-split multiplication, squaring and Fp2 multiplication (src/gpu/ff/mont_eo.h);
- *   - Fr in double precision (src/gpu/ff/mont_f64.h).
+ *   - the parity-split multiplication, squaring and Fp2 multiplication (src/gpu/ff/mont_eo.h) and the binary-GCD
+ *     inversion (src/gpu/ff/inv_bgcd.h): the product's;
+ *   - the lab's: 28-bit digits (src/gpu/lab/mont28.h), 32-bit words with 64-bit steps (src/gpu/lab/mont32w.h), a·b +
+ *     c·d with one reduction (src/gpu/lab/mont_eo_sum.h), Fr and Fp in double precision (src/gpu/lab/mont_f64.h).
  * The same canonical product, bit for bit, for Fp and Fr, on fresh random inputs and on the values where digit and
  * column bounds are tightest (0, 1, m − 1, R mod m, the largest values below m with all low digits set). */
 #include "testutil.h"
 #include "gpu_host_test.h"
-#include "../../src/gpu/ff/mont28.h"
-#include "../../src/gpu/ff/mont32w.h"
-#include "../../src/gpu/ff/mont_eo.h"
-#include "../../src/gpu/ff/mont_f64.h"
-#include "../../src/gpu/ff/inv_bgcd.h"
+#include "ff/inv_bgcd.h"
+#include "ff/mont_eo.h"
+#include "lab/mont28.h"
+#include "lab/mont32w.h"
+#include "lab/mont_eo_sum.h"
+#include "lab/mont_f64.h"
 
 #include <string.h>
 
@@ -61,13 +62,13 @@ static void check_fp(const cuzk_fp_t *a, const cuzk_fp_t *b)
 {
     cuzk_fp_t want, got;
     cuzk_fp_mul(&want, a, b);
-    check_muls(M28_FP, &want, a, b, sizeof want);
+    check_muls(MONT_FP, &want, a, b, sizeof want);
     cuzk_fp_t c, d, cd; /* a·b + c·d with one reduction, c = b², d = a + b (both sums near 2p² at the edge values) */
     cuzk_fp_sqr(&c, b);
     cuzk_fp_add(&d, a, b);
     cuzk_fp_mul(&cd, &c, &d);
     cuzk_fp_add(&want, &want, &cd);
-    eo_mul_add(M28_FP, (uint32_t *)&got, (const uint32_t *)a, (const uint32_t *)b, (const uint32_t *)&c,
+    eo_mul_add(MONT_FP, (uint32_t *)&got, (const uint32_t *)a, (const uint32_t *)b, (const uint32_t *)&c,
                (const uint32_t *)&d);
     assert_memory_equal(&want, &got, sizeof want);
 }
@@ -83,7 +84,7 @@ static void check_fp_one(const cuzk_fp_t *a)
     uint32_t plain[12];
     if (!cuzk_fp_is_zero(a)) assert_int_equal(bg_inv_plain(plain, (const uint32_t *)a, 5), 0);
     cuzk_fp_mul(&want, a, a);
-    eo_sqr(M28_FP, (uint32_t *)&got, (const uint32_t *)a);
+    eo_sqr(MONT_FP, (uint32_t *)&got, (const uint32_t *)a);
     assert_memory_equal(&want, &got, sizeof want);
 }
 
@@ -101,9 +102,9 @@ static void check_fr(const cuzk_fr_t *a, const cuzk_fr_t *b)
 {
     cuzk_fr_t want, got;
     cuzk_fr_mul(&want, a, b);
-    check_muls(M28_FR, &want, a, b, sizeof want);
+    check_muls(MONT_FR, &want, a, b, sizeof want);
     cuzk_fr_mul(&want, a, a);
-    eo_sqr(M28_FR, (uint32_t *)&got, (const uint32_t *)a);
+    eo_sqr(MONT_FR, (uint32_t *)&got, (const uint32_t *)a);
     assert_memory_equal(&want, &got, sizeof want);
 }
 
@@ -141,7 +142,7 @@ static void test_fp_edges(void **state)
     test_rand_fp(&a);
     test_rand_fp(&b);
     cuzk_fp_mul(&want, &a, &b);
-    m28_mul(M28_FP, (uint32_t *)&a, (const uint32_t *)&a, (const uint32_t *)&b);
+    m28_mul(MONT_FP, (uint32_t *)&a, (const uint32_t *)&a, (const uint32_t *)&b);
     assert_memory_equal(&want, &a, sizeof want);
 }
 

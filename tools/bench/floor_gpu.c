@@ -21,6 +21,7 @@
 #include "bench.h"
 #include "floor_gpu.h"
 #include "cuzk/gpu.h"
+#include "gpu_lab.h"
 
 #define ADD_MULS 6.0
 
@@ -28,9 +29,9 @@ bool floor_rates_measure(floor_rates *r)
 {
     const size_t threads = (size_t)1 << 20;
     double ns[3];
-    static const cuzk_gpu_ff_op ops[3] = {CUZK_GPU_FR_MUL_EO, CUZK_GPU_FP_MUL_EO, CUZK_GPU_FP2_MUL_EO};
+    static const cuzk_gpu_lab_ff_op ops[3] = {CUZK_GPU_LAB_FR_MUL_EO, CUZK_GPU_LAB_FP_MUL_EO, CUZK_GPU_LAB_FP2_MUL_EO};
     for (int i = 0; i < 3; i++)
-        if (cuzk_gpu_ff_throughput(ops[i], threads, 256, &ns[i]) != CUZK_OK) return false;
+        if (cuzk_gpu_lab_ff_throughput(ops[i], threads, 256, &ns[i]) != CUZK_OK) return false;
     r->cuzk_fr_ps = ns[0] * 1e3, r->cuzk_fp_ps = ns[1] * 1e3, r->cuzk_fp2_ps = ns[2] * 1e3;
     return true;
 }

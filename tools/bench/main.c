@@ -140,8 +140,8 @@ static bool parse_opts(int argc, char **argv, bench_opts *o, bool *help)
     return true;
 }
 
-/* --gpu: the device, and the NTT variant every GPU benchmark runs with (the MSM's are options of each context and
- * prover: bench_gpu_msm_opts). */
+/* --gpu: the device; the kernel variants are options of each context, domain and prover the benchmarks make
+ * (bench_gpu_msm_opts, bench_gpu_ntt_variant, bench_gpu_prover_opts). */
 static int micro_gpu_run(const bench_opts *o)
 {
 #ifdef CUZK_HAVE_CUDA
@@ -151,7 +151,6 @@ static int micro_gpu_run(const bench_opts *o)
     }
     char name[256];
     if (cuzk_gpu_device_name(name, sizeof name) == CUZK_OK) fprintf(stderr, "cuzk-bench: device %s\n", name);
-    if (o->ntt_variant >= 0) cuzk_gpu_ntt_set_variant((unsigned)o->ntt_variant);
     run_steps(o, micro_gpu, sizeof micro_gpu / sizeof micro_gpu[0]);
     return 0;
 #else

@@ -75,7 +75,7 @@ static __device__ __forceinline__ void f_neg(dfp2 *r, const dfp2 *a)
 }
 
 /* 1/a (0 gives 0): a^(p − 2) by fixed 4-bit windows of the public exponent, 380 squarings and at most 95
- * multiplications: the binary GCD's fallback, and its reference (CUZK_GPU_FP_INV). */
+ * multiplications: the binary GCD's fallback, and its reference (CUZK_GPU_LAB_FP_INV). */
 static __device__ __noinline__ dfp dfp_inv_fermat_out(dfp a)
 {
     dfp tbl[16], r;

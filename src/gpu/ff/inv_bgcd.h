@@ -26,24 +26,24 @@
 #define BG_MAX_BATCHES 64
 
 /* bit length of the longer of a and b (12 words) */
-M28_FN int bg_bitlen2(const uint32_t *a, const uint32_t *b)
+MONT_FN int bg_bitlen2(const uint32_t *a, const uint32_t *b)
 {
     int n = 0;
-    M28_UNROLL
+    MONT_UNROLL
     for (int k = 0; k < 12; k++) {
         uint32_t w = a[k] | b[k];
-        if (w != 0) n = 32 * k + 32 - m28_clz(w);
+        if (w != 0) n = 32 * k + 32 - mont_clz(w);
     }
     return n;
 }
 
 /* ā: bits [n − 33, n) of x over its low 31 bits, or x's low 64 bits when n ≤ 64 */
-M28_FN uint64_t bg_approx(const uint32_t *x, int n)
+MONT_FN uint64_t bg_approx(const uint32_t *x, int n)
 {
     if (n <= 64) return (uint64_t)x[1] << 32 | x[0];
     int s = n - 33, w = s >> 5, sh = s & 31;
     uint32_t lo = 0, hi = 0;
-    M28_UNROLL
+    MONT_UNROLL
     for (int k = 0; k < 12; k++) {
         if (k == w) lo = x[k];
         if (k == w + 1) hi = x[k];
@@ -53,10 +53,10 @@ M28_FN uint64_t bg_approx(const uint32_t *x, int n)
 }
 
 /* r = f·x + g·y as 13 words of two's complement (x, y: 12 words; |f| + |g| ≤ 2^31, so |r| < 2^31·2^384) */
-M28_FN void bg_lin(uint32_t *r, const uint32_t *x, const uint32_t *y, int64_t f, int64_t g)
+MONT_FN void bg_lin(uint32_t *r, const uint32_t *x, const uint32_t *y, int64_t f, int64_t g)
 {
     int64_t carry = 0;
-    M28_UNROLL
+    MONT_UNROLL
     for (int k = 0; k < 12; k++) {
         int64_t t = f * (int64_t)x[k], u = g * (int64_t)y[k];
         uint64_t lo = (uint64_t)(uint32_t)t + (uint32_t)u + (uint32_t)carry;
@@ -67,11 +67,11 @@ M28_FN void bg_lin(uint32_t *r, const uint32_t *x, const uint32_t *y, int64_t f,
 }
 
 /* r = −r over 13 words when neg */
-M28_FN void bg_cond_neg13(uint32_t *r, uint32_t neg)
+MONT_FN void bg_cond_neg13(uint32_t *r, uint32_t neg)
 {
     uint32_t m = 0u - neg;
     uint64_t c = neg;
-    M28_UNROLL
+    MONT_UNROLL
     for (int k = 0; k < 13; k++) {
         c += (uint32_t)(r[k] ^ m);
         r[k] = (uint32_t)c;
@@ -80,47 +80,47 @@ M28_FN void bg_cond_neg13(uint32_t *r, uint32_t neg)
 }
 
 /* a = (f·a + g·b) / 2^31, made non-negative; returns 1 when it was negated (the caller negates f and g) */
-M28_FN uint32_t bg_update_ab(uint32_t *out, const uint32_t *a, const uint32_t *b, int64_t f, int64_t g)
+MONT_FN uint32_t bg_update_ab(uint32_t *out, const uint32_t *a, const uint32_t *b, int64_t f, int64_t g)
 {
     uint32_t t[13];
     bg_lin(t, a, b, f, g);
     uint32_t neg = t[12] >> 31;
     bg_cond_neg13(t, neg);
-    M28_UNROLL
+    MONT_UNROLL
     for (int k = 0; k < 12; k++) out[k] = t[k] >> 31 | t[k + 1] << 1;
     return neg;
 }
 
 /* out = (f·u + g·v) / 2^31 mod p, for u, v < p */
-M28_FN void bg_update_uv(uint32_t *out, const uint32_t *u, const uint32_t *v, int64_t f, int64_t g)
+MONT_FN void bg_update_uv(uint32_t *out, const uint32_t *u, const uint32_t *v, int64_t f, int64_t g)
 {
     uint32_t t[13];
     bg_lin(t, u, v, f, g);
     uint32_t neg = t[12] >> 31;
     bg_cond_neg13(t, neg); /* |f·u + g·v| < 2^31·p */
     /* + q·p clears the low 31 bits: q = t·(−p^−1) mod 2^31 */
-    uint32_t q = (t[0] * m28_ninv32(M28_FP)) & 0x7fffffffu;
+    uint32_t q = (t[0] * mont_ninv32(MONT_FP)) & 0x7fffffffu;
     uint64_t c = 0;
-    M28_UNROLL
+    MONT_UNROLL
     for (int k = 0; k < 12; k++) {
-        c += (uint64_t)q * m28_mod_word(M28_FP, k) + t[k];
+        c += (uint64_t)q * mont_mod_word(MONT_FP, k) + t[k];
         t[k] = (uint32_t)c;
         c >>= 32;
     }
     t[12] += (uint32_t)c; /* below 2^31·2p < 2^413: no carry out */
     uint32_t s[12];
-    M28_UNROLL
+    MONT_UNROLL
     for (int k = 0; k < 12; k++) s[k] = t[k] >> 31 | t[k + 1] << 1;
-    m28_sub_once(M28_FP, s, s, 0); /* below 2p */
+    mont_sub_once(MONT_FP, s, s, 0); /* below 2p */
     /* −s mod p when the sum was negative (0 stays 0) */
     uint32_t nz = 0;
-    M28_UNROLL
+    MONT_UNROLL
     for (int k = 0; k < 12; k++) nz |= s[k];
     uint32_t m = neg && nz ? 0xffffffffu : 0u;
     int64_t borrow = 0;
-    M28_UNROLL
+    MONT_UNROLL
     for (int k = 0; k < 12; k++) {
-        int64_t d = (int64_t)m28_mod_word(M28_FP, k) - s[k] + borrow;
+        int64_t d = (int64_t)mont_mod_word(MONT_FP, k) - s[k] + borrow;
         uint32_t pd = (uint32_t)d;
         borrow = d >> 32;
         out[k] = s[k] ^ ((s[k] ^ pd) & m);
@@ -129,22 +129,22 @@ M28_FN void bg_update_uv(uint32_t *out, const uint32_t *u, const uint32_t *v, in
 
 /* r = Y^−1 mod p (0 gives 0) for Y < p, plain integers (no Montgomery factor); returns 0 when max_batches did not
  * reach a = 0 (r is then unset) */
-M28_FN int bg_inv_plain(uint32_t *r, const uint32_t *y, int max_batches)
+MONT_FN int bg_inv_plain(uint32_t *r, const uint32_t *y, int max_batches)
 {
     uint32_t a[12], b[12], u[12], v[12];
-    M28_UNROLL
+    MONT_UNROLL
     for (int k = 0; k < 12; k++) {
         a[k] = y[k];
-        b[k] = m28_mod_word(M28_FP, k);
+        b[k] = mont_mod_word(MONT_FP, k);
         u[k] = k == 0;
         v[k] = 0;
     }
     for (int batch = 0; batch < max_batches; batch++) {
         uint32_t any = 0;
-        M28_UNROLL
+        MONT_UNROLL
         for (int k = 0; k < 12; k++) any |= a[k];
         if (any == 0) {
-            M28_UNROLL
+            MONT_UNROLL
             for (int k = 0; k < 12; k++) r[k] = v[k];
             return 1;
         }
@@ -170,14 +170,14 @@ M28_FN int bg_inv_plain(uint32_t *r, const uint32_t *y, int max_batches)
         uint32_t nu[12];
         bg_update_uv(nu, u, v, f0, g0);
         bg_update_uv(v, u, v, f1, g1);
-        M28_UNROLL
+        MONT_UNROLL
         for (int k = 0; k < 12; k++) a[k] = na[k], b[k] = nb[k], u[k] = nu[k];
     }
     return 0;
 }
 
 /* R³ mod p (R = 2^384): a Montgomery multiplication by it turns Y^−1 into (y^−1)·R for Y = y·R */
-M28_FN uint32_t bg_r3_word(int k)
+MONT_FN uint32_t bg_r3_word(int k)
 {
     switch (k) {
     case 0: return 0xd94ca1e0; case 1: return 0xed48ac6b; case 2: return 0x03a7adf8; case 3: return 0x315f831e;
@@ -187,13 +187,13 @@ M28_FN uint32_t bg_r3_word(int k)
 }
 
 /* r = 1/a in Montgomery form (0 gives 0); returns 0 when it did not converge (r is then unset) */
-M28_FN int bg_inv(uint32_t *r, const uint32_t *a)
+MONT_FN int bg_inv(uint32_t *r, const uint32_t *a)
 {
     uint32_t t[12], c[12];
     if (!bg_inv_plain(t, a, BG_MAX_BATCHES)) return 0;
-    M28_UNROLL
+    MONT_UNROLL
     for (int k = 0; k < 12; k++) c[k] = bg_r3_word(k);
-    eo_mul(M28_FP, r, t, c);
+    eo_mul(MONT_FP, r, t, c);
     return 1;
 }
 

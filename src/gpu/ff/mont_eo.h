@@ -21,7 +21,7 @@
 
 #include <stdint.h>
 
-#include "mont28.h"
+#include "mont.h"
 
 #ifdef __CUDA_ARCH__
 /* ff.cuh's carry-chain primitives: it includes this header after them */
@@ -60,12 +60,12 @@ static inline uint32_t eo_madchi_cc(uint32_t a, uint32_t b, uint32_t c)
 /* acc[j + s], acc[j + s + 1] += x[j]·y as one (lo, hi) pair per product, over j = first, first + 2, … < n, in one
  * carry chain. A chain of even j ends with x[n − 2] (n is even) and carries into acc[n + s]; a chain of odd j ends
  * with x[n − 1], and every caller keeps its sum below 2^(32(n + s + 1)), so it cannot carry out of acc[n + s]. */
-M28_FN void eo_pairs(uint32_t *acc, int s, const uint32_t *x, uint32_t y, int first, int n)
+MONT_FN void eo_pairs(uint32_t *acc, int s, const uint32_t *x, uint32_t y, int first, int n)
 {
     if (first >= n) return;
     acc[first + s] = eo_madlo_cc(x[first], y, acc[first + s]);
     acc[first + s + 1] = eo_madchi_cc(x[first], y, acc[first + s + 1]);
-    M28_UNROLL
+    MONT_UNROLL
     for (int j = first + 2; j < 12; j += 2) {
         if (j < n) {
             acc[j + s] = eo_madclo_cc(x[j], y, acc[j + s]);
@@ -77,7 +77,7 @@ M28_FN void eo_pairs(uint32_t *acc, int s, const uint32_t *x, uint32_t y, int fi
 
 /* One CIOS row: E += x·y over even j (pairs j, j + 1), O += x·y over odd j (pairs j − 1, j: O stands for O·2^32). O
  * starts from zero and adds at most x·y/2^32 + m < 2^(32n) for x < m (m < 2^(32n − 1)): no carry out of O[n − 1]. */
-M28_FN void eo_row(uint32_t *e, uint32_t *o, const uint32_t *x, uint32_t y, int n)
+MONT_FN void eo_row(uint32_t *e, uint32_t *o, const uint32_t *x, uint32_t y, int n)
 {
     eo_pairs(e, 0, x, y, 0, n);
     eo_pairs(o, -1, x, y, 1, n);
@@ -87,16 +87,16 @@ M28_FN void eo_row(uint32_t *e, uint32_t *o, const uint32_t *x, uint32_t y, int 
  * and its word 1 is 2^32 − 1, so those two word products are q itself and (q − [q ≠ 0])·2^32 + (−q mod 2^32).
  * Additions on the ALU pipe make them instead of two of the row's eight wide multiply-adds on the multiply-add
  * pipe, which bounds the multiplication. */
-M28_FN void eo_reduce_row(int f, uint32_t *e, uint32_t *o, const uint32_t *p, uint32_t q, int n)
+MONT_FN void eo_reduce_row(int f, uint32_t *e, uint32_t *o, const uint32_t *p, uint32_t q, int n)
 {
-    if (f != M28_FR) {
+    if (f != MONT_FR) {
         eo_row(e, o, p, q, n);
         return;
     }
     const uint32_t hi1 = q - (q != 0u);
     e[0] = eo_add_cc(e[0], q);
     e[1] = eo_addc_cc(e[1], 0u);
-    M28_UNROLL
+    MONT_UNROLL
     for (int j = 2; j < 8; j += 2) {
         e[j] = eo_madclo_cc(p[j], q, e[j]);
         e[j + 1] = eo_madchi_cc(p[j], q, e[j + 1]);
@@ -104,7 +104,7 @@ M28_FN void eo_reduce_row(int f, uint32_t *e, uint32_t *o, const uint32_t *p, ui
     e[8] = eo_addc(e[8], 0u);
     o[0] = eo_add_cc(o[0], 0u - q);
     o[1] = eo_addc_cc(o[1], hi1);
-    M28_UNROLL
+    MONT_UNROLL
     for (int j = 3; j < 8; j += 2) {
         o[j - 1] = eo_madclo_cc(p[j], q, o[j - 1]);
         o[j] = eo_madchi_cc(p[j], q, o[j]);
@@ -112,10 +112,10 @@ M28_FN void eo_reduce_row(int f, uint32_t *e, uint32_t *o, const uint32_t *p, ui
 }
 
 /* After a row's reduction e[0] is 0: A/2^32 = e/2^32 + o, folded into e[0 .. n] */
-M28_FN void eo_fold(uint32_t *e, const uint32_t *o, int n)
+MONT_FN void eo_fold(uint32_t *e, const uint32_t *o, int n)
 {
     e[0] = eo_add_cc(e[1], o[0]);
-    M28_UNROLL
+    MONT_UNROLL
     for (int k = 1; k < 12; k++) {
         if (k < n) e[k] = eo_addc_cc(e[k + 1], o[k]);
     }
@@ -124,43 +124,43 @@ M28_FN void eo_fold(uint32_t *e, const uint32_t *o, int n)
 
 /* r = a + b and r = a − b over n words in one carry chain, the carry or borrow out dropped (callers know the result
  * fits) */
-M28_FN void eo_add_words(uint32_t *r, const uint32_t *a, const uint32_t *b, int n)
+MONT_FN void eo_add_words(uint32_t *r, const uint32_t *a, const uint32_t *b, int n)
 {
     r[0] = eo_add_cc(a[0], b[0]);
-    M28_UNROLL
+    MONT_UNROLL
     for (int k = 1; k < 24; k++) {
         if (k < n) r[k] = eo_addc_cc(a[k], b[k]);
     }
 }
-M28_FN void eo_sub_words(uint32_t *r, const uint32_t *a, const uint32_t *b, int n)
+MONT_FN void eo_sub_words(uint32_t *r, const uint32_t *a, const uint32_t *b, int n)
 {
     r[0] = eo_sub_cc(a[0], b[0]);
-    M28_UNROLL
+    MONT_UNROLL
     for (int k = 1; k < 24; k++) {
         if (k < n) r[k] = eo_subc_cc(a[k], b[k]);
     }
 }
 
-/* r = a·b·R^−1 mod m (f = M28_FP: R = 2^384; M28_FR: R = 2^256). r may alias a or b. */
-M28_FN void eo_mul(int f, uint32_t *r, const uint32_t *a, const uint32_t *b)
+/* r = a·b·R^−1 mod m (f = MONT_FP: R = 2^384; MONT_FR: R = 2^256). r may alias a or b. */
+MONT_FN void eo_mul(int f, uint32_t *r, const uint32_t *a, const uint32_t *b)
 {
-    const int n = m28_words(f);
+    const int n = mont_words(f);
     uint32_t p[12], e[13], o[12];
-    M28_UNROLL
-    for (int k = 0; k < 12; k++) p[k] = k < n ? m28_mod_word(f, k) : 0;
-    M28_UNROLL
+    MONT_UNROLL
+    for (int k = 0; k < 12; k++) p[k] = k < n ? mont_mod_word(f, k) : 0;
+    MONT_UNROLL
     for (int k = 0; k < 13; k++) e[k] = 0;
-    M28_UNROLL
+    MONT_UNROLL
     for (int i = 0; i < 12; i++) {
         if (i < n) {
-            M28_UNROLL
+            MONT_UNROLL
             for (int k = 0; k < 12; k++) o[k] = 0;
             eo_row(e, o, a, b[i], n);
-            eo_reduce_row(f, e, o, p, e[0] * m28_ninv32(f), n);
+            eo_reduce_row(f, e, o, p, e[0] * mont_ninv32(f), n);
             eo_fold(e, o, n);
         }
     }
-    m28_sub_once(f, r, e, e[n]); /* A < 2m */
+    mont_sub_once(f, r, e, e[n]); /* A < 2m */
 }
 
 /* Product then reduction with the same parity split, for the squaring (about 78 word products instead of 144) and
@@ -170,11 +170,11 @@ M28_FN void eo_mul(int f, uint32_t *r, const uint32_t *a, const uint32_t *b)
  * the carry of an even chain into position n + i cannot go further. */
 
 /* t = e + o over 2n words (o[0] is never written: its pairs start at odd positions) */
-M28_FN void eo_wide_sum(uint32_t *t, const uint32_t *e, const uint32_t *o, int n)
+MONT_FN void eo_wide_sum(uint32_t *t, const uint32_t *e, const uint32_t *o, int n)
 {
     t[0] = e[0];
     t[1] = eo_add_cc(e[1], o[1]);
-    M28_UNROLL
+    MONT_UNROLL
     for (int k = 2; k < 23; k++) {
         if (k < 2 * n - 1) t[k] = eo_addc_cc(e[k], o[k]);
     }
@@ -182,13 +182,13 @@ M28_FN void eo_wide_sum(uint32_t *t, const uint32_t *e, const uint32_t *o, int n
 }
 
 /* t = a·b, 2n words */
-M28_FN void eo_mul_wide(int f, uint32_t *t, const uint32_t *a, const uint32_t *b)
+MONT_FN void eo_mul_wide(int f, uint32_t *t, const uint32_t *a, const uint32_t *b)
 {
-    const int n = m28_words(f);
+    const int n = mont_words(f);
     uint32_t e[24], o[24];
-    M28_UNROLL
+    MONT_UNROLL
     for (int k = 0; k < 24; k++) e[k] = o[k] = 0;
-    M28_UNROLL
+    MONT_UNROLL
     for (int i = 0; i < 12; i++) {
         if (i >= n) continue;
         if (i & 1) {
@@ -203,27 +203,27 @@ M28_FN void eo_mul_wide(int f, uint32_t *t, const uint32_t *a, const uint32_t *b
 }
 
 /* t = a², 2n words: twice the products a_j·a_i (j > i), then the squares a_i² */
-M28_FN void eo_sqr_wide(int f, uint32_t *t, const uint32_t *a)
+MONT_FN void eo_sqr_wide(int f, uint32_t *t, const uint32_t *a)
 {
-    const int n = m28_words(f);
+    const int n = mont_words(f);
     uint32_t e[24], o[24];
-    M28_UNROLL
+    MONT_UNROLL
     for (int k = 0; k < 24; k++) e[k] = o[k] = 0;
-    M28_UNROLL
+    MONT_UNROLL
     for (int i = 0; i < 11; i++) {
         if (i >= n - 1) continue;
         eo_pairs(o, i, a, a[i], i + 1, n); /* positions 2i + 1, 2i + 3, … */
         eo_pairs(e, i, a, a[i], i + 2, n); /* positions 2i + 2, 2i + 4, … */
     }
     eo_wide_sum(e, e, o, n);
-    M28_UNROLL
+    MONT_UNROLL
     for (int k = 23; k > 0; k--) {
         if (k < 2 * n) t[k] = (e[k] << 1) | (e[k - 1] >> 31);
     }
     t[0] = e[0] << 1;
     t[0] = eo_madlo_cc(a[0], a[0], t[0]);
     t[1] = eo_madchi_cc(a[0], a[0], t[1]);
-    M28_UNROLL
+    MONT_UNROLL
     for (int i = 1; i < 12; i++) {
         if (i < n) {
             t[2 * i] = eo_madclo_cc(a[i], a[i], t[2 * i]);
@@ -234,48 +234,37 @@ M28_FN void eo_sqr_wide(int f, uint32_t *t, const uint32_t *a)
 
 /* r = t·R^−1 mod m for t < m·R (2n words): eo_mul's reduction rows on their own, t's upper words brought in one per
  * row. Before row i the running value is below 2^(32n) + m, so n + 1 words hold it. */
-M28_FN void eo_redc(int f, uint32_t *r, const uint32_t *t)
+MONT_FN void eo_redc(int f, uint32_t *r, const uint32_t *t)
 {
-    const int n = m28_words(f);
+    const int n = mont_words(f);
     uint32_t p[12], e[13], o[12];
-    M28_UNROLL
-    for (int k = 0; k < 12; k++) p[k] = k < n ? m28_mod_word(f, k) : 0;
-    M28_UNROLL
+    MONT_UNROLL
+    for (int k = 0; k < 12; k++) p[k] = k < n ? mont_mod_word(f, k) : 0;
+    MONT_UNROLL
     for (int k = 0; k < 13; k++) e[k] = k < n ? t[k] : 0;
-    M28_UNROLL
+    MONT_UNROLL
     for (int i = 0; i < 12; i++) {
         if (i >= n) continue;
-        M28_UNROLL
+        MONT_UNROLL
         for (int k = 0; k < 12; k++) o[k] = 0;
-        eo_reduce_row(f, e, o, p, e[0] * m28_ninv32(f), n);
+        eo_reduce_row(f, e, o, p, e[0] * mont_ninv32(f), n);
         eo_fold(e, o, n);
         e[n - 1] = eo_add_cc(e[n - 1], t[n + i]);
         e[n] = eo_addc(e[n], 0u);
     }
-    m28_sub_once(f, r, e, e[n]); /* below t/R + m < 2m */
+    mont_sub_once(f, r, e, e[n]); /* below t/R + m < 2m */
 }
 
 /* r = a²·R^−1 mod m */
-M28_FN void eo_sqr(int f, uint32_t *r, const uint32_t *a)
+MONT_FN void eo_sqr(int f, uint32_t *r, const uint32_t *a)
 {
     uint32_t t[24];
     eo_sqr_wide(f, t, a);
     eo_redc(f, r, t);
 }
 
-/* r = (a·b + c·d)·R^−1 mod m: both products wide and one reduction (432 word products against 576 for two
- * multiplications); a·b + c·d < 2m² < m·R */
-M28_FN void eo_mul_add(int f, uint32_t *r, const uint32_t *a, const uint32_t *b, const uint32_t *c, const uint32_t *d)
-{
-    uint32_t t[24], u[24];
-    eo_mul_wide(f, t, a, b);
-    eo_mul_wide(f, u, c, d);
-    eo_add_words(t, t, u, 2 * m28_words(f));
-    eo_redc(f, r, t);
-}
-
 /* word k of p², the BLS12-381 base field modulus squared (762 bits) */
-M28_FN uint32_t eo_p2_word(int k)
+MONT_FN uint32_t eo_p2_word(int k)
 {
     switch (k) {
     case 0: return 0x1c718e39; case 1: return 0x26aa0000; case 2: return 0x76382eab; case 3: return 0x7ced6b1d;
@@ -291,23 +280,23 @@ M28_FN uint32_t eo_p2_word(int k)
  *   r1 = REDC((a0 + a1)(b0 + b1) − (a0b0 + a1b1)), the argument a0b1 + a1b0 < 2p² < p·R;
  *   r0 = REDC(a0b0 + p² − a1b1), the argument in [0, 2p²).
  * a0 + a1 < 2p < 2^382 needs no reduction before its product. r0, r1 may alias the inputs. */
-M28_FN void eo_fp2_mul(uint32_t *r0, uint32_t *r1, const uint32_t *a0, const uint32_t *a1, const uint32_t *b0,
+MONT_FN void eo_fp2_mul(uint32_t *r0, uint32_t *r1, const uint32_t *a0, const uint32_t *a1, const uint32_t *b0,
                        const uint32_t *b1)
 {
     uint32_t sa[12], sb[12], t0[24], t1[24], c[24], d[24], p2[24];
-    M28_UNROLL
+    MONT_UNROLL
     for (int k = 0; k < 24; k++) p2[k] = eo_p2_word(k);
     eo_add_words(sa, a0, a1, 12);
     eo_add_words(sb, b0, b1, 12);
-    eo_mul_wide(M28_FP, t0, a0, b0);
-    eo_mul_wide(M28_FP, t1, a1, b1);
+    eo_mul_wide(MONT_FP, t0, a0, b0);
+    eo_mul_wide(MONT_FP, t1, a1, b1);
     eo_add_words(c, t0, t1, 24);
     eo_add_words(d, t0, p2, 24);
     eo_sub_words(d, d, t1, 24);
-    eo_mul_wide(M28_FP, t0, sa, sb);
+    eo_mul_wide(MONT_FP, t0, sa, sb);
     eo_sub_words(t0, t0, c, 24);
-    eo_redc(M28_FP, r1, t0);
-    eo_redc(M28_FP, r0, d);
+    eo_redc(MONT_FP, r1, t0);
+    eo_redc(MONT_FP, r0, d);
 }
 
 #endif

@@ -8,7 +8,8 @@
 static bool ntt_opts_eq(const cuzk_gpu_ntt_opts *a, const cuzk_gpu_ntt_opts *b)
 {
     return a->tile_log2 == b->tile_log2 && a->split_twiddles == b->split_twiddles &&
-           a->whole_tables == b->whole_tables && a->whole_without_roots == b->whole_without_roots;
+           a->whole_tables == b->whole_tables && a->whole_without_roots == b->whole_without_roots &&
+           a->kernels == b->kernels;
 }
 
 /* The NTT domain of k's size and roots, with whole tables when k's plan gave its provers room for them */

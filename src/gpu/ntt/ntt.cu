@@ -20,37 +20,9 @@
 #include "ff/ff.cuh"
 #include "ntt/ntt.cuh"
 
-#define TW_SPLIT 14
 #define SMALL_LOG 11 /* the in-block table holds the 2^11-th roots (or the n-th for smaller n) */
 #define MAX_PASS_BITS 10
 #define DIRECT_MAX_LOG 20 /* direct twiddle tables of up to 2^20 roots (32 MiB a direction) */
-
-typedef struct {
-    const dfr *lo, *hi; /* factor(i) = hi[i >> 14]·lo[i mod 2^14] when lo != NULL */
-    dfr c;              /* otherwise a constant factor c when mode = 1 */
-    int mode;           /* 0: none, 1: constant, 2: split tables, 3: factor(i) = lo[i] */
-} scale_t;
-
-/* out = (v·mul[i] − minus[i])·k after the last pass's scaling, each part where set (cuzk_gpu_ntt_finish) */
-typedef struct {
-    const dfr *mul, *minus;
-    dfr k;
-    int has_k;
-} finish_t;
-
-typedef struct {
-    const dfr *in;
-    dfr *out;
-    unsigned k, a, s, lam;
-    int last;
-    const dfr *tl, *th, *sm;
-    const dfr *dt;     /* the 2^(k − dt_shift)-th roots in order, when this pass's a allows; else NULL */
-    unsigned dt_shift;
-    int dt_neg;        /* dt holds the forward roots and this transform is the inverse: ω^−e = dt[size − e] */
-    unsigned qlog;
-    scale_t pre, post;
-    finish_t fin;
-} pass_t;
 
 /* The coset tables, by kind: g^i and n_inv·g^−i for the public coset transforms; n_inv·g^i for the coset forward
  * after an unscaled inverse (the inverse's 1/n moved into the shift) and g^−i for the unscaled coset inverse. */
@@ -75,192 +47,12 @@ struct cuzk_gpu_ntt_domain {
     dfr *gl[COSET_KINDS], *gh[COSET_KINDS];
 };
 
-#define NTT_KERNEL_BITS 0x6fu /* the variant bits that choose the pass kernel: multiplier and radix */
-static unsigned g_variant = 32; /* the parity-split multiplication, radix-8 (docs/performance/ntt.md) */
+/* The pass kernel: the parity-split multiplication, radix-8 register steps (docs/performance/ntt.md). */
+static const cuzk_gpu_ntt_kernels PRODUCT_KERNEL = {k_pass<ntt_mul_eo, 3>, 8};
 
-extern "C" unsigned cuzk_gpu_ntt_set_variant(unsigned v)
+static const cuzk_gpu_ntt_kernels *kernel_of(const cuzk_gpu_ntt_domain *d)
 {
-    unsigned old = g_variant;
-    g_variant = v & NTT_KERNEL_BITS;
-    return old;
-}
-
-static __device__ __forceinline__ unsigned brev(unsigned x, unsigned bits)
-{
-    return bits == 0 ? 0 : __brev(x) >> (32 - bits);
-}
-
-/* The multiplier of a kernel variant: 0 = 32-bit words, 1 = 64-bit words, 2 = Fr-special reduction, 3 = product
- * then reduction (64-bit words), 4 = CIOS with the products split by parity (mont_eo.h), 5 = odd warps in double
- * precision (mont_f64.h), even warps as 4: both pipes at once. */
-template <int MV> static __device__ __forceinline__ void vmul(dfr *r, const dfr *a, const dfr *b)
-{
-    if (MV == 5) dfr_mul_mix(r, a, b);
-    else if (MV == 4) dfr_mul_eo(r, a, b);
-    else if (MV == 3) dfr_mul_sos64(r, a, b);
-    else if (MV == 1) dfr_mul64(r, a, b);
-    else if (MV == 2) dfr_mul_special(r, a, b);
-    else dfr_mul32(r, a, b);
-}
-
-/* ω^E from the split tables of pure powers (lo[0] = hi[0] = 1) */
-template <int MV> static __device__ __forceinline__ dfr pow_split(const dfr *lo, const dfr *hi, size_t e)
-{
-    size_t el = e & ((1u << TW_SPLIT) - 1), eh = e >> TW_SPLIT;
-    dfr w = dfr_load(&lo[el]);
-    if (eh != 0) {
-        dfr h = dfr_load(&hi[eh]);
-        if (el != 0) vmul<MV>(&w, &w, &h);
-        else w = h;
-    }
-    return w;
-}
-
-template <int MV> static __device__ __forceinline__ void apply_scale(dfr *v, const scale_t *sc, size_t i)
-{
-    if (sc->mode == 1) {
-        vmul<MV>(v, v, &sc->c);
-    } else if (sc->mode == 2) {
-        /* lo may carry a constant factor (1/n), so lo[0] is not 1 here: always multiply both */
-        size_t el = i & ((1u << TW_SPLIT) - 1), eh = i >> TW_SPLIT;
-        dfr f = dfr_load(&sc->lo[el]);
-        if (eh != 0) {
-            dfr h = dfr_load(&sc->hi[eh]);
-            vmul<MV>(&f, &f, &h);
-        }
-        vmul<MV>(v, v, &f);
-    } else if (sc->mode == 3) {
-        dfr f = dfr_load(&sc->lo[i]);
-        vmul<MV>(v, v, &f);
-    }
-}
-
-/* One register step: Q stages (bits cbit+Q−1 .. cbit of m) over 2^Q elements per (base, l) combination. */
-template <int MV, int Q>
-static __device__ __forceinline__ void dif_round(dfr *sh, unsigned s, unsigned lam, unsigned cbit, const dfr *sm,
-                                                 unsigned qlog)
-{
-    const unsigned combos = 1u << (s + lam - Q);
-    for (unsigned c = threadIdx.x; c < combos; c += blockDim.x) {
-        unsigned l = c & ((1u << lam) - 1), rest = c >> lam;
-        unsigned base = (rest & ((1u << cbit) - 1)) | ((rest >> cbit) << (cbit + Q));
-        dfr v[1 << Q];
-#pragma unroll
-        for (int i = 0; i < (1 << Q); i++) v[i] = dfr_load(&sh[((base | ((unsigned)i << cbit)) << lam) + l]);
-#pragma unroll
-        for (int bb = Q - 1; bb >= 0; bb--) {
-            unsigned b = cbit + bb;
-#pragma unroll
-            for (int i = 0; i < (1 << Q); i++) {
-                if (i & (1 << bb)) continue;
-                const int i2 = i | (1 << bb);
-                unsigned j = (base | ((unsigned)i << cbit)) & ((1u << b) - 1);
-                dfr t;
-                dfr_sub(&t, &v[i], &v[i2]);
-                dfr_add(&v[i], &v[i], &v[i2]);
-                if (j != 0) {
-                    dfr w = dfr_load(&sm[j << (qlog - b - 1)]);
-                    vmul<MV>(&v[i2], &t, &w);
-                } else {
-                    v[i2] = t;
-                }
-            }
-        }
-#pragma unroll
-        for (int i = 0; i < (1 << Q); i++) dfr_store(&sh[((base | ((unsigned)i << cbit)) << lam) + l], &v[i]);
-    }
-}
-
-template <int MV, int QMAX> __global__ void __launch_bounds__(512) k_pass(pass_t p)
-{
-    extern __shared__ uint4 sh_raw[];
-    dfr *sh = (dfr *)sh_raw;
-    const unsigned s = p.s, lam = p.lam, L = 1u << lam, R = 1u << s, T = 1u << (s + lam);
-    const size_t bid = blockIdx.x;
-
-    /* load, tile layout sh[m·L + l] */
-    if (!p.last) {
-        const unsigned ab = p.a - s - lam; /* log2 of the lo-blocks per high part */
-        size_t lo0 = (bid & (((size_t)1 << ab) - 1)) << lam, hi = bid >> ab;
-        size_t base = (hi << p.a) + lo0, M = (size_t)1 << (p.a - s);
-        for (unsigned idx = threadIdx.x; idx < T; idx += blockDim.x) {
-            unsigned l = idx & (L - 1), m = idx >> lam;
-            size_t g = base + m * M + l;
-            dfr v = dfr_load(&p.in[g]);
-            apply_scale<MV>(&v, &p.pre, g);
-            dfr_store(&sh[idx], &v);
-        }
-    } else {
-        const unsigned qb = p.k - s - lam;
-        for (unsigned idx = threadIdx.x; idx < T; idx += blockDim.x) {
-            unsigned m = idx & (R - 1), l = idx >> s;
-            size_t g = ((bid + ((size_t)l << qb)) << s) + m;
-            dfr v = dfr_load(&p.in[g]);
-            apply_scale<MV>(&v, &p.pre, g);
-            dfr_store(&sh[(m << lam) + l], &v);
-        }
-    }
-
-    /* the 2^s-point DIFs, top bits first */
-    unsigned rem = s;
-    while (rem > 0) {
-        __syncthreads();
-        if (QMAX == 3 && rem >= 3) {
-            dif_round<MV, (QMAX == 3 ? 3 : 2)>(sh, s, lam, rem - 3, p.sm, p.qlog);
-            rem -= 3;
-        } else if (rem >= 2) {
-            dif_round<MV, 2>(sh, s, lam, rem - 2, p.sm, p.qlog);
-            rem -= 2;
-        } else {
-            dif_round<MV, 1>(sh, s, lam, 0, p.sm, p.qlog);
-            rem = 0;
-        }
-    }
-    __syncthreads();
-
-    if (!p.last) {
-        const unsigned ab = p.a - s - lam;
-        size_t lo0 = (bid & (((size_t)1 << ab) - 1)) << lam, hi = bid >> ab;
-        size_t base = (hi << p.a) + lo0, M = (size_t)1 << (p.a - s);
-        const unsigned tws = p.k - p.a;
-        for (unsigned idx = threadIdx.x; idx < T; idx += blockDim.x) {
-            unsigned l = idx & (L - 1), m = idx >> lam;
-            dfr v = dfr_load(&sh[idx]);
-            size_t e = ((lo0 + l) * (size_t)brev(m, s)) << tws;
-            if (e != 0) {
-                dfr w;
-                if (p.dt != NULL) {
-                    size_t de = e >> p.dt_shift;
-                    w = dfr_load(&p.dt[p.dt_neg ? ((size_t)1 << (p.k - p.dt_shift)) - de : de]);
-                } else {
-                    w = pow_split<MV>(p.tl, p.th, e);
-                }
-                vmul<MV>(&v, &v, &w);
-            }
-            dfr_store(&p.out[base + m * M + l], &v);
-        }
-    } else {
-        /* dest = rev_s(m)·2^(k−s) + rev_(k−s−lam)(bid)·2^lam + rev_lam(l); iterate with the destination contiguous */
-        const unsigned qb = p.k - s - lam;
-        size_t dbase = (size_t)brev((unsigned)bid, qb) << lam;
-        for (unsigned idx = threadIdx.x; idx < T; idx += blockDim.x) {
-            unsigned lr = idx & (L - 1), mr = idx >> lam;
-            unsigned m = brev(mr, s), l = brev(lr, lam);
-            dfr v = dfr_load(&sh[(m << lam) + l]);
-            size_t dst = ((size_t)mr << (p.k - s)) + dbase + lr;
-            apply_scale<MV>(&v, &p.post, dst);
-            if (p.fin.mul != NULL) {
-                dfr u = dfr_load(&p.fin.mul[dst]); /* may be out itself: this thread alone reads and writes dst */
-                vmul<MV>(&v, &v, &u);
-            }
-            if (p.fin.minus != NULL) {
-                dfr u = dfr_load(&p.fin.minus[dst]);
-                dfr_sub(&v, &v, &u);
-            }
-            if (p.fin.has_k) vmul<MV>(&v, &v, &p.fin.k);
-            dfr_store(&p.out[dst], &v);
-        }
-    }
+    return d->opts.kernels != NULL ? d->opts.kernels : &PRODUCT_KERNEL;
 }
 
 /* out[i] = first·base^i. Thread t of `stride` starts from first·base^t by one exponentiation and steps by base^stride,
@@ -391,14 +183,6 @@ static unsigned direct_log(unsigned k)
     return best;
 }
 
-/* Every kernel variant: [multiplier MV][register radix 4, 8], launched from here and given its shared memory here, so
- * that no variant can miss either. */
-#define PASS_MULTIPLIERS 6
-typedef void (*pass_kernel)(pass_t);
-static const pass_kernel k_passes[PASS_MULTIPLIERS][2] = {
-    {k_pass<0, 2>, k_pass<0, 3>}, {k_pass<1, 2>, k_pass<1, 3>}, {k_pass<2, 2>, k_pass<2, 3>},
-    {k_pass<3, 2>, k_pass<3, 3>}, {k_pass<4, 2>, k_pass<4, 3>}, {k_pass<5, 2>, k_pass<5, 3>}};
-
 static cuzk_status domain_fill(cuzk_gpu_ntt_domain *d)
 {
     cuzk_fr_t w[2], nn;
@@ -421,9 +205,7 @@ static cuzk_status domain_fill(cuzk_gpu_ntt_domain *d)
     }
     if (d->whole && d->k > DIRECT_MAX_LOG && !d->opts.whole_without_roots) CUZK_TRY(powers(&d->full, d->n, &w[0], NULL));
     if (d->k > MAX_PASS_BITS + 1) CUZK_TRY(cuzk_gpu_malloc((void **)&d->scratch, d->n * sizeof(dfr)));
-    for (int mv = 0; mv < PASS_MULTIPLIERS; mv++)
-        for (int q = 0; q < 2; q++)
-            CUZK_CUDA(cudaFuncSetAttribute(k_passes[mv][q], cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024));
+    CUZK_CUDA(cudaFuncSetAttribute(kernel_of(d)->pass, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024));
     return cuzk_gpu_sync();
 }
 
@@ -468,13 +250,7 @@ static cuzk_status run(cuzk_fr_t *x, cuzk_gpu_ntt_domain *d, int inv, const scal
 {
     unsigned bits[4], P = plan(d->k, bits), a = d->k;
     dfr *buf = (dfr *)x;
-    int mv = (g_variant & 64)   ? 5
-             : (g_variant & 32) ? 4
-             : (g_variant & 8)  ? 3
-             : (g_variant & 2)  ? 2
-                                : (int)(g_variant & 1);
-    unsigned radix = (g_variant & 4) ? 4 : 8;
-    pass_kernel kernel = k_passes[mv][radix == 4 ? 0 : 1];
+    const cuzk_gpu_ntt_kernels *kernel = kernel_of(d);
     for (unsigned i = 0; i < P; i++) {
         pass_t p;
         memset(&p, 0, sizeof p);
@@ -503,7 +279,7 @@ static cuzk_status run(cuzk_fr_t *x, cuzk_gpu_ntt_domain *d, int inv, const scal
         if (p.last && fin != NULL) p.fin = *fin;
         unsigned T = 1u << (p.s + p.lam);
         unsigned blocks = (unsigned)(d->n / T);
-        kernel<<<blocks, T / radix, T * sizeof(dfr)>>>(p);
+        kernel->pass<<<blocks, T / kernel->radix, T * sizeof(dfr)>>>(p);
         CUZK_CUDA_LAUNCHED();
         a -= p.s;
     }

@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Montgomery multiplication over 28-bit digits with 64-bit column sums, for Fp (381 bits) and Fr (255 bits): the
- * same inputs and results as the 32-bit-word CIOS of ff.cuh (Montgomery form with R = 2^384 for Fp, 2^256 for
- * Fr; canonical values in, canonical value out), but no carry chain.
+ * same inputs and results as the 32-bit-word CIOS of field_lab.cuh (Montgomery form with R = 2^384 for Fp, 2^256
+ * for Fr; canonical values in, canonical value out), but no carry chain.
  *
  * Why: the word-by-word CIOS is a chain of dependent carry instructions; a kernel that can keep only a few warps
  * per scheduler (the MSM accumulation, 8 warps per SM) then waits on that chain (ncu: 5.8 cycles per issued
@@ -14,50 +15,26 @@
  * clears 20 bits: 13·28 + 20 = 384 bits divided out in all. The result (a·b + Q·p)/2^384 < (p² + 2^384·p)/2^384
  * < 2p; one conditional subtraction of p makes it canonical. Fr: 9·28 + 4 = 256.
  *
- * Plain C so that the host test (tests/gpu/test_mont28.c, which needs no GPU) checks the very same code against
- * the CPU field layer; under nvcc the functions are device functions and every loop unrolls into straight-line
- * code with the modulus digits as immediates. */
+ * Plain C so that the host test (tests/gpu_host/test_mont28.c, which needs no GPU) checks the very same code
+ * against the CPU field layer (ff/mont.h). */
 #ifndef CUZK_GPU_MONT28_H
 #define CUZK_GPU_MONT28_H
 
 #include <stdint.h>
 
-#ifdef __CUDACC__
-#define M28_FN static __host__ __device__ __forceinline__
-#else
-#define M28_FN static inline
-#endif
-#ifdef __CUDA_ARCH__
-#define M28_UNROLL _Pragma("unroll")
-#else
-#define M28_UNROLL
-#endif
+#include "ff/mont.h"
 
 #define M28_MASK 0x0fffffffu
 
-enum { M28_FP = 0, M28_FR = 1 };
-
-/* words (32-bit), digits (28-bit) and bits cleared by the last row, per field */
-M28_FN int m28_words(int f) { return f == M28_FP ? 12 : 8; }
-M28_FN int m28_digits(int f) { return f == M28_FP ? 14 : 10; }
-M28_FN int m28_last_bits(int f) { return f == M28_FP ? 20 : 4; }
-M28_FN uint32_t m28_ninv(int f) { return f == M28_FP ? 0xffcfffdu : 0xfffffffu; } /* −m^−1 mod 2^28 */
-M28_FN uint32_t m28_ninv32(int f) { return f == M28_FP ? 0xfffcfffdu : 0xffffffffu; } /* −m^−1 mod 2^32 */
-
-/* leading zeros of a non-zero word */
-M28_FN int m28_clz(uint32_t w)
-{
-#ifdef __CUDA_ARCH__
-    return __clz((int)w);
-#else
-    return __builtin_clz(w);
-#endif
-}
+/* digits (28-bit) and bits cleared by the last row, per field, and −m^−1 mod 2^28 */
+MONT_FN int m28_digits(int f) { return f == MONT_FP ? 14 : 10; }
+MONT_FN int m28_last_bits(int f) { return f == MONT_FP ? 20 : 4; }
+MONT_FN uint32_t m28_ninv(int f) { return f == MONT_FP ? 0xffcfffdu : 0xfffffffu; }
 
 /* digit j of the modulus */
-M28_FN uint32_t m28_mod_digit(int f, int j)
+MONT_FN uint32_t m28_mod_digit(int f, int j)
 {
-    if (f == M28_FP) {
+    if (f == MONT_FP) {
         switch (j) {
         case 0: return 0xfffaaab; case 1: return 0xfefffff; case 2: return 0x3ffffb9; case 3: return 0xfffeb15;
         case 4: return 0x6241eab; case 5: return 0xa0f6b0f; case 6: return 0xf6730d2; case 7: return 0xf38512b;
@@ -72,78 +49,41 @@ M28_FN uint32_t m28_mod_digit(int f, int j)
     }
 }
 
-/* 32-bit word i of the modulus */
-M28_FN uint32_t m28_mod_word(int f, int i)
-{
-    if (f == M28_FP) {
-        switch (i) {
-        case 0: return 0xffffaaab; case 1: return 0xb9feffff; case 2: return 0xb153ffff; case 3: return 0x1eabfffe;
-        case 4: return 0xf6b0f624; case 5: return 0x6730d2a0; case 6: return 0xf38512bf; case 7: return 0x64774b84;
-        case 8: return 0x434bacd7; case 9: return 0x4b1ba7b6; case 10: return 0x397fe69a; default: return 0x1a0111ea;
-        }
-    }
-    switch (i) {
-    case 0: return 0x00000001; case 1: return 0xffffffff; case 2: return 0xfffe5bfe; case 3: return 0x53bda402;
-    case 4: return 0x09a1d805; case 5: return 0x3339d808; case 6: return 0x299d7d48; default: return 0x73eda753;
-    }
-}
-
 /* digit j (bits 28j .. 28j + 27) of an nw-word number */
-M28_FN uint32_t m28_digit(const uint32_t *w, int nw, int j)
+MONT_FN uint32_t m28_digit(const uint32_t *w, int nw, int j)
 {
     int bit = 28 * j, i = bit >> 5, s = bit & 31;
     uint64_t lo = w[i], hi = i + 1 < nw ? w[i + 1] : 0;
     return (uint32_t)(((hi << 32 | lo) >> s) & M28_MASK);
 }
 
-/* r = v − m when v ≥ m, else v, for v = t + top·2^(32·words) < 2m */
-M28_FN void m28_sub_once(int f, uint32_t *r, const uint32_t *t, uint32_t top)
+/* r = a·b·R^−1 mod m (f = MONT_FP: R = 2^384; MONT_FR: R = 2^256). r may alias a or b. */
+MONT_FN void m28_mul(int f, uint32_t *r, const uint32_t *a, const uint32_t *b)
 {
-    const int nw = m28_words(f);
-    uint32_t s[12];
-    uint64_t borrow = 0;
-    M28_UNROLL
-    for (int k = 0; k < 12; k++) {
-        if (k < nw) {
-            uint64_t x = (uint64_t)t[k] - m28_mod_word(f, k) - borrow;
-            s[k] = (uint32_t)x;
-            borrow = (x >> 32) & 1;
-        }
-    }
-    uint32_t keep = top != 0 ? 0u : 0u - (uint32_t)borrow; /* all ones when v < m */
-    M28_UNROLL
-    for (int k = 0; k < 12; k++) {
-        if (k < nw) r[k] = s[k] ^ ((t[k] ^ s[k]) & keep);
-    }
-}
-
-/* r = a·b·R^−1 mod m (f = M28_FP: R = 2^384; M28_FR: R = 2^256). r may alias a or b. */
-M28_FN void m28_mul(int f, uint32_t *r, const uint32_t *a, const uint32_t *b)
-{
-    const int nw = m28_words(f), nd = m28_digits(f);
+    const int nw = mont_words(f), nd = m28_digits(f);
     uint32_t ad[14];
     uint64_t acc[14];
-    M28_UNROLL
+    MONT_UNROLL
     for (int j = 0; j < 14; j++) {
         if (j < nd) ad[j] = m28_digit(a, nw, j), acc[j] = 0;
     }
-    M28_UNROLL
+    MONT_UNROLL
     for (int i = 0; i < 14; i++) {
         if (i >= nd) break;
         uint64_t bi = m28_digit(b, nw, i);
-        M28_UNROLL
+        MONT_UNROLL
         for (int j = 0; j < 14; j++) {
             if (j < nd) acc[j] += (uint64_t)ad[j] * bi;
         }
         uint32_t mask = i + 1 < nd ? M28_MASK : (1u << m28_last_bits(f)) - 1;
         uint64_t q = ((uint32_t)acc[0] * m28_ninv(f)) & mask;
-        M28_UNROLL
+        MONT_UNROLL
         for (int j = 0; j < 14; j++) {
             if (j < nd) acc[j] += q * m28_mod_digit(f, j);
         }
         if (i + 1 < nd) { /* the lowest column is now ≡ 0 mod 2^28: shift one digit out */
             uint64_t carry = acc[0] >> 28;
-            M28_UNROLL
+            MONT_UNROLL
             for (int j = 0; j + 1 < 14; j++) {
                 if (j + 1 < nd) acc[j] = acc[j + 1];
             }
@@ -154,7 +94,7 @@ M28_FN void m28_mul(int f, uint32_t *r, const uint32_t *a, const uint32_t *b)
     /* columns → digits d[0..nd] of X = Σ acc_j·2^(28j); the result is X / 2^last_bits */
     uint32_t d[15];
     uint64_t c = 0;
-    M28_UNROLL
+    MONT_UNROLL
     for (int j = 0; j < 14; j++) {
         if (j < nd) {
             uint64_t t = acc[j] + c;
@@ -165,7 +105,7 @@ M28_FN void m28_mul(int f, uint32_t *r, const uint32_t *a, const uint32_t *b)
     d[nd] = (uint32_t)c;
     uint32_t t[12];
     const int lb = m28_last_bits(f);
-    M28_UNROLL
+    MONT_UNROLL
     for (int k = 0; k < 12; k++) {
         if (k < nw) {
             int bit = lb + 32 * k, j = bit / 28, o = bit % 28;
@@ -175,7 +115,7 @@ M28_FN void m28_mul(int f, uint32_t *r, const uint32_t *a, const uint32_t *b)
             t[k] = (uint32_t)(win >> o);
         }
     }
-    m28_sub_once(f, r, t, 0); /* t < 2m */
+    mont_sub_once(f, r, t, 0); /* t < 2m */
 }
 
 #endif

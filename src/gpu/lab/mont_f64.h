@@ -1,5 +1,5 @@
 /* Montgomery multiplication in double precision for Fr (R = 2^256) and Fp (R = 2^384): the same inputs and results
- * as ff.cuh's multiplications, on the FP64 pipe, which every integer kernel leaves idle.
+ * as ff/ff.cuh's multiplications, on the FP64 pipe, which every integer kernel leaves idle.
  *
  * Numbers are 47-bit limbs held exactly in doubles. A word product x·y (x, y < 2^47) is split without error into
  * H = RN(x·y / 2^47) and lo = x·y − H·2^47 (|lo| ≤ 2^46) by two fused multiply-adds:
@@ -20,23 +20,23 @@
 
 #include <stdint.h>
 
-#include "mont28.h"
+#include "ff/mont.h"
 
 #ifdef __CUDA_ARCH__
 #define F64_FMA(a, b, c) __fma_rn((a), (b), (c))
-M28_FN double f64_from_bits(uint64_t x) { return __longlong_as_double((long long)x); }
-M28_FN uint64_t f64_bits(double x) { return (uint64_t)__double_as_longlong(x); }
+MONT_FN double f64_from_bits(uint64_t x) { return __longlong_as_double((long long)x); }
+MONT_FN uint64_t f64_bits(double x) { return (uint64_t)__double_as_longlong(x); }
 #else
 #include <math.h>
 #include <string.h>
 #define F64_FMA(a, b, c) fma((a), (b), (c))
-M28_FN double f64_from_bits(uint64_t x)
+MONT_FN double f64_from_bits(uint64_t x)
 {
     double d;
     memcpy(&d, &x, sizeof d);
     return d;
 }
-M28_FN uint64_t f64_bits(double x)
+MONT_FN uint64_t f64_bits(double x)
 {
     uint64_t u;
     memcpy(&u, &x, sizeof u);
@@ -50,11 +50,11 @@ M28_FN uint64_t f64_bits(double x)
 
 /* limbs (47 bits each) of the modulus, and the width of the last Montgomery round: 5·47 + 21 = 256 (Fr),
  * 8·47 + 8 = 384 (Fp) */
-M28_FN int f64_limbs(int f) { return f == M28_FP ? 9 : 6; }
-M28_FN int f64_last_bits(int f) { return f == M28_FP ? 8 : 21; }
+MONT_FN int f64_limbs(int f) { return f == MONT_FP ? 9 : 6; }
+MONT_FN int f64_last_bits(int f) { return f == MONT_FP ? 8 : 21; }
 
 /* bits pos .. pos + 46 of an nw-word number */
-M28_FN uint64_t f64_limb_of(const uint32_t *w, int nw, int pos)
+MONT_FN uint64_t f64_limb_of(const uint32_t *w, int nw, int pos)
 {
     int k = pos >> 5, sh = pos & 31;
     uint64_t lo = (uint64_t)(k < nw ? w[k] : 0) | (uint64_t)(k + 1 < nw ? w[k + 1] : 0) << 32;
@@ -63,23 +63,23 @@ M28_FN uint64_t f64_limb_of(const uint32_t *w, int nw, int pos)
     return v & F64_MASK47;
 }
 
-/* limb j of the modulus, from its words (mont28.h) */
-M28_FN uint64_t f64_mod_limb(int f, int j)
+/* limb j of the modulus, from its words (ff/mont.h) */
+MONT_FN uint64_t f64_mod_limb(int f, int j)
 {
     uint32_t m[12];
-    M28_UNROLL
-    for (int k = 0; k < 12; k++) m[k] = k < m28_words(f) ? m28_mod_word(f, k) : 0;
-    return f64_limb_of(m, m28_words(f), 47 * j);
+    MONT_UNROLL
+    for (int k = 0; k < 12; k++) m[k] = k < mont_words(f) ? mont_mod_word(f, k) : 0;
+    return f64_limb_of(m, mont_words(f), 47 * j);
 }
-/* −m^−1 mod 2^47 (the 64-bit one, ff.cuh's D_F*_NINV64, cut to 47 bits) and mod 2^(last round's width) */
-M28_FN uint64_t f64_ninv47(int f) { return f == M28_FP ? 0x7ffcfffcfffdULL : 0x7ffeffffffffULL; }
-M28_FN uint64_t f64_ninv_last(int f) { return m28_ninv32(f) & ((1u << f64_last_bits(f)) - 1); }
+/* −m^−1 mod 2^47 (the 64-bit one, field_lab.cuh's D_F*_NINV64, cut to 47 bits) and mod 2^(last round's width) */
+MONT_FN uint64_t f64_ninv47(int f) { return f == MONT_FP ? 0x7ffcfffcfffdULL : 0x7ffeffffffffULL; }
+MONT_FN uint64_t f64_ninv_last(int f) { return mont_ninv32(f) & ((1u << f64_last_bits(f)) - 1); }
 
 /* the integer an accumulator holds above its offset (exact: it lies in [2^52, 2^53)) */
-M28_FN int64_t f64_acc_int(double a) { return (int64_t)(f64_bits(a) - F64_M_BITS); }
+MONT_FN int64_t f64_acc_int(double a) { return (int64_t)(f64_bits(a) - F64_M_BITS); }
 
 /* A[k + 1] += H, B[k] += lo·2^−47 for x·y = H·2^47 + lo, ys = y·2^−47 */
-M28_FN void f64_prod(double *A, double *B, double x, double ys, int k)
+MONT_FN void f64_prod(double *A, double *B, double x, double ys, int k)
 {
     double h = F64_FMA(x, ys, A[k + 1]);
     double hi = h - A[k + 1];
@@ -87,34 +87,34 @@ M28_FN void f64_prod(double *A, double *B, double x, double ys, int k)
     B[k] += F64_FMA(x, ys, -hi);
 }
 
-/* res = a·b·R^−1 mod m (f = M28_FR: R = 2^256, M28_FP: 2^384), canonical words in and out; res may alias a or b.
+/* res = a·b·R^−1 mod m (f = MONT_FR: R = 2^256, MONT_FP: 2^384), canonical words in and out; res may alias a or b.
  * Bounds for n limbs: an accumulator A gathers at most n high parts of a·b (each below 2^47) and n of a signed q
  * times a limb of m (each within 2^46): within M ± 13.5·2^47 < 2^51 for n = 9. B gathers at most 2n low parts of at
  * most 1/2. The result lies in (−m/2, m): a·b/R < m·(m/R) < m/2, and |Σ q_i·2^(47i)| < R/2. */
-M28_FN void f64_mul(int f, uint32_t *res, const uint32_t *a, const uint32_t *b)
+MONT_FN void f64_mul(int f, uint32_t *res, const uint32_t *a, const uint32_t *b)
 {
-    const int n = f64_limbs(f), nw = m28_words(f), last = n - 1;
+    const int n = f64_limbs(f), nw = mont_words(f), last = n - 1;
     const double tw47 = 140737488355328.0, itw47 = 1.0 / 140737488355328.0;
     double x[9], ys[9], A[18], B[18];
-    M28_UNROLL
+    MONT_UNROLL
     for (int i = 0; i < 9; i++) {
         if (i >= n) continue;
         /* 2^52 + v and 32 + v·2^−47 as bit patterns: exact conversions of a 47-bit v */
         x[i] = f64_from_bits(0x4330000000000000ULL | f64_limb_of(a, nw, 47 * i)) - 4503599627370496.0;
         ys[i] = f64_from_bits(0x4040000000000000ULL | f64_limb_of(b, nw, 47 * i)) - 32.0;
     }
-    M28_UNROLL
+    MONT_UNROLL
     for (int m = 0; m < 18; m++) A[m] = F64_M, B[m] = 0.0;
-    M28_UNROLL
+    MONT_UNROLL
     for (int i = 0; i < 9; i++) {
-        M28_UNROLL
+        MONT_UNROLL
         for (int j = 0; j < 9; j++) {
             if (i < n && j < n) f64_prod(A, B, x[i], ys[j], i + j);
         }
     }
     /* rounds: 47 bits at columns 0 .. n − 2, the rest of R's bits at column n − 1 */
     double carry = 0.0, u = 0.0;
-    M28_UNROLL
+    MONT_UNROLL
     for (int i = 0; i < 9; i++) {
         if (i >= n) continue;
         const double tw = i == last ? (double)(1u << f64_last_bits(f)) : tw47, itw = 1.0 / tw;
@@ -132,7 +132,7 @@ M28_FN void f64_mul(int f, uint32_t *res, const uint32_t *a, const uint32_t *b)
         double lo_s = F64_FMA(q, ms0, -hi);
         if (i != last) carry = F64_FMA(v, itw, lo_s);
         else u = F64_FMA(lo_s, tw47 * itw, v * itw); /* (v + lo) / 2^w */
-        M28_UNROLL
+        MONT_UNROLL
         for (int j = 1; j < 9; j++) {
             if (j < n) f64_prod(A, B, q, (double)f64_mod_limb(f, j) * itw47, i + j);
         }
@@ -141,7 +141,7 @@ M28_FN void f64_mul(int f, uint32_t *res, const uint32_t *a, const uint32_t *b)
     const int shift = 47 - f64_last_bits(f), top = 47 * n + shift;
     uint64_t z[8] = {0, 0, 0, 0, 0, 0, 0, 0};
     int64_t c = 0;
-    M28_UNROLL
+    MONT_UNROLL
     for (int k = 0; k < 9; k++) {
         if (k >= n) continue;
         int64_t t = f64_acc_int(A[n + k]) + f64_acc_int(F64_FMA(B[n + k], tw47, F64_M)) + c;
@@ -152,7 +152,7 @@ M28_FN void f64_mul(int f, uint32_t *res, const uint32_t *a, const uint32_t *b)
         if (sh + 47 > 64) z[wd + 1] |= l >> (64 - sh);
     }
     uint64_t fill = c < 0 ? ~0ULL : 0; /* a negative sum: − 2^top */
-    M28_UNROLL
+    MONT_UNROLL
     for (int k = 0; k < 8; k++) {
         if (k * 64 >= top) z[k] |= fill;
         else if (k * 64 + 64 > top) z[k] |= fill << (top - 64 * k);
@@ -161,7 +161,7 @@ M28_FN void f64_mul(int f, uint32_t *res, const uint32_t *a, const uint32_t *b)
     int64_t ui = f64_acc_int(u + F64_M);
     uint64_t ext = ui < 0 ? ~0ULL : 0, s = z[0] + (uint64_t)ui, cy = s < z[0];
     z[0] = s;
-    M28_UNROLL
+    MONT_UNROLL
     for (int k = 1; k < 8; k++) {
         uint64_t t1 = z[k] + ext, c1 = t1 < z[k];
         uint64_t t2 = t1 + cy, c2 = t2 < t1;
@@ -170,15 +170,15 @@ M28_FN void f64_mul(int f, uint32_t *res, const uint32_t *a, const uint32_t *b)
     /* + m when negative */
     uint64_t neg = (z[7] >> 63) ? ~0ULL : 0;
     cy = 0;
-    M28_UNROLL
+    MONT_UNROLL
     for (int k = 0; k < 6; k++) {
         if (2 * k >= nw) continue;
-        uint64_t mk = (uint64_t)m28_mod_word(f, 2 * k) | (uint64_t)m28_mod_word(f, 2 * k + 1) << 32;
+        uint64_t mk = (uint64_t)mont_mod_word(f, 2 * k) | (uint64_t)mont_mod_word(f, 2 * k + 1) << 32;
         uint64_t add = mk & neg, t1 = z[k] + add, c1 = t1 < add;
         uint64_t t2 = t1 + cy, c2 = t2 < cy;
         z[k] = t2, cy = c1 | c2;
     }
-    M28_UNROLL
+    MONT_UNROLL
     for (int k = 0; k < 6; k++) {
         if (2 * k < nw) res[2 * k] = (uint32_t)z[k], res[2 * k + 1] = (uint32_t)(z[k] >> 32);
     }
