@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Groth16 keys on the device: a host key and its circuit uploaded, the verifying key copy, the key's lifetime. */
 #include <string.h>
-#include <unistd.h>
 
 #include "groth16/groth16.cuh"
 #include "groth16/key_bases.h"
@@ -94,8 +93,7 @@ static cuzk_status up_positions(cuzk_gpu_key *k, uint32_t **dev, uint64_t *count
                                 uint64_t na, const uint64_t *aux_bits)
 {
     uint32_t *v;
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    cuzk_status s = cuzk_g16_positions(&v, count, in_bits, ni, aux_bits, na, cores > 0 ? (unsigned)cores : 1);
+    cuzk_status s = cuzk_g16_positions(&v, count, in_bits, ni, aux_bits, na, cuzk_cpu_count());
     if (s != CUZK_OK) return s;
     s = up(k, (void **)dev, v, *count * sizeof(uint32_t));
     free(v);

@@ -21,23 +21,30 @@ static bool same_key(const cuzk_gpu_key *a, const cuzk_gpu_key *b)
            (u->num_inputs == 0 || memcmp(u->ic, v->ic, u->num_inputs * sizeof *u->ic) == 0);
 }
 
-/* The pair's second prover: its own upload, the L, A and B MSMs, then its share of the H MSM, on a thread of its
- * own. The H side posts h_state under the lock once H's coefficients are computed (1) or failed (−1), with cut:
- * positions [cut, h_len) of H are this side's. */
+/* One pair proof's two sides. The H side posts h_state under the lock once H's coefficients are computed (1) or
+ * failed (−1); positions [cut, h_len) of H are then the other side's. */
 typedef struct {
-    cuzk_groth16_msm_sums sums;
-    cuzk_gpu_prover *p, *p0;
-    const cuzk_gpu_key *k;
+    cuzk_gpu_prover *p0, *p1;
+    const cuzk_gpu_key *k0, *k1;
     const cuzk_fr_t *z;
     const cuzk_gpu_witness_packing *packed;
+    cuzk_r1cs_c_mode mode;
     double t0;
-    cuzk_gpu_prove_stats st;
-    cuzk_errmsg err;
-    cuzk_status s;
+    uint64_t cut;
     pthread_mutex_t lock;
     pthread_cond_t cond;
     int h_state;
-    uint64_t cut;
+    /* the H side's: upload, SpMV, H, the H MSM over [0, cut) */
+    cuzk_gpu_prove_stats st0;
+    cuzk_errmsg err0;
+    cuzk_status s0;
+    cuzk_g1_jac_t head;
+    double h_ready; /* seconds from t0 */
+    /* the other side's: upload, the splits and the L, A, B MSMs, then the H MSM over [cut, h_len) */
+    cuzk_groth16_msm_sums sums;
+    cuzk_gpu_prove_stats st1;
+    cuzk_errmsg err1;
+    cuzk_status s1;
     cuzk_g1_jac_t h_rest;
     double query_done, h_rest_s; /* seconds from t0; seconds of the share's copy and MSM */
 } pair_job;
@@ -76,25 +83,45 @@ static cuzk_status copy_h_share(cuzk_gpu_prover *p, const cuzk_gpu_prover *from,
     return CUZK_OK;
 }
 
-static void *pair_thread(void *arg)
+static void h_side(pair_job *j)
 {
-    pair_job *j = (pair_job *)arg;
+    double t = j->t0;
+    j->s0 = cuzk_gpu_g16_prove_upload(j->p0, j->k0, j->z, j->packed, &j->st0, &t, &j->err0);
+    if (j->s0 == CUZK_OK) j->s0 = cuzk_gpu_g16_prove_h(j->p0, j->k0, j->mode, &j->st0, &t, &j->err0);
+    j->h_ready = t - j->t0;
+    pthread_mutex_lock(&j->lock);
+    j->h_state = j->s0 == CUZK_OK ? 1 : -1;
+    pthread_cond_signal(&j->cond);
+    pthread_mutex_unlock(&j->lock);
+    cuzk_g1_jac_set_infinity(&j->head);
+    if (j->s0 == CUZK_OK) j->s0 = cuzk_gpu_g16_msm_h(&j->head, j->p0, j->k0, 0, j->cut, &j->err0);
+    add_time(&j->st0.msm_h, &t);
+}
+
+static void other_side(pair_job *j)
+{
     double t = cuzk_now();
-    j->s = cuzk_gpu_g16_prove_upload(j->p, j->k, j->z, j->packed, &j->st, &t, &j->err);
-    if (j->s == CUZK_OK) j->s = cuzk_gpu_g16_prove_query(&j->sums, j->p, j->k, &j->st, &t, &j->err);
+    j->s1 = cuzk_gpu_g16_prove_upload(j->p1, j->k1, j->z, j->packed, &j->st1, &t, &j->err1);
+    if (j->s1 == CUZK_OK) j->s1 = cuzk_gpu_g16_prove_query(&j->sums, j->p1, j->k1, &j->st1, &t, &j->err1);
     j->query_done = cuzk_now() - j->t0;
     cuzk_g1_jac_set_infinity(&j->h_rest);
-    if (j->s != CUZK_OK) return NULL;
+    if (j->s1 != CUZK_OK) return;
     pthread_mutex_lock(&j->lock);
     while (j->h_state == 0) pthread_cond_wait(&j->cond, &j->lock);
     bool ready = j->h_state > 0;
     pthread_mutex_unlock(&j->lock);
-    if (!ready || j->cut >= j->k->h_len) return NULL;
+    if (!ready || j->cut >= j->k1->h_len) return;
     t = cuzk_now();
-    j->s = copy_h_share(j->p, j->p0, j->cut, j->k->h_len, &j->err);
-    if (j->s == CUZK_OK) j->s = cuzk_gpu_g16_msm_h(&j->h_rest, j->p, j->k, j->cut, j->k->h_len, &j->err);
+    j->s1 = copy_h_share(j->p1, j->p0, j->cut, j->k1->h_len, &j->err1);
+    if (j->s1 == CUZK_OK) j->s1 = cuzk_gpu_g16_msm_h(&j->h_rest, j->p1, j->k1, j->cut, j->k1->h_len, &j->err1);
     j->h_rest_s = cuzk_now() - t;
-    return NULL;
+}
+
+/* the H side on the calling thread, the other on a worker (or after it, on the caller, should none start) */
+static void pair_side(void *ctx, unsigned id)
+{
+    if (id == 0) h_side((pair_job *)ctx);
+    else other_side((pair_job *)ctx);
 }
 
 /* The H side keeps the share of the H MSM that would have made both sides of this proof finish together: it was
@@ -114,9 +141,7 @@ extern "C" cuzk_status cuzk_gpu_prove_msms_pair(cuzk_groth16_msm_sums *sums, cuz
                                            const cuzk_gpu_key *k1, const cuzk_fr_t *z, const cuzk_gpu_witness_packing *packed,
                                            const cuzk_groth16_prove_opts *opts, cuzk_gpu_prove_stats *stats, cuzk_errmsg *err)
 {
-    cuzk_gpu_prove_stats st;
-    memset(&st, 0, sizeof st);
-    double t0 = cuzk_now(), t = t0;
+    double t0 = cuzk_now();
     cuzk_r1cs_c_mode mode;
     CUZK_TRY(cuzk_gpu_g16_prove_args(&mode, sums, p0, k0, z, packed, opts, err));
     CUZK_TRY(cuzk_gpu_g16_prove_args(&mode, sums, p1, k1, z, packed, opts, err)); /* the same mode: the keys must be copies of one */
@@ -125,8 +150,11 @@ extern "C" cuzk_status cuzk_gpu_prove_msms_pair(cuzk_groth16_msm_sums *sums, cuz
 
     pair_job *j = (pair_job *)calloc(1, sizeof *j);
     if (j == NULL) return cuzk_gpu_fail(err, CUZK_ERR_NOMEM, "out of host memory");
-    j->p = p1, j->p0 = p0, j->k = k1, j->z = z, j->packed = packed, j->t0 = t0;
-    pthread_t th;
+    j->p0 = p0, j->p1 = p1, j->k0 = k0, j->k1 = k1, j->z = z, j->packed = packed, j->mode = mode, j->t0 = t0;
+    uint64_t n = k0->h_len;
+    double share = p0->h_share >= 0 ? p0->h_share : p0->h_share_auto;
+    j->cut = (uint64_t)(share * (double)n + 0.5);
+    if (j->cut > n) j->cut = n;
     if (pthread_mutex_init(&j->lock, NULL) != 0) {
         free(j);
         return cuzk_gpu_fail(err, CUZK_ERR_NOMEM, "cannot make the pair's lock");
@@ -136,50 +164,27 @@ extern "C" cuzk_status cuzk_gpu_prove_msms_pair(cuzk_groth16_msm_sums *sums, cuz
         free(j);
         return cuzk_gpu_fail(err, CUZK_ERR_NOMEM, "cannot make the pair's condition variable");
     }
-    if (pthread_create(&th, NULL, pair_thread, j) != 0) {
-        pthread_cond_destroy(&j->cond);
-        pthread_mutex_destroy(&j->lock);
-        free(j);
-        return cuzk_gpu_fail(err, CUZK_ERR_NOMEM, "cannot start the second side's thread");
-    }
-    uint64_t n = k0->h_len;
-    double share = p0->h_share >= 0 ? p0->h_share : p0->h_share_auto;
-    uint64_t cut = (uint64_t)(share * (double)n + 0.5);
-    if (cut > n) cut = n;
-    cuzk_status s = cuzk_gpu_g16_prove_upload(p0, k0, z, packed, &st, &t, err);
-    if (s == CUZK_OK) s = cuzk_gpu_g16_prove_h(p0, k0, mode, &st, &t, err);
-    double h_ready = t - t0;
-    pthread_mutex_lock(&j->lock);
-    j->cut = cut;
-    j->h_state = s == CUZK_OK ? 1 : -1;
-    pthread_cond_signal(&j->cond);
-    pthread_mutex_unlock(&j->lock);
-    cuzk_g1_jac_t head;
-    if (s == CUZK_OK) s = cuzk_gpu_g16_msm_h(&head, p0, k0, 0, cut, err);
-    add_time(&st.msm_h, &t);
-    pthread_join(th, NULL);
-    if (s == CUZK_OK && j->s != CUZK_OK) {
-        s = j->s;
-        if (err != NULL) *err = j->err;
-    }
+    cuzk_par_run(2, pair_side, j);
+    cuzk_status s = j->s0 != CUZK_OK ? j->s0 : j->s1;
+    if (s != CUZK_OK && err != NULL) *err = j->s0 != CUZK_OK ? j->err0 : j->err1;
     if (s == CUZK_OK) {
-        cuzk_g1_jac_add(&sums->h, &head, &j->h_rest);
+        cuzk_gpu_prove_stats st = j->st0;
+        cuzk_g1_jac_add(&sums->h, &j->head, &j->h_rest);
         sums->l = j->sums.l, sums->a = j->sums.a, sums->b1 = j->sums.b1, sums->b2 = j->sums.b2;
-        st.msm_l = j->st.msm_l, st.msm_a = j->st.msm_a, st.msm_b1 = j->st.msm_b1, st.msm_b2 = j->st.msm_b2;
-        st.tail_l = j->st.tail_l, st.tail_a = j->st.tail_a, st.tail_b = j->st.tail_b;
+        st.msm_l = j->st1.msm_l, st.msm_a = j->st1.msm_a, st.msm_b1 = j->st1.msm_b1, st.msm_b2 = j->st1.msm_b2;
+        st.tail_l = j->st1.tail_l, st.tail_a = j->st1.tail_a, st.tail_b = j->st1.tail_b;
         st.msm_h_other = j->h_rest_s;
-        st.h_share = n > 0 ? (double)cut / (double)n : 1;
+        st.h_share = n > 0 ? (double)j->cut / (double)n : 1;
         st.total = cuzk_now() - t0;
         st.vram_bytes = cuzk_gpu_prover_vram_bytes(p0) + cuzk_gpu_prover_vram_bytes(p1);
-        h_share_learn(p0, n, cut, h_ready, st.msm_h, j->query_done, j->h_rest_s);
+        h_share_learn(p0, n, j->cut, j->h_ready, st.msm_h, j->query_done, j->h_rest_s);
         if (stats != NULL) *stats = st;
     }
     pthread_cond_destroy(&j->cond);
     pthread_mutex_destroy(&j->lock);
     explicit_bzero(&j->sums, sizeof j->sums);
     explicit_bzero(&j->h_rest, sizeof j->h_rest);
-    explicit_bzero(&head, sizeof head);
+    explicit_bzero(&j->head, sizeof j->head);
     free(j);
     return s;
 }
-

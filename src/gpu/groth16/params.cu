@@ -287,9 +287,8 @@ extern "C" cuzk_status cuzk_gpu_key_load_params(cuzk_gpu_key **out, const char *
     if (s != CUZK_OK) goto done;
     {
         uint64_t b = 0;
-        long nc = sysconf(_SC_NPROCESSORS_ONLN);
-        s = cuzk_g16_keyio_decode_points(ic, head + off[CUZK_G16_PARAMS_SEC_IC], cnt[CUZK_G16_PARAMS_SEC_IC], CUZK_G16_KEYIO_G1_ZCASH, ecflags,
-                                nc > 0 ? (unsigned)nc : 1, &b);
+        s = cuzk_g16_keyio_decode_points(ic, head + off[CUZK_G16_PARAMS_SEC_IC], cnt[CUZK_G16_PARAMS_SEC_IC],
+                                         CUZK_G16_KEYIO_G1_ZCASH, ecflags, cuzk_cpu_count(), &b);
         if (s != CUZK_OK) {
             cuzk_g16_params_point_fail(err, s, off, CUZK_G16_PARAMS_SEC_IC, b, what);
             goto done;

@@ -17,9 +17,7 @@
  * Pipeline: two pinned scalar buffers; while the device converts chunk c (copy in, kernel, and for a STREAMED key
  * the copy of the points back into the key's pinned arrays, all on one stream), the host threads fill chunk c + 1.
  * B's scalars are uploaded once and serve b_g1 and b_g2. */
-#include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "ec/ec.cuh"
 #include "groth16/groth16.cuh"
@@ -294,11 +292,7 @@ extern "C" cuzk_status cuzk_gpu_setup(cuzk_gpu_key **out, const cuzk_r1cs_t *cir
     if (cuzk_r1cs_num_vars(circuit) > 0x7fffffffu || circuit->num_constraints + circuit->num_inputs > ((uint64_t)1 << 31))
         return cuzk_gpu_fail(err, CUZK_ERR_TOO_LARGE, "the GPU prover takes fewer than 2^31 variables and rows");
     double t0 = cuzk_now();
-    unsigned threads = opts->threads;
-    if (threads == 0) {
-        long c = sysconf(_SC_NPROCESSORS_ONLN);
-        threads = c > 0 ? (unsigned)c : 1;
-    }
+    unsigned threads = opts->threads ? opts->threads : cuzk_cpu_count();
     cuzk_g16_setup_scalars sc;
     cuzk_status s = cuzk_g16_setup_scalars_make(&sc, circuit, opts, threads, err);
     if (s != CUZK_OK) return s;

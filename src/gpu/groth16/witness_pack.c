@@ -1,6 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Packing a witness for the device (cuzk_gpu_witness_pack): plain C, so that the host tests check it on any machine. */
-#include <pthread.h>
-#include <stdbool.h>
 #include <string.h>
 
 #include "cuzk/gpu.h"
@@ -20,9 +19,9 @@ typedef struct {
 } pack_chunk_t;
 
 /* Each value other than 0 and 1 moves down to the next free place of its chunk: never above where it was. */
-static void *pack_chunk(void *arg)
+static void pack_chunk(void *ctx, unsigned id)
 {
-    pack_chunk_t *c = arg;
+    pack_chunk_t *c = (pack_chunk_t *)ctx + id;
     cuzk_fr_t one;
     cuzk_fr_set_one(&one);
     uint64_t out = c->lo;
@@ -44,7 +43,6 @@ static void *pack_chunk(void *arg)
         c->classes[w] = word;
     }
     c->others = out - c->lo;
-    return NULL;
 }
 
 void cuzk_gpu_witness_pack(cuzk_gpu_witness_packing *out, cuzk_fr_t *z, uint64_t num_inputs, uint64_t num_aux, uint64_t *classes,
@@ -63,8 +61,6 @@ void cuzk_gpu_witness_pack(cuzk_gpu_witness_packing *out, cuzk_fr_t *z, uint64_t
     out->chunks = (unsigned)((num_aux + per - 1) / per);
 
     pack_chunk_t c[CUZK_GPU_WITNESS_CHUNKS_MAX];
-    pthread_t th[CUZK_GPU_WITNESS_CHUNKS_MAX];
-    bool started[CUZK_GPU_WITNESS_CHUNKS_MAX] = {false};
     for (unsigned i = 0; i < out->chunks; i++) {
         c[i].aux = z + num_inputs;
         c[i].classes = classes;
@@ -72,11 +68,6 @@ void cuzk_gpu_witness_pack(cuzk_gpu_witness_packing *out, cuzk_fr_t *z, uint64_t
         c[i].hi = (i + 1) * per < num_aux ? (i + 1) * per : num_aux;
         c[i].others = 0;
     }
-    for (unsigned i = 1; i < out->chunks; i++) started[i] = pthread_create(&th[i], NULL, pack_chunk, &c[i]) == 0;
-    pack_chunk(&c[0]);
-    for (unsigned i = 1; i < out->chunks; i++) {
-        if (started[i]) pthread_join(th[i], NULL);
-        else pack_chunk(&c[i]); /* no thread to be had: this one packs it */
-    }
+    cuzk_par_run(out->chunks, pack_chunk, c);
     for (unsigned i = 0; i < out->chunks; i++) out->others[i] = c[i].others;
 }
