@@ -19,15 +19,24 @@ if bad=$(grep -rniE '\bsession [0-9]+|\bsession[0-9]+|\brun ?[0-9]{2,}\b|working
   echo "check-tree: lines that narrate sessions or runs:"; echo "$bad" | head -20; fail=1
 fi
 
-# 3. Exported symbols: cuzk_ / CUZK_ only (plus what nvcc and the C++ runtime generate in the CUDA library).
+# 3. Exported symbols: cuzk_ / CUZK_ only (plus what nvcc and the C++ runtime generate in the CUDA libraries: its
+#    registration and NVTX hooks, and the C++ names of the CUDA libraries' templates: cub, thrust, libcu++, nvtx3).
 build=${1:-}
 if [ -n "$build" ] && [ -d "$build/lib" ]; then
   for lib in "$build"/lib/libcuzk*.a; do
     case "$(basename "$lib")" in libcuzk_proto.a|libcuzk_testutil.a) continue ;; esac
-    bad=$(nm -g --defined-only "$lib" 2>/dev/null | awk 'NF == 3 && $2 ~ /[TDBRCGSVW]/ {print $3}' |
-          grep -vE '^(cuzk_|CUZK_)' | grep -vE '^(_Z|__cuda|__nv|__fatbin|DW\.ref\.|InitializeInjectionNvtx|nvtx)' || true)
-    if [ -n "$bad" ]; then
-      echo "check-tree: $(basename "$lib") exports names without the cuzk_ prefix:"; echo "$bad" | head -20; fail=1
+    names=$(nm -g --defined-only "$lib" 2>/dev/null | awk 'NF == 3 && $2 ~ /[TDBRCGSVW]/ {print $3}')
+    bad=$(echo "$names" | grep -vE '^(cuzk_|CUZK_)' |
+          grep -vE '^(_Z|__cuda|__nv|__fatbin|DW\.ref\.|InitializeInjectionNvtx|nvtx)' || true)
+    ns='(cub|thrust|std|cuda|nvtx3|__gnu_cxx)::'
+    bad_cxx=$(echo "$names" | grep '^_Z' | c++filt |
+              sed -E "s/^(typeinfo name|typeinfo|vtable|VTT|guard variable) for //; s/^[A-Za-z_][A-Za-z0-9_]* ($ns)/\1/" |
+              grep -vE "^$ns" || true)
+    if [ -n "$bad$bad_cxx" ]; then
+      echo "check-tree: $(basename "$lib") exports names without the cuzk_ prefix:"
+      [ -n "$bad" ] && echo "$bad" | head -20
+      [ -n "$bad_cxx" ] && echo "$bad_cxx" | head -20
+      fail=1
     fi
   done
 else

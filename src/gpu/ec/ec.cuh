@@ -14,7 +14,7 @@
 #include "ff/ff.cuh"
 
 /* R mod p: one in Montgomery form */
-__constant__ uint64_t D_FP_ONE[6] = {0x760900000002fffdULL, 0xebf4000bc40c0002ULL, 0x5f48985753c758baULL,
+static __constant__ uint64_t D_FP_ONE[6] = {0x760900000002fffdULL, 0xebf4000bc40c0002ULL, 0x5f48985753c758baULL,
                                      0x77ce585370525745ULL, 0x5c071a97a256ec6dULL, 0x15f65ec3fa80e493ULL};
 
 /* ---- field overloads: the curve templates call these for F = dfp and F = dfp2 ------------------------------------ */

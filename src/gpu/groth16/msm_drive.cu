@@ -10,7 +10,7 @@
 extern "C" uint64_t cuzk_gpu_g16_chunk_points(const cuzk_gpu_prover *p, size_t point_bytes) { return (p->sbuf_bytes / point_bytes) / 64 * 64; }
 
 /* bounds[c] = the first t with idx[t] >= c·chunk (idx ascending), for c ≤ chunks */
-__global__ void k_bounds(uint64_t *bounds, const uint32_t *idx, const int *count, uint64_t chunk, uint64_t chunks)
+static __global__ void k_bounds(uint64_t *bounds, const uint32_t *idx, const int *count, uint64_t chunk, uint64_t chunks)
 {
     uint64_t c = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (c > chunks) return;

@@ -30,9 +30,9 @@ typedef daff<dfp2> g2a;
 #define NO_BAD 0xffffffffffffffffULL
 
 /* R² mod p (to Montgomery form) and the curve constants b = 4 (G1), 4(1 + u) (G2) in Montgomery form */
-__constant__ uint64_t D_FP_R2[6] = {0xf4df1f341c341746ULL, 0x0a76e6a609d104f1ULL, 0x8de5476c4c95b6d5ULL,
+static __constant__ uint64_t D_FP_R2[6] = {0xf4df1f341c341746ULL, 0x0a76e6a609d104f1ULL, 0x8de5476c4c95b6d5ULL,
                                     0x67eb88a9939d83c0ULL, 0x9a793e85b519952dULL, 0x11988fe592cae3aaULL};
-__constant__ uint64_t D_FP_B4[6] = {0xaa270000000cfff3ULL, 0x53cc0032fc34000aULL, 0x478fe97a6b0a807fULL,
+static __constant__ uint64_t D_FP_B4[6] = {0xaa270000000cfff3ULL, 0x53cc0032fc34000aULL, 0x478fe97a6b0a807fULL,
                                     0xb1d37ebee6ba24d7ULL, 0x8ec9733bbf78ab2fULL, 0x09d645513d83de7eULL};
 
 static __device__ __forceinline__ void cuzk_fp_const(dfp *r, const uint64_t *c)
@@ -130,7 +130,7 @@ template <typename F> static __device__ cuzk_status decode_point(daff<F> *out, c
 
 /* pts: n raw encoded points, decoded in place; *bad: the lowest (index << 8 | status) of a failing point */
 template <typename F>
-__global__ void __launch_bounds__(DEC_THREADS) k_decode(daff<F> *pts, uint64_t n, bool subgroup,
+static __global__ void __launch_bounds__(DEC_THREADS) k_decode(daff<F> *pts, uint64_t n, bool subgroup,
                                                         unsigned long long *bad)
 {
     uint64_t i = (uint64_t)blockIdx.x * DEC_THREADS + threadIdx.x;

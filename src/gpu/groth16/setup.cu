@@ -35,7 +35,7 @@ typedef daff<dfp2> g2a;
 
 /* out[i] = k[i]·G for i < count (see the top of the file); table: FB_NW × FB_HALF affine entries */
 template <typename F, int K>
-__global__ void __launch_bounds__(FB_THREADS) k_fixed_base(daff<F> *out, const dfr *k, uint64_t count,
+static __global__ void __launch_bounds__(FB_THREADS) k_fixed_base(daff<F> *out, const dfr *k, uint64_t count,
                                                            const daff<F> *table)
 {
     const uint64_t first = (uint64_t)blockIdx.x * FB_THREADS * K + threadIdx.x;

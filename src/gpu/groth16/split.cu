@@ -9,7 +9,7 @@
 /* Classifies the scalars of positions p < npos (variable vars[p], or base + p when vars is NULL): bit p of the
  * bitmap for 1, flags[p] for any other non-zero value. Launched over a multiple of 64 threads so that every bitmap
  * word is written whole (two 32-bit halves, little-endian). */
-__global__ void k_classify(uint32_t *bitmap32, uint8_t *flags, const dfr *z, const uint32_t *vars, uint64_t base,
+static __global__ void k_classify(uint32_t *bitmap32, uint8_t *flags, const dfr *z, const uint32_t *vars, uint64_t base,
                            uint64_t npos, uint64_t launch, dfr one)
 {
     uint64_t p = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
@@ -25,7 +25,7 @@ __global__ void k_classify(uint32_t *bitmap32, uint8_t *flags, const dfr *z, con
 }
 
 /* tail[t] = the scalar at position idx[t], t < *count */
-__global__ void k_gather(dfr *tail, const uint32_t *idx, const int *count, const dfr *z, const uint32_t *vars,
+static __global__ void k_gather(dfr *tail, const uint32_t *idx, const int *count, const dfr *z, const uint32_t *vars,
                          uint64_t base)
 {
     uint64_t t = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;

@@ -32,14 +32,14 @@ extern "C" cuzk_status cuzk_gpu_g16_upload_witness(cuzk_gpu_prover *p, const cuz
 /* A packed witness (cuzk_gpu_witness_pack): per classes word, how many of its values are neither 0 nor 1 (class 2: the
  * high bit of the pair) */
 #define CLASS_HIGH_BITS 0xaaaaaaaaaaaaaaaaull
-__global__ void k_word_others(uint64_t *cnt, const uint64_t *classes, uint64_t words)
+static __global__ void k_word_others(uint64_t *cnt, const uint64_t *classes, uint64_t words)
 {
     uint64_t w = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (w < words) cnt[w] = (uint64_t)__popcll(classes[w] & CLASS_HIGH_BITS);
 }
 
 /* aux value i from its class: 0, 1, or the next of the others (off[w]: the others before word w) */
-__global__ void k_unpack(dfr *aux, const uint64_t *classes, const uint64_t *off, const dfr *others, uint64_t num_aux,
+static __global__ void k_unpack(dfr *aux, const uint64_t *classes, const uint64_t *off, const dfr *others, uint64_t num_aux,
                          dfr one)
 {
     uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;

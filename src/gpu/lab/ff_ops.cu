@@ -74,7 +74,7 @@ static size_t op_size(cuzk_gpu_lab_ff_op op)
 }
 
 /* One element per thread; the element is staged through registers (structs of words). */
-template <typename E> __global__ void k_batch(int op, E *r, const E *a, const E *b, size_t n)
+template <typename E> static __global__ void k_batch(int op, E *r, const E *a, const E *b, size_t n)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
@@ -84,7 +84,7 @@ template <typename E> __global__ void k_batch(int op, E *r, const E *a, const E 
 }
 
 /* Dependent chain: x := op(x, y), y := x each other step for the binary ops, so the work cannot be hoisted. */
-template <typename E, int OP> __global__ void k_chain(E *out, unsigned iters)
+template <typename E, int OP> static __global__ void k_chain(E *out, unsigned iters)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     E x, y;

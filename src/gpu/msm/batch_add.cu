@@ -19,7 +19,7 @@ static __device__ __forceinline__ uint64_t bits_in_range(const uint64_t *bitmap,
  * each lane wait through every addition any other lane needed: with 41 % of the positions selected, 41 % of the lanes
  * were busy and L's batch addition took 85 ms at 2^27.) */
 template <typename F, int MINB>
-__global__ void __launch_bounds__(128, MINB) k_batch_partial(dxyzz<F> *out, const daff<F> *bases,
+static __global__ void __launch_bounds__(128, MINB) k_batch_partial(dxyzz<F> *out, const daff<F> *bases,
                                                              const uint64_t *bitmap, size_t n, size_t L, size_t parts)
 {
     size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;

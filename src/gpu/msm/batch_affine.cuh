@@ -41,7 +41,7 @@ static __device__ __forceinline__ ba_slot_t ba_slot(const uint32_t *keys, size_t
 }
 
 /* output count of each slot; slots past the list's end give 0 */
-__global__ void k_ba_count(uint32_t *cnt, const uint32_t *keys, const uint32_t *m_dev, size_t m_host,
+static __global__ void k_ba_count(uint32_t *cnt, const uint32_t *keys, const uint32_t *m_dev, size_t m_host,
                            size_t slots, unsigned q, uint32_t digit_mask)
 {
     size_t s = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
@@ -51,7 +51,7 @@ __global__ void k_ba_count(uint32_t *cnt, const uint32_t *keys, const uint32_t *
 }
 
 /* the next list's length: the exclusive sum's last entry plus the last count */
-__global__ void k_ba_total(uint32_t *m_next, const uint32_t *off, const uint32_t *cnt, size_t slots)
+static __global__ void k_ba_total(uint32_t *m_next, const uint32_t *off, const uint32_t *cnt, size_t slots)
 {
     *m_next = off[slots - 1] + cnt[slots - 1];
 }
@@ -107,7 +107,7 @@ static __device__ __forceinline__ void ba_denominator(F *d, const daff<F> *pts, 
 }
 
 template <typename F, bool FIRST, int MINB>
-__global__ void __launch_bounds__(128, MINB) k_ba_pair(daff<F> *out, uint32_t *keys_out, const daff<F> *pts,
+static __global__ void __launch_bounds__(128, MINB) k_ba_pair(daff<F> *out, uint32_t *keys_out, const daff<F> *pts,
                                                  const uint32_t *vals, const uint32_t *keys, const uint32_t *off,
                                                  const uint32_t *m_dev, size_t m_host, unsigned q, uint32_t digit_mask)
 {

@@ -7,7 +7,7 @@
 
 /* segment (w, k) of window w: buckets b = k·Ls + 1 .. (k + 1)·Ls; out[w·nseg + k] = Σ b·S_b over them */
 template <typename F>
-__global__ void k_bucket_segments(dxyzz<F> *out, const dxyzz<F> *buckets, unsigned nw, uint32_t nb, uint32_t Ls,
+static __global__ void k_bucket_segments(dxyzz<F> *out, const dxyzz<F> *buckets, unsigned nw, uint32_t nb, uint32_t Ls,
                                   uint32_t nseg)
 {
     size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
@@ -36,7 +36,7 @@ __global__ void k_bucket_segments(dxyzz<F> *out, const dxyzz<F> *buckets, unsign
 
 /* rows of `stride` points, the first m of each row live: out[r·stride + i] = in[r·stride + 2i] + in[... + 2i + 1] */
 template <typename F>
-__global__ void k_pair_sum(dxyzz<F> *out, const dxyzz<F> *in, unsigned rows, size_t stride, size_t m)
+static __global__ void k_pair_sum(dxyzz<F> *out, const dxyzz<F> *in, unsigned rows, size_t stride, size_t m)
 {
     size_t half = (m + 1) / 2;
     size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;

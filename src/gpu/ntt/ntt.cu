@@ -58,7 +58,7 @@ static const cuzk_gpu_ntt_kernels *kernel_of(const cuzk_gpu_ntt_domain *d)
 /* out[i] = first·base^i. Thread t of `stride` starts from first·base^t by one exponentiation and steps by base^stride,
  * so that each element costs one multiplication and the threads' stores stay contiguous. */
 #define POWERS_THREADS ((size_t)1 << 18)
-__global__ void k_powers(dfr *out, size_t count, size_t stride, dfr base, dfr step, dfr first, dfr one)
+static __global__ void k_powers(dfr *out, size_t count, size_t stride, dfr base, dfr step, dfr first, dfr one)
 {
     size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= stride) return;
