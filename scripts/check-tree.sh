@@ -29,9 +29,8 @@ if [ -n "$build" ] && [ -d "$build/lib" ]; then
     bad=$(echo "$names" | grep -vE '^(cuzk_|CUZK_)' |
           grep -vE '^(_Z|__cuda|__nv|__fatbin|DW\.ref\.|InitializeInjectionNvtx|nvtx)' || true)
     ns='(cub|thrust|std|cuda|nvtx3|__gnu_cxx)::'
-    bad_cxx=$(echo "$names" | grep '^_Z' | c++filt |
-              sed -E "s/^(typeinfo name|typeinfo|vtable|VTT|guard variable) for //; s/^[A-Za-z_][A-Za-z0-9_]* ($ns)/\1/" |
-              grep -vE "^$ns" || true)
+    bad_cxx=$(echo "$names" | grep '^_Z' | c++filt | sed -E "s/^(typeinfo name|typeinfo|vtable|VTT|guard variable) for //" |
+              sed -E "s/^[A-Za-z_][A-Za-z0-9_]* ($ns)/\1/" | grep -vE "^$ns" || true)
     if [ -n "$bad$bad_cxx" ]; then
       echo "check-tree: $(basename "$lib") exports names without the cuzk_ prefix:"
       [ -n "$bad" ] && echo "$bad" | head -20

@@ -61,11 +61,12 @@ echo "== configure and build"
 cmake -S . -B $b -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 "${extra[@]}" > $out/configure.log 2>&1 \
   || { tail -30 $out/configure.log; exit 1; }
 t0=$(date +%s)
-cmake --build $b -j16 --target cuzk_gpu gpu_check gpu_prove_check gpu_engine_check cuzk-bench cuzk-engine-bench \
+cmake --build $b -j16 --target cuzk_gpu cuzk_gpu_lab gpu_check gpu_prove_check gpu_engine_check cuzk-bench cuzk-engine-bench \
   > $out/build.log 2>&1 || { grep -E "error|Error" -A3 $out/build.log | head -60; exit 1; }
 echo "build: $(( $(date +%s) - t0 )) s"
 [ -n "${BUILD_ONLY:-}" ] && exit 0
-nvcc -arch=sm_90 -std=c++17 -Iinclude -Xptxas -v -c src/gpu/ntt.cu -o /tmp/ntt_v.o 2>&1 | grep -E "Compiling|Used|spill" > $out/ptxas.log || true
+nvcc -arch=sm_90 -std=c++17 -Iinclude -Isrc/gpu -Xptxas -v -c src/gpu/ntt/ntt.cu -o /tmp/ntt_v.o 2>&1 |
+  grep -E "Compiling|Used|spill" > $out/ptxas.log || true
 
 echo "== gpu_check ${GPU_CHECK_ARGS:-}"
 $b/bin/gpu_check ${GPU_CHECK_ARGS:-} 2>&1 | tee $out/check.log | grep -vE "^$" | tail -40

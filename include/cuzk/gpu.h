@@ -1,14 +1,18 @@
-/* cuzk gpu: the CUDA backend, callable from C. Built into the library cuzk_gpu only where nvcc exists.
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+/* cuzk gpu: the CUDA backend, callable from C. Built into the library cuzk_gpu only where nvcc exists, from a folder
+ * per topic under src/gpu (runtime, ff, ec, ntt, msm, groth16); the measured alternatives that lost are the bench-only
+ * lab's (src/gpu/lab, library cuzk_gpu_lab). Tuning for measurements is an option of the object it tunes (an MSM
+ * context, an NTT domain, a prover), never process-wide.
  *
  * Data lives on the device between calls (the GPU-resident design): the transforms take DEVICE pointers and are
- * enqueued on the default stream, returning once launched (launch errors are reported at once; faults inside a
- * kernel surface at the next cuzk_gpu_sync). Host-pointer conveniences copy in, run, copy out and synchronize.
- * Elements keep the CPU layout (cuzk_fr_t, cuzk_fp_t, cuzk_fp2_t in Montgomery form), so arrays copy unchanged; device arrays
- * must be 16-byte aligned (cudaMalloc'd arrays and every element inside them are).
+ * enqueued on the default stream, returning once launched (launch errors are reported at once; faults inside a kernel
+ * surface at the next cuzk_gpu_sync). Host-pointer conveniences copy in, run, copy out and synchronize. Elements keep
+ * the CPU layout (cuzk_fr_t, cuzk_fp_t, cuzk_fp2_t in Montgomery form), so arrays copy unchanged; device arrays must be
+ * 16-byte aligned (cudaMalloc'd arrays and every element inside them are).
  *
- * Every CUDA failure returns CUZK_ERR_DEVICE, except an allocation the device (or pinned host memory) cannot
- * satisfy, which returns CUZK_ERR_NOMEM (the device stays usable); cuzk_gpu_last_error() then gives the CUDA message and
- * the call site. */
+ * Every CUDA failure returns CUZK_ERR_DEVICE, except an allocation the device (or pinned host memory) cannot satisfy,
+ * which returns CUZK_ERR_NOMEM (the device stays usable); cuzk_gpu_last_error() then gives the CUDA message and the
+ * call site. */
 #ifndef CUZK_GPU_H
 #define CUZK_GPU_H
 
@@ -155,7 +159,7 @@ cuzk_status cuzk_gpu_g2_msm_idx(cuzk_g2_jac_t *r, const cuzk_g2_affine_t *bases,
 /* The window width the default plan takes for n points. */
 unsigned cuzk_gpu_msm_window_for(size_t n);
 
-/* ---- Groth16 on the GPU (src/gpu/key.cu, prover.cu, setup.cu) -------------------------------------------------
+/* ---- Groth16 on the GPU (src/gpu/groth16) ----------------------------------------------------------------------
  * A cuzk_gpu_key is a proving key and its circuit on one device: the bases (h, l, a, b_g1, b_g2), the CSR matrices and
  * value table (A, B and, when the circuit has one, C), and the position → variable tables of the a and b bases.
  * Only the witness crosses PCIe when proving. The placement is planned from the device's free VRAM:
@@ -191,27 +195,27 @@ typedef struct {
 typedef struct cuzk_gpu_key cuzk_gpu_key;
 /* Copies a loaded key (either convention) and its circuit to the current device. BELLPERSON keys need the circuit
  * (checked with cuzk_groth16_pk_check_circuit); SNARKJS keys carry theirs (circuit may be NULL; when given it must have
- * C, and is used only for CUZK_R1CS_C_CHECKED). The host key may be freed afterwards: the cuzk_gpu_key keeps a copy of the
- * verifying key. */
-cuzk_status cuzk_gpu_key_upload(cuzk_gpu_key **out, const cuzk_groth16_pk *pk, const cuzk_r1cs_t *circuit, const cuzk_gpu_key_opts *opts,
-                           cuzk_errmsg *err);
+ * C, and is used only for CUZK_R1CS_C_CHECKED). The host key may be freed afterwards: the cuzk_gpu_key keeps a copy of
+ * the verifying key. */
+cuzk_status cuzk_gpu_key_upload(cuzk_gpu_key **out, const cuzk_groth16_pk *pk, const cuzk_r1cs_t *circuit,
+                                const cuzk_gpu_key_opts *opts, cuzk_errmsg *err);
 void cuzk_gpu_key_free(cuzk_gpu_key *k);
 void cuzk_gpu_key_get_info(const cuzk_gpu_key *k, cuzk_gpu_key_info *info);
 const cuzk_groth16_vk *cuzk_gpu_key_vk(const cuzk_gpu_key *k);
 
 /* A .params file decoded on the device: the bytes are read into pinned memory, copied up, and each point is
  * range-checked, converted to Montgomery form and checked on the curve by kernels (subgroup too with
- * CUZK_GROTH16_LOAD_SUBGROUP); the same statuses and messages as cuzk_groth16_params_load, for the lowest bad point. The
- * key is RESIDENT. *bytes_per_s receives the file size over the wall time (may be NULL). */
+ * CUZK_GROTH16_LOAD_SUBGROUP); the same statuses and messages as cuzk_groth16_params_load, for the lowest bad point.
+ * The key is RESIDENT. *bytes_per_s receives the file size over the wall time (may be NULL). */
 cuzk_status cuzk_gpu_key_load_params(cuzk_gpu_key **out, const char *path, const cuzk_r1cs_t *circuit, unsigned flags,
-                                double *bytes_per_s, cuzk_errmsg *err);
+                                     double *bytes_per_s, cuzk_errmsg *err);
 
 /* A key generated on the device for a circuit (benchmarks, not a ceremony): the same key cuzk_groth16_setup makes
  * (BELLPERSON convention) for the same toxic waste, without the host ever holding its bases: powers of τ, the
  * Lagrange values at τ in closed form with batch inversion, Aᵀ/Bᵀ/Cᵀ times them, then fixed-base scalar
  * multiplication and normalisation on the device. opts as cuzk_groth16_setup's (conv must be BELLPERSON or 0). */
 cuzk_status cuzk_gpu_setup(cuzk_gpu_key **out, const cuzk_r1cs_t *circuit, const cuzk_groth16_setup_opts *opts,
-                      const cuzk_gpu_key_opts *kopts, cuzk_errmsg *err);
+                           const cuzk_gpu_key_opts *kopts, cuzk_errmsg *err);
 
 /* Device bytes one prover's working buffers take for a key of this domain and variable count (witness, a, b, c,
  * the splits, the MSM scratch): what cuzk_gpu_key_upload plans per worker. */
@@ -219,8 +223,8 @@ uint64_t cuzk_gpu_prove_vram_bytes(uint64_t domain_size, uint64_t num_vars);
 
 /* A witness packed for its trip to the device. Most values of a Filecoin-shaped witness are 0 or 1 (87 % in the
  * synthetic PoRep partition), so the host sends 2 bits per aux value and only the others: about a fifth of the
- * bytes over PCIe. cuzk_gpu_witness_pack packs z in place, in `chunks` chunks of `chunk_values` aux values (a multiple of
- * 32; the last chunk shorter) so that host threads pack them side by side:
+ * bytes over PCIe. cuzk_gpu_witness_pack packs z in place, in `chunks` chunks of `chunk_values` aux values (a
+ * multiple of 32; the last chunk shorter) so that host threads pack them side by side:
  *   z[0 .. num_inputs)                          unchanged (the public inputs, ONE first);
  *   z + num_inputs + c·chunk_values             the values of chunk c other than 0 and 1, in order (others[c]);
  *   classes[i / 32] >> 2·(i mod 32) & 3         aux value i: 0 zero, 1 one, 2 another value.
@@ -237,8 +241,8 @@ typedef struct {
 uint64_t cuzk_gpu_witness_classes_words(uint64_t num_aux);
 /* Packs z (num_inputs + num_aux values, Montgomery form) in place on up to `threads` host threads, classes having
  * cuzk_gpu_witness_classes_words(num_aux) words; fills *out (out->classes = classes). */
-void cuzk_gpu_witness_pack(cuzk_gpu_witness_packing *out, cuzk_fr_t *z, uint64_t num_inputs, uint64_t num_aux, uint64_t *classes,
-                      unsigned threads);
+void cuzk_gpu_witness_pack(cuzk_gpu_witness_packing *out, cuzk_fr_t *z, uint64_t num_inputs, uint64_t num_aux,
+                           uint64_t *classes, unsigned threads);
 
 typedef struct {
     double prepare; /* seconds growing the prover's buffers for this key: 0 in steady state, or after a reserve */
@@ -280,27 +284,28 @@ cuzk_status cuzk_gpu_prover_reserve(cuzk_gpu_prover *p, const cuzk_gpu_key *k, c
 uint64_t cuzk_gpu_prover_vram_bytes(const cuzk_gpu_prover *p);
 
 /* One proof, equal bit for bit to cuzk_groth16_prove's with the same key, circuit, witness, r and s (opts as there;
- * threads unused). z: cuzk_r1cs_num_vars values with z[0] = 1, best in pinned memory (cuzk_gpu_host_alloc). The witness is
- * copied up once; SpMV, H, the 0/1 classification and every MSM run on the device; the proof is assembled on
- * the host by cuzk_groth16_assemble (constant-time terms for r and s). CUZK_R1CS_C_CHECKED reports the lowest unsatisfied
+ * threads unused). z: cuzk_r1cs_num_vars values with z[0] = 1, best in pinned memory (cuzk_gpu_host_alloc). The witness
+ * is copied up once; SpMV, H, the 0/1 classification and every MSM run on the device; the proof is assembled on the
+ * host by cuzk_groth16_assemble (constant-time terms for r and s). CUZK_R1CS_C_CHECKED reports the lowest unsatisfied
  * row (CUZK_ERR_R1CS_UNSATISFIED) like the CPU prover. A device fault gives CUZK_ERR_DEVICE with the CUDA message.
- * cuzk_gpu_prove = cuzk_gpu_prove_msms (the device part) + cuzk_groth16_assemble: pipelines call the two separately, so that the
- * device takes the next partition while the host assembles and verifies. packed: NULL, or z is packed as it says
- * (cuzk_gpu_witness_pack; its num_inputs and num_aux must be the key's, else CUZK_ERR_INVALID_ARG). */
-cuzk_status cuzk_gpu_prove_msms(cuzk_groth16_msm_sums *sums, cuzk_gpu_prover *p, const cuzk_gpu_key *k, const cuzk_fr_t *z,
-                           const cuzk_gpu_witness_packing *packed, const cuzk_groth16_prove_opts *opts, cuzk_gpu_prove_stats *stats,
-                           cuzk_errmsg *err);
+ * cuzk_gpu_prove = cuzk_gpu_prove_msms (the device part) + cuzk_groth16_assemble: pipelines call the two separately, so
+ * that the device takes the next partition while the host assembles and verifies. packed: NULL, or z is packed as it
+ * says (cuzk_gpu_witness_pack; its num_inputs and num_aux must be the key's, else CUZK_ERR_INVALID_ARG). */
+cuzk_status cuzk_gpu_prove_msms(cuzk_groth16_msm_sums *sums, cuzk_gpu_prover *p, const cuzk_gpu_key *k,
+                                const cuzk_fr_t *z, const cuzk_gpu_witness_packing *packed,
+                                const cuzk_groth16_prove_opts *opts, cuzk_gpu_prove_stats *stats, cuzk_errmsg *err);
 cuzk_status cuzk_gpu_prove(cuzk_groth16_proof_t *proof, cuzk_gpu_prover *p, const cuzk_gpu_key *k, const cuzk_fr_t *z,
-                      const cuzk_groth16_prove_opts *opts, cuzk_gpu_prove_stats *stats, cuzk_errmsg *err);
+                           const cuzk_groth16_prove_opts *opts, cuzk_gpu_prove_stats *stats, cuzk_errmsg *err);
 /* Latency mode: one proof's device work on two provers at once, normally on two devices that each hold a copy of
  * the same key: p0 with k0 uploads the witness and computes SpMV, H and its share of the H MSM; p1 with k1 (on a
  * thread of its own) uploads it and computes the 0/1 splits and the L, A, B1 and B2 MSMs, then takes the rest of
  * H's coefficients from p0's device and computes the rest of the H MSM. The sums equal cuzk_gpu_prove_msms's. Keys
  * that are not copies of one key (shape, verifying key) give CUZK_ERR_INVALID_ARG. stats: each phase's own time
  * (upload, prepare: p0's), total the wall time, vram_bytes both provers'. */
-cuzk_status cuzk_gpu_prove_msms_pair(cuzk_groth16_msm_sums *sums, cuzk_gpu_prover *p0, const cuzk_gpu_key *k0, cuzk_gpu_prover *p1,
-                                const cuzk_gpu_key *k1, const cuzk_fr_t *z, const cuzk_gpu_witness_packing *packed,
-                                const cuzk_groth16_prove_opts *opts, cuzk_gpu_prove_stats *stats, cuzk_errmsg *err);
+cuzk_status cuzk_gpu_prove_msms_pair(cuzk_groth16_msm_sums *sums, cuzk_gpu_prover *p0, const cuzk_gpu_key *k0,
+                                     cuzk_gpu_prover *p1, const cuzk_gpu_key *k1, const cuzk_fr_t *z,
+                                     const cuzk_gpu_witness_packing *packed, const cuzk_groth16_prove_opts *opts,
+                                     cuzk_gpu_prove_stats *stats, cuzk_errmsg *err);
 
 #ifdef __cplusplus
 }

@@ -581,7 +581,8 @@ int main(int argc, char **argv)
     check_pair();
 
     /* a second device, when there is one: key and prover there */
-    if (cuzk_gpu_device_count() > 1 && cuzk_gpu_set_device(1) == CUZK_OK && cuzk_gpu_prover_create(&p, NULL, &err) == CUZK_OK) {
+    if (cuzk_gpu_device_count() > 1 && cuzk_gpu_set_device(1) == CUZK_OK &&
+        cuzk_gpu_prover_create(&p, NULL, &err) == CUZK_OK) {
         printf("device 1\n");
         check_bellperson(p, 12, 0);
         cuzk_gpu_prover_destroy(p);

@@ -45,18 +45,37 @@ void bench_gpu_prover_opts(const bench_opts *o, cuzk_gpu_prover_opts *p)
 static void bench_ff(const bench_opts *o)
 {
     static const struct { cuzk_gpu_lab_ff_op op; const char *name; } ops[] = {
-        {CUZK_GPU_LAB_FR_MUL, "gpu_fr_mul"}, {CUZK_GPU_LAB_FR_MUL64, "gpu_fr_mul64"}, {CUZK_GPU_LAB_FR_ADD, "gpu_fr_add"},
-        {CUZK_GPU_LAB_FR_MUL_SPECIAL, "gpu_fr_mul_special"}, {CUZK_GPU_LAB_FP_MUL, "gpu_fp_mul"}, {CUZK_GPU_LAB_FP_MUL64, "gpu_fp_mul64"}, {CUZK_GPU_LAB_FP2_MUL, "gpu_fp2_mul"},
-        {CUZK_GPU_LAB_FR_MUL28, "gpu_fr_mul28"}, {CUZK_GPU_LAB_FP_MUL28, "gpu_fp_mul28"},
-        {CUZK_GPU_LAB_FP_SQR, "gpu_fp_sqr"}, {CUZK_GPU_LAB_FP_MUL_SOS64, "gpu_fp_mul_sos64"}, {CUZK_GPU_LAB_FP_SQR_SOS64, "gpu_fp_sqr_sos64"},
-        {CUZK_GPU_LAB_FP_MUL_SOS32, "gpu_fp_mul_sos32"}, {CUZK_GPU_LAB_FP_SQR_SOS32, "gpu_fp_sqr_sos32"},
-        {CUZK_GPU_LAB_FP2_MUL_LAZY, "gpu_fp2_mul_lazy"}, {CUZK_GPU_LAB_FR_MUL_SOS64, "gpu_fr_mul_sos64"},
-        {CUZK_GPU_LAB_FP_INV, "gpu_fp_inv"}, {CUZK_GPU_LAB_FP2_INV, "gpu_fp2_inv"}, {CUZK_GPU_LAB_FP_MUL_KA, "gpu_fp_mul_ka"},
-        {CUZK_GPU_LAB_FP_MUL_W, "gpu_fp_mul_w"}, {CUZK_GPU_LAB_FR_MUL_W, "gpu_fr_mul_w"},
-        {CUZK_GPU_LAB_FP_MUL_EO, "gpu_fp_mul_eo"}, {CUZK_GPU_LAB_FR_MUL_EO, "gpu_fr_mul_eo"},
-        {CUZK_GPU_LAB_FP_SQR_EO, "gpu_fp_sqr_eo"}, {CUZK_GPU_LAB_FP2_MUL_EO, "gpu_fp2_mul_eo"}, {CUZK_GPU_LAB_FR_MUL_F64, "gpu_fr_mul_f64"},
-        {CUZK_GPU_LAB_FR_MUL_MIX, "gpu_fr_mul_mix"}, {CUZK_GPU_LAB_FP_MUL_F64, "gpu_fp_mul_f64"}, {CUZK_GPU_LAB_FP_MUL_MIX, "gpu_fp_mul_mix"},
-        {CUZK_GPU_LAB_FP_MUL_ADD, "gpu_fp_mul_add"}, {CUZK_GPU_LAB_FP_INV_BGCD, "gpu_fp_inv_bgcd"},
+        {CUZK_GPU_LAB_FR_MUL, "gpu_fr_mul"},
+        {CUZK_GPU_LAB_FR_MUL64, "gpu_fr_mul64"},
+        {CUZK_GPU_LAB_FR_ADD, "gpu_fr_add"},
+        {CUZK_GPU_LAB_FR_MUL_SPECIAL, "gpu_fr_mul_special"},
+        {CUZK_GPU_LAB_FP_MUL, "gpu_fp_mul"},
+        {CUZK_GPU_LAB_FP_MUL64, "gpu_fp_mul64"},
+        {CUZK_GPU_LAB_FP2_MUL, "gpu_fp2_mul"},
+        {CUZK_GPU_LAB_FR_MUL28, "gpu_fr_mul28"},
+        {CUZK_GPU_LAB_FP_MUL28, "gpu_fp_mul28"},
+        {CUZK_GPU_LAB_FP_SQR, "gpu_fp_sqr"},
+        {CUZK_GPU_LAB_FP_MUL_SOS64, "gpu_fp_mul_sos64"},
+        {CUZK_GPU_LAB_FP_SQR_SOS64, "gpu_fp_sqr_sos64"},
+        {CUZK_GPU_LAB_FP_MUL_SOS32, "gpu_fp_mul_sos32"},
+        {CUZK_GPU_LAB_FP_SQR_SOS32, "gpu_fp_sqr_sos32"},
+        {CUZK_GPU_LAB_FP2_MUL_LAZY, "gpu_fp2_mul_lazy"},
+        {CUZK_GPU_LAB_FR_MUL_SOS64, "gpu_fr_mul_sos64"},
+        {CUZK_GPU_LAB_FP_INV, "gpu_fp_inv"},
+        {CUZK_GPU_LAB_FP2_INV, "gpu_fp2_inv"},
+        {CUZK_GPU_LAB_FP_MUL_KA, "gpu_fp_mul_ka"},
+        {CUZK_GPU_LAB_FP_MUL_W, "gpu_fp_mul_w"},
+        {CUZK_GPU_LAB_FR_MUL_W, "gpu_fr_mul_w"},
+        {CUZK_GPU_LAB_FP_MUL_EO, "gpu_fp_mul_eo"},
+        {CUZK_GPU_LAB_FR_MUL_EO, "gpu_fr_mul_eo"},
+        {CUZK_GPU_LAB_FP_SQR_EO, "gpu_fp_sqr_eo"},
+        {CUZK_GPU_LAB_FP2_MUL_EO, "gpu_fp2_mul_eo"},
+        {CUZK_GPU_LAB_FR_MUL_F64, "gpu_fr_mul_f64"},
+        {CUZK_GPU_LAB_FR_MUL_MIX, "gpu_fr_mul_mix"},
+        {CUZK_GPU_LAB_FP_MUL_F64, "gpu_fp_mul_f64"},
+        {CUZK_GPU_LAB_FP_MUL_MIX, "gpu_fp_mul_mix"},
+        {CUZK_GPU_LAB_FP_MUL_ADD, "gpu_fp_mul_add"},
+        {CUZK_GPU_LAB_FP_INV_BGCD, "gpu_fp_inv_bgcd"},
     };
     /* 132 SMs × 2048 threads × 4: enough to fill the device; the value is device time per operation */
     const size_t threads = (size_t)1 << 20;
@@ -64,7 +83,8 @@ static void bench_ff(const bench_opts *o)
         if (!bench_selected(o, ops[i].name)) continue;
         double ns;
         /* an inversion costs tens to hundreds of multiplications: fewer iterations */
-        int inv = ops[i].op == CUZK_GPU_LAB_FP_INV || ops[i].op == CUZK_GPU_LAB_FP2_INV || ops[i].op == CUZK_GPU_LAB_FP_INV_BGCD;
+        int inv = ops[i].op == CUZK_GPU_LAB_FP_INV || ops[i].op == CUZK_GPU_LAB_FP2_INV ||
+                  ops[i].op == CUZK_GPU_LAB_FP_INV_BGCD;
         cuzk_status st = cuzk_gpu_lab_ff_throughput(ops[i].op, threads, inv ? 4 : 256, &ns);
         if (st != CUZK_OK) {
             fail(ops[i].name, st);

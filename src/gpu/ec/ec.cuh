@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Device curve arithmetic for G1 (over Fp) and G2 (over Fp2), written once over the coordinate field F.
  *
  * Points: affine (x, y), the point at infinity stored as x = y = 0 (as in ec.h), and XYZZ (X, Y, ZZ, ZZZ) with
@@ -53,8 +54,8 @@ static __device__ __forceinline__ void f_neg(dfp *r, const dfp *a)
 static __device__ __forceinline__ void f_add(dfp2 *r, const dfp2 *a, const dfp2 *b) { dfp2_add(r, a, b); }
 static __device__ __forceinline__ void f_sub(dfp2 *r, const dfp2 *a, const dfp2 *b) { dfp2_sub(r, a, b); }
 /* Fp2 products and squares both through the one out-of-line body of the one-reduction-per-coefficient product: with
- * the squaring as a product too, the G2 kernels call a single large body, and the G2 MSM is 2–4 % faster than on
- * dfp2_mul and dfp2_sqr, whose squaring costs less alone (docs/performance/msm.md). */
+ * the squaring as a product too, the G2 kernels call a single large body, which beat a cheaper separate squaring
+ * (docs/performance/msm.md). */
 static __device__ __forceinline__ void f_mul(dfp2 *r, const dfp2 *a, const dfp2 *b) { dfp2_mul_eo(r, a, b); }
 static __device__ __forceinline__ void f_sqr(dfp2 *r, const dfp2 *a) { dfp2_mul_eo(r, a, a); }
 static __device__ __forceinline__ bool f_is_zero(const dfp2 *a) { return f_is_zero(&a->c0) && f_is_zero(&a->c1); }
@@ -96,8 +97,8 @@ static __device__ __noinline__ dfp dfp_inv_fermat_out(dfp a)
     }
     return r;
 }
-/* 1/a (0 gives 0) by the batched binary GCD (inv_bgcd.h), Fermat should it not converge: 2.6 ns against Fermat's
- * 17.9, which made the G1 MSM 2^26 7.8 % and G2 2^24 3.6 % faster through their batch-affine rounds */
+/* 1/a (0 gives 0) by the batched binary GCD (inv_bgcd.h), Fermat should it not converge: several times cheaper than
+ * Fermat, which the batch-affine rounds feel (docs/performance/msm.md) */
 static __device__ __noinline__ dfp dfp_inv_bgcd_out(dfp a)
 {
     dfp r;
@@ -119,7 +120,8 @@ static __device__ __forceinline__ void f_inv(dfp2 *r, const dfp2 *a)
 }
 
 /* The G1 coordinate field with the dedicated Fp squaring (same bytes; every other operation resolves to dfp's
- * overload): the curve code instantiated for it is measured side by side with the plain one (cuzk_gpu_msm_opts.variant). */
+ * overload): the curve code instantiated for it is measured side by side with the plain one
+ * (cuzk_gpu_msm_opts.variant). */
 struct dfp_sq : dfp {};
 static __device__ __forceinline__ void f_sqr(dfp_sq *r, const dfp_sq *a) { dfp_sqr_call(r, a); }
 
@@ -150,7 +152,10 @@ template <typename F> static __device__ __forceinline__ void xyzz_set_inf(dxyzz<
 {
     f_set_zero(&r->x), f_set_zero(&r->y), f_set_zero(&r->zz), f_set_zero(&r->zzz);
 }
-template <typename F> static __device__ __forceinline__ bool xyzz_is_inf(const dxyzz<F> *p) { return f_is_zero(&p->zz); }
+template <typename F> static __device__ __forceinline__ bool xyzz_is_inf(const dxyzz<F> *p)
+{
+    return f_is_zero(&p->zz);
+}
 template <typename F> static __device__ __forceinline__ bool aff_is_inf(const daff<F> *p)
 {
     return f_is_zero(&p->x) && f_is_zero(&p->y);

@@ -13,15 +13,15 @@
 
 #include <stdint.h>
 
-/* ---- carry-chain primitives, overloaded on the word type ---------------------------------------------------------- */
-#define CUZK_PTX3(name, ty, reg, op)                                                                                    \
+/* ---- carry-chain primitives -------------------------------------------------------------------------------------- */
+#define CUZK_PTX3(name, ty, reg, op)                                                                                   \
     static __device__ __forceinline__ ty name(ty a, ty b)                                                              \
     {                                                                                                                  \
         ty d;                                                                                                          \
         asm volatile(op " %0, %1, %2;" : "=" reg(d) : reg(a), reg(b));                                                 \
         return d;                                                                                                      \
     }
-#define CUZK_PTX4(name, ty, reg, op)                                                                                    \
+#define CUZK_PTX4(name, ty, reg, op)                                                                                   \
     static __device__ __forceinline__ ty name(ty a, ty b, ty c)                                                        \
     {                                                                                                                  \
         ty d;                                                                                                          \
@@ -58,7 +58,8 @@ template <> __device__ __forceinline__ uint64_t mod_word<uint64_t>(const uint64_
 
 /* ---- N-word modular addition and subtraction ------------------------------------------------------------------ */
 /* r = a + b mod m (inputs < m) */
-template <typename W, int N> static __device__ __forceinline__ void mp_add(W *r, const W *a, const W *b, const uint64_t *m)
+template <typename W, int N>
+static __device__ __forceinline__ void mp_add(W *r, const W *a, const W *b, const uint64_t *m)
 {
     W s[N], d[N];
     s[0] = add_cc(a[0], b[0]);
@@ -74,7 +75,8 @@ template <typename W, int N> static __device__ __forceinline__ void mp_add(W *r,
 }
 
 /* r = a − b mod m */
-template <typename W, int N> static __device__ __forceinline__ void mp_sub(W *r, const W *a, const W *b, const uint64_t *m)
+template <typename W, int N>
+static __device__ __forceinline__ void mp_sub(W *r, const W *a, const W *b, const uint64_t *m)
 {
     W d[N];
     d[0] = sub_cc(a[0], b[0]);
@@ -92,16 +94,33 @@ typedef struct __align__(16) { uint32_t w[8]; } dfr;
 typedef struct __align__(16) { uint32_t w[12]; } dfp;
 typedef struct __align__(16) { dfp c0, c1; } dfp2;
 
-static __device__ __forceinline__ void dfr_add(dfr *r, const dfr *a, const dfr *b) { mp_add<uint32_t, 8>(r->w, a->w, b->w, D_FR_P); }
-static __device__ __forceinline__ void dfr_sub(dfr *r, const dfr *a, const dfr *b) { mp_sub<uint32_t, 8>(r->w, a->w, b->w, D_FR_P); }
-static __device__ __forceinline__ void dfp_add(dfp *r, const dfp *a, const dfp *b) { mp_add<uint32_t, 12>(r->w, a->w, b->w, D_FP_P); }
-static __device__ __forceinline__ void dfp_sub(dfp *r, const dfp *a, const dfp *b) { mp_sub<uint32_t, 12>(r->w, a->w, b->w, D_FP_P); }
-static __device__ __forceinline__ void dfp_mul_eo(dfp *r, const dfp *a, const dfp *b) { eo_mul(MONT_FP, r->w, a->w, b->w); }
-static __device__ __forceinline__ void dfr_mul_eo(dfr *r, const dfr *a, const dfr *b) { eo_mul(MONT_FR, r->w, a->w, b->w); }
+static __device__ __forceinline__ void dfr_add(dfr *r, const dfr *a, const dfr *b)
+{
+    mp_add<uint32_t, 8>(r->w, a->w, b->w, D_FR_P);
+}
+static __device__ __forceinline__ void dfr_sub(dfr *r, const dfr *a, const dfr *b)
+{
+    mp_sub<uint32_t, 8>(r->w, a->w, b->w, D_FR_P);
+}
+static __device__ __forceinline__ void dfp_add(dfp *r, const dfp *a, const dfp *b)
+{
+    mp_add<uint32_t, 12>(r->w, a->w, b->w, D_FP_P);
+}
+static __device__ __forceinline__ void dfp_sub(dfp *r, const dfp *a, const dfp *b)
+{
+    mp_sub<uint32_t, 12>(r->w, a->w, b->w, D_FP_P);
+}
+static __device__ __forceinline__ void dfp_mul_eo(dfp *r, const dfp *a, const dfp *b)
+{
+    eo_mul(MONT_FP, r->w, a->w, b->w);
+}
+static __device__ __forceinline__ void dfr_mul_eo(dfr *r, const dfr *a, const dfr *b)
+{
+    eo_mul(MONT_FR, r->w, a->w, b->w);
+}
 static __device__ __forceinline__ void dfp_sqr_eo(dfp *r, const dfp *a) { eo_sqr(MONT_FP, r->w, a->w); }
 
-/* The Fr multiplication and squaring of every kernel but the NTT's measured variants: the parity split measured
- * 20.9 ps against 25.1 for the 64-bit-word product then reduction, the fastest before it
+/* The Fr multiplication and squaring of every kernel: the parity split, the fastest measured
  * (docs/performance/msm.md) */
 static __device__ __forceinline__ void dfr_mul(dfr *r, const dfr *a, const dfr *b) { dfr_mul_eo(r, a, b); }
 static __device__ __forceinline__ void dfr_sqr(dfr *r, const dfr *a) { eo_sqr(MONT_FR, r->w, a->w); }
@@ -120,11 +139,8 @@ static __device__ __forceinline__ void dfp2_sub(dfp2 *r, const dfp2 *a, const df
 }
 
 /* The Fp multiplication the curve and Fp2 code call: one out-of-line copy of the parity-split CIOS (mont_eo.h).
- * Inlined, each of the ~10 multiplications of a point addition is ~1 000 instructions, and a kernel around a mixed
- * addition grew to 17 000 (G1) and 49 000 (G2) instructions, far more than the instruction caches hold; its warps
- * then stalled on instruction fetch (ncu), and calling one copy made the G1 and G2 bucket accumulations 1.5× and 2×
- * faster (docs/performance/msm.md). The parity split measured 39.3 ps against 53.2 for the 64-bit-word
- * product then reduction (the multiply-add pipe no longer builds addend pairs), G1 MSMs 20 % faster. */
+ * Inlined, the ten multiplications of a point addition made kernels far larger than the instruction caches, and
+ * their warps stalled on instruction fetch (docs/performance/msm.md). */
 static __device__ __noinline__ dfp dfp_mul_out(dfp a, dfp b)
 {
     dfp r;
@@ -133,18 +149,19 @@ static __device__ __noinline__ dfp dfp_mul_out(dfp a, dfp b)
 }
 static __device__ __forceinline__ void dfp_mul_call(dfp *r, const dfp *a, const dfp *b) { *r = dfp_mul_out(*a, *b); }
 
-/* The same with the parity-split products and reductions (mont_eo.h): 3 × 144 + 2 × 144 word products against
- * 3 × 288 for three Fp multiplications. Alone 131.6 ps against dfp2_mul's 148.6. As the curve code's Fp2
- * multiplication beside dfp2_sqr it made the G2 MSM 2^22 slower, 111.8 ms against 105.1: a second large out-of-line
- * body beside dfp_mul_out. As both the multiplication and the squaring it is the only body and the G2 MSM is
- * faster (ec/ec.cuh; docs/performance/msm.md). */
+/* Fp2 by Karatsuba with one reduction per coefficient, on the parity-split products and reductions (mont_eo.h):
+ * 3 × 144 + 2 × 144 word products against 3 × 288 for three Fp multiplications. The curve code's only Fp2 body,
+ * for squares too: a second large body beside it slowed G2 (ec/ec.cuh; docs/performance/msm.md). */
 static __device__ __noinline__ dfp2 dfp2_mul_eo_out(dfp2 a, dfp2 b)
 {
     dfp2 r;
     eo_fp2_mul(r.c0.w, r.c1.w, a.c0.w, a.c1.w, b.c0.w, b.c1.w);
     return r;
 }
-static __device__ __forceinline__ void dfp2_mul_eo(dfp2 *r, const dfp2 *a, const dfp2 *b) { *r = dfp2_mul_eo_out(*a, *b); }
+static __device__ __forceinline__ void dfp2_mul_eo(dfp2 *r, const dfp2 *a, const dfp2 *b)
+{
+    *r = dfp2_mul_eo_out(*a, *b);
+}
 /* the out-of-line dedicated Fp squaring: the parity-split square (78 word products) and reduction (144) */
 static __device__ __noinline__ dfp dfp_sqr_out(dfp a)
 {

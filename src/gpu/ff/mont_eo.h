@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Montgomery multiplication (CIOS over 32-bit words) with the word products split by parity, for Fp and Fr: the
- * same inputs and results as ff.cuh's multiplications.
+ * same inputs and results as the CPU field layer's: canonical values in, canonical value out (mont.h).
  *
  * Why: the multiplication is bound by the multiply-add pipe, a fifth of whose work in the 64-bit-word form is moves
  * that build the 64-bit addend pairs of the wide products (docs/performance/msm.md). Here each row's
@@ -9,10 +10,9 @@
  * After the row's reduction clears word 0, A/2^32 = E/2^32 + O is folded into E by one addition chain and O
  * starts again from zero. Per row: four chains of N/2 products (a·b_i and q·m, even and odd), one fold.
  *
- * ptxas fuses each product's mad.lo / madc.hi pair into one IMAD.WIDE.U32.X that takes and gives the chain's carry
- * (SASS: 278 of them, no IMAD.MOV or IMAD.X in the Fp multiplication), against the 64-bit-word form's 313 wide
- * products, 77 IMAD.MOV and 57 IMAD.X. Measured on an H200: Fp 39.3 ps against 53.2, Fr 20.9 against
- * 25.1; G1 MSM 2^24 116.9 ms against 146.2, G2 2^22 105.1 against 128.7.
+ * ptxas fuses each product's mad.lo / madc.hi pair into one IMAD.WIDE.U32.X that takes and gives the chain's carry,
+ * with no register moves or carry materialisations around it: the fastest multiplication measured, Fp and Fr
+ * (docs/performance/msm.md).
  *
  * The carry-flag primitives are ff.cuh's PTX on the device and an emulated carry flag on the host, so the host
  * test (tests/gpu_host/test_mont28.c) runs this very sequence against the CPU field layer. */
@@ -281,7 +281,7 @@ MONT_FN uint32_t eo_p2_word(int k)
  *   r0 = REDC(a0b0 + p² − a1b1), the argument in [0, 2p²).
  * a0 + a1 < 2p < 2^382 needs no reduction before its product. r0, r1 may alias the inputs. */
 MONT_FN void eo_fp2_mul(uint32_t *r0, uint32_t *r1, const uint32_t *a0, const uint32_t *a1, const uint32_t *b0,
-                       const uint32_t *b1)
+                        const uint32_t *b1)
 {
     uint32_t sa[12], sb[12], t0[24], t1[24], c[24], d[24], p2[24];
     MONT_UNROLL

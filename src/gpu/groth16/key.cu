@@ -109,7 +109,8 @@ extern "C" cuzk_status cuzk_gpu_g16_key_circuit(cuzk_gpu_key *k, const cuzk_r1cs
     k->num_values = c->num_values;
     k->has_c = bellperson;
     cuzk_status s = up(k, (void **)&k->values, c->values, (uint64_t)c->num_values * sizeof(cuzk_fr_t));
-    for (int i = 0; i < (bellperson ? 3 : 2) && s == CUZK_OK; i++) s = up_csr(k, &k->m[i], &c->m[i], c->num_constraints);
+    for (int i = 0; i < (bellperson ? 3 : 2) && s == CUZK_OK; i++)
+        s = up_csr(k, &k->m[i], &c->m[i], c->num_constraints);
     if (s == CUZK_OK && bellperson) {
         uint64_t na = 0, nb = 0;
         s = up_positions(k, &k->a_vars, &na, c->num_inputs, NULL, c->num_aux, c->a_aux_density);
@@ -170,7 +171,7 @@ static cuzk_status key_bases(cuzk_gpu_key *k, const cuzk_groth16_pk *pk)
 }
 
 extern "C" cuzk_status cuzk_gpu_key_upload(cuzk_gpu_key **out, const cuzk_groth16_pk *pk, const cuzk_r1cs_t *circuit,
-                                      const cuzk_gpu_key_opts *opts, cuzk_errmsg *err)
+                                           const cuzk_gpu_key_opts *opts, cuzk_errmsg *err)
 {
     double t0 = cuzk_now();
     *out = NULL;
@@ -190,8 +191,8 @@ extern "C" cuzk_status cuzk_gpu_key_upload(cuzk_gpu_key **out, const cuzk_groth1
     uint64_t prover = cuzk_gpu_prove_vram_bytes(pk->domain_size, cuzk_r1cs_num_vars(main_c));
     cuzk_gpu_key_placement place;
     bool whole;
-    s = cuzk_gpu_g16_plan(&place, &whole, bases, fixed, prover, cuzk_gpu_g16_whole_bytes(pk->domain_size, pk->conv), opts,
-                     err);
+    s = cuzk_gpu_g16_plan(&place, &whole, bases, fixed, prover, cuzk_gpu_g16_whole_bytes(pk->domain_size, pk->conv),
+                          opts, err);
     if (s != CUZK_OK) return s;
 
     cuzk_gpu_key *k;

@@ -7,10 +7,14 @@
 
 /* Points of one streamed chunk of bases of point_bytes each: what fits one stream buffer, a multiple of 64 (a bitmap
  * word) */
-extern "C" uint64_t cuzk_gpu_g16_chunk_points(const cuzk_gpu_prover *p, size_t point_bytes) { return (p->sbuf_bytes / point_bytes) / 64 * 64; }
+extern "C" uint64_t cuzk_gpu_g16_chunk_points(const cuzk_gpu_prover *p, size_t point_bytes)
+{
+    return (p->sbuf_bytes / point_bytes) / 64 * 64;
+}
 
 /* bounds[c] = the first t with idx[t] >= c·chunk (idx ascending), for c ≤ chunks */
-static __global__ void k_bounds(uint64_t *bounds, const uint32_t *idx, const int *count, uint64_t chunk, uint64_t chunks)
+static __global__ void k_bounds(uint64_t *bounds, const uint32_t *idx, const int *count, uint64_t chunk,
+                                uint64_t chunks)
 {
     uint64_t c = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (c > chunks) return;
@@ -27,17 +31,37 @@ static __global__ void k_bounds(uint64_t *bounds, const uint32_t *idx, const int
 template <typename J> struct host_ops;
 template <> struct host_ops<cuzk_g1_jac_t> {
     typedef cuzk_g1_affine_t A;
-    static cuzk_status msm(cuzk_g1_jac_t *r, const A *b, const cuzk_fr_t *s, size_t n, cuzk_gpu_msm_ctx *x) { return cuzk_gpu_g1_msm(r, b, s, n, x); }
-    static cuzk_status msm_idx(cuzk_g1_jac_t *r, const A *b, const uint32_t *i, const cuzk_fr_t *s, size_t n, cuzk_gpu_msm_ctx *x) { return cuzk_gpu_g1_msm_idx(r, b, i, s, n, x); }
-    static cuzk_status ones(cuzk_g1_jac_t *r, const A *b, const uint64_t *bm, size_t n, cuzk_gpu_msm_ctx *x) { return cuzk_gpu_g1_batch_add(r, b, bm, n, x); }
+    static cuzk_status msm(cuzk_g1_jac_t *r, const A *b, const cuzk_fr_t *s, size_t n, cuzk_gpu_msm_ctx *x)
+    {
+        return cuzk_gpu_g1_msm(r, b, s, n, x);
+    }
+    static cuzk_status msm_idx(cuzk_g1_jac_t *r, const A *b, const uint32_t *i, const cuzk_fr_t *s, size_t n,
+                               cuzk_gpu_msm_ctx *x)
+    {
+        return cuzk_gpu_g1_msm_idx(r, b, i, s, n, x);
+    }
+    static cuzk_status ones(cuzk_g1_jac_t *r, const A *b, const uint64_t *bm, size_t n, cuzk_gpu_msm_ctx *x)
+    {
+        return cuzk_gpu_g1_batch_add(r, b, bm, n, x);
+    }
     static void add(cuzk_g1_jac_t *r, const cuzk_g1_jac_t *a, const cuzk_g1_jac_t *b) { cuzk_g1_jac_add(r, a, b); }
     static void inf(cuzk_g1_jac_t *r) { cuzk_g1_jac_set_infinity(r); }
 };
 template <> struct host_ops<cuzk_g2_jac_t> {
     typedef cuzk_g2_affine_t A;
-    static cuzk_status msm(cuzk_g2_jac_t *r, const A *b, const cuzk_fr_t *s, size_t n, cuzk_gpu_msm_ctx *x) { return cuzk_gpu_g2_msm(r, b, s, n, x); }
-    static cuzk_status msm_idx(cuzk_g2_jac_t *r, const A *b, const uint32_t *i, const cuzk_fr_t *s, size_t n, cuzk_gpu_msm_ctx *x) { return cuzk_gpu_g2_msm_idx(r, b, i, s, n, x); }
-    static cuzk_status ones(cuzk_g2_jac_t *r, const A *b, const uint64_t *bm, size_t n, cuzk_gpu_msm_ctx *x) { return cuzk_gpu_g2_batch_add(r, b, bm, n, x); }
+    static cuzk_status msm(cuzk_g2_jac_t *r, const A *b, const cuzk_fr_t *s, size_t n, cuzk_gpu_msm_ctx *x)
+    {
+        return cuzk_gpu_g2_msm(r, b, s, n, x);
+    }
+    static cuzk_status msm_idx(cuzk_g2_jac_t *r, const A *b, const uint32_t *i, const cuzk_fr_t *s, size_t n,
+                               cuzk_gpu_msm_ctx *x)
+    {
+        return cuzk_gpu_g2_msm_idx(r, b, i, s, n, x);
+    }
+    static cuzk_status ones(cuzk_g2_jac_t *r, const A *b, const uint64_t *bm, size_t n, cuzk_gpu_msm_ctx *x)
+    {
+        return cuzk_gpu_g2_batch_add(r, b, bm, n, x);
+    }
     static void add(cuzk_g2_jac_t *r, const cuzk_g2_jac_t *a, const cuzk_g2_jac_t *b) { cuzk_g2_jac_add(r, a, b); }
     static void inf(cuzk_g2_jac_t *r) { cuzk_g2_jac_set_infinity(r); }
 };
@@ -45,7 +69,8 @@ template <> struct host_ops<cuzk_g2_jac_t> {
 /* Streamed bases: chunk c (positions [c·m, min((c+1)·m, npos))) is copied into buffer c % 2 on the copy stream
  * while the previous chunk's MSM runs; events order the copy after the last use of its buffer and the MSM after
  * the copy. */
-static cuzk_status stream_copy(cuzk_gpu_prover *p, const void *host, size_t elem, uint64_t lo, uint64_t hi, unsigned slot)
+static cuzk_status stream_copy(cuzk_gpu_prover *p, const void *host, size_t elem, uint64_t lo, uint64_t hi,
+                               unsigned slot)
 {
     CUZK_CUDA(cudaStreamWaitEvent(p->copy_stream, p->ev_used[slot], 0));
     CUZK_CUDA(cudaMemcpyAsync(p->sbuf[slot], (const char *)host + lo * elem, (hi - lo) * elem,
@@ -147,8 +172,8 @@ extern "C" cuzk_status cuzk_gpu_g16_msm_g2(cuzk_g2_jac_t *r, cuzk_gpu_prover *p,
 }
 
 /* sum = Σ h_i·H_i over positions [lo, hi) of the H query, with p's copy of H's coefficients */
-extern "C" cuzk_status cuzk_gpu_g16_msm_h(cuzk_g1_jac_t *sum, cuzk_gpu_prover *p, const cuzk_gpu_key *k, uint64_t lo, uint64_t hi,
-                               cuzk_errmsg *err)
+extern "C" cuzk_status cuzk_gpu_g16_msm_h(cuzk_g1_jac_t *sum, cuzk_gpu_prover *p, const cuzk_gpu_key *k, uint64_t lo,
+                                          uint64_t hi, cuzk_errmsg *err)
 {
     cuzk_gpu_msm_ctx_canonical(p->msm, true); /* compute_h leaves them canonical */
     cuzk_status s = cuzk_gpu_g16_msm_g1(sum, p, k, k->h + lo, hi - lo, p->abc[0] + lo, false, 0);

@@ -69,7 +69,8 @@ static void peer_access(int device, int peer)
 
 /* H's coefficients at positions [lo, hi) from the H side's prover into p's a buffer (which p's query side leaves
  * unused), directly between the devices where they can reach each other, else through the host. */
-static cuzk_status copy_h_share(cuzk_gpu_prover *p, const cuzk_gpu_prover *from, uint64_t lo, uint64_t hi, cuzk_errmsg *err)
+static cuzk_status copy_h_share(cuzk_gpu_prover *p, const cuzk_gpu_prover *from, uint64_t lo, uint64_t hi,
+                                cuzk_errmsg *err)
 {
     peer_access(p->device, from->device);
     cudaError_t e = cudaMemcpyPeerAsync(p->abc[0] + lo, p->device, from->abc[0] + lo, from->device,
@@ -137,14 +138,17 @@ static void h_share_learn(cuzk_gpu_prover *p0, uint64_t n, uint64_t cut, double 
     p0->h_share_auto = x <= 0 ? 0 : x >= (double)n ? 1 : x / (double)n;
 }
 
-extern "C" cuzk_status cuzk_gpu_prove_msms_pair(cuzk_groth16_msm_sums *sums, cuzk_gpu_prover *p0, const cuzk_gpu_key *k0, cuzk_gpu_prover *p1,
-                                           const cuzk_gpu_key *k1, const cuzk_fr_t *z, const cuzk_gpu_witness_packing *packed,
-                                           const cuzk_groth16_prove_opts *opts, cuzk_gpu_prove_stats *stats, cuzk_errmsg *err)
+extern "C" cuzk_status cuzk_gpu_prove_msms_pair(cuzk_groth16_msm_sums *sums, cuzk_gpu_prover *p0,
+                                                const cuzk_gpu_key *k0, cuzk_gpu_prover *p1, const cuzk_gpu_key *k1,
+                                                const cuzk_fr_t *z, const cuzk_gpu_witness_packing *packed,
+                                                const cuzk_groth16_prove_opts *opts, cuzk_gpu_prove_stats *stats,
+                                                cuzk_errmsg *err)
 {
     double t0 = cuzk_now();
     cuzk_r1cs_c_mode mode;
     CUZK_TRY(cuzk_gpu_g16_prove_args(&mode, sums, p0, k0, z, packed, opts, err));
-    CUZK_TRY(cuzk_gpu_g16_prove_args(&mode, sums, p1, k1, z, packed, opts, err)); /* the same mode: the keys must be copies of one */
+    CUZK_TRY(cuzk_gpu_g16_prove_args(&mode, sums, p1, k1, z, packed, opts,
+                                     err)); /* the same mode: the keys must be copies of one */
     if (p1 == p0) return cuzk_gpu_fail(err, CUZK_ERR_INVALID_ARG, "the two sides need two provers");
     if (!same_key(k0, k1)) return cuzk_gpu_fail(err, CUZK_ERR_INVALID_ARG, "the two keys are not copies of one key");
 

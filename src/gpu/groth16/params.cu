@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* cuzk_gpu_key_load_params: a bellperson .params file decoded on the device.
  *
- * The layout and every count check are the CPU loader's (cuzk_g16_params_layout in src/groth16/params.c, the counts read with
- * pread); the six fixed vk points and ic are decoded on the host by the CPU decoders (a handful of points that the
- * key keeps on the host anyway). The bulk arrays (h, l, a, b_g1, b_g2) go straight from the file into the key's
- * device arrays: an uncompressed point takes exactly the bytes of its decoded form, so each array's raw bytes are
+ * The layout and every count check are the CPU loader's (cuzk_g16_params_layout in src/groth16/params.c, the counts
+ * read with pread); the six fixed vk points and ic are decoded on the host by the CPU decoders (a handful of points
+ * that the key keeps on the host anyway). The bulk arrays (h, l, a, b_g1, b_g2) go straight from the file into the
+ * key's device arrays: an uncompressed point takes exactly the bytes of its decoded form, so each array's raw bytes are
  * copied in place (read into two pinned buffers in turn, each copy overlapping the next read) and a kernel per array
  * decodes every point where it lies, one thread per point:
  *   flags (compressed or sign bit: BAD_FLAGS; infinity: BAD_FLAGS unless the rest is zero, else INFINITY, which
@@ -35,7 +35,7 @@ static __constant__ uint64_t D_FP_R2[6] = {0xf4df1f341c341746ULL, 0x0a76e6a609d1
 static __constant__ uint64_t D_FP_B4[6] = {0xaa270000000cfff3ULL, 0x53cc0032fc34000aULL, 0x478fe97a6b0a807fULL,
                                     0xb1d37ebee6ba24d7ULL, 0x8ec9733bbf78ab2fULL, 0x09d645513d83de7eULL};
 
-static __device__ __forceinline__ void cuzk_fp_const(dfp *r, const uint64_t *c)
+static __device__ __forceinline__ void dfp_const(dfp *r, const uint64_t *c)
 {
 #pragma unroll
     for (int i = 0; i < 6; i++) {
@@ -46,7 +46,7 @@ static __device__ __forceinline__ void cuzk_fp_const(dfp *r, const uint64_t *c)
 
 /* The 48 big-endian bytes starting at 32-bit word o of rw (the raw point as little-endian words) as an integer in
  * little-endian 32-bit words; false when it is >= p. Then converted to Montgomery form. */
-static __device__ __forceinline__ bool cuzk_fp_from_be(dfp *r, const uint32_t *rw, int o)
+static __device__ __forceinline__ bool dfp_from_be(dfp *r, const uint32_t *rw, int o)
 {
     dfp x;
 #pragma unroll
@@ -59,7 +59,7 @@ static __device__ __forceinline__ bool cuzk_fp_from_be(dfp *r, const uint32_t *r
     (void)d;
     if (borrow == 0) return false;
     dfp r2;
-    cuzk_fp_const(&r2, D_FP_R2);
+    dfp_const(&r2, D_FP_R2);
     dfp_mul_call(r, &x, &r2);
     return true;
 }
@@ -71,21 +71,27 @@ static __device__ __forceinline__ bool f_eq(const dfp *a, const dfp *b)
     for (int i = 0; i < 12; i++) acc |= a->w[i] ^ b->w[i];
     return acc == 0;
 }
-static __device__ __forceinline__ bool f_eq(const dfp2 *a, const dfp2 *b) { return f_eq(&a->c0, &b->c0) && f_eq(&a->c1, &b->c1); }
+static __device__ __forceinline__ bool f_eq(const dfp2 *a, const dfp2 *b)
+{
+    return f_eq(&a->c0, &b->c0) && f_eq(&a->c1, &b->c1);
+}
 
-static __device__ __forceinline__ void curve_b(dfp *b) { cuzk_fp_const(b, D_FP_B4); }
+static __device__ __forceinline__ void curve_b(dfp *b) { dfp_const(b, D_FP_B4); }
 static __device__ __forceinline__ void curve_b(dfp2 *b)
 {
-    cuzk_fp_const(&b->c0, D_FP_B4);
-    cuzk_fp_const(&b->c1, D_FP_B4);
+    dfp_const(&b->c0, D_FP_B4);
+    dfp_const(&b->c1, D_FP_B4);
 }
 
 /* coordinate number c (0 = x, 1 = y) of the raw point: G1 one Fp, G2 c1 ‖ c0 */
-static __device__ __forceinline__ bool coord_from_be(dfp *r, const uint32_t *rw, int c) { return cuzk_fp_from_be(r, rw, 12 * c); }
+static __device__ __forceinline__ bool coord_from_be(dfp *r, const uint32_t *rw, int c)
+{
+    return dfp_from_be(r, rw, 12 * c);
+}
 static __device__ __forceinline__ bool coord_from_be(dfp2 *r, const uint32_t *rw, int c)
 {
-    bool ok1 = cuzk_fp_from_be(&r->c1, rw, 24 * c);
-    bool ok0 = cuzk_fp_from_be(&r->c0, rw, 24 * c + 12);
+    bool ok1 = dfp_from_be(&r->c1, rw, 24 * c);
+    bool ok0 = dfp_from_be(&r->c0, rw, 24 * c + 12);
     return ok0 && ok1;
 }
 
@@ -131,7 +137,7 @@ template <typename F> static __device__ cuzk_status decode_point(daff<F> *out, c
 /* pts: n raw encoded points, decoded in place; *bad: the lowest (index << 8 | status) of a failing point */
 template <typename F>
 static __global__ void __launch_bounds__(DEC_THREADS) k_decode(daff<F> *pts, uint64_t n, bool subgroup,
-                                                        unsigned long long *bad)
+                                                               unsigned long long *bad)
 {
     uint64_t i = (uint64_t)blockIdx.x * DEC_THREADS + threadIdx.x;
     if (i >= n) return;
@@ -237,8 +243,8 @@ static cuzk_status alloc_resident(cuzk_gpu_key *k)
     return CUZK_OK;
 }
 
-extern "C" cuzk_status cuzk_gpu_key_load_params(cuzk_gpu_key **out, const char *path, const cuzk_r1cs_t *circuit, unsigned flags,
-                                           double *bytes_per_s, cuzk_errmsg *err)
+extern "C" cuzk_status cuzk_gpu_key_load_params(cuzk_gpu_key **out, const char *path, const cuzk_r1cs_t *circuit,
+                                                unsigned flags, double *bytes_per_s, cuzk_errmsg *err)
 {
     static const char what[] = "params";
     if (out == NULL || path == NULL || circuit == NULL)
@@ -296,7 +302,8 @@ extern "C" cuzk_status cuzk_gpu_key_load_params(cuzk_gpu_key **out, const char *
     }
     vk.ic = ic;
     vk.num_inputs = cnt[CUZK_G16_PARAMS_SEC_IC];
-    if (vk.num_inputs + cnt[CUZK_G16_PARAMS_SEC_L] > 0x7fffffffu || cnt[CUZK_G16_PARAMS_SEC_H] + 1 > ((uint64_t)1 << 31)) {
+    if (vk.num_inputs + cnt[CUZK_G16_PARAMS_SEC_L] > 0x7fffffffu ||
+        cnt[CUZK_G16_PARAMS_SEC_H] + 1 > ((uint64_t)1 << 31)) {
         s = cuzk_gpu_fail(err, CUZK_ERR_TOO_LARGE, "the GPU prover takes fewer than 2^31 variables and rows");
         goto done;
     }
@@ -318,8 +325,9 @@ extern "C" cuzk_status cuzk_gpu_key_load_params(cuzk_gpu_key **out, const char *
         cuzk_gpu_key_opts ko = {CUZK_GPU_KEY_RESIDENT, 0, 1};
         cuzk_gpu_key_placement place;
         s = cuzk_gpu_g16_plan(&place, &k->ntt_whole, cuzk_gpu_g16_bases_bytes(k->h_len, k->l_len, k->a_len, k->b_len),
-                         cuzk_gpu_g16_circuit_bytes(circuit, 3), cuzk_gpu_prove_vram_bytes(k->domain_size, cuzk_r1cs_num_vars(circuit)),
-                         cuzk_gpu_g16_whole_bytes(k->domain_size, CUZK_GROTH16_BELLPERSON), &ko, err);
+                              cuzk_gpu_g16_circuit_bytes(circuit, 3),
+                              cuzk_gpu_prove_vram_bytes(k->domain_size, cuzk_r1cs_num_vars(circuit)),
+                              cuzk_gpu_g16_whole_bytes(k->domain_size, CUZK_GROTH16_BELLPERSON), &ko, err);
         if (s != CUZK_OK) goto done;
     }
     s = alloc_resident(k);

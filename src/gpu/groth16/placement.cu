@@ -11,7 +11,8 @@
  * budget, between 2^16 and 2^24 G2 points. */
 static uint64_t stream_buffer_bytes(uint64_t budget)
 {
-    uint64_t b = budget / 32, lo = ((uint64_t)1 << 16) * sizeof(cuzk_g2_affine_t), hi = ((uint64_t)1 << 24) * sizeof(cuzk_g2_affine_t);
+    uint64_t b = budget / 32, lo = ((uint64_t)1 << 16) * sizeof(cuzk_g2_affine_t),
+             hi = ((uint64_t)1 << 24) * sizeof(cuzk_g2_affine_t);
     return b < lo ? lo : b > hi ? hi : b;
 }
 
@@ -47,7 +48,7 @@ extern "C" cuzk_status cuzk_gpu_g16_plan(cuzk_gpu_key_placement *out, bool *whol
     }
     if (o.placement == CUZK_GPU_KEY_RESIDENT)
         return cuzk_gpu_fail(err, CUZK_ERR_NOMEM,
-                            "the key needs %.2f GiB of VRAM resident (%.2f GiB bases, %.2f GiB matrices, %llu x %.2f "
+                             "the key needs %.2f GiB of VRAM resident (%.2f GiB bases, %.2f GiB matrices, %llu x %.2f "
                             "GiB provers) and the budget is %.2f GiB",
                             (double)resident / GIB, (double)key_bases_bytes / GIB, (double)fixed_bytes / GIB,
                             (unsigned long long)workers, (double)prover_bytes / GIB, (double)budget / GIB);
@@ -56,7 +57,7 @@ extern "C" cuzk_status cuzk_gpu_g16_plan(cuzk_gpu_key_placement *out, bool *whol
         return CUZK_OK;
     }
     return cuzk_gpu_fail(err, CUZK_ERR_NOMEM,
-                        "the key does not fit the device even streamed: %.2f GiB needed (matrices %.2f GiB, %llu x "
+                         "the key does not fit the device even streamed: %.2f GiB needed (matrices %.2f GiB, %llu x "
                         "%.2f GiB provers and stream buffers; resident would need %.2f GiB), budget %.2f GiB",
                         (double)streamed / GIB, (double)fixed_bytes / GIB, (unsigned long long)workers,
                         (double)(prover_bytes + 2 * sb) / GIB, (double)resident / GIB,

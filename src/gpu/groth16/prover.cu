@@ -131,7 +131,8 @@ static cuzk_status prepare(cuzk_gpu_prover *p, const cuzk_gpu_key *k)
         uint64_t c1 = 0, c2 = 0, c3 = 0, c4 = 0;
         cudaFree(p->bitmap), cudaFree(p->flags), cudaFree(p->idx), cudaFree(p->tail);
         p->bitmap = NULL, p->flags = NULL, p->idx = NULL, p->tail = NULL;
-        if (p->cap_pos) p->vram_bytes -= p->cap_pos / 64 * 8 + p->cap_pos + p->cap_pos * 4 + p->cap_pos * sizeof(cuzk_fr_t);
+        if (p->cap_pos)
+            p->vram_bytes -= p->cap_pos / 64 * 8 + p->cap_pos + p->cap_pos * 4 + p->cap_pos * sizeof(cuzk_fr_t);
         p->cap_pos = 0;
         CUZK_TRY(cuzk_gpu_g16_grow(p, (void **)&p->bitmap, &c1, pos / 64, 8));
         CUZK_TRY(cuzk_gpu_g16_grow(p, (void **)&p->flags, &c2, pos, 1));
@@ -159,7 +160,7 @@ extern "C" cuzk_status cuzk_gpu_prover_reserve(cuzk_gpu_prover *p, const cuzk_gp
     if (p == NULL || k == NULL) return cuzk_gpu_fail(err, CUZK_ERR_INVALID_ARG, "NULL argument");
     if (k->device != p->device)
         return cuzk_gpu_fail(err, CUZK_ERR_INVALID_ARG, "the key lives on device %d, the prover on device %d",
-                            k->device, p->device);
+                             k->device, p->device);
     CUZK_CUDA(cudaSetDevice(p->device));
     bool bell = k->conv == CUZK_GROTH16_BELLPERSON;
     cuzk_status s = prepare(p, k);
@@ -178,10 +179,12 @@ extern "C" cuzk_status cuzk_gpu_prover_reserve(cuzk_gpu_prover *p, const cuzk_gp
         if (k->a_len > g1) g1 = k->a_len;
         if (k->b_len > g1) g1 = k->b_len;
         if (k->placement == CUZK_GPU_KEY_STREAMED) { /* MSMs run over one streamed chunk at a time */
-            uint64_t c1 = cuzk_gpu_g16_chunk_points(p, sizeof(cuzk_g1_affine_t)), c2 = cuzk_gpu_g16_chunk_points(p, sizeof(cuzk_g2_affine_t));
+            uint64_t c1 = cuzk_gpu_g16_chunk_points(p, sizeof(cuzk_g1_affine_t)),
+                     c2 = cuzk_gpu_g16_chunk_points(p, sizeof(cuzk_g2_affine_t));
             uint64_t chunks1 = c1 ? (g1 + c1 - 1) / c1 : 0, chunks2 = c2 ? (g2 + c2 - 1) / c2 : 0;
             uint64_t cap = p->cap_bounds;
-            s = cuzk_gpu_g16_grow(p, (void **)&p->d_bounds, &cap, (chunks1 > chunks2 ? chunks1 : chunks2) + 1, sizeof(uint64_t));
+            s = cuzk_gpu_g16_grow(p, (void **)&p->d_bounds, &cap, (chunks1 > chunks2 ? chunks1 : chunks2) + 1,
+                                  sizeof(uint64_t));
             p->cap_bounds = cap;
             if (g1 > c1) g1 = c1;
             if (g2 > c2) g2 = c2;
@@ -194,9 +197,10 @@ extern "C" cuzk_status cuzk_gpu_prover_reserve(cuzk_gpu_prover *p, const cuzk_gp
 }
 
 /* The checks every proof starts with; *mode: the c_mode the key allows. */
-extern "C" cuzk_status cuzk_gpu_g16_prove_args(cuzk_r1cs_c_mode *mode, const cuzk_groth16_msm_sums *sums, const cuzk_gpu_prover *p, const cuzk_gpu_key *k,
-                              const cuzk_fr_t *z, const cuzk_gpu_witness_packing *pk, const cuzk_groth16_prove_opts *opts,
-                              cuzk_errmsg *err)
+extern "C" cuzk_status cuzk_gpu_g16_prove_args(cuzk_r1cs_c_mode *mode, const cuzk_groth16_msm_sums *sums,
+                                               const cuzk_gpu_prover *p, const cuzk_gpu_key *k, const cuzk_fr_t *z,
+                                               const cuzk_gpu_witness_packing *pk, const cuzk_groth16_prove_opts *opts,
+                                               cuzk_errmsg *err)
 {
     *mode = opts != NULL ? opts->c_mode : CUZK_R1CS_C_PRODUCT;
     if (sums == NULL || p == NULL || k == NULL || z == NULL)
@@ -206,40 +210,44 @@ extern "C" cuzk_status cuzk_gpu_g16_prove_args(cuzk_r1cs_c_mode *mode, const cuz
     if (!cuzk_fr_is_one(&z[0])) return cuzk_gpu_fail(err, CUZK_ERR_INVALID_ARG, "witness z[0] is not 1");
     if (pk != NULL && !cuzk_gpu_g16_packing_fits(pk, k))
         return cuzk_gpu_fail(err, CUZK_ERR_INVALID_ARG,
-                            "the packed witness does not fit the key (%llu inputs and %llu aux values, the key %llu "
+                             "the packed witness does not fit the key (%llu inputs and %llu aux values, the key %llu "
                             "and %llu, or its chunks are inconsistent)",
                             (unsigned long long)pk->num_inputs, (unsigned long long)pk->num_aux,
                             (unsigned long long)k->num_inputs, (unsigned long long)k->num_aux);
     if (k->device != p->device)
         return cuzk_gpu_fail(err, CUZK_ERR_INVALID_ARG, "the key lives on device %d, the prover on device %d",
-                            k->device, p->device);
+                             k->device, p->device);
     bool bell = k->conv == CUZK_GROTH16_BELLPERSON;
     if (*mode == CUZK_R1CS_C_CHECKED && !bell && !k->has_chk)
         return cuzk_gpu_fail(err, CUZK_ERR_INVALID_ARG,
-                            "checking the witness needs the circuit with its C matrix (the snarkjs key has none)");
-    if (*mode == CUZK_R1CS_C_MATRIX && !bell) *mode = CUZK_R1CS_C_PRODUCT; /* a snarkjs key has no C: c is a∘b, as on the CPU */
+                             "checking the witness needs the circuit with its C matrix (the snarkjs key has none)");
+    if (*mode == CUZK_R1CS_C_MATRIX && !bell)
+        *mode = CUZK_R1CS_C_PRODUCT; /* a snarkjs key has no C: c is a∘b, as on the CPU */
     return CUZK_OK;
 }
 
 /* The witness (whole, or packed as pk says) onto the prover's device (its buffers grown first, if a reserve did
  * not). */
-extern "C" cuzk_status cuzk_gpu_g16_prove_upload(cuzk_gpu_prover *p, const cuzk_gpu_key *k, const cuzk_fr_t *z, const cuzk_gpu_witness_packing *pk,
-                                cuzk_gpu_prove_stats *st, double *t, cuzk_errmsg *err)
+extern "C" cuzk_status cuzk_gpu_g16_prove_upload(cuzk_gpu_prover *p, const cuzk_gpu_key *k, const cuzk_fr_t *z,
+                                                 const cuzk_gpu_witness_packing *pk, cuzk_gpu_prove_stats *st,
+                                                 double *t, cuzk_errmsg *err)
 {
     CUZK_CUDA(cudaSetDevice(p->device));
     cuzk_status s = prepare(p, k);
     if (s != CUZK_OK) return cuzk_gpu_fail(err, s, "cannot allocate the prover's device buffers");
     add_time(&st->prepare, t);
-    s = pk != NULL ? cuzk_gpu_g16_upload_packed(p, z, pk) : cuzk_gpu_g16_upload_witness(p, z, k->num_inputs + k->num_aux);
+    s = pk != NULL ? cuzk_gpu_g16_upload_packed(p, z, pk)
+                   : cuzk_gpu_g16_upload_witness(p, z, k->num_inputs + k->num_aux);
     if (s == CUZK_OK) s = stream_sync();
     if (s != CUZK_OK) return cuzk_gpu_fail(err, s, "witness upload failed");
     add_time(&st->upload, t);
     return CUZK_OK;
 }
 
-/* H's coefficients into p->abc[0], from the uploaded witness: the witness check (CUZK_R1CS_C_CHECKED), SpMV, the NTTs. */
+/* H's coefficients into p->abc[0], from the uploaded witness: the witness check (CUZK_R1CS_C_CHECKED), SpMV, the NTTs.
+ */
 extern "C" cuzk_status cuzk_gpu_g16_prove_h(cuzk_gpu_prover *p, const cuzk_gpu_key *k, cuzk_r1cs_c_mode mode,
-                                cuzk_gpu_prove_stats *st, double *t, cuzk_errmsg *err)
+                                            cuzk_gpu_prove_stats *st, double *t, cuzk_errmsg *err)
 {
     st->h_points = k->h_len;
     st->domain_log2 = k->log2n;
@@ -263,8 +271,8 @@ extern "C" cuzk_status cuzk_gpu_g16_prove_h(cuzk_gpu_prover *p, const cuzk_gpu_k
 }
 
 /* The query side, on the uploaded witness: the 0/1 splits and the L, A, B1 and B2 MSMs. */
-extern "C" cuzk_status cuzk_gpu_g16_prove_query(cuzk_groth16_msm_sums *sums, cuzk_gpu_prover *p, const cuzk_gpu_key *k, cuzk_gpu_prove_stats *st,
-                                    double *t, cuzk_errmsg *err)
+extern "C" cuzk_status cuzk_gpu_g16_prove_query(cuzk_groth16_msm_sums *sums, cuzk_gpu_prover *p, const cuzk_gpu_key *k,
+                                                cuzk_gpu_prove_stats *st, double *t, cuzk_errmsg *err)
 {
     uint64_t count = 0;
     cuzk_status s = cuzk_gpu_g16_split(p, NULL, k->num_inputs, k->num_aux, &count);
@@ -290,9 +298,10 @@ extern "C" cuzk_status cuzk_gpu_g16_prove_query(cuzk_groth16_msm_sums *sums, cuz
     return CUZK_OK;
 }
 
-extern "C" cuzk_status cuzk_gpu_prove_msms(cuzk_groth16_msm_sums *sums, cuzk_gpu_prover *p, const cuzk_gpu_key *k, const cuzk_fr_t *z,
-                                      const cuzk_gpu_witness_packing *packed, const cuzk_groth16_prove_opts *opts,
-                                      cuzk_gpu_prove_stats *stats, cuzk_errmsg *err)
+extern "C" cuzk_status cuzk_gpu_prove_msms(cuzk_groth16_msm_sums *sums, cuzk_gpu_prover *p, const cuzk_gpu_key *k,
+                                           const cuzk_fr_t *z, const cuzk_gpu_witness_packing *packed,
+                                           const cuzk_groth16_prove_opts *opts, cuzk_gpu_prove_stats *stats,
+                                           cuzk_errmsg *err)
 {
     cuzk_gpu_prove_stats st;
     memset(&st, 0, sizeof st);
@@ -310,8 +319,9 @@ extern "C" cuzk_status cuzk_gpu_prove_msms(cuzk_groth16_msm_sums *sums, cuzk_gpu
     return CUZK_OK;
 }
 
-extern "C" cuzk_status cuzk_gpu_prove(cuzk_groth16_proof_t *proof, cuzk_gpu_prover *p, const cuzk_gpu_key *k, const cuzk_fr_t *z,
-                                 const cuzk_groth16_prove_opts *opts, cuzk_gpu_prove_stats *stats, cuzk_errmsg *err)
+extern "C" cuzk_status cuzk_gpu_prove(cuzk_groth16_proof_t *proof, cuzk_gpu_prover *p, const cuzk_gpu_key *k,
+                                      const cuzk_fr_t *z, const cuzk_groth16_prove_opts *opts,
+                                      cuzk_gpu_prove_stats *stats, cuzk_errmsg *err)
 {
     if (proof == NULL) return cuzk_gpu_fail(err, CUZK_ERR_INVALID_ARG, "NULL argument");
     cuzk_groth16_msm_sums sums;

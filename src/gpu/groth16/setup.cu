@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 OR MIT */
-/* cuzk_gpu_setup: a BELLPERSON test key made on the device, equal point for point to cuzk_groth16_setup's for the same toxic
- * waste.
+/* cuzk_gpu_setup: a BELLPERSON test key made on the device, equal point for point to cuzk_groth16_setup's for the same
+ * toxic waste.
  *
  * The host computes the scalars (src/groth16/setup.c: the QAP values at τ, spread over every core) and hands them
  * out in chunks; the device turns each chunk into points:
@@ -36,7 +36,7 @@ typedef daff<dfp2> g2a;
 /* out[i] = k[i]·G for i < count (see the top of the file); table: FB_NW × FB_HALF affine entries */
 template <typename F, int K>
 static __global__ void __launch_bounds__(FB_THREADS) k_fixed_base(daff<F> *out, const dfr *k, uint64_t count,
-                                                           const daff<F> *table)
+                                                                  const daff<F> *table)
 {
     const uint64_t first = (uint64_t)blockIdx.x * FB_THREADS * K + threadIdx.x;
     F zz[K], zzz[K], pre[K], run;
@@ -191,7 +191,7 @@ static cuzk_status run_section(setup_run *r, const cuzk_g16_setup_scalars *sc, i
         if (g2 != NULL) {
             g2a *o2 = r->streamed ? r->stage2[slot] : (g2a *)(g2 + lo);
             k_fixed_base<dfp2, FB_K2><<<fb_blocks(cnt, FB_K2), FB_THREADS, 0, r->st>>>(o2, r->dsc[slot], cnt,
-                                                                                         r->t2);
+                                                                                       r->t2);
             CUZK_CUDA_LAUNCHED();
             if (r->streamed)
                 CUZK_CUDA(cudaMemcpyAsync(g2 + lo, o2, cnt * sizeof(g2a), cudaMemcpyDeviceToHost, r->st));
@@ -280,16 +280,18 @@ static cuzk_status make_vk(cuzk_groth16_vk *vk, cuzk_g1_affine_t **ic_out, const
     return s;
 }
 
-extern "C" cuzk_status cuzk_gpu_setup(cuzk_gpu_key **out, const cuzk_r1cs_t *circuit, const cuzk_groth16_setup_opts *opts,
-                                 const cuzk_gpu_key_opts *kopts, cuzk_errmsg *err)
+extern "C" cuzk_status cuzk_gpu_setup(cuzk_gpu_key **out, const cuzk_r1cs_t *circuit,
+                                      const cuzk_groth16_setup_opts *opts, const cuzk_gpu_key_opts *kopts,
+                                      cuzk_errmsg *err)
 {
     if (out == NULL || circuit == NULL || opts == NULL)
         return cuzk_gpu_fail(err, CUZK_ERR_INVALID_ARG, "gpu_setup: NULL argument");
     *out = NULL;
     if (opts->conv != 0 && opts->conv != CUZK_GROTH16_BELLPERSON)
         return cuzk_gpu_fail(err, CUZK_ERR_INVALID_ARG, "gpu_setup: BELLPERSON keys only (convention %d)",
-                            (int)opts->conv);
-    if (cuzk_r1cs_num_vars(circuit) > 0x7fffffffu || circuit->num_constraints + circuit->num_inputs > ((uint64_t)1 << 31))
+                             (int)opts->conv);
+    if (cuzk_r1cs_num_vars(circuit) > 0x7fffffffu ||
+        circuit->num_constraints + circuit->num_inputs > ((uint64_t)1 << 31))
         return cuzk_gpu_fail(err, CUZK_ERR_TOO_LARGE, "the GPU prover takes fewer than 2^31 variables and rows");
     double t0 = cuzk_now();
     unsigned threads = opts->threads ? opts->threads : cuzk_cpu_count();
@@ -313,7 +315,7 @@ extern "C" cuzk_status cuzk_gpu_setup(cuzk_gpu_key **out, const cuzk_r1cs_t *cir
 
     bool whole;
     s = cuzk_gpu_g16_plan(&placement, &whole, bases, fixed, cuzk_gpu_prove_vram_bytes(sc.n, sc.nv),
-                     cuzk_gpu_g16_whole_bytes(sc.n, CUZK_GROTH16_BELLPERSON), &ko, err);
+                          cuzk_gpu_g16_whole_bytes(sc.n, CUZK_GROTH16_BELLPERSON), &ko, err);
     if (s != CUZK_OK) goto fail;
     s = cuzk_gpu_g16_key_new(&k, placement, &ko);
     if (s != CUZK_OK) {
@@ -333,7 +335,7 @@ extern "C" cuzk_status cuzk_gpu_setup(cuzk_gpu_key **out, const cuzk_r1cs_t *cir
     s = alloc_bases(k);
     if (s != CUZK_OK) {
         cuzk_gpu_fail(err, s, "gpu_setup: cannot allocate %llu bytes of bases (%s)", (unsigned long long)bases,
-                     placement == CUZK_GPU_KEY_RESIDENT ? "device" : "pinned host");
+                      placement == CUZK_GPU_KEY_RESIDENT ? "device" : "pinned host");
         goto fail;
     }
     s = run_init(&run, placement == CUZK_GPU_KEY_STREAMED, b_len > 0, ko.setup_chunk);

@@ -10,7 +10,7 @@
  * bitmap for 1, flags[p] for any other non-zero value. Launched over a multiple of 64 threads so that every bitmap
  * word is written whole (two 32-bit halves, little-endian). */
 static __global__ void k_classify(uint32_t *bitmap32, uint8_t *flags, const dfr *z, const uint32_t *vars, uint64_t base,
-                           uint64_t npos, uint64_t launch, dfr one)
+                                  uint64_t npos, uint64_t launch, dfr one)
 {
     uint64_t p = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     bool is_one = false;
@@ -26,7 +26,7 @@ static __global__ void k_classify(uint32_t *bitmap32, uint8_t *flags, const dfr 
 
 /* tail[t] = the scalar at position idx[t], t < *count */
 static __global__ void k_gather(dfr *tail, const uint32_t *idx, const int *count, const dfr *z, const uint32_t *vars,
-                         uint64_t base)
+                                uint64_t base)
 {
     uint64_t t = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= (uint64_t)*count) return;

@@ -29,7 +29,7 @@ static __device__ __forceinline__ void row_dot(dfr *r, const gpu_csr m, uint64_t
 }
 
 static __global__ void k_spmv(dfr *a, dfr *b, dfr *c, gpu_csr A, gpu_csr B, gpu_csr C, const dfr *values, const dfr *z,
-                       uint64_t rows, uint64_t input_rows, uint64_t n, bool c_matrix, dfr one)
+                              uint64_t rows, uint64_t input_rows, uint64_t n, bool c_matrix, dfr one)
 {
     uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
@@ -53,7 +53,7 @@ static __global__ void k_spmv(dfr *a, dfr *b, dfr *c, gpu_csr A, gpu_csr B, gpu_
 
 /* the lowest row where (A·z)(B·z) ≠ C·z goes to *bad (initialised to all ones) */
 static __global__ void k_check(gpu_csr A, gpu_csr B, gpu_csr C, const dfr *values, const dfr *z, uint64_t rows,
-                        unsigned long long *bad, dfr one)
+                               unsigned long long *bad, dfr one)
 {
     uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= rows) return;

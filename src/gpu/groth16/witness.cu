@@ -39,8 +39,8 @@ static __global__ void k_word_others(uint64_t *cnt, const uint64_t *classes, uin
 }
 
 /* aux value i from its class: 0, 1, or the next of the others (off[w]: the others before word w) */
-static __global__ void k_unpack(dfr *aux, const uint64_t *classes, const uint64_t *off, const dfr *others, uint64_t num_aux,
-                         dfr one)
+static __global__ void k_unpack(dfr *aux, const uint64_t *classes, const uint64_t *off, const dfr *others,
+                                uint64_t num_aux, dfr one)
 {
     uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= num_aux) return;
@@ -60,7 +60,8 @@ static __global__ void k_unpack(dfr *aux, const uint64_t *classes, const uint64_
 /* The packed form onto the device and unpacked into p->z: the inputs, the classes (into the idx buffer), each
  * chunk's others one after another (into the tail buffer), the others' offsets per word (into the flags buffer),
  * then one thread per aux value. Every buffer borrowed here is rewritten by the splits before they read it. */
-extern "C" cuzk_status cuzk_gpu_g16_upload_packed(cuzk_gpu_prover *p, const cuzk_fr_t *z, const cuzk_gpu_witness_packing *pk)
+extern "C" cuzk_status cuzk_gpu_g16_upload_packed(cuzk_gpu_prover *p, const cuzk_fr_t *z,
+                                                  const cuzk_gpu_witness_packing *pk)
 {
     uint64_t ni = pk->num_inputs, na = pk->num_aux, words = cuzk_gpu_witness_classes_words(na);
     cudaStream_t st = cudaStreamPerThread;
@@ -93,8 +94,9 @@ extern "C" bool cuzk_gpu_g16_packing_fits(const cuzk_gpu_witness_packing *pk, co
 {
     if (pk->num_inputs != k->num_inputs || pk->num_aux != k->num_aux) return false;
     if (pk->num_aux == 0) return true;
-    if (pk->classes == NULL || pk->chunks == 0 || pk->chunks > CUZK_GPU_WITNESS_CHUNKS_MAX || pk->chunk_values % 32 != 0 ||
-        pk->chunk_values * pk->chunks < pk->num_aux || pk->chunk_values * (pk->chunks - 1) >= pk->num_aux)
+    if (pk->classes == NULL || pk->chunks == 0 || pk->chunks > CUZK_GPU_WITNESS_CHUNKS_MAX ||
+        pk->chunk_values % 32 != 0 || pk->chunk_values * pk->chunks < pk->num_aux ||
+        pk->chunk_values * (pk->chunks - 1) >= pk->num_aux)
         return false;
     for (unsigned c = 0; c < pk->chunks; c++) {
         uint64_t len = c + 1 < pk->chunks ? pk->chunk_values : pk->num_aux - c * pk->chunk_values;

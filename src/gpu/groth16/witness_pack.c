@@ -45,8 +45,8 @@ static void pack_chunk(void *ctx, unsigned id)
     c->others = out - c->lo;
 }
 
-void cuzk_gpu_witness_pack(cuzk_gpu_witness_packing *out, cuzk_fr_t *z, uint64_t num_inputs, uint64_t num_aux, uint64_t *classes,
-                      unsigned threads)
+void cuzk_gpu_witness_pack(cuzk_gpu_witness_packing *out, cuzk_fr_t *z, uint64_t num_inputs, uint64_t num_aux,
+                           uint64_t *classes, unsigned threads)
 {
     memset(out, 0, sizeof *out);
     out->num_inputs = num_inputs;

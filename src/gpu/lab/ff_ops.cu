@@ -10,7 +10,7 @@
 #include "lab/gpu_lab.h"
 #include "runtime/runtime.cuh"
 
-/* ---- element-wise kernels ----------------------------------------------------------------------------------------- */
+/* ---- element-wise kernels ---------------------------------------------------------------------------------------- */
 static __device__ __forceinline__ void apply_op(int op, void *r, const void *a, const void *b)
 {
     switch (op) {
@@ -22,7 +22,8 @@ static __device__ __forceinline__ void apply_op(int op, void *r, const void *a, 
     case CUZK_GPU_LAB_FP_ADD: dfp_add((dfp *)r, (const dfp *)a, (const dfp *)b); break;
     case CUZK_GPU_LAB_FP_SUB: dfp_sub((dfp *)r, (const dfp *)a, (const dfp *)b); break;
     case CUZK_GPU_LAB_FP_MUL: dfp_mul32((dfp *)r, (const dfp *)a, (const dfp *)b); break;
-    case CUZK_GPU_LAB_FP_SQR: dfp_mul32((dfp *)r, (const dfp *)a, (const dfp *)a); break; /* a multiplication, as measured */
+    /* FP_SQR: a multiplication, as measured */
+    case CUZK_GPU_LAB_FP_SQR: dfp_mul32((dfp *)r, (const dfp *)a, (const dfp *)a); break;
     case CUZK_GPU_LAB_FP_MUL64: dfp_mul64((dfp *)r, (const dfp *)a, (const dfp *)b); break;
     case CUZK_GPU_LAB_FP2_ADD: dfp2_add((dfp2 *)r, (const dfp2 *)a, (const dfp2 *)b); break;
     case CUZK_GPU_LAB_FP2_SUB: dfp2_sub((dfp2 *)r, (const dfp2 *)a, (const dfp2 *)b); break;
@@ -63,12 +64,15 @@ static __device__ __forceinline__ void apply_op(int op, void *r, const void *a, 
 
 static size_t op_size(cuzk_gpu_lab_ff_op op)
 {
-    if (op <= CUZK_GPU_LAB_FR_MUL64 || op == CUZK_GPU_LAB_FR_MUL_SPECIAL || op == CUZK_GPU_LAB_FR_MUL28 || op == CUZK_GPU_LAB_FR_MUL_SOS64 ||
-        op == CUZK_GPU_LAB_FR_MUL_W || op == CUZK_GPU_LAB_FR_MUL_EO || op == CUZK_GPU_LAB_FR_MUL_F64 || op == CUZK_GPU_LAB_FR_MUL_MIX)
+    if (op <= CUZK_GPU_LAB_FR_MUL64 || op == CUZK_GPU_LAB_FR_MUL_SPECIAL || op == CUZK_GPU_LAB_FR_MUL28 ||
+        op == CUZK_GPU_LAB_FR_MUL_SOS64 || op == CUZK_GPU_LAB_FR_MUL_W || op == CUZK_GPU_LAB_FR_MUL_EO ||
+        op == CUZK_GPU_LAB_FR_MUL_F64 || op == CUZK_GPU_LAB_FR_MUL_MIX)
         return sizeof(dfr);
-    if (op <= CUZK_GPU_LAB_FP_MUL64 || op == CUZK_GPU_LAB_FP_MUL28 || (op >= CUZK_GPU_LAB_FP_MUL_SOS64 && op <= CUZK_GPU_LAB_FP_SQR_SOS32) ||
-        op == CUZK_GPU_LAB_FP_INV || op == CUZK_GPU_LAB_FP_MUL_KA || op == CUZK_GPU_LAB_FP_MUL_W || op == CUZK_GPU_LAB_FP_MUL_EO || op == CUZK_GPU_LAB_FP_SQR_EO ||
-        op == CUZK_GPU_LAB_FP_MUL_F64 || op == CUZK_GPU_LAB_FP_MUL_MIX || op == CUZK_GPU_LAB_FP_MUL_ADD || op == CUZK_GPU_LAB_FP_INV_BGCD)
+    if (op <= CUZK_GPU_LAB_FP_MUL64 || op == CUZK_GPU_LAB_FP_MUL28 ||
+        (op >= CUZK_GPU_LAB_FP_MUL_SOS64 && op <= CUZK_GPU_LAB_FP_SQR_SOS32) || op == CUZK_GPU_LAB_FP_INV ||
+        op == CUZK_GPU_LAB_FP_MUL_KA || op == CUZK_GPU_LAB_FP_MUL_W || op == CUZK_GPU_LAB_FP_MUL_EO ||
+        op == CUZK_GPU_LAB_FP_SQR_EO || op == CUZK_GPU_LAB_FP_MUL_F64 || op == CUZK_GPU_LAB_FP_MUL_MIX ||
+        op == CUZK_GPU_LAB_FP_MUL_ADD || op == CUZK_GPU_LAB_FP_INV_BGCD)
         return sizeof(dfp);
     return sizeof(dfp2);
 }
@@ -106,7 +110,8 @@ template <typename E, int OP> static __global__ void k_chain(E *out, unsigned it
     out[i] = x;
 }
 
-template <typename E> static cuzk_status run_batch(cuzk_gpu_lab_ff_op op, void *r, const void *a, const void *b, size_t n)
+template <typename E>
+static cuzk_status run_batch(cuzk_gpu_lab_ff_op op, void *r, const void *a, const void *b, size_t n)
 {
     size_t bytes = n * sizeof(E);
     E *da = NULL, *db = NULL, *dr = NULL;
@@ -161,20 +166,25 @@ template <typename E, int OP> static cuzk_status run_chain(size_t threads, unsig
     return st;
 }
 
-extern "C" cuzk_status cuzk_gpu_lab_ff_throughput(cuzk_gpu_lab_ff_op op, size_t threads, unsigned iters, double *ns_per_op)
+extern "C" cuzk_status cuzk_gpu_lab_ff_throughput(cuzk_gpu_lab_ff_op op, size_t threads, unsigned iters,
+                                                  double *ns_per_op)
 {
     if (threads == 0 || iters == 0) return CUZK_ERR_INVALID_ARG;
     switch (op) {
 #define CHAIN(o, E) case o: return run_chain<E, o>(threads, iters, ns_per_op);
-    CHAIN(CUZK_GPU_LAB_FR_ADD, dfr) CHAIN(CUZK_GPU_LAB_FR_SUB, dfr) CHAIN(CUZK_GPU_LAB_FR_MUL, dfr) CHAIN(CUZK_GPU_LAB_FR_SQR, dfr) CHAIN(CUZK_GPU_LAB_FR_MUL64, dfr)
-    CHAIN(CUZK_GPU_LAB_FP_ADD, dfp) CHAIN(CUZK_GPU_LAB_FP_SUB, dfp) CHAIN(CUZK_GPU_LAB_FP_MUL, dfp) CHAIN(CUZK_GPU_LAB_FP_SQR, dfp) CHAIN(CUZK_GPU_LAB_FP_MUL64, dfp)
-    CHAIN(CUZK_GPU_LAB_FP2_ADD, dfp2) CHAIN(CUZK_GPU_LAB_FP2_SUB, dfp2) CHAIN(CUZK_GPU_LAB_FP2_MUL, dfp2) CHAIN(CUZK_GPU_LAB_FP2_SQR, dfp2)
-    CHAIN(CUZK_GPU_LAB_FR_MUL_SPECIAL, dfr) CHAIN(CUZK_GPU_LAB_FR_MUL28, dfr) CHAIN(CUZK_GPU_LAB_FP_MUL28, dfp)
-    CHAIN(CUZK_GPU_LAB_FP_MUL_SOS64, dfp) CHAIN(CUZK_GPU_LAB_FP_SQR_SOS64, dfp) CHAIN(CUZK_GPU_LAB_FP_MUL_SOS32, dfp) CHAIN(CUZK_GPU_LAB_FP_SQR_SOS32, dfp)
-    CHAIN(CUZK_GPU_LAB_FP2_MUL_LAZY, dfp2) CHAIN(CUZK_GPU_LAB_FR_MUL_SOS64, dfr) CHAIN(CUZK_GPU_LAB_FP_INV, dfp) CHAIN(CUZK_GPU_LAB_FP2_INV, dfp2)
-    CHAIN(CUZK_GPU_LAB_FP_MUL_KA, dfp) CHAIN(CUZK_GPU_LAB_FP_MUL_W, dfp) CHAIN(CUZK_GPU_LAB_FR_MUL_W, dfr) CHAIN(CUZK_GPU_LAB_FP_MUL_EO, dfp)
-    CHAIN(CUZK_GPU_LAB_FR_MUL_EO, dfr) CHAIN(CUZK_GPU_LAB_FP_SQR_EO, dfp) CHAIN(CUZK_GPU_LAB_FP2_MUL_EO, dfp2) CHAIN(CUZK_GPU_LAB_FR_MUL_F64, dfr)
-    CHAIN(CUZK_GPU_LAB_FR_MUL_MIX, dfr) CHAIN(CUZK_GPU_LAB_FP_MUL_F64, dfp) CHAIN(CUZK_GPU_LAB_FP_MUL_MIX, dfp) CHAIN(CUZK_GPU_LAB_FP_MUL_ADD, dfp)
+    CHAIN(CUZK_GPU_LAB_FR_ADD, dfr) CHAIN(CUZK_GPU_LAB_FR_SUB, dfr) CHAIN(CUZK_GPU_LAB_FR_MUL, dfr)
+    CHAIN(CUZK_GPU_LAB_FR_SQR, dfr) CHAIN(CUZK_GPU_LAB_FR_MUL64, dfr) CHAIN(CUZK_GPU_LAB_FP_ADD, dfp)
+    CHAIN(CUZK_GPU_LAB_FP_SUB, dfp) CHAIN(CUZK_GPU_LAB_FP_MUL, dfp) CHAIN(CUZK_GPU_LAB_FP_SQR, dfp)
+    CHAIN(CUZK_GPU_LAB_FP_MUL64, dfp) CHAIN(CUZK_GPU_LAB_FP2_ADD, dfp2) CHAIN(CUZK_GPU_LAB_FP2_SUB, dfp2)
+    CHAIN(CUZK_GPU_LAB_FP2_MUL, dfp2) CHAIN(CUZK_GPU_LAB_FP2_SQR, dfp2) CHAIN(CUZK_GPU_LAB_FR_MUL_SPECIAL, dfr)
+    CHAIN(CUZK_GPU_LAB_FR_MUL28, dfr) CHAIN(CUZK_GPU_LAB_FP_MUL28, dfp) CHAIN(CUZK_GPU_LAB_FP_MUL_SOS64, dfp)
+    CHAIN(CUZK_GPU_LAB_FP_SQR_SOS64, dfp) CHAIN(CUZK_GPU_LAB_FP_MUL_SOS32, dfp)
+    CHAIN(CUZK_GPU_LAB_FP_SQR_SOS32, dfp) CHAIN(CUZK_GPU_LAB_FP2_MUL_LAZY, dfp2)
+    CHAIN(CUZK_GPU_LAB_FR_MUL_SOS64, dfr) CHAIN(CUZK_GPU_LAB_FP_INV, dfp) CHAIN(CUZK_GPU_LAB_FP2_INV, dfp2)
+    CHAIN(CUZK_GPU_LAB_FP_MUL_KA, dfp) CHAIN(CUZK_GPU_LAB_FP_MUL_W, dfp) CHAIN(CUZK_GPU_LAB_FR_MUL_W, dfr)
+    CHAIN(CUZK_GPU_LAB_FP_MUL_EO, dfp) CHAIN(CUZK_GPU_LAB_FR_MUL_EO, dfr) CHAIN(CUZK_GPU_LAB_FP_SQR_EO, dfp)
+    CHAIN(CUZK_GPU_LAB_FP2_MUL_EO, dfp2) CHAIN(CUZK_GPU_LAB_FR_MUL_F64, dfr) CHAIN(CUZK_GPU_LAB_FR_MUL_MIX, dfr)
+    CHAIN(CUZK_GPU_LAB_FP_MUL_F64, dfp) CHAIN(CUZK_GPU_LAB_FP_MUL_MIX, dfp) CHAIN(CUZK_GPU_LAB_FP_MUL_ADD, dfp)
     CHAIN(CUZK_GPU_LAB_FP_INV_BGCD, dfp)
 #undef CHAIN
     default: return CUZK_ERR_INVALID_ARG;

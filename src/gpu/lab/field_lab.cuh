@@ -190,8 +190,8 @@ template <int N> static __device__ __forceinline__ void words_from64(uint32_t *w
 
 /* r = a·b·2^(−64N) mod m, product then reduction over N 64-bit words, on elements stored as 2N 32-bit words */
 template <int N>
-static __device__ __forceinline__ void mp_mul_sos64(uint32_t *r, const uint32_t *a, const uint32_t *b, const uint64_t *m,
-                                                    uint64_t ninv)
+static __device__ __forceinline__ void mp_mul_sos64(uint32_t *r, const uint32_t *a, const uint32_t *b,
+                                                    const uint64_t *m, uint64_t ninv)
 {
     uint64_t x[N], y[N], t[2 * N], z[N];
     words_to64<N>(x, a), words_to64<N>(y, b);
@@ -293,7 +293,10 @@ static __device__ __forceinline__ void dfr_mul_special(dfr *rr, const dfr *aa, c
     mp_sub_once<uint32_t, N>(rr->w, t, t[N], D_FR_P);
 }
 /* 28-bit digits, 64-bit columns: no carry chain (mont28.h) */
-static __device__ __forceinline__ void dfr_mul28(dfr *r, const dfr *a, const dfr *b) { m28_mul(MONT_FR, r->w, a->w, b->w); }
+static __device__ __forceinline__ void dfr_mul28(dfr *r, const dfr *a, const dfr *b)
+{
+    m28_mul(MONT_FR, r->w, a->w, b->w);
+}
 
 static __device__ __forceinline__ void dfp_mul32(dfp *r, const dfp *a, const dfp *b)
 {
@@ -306,7 +309,10 @@ static __device__ __forceinline__ void dfp_mul64(dfp *r, const dfp *a, const dfp
     mp_mul<uint64_t, 6>(z, x, y, D_FP_P, D_FP_NINV64);
     words_from64<6>(r->w, z);
 }
-static __device__ __forceinline__ void dfp_mul28(dfp *r, const dfp *a, const dfp *b) { m28_mul(MONT_FP, r->w, a->w, b->w); }
+static __device__ __forceinline__ void dfp_mul28(dfp *r, const dfp *a, const dfp *b)
+{
+    m28_mul(MONT_FP, r->w, a->w, b->w);
+}
 /* product then reduction (SOS), 64-bit and 32-bit words, and the dedicated squarings */
 static __device__ __forceinline__ void dfp_mul_sos64(dfp *r, const dfp *a, const dfp *b)
 {
@@ -320,10 +326,22 @@ static __device__ __forceinline__ void dfp_mul_ka(dfp *r, const dfp *a, const df
     mp_redc<uint64_t, 6>(z, t, D_FP_P, D_FP_NINV64);
     words_from64<6>(r->w, z);
 }
-static __device__ __forceinline__ void dfp_mul_w(dfp *r, const dfp *a, const dfp *b) { mw_mul_sos(MONT_FP, r->w, a->w, b->w); }
-static __device__ __forceinline__ void dfr_mul_w(dfr *r, const dfr *a, const dfr *b) { mw_mul_sos(MONT_FR, r->w, a->w, b->w); }
-static __device__ __forceinline__ void dfr_mul_f64(dfr *r, const dfr *a, const dfr *b) { f64_mul(MONT_FR, r->w, a->w, b->w); }
-static __device__ __forceinline__ void dfp_mul_f64(dfp *r, const dfp *a, const dfp *b) { f64_mul(MONT_FP, r->w, a->w, b->w); }
+static __device__ __forceinline__ void dfp_mul_w(dfp *r, const dfp *a, const dfp *b)
+{
+    mw_mul_sos(MONT_FP, r->w, a->w, b->w);
+}
+static __device__ __forceinline__ void dfr_mul_w(dfr *r, const dfr *a, const dfr *b)
+{
+    mw_mul_sos(MONT_FR, r->w, a->w, b->w);
+}
+static __device__ __forceinline__ void dfr_mul_f64(dfr *r, const dfr *a, const dfr *b)
+{
+    f64_mul(MONT_FR, r->w, a->w, b->w);
+}
+static __device__ __forceinline__ void dfp_mul_f64(dfp *r, const dfp *a, const dfp *b)
+{
+    f64_mul(MONT_FP, r->w, a->w, b->w);
+}
 /* odd warps in double precision, even warps on the parity split (warp-uniform): each warp keeps one pipe busy */
 static __device__ __forceinline__ bool warp_on_f64(void) { return (threadIdx.x >> 5) & 1; }
 static __device__ __forceinline__ void dfr_mul_mix(dfr *r, const dfr *a, const dfr *b)
@@ -398,7 +416,10 @@ static __device__ __noinline__ dfp2 dfp2_mul_lazy_out(dfp2 a, dfp2 b)
     words_from64<6>(r.c0.w, z);
     return r;
 }
-static __device__ __forceinline__ void dfp2_mul_lazy(dfp2 *r, const dfp2 *a, const dfp2 *b) { *r = dfp2_mul_lazy_out(*a, *b); }
+static __device__ __forceinline__ void dfp2_mul_lazy(dfp2 *r, const dfp2 *a, const dfp2 *b)
+{
+    *r = dfp2_mul_lazy_out(*a, *b);
+}
 /* c0 = (a0 + a1)(a0 − a1), c1 = 2·a0·a1 */
 static __device__ __forceinline__ void dfp2_sqr(dfp2 *r, const dfp2 *a)
 {

@@ -4,8 +4,8 @@
  * for Fr; canonical values in, canonical value out), but no carry chain.
  *
  * Why: the word-by-word CIOS is a chain of dependent carry instructions; a kernel that can keep only a few warps
- * per scheduler (the MSM accumulation, 8 warps per SM) then waits on that chain (ncu: 5.8 cycles per issued
- * instruction, issue slots 33% busy; docs/performance/msm.md). Here each operand is cut into 28-bit digits, every
+ * per scheduler (the MSM accumulation) then waits on that chain, or so it seemed (ncu; docs/performance/msm.md:
+ * the wait was instruction fetch). Here each operand is cut into 28-bit digits, every
  * partial product (< 2^56) is added into a 64-bit column (one multiply-add with a 64-bit addend), and the columns
  * of one row are independent of each other: 14 (Fp) independent multiply-adds per row instead of one chain.
  *

@@ -1,9 +1,10 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Montgomery multiplication over 32-bit words where each word product and its two addends make one 64-bit value,
  * for Fp (381 bits, R = 2^384) and Fr (255 bits, R = 2^256): the same inputs and results as ff/ff.cuh's
  * multiplications (canonical values in, canonical value out).
  *
  * Why: ncu (docs/performance/msm.md) found the 64-bit-word multiplication bound by the pipe that runs
- * integer multiply-adds (89.6 % busy), a third of whose work was register moves and carry materialisations
+ * integer multiply-adds, a third of whose work was register moves and carry materialisations
  * (IMAD.MOV, IMAD.X) that ptxas places there around the 64-bit products. Here every step is
  *   d = a_j·b_i + t_k + c   (< 2^64: (2^32 − 1)² + 2·(2^32 − 1) = 2^64 − 1),   t_k = lo(d), c = hi(d),
  * one wide multiply-add and one three-input addition, which leaves the carries to the other integer pipe.
@@ -11,9 +12,9 @@
  * mw_mul_sos: the 2N-word product, then N reduction steps whose last carries wait one step in `pend`, so no carry
  * runs to the top.
  *
- * Measured on an H200: 58.4 ps for Fp against 53.2 for field_lab.cuh's 64-bit-word one, and the G1 MSM 7.6 % slower
- * with it: ptxas still builds each 64-bit addend pair with multiply-pipe moves (IMAD.MOV, IMAD.X; 225 of them). So
- * the curves keep dfp_mul_out; this stays a measured, checked alternative (CUZK_GPU_LAB_FP_MUL_W, CUZK_GPU_LAB_FR_MUL_W).
+ * It lost to field_lab.cuh's 64-bit-word one, and the G1 MSM with it (docs/performance/msm.md): ptxas still builds
+ * each 64-bit addend pair with multiply-pipe moves (IMAD.MOV, IMAD.X). A measured, checked alternative
+ * (CUZK_GPU_LAB_FP_MUL_W, CUZK_GPU_LAB_FR_MUL_W).
  *
  * Plain C so that the host test (tests/gpu_host/test_mont28.c) checks the very same code against the CPU field
  * layer; under nvcc the loops unroll into straight-line code with the modulus words as immediates. */

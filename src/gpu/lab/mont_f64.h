@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Montgomery multiplication in double precision for Fr (R = 2^256) and Fp (R = 2^384): the same inputs and results
  * as ff/ff.cuh's multiplications, on the FP64 pipe, which every integer kernel leaves idle.
  *

@@ -39,7 +39,7 @@ static __device__ __forceinline__ int32_t scalar_digit(const uint64_t k[4], unsi
 
 /* idx NULL: scalar i goes with base i; else with base idx[i]. canonical: the scalars' words are their values. */
 static __global__ void k_digits(uint32_t *keys, uint32_t *vals, const dfr *scalars, const uint32_t *idx, size_t n,
-                         unsigned c, unsigned j0, unsigned gw, bool canonical)
+                                unsigned c, unsigned j0, unsigned gw, bool canonical)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
@@ -63,7 +63,7 @@ static __device__ __forceinline__ size_t slot_of(uint32_t key, unsigned c, unsig
 /* vals NULL: entry p is point p of `bases`, unsigned (the batch-affine rounds' list) */
 template <typename F, int MINB>
 static __global__ void __launch_bounds__(128, MINB) k_accumulate(dxyzz<F> *buckets, dxyzz<F> *heads, dxyzz<F> *tails,
-                                                          const uint32_t *keys, const uint32_t *vals,
+                                                                 const uint32_t *keys, const uint32_t *vals,
                                                           const daff<F> *bases, size_t items, const uint32_t *count,
                                                           size_t L, unsigned c, unsigned j0, uint32_t nb)
 {
@@ -104,8 +104,8 @@ static __global__ void __launch_bounds__(128, MINB) k_accumulate(dxyzz<F> *bucke
  * one bucket (its first slice starts inside the bucket and its last slice starts with the same key, so every slice
  * between does too); otherwise heads[s] keeps the sum of the largest such block found before. */
 template <typename F>
-static __global__ void k_heads_tree(dxyzz<F> *heads, const uint32_t *keys, const uint32_t *count, size_t L, size_t slices,
-                             unsigned r)
+static __global__ void k_heads_tree(dxyzz<F> *heads, const uint32_t *keys, const uint32_t *count, size_t L,
+                                    size_t slices, unsigned r)
 {
     if (count != NULL) slices = (*count + L - 1) / L;
     size_t half = (size_t)1 << r, s = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) << (r + 1);
@@ -120,7 +120,7 @@ static __global__ void k_heads_tree(dxyzz<F> *heads, const uint32_t *keys, const
 /* The thread whose slice holds a bucket's tail adds the bucket's head blocks (largest aligned block first). */
 template <typename F>
 static __global__ void k_fixup(dxyzz<F> *buckets, const dxyzz<F> *heads, const dxyzz<F> *tails, const uint32_t *keys,
-                        size_t items, const uint32_t *count, size_t L, unsigned c, unsigned j0, uint32_t nb)
+                               size_t items, const uint32_t *count, size_t L, unsigned c, unsigned j0, uint32_t nb)
 {
     items = items_of(count, items);
     size_t slices = (items + L - 1) / L;
@@ -143,9 +143,9 @@ static __global__ void k_fixup(dxyzz<F> *buckets, const dxyzz<F> *heads, const d
 }
 
 template <typename F>
-static void launch_accumulate(const cuzk_gpu_msm_opts *o, unsigned grid, dxyzz<F> *buckets, dxyzz<F> *heads, dxyzz<F> *tails, const uint32_t *keys,
-                              const uint32_t *vals, const daff<F> *bases, size_t items, const uint32_t *count, size_t L,
-                              unsigned c, unsigned j0, uint32_t nb)
+static void launch_accumulate(const cuzk_gpu_msm_opts *o, unsigned grid, dxyzz<F> *buckets, dxyzz<F> *heads,
+                              dxyzz<F> *tails, const uint32_t *keys, const uint32_t *vals, const daff<F> *bases,
+                              size_t items, const uint32_t *count, size_t L, unsigned c, unsigned j0, uint32_t nb)
 {
     if (cuzk_gpu_msm_minb(o, sizeof(F) == sizeof(dfp)) == 4)
         k_accumulate<F, 4><<<grid, 128>>>(buckets, heads, tails, keys, vals, bases, items, count, L, c, j0, nb);

@@ -16,8 +16,7 @@ static __device__ __forceinline__ uint64_t bits_in_range(const uint64_t *bitmap,
 
 /* partial sums of the bitmap-selected bases: thread t takes bases [tL, tL + L). Each iteration adds the next selected
  * base, found by a short scan of its own: the lanes of a warp meet again at every addition. (A test per position made
- * each lane wait through every addition any other lane needed: with 41 % of the positions selected, 41 % of the lanes
- * were busy and L's batch addition took 85 ms at 2^27.) */
+ * each lane wait through every addition any other lane needed; docs/performance/msm.md.) */
 template <typename F, int MINB>
 static __global__ void __launch_bounds__(128, MINB) k_batch_partial(dxyzz<F> *out, const daff<F> *bases,
                                                              const uint64_t *bitmap, size_t n, size_t L, size_t parts)
@@ -42,15 +41,17 @@ static __global__ void __launch_bounds__(128, MINB) k_batch_partial(dxyzz<F> *ou
 }
 
 template <typename F>
-static void launch_batch_partial(const cuzk_gpu_msm_opts *o, unsigned grid, dxyzz<F> *out, const daff<F> *bases, const uint64_t *bitmap, size_t n,
-                                 size_t L, size_t parts)
+static void launch_batch_partial(const cuzk_gpu_msm_opts *o, unsigned grid, dxyzz<F> *out, const daff<F> *bases,
+                                 const uint64_t *bitmap, size_t n, size_t L, size_t parts)
 {
-    if (cuzk_gpu_msm_minb(o, sizeof(F) == sizeof(dfp)) == 4) k_batch_partial<F, 4><<<grid, 128>>>(out, bases, bitmap, n, L, parts);
+    if (cuzk_gpu_msm_minb(o, sizeof(F) == sizeof(dfp)) == 4)
+        k_batch_partial<F, 4><<<grid, 128>>>(out, bases, bitmap, n, L, parts);
     else k_batch_partial<F, 1><<<grid, 128>>>(out, bases, bitmap, n, L, parts);
 }
 
 template <typename F>
-static cuzk_status batch_run(void *sum_host, cuzk_gpu_msm_ctx *x, const daff<F> *bases, const uint64_t *bitmap, size_t n)
+static cuzk_status batch_run(void *sum_host, cuzk_gpu_msm_ctx *x, const daff<F> *bases, const uint64_t *bitmap,
+                             size_t n)
 {
     typedef dxyzz<F> X;
     const cuzk_gpu_msm_opts *o = &x->opts;
@@ -80,15 +81,17 @@ static cuzk_status batch_run(void *sum_host, cuzk_gpu_msm_ctx *x, const daff<F> 
 }
 
 template <typename F>
-static cuzk_status batch_flavoured(void *sum_host, cuzk_gpu_msm_ctx *x, const void *bases, const uint64_t *bitmap, size_t n)
+static cuzk_status batch_flavoured(void *sum_host, cuzk_gpu_msm_ctx *x, const void *bases, const uint64_t *bitmap,
+                                   size_t n)
 {
     typedef typename flavour_of<F>::T A;
-    if (cuzk_gpu_msm_variant(&x->opts) & flavour_of<F>::bit) return batch_run<A>(sum_host, x, (const daff<A> *)bases, bitmap, n);
+    if (cuzk_gpu_msm_variant(&x->opts) & flavour_of<F>::bit)
+        return batch_run<A>(sum_host, x, (const daff<A> *)bases, bitmap, n);
     return batch_run<F>(sum_host, x, (const daff<F> *)bases, bitmap, n);
 }
 
-extern "C" cuzk_status cuzk_gpu_g1_batch_add(cuzk_g1_jac_t *r, const cuzk_g1_affine_t *bases, const uint64_t *bitmap, size_t n,
-                                        cuzk_gpu_msm_ctx *ctx)
+extern "C" cuzk_status cuzk_gpu_g1_batch_add(cuzk_g1_jac_t *r, const cuzk_g1_affine_t *bases, const uint64_t *bitmap,
+                                             size_t n, cuzk_gpu_msm_ctx *ctx)
 {
     if (n == 0) {
         cuzk_g1_jac_set_infinity(r);
@@ -100,8 +103,8 @@ extern "C" cuzk_status cuzk_gpu_g1_batch_add(cuzk_g1_jac_t *r, const cuzk_g1_aff
     return CUZK_OK;
 }
 
-extern "C" cuzk_status cuzk_gpu_g2_batch_add(cuzk_g2_jac_t *r, const cuzk_g2_affine_t *bases, const uint64_t *bitmap, size_t n,
-                                        cuzk_gpu_msm_ctx *ctx)
+extern "C" cuzk_status cuzk_gpu_g2_batch_add(cuzk_g2_jac_t *r, const cuzk_g2_affine_t *bases, const uint64_t *bitmap,
+                                             size_t n, cuzk_gpu_msm_ctx *ctx)
 {
     if (n == 0) {
         cuzk_g2_jac_set_infinity(r);

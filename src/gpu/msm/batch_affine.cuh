@@ -30,7 +30,7 @@ typedef struct {
     bool left, right, paired;
 } ba_slot_t;
 static __device__ __forceinline__ ba_slot_t ba_slot(const uint32_t *keys, size_t m, size_t s, unsigned q,
-                                                     uint32_t digit_mask)
+                                                    uint32_t digit_mask)
 {
     ba_slot_t x;
     x.b = 2 * s + 1 - q;
@@ -42,7 +42,7 @@ static __device__ __forceinline__ ba_slot_t ba_slot(const uint32_t *keys, size_t
 
 /* output count of each slot; slots past the list's end give 0 */
 static __global__ void k_ba_count(uint32_t *cnt, const uint32_t *keys, const uint32_t *m_dev, size_t m_host,
-                           size_t slots, unsigned q, uint32_t digit_mask)
+                                  size_t slots, unsigned q, uint32_t digit_mask)
 {
     size_t s = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (s >= slots) return;
@@ -180,9 +180,9 @@ static __global__ void __launch_bounds__(128, MINB) k_ba_pair(daff<F> *out, uint
 }
 
 template <typename F>
-static void launch_ba_pair(const cuzk_gpu_msm_opts *o, bool first, unsigned grid, daff<F> *out, uint32_t *keys_out, const daff<F> *pts,
-                           const uint32_t *vals, const uint32_t *keys, const uint32_t *off, const uint32_t *len,
-                           size_t m, unsigned q, uint32_t digit_mask)
+static void launch_ba_pair(const cuzk_gpu_msm_opts *o, bool first, unsigned grid, daff<F> *out, uint32_t *keys_out,
+                           const daff<F> *pts, const uint32_t *vals, const uint32_t *keys, const uint32_t *off,
+                           const uint32_t *len, size_t m, unsigned q, uint32_t digit_mask)
 {
 #define BA_PAIR(FIRST, MINB) \
     k_ba_pair<F, FIRST, MINB><<<grid, 128>>>(out, keys_out, pts, vals, keys, off, len, m, q, digit_mask)
@@ -202,7 +202,8 @@ static cuzk_status ba_rounds(cuzk_gpu_msm_ctx *x, const ba_plan *bp, const daff<
     const daff<F> *pts = bases;
     uint32_t digit_mask = (1u << c) - 1;
     for (unsigned r = 0; r < bp->rounds; r++) {
-        size_t m = bp->len[r], slots = (m + 2) / 2, per = cuzk_gpu_msm_ba_slots(&x->opts), threads = (slots + per - 1) / per;
+        size_t m = bp->len[r], slots = (m + 2) / 2, per = cuzk_gpu_msm_ba_slots(&x->opts),
+               threads = (slots + per - 1) / per;
         unsigned q = r & 1;
         const uint32_t *len = r == 0 ? NULL : &x->ba_len[r];
         uint32_t *keys_out = r % 2 == 0 ? x->keys[0] : x->vals[0]; /* the sort's inputs, free now */
@@ -213,8 +214,8 @@ static cuzk_status ba_rounds(cuzk_gpu_msm_ctx *x, const ba_plan *bp, const daff<
         CUZK_CUDA(cub::DeviceScan::ExclusiveSum(x->cub_tmp, tmp, x->ba_cnt, x->ba_off, (int)slots));
         k_ba_total<<<1, 1>>>(&x->ba_len[r + 1], x->ba_off, x->ba_cnt, slots);
         CUZK_CUDA_LAUNCHED();
-        launch_ba_pair<F>(&x->opts, r == 0, blocks_for(threads, 128), out, keys_out, pts, vals, keys, x->ba_off, len, m, q,
-                          digit_mask);
+        launch_ba_pair<F>(&x->opts, r == 0, blocks_for(threads, 128), out, keys_out, pts, vals, keys, x->ba_off, len, m,
+                          q, digit_mask);
         CUZK_CUDA_LAUNCHED();
         keys = keys_out;
         pts = out;

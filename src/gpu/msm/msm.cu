@@ -17,7 +17,8 @@ static cuzk_status msm_run(void *win_host, cuzk_gpu_msm_ctx *x, const daff<F> *b
     typedef dxyzz<F> X;
     msm_plan_t p;
     const cuzk_gpu_msm_opts *o = &x->opts;
-    cuzk_gpu_msm_plan(o, &p, n, cuzk_gpu_msm_ba_on(o, sizeof(F) == sizeof(dfp), n) ? sizeof(daff<F>) : 0, sizeof(F) == sizeof(dfp));
+    cuzk_gpu_msm_plan(o, &p, n, cuzk_gpu_msm_ba_on(o, sizeof(F) == sizeof(dfp), n) ? sizeof(daff<F>) : 0,
+                      sizeof(F) == sizeof(dfp));
     *c_out = p.c, *nw_out = p.nw;
     scratch_sizes need;
     cuzk_gpu_msm_scratch_of(&need, &p, sizeof(X));
@@ -113,33 +114,34 @@ static cuzk_status msm_flavoured(void *win_host, cuzk_gpu_msm_ctx *x, const void
 
 /* Horner over the window sums (host): Σ_j 2^(jc)·W_j */
 #define MSM_ENTRY(G, F, AFF, JAC)                                                                                      \
-    static cuzk_status cuzk_##G##_msm_any(JAC *r, const AFF *bases, const uint32_t *idx, const cuzk_fr_t *scalars, size_t n,     \
-                                   cuzk_gpu_msm_ctx *ctx)                                                                  \
+    static cuzk_status msm_any_##G(JAC *r, const AFF *bases, const uint32_t *idx, const cuzk_fr_t *scalars, size_t n,  \
+                                   cuzk_gpu_msm_ctx *ctx)                                                              \
     {                                                                                                                  \
         if (n > MSM_IDX_MASK) return CUZK_ERR_INVALID_ARG;                                                             \
         if (n == 0) {                                                                                                  \
-            cuzk_##G##_jac_set_infinity(r);                                                                                   \
+            cuzk_##G##_jac_set_infinity(r);                                                                            \
             return CUZK_OK;                                                                                            \
         }                                                                                                              \
-        cuzk_##G##_xyzz_t win[WINDOWS_MAX], acc;                                                                              \
+        cuzk_##G##_xyzz_t win[WINDOWS_MAX], acc;                                                                       \
         unsigned c, nw;                                                                                                \
-        CUZK_TRY(msm_flavoured<F>(win, ctx, bases, idx, (const dfr *)scalars, n, &c, &nw));                           \
+        CUZK_TRY(msm_flavoured<F>(win, ctx, bases, idx, (const dfr *)scalars, n, &c, &nw));                            \
         acc = win[nw - 1];                                                                                             \
         for (unsigned j = nw - 1; j-- > 0;) {                                                                          \
-            for (unsigned i = 0; i < c; i++) cuzk_##G##_xyzz_dbl(&acc, &acc);                                                 \
-            cuzk_##G##_xyzz_add(&acc, &acc, &win[j]);                                                                         \
+            for (unsigned i = 0; i < c; i++) cuzk_##G##_xyzz_dbl(&acc, &acc);                                          \
+            cuzk_##G##_xyzz_add(&acc, &acc, &win[j]);                                                                  \
         }                                                                                                              \
-        cuzk_##G##_xyzz_to_jac(r, &acc);                                                                                      \
+        cuzk_##G##_xyzz_to_jac(r, &acc);                                                                               \
         return CUZK_OK;                                                                                                \
     }                                                                                                                  \
-    extern "C" cuzk_status cuzk_gpu_##G##_msm(JAC *r, const AFF *bases, const cuzk_fr_t *scalars, size_t n, cuzk_gpu_msm_ctx *ctx)  \
+    extern "C" cuzk_status cuzk_gpu_##G##_msm(JAC *r, const AFF *bases, const cuzk_fr_t *scalars, size_t n,            \
+                                              cuzk_gpu_msm_ctx *ctx)                                                   \
     {                                                                                                                  \
-        return cuzk_##G##_msm_any(r, bases, NULL, scalars, n, ctx);                                                           \
+        return msm_any_##G(r, bases, NULL, scalars, n, ctx);                                                           \
     }                                                                                                                  \
-    extern "C" cuzk_status cuzk_gpu_##G##_msm_idx(JAC *r, const AFF *bases, const uint32_t *idx, const cuzk_fr_t *scalars,     \
-                                             size_t n, cuzk_gpu_msm_ctx *ctx)                                               \
+    extern "C" cuzk_status cuzk_gpu_##G##_msm_idx(JAC *r, const AFF *bases, const uint32_t *idx,                       \
+                                                  const cuzk_fr_t *scalars, size_t n, cuzk_gpu_msm_ctx *ctx)           \
     {                                                                                                                  \
-        return cuzk_##G##_msm_any(r, bases, idx, scalars, n, ctx);                                                            \
+        return msm_any_##G(r, bases, idx, scalars, n, ctx);                                                            \
     }
 MSM_ENTRY(g1, dfp, cuzk_g1_affine_t, cuzk_g1_jac_t)
 MSM_ENTRY(g2, dfp2, cuzk_g2_affine_t, cuzk_g2_jac_t)

@@ -59,11 +59,9 @@ typedef dxyzz<dfp2> g2x;
 #define MSM_VARIANT_G1_BA 0x200u /* batch-affine rounds before the G1 accumulation */
 #define MSM_VARIANT_G2_BA 0x400u
 #define MSM_VARIANT_G1_NO_BA 0x800u /* no batch-affine rounds for G1 at any size (else from MSM_G1_BA_MIN points) */
-/* G1 takes the batch-affine rounds from 2^22 points: 33.4 ms against 33.9 without at 2^22, 103.8 against 111.8 at
- * 2^24 (docs/performance/msm.md) */
+/* G1 takes the batch-affine rounds from 2^22 points, where they start to pay (docs/performance/msm.md) */
 #define MSM_G1_BA_MIN ((size_t)1 << 22)
-/* batch-affine rounds while runs average 12 or more for G2 (2^22: 93.0 ms against 97.9 with 8 and 100.5 with 4), 8 or
- * more for G1 (2^26: 365.9 against 369.4 with 12 and 367.3 with 4; docs/performance/msm.md) */
+/* the default: batch-affine rounds while runs average 12 or more for G2, 8 or more for G1 (docs/performance/msm.md) */
 #define MSM_DEFAULT_VARIANT 0x8c00514u
 #define MSM_DEFAULT_GROUP_ITEMS ((size_t)1 << 28)
 /* The variant bits o asks for (its own, or MSM_DEFAULT_VARIANT). */

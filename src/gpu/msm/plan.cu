@@ -14,8 +14,8 @@ static uint32_t segment_for_threads(size_t total, unsigned rt, uint32_t nb)
     while (((size_t)sl << rt) < total && sl < nb) sl <<= 1;
     return sl;
 }
-/* About 2^15 threads; G1 takes 2^16 where segments stay at least 128 buckets long (measured: 2^27 H MSM 58.3 -> 48.1
- * ms, 2^24 148.7 -> 146.7; shorter segments were slower, G1 2^22 43.8 -> 44.4, and so was G2: 2^22 129.2 -> 131.2) */
+/* About 2^15 threads; G1 takes 2^16 where segments stay at least 128 buckets long: shorter ones were slower, for G2
+ * too (docs/performance/msm.md) */
 static uint32_t reduction_segment(const cuzk_gpu_msm_opts *o, size_t total, uint32_t nb, bool g1)
 {
     unsigned r = (variant_bits(o) >> 12) & 15;
@@ -121,7 +121,7 @@ extern "C" cuzk_status cuzk_gpu_msm_grow(void **p, size_t *cap, size_t need)
 
 /* ba_point_bytes: the affine point size when batch-affine rounds run (0: none). Their lists take up to ~0.8 points
  * per sorted pair (of 8 bytes), so their groups are cut to MSM_BA_GROUP_BYTES / ba_point_bytes pairs: ~20 GB of
- * lists for G1 and for G2 (smaller groups measured slower: G2 2^24 in groups of 4 windows 479 ms, of 8 437 ms).
+ * lists for G1 and for G2 (smaller groups measured slower: docs/performance/msm.md).
  * The windows are spread evenly over the groups: a last group of one window leaves the rounds too few threads. */
 #define MSM_BA_GROUP_BYTES ((size_t)192 << 27)
 /* the most (point, window) pairs sorted at once */
@@ -288,5 +288,6 @@ extern "C" uint64_t cuzk_gpu_msm_scratch_bytes(size_t n_g1, size_t n_g2)
     scratch_sizes z;
     scratch_for(&DEFAULT_OPTS, &z, n_g1, n_g2);
     return 4 * (uint64_t)z.keys + 2 * (uint64_t)z.heads + z.buckets + 2 * (uint64_t)z.seg + z.cub + z.ba_pts[0] +
-           z.ba_pts[1] + (z.ba_slot_bytes != 0 ? 2 * (uint64_t)z.ba_slot_bytes + (BA_MAX_ROUNDS + 1) * sizeof(uint32_t) : 0);
+           z.ba_pts[1] +
+           (z.ba_slot_bytes != 0 ? 2 * (uint64_t)z.ba_slot_bytes + (BA_MAX_ROUNDS + 1) * sizeof(uint32_t) : 0);
 }

@@ -8,7 +8,7 @@
 /* segment (w, k) of window w: buckets b = k·Ls + 1 .. (k + 1)·Ls; out[w·nseg + k] = Σ b·S_b over them */
 template <typename F>
 static __global__ void k_bucket_segments(dxyzz<F> *out, const dxyzz<F> *buckets, unsigned nw, uint32_t nb, uint32_t Ls,
-                                  uint32_t nseg)
+                                         uint32_t nseg)
 {
     size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= (size_t)nw * nseg) return;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* NTT over Fr on the GPU: natural order in and out, the same transforms (and bits) as src/ntt.
  *
  * A size-2^k decimation-in-frequency transform is cut into P passes over global memory (P = 1 up to 2^11, 2 up to
@@ -88,7 +89,7 @@ static cuzk_status powers(dfr **out, size_t count, const cuzk_fr_t *base, const 
     cuzk_fr_pow(&step, base, &e, 1);
     if (*out == NULL) CUZK_TRY(cuzk_gpu_malloc((void **)out, count * sizeof(dfr)));
     k_powers<<<(unsigned)((stride + 255) / 256), 256>>>(*out, count, stride, to_d(base), to_d(&step),
-                                                       to_d(first ? first : &one), to_d(&one));
+                                                        to_d(first ? first : &one), to_d(&one));
     CUZK_CUDA_LAUNCHED();
     return CUZK_OK;
 }
@@ -203,7 +204,8 @@ static cuzk_status domain_fill(cuzk_gpu_ntt_domain *d)
         pow2k(&wd, &w[i], d->k - d->dt_log);
         CUZK_TRY(powers(&d->dt[i], (size_t)1 << d->dt_log, &wd, NULL));
     }
-    if (d->whole && d->k > DIRECT_MAX_LOG && !d->opts.whole_without_roots) CUZK_TRY(powers(&d->full, d->n, &w[0], NULL));
+    if (d->whole && d->k > DIRECT_MAX_LOG && !d->opts.whole_without_roots)
+        CUZK_TRY(powers(&d->full, d->n, &w[0], NULL));
     if (d->k > MAX_PASS_BITS + 1) CUZK_TRY(cuzk_gpu_malloc((void **)&d->scratch, d->n * sizeof(dfr)));
     CUZK_CUDA(cudaFuncSetAttribute(kernel_of(d)->pass, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024));
     return cuzk_gpu_sync();
@@ -354,8 +356,8 @@ extern "C" cuzk_status cuzk_gpu_ntt_h_prepare(cuzk_gpu_ntt_domain *d, const cuzk
     return coset_inverse ? coset_tables(d, COSET_INV_RAW, g) : CUZK_OK;
 }
 
-extern "C" cuzk_status cuzk_gpu_ntt_to_coset(cuzk_fr_t *x, cuzk_gpu_ntt_domain *d, const cuzk_fr_t *g, const cuzk_gpu_ntt_finish *fin,
-                                            cuzk_fr_t *out)
+extern "C" cuzk_status cuzk_gpu_ntt_to_coset(cuzk_fr_t *x, cuzk_gpu_ntt_domain *d, const cuzk_fr_t *g,
+                                             const cuzk_gpu_ntt_finish *fin, cuzk_fr_t *out)
 {
     CUZK_TRY(coset_tables(d, COSET_FWD_NINV, g));
     CUZK_TRY(cuzk_gpu_ntt_inverse_raw(x, d));
@@ -370,7 +372,7 @@ extern "C" cuzk_status cuzk_gpu_ntt_inverse_raw(cuzk_fr_t *x, cuzk_gpu_ntt_domai
 }
 
 extern "C" cuzk_status cuzk_gpu_ntt_coset_inverse_raw(cuzk_fr_t *x, cuzk_gpu_ntt_domain *d, const cuzk_fr_t *g,
-                                                     const cuzk_gpu_ntt_finish *fin)
+                                                      const cuzk_gpu_ntt_finish *fin)
 {
     CUZK_TRY(coset_tables(d, COSET_INV_RAW, g));
     scale_t post = table_scale(d, COSET_INV_RAW);
@@ -378,7 +380,8 @@ extern "C" cuzk_status cuzk_gpu_ntt_coset_inverse_raw(cuzk_fr_t *x, cuzk_gpu_ntt
     return run(x, d, 1, &NO_SCALE, &post, &f, NULL);
 }
 
-extern "C" cuzk_status cuzk_gpu_ntt_host(cuzk_fr_t *x, cuzk_gpu_ntt_domain *d, cuzk_gpu_ntt_kind kind, const cuzk_fr_t *g)
+extern "C" cuzk_status cuzk_gpu_ntt_host(cuzk_fr_t *x, cuzk_gpu_ntt_domain *d, cuzk_gpu_ntt_kind kind,
+                                         const cuzk_fr_t *g)
 {
     cuzk_fr_t *dx = NULL;
     size_t bytes = d->n * sizeof(cuzk_fr_t);

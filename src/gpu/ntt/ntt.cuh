@@ -44,7 +44,10 @@ static __device__ __forceinline__ unsigned brev(unsigned x, unsigned bits)
 }
 
 /* The Fr multiplication a pass kernel is compiled for: M::mul (ntt_mul_eo here; the lab's measured alternatives). */
-template <typename M> static __device__ __forceinline__ void vmul(dfr *r, const dfr *a, const dfr *b) { M::mul(r, a, b); }
+template <typename M> static __device__ __forceinline__ void vmul(dfr *r, const dfr *a, const dfr *b)
+{
+    M::mul(r, a, b);
+}
 struct ntt_mul_eo {
     static __device__ __forceinline__ void mul(dfr *r, const dfr *a, const dfr *b) { dfr_mul_eo(r, a, b); }
 };

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 OR MIT */
-/* The GPU layer's runtime, shared by every topic: every CUDA call goes through CUZK_CUDA, which records the CUDA message
- * and the call site for cuzk_gpu_last_error() and returns CUZK_ERR_DEVICE from the calling function, or CUZK_ERR_NOMEM
- * when the device (or pinned host memory) is merely full: the context stays usable then, and callers such as the
- * engine evict and retry instead of taking the device out of service. */
+/* The GPU layer's runtime, shared by every topic: every CUDA call goes through CUZK_CUDA, which records the CUDA
+ * message and the call site for cuzk_gpu_last_error() and returns CUZK_ERR_DEVICE from the calling function, or
+ * CUZK_ERR_NOMEM when the device (or pinned host memory) is merely full: the context stays usable then, and callers
+ * such as the engine evict and retry instead of taking the device out of service. */
 #ifndef CUZK_GPU_RUNTIME_CUH
 #define CUZK_GPU_RUNTIME_CUH
 
