@@ -23,6 +23,7 @@ typedef struct {
     long msm_variant, ntt_variant; /* --gpu: the MSM / NTT kernel variant of every benchmark; −1 = the default */
     bool msm_profile;   /* --gpu: every MSM prints its phases (cuzk_gpu_msm_opts.profile) */
     uint64_t sector_size; /* porep: --sector-size (0 = 32 GiB) */
+    uint32_t sizes;     /* --gpu --sizes: bit k set = size 2^k runs (NTT, MSM, batch addition, proofs); 0 = all */
 } bench_opts;
 
 /* A benchmark file's entry point: runs the benchmarks of its file that o selects. */
@@ -55,6 +56,8 @@ bench_stat bench_stat_of(const bench_runs *r);   /* all zero without runs */
 
 /* ---- selection and output (timing.c) ---------------------------------------------------------------------------- */
 bool bench_selected(const bench_opts *o, const char *name);
+/* --gpu: whether size 2^log2 runs (--sizes, else every size). */
+bool bench_size_selected(const bench_opts *o, unsigned log2);
 /* Thread counts to run a multi-threaded benchmark at: o->threads alone, or 1 and 2. Returns the count. */
 int bench_thread_set(const bench_opts *o, int out[2]);
 /* One line with a single figure. */

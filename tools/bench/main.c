@@ -72,6 +72,9 @@ static void usage(FILE *f)
                "  --max-log2 largest circuit for prove (16 .. 27; --gpu: the proofs at 2^20, 2^24, 2^26, 2^27 up to\n"
                "             K, default 24)\n"
                "  --min-log2 smallest circuit for the --gpu proofs\n"
+               "  --sizes K[,K...]\n"
+               "             with --gpu: only these sizes 2^K of the NTT, MSM, batch-addition and proof lines (the\n"
+               "             proofs: of 2^20, 2^24, 2^26, 2^27, up to 2^27 unless --max-log2 says otherwise)\n"
                "  --gpu      the CUDA backend's benchmarks instead (when built with CUDA)\n"
                "  --msm-variant V, --ntt-variant V\n"
                "             with --gpu: the MSM / NTT kernel variant for every benchmark (gpu.h: cuzk_gpu_msm_opts,\n"
@@ -115,6 +118,18 @@ static bool parse_opts(int argc, char **argv, bench_opts *o, bool *help)
                 fprintf(stderr, "cuzk-bench: --sector-size '%s' is not a size\n", argv[i]);
                 return false;
             }
+        } else if (strcmp(argv[i], "--sizes") == 0 && has_next) {
+            const char *p = argv[++i];
+            o->sizes = 0;
+            do {
+                long k = strtol(p, &end, 10);
+                if (end == p || k < 1 || k > 31 || (*end != ',' && *end != '\0')) {
+                    fprintf(stderr, "cuzk-bench: --sizes needs sizes K (2^K) between 1 and 31, comma-separated\n");
+                    return false;
+                }
+                o->sizes |= (uint32_t)1 << k;
+                p = end + 1;
+            } while (*end == ',');
         } else if (strcmp(argv[i], "--gpu") == 0) {
             o->gpu = true;
         } else if (strcmp(argv[i], "--msm-profile") == 0) {
@@ -236,7 +251,7 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "post") == 0) return bench_post_main(argc - 2, argv + 2);
     for (size_t c = 0; c < sizeof commands / sizeof commands[0]; c++) {
         if (strcmp(argv[1], commands[c].name) != 0) continue;
-        bench_opts o = {NULL, 0, 20, 0, false, -1, -1, false, 0};
+        bench_opts o = {NULL, 0, 20, 0, false, -1, -1, false, 0, 0};
         bool help = false;
         if (!parse_opts(argc, argv, &o, &help)) {
             usage(stderr);

@@ -151,6 +151,7 @@ static void bench_ntt(const bench_opts *o)
     unsigned variant = o->ntt_variant >= 0 ? (unsigned)o->ntt_variant : 32;
     for (size_t ki = 0; ki < sizeof ks / sizeof ks[0]; ki++) {
         unsigned k = ks[ki];
+        if (!bench_size_selected(o, k)) continue;
         size_t n = (size_t)1 << k;
         cuzk_fr_t *dx = NULL;
         cuzk_gpu_ntt_domain *d = NULL;
@@ -339,6 +340,7 @@ static void bench_msm(const bench_opts *o)
         size_t psz = g2 ? sizeof(cuzk_g2_affine_t) : sizeof(cuzk_g1_affine_t);
         for (size_t ki = 0; ki < sizeof log2s / sizeof log2s[0]; ki++) {
             unsigned log2 = log2s[ki];
+            if (!bench_size_selected(o, log2)) continue;
             size_t n = (size_t)1 << log2;
             void *db = NULL;
             cuzk_fr_t *dk = NULL;
@@ -407,6 +409,7 @@ static void bench_batch_add(const bench_opts *o)
         int g2 = cfg[i].g2;
         const char *name = g2 ? "gpu_g2_batch_add" : "gpu_g1_batch_add";
         if (!bench_selected(o, name)) continue;
+        if (!bench_size_selected(o, cfg[i].log2)) continue;
         size_t n = (size_t)1 << cfg[i].log2, words = (n + 63) / 64;
         size_t psz = g2 ? sizeof(cuzk_g2_affine_t) : sizeof(cuzk_g1_affine_t);
         uint64_t *bm = calloc(words, sizeof *bm), s = 0x9e3779b97f4a7c15ULL;
@@ -479,6 +482,7 @@ static void bench_msm_var(const bench_opts *o)
         free(tile);
     }
     for (size_t i = 0; st == CUZK_OK && i < sizeof cfg / sizeof cfg[0]; i++) {
+        if (!bench_size_selected(o, cfg[i].log2)) continue;
         size_t n = (size_t)1 << cfg[i].log2;
         if (n > (cfg[i].g2 ? g2max : nmax)) continue;
         int g2 = cfg[i].g2;

@@ -12,7 +12,9 @@
  *                     domain, the H MSM and the tail MSMs of L, A and B (B in G1 and G2), at this device's rates;
  *                     the batch additions of the ones, the SpMV and the upload are not counted (ms)
  * Every proof is verified; at 2^20 the CPU prover proves the same witness with the same r, s and the two proofs
- * must be equal ("match" in the line). Sizes 2^20, 2^24, 2^26, 2^27 up to --max-log2 (default 24). */
+ * must be equal ("match" in the line). Sizes 2^20, 2^24, 2^26, 2^27 up to --max-log2 (default 24; with --sizes, those
+ * listed, up to 2^27). Runs when the filter (if any) is part of gpu_prove, gpu_setup, gpu_key_upload or
+ * cpu_params_load. */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -327,7 +329,11 @@ out:
 void bench_prove_gpu(const bench_opts *o)
 {
     static const unsigned sizes[] = {20, 24, 26, 27};
-    int max = o->max_log2 > 0 ? o->max_log2 : 24;
+    /* the lines of this file, by the names a filter may select */
+    if (!bench_selected(o, "gpu_prove") && !bench_selected(o, "gpu_setup") && !bench_selected(o, "gpu_key_upload") &&
+        !bench_selected(o, "cpu_params_load"))
+        return;
+    int max = o->max_log2 > 0 ? o->max_log2 : o->sizes != 0 ? 27 : 24;
     cuzk_gpu_prover *p = NULL;
     cuzk_errmsg err = {{0}};
     cuzk_gpu_prover_opts popts;
@@ -339,7 +345,8 @@ void bench_prove_gpu(const bench_opts *o)
     floor_rates rate;
     bool have_rate = bench_selected(o, "gpu_prove") && floor_rates_measure(&rate);
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
-        if ((int)sizes[i] <= max && (o->min_log2 <= 0 || (int)sizes[i] >= o->min_log2))
+        if ((int)sizes[i] <= max && (o->min_log2 <= 0 || (int)sizes[i] >= o->min_log2) &&
+            bench_size_selected(o, sizes[i]))
             prove_size(sizes[i], p, &popts, have_rate ? &rate : NULL);
     cuzk_gpu_prover_destroy(p);
 }

@@ -62,6 +62,11 @@ bool bench_selected(const bench_opts *o, const char *name)
     return o->filter == NULL || strstr(name, o->filter) != NULL;
 }
 
+bool bench_size_selected(const bench_opts *o, unsigned log2)
+{
+    return o->sizes == 0 || (log2 < 32 && (o->sizes >> log2 & 1) != 0);
+}
+
 int bench_thread_set(const bench_opts *o, int out[2])
 {
     if (o->threads > 0) {
