@@ -20,7 +20,8 @@ if bad=$(grep -rniE '\bsession [0-9]+|\bsession[0-9]+|\brun ?[0-9]{2,}\b|working
 fi
 
 # 3. Exported symbols: cuzk_ / CUZK_ only (plus what nvcc and the C++ runtime generate in the CUDA libraries: its
-#    registration and NVTX hooks, and the C++ names of the CUDA libraries' templates: cub, thrust, libcu++, nvtx3).
+#    registration and NVTX hooks, and the C++ names of header-only libraries' templates: cub, thrust, libcu++, nvtx3,
+#    toml++).
 build=${1:-}
 if [ -n "$build" ] && [ -d "$build/lib" ]; then
   for lib in "$build"/lib/libcuzk*.a; do
@@ -28,7 +29,7 @@ if [ -n "$build" ] && [ -d "$build/lib" ]; then
     names=$(nm -g --defined-only "$lib" 2>/dev/null | awk 'NF == 3 && $2 ~ /[TDBRCGSVW]/ {print $3}')
     bad=$(echo "$names" | grep -vE '^(cuzk_|CUZK_)' |
           grep -vE '^(_Z|__cuda|__nv|__fatbin|DW\.ref\.|InitializeInjectionNvtx|nvtx)' || true)
-    ns='(cub|thrust|std|cuda|nvtx3|__gnu_cxx)::'
+    ns='(cub|thrust|std|cuda|nvtx3|__gnu_cxx|toml)::'
     bad_cxx=$(echo "$names" | grep '^_Z' | c++filt | sed -E "s/^(typeinfo name|typeinfo|vtable|VTT|guard variable) for //" |
               sed -E "s/^[A-Za-z_][A-Za-z0-9_]* ($ns)/\1/" | grep -vE "^$ns" || true)
     if [ -n "$bad$bad_cxx" ]; then

@@ -16,7 +16,7 @@
 #include "cuzk/groth16.h"
 #include "cuzk/msm.h"
 #include "cuzk/ntt.h"
-#include "../../src/gpu/groth16/key_bases.h"
+#include "groth16/key_bases.h"
 #include "gpu_lab.h"
 
 static void rand_fp(cuzk_fp_t *r)

@@ -29,7 +29,7 @@ extern "C" cuzk_status cuzk_gpu_g16_domain(cuzk_gpu_prover *p, const cuzk_gpu_ke
     return CUZK_OK;
 }
 
-/* The coset H is evaluated on (shift g) and the factor of its last pass (compute_h): bellperson's coset of 7 and
+/* The coset H is evaluated on (shift g) and the factor of its last pass (cuzk_gpu_g16_h): bellperson's coset of 7 and
  * 1/(n·Z) there, 1/(n·(g^n − 1)) (the 1/n that neither unscaled inverse applied); snarkjs's odd coset (g a
  * primitive 2n-th root) and 1. */
 extern "C" void cuzk_gpu_g16_h_coset(const cuzk_gpu_key *k, cuzk_fr_t *g, cuzk_fr_t *s)

@@ -175,7 +175,7 @@ extern "C" cuzk_status cuzk_gpu_g16_msm_g2(cuzk_g2_jac_t *r, cuzk_gpu_prover *p,
 extern "C" cuzk_status cuzk_gpu_g16_msm_h(cuzk_g1_jac_t *sum, cuzk_gpu_prover *p, const cuzk_gpu_key *k, uint64_t lo,
                                           uint64_t hi, cuzk_errmsg *err)
 {
-    cuzk_gpu_msm_ctx_canonical(p->msm, true); /* compute_h leaves them canonical */
+    cuzk_gpu_msm_ctx_canonical(p->msm, true); /* cuzk_gpu_g16_h leaves them canonical */
     cuzk_status s = cuzk_gpu_g16_msm_g1(sum, p, k, k->h + lo, hi - lo, p->abc[0] + lo, false, 0);
     cuzk_gpu_msm_ctx_canonical(p->msm, false);
     if (s != CUZK_OK) return cuzk_gpu_fail(err, s, "H multi-scalar multiplication failed");
