@@ -383,7 +383,7 @@ static bool bench_ntt(void)
         k_random_fr<<<GRID, BLOCK>>>(s.in, (size_t)1 << lg, 0x6e74740000000000ULL + lg);
         ck(cudaGetLastError(), "random input");
         ck(cudaDeviceSynchronize(), "random input");
-        ckz(cuzk_gpu_ntt_domain_create(&s.dom, lg, CUZK_FR_ROOTS_GEN7), "cuzk_gpu_ntt_domain_create");
+        ckz(cuzk_gpu_ntt_domain_create(&s.dom, lg, CUZK_FR_ROOTS_GEN7, NULL), "cuzk_gpu_ntt_domain_create");
         for (int k = NTT_FWD; k <= NTT_COSET; k++) ok &= bench_ntt_kind(&s, (ntt_kind)k, lg);
         cuzk_gpu_ntt_domain_destroy(s.dom);
         s.dom = NULL;
@@ -515,7 +515,7 @@ template <int G2> static bool bench_msm_group(const sizes *logs)
     ck(cudaGetLastError(), "random scalars");
     ck(cudaDeviceSynchronize(), "random scalars");
     cuzk_gpu_msm_ctx *ctx = NULL;
-    ckz(cuzk_gpu_msm_ctx_create(&ctx), "cuzk_gpu_msm_ctx_create");
+    ckz(cuzk_gpu_msm_ctx_create(&ctx, NULL), "cuzk_gpu_msm_ctx_create");
     bool ok = true;
     for (int i = 0; i < logs->n; i++) {
         unsigned lg = logs->v[i];
