@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* GPU backend check (plain C, no test framework, so it also runs on machines without cmocka): device field
  * arithmetic and NTTs against the CPU layers, bit for bit, on fresh random inputs (seed printed; replay with
  * CUZK_TEST_SEED) and edge cases. Prints "N passed, M failed"; exits 77 (CTest skip) when no CUDA device exists.

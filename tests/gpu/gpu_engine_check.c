@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* The engine on the GPU backend (plain C, like gpu_check): synthetic multi-partition jobs of 2^10 .. 2^14 proved
  * through the whole pipeline (witness-only synthesis into pinned memory, keys generated on the device, proofs
  * assembled on the host and verified by the engine), each proof verified again here against the CPU's key for the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* The GPU prover against the CPU prover, bit for bit (plain C, no test framework: the GPU machine has no cmocka).
  * Every check proves the same circuit, key, witness, r and s on both and compares the proofs byte for byte, then
  * verifies the GPU's proof. Fresh random circuits and toxic waste each run (seed printed; replay with

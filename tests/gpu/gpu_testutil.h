@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* What the GPU checks share (plain C, no test framework: the GPU machine has no cmocka): pass/fail counting, a
  * seeded generator (seed printed, replay with CUZK_TEST_SEED), and the start every check makes: exit code 77 (CTest's
  * skip) with a visible message when there is no CUDA device. Header-only: each check is one translation unit. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* The GPU's plain-C Montgomery multiplications are checked here, on any machine, against the CPU field layer:
  *   - the parity-split multiplication, squaring and Fp2 multiplication (src/gpu/ff/mont_eo.h) and the binary-GCD
  *     inversion (src/gpu/ff/inv_bgcd.h): the product's;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* cuzk_gpu_witness_pack (src/gpu/groth16/witness_pack.c) is plain C, so it is checked here on any machine: the inputs
  * stay, each aux value's class is right, each chunk's other values sit at the chunk's start in order, and unpacking
  * the way the device does (k_unpack: the i-th value of class 2 overall is the i-th other, chunk after chunk) gives

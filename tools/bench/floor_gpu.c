@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* The arithmetic floor of the GPU targets (`cuzk-bench micro --gpu --filter gpu_floor`): the time their field
  * multiplications alone take at the rate this device reaches for them, with every other instruction free.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* The arithmetic floor of the GPU targets: multiplication counts of the cheapest known methods, and the device's
  * multiplication rates (floor_gpu.c). */
 #ifndef CUZK_BENCH_FLOOR_GPU_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* GPU micro-benchmarks (`cuzk-bench micro --gpu`): field throughput and NTTs on device-resident data, timed with
  * CUDA events after a warm-up, median of several runs (bench_gpu_runs: with the best run and the spread). Same JSON
  * lines as the CPU benchmarks plus "device": "gpu"; "threads" is 0 (the whole device). Built only when CUDA is

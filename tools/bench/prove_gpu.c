@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* `cuzk-bench micro --gpu` Groth16 lines: whole proofs of synthetic PoRep-shaped circuits on the device.
  *   cuzk_gpu_setup         the key generated on the device (cuzk_gpu_setup)                          (s)
  *   cuzk_gpu_prove         one proof from the witness in pinned host memory, median of three    (ms)
