@@ -7,7 +7,7 @@
 # cores: a step never runs past DEADLINE, and one that would start with too little time left is skipped and named.
 #
 # Environment (all optional):
-#   OUT         logs and results (default ./gpu-out): session.log (everything below), summary.txt (one line per
+#   OUT         logs and results (default ./gpu-out): all.log (everything below), summary.txt (one line per
 #               step: ok / FAILED / skipped, seconds), bench.jsonl (every benchmark line), <step>.log
 #   STEPS       the steps, in this order: build ctest checks bench (default all four); a warm machine keeps
 #               BUILD_DIR, so a second call with STEPS="bench" (or "checks bench") rebuilds nothing
@@ -20,6 +20,7 @@
 #               BATCH_LOG2 batch additions (default "24 26"); PROVE_LOG2 whole proofs, of 20 24 26 27 (default 27)
 #   BENCH_ARGS  more cuzk-bench options for every group (e.g. "--msm-variant 0x14", "--msm-profile")
 #   DEADLINE    seconds after the start by which every step has ended (default 520)
+#   OPENSSL_DIR an OpenSSL tree (include/, lib/libcrypto.a) for machines without OpenSSL headers; else a stub
 #   SANITIZE=1  compute-sanitizer memcheck of the prover and MSM checks at small sizes too (slow; when installed)
 # Where OpenSSL's headers are missing (some GPU images), a stub libcrypto stands in: the GPU checks and benchmarks
 # never reach the r1cs layer's SHA-256, which then aborts if called.
@@ -43,7 +44,7 @@ elapsed() { echo $(( $(date +%s) - start )); }
 budget() { local left=$(( deadline - $(elapsed) )); [ "$left" -lt "$1" ] && echo "$left" || echo "$1"; }
 note() { echo "$1" | tee -a "$out/summary.txt"; }
 # result NAME RC SECONDS LIMIT: the step's lines worth seeing from NAME.log, and its summary line; exit 77 is a check
-# that found no device (skipped), a timeout (124, 137) or any other failure marks the session failed
+# that found no device (skipped), a timeout (124, 137) or any other failure marks the whole run failed
 result() {
   grep -E "FAIL|passed|Error|error:|tests passed|tests failed|Not Run|Timeout|SKIPPED|^cuzk-bench: " "$out/$1.log" |
     tail -12
@@ -100,7 +101,9 @@ git log --oneline -1 2>/dev/null || true
 
 if [[ $steps == *" build "* ]]; then
   extra=()
-  if [ ! -f /usr/include/openssl/evp.h ] || [ -n "${FORCE_SSL_STUB:-}" ]; then
+  if [ -n "${OPENSSL_DIR:-}" ]; then
+    extra=(-DOPENSSL_ROOT_DIR="$OPENSSL_DIR" -DOPENSSL_USE_STATIC_LIBS=TRUE)
+  elif [ ! -f /usr/include/openssl/evp.h ] || [ -n "${FORCE_SSL_STUB:-}" ]; then
     s=/tmp/sslstub
     mkdir -p $s/include/openssl $s/lib
     cat > $s/include/openssl/opensslv.h <<'H'
@@ -192,7 +195,7 @@ if [[ $steps == *" bench "* ]]; then
     esac
     run "bench_$g" $lim "$bin/cuzk-bench" micro --gpu "${args[@]}" ${BENCH_ARGS:-}
     grep '^{' "$out/bench_$g.log" | tee -a "$out/bench.jsonl"
-    # every proof is verified (and at 2^20 compared with the CPU's): a line saying otherwise fails the session
+    # every proof is verified (and at 2^20 compared with the CPU's): a line saying otherwise fails the whole run
     if grep -qE '"(valid|match_cpu)": false' "$out/bench_$g.log"; then note "bench_$g: FAILED (a proof)"; failed=1; fi
   done
 fi
@@ -202,4 +205,4 @@ note "total: $(elapsed) s, $([ $failed -eq 0 ] && echo "everything passed" || ec
 return $failed
 }
 
-main 2>&1 | tee "$out/session.log"
+main 2>&1 | tee "$out/all.log"
