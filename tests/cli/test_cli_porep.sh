@@ -91,16 +91,18 @@ expect 2 "--registered-proof 20 is not a registered seal proof" "unknown registe
 # ---- the shape, the key (kept while the shape stays the same) ----
 expect 0 '"constraints": 2687921, "inputs": 40, "aux": 2685673, "hash": "4ffb13da' "circuit pce" -- \
     "$CUZK" circuit pce --kind porep --sector-size 2KiB --out p2k.pce --threads 2
-if ! cmp -s p2k.pce "$KEYDIR/p2k.pce" || [ ! -s "$KEYDIR/k.params" ] || [ ! -s "$KEYDIR/k.vk" ]; then
-    rm -f "$KEYDIR/k.params" "$KEYDIR/k.vk" "$KEYDIR/p2k.pce"
-    expect 0 "" "setup on the PoRep shape" -- "$CUZK" setup --pce p2k.pce --params "$KEYDIR/k.params" \
-        --vk "$KEYDIR/k.vk" --seed 7
-    cp p2k.pce "$KEYDIR/p2k.pce"
+# (the same KEYDIR files as tests/server/test_seal.py's PoRep key: whichever test runs first makes it)
+if ! cmp -s p2k.pce "$KEYDIR/porep.pce" || [ ! -s "$KEYDIR/porep.params" ] || [ ! -s "$KEYDIR/porep.vk" ]; then
+    rm -f "$KEYDIR/porep.params" "$KEYDIR/porep.vk" "$KEYDIR/porep.pce"
+    expect 0 "" "setup on the PoRep shape" -- "$CUZK" setup --pce p2k.pce --params "$KEYDIR/porep.params.tmp" \
+        --vk "$KEYDIR/porep.vk" --seed 7 --threads 2
+    mv "$KEYDIR/porep.params.tmp" "$KEYDIR/porep.params"
+    cp p2k.pce "$KEYDIR/porep.pce"
 fi
 name=$("$CUZK" params list --json --kinds porep --sizes 2KiB | sed -n 's/.*"file": "\([^"]*\)\.params".*/\1/p')
 mkdir -p keys
-ln -s "$KEYDIR/k.params" "keys/$name.params"
-ln -s "$KEYDIR/k.vk" "keys/$name.vk"
+ln -s "$KEYDIR/porep.params" "keys/$name.params"
+ln -s "$KEYDIR/porep.vk" "keys/$name.vk"
 
 # ---- prove and verify ----
 expect 0 '"partitions": 1, "bytes": 192, "valid": true' "porep prove, the envelope, keys by directory" -- \
