@@ -90,9 +90,11 @@ static __device__ __forceinline__ void mp_sub(W *r, const W *a, const W *b, cons
 }
 
 /* ---- Fr and Fp element types (same layout as cuzk_fr_t / cuzk_fp_t) ---------------------------------------------- */
+/* clang-format off */
 typedef struct __align__(16) { uint32_t w[8]; } dfr;
 typedef struct __align__(16) { uint32_t w[12]; } dfp;
 typedef struct __align__(16) { dfp c0, c1; } dfp2;
+/* clang-format on */
 
 static __device__ __forceinline__ void dfr_add(dfr *r, const dfr *a, const dfr *b)
 {

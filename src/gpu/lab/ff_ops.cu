@@ -171,6 +171,7 @@ extern "C" cuzk_status cuzk_gpu_lab_ff_throughput(cuzk_gpu_lab_ff_op op, size_t 
 {
     if (threads == 0 || iters == 0) return CUZK_ERR_INVALID_ARG;
     switch (op) {
+/* clang-format off */
 #define CHAIN(o, E) case o: return run_chain<E, o>(threads, iters, ns_per_op);
     CHAIN(CUZK_GPU_LAB_FR_ADD, dfr) CHAIN(CUZK_GPU_LAB_FR_SUB, dfr) CHAIN(CUZK_GPU_LAB_FR_MUL, dfr)
     CHAIN(CUZK_GPU_LAB_FR_SQR, dfr) CHAIN(CUZK_GPU_LAB_FR_MUL64, dfr) CHAIN(CUZK_GPU_LAB_FP_ADD, dfp)
@@ -187,6 +188,7 @@ extern "C" cuzk_status cuzk_gpu_lab_ff_throughput(cuzk_gpu_lab_ff_op op, size_t 
     CHAIN(CUZK_GPU_LAB_FP_MUL_F64, dfp) CHAIN(CUZK_GPU_LAB_FP_MUL_MIX, dfp) CHAIN(CUZK_GPU_LAB_FP_MUL_ADD, dfp)
     CHAIN(CUZK_GPU_LAB_FP_INV_BGCD, dfp)
 #undef CHAIN
+/* clang-format on */
     default: return CUZK_ERR_INVALID_ARG;
     }
 }
