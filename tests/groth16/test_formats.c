@@ -306,7 +306,9 @@ static void test_params_truncated(void **state)
     /* no proper prefix is a key: every length ends inside a point or before a count */
     for (size_t n = 0; n < len; n += (n < 1200 ? 1 : 7)) {
         cuzk_errmsg err = {{0}};
-        assert_int_equal(params_load_bytes(img, n, 0, &out, &err), CUZK_ERR_TRUNCATED);
+        /* cut right after IC it is a whole .vk, and named so */
+        cuzk_status want = n == 868 + 96 * P_IC ? CUZK_ERR_BAD_MAGIC : CUZK_ERR_TRUNCATED;
+        assert_int_equal(params_load_bytes(img, n, 0, &out, &err), want);
         assert_null(out.storage);
         assert_true(err.msg[0] != '\0');
     }
@@ -1515,6 +1517,138 @@ static void test_proof_bytes(void **state)
     assert_true(cuzk_g1_affine_is_infinity(&q.c)); /* untouched on failure */
 }
 
+/* cuzk_groth16_zkey_write gives the image the section model above gives (snarkjs's section order), up to section 10's
+ * random hash, and reads back to the same key. */
+static void test_zkey_write(void **state)
+{
+    (void)state;
+    g16_circuit c;
+    g16_circuit_make(&c, 60, 2, test_rand_u64(), test_rand_u64());
+    zmodel z;
+    memset(&z, 0, sizeof z);
+    setup_for(&z.pk, c.r, CUZK_GROTH16_SNARKJS);
+    const cuzk_r1cs_t *m = z.pk.circuit;
+    z.nvars = (uint32_t)cuzk_r1cs_num_vars(m);
+    z.npub = m->num_inputs - 1;
+    z.domain = (uint32_t)z.pk.domain_size;
+    z.coefs = malloc((m->m[CUZK_R1CS_A].nnz + m->m[CUZK_R1CS_B].nnz) * sizeof *z.coefs);
+    for (uint64_t row = 0; row < m->num_constraints; row++)
+        for (uint32_t k = 0; k < 2; k++)
+            for (uint64_t e = m->m[k].row_ptr[row]; e < m->m[k].row_ptr[row + 1]; e++)
+                z.coefs[z.ncoef++] = (zcoef){k, (uint32_t)row, m->m[k].col[e], m->values[m->m[k].coef[e]]};
+    tbuf s[10];
+    zmodel_sections(&z, s);
+    size_t want_len, len;
+    uint8_t *want = zkey_image(s, SETUP_ORDER, 10, &want_len);
+    const char *path = tmp_path("w.zkey");
+    assert_int_equal(cuzk_groth16_zkey_write(&z.pk, path, NULL), CUZK_OK);
+    uint8_t *img = read_bytes(path, &len);
+    assert_int_equal(len, want_len);
+    assert_memory_equal(img, want, len - 68); /* section 10's payload: a 64-byte hash, no contributions */
+    assert_int_equal(cuzk_load_le32(img + len - 4), 0);
+    cuzk_groth16_pk back;
+    assert_int_equal(cuzk_groth16_zkey_load(&back, path, CUZK_GROTH16_LOAD_SUBGROUP, 2, NULL), CUZK_OK);
+    assert_pk_points_equal(&z.pk, &back);
+    cuzk_groth16_pk_free(&back);
+    assert_int_equal(cuzk_groth16_zkey_parse(&back, img, len, 0, 1, NULL), CUZK_OK);
+    assert_pk_points_equal(&z.pk, &back);
+    cuzk_groth16_pk_free(&back);
+    /* a bellperson key has no .zkey form */
+    cuzk_groth16_pk bell;
+    setup_for(&bell, c.r, CUZK_GROTH16_BELLPERSON);
+    cuzk_errmsg err = {{0}};
+    assert_int_equal(cuzk_groth16_zkey_write(&bell, path, &err), CUZK_ERR_INVALID_ARG);
+    assert_true(msg_has(&err, "snarkjs-convention"));
+    cuzk_groth16_pk_free(&bell);
+    unlink(path);
+    free(img);
+    free(want);
+    sections_free(s);
+    zmodel_free(&z);
+    g16_circuit_free(&c);
+}
+
+/* Formats by content: every kind, and the damaged ones named for what they are with what is wrong. */
+static void expect_format(const uint8_t *b, size_t n, cuzk_groth16_format want, const char *note_part)
+{
+    cuzk_errmsg note = {{0}};
+    cuzk_groth16_format f = cuzk_groth16_detect_format(b, n, &note);
+    if (f != want) fail_msg("detected %s, want %s (%s)", cuzk_groth16_format_name(f), cuzk_groth16_format_name(want),
+                            note.msg);
+    if (note_part == NULL) assert_string_equal(note.msg, "");
+    else assert_true(msg_has(&note, note_part));
+    assert_int_equal(cuzk_groth16_detect_format(b, n, NULL), want);
+}
+
+static void test_detect_format(void **state)
+{
+    (void)state;
+    cuzk_groth16_pk pk;
+    size_t len;
+    uint8_t *img = params_image(&pk, &len);
+    expect_format(img, len, CUZK_GROTH16_FORMAT_PARAMS, NULL);
+    expect_format(img, P_VK_BYTES, CUZK_GROTH16_FORMAT_VK, NULL);
+    expect_format(img, P_VK_BYTES - 1, CUZK_GROTH16_FORMAT_VK, "truncated: 3 IC points make a 1156-byte .vk, this "
+                  "file has 1155");
+    expect_format(img, 900, CUZK_GROTH16_FORMAT_VK, "truncated");
+    expect_format(img, 500, CUZK_GROTH16_FORMAT_VK, "truncated: a .vk is at least 868 bytes");
+    expect_format(img, P_VK_BYTES + 1, CUZK_GROTH16_FORMAT_VK, "1 bytes follow the last IC point");
+    expect_format(img, P_VK_BYTES + 19, CUZK_GROTH16_FORMAT_VK, "19 bytes follow");
+    expect_format(img, len - 1, CUZK_GROTH16_FORMAT_PARAMS, "damaged: params: b_g2 count");
+    expect_format(img, 50, CUZK_GROTH16_FORMAT_UNKNOWN, NULL); /* too short to hold alpha_g1 */
+    /* a .vk + 1 byte is refused as a .vk for its trailing byte; an intact .vk given as a .params is named */
+    cuzk_groth16_vk vk;
+    cuzk_errmsg err = {{0}};
+    assert_int_equal(cuzk_groth16_vk_parse(&vk, img, P_VK_BYTES + 1, &err), CUZK_ERR_BAD_LENGTH);
+    assert_true(msg_has(&err, "trailing"));
+    cuzk_groth16_pk out;
+    assert_int_equal(cuzk_groth16_params_parse(&out, img, P_VK_BYTES, 0, 1, &err), CUZK_ERR_BAD_MAGIC);
+    assert_true(msg_has(&err, "this is a bellperson verifying key (.vk), not a bellperson parameters (.params)"));
+    assert_int_equal(cuzk_groth16_vk_parse(&vk, img, P_VK_BYTES, NULL), CUZK_OK);
+    cuzk_groth16_vk_free(&vk);
+
+    static const struct {
+        const char *text;
+        cuzk_groth16_format f;
+    } texts[] = {
+        {"CUZKPCE\0....", CUZK_GROTH16_FORMAT_PCE},  {"wtns\2\0\0\0", CUZK_GROTH16_FORMAT_WTNS},
+        {"r1cs\1\0\0\0", CUZK_GROTH16_FORMAT_R1CS}, {"zkey\1\0\0\0", CUZK_GROTH16_FORMAT_ZKEY},
+        {"ptau\1\0\0\0", CUZK_GROTH16_FORMAT_PTAU},
+        {" [\"1\", \"2\"]", CUZK_GROTH16_FORMAT_PUBLIC_JSON},
+        {"{\n \"pi_a\": []}", CUZK_GROTH16_FORMAT_PROOF_JSON},
+        {"{\"protocol\": \"groth16\", \"vk_alpha_1\": []}", CUZK_GROTH16_FORMAT_VK_JSON},
+        {"{\"IC\": []}", CUZK_GROTH16_FORMAT_VK_JSON},
+        {"{\"pi\": 1, \"xIC\": 2}", CUZK_GROTH16_FORMAT_UNKNOWN},
+        {"hello", CUZK_GROTH16_FORMAT_UNKNOWN},
+    };
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
+        assert_int_equal(cuzk_groth16_detect_format((const uint8_t *)texts[i].text, strlen(texts[i].text) + 1, NULL),
+                         texts[i].f);
+    /* a proof.json given as a .params is named, not read as counts */
+    const char *pj = "{\n \"pi_a\": [\"1\", \"2\", \"1\"], \"pi_b\": [], \"pi_c\": []}\n";
+    assert_int_equal(cuzk_groth16_params_parse(&out, (const uint8_t *)pj, strlen(pj), 0, 1, &err), CUZK_ERR_BAD_MAGIC);
+    assert_true(msg_has(&err, "this is a snarkjs proof (proof.json), not a bellperson parameters (.params)"));
+    assert_int_equal(cuzk_groth16_vk_parse(&vk, (const uint8_t *)pj, strlen(pj), &err), CUZK_ERR_BAD_MAGIC);
+
+    /* a 192-byte proof, and one cut short */
+    cuzk_groth16_proof_t p;
+    cuzk_g1_affine_t g1;
+    cuzk_g2_affine_t g2;
+    cuzk_g1_generator(&g1);
+    cuzk_g2_generator(&g2);
+    p.a = p.c = g1;
+    p.b = g2;
+    uint8_t pb[CUZK_GROTH16_PROOF_BYTES];
+    cuzk_groth16_proof_to_bytes(pb, &p);
+    expect_format(pb, sizeof pb, CUZK_GROTH16_FORMAT_PROOF_BIN, NULL);
+    expect_format(pb, sizeof pb - 1, CUZK_GROTH16_FORMAT_PROOF_BIN, "a compressed proof, which is 192 bytes");
+    expect_format(NULL, 0, CUZK_GROTH16_FORMAT_UNKNOWN, "empty");
+    assert_string_equal(cuzk_groth16_format_name(CUZK_GROTH16_FORMAT_ZKEY), "snarkjs proving key (.zkey)");
+    assert_string_equal(cuzk_groth16_format_name((cuzk_groth16_format)99), "unknown");
+    free(img);
+    cuzk_groth16_pk_free(&pk);
+}
+
 /* Run by the groth16 test executable (main is in test_prove.c). */
 const struct CMUnitTest test_formats_tests[] = {
     cmocka_unit_test(test_proof_bytes),
@@ -1537,5 +1671,7 @@ const struct CMUnitTest test_formats_tests[] = {
 #endif
     cmocka_unit_test(test_setup_params_prove),
     cmocka_unit_test(test_setup_zkey_prove),
+    cmocka_unit_test(test_zkey_write),
+    cmocka_unit_test(test_detect_format),
 };
 const size_t test_formats_count = sizeof test_formats_tests / sizeof test_formats_tests[0];
