@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "cuzk/v1/cuzk.pb-c.h"
+#include "listen.h"
 #include "log.h"
 
 #define SERVER_MAX_THREADS 16
@@ -77,8 +78,8 @@ struct cuzk_server {
     pthread_t threads[SERVER_MAX_THREADS];
     unsigned num_threads;
     char *auth_header; /* "Bearer <token>" or NULL */
-    char *unix_paths[8];
-    size_t num_unix_paths;
+    cuzk_unix_claim unix_claims[8]; /* one per unix listener: its lock and the socket this daemon made */
+    size_t num_unix_claims;
     server_tag t_shutdown;
     atomic_bool stopping;
     pthread_mutex_t lock;
@@ -322,34 +323,31 @@ static void rpc_submit(rpc_call *c, const uint8_t *req, size_t len)
 }
 
 /* Waits for a job in slices, so that a worker whose client cancelled or disconnected stops waiting. timeout_ms 0 =
- * until the job ends. Returns false when the client is gone (nothing left to answer). */
+ * until the job ends. Returns false when the client is gone (nothing left to answer). A timeout is answered with
+ * the engine's word for where the job is ("job-7 is still queued after 100 ms"). */
 static bool server_await(rpc_call *c, const char *job_id, uint64_t timeout_ms, cuzk_engine_result *res, cuzk_status *st)
 {
-    struct timespec t0;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    uint64_t t0 = cuzk_now_ns();
     for (;;) {
         uint64_t slice = SERVER_AWAIT_SLICE_MS;
+        bool last = false;
         if (timeout_ms != 0) {
-            struct timespec t;
-            clock_gettime(CLOCK_MONOTONIC, &t);
-            uint64_t spent = (uint64_t)(t.tv_sec - t0.tv_sec) * 1000 + (uint64_t)(t.tv_nsec / 1000000) -
-                             (uint64_t)(t0.tv_nsec / 1000000);
-            uint64_t left = spent >= timeout_ms ? 0 : timeout_ms - spent;
-            if (left == 0) {
-                memset(res, 0, sizeof *res);
-                res->status = CUZK_ENGINE_JOB_TIMEOUT;
-                snprintf(res->error_message, sizeof res->error_message, "job %s still pending after %llu ms",
-                         job_id, (unsigned long long)timeout_ms);
-                *st = CUZK_OK;
-                return true;
-            }
-            if (left < slice) {
+            uint64_t spent = (cuzk_now_ns() - t0) / 1000000;
+            uint64_t left = spent >= timeout_ms ? 1 : timeout_ms - spent;
+            if (left <= slice) {
                 slice = left;
+                last = true;
             }
         }
         memset(res, 0, sizeof *res);
         *st = cuzk_engine_await(c->s->e, job_id, slice, res);
         if (*st != CUZK_OK || res->status != CUZK_ENGINE_JOB_TIMEOUT) {
+            return true;
+        }
+        if (last) {
+            const char *where = strstr(res->error_message, "still running") != NULL ? "running" : "queued";
+            snprintf(res->error_message, sizeof res->error_message, "job %s is still %s after %llu ms", job_id, where,
+                     (unsigned long long)timeout_ms);
             return true;
         }
         cuzk_engine_result_clear(res);
@@ -919,30 +917,6 @@ static void *server_thread(void *arg)
 
 /* ---- start and stop ---- */
 
-/* A unix socket path: its directory is created when missing, a stale socket from an earlier run is removed. */
-static bool server_prepare_unix(const char *path, char *err, size_t errlen)
-{
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s", path);
-    char *slash = strrchr(dir, '/');
-    if (slash != NULL && slash != dir) {
-        *slash = '\0';
-        if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
-            snprintf(err, errlen, "cannot create %s: %s", dir, strerror(errno));
-            return false;
-        }
-    }
-    struct stat st;
-    if (lstat(path, &st) == 0) {
-        if (!S_ISSOCK(st.st_mode)) {
-            snprintf(err, errlen, "%s exists and is not a socket", path);
-            return false;
-        }
-        unlink(path);
-    }
-    return true;
-}
-
 static const char *server_unix_path(const char *addr)
 {
     if (strncmp(addr, "unix://", 7) == 0) {
@@ -998,18 +972,26 @@ cuzk_server *cuzk_server_start(cuzk_engine *e, const cuzk_server_opts *o, char *
     s->cq = grpc_completion_queue_create_for_next(NULL);
     grpc_server_register_completion_queue(s->gs, s->cq, NULL);
 
-    bool ok = true;
+    /* Every address is claimed and checked before gRPC binds any: gRPC unlinks whatever socket is at a unix path, a
+     * live daemon's included, and a server that has bound something cannot simply be destroyed. */
+    bool ok = true, added = false;
+    for (size_t i = 0; i < o->num_listen && ok; i++) {
+        const char *addr = o->listen[i];
+        const char *path = server_unix_path(addr);
+        if (path == NULL) {
+            ok = cuzk_tcp_port_free(addr, err, errlen);
+        } else if (s->num_unix_claims == sizeof s->unix_claims / sizeof s->unix_claims[0]) {
+            snprintf(err, errlen, "more than %zu unix listeners", s->num_unix_claims);
+            ok = false;
+        } else if ((ok = cuzk_unix_claim_take(&s->unix_claims[s->num_unix_claims], path, err, errlen))) {
+            s->num_unix_claims++;
+        }
+    }
     for (size_t i = 0; i < o->num_listen && ok; i++) {
         const char *addr = o->listen[i];
         const char *path = server_unix_path(addr);
         grpc_server_credentials *creds;
-        if (path != NULL) {
-            if (!server_prepare_unix(path, err, errlen)) {
-                ok = false;
-                break;
-            }
-            creds = grpc_insecure_server_credentials_create();
-        } else if (o->tls_cert_pem != NULL && o->tls_key_pem != NULL) {
+        if (path == NULL && o->tls_cert_pem != NULL && o->tls_key_pem != NULL) {
             grpc_ssl_pem_key_cert_pair pair = {o->tls_key_pem, o->tls_cert_pem};
             creds = grpc_ssl_server_credentials_create(o->tls_client_ca_pem, &pair, 1, o->tls_client_ca_pem != NULL,
                                                        NULL);
@@ -1023,9 +1005,7 @@ cuzk_server *cuzk_server_start(cuzk_engine *e, const cuzk_server_opts *o, char *
             ok = false;
             break;
         }
-        if (path != NULL && s->num_unix_paths < sizeof s->unix_paths / sizeof s->unix_paths[0]) {
-            s->unix_paths[s->num_unix_paths++] = strdup(path);
-        }
+        added = true;
         cuzk_log_msg(CUZK_LOG_INFO, "listening on %s%s%s", addr,
                 path == NULL && o->tls_cert_pem != NULL ? " (TLS)" : "",
                 path == NULL && s->auth_header != NULL ? " (bearer token required)" : "");
@@ -1035,24 +1015,34 @@ cuzk_server *cuzk_server_start(cuzk_engine *e, const cuzk_server_opts *o, char *
         }
     }
     if (!ok) {
+        if (added) {
+            /* gRPC destroys a server with listeners only after its shutdown, which needs it started */
+            grpc_server_start(s->gs);
+            grpc_server_shutdown_and_notify(s->gs, s->cq, &s->t_shutdown);
+            while (grpc_completion_queue_next(s->cq, gpr_inf_future(GPR_CLOCK_MONOTONIC), NULL).tag != &s->t_shutdown) {
+            }
+        }
         grpc_server_destroy(s->gs);
         grpc_completion_queue_shutdown(s->cq);
         while (grpc_completion_queue_next(s->cq, gpr_inf_future(GPR_CLOCK_MONOTONIC), NULL).type !=
                GRPC_QUEUE_SHUTDOWN) {
         }
         grpc_completion_queue_destroy(s->cq);
-        for (size_t i = 0; i < s->num_unix_paths; i++) {
-            free(s->unix_paths[i]);
+        for (size_t i = 0; i < s->num_unix_claims; i++) {
+            cuzk_unix_claim_bound(&s->unix_claims[i]); /* a socket gRPC bound before a later address failed */
+            cuzk_unix_claim_release(&s->unix_claims[i]);
         }
         free(s->auth_header);
         free(s);
         return NULL;
     }
     grpc_server_start(s->gs);
-    for (size_t i = 0; i < s->num_unix_paths; i++) {
+    for (size_t i = 0; i < s->num_unix_claims; i++) {
+        cuzk_unix_claim *c = &s->unix_claims[i];
+        cuzk_unix_claim_bound(c);
         /* Group access: the socket's mode is the access control of local callers. */
-        if (chmod(s->unix_paths[i], 0660) != 0) {
-            cuzk_log_msg(CUZK_LOG_WARN, "chmod 0660 %s: %s", s->unix_paths[i], strerror(errno));
+        if (chmod(c->path, 0660) != 0) {
+            cuzk_log_msg(CUZK_LOG_WARN, "chmod 0660 %s: %s", c->path, strerror(errno));
         }
     }
     for (int i = 0; i < SERVER_PENDING_REQUESTS; i++) {
@@ -1139,9 +1129,8 @@ void cuzk_server_destroy(cuzk_server *s)
     }
     grpc_server_destroy(s->gs);
     grpc_completion_queue_destroy(s->cq);
-    for (size_t i = 0; i < s->num_unix_paths; i++) {
-        unlink(s->unix_paths[i]);
-        free(s->unix_paths[i]);
+    for (size_t i = 0; i < s->num_unix_claims; i++) {
+        cuzk_unix_claim_release(&s->unix_claims[i]); /* the socket only if it is still the one this daemon made */
     }
     pthread_mutex_destroy(&s->lock);
     pthread_cond_destroy(&s->cond);
