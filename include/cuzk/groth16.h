@@ -146,6 +146,12 @@ typedef enum {
 cuzk_groth16_format cuzk_groth16_detect_format(const uint8_t *buf, size_t len, cuzk_errmsg *note);
 /* "bellperson verifying key (.vk)"; "unknown" for values outside the enum. */
 const char *cuzk_groth16_format_name(cuzk_groth16_format f);
+/* The public inputs (ONE included) a verifying key takes, without decoding any of its points: a .vk's IC count (the
+ * file must be exactly that long), a verification_key.json's nPublic + 1 (its IC array must have that many elements,
+ * counted by a scan that allocates nothing). For a caller that compares it with its public inputs before paying for
+ * a load. CUZK_ERR_BAD_MAGIC for other formats, CUZK_ERR_TRUNCATED / CUZK_ERR_BAD_LENGTH / CUZK_ERR_BAD_JSON for a
+ * key that is not whole. */
+cuzk_status cuzk_groth16_vk_inputs(const uint8_t *buf, size_t len, uint64_t *num_inputs, cuzk_errmsg *err);
 
 /* ---- JSON (snarkjs layouts; src/groth16/json.c) ------------------------------------------------------------------ */
 /* Output strings are malloc'd (free()), indented like snarkjs's; inputs are NUL-terminated. Public signals exclude

@@ -126,3 +126,31 @@ cuzk_groth16_format cuzk_groth16_detect_format(const uint8_t *buf, size_t len, c
     if (len == 0) cuzk_fail(note, CUZK_ERR_TRUNCATED, "the file is empty");
     return CUZK_GROTH16_FORMAT_UNKNOWN;
 }
+
+cuzk_status cuzk_groth16_vk_inputs(const uint8_t *buf, size_t len, uint64_t *num_inputs, cuzk_errmsg *err)
+{
+    *num_inputs = 0;
+    cuzk_errmsg note = {{0}};
+    cuzk_groth16_format f = cuzk_groth16_detect_format(buf, len, &note);
+    if (f == CUZK_GROTH16_FORMAT_VK) {
+        const size_t fixed = CUZK_G16_PARAMS_VK_FIXED_BYTES;
+        uint64_t ic = len >= fixed + 4 ? cuzk_load_be32(buf + fixed) : 0;
+        if (note.msg[0] != '\0')
+            return cuzk_fail(err, len < fixed + 4 + ic * CUZK_G1_UNCOMPRESSED_BYTES ? CUZK_ERR_TRUNCATED : CUZK_ERR_BAD_LENGTH,
+                             "vk: %s", note.msg);
+        *num_inputs = ic;
+        return CUZK_OK;
+    }
+    if (f == CUZK_GROTH16_FORMAT_VK_JSON) {
+        uint64_t np, nic;
+        if (!cuzk_g16_vk_json_counts((const char *)buf, len, &np, &nic))
+            return cuzk_fail(err, CUZK_ERR_BAD_JSON, "verification_key: no top-level nPublic and IC");
+        if (nic != np + 1)
+            return cuzk_fail(err, CUZK_ERR_BAD_JSON, "verification_key: IC has %llu points, nPublic + 1 = %llu",
+                             (unsigned long long)nic, (unsigned long long)np + 1);
+        *num_inputs = nic;
+        return CUZK_OK;
+    }
+    return cuzk_fail(err, CUZK_ERR_BAD_MAGIC, "a verifying key is a verification_key.json or a bellperson .vk; this "
+                     "is %s", f == CUZK_GROTH16_FORMAT_UNKNOWN ? "no format cuzk knows" : cuzk_groth16_format_name(f));
+}

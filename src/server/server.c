@@ -33,6 +33,7 @@
 #define SERVER_PENDING_REQUESTS 8    /* outstanding grpc_server_request_call, so bursts of new calls are taken at once */
 #define SERVER_AWAIT_SLICE_MS 500    /* waits are sliced to notice clients that went away */
 #define SERVER_WORKER_STACK (256 * 1024)
+#define SERVER_TRANSPORT_BYTES (32ull << 20) /* the transport's buffers besides messages, in the memory quota */
 
 typedef enum { TAG_NEW, TAG_RECV, TAG_SENT, TAG_CLOSED, TAG_SHUTDOWN } server_tag_kind;
 
@@ -955,7 +956,14 @@ cuzk_server *cuzk_server_start(cuzk_engine *e, const cuzk_server_opts *o, char *
     if (limit > INT32_MAX) {
         limit = INT32_MAX;
     }
-    grpc_arg args[3];
+    /* gRPC checks a message against the receive limit only once the whole message is in, so a limit of 1 MiB still
+     * let a 300 MiB message be buffered. A memory quota bounds what the transport may hold at once: two messages at
+     * the limit and its own buffers. A message past it resets its stream (RESOURCE_EXHAUSTED for the client) when
+     * the quota runs out, long before the message is whole. */
+    size_t quota = (size_t)(2 * limit + SERVER_TRANSPORT_BYTES);
+    grpc_resource_quota *rq = grpc_resource_quota_create("cuzk-daemon");
+    grpc_resource_quota_resize(rq, quota);
+    grpc_arg args[4];
     memset(args, 0, sizeof args);
     args[0].type = GRPC_ARG_INTEGER;
     args[0].key = GRPC_ARG_MAX_RECEIVE_MESSAGE_LENGTH;
@@ -967,8 +975,15 @@ cuzk_server *cuzk_server_start(cuzk_engine *e, const cuzk_server_opts *o, char *
     args[2].type = GRPC_ARG_INTEGER;
     args[2].key = GRPC_ARG_ALLOW_REUSEPORT;
     args[2].value.integer = 0;
-    grpc_channel_args cargs = {3, args};
+    args[3].type = GRPC_ARG_POINTER;
+    args[3].key = (char *)GRPC_ARG_RESOURCE_QUOTA;
+    args[3].value.pointer.p = rq;
+    args[3].value.pointer.vtable = grpc_resource_quota_arg_vtable();
+    grpc_channel_args cargs = {4, args};
     s->gs = grpc_server_create(&cargs, NULL);
+    grpc_resource_quota_unref(rq); /* the server holds its own reference */
+    cuzk_log_msg(CUZK_LOG_DEBUG, "receive limit %llu bytes a message, %zu bytes for the transport in all",
+                 (unsigned long long)limit, quota);
     s->cq = grpc_completion_queue_create_for_next(NULL);
     grpc_server_register_completion_queue(s->gs, s->cq, NULL);
 

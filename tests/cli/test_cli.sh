@@ -55,7 +55,7 @@ head -c 1000 k.vk >trunc.vk
 expect 2 "note: truncated: 5 IC points make a 1348-byte .vk, this file has 1000" "inspect a truncated .vk" -- "$CUZK" inspect trunc.vk
 { cat k.vk; printf 'x'; } >long.vk
 expect 2 "note: 1 bytes follow the last IC point of a .vk" "inspect a .vk with a byte appended" -- "$CUZK" inspect long.vk
-expect 2 "long.vk: .*trailing" "verify with a .vk with a byte appended" -- "$CUZK" verify --vk long.vk --proof p.proof --public pub.json
+expect 2 "long.vk: .*1 bytes follow the last IC point" "verify with a .vk with a byte appended" -- "$CUZK" verify --vk long.vk --proof p.proof --public pub.json
 expect 2 "trunc.vk: .*truncated" "verify with a truncated .vk" -- "$CUZK" verify --vk trunc.vk --proof p.proof --public pub.json
 
 # ---- invalid proofs: exit 1 ----

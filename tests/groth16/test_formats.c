@@ -1155,6 +1155,35 @@ static void test_json_vk(void **state)
     assert_ptr_equal(vk.storage, vk.ic);
     cuzk_groth16_vk_free(&vk);
 
+    /* the counts without a parse or a decoded point: nPublic + 1, once IC has that many elements (strings holding
+     * brackets and escaped quotes, nested values and other keys are stepped over) */
+    uint64_t inputs = 0;
+    assert_int_equal(cuzk_groth16_vk_inputs((const uint8_t *)js, strlen(js), &inputs, NULL), CUZK_OK);
+    assert_int_equal(inputs, 4);
+    static const struct {
+        const char *text;
+        cuzk_status want;
+        uint64_t inputs;
+    } scans[] = {
+        {"{\"IC\": [[\"1\", \"2\", \"1\"], [\"]\", \"[\\\"\", {\"a\": [1]}]], \"nPublic\": 1, \"vk_alpha_1\": 0}",
+         CUZK_OK, 2},
+        {"{\"x\": {\"IC\": [1, 2, 3]}, \"nPublic\": 0, \"IC\": [[]]}", CUZK_OK, 1},
+        {"{\"nPublic\": 4, \"IC\": [1, 2, 3, 4, 5, 6], \"vk_alpha_1\": 0}", CUZK_ERR_BAD_JSON, 0},
+        {"{\"nPublic\": 4, \"IC\": [1, 2, 3", CUZK_ERR_BAD_JSON, 0},
+        {"{\"vk_alpha_1\": [\"1\"]}", CUZK_ERR_BAD_JSON, 0},
+    };
+    for (size_t c = 0; c < sizeof scans / sizeof scans[0]; c++) {
+        inputs = 99;
+        memset(&err, 0, sizeof err);
+        assert_int_equal(cuzk_groth16_vk_inputs((const uint8_t *)scans[c].text, strlen(scans[c].text), &inputs, &err),
+                         scans[c].want);
+        assert_int_equal(inputs, scans[c].inputs);
+    }
+    assert_int_equal(cuzk_groth16_vk_inputs((const uint8_t *)"[\"1\"]", 5, &inputs, &err), CUZK_ERR_BAD_MAGIC);
+    /* a vk whose IC outgrows nPublic is refused by the scan, before the document is parsed */
+    assert_int_equal(cuzk_groth16_vk_from_json(&vk, scans[2].text, &err), CUZK_ERR_BAD_JSON);
+    assert_true(msg_has(&err, "IC has 6 points, nPublic + 1 = 5"));
+
     /* layout: nPublic, and e(α1, β2) in [[c0.c0, c0.c1, c0.c2], [c1.c0, c1.c1, c1.c2]] nesting of [c0, c1] */
     json_t *r = json_loads(js, 0, NULL);
     assert_int_equal(json_integer_value(json_object_get(r, "nPublic")), 3);
@@ -1606,6 +1635,13 @@ static void test_detect_format(void **state)
     assert_true(msg_has(&err, "this is a bellperson verifying key (.vk), not a bellperson parameters (.params)"));
     assert_int_equal(cuzk_groth16_vk_parse(&vk, img, P_VK_BYTES, NULL), CUZK_OK);
     cuzk_groth16_vk_free(&vk);
+    /* its input count from the header alone */
+    uint64_t inputs = 0;
+    assert_int_equal(cuzk_groth16_vk_inputs(img, P_VK_BYTES, &inputs, NULL), CUZK_OK);
+    assert_int_equal(inputs, P_IC);
+    assert_int_equal(cuzk_groth16_vk_inputs(img, P_VK_BYTES - 1, &inputs, &err), CUZK_ERR_TRUNCATED);
+    assert_int_equal(cuzk_groth16_vk_inputs(img, P_VK_BYTES + 1, &inputs, &err), CUZK_ERR_BAD_LENGTH);
+    assert_int_equal(cuzk_groth16_vk_inputs(img, len, &inputs, &err), CUZK_ERR_BAD_MAGIC);
 
     static const struct {
         const char *text;

@@ -11,6 +11,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 
@@ -186,6 +187,7 @@ def test_malformed_requests():
     # a message over the daemon's 1 MiB limit
     big = pb.SubmitProofRequest(proof_kind=pb.GENERIC_CIRCUIT, circuit_id="tiny", witness=b"\0" * (2 << 20))
     expect_code(grpc.StatusCode.RESOURCE_EXHAUSTED, C.call, "SubmitProof", big)
+    still_serving()
     # unknown circuit: SubmitProof says NOT_FOUND, Prove answers FAILED with the reason (what Curio expects)
     unk = pb.SubmitProofRequest(proof_kind=pb.GENERIC_CIRCUIT, circuit_id="no-such-circuit", witness=b"x")
     expect_code(grpc.StatusCode.NOT_FOUND, C.call, "SubmitProof", unk)
@@ -195,6 +197,34 @@ def test_malformed_requests():
     r = C.call("Prove", pb.ProveRequest(submit=pb.SubmitProofRequest(proof_kind=pb.WINNING_POST,
                                                                     vanilla_proofs=[b"\1\2\3"])), timeout=None)
     assert r.result.status == pb.AwaitProofResponse.FAILED and r.result.error_message, r
+    still_serving()
+
+
+def test_huge_message_not_buffered():
+    # 128 MiB against the 1 MiB limit: refused long before it is all in (the transport may hold two messages at the
+    # limit and its buffers, 34 MiB), so the daemon's RSS never grows by anything like the message
+    big = pb.SubmitProofRequest(proof_kind=pb.GENERIC_CIRCUIT, circuit_id="tiny", witness=b"\0" * (128 << 20))
+    c = lib.Client(D.unix, options=[("grpc.max_send_message_length", 1 << 30)])
+    before = D.rss_kib()
+    peak = [before]
+    done = threading.Event()
+
+    def sample():
+        while not done.is_set():
+            peak[0] = max(peak[0], D.rss_kib())
+            done.wait(0.005)
+
+    t = threading.Thread(target=sample)
+    t.start()
+    try:
+        expect_code(grpc.StatusCode.RESOURCE_EXHAUSTED, c.call, "SubmitProof", big)
+    finally:
+        done.set()
+        t.join()
+        c.close()
+    grown = (peak[0] - before) // 1024
+    print("128 MiB message refused; daemon RSS grew by %d MiB at most" % grown, flush=True)
+    assert grown < 64, grown
     still_serving()
 
 
@@ -517,7 +547,7 @@ def test_still_serving_at_end():
 def main():
     tests = [test_status_and_metrics, test_prove_and_counters, test_submit_and_await, test_priority_order,
              test_cancel_queued_and_running, test_duplicate_ids, test_await_timeout, test_client_gone,
-             test_malformed_requests,
+             test_malformed_requests, test_huge_message_not_buffered,
              test_generic_circuit, test_preload_evict_unknown, test_tcp_and_token, test_metrics_http,
              test_socket_mode, test_config_errors, test_check_config, test_config_defaults, test_curio_keys,
              test_missing_param_dir, test_bench_batch_status, test_one_daemon_per_socket, test_json_log,

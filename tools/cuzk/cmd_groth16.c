@@ -246,13 +246,34 @@ int cmd_verify(int argc, char **argv)
     const char *vkp = cli_need(&a, "vk"), *proofp = cli_need(&a, "proof"), *pubp = cli_need(&a, "public");
     if (vkp == NULL || proofp == NULL || pubp == NULL) return CLI_ERROR;
     cuzk_errmsg err = {{0}};
+    /* the cheap checks first: the public inputs, and whether the key takes that many (read from its header or
+     * counted in its JSON), before any point of a possibly large key is decoded */
+    cuzk_fr_t *pub = NULL;
+    uint64_t np = 0, key_inputs = 0;
+    cuzk_status s = cli_expect_type(pubp, CUZK_GROTH16_FORMAT_PUBLIC_JSON, "--public", &err);
+    if (s != CUZK_OK || (s = cli_load_public(pubp, &pub, &np, &err)) != CUZK_OK) return cli_fail("verify", pubp, s, &err);
+    const uint8_t *map;
+    size_t map_len;
+    if ((s = cuzk_map_file(vkp, &map, &map_len, &err)) == CUZK_OK) {
+        s = cuzk_groth16_vk_inputs(map, map_len, &key_inputs, &err);
+        cuzk_unmap_file(map, map_len);
+    }
+    if (s != CUZK_OK) {
+        free(pub);
+        return cli_fail("verify", vkp, s, &err);
+    }
+    if (np + 1 != key_inputs) {
+        free(pub);
+        return cli_error("verify", "%s: %llu public inputs, the key %s expects %llu", pubp, (unsigned long long)np, vkp,
+                         (unsigned long long)(key_inputs - 1));
+    }
     cuzk_groth16_vk vk;
-    cuzk_status s = cli_load_vk(vkp, &vk, &err);
-    if (s != CUZK_OK) return cli_fail("verify", vkp, s, &err);
+    if ((s = cli_load_vk(vkp, &vk, &err)) != CUZK_OK) {
+        free(pub);
+        return cli_fail("verify", vkp, s, &err);
+    }
     int rc = CLI_OK;
     cuzk_groth16_proof_t proof;
-    cuzk_fr_t *pub = NULL;
-    uint64_t np = 0;
     cuzk_groth16_format pf = CUZK_GROTH16_FORMAT_UNKNOWN;
     if ((s = cli_detect(proofp, &pf, NULL, &err)) == CUZK_OK && pf != CUZK_GROTH16_FORMAT_PROOF_BIN &&
         pf != CUZK_GROTH16_FORMAT_PROOF_JSON && pf != CUZK_GROTH16_FORMAT_UNKNOWN)
@@ -260,9 +281,6 @@ int cmd_verify(int argc, char **argv)
                       cuzk_groth16_format_name(pf));
     if (s != CUZK_OK || (s = cli_load_proof(proofp, &proof, &err)) != CUZK_OK) {
         rc = cli_fail("verify", proofp, s, &err);
-    } else if ((s = cli_expect_type(pubp, CUZK_GROTH16_FORMAT_PUBLIC_JSON, "--public", &err)) != CUZK_OK ||
-               (s = cli_load_public(pubp, &pub, &np, &err)) != CUZK_OK) {
-        rc = cli_fail("verify", pubp, s, &err);
     } else if (np + 1 != vk.num_inputs) {
         rc = cli_error("verify", "%s: %llu public inputs, the key %s expects %llu", pubp, (unsigned long long)np, vkp,
                        (unsigned long long)(vk.num_inputs - 1));
