@@ -27,4 +27,4 @@ ctest --test-dir build --output-on-failure -j "$jobs"
 
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DCUZK_SANITIZE=ON
 cmake --build build-asan -j "$jobs"
-ctest --test-dir build-asan --output-on-failure -j "$jobs" -LE oracle
+ctest --test-dir build-asan --output-on-failure -j "$jobs" -LE "oracle|fuzz"

@@ -232,23 +232,17 @@ static cuzk_status pce_check_density(const cuzk_r1cs_t *r, const uint64_t len[R1
     return s;
 }
 
-cuzk_status cuzk_r1cs_pce_load(const char *path, unsigned flags, const uint8_t expect_identity[32], cuzk_r1cs_t **out,
-                          cuzk_r1cs_err *err)
+cuzk_status cuzk_r1cs_pce_parse(const uint8_t *data, size_t size, unsigned flags, const uint8_t expect_identity[32],
+                                cuzk_r1cs_t **out, cuzk_r1cs_err *err)
 {
     *out = NULL;
-    const uint8_t *data;
-    size_t size;
-    cuzk_status s = cuzk_map_file(path, &data, &size, err);
-    if (s != CUZK_OK) return s;
+    static const uint64_t empty = 0;
+    if (data == NULL || size == 0) data = (const uint8_t *)&empty, size = 0;
+    if ((uintptr_t)data % 8 != 0) return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "PCE image not 8-byte aligned");
     cuzk_r1cs_t *r = calloc(1, sizeof *r);
-    if (r == NULL) {
-        cuzk_unmap_file(data, size);
-        return cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory");
-    }
-    r->map = (void *)data;
-    r->map_len = size;
+    if (r == NULL) return cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory");
     uint64_t len[R1CS_SEC_COUNT];
-    s = pce_check_layout(data, size, r, len, err);
+    cuzk_status s = pce_check_layout(data, size, r, len, err);
     if (s == CUZK_OK) s = cuzk_r1cs_check_values(r, err);
     for (int k = 0; k < 3 && s == CUZK_OK; k++) s = cuzk_r1cs_check_matrix(r, k, err);
     if (s == CUZK_OK) s = pce_check_density(r, len, err);
@@ -270,6 +264,25 @@ cuzk_status cuzk_r1cs_pce_load(const char *path, unsigned flags, const uint8_t e
         return s;
     }
     *out = r;
+    return CUZK_OK;
+}
+
+cuzk_status cuzk_r1cs_pce_load(const char *path, unsigned flags, const uint8_t expect_identity[32], cuzk_r1cs_t **out,
+                          cuzk_r1cs_err *err)
+{
+    *out = NULL;
+    const uint8_t *data;
+    size_t size;
+    cuzk_status s = cuzk_map_file(path, &data, &size, err);
+    if (s != CUZK_OK) return s;
+    s = cuzk_r1cs_pce_parse(data, size, flags, expect_identity, out, err);
+    if (s != CUZK_OK) {
+        cuzk_unmap_file(data, size);
+        return s;
+    }
+    /* the system points into the mapping, which it now owns */
+    (*out)->map = (void *)data;
+    (*out)->map_len = size;
     return CUZK_OK;
 }
 

@@ -27,6 +27,7 @@
 #include "cuzk/v1/cuzk.pb-c.h"
 #include "listen.h"
 #include "log.h"
+#include "requests.h"
 
 #define SERVER_MAX_THREADS 16
 #define SERVER_MAX_WORKERS 4096      /* concurrent waiting calls (AwaitProof, Prove, PreloadSRS) */
@@ -187,18 +188,6 @@ static grpc_status_code server_code_for(cuzk_status st)
     }
 }
 
-/* Copies a protobuf string into a fixed field; false when it does not fit. */
-static bool server_copy_str(char *dst, size_t cap, const char *src)
-{
-    size_t n = src ? strlen(src) : 0;
-    if (n >= cap) {
-        return false;
-    }
-    memcpy(dst, src ? src : "", n);
-    dst[n] = '\0';
-    return true;
-}
-
 /* ---- SubmitProof, AwaitProof, Prove ---- */
 
 /* One info line per proof request, with Curio's fields: its id, its kind, the bytes it carries. */
@@ -213,82 +202,6 @@ static void server_log_request(const char *method, const Cuzk__V1__SubmitProofRe
                 "proof_kind", cuzk_engine_kind_name((uint32_t)m->proof_kind), "input_size", size, NULL);
 }
 
-static cuzk_engine_bytes server_bytes(ProtobufCBinaryData b)
-{
-    return (cuzk_engine_bytes){b.data, b.len};
-}
-
-/* Checks a request and fills the engine's view of it (the witness and vanilla proof bytes stay owned by the message;
- * the list of vanilla proofs is malloc'd: server_request_clear). */
-static bool server_fill_request(const Cuzk__V1__SubmitProofRequest *m, cuzk_engine_request *r, char *err, size_t errlen)
-{
-    memset(r, 0, sizeof *r);
-    if (!server_copy_str(r->request_id, sizeof r->request_id, m->request_id)) {
-        snprintf(err, errlen, "request_id longer than %d bytes", CUZK_ENGINE_ID_MAX - 1);
-        return false;
-    }
-    switch ((int)m->proof_kind) {
-    case CUZK_ENGINE_KIND_POREP_SEAL_COMMIT:
-    case CUZK_ENGINE_KIND_SNAP_DEALS_UPDATE:
-    case CUZK_ENGINE_KIND_WINDOW_POST_PARTITION:
-    case CUZK_ENGINE_KIND_WINNING_POST:
-    case CUZK_ENGINE_KIND_GENERIC_CIRCUIT:
-    case CUZK_ENGINE_KIND_SYNTHETIC:
-        break;
-    default:
-        snprintf(err, errlen, "proof_kind %d is not a known ProofKind", (int)m->proof_kind);
-        return false;
-    }
-    if ((int)m->priority < 0 || (int)m->priority > CUZK_ENGINE_PRIO_CRITICAL) {
-        snprintf(err, errlen, "priority %d is not a known Priority", (int)m->priority);
-        return false;
-    }
-    r->proof_kind = (uint32_t)m->proof_kind;
-    r->priority = (cuzk_engine_priority)m->priority;
-    if (!server_copy_str(r->circuit_id, sizeof r->circuit_id, m->circuit_id)) {
-        snprintf(err, errlen, "circuit_id longer than %d bytes", CUZK_ENGINE_ID_MAX - 1);
-        return false;
-    }
-    if (!server_copy_str(r->witness_path, sizeof r->witness_path, m->witness_path)) {
-        snprintf(err, errlen, "witness_path too long");
-        return false;
-    }
-    r->witness = m->witness.data;
-    r->witness_len = m->witness.len;
-    r->synthetic_log2 = m->synthetic_log2;
-    r->seed = m->seed;
-    r->partitions = m->partitions;
-    /* Curio's Filecoin fields, as they are: the engine checks them against the registered proof */
-    r->sector_size = m->sector_size;
-    r->registered_proof = m->registered_proof;
-    r->sector_number = m->sector_number;
-    r->miner_id = m->miner_id;
-    r->partition_index = m->partition_index;
-    r->vanilla_proof = server_bytes(m->vanilla_proof);
-    r->randomness = server_bytes(m->randomness);
-    r->comm_r_old = server_bytes(m->comm_r_old);
-    r->comm_r_new = server_bytes(m->comm_r_new);
-    r->comm_d_new = server_bytes(m->comm_d_new);
-    if (m->n_vanilla_proofs > 0) {
-        cuzk_engine_bytes *v = malloc(m->n_vanilla_proofs * sizeof *v);
-        if (v == NULL) {
-            snprintf(err, errlen, "out of memory for %zu vanilla proofs", m->n_vanilla_proofs);
-            return false;
-        }
-        for (size_t i = 0; i < m->n_vanilla_proofs; i++) v[i] = server_bytes(m->vanilla_proofs[i]);
-        r->vanilla_proofs = v;
-        r->num_vanilla_proofs = m->n_vanilla_proofs;
-    }
-    return true;
-}
-
-static void server_request_clear(cuzk_engine_request *r)
-{
-    free((void *)r->vanilla_proofs);
-    r->vanilla_proofs = NULL;
-    r->num_vanilla_proofs = 0;
-}
-
 static void rpc_submit(rpc_call *c, const uint8_t *req, size_t len)
 {
     Cuzk__V1__SubmitProofRequest *m = cuzk__v1__submit_proof_request__unpack(NULL, len, req);
@@ -299,7 +212,7 @@ static void rpc_submit(rpc_call *c, const uint8_t *req, size_t len)
     server_log_request("SubmitProof", m);
     cuzk_engine_request r;
     char msg[768];
-    if (!server_fill_request(m, &r, msg, sizeof msg)) {
+    if (!cuzk_req_fill(m, &r, msg, sizeof msg)) {
         cuzk__v1__submit_proof_request__free_unpacked(m, NULL);
         rpc_reply(c, GRPC_STATUS_INVALID_ARGUMENT, msg, NULL, 0);
         return;
@@ -309,7 +222,7 @@ static void rpc_submit(rpc_call *c, const uint8_t *req, size_t len)
     bool attached = false;
     cuzk_errmsg err = {{0}};
     cuzk_status st = cuzk_engine_submit(c->s->e, &r, job_id, &pos, &attached, &err);
-    server_request_clear(&r);
+    cuzk_req_clear(&r);
     cuzk__v1__submit_proof_request__free_unpacked(m, NULL);
     if (st != CUZK_OK) {
         snprintf(msg, sizeof msg, "%s: %s", cuzk_status_str(st), err.msg);
@@ -379,10 +292,10 @@ static void rpc_await(rpc_call *c, const uint8_t *req, size_t len)
         rpc_reply(c, GRPC_STATUS_INVALID_ARGUMENT, "AwaitProofRequest does not decode", NULL, 0);
         return;
     }
-    char job_id[CUZK_ENGINE_ID_MAX];
-    if (!server_copy_str(job_id, sizeof job_id, m->job_id) || job_id[0] == '\0') {
+    char job_id[CUZK_ENGINE_ID_MAX], msg[128];
+    if (!cuzk_req_job_id(m->job_id, job_id, msg, sizeof msg)) {
         cuzk__v1__await_proof_request__free_unpacked(m, NULL);
-        rpc_reply(c, GRPC_STATUS_INVALID_ARGUMENT, "job_id missing or too long", NULL, 0);
+        rpc_reply(c, GRPC_STATUS_INVALID_ARGUMENT, msg, NULL, 0);
         return;
     }
     uint64_t timeout_ms = m->timeout_ms;
@@ -423,7 +336,7 @@ static void rpc_prove(rpc_call *c, const uint8_t *req, size_t len)
     server_log_request("Prove", m->submit);
     cuzk_engine_request r;
     char msg[768];
-    if (!server_fill_request(m->submit, &r, msg, sizeof msg)) {
+    if (!cuzk_req_fill(m->submit, &r, msg, sizeof msg)) {
         cuzk__v1__prove_request__free_unpacked(m, NULL);
         rpc_reply(c, GRPC_STATUS_INVALID_ARGUMENT, msg, NULL, 0);
         return;
@@ -433,7 +346,7 @@ static void rpc_prove(rpc_call *c, const uint8_t *req, size_t len)
     bool attached = false;
     cuzk_errmsg err = {{0}};
     cuzk_status st = cuzk_engine_submit(c->s->e, &r, job_id, &pos, &attached, &err);
-    server_request_clear(&r);
+    cuzk_req_clear(&r);
     cuzk__v1__prove_request__free_unpacked(m, NULL);
 
     cuzk_engine_result res;
@@ -473,11 +386,11 @@ static void rpc_cancel(rpc_call *c, const uint8_t *req, size_t len)
         rpc_reply(c, GRPC_STATUS_INVALID_ARGUMENT, "CancelProofRequest does not decode", NULL, 0);
         return;
     }
-    char job_id[CUZK_ENGINE_ID_MAX];
-    bool ok = server_copy_str(job_id, sizeof job_id, m->job_id) && job_id[0] != '\0';
+    char job_id[CUZK_ENGINE_ID_MAX], msg[128];
+    bool ok = cuzk_req_job_id(m->job_id, job_id, msg, sizeof msg);
     cuzk__v1__cancel_proof_request__free_unpacked(m, NULL);
     if (!ok) {
-        rpc_reply(c, GRPC_STATUS_INVALID_ARGUMENT, "job_id missing or too long", NULL, 0);
+        rpc_reply(c, GRPC_STATUS_INVALID_ARGUMENT, msg, NULL, 0);
         return;
     }
     cuzk_log_kv(CUZK_LOG_INFO, CUZK_LOG_SERVER, "CancelProof", "job_id", job_id, NULL);
@@ -497,20 +410,11 @@ static void rpc_cancel(rpc_call *c, const uint8_t *req, size_t len)
 /* ---- status, metrics, SRS ---- */
 
 /* Empty messages still have to decode: garbage bytes for GetStatus are as malformed as for any other call. */
-static bool rpc_empty_ok(const ProtobufCMessageDescriptor *d, const uint8_t *req, size_t len)
-{
-    ProtobufCMessage *m = protobuf_c_message_unpack(d, NULL, len, req);
-    if (m == NULL) {
-        return false;
-    }
-    protobuf_c_message_free_unpacked(m, NULL);
-    return true;
-}
-
 static void rpc_status(rpc_call *c, const uint8_t *req, size_t len)
 {
-    if (!rpc_empty_ok(&cuzk__v1__get_status_request__descriptor, req, len)) {
-        rpc_reply(c, GRPC_STATUS_INVALID_ARGUMENT, "GetStatusRequest does not decode", NULL, 0);
+    char msg[128];
+    if (!cuzk_req_empty(&cuzk__v1__get_status_request__descriptor, req, len, msg, sizeof msg)) {
+        rpc_reply(c, GRPC_STATUS_INVALID_ARGUMENT, msg, NULL, 0);
         return;
     }
     cuzk_engine_status_report rep;
@@ -589,8 +493,9 @@ done:
 
 static void rpc_metrics(rpc_call *c, const uint8_t *req, size_t len)
 {
-    if (!rpc_empty_ok(&cuzk__v1__get_metrics_request__descriptor, req, len)) {
-        rpc_reply(c, GRPC_STATUS_INVALID_ARGUMENT, "GetMetricsRequest does not decode", NULL, 0);
+    char msg[128];
+    if (!cuzk_req_empty(&cuzk__v1__get_metrics_request__descriptor, req, len, msg, sizeof msg)) {
+        rpc_reply(c, GRPC_STATUS_INVALID_ARGUMENT, msg, NULL, 0);
         return;
     }
     char *text = cuzk_engine_metrics_text(c->s->e);
@@ -604,30 +509,10 @@ static void rpc_metrics(rpc_call *c, const uint8_t *req, size_t len)
     free(text);
 }
 
-/* Reads the circuit_id of PreloadSrsRequest / EvictSrsRequest (same shape: field 1 string). */
-static bool rpc_circuit_id(const ProtobufCMessageDescriptor *d, const uint8_t *req, size_t len, char out[CUZK_ENGINE_ID_MAX],
-                           char *msg, size_t msglen)
-{
-    ProtobufCMessage *m = protobuf_c_message_unpack(d, NULL, len, req);
-    if (m == NULL) {
-        snprintf(msg, msglen, "%s does not decode", d->short_name);
-        return false;
-    }
-    /* Both messages start with the base and then the circuit_id pointer. */
-    const char *id = d == &cuzk__v1__preload_srs_request__descriptor ? ((Cuzk__V1__PreloadSrsRequest *)m)->circuit_id
-                                                                     : ((Cuzk__V1__EvictSrsRequest *)m)->circuit_id;
-    bool ok = server_copy_str(out, CUZK_ENGINE_ID_MAX, id) && out[0] != '\0';
-    protobuf_c_message_free_unpacked(m, NULL);
-    if (!ok) {
-        snprintf(msg, msglen, "circuit_id missing or too long");
-    }
-    return ok;
-}
-
 static void rpc_preload(rpc_call *c, const uint8_t *req, size_t len)
 {
     char id[CUZK_ENGINE_ID_MAX], msg[768];
-    if (!rpc_circuit_id(&cuzk__v1__preload_srs_request__descriptor, req, len, id, msg, sizeof msg)) {
+    if (!cuzk_req_circuit_id(&cuzk__v1__preload_srs_request__descriptor, req, len, id, msg, sizeof msg)) {
         rpc_reply(c, GRPC_STATUS_INVALID_ARGUMENT, msg, NULL, 0);
         return;
     }
@@ -650,7 +535,7 @@ static void rpc_preload(rpc_call *c, const uint8_t *req, size_t len)
 static void rpc_evict(rpc_call *c, const uint8_t *req, size_t len)
 {
     char id[CUZK_ENGINE_ID_MAX], msg[768];
-    if (!rpc_circuit_id(&cuzk__v1__evict_srs_request__descriptor, req, len, id, msg, sizeof msg)) {
+    if (!cuzk_req_circuit_id(&cuzk__v1__evict_srs_request__descriptor, req, len, id, msg, sizeof msg)) {
         rpc_reply(c, GRPC_STATUS_INVALID_ARGUMENT, msg, NULL, 0);
         return;
     }

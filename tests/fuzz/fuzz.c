@@ -1,0 +1,203 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+/* libFuzzer targets for every parser of untrusted bytes (docs/fuzzing.md). One binary, cuzk-fuzz, holds them all; the
+ * environment picks one: CUZK_FUZZ_TARGET=NAME runs NAME under libFuzzer, and with CUZK_FUZZ_SEEDS=DIR as well it
+ * writes NAME's seed corpus (small valid inputs made with the library's own writers) into DIR and exits;
+ * CUZK_FUZZ_LIST=1 prints the names this build has.
+ *
+ * Adding a target is one line in fuzz_targets[] below: a name, a function that takes the bytes (and must free what
+ * the parser gives back), and a seed maker (seeds.c; NULL for none). tests/CMakeLists.txt reads the names from those
+ * lines, one smoke test each. Every target must return without a crash, a leak or a hang whatever the bytes are. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz.h"
+
+/* Bytes as a NUL-terminated string, for the JSON readers. */
+static char *fuzz_string(const uint8_t *data, size_t size)
+{
+    char *s = malloc(size + 1);
+    if (s == NULL) abort();
+    memcpy(s, data, size);
+    s[size] = '\0';
+    return s;
+}
+
+/* A copy at an 8-byte aligned address, for readers of aligned images (PCE) and of data an input must not outlive. */
+static uint8_t *fuzz_copy(const uint8_t *data, size_t size)
+{
+    uint8_t *p = aligned_alloc(8, (size + 7) / 8 * 8 + 8);
+    if (p == NULL) abort();
+    memcpy(p, data, size);
+    return p;
+}
+
+static void fuzz_params(const uint8_t *data, size_t size)
+{
+    cuzk_groth16_pk pk;
+    cuzk_errmsg err;
+    if (cuzk_groth16_params_parse(&pk, data, size, 0, 1, &err) == CUZK_OK) cuzk_groth16_pk_free(&pk);
+}
+
+static void fuzz_vk(const uint8_t *data, size_t size)
+{
+    cuzk_groth16_vk vk;
+    cuzk_errmsg err;
+    if (cuzk_groth16_vk_parse(&vk, data, size, &err) == CUZK_OK) cuzk_groth16_vk_free(&vk);
+}
+
+static void fuzz_zkey(const uint8_t *data, size_t size)
+{
+    cuzk_groth16_pk pk;
+    cuzk_errmsg err;
+    if (cuzk_groth16_zkey_parse(&pk, data, size, 0, 1, &err) == CUZK_OK) cuzk_groth16_pk_free(&pk);
+}
+
+static void fuzz_wtns(const uint8_t *data, size_t size)
+{
+    cuzk_fr_t *w;
+    uint64_t n;
+    cuzk_errmsg err;
+    if (cuzk_r1cs_wtns_parse(data, size, NULL, &w, &n, &err) == CUZK_OK) free(w);
+}
+
+static void fuzz_r1cs(const uint8_t *data, size_t size)
+{
+    cuzk_r1cs_t *r;
+    cuzk_errmsg err;
+    if (cuzk_r1cs_circom_parse(data, size, &r, &err) == CUZK_OK) cuzk_r1cs_free(r);
+}
+
+static void fuzz_pce(const uint8_t *data, size_t size)
+{
+    uint8_t *img = fuzz_copy(data, size);
+    cuzk_r1cs_t *r;
+    cuzk_errmsg err;
+    if (cuzk_r1cs_pce_parse(img, size, 0, NULL, &r, &err) == CUZK_OK) cuzk_r1cs_free(r);
+    free(img);
+}
+
+static void fuzz_ptau(const uint8_t *data, size_t size)
+{
+    cuzk_groth16_ptau_info info;
+    cuzk_errmsg err;
+    cuzk_groth16_ptau_check_buf(data, size, &info, &err);
+}
+
+static void fuzz_proof_json(const uint8_t *data, size_t size)
+{
+    char *s = fuzz_string(data, size);
+    cuzk_groth16_proof_t p;
+    cuzk_errmsg err;
+    cuzk_groth16_proof_from_json(&p, s, &err);
+    free(s);
+}
+
+static void fuzz_public_json(const uint8_t *data, size_t size)
+{
+    char *s = fuzz_string(data, size);
+    cuzk_fr_t *pub;
+    uint64_t n;
+    cuzk_errmsg err;
+    if (cuzk_groth16_public_from_json(&pub, &n, s, &err) == CUZK_OK) free(pub);
+    free(s);
+}
+
+/* the counting scan first, as cuzk verify runs it, then the full reader */
+static void fuzz_vk_json(const uint8_t *data, size_t size)
+{
+    uint64_t inputs;
+    cuzk_errmsg err;
+    cuzk_groth16_vk_inputs(data, size, &inputs, &err);
+    char *s = fuzz_string(data, size);
+    cuzk_groth16_vk vk;
+    if (cuzk_groth16_vk_from_json(&vk, s, &err) == CUZK_OK) cuzk_groth16_vk_free(&vk);
+    free(s);
+}
+
+static void fuzz_proof_bin(const uint8_t *data, size_t size)
+{
+    cuzk_groth16_proof_t p;
+    cuzk_groth16_proof_from_bytes(&p, data, size);
+}
+
+static void fuzz_detect(const uint8_t *data, size_t size)
+{
+    cuzk_errmsg note;
+    uint64_t inputs;
+    cuzk_groth16_detect_format(data, size, &note);
+    cuzk_groth16_vk_inputs(data, size, &inputs, &note);
+}
+
+#ifdef CUZK_FUZZ_SERVER
+#include "requests.h"
+
+/* The first byte picks the method, the rest is its request message: protobuf-c's unpack, then the checks the
+ * method's handler makes before the engine sees the request. */
+static void fuzz_grpc(const uint8_t *data, size_t size)
+{
+    if (size == 0) return;
+    char err[768];
+    cuzk_req_check(data[0] % cuzk_req_method_count(), data + 1, size - 1, err, sizeof err);
+}
+#endif
+
+#define FUZZ_TARGET(name, fn, seeds) {name, fn, seeds},
+static const fuzz_target fuzz_targets[] = {
+    FUZZ_TARGET("params", fuzz_params, fuzz_seeds_params)
+    FUZZ_TARGET("vk", fuzz_vk, fuzz_seeds_vk)
+    FUZZ_TARGET("zkey", fuzz_zkey, fuzz_seeds_zkey)
+    FUZZ_TARGET("wtns", fuzz_wtns, fuzz_seeds_wtns)
+    FUZZ_TARGET("r1cs", fuzz_r1cs, fuzz_seeds_r1cs)
+    FUZZ_TARGET("pce", fuzz_pce, fuzz_seeds_pce)
+    FUZZ_TARGET("ptau", fuzz_ptau, fuzz_seeds_ptau)
+    FUZZ_TARGET("proof_json", fuzz_proof_json, fuzz_seeds_proof_json)
+    FUZZ_TARGET("public_json", fuzz_public_json, fuzz_seeds_public_json)
+    FUZZ_TARGET("vk_json", fuzz_vk_json, fuzz_seeds_vk_json)
+    FUZZ_TARGET("proof_bin", fuzz_proof_bin, fuzz_seeds_proof_bin)
+    FUZZ_TARGET("detect", fuzz_detect, fuzz_seeds_detect)
+#ifdef CUZK_FUZZ_SERVER
+    FUZZ_TARGET("grpc", fuzz_grpc, fuzz_seeds_grpc)
+#endif
+};
+
+static const fuzz_target *fuzz_current;
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc, (void)argv;
+    const char *name = getenv("CUZK_FUZZ_TARGET");
+    size_t n = sizeof fuzz_targets / sizeof fuzz_targets[0];
+    if (getenv("CUZK_FUZZ_LIST") != NULL) {
+        for (size_t i = 0; i < n; i++) printf("%s\n", fuzz_targets[i].name);
+        exit(0);
+    }
+    for (size_t i = 0; name != NULL && i < n; i++)
+        if (strcmp(fuzz_targets[i].name, name) == 0) fuzz_current = &fuzz_targets[i];
+    if (fuzz_current == NULL) {
+        fprintf(stderr, "cuzk-fuzz: set CUZK_FUZZ_TARGET to one of:");
+        for (size_t i = 0; i < n; i++) fprintf(stderr, " %s", fuzz_targets[i].name);
+        fprintf(stderr, "\n");
+        exit(2);
+    }
+    const char *dir = getenv("CUZK_FUZZ_SEEDS");
+    if (dir != NULL) {
+        int made = fuzz_current->seeds != NULL ? fuzz_current->seeds(dir) : 0;
+        if (made < 0) {
+            fprintf(stderr, "cuzk-fuzz: %s: making the seeds in %s failed\n", name, dir);
+            exit(1);
+        }
+        fprintf(stderr, "cuzk-fuzz: %s: %d seeds in %s\n", name, made, dir);
+        exit(0);
+    }
+    return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    fuzz_current->run(data, size);
+    return 0;
+}
