@@ -16,6 +16,7 @@ set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 dir="${FUZZ_DIR:-$root/build-fuzz}"
 cc="${FUZZ_CC:-$(command -v clang || command -v clang-14 || true)}"
+cxx="${FUZZ_CXX:-$(command -v clang++ || command -v clang++-14 || true)}"
 
 # the built binary's targets (a build without the gRPC service has no grpc target), else the table's
 targets() {
@@ -27,9 +28,12 @@ build() {
   [ -n "$cc" ] || { echo "fuzz.sh: no clang (apt-get install clang libclang-rt-14-dev)" >&2; return 77; }
   mkdir -p "$dir"
   if [ ! -f "$dir/CMakeCache.txt" ]; then
-    echo "fuzz.sh: configuring $dir with $cc"
-    cmake -S "$root" -B "$dir" -DCMAKE_C_COMPILER="$cc" -DCUZK_FUZZ=ON -DBUILD_TESTING=OFF -DCUZK_CUDA=OFF \
-      -DCMAKE_BUILD_TYPE=Release >"$dir/configure.log" 2>&1 ||
+    # the daemon's one C++ file needs a clang++ to be instrumented alike; without one the grpc target is left out
+    local with_cxx=(-DCUZK_SERVER=OFF)
+    [ -n "$cxx" ] && with_cxx=(-DCMAKE_CXX_COMPILER="$cxx")
+    echo "fuzz.sh: configuring $dir with $cc${cxx:+ and $cxx}"
+    cmake -S "$root" -B "$dir" -DCMAKE_C_COMPILER="$cc" "${with_cxx[@]}" -DCUZK_FUZZ=ON -DBUILD_TESTING=OFF \
+      -DCUZK_CUDA=OFF -DCMAKE_BUILD_TYPE=Release >"$dir/configure.log" 2>&1 ||
       { tail -20 "$dir/configure.log" >&2; echo "fuzz.sh: configuring failed ($dir/configure.log)" >&2; return 1; }
   fi
   echo "fuzz.sh: building cuzk-fuzz in $dir"
@@ -57,7 +61,8 @@ run() {
   cov=$(grep -oE 'cov: [0-9]+' "$log" | tail -1 | cut -d' ' -f2)
   ft=$(grep -oE 'ft: [0-9]+' "$log" | tail -1 | cut -d' ' -f2)
   corpus=$(find "$dir/corpus/$t" -type f | wc -l)
-  crashes=$(find "$dir/crashes/$t" -type f \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' -o -name 'oom-*' \) | wc -l)
+  crashes=$(find "$dir/crashes/$t" -type f \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' \
+             -o -name 'oom-*' \) | wc -l)
   echo "fuzz $t: ${runs:-0} runs in $secs s, cov ${cov:-0}, ft ${ft:-0}, corpus $corpus, crashes $crashes"
   if [ $rc -ne 0 ]; then
     grep -E "ERROR|SUMMARY|Test unit written" "$log" | head -5

@@ -58,7 +58,8 @@ fi
 
 b=${BUILD_DIR:-/tmp/b}
 echo "== configure and build"
-cmake -S . -B $b -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 "${extra[@]}" > $out/configure.log 2>&1 \
+cmake -S . -B $b -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 "${extra[@]}" \
+  > $out/configure.log 2>&1 \
   || { tail -30 $out/configure.log; exit 1; }
 t0=$(date +%s)
 cmake --build $b -j16 --target cuzk_gpu gpu_check gpu_prove_check gpu_engine_check cuzk-bench cuzk-engine-bench \

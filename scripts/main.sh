@@ -27,7 +27,8 @@ step "building the library and the cuzk CLI on $(nproc) cores"
 # make's percentages, one line per tenth of the way
 set +e
 cmake --build "$dir" --target cuzk-cli -j "$(nproc)" 2>&1 | tee -a "$log" |
-  awk '/^\[ *[0-9]+%\]/ { p = substr($0, 2, 3) + 0; if (p >= next_p) { printf "main.sh:   %3d%%\n", p; fflush(); next_p = p - p % 10 + 10 } }'
+  awk '/^\[ *[0-9]+%\]/ { p = substr($0, 2, 3) + 0
+                          if (p >= next_p) { printf "main.sh:   %3d%%\n", p; fflush(); next_p = p - p % 10 + 10 } }'
 built=${PIPESTATUS[0]}
 set -e
 [ "$built" -eq 0 ] && [ -x "$dir/bin/cuzk" ] || fail "building"

@@ -6,7 +6,8 @@
 # Returns non-zero with a message when neither works.
 cuzk_node_new_enough() {
   command -v node >/dev/null 2>&1 &&
-    node -e 'const [a, b] = process.versions.node.split(".").map(Number); process.exit(a > 20 || (a === 20 && b >= 19) ? 0 : 1)' 2>/dev/null
+    node -e 'const [a, b] = process.versions.node.split(".").map(Number);
+             process.exit(a > 20 || (a === 20 && b >= 19) ? 0 : 1)' 2>/dev/null
 }
 
 cuzk_node_env() {

@@ -110,8 +110,8 @@ cuzk_status cuzk_groth16_vk_write(const cuzk_groth16_vk *vk, const char *path, c
  * Result: conv = SNARKJS, a/b_g1/b_g2 over all nVars, l = C (nVars − nPublic − 1), h = H (domainSize). */
 cuzk_status cuzk_groth16_zkey_load(cuzk_groth16_pk *pk, const char *path, unsigned flags, unsigned threads, cuzk_errmsg *err);
 /* The same from an image in memory (which the caller keeps; pk does not point into it). */
-cuzk_status cuzk_groth16_zkey_parse(cuzk_groth16_pk *pk, const uint8_t *data, size_t len, unsigned flags, unsigned threads,
-                               cuzk_errmsg *err);
+cuzk_status cuzk_groth16_zkey_parse(cuzk_groth16_pk *pk, const uint8_t *data, size_t len, unsigned flags,
+                                    unsigned threads, cuzk_errmsg *err);
 /* A SNARKJS key (with pk->circuit: A and B, input rows included) as a .zkey that cuzk_groth16_zkey_load reads back
  * to the same key: sections in the order `snarkjs groth16 setup` writes them (1, 2, 4, 3, 9, 8, 5, 6, 7, 10), a
  * transcript of no contributions. For test fixtures; written whole or not at all. CUZK_ERR_INVALID_ARG for a
@@ -336,7 +336,8 @@ typedef struct {
 } cuzk_groth16_ptau_info;
 cuzk_status cuzk_groth16_ptau_check(const char *path, cuzk_groth16_ptau_info *info, cuzk_errmsg *err);
 /* The same on an image in memory. */
-cuzk_status cuzk_groth16_ptau_check_buf(const uint8_t *data, size_t len, cuzk_groth16_ptau_info *info, cuzk_errmsg *err);
+cuzk_status cuzk_groth16_ptau_check_buf(const uint8_t *data, size_t len, cuzk_groth16_ptau_info *info,
+                                        cuzk_errmsg *err);
 
 
 /* ==== building blocks shared with the gpu layer (cuzk_g16_*) =========================================================

@@ -70,7 +70,8 @@ static cuzk_groth16_format format_bellperson(const uint8_t *b, size_t len, cuzk_
     }
     uint64_t off[CUZK_G16_PARAMS_SEC_COUNT], cnt[CUZK_G16_PARAMS_SEC_COUNT];
     cuzk_errmsg why = {{0}};
-    if (cuzk_g16_params_layout(off, cnt, len, format_read4, (void *)b, &why) == CUZK_OK) return CUZK_GROTH16_FORMAT_PARAMS;
+    if (cuzk_g16_params_layout(off, cnt, len, format_read4, (void *)b, &why) == CUZK_OK)
+        return CUZK_GROTH16_FORMAT_PARAMS;
     /* a .params goes on with five counted arrays: fewer bytes than their counts are a .vk with bytes appended */
     if (len - vk < 5 * 4) {
         cuzk_fail(note, CUZK_ERR_BAD_LENGTH, "%llu bytes follow the last IC point of a .vk (a .vk ends there; a "
@@ -111,7 +112,8 @@ cuzk_groth16_format cuzk_groth16_detect_format(const uint8_t *buf, size_t len, c
     }
     /* compressed points carry the 0x80 flag; a proof is three of them (A at 0, B at 48, C at 144) */
     if (len > 0 && (buf[0] & 0x80)) {
-        if (len == CUZK_GROTH16_PROOF_BYTES && (buf[48] & 0x80) && (buf[144] & 0x80)) return CUZK_GROTH16_FORMAT_PROOF_BIN;
+        if (len == CUZK_GROTH16_PROOF_BYTES && (buf[48] & 0x80) && (buf[144] & 0x80))
+            return CUZK_GROTH16_FORMAT_PROOF_BIN;
         if (len < CUZK_GROTH16_PROOF_BYTES * 2) {
             cuzk_fail(note, CUZK_ERR_BAD_LENGTH, "starts like a compressed proof, which is %d bytes; this file has %zu",
                       CUZK_GROTH16_PROOF_BYTES, len);
@@ -136,7 +138,8 @@ cuzk_status cuzk_groth16_vk_inputs(const uint8_t *buf, size_t len, uint64_t *num
         const size_t fixed = CUZK_G16_PARAMS_VK_FIXED_BYTES;
         uint64_t ic = len >= fixed + 4 ? cuzk_load_be32(buf + fixed) : 0;
         if (note.msg[0] != '\0')
-            return cuzk_fail(err, len < fixed + 4 + ic * CUZK_G1_UNCOMPRESSED_BYTES ? CUZK_ERR_TRUNCATED : CUZK_ERR_BAD_LENGTH,
+            return cuzk_fail(err, len < fixed + 4 + ic * CUZK_G1_UNCOMPRESSED_BYTES ? CUZK_ERR_TRUNCATED
+                                                                                 : CUZK_ERR_BAD_LENGTH,
                              "vk: %s", note.msg);
         *num_inputs = ic;
         return CUZK_OK;

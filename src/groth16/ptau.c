@@ -379,7 +379,8 @@ static cuzk_status ptau_check_buf(const uint8_t *buf, size_t len, cuzk_groth16_p
     return CUZK_OK;
 }
 
-cuzk_status cuzk_groth16_ptau_check_buf(const uint8_t *data, size_t len, cuzk_groth16_ptau_info *info, cuzk_errmsg *err)
+cuzk_status cuzk_groth16_ptau_check_buf(const uint8_t *data, size_t len, cuzk_groth16_ptau_info *info,
+                                        cuzk_errmsg *err)
 {
     memset(info, 0, sizeof *info);
     return ptau_check_buf(data != NULL ? data : (const uint8_t *)"", data != NULL ? len : 0, info, err);

@@ -292,8 +292,8 @@ static cuzk_status zkey_parse(cuzk_groth16_pk *pk, const uint8_t *buf, size_t le
     return CUZK_OK;
 }
 
-cuzk_status cuzk_groth16_zkey_parse(cuzk_groth16_pk *pk, const uint8_t *data, size_t len, unsigned flags, unsigned threads,
-                               cuzk_errmsg *err)
+cuzk_status cuzk_groth16_zkey_parse(cuzk_groth16_pk *pk, const uint8_t *data, size_t len, unsigned flags,
+                                    unsigned threads, cuzk_errmsg *err)
 {
     memset(pk, 0, sizeof *pk);
     unsigned ecflags = (flags & CUZK_GROTH16_LOAD_SUBGROUP) ? 0 : CUZK_EC_DECODE_SKIP_SUBGROUP;

@@ -244,7 +244,10 @@ static void engine_state_dump(cuzk_engine *e)
     engine_lock_dump(e);
 }
 
-static cuzk_engine_result await_job(cuzk_engine *e, const char *id) { return engine_test_await(e, id, engine_state_dump); }
+static cuzk_engine_result await_job(cuzk_engine *e, const char *id)
+{
+    return engine_test_await(e, id, engine_state_dump);
+}
 
 static double metric_of(cuzk_engine *e, const char *line_start)
 {

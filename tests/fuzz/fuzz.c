@@ -129,6 +129,57 @@ static void fuzz_detect(const uint8_t *data, size_t size)
     cuzk_groth16_vk_inputs(data, size, &inputs, &note);
 }
 
+/* ---- Filecoin vanilla proofs and C1 (src/filecoin): the first byte picks the registered proof of the class,
+ * which the decoders take from the request ---- */
+const cuzk_fil_proof *fuzz_fil_pick(cuzk_fil_class cls, uint8_t b)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < cuzk_fil_proof_count(); i++) n += cuzk_fil_proof_at(i)->cls == cls;
+    size_t want = n ? b % n : 0;
+    for (size_t i = 0; i < cuzk_fil_proof_count(); i++)
+        if (cuzk_fil_proof_at(i)->cls == cls && want-- == 0) return cuzk_fil_proof_at(i);
+    return NULL;
+}
+
+static void fuzz_fil_post(const uint8_t *data, size_t size)
+{
+    if (size == 0) return;
+    cuzk_fil_post_sector s;
+    cuzk_errmsg err;
+    if (cuzk_fil_post_sector_decode(fuzz_fil_pick(CUZK_FIL_CLASS_POST, data[0]), data + 1, size - 1, &s, &err) ==
+        CUZK_OK)
+        cuzk_fil_post_sector_free(&s);
+}
+
+static void fuzz_fil_snap(const uint8_t *data, size_t size)
+{
+    if (size == 0) return;
+    cuzk_fil_snap_partition s;
+    cuzk_errmsg err;
+    if (cuzk_fil_snap_partition_decode(fuzz_fil_pick(CUZK_FIL_CLASS_UPDATE, data[0]), data + 1, size - 1, &s, &err) ==
+        CUZK_OK)
+        cuzk_fil_snap_partition_free(&s);
+}
+
+static void fuzz_fil_c1(const uint8_t *data, size_t size)
+{
+    cuzk_fil_c1 c;
+    cuzk_errmsg err;
+    if (cuzk_fil_c1_parse(data, size, &c, &err) == CUZK_OK) cuzk_fil_c1_free(&c);
+}
+
+/* bit 0 of the first byte: the form (SUPRASEAL needs the registered proof; API carries it, given or not) */
+static void fuzz_fil_c1_bin(const uint8_t *data, size_t size)
+{
+    if (size == 0) return;
+    cuzk_fil_c1_bin_form form = (data[0] & 1) ? CUZK_FIL_C1_BIN_API : CUZK_FIL_C1_BIN_SUPRASEAL;
+    const cuzk_fil_proof *p =
+        form == CUZK_FIL_C1_BIN_API && (data[0] & 2) ? NULL : fuzz_fil_pick(CUZK_FIL_CLASS_SEAL, data[0] >> 2);
+    cuzk_fil_c1 c;
+    cuzk_errmsg err;
+    if (cuzk_fil_c1_decode_bincode(data + 1, size - 1, form, p, &c, &err) == CUZK_OK) cuzk_fil_c1_free(&c);
+}
+
 #ifdef CUZK_FUZZ_SERVER
 #include "requests.h"
 
@@ -156,6 +207,10 @@ static const fuzz_target fuzz_targets[] = {
     FUZZ_TARGET("vk_json", fuzz_vk_json, fuzz_seeds_vk_json)
     FUZZ_TARGET("proof_bin", fuzz_proof_bin, fuzz_seeds_proof_bin)
     FUZZ_TARGET("detect", fuzz_detect, fuzz_seeds_detect)
+    FUZZ_TARGET("fil_post", fuzz_fil_post, fuzz_seeds_fil_post)
+    FUZZ_TARGET("fil_snap", fuzz_fil_snap, fuzz_seeds_fil_snap)
+    FUZZ_TARGET("fil_c1", fuzz_fil_c1, fuzz_seeds_fil_c1)
+    FUZZ_TARGET("fil_c1_bin", fuzz_fil_c1_bin, fuzz_seeds_fil_c1_bin)
 #ifdef CUZK_FUZZ_SERVER
     FUZZ_TARGET("grpc", fuzz_grpc, fuzz_seeds_grpc)
 #endif

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "cuzk/circuits.h"
+#include "cuzk/filecoin.h"
 #include "cuzk/groth16.h"
 
 typedef struct {
@@ -28,5 +29,11 @@ int fuzz_seeds_vk_json(const char *dir);
 int fuzz_seeds_proof_bin(const char *dir);
 int fuzz_seeds_detect(const char *dir);
 int fuzz_seeds_grpc(const char *dir);
+int fuzz_seeds_fil_post(const char *dir);
+int fuzz_seeds_fil_snap(const char *dir);
+int fuzz_seeds_fil_c1(const char *dir);
+int fuzz_seeds_fil_c1_bin(const char *dir);
+/* The registered proof of class cls the first byte b of a Filecoin target's input picks (fuzz.c). */
+const cuzk_fil_proof *fuzz_fil_pick(cuzk_fil_class cls, uint8_t b);
 
 #endif

@@ -70,7 +70,10 @@ static int seed_from_file(const char *dir, const char *name, cuzk_status (*write
     return write(c, path) == CUZK_OK ? 1 : -1;
 }
 
-static cuzk_status write_params(const seed_circuit *c, const char *path) { return cuzk_groth16_params_write(&c->pk, path, NULL); }
+static cuzk_status write_params(const seed_circuit *c, const char *path)
+{
+    return cuzk_groth16_params_write(&c->pk, path, NULL);
+}
 static cuzk_status write_vk(const seed_circuit *c, const char *path) { return cuzk_groth16_vk_write(&c->pk.vk, path, NULL); }
 static cuzk_status write_zkey(const seed_circuit *c, const char *path) { return cuzk_groth16_zkey_write(&c->pk, path, NULL); }
 static cuzk_status write_pce(const seed_circuit *c, const char *path) { return cuzk_r1cs_pce_write(c->r, path, NULL); }
@@ -205,10 +208,10 @@ static int emit_proof(const char *dir, const seed_circuit *c, unsigned log2, int
     return s == CUZK_ERR_UNSUPPORTED ? 0 : k;
 }
 
-static int emit_proof_bin(const char *dir, const seed_circuit *c, unsigned log2) { return emit_proof(dir, c, log2, 0); }
-static int emit_proof_json(const char *dir, const seed_circuit *c, unsigned log2) { return emit_proof(dir, c, log2, 1); }
-static int emit_public_json(const char *dir, const seed_circuit *c, unsigned log2) { return emit_proof(dir, c, log2, 2); }
-static int emit_vk_json(const char *dir, const seed_circuit *c, unsigned log2) { return emit_proof(dir, c, log2, 3); }
+static int emit_proof_bin(const char *dir, const seed_circuit *c, unsigned n) { return emit_proof(dir, c, n, 0); }
+static int emit_proof_json(const char *dir, const seed_circuit *c, unsigned n) { return emit_proof(dir, c, n, 1); }
+static int emit_public_json(const char *dir, const seed_circuit *c, unsigned n) { return emit_proof(dir, c, n, 2); }
+static int emit_vk_json(const char *dir, const seed_circuit *c, unsigned n) { return emit_proof(dir, c, n, 3); }
 
 /* Both conventions where the format carries either. */
 static int seed_both(const char *dir, int (*emit)(const char *, const seed_circuit *, unsigned))
@@ -259,6 +262,199 @@ int fuzz_seeds_detect(const char *dir)
     }
     return made;
 }
+
+/* ---- Filecoin: structurally valid vanilla proofs of the small registered proofs, random field elements ---- */
+
+#define SEED_FIL_MAX_SECTOR (8u << 20)
+
+static uint64_t seed_rng = 0x9e3779b97f4a7c15ULL;
+
+static uint64_t seed_next(void)
+{
+    uint64_t z = (seed_rng += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* a random node below r: the top two bits cleared */
+static void seed_node(uint8_t n[32])
+{
+    for (int i = 0; i < 4; i++) cuzk_store_le64(n + 8 * i, seed_next());
+    n[31] &= 0x3f;
+}
+
+/* The byte that makes fuzz_fil_pick choose p. */
+static int seed_pick_byte(const cuzk_fil_proof *p)
+{
+    for (int b = 0; b < 256; b++)
+        if (fuzz_fil_pick(p->cls, (uint8_t)b) == p) return b;
+    return -1;
+}
+
+/* A path of shape sh opening leaf under root, its siblings in pool. */
+static void seed_path(const cuzk_fil_shape *sh, uint64_t leaf, const uint8_t root[32], cuzk_fil_node *pool,
+                      cuzk_fil_merkle_proof *m)
+{
+    memset(m, 0, sizeof *m);
+    for (unsigned k = 0; k < cuzk_fil_shape_siblings(sh); k++) seed_node(pool[k]);
+    m->siblings = pool;
+    memcpy(m->root, root, 32);
+    seed_node(m->leaf);
+    m->leaf_index = leaf;
+    m->levels = (uint8_t)cuzk_fil_shape_levels(sh);
+    m->kind = (uint8_t)(sh->top ? CUZK_FIL_MERKLE_TOP : sh->sub ? CUZK_FIL_MERKLE_SUB : CUZK_FIL_MERKLE_SINGLE);
+    for (unsigned l = 0; l < m->levels; l++) {
+        unsigned a = cuzk_fil_shape_arity(sh, l);
+        m->index[l] = (uint8_t)(leaf % a);
+        leaf /= a;
+    }
+}
+
+/* The bytes of an encoded proof, prefixed with p's pick byte. */
+static int seed_fil_write(const char *dir, const char *what, const cuzk_fil_proof *p, const uint8_t *b, size_t n)
+{
+    int pick = seed_pick_byte(p);
+    if (pick < 0) return -1;
+    uint8_t *img = malloc(n + 1);
+    if (img == NULL) return -1;
+    img[0] = (uint8_t)pick;
+    memcpy(img + 1, b, n);
+    char name[128];
+    snprintf(name, sizeof name, "%s-%s.bin", what, p->name);
+    int k = seed_write(dir, name, img, n + 1);
+    free(img);
+    return k;
+}
+
+int fuzz_seeds_fil_post(const char *dir)
+{
+    int made = 0;
+    for (size_t i = 0; i < cuzk_fil_proof_count(); i++) {
+        const cuzk_fil_proof *p = cuzk_fil_proof_at(i);
+        if (p->cls != CUZK_FIL_CLASS_POST || p->sector_size > SEED_FIL_MAX_SECTOR) continue;
+        size_t sib = cuzk_fil_shape_siblings(&p->tree_r);
+        cuzk_fil_post_sector s;
+        memset(&s, 0, sizeof s);
+        cuzk_fil_merkle_proof *inc = calloc(p->challenges, sizeof *inc);
+        cuzk_fil_node *pool = calloc((size_t)p->challenges * sib + 1, sizeof *pool);
+        size_t n = cuzk_fil_post_sector_bytes(p), wl = 0;
+        uint8_t *buf = malloc(n);
+        int k = -1;
+        if (inc != NULL && pool != NULL && buf != NULL) {
+            s.sector_id = 1000 + i;
+            s.challenges = p->challenges;
+            s.inclusion = inc;
+            seed_node(s.comm_r);
+            seed_node(s.comm_c);
+            seed_node(s.comm_r_last);
+            for (uint32_t c = 0; c < p->challenges; c++)
+                seed_path(&p->tree_r, seed_next() % p->nodes, s.comm_r_last, pool + c * sib, &inc[c]);
+            if (cuzk_fil_post_sector_encode(p, &s, buf, n, &wl, NULL) == CUZK_OK)
+                k = seed_fil_write(dir, "post", p, buf, wl);
+        }
+        free(inc);
+        free(pool);
+        free(buf);
+        if (k < 0) return -1;
+        made += k;
+    }
+    return made;
+}
+
+int fuzz_seeds_fil_snap(const char *dir)
+{
+    int made = 0;
+    for (size_t i = 0; i < cuzk_fil_proof_count(); i++) {
+        const cuzk_fil_proof *p = cuzk_fil_proof_at(i);
+        if (p->cls != CUZK_FIL_CLASS_UPDATE || p->sector_size > SEED_FIL_MAX_SECTOR) continue;
+        size_t sr = cuzk_fil_shape_siblings(&p->tree_r), sd = cuzk_fil_shape_siblings(&p->tree_d);
+        cuzk_fil_snap_partition s;
+        memset(&s, 0, sizeof s);
+        cuzk_fil_snap_challenge *ch = calloc(p->challenges, sizeof *ch);
+        cuzk_fil_node *pool = calloc(p->apex_leaves + (size_t)p->challenges * (2 * sr + sd) + 1, sizeof *pool);
+        size_t n = cuzk_fil_snap_partition_bytes(p), wl = 0;
+        uint8_t *buf = malloc(n);
+        int k = -1;
+        if (ch != NULL && pool != NULL && buf != NULL) {
+            uint8_t r_old[32], d_new[32], r_new[32];
+            seed_node(r_old);
+            seed_node(d_new);
+            seed_node(r_new);
+            seed_node(s.comm_c);
+            s.apex_count = p->apex_leaves;
+            s.apex_leafs = pool;
+            for (uint32_t a = 0; a < p->apex_leaves; a++) seed_node(pool[a]);
+            cuzk_fil_node *q = pool + p->apex_leaves;
+            s.challenges = p->challenges;
+            s.c = ch;
+            /* partition 0: leaves below nodes / partitions */
+            uint64_t share = p->nodes / (p->partitions ? p->partitions : 1);
+            for (uint32_t c = 0; c < p->challenges; c++, q += 2 * sr + sd) {
+                uint64_t leaf = seed_next() % (share ? share : 1);
+                seed_path(&p->tree_r, leaf, r_old, q, &ch[c].r_old);
+                seed_path(&p->tree_d, leaf, d_new, q + sr, &ch[c].d_new);
+                seed_path(&p->tree_r, leaf, r_new, q + sr + sd, &ch[c].r_new);
+            }
+            if (cuzk_fil_snap_partition_encode(p, &s, buf, n, &wl, NULL) == CUZK_OK)
+                k = seed_fil_write(dir, "snap", p, buf, wl);
+        }
+        free(ch);
+        free(pool);
+        free(buf);
+        if (k < 0) return -1;
+        made += k;
+    }
+    return made;
+}
+
+/* C1 of the small PoRep proofs from the library's seeded generator: JSON bare and in Curio's envelope, and the two
+ * bincode forms (first byte as fuzz_fil_c1_bin reads it). */
+static int seed_fil_c1(const char *dir, bool bin)
+{
+    int made = 0;
+    for (size_t i = 0; i < cuzk_fil_proof_count(); i++) {
+        const cuzk_fil_proof *p = cuzk_fil_proof_at(i);
+        if (p->cls != CUZK_FIL_CLASS_SEAL || p->sector_size > 2048 || p->kind != CUZK_FIL_KIND_POREP) continue;
+        cuzk_fil_c1 c;
+        if (cuzk_fil_c1_random(p, 7 + i, &c, NULL) != CUZK_OK) return -1;
+        int k = 0;
+        for (int v = 0; v < 2 && k >= 0; v++) {
+            char name[128];
+            if (!bin) {
+                char *text = NULL;
+                size_t len = 0;
+                FILE *f = open_memstream(&text, &len);
+                cuzk_status st = f != NULL ? cuzk_fil_c1_write_json(&c, v == 1, f, NULL) : CUZK_ERR_NOMEM;
+                if (f != NULL) fclose(f);
+                snprintf(name, sizeof name, "c1-%s%s.json", p->name, v ? "-wrapped" : "");
+                k = st == CUZK_OK ? seed_write(dir, name, text, len) : -1;
+                free(text);
+            } else {
+                cuzk_fil_c1_bin_form form = v ? CUZK_FIL_C1_BIN_API : CUZK_FIL_C1_BIN_SUPRASEAL;
+                size_t n = cuzk_fil_c1_bincode_bytes(&c, form), wl = 0;
+                uint8_t *img = malloc(n + 1);
+                int pick = seed_pick_byte(p);
+                if (img == NULL || pick < 0 || pick >= 64 ||
+                    cuzk_fil_c1_encode_bincode(&c, form, img + 1, n, &wl, NULL) != CUZK_OK) {
+                    k = -1;
+                } else {
+                    img[0] = (uint8_t)(pick << 2 | (v ? 1 : 0));
+                    snprintf(name, sizeof name, "c1-%s-%s.bin", p->name, v ? "api" : "supraseal");
+                    k = seed_write(dir, name, img, wl + 1);
+                }
+                free(img);
+            }
+            if (k > 0) made += k;
+        }
+        cuzk_fil_c1_free(&c);
+        if (k < 0) return -1;
+    }
+    return made;
+}
+
+int fuzz_seeds_fil_c1(const char *dir) { return seed_fil_c1(dir, false); }
+int fuzz_seeds_fil_c1_bin(const char *dir) { return seed_fil_c1(dir, true); }
 
 #ifdef CUZK_FUZZ_SERVER
 #include "requests.h"

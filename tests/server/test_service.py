@@ -247,8 +247,8 @@ def test_generic_circuit():
     # unsatisfied witness: flip a byte of the last value (still canonical: its top byte is small)
     bad = bytearray(GENERIC)
     bad[-32] ^= 1
-    r = C.call("Prove", pb.ProveRequest(submit=pb.SubmitProofRequest(proof_kind=pb.GENERIC_CIRCUIT,
-                                                                    circuit_id="tiny", witness=bytes(bad))), timeout=None)
+    bad_req = pb.SubmitProofRequest(proof_kind=pb.GENERIC_CIRCUIT, circuit_id="tiny", witness=bytes(bad))
+    r = C.call("Prove", pb.ProveRequest(submit=bad_req), timeout=None)
     assert r.result.status == pb.AwaitProofResponse.FAILED and r.result.error_message, r
     # preload / evict of a registered circuit
     p = C.call("PreloadSRS", pb.PreloadSrsRequest(circuit_id="tiny"))

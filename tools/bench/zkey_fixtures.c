@@ -138,8 +138,9 @@ static bool make_fixture(const bench_opts *o, const char *dir, const char *name,
     cuzk_status s = cuzk_groth16_setup(&pk, r, &so, &err);
     bool ok = s == CUZK_OK;
     if (ok) {
-        ok = (s = cuzk_groth16_zkey_write(&pk, tz, &err)) == CUZK_OK && cuzk_r1cs_wtns_save(z, cuzk_r1cs_num_vars(r), tw, &err) == CUZK_OK &&
-             rename(tz, zkey) == 0 && rename(tw, wtns) == 0;
+        ok = (s = cuzk_groth16_zkey_write(&pk, tz, &err)) == CUZK_OK &&
+             cuzk_r1cs_wtns_save(z, cuzk_r1cs_num_vars(r), tw, &err) == CUZK_OK && rename(tz, zkey) == 0 &&
+             rename(tw, wtns) == 0;
         cuzk_groth16_pk_free(&pk);
     }
     if (!ok) {

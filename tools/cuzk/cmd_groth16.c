@@ -50,7 +50,8 @@ int cmd_setup(int argc, char **argv)
     cuzk_r1cs_t *r;
     double t0 = cuzk_now();
     cuzk_status s = cli_expect_type(pce, CUZK_GROTH16_FORMAT_PCE, "--pce", &err);
-    if (s != CUZK_OK || (s = cuzk_r1cs_pce_load(pce, 0, NULL, &r, &err)) != CUZK_OK) return cli_fail("setup", pce, s, &err);
+    if (s != CUZK_OK || (s = cuzk_r1cs_pce_load(pce, 0, NULL, &r, &err)) != CUZK_OK)
+        return cli_fail("setup", pce, s, &err);
     cli_step_end("setup", "loading the circuit", t0);
     cuzk_groth16_pk pk;
     t0 = cuzk_now();
