@@ -535,8 +535,8 @@ def test_json_log():
     finally:
         assert d.stop() == 0
     lines = [json.loads(x) for x in d.log_text().splitlines() if x.strip()]
-    assert any(x["msg"].startswith("metrics http: ") for x in lines), lines
-    assert any(x["msg"] == "cuzk-daemon stopped" for x in lines), lines
+    assert any(x["fields"]["message"].startswith("metrics http: ") for x in lines), lines
+    assert any(x["fields"]["message"] == "cuzk-daemon stopped" for x in lines), lines
 
 
 def test_still_serving_at_end():
