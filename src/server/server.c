@@ -34,7 +34,8 @@
 #define SERVER_PENDING_REQUESTS 8    /* outstanding grpc_server_request_call, so bursts of new calls are taken at once */
 #define SERVER_AWAIT_SLICE_MS 500    /* waits are sliced to notice clients that went away */
 #define SERVER_WORKER_STACK (256 * 1024)
-#define SERVER_TRANSPORT_BYTES (32ull << 20) /* the transport's buffers besides messages, in the memory quota */
+#define SERVER_QUOTA_MESSAGES 4              /* messages at the receive limit the transport may hold at once */
+#define SERVER_TRANSPORT_BYTES (64ull << 20) /* the transport's buffers besides messages, in the memory quota */
 
 typedef enum { TAG_NEW, TAG_RECV, TAG_SENT, TAG_CLOSED, TAG_SHUTDOWN } server_tag_kind;
 
@@ -842,10 +843,11 @@ cuzk_server *cuzk_server_start(cuzk_engine *e, const cuzk_server_opts *o, char *
         limit = INT32_MAX;
     }
     /* gRPC checks a message against the receive limit only once the whole message is in, so a limit of 1 MiB still
-     * let a 300 MiB message be buffered. A memory quota bounds what the transport may hold at once: two messages at
-     * the limit and its own buffers. A message past it resets its stream (RESOURCE_EXHAUSTED for the client) when
-     * the quota runs out, long before the message is whole. */
-    size_t quota = (size_t)(2 * limit + SERVER_TRANSPORT_BYTES);
+     * let a 300 MiB message be buffered, and messages sent at once could hold any amount. A memory quota bounds what
+     * the transport holds for every connection together: four messages at the limit and its own buffers. When it
+     * runs out gRPC cuts streams (RESOURCE_EXHAUSTED) and closes idle connections rather than grow: the message that
+     * outgrew it, and possibly others in flight, whose clients retry. */
+    size_t quota = (size_t)(SERVER_QUOTA_MESSAGES * limit + SERVER_TRANSPORT_BYTES);
     grpc_resource_quota *rq = grpc_resource_quota_create("cuzk-daemon");
     grpc_resource_quota_resize(rq, quota);
     grpc_arg args[4];

