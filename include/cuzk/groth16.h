@@ -121,10 +121,11 @@ cuzk_status cuzk_groth16_zkey_write(const cuzk_groth16_pk *pk, const char *path,
 cuzk_status cuzk_groth16_pk_check_circuit(const cuzk_groth16_pk *pk, const cuzk_r1cs_t *circuit, cuzk_errmsg *err);
 
 /* ---- file formats (src/groth16/format.c) ------------------------------------------------------------------------ */
-/* Every file format the CLI, the daemon and the tests read, told apart by content (docs/formats/README.md): the
- * magic of PCE and of the iden3 containers, the first keys of a snarkjs JSON document, the compressed flags of a
- * 192-byte proof, and for bellperson's headerless keys a valid α1 and the sizes their counts fix (a .vk is exactly
- * 868 + 96·IC bytes; a .params is longer and its counts must lay out the whole file). */
+/* Every file format the CLI, the daemon and the tests read, told apart by content (docs/formats/README.md): one table
+ * of rules tried in order, each a magic (PCE, the iden3 containers) or a shape (the first keys of a snarkjs JSON
+ * document, the compressed flags of a 192-byte proof, a bellperson key's valid α1), and for the formats whose header
+ * or counts fix the file's size, that size against the file's (a .vk is exactly 868 + 96·IC bytes; a .params goes
+ * on with H's count and points, and its counts must lay out the whole file). */
 typedef enum {
     CUZK_GROTH16_FORMAT_UNKNOWN = 0,
     CUZK_GROTH16_FORMAT_PCE,
@@ -139,13 +140,42 @@ typedef enum {
     CUZK_GROTH16_FORMAT_VK_JSON,     /* snarkjs verification_key.json */
     CUZK_GROTH16_FORMAT_PUBLIC_JSON, /* snarkjs public.json */
 } cuzk_groth16_format;
-/* The format of the len bytes at buf (a whole file: a mapping costs only the pages the checks read). Nothing is
- * decoded beyond α1 and the counts. A file with a format's signature but the wrong size is still given that format,
- * and note (may be NULL; empty when all is well) says what is wrong: "truncated: 3 IC points make a 1156-byte .vk,
- * this file has 1000", "4 bytes follow the last IC point of a .vk ...". For UNKNOWN, note may say what was seen. */
-cuzk_groth16_format cuzk_groth16_detect_format(const uint8_t *buf, size_t len, cuzk_errmsg *note);
+
+/* How the bytes measure up to the format's layout (only formats with a size rule can be other than WHOLE). */
+typedef enum {
+    CUZK_GROTH16_SHAPE_WHOLE = 0, /* the size its header or counts make it, or a format without such a rule */
+    CUZK_GROTH16_SHAPE_TRUNCATED, /* shorter than its header or counts make it */
+    CUZK_GROTH16_SHAPE_TRAILING,  /* longer: bytes follow where it ends */
+    CUZK_GROTH16_SHAPE_DAMAGED,   /* the format's signature, but a header or counts that lay out no such file */
+} cuzk_groth16_shape;
+
+typedef struct {
+    cuzk_groth16_format format;
+    cuzk_groth16_shape shape;
+    uint64_t size;     /* the file's bytes */
+    uint64_t expected; /* TRUNCATED, TRAILING: the size its header or counts make, where they can be read; else 0 */
+    /* Another format the bytes may be, cut short: a .params starts with its .vk, so a truncated .vk, or one followed
+     * by fewer bytes than an H count other than 0 and H's first point, is also a truncated .params. Else UNKNOWN. */
+    cuzk_groth16_format also;
+    /* The answer in words, an article first: "a bellperson verifying key (.vk)", "a truncated .vk (5 IC points make
+     * 1348 bytes, this file has 1000)", "a .vk with 1 trailing byte (5 IC points make 1348 bytes, this file has
+     * 1349)", "a damaged .params (...)", "an empty file", "no format cuzk knows". */
+    char what[320];
+} cuzk_groth16_format_info;
+
+/* The format of the len bytes at buf (a whole file: a mapping costs only the pages the tests read); info (may be
+ * NULL) gets the shape and the words. Nothing is decoded beyond α1 (and the point after a .vk's end) and the counts.
+ * A file with a format's signature but the wrong size is still given that format, with its shape saying how it is
+ * wrong: a truncated .vk is a truncated .vk, not unknown, and a .vk with bytes appended is not a .params. */
+cuzk_groth16_format cuzk_groth16_detect_format(const uint8_t *buf, size_t len, cuzk_groth16_format_info *info);
+/* Whether the bytes may be a file of format want, whole or damaged: they have that format, or none cuzk knows (the
+ * loader then says what is wrong), or want is what they may also be (info.also). Loaders and the CLI name the format
+ * of a file for which this is false ("--params: this is a snarkjs proof (proof.json), not a ..."). */
+bool cuzk_groth16_format_may_be(const cuzk_groth16_format_info *in, cuzk_groth16_format want);
 /* "bellperson verifying key (.vk)"; "unknown" for values outside the enum. */
 const char *cuzk_groth16_format_name(cuzk_groth16_format f);
+/* ".vk", "proof.json", "192-byte proof": the short name the shapes' words use. */
+const char *cuzk_groth16_format_short_name(cuzk_groth16_format f);
 /* The public inputs (ONE included) a verifying key takes, without decoding any of its points: a .vk's IC count (the
  * file must be exactly that long), a verification_key.json's nPublic + 1 (its IC array must have that many elements,
  * counted by a scan that allocates nothing). For a caller that compares it with its public inputs before paying for

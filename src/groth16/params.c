@@ -293,18 +293,16 @@ static cuzk_status decode_section(void *dst, const uint8_t *d, const uint64_t of
 
 /* ---- loading ----------------------------------------------------------------------------------------------------- */
 
-/* A file of another format would otherwise be read as counts ("h count 2065855609 needs 198 GB"): say what it is. An
- * intact .vk is named too; a damaged one (and anything unrecognised) goes on to the layout's own message. */
+/* A file of another format would otherwise be read as counts ("h count 2065855609 needs 198 GB"): say what it is. A
+ * file that may be of the wanted format, damaged or not, goes on to the layout's own message (a truncated .vk is
+ * also a truncated .params), and so does anything unrecognised. */
 static cuzk_status params_other_format(const uint8_t *d, size_t len, cuzk_groth16_format want, const char *what,
                                        cuzk_errmsg *err)
 {
-    cuzk_errmsg note = {{0}};
-    cuzk_groth16_format f = cuzk_groth16_detect_format(d, len, &note);
-    /* both kinds go on to the layout's own message, except an intact .vk given as a .params */
-    if (f == CUZK_GROTH16_FORMAT_PARAMS || (f == CUZK_GROTH16_FORMAT_VK && (want == f || note.msg[0] != '\0')))
-        return CUZK_OK;
-    if (f == CUZK_GROTH16_FORMAT_UNKNOWN) return CUZK_OK; /* the layout and the point decoder say what is wrong */
-    return cuzk_fail(err, CUZK_ERR_BAD_MAGIC, "%s: this is a %s, not a %s", what, cuzk_groth16_format_name(f),
+    cuzk_groth16_format_info in;
+    cuzk_groth16_detect_format(d, len, &in);
+    if (cuzk_groth16_format_may_be(&in, want)) return CUZK_OK;
+    return cuzk_fail(err, CUZK_ERR_BAD_MAGIC, "%s: this is %s, not a %s", what, in.what,
                      cuzk_groth16_format_name(want));
 }
 

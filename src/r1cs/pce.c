@@ -131,6 +131,27 @@ static bool all_zero(const uint8_t *p, uint64_t n)
     return true;
 }
 
+cuzk_status cuzk_r1cs_pce_measure(const uint8_t *data, size_t size, uint64_t *file_size, cuzk_r1cs_err *err)
+{
+    *file_size = 0;
+    if (size < PCE_PAGE)
+        return cuzk_fail(err, CUZK_ERR_TRUNCATED, "%zu bytes, shorter than the %u-byte header", size, PCE_PAGE);
+    if (get32(data + OFF_NSECT) != R1CS_SEC_COUNT)
+        return cuzk_fail(err, CUZK_ERR_BAD_HEADER, "section count %u, expected %u", get32(data + OFF_NSECT),
+                         R1CS_SEC_COUNT);
+    uint64_t end = PCE_PAGE;
+    for (int s = 0; s < R1CS_SEC_COUNT; s++) {
+        uint64_t off = get64(data + OFF_TABLE + 16 * s), slen = get64(data + OFF_TABLE + 16 * s + 8);
+        /* 2^62 bounds both, so their sum and its rounding cannot overflow */
+        if (off >> 62 != 0 || slen >> 62 != 0)
+            return cuzk_fail(err, CUZK_ERR_BAD_HEADER, "section %s: offset %llu, length %llu", sec_name[s],
+                             (unsigned long long)off, (unsigned long long)slen);
+        if (off + slen > end) end = off + slen;
+    }
+    *file_size = align_page(end);
+    return CUZK_OK;
+}
+
 /* Header, counts and section table. Fills r's counts and pointers (into data) and len/off. */
 static cuzk_status pce_check_layout(const uint8_t *data, size_t size, cuzk_r1cs_t *r, uint64_t len[R1CS_SEC_COUNT],
                                     cuzk_r1cs_err *err)

@@ -52,11 +52,17 @@ expect 0 "constraints 1019, inputs 5" "inspect everything" -- "$CUZK" inspect c.
 
 # a damaged file is still named for what it is, with what is wrong
 head -c 1000 k.vk >trunc.vk
-expect 2 "note: truncated: 5 IC points make a 1348-byte .vk, this file has 1000" "inspect a truncated .vk" -- "$CUZK" inspect trunc.vk
+expect 2 "note: a truncated .vk \(5 IC points make 1348 bytes, this file has 1000\)" "inspect a truncated .vk" -- "$CUZK" inspect trunc.vk
 { cat k.vk; printf 'x'; } >long.vk
-expect 2 "note: 1 bytes follow the last IC point of a .vk" "inspect a .vk with a byte appended" -- "$CUZK" inspect long.vk
-expect 2 "long.vk: .*1 bytes follow the last IC point" "verify with a .vk with a byte appended" -- "$CUZK" verify --vk long.vk --proof p.proof --public pub.json
-expect 2 "trunc.vk: .*truncated" "verify with a truncated .vk" -- "$CUZK" verify --vk trunc.vk --proof p.proof --public pub.json
+expect 2 "note: a .vk with 1 trailing byte \(5 IC points make 1348 bytes, this file has 1349\)" "inspect a .vk with a byte appended" -- "$CUZK" inspect long.vk
+expect 2 "long.vk: .*this is a .vk with 1 trailing byte" "verify with a .vk with a byte appended" -- "$CUZK" verify --vk long.vk --proof p.proof --public pub.json
+expect 2 "trunc.vk: .*this is a truncated .vk" "verify with a truncated .vk" -- "$CUZK" verify --vk trunc.vk --proof p.proof --public pub.json
+{ cat k.vk; head -c 300 /dev/zero; } >zeros.vk
+expect 2 "note: a .vk with 300 trailing bytes" "inspect a .vk with zeros appended" -- "$CUZK" inspect zeros.vk
+expect 2 "--params: this is a .vk with 300 trailing bytes \(5 IC points make 1348 bytes, this file has 1648\), not a bellperson parameters" "--params given a .vk with zeros appended" -- "$CUZK" prove --params zeros.vk --pce c.pce --wtns w.wtns --proof x.proof
+expect 2 "--params: this is a bellperson verifying key \(.vk\), not a bellperson parameters" "--params given a .vk" -- "$CUZK" prove --params k.vk --pce c.pce --wtns w.wtns --proof x.proof
+head -c 5000 c.pce >trunc.pce
+expect 2 "note: a truncated .pce \(its sections end at byte [0-9]*, this file has 5000\)" "inspect a truncated .pce" -- "$CUZK" inspect trunc.pce
 
 # ---- invalid proofs: exit 1 ----
 # flipping the sign bit of A keeps a valid encoding (−A is in the subgroup) but breaks the proof
@@ -103,7 +109,7 @@ expect 2 "garbage.bin" "garbage vk" -- "$CUZK" verify --vk garbage.bin --proof p
 expect 2 "garbage.bin" "garbage public inputs" -- "$CUZK" verify --vk k.vk --proof p.proof --public garbage.bin
 expect 2 "garbage.bin" "garbage zkey" -- "$CUZK" prove --zkey garbage.bin --wtns w.wtns --proof x.json --public x.json
 expect 2 "garbage.bin" "garbage pce" -- "$CUZK" prove --params k.params --pce garbage.bin --wtns w.wtns --proof x.proof
-expect 2 "garbage.bin: .*not a file type" "inspect garbage" -- "$CUZK" inspect c.pce garbage.bin
+expect 2 "garbage.bin: .*no format cuzk knows" "inspect garbage" -- "$CUZK" inspect c.pce garbage.bin
 { printf '[\255'; head -c 3998 /dev/urandom; } >garbage_json.bin
 expect 2 "garbage_json.bin: malformed JSON" "inspect garbage that starts like JSON" -- "$CUZK" inspect garbage_json.bin
 head -c 191 p.proof >short.proof

@@ -53,11 +53,11 @@ int cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(print
 double cli_step_end(const char *cmd, const char *step, double t0);
 
 /* ---- files -------------------------------------------------------------------------------------------------------- */
-/* A file's format from its content (cuzk_groth16_detect_format on its mapping); note as that function fills it (may be
- * NULL). CUZK_ERR_IO when it cannot be read. */
-cuzk_status cli_detect(const char *path, cuzk_groth16_format *t, cuzk_errmsg *note, cuzk_errmsg *err);
-/* CUZK_OK when path is of format want or of no format cuzk knows (its loader then says what is wrong); else
- * CUZK_ERR_BAD_MAGIC with "OPTION: this is a X, not a Y". */
+/* A file's format from its content (cuzk_groth16_detect_format on its mapping); info (may be NULL) as that function
+ * fills it: its shape and the answer in words. CUZK_ERR_IO when it cannot be read. */
+cuzk_status cli_detect(const char *path, cuzk_groth16_format *t, cuzk_groth16_format_info *info, cuzk_errmsg *err);
+/* CUZK_OK when path may be of format want (cuzk_groth16_format_may_be: its loader then says what is wrong); else
+ * CUZK_ERR_BAD_MAGIC with "OPTION: this is X, not a Y", X in the detector's words ("a truncated .vk (...)"). */
 cuzk_status cli_expect_type(const char *path, cuzk_groth16_format want, const char *option, cuzk_errmsg *err);
 /* Whole file as a NUL-terminated buffer (malloc'd). */
 cuzk_status cli_read_file(const char *path, char **buf, size_t *len, cuzk_errmsg *err);

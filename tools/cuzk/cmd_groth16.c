@@ -276,10 +276,10 @@ int cmd_verify(int argc, char **argv)
     int rc = CLI_OK;
     cuzk_groth16_proof_t proof;
     cuzk_groth16_format pf = CUZK_GROTH16_FORMAT_UNKNOWN;
-    if ((s = cli_detect(proofp, &pf, NULL, &err)) == CUZK_OK && pf != CUZK_GROTH16_FORMAT_PROOF_BIN &&
+    cuzk_groth16_format_info pin;
+    if ((s = cli_detect(proofp, &pf, &pin, &err)) == CUZK_OK && pf != CUZK_GROTH16_FORMAT_PROOF_BIN &&
         pf != CUZK_GROTH16_FORMAT_PROOF_JSON && pf != CUZK_GROTH16_FORMAT_UNKNOWN)
-        s = cuzk_fail(&err, CUZK_ERR_BAD_MAGIC, "--proof: this is a %s, not a proof.json or a 192-byte proof",
-                      cuzk_groth16_format_name(pf));
+        s = cuzk_fail(&err, CUZK_ERR_BAD_MAGIC, "--proof: this is %s, not a proof.json or a 192-byte proof", pin.what);
     if (s != CUZK_OK || (s = cli_load_proof(proofp, &proof, &err)) != CUZK_OK) {
         rc = cli_fail("verify", proofp, s, &err);
     } else if (np + 1 != vk.num_inputs) {

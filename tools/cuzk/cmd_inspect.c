@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli.h"
 
@@ -40,13 +39,11 @@ static void print_pk(const cuzk_groth16_pk *pk)
 static cuzk_status inspect_one(const char *path, unsigned threads, unsigned flags, cuzk_errmsg *err)
 {
     cuzk_groth16_format t;
-    cuzk_errmsg note = {{0}};
-    cuzk_status s = cli_detect(path, &t, &note, err);
+    cuzk_groth16_format_info in;
+    cuzk_status s = cli_detect(path, &t, &in, err);
     if (s != CUZK_OK) return s;
-    struct stat st;
-    if (stat(path, &st) != 0) st.st_size = 0;
-    printf("%s: %s, %lld bytes\n", path, cuzk_groth16_format_name(t), (long long)st.st_size);
-    if (note.msg[0] != '\0') printf("  note: %s\n", note.msg);
+    printf("%s: %s, %llu bytes\n", path, cuzk_groth16_format_name(t), (unsigned long long)in.size);
+    if (in.shape != CUZK_GROTH16_SHAPE_WHOLE || t == CUZK_GROTH16_FORMAT_UNKNOWN) printf("  note: %s\n", in.what);
     switch (t) {
     case CUZK_GROTH16_FORMAT_PCE:
     case CUZK_GROTH16_FORMAT_R1CS: {
@@ -126,8 +123,7 @@ static cuzk_status inspect_one(const char *path, unsigned threads, unsigned flag
     }
     case CUZK_GROTH16_FORMAT_UNKNOWN: break;
     }
-    return cuzk_fail(err, CUZK_ERR_BAD_MAGIC, "not a file type cuzk knows%s%s (see cuzk inspect --help)",
-                     note.msg[0] ? ": " : "", note.msg);
+    return cuzk_fail(err, CUZK_ERR_BAD_MAGIC, "%s (see cuzk inspect --help)", in.what);
 }
 
 int cmd_inspect(int argc, char **argv)

@@ -122,15 +122,14 @@ double cli_step_end(const char *cmd, const char *step, double t0)
 
 /* ---- files -------------------------------------------------------------------------------------------------------- */
 
-cuzk_status cli_detect(const char *path, cuzk_groth16_format *t, cuzk_errmsg *note, cuzk_errmsg *err)
+cuzk_status cli_detect(const char *path, cuzk_groth16_format *t, cuzk_groth16_format_info *info, cuzk_errmsg *err)
 {
     *t = CUZK_GROTH16_FORMAT_UNKNOWN;
-    if (note != NULL) note->msg[0] = '\0';
     const uint8_t *d;
     size_t len;
     cuzk_status s = cuzk_map_file(path, &d, &len, err);
     if (s != CUZK_OK) return s;
-    *t = cuzk_groth16_detect_format(d, len, note);
+    *t = cuzk_groth16_detect_format(d, len, info);
     cuzk_unmap_file(d, len);
     return CUZK_OK;
 }
@@ -138,9 +137,10 @@ cuzk_status cli_detect(const char *path, cuzk_groth16_format *t, cuzk_errmsg *no
 cuzk_status cli_expect_type(const char *path, cuzk_groth16_format want, const char *option, cuzk_errmsg *err)
 {
     cuzk_groth16_format t;
-    cuzk_status s = cli_detect(path, &t, NULL, err);
-    if (s != CUZK_OK || t == want || t == CUZK_GROTH16_FORMAT_UNKNOWN) return s;
-    return cuzk_fail(err, CUZK_ERR_BAD_MAGIC, "%s: this is a %s, not a %s", option, cuzk_groth16_format_name(t),
+    cuzk_groth16_format_info in;
+    cuzk_status s = cli_detect(path, &t, &in, err);
+    if (s != CUZK_OK || cuzk_groth16_format_may_be(&in, want)) return s;
+    return cuzk_fail(err, CUZK_ERR_BAD_MAGIC, "%s: this is %s, not a %s", option, in.what,
                      cuzk_groth16_format_name(want));
 }
 
@@ -248,7 +248,8 @@ cuzk_status cli_save_proof(const char *path, const cuzk_groth16_proof_t *proof, 
 cuzk_status cli_load_vk(const char *path, cuzk_groth16_vk *vk, cuzk_errmsg *err)
 {
     cuzk_groth16_format t;
-    cuzk_status s = cli_detect(path, &t, NULL, err);
+    cuzk_groth16_format_info in;
+    cuzk_status s = cli_detect(path, &t, &in, err);
     if (s != CUZK_OK) return s;
     memset(vk, 0, sizeof *vk);
     if (t == CUZK_GROTH16_FORMAT_VK_JSON) {
@@ -259,11 +260,12 @@ cuzk_status cli_load_vk(const char *path, cuzk_groth16_vk *vk, cuzk_errmsg *err)
         free(buf);
         return s;
     }
-    if (t == CUZK_GROTH16_FORMAT_VK) return cuzk_groth16_vk_load(vk, path, err);
+    if (t == CUZK_GROTH16_FORMAT_VK && in.shape == CUZK_GROTH16_SHAPE_WHOLE) return cuzk_groth16_vk_load(vk, path, err);
+    if (t == CUZK_GROTH16_FORMAT_VK)
+        return cuzk_fail(err, in.shape == CUZK_GROTH16_SHAPE_TRUNCATED ? CUZK_ERR_TRUNCATED : CUZK_ERR_BAD_LENGTH,
+                         "this is %s", in.what);
     return cuzk_fail(err, t == CUZK_GROTH16_FORMAT_UNKNOWN ? CUZK_ERR_BAD_MAGIC : CUZK_ERR_INVALID_ARG,
-                     "a verifying key is a verification_key.json or a bellperson .vk; this is %s%s",
-                     t == CUZK_GROTH16_FORMAT_UNKNOWN ? "no format cuzk knows" : "a ",
-                     t == CUZK_GROTH16_FORMAT_UNKNOWN ? "" : cuzk_groth16_format_name(t));
+                     "a verifying key is a verification_key.json or a bellperson .vk; this is %s", in.what);
 }
 
 cuzk_status cli_load_public(const char *path, cuzk_fr_t **pub, uint64_t *n, cuzk_errmsg *err)
