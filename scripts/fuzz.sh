@@ -4,7 +4,7 @@
 #
 #   scripts/fuzz.sh TARGET SECONDS [LIBFUZZER_OPTION...]   run TARGET (or `all`, one after the other) for SECONDS
 #   scripts/fuzz.sh --build                                 configure and build only (the CTest fixture)
-#   scripts/fuzz.sh --smoke TARGET SECONDS                  run without building (the CTest smoke tests)
+#   scripts/fuzz.sh --smoke TARGET RUNS                     RUNS inputs, without building (the CTest smoke tests)
 #   scripts/fuzz.sh --list                                  the targets
 #
 # The build is its own (FUZZ_DIR, default build-fuzz/): clang, every source instrumented for libFuzzer, ASan and
@@ -12,6 +12,8 @@
 # files the binary writes with the library's own writers, FUZZ_DIR/seeds/TARGET, made once) and keeps what it finds in
 # FUZZ_DIR/corpus/TARGET, which grows from run to run; crashing inputs land in FUZZ_DIR/crashes/TARGET/. After each
 # run one line: `fuzz TARGET: N runs in S s, cov C, ft F, corpus K, crashes X`. Exit status 1 when a target crashed.
+# A smoke run is a count of inputs, not a time: it does the same work on a fast machine and on a slow, loaded one, and
+# has no per-input time limit (CTest's timeout stands guard against a hang).
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 dir="${FUZZ_DIR:-$root/build-fuzz}"
@@ -48,14 +50,16 @@ build() {
   done
 }
 
+# run TARGET LIMIT LIBFUZZER_OPTION...: LIMIT is `S s` (seconds) or `N runs`
 run() {
-  local t=$1 secs=$2 log
+  local t=$1 limit=$2 log
   shift 2
   mkdir -p "$dir/corpus/$t" "$dir/crashes/$t"
   log="$dir/crashes/$t/last-run.log"
-  CUZK_FUZZ_TARGET=$t "$dir/bin/cuzk-fuzz" -max_total_time="$secs" -print_final_stats=1 -rss_limit_mb=2048 \
-    -timeout=60 -artifact_prefix="$dir/crashes/$t/" "$@" "$dir/corpus/$t" "$dir/seeds/$t" >"$log" 2>&1
-  local rc=$?
+  local t0=$SECONDS
+  CUZK_FUZZ_TARGET=$t "$dir/bin/cuzk-fuzz" -print_final_stats=1 -rss_limit_mb=2048 \
+    -artifact_prefix="$dir/crashes/$t/" "$@" "$dir/corpus/$t" "$dir/seeds/$t" >"$log" 2>&1
+  local rc=$? secs=$((SECONDS - t0))
   local runs cov ft corpus crashes
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   cov=$(grep -oE 'cov: [0-9]+' "$log" | tail -1 | cut -d' ' -f2)
@@ -63,7 +67,7 @@ run() {
   corpus=$(find "$dir/corpus/$t" -type f | wc -l)
   crashes=$(find "$dir/crashes/$t" -type f \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' \
              -o -name 'oom-*' \) | wc -l)
-  echo "fuzz $t: ${runs:-0} runs in $secs s, cov ${cov:-0}, ft ${ft:-0}, corpus $corpus, crashes $crashes"
+  echo "fuzz $t ($limit): ${runs:-0} runs in $secs s, cov ${cov:-0}, ft ${ft:-0}, corpus $corpus, crashes $crashes"
   if [ $rc -ne 0 ]; then
     grep -E "ERROR|SUMMARY|Test unit written" "$log" | head -5
     echo "fuzz.sh: $t failed (exit $rc); the whole output is in $log" >&2
@@ -75,9 +79,9 @@ case "${1:-}" in
   --list) targets ;;
   --build) build ;;
   --smoke)
-    [ $# -eq 3 ] || { echo "usage: scripts/fuzz.sh --smoke TARGET SECONDS" >&2; exit 2; }
+    [ $# -eq 3 ] || { echo "usage: scripts/fuzz.sh --smoke TARGET RUNS" >&2; exit 2; }
     [ -x "$dir/bin/cuzk-fuzz" ] || { echo "fuzz.sh: no $dir/bin/cuzk-fuzz: run scripts/fuzz.sh --build" >&2; exit 2; }
-    run "$2" "$3" ;;
+    run "$2" "$3 runs" -runs="$3" -timeout=0 ;;
   "" | -h | --help) sed -n '3,15p' "$0" | sed 's/^# \{0,1\}//'; [ -n "${1:-}" ] ;;
   *)
     [ $# -ge 2 ] || { echo "usage: scripts/fuzz.sh TARGET|all SECONDS [LIBFUZZER_OPTION...]" >&2; exit 2; }
@@ -91,7 +95,7 @@ case "${1:-}" in
     failed=0
     for t in $(targets); do
       [ "$want" = all ] || [ "$want" = "$t" ] || continue
-      run "$t" "$secs" "$@" || failed=1
+      run "$t" "$secs s" -max_total_time="$secs" -timeout=60 "$@" || failed=1
     done
     exit $failed ;;
 esac

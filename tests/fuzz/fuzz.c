@@ -7,9 +7,13 @@
  * Adding a target is one line in fuzz_targets[] below: a name, a function that takes the bytes (and must free what
  * the parser gives back), and a seed maker (seeds.c; NULL for none). tests/CMakeLists.txt reads the names from those
  * lines, one smoke test each. Every target must return without a crash, a leak or a hang whatever the bytes are. */
+#include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include "fuzz.h"
 
@@ -121,12 +125,21 @@ static void fuzz_proof_bin(const uint8_t *data, size_t size)
     cuzk_groth16_proof_from_bytes(&p, data, size);
 }
 
+/* The detector, and the invariants of its answer: a shape other than whole only for a format, words always, and an
+ * expected size that says how the file's differs. */
 static void fuzz_detect(const uint8_t *data, size_t size)
 {
-    cuzk_errmsg note;
+    cuzk_groth16_format_info in;
+    cuzk_errmsg err;
     uint64_t inputs;
-    cuzk_groth16_detect_format(data, size, &note);
-    cuzk_groth16_vk_inputs(data, size, &inputs, &note);
+    cuzk_groth16_format f = cuzk_groth16_detect_format(data, size, &in);
+    if (in.format != f || in.size != size || in.what[0] == '\0' ||
+        (f == CUZK_GROTH16_FORMAT_UNKNOWN && in.shape != CUZK_GROTH16_SHAPE_WHOLE) ||
+        (in.shape == CUZK_GROTH16_SHAPE_TRAILING && in.expected >= size) ||
+        (in.shape == CUZK_GROTH16_SHAPE_TRUNCATED && in.expected != 0 && in.expected <= size) ||
+        !cuzk_groth16_format_may_be(&in, f))
+        abort();
+    cuzk_groth16_vk_inputs(data, size, &inputs, &err);
 }
 
 /* ---- Filecoin vanilla proofs and C1 (src/filecoin): the first byte picks the registered proof of the class,
@@ -180,8 +193,89 @@ static void fuzz_fil_c1_bin(const uint8_t *data, size_t size)
     if (cuzk_fil_c1_decode_bincode(data + 1, size - 1, form, p, &c, &err) == CUZK_OK) cuzk_fil_c1_free(&c);
 }
 
+/* The same C1 parser reading from a socket: a SOCK_SEQPACKET pair delivers the document in pieces of 2^(b % 13)
+ * bytes (b the first byte), so that every token and base64 quantum crosses the parser's window boundaries somewhere.
+ * Whatever the pieces, the answer must be the one the whole buffer gives: the status, the message, and on success
+ * the same C1 (its bincode). */
+typedef struct {
+    int fd;
+    const uint8_t *p;
+    size_t n, piece;
+} fuzz_feeder;
+
+static void *fuzz_feed(void *arg)
+{
+    fuzz_feeder *f = arg;
+    for (size_t at = 0; at < f->n;) {
+        size_t k = f->n - at < f->piece ? f->n - at : f->piece;
+        ssize_t w = send(f->fd, f->p + at, k, MSG_NOSIGNAL);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) break; /* the parser stopped reading: it has its answer */
+        at += (size_t)w;
+    }
+    close(f->fd);
+    return NULL;
+}
+
+static uint8_t *fuzz_c1_bytes(const cuzk_fil_c1 *c, size_t *n)
+{
+    *n = cuzk_fil_c1_bincode_bytes(c, CUZK_FIL_C1_BIN_API);
+    uint8_t *b = malloc(*n ? *n : 1);
+    if (b == NULL || cuzk_fil_c1_encode_bincode(c, CUZK_FIL_C1_BIN_API, b, *n, n, NULL) != CUZK_OK) abort();
+    return b;
+}
+
+static void fuzz_fil_c1_stream(const uint8_t *data, size_t size)
+{
+    if (size == 0) return;
+    int sv[2];
+    if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0) abort();
+    fuzz_feeder f = {sv[1], data + 1, size - 1, (size_t)1 << (data[0] % 13)};
+    pthread_t t;
+    if (pthread_create(&t, NULL, fuzz_feed, &f) != 0) abort();
+    cuzk_fil_c1 c, whole;
+    cuzk_errmsg err = {{0}}, werr = {{0}};
+    cuzk_status s = cuzk_fil_c1_parse_fd(sv[0], &c, &err);
+    close(sv[0]); /* a writer still sending gets EPIPE */
+    pthread_join(t, NULL);
+    cuzk_status ws = cuzk_fil_c1_parse(data + 1, size - 1, &whole, &werr);
+    if (s != ws || (s != CUZK_OK && strcmp(err.msg, werr.msg) != 0)) {
+        fprintf(stderr, "fil_c1_stream: pieces of %zu bytes: %s (%s); whole: %s (%s)\n", f.piece, cuzk_status_str(s),
+                err.msg, cuzk_status_str(ws), werr.msg);
+        abort();
+    }
+    if (s == CUZK_OK) {
+        size_t n1, n2;
+        uint8_t *b1 = fuzz_c1_bytes(&c, &n1), *b2 = fuzz_c1_bytes(&whole, &n2);
+        if (n1 != n2 || memcmp(b1, b2, n1) != 0 || c.wrapped != whole.wrapped || c.sector_num != whole.sector_num)
+            abort();
+        free(b1);
+        free(b2);
+        cuzk_fil_c1_free(&c);
+        cuzk_fil_c1_free(&whole);
+    }
+}
+
 #ifdef CUZK_FUZZ_SERVER
+#include "config.h"
 #include "requests.h"
+
+/* A cuzk-daemon configuration file: toml++'s parser, the key table's checks, then what --check-config prints. */
+static FILE *fuzz_null;
+
+static void fuzz_config(const uint8_t *data, size_t size)
+{
+    char *s = fuzz_string(data, size);
+    cuzk_daemon_config c;
+    cuzk_config_defaults(&c);
+    char err[1024];
+    if (cuzk_config_load_string(&c, s, "fuzz.toml", err, sizeof err) && cuzk_config_check(&c, err, sizeof err)) {
+        if (fuzz_null == NULL && (fuzz_null = fopen("/dev/null", "w")) == NULL) abort();
+        cuzk_config_print(&c, fuzz_null);
+    }
+    cuzk_config_free(&c);
+    free(s);
+}
 
 /* The first byte picks the method, the rest is its request message: protobuf-c's unpack, then the checks the
  * method's handler makes before the engine sees the request. */
@@ -211,8 +305,10 @@ static const fuzz_target fuzz_targets[] = {
     FUZZ_TARGET("fil_snap", fuzz_fil_snap, fuzz_seeds_fil_snap)
     FUZZ_TARGET("fil_c1", fuzz_fil_c1, fuzz_seeds_fil_c1)
     FUZZ_TARGET("fil_c1_bin", fuzz_fil_c1_bin, fuzz_seeds_fil_c1_bin)
+    FUZZ_TARGET("fil_c1_stream", fuzz_fil_c1_stream, fuzz_seeds_fil_c1_stream)
 #ifdef CUZK_FUZZ_SERVER
     FUZZ_TARGET("grpc", fuzz_grpc, fuzz_seeds_grpc)
+    FUZZ_TARGET("config", fuzz_config, fuzz_seeds_config)
 #endif
 };
 

@@ -456,6 +456,35 @@ static int seed_fil_c1(const char *dir, bool bin)
 int fuzz_seeds_fil_c1(const char *dir) { return seed_fil_c1(dir, false); }
 int fuzz_seeds_fil_c1_bin(const char *dir) { return seed_fil_c1(dir, true); }
 
+/* The JSON seeds behind a first byte that picks the piece size: 128 and 4096 bytes. */
+int fuzz_seeds_fil_c1_stream(const char *dir)
+{
+    int made = 0;
+    for (size_t i = 0; i < cuzk_fil_proof_count(); i++) {
+        const cuzk_fil_proof *p = cuzk_fil_proof_at(i);
+        if (p->cls != CUZK_FIL_CLASS_SEAL || p->sector_size > 2048 || p->kind != CUZK_FIL_KIND_POREP) continue;
+        cuzk_fil_c1 c;
+        if (cuzk_fil_c1_random(p, 7 + i, &c, NULL) != CUZK_OK) return -1;
+        int k = 0;
+        for (int v = 0; v < 2 && k >= 0; v++) {
+            char *text = NULL;
+            size_t len = 0;
+            FILE *f = open_memstream(&text, &len);
+            if (f != NULL) fputc(v ? 12 : 7, f);
+            cuzk_status st = f != NULL ? cuzk_fil_c1_write_json(&c, v == 1, f, NULL) : CUZK_ERR_NOMEM;
+            if (f != NULL) fclose(f);
+            char name[128];
+            snprintf(name, sizeof name, "c1-%s%s.stream", p->name, v ? "-wrapped" : "");
+            k = st == CUZK_OK ? seed_write(dir, name, text, len) : -1;
+            free(text);
+            if (k > 0) made += k;
+        }
+        cuzk_fil_c1_free(&c);
+        if (k < 0) return -1;
+    }
+    return made;
+}
+
 #ifdef CUZK_FUZZ_SERVER
 #include "requests.h"
 
@@ -517,8 +546,51 @@ int fuzz_seeds_grpc(const char *dir)
     }
     return made;
 }
+
+#include "config.h"
+
+/* Configurations: what --check-config prints for the defaults (every key, as TOML), Curio's short form, and one
+ * with every kind of value: sizes, durations, arrays, tables, a key that does not apply. */
+int fuzz_seeds_config(const char *dir)
+{
+    cuzk_daemon_config c;
+    cuzk_config_defaults(&c);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (f == NULL) return -1;
+    cuzk_config_print(&c, f);
+    fclose(f);
+    cuzk_config_free(&c);
+    int made = seed_write(dir, "defaults.toml", text, len);
+    free(text);
+    static const char *const docs[][2] = {
+        {"curio.toml", "[daemon]\nlisten = \"unix:///run/curio/cuzk.sock\"\n\n[srs]\nparam_cache = \"/var/tmp/p\"\n"},
+        {"mixed.toml",
+         "# every kind of value\n[daemon]\nlisten = [\"unix:///tmp/a.sock\", \"127.0.0.1:9820\"]\n"
+         "max_message_size = \"64 MiB\"\nshutdown_timeout = \"90s\"\nserver_threads = 4\n"
+         "[memory]\ntotal_budget = \"32GB\"\nsafety_margin = 1073741824\neviction_min_idle = \"5m\"\n"
+         "[gpus]\ndevices = [0, 1]\nbackend = \"cpu\"\nlatency_mode = true\n"
+         "[scheduler]\ngpu_queue_depth = 2\nresult_ttl = \"1h\"\nmax_batch_size = 4\n"
+         "[pipeline]\nmax_parallel_synthesis = 3\nenabled = false\n"
+         "[logging]\nlevel = \"debug\"\nformat = \"json\"\n[metrics]\nhttp_listen = \"127.0.0.1:9100\"\n"
+         "[auth]\ntoken = \"s3cret\"\n"},
+        {"errors.toml", "[daemon]\nlisten = 5\n[nosuch]\nx = 1979-05-27T07:32:00Z\n"},
+    };
+    for (size_t i = 0; i < sizeof docs / sizeof docs[0] && made >= 0; i++) {
+        int k = seed_write(dir, docs[i][0], docs[i][1], strlen(docs[i][1]));
+        made = k < 0 ? -1 : made + k;
+    }
+    return made;
+}
 #else
 int fuzz_seeds_grpc(const char *dir)
+{
+    (void)dir;
+    return 0;
+}
+
+int fuzz_seeds_config(const char *dir)
 {
     (void)dir;
     return 0;
