@@ -193,6 +193,14 @@ static void fuzz_fil_c1_bin(const uint8_t *data, size_t size)
     if (cuzk_fil_c1_decode_bincode(data + 1, size - 1, form, p, &c, &err) == CUZK_OK) cuzk_fil_c1_free(&c);
 }
 
+/* A commitment as a request carries it: 32 bytes or a binary commitment CID. */
+static void fuzz_fil_commitment(const uint8_t *data, size_t size)
+{
+    uint8_t out[32];
+    cuzk_errmsg err;
+    if (cuzk_fil_commitment_parse(data, size, out, &err) == CUZK_OK && memcmp(out, data + size - 32, 32) != 0) abort();
+}
+
 /* The same C1 parser reading from a socket: a SOCK_SEQPACKET pair delivers the document in pieces of 2^(b % 13)
  * bytes (b the first byte), so that every token and base64 quantum crosses the parser's window boundaries somewhere.
  * Whatever the pieces, the answer must be the one the whole buffer gives: the status, the message, and on success
@@ -306,6 +314,7 @@ static const fuzz_target fuzz_targets[] = {
     FUZZ_TARGET("fil_c1", fuzz_fil_c1, fuzz_seeds_fil_c1)
     FUZZ_TARGET("fil_c1_bin", fuzz_fil_c1_bin, fuzz_seeds_fil_c1_bin)
     FUZZ_TARGET("fil_c1_stream", fuzz_fil_c1_stream, fuzz_seeds_fil_c1_stream)
+    FUZZ_TARGET("fil_commitment", fuzz_fil_commitment, fuzz_seeds_fil_commitment)
 #ifdef CUZK_FUZZ_SERVER
     FUZZ_TARGET("grpc", fuzz_grpc, fuzz_seeds_grpc)
     FUZZ_TARGET("config", fuzz_config, fuzz_seeds_config)

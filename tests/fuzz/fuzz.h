@@ -34,6 +34,7 @@ int fuzz_seeds_fil_snap(const char *dir);
 int fuzz_seeds_fil_c1(const char *dir);
 int fuzz_seeds_fil_c1_bin(const char *dir);
 int fuzz_seeds_fil_c1_stream(const char *dir);
+int fuzz_seeds_fil_commitment(const char *dir);
 int fuzz_seeds_config(const char *dir);
 /* The registered proof of class cls the first byte b of a Filecoin target's input picks (fuzz.c). */
 const cuzk_fil_proof *fuzz_fil_pick(cuzk_fil_class cls, uint8_t b);

@@ -485,6 +485,26 @@ int fuzz_seeds_fil_c1_stream(const char *dir)
     return made;
 }
 
+/* A commitment bare, and as the binary CIDs of a sealed (fil-commitment-sealed, poseidon-bls12_381-a2-fc1) and an
+ * unsealed (fil-commitment-unsealed, sha2-256-trunc254-padded) commitment: CIDv1, codec and multihash code as
+ * varints, digest length 32, digest. */
+int fuzz_seeds_fil_commitment(const char *dir)
+{
+    static const uint8_t sealed[8] = {0x01, 0x82, 0xe2, 0x03, 0x81, 0xe8, 0x02, 0x20};
+    static const uint8_t unsealed[7] = {0x01, 0x81, 0xe2, 0x03, 0x92, 0x20, 0x20};
+    uint8_t comm[32], buf[40];
+    for (int i = 0; i < 32; i++) comm[i] = (uint8_t)(i * 37 + 11);
+    comm[31] &= 0x3f; /* below r, as a field element's repr */
+    int made = seed_write(dir, "comm.bin", comm, 32);
+    memcpy(buf, sealed, 8);
+    memcpy(buf + 8, comm, 32);
+    made += seed_write(dir, "sealed-cid.bin", buf, 40);
+    memcpy(buf, unsealed, 7);
+    memcpy(buf + 7, comm, 32);
+    made += seed_write(dir, "unsealed-cid.bin", buf, 39);
+    return made == 3 ? made : -1;
+}
+
 #ifdef CUZK_FUZZ_SERVER
 #include "requests.h"
 
