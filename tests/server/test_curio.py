@@ -210,7 +210,7 @@ def test_srs_ids():
                    capture_output=True)
     subprocess.run([cuzk, "setup", "--pce", pce, "--params", os.path.join(D.params, V28_WINNING_2K), "--vk",
                     os.path.join(TMP, "k.vk"), "--threads", "2"], check=True, capture_output=True)
-    r = C.call("PreloadSRS", pb.PreloadSrsRequest(circuit_id="winning-2k"), timeout=300)
+    r = C.call("PreloadSRS", pb.PreloadSrsRequest(circuit_id="winning-2k"), timeout=None)  # loads: no deadline
     assert not r.already_loaded
     assert C.call("PreloadSRS", pb.PreloadSrsRequest(circuit_id="winning-2k")).already_loaded
     srs = {s.circuit_id: s for s in C.call("GetStatus", pb.GetStatusRequest()).loaded_srs}
