@@ -174,7 +174,7 @@ fi
 
 echo "== configure and build"
 t0=$(date +%s)
-cmake -S . -B "$b" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 "${extra[@]}" >"$out/configure.log" 2>&1 ||
+cmake -S . -B "$b" -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 "${extra[@]}" >"$out/configure.log" 2>&1 ||
     { tail -30 "$out/configure.log"; exit 1; }
 cmake --build "$b" -j16 --target cuzk-bench cuzk-engine-bench >"$out/build.log" 2>&1 ||
     { grep -E "error|Error" -A3 "$out/build.log" | head -60; exit 1; }

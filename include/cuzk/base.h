@@ -169,6 +169,11 @@ cuzk_status cuzk_iden3_check(const uint8_t *buf, size_t len, const char magic[4]
                              cuzk_errmsg *err);
 cuzk_status cuzk_iden3_find(const uint8_t *buf, uint32_t type, const uint8_t **sec, uint64_t *size, const char *what,
                             cuzk_errmsg *err);
+/* How far the section headers of a container reach, magic and version not looked at: CUZK_OK with *end = the byte
+ * after the last section when every section lies inside the len bytes (*end < len: bytes trail), else
+ * CUZK_ERR_TRUNCATED naming the section that runs past the end (*end = 0). For telling files apart (cuzk_iden3_check
+ * walks the same way). */
+cuzk_status cuzk_iden3_measure(const uint8_t *buf, size_t len, uint64_t *end, const char *what, cuzk_errmsg *err);
 
 /* ---- random ------------------------------------------------------------------------------------------------------ */
 /* n bytes from the operating system (getrandom, retried on short reads and EINTR); CUZK_ERR_IO when it refuses. */

@@ -192,6 +192,13 @@ cuzk_status cuzk_engine_await(cuzk_engine *e, const char *job_id, uint64_t timeo
 /* A queued job is cancelled at once, a running one at its next stage boundary. */
 cuzk_status cuzk_engine_cancel(cuzk_engine *e, const char *job_id, bool *was_running);
 
+/* Holds the pipeline (on) or lets it go on (off). While held, a synthesis worker that takes a partition waits before
+ * working on it: that partition's job counts as running, every job after it stays queued, and nothing completes
+ * that had not passed synthesis. Submissions, cancels (a held partition of a cancelled job is dropped), awaits and
+ * status go on as usual; a shutdown's deadline ends the hold. For operators (the daemon's SIGUSR1 and SIGUSR2) and
+ * for tests that need a job to stay queued or running however fast the machine is. */
+void cuzk_engine_hold(cuzk_engine *e, bool on);
+
 typedef struct {
     uint32_t ordinal;
     char name[128];

@@ -97,6 +97,7 @@ cuzk_status cuzk_groth16_params_write(const cuzk_groth16_pk *pk, const char *pat
 /* bellperson .vk: the vk prefix of .params alone (868 + 96·ic bytes). A verifying key decides what a verifier
  * accepts, so its points are always subgroup-checked. vk->storage owns vk->ic. */
 cuzk_status cuzk_groth16_vk_load(cuzk_groth16_vk *vk, const char *path, cuzk_errmsg *err);
+cuzk_status cuzk_groth16_vk_parse(cuzk_groth16_vk *vk, const uint8_t *data, size_t len, cuzk_errmsg *err);
 cuzk_status cuzk_groth16_vk_write(const cuzk_groth16_vk *vk, const char *path, cuzk_errmsg *err);
 /* snarkjs .zkey (Groth16 over bls12381): iden3 container (sections by type in any order; sections 1-9 each exactly
  * once, else CUZK_ERR_BAD_SECTION; others, like the MPC transcript 10, ignored). Protocol other than 1:
@@ -108,8 +109,79 @@ cuzk_status cuzk_groth16_vk_write(const cuzk_groth16_vk *vk, const char *path, c
  * (CUZK_ERR_BAD_SECTION), a signal < nVars (CUZK_ERR_R1CS_COLUMN), a value < r (CUZK_ERR_R1CS_COEFF).
  * Result: conv = SNARKJS, a/b_g1/b_g2 over all nVars, l = C (nVars − nPublic − 1), h = H (domainSize). */
 cuzk_status cuzk_groth16_zkey_load(cuzk_groth16_pk *pk, const char *path, unsigned flags, unsigned threads, cuzk_errmsg *err);
+/* The same from an image in memory (which the caller keeps; pk does not point into it). */
+cuzk_status cuzk_groth16_zkey_parse(cuzk_groth16_pk *pk, const uint8_t *data, size_t len, unsigned flags,
+                                    unsigned threads, cuzk_errmsg *err);
+/* A SNARKJS key (with pk->circuit: A and B, input rows included) as a .zkey that cuzk_groth16_zkey_load reads back
+ * to the same key: sections in the order `snarkjs groth16 setup` writes them (1, 2, 4, 3, 9, 8, 5, 6, 7, 10), a
+ * transcript of no contributions. For test fixtures; written whole or not at all. CUZK_ERR_INVALID_ARG for a
+ * bellperson key, CUZK_ERR_TOO_LARGE past the format's u32 counts. */
+cuzk_status cuzk_groth16_zkey_write(const cuzk_groth16_pk *pk, const char *path, cuzk_errmsg *err);
 /* A circuit and its key belong together: counts, densities and domain must agree (CUZK_ERR_MISMATCH otherwise). */
 cuzk_status cuzk_groth16_pk_check_circuit(const cuzk_groth16_pk *pk, const cuzk_r1cs_t *circuit, cuzk_errmsg *err);
+
+/* ---- file formats (src/groth16/format.c) ------------------------------------------------------------------------ */
+/* Every file format the CLI, the daemon and the tests read, told apart by content (docs/formats/README.md): one table
+ * of rules tried in order, each a magic (PCE, the iden3 containers) or a shape (the first keys of a snarkjs JSON
+ * document, the compressed flags of a 192-byte proof, a bellperson key's valid α1), and for the formats whose header
+ * or counts fix the file's size, that size against the file's (a .vk is exactly 868 + 96·IC bytes; a .params goes
+ * on with H's count and points, and its counts must lay out the whole file). */
+typedef enum {
+    CUZK_GROTH16_FORMAT_UNKNOWN = 0,
+    CUZK_GROTH16_FORMAT_PCE,
+    CUZK_GROTH16_FORMAT_WTNS,
+    CUZK_GROTH16_FORMAT_R1CS,
+    CUZK_GROTH16_FORMAT_ZKEY,
+    CUZK_GROTH16_FORMAT_PTAU,
+    CUZK_GROTH16_FORMAT_PARAMS,      /* bellperson .params: the vk, then the prover's bases */
+    CUZK_GROTH16_FORMAT_VK,          /* bellperson .vk: the vk prefix alone */
+    CUZK_GROTH16_FORMAT_PROOF_BIN,   /* 192-byte compressed proof */
+    CUZK_GROTH16_FORMAT_PROOF_JSON,  /* snarkjs proof.json */
+    CUZK_GROTH16_FORMAT_VK_JSON,     /* snarkjs verification_key.json */
+    CUZK_GROTH16_FORMAT_PUBLIC_JSON, /* snarkjs public.json */
+} cuzk_groth16_format;
+
+/* How the bytes measure up to the format's layout (only formats with a size rule can be other than WHOLE). */
+typedef enum {
+    CUZK_GROTH16_SHAPE_WHOLE = 0, /* the size its header or counts make it, or a format without such a rule */
+    CUZK_GROTH16_SHAPE_TRUNCATED, /* shorter than its header or counts make it */
+    CUZK_GROTH16_SHAPE_TRAILING,  /* longer: bytes follow where it ends */
+    CUZK_GROTH16_SHAPE_DAMAGED,   /* the format's signature, but a header or counts that lay out no such file */
+} cuzk_groth16_shape;
+
+typedef struct {
+    cuzk_groth16_format format;
+    cuzk_groth16_shape shape;
+    uint64_t size;     /* the file's bytes */
+    uint64_t expected; /* TRUNCATED, TRAILING: the size its header or counts make, where they can be read; else 0 */
+    /* Another format the bytes may be, cut short: a .params starts with its .vk, so a truncated .vk, or one followed
+     * by fewer bytes than an H count other than 0 and H's first point, is also a truncated .params. Else UNKNOWN. */
+    cuzk_groth16_format also;
+    /* The answer in words, an article first: "a bellperson verifying key (.vk)", "a truncated .vk (5 IC points make
+     * 1348 bytes, this file has 1000)", "a .vk with 1 trailing byte (5 IC points make 1348 bytes, this file has
+     * 1349)", "a damaged .params (...)", "an empty file", "no format cuzk knows". */
+    char what[320];
+} cuzk_groth16_format_info;
+
+/* The format of the len bytes at buf (a whole file: a mapping costs only the pages the tests read); info (may be
+ * NULL) gets the shape and the words. Nothing is decoded beyond α1 (and the point after a .vk's end) and the counts.
+ * A file with a format's signature but the wrong size is still given that format, with its shape saying how it is
+ * wrong: a truncated .vk is a truncated .vk, not unknown, and a .vk with bytes appended is not a .params. */
+cuzk_groth16_format cuzk_groth16_detect_format(const uint8_t *buf, size_t len, cuzk_groth16_format_info *info);
+/* Whether the bytes may be a file of format want, whole or damaged: they have that format, or none cuzk knows (the
+ * loader then says what is wrong), or want is what they may also be (info.also). Loaders and the CLI name the format
+ * of a file for which this is false ("--params: this is a snarkjs proof (proof.json), not a ..."). */
+bool cuzk_groth16_format_may_be(const cuzk_groth16_format_info *in, cuzk_groth16_format want);
+/* "bellperson verifying key (.vk)"; "unknown" for values outside the enum. */
+const char *cuzk_groth16_format_name(cuzk_groth16_format f);
+/* ".vk", "proof.json", "192-byte proof": the short name the shapes' words use. */
+const char *cuzk_groth16_format_short_name(cuzk_groth16_format f);
+/* The public inputs (ONE included) a verifying key takes, without decoding any of its points: a .vk's IC count (the
+ * file must be exactly that long), a verification_key.json's nPublic + 1 (its IC array must have that many elements,
+ * counted by a scan that allocates nothing). For a caller that compares it with its public inputs before paying for
+ * a load. CUZK_ERR_BAD_MAGIC for other formats, CUZK_ERR_TRUNCATED / CUZK_ERR_BAD_LENGTH / CUZK_ERR_BAD_JSON for a
+ * key that is not whole. */
+cuzk_status cuzk_groth16_vk_inputs(const uint8_t *buf, size_t len, uint64_t *num_inputs, cuzk_errmsg *err);
 
 /* ---- JSON (snarkjs layouts; src/groth16/json.c) ------------------------------------------------------------------ */
 /* Output strings are malloc'd (free()), indented like snarkjs's; inputs are NUL-terminated. Public signals exclude
@@ -137,11 +209,13 @@ typedef struct {
     bool given_rs;         /* use r and s below instead of the OS random source (deterministic tests) */
     cuzk_fr_t r, s;
     cuzk_r1cs_c_mode c_mode;    /* how c = C·z is formed: CUZK_R1CS_C_PRODUCT (fast), CUZK_R1CS_C_CHECKED (reject bad witness) */
+    bool verify;           /* check the proof made as a verifier would before returning it (see below) */
 } cuzk_groth16_prove_opts;
 
-/* Wall-clock seconds per phase, filled when the caller passes a stats pointer. */
+/* Wall-clock seconds per phase, filled when the caller passes a stats pointer (verify: the check opts->verify asks
+ * for, 0 without it). */
 typedef struct {
-    double spmv, ntt_h, msm_h, msm_l, msm_a, msm_b1, msm_b2, assembly, total;
+    double spmv, ntt_h, msm_h, msm_l, msm_a, msm_b1, msm_b2, assembly, verify, total;
 } cuzk_groth16_prove_stats;
 
 /* One proof for witness z (cuzk_r1cs_num_vars(circuit) values, z[0] = 1 else CUZK_ERR_INVALID_ARG). opts NULL: one
@@ -151,7 +225,11 @@ typedef struct {
  *  SNARKJS:    pk->circuit drives the prover and c is always a∘b (the key has no C). circuit may be NULL; in
  *              CUZK_R1CS_C_CHECKED mode it must be the full circuit (with C, without the input rows), which the witness
  *              is checked against first (CUZK_ERR_INVALID_ARG when it is NULL or pk->circuit).
- * r and s are wiped before returning; the terms that hold them use constant-time scalar multiplication. */
+ * r and s are wiped before returning; the terms that hold them use constant-time scalar multiplication.
+ * opts->verify: the proof is encoded, decoded with every check a verifier makes (curve, subgroup) and verified against
+ * pk->vk with the witness's public inputs z[1 .. num_inputs − 1]; CUZK_ERR_PROOF_INVALID when it does not verify
+ * (the witness does not satisfy the circuit, which a snarkjs key alone cannot tell, or the key is inconsistent), and
+ * *proof is then zeroed. A few milliseconds: one prepared key and one three-pairing check. */
 cuzk_status cuzk_groth16_prove(cuzk_groth16_proof_t *proof, const cuzk_groth16_pk *pk, const cuzk_r1cs_t *circuit, const cuzk_fr_t *z,
                           const cuzk_groth16_prove_opts *opts, cuzk_groth16_prove_stats *stats, cuzk_errmsg *err);
 
@@ -287,6 +365,9 @@ typedef struct {
     bool prepared; /* sections 12-15 present */
 } cuzk_groth16_ptau_info;
 cuzk_status cuzk_groth16_ptau_check(const char *path, cuzk_groth16_ptau_info *info, cuzk_errmsg *err);
+/* The same on an image in memory. */
+cuzk_status cuzk_groth16_ptau_check_buf(const uint8_t *data, size_t len, cuzk_groth16_ptau_info *info,
+                                        cuzk_errmsg *err);
 
 
 /* ==== building blocks shared with the gpu layer (cuzk_g16_*) =========================================================

@@ -169,6 +169,15 @@ cuzk_status cuzk_r1cs_pce_write(const cuzk_r1cs_t *r, const char *path, cuzk_r1c
  * NULL) must equal the file's identity, else CUZK_ERR_MISMATCH. The result points into the mapping. */
 cuzk_status cuzk_r1cs_pce_load(const char *path, unsigned flags, const uint8_t expect_identity[32], cuzk_r1cs_t **out,
                           cuzk_r1cs_err *err);
+/* The same checks on an image in memory (8-byte aligned, else CUZK_ERR_INVALID_ARG): the result points into data,
+ * which the caller keeps until cuzk_r1cs_free. */
+cuzk_status cuzk_r1cs_pce_parse(const uint8_t *data, size_t size, unsigned flags, const uint8_t expect_identity[32],
+                                cuzk_r1cs_t **out, cuzk_r1cs_err *err);
+/* The size the header's section table makes the file, read without trusting it, for telling files apart: CUZK_OK
+ * with *file_size = the end of the furthest section rounded up to 4096 (compare with size: shorter is truncated,
+ * longer has bytes trailing), CUZK_ERR_TRUNCATED for fewer than the header's 4096 bytes, CUZK_ERR_BAD_HEADER for a
+ * section count other than 13 or a section past 2^62. Magic, version and counts are not looked at. */
+cuzk_status cuzk_r1cs_pce_measure(const uint8_t *data, size_t size, uint64_t *file_size, cuzk_r1cs_err *err);
 /* The counts from the header alone (one small read; magic, version and ranges checked, nothing else), for planning
  * before a load. */
 cuzk_status cuzk_r1cs_pce_read_counts(const char *path, uint64_t *num_inputs, uint64_t *num_aux,

@@ -11,6 +11,18 @@ cuzk_status cuzk_iden3_check(const uint8_t *buf, size_t len, const char magic[4]
     if (len < 12) return cuzk_fail(err, CUZK_ERR_TRUNCATED, "%s: %zu bytes, shorter than the file header", what, len);
     if (cuzk_load_le32(buf + 4) != version)
         return cuzk_fail(err, CUZK_ERR_BAD_VERSION, "%s: version %u, expected %u", what, cuzk_load_le32(buf + 4), version);
+    uint64_t end;
+    cuzk_status s = cuzk_iden3_measure(buf, len, &end, what, err);
+    if (s != CUZK_OK) return s;
+    if (end != len)
+        return cuzk_fail(err, CUZK_ERR_BAD_SECTION, "%s: %zu bytes after the last section", what, len - (size_t)end);
+    return CUZK_OK;
+}
+
+cuzk_status cuzk_iden3_measure(const uint8_t *buf, size_t len, uint64_t *end, const char *what, cuzk_errmsg *err)
+{
+    *end = 0;
+    if (len < 12) return cuzk_fail(err, CUZK_ERR_TRUNCATED, "%s: %zu bytes, shorter than the file header", what, len);
     uint32_t nsect = cuzk_load_le32(buf + 8);
     size_t pos = 12;
     for (uint32_t i = 0; i < nsect; i++) {
@@ -24,8 +36,7 @@ cuzk_status cuzk_iden3_check(const uint8_t *buf, size_t len, const char magic[4]
                              what, i, cuzk_load_le32(buf + pos - 12), (unsigned long long)size, len - pos);
         pos += (size_t)size;
     }
-    if (pos != len)
-        return cuzk_fail(err, CUZK_ERR_BAD_SECTION, "%s: %zu bytes after the last section", what, len - pos);
+    *end = pos;
     return CUZK_OK;
 }
 

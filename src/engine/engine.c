@@ -453,6 +453,11 @@ static void *synth_main(void *arg)
             continue;
         }
         engine_job *j = w->job;
+        while (e->held && !e->stop && j->state != JOB_DONE) pthread_cond_wait(&e->work_cv, &e->lock);
+        if (e->stop || j->state == JOB_DONE) {
+            work_drop(e, w);
+            continue;
+        }
         /* the input moves to the work item: a cancel may end the job (and free what it owns) meanwhile */
         uint8_t *wtns = j->wtns;
         size_t wtns_len = j->wtns_len;
@@ -1278,8 +1283,18 @@ cuzk_status cuzk_engine_cancel(cuzk_engine *e, const char *job_id, bool *was_run
     if (was_running != NULL) *was_running = j->state == JOB_RUNNING;
     /* the result is final at once; partitions in flight drop out at their next stage boundary */
     job_finish(e, j, CUZK_ENGINE_JOB_CANCELLED, "cancelled by request");
+    pthread_cond_broadcast(&e->work_cv); /* a held worker drops the job's partition */
     pthread_mutex_unlock(&e->lock);
     return CUZK_OK;
+}
+
+void cuzk_engine_hold(cuzk_engine *e, bool on)
+{
+    if (e == NULL) return;
+    pthread_mutex_lock(&e->lock);
+    e->held = on;
+    pthread_cond_broadcast(&e->work_cv);
+    pthread_mutex_unlock(&e->lock);
 }
 
 /* ---- status and keys --------------------------------------------------------------------------------------------- */

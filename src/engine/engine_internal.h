@@ -49,6 +49,7 @@ struct cuzk_engine {
     pthread_cond_t devload_cv; /* device-key loaders: a partition or preload wants a key, or a key became idle */
 
     bool shutting_down, stop;
+    bool held; /* cuzk_engine_hold: workers wait with the partition they took */
     uint64_t next_seq, next_job_no, lru_clock, next_load_seq;
     engine_job *jobs, *jobs_tail;  /* every job not yet purged, in submission order */
     engine_work *gpu_q;            /* sorted by priority, then job order, then partition */

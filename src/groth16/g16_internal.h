@@ -21,4 +21,10 @@ void cuzk_g16_lagrange(cuzk_fr_t *out, cuzk_fr_t *scratch, size_t n, const cuzk_
 void cuzk_g16_lagrange_par(cuzk_fr_t *out, cuzk_fr_t *scratch, size_t n, const cuzk_fr_t *g, const cuzk_fr_t *omega, const cuzk_fr_t *tau,
                       const cuzk_fr_t *c, unsigned threads);
 
+/* ---- verification_key.json counts (json_scan.c) ---- */
+/* The top-level "nPublic" and the number of elements of the top-level "IC" array, found by one pass over the n bytes
+ * at s that allocates nothing (strings and nested values skipped): a document whose counts disagree is refused before
+ * it is parsed. false when the text is not an object holding both (the parser then says what is wrong). */
+bool cuzk_g16_vk_json_counts(const char *s, size_t n, uint64_t *npublic, uint64_t *nic);
+
 #endif

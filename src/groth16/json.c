@@ -470,6 +470,11 @@ static cuzk_status vk_read(cuzk_groth16_vk *vk, cuzk_g1_affine_t **ic_out, const
 cuzk_status cuzk_groth16_vk_from_json(cuzk_groth16_vk *vk, const char *json, cuzk_errmsg *err)
 {
     memset(vk, 0, sizeof *vk);
+    /* counts first: the parse itself costs several times the document's size */
+    uint64_t np, nic;
+    if (json != NULL && cuzk_g16_vk_json_counts(json, strlen(json), &np, &nic) && nic != np + 1)
+        return cuzk_fail(err, CUZK_ERR_BAD_JSON, "verification_key: IC has %llu points, nPublic + 1 = %llu",
+                         (unsigned long long)nic, (unsigned long long)np + 1);
     json_t *root;
     cuzk_status s = j_parse(&root, json, "verification_key", err);
     if (s != CUZK_OK) return s;

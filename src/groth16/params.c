@@ -293,12 +293,27 @@ static cuzk_status decode_section(void *dst, const uint8_t *d, const uint64_t of
 
 /* ---- loading ----------------------------------------------------------------------------------------------------- */
 
+/* A file of another format would otherwise be read as counts ("h count 2065855609 needs 198 GB"): say what it is. A
+ * file that may be of the wanted format, damaged or not, goes on to the layout's own message (a truncated .vk is
+ * also a truncated .params), and so does anything unrecognised. */
+static cuzk_status params_other_format(const uint8_t *d, size_t len, cuzk_groth16_format want, const char *what,
+                                       cuzk_errmsg *err)
+{
+    cuzk_groth16_format_info in;
+    cuzk_groth16_detect_format(d, len, &in);
+    if (cuzk_groth16_format_may_be(&in, want)) return CUZK_OK;
+    return cuzk_fail(err, CUZK_ERR_BAD_MAGIC, "%s: this is %s, not a %s", what, in.what,
+                     cuzk_groth16_format_name(want));
+}
+
 static cuzk_status params_parse(cuzk_groth16_pk *pk, const uint8_t *d, size_t len, unsigned ecflags, unsigned threads,
                                 cuzk_errmsg *err)
 {
     static const char what[] = "params";
     uint64_t off[SEC_COUNT] = {0}, cnt[SEC_COUNT] = {0};
-    cuzk_status s = cuzk_g16_params_layout(off, cnt, len, mem_read4, (void *)d, err);
+    cuzk_status s = params_other_format(d, len, CUZK_GROTH16_FORMAT_PARAMS, what, err);
+    if (s != CUZK_OK) return s;
+    s = cuzk_g16_params_layout(off, cnt, len, mem_read4, (void *)d, err);
     if (s != CUZK_OK) return s;
 
     uint64_t g1n = cnt[SEC_IC] + cnt[SEC_H] + cnt[SEC_L] + cnt[SEC_A] + cnt[SEC_B_G1];
@@ -364,22 +379,19 @@ cuzk_status cuzk_groth16_params_load(cuzk_groth16_pk *pk, const char *path, unsi
 }
 
 /* A verifying key is small and guards what a verifier accepts: its points are always subgroup-checked. */
-cuzk_status cuzk_groth16_vk_load(cuzk_groth16_vk *vk, const char *path, cuzk_errmsg *err)
+cuzk_status cuzk_groth16_vk_parse(cuzk_groth16_vk *vk, const uint8_t *d, size_t len, cuzk_errmsg *err)
 {
     static const char what[] = "vk";
     memset(vk, 0, sizeof *vk);
-    const uint8_t *d;
-    size_t len;
-    cuzk_status s = cuzk_map_file(path, &d, &len, err);
-    if (s != CUZK_OK) return s;
+    if (d == NULL) d = (const uint8_t *)"", len = 0;
     uint64_t off[SEC_COUNT] = {0}, cnt[SEC_COUNT] = {0};
     cuzk_g1_affine_t *ic = NULL;
-    s = layout(len, mem_read4, (void *)(d ? d : (const uint8_t *)""), 1, off, cnt, what, err);
+    cuzk_status s = params_other_format(d, len, CUZK_GROTH16_FORMAT_VK, what, err);
+    if (s == CUZK_OK) s = layout(len, mem_read4, (void *)d, 1, off, cnt, what, err);
     if (s == CUZK_OK) s = cuzk_g16_params_decode_vk_fixed(vk, d, 0, what, err);
     if (s == CUZK_OK && (ic = malloc(cnt[SEC_IC] * sizeof *ic)) == NULL)
         s = cuzk_fail(err, CUZK_ERR_NOMEM, "%s: no memory for %llu ic points", what, (unsigned long long)cnt[SEC_IC]);
     if (s == CUZK_OK) s = decode_section(ic, d, off, cnt, SEC_IC, 0, 1, what, err);
-    cuzk_unmap_file(d, len);
     if (s != CUZK_OK) {
         free(ic);
         memset(vk, 0, sizeof *vk);
@@ -389,6 +401,18 @@ cuzk_status cuzk_groth16_vk_load(cuzk_groth16_vk *vk, const char *path, cuzk_err
     vk->num_inputs = cnt[SEC_IC];
     vk->storage = ic;
     return CUZK_OK;
+}
+
+cuzk_status cuzk_groth16_vk_load(cuzk_groth16_vk *vk, const char *path, cuzk_errmsg *err)
+{
+    memset(vk, 0, sizeof *vk);
+    const uint8_t *d;
+    size_t len;
+    cuzk_status s = cuzk_map_file(path, &d, &len, err);
+    if (s != CUZK_OK) return s;
+    s = cuzk_groth16_vk_parse(vk, d, len, err);
+    cuzk_unmap_file(d, len);
+    return s;
 }
 
 /* ---- writing ----------------------------------------------------------------------------------------------------- */

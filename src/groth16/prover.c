@@ -291,6 +291,37 @@ cuzk_status cuzk_groth16_assemble(cuzk_groth16_proof_t *proof, const cuzk_groth1
     return CUZK_OK;
 }
 
+/* opts->verify: the proof as a verifier receives it (encoded, then decoded with the curve and subgroup checks) must
+ * verify against the key's own vk with the witness's public inputs. A key whose points are valid but inconsistent, or
+ * a witness that satisfies the key's A and B but not the circuit's C (a snarkjs key has no C to check it against),
+ * gives a proof that does not: it is wiped, never returned. */
+static cuzk_status prove_self_check(cuzk_groth16_proof_t *proof, const cuzk_groth16_pk *pk, const cuzk_fr_t *z,
+                                    cuzk_errmsg *err)
+{
+    uint8_t bytes[CUZK_GROTH16_PROOF_BYTES];
+    cuzk_groth16_proof_t p;
+    cuzk_groth16_proof_to_bytes(bytes, proof);
+    cuzk_status s = cuzk_groth16_proof_from_bytes(&p, bytes, sizeof bytes);
+    if (s != CUZK_OK) {
+        cuzk_fail(err, CUZK_ERR_PROOF_INVALID, "the proof made does not decode (%s): the key holds points outside "
+                  "the prime-order subgroup", cuzk_status_str(s));
+    } else {
+        cuzk_groth16_pvk pvk;
+        cuzk_groth16_prepare_vk(&pvk, &pk->vk);
+        s = cuzk_groth16_verify(&pvk, &p, z + 1, pk->vk.num_inputs - 1);
+        if (s == CUZK_ERR_PROOF_INVALID)
+            cuzk_fail(err, s, "the proof made does not verify against the key's verifying key: the witness does not "
+                      "satisfy the circuit, or the key is damaged");
+        else if (s != CUZK_OK)
+            cuzk_fail(err, s, "verifying the proof made failed");
+    }
+    if (s != CUZK_OK) {
+        memset(proof, 0, sizeof *proof);
+        if (s != CUZK_ERR_NOMEM) s = CUZK_ERR_PROOF_INVALID;
+    }
+    return s;
+}
+
 /* Arguments both steps check: the key fits the circuit, z[0] = 1, a known c_mode. */
 static cuzk_status prove_check_args(const cuzk_groth16_pk *pk, const cuzk_r1cs_t *circuit, const cuzk_fr_t *z,
                                     const cuzk_groth16_prove_opts *o, cuzk_errmsg *err)
@@ -420,6 +451,11 @@ cuzk_status cuzk_groth16_prove_from_synthesis(cuzk_groth16_proof_t *proof, const
     s = cuzk_groth16_assemble(proof, &pk->vk, &m, &o);
     if (s != CUZK_OK) cuzk_fail(err, s, "OS random source failed");
     st.assembly = cuzk_now() - t;
+    if (s == CUZK_OK && o.verify) {
+        t = cuzk_now();
+        s = prove_self_check(proof, pk, z, err);
+        st.verify = cuzk_now() - t;
+    }
 
 done:
     cuzk_ntt_domain_free(&dom);

@@ -379,6 +379,13 @@ static cuzk_status ptau_check_buf(const uint8_t *buf, size_t len, cuzk_groth16_p
     return CUZK_OK;
 }
 
+cuzk_status cuzk_groth16_ptau_check_buf(const uint8_t *data, size_t len, cuzk_groth16_ptau_info *info,
+                                        cuzk_errmsg *err)
+{
+    memset(info, 0, sizeof *info);
+    return ptau_check_buf(data != NULL ? data : (const uint8_t *)"", data != NULL ? len : 0, info, err);
+}
+
 cuzk_status cuzk_groth16_ptau_check(const char *path, cuzk_groth16_ptau_info *info, cuzk_errmsg *err)
 {
     memset(info, 0, sizeof *info);
@@ -386,7 +393,7 @@ cuzk_status cuzk_groth16_ptau_check(const char *path, cuzk_groth16_ptau_info *in
     size_t len;
     cuzk_status s = cuzk_map_file(path, &data, &len, err);
     if (s != CUZK_OK) return s;
-    s = ptau_check_buf(data ? data : (const uint8_t *)"", len, info, err);
+    s = cuzk_groth16_ptau_check_buf(data, len, info, err);
     cuzk_unmap_file(data, len);
     return s;
 }

@@ -292,6 +292,17 @@ static cuzk_status zkey_parse(cuzk_groth16_pk *pk, const uint8_t *buf, size_t le
     return CUZK_OK;
 }
 
+cuzk_status cuzk_groth16_zkey_parse(cuzk_groth16_pk *pk, const uint8_t *data, size_t len, unsigned flags,
+                                    unsigned threads, cuzk_errmsg *err)
+{
+    memset(pk, 0, sizeof *pk);
+    unsigned ecflags = (flags & CUZK_GROTH16_LOAD_SUBGROUP) ? 0 : CUZK_EC_DECODE_SKIP_SUBGROUP;
+    cuzk_status s = zkey_parse(pk, data != NULL ? data : (const uint8_t *)"", data != NULL ? len : 0, ecflags, threads,
+                               err);
+    if (s != CUZK_OK) memset(pk, 0, sizeof *pk);
+    return s;
+}
+
 cuzk_status cuzk_groth16_zkey_load(cuzk_groth16_pk *pk, const char *path, unsigned flags, unsigned threads, cuzk_errmsg *err)
 {
     memset(pk, 0, sizeof *pk);
@@ -299,9 +310,154 @@ cuzk_status cuzk_groth16_zkey_load(cuzk_groth16_pk *pk, const char *path, unsign
     size_t len;
     cuzk_status s = cuzk_map_file(path, &d, &len, err);
     if (s != CUZK_OK) return s;
-    unsigned ecflags = (flags & CUZK_GROTH16_LOAD_SUBGROUP) ? 0 : CUZK_EC_DECODE_SKIP_SUBGROUP;
-    s = zkey_parse(pk, d ? d : (const uint8_t *)"", len, ecflags, threads, err);
+    s = cuzk_groth16_zkey_parse(pk, d, len, flags, threads, err);
     cuzk_unmap_file(d, len);
-    if (s != CUZK_OK) memset(pk, 0, sizeof *pk);
+    return s;
+}
+
+/* ---- writing ----------------------------------------------------------------------------------------------------- */
+
+/* The image grows in one buffer (a key small enough to write is small enough to hold twice). */
+typedef struct {
+    uint8_t *p;
+    size_t n, cap;
+    bool ok;
+} zkey_buf;
+
+static uint8_t *zb_reserve(zkey_buf *b, size_t n)
+{
+    if (!b->ok) return NULL;
+    if (b->cap - b->n < n) {
+        size_t cap = b->cap ? b->cap : 4096;
+        while (cap - b->n < n) {
+            if (cap > SIZE_MAX / 2) {
+                b->ok = false;
+                return NULL;
+            }
+            cap *= 2;
+        }
+        uint8_t *q = realloc(b->p, cap);
+        if (q == NULL) {
+            b->ok = false;
+            return NULL;
+        }
+        b->p = q;
+        b->cap = cap;
+    }
+    uint8_t *r = b->p + b->n;
+    b->n += n;
+    return r;
+}
+
+static void zb_put(zkey_buf *b, const void *src, size_t n)
+{
+    uint8_t *d = zb_reserve(b, n);
+    if (d != NULL) memcpy(d, src, n);
+}
+
+static void zb_u32(zkey_buf *b, uint32_t v)
+{
+    uint8_t *d = zb_reserve(b, 4);
+    if (d != NULL) cuzk_store_le32(d, v);
+}
+
+static void zb_section(zkey_buf *b, uint32_t type, uint64_t bytes)
+{
+    uint8_t *d = zb_reserve(b, 12);
+    if (d == NULL) return;
+    cuzk_store_le32(d, type);
+    cuzk_store_le64(d + 4, bytes);
+}
+
+static void zb_g1s(zkey_buf *b, const cuzk_g1_affine_t *p, uint64_t n)
+{
+    for (uint64_t i = 0; i < n; i++) {
+        uint8_t *d = zb_reserve(b, CUZK_G1_IDEN3_BYTES);
+        if (d != NULL) cuzk_g1_to_iden3(d, &p[i]);
+    }
+}
+
+static void zb_g2s(zkey_buf *b, const cuzk_g2_affine_t *p, uint64_t n)
+{
+    for (uint64_t i = 0; i < n; i++) {
+        uint8_t *d = zb_reserve(b, CUZK_G2_IDEN3_BYTES);
+        if (d != NULL) cuzk_g2_to_iden3(d, &p[i]);
+    }
+}
+
+cuzk_status cuzk_groth16_zkey_write(const cuzk_groth16_pk *pk, const char *path, cuzk_errmsg *err)
+{
+    const cuzk_r1cs_t *m = pk->circuit;
+    if (pk->conv != CUZK_GROTH16_SNARKJS || m == NULL)
+        return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "zkey: only a snarkjs-convention key (with its A and B) has a "
+                         ".zkey form");
+    uint64_t nv = cuzk_r1cs_num_vars(m), np = m->num_inputs - 1;
+    uint64_t ncoef = m->m[CUZK_R1CS_A].nnz + m->m[CUZK_R1CS_B].nnz;
+    if (nv > UINT32_MAX || pk->domain_size > UINT32_MAX || ncoef > UINT32_MAX || m->num_constraints > UINT32_MAX)
+        return cuzk_fail(err, CUZK_ERR_TOO_LARGE, "zkey: %llu variables, %llu coefficients: the format counts in u32",
+                         (unsigned long long)nv, (unsigned long long)ncoef);
+    zkey_buf b = {NULL, 0, 0, true};
+    zb_put(&b, "zkey", 4);
+    zb_u32(&b, 1);
+    zb_u32(&b, 10);
+    zb_section(&b, ZK_PROTOCOL, 4);
+    zb_u32(&b, 1);
+    zb_section(&b, ZK_HEADER, ZKEY_HEADER_BYTES);
+    uint8_t le[CUZK_FP_BYTES];
+    zb_u32(&b, CUZK_FP_BYTES);
+    for (int i = 0; i < CUZK_FP_LIMBS; i++) cuzk_store_le64(le + 8 * i, CUZK_FP_MODULUS[i]);
+    zb_put(&b, le, CUZK_FP_BYTES);
+    zb_u32(&b, CUZK_FR_BYTES);
+    for (int i = 0; i < CUZK_FR_LIMBS; i++) cuzk_store_le64(le + 8 * i, CUZK_FR_MODULUS[i]);
+    zb_put(&b, le, CUZK_FR_BYTES);
+    zb_u32(&b, (uint32_t)nv);
+    zb_u32(&b, (uint32_t)np);
+    zb_u32(&b, (uint32_t)pk->domain_size);
+    zb_g1s(&b, &pk->vk.alpha_g1, 1);
+    zb_g1s(&b, &pk->vk.beta_g1, 1);
+    zb_g2s(&b, &pk->vk.beta_g2, 1);
+    zb_g2s(&b, &pk->vk.gamma_g2, 1);
+    zb_g1s(&b, &pk->vk.delta_g1, 1);
+    zb_g2s(&b, &pk->vk.delta_g2, 1);
+    /* coefficients (matrix, constraint, signal, coef·R² mod r), constraint by constraint as snarkjs writes them */
+    zb_section(&b, ZK_COEFS, 4 + ncoef * ZKEY_COEF_BYTES);
+    zb_u32(&b, (uint32_t)ncoef);
+    cuzk_fr_t r2, two;
+    const uint64_t e512 = 512;
+    cuzk_fr_from_u64(&two, 2);
+    cuzk_fr_pow(&r2, &two, &e512, 1);
+    for (uint64_t row = 0; row < m->num_constraints; row++) {
+        for (uint32_t k = 0; k < 2; k++) {
+            for (uint64_t e = m->m[k].row_ptr[row]; e < m->m[k].row_ptr[row + 1]; e++) {
+                cuzk_fr_t v;
+                cuzk_fr_mul(&v, &m->values[m->m[k].coef[e]], &r2);
+                zb_u32(&b, k);
+                zb_u32(&b, (uint32_t)row);
+                zb_u32(&b, m->m[k].col[e]);
+                uint8_t *d = zb_reserve(&b, CUZK_FR_BYTES);
+                if (d != NULL) cuzk_fr_to_bytes_le(d, &v);
+            }
+        }
+    }
+    zb_section(&b, ZK_IC, pk->vk.num_inputs * CUZK_G1_IDEN3_BYTES);
+    zb_g1s(&b, pk->vk.ic, pk->vk.num_inputs);
+    zb_section(&b, ZK_H, pk->h_len * CUZK_G1_IDEN3_BYTES);
+    zb_g1s(&b, pk->h, pk->h_len);
+    zb_section(&b, ZK_C, pk->l_len * CUZK_G1_IDEN3_BYTES);
+    zb_g1s(&b, pk->l, pk->l_len);
+    zb_section(&b, ZK_A, pk->a_len * CUZK_G1_IDEN3_BYTES);
+    zb_g1s(&b, pk->a, pk->a_len);
+    zb_section(&b, ZK_B1, pk->b_len * CUZK_G1_IDEN3_BYTES);
+    zb_g1s(&b, pk->b_g1, pk->b_len);
+    zb_section(&b, ZK_B2, pk->b_len * CUZK_G2_IDEN3_BYTES);
+    zb_g2s(&b, pk->b_g2, pk->b_len);
+    /* section 10, the MPC transcript: a zero hash and no contributions */
+    static const uint8_t hash[64];
+    zb_section(&b, 10, sizeof hash + 4);
+    zb_put(&b, hash, sizeof hash);
+    zb_u32(&b, 0);
+    cuzk_status s = b.ok ? cuzk_write_file(path, b.p, b.n, err)
+                         : cuzk_fail(err, CUZK_ERR_NOMEM, "zkey: no memory for the %zu-byte image", b.n);
+    free(b.p);
     return s;
 }

@@ -131,6 +131,27 @@ static bool all_zero(const uint8_t *p, uint64_t n)
     return true;
 }
 
+cuzk_status cuzk_r1cs_pce_measure(const uint8_t *data, size_t size, uint64_t *file_size, cuzk_r1cs_err *err)
+{
+    *file_size = 0;
+    if (size < PCE_PAGE)
+        return cuzk_fail(err, CUZK_ERR_TRUNCATED, "%zu bytes, shorter than the %u-byte header", size, PCE_PAGE);
+    if (get32(data + OFF_NSECT) != R1CS_SEC_COUNT)
+        return cuzk_fail(err, CUZK_ERR_BAD_HEADER, "section count %u, expected %u", get32(data + OFF_NSECT),
+                         R1CS_SEC_COUNT);
+    uint64_t end = PCE_PAGE;
+    for (int s = 0; s < R1CS_SEC_COUNT; s++) {
+        uint64_t off = get64(data + OFF_TABLE + 16 * s), slen = get64(data + OFF_TABLE + 16 * s + 8);
+        /* 2^62 bounds both, so their sum and its rounding cannot overflow */
+        if (off >> 62 != 0 || slen >> 62 != 0)
+            return cuzk_fail(err, CUZK_ERR_BAD_HEADER, "section %s: offset %llu, length %llu", sec_name[s],
+                             (unsigned long long)off, (unsigned long long)slen);
+        if (off + slen > end) end = off + slen;
+    }
+    *file_size = align_page(end);
+    return CUZK_OK;
+}
+
 /* Header, counts and section table. Fills r's counts and pointers (into data) and len/off. */
 static cuzk_status pce_check_layout(const uint8_t *data, size_t size, cuzk_r1cs_t *r, uint64_t len[R1CS_SEC_COUNT],
                                     cuzk_r1cs_err *err)
@@ -232,23 +253,17 @@ static cuzk_status pce_check_density(const cuzk_r1cs_t *r, const uint64_t len[R1
     return s;
 }
 
-cuzk_status cuzk_r1cs_pce_load(const char *path, unsigned flags, const uint8_t expect_identity[32], cuzk_r1cs_t **out,
-                          cuzk_r1cs_err *err)
+cuzk_status cuzk_r1cs_pce_parse(const uint8_t *data, size_t size, unsigned flags, const uint8_t expect_identity[32],
+                                cuzk_r1cs_t **out, cuzk_r1cs_err *err)
 {
     *out = NULL;
-    const uint8_t *data;
-    size_t size;
-    cuzk_status s = cuzk_map_file(path, &data, &size, err);
-    if (s != CUZK_OK) return s;
+    static const uint64_t empty = 0;
+    if (data == NULL || size == 0) data = (const uint8_t *)&empty, size = 0;
+    if ((uintptr_t)data % 8 != 0) return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "PCE image not 8-byte aligned");
     cuzk_r1cs_t *r = calloc(1, sizeof *r);
-    if (r == NULL) {
-        cuzk_unmap_file(data, size);
-        return cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory");
-    }
-    r->map = (void *)data;
-    r->map_len = size;
+    if (r == NULL) return cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory");
     uint64_t len[R1CS_SEC_COUNT];
-    s = pce_check_layout(data, size, r, len, err);
+    cuzk_status s = pce_check_layout(data, size, r, len, err);
     if (s == CUZK_OK) s = cuzk_r1cs_check_values(r, err);
     for (int k = 0; k < 3 && s == CUZK_OK; k++) s = cuzk_r1cs_check_matrix(r, k, err);
     if (s == CUZK_OK) s = pce_check_density(r, len, err);
@@ -270,6 +285,25 @@ cuzk_status cuzk_r1cs_pce_load(const char *path, unsigned flags, const uint8_t e
         return s;
     }
     *out = r;
+    return CUZK_OK;
+}
+
+cuzk_status cuzk_r1cs_pce_load(const char *path, unsigned flags, const uint8_t expect_identity[32], cuzk_r1cs_t **out,
+                          cuzk_r1cs_err *err)
+{
+    *out = NULL;
+    const uint8_t *data;
+    size_t size;
+    cuzk_status s = cuzk_map_file(path, &data, &size, err);
+    if (s != CUZK_OK) return s;
+    s = cuzk_r1cs_pce_parse(data, size, flags, expect_identity, out, err);
+    if (s != CUZK_OK) {
+        cuzk_unmap_file(data, size);
+        return s;
+    }
+    /* the system points into the mapping, which it now owns */
+    (*out)->map = (void *)data;
+    (*out)->map_len = size;
     return CUZK_OK;
 }
 

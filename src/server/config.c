@@ -697,6 +697,8 @@ static bool load_section(cuzk_daemon_config *c, const cuzk_toml_node *sec, const
     return true;
 }
 
+static bool load_tree(cuzk_daemon_config *c, cuzk_toml_node *root, const char *path, char *err, size_t errlen);
+
 bool cuzk_config_load_file(cuzk_daemon_config *c, const char *path, char *err, size_t errlen)
 {
     err[0] = '\0';
@@ -716,6 +718,26 @@ bool cuzk_config_load_file(cuzk_daemon_config *c, const char *path, char *err, s
                  ini ? " (the configuration is TOML: INI files were retired, see docs/daemon.md \"From INI\")" : "");
         return false;
     }
+    return load_tree(c, root, path, err, errlen);
+}
+
+bool cuzk_config_load_string(cuzk_daemon_config *c, const char *text, const char *name, char *err, size_t errlen)
+{
+    err[0] = '\0';
+    free(c->path);
+    c->path = strdup(name);
+    cuzk_toml_node *root = NULL;
+    char why[400];
+    if (!cuzk_toml_parse_string(text, &root, why, sizeof why)) {
+        snprintf(err, errlen, "%s: %s", name, why);
+        return false;
+    }
+    return load_tree(c, root, name, err, errlen);
+}
+
+/* The sections of a parsed file over the defaults; frees root. */
+static bool load_tree(cuzk_daemon_config *c, cuzk_toml_node *root, const char *path, char *err, size_t errlen)
+{
     bool ok = true;
     for (size_t i = 0; ok && i < root->num_items; i++) {
         const cuzk_toml_node *sec = &root->items[i];

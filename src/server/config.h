@@ -98,6 +98,8 @@ void cuzk_config_free(cuzk_daemon_config *c);
 /* Reads a TOML file over the defaults. A file that does not exist leaves the defaults (path_missing). False with a
  * message naming the file, the line and the key. Keys that do not apply add warnings. */
 bool cuzk_config_load_file(cuzk_daemon_config *c, const char *path, char *err, size_t errlen);
+/* The same from a NUL-terminated document in memory; name stands for the file in messages. */
+bool cuzk_config_load_string(cuzk_daemon_config *c, const char *text, const char *name, char *err, size_t errlen);
 /* Command-line flags, applied after the file: -l/--listen (each value one address or a comma-separated list; they
  * replace [daemon] listen), --log-level (replaces [logging] level) and --set. */
 bool cuzk_config_flag_listen(cuzk_daemon_config *c, const char *const *values, size_t n, char *err, size_t errlen);

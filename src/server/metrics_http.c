@@ -3,11 +3,13 @@
 
 #include <microhttpd.h>
 #include <netdb.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 
+#include "listen.h"
 #include "log.h"
 
 struct cuzk_metrics_http {
@@ -70,6 +72,17 @@ static enum MHD_Result metrics_http_handler(void *cls, struct MHD_Connection *co
     return metrics_http_send(conn, MHD_HTTP_OK, text, "text/plain; version=0.0.4; charset=utf-8");
 }
 
+/* libmicrohttpd's own messages go through the daemon's log, so that a JSON log stays JSON. */
+static void metrics_http_log(void *cls, const char *fmt, va_list ap)
+{
+    (void)cls;
+    char msg[1024];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    size_t n = strlen(msg);
+    while (n > 0 && (msg[n - 1] == '\n' || msg[n - 1] == '\r')) msg[--n] = '\0';
+    cuzk_log_msg(CUZK_LOG_WARN, "metrics http: %s", msg);
+}
+
 cuzk_metrics_http *cuzk_metrics_http_start(const char *host_port, cuzk_engine *e, char *err, size_t errlen)
 {
     /* Split host and port at the last colon; an IPv6 host comes in brackets. */
@@ -99,6 +112,12 @@ cuzk_metrics_http *cuzk_metrics_http_start(const char *host_port, cuzk_engine *e
         snprintf(err, errlen, "metrics address '%s': %s", host_port, gai_strerror(gr));
         return NULL;
     }
+    char why[300];
+    if (!cuzk_tcp_port_free(host_port, why, sizeof why)) {
+        freeaddrinfo(ai);
+        snprintf(err, errlen, "cannot listen for /metrics: %s", why);
+        return NULL;
+    }
     cuzk_metrics_http *m = calloc(1, sizeof *m);
     if (m == NULL) {
         freeaddrinfo(ai);
@@ -110,9 +129,10 @@ cuzk_metrics_http *cuzk_metrics_http_start(const char *host_port, cuzk_engine *e
     if (ai->ai_family == AF_INET6) {
         flags |= MHD_USE_IPv6;
     }
-    m->daemon = MHD_start_daemon(flags, 0, NULL, NULL, metrics_http_handler, m, MHD_OPTION_SOCK_ADDR, ai->ai_addr,
-                                 MHD_OPTION_CONNECTION_LIMIT, (unsigned)64, MHD_OPTION_CONNECTION_TIMEOUT,
-                                 (unsigned)30, MHD_OPTION_END);
+    /* the logger first: libmicrohttpd prints the messages of the options before it itself */
+    m->daemon = MHD_start_daemon(flags, 0, NULL, NULL, metrics_http_handler, m, MHD_OPTION_EXTERNAL_LOGGER,
+                                 metrics_http_log, NULL, MHD_OPTION_SOCK_ADDR, ai->ai_addr, MHD_OPTION_CONNECTION_LIMIT,
+                                 (unsigned)64, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)30, MHD_OPTION_END);
     freeaddrinfo(ai);
     if (m->daemon == NULL) {
         snprintf(err, errlen, "cannot listen for /metrics on %s", host_port);

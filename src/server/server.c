@@ -25,13 +25,17 @@
 #include <unistd.h>
 
 #include "cuzk/v1/cuzk.pb-c.h"
+#include "listen.h"
 #include "log.h"
+#include "requests.h"
 
 #define SERVER_MAX_THREADS 16
 #define SERVER_MAX_WORKERS 4096      /* concurrent waiting calls (AwaitProof, Prove, PreloadSRS) */
 #define SERVER_PENDING_REQUESTS 8    /* outstanding grpc_server_request_call, so bursts of new calls are taken at once */
 #define SERVER_AWAIT_SLICE_MS 500    /* waits are sliced to notice clients that went away */
 #define SERVER_WORKER_STACK (256 * 1024)
+#define SERVER_QUOTA_MESSAGES 4              /* messages at the receive limit the transport may hold at once */
+#define SERVER_TRANSPORT_BYTES (64ull << 20) /* the transport's buffers besides messages, in the memory quota */
 
 typedef enum { TAG_NEW, TAG_RECV, TAG_SENT, TAG_CLOSED, TAG_SHUTDOWN } server_tag_kind;
 
@@ -77,8 +81,8 @@ struct cuzk_server {
     pthread_t threads[SERVER_MAX_THREADS];
     unsigned num_threads;
     char *auth_header; /* "Bearer <token>" or NULL */
-    char *unix_paths[8];
-    size_t num_unix_paths;
+    cuzk_unix_claim unix_claims[8]; /* one per unix listener: its lock and the socket this daemon made */
+    size_t num_unix_claims;
     server_tag t_shutdown;
     atomic_bool stopping;
     pthread_mutex_t lock;
@@ -185,18 +189,6 @@ static grpc_status_code server_code_for(cuzk_status st)
     }
 }
 
-/* Copies a protobuf string into a fixed field; false when it does not fit. */
-static bool server_copy_str(char *dst, size_t cap, const char *src)
-{
-    size_t n = src ? strlen(src) : 0;
-    if (n >= cap) {
-        return false;
-    }
-    memcpy(dst, src ? src : "", n);
-    dst[n] = '\0';
-    return true;
-}
-
 /* ---- SubmitProof, AwaitProof, Prove ---- */
 
 /* One info line per proof request, with Curio's fields: its id, its kind, the bytes it carries. */
@@ -211,82 +203,6 @@ static void server_log_request(const char *method, const Cuzk__V1__SubmitProofRe
                 "proof_kind", cuzk_engine_kind_name((uint32_t)m->proof_kind), "input_size", size, NULL);
 }
 
-static cuzk_engine_bytes server_bytes(ProtobufCBinaryData b)
-{
-    return (cuzk_engine_bytes){b.data, b.len};
-}
-
-/* Checks a request and fills the engine's view of it (the witness and vanilla proof bytes stay owned by the message;
- * the list of vanilla proofs is malloc'd: server_request_clear). */
-static bool server_fill_request(const Cuzk__V1__SubmitProofRequest *m, cuzk_engine_request *r, char *err, size_t errlen)
-{
-    memset(r, 0, sizeof *r);
-    if (!server_copy_str(r->request_id, sizeof r->request_id, m->request_id)) {
-        snprintf(err, errlen, "request_id longer than %d bytes", CUZK_ENGINE_ID_MAX - 1);
-        return false;
-    }
-    switch ((int)m->proof_kind) {
-    case CUZK_ENGINE_KIND_POREP_SEAL_COMMIT:
-    case CUZK_ENGINE_KIND_SNAP_DEALS_UPDATE:
-    case CUZK_ENGINE_KIND_WINDOW_POST_PARTITION:
-    case CUZK_ENGINE_KIND_WINNING_POST:
-    case CUZK_ENGINE_KIND_GENERIC_CIRCUIT:
-    case CUZK_ENGINE_KIND_SYNTHETIC:
-        break;
-    default:
-        snprintf(err, errlen, "proof_kind %d is not a known ProofKind", (int)m->proof_kind);
-        return false;
-    }
-    if ((int)m->priority < 0 || (int)m->priority > CUZK_ENGINE_PRIO_CRITICAL) {
-        snprintf(err, errlen, "priority %d is not a known Priority", (int)m->priority);
-        return false;
-    }
-    r->proof_kind = (uint32_t)m->proof_kind;
-    r->priority = (cuzk_engine_priority)m->priority;
-    if (!server_copy_str(r->circuit_id, sizeof r->circuit_id, m->circuit_id)) {
-        snprintf(err, errlen, "circuit_id longer than %d bytes", CUZK_ENGINE_ID_MAX - 1);
-        return false;
-    }
-    if (!server_copy_str(r->witness_path, sizeof r->witness_path, m->witness_path)) {
-        snprintf(err, errlen, "witness_path too long");
-        return false;
-    }
-    r->witness = m->witness.data;
-    r->witness_len = m->witness.len;
-    r->synthetic_log2 = m->synthetic_log2;
-    r->seed = m->seed;
-    r->partitions = m->partitions;
-    /* Curio's Filecoin fields, as they are: the engine checks them against the registered proof */
-    r->sector_size = m->sector_size;
-    r->registered_proof = m->registered_proof;
-    r->sector_number = m->sector_number;
-    r->miner_id = m->miner_id;
-    r->partition_index = m->partition_index;
-    r->vanilla_proof = server_bytes(m->vanilla_proof);
-    r->randomness = server_bytes(m->randomness);
-    r->comm_r_old = server_bytes(m->comm_r_old);
-    r->comm_r_new = server_bytes(m->comm_r_new);
-    r->comm_d_new = server_bytes(m->comm_d_new);
-    if (m->n_vanilla_proofs > 0) {
-        cuzk_engine_bytes *v = malloc(m->n_vanilla_proofs * sizeof *v);
-        if (v == NULL) {
-            snprintf(err, errlen, "out of memory for %zu vanilla proofs", m->n_vanilla_proofs);
-            return false;
-        }
-        for (size_t i = 0; i < m->n_vanilla_proofs; i++) v[i] = server_bytes(m->vanilla_proofs[i]);
-        r->vanilla_proofs = v;
-        r->num_vanilla_proofs = m->n_vanilla_proofs;
-    }
-    return true;
-}
-
-static void server_request_clear(cuzk_engine_request *r)
-{
-    free((void *)r->vanilla_proofs);
-    r->vanilla_proofs = NULL;
-    r->num_vanilla_proofs = 0;
-}
-
 static void rpc_submit(rpc_call *c, const uint8_t *req, size_t len)
 {
     Cuzk__V1__SubmitProofRequest *m = cuzk__v1__submit_proof_request__unpack(NULL, len, req);
@@ -297,7 +213,7 @@ static void rpc_submit(rpc_call *c, const uint8_t *req, size_t len)
     server_log_request("SubmitProof", m);
     cuzk_engine_request r;
     char msg[768];
-    if (!server_fill_request(m, &r, msg, sizeof msg)) {
+    if (!cuzk_req_fill(m, &r, msg, sizeof msg)) {
         cuzk__v1__submit_proof_request__free_unpacked(m, NULL);
         rpc_reply(c, GRPC_STATUS_INVALID_ARGUMENT, msg, NULL, 0);
         return;
@@ -307,7 +223,7 @@ static void rpc_submit(rpc_call *c, const uint8_t *req, size_t len)
     bool attached = false;
     cuzk_errmsg err = {{0}};
     cuzk_status st = cuzk_engine_submit(c->s->e, &r, job_id, &pos, &attached, &err);
-    server_request_clear(&r);
+    cuzk_req_clear(&r);
     cuzk__v1__submit_proof_request__free_unpacked(m, NULL);
     if (st != CUZK_OK) {
         snprintf(msg, sizeof msg, "%s: %s", cuzk_status_str(st), err.msg);
@@ -322,34 +238,31 @@ static void rpc_submit(rpc_call *c, const uint8_t *req, size_t len)
 }
 
 /* Waits for a job in slices, so that a worker whose client cancelled or disconnected stops waiting. timeout_ms 0 =
- * until the job ends. Returns false when the client is gone (nothing left to answer). */
+ * until the job ends. Returns false when the client is gone (nothing left to answer). A timeout is answered with
+ * the engine's word for where the job is ("job-7 is still queued after 100 ms"). */
 static bool server_await(rpc_call *c, const char *job_id, uint64_t timeout_ms, cuzk_engine_result *res, cuzk_status *st)
 {
-    struct timespec t0;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    uint64_t t0 = cuzk_now_ns();
     for (;;) {
         uint64_t slice = SERVER_AWAIT_SLICE_MS;
+        bool last = false;
         if (timeout_ms != 0) {
-            struct timespec t;
-            clock_gettime(CLOCK_MONOTONIC, &t);
-            uint64_t spent = (uint64_t)(t.tv_sec - t0.tv_sec) * 1000 + (uint64_t)(t.tv_nsec / 1000000) -
-                             (uint64_t)(t0.tv_nsec / 1000000);
-            uint64_t left = spent >= timeout_ms ? 0 : timeout_ms - spent;
-            if (left == 0) {
-                memset(res, 0, sizeof *res);
-                res->status = CUZK_ENGINE_JOB_TIMEOUT;
-                snprintf(res->error_message, sizeof res->error_message, "job %s still pending after %llu ms",
-                         job_id, (unsigned long long)timeout_ms);
-                *st = CUZK_OK;
-                return true;
-            }
-            if (left < slice) {
+            uint64_t spent = (cuzk_now_ns() - t0) / 1000000;
+            uint64_t left = spent >= timeout_ms ? 1 : timeout_ms - spent;
+            if (left <= slice) {
                 slice = left;
+                last = true;
             }
         }
         memset(res, 0, sizeof *res);
         *st = cuzk_engine_await(c->s->e, job_id, slice, res);
         if (*st != CUZK_OK || res->status != CUZK_ENGINE_JOB_TIMEOUT) {
+            return true;
+        }
+        if (last) {
+            const char *where = strstr(res->error_message, "still running") != NULL ? "running" : "queued";
+            snprintf(res->error_message, sizeof res->error_message, "job %s is still %s after %llu ms", job_id, where,
+                     (unsigned long long)timeout_ms);
             return true;
         }
         cuzk_engine_result_clear(res);
@@ -380,10 +293,10 @@ static void rpc_await(rpc_call *c, const uint8_t *req, size_t len)
         rpc_reply(c, GRPC_STATUS_INVALID_ARGUMENT, "AwaitProofRequest does not decode", NULL, 0);
         return;
     }
-    char job_id[CUZK_ENGINE_ID_MAX];
-    if (!server_copy_str(job_id, sizeof job_id, m->job_id) || job_id[0] == '\0') {
+    char job_id[CUZK_ENGINE_ID_MAX], msg[128];
+    if (!cuzk_req_job_id(m->job_id, job_id, msg, sizeof msg)) {
         cuzk__v1__await_proof_request__free_unpacked(m, NULL);
-        rpc_reply(c, GRPC_STATUS_INVALID_ARGUMENT, "job_id missing or too long", NULL, 0);
+        rpc_reply(c, GRPC_STATUS_INVALID_ARGUMENT, msg, NULL, 0);
         return;
     }
     uint64_t timeout_ms = m->timeout_ms;
@@ -424,7 +337,7 @@ static void rpc_prove(rpc_call *c, const uint8_t *req, size_t len)
     server_log_request("Prove", m->submit);
     cuzk_engine_request r;
     char msg[768];
-    if (!server_fill_request(m->submit, &r, msg, sizeof msg)) {
+    if (!cuzk_req_fill(m->submit, &r, msg, sizeof msg)) {
         cuzk__v1__prove_request__free_unpacked(m, NULL);
         rpc_reply(c, GRPC_STATUS_INVALID_ARGUMENT, msg, NULL, 0);
         return;
@@ -434,7 +347,7 @@ static void rpc_prove(rpc_call *c, const uint8_t *req, size_t len)
     bool attached = false;
     cuzk_errmsg err = {{0}};
     cuzk_status st = cuzk_engine_submit(c->s->e, &r, job_id, &pos, &attached, &err);
-    server_request_clear(&r);
+    cuzk_req_clear(&r);
     cuzk__v1__prove_request__free_unpacked(m, NULL);
 
     cuzk_engine_result res;
@@ -474,11 +387,11 @@ static void rpc_cancel(rpc_call *c, const uint8_t *req, size_t len)
         rpc_reply(c, GRPC_STATUS_INVALID_ARGUMENT, "CancelProofRequest does not decode", NULL, 0);
         return;
     }
-    char job_id[CUZK_ENGINE_ID_MAX];
-    bool ok = server_copy_str(job_id, sizeof job_id, m->job_id) && job_id[0] != '\0';
+    char job_id[CUZK_ENGINE_ID_MAX], msg[128];
+    bool ok = cuzk_req_job_id(m->job_id, job_id, msg, sizeof msg);
     cuzk__v1__cancel_proof_request__free_unpacked(m, NULL);
     if (!ok) {
-        rpc_reply(c, GRPC_STATUS_INVALID_ARGUMENT, "job_id missing or too long", NULL, 0);
+        rpc_reply(c, GRPC_STATUS_INVALID_ARGUMENT, msg, NULL, 0);
         return;
     }
     cuzk_log_kv(CUZK_LOG_INFO, CUZK_LOG_SERVER, "CancelProof", "job_id", job_id, NULL);
@@ -498,20 +411,11 @@ static void rpc_cancel(rpc_call *c, const uint8_t *req, size_t len)
 /* ---- status, metrics, SRS ---- */
 
 /* Empty messages still have to decode: garbage bytes for GetStatus are as malformed as for any other call. */
-static bool rpc_empty_ok(const ProtobufCMessageDescriptor *d, const uint8_t *req, size_t len)
-{
-    ProtobufCMessage *m = protobuf_c_message_unpack(d, NULL, len, req);
-    if (m == NULL) {
-        return false;
-    }
-    protobuf_c_message_free_unpacked(m, NULL);
-    return true;
-}
-
 static void rpc_status(rpc_call *c, const uint8_t *req, size_t len)
 {
-    if (!rpc_empty_ok(&cuzk__v1__get_status_request__descriptor, req, len)) {
-        rpc_reply(c, GRPC_STATUS_INVALID_ARGUMENT, "GetStatusRequest does not decode", NULL, 0);
+    char msg[128];
+    if (!cuzk_req_empty(&cuzk__v1__get_status_request__descriptor, req, len, msg, sizeof msg)) {
+        rpc_reply(c, GRPC_STATUS_INVALID_ARGUMENT, msg, NULL, 0);
         return;
     }
     cuzk_engine_status_report rep;
@@ -590,8 +494,9 @@ done:
 
 static void rpc_metrics(rpc_call *c, const uint8_t *req, size_t len)
 {
-    if (!rpc_empty_ok(&cuzk__v1__get_metrics_request__descriptor, req, len)) {
-        rpc_reply(c, GRPC_STATUS_INVALID_ARGUMENT, "GetMetricsRequest does not decode", NULL, 0);
+    char msg[128];
+    if (!cuzk_req_empty(&cuzk__v1__get_metrics_request__descriptor, req, len, msg, sizeof msg)) {
+        rpc_reply(c, GRPC_STATUS_INVALID_ARGUMENT, msg, NULL, 0);
         return;
     }
     char *text = cuzk_engine_metrics_text(c->s->e);
@@ -605,30 +510,10 @@ static void rpc_metrics(rpc_call *c, const uint8_t *req, size_t len)
     free(text);
 }
 
-/* Reads the circuit_id of PreloadSrsRequest / EvictSrsRequest (same shape: field 1 string). */
-static bool rpc_circuit_id(const ProtobufCMessageDescriptor *d, const uint8_t *req, size_t len, char out[CUZK_ENGINE_ID_MAX],
-                           char *msg, size_t msglen)
-{
-    ProtobufCMessage *m = protobuf_c_message_unpack(d, NULL, len, req);
-    if (m == NULL) {
-        snprintf(msg, msglen, "%s does not decode", d->short_name);
-        return false;
-    }
-    /* Both messages start with the base and then the circuit_id pointer. */
-    const char *id = d == &cuzk__v1__preload_srs_request__descriptor ? ((Cuzk__V1__PreloadSrsRequest *)m)->circuit_id
-                                                                     : ((Cuzk__V1__EvictSrsRequest *)m)->circuit_id;
-    bool ok = server_copy_str(out, CUZK_ENGINE_ID_MAX, id) && out[0] != '\0';
-    protobuf_c_message_free_unpacked(m, NULL);
-    if (!ok) {
-        snprintf(msg, msglen, "circuit_id missing or too long");
-    }
-    return ok;
-}
-
 static void rpc_preload(rpc_call *c, const uint8_t *req, size_t len)
 {
     char id[CUZK_ENGINE_ID_MAX], msg[768];
-    if (!rpc_circuit_id(&cuzk__v1__preload_srs_request__descriptor, req, len, id, msg, sizeof msg)) {
+    if (!cuzk_req_circuit_id(&cuzk__v1__preload_srs_request__descriptor, req, len, id, msg, sizeof msg)) {
         rpc_reply(c, GRPC_STATUS_INVALID_ARGUMENT, msg, NULL, 0);
         return;
     }
@@ -651,7 +536,7 @@ static void rpc_preload(rpc_call *c, const uint8_t *req, size_t len)
 static void rpc_evict(rpc_call *c, const uint8_t *req, size_t len)
 {
     char id[CUZK_ENGINE_ID_MAX], msg[768];
-    if (!rpc_circuit_id(&cuzk__v1__evict_srs_request__descriptor, req, len, id, msg, sizeof msg)) {
+    if (!cuzk_req_circuit_id(&cuzk__v1__evict_srs_request__descriptor, req, len, id, msg, sizeof msg)) {
         rpc_reply(c, GRPC_STATUS_INVALID_ARGUMENT, msg, NULL, 0);
         return;
     }
@@ -919,30 +804,6 @@ static void *server_thread(void *arg)
 
 /* ---- start and stop ---- */
 
-/* A unix socket path: its directory is created when missing, a stale socket from an earlier run is removed. */
-static bool server_prepare_unix(const char *path, char *err, size_t errlen)
-{
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s", path);
-    char *slash = strrchr(dir, '/');
-    if (slash != NULL && slash != dir) {
-        *slash = '\0';
-        if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
-            snprintf(err, errlen, "cannot create %s: %s", dir, strerror(errno));
-            return false;
-        }
-    }
-    struct stat st;
-    if (lstat(path, &st) == 0) {
-        if (!S_ISSOCK(st.st_mode)) {
-            snprintf(err, errlen, "%s exists and is not a socket", path);
-            return false;
-        }
-        unlink(path);
-    }
-    return true;
-}
-
 static const char *server_unix_path(const char *addr)
 {
     if (strncmp(addr, "unix://", 7) == 0) {
@@ -981,7 +842,15 @@ cuzk_server *cuzk_server_start(cuzk_engine *e, const cuzk_server_opts *o, char *
     if (limit > INT32_MAX) {
         limit = INT32_MAX;
     }
-    grpc_arg args[3];
+    /* gRPC checks a message against the receive limit only once the whole message is in, so a limit of 1 MiB still
+     * let a 300 MiB message be buffered, and messages sent at once could hold any amount. A memory quota bounds what
+     * the transport holds for every connection together: four messages at the limit and its own buffers. When it
+     * runs out gRPC cuts streams (RESOURCE_EXHAUSTED) and closes idle connections rather than grow: the message that
+     * outgrew it, and possibly others in flight, whose clients retry. */
+    size_t quota = (size_t)(SERVER_QUOTA_MESSAGES * limit + SERVER_TRANSPORT_BYTES);
+    grpc_resource_quota *rq = grpc_resource_quota_create("cuzk-daemon");
+    grpc_resource_quota_resize(rq, quota);
+    grpc_arg args[4];
     memset(args, 0, sizeof args);
     args[0].type = GRPC_ARG_INTEGER;
     args[0].key = GRPC_ARG_MAX_RECEIVE_MESSAGE_LENGTH;
@@ -993,23 +862,38 @@ cuzk_server *cuzk_server_start(cuzk_engine *e, const cuzk_server_opts *o, char *
     args[2].type = GRPC_ARG_INTEGER;
     args[2].key = GRPC_ARG_ALLOW_REUSEPORT;
     args[2].value.integer = 0;
-    grpc_channel_args cargs = {3, args};
+    args[3].type = GRPC_ARG_POINTER;
+    args[3].key = (char *)GRPC_ARG_RESOURCE_QUOTA;
+    args[3].value.pointer.p = rq;
+    args[3].value.pointer.vtable = grpc_resource_quota_arg_vtable();
+    grpc_channel_args cargs = {4, args};
     s->gs = grpc_server_create(&cargs, NULL);
+    grpc_resource_quota_unref(rq); /* the server holds its own reference */
+    cuzk_log_msg(CUZK_LOG_DEBUG, "receive limit %llu bytes a message, %zu bytes for the transport in all",
+                 (unsigned long long)limit, quota);
     s->cq = grpc_completion_queue_create_for_next(NULL);
     grpc_server_register_completion_queue(s->gs, s->cq, NULL);
 
-    bool ok = true;
+    /* Every address is claimed and checked before gRPC binds any: gRPC unlinks whatever socket is at a unix path, a
+     * live daemon's included, and a server that has bound something cannot simply be destroyed. */
+    bool ok = true, added = false;
+    for (size_t i = 0; i < o->num_listen && ok; i++) {
+        const char *addr = o->listen[i];
+        const char *path = server_unix_path(addr);
+        if (path == NULL) {
+            ok = cuzk_tcp_port_free(addr, err, errlen);
+        } else if (s->num_unix_claims == sizeof s->unix_claims / sizeof s->unix_claims[0]) {
+            snprintf(err, errlen, "more than %zu unix listeners", s->num_unix_claims);
+            ok = false;
+        } else if ((ok = cuzk_unix_claim_take(&s->unix_claims[s->num_unix_claims], path, err, errlen))) {
+            s->num_unix_claims++;
+        }
+    }
     for (size_t i = 0; i < o->num_listen && ok; i++) {
         const char *addr = o->listen[i];
         const char *path = server_unix_path(addr);
         grpc_server_credentials *creds;
-        if (path != NULL) {
-            if (!server_prepare_unix(path, err, errlen)) {
-                ok = false;
-                break;
-            }
-            creds = grpc_insecure_server_credentials_create();
-        } else if (o->tls_cert_pem != NULL && o->tls_key_pem != NULL) {
+        if (path == NULL && o->tls_cert_pem != NULL && o->tls_key_pem != NULL) {
             grpc_ssl_pem_key_cert_pair pair = {o->tls_key_pem, o->tls_cert_pem};
             creds = grpc_ssl_server_credentials_create(o->tls_client_ca_pem, &pair, 1, o->tls_client_ca_pem != NULL,
                                                        NULL);
@@ -1023,9 +907,7 @@ cuzk_server *cuzk_server_start(cuzk_engine *e, const cuzk_server_opts *o, char *
             ok = false;
             break;
         }
-        if (path != NULL && s->num_unix_paths < sizeof s->unix_paths / sizeof s->unix_paths[0]) {
-            s->unix_paths[s->num_unix_paths++] = strdup(path);
-        }
+        added = true;
         cuzk_log_msg(CUZK_LOG_INFO, "listening on %s%s%s", addr,
                 path == NULL && o->tls_cert_pem != NULL ? " (TLS)" : "",
                 path == NULL && s->auth_header != NULL ? " (bearer token required)" : "");
@@ -1035,24 +917,34 @@ cuzk_server *cuzk_server_start(cuzk_engine *e, const cuzk_server_opts *o, char *
         }
     }
     if (!ok) {
+        if (added) {
+            /* gRPC destroys a server with listeners only after its shutdown, which needs it started */
+            grpc_server_start(s->gs);
+            grpc_server_shutdown_and_notify(s->gs, s->cq, &s->t_shutdown);
+            while (grpc_completion_queue_next(s->cq, gpr_inf_future(GPR_CLOCK_MONOTONIC), NULL).tag != &s->t_shutdown) {
+            }
+        }
         grpc_server_destroy(s->gs);
         grpc_completion_queue_shutdown(s->cq);
         while (grpc_completion_queue_next(s->cq, gpr_inf_future(GPR_CLOCK_MONOTONIC), NULL).type !=
                GRPC_QUEUE_SHUTDOWN) {
         }
         grpc_completion_queue_destroy(s->cq);
-        for (size_t i = 0; i < s->num_unix_paths; i++) {
-            free(s->unix_paths[i]);
+        for (size_t i = 0; i < s->num_unix_claims; i++) {
+            cuzk_unix_claim_bound(&s->unix_claims[i]); /* a socket gRPC bound before a later address failed */
+            cuzk_unix_claim_release(&s->unix_claims[i]);
         }
         free(s->auth_header);
         free(s);
         return NULL;
     }
     grpc_server_start(s->gs);
-    for (size_t i = 0; i < s->num_unix_paths; i++) {
+    for (size_t i = 0; i < s->num_unix_claims; i++) {
+        cuzk_unix_claim *c = &s->unix_claims[i];
+        cuzk_unix_claim_bound(c);
         /* Group access: the socket's mode is the access control of local callers. */
-        if (chmod(s->unix_paths[i], 0660) != 0) {
-            cuzk_log_msg(CUZK_LOG_WARN, "chmod 0660 %s: %s", s->unix_paths[i], strerror(errno));
+        if (chmod(c->path, 0660) != 0) {
+            cuzk_log_msg(CUZK_LOG_WARN, "chmod 0660 %s: %s", c->path, strerror(errno));
         }
     }
     for (int i = 0; i < SERVER_PENDING_REQUESTS; i++) {
@@ -1139,9 +1031,8 @@ void cuzk_server_destroy(cuzk_server *s)
     }
     grpc_server_destroy(s->gs);
     grpc_completion_queue_destroy(s->cq);
-    for (size_t i = 0; i < s->num_unix_paths; i++) {
-        unlink(s->unix_paths[i]);
-        free(s->unix_paths[i]);
+    for (size_t i = 0; i < s->num_unix_claims; i++) {
+        cuzk_unix_claim_release(&s->unix_claims[i]); /* the socket only if it is still the one this daemon made */
     }
     pthread_mutex_destroy(&s->lock);
     pthread_cond_destroy(&s->cond);

@@ -50,6 +50,20 @@ expect 0 "" "given r and s give the same proof" -- cmp r1.proof r2.proof
 expect 1 "" "random r and s differ" -- cmp -s p.proof r1.proof
 expect 0 "constraints 1019, inputs 5" "inspect everything" -- "$CUZK" inspect c.pce w.wtns k.params k.vk vk.json p.proof proof.json pub.json
 
+# a damaged file is still named for what it is, with what is wrong
+head -c 1000 k.vk >trunc.vk
+expect 2 "note: a truncated .vk \(5 IC points make 1348 bytes, this file has 1000\)" "inspect a truncated .vk" -- "$CUZK" inspect trunc.vk
+{ cat k.vk; printf 'x'; } >long.vk
+expect 2 "note: a .vk with 1 trailing byte \(5 IC points make 1348 bytes, this file has 1349\)" "inspect a .vk with a byte appended" -- "$CUZK" inspect long.vk
+expect 2 "long.vk: .*this is a .vk with 1 trailing byte" "verify with a .vk with a byte appended" -- "$CUZK" verify --vk long.vk --proof p.proof --public pub.json
+expect 2 "trunc.vk: .*this is a truncated .vk" "verify with a truncated .vk" -- "$CUZK" verify --vk trunc.vk --proof p.proof --public pub.json
+{ cat k.vk; head -c 300 /dev/zero; } >zeros.vk
+expect 2 "note: a .vk with 300 trailing bytes" "inspect a .vk with zeros appended" -- "$CUZK" inspect zeros.vk
+expect 2 "--params: this is a .vk with 300 trailing bytes \(5 IC points make 1348 bytes, this file has 1648\), not a bellperson parameters" "--params given a .vk with zeros appended" -- "$CUZK" prove --params zeros.vk --pce c.pce --wtns w.wtns --proof x.proof
+expect 2 "--params: this is a bellperson verifying key \(.vk\), not a bellperson parameters" "--params given a .vk" -- "$CUZK" prove --params k.vk --pce c.pce --wtns w.wtns --proof x.proof
+head -c 5000 c.pce >trunc.pce
+expect 2 "note: a truncated .pce \(its sections end at byte [0-9]*, this file has 5000\)" "inspect a truncated .pce" -- "$CUZK" inspect trunc.pce
+
 # ---- invalid proofs: exit 1 ----
 # flipping the sign bit of A keeps a valid encoding (−A is in the subgroup) but breaks the proof
 first=$(od -An -tu1 -N1 p.proof | tr -d ' ')
@@ -60,6 +74,26 @@ sed '0,/"[0-9]*"/s//"7"/' pub.json >bad_pub.json
 expect 1 "^invalid" "tampered public input" -- "$CUZK" verify --vk k.vk --proof p.proof --public bad_pub.json
 expect 1 "^invalid" "tampered public input, JSON" -- "$CUZK" verify --vk vk.json --proof proof.json --public bad_pub.json
 
+# ---- prove: exit 0 only with a proof that verifies; 1 with nothing written when the inputs make no valid proof ----
+expect 0 "" "setup, snarkjs .zkey" -- "$CUZK" setup --pce c.pce --zkey k.zkey --vk zvk.json --seed 9 --threads 2
+expect 0 "" "prove with the .zkey" -- "$CUZK" prove --zkey k.zkey --wtns w.wtns --proof zp.json --public zpub.json --threads 2
+expect 0 "" "the .zkey proof's public inputs" -- cmp pub.json zpub.json
+expect 0 "^valid" "verify the .zkey proof" -- "$CUZK" verify --vk zvk.json --proof zp.json --public zpub.json
+# one bit flipped in the middle of the witness: the value stays below r, but a constraint no longer holds
+cp w.wtns flip.wtns
+half=$(($(wc -c <w.wtns) / 2))
+byte=$(od -An -tu1 -j "$half" -N1 w.wtns | tr -d ' ')
+printf "\\$(printf '%03o' $((byte ^ 1)))" | dd of=flip.wtns bs=1 seek="$half" conv=notrunc status=none
+rm -f nw.json npub.json nw.proof npub2.json
+expect 1 "flip.wtns: .*does not verify against the key's verifying key.*--r1cs" "flipped witness bit, .zkey" -- "$CUZK" prove --zkey k.zkey --wtns flip.wtns --proof nw.json --public npub.json
+expect 1 "flip.wtns: .*does not satisfy constraint row [0-9]+" "flipped witness bit, .params" -- "$CUZK" prove --params k.params --pce c.pce --wtns flip.wtns --proof nw.proof --public npub2.json
+expect 1 "" "no proof or public file from a failed prove" -- test -e nw.json -o -e npub.json -o -e nw.proof -o -e npub2.json
+# the key's own matrices lack C: --r1cs names the failing constraint of a snarkjs key's circuit (tiny.r1cs below,
+# x·x = y with y public: a witness 1, 9, 3 and one with y = 10)
+wtns3() { printf 'wtns\x02\x00\x00\x00\x02\x00\x00\x00\x01\x00\x00\x00\x28\x00\x00\x00\x00\x00\x00\x00\x20\x00\x00\x00'
+          printf '\x01\x00\x00\x00\xff\xff\xff\xff\xfe\x5b\xfe\xff\x02\xa4\xbd\x53\x05\xd8\xa1\x09\x08\xd8\x39\x33\x48\x7d\x9d\x29\x53\xa7\xed\x73'
+          printf '\x03\x00\x00\x00\x02\x00\x00\x00\x60\x00\x00\x00\x00\x00\x00\x00'
+          for v in 1 "$1" 3; do printf "\\$(printf '%03o' "$v")"; head -c 31 /dev/zero; done; }
 # ---- errors: exit 2 with a message naming the file ----
 expect 2 "nosuch.proof: file could not be" "missing proof" -- "$CUZK" verify --vk k.vk --proof nosuch.proof --public pub.json
 expect 2 "nosuch.vk" "missing vk" -- "$CUZK" verify --vk nosuch.vk --proof p.proof --public pub.json
@@ -75,7 +109,7 @@ expect 2 "garbage.bin" "garbage vk" -- "$CUZK" verify --vk garbage.bin --proof p
 expect 2 "garbage.bin" "garbage public inputs" -- "$CUZK" verify --vk k.vk --proof p.proof --public garbage.bin
 expect 2 "garbage.bin" "garbage zkey" -- "$CUZK" prove --zkey garbage.bin --wtns w.wtns --proof x.json --public x.json
 expect 2 "garbage.bin" "garbage pce" -- "$CUZK" prove --params k.params --pce garbage.bin --wtns w.wtns --proof x.proof
-expect 2 "garbage.bin: .*not a file type" "inspect garbage" -- "$CUZK" inspect c.pce garbage.bin
+expect 2 "garbage.bin: .*no format cuzk knows" "inspect garbage" -- "$CUZK" inspect c.pce garbage.bin
 { printf '[\255'; head -c 3998 /dev/urandom; } >garbage_json.bin
 expect 2 "garbage_json.bin: malformed JSON" "inspect garbage that starts like JSON" -- "$CUZK" inspect garbage_json.bin
 head -c 191 p.proof >short.proof
@@ -84,7 +118,7 @@ echo '["1", "2"]' >two.json
 expect 2 "2 public inputs, the key k.vk expects 4" "wrong public input count" -- "$CUZK" verify --vk k.vk --proof p.proof --public two.json
 "$CUZK" gen --log2 10 --seed 6 --pce c6.pce --wtns w6.wtns >/dev/null
 expect 2 "different circuit" "key for another circuit" -- "$CUZK" prove --params k.params --pce c6.pce --wtns w6.wtns --proof x.proof
-expect 2 "w6.wtns: witness does not satisfy" "witness of another circuit" -- "$CUZK" prove --params k.params --pce c.pce --wtns w6.wtns --proof x.proof
+expect 1 "w6.wtns: witness does not satisfy" "witness of another circuit" -- "$CUZK" prove --params k.params --pce c.pce --wtns w6.wtns --proof x.proof
 expect 2 "not a decimal integer below r" "--r too large" -- "$CUZK" prove --params k.params --pce c.pce --wtns w.wtns --proof x.proof --r 52435875175126190479447740508185965837690552500527637822603658699938581184513 --s 1
 expect 2 "--r and --s go together" "--r alone" -- "$CUZK" prove --params k.params --pce c.pce --wtns w.wtns --proof x.proof --r 1
 expect 2 "exactly one key" "no key" -- "$CUZK" prove --pce c.pce --wtns w.wtns --proof x.proof
@@ -115,6 +149,40 @@ expect 2 "usage" "no subcommand" -- "$CUZK"
 expect 0 '"constraints": 1, "inputs": 2, "aux": 1' "import circom r1cs" -- "$CUZK" import --r1cs tiny.r1cs --pce tiny.pce
 expect 0 "constraints 1, inputs 2" "inspect the r1cs and its pce" -- "$CUZK" inspect tiny.r1cs tiny.pce
 expect 2 "garbage.bin" "import garbage" -- "$CUZK" import --r1cs garbage.bin --pce x.pce
+wtns3 9 >t9.wtns
+wtns3 10 >t10.wtns
+expect 0 "" "setup of the circom circuit, .zkey" -- "$CUZK" setup --pce tiny.pce --zkey tiny.zkey --vk tvk.json --seed 4
+expect 0 "" "prove with --r1cs" -- "$CUZK" prove --zkey tiny.zkey --r1cs tiny.r1cs --wtns t9.wtns --proof tp.json --public tpub.json
+expect 0 "^valid" "verify it" -- "$CUZK" verify --vk tvk.json --proof tp.json --public tpub.json
+expect 1 "t10.wtns: .*does not satisfy constraint row 0" "--r1cs names the failing constraint" -- "$CUZK" prove --zkey tiny.zkey --r1cs tiny.r1cs --wtns t10.wtns --proof tq.json --public tqpub.json
+expect 1 "t10.wtns: .*does not verify" "without --r1cs the proof check catches it" -- "$CUZK" prove --zkey tiny.zkey --wtns t10.wtns --proof tq.json --public tqpub.json
+expect 1 "" "nothing written" -- test -e tq.json -o -e tqpub.json
+expect 2 "--r1cs: this is a PCE" "--r1cs given a .pce" -- "$CUZK" prove --zkey tiny.zkey --r1cs tiny.pce --wtns t9.wtns --proof tq.json --public tqpub.json
+expect 2 "--zkey: this is a bellperson parameters" "--zkey given a .params" -- "$CUZK" prove --zkey k.params --wtns w.wtns --proof tq.json --public tqpub.json
+expect 2 "--params: this is a snarkjs proof" "--params given a proof.json" -- "$CUZK" prove --params proof.json --pce c.pce --wtns w.wtns --proof x.proof
+expect 2 "--pce: this is a bellperson verifying key" "--pce given a .vk" -- "$CUZK" prove --params k.params --pce k.vk --wtns w.wtns --proof x.proof
+
+# ---- a damaged .zkey never gives exit 0 with a proof that does not verify: one bit flipped at positions spread
+# over the whole file (header, IC, coefficients, points, transcript), each proof that comes out checked ----
+"$CUZK" gen --log2 6 --seed 2 --pce m.pce --wtns m.wtns --public mpub.json >/dev/null 2>&1
+"$CUZK" setup --pce m.pce --zkey m.zkey --vk mvk.json --seed 2 >/dev/null 2>&1
+zsize=$(wc -c <m.zkey)
+bad=0
+for i in $(seq 0 119); do
+    pos=$((i * zsize / 120 + i % 7))
+    cp m.zkey mm.zkey
+    byte=$(od -An -tu1 -j "$pos" -N1 m.zkey | tr -d ' ')
+    printf "\\$(printf '%03o' $((byte ^ (1 << (i % 8)))))" | dd of=mm.zkey bs=1 seek="$pos" conv=notrunc status=none
+    rm -f mp.json mp2.json
+    "$CUZK" prove --zkey mm.zkey --wtns m.wtns --proof mp.json --public mp2.json --threads 1 >/dev/null 2>&1
+    rc=$?
+    if [ $rc -eq 0 ]; then
+        "$CUZK" verify --vk mvk.json --proof mp.json --public mp2.json >/dev/null 2>&1 || { echo "    byte $pos: exit 0, proof rejected"; bad=$((bad + 1)); }
+    elif [ -e mp.json ] || [ -e mp2.json ]; then
+        echo "    byte $pos: exit $rc but files written"; bad=$((bad + 1))
+    fi
+done
+expect 0 "" "120 one-bit damaged .zkey files: exit 0 only with a proof that verifies" -- test "$bad" -eq 0
 
 # ---- powers of tau for snarkjs (power 4: sections 1-7 then 12-15, every size fixed by the power) ----
 expect 0 '"power": 4, "bytes": 27472' "ptau power 4" -- "$CUZK" ptau --power 4 --out p4.ptau --seed 3 --threads 2
@@ -222,6 +290,7 @@ expect 2 "--registered-proof needs an integer in \[0, 19\]" "parent-cache unknow
 expect 2 "missing --registered-proof" "parent-cache without a proof" -- "$CUZK" parent-cache
 
 # ---- every --help ----
+expect 0 "--subgroup yes\|no" "inspect --help shows --subgroup's values" -- "$CUZK" inspect --help
 for c in gen import setup prove verify ptau inspect demo params seal-test parent-cache circuit post snap; do
     expect 0 "^usage: cuzk $c" "$c --help" -- "$CUZK" "$c" --help
 done

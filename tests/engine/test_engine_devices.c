@@ -14,7 +14,6 @@
 #include "testutil.h"
 #include "engine_test.h"
 
-#define WAIT_MS 120000
 #define FAKE_DEVICES 2
 
 typedef struct {
@@ -237,18 +236,17 @@ static void engine_lock_dump(cuzk_engine *e)
     pthread_mutex_unlock(&e->lock);
 }
 
+static void engine_state_dump(cuzk_engine *e)
+{
+    char *m = cuzk_engine_metrics_text(e);
+    fprintf(stderr, "%s\n", m);
+    free(m);
+    engine_lock_dump(e);
+}
+
 static cuzk_engine_result await_job(cuzk_engine *e, const char *id)
 {
-    cuzk_engine_result r;
-    assert_int_equal(cuzk_engine_await(e, id, WAIT_MS, &r), CUZK_OK);
-    if (r.status == CUZK_ENGINE_JOB_TIMEOUT) {
-        char *m = cuzk_engine_metrics_text(e);
-        fprintf(stderr, "job %s timed out: %s\n%s\n", id, r.error_message, m);
-        free(m);
-        engine_lock_dump(e);
-    }
-    assert_int_not_equal(r.status, CUZK_ENGINE_JOB_TIMEOUT);
-    return r;
+    return engine_test_await(e, id, engine_state_dump);
 }
 
 static double metric_of(cuzk_engine *e, const char *line_start)

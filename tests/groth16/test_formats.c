@@ -274,10 +274,18 @@ static void test_vk_round_trip(void **state)
     cuzk_groth16_vk_free(&vk);
 
     cuzk_errmsg err = {{0}};
-    /* a .params is not a .vk: the key's other arrays are trailing bytes */
+    /* a .params is not a .vk: named for what it is */
     write_bytes(path, img, len);
+    assert_int_equal(cuzk_groth16_vk_load(&vk, path, &err), CUZK_ERR_BAD_MAGIC);
+    assert_true(msg_has(&err, "vk: this is a bellperson parameters (.params), not a bellperson verifying key (.vk)"));
+    /* nor a .vk with bytes appended */
+    uint8_t *longer = malloc(vlen + 30);
+    memcpy(longer, vimg, vlen);
+    memset(longer + vlen, 0, 30);
+    write_bytes(path, longer, vlen + 30);
+    free(longer);
     assert_int_equal(cuzk_groth16_vk_load(&vk, path, &err), CUZK_ERR_BAD_LENGTH);
-    assert_true(msg_has(&err, "trailing"));
+    assert_true(msg_has(&err, "30 trailing bytes after ic"));
     /* truncated at every length */
     for (size_t n = 0; n < vlen; n++) {
         write_bytes(path, vimg, n);
@@ -306,7 +314,9 @@ static void test_params_truncated(void **state)
     /* no proper prefix is a key: every length ends inside a point or before a count */
     for (size_t n = 0; n < len; n += (n < 1200 ? 1 : 7)) {
         cuzk_errmsg err = {{0}};
-        assert_int_equal(params_load_bytes(img, n, 0, &out, &err), CUZK_ERR_TRUNCATED);
+        /* cut right after IC it is a whole .vk, and named so */
+        cuzk_status want = n == 868 + 96 * P_IC ? CUZK_ERR_BAD_MAGIC : CUZK_ERR_TRUNCATED;
+        assert_int_equal(params_load_bytes(img, n, 0, &out, &err), want);
         assert_null(out.storage);
         assert_true(err.msg[0] != '\0');
     }
@@ -1153,6 +1163,35 @@ static void test_json_vk(void **state)
     assert_ptr_equal(vk.storage, vk.ic);
     cuzk_groth16_vk_free(&vk);
 
+    /* the counts without a parse or a decoded point: nPublic + 1, once IC has that many elements (strings holding
+     * brackets and escaped quotes, nested values and other keys are stepped over) */
+    uint64_t inputs = 0;
+    assert_int_equal(cuzk_groth16_vk_inputs((const uint8_t *)js, strlen(js), &inputs, NULL), CUZK_OK);
+    assert_int_equal(inputs, 4);
+    static const struct {
+        const char *text;
+        cuzk_status want;
+        uint64_t inputs;
+    } scans[] = {
+        {"{\"IC\": [[\"1\", \"2\", \"1\"], [\"]\", \"[\\\"\", {\"a\": [1]}]], \"nPublic\": 1, \"vk_alpha_1\": 0}",
+         CUZK_OK, 2},
+        {"{\"x\": {\"IC\": [1, 2, 3]}, \"nPublic\": 0, \"IC\": [[]]}", CUZK_OK, 1},
+        {"{\"nPublic\": 4, \"IC\": [1, 2, 3, 4, 5, 6], \"vk_alpha_1\": 0}", CUZK_ERR_BAD_JSON, 0},
+        {"{\"nPublic\": 4, \"IC\": [1, 2, 3", CUZK_ERR_BAD_JSON, 0},
+        {"{\"vk_alpha_1\": [\"1\"]}", CUZK_ERR_BAD_JSON, 0},
+    };
+    for (size_t c = 0; c < sizeof scans / sizeof scans[0]; c++) {
+        inputs = 99;
+        memset(&err, 0, sizeof err);
+        assert_int_equal(cuzk_groth16_vk_inputs((const uint8_t *)scans[c].text, strlen(scans[c].text), &inputs, &err),
+                         scans[c].want);
+        assert_int_equal(inputs, scans[c].inputs);
+    }
+    assert_int_equal(cuzk_groth16_vk_inputs((const uint8_t *)"[\"1\"]", 5, &inputs, &err), CUZK_ERR_BAD_MAGIC);
+    /* a vk whose IC outgrows nPublic is refused by the scan, before the document is parsed */
+    assert_int_equal(cuzk_groth16_vk_from_json(&vk, scans[2].text, &err), CUZK_ERR_BAD_JSON);
+    assert_true(msg_has(&err, "IC has 6 points, nPublic + 1 = 5"));
+
     /* layout: nPublic, and e(α1, β2) in [[c0.c0, c0.c1, c0.c2], [c1.c0, c1.c1, c1.c2]] nesting of [c0, c1] */
     json_t *r = json_loads(js, 0, NULL);
     assert_int_equal(json_integer_value(json_object_get(r, "nPublic")), 3);
@@ -1515,6 +1554,238 @@ static void test_proof_bytes(void **state)
     assert_true(cuzk_g1_affine_is_infinity(&q.c)); /* untouched on failure */
 }
 
+/* cuzk_groth16_zkey_write gives the image the section model above gives (snarkjs's section order), up to section 10's
+ * random hash, and reads back to the same key. */
+static void test_zkey_write(void **state)
+{
+    (void)state;
+    g16_circuit c;
+    g16_circuit_make(&c, 60, 2, test_rand_u64(), test_rand_u64());
+    zmodel z;
+    memset(&z, 0, sizeof z);
+    setup_for(&z.pk, c.r, CUZK_GROTH16_SNARKJS);
+    const cuzk_r1cs_t *m = z.pk.circuit;
+    z.nvars = (uint32_t)cuzk_r1cs_num_vars(m);
+    z.npub = m->num_inputs - 1;
+    z.domain = (uint32_t)z.pk.domain_size;
+    z.coefs = malloc((m->m[CUZK_R1CS_A].nnz + m->m[CUZK_R1CS_B].nnz) * sizeof *z.coefs);
+    for (uint64_t row = 0; row < m->num_constraints; row++)
+        for (uint32_t k = 0; k < 2; k++)
+            for (uint64_t e = m->m[k].row_ptr[row]; e < m->m[k].row_ptr[row + 1]; e++)
+                z.coefs[z.ncoef++] = (zcoef){k, (uint32_t)row, m->m[k].col[e], m->values[m->m[k].coef[e]]};
+    tbuf s[10];
+    zmodel_sections(&z, s);
+    size_t want_len, len;
+    uint8_t *want = zkey_image(s, SETUP_ORDER, 10, &want_len);
+    const char *path = tmp_path("w.zkey");
+    assert_int_equal(cuzk_groth16_zkey_write(&z.pk, path, NULL), CUZK_OK);
+    uint8_t *img = read_bytes(path, &len);
+    assert_int_equal(len, want_len);
+    assert_memory_equal(img, want, len - 68); /* section 10's payload: a 64-byte hash, no contributions */
+    assert_int_equal(cuzk_load_le32(img + len - 4), 0);
+    cuzk_groth16_pk back;
+    assert_int_equal(cuzk_groth16_zkey_load(&back, path, CUZK_GROTH16_LOAD_SUBGROUP, 2, NULL), CUZK_OK);
+    assert_pk_points_equal(&z.pk, &back);
+    cuzk_groth16_pk_free(&back);
+    assert_int_equal(cuzk_groth16_zkey_parse(&back, img, len, 0, 1, NULL), CUZK_OK);
+    assert_pk_points_equal(&z.pk, &back);
+    cuzk_groth16_pk_free(&back);
+    /* a bellperson key has no .zkey form */
+    cuzk_groth16_pk bell;
+    setup_for(&bell, c.r, CUZK_GROTH16_BELLPERSON);
+    cuzk_errmsg err = {{0}};
+    assert_int_equal(cuzk_groth16_zkey_write(&bell, path, &err), CUZK_ERR_INVALID_ARG);
+    assert_true(msg_has(&err, "snarkjs-convention"));
+    cuzk_groth16_pk_free(&bell);
+    unlink(path);
+    free(img);
+    free(want);
+    sections_free(s);
+    zmodel_free(&z);
+    g16_circuit_free(&c);
+}
+
+/* Formats by content: every kind, and the damaged ones named for what they are, with how they are wrong. */
+static void expect_format(const uint8_t *b, size_t n, cuzk_groth16_format want, cuzk_groth16_shape shape,
+                          uint64_t expected, const char *what)
+{
+    cuzk_groth16_format_info in;
+    cuzk_groth16_format f = cuzk_groth16_detect_format(b, n, &in);
+    if (f != want || in.shape != shape)
+        fail_msg("detected %s (shape %d), want %s (shape %d): %s", cuzk_groth16_format_name(f), (int)in.shape,
+                 cuzk_groth16_format_name(want), (int)shape, in.what);
+    assert_int_equal(in.format, f);
+    assert_int_equal(in.size, n);
+    assert_int_equal(in.expected, expected);
+    if (strncmp(in.what, what, strlen(what)) != 0) fail_msg("\"%s\" does not start with \"%s\"", in.what, what);
+    assert_int_equal(cuzk_groth16_detect_format(b, n, NULL), want);
+}
+
+static void test_detect_format(void **state)
+{
+    (void)state;
+    const cuzk_groth16_shape W = CUZK_GROTH16_SHAPE_WHOLE, T = CUZK_GROTH16_SHAPE_TRUNCATED,
+                             X = CUZK_GROTH16_SHAPE_TRAILING, D = CUZK_GROTH16_SHAPE_DAMAGED;
+    const cuzk_groth16_format PARAMS = CUZK_GROTH16_FORMAT_PARAMS, VK = CUZK_GROTH16_FORMAT_VK;
+    cuzk_groth16_pk pk;
+    size_t len;
+    uint8_t *img = params_image(&pk, &len);
+    img = realloc(img, len + 64);
+    memset(img + len, 0, 64);
+    expect_format(img, len, PARAMS, W, 0, "a bellperson parameters (.params)");
+    expect_format(img, P_VK_BYTES, VK, W, 0, "a bellperson verifying key (.vk)");
+    /* a truncated .vk is a truncated .vk, at any length from α1 on */
+    expect_format(img, P_VK_BYTES - 1, VK, T, P_VK_BYTES,
+                  "a truncated .vk (3 IC points make 1156 bytes, this file has 1155)");
+    expect_format(img, 900, VK, T, P_VK_BYTES, "a truncated .vk (3 IC points make 1156 bytes, this file has 900)");
+    expect_format(img, 500, VK, T, 0, "a truncated .vk (six points and the IC count make at least 868 bytes, this "
+                  "file has 500)");
+    expect_format(img, 96, VK, T, 0, "a truncated .vk");
+    expect_format(img, 95, CUZK_GROTH16_FORMAT_UNKNOWN, W, 0, "no format cuzk knows"); /* no whole α1 */
+    /* a .vk with bytes appended is a .vk with trailing bytes, however many, unless H follows */
+    expect_format(img, P_VK_BYTES + 1, VK, X, P_VK_BYTES,
+                  "a .vk with 1 trailing byte (3 IC points make 1156 bytes, this file has 1157)");
+    expect_format(img, P_VK_BYTES + 19, VK, X, P_VK_BYTES, "a .vk with 19 trailing bytes");
+    expect_format(img, P_VK_BYTES + 99, VK, X, P_VK_BYTES, "a .vk with 99 trailing bytes");
+    uint8_t *vk_zeros = calloc(1, P_VK_BYTES + 500);
+    memcpy(vk_zeros, img, P_VK_BYTES);
+    expect_format(vk_zeros, P_VK_BYTES + 500, VK, X, P_VK_BYTES, "a .vk with 500 trailing bytes");
+    /* ... but a .params cut anywhere after H's first point is a truncated .params */
+    expect_format(img, P_VK_BYTES + 100, PARAMS, T, 0, "a truncated .params (h count 7 needs 672 bytes, only 96 left)");
+    expect_format(img, len - 1, PARAMS, T, 0, "a truncated .params (b_g2 count 4 needs 768 bytes, only 767 left)");
+    expect_format(img, len + 64, PARAMS, X, len, "a .params with 64 trailing bytes");
+    /* counts that lay out no file: h + 1 must be a power of two */
+    uint8_t *bad = malloc(len);
+    memcpy(bad, img, len);
+    put_be32(bad + P_OFF_L, P_L - 1);
+    put_be32(bad + P_OFF_A, P_A + 4);
+    expect_format(bad, len, PARAMS, T, 0, "a truncated .params");
+    free(bad);
+    cuzk_groth16_vk vk;
+    cuzk_errmsg err = {{0}};
+    /* a .vk + 1 byte is refused as a .vk for its trailing byte; an intact .vk given as a .params is named */
+    assert_int_equal(cuzk_groth16_vk_parse(&vk, img, P_VK_BYTES + 1, &err), CUZK_ERR_BAD_LENGTH);
+    assert_true(msg_has(&err, "trailing"));
+    cuzk_groth16_pk out;
+    assert_int_equal(cuzk_groth16_params_parse(&out, img, P_VK_BYTES, 0, 1, &err), CUZK_ERR_BAD_MAGIC);
+    assert_true(
+        msg_has(&err, "params: this is a bellperson verifying key (.vk), not a bellperson parameters (.params)"));
+    /* a .vk with more trailing bytes than a .params cut in H's first point could have is named too */
+    assert_int_equal(cuzk_groth16_params_parse(&out, vk_zeros, P_VK_BYTES + 500, 0, 1, &err), CUZK_ERR_BAD_MAGIC);
+    assert_true(msg_has(&err, "params: this is a .vk with 500 trailing bytes (3 IC points make 1156 bytes"));
+    /* a truncated .vk, or one with fewer trailing bytes, is also a .params cut short: the layout says where */
+    assert_int_equal(cuzk_groth16_params_parse(&out, img, 900, 0, 1, &err), CUZK_ERR_TRUNCATED);
+    assert_true(msg_has(&err, "params: ic count 3 needs 288 bytes"));
+    assert_int_equal(cuzk_groth16_params_parse(&out, img, P_VK_BYTES + 1, 0, 1, &err), CUZK_ERR_TRUNCATED);
+    assert_int_equal(cuzk_groth16_params_parse(&out, img, P_VK_BYTES + 99, 0, 1, &err), CUZK_ERR_TRUNCATED);
+    /* ... but not when its H count would be 0 */
+    assert_int_equal(cuzk_groth16_params_parse(&out, vk_zeros, P_VK_BYTES + 30, 0, 1, &err), CUZK_ERR_BAD_MAGIC);
+    assert_true(msg_has(&err, "params: this is a .vk with 30 trailing bytes"));
+    cuzk_groth16_format_info in;
+    cuzk_groth16_detect_format(img, 900, &in);
+    assert_int_equal(in.also, PARAMS);
+    assert_true(cuzk_groth16_format_may_be(&in, PARAMS) && cuzk_groth16_format_may_be(&in, VK));
+    assert_false(cuzk_groth16_format_may_be(&in, CUZK_GROTH16_FORMAT_ZKEY));
+    cuzk_groth16_detect_format(img, len, &in);
+    assert_int_equal(in.also, CUZK_GROTH16_FORMAT_UNKNOWN);
+    assert_false(cuzk_groth16_format_may_be(&in, VK));
+    assert_int_equal(cuzk_groth16_vk_parse(&vk, img, P_VK_BYTES, NULL), CUZK_OK);
+    cuzk_groth16_vk_free(&vk);
+    /* its input count from the header alone */
+    uint64_t inputs = 0;
+    assert_int_equal(cuzk_groth16_vk_inputs(img, P_VK_BYTES, &inputs, NULL), CUZK_OK);
+    assert_int_equal(inputs, P_IC);
+    assert_int_equal(cuzk_groth16_vk_inputs(img, P_VK_BYTES - 1, &inputs, &err), CUZK_ERR_TRUNCATED);
+    assert_true(msg_has(&err, "vk: this is a truncated .vk"));
+    assert_int_equal(cuzk_groth16_vk_inputs(img, P_VK_BYTES + 1, &inputs, &err), CUZK_ERR_BAD_LENGTH);
+    assert_true(msg_has(&err, "vk: this is a .vk with 1 trailing byte"));
+    assert_int_equal(cuzk_groth16_vk_inputs(img, len, &inputs, &err), CUZK_ERR_BAD_MAGIC);
+    assert_true(msg_has(&err, "this is a bellperson parameters (.params)"));
+
+    /* the magic formats, measured by their headers */
+    static const struct {
+        const char *text;
+        size_t n;
+        cuzk_groth16_format f;
+        cuzk_groth16_shape shape;
+        const char *what;
+    } texts[] = {
+#define SHAPE_(x) CUZK_GROTH16_SHAPE_##x
+        {"CUZKPCE\0....", 13, CUZK_GROTH16_FORMAT_PCE, SHAPE_(TRUNCATED),
+         "a truncated .pce (13 bytes, shorter than the 4096-byte header)"},
+        {"wtns\2\0\0\0\0\0\0\0", 12, CUZK_GROTH16_FORMAT_WTNS, SHAPE_(WHOLE), "an iden3 witness (.wtns)"},
+        {"wtns\2\0\0\0\0\0\0\0xy", 14, CUZK_GROTH16_FORMAT_WTNS, SHAPE_(TRAILING),
+         "a .wtns with 2 trailing bytes (its sections end at byte 12, this file has 14)"},
+        {"r1cs\1\0\0\0\1\0\0\0\1\0\0\0\5\0\0\0\0\0\0\0abc", 27, CUZK_GROTH16_FORMAT_R1CS, SHAPE_(TRUNCATED),
+         "a truncated .r1cs (section 0 (type 1) length 5 exceeds the 3 bytes left)"},
+        {"zkey\1\0\0\0\2\0\0\0", 12, CUZK_GROTH16_FORMAT_ZKEY, SHAPE_(TRUNCATED),
+         "a truncated .zkey (section 0 of 2 header at 12 is past the end (12))"},
+        {"ptau\1\0\0", 7, CUZK_GROTH16_FORMAT_PTAU, SHAPE_(TRUNCATED),
+         "a truncated .ptau (7 bytes, shorter than the file header)"},
+        {" [\"1\", \"2\"]", 11, CUZK_GROTH16_FORMAT_PUBLIC_JSON, SHAPE_(WHOLE),
+         "a snarkjs public inputs (public.json)"},
+        {"{\n \"pi_a\": []}", 14, CUZK_GROTH16_FORMAT_PROOF_JSON, SHAPE_(WHOLE), "a snarkjs proof (proof.json)"},
+        {"{\"protocol\": \"groth16\", \"vk_alpha_1\": []}", 41, CUZK_GROTH16_FORMAT_VK_JSON, SHAPE_(WHOLE),
+         "a snarkjs verification key"},
+        {"{\"IC\": []}", 10, CUZK_GROTH16_FORMAT_VK_JSON, SHAPE_(WHOLE), "a snarkjs verification key"},
+        {"{\"pi\": 1, \"xIC\": 2}", 20, CUZK_GROTH16_FORMAT_UNKNOWN, SHAPE_(WHOLE),
+         "no format cuzk knows (a JSON object with none of the keys"},
+        {"hello", 5, CUZK_GROTH16_FORMAT_UNKNOWN, SHAPE_(WHOLE), "no format cuzk knows"},
+        {"", 0, CUZK_GROTH16_FORMAT_UNKNOWN, SHAPE_(WHOLE), "an empty file"},
+#undef SHAPE_
+    };
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
+        expect_format((const uint8_t *)texts[i].text, texts[i].n, texts[i].f, texts[i].shape,
+                      texts[i].shape == X ? 12 : 0, texts[i].what);
+    expect_format(NULL, 0, CUZK_GROTH16_FORMAT_UNKNOWN, W, 0, "an empty file");
+    /* a .pce measured by its section table */
+    g16_circuit c;
+    g16_circuit_make(&c, 20, 2, 5, 6);
+    const char *pce = tmp_path("d.pce");
+    assert_int_equal(cuzk_r1cs_pce_write(c.r, pce, NULL), CUZK_OK);
+    g16_circuit_free(&c);
+    size_t plen;
+    uint8_t *pimg = read_bytes(pce, &plen);
+    unlink(pce);
+    pimg = realloc(pimg, plen + 4096);
+    memset(pimg + plen, 0, 4096);
+    expect_format(pimg, plen, CUZK_GROTH16_FORMAT_PCE, W, 0, "a PCE (compiled constraint system)");
+    expect_format(pimg, plen - 4096, CUZK_GROTH16_FORMAT_PCE, T, plen, "a truncated .pce (its sections end at byte");
+    expect_format(pimg, plen + 4096, CUZK_GROTH16_FORMAT_PCE, X, plen, "a .pce with 4096 trailing bytes");
+    pimg[72] = 12;
+    expect_format(pimg, plen, CUZK_GROTH16_FORMAT_PCE, D, 0, "a damaged .pce (section count 12, expected 13)");
+    free(pimg);
+
+    /* a proof.json given as a .params is named, not read as counts */
+    const char *pj = "{\n \"pi_a\": [\"1\", \"2\", \"1\"], \"pi_b\": [], \"pi_c\": []}\n";
+    assert_int_equal(cuzk_groth16_params_parse(&out, (const uint8_t *)pj, strlen(pj), 0, 1, &err), CUZK_ERR_BAD_MAGIC);
+    assert_true(msg_has(&err, "params: this is a snarkjs proof (proof.json), not a bellperson parameters (.params)"));
+    assert_int_equal(cuzk_groth16_vk_parse(&vk, (const uint8_t *)pj, strlen(pj), &err), CUZK_ERR_BAD_MAGIC);
+
+    /* a 192-byte proof, one cut short, one with a byte appended */
+    cuzk_groth16_proof_t p;
+    cuzk_g1_affine_t g1;
+    cuzk_g2_affine_t g2;
+    cuzk_g1_generator(&g1);
+    cuzk_g2_generator(&g2);
+    p.a = p.c = g1;
+    p.b = g2;
+    uint8_t pb[CUZK_GROTH16_PROOF_BYTES + 1] = {0};
+    cuzk_groth16_proof_to_bytes(pb, &p);
+    expect_format(pb, 192, CUZK_GROTH16_FORMAT_PROOF_BIN, W, 0, "a Groth16 proof (192 bytes, bellperson encoding)");
+    expect_format(pb, 191, CUZK_GROTH16_FORMAT_PROOF_BIN, T, 192,
+                  "a truncated 192-byte proof (a proof is 192 bytes, this file has 191)");
+    expect_format(pb, 193, CUZK_GROTH16_FORMAT_PROOF_BIN, X, 192, "a 192-byte proof with 1 trailing byte");
+    pb[48] &= 0x7f;
+    expect_format(pb, 192, CUZK_GROTH16_FORMAT_PROOF_BIN, D, 0, "a damaged 192-byte proof (B at byte 48");
+    assert_string_equal(cuzk_groth16_format_name(CUZK_GROTH16_FORMAT_ZKEY), "snarkjs proving key (.zkey)");
+    assert_string_equal(cuzk_groth16_format_name((cuzk_groth16_format)99), "unknown");
+    assert_string_equal(cuzk_groth16_format_short_name(CUZK_GROTH16_FORMAT_VK), ".vk");
+    free(vk_zeros);
+    free(img);
+    cuzk_groth16_pk_free(&pk);
+}
+
 /* Run by the groth16 test executable (main is in test_prove.c). */
 const struct CMUnitTest test_formats_tests[] = {
     cmocka_unit_test(test_proof_bytes),
@@ -1537,5 +1808,7 @@ const struct CMUnitTest test_formats_tests[] = {
 #endif
     cmocka_unit_test(test_setup_params_prove),
     cmocka_unit_test(test_setup_zkey_prove),
+    cmocka_unit_test(test_zkey_write),
+    cmocka_unit_test(test_detect_format),
 };
 const size_t test_formats_count = sizeof test_formats_tests / sizeof test_formats_tests[0];

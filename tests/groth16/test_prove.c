@@ -211,6 +211,11 @@ static void test_bad_proofs(void **state)
         g16_circuit c, c2, other;
         g16_circuit_make(&c, 200, 2, shape, test_rand_u64());
         g16_circuit_make(&c2, 200, 2, shape, test_rand_u64());
+        /* a public input is a bit one time in three: both witnesses may have the same ones (1 seed in ~324) */
+        while (memcmp(public_inputs(&c), public_inputs(&c2), 2 * sizeof(cuzk_fr_t)) == 0) {
+            g16_circuit_free(&c2);
+            g16_circuit_make(&c2, 200, 2, shape, test_rand_u64());
+        }
         g16_circuit_make(&other, 200, 2, test_rand_u64(), test_rand_u64());
         assert_memory_equal(c.r->identity, c2.r->identity, 32);
         cuzk_groth16_pk pk, pk_other, pk_same;
@@ -354,6 +359,69 @@ static void test_unsatisfied(void **state)
         cuzk_groth16_pvk pvk;
         cuzk_groth16_prepare_vk(&pvk, &pk.vk);
         assert_int_equal(cuzk_groth16_verify(&pvk, &p, public_inputs(&c), num_public(&c)), CUZK_ERR_PROOF_INVALID);
+        cuzk_groth16_pk_free(&pk);
+        g16_circuit_free(&c);
+    }
+}
+
+/* opts.verify: a proof comes back only when it verifies. An unsatisfied witness that the prover cannot check (a
+ * snarkjs key has no C; any key in c = a∘b mode) and a key whose points are valid but not its own are caught, the
+ * proof is wiped; a good witness proves and verifies as before, the check's time in stats.verify. */
+static void test_prove_verifies(void **state)
+{
+    (void)state;
+    for (int k = 0; k < 2; k++) {
+        g16_circuit c;
+        g16_circuit_make(&c, 120, 2, test_rand_u64(), test_rand_u64());
+        cuzk_groth16_pk pk;
+        setup_key(&pk, c.r, CONVS[k], 1);
+        cuzk_groth16_prove_opts o = given_opts(2, CUZK_R1CS_C_PRODUCT);
+        o.verify = true;
+        const cuzk_r1cs_t *circ = CONVS[k] == CUZK_GROTH16_SNARKJS ? NULL : c.r;
+        cuzk_groth16_proof_t p, zero;
+        memset(&zero, 0, sizeof zero);
+        cuzk_groth16_prove_stats st;
+        cuzk_errmsg err = {{0}};
+        assert_int_equal(cuzk_groth16_prove(&p, &pk, circ, c.z, &o, &st, &err), CUZK_OK);
+        assert_true(st.verify > 0 && st.verify <= st.total);
+        cuzk_groth16_pvk pvk;
+        cuzk_groth16_prepare_vk(&pvk, &pk.vk);
+        assert_int_equal(cuzk_groth16_verify(&pvk, &p, public_inputs(&c), num_public(&c)), CUZK_OK);
+
+        /* a witness value changed until some row breaks */
+        cuzk_fr_t one;
+        cuzk_fr_set_one(&one);
+        uint64_t row = 0;
+        bool broken = false;
+        for (uint64_t j = c.r->num_inputs; j < cuzk_r1cs_num_vars(c.r) && !broken; j++) {
+            cuzk_fr_add(&c.z[j], &c.z[j], &one);
+            broken = cuzk_r1cs_check(c.r, c.z, 1, &row) == CUZK_ERR_R1CS_UNSATISFIED;
+            if (!broken) cuzk_fr_sub(&c.z[j], &c.z[j], &one);
+        }
+        assert_true(broken);
+        assert_int_equal(cuzk_groth16_prove(&p, &pk, circ, c.z, &o, &st, &err), CUZK_ERR_PROOF_INVALID);
+        assert_non_null(strstr(err.msg, "does not verify against the key's verifying key"));
+        assert_memory_equal(&p, &zero, sizeof p);
+        /* with the circuit's C the check names the row first */
+        o.c_mode = CUZK_R1CS_C_CHECKED;
+        char want[64];
+        snprintf(want, sizeof want, "row %llu", (unsigned long long)row);
+        assert_int_equal(cuzk_groth16_prove(&p, &pk, c.r, c.z, &o, NULL, &err), CUZK_ERR_R1CS_UNSATISFIED);
+        assert_non_null(strstr(err.msg, want));
+        g16_circuit_free(&c);
+
+        /* a key with two H points swapped: every point valid, the proof wrong */
+        g16_circuit_make(&c, 120, 2, test_rand_u64(), test_rand_u64());
+        cuzk_groth16_pk_free(&pk);
+        setup_key(&pk, c.r, CONVS[k], 1);
+        cuzk_g1_affine_t t = pk.h[0];
+        pk.h[0] = pk.h[1];
+        pk.h[1] = t;
+        o.c_mode = CUZK_R1CS_C_PRODUCT;
+        circ = CONVS[k] == CUZK_GROTH16_SNARKJS ? NULL : c.r;
+        assert_int_equal(cuzk_groth16_prove(&p, &pk, circ, c.z, &o, NULL, &err), CUZK_ERR_PROOF_INVALID);
+        o.verify = false;
+        assert_int_equal(cuzk_groth16_prove(&p, &pk, circ, c.z, &o, NULL, &err), CUZK_OK);
         cuzk_groth16_pk_free(&pk);
         g16_circuit_free(&c);
     }
@@ -721,7 +789,8 @@ int main(void)
         cmocka_unit_test(test_tiny),
         cmocka_unit_test(test_random_rs),            cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_bad_proofs),           cmocka_unit_test(test_batch),
-        cmocka_unit_test(test_unsatisfied),          cmocka_unit_test(test_mismatch),
+        cmocka_unit_test(test_unsatisfied),          cmocka_unit_test(test_prove_verifies),
+        cmocka_unit_test(test_mismatch),
         cmocka_unit_test(test_prove_rejects),        cmocka_unit_test(test_setup_points),
         cmocka_unit_test(test_setup_rejects),        cmocka_unit_test(test_split_matches_plain),
     };

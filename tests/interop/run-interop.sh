@@ -12,6 +12,8 @@
 #   prove-rs         cuzk prove --r 1 --s 2 (fixed blinders) gives a proof snarkjs accepts
 #   verify-own       cuzk verify accepts cuzk's proof
 #   verify-snarkjs   cuzk verify accepts snarkjs's own proof
+#   bad-witness      cuzk prove exits 1 and writes nothing for the witness with one bit flipped in its middle byte
+#                    (the proof it would make does not verify); with --r1cs the message names the failing constraint
 #   reject-*         cuzk verify exits 1 (not 0, not 2) on snarkjs's proof with a public signal changed, pi_a doubled,
 #                    pi_a replaced by the G1 generator, pi_b doubled, pi_c doubled
 # One line per check (PASS/FAIL), then "N passed, M failed"; exit status 1 when any check failed.
@@ -88,6 +90,20 @@ for c in "${circuits[@]}"; do
     "$cuzk" "$d/$c.zkey" "$d/witness.wtns" "$o" "$snarkjs" "$vk"
   check "$c/verify-snarkjs" "cuzk verify rejected snarkjs's proof" \
     expect_rc 0 "$cuzk" verify --vk "$vk" --public "$d/public.json" --proof "$d/proof.json"
+
+  # one bit of the witness's middle byte flipped (the value stays below r, a constraint no longer holds); where the
+  # middle falls on ONE or a public signal (a witness of a few values), the last value's lowest byte instead
+  node -e 'const fs = require("fs"), b = fs.readFileSync(process.argv[1]);
+    const npub = JSON.parse(fs.readFileSync(process.argv[3])).length, mid = b.length >> 1;
+    b[mid >= 76 + 32 * (npub + 1) ? mid : b.length - 32] ^= 1;
+    fs.writeFileSync(process.argv[2], b)' "$d/witness.wtns" "$o/flipped.wtns" "$d/public.json"
+  check "$c/bad-witness" "cuzk prove of a flipped witness did not exit 1, or wrote a file" sh -c '
+    "$1" prove --zkey "$2" --wtns "$3" --proof "$4/bad_proof.json" --public "$4/bad_public.json"; rc=$?
+    [ "$rc" -eq 1 ] && [ ! -e "$4/bad_proof.json" ] && [ ! -e "$4/bad_public.json" ] || { echo "exit $rc"; exit 1; }
+    "$1" prove --zkey "$2" --r1cs "$5" --wtns "$3" --proof "$4/bad_proof.json" --public "$4/bad_public.json" \
+      >"$4/bad.log" 2>&1; rc=$?; cat "$4/bad.log"
+    [ "$rc" -eq 1 ] && grep -q "does not satisfy constraint row" "$4/bad.log"' sh \
+    "$cuzk" "$d/$c.zkey" "$o/flipped.wtns" "$o" "$d/$c.r1cs"
 
   if node "$here/lib/tamper.mjs" public-inc "$d/public.json" "$o/public_bad.json"; then
     check "$c/reject-public" "cuzk verify did not reject a changed public signal" \

@@ -1,6 +1,11 @@
 """Shared pieces of the service tests: protobuf stubs generated at test time, a daemon in a temp dir, a small test
 runner that prints `N passed, M failed`.
 
+No test depends on the machine's speed: whatever must stay queued or running is held there with the daemon's hold
+(SIGUSR1, released with SIGUSR2), waits for proofs have no deadline of their own (await_done asks in slices for as
+long as the job is pending; CTest's timeout is the guard against a hang), and every other wait polls for the state it
+needs. QUICK bounds calls that do no proving work, as a guard only.
+
 Run with Debian's /usr/bin/python3 (python3-grpcio, python3-protobuf); protoc comes from protobuf-compiler."""
 import importlib
 import os
@@ -17,6 +22,8 @@ import grpc
 
 SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SERVICE = "/cuzk.v1.ProvingEngine/"
+QUICK = 120  # seconds: the guard on a call that proves nothing (status, submit, cancel, an await with a timeout)
+SLICE_MS = 5000  # await_done asks for this long at a time
 
 pb = None  # the generated cuzk_pb2 module
 
@@ -48,13 +55,14 @@ class Client:
             ("grpc.max_send_message_length", 64 << 20), ("grpc.max_receive_message_length", 64 << 20)])
         self.metadata = metadata
 
-    def call(self, method, request, timeout=60):
+    def call(self, method, request, timeout=QUICK):
+        """A unary call; timeout=None for one that waits on proving work (Prove): no deadline."""
         resp_cls = getattr(pb, RESPONSES[method])
         f = self.channel.unary_unary(SERVICE + method, request_serializer=lambda m: m.SerializeToString(),
                                      response_deserializer=resp_cls.FromString)
         return f(request, timeout=timeout, metadata=self.metadata)
 
-    def raw(self, method, payload, timeout=30):
+    def raw(self, method, payload, timeout=QUICK):
         """A call with bytes as they are (identity serializers), for malformed requests."""
         f = self.channel.unary_unary(SERVICE + method, request_serializer=lambda b: b,
                                      response_deserializer=lambda b: b)
@@ -98,9 +106,20 @@ def toml_text(sections):
     return "\n".join(out) + "\n"
 
 
+def poll(cond, what, guard=QUICK):
+    """Waits until cond() is true, checking every 20 ms; the guard only turns a hang into a failure."""
+    end = time.monotonic() + guard
+    while not cond():
+        if time.monotonic() > end:
+            raise AssertionError("%s: not within %d s" % (what, guard))
+        time.sleep(0.02)
+
+
 class Daemon:
     """cuzk-daemon in a temp dir, on a unix socket (and TCP when tcp=True), configured by a TOML file: the tests'
     base settings with `settings` ({section: {key: value}}) merged over them."""
+
+    SHUTDOWN_S = 20
 
     def __init__(self, tmp, name="d", tcp=True, settings=None, metrics=False, workers=1):
         self.dir = os.path.join(tmp, name)
@@ -109,45 +128,53 @@ class Daemon:
         os.makedirs(self.params, exist_ok=True)
         self.sock = os.path.join(self.dir, "cuzk.sock")
         self.unix = "unix://" + self.sock
-        self.port = free_port() if tcp else None
-        self.tcp = "127.0.0.1:%d" % self.port if tcp else None
-        self.metrics_port = free_port() if metrics else None
-        conf = {
-            "daemon": {"listen": [self.unix] + ([self.tcp] if tcp else []), "shutdown_timeout": "20s",
-                       "interrupt_timeout": "2s"},
-            "srs": {"param_cache": self.params},
-            "synthesis": {"workers": workers, "threads": 1},
-            "scheduler": {"gpu_queue_depth": 1},
-            "logging": {"level": "debug"},
-        }
-        if metrics:
-            conf["metrics"] = {"http_listen": "127.0.0.1:%d" % self.metrics_port}
-        for sec, keys in (settings or {}).items():
-            conf.setdefault(sec, {}).update(keys)
         self.conf = os.path.join(self.dir, "cuzk.toml")
-        with open(self.conf, "w") as f:
-            f.write(toml_text(conf))
         self.log = open(os.path.join(self.dir, "daemon.log"), "w+")
-        self.proc = subprocess.Popen([find_bin("cuzk-daemon"), "-c", self.conf], stdout=self.log,
-                                     stderr=subprocess.STDOUT)
-        self.wait_ready()
+        # free_port() hands out a port nobody holds at that moment; another process may take it before the daemon
+        # binds, which the daemon reports as such: then another port
+        for attempt in range(5):
+            self.port = free_port() if tcp else None
+            self.tcp = "127.0.0.1:%d" % self.port if tcp else None
+            self.metrics_port = free_port() if metrics else None
+            conf = {
+                "daemon": {"listen": [self.unix] + ([self.tcp] if tcp else []),
+                           "shutdown_timeout": "%ds" % self.SHUTDOWN_S, "interrupt_timeout": "2s"},
+                "srs": {"param_cache": self.params},
+                "synthesis": {"workers": workers, "threads": 1},
+                "scheduler": {"gpu_queue_depth": 1},
+                "logging": {"level": "debug"},
+            }
+            if metrics:
+                conf["metrics"] = {"http_listen": "127.0.0.1:%d" % self.metrics_port}
+            for sec, keys in (settings or {}).items():
+                conf.setdefault(sec, {}).update(keys)
+            with open(self.conf, "w") as f:
+                f.write(toml_text(conf))
+            self.log.seek(0)
+            self.log.truncate()
+            self.proc = subprocess.Popen([find_bin("cuzk-daemon"), "-c", self.conf], stdout=self.log,
+                                         stderr=subprocess.STDOUT)
+            if self.wait_ready() or attempt == 4:
+                break
+        if self.proc.poll() is not None:
+            raise RuntimeError("daemon exited %d:\n%s" % (self.proc.returncode, self.log_text()))
 
-    def wait_ready(self, timeout=20):
-        end = time.time() + timeout
-        while time.time() < end:
-            if self.proc.poll() is not None:
-                raise RuntimeError("daemon exited %d:\n%s" % (self.proc.returncode, self.log_text()))
-            if os.path.exists(self.sock):
-                c = Client(self.unix)
-                try:
-                    c.call("GetStatus", pb.GetStatusRequest(), timeout=2)
-                    return
-                except grpc.RpcError:
-                    pass
-                finally:
-                    c.close()
-            time.sleep(0.05)
-        raise RuntimeError("daemon not ready after %d s:\n%s" % (timeout, self.log_text()))
+    def wait_ready(self):
+        """True once the daemon says it is ready; False when it stopped because a port was taken meanwhile."""
+        poll(lambda: self.proc.poll() is not None or "cuzk-daemon ready" in self.log_text(), "daemon start")
+        if self.proc.poll() is None:
+            return True
+        if "already in use" in self.log_text():
+            return False
+        raise RuntimeError("daemon exited %d:\n%s" % (self.proc.returncode, self.log_text()))
+
+    def hold(self, on=True):
+        """SIGUSR1 (hold: no partition starts; one a worker has taken waits there) or SIGUSR2 (go on), in effect when
+        this returns."""
+        mark = "SIGUSR1: holding" if on else "SIGUSR2: going on"
+        seen = self.log_text().count(mark)
+        self.proc.send_signal(signal.SIGUSR1 if on else signal.SIGUSR2)
+        poll(lambda: self.log_text().count(mark) > seen, mark)
 
     def client(self, tcp=False, metadata=None):
         return Client(self.tcp if tcp else self.unix, metadata=metadata)
@@ -164,16 +191,43 @@ class Daemon:
                     return int(line.split()[1])
         return 0
 
-    def stop(self, sig=signal.SIGTERM, timeout=60):
+    def stop(self, sig=signal.SIGTERM):
+        """The exit status after sig; the guard is the configured drain plus QUICK."""
+        guard = self.SHUTDOWN_S + QUICK
         if self.proc.poll() is None:
             self.proc.send_signal(sig)
             try:
-                self.proc.wait(timeout=timeout)
+                self.proc.wait(timeout=guard)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
-                raise RuntimeError("daemon did not stop within %d s" % timeout)
+                raise RuntimeError("daemon did not stop within %d s" % guard)
         return self.proc.returncode
+
+
+def await_done(client, job_id):
+    """The job's final AwaitProofResponse: asked in slices of SLICE_MS for as long as the job is pending, so a job
+    that takes long on a slow machine is waited for, not failed."""
+    while True:
+        r = client.call("AwaitProof", pb.AwaitProofRequest(job_id=job_id, timeout_ms=SLICE_MS),
+                        timeout=SLICE_MS / 1000 + QUICK)
+        if r.status != pb.AwaitProofResponse.TIMEOUT:
+            return r
+
+
+def job_state(client, job_id):
+    """"queued" or "running" for a pending job (from the engine's answer to a 1 ms await), else "done"."""
+    r = client.call("AwaitProof", pb.AwaitProofRequest(job_id=job_id, timeout_ms=1))
+    if r.status != pb.AwaitProofResponse.TIMEOUT:
+        return "done"
+    for state in ("queued", "running"):
+        if "still " + state in r.error_message:
+            return state
+    raise AssertionError("unexpected pending answer: %r" % r.error_message)
+
+
+def wait_state(client, job_id, state):
+    poll(lambda: job_state(client, job_id) == state, "job %s %s" % (job_id, state))
 
 
 def synthetic(log2=8, priority=0, request_id="", partitions=1, seed=1, kind=None):

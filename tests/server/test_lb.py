@@ -6,7 +6,6 @@ daemons must have served some (their own GetStatus counters), and every proof mu
 import os
 import subprocess
 import sys
-import time
 
 import grpc
 
@@ -55,20 +54,25 @@ def start_nginx(a, b):
         f.write(CONF.format(a=a, b=b, port=port))
     p = subprocess.Popen([NGINX, "-p", d + "/", "-c", "nginx.conf", "-e", os.path.join(d, "error.log"),
                           "-g", "daemon off;"], stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
-    end = time.time() + 10
-    while time.time() < end:
+
+    def answering():
         if p.poll() is not None:
             raise RuntimeError("nginx exited: " + open(os.path.join(d, "error.log")).read()[-2000:])
         c = lib.Client("127.0.0.1:%d" % port)
         try:
-            c.call("GetStatus", pb.GetStatusRequest(), timeout=2)
-            return p, port
+            c.call("GetStatus", pb.GetStatusRequest(), timeout=lib.QUICK)
+            return True
         except grpc.RpcError:
-            time.sleep(0.1)
+            return False
         finally:
             c.close()
-    p.kill()
-    raise RuntimeError("nginx not answering")
+
+    try:
+        lib.poll(answering, "nginx answers")
+    except AssertionError:
+        p.kill()
+        raise
+    return p, port
 
 
 def test_two_daemons_behind_nginx():
@@ -79,7 +83,7 @@ def test_two_daemons_behind_nginx():
         ngx, port = start_nginx(d1.tcp, d2.tcp)
         c = lib.Client("127.0.0.1:%d" % port)
         for i in range(8):
-            r = c.call("Prove", pb.ProveRequest(submit=lib.synthetic(8, seed=i + 1)), timeout=120).result
+            r = c.call("Prove", pb.ProveRequest(submit=lib.synthetic(8, seed=i + 1)), timeout=None).result
             assert r.status == pb.AwaitProofResponse.COMPLETED, r.error_message
             lib.check_proof(r.proof)
         c.close()
@@ -93,7 +97,7 @@ def test_two_daemons_behind_nginx():
     finally:
         if ngx is not None:
             ngx.terminate()
-            ngx.wait(timeout=10)
+            ngx.wait(timeout=lib.QUICK)
         assert d1.stop() == 0
         assert d2.stop() == 0
 

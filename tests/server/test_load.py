@@ -2,9 +2,9 @@
 """Load test: 16 concurrent clients submit 240 tiny synthetic proofs (2^8) with mixed priorities, half through
 SubmitProof + AwaitProof and half through Prove. None may be lost, every proof must decode (192 B per partition),
 the daemon's completed counter must grow by exactly the number submitted, and its RSS (sampled from /proc) must
-stay within the configured working-memory budget. Then shutdown under load: SIGTERM while 16 clients have proofs in
-flight; every in-flight call must come back COMPLETED, or CANCELLED/FAILED with a message. Prints `N passed,
-M failed`."""
+stay within the configured working-memory budget. Then shutdown under load: SIGTERM while 16 clients wait on proofs
+that the daemon holds (SIGUSR1), so that its 1 s drain deadline passes whatever the machine's speed; every call must
+come back CANCELLED with the reason, and the daemon must exit 0. Prints `N passed, M failed`."""
 import os
 import signal
 import sys
@@ -57,10 +57,10 @@ def test_load():
                     req = lib.synthetic(8, priority=PRIOS[n % len(PRIOS)], seed=n % 3 + 1,
                                         partitions=2 if n % 10 == 0 else 1)
                     if n % 2 == 0:
-                        r = c.call("Prove", pb.ProveRequest(submit=req), timeout=300).result
+                        r = c.call("Prove", pb.ProveRequest(submit=req), timeout=None).result
                     else:
-                        job = c.call("SubmitProof", req, timeout=60).job_id
-                        r = c.call("AwaitProof", pb.AwaitProofRequest(job_id=job), timeout=300)
+                        job = c.call("SubmitProof", req).job_id
+                        r = lib.await_done(c, job)
                     with lock:
                         results.append((n, req.partitions, r))
             except Exception as e:  # noqa: BLE001 - reported below
@@ -74,7 +74,7 @@ def test_load():
         for t in ts:
             t.start()
         for t in ts:
-            t.join(600)
+            t.join()
         wall = time.time() - t0
         rss.stop.set()
         rss.join(5)
@@ -99,6 +99,7 @@ def test_load():
 
 def test_shutdown_under_load():
     d = lib.Daemon(TMP, name="shutdown", tcp=False, workers=1, settings={"daemon": {"shutdown_timeout": "1s"}})
+    d.hold()  # nothing completes from here on: the drain deadline is sure to pass with every call waiting
     stop = threading.Event()
     outcomes, errors, lock = [], [], threading.Lock()
     started = [0]
@@ -106,17 +107,15 @@ def test_shutdown_under_load():
     def client(k):
         c = d.client()
         try:
-            i = 0
             while True:
                 with lock:  # after stop, no call starts: `started` is then final
-                    if stop.is_set() or i >= 100:
+                    if stop.is_set():
                         break
                     started[0] += 1
-                r = c.call("Prove", pb.ProveRequest(submit=lib.synthetic(14, priority=PRIOS[k % 4])),
-                           timeout=120).result
+                r = c.call("Prove", pb.ProveRequest(submit=lib.synthetic(10, priority=PRIOS[k % 4])),
+                           timeout=None).result
                 with lock:
                     outcomes.append(r)
-                i += 1
         except grpc.RpcError as e:
             with lock:
                 errors.append("%s %s" % (e.code(), e.details()))
@@ -126,38 +125,28 @@ def test_shutdown_under_load():
     ts = [threading.Thread(target=client, args=(k,)) for k in range(CLIENTS)]
     for t in ts:
         t.start()
-    time.sleep(1.5)
-    # Clients start nothing new from here on. The signal waits until the daemon has accepted every call started (it
-    # counts them queued, running or done): a call still on its way when intake stops is refused, not lost, and on a
-    # loaded machine a client thread can take that long to send its first one.
+    # every client has a call in: the daemon counts them queued or running (one, held by the synthesis worker)
+    c0 = d.client()
+
+    def accepted():
+        st = c0.call("GetStatus", pb.GetStatusRequest())
+        return sum(q.pending + q.in_progress for q in st.queues) >= CLIENTS
+
+    lib.poll(accepted, "%d calls accepted" % CLIENTS)
     with lock:
         stop.set()
-    c0 = d.client()
-    deadline = time.time() + 60
-    while time.time() < deadline:
-        st = c0.call("GetStatus", pb.GetStatusRequest(), timeout=10)
-        seen = sum(q.pending + q.in_progress for q in st.queues) + st.total_proofs_completed + st.total_proofs_failed
-        if seen >= started[0]:
-            break
-        time.sleep(0.05)
+        calls = started[0]
     c0.close()
     d.proc.send_signal(signal.SIGTERM)
     for t in ts:
-        t.join(120)
-    code = d.proc.wait(timeout=60)
+        t.join()
+    code = d.proc.wait(timeout=lib.QUICK)
     assert code == 0, code
     assert not errors, errors[:3]
-    counts = {}
+    assert calls == CLIENTS and len(outcomes) == CLIENTS, (calls, len(outcomes))
     for r in outcomes:
-        counts[r.status] = counts.get(r.status, 0) + 1
-        if r.status == pb.AwaitProofResponse.COMPLETED:
-            lib.check_proof(r.proof)
-        else:
-            assert r.status in (pb.AwaitProofResponse.CANCELLED, pb.AwaitProofResponse.FAILED), r.status
-            assert r.error_message, r
-    names = {v: k for k, v in pb.AwaitProofResponse.Status.items()}
-    print("shutdown: %s" % ", ".join("%s %d" % (names[k], v) for k, v in sorted(counts.items())), flush=True)
-    assert counts.get(pb.AwaitProofResponse.CANCELLED, 0) > 0, "expected some jobs cancelled by the 1 s deadline"
+        assert r.status == pb.AwaitProofResponse.CANCELLED and "shut down" in r.error_message, r
+    print("shutdown: %d calls waiting at SIGTERM, all CANCELLED after the 1 s drain" % len(outcomes), flush=True)
     assert "draining" in d.log_text()
 
 

@@ -30,7 +30,8 @@ WINDOW, WINNING = 10, 0  # StackedDrgWindow2KiBV1_2, StackedDrgWinning2KiBV1
 
 
 def run(*args, check=True):
-    p = subprocess.run(list(args), capture_output=True, text=True, timeout=600)
+    """A CLI command; no deadline of its own (some set up keys or prove: CTest's timeout guards a hang)."""
+    p = subprocess.run(list(args), capture_output=True, text=True)
     if check and p.returncode != 0:
         raise AssertionError("%s: exit %d\n%s%s" % (args[:3], p.returncode, p.stdout, p.stderr))
     return p
@@ -85,8 +86,9 @@ def request(kind, proof, vproofs, rand=R, partition=0, request_id="", sector_siz
                                  partition_index=partition)
 
 
-def prove(req):
-    return C.call("Prove", pb.ProveRequest(submit=req), timeout=600).result
+def prove(req, client=None):
+    """Prove with no deadline of its own, as the other service tests wait for proofs (cuzk_testlib)."""
+    return (client or C).call("Prove", pb.ProveRequest(submit=req), timeout=None).result
 
 
 def post_verify(kind, proof_bytes, ids, comm_rs, rand=R, partition=0, api=None):
@@ -116,7 +118,7 @@ def test_window_post():
     # SubmitProof then AwaitProof; one sector (the partition padded with it)
     s = C.call("SubmitProof", request(pb.WINDOW_POST_PARTITION, WINDOW, [W[9][0]], request_id="wdpost-1000-1-[9]"))
     assert s.job_id == "wdpost-1000-1-[9]"
-    a = C.call("AwaitProof", pb.AwaitProofRequest(job_id=s.job_id), timeout=600)
+    a = lib.await_done(C, s.job_id)
     assert a.status == pb.AwaitProofResponse.COMPLETED, a.error_message
     assert post_verify("window", a.proof, [9], [W[9][1]]) == "valid"
     assert re.search(r"proof completed job_id=\"wdpost-1000-0-\[5 9\]\" proof_kind=window-post partitions=1 ",
@@ -180,7 +182,7 @@ def test_malformed():
         assert not r.proof
         req.request_id = "bad-%d" % i
         s = C.call("SubmitProof", req)
-        a = C.call("AwaitProof", pb.AwaitProofRequest(job_id=s.job_id), timeout=600)
+        a = lib.await_done(C, s.job_id)
         assert a.status == pb.AwaitProofResponse.FAILED and want in a.error_message, (i, want, a.error_message)
     assert D.proc.poll() is None
 
@@ -190,8 +192,7 @@ def test_digest_refused():
     d = lib.Daemon(TMP, name="strict", tcp=False)
     c = d.client()
     try:
-        r = c.call("Prove", pb.ProveRequest(submit=request(pb.WINDOW_POST_PARTITION, WINDOW, [W[5][0]])),
-                    timeout=600).result
+        r = prove(request(pb.WINDOW_POST_PARTITION, WINDOW, [W[5][0]]), c)
         published = re.search(r"window +2KiB +params ([0-9a-f]{32})",
                               run(CUZK, "params", "list", "--kinds", "window", "--sizes", "2KiB").stdout).group(1)
         mine = digest(os.path.join(PARAMS, W_NAME + ".params"))
@@ -200,7 +201,7 @@ def test_digest_refused():
         assert "digest %s, the manifest's is %s" % (mine, published) in r.error_message, r.error_message
         assert "verify_digest = false" in r.error_message, r.error_message
         try:
-            c.call("PreloadSRS", pb.PreloadSrsRequest(circuit_id="winning-2k"), timeout=600)
+            c.call("PreloadSRS", pb.PreloadSrsRequest(circuit_id="winning-2k"), timeout=None)
             raise AssertionError("a key with a wrong digest was loaded")
         except grpc.RpcError as e:
             assert e.code() == grpc.StatusCode.FAILED_PRECONDITION, e
@@ -212,8 +213,7 @@ def test_digest_refused():
     d = lib.Daemon(TMP, name="trusting", tcp=False, settings={"srs": {"verify_digest": False}})
     c = d.client()
     try:
-        r = c.call("Prove", pb.ProveRequest(submit=request(pb.WINDOW_POST_PARTITION, WINDOW, [W[5][0]])),
-                    timeout=600).result
+        r = prove(request(pb.WINDOW_POST_PARTITION, WINDOW, [W[5][0]]), c)
         assert r.status == pb.AwaitProofResponse.COMPLETED, r.error_message
         assert "[srs] verify_digest = false" in d.log_text()
     finally:
@@ -227,8 +227,7 @@ def test_bench_curio_forms():
     with open(van, "w") as f:
         json.dump([base64.b64encode(W[5][0]).decode(), base64.b64encode(W[9][0]).decode()], f)
     p = subprocess.run([lib.find_bin("cuzk-bench"), "-a", D.unix, "single", "-t", "wpost", "--vanilla", van,
-                        "--registered-proof", str(WINDOW), "--randomness", R.hex()], capture_output=True, text=True,
-                       timeout=600)
+                        "--registered-proof", str(WINDOW), "--randomness", R.hex()], capture_output=True, text=True)
     assert p.returncode == 0 and '"status": "COMPLETED"' in p.stdout and '"proof_bytes": 192' in p.stdout, \
         (p.stdout, p.stderr)
 

@@ -5,8 +5,8 @@
  *             B used by b alone, so the zkey's B1/B2 points are infinity for every other signal, as snarkjs writes;
  *   bits      the PoRep-shaped synthetic circuit at 2^15 (32,763 constraints, 87 % bit witnesses), domain 2^15,
  *             the shape of circomlib's SHA-256 (31,554 constraints over 32 bytes).
- * Each key comes from cuzk_groth16_setup (conv SNARKJS, fixed seed) and is written as a zkey with this file's own writer
- * (sections 1-10, layout in docs/formats/snarkjs.md §2), the witness as a .wtns; both are kept under
+ * Each key comes from cuzk_groth16_setup (conv SNARKJS, fixed seed) and is written by cuzk_groth16_zkey_write (sections
+ * 1-10, layout in docs/formats/snarkjs.md §2), the witness as a .wtns; both are kept under
  * $XDG_CACHE_HOME/cuzk-bench (default ~/.cache/cuzk-bench) as zkey-NAME.zkey / zkey-NAME.wtns and made only when
  * missing. Prints the two paths per circuit (time `build/bin/cuzk prove --zkey ... --wtns ...` on them), then the
  * in-process parts of that command per circuit, as bench lines with size = constraints:
@@ -20,105 +20,6 @@
 
 #include "bench.h"
 #include "cuzk/circuits.h"
-
-typedef struct {
-    FILE *f;
-    bool ok;
-} zw;
-
-static void zw_put(zw *w, const void *p, size_t n)
-{
-    if (w->ok && fwrite(p, 1, n, w->f) != n) w->ok = false;
-}
-static void zw_u32(zw *w, uint32_t v) { zw_put(w, &v, 4); }
-static void zw_u64(zw *w, uint64_t v) { zw_put(w, &v, 8); }
-static void zw_section(zw *w, uint32_t type, uint64_t bytes)
-{
-    zw_u32(w, type);
-    zw_u64(w, bytes);
-}
-static void zw_g1(zw *w, const cuzk_g1_affine_t *p)
-{
-    uint8_t e[CUZK_G1_IDEN3_BYTES];
-    cuzk_g1_to_iden3(e, p);
-    zw_put(w, e, sizeof e);
-}
-static void zw_g2(zw *w, const cuzk_g2_affine_t *p)
-{
-    uint8_t e[CUZK_G2_IDEN3_BYTES];
-    cuzk_g2_to_iden3(e, p);
-    zw_put(w, e, sizeof e);
-}
-
-/* A SNARKJS key (pk->circuit: A and B with the input rows) as a zkey file. */
-static bool zkey_write(const cuzk_groth16_pk *pk, const char *path)
-{
-    const cuzk_r1cs_t *m = pk->circuit;
-    uint32_t nv = (uint32_t)cuzk_r1cs_num_vars(m), np = m->num_inputs - 1;
-    zw w = {fopen(path, "wb"), true};
-    if (w.f == NULL) return false;
-    zw_put(&w, "zkey", 4);
-    zw_u32(&w, 1);
-    zw_u32(&w, 10);
-    zw_section(&w, 1, 4);
-    zw_u32(&w, 1);
-    zw_section(&w, 2, 4 + CUZK_FP_BYTES + 4 + CUZK_FR_BYTES + 12 + 3 * CUZK_G1_IDEN3_BYTES + 3 * CUZK_G2_IDEN3_BYTES);
-    zw_u32(&w, CUZK_FP_BYTES);
-    zw_put(&w, CUZK_FP_MODULUS, CUZK_FP_BYTES);
-    zw_u32(&w, CUZK_FR_BYTES);
-    zw_put(&w, CUZK_FR_MODULUS, CUZK_FR_BYTES);
-    zw_u32(&w, nv);
-    zw_u32(&w, np);
-    zw_u32(&w, (uint32_t)pk->domain_size);
-    zw_g1(&w, &pk->vk.alpha_g1);
-    zw_g1(&w, &pk->vk.beta_g1);
-    zw_g2(&w, &pk->vk.beta_g2);
-    zw_g2(&w, &pk->vk.gamma_g2);
-    zw_g1(&w, &pk->vk.delta_g1);
-    zw_g2(&w, &pk->vk.delta_g2);
-    zw_section(&w, 3, pk->vk.num_inputs * CUZK_G1_IDEN3_BYTES);
-    for (uint64_t i = 0; i < pk->vk.num_inputs; i++) zw_g1(&w, &pk->vk.ic[i]);
-    /* coefficients (matrix, constraint, signal, coef·R² mod r), constraint by constraint as snarkjs writes them */
-    uint64_t ncoef = m->m[CUZK_R1CS_A].nnz + m->m[CUZK_R1CS_B].nnz;
-    zw_section(&w, 4, 4 + ncoef * (12 + CUZK_FR_BYTES));
-    zw_u32(&w, (uint32_t)ncoef);
-    cuzk_fr_t r2, two;
-    const uint64_t e512 = 512;
-    cuzk_fr_from_u64(&two, 2);
-    cuzk_fr_pow(&r2, &two, &e512, 1);
-    for (uint64_t row = 0; row < m->num_constraints; row++) {
-        for (uint32_t k = 0; k < 2; k++) {
-            for (uint64_t e = m->m[k].row_ptr[row]; e < m->m[k].row_ptr[row + 1]; e++) {
-                cuzk_fr_t v;
-                uint8_t le[CUZK_FR_BYTES];
-                cuzk_fr_mul(&v, &m->values[m->m[k].coef[e]], &r2);
-                cuzk_fr_to_bytes_le(le, &v);
-                zw_u32(&w, k);
-                zw_u32(&w, (uint32_t)row);
-                zw_u32(&w, m->m[k].col[e]);
-                zw_put(&w, le, sizeof le);
-            }
-        }
-    }
-    zw_section(&w, 5, pk->a_len * CUZK_G1_IDEN3_BYTES);
-    for (uint64_t i = 0; i < pk->a_len; i++) zw_g1(&w, &pk->a[i]);
-    zw_section(&w, 6, pk->b_len * CUZK_G1_IDEN3_BYTES);
-    for (uint64_t i = 0; i < pk->b_len; i++) zw_g1(&w, &pk->b_g1[i]);
-    zw_section(&w, 7, pk->b_len * CUZK_G2_IDEN3_BYTES);
-    for (uint64_t i = 0; i < pk->b_len; i++) zw_g2(&w, &pk->b_g2[i]);
-    zw_section(&w, 8, pk->l_len * CUZK_G1_IDEN3_BYTES);
-    for (uint64_t i = 0; i < pk->l_len; i++) zw_g1(&w, &pk->l[i]);
-    zw_section(&w, 9, pk->h_len * CUZK_G1_IDEN3_BYTES);
-    for (uint64_t i = 0; i < pk->h_len; i++) zw_g1(&w, &pk->h[i]);
-    /* section 10, the MPC transcript: a zero hash and no contributions */
-    uint8_t hash[64] = {0};
-    zw_section(&w, 10, 68);
-    zw_put(&w, hash, sizeof hash);
-    zw_u32(&w, 0);
-    bool ok = w.ok;
-    if (fclose(w.f) != 0) ok = false;
-    return ok;
-}
 
 /* n multiplications x_{i+1} = x_i·b with x_0 = a; inputs ONE, out, a; aux b, x_1 .. x_{n−1} (out = x_n). */
 static cuzk_r1cs_t *mulchain(uint32_t n, cuzk_fr_t **z_out)
@@ -237,8 +138,9 @@ static bool make_fixture(const bench_opts *o, const char *dir, const char *name,
     cuzk_status s = cuzk_groth16_setup(&pk, r, &so, &err);
     bool ok = s == CUZK_OK;
     if (ok) {
-        ok = zkey_write(&pk, tz) && cuzk_r1cs_wtns_save(z, cuzk_r1cs_num_vars(r), tw, &err) == CUZK_OK &&
-             rename(tz, zkey) == 0 && rename(tw, wtns) == 0;
+        ok = (s = cuzk_groth16_zkey_write(&pk, tz, &err)) == CUZK_OK &&
+             cuzk_r1cs_wtns_save(z, cuzk_r1cs_num_vars(r), tw, &err) == CUZK_OK && rename(tz, zkey) == 0 &&
+             rename(tw, wtns) == 0;
         cuzk_groth16_pk_free(&pk);
     }
     if (!ok) {

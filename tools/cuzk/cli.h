@@ -53,25 +53,12 @@ int cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(print
 double cli_step_end(const char *cmd, const char *step, double t0);
 
 /* ---- files -------------------------------------------------------------------------------------------------------- */
-typedef enum {
-    CLI_FILE_UNKNOWN = 0,
-    CLI_FILE_PCE,
-    CLI_FILE_WTNS,
-    CLI_FILE_R1CS,
-    CLI_FILE_ZKEY,
-    CLI_FILE_PTAU,       /* snarkjs powers of tau */
-    CLI_FILE_PARAMS,     /* bellperson .params: vk then the prover's bases */
-    CLI_FILE_VK,         /* bellperson .vk: the vk prefix alone */
-    CLI_FILE_PROOF_BIN,  /* 192-byte compressed proof */
-    CLI_FILE_PROOF_JSON, /* snarkjs proof.json */
-    CLI_FILE_VK_JSON,    /* snarkjs verification_key.json */
-    CLI_FILE_PUBLIC_JSON /* snarkjs public.json (an array of decimal strings) */
-} cli_file_type;
-
-const char *cli_file_type_name(cli_file_type t);
-/* Detects a file's type from its content (magic bytes, JSON keys, bellperson key sizes); CUZK_ERR_IO when it
- * cannot be read. */
-cuzk_status cli_detect(const char *path, cli_file_type *t, cuzk_errmsg *err);
+/* A file's format from its content (cuzk_groth16_detect_format on its mapping); info (may be NULL) as that function
+ * fills it: its shape and the answer in words. CUZK_ERR_IO when it cannot be read. */
+cuzk_status cli_detect(const char *path, cuzk_groth16_format *t, cuzk_groth16_format_info *info, cuzk_errmsg *err);
+/* CUZK_OK when path may be of format want (cuzk_groth16_format_may_be: its loader then says what is wrong); else
+ * CUZK_ERR_BAD_MAGIC with "OPTION: this is X, not a Y", X in the detector's words ("a truncated .vk (...)"). */
+cuzk_status cli_expect_type(const char *path, cuzk_groth16_format want, const char *option, cuzk_errmsg *err);
 /* Whole file as a NUL-terminated buffer (malloc'd). */
 cuzk_status cli_read_file(const char *path, char **buf, size_t *len, cuzk_errmsg *err);
 cuzk_status cli_write_file(const char *path, const void *data, size_t len, cuzk_errmsg *err);

@@ -3,18 +3,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli.h"
 
 static const char inspect_help[] =
-    "usage: cuzk inspect [--subgroup] [--threads N] FILE...\n"
+    "usage: cuzk inspect [--subgroup yes|no] [--threads N] FILE...\n"
     "\n"
     "Prints the type, header counts and sizes of each file, recognized by content: .pce, .wtns, circom .r1cs,\n"
     ".zkey, .ptau, bellperson .params and .vk, 192-byte proofs, proof.json, verification_key.json, public.json.\n"
     "Each file is fully parsed and validated; exit status 2 when any of them is not valid.\n"
     "\n"
-    "  --subgroup yes  also check that every key point is in the prime-order subgroup (slow for large keys)\n"
+    "  --subgroup yes|no  yes: also check that every key point is in the prime-order subgroup (slow for large\n"
+    "                  keys); default no (every point is still checked to be on the curve)\n"
     "  --threads N     worker threads for loading keys (default: online CPUs)\n";
 
 static void print_hex(const uint8_t *p, size_t n)
@@ -38,17 +38,17 @@ static void print_pk(const cuzk_groth16_pk *pk)
 
 static cuzk_status inspect_one(const char *path, unsigned threads, unsigned flags, cuzk_errmsg *err)
 {
-    cli_file_type t;
-    cuzk_status s = cli_detect(path, &t, err);
+    cuzk_groth16_format t;
+    cuzk_groth16_format_info in;
+    cuzk_status s = cli_detect(path, &t, &in, err);
     if (s != CUZK_OK) return s;
-    struct stat st;
-    stat(path, &st);
-    printf("%s: %s, %lld bytes\n", path, cli_file_type_name(t), (long long)st.st_size);
+    printf("%s: %s, %llu bytes\n", path, cuzk_groth16_format_name(t), (unsigned long long)in.size);
+    if (in.shape != CUZK_GROTH16_SHAPE_WHOLE || t == CUZK_GROTH16_FORMAT_UNKNOWN) printf("  note: %s\n", in.what);
     switch (t) {
-    case CLI_FILE_PCE:
-    case CLI_FILE_R1CS: {
+    case CUZK_GROTH16_FORMAT_PCE:
+    case CUZK_GROTH16_FORMAT_R1CS: {
         cuzk_r1cs_t *r;
-        s = t == CLI_FILE_PCE ? cuzk_r1cs_pce_load(path, 0, NULL, &r, err) : cuzk_r1cs_circom_load(path, &r, err);
+        s = t == CUZK_GROTH16_FORMAT_PCE ? cuzk_r1cs_pce_load(path, 0, NULL, &r, err) : cuzk_r1cs_circom_load(path, &r, err);
         if (s != CUZK_OK) return s;
         cuzk_circuits_stats cs;
         cuzk_circuits_stats_compute(r, NULL, &cs);
@@ -65,7 +65,7 @@ static cuzk_status inspect_one(const char *path, unsigned threads, unsigned flag
         cuzk_r1cs_free(r);
         return CUZK_OK;
     }
-    case CLI_FILE_WTNS: {
+    case CUZK_GROTH16_FORMAT_WTNS: {
         cuzk_fr_t *w;
         uint64_t n, bits = 0;
         if ((s = cuzk_r1cs_wtns_load(path, NULL, &w, &n, err)) != CUZK_OK) return s;
@@ -75,17 +75,17 @@ static cuzk_status inspect_one(const char *path, unsigned threads, unsigned flag
         free(w);
         return CUZK_OK;
     }
-    case CLI_FILE_ZKEY:
-    case CLI_FILE_PARAMS: {
+    case CUZK_GROTH16_FORMAT_ZKEY:
+    case CUZK_GROTH16_FORMAT_PARAMS: {
         cuzk_groth16_pk pk;
-        s = t == CLI_FILE_ZKEY ? cuzk_groth16_zkey_load(&pk, path, flags, threads, err)
+        s = t == CUZK_GROTH16_FORMAT_ZKEY ? cuzk_groth16_zkey_load(&pk, path, flags, threads, err)
                                : cuzk_groth16_params_load(&pk, path, flags, threads, err);
         if (s != CUZK_OK) return s;
         print_pk(&pk);
         cuzk_groth16_pk_free(&pk);
         return CUZK_OK;
     }
-    case CLI_FILE_PTAU: {
+    case CUZK_GROTH16_FORMAT_PTAU: {
         cuzk_groth16_ptau_info pi;
         if ((s = cuzk_groth16_ptau_check(path, &pi, err)) != CUZK_OK) return s;
         printf("  power %u (ceremony power %u), %u contributions, %s\n", pi.power, pi.ceremony_power,
@@ -94,16 +94,16 @@ static cuzk_status inspect_one(const char *path, unsigned threads, unsigned flag
                pi.prepared ? ", every Lagrange block sums to its first power" : "");
         return CUZK_OK;
     }
-    case CLI_FILE_VK:
-    case CLI_FILE_VK_JSON: {
+    case CUZK_GROTH16_FORMAT_VK:
+    case CUZK_GROTH16_FORMAT_VK_JSON: {
         cuzk_groth16_vk vk;
         if ((s = cli_load_vk(path, &vk, err)) != CUZK_OK) return s;
         printf("  inputs %llu (ONE included), all points valid\n", (unsigned long long)vk.num_inputs);
         cuzk_groth16_vk_free(&vk);
         return CUZK_OK;
     }
-    case CLI_FILE_PROOF_BIN:
-    case CLI_FILE_PROOF_JSON: {
+    case CUZK_GROTH16_FORMAT_PROOF_BIN:
+    case CUZK_GROTH16_FORMAT_PROOF_JSON: {
         cuzk_groth16_proof_t p;
         if ((s = cli_load_proof(path, &p, err)) != CUZK_OK) return s;
         uint8_t b[CUZK_GROTH16_PROOF_BYTES];
@@ -113,7 +113,7 @@ static cuzk_status inspect_one(const char *path, unsigned threads, unsigned flag
         printf("\n");
         return CUZK_OK;
     }
-    case CLI_FILE_PUBLIC_JSON: {
+    case CUZK_GROTH16_FORMAT_PUBLIC_JSON: {
         cuzk_fr_t *pub;
         uint64_t n;
         if ((s = cli_load_public(path, &pub, &n, err)) != CUZK_OK) return s;
@@ -121,10 +121,9 @@ static cuzk_status inspect_one(const char *path, unsigned threads, unsigned flag
         free(pub);
         return CUZK_OK;
     }
-    case CLI_FILE_UNKNOWN: break;
+    case CUZK_GROTH16_FORMAT_UNKNOWN: break;
     }
-    snprintf(err->msg, sizeof err->msg, "not a file type cuzk knows (see cuzk inspect --help)");
-    return CUZK_ERR_BAD_MAGIC;
+    return cuzk_fail(err, CUZK_ERR_BAD_MAGIC, "%s (see cuzk inspect --help)", in.what);
 }
 
 int cmd_inspect(int argc, char **argv)

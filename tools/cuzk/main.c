@@ -1,5 +1,6 @@
-/* cuzk: command-line front end to the proving engine. Exit status 0 = success (proof valid), 1 = proof invalid,
- * 2 = error (a message on stderr names the file and the reason). */
+/* cuzk: command-line front end to the proving engine. Exit status 0 = success (a proof made or checked is valid),
+ * 1 = no valid proof (verify: the proof is invalid; prove: the witness fails a constraint or the proof made does not
+ * verify, and nothing is written), 2 = error (a message on stderr names the file and the reason). */
 #include <stdio.h>
 #include <string.h>
 
@@ -12,7 +13,7 @@ static const struct {
 } commands[] = {
     {"gen", cmd_gen, "write a synthetic PoRep-shaped circuit (.pce) and its witness (.wtns)"},
     {"import", cmd_import, "compile a circom .r1cs into a .pce"},
-    {"setup", cmd_setup, "make a test key (.params + .vk) for a .pce (not a ceremony)"},
+    {"setup", cmd_setup, "make a test key (.params or .zkey, and its vk) for a .pce (not a ceremony)"},
     {"prove", cmd_prove, "prove with a .zkey or .params key"},
     {"verify", cmd_verify, "verify a proof against a verifying key and public inputs"},
     {"ptau", cmd_ptau, "write a snarkjs powers-of-tau file prepared for phase 2 (test fixtures, not a ceremony)"},
@@ -33,7 +34,8 @@ static void usage(FILE *f)
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(f, "  %-12s %s\n", commands[i].name, commands[i].summary);
     fprintf(f, "  %-12s %s\n", "--version", "print the version");
-    fprintf(f, "\nexit status: 0 success (proof valid), 1 proof invalid, 2 error\n");
+    fprintf(f, "\nexit status: 0 success (a proof made or checked is valid), 1 no valid proof (verify: invalid;\n"
+               "prove: the witness fails a constraint or the proof does not verify; nothing written), 2 error\n");
 }
 
 int main(int argc, char **argv)

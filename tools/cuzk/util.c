@@ -122,71 +122,26 @@ double cli_step_end(const char *cmd, const char *step, double t0)
 
 /* ---- files -------------------------------------------------------------------------------------------------------- */
 
-const char *cli_file_type_name(cli_file_type t)
+cuzk_status cli_detect(const char *path, cuzk_groth16_format *t, cuzk_groth16_format_info *info, cuzk_errmsg *err)
 {
-    switch (t) {
-    case CLI_FILE_PCE: return "PCE (compiled constraint system)";
-    case CLI_FILE_WTNS: return "iden3 witness (.wtns)";
-    case CLI_FILE_R1CS: return "circom constraint system (.r1cs)";
-    case CLI_FILE_ZKEY: return "snarkjs proving key (.zkey)";
-    case CLI_FILE_PTAU: return "snarkjs powers of tau (.ptau)";
-    case CLI_FILE_PARAMS: return "bellperson parameters (.params)";
-    case CLI_FILE_VK: return "bellperson verifying key (.vk)";
-    case CLI_FILE_PROOF_BIN: return "Groth16 proof (192 bytes, bellperson encoding)";
-    case CLI_FILE_PROOF_JSON: return "snarkjs proof (proof.json)";
-    case CLI_FILE_VK_JSON: return "snarkjs verification key (verification_key.json)";
-    case CLI_FILE_PUBLIC_JSON: return "snarkjs public inputs (public.json)";
-    case CLI_FILE_UNKNOWN: break;
-    }
-    return "unknown";
+    *t = CUZK_GROTH16_FORMAT_UNKNOWN;
+    const uint8_t *d;
+    size_t len;
+    cuzk_status s = cuzk_map_file(path, &d, &len, err);
+    if (s != CUZK_OK) return s;
+    *t = cuzk_groth16_detect_format(d, len, info);
+    cuzk_unmap_file(d, len);
+    return CUZK_OK;
 }
 
-/* bellperson's vk: α1, β1 (96 bytes each), β2, γ2 (192), δ1 (96), δ2 (192), then a u32 big-endian IC count and the
- * IC points (96 each); .params continues with the prover's bases. */
-#define BP_VK_FIXED 864u
-
-cuzk_status cli_detect(const char *path, cli_file_type *t, cuzk_errmsg *err)
+cuzk_status cli_expect_type(const char *path, cuzk_groth16_format want, const char *option, cuzk_errmsg *err)
 {
-    *t = CLI_FILE_UNKNOWN;
-    FILE *f = fopen(path, "rb");
-    if (f == NULL) {
-        return cuzk_fail(err, CUZK_ERR_IO, "cannot open: %s", strerror(errno));
-    }
-    struct stat st;
-    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-        fclose(f);
-        return cuzk_fail(err, CUZK_ERR_IO, "not a regular file");
-    }
-    static char head[65536];
-    size_t n = fread(head, 1, sizeof head - 1, f);
-    fclose(f);
-    head[n] = '\0';
-    uint64_t size = (uint64_t)st.st_size;
-    const uint8_t *u = (const uint8_t *)head;
-    if (n >= 8 && memcmp(head, "CUZKPCE\0", 8) == 0) *t = CLI_FILE_PCE;
-    else if (n >= 4 && memcmp(head, "wtns", 4) == 0) *t = CLI_FILE_WTNS;
-    else if (n >= 4 && memcmp(head, "r1cs", 4) == 0) *t = CLI_FILE_R1CS;
-    else if (n >= 4 && memcmp(head, "zkey", 4) == 0) *t = CLI_FILE_ZKEY;
-    else if (n >= 4 && memcmp(head, "ptau", 4) == 0) *t = CLI_FILE_PTAU;
-    else if (size == CUZK_GROTH16_PROOF_BYTES && (u[0] & 0x80) && (u[48] & 0x80) && (u[144] & 0x80))
-        *t = CLI_FILE_PROOF_BIN;
-    else {
-        size_t i = 0;
-        while (i < n && (head[i] == ' ' || head[i] == '\n' || head[i] == '\r' || head[i] == '\t')) i++;
-        if (i < n && head[i] == '[') *t = CLI_FILE_PUBLIC_JSON;
-        else if (i < n && head[i] == '{') {
-            if (strstr(head, "\"pi_a\"") != NULL) *t = CLI_FILE_PROOF_JSON;
-            else if (strstr(head, "\"vk_alpha_1\"") != NULL || strstr(head, "\"IC\"") != NULL) *t = CLI_FILE_VK_JSON;
-        } else if (n >= BP_VK_FIXED + 4 && (u[0] & 0xe0) == 0) {
-            /* uncompressed points carry no flag bits; the IC count fixes a vk's exact size */
-            uint64_t ic = (uint64_t)u[BP_VK_FIXED] << 24 | (uint64_t)u[BP_VK_FIXED + 1] << 16 |
-                          (uint64_t)u[BP_VK_FIXED + 2] << 8 | u[BP_VK_FIXED + 3];
-            uint64_t vk_size = BP_VK_FIXED + 4 + ic * CUZK_G1_UNCOMPRESSED_BYTES;
-            if (size == vk_size) *t = CLI_FILE_VK;
-            else if (size > vk_size) *t = CLI_FILE_PARAMS;
-        }
-    }
-    return CUZK_OK;
+    cuzk_groth16_format t;
+    cuzk_groth16_format_info in;
+    cuzk_status s = cli_detect(path, &t, &in, err);
+    if (s != CUZK_OK || cuzk_groth16_format_may_be(&in, want)) return s;
+    return cuzk_fail(err, CUZK_ERR_BAD_MAGIC, "%s: this is %s, not a %s", option, in.what,
+                     cuzk_groth16_format_name(want));
 }
 
 cuzk_status cli_read_file(const char *path, char **buf, size_t *len, cuzk_errmsg *err)
@@ -221,15 +176,7 @@ cuzk_status cli_read_file(const char *path, char **buf, size_t *len, cuzk_errmsg
 
 cuzk_status cli_write_file(const char *path, const void *data, size_t len, cuzk_errmsg *err)
 {
-    FILE *f = fopen(path, "wb");
-    if (f == NULL) {
-        return cuzk_fail(err, CUZK_ERR_IO, "cannot create: %s", strerror(errno));
-    }
-    size_t put = fwrite(data, 1, len, f);
-    if (fclose(f) != 0 || put != len) {
-        return cuzk_fail(err, CUZK_ERR_IO, "write failed");
-    }
-    return CUZK_OK;
+    return cuzk_write_file(path, data, len, err); /* whole or not at all: a temporary file renamed over path */
 }
 
 cuzk_status cli_write_b64_array(const char *path, const uint8_t *items, size_t n, size_t item_len, cuzk_errmsg *err)
@@ -300,11 +247,12 @@ cuzk_status cli_save_proof(const char *path, const cuzk_groth16_proof_t *proof, 
 
 cuzk_status cli_load_vk(const char *path, cuzk_groth16_vk *vk, cuzk_errmsg *err)
 {
-    cli_file_type t;
-    cuzk_status s = cli_detect(path, &t, err);
+    cuzk_groth16_format t;
+    cuzk_groth16_format_info in;
+    cuzk_status s = cli_detect(path, &t, &in, err);
     if (s != CUZK_OK) return s;
     memset(vk, 0, sizeof *vk);
-    if (t == CLI_FILE_VK_JSON) {
+    if (t == CUZK_GROTH16_FORMAT_VK_JSON) {
         char *buf;
         s = cli_read_file(path, &buf, NULL, err);
         if (s != CUZK_OK) return s;
@@ -312,10 +260,12 @@ cuzk_status cli_load_vk(const char *path, cuzk_groth16_vk *vk, cuzk_errmsg *err)
         free(buf);
         return s;
     }
-    if (t == CLI_FILE_VK) return cuzk_groth16_vk_load(vk, path, err);
-    return cuzk_fail(err, t == CLI_FILE_UNKNOWN ? CUZK_ERR_BAD_MAGIC : CUZK_ERR_INVALID_ARG,
-                     "a verifying key is a verification_key.json or a bellperson .vk; this looks like %s",
-                     cli_file_type_name(t));
+    if (t == CUZK_GROTH16_FORMAT_VK && in.shape == CUZK_GROTH16_SHAPE_WHOLE) return cuzk_groth16_vk_load(vk, path, err);
+    if (t == CUZK_GROTH16_FORMAT_VK)
+        return cuzk_fail(err, in.shape == CUZK_GROTH16_SHAPE_TRUNCATED ? CUZK_ERR_TRUNCATED : CUZK_ERR_BAD_LENGTH,
+                         "this is %s", in.what);
+    return cuzk_fail(err, t == CUZK_GROTH16_FORMAT_UNKNOWN ? CUZK_ERR_BAD_MAGIC : CUZK_ERR_INVALID_ARG,
+                     "a verifying key is a verification_key.json or a bellperson .vk; this is %s", in.what);
 }
 
 cuzk_status cli_load_public(const char *path, cuzk_fr_t **pub, uint64_t *n, cuzk_errmsg *err)

@@ -3,8 +3,10 @@
  * libsystemd), logs every job's end, and shuts down on a signal:
  *   SIGTERM: stop taking calls, let queued and running proofs finish within [daemon] shutdown_timeout, then cancel
  *            what is left; every waiting caller gets its answer before the process exits.
- *   SIGINT:  the same with [daemon] interrupt_timeout (short). */
+ *   SIGINT:  the same with [daemon] interrupt_timeout (short).
+ *   SIGUSR1: hold: calls are still taken and answered, but no partition starts (cuzk_engine_hold); SIGUSR2 ends it. */
 #include <grpc/grpc.h>
+#include <grpc/support/log.h>
 #include <pthread.h>
 #include <signal.h>
 #include <errno.h>
@@ -22,6 +24,16 @@
 #include "log.h"
 #include "metrics_http.h"
 #include "server.h"
+
+/* gRPC's own messages go through the daemon's log, so that a JSON log stays JSON. */
+static void daemon_grpc_log(gpr_log_func_args *a)
+{
+    cuzk_log_level level = a->severity == GPR_LOG_SEVERITY_ERROR ? CUZK_LOG_ERROR
+                         : a->severity == GPR_LOG_SEVERITY_INFO  ? CUZK_LOG_INFO
+                                                                 : CUZK_LOG_DEBUG;
+    const char *file = strrchr(a->file, '/');
+    cuzk_log_msg(level, "grpc: %s (%s:%d)", a->message, file != NULL ? file + 1 : a->file, a->line);
+}
 
 static void daemon_usage(FILE *f)
 {
@@ -211,6 +223,7 @@ int main(int argc, char **argv)
         return 2;
     }
     cuzk_log_setup(cfg.log_level, cfg.log_json);
+    gpr_set_log_function(daemon_grpc_log);
     /* an explicit file that is missing is worth a word; the default path missing is the usual case */
     if (cfg.path_missing && config_path != NULL)
         cuzk_log_msg(CUZK_LOG_WARN, "configuration file %s does not exist: every key has its default", cfg.path);
@@ -229,6 +242,8 @@ int main(int argc, char **argv)
     sigemptyset(&sigs);
     sigaddset(&sigs, SIGTERM);
     sigaddset(&sigs, SIGINT);
+    sigaddset(&sigs, SIGUSR1);
+    sigaddset(&sigs, SIGUSR2);
     pthread_sigmask(SIG_BLOCK, &sigs, NULL);
     signal(SIGPIPE, SIG_IGN);
 
@@ -329,7 +344,13 @@ int main(int argc, char **argv)
         cuzk_log_msg(CUZK_LOG_INFO, "cuzk-daemon ready (pid %ld)", (long)getpid());
         daemon_notify("READY=1\nSTATUS=serving");
         int sig = 0;
-        sigwait(&sigs, &sig);
+        for (;;) {
+            sigwait(&sigs, &sig);
+            if (sig != SIGUSR1 && sig != SIGUSR2) break;
+            cuzk_engine_hold(e, sig == SIGUSR1);
+            cuzk_log_msg(CUZK_LOG_INFO, sig == SIGUSR1 ? "SIGUSR1: holding: no partition starts until SIGUSR2"
+                                                       : "SIGUSR2: going on");
+        }
         uint64_t deadline = sig == SIGINT ? cfg.interrupt_timeout_ms : cfg.shutdown_timeout_ms;
         daemon_notify("STOPPING=1\nSTATUS=draining");
         cuzk_log_msg(CUZK_LOG_INFO, "%s: no new calls; draining for up to %llu ms", sig == SIGINT ? "SIGINT" : "SIGTERM",
