@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 # The Filecoin proofs' figures on the GPU machine (16 cores, one H200, 128 GiB, no network), in one run of under nine
 # minutes from the repository root: a CUDA build (sm_90, -j16), then, each a JSON line with its peak RSS:
 #   porep_witness   one 32 GiB PoRep partition's witness on 16 threads (cuzk-bench porep; target 1.2 s)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 # Builds what the demo needs and runs the main job on its embedded default: a synthetic PoRep-shaped circuit of 2^16
 # constraints is generated, given a test key, proved and verified (`cuzk demo`); each step's time, then one JSON line.
 # Extra arguments go to the demo (--log2 K, --threads N, --seed N, --device cpu).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 # Builds cuzk and runs every test: the optimized build (unit tests and the noble oracle cross-check), then the unit
 # tests again under AddressSanitizer + UndefinedBehaviorSanitizer.
 set -euo pipefail
@@ -25,6 +26,11 @@ fi
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON
 cmake --build build -j "$jobs"
 ./scripts/check-tree.sh build
+./scripts/spdx.sh --check
+# The layout .clang-format describes, checked with the clang-format it was written for (others wrap differently).
+if command -v clang-format >/dev/null && clang-format --version | grep -q "version 14\."; then
+  ./scripts/format.sh --check
+fi
 ctest --test-dir build --output-on-failure -j "$jobs"
 
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DCUZK_SANITIZE=ON

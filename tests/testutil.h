@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Helpers shared by the tests: a seeded random source (fresh seed each run, printed so a failure can be replayed
  * with CUZK_TEST_SEED=<seed>) and random field elements. */
 #ifndef CUZK_TESTUTIL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* cuzk circuits: synthetic constraint systems with their witnesses, for tests, benchmarks and the demo.
  *
  * cuzk_circuits_synthetic() makes a system shaped like one Filecoin PoRep partition at any size 2^k: most witness values
@@ -32,20 +33,20 @@ extern "C" {
 /* *cs gets the system, *witness (malloc'd, cuzk_r1cs_num_vars entries, witness[0] = 1) a satisfying assignment; the
  * public inputs are witness[1 .. CUZK_CIRCUITS_SYNTHETIC_INPUTS-1]. witness may be NULL when only the system is wanted.
  * threads = 0 means 1. CUZK_ERR_INVALID_ARG for log2n outside [CUZK_CIRCUITS_LOG2_MIN, CUZK_CIRCUITS_LOG2_MAX]. */
-cuzk_status cuzk_circuits_synthetic(unsigned log2n, uint64_t seed, unsigned threads, cuzk_r1cs_t **cs, cuzk_fr_t **witness,
-                               cuzk_errmsg *err);
+cuzk_status cuzk_circuits_synthetic(unsigned log2n, uint64_t seed, unsigned threads, cuzk_r1cs_t **cs,
+                                    cuzk_fr_t **witness, cuzk_errmsg *err);
 
 /* Another satisfying witness of the system cuzk_circuits_synthetic(log2n, seed) gives: the same system (same identity),
  * free values drawn from witness_seed instead, so the public inputs differ too. witness_seed = seed gives the
  * witness cuzk_circuits_synthetic returns. One pass that writes no rows: cheaper than cuzk_circuits_synthetic. Below 2^9 no
  * tobits gadget fits and the witness has a single free bit, so two witness seeds agree half the time. */
 cuzk_status cuzk_circuits_synthetic_witness(unsigned log2n, uint64_t seed, uint64_t witness_seed, unsigned threads,
-                                       cuzk_fr_t **witness, cuzk_errmsg *err);
+                                            cuzk_fr_t **witness, cuzk_errmsg *err);
 
 /* The same into a caller's buffer of len values (pinned memory for a device, say), which must be exactly
  * cuzk_circuits_synthetic_num_vars(log2n) (CUZK_ERR_INVALID_ARG otherwise). */
 cuzk_status cuzk_circuits_synthetic_witness_into(unsigned log2n, uint64_t seed, uint64_t witness_seed, unsigned threads,
-                                            cuzk_fr_t *z, uint64_t len, cuzk_errmsg *err);
+                                                 cuzk_fr_t *z, uint64_t len, cuzk_errmsg *err);
 /* cuzk_r1cs_num_vars of cuzk_circuits_synthetic(log2n, ...): 2^log2n − CUZK_CIRCUITS_SYNTHETIC_INPUTS + 1; 0 outside the range. */
 uint64_t cuzk_circuits_synthetic_num_vars(unsigned log2n);
 
@@ -53,11 +54,11 @@ uint64_t cuzk_circuits_synthetic_num_vars(unsigned log2n);
 typedef struct {
     uint64_t rows, inputs, aux;
     uint64_t nnz[3];
-    double per_row[3];      /* nnz / rows for A, B, C */
-    double a_aux_density;   /* fraction of aux variables with an entry in A */
-    double b_aux_density;   /* ... in B */
-    double bit_fraction;    /* fraction of aux witness values that are 0 or 1; -1 without a witness */
-    uint32_t num_values;    /* distinct coefficients */
+    double per_row[3];    /* nnz / rows for A, B, C */
+    double a_aux_density; /* fraction of aux variables with an entry in A */
+    double b_aux_density; /* ... in B */
+    double bit_fraction;  /* fraction of aux witness values that are 0 or 1; -1 without a witness */
+    uint32_t num_values;  /* distinct coefficients */
 } cuzk_circuits_stats;
 
 /* z may be NULL. */
@@ -90,13 +91,13 @@ void cuzk_circuits_stats_compute(const cuzk_r1cs_t *r, const cuzk_fr_t *z, cuzk_
 
 /* One arity's constants; every matrix is t×t row-major (M[i][j] at [i·t + j]), all values Montgomery-form Fr. */
 typedef struct {
-    unsigned arity, width;               /* width t = arity + 1 */
+    unsigned arity, width; /* width t = arity + 1 */
     unsigned full_rounds, partial_rounds;
-    const cuzk_fr_t *round_constants;    /* (RF+RP)·t textbook round keys, round r at [r·t] (Grain LFSR order) */
-    const cuzk_fr_t *mds;                /* Cauchy MDS, M[i][j] = 1/(i + t + j), symmetric */
-    const cuzk_fr_t *compressed;         /* RF·t + RP compressed round constants, in the order the schedule uses them */
-    const cuzk_fr_t *pre_sparse;         /* the dense matrix of round h−1 */
-    const cuzk_fr_t *sparse;             /* RP sparse matrices of 2t−1 values: w_hat[0..t−1], then v_rest[0..t−2] */
+    const cuzk_fr_t *round_constants; /* (RF+RP)·t textbook round keys, round r at [r·t] (Grain LFSR order) */
+    const cuzk_fr_t *mds;             /* Cauchy MDS, M[i][j] = 1/(i + t + j), symmetric */
+    const cuzk_fr_t *compressed;      /* RF·t + RP compressed round constants, in the order the schedule uses them */
+    const cuzk_fr_t *pre_sparse;      /* the dense matrix of round h−1 */
+    const cuzk_fr_t *sparse;          /* RP sparse matrices of 2t−1 values: w_hat[0..t−1], then v_rest[0..t−2] */
 } cuzk_poseidon_params;
 
 /* The constants of an arity (2, 4, 8, 11, 16, 24 or 36), generated on the first call; NULL for any other arity or
@@ -271,14 +272,14 @@ struct cuzk_cs_int;
 
 /* The fields are read by the inline functions below; everything else goes through functions. */
 typedef struct cuzk_cs {
-    unsigned flags;                  /* CUZK_CS_F_* */
-    cuzk_status status;              /* first error (sticky) */
-    uint32_t next_input, next_aux;   /* numbers the next allocations get */
-    uint64_t next_row;               /* rows enforced so far (the next row's number) */
-    uint64_t nnz[3];                 /* non-zeros so far */
-    cuzk_fr_t *in_vals, *aux_vals;   /* CUZK_CS_F_VALUES: value slots, by input / aux number */
-    uint32_t in_lim, aux_lim;        /* slots available in in_vals / aux_vals */
-    cuzk_fr_t one;                   /* 1 in Montgomery form */
+    unsigned flags;                /* CUZK_CS_F_* */
+    cuzk_status status;            /* first error (sticky) */
+    uint32_t next_input, next_aux; /* numbers the next allocations get */
+    uint64_t next_row;             /* rows enforced so far (the next row's number) */
+    uint64_t nnz[3];               /* non-zeros so far */
+    cuzk_fr_t *in_vals, *aux_vals; /* CUZK_CS_F_VALUES: value slots, by input / aux number */
+    uint32_t in_lim, aux_lim;      /* slots available in in_vals / aux_vals */
+    cuzk_fr_t one;                 /* 1 in Montgomery form */
     struct cuzk_cs_int *in;
 } cuzk_cs;
 
@@ -418,8 +419,9 @@ static inline void cuzk_cs_enforce(cuzk_cs *cs, const char *name, const cuzk_lc 
  * sequential code only into its own slot of ctx. Its namespaces start at the parent's current path. */
 typedef void (*cuzk_cs_block_fn)(cuzk_cs *cs, void *ctx, uint64_t block);
 
-#define CUZK_CS_BLOCKS_UNIFORM 1u    /* every block allocates and enforces what block 0 does */
-#define CUZK_CS_BLOCKS_NO_HANDLES 2u /* with UNIFORM: nothing after the call reads what blocks leave in ctx, so a COUNT
+#define CUZK_CS_BLOCKS_UNIFORM 1u /* every block allocates and enforces what block 0 does */
+#define CUZK_CS_BLOCKS_NO_HANDLES                                                                                      \
+    2u /* with UNIFORM: nothing after the call reads what blocks leave in ctx, so a COUNT
                                       * cs counts block 0 (unless counts are given) and runs no block */
 
 /* Synthesizes blocks 0 .. nblocks-1 on `threads` threads (0 = 1) and leaves cs exactly as calling fn(cs, ctx, 0),
@@ -642,10 +644,8 @@ cuzk_num cuzk_insert_select(cuzk_cs *cs, const cuzk_num *from, const cuzk_bit *b
 /* The hash hook: the node over `arity` children (in order), as the tree's Hasher::hash_multi_leaf_circuit does.
  * height is the level within its sub-path (por.rs passes its loop index). cuzk_sha256_gadget_por_hash is the binary
  * SHA-256 tree's (any arity); a Poseidon hook takes its constants through ctx. */
-typedef cuzk_num (*cuzk_por_hash_fn)(cuzk_cs *cs, void *ctx, const cuzk_num *children, unsigned arity,
-                                     unsigned height);
-cuzk_num cuzk_sha256_gadget_por_hash(cuzk_cs *cs, void *ctx, const cuzk_num *children, unsigned arity,
-                                     unsigned height);
+typedef cuzk_num (*cuzk_por_hash_fn)(cuzk_cs *cs, void *ctx, const cuzk_num *children, unsigned arity, unsigned height);
+cuzk_num cuzk_sha256_gadget_por_hash(cuzk_cs *cs, void *ctx, const cuzk_num *children, unsigned arity, unsigned height);
 
 /* A tree's shape (MerkleTreeTrait's Arity, SubTreeArity, TopTreeArity; 0 = none) and hash. base_levels is the base
  * path's length: log_base_arity(leaves per base tree). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* cuzk ec: the BLS12-381 groups G1 (over Fp, y² = x³ + 4) and G2 (over Fp2, the twist y² = x³ + 4(1 + u)),
  * their coordinate systems, scalar multiplication, subgroup checks and byte encodings.
  *
@@ -14,12 +15,24 @@
 extern "C" {
 #endif
 
-typedef struct { cuzk_fp_t x, y; } cuzk_g1_affine_t;
-typedef struct { cuzk_fp_t x, y, z; } cuzk_g1_jac_t;
-typedef struct { cuzk_fp_t x, y, zz, zzz; } cuzk_g1_xyzz_t;
-typedef struct { cuzk_fp2_t x, y; } cuzk_g2_affine_t;
-typedef struct { cuzk_fp2_t x, y, z; } cuzk_g2_jac_t;
-typedef struct { cuzk_fp2_t x, y, zz, zzz; } cuzk_g2_xyzz_t;
+typedef struct {
+    cuzk_fp_t x, y;
+} cuzk_g1_affine_t;
+typedef struct {
+    cuzk_fp_t x, y, z;
+} cuzk_g1_jac_t;
+typedef struct {
+    cuzk_fp_t x, y, zz, zzz;
+} cuzk_g1_xyzz_t;
+typedef struct {
+    cuzk_fp2_t x, y;
+} cuzk_g2_affine_t;
+typedef struct {
+    cuzk_fp2_t x, y, z;
+} cuzk_g2_jac_t;
+typedef struct {
+    cuzk_fp2_t x, y, zz, zzz;
+} cuzk_g2_xyzz_t;
 
 #define CUZK_G1_COMPRESSED_BYTES 48
 #define CUZK_G1_UNCOMPRESSED_BYTES 96
@@ -38,9 +51,9 @@ void cuzk_g1_affine_set_infinity(cuzk_g1_affine_t *r);
 bool cuzk_g1_affine_is_infinity(const cuzk_g1_affine_t *p);
 bool cuzk_g1_affine_eq(const cuzk_g1_affine_t *a, const cuzk_g1_affine_t *b);
 void cuzk_g1_affine_neg(cuzk_g1_affine_t *r, const cuzk_g1_affine_t *p);
-bool cuzk_g1_affine_on_curve(const cuzk_g1_affine_t *p);         /* infinity counts as on the curve */
-bool cuzk_g1_affine_in_subgroup(const cuzk_g1_affine_t *p);      /* fast endomorphism test; assumes on curve */
-void cuzk_g1_curve_rhs(cuzk_fp_t *r, const cuzk_fp_t *x);             /* x³ + 4, the y² of the curve at x */
+bool cuzk_g1_affine_on_curve(const cuzk_g1_affine_t *p);          /* infinity counts as on the curve */
+bool cuzk_g1_affine_in_subgroup(const cuzk_g1_affine_t *p);       /* fast endomorphism test; assumes on curve */
+void cuzk_g1_curve_rhs(cuzk_fp_t *r, const cuzk_fp_t *x);         /* x³ + 4, the y² of the curve at x */
 bool cuzk_g1_affine_in_subgroup_naive(const cuzk_g1_affine_t *p); /* [r]P = 0, the reference for the fast test */
 
 void cuzk_g1_jac_set_infinity(cuzk_g1_jac_t *r);
@@ -52,8 +65,10 @@ void cuzk_g1_jac_to_affine(cuzk_g1_affine_t *r, const cuzk_g1_jac_t *p);
 void cuzk_g1_jac_batch_to_affine(cuzk_g1_affine_t *out, const cuzk_g1_jac_t *in, size_t n);
 void cuzk_g1_jac_neg(cuzk_g1_jac_t *r, const cuzk_g1_jac_t *p);
 void cuzk_g1_jac_dbl(cuzk_g1_jac_t *r, const cuzk_g1_jac_t *p);
-void cuzk_g1_jac_add(cuzk_g1_jac_t *r, const cuzk_g1_jac_t *a, const cuzk_g1_jac_t *b);        /* complete: handles a = ±b, infinity */
-void cuzk_g1_jac_add_affine(cuzk_g1_jac_t *r, const cuzk_g1_jac_t *a, const cuzk_g1_affine_t *b); /* mixed; complete likewise */
+void cuzk_g1_jac_add(cuzk_g1_jac_t *r, const cuzk_g1_jac_t *a,
+                     const cuzk_g1_jac_t *b); /* complete: handles a = ±b, infinity */
+void cuzk_g1_jac_add_affine(cuzk_g1_jac_t *r, const cuzk_g1_jac_t *a,
+                            const cuzk_g1_affine_t *b); /* mixed; complete likewise */
 /* [k]P for a public scalar given as canonical little-endian limbs (any value, need not be < r). */
 void cuzk_g1_jac_mul(cuzk_g1_jac_t *r, const cuzk_g1_jac_t *p, const uint64_t *k, size_t k_limbs);
 /* [k]P in constant time with respect to k (for secret scalars: r, s in the prover). P must lie in the order-r

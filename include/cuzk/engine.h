@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* cuzk engine: the proving service's core, independent of any transport. Jobs are submitted, scheduled by priority
  * through a per-partition pipeline (synthesis workers -> bounded GPU queue -> GPU/prover workers -> finalizers),
  * admitted against an exact memory model, verified, and kept for a while after they finish so that duplicate
@@ -110,7 +111,7 @@ typedef struct {
     uint32_t proof_kind;
     cuzk_engine_priority priority; /* resolved */
     uint32_t partitions;
-    bool retry;                    /* ACCEPTED: the id named a FAILED or CANCELLED job, which this one replaces */
+    bool retry;                       /* ACCEPTED: the id named a FAILED or CANCELLED job, which this one replaces */
     const cuzk_engine_result *result; /* ENDED: status, error_message and timings (proof NULL) */
 } cuzk_engine_event;
 
@@ -125,14 +126,14 @@ typedef enum {
 } cuzk_engine_backend_kind;
 
 typedef struct {
-    const char *param_dir;          /* circuit registry: <dir>/<id>.pce + <id>.params (and synthetic key cache);
+    const char *param_dir; /* circuit registry: <dir>/<id>.pce + <id>.params (and synthetic key cache);
                                      * Filecoin's v28 parameter files (.params by their manifest names) */
     /* Filecoin proofs: the registered proof's v28 .params in param_dir and its circuit's shape (a PCE file) from the
      * shape cache (cuzk_fil_shape_load_or_build: built on first use, then mapped) */
-    const char *pce_dir;            /* the shape cache; NULL or "" = <param_dir>/cuzk-pce */
-    bool skip_param_digest;         /* use a .params file without checking its manifest digest first (the check
+    const char *pce_dir;        /* the shape cache; NULL or "" = <param_dir>/cuzk-pce */
+    bool skip_param_digest;     /* use a .params file without checking its manifest digest first (the check
                                      * hashes the whole file once per engine and file: BLAKE2b, about 1 GB/s) */
-    const char *param_manifest;     /* a parameters.json (rust-fil-proofs' form: name -> {cid, digest, sector_size})
+    const char *param_manifest; /* a parameters.json (rust-fil-proofs' form: name -> {cid, digest, sector_size})
                                      * whose digests replace the built-in v28 manifest's for the files it lists, e.g.
                                      * for test keys; NULL = the built-in manifest alone */
     /* TESTS AND BENCHMARKS ONLY: Filecoin circuits get keys made from toxic waste derived from their SRS id (on each
@@ -145,12 +146,12 @@ typedef struct {
      * inputs), and every partition's proof is still verified but one that does not verify is counted
      * (cuzk_engine_result.unverified_partitions) instead of failing the job. Never in production. */
     bool fil_benchmark_inputs;
-    unsigned synthesis_workers;     /* parallel partitions in synthesis */
-    unsigned synthesis_threads;     /* threads per synthesis */
-    unsigned prover_threads;        /* CPU backend: threads per partition's H/MSM work */
+    unsigned synthesis_workers;      /* parallel partitions in synthesis */
+    unsigned synthesis_threads;      /* threads per synthesis */
+    unsigned prover_threads;         /* CPU backend: threads per partition's H/MSM work */
     unsigned gpu_workers_per_device; /* 0 = the backend's default: 1 (a second prover's buffers leave no room for a
                                       * 2^27 key even on an H200; docs/daemon.md §2.4) */
-    const int *gpu_devices;         /* NULL/0 = all visible devices; CPU backend when there are none */
+    const int *gpu_devices;          /* NULL/0 = all visible devices; CPU backend when there are none */
     size_t num_gpu_devices;
     bool gpu_latency_pairs;         /* latency mode: GPUs in pairs, each partition split over its pair (H on one,
                                      * L, A, B on the other): lower latency, lower throughput; an even count */
@@ -185,8 +186,8 @@ void cuzk_engine_destroy(cuzk_engine *e);
  * CANCELLED job starts a new job under that id (Curio retries a failed proof with its id). Malformed requests are
  * rejected here with a status and message (unknown circuit, witness of the wrong length, job larger than the memory
  * budget, ...). */
-cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_engine_request *req, char job_id[CUZK_ENGINE_ID_MAX], uint32_t *queue_position,
-                          bool *attached, cuzk_errmsg *err);
+cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_engine_request *req, char job_id[CUZK_ENGINE_ID_MAX],
+                               uint32_t *queue_position, bool *attached, cuzk_errmsg *err);
 /* Waits for the job (timeout_ms 0 = forever); status TIMEOUT when it is still pending at the deadline. */
 cuzk_status cuzk_engine_await(cuzk_engine *e, const char *job_id, uint64_t timeout_ms, cuzk_engine_result *out);
 /* A queued job is cancelled at once, a running one at its next stage boundary. */
@@ -206,14 +207,14 @@ typedef struct {
     char current_job_id[CUZK_ENGINE_ID_MAX];
     char current_proof_kind[32];
     /* cuzk's own */
-    uint64_t vram_budget_bytes;  /* for keys and provers */
-    uint64_t vram_keys_bytes;    /* held by the resident keys */
+    uint64_t vram_budget_bytes; /* for keys and provers */
+    uint64_t vram_keys_bytes;   /* held by the resident keys */
     uint32_t keys_resident;
-    bool busy;                   /* a prover is working on it now */
-    double busy_seconds;         /* time with at least one prover working on it */
-    double busy_ratio;           /* busy_seconds over the wall time since the engine's first partition */
-    uint64_t partitions;         /* proved on it */
-    bool broken;                 /* taken out of service after a device error (error says which) */
+    bool busy;           /* a prover is working on it now */
+    double busy_seconds; /* time with at least one prover working on it */
+    double busy_ratio;   /* busy_seconds over the wall time since the engine's first partition */
+    uint64_t partitions; /* proved on it */
+    bool broken;         /* taken out of service after a device error (error says which) */
     char error[256];
 } cuzk_engine_gpu_status;
 
@@ -232,9 +233,12 @@ typedef struct {
 } cuzk_engine_queue_status;
 
 typedef struct {
-    cuzk_engine_gpu_status *gpus; size_t num_gpus;
-    cuzk_engine_srs_status *srs; size_t num_srs;
-    cuzk_engine_queue_status *queues; size_t num_queues;
+    cuzk_engine_gpu_status *gpus;
+    size_t num_gpus;
+    cuzk_engine_srs_status *srs;
+    size_t num_srs;
+    cuzk_engine_queue_status *queues;
+    size_t num_queues;
     uint64_t total_proofs_completed, total_proofs_failed, uptime_seconds;
     uint64_t pinned_memory_bytes, pinned_memory_limit_bytes;
 } cuzk_engine_status_report;
@@ -248,7 +252,7 @@ void cuzk_engine_status_clear(cuzk_engine_status_report *r);
  * .params file from the parameter directory (digest checked) with its shape from the shape cache, and with device
  * keys its copy on every device in service: the key the Filecoin jobs of that circuit use. */
 cuzk_status cuzk_engine_preload(cuzk_engine *e, const char *circuit_id, bool *already_loaded, uint64_t *load_time_ms,
-                           cuzk_errmsg *err);
+                                cuzk_errmsg *err);
 cuzk_status cuzk_engine_evict(cuzk_engine *e, const char *circuit_id, bool *was_loaded, uint64_t *freed_bytes);
 
 /* Prometheus text exposition of every counter, gauge and per-stage latency histogram, Curio's metrics among them

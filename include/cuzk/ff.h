@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* cuzk ff: the BLS12-381 base field Fp, the scalar field Fr and the extension tower Fp2 -> Fp6 -> Fp12.
  *
  * Every element is held in Montgomery form (x·R mod m with R = 2^(64·limbs)), limbs little-endian. Arithmetic
@@ -26,11 +27,21 @@ extern "C" {
 #define CUZK_FP_BYTES 48
 #define CUZK_FR_BYTES 32
 
-typedef struct { uint64_t l[CUZK_FP_LIMBS]; } cuzk_fp_t;
-typedef struct { uint64_t l[CUZK_FR_LIMBS]; } cuzk_fr_t;
-typedef struct { cuzk_fp_t c0, c1; } cuzk_fp2_t;
-typedef struct { cuzk_fp2_t c0, c1, c2; } cuzk_fp6_t;
-typedef struct { cuzk_fp6_t c0, c1; } cuzk_fp12_t;
+typedef struct {
+    uint64_t l[CUZK_FP_LIMBS];
+} cuzk_fp_t;
+typedef struct {
+    uint64_t l[CUZK_FR_LIMBS];
+} cuzk_fr_t;
+typedef struct {
+    cuzk_fp_t c0, c1;
+} cuzk_fp2_t;
+typedef struct {
+    cuzk_fp2_t c0, c1, c2;
+} cuzk_fp6_t;
+typedef struct {
+    cuzk_fp6_t c0, c1;
+} cuzk_fp12_t;
 
 /* Moduli as plain little-endian limbs (not Montgomery form). */
 extern const uint64_t CUZK_FP_MODULUS[CUZK_FP_LIMBS];
@@ -199,7 +210,8 @@ void cuzk_fp12_frobenius(cuzk_fp12_t *r, const cuzk_fp12_t *a, unsigned power);
 void cuzk_fp12_pow(cuzk_fp12_t *r, const cuzk_fp12_t *a, const uint64_t *e, size_t e_limbs);
 /* r = a·((l0 + l1·v) + (l4·v)·w): the sparse shape of a line on the M-type twist (coefficients 0, 1, 4 of
  * c0.c0, c0.c1, c0.c2, c1.c0, c1.c1, c1.c2). */
-void cuzk_fp12_mul_by_014(cuzk_fp12_t *r, const cuzk_fp12_t *a, const cuzk_fp2_t *l0, const cuzk_fp2_t *l1, const cuzk_fp2_t *l4);
+void cuzk_fp12_mul_by_014(cuzk_fp12_t *r, const cuzk_fp12_t *a, const cuzk_fp2_t *l0, const cuzk_fp2_t *l1,
+                          const cuzk_fp2_t *l4);
 /* r = a·l·m for two lines of that shape, l = {l0, l1, l4} and m likewise: the lines are multiplied together first, 23
  * Fp2 multiplications instead of 26 (the Miller loop of several pairs, or a doubling and an addition step). */
 void cuzk_fp12_mul_by_014_014(cuzk_fp12_t *r, const cuzk_fp12_t *a, const cuzk_fp2_t l[3], const cuzk_fp2_t m[3]);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Inline Fp and Fr addition, subtraction and doubling (included by ff.h; not a header of its own).
  *
  * Hot loops elsewhere (NTT butterflies, SpMV rows, curve formulas, the tower) do an addition for every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Eight Fp multiplications at once with AVX-512 IFMA (vpmadd52luq / vpmadd52huq), for the batched affine additions
  * of the G1 MSM and the batched curve checks of key loading. Compiled wherever GCC or Clang builds for x86-64
  * (CUZK_FPX8 defined), whatever the target flags: every function carries CUZK_FPX8_TARGET, and so must every function
@@ -53,9 +54,11 @@ CUZK_FPX8_TARGET static inline void cuzk_fpx8_mul(cuzk_fpx8 *r, const cuzk_fpx8 
     _Pragma("GCC unroll 16") for (int k = 0; k < 16; k++) T[k] = H[k] = zero;
     /* operand scanning with the reduction interleaved (CIOS): at step i column i is complete but for m·p; choose
      * m so that it becomes 0 mod 2^48 and carry the rest up. Only columns i .. i + 8 are live at step i. */
-    _Pragma("GCC unroll 16") for (int i = 0; i < 8; i++) {
+    _Pragma("GCC unroll 16") for (int i = 0; i < 8; i++)
+    {
         const __m512i ai = a->l[i];
-        _Pragma("GCC unroll 16") for (int j = 0; j < 8; j++) {
+        _Pragma("GCC unroll 16") for (int j = 0; j < 8; j++)
+        {
             T[i + j] = _mm512_madd52lo_epu64(T[i + j], ai, b->l[j]);
             H[i + j + 1] = _mm512_madd52hi_epu64(H[i + j + 1], ai, b->l[j]);
         }
@@ -63,7 +66,8 @@ CUZK_FPX8_TARGET static inline void cuzk_fpx8_mul(cuzk_fpx8 *r, const cuzk_fpx8 
         __m512i m = _mm512_and_si512(_mm512_madd52lo_epu64(zero, c, pinv), mask);
         c = _mm512_madd52lo_epu64(c, m, _mm512_set1_epi64((long long)FPX8_P[0]));
         H[i + 1] = _mm512_madd52hi_epu64(H[i + 1], m, _mm512_set1_epi64((long long)FPX8_P[0]));
-        _Pragma("GCC unroll 16") for (int j = 1; j < 8; j++) {
+        _Pragma("GCC unroll 16") for (int j = 1; j < 8; j++)
+        {
             const __m512i pj = _mm512_set1_epi64((long long)FPX8_P[j]);
             T[i + j] = _mm512_madd52lo_epu64(T[i + j], m, pj);
             H[i + j + 1] = _mm512_madd52hi_epu64(H[i + j + 1], m, pj);
@@ -71,7 +75,8 @@ CUZK_FPX8_TARGET static inline void cuzk_fpx8_mul(cuzk_fpx8 *r, const cuzk_fpx8 
         T[i + 1] = _mm512_add_epi64(T[i + 1], _mm512_srli_epi64(c, 48));
     }
     __m512i carry = zero;
-    _Pragma("GCC unroll 16") for (int k = 0; k < 8; k++) {
+    _Pragma("GCC unroll 16") for (int k = 0; k < 8; k++)
+    {
         __m512i v = _mm512_add_epi64(_mm512_add_epi64(T[8 + k], _mm512_slli_epi64(H[8 + k], 4)), carry);
         carry = _mm512_srli_epi64(v, 48);
         r->l[k] = _mm512_and_si512(v, mask);
@@ -83,14 +88,16 @@ CUZK_FPX8_TARGET static inline void cuzk_fpx8_sub(cuzk_fpx8 *r, const cuzk_fpx8 
 {
     const __m512i mask = _mm512_set1_epi64((long long)FPX8_MASK);
     __m512i d[8], carry = _mm512_setzero_si512();
-    _Pragma("GCC unroll 16") for (int k = 0; k < 8; k++) {
+    _Pragma("GCC unroll 16") for (int k = 0; k < 8; k++)
+    {
         __m512i v = _mm512_add_epi64(_mm512_sub_epi64(a->l[k], b->l[k]), carry);
         carry = _mm512_srai_epi64(v, 48);
         d[k] = _mm512_and_si512(v, mask);
     }
     const __mmask8 neg = _mm512_movepi64_mask(carry);
     carry = _mm512_setzero_si512();
-    _Pragma("GCC unroll 16") for (int k = 0; k < 8; k++) {
+    _Pragma("GCC unroll 16") for (int k = 0; k < 8; k++)
+    {
         __m512i v = _mm512_mask_add_epi64(d[k], neg, d[k], _mm512_set1_epi64((long long)FPX8_2P[k]));
         v = _mm512_add_epi64(v, carry);
         carry = _mm512_srli_epi64(v, 48);
@@ -103,7 +110,8 @@ CUZK_FPX8_TARGET static inline void cuzk_fpx8_canon(cuzk_fpx8 *r, const cuzk_fpx
 {
     const __m512i mask = _mm512_set1_epi64((long long)FPX8_MASK);
     __m512i d[8], carry = _mm512_setzero_si512();
-    _Pragma("GCC unroll 16") for (int k = 0; k < 8; k++) {
+    _Pragma("GCC unroll 16") for (int k = 0; k < 8; k++)
+    {
         __m512i v = _mm512_add_epi64(_mm512_sub_epi64(a->l[k], _mm512_set1_epi64((long long)FPX8_P[k])), carry);
         carry = _mm512_srai_epi64(v, 48);
         d[k] = _mm512_and_si512(v, mask);

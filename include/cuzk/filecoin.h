@@ -32,10 +32,10 @@ extern "C" {
  * ================================================================================================================== */
 
 #define CUZK_FIL_NODE_BYTES 32
-#define CUZK_FIL_MAX_LEVELS 32     /* longest Merkle path: tree D of a 64 GiB sector has 31 levels */
-#define CUZK_FIL_DRG_PARENTS 6     /* base (DRG) parents of an SDR node */
-#define CUZK_FIL_EXP_PARENTS 8     /* expander parents */
-#define CUZK_FIL_LABEL_PARENTS 37  /* parents hashed into a label, repeated to this count */
+#define CUZK_FIL_MAX_LEVELS 32    /* longest Merkle path: tree D of a 64 GiB sector has 31 levels */
+#define CUZK_FIL_DRG_PARENTS 6    /* base (DRG) parents of an SDR node */
+#define CUZK_FIL_EXP_PARENTS 8    /* expander parents */
+#define CUZK_FIL_LABEL_PARENTS 37 /* parents hashed into a label, repeated to this count */
 
 /* A 32-byte node (commitment, tree node, label): the little-endian repr of a scalar below r. */
 typedef uint8_t cuzk_fil_node[32];
@@ -50,13 +50,13 @@ typedef enum {
 /* The circuit family. The PoRep kinds share one circuit per sector size (same parameters); SNAP_POSEIDON has
  * parameter files but no registered proof. */
 typedef enum {
-    CUZK_FIL_KIND_POREP = 0,      /* interactive SDR PoRep */
-    CUZK_FIL_KIND_POREP_SYNTH,    /* synthetic PoRep (same circuit, other challenge derivation) */
-    CUZK_FIL_KIND_POREP_NI,       /* non-interactive PoRep (same circuit, more partitions, aggregated) */
+    CUZK_FIL_KIND_POREP = 0,   /* interactive SDR PoRep */
+    CUZK_FIL_KIND_POREP_SYNTH, /* synthetic PoRep (same circuit, other challenge derivation) */
+    CUZK_FIL_KIND_POREP_NI,    /* non-interactive PoRep (same circuit, more partitions, aggregated) */
     CUZK_FIL_KIND_WINNING_POST,
     CUZK_FIL_KIND_WINDOW_POST,
-    CUZK_FIL_KIND_SNAP,           /* EmptySectorUpdate (SnapDeals) */
-    CUZK_FIL_KIND_SNAP_POSEIDON,  /* EmptySectorUpdate-Poseidon: not reachable from the proofs API */
+    CUZK_FIL_KIND_SNAP,          /* EmptySectorUpdate (SnapDeals) */
+    CUZK_FIL_KIND_SNAP_POSEIDON, /* EmptySectorUpdate-Poseidon: not reachable from the proofs API */
     CUZK_FIL_KIND_COUNT
 } cuzk_fil_kind;
 
@@ -73,24 +73,24 @@ typedef struct {
 /* One registered proof. Counts are those of the circuit and of the vanilla proofs Curio sends for it. */
 typedef struct {
     cuzk_fil_class cls;
-    uint32_t id;              /* the registered_proof number of the request (go-state-types abi) */
-    const char *name;         /* the Rust API's variant: "StackedDrg32GiBV1_1", "StackedDrgWindow32GiBV1_2" */
+    uint32_t id;      /* the registered_proof number of the request (go-state-types abi) */
+    const char *name; /* the Rust API's variant: "StackedDrg32GiBV1_1", "StackedDrgWindow32GiBV1_2" */
     cuzk_fil_kind kind;
     cuzk_fil_api api;
-    uint64_t sector_size;     /* bytes */
-    uint64_t nodes;           /* sector_size / 32 */
-    uint32_t partitions;      /* Groth16 proofs per request: PoRep 10 or 1 (NI 126 or 13), SnapDeals 16/4/1, PoSt 1 */
-    uint32_t challenges;      /* PoRep and SnapDeals: per partition; PoSt: inclusion proofs per sector vanilla proof
+    uint64_t sector_size;  /* bytes */
+    uint64_t nodes;        /* sector_size / 32 */
+    uint32_t partitions;   /* Groth16 proofs per request: PoRep 10 or 1 (NI 126 or 13), SnapDeals 16/4/1, PoSt 1 */
+    uint32_t challenges;   /* PoRep and SnapDeals: per partition; PoSt: inclusion proofs per sector vanilla proof
                                * (WindowPoSt 10, WinningPoSt 66) */
-    uint32_t post_sectors;    /* PoSt circuit: sector slots (WindowPoSt 2349 / 2300 / 2, WinningPoSt 66) */
+    uint32_t post_sectors; /* PoSt circuit: sector slots (WindowPoSt 2349 / 2300 / 2, WinningPoSt 66) */
     uint32_t post_sector_challenges; /* PoSt circuit: challenges per slot (WindowPoSt 10, WinningPoSt 1) */
-    uint32_t layers;          /* PoRep: SDR layers (11, test sizes 2) */
-    cuzk_fil_shape tree_r;    /* tree R (replica) and tree C (columns): Poseidon */
-    cuzk_fil_shape tree_d;    /* tree D (data): binary SHA-256 */
-    uint32_t apex_leaves;     /* SnapDeals: leaves of a partition's apex tree (128, test sizes 8) */
-    uint32_t snap_h;          /* SnapDeals: the h (high challenge bits) the proofs API uses */
-    uint8_t porep_id[32];     /* PoRep and SnapDeals: id u64 LE ‖ nonce u64 LE (0) ‖ 16 zero bytes */
-    const char *srs_id;       /* circuit id for PreloadSRS / EvictSRS ("porep-32g"); one per parameter file */
+    uint32_t layers;                 /* PoRep: SDR layers (11, test sizes 2) */
+    cuzk_fil_shape tree_r;           /* tree R (replica) and tree C (columns): Poseidon */
+    cuzk_fil_shape tree_d;           /* tree D (data): binary SHA-256 */
+    uint32_t apex_leaves;            /* SnapDeals: leaves of a partition's apex tree (128, test sizes 8) */
+    uint32_t snap_h;                 /* SnapDeals: the h (high challenge bits) the proofs API uses */
+    uint8_t porep_id[32];            /* PoRep and SnapDeals: id u64 LE ‖ nonce u64 LE (0) ‖ 16 zero bytes */
+    const char *srs_id;              /* circuit id for PreloadSRS / EvictSRS ("porep-32g"); one per parameter file */
 } cuzk_fil_proof;
 
 size_t cuzk_fil_proof_count(void);
@@ -152,12 +152,12 @@ cuzk_status cuzk_fil_proof_param_name(const cuzk_fil_proof *p, bool vk, char *ou
  * ================================================================================================================== */
 
 typedef struct {
-    const char *name;       /* file name, e.g. v28-stacked-proof-of-replication-...-82a3...7820.params */
-    const char *cid;        /* IPFS CID */
-    const char *digest;     /* 32 hex digits: the first 16 bytes of BLAKE2b-512 of the file */
+    const char *name;   /* file name, e.g. v28-stacked-proof-of-replication-...-82a3...7820.params */
+    const char *cid;    /* IPFS CID */
+    const char *digest; /* 32 hex digits: the first 16 bytes of BLAKE2b-512 of the file */
     uint64_t sector_size;
-    cuzk_fil_kind kind;     /* POREP for every PoRep circuit; SNAP_POSEIDON for the unreachable update circuit */
-    bool vk;                /* a .vk file (else .params) */
+    cuzk_fil_kind kind; /* POREP for every PoRep circuit; SNAP_POSEIDON for the unreachable update circuit */
+    bool vk;            /* a .vk file (else .params) */
 } cuzk_fil_param;
 
 size_t cuzk_fil_params_count(void);
@@ -173,25 +173,25 @@ cuzk_status cuzk_fil_file_digest(const char *path, char hex[33], uint64_t *bytes
 
 typedef enum {
     CUZK_FIL_PARAM_OK = 0,
-    CUZK_FIL_PARAM_MISSING,  /* no such file */
-    CUZK_FIL_PARAM_WRONG,    /* digest differs */
-    CUZK_FIL_PARAM_ERROR,    /* present but unreadable (detail says why) */
+    CUZK_FIL_PARAM_MISSING, /* no such file */
+    CUZK_FIL_PARAM_WRONG,   /* digest differs */
+    CUZK_FIL_PARAM_ERROR,   /* present but unreadable (detail says why) */
 } cuzk_fil_param_state;
 
 typedef struct {
     const cuzk_fil_param *param;
     cuzk_fil_param_state state;
-    uint64_t bytes;         /* file size (OK, WRONG) */
-    char digest[33];        /* what the file hashed to (OK, WRONG) */
-    char detail[256];       /* ERROR: why */
+    uint64_t bytes;   /* file size (OK, WRONG) */
+    char digest[33];  /* what the file hashed to (OK, WRONG) */
+    char detail[256]; /* ERROR: why */
 } cuzk_fil_param_result;
 
 typedef struct {
-    uint32_t kinds;         /* bit (1 << kind) per wanted kind; 0 = every kind */
-    const uint64_t *sizes;  /* wanted sector sizes; nsizes 0 = every size */
+    uint32_t kinds;        /* bit (1 << kind) per wanted kind; 0 = every kind */
+    const uint64_t *sizes; /* wanted sector sizes; nsizes 0 = every size */
     size_t nsizes;
-    bool vk_only;           /* only .vk files */
-    unsigned threads;       /* files hashed at once (0 or 1: one at a time) */
+    bool vk_only;     /* only .vk files */
+    unsigned threads; /* files hashed at once (0 or 1: one at a time) */
 } cuzk_fil_params_check_opts;
 
 /* Checks the manifest entries the options select against the files in dir; out must hold cuzk_fil_params_count()
@@ -215,11 +215,11 @@ typedef enum { CUZK_FIL_MERKLE_SINGLE = 0, CUZK_FIL_MERKLE_SUB = 1, CUZK_FIL_MER
  * position (index[l] < arity(l)) at which the running hash goes among them. */
 typedef struct {
     uint8_t root[32], leaf[32];
-    const cuzk_fil_node *siblings;     /* every level's siblings, level 0 first (cuzk_fil_shape_siblings of them) */
+    const cuzk_fil_node *siblings; /* every level's siblings, level 0 first (cuzk_fil_shape_siblings of them) */
     uint8_t index[CUZK_FIL_MAX_LEVELS];
     uint8_t levels;
-    uint8_t kind;                      /* cuzk_fil_merkle_kind */
-    uint64_t leaf_index;               /* the leaf the path opens: Σ index[l] · Π_{j<l} arity(j) */
+    uint8_t kind;        /* cuzk_fil_merkle_kind */
+    uint64_t leaf_index; /* the leaf the path opens: Σ index[l] · Π_{j<l} arity(j) */
 } cuzk_fil_merkle_proof;
 
 /* The siblings of one level. */
@@ -250,12 +250,12 @@ cuzk_status cuzk_fil_merkle_verify(const cuzk_fil_merkle_proof *m, const cuzk_fi
 
 typedef struct {
     uint64_t sector_id;
-    uint8_t comm_r[32];                /* Poseidon-2(comm_c, comm_r_last) */
+    uint8_t comm_r[32]; /* Poseidon-2(comm_c, comm_r_last) */
     uint8_t comm_c[32];
-    uint8_t comm_r_last[32];           /* root of tree R: every inclusion proof's root */
-    uint32_t challenges;               /* = proof->challenges */
-    cuzk_fil_merkle_proof *inclusion;  /* [challenges], tree R */
-    void *mem;                         /* the one allocation behind inclusion and the siblings */
+    uint8_t comm_r_last[32];          /* root of tree R: every inclusion proof's root */
+    uint32_t challenges;              /* = proof->challenges */
+    cuzk_fil_merkle_proof *inclusion; /* [challenges], tree R */
+    void *mem;                        /* the one allocation behind inclusion and the siblings */
 } cuzk_fil_post_sector;
 
 /* Exact bincode size of one sector's vanilla proof for this proof (WindowPoSt 32 GiB: 24,960 bytes). */
@@ -317,10 +317,10 @@ cuzk_status cuzk_fil_post_public_inputs(const cuzk_fil_proof *p, const uint8_t r
 
 /* A FallbackPoSt circuit's geometry. */
 typedef struct {
-    cuzk_fil_shape tree;  /* tree R */
-    uint64_t nodes;       /* leaves of a sector: base^base_levels · sub · top */
-    uint32_t sectors;     /* sector slots (WindowPoSt 2349 / 2300 / 2, WinningPoSt 66) */
-    uint32_t challenges;  /* challenges per slot (WindowPoSt 10, WinningPoSt 1) */
+    cuzk_fil_shape tree; /* tree R */
+    uint64_t nodes;      /* leaves of a sector: base^base_levels · sub · top */
+    uint32_t sectors;    /* sector slots (WindowPoSt 2349 / 2300 / 2, WinningPoSt 66) */
+    uint32_t challenges; /* challenges per slot (WindowPoSt 10, WinningPoSt 1) */
 } cuzk_fil_post_geom;
 
 /* A PoSt registered proof's geometry; CUZK_ERR_INVALID_ARG for another kind. */
@@ -329,7 +329,7 @@ cuzk_status cuzk_fil_post_geom_of(const cuzk_fil_proof *p, cuzk_fil_post_geom *g
 /* One slot's witness: 32-byte little-endian reprs below r, and `challenges` inclusion proofs (leaf, siblings,
  * leaf_index) of the geometry's tree. */
 typedef struct {
-    uint64_t sector_id;   /* for messages */
+    uint64_t sector_id; /* for messages */
     const uint8_t *comm_r, *comm_c, *comm_r_last;
     const cuzk_fil_merkle_proof *inclusion;
 } cuzk_fil_post_slot;
@@ -346,14 +346,14 @@ cuzk_status cuzk_fil_post_counts(const cuzk_fil_post_geom *g, cuzk_cs_counts *ou
 /* What a PoSt partition proof is made from (filecoin-proofs generate_single_window_post_with_vanilla,
  * generate_winning_post_with_vanilla). */
 typedef struct {
-    const cuzk_fil_proof *proof;          /* a WinningPoSt or WindowPoSt entry */
-    const cuzk_fil_post_sector *vanilla;  /* decoded vanilla proofs, one per sector */
+    const cuzk_fil_proof *proof;         /* a WinningPoSt or WindowPoSt entry */
+    const cuzk_fil_post_sector *vanilla; /* decoded vanilla proofs, one per sector */
     size_t nvanilla;
-    const uint64_t *sector_ids;           /* the partition's sectors in order; NULL: the vanilla proofs' order */
-    size_t nsectors;                      /* WinningPoSt 1; WindowPoSt 1 ..= proof->post_sectors */
-    const uint8_t *randomness;            /* 32 bytes below r */
-    const uint8_t *prover_id;             /* 32 bytes below r (checked as filecoin-proofs does; not in the circuit) */
-    uint32_t partition_index;             /* WindowPoSt: the partition (challenge indices under API 1.0 / 1.1) */
+    const uint64_t *sector_ids; /* the partition's sectors in order; NULL: the vanilla proofs' order */
+    size_t nsectors;            /* WinningPoSt 1; WindowPoSt 1 ..= proof->post_sectors */
+    const uint8_t *randomness;  /* 32 bytes below r */
+    const uint8_t *prover_id;   /* 32 bytes below r (checked as filecoin-proofs does; not in the circuit) */
+    uint32_t partition_index;   /* WindowPoSt: the partition (challenge indices under API 1.0 / 1.1) */
 } cuzk_fil_post_request;
 
 /* The witness z = [inputs | aux] (zlen = the counts' inputs + aux) of the partition's circuit: each sector id found
@@ -401,17 +401,17 @@ cuzk_status cuzk_fil_shape_load_or_build(const char *dir, const cuzk_fil_proof *
  * ================================================================================================================== */
 
 typedef struct {
-    cuzk_fil_merkle_proof r_old;  /* tree R of the old replica */
-    cuzk_fil_merkle_proof d_new;  /* tree D of the new data (binary SHA-256) */
-    cuzk_fil_merkle_proof r_new;  /* tree R of the new replica */
+    cuzk_fil_merkle_proof r_old; /* tree R of the old replica */
+    cuzk_fil_merkle_proof d_new; /* tree D of the new data (binary SHA-256) */
+    cuzk_fil_merkle_proof r_new; /* tree R of the new replica */
 } cuzk_fil_snap_challenge;
 
 typedef struct {
     uint8_t comm_c[32];
-    uint32_t apex_count;              /* = proof->apex_leaves */
+    uint32_t apex_count; /* = proof->apex_leaves */
     const cuzk_fil_node *apex_leafs;
-    uint32_t challenges;              /* = proof->challenges */
-    cuzk_fil_snap_challenge *c;       /* [challenges] */
+    uint32_t challenges;        /* = proof->challenges */
+    cuzk_fil_snap_challenge *c; /* [challenges] */
     void *mem;
 } cuzk_fil_snap_partition;
 
@@ -488,8 +488,8 @@ cuzk_status cuzk_fil_snap_counts(const cuzk_fil_proof *p, unsigned threads, cuzk
 cuzk_status cuzk_fil_snap_shape(const cuzk_fil_proof *p, unsigned threads, cuzk_r1cs_t **out, cuzk_errmsg *err);
 
 /* The leaves partition k's challenges open (storage-proofs-update challenges.rs): out[p->challenges]. */
-cuzk_status cuzk_fil_snap_challenges(const cuzk_fil_proof *p, uint32_t k, const uint8_t comm_r_new[32],
-                                     uint64_t *out, cuzk_errmsg *err);
+cuzk_status cuzk_fil_snap_challenges(const cuzk_fil_proof *p, uint32_t k, const uint8_t comm_r_new[32], uint64_t *out,
+                                     cuzk_errmsg *err);
 /* phi = Poseidon-2 with SnapDeals' randomness tag over (comm_d_new, comm_r_old); rho(high) = the same over
  * (phi, high). CUZK_ERR_NOT_CANONICAL for an input not below r. */
 cuzk_status cuzk_fil_snap_phi(const uint8_t comm_d_new[32], const uint8_t comm_r_old[32], cuzk_fr_t *phi,
@@ -517,21 +517,21 @@ cuzk_status cuzk_fil_snap_witness(const cuzk_fil_snap_circuit *c, unsigned threa
  * writes every partition proof as generate_partition_proofs would (apex leaves, three Merkle proofs per challenge),
  * in the bincode form Curio sends. Everything is held in memory: meant for sectors up to a few MiB. */
 typedef struct {
-    const cuzk_fil_proof *proof;    /* an UPDATE entry or cuzk_fil_snap_geometry's */
-    const uint8_t *replica_old;     /* nodes × 32 bytes: the sector key (tree R old's leaves), each below r */
-    const uint8_t *data_new;        /* nodes × 32 bytes: the new data, fr32 (each node below r) */
-    const uint8_t *comm_c;          /* 32 bytes, below r */
-    uint32_t h;                     /* 0: proof->snap_h */
-    unsigned threads;               /* 0 = 1 */
+    const cuzk_fil_proof *proof; /* an UPDATE entry or cuzk_fil_snap_geometry's */
+    const uint8_t *replica_old;  /* nodes × 32 bytes: the sector key (tree R old's leaves), each below r */
+    const uint8_t *data_new;     /* nodes × 32 bytes: the new data, fr32 (each node below r) */
+    const uint8_t *comm_c;       /* 32 bytes, below r */
+    uint32_t h;                  /* 0: proof->snap_h */
+    unsigned threads;            /* 0 = 1 */
 } cuzk_fil_snap_update_in;
 
 typedef struct {
     uint8_t comm_r_old[32], comm_d_new[32], comm_r_new[32], comm_c[32];
-    uint8_t comm_r_last_old[32], comm_r_last_new[32];   /* roots of tree R old and new */
-    uint8_t *replica_new;           /* nodes × 32 bytes (malloc'd) */
+    uint8_t comm_r_last_old[32], comm_r_last_new[32]; /* roots of tree R old and new */
+    uint8_t *replica_new;                             /* nodes × 32 bytes (malloc'd) */
     uint32_t partitions;
-    size_t partition_bytes;         /* one partition proof's bincode size (cuzk_fil_snap_partition_bytes) */
-    uint8_t *vanilla;               /* partitions × partition_bytes: the PartitionProofs in partition order */
+    size_t partition_bytes; /* one partition proof's bincode size (cuzk_fil_snap_partition_bytes) */
+    uint8_t *vanilla;       /* partitions × partition_bytes: the PartitionProofs in partition order */
 } cuzk_fil_snap_update;
 
 cuzk_status cuzk_fil_snap_update_prove(const cuzk_fil_snap_update_in *in, cuzk_fil_snap_update *out, cuzk_errmsg *err);
@@ -551,31 +551,31 @@ cuzk_status cuzk_fil_snap_partition_random(const cuzk_fil_proof *p, uint32_t k, 
  * ================================================================================================================== */
 
 typedef struct {
-    uint32_t index;                   /* the column's node (= proof.leaf_index) */
-    const cuzk_fil_node *rows;        /* [layers]: the node's label in each layer */
-    cuzk_fil_merkle_proof proof;      /* tree C */
+    uint32_t index;              /* the column's node (= proof.leaf_index) */
+    const cuzk_fil_node *rows;   /* [layers]: the node's label in each layer */
+    cuzk_fil_merkle_proof proof; /* tree C */
 } cuzk_fil_column_proof;
 
 /* One challenge's vanilla proof (storage-proofs-porep stacked::Proof). */
 typedef struct {
-    uint64_t node;                                   /* the challenged node: every proof below opens it */
-    cuzk_fil_merkle_proof comm_d;                    /* tree D */
-    cuzk_fil_merkle_proof comm_r_last;               /* tree R */
+    uint64_t node;                     /* the challenged node: every proof below opens it */
+    cuzk_fil_merkle_proof comm_d;      /* tree D */
+    cuzk_fil_merkle_proof comm_r_last; /* tree R */
     cuzk_fil_column_proof c_x;
     cuzk_fil_column_proof drg[CUZK_FIL_DRG_PARENTS];
     cuzk_fil_column_proof exp[CUZK_FIL_EXP_PARENTS];
-    const cuzk_fil_node *labeling;                   /* [layers × 37]: layer l's parents at (l − 1) · 37 */
-    const cuzk_fil_node *encoding;                   /* [37]: the last layer's parents */
+    const cuzk_fil_node *labeling; /* [layers × 37]: layer l's parents at (l − 1) · 37 */
+    const cuzk_fil_node *encoding; /* [37]: the last layer's parents */
 } cuzk_fil_porep_challenge;
 
 typedef struct {
-    const cuzk_fil_proof *proof;          /* registered_proof */
-    uint32_t partitions, challenges;      /* challenges per partition */
-    cuzk_fil_porep_challenge *c;          /* [partitions × challenges], partition-major */
+    const cuzk_fil_proof *proof;     /* registered_proof */
+    uint32_t partitions, challenges; /* challenges per partition */
+    cuzk_fil_porep_challenge *c;     /* [partitions × challenges], partition-major */
     uint8_t comm_r[32], comm_d[32], replica_id[32], seed[32], ticket[32];
-    bool wrapped;                         /* it came in Curio's envelope */
-    uint64_t sector_num, sector_size;     /* the envelope's SectorNum and SectorSize (0 when not wrapped) */
-    uint64_t mem_bytes;                   /* bytes this structure holds */
+    bool wrapped;                     /* it came in Curio's envelope */
+    uint64_t sector_num, sector_size; /* the envelope's SectorNum and SectorSize (0 when not wrapped) */
+    uint64_t mem_bytes;               /* bytes this structure holds */
     void *mem;
 } cuzk_fil_c1;
 
@@ -615,11 +615,11 @@ cuzk_status cuzk_fil_c1_random(const cuzk_fil_proof *p, uint64_t seed, cuzk_fil_
  * ================================================================================================================ */
 
 #define CUZK_FIL_SDR_NODE_BYTES 32
-#define CUZK_FIL_SDR_DRG_DEGREE 6      /* base (DRG) parents per node */
-#define CUZK_FIL_SDR_EXP_DEGREE 8      /* expander parents per node */
-#define CUZK_FIL_SDR_DEGREE 14         /* parents per node in the parent cache: 6 DRG then 8 expander */
-#define CUZK_FIL_SDR_LABEL_PARENTS 37  /* parent labels hashed into one label (the 6 or 14 repeated) */
-#define CUZK_FIL_SDR_CACHE_VERSION 28  /* the "v28" of parent-cache file names */
+#define CUZK_FIL_SDR_DRG_DEGREE 6     /* base (DRG) parents per node */
+#define CUZK_FIL_SDR_EXP_DEGREE 8     /* expander parents per node */
+#define CUZK_FIL_SDR_DEGREE 14        /* parents per node in the parent cache: 6 DRG then 8 expander */
+#define CUZK_FIL_SDR_LABEL_PARENTS 37 /* parent labels hashed into one label (the 6 or 14 repeated) */
+#define CUZK_FIL_SDR_CACHE_VERSION 28 /* the "v28" of parent-cache file names */
 
 /* Graph semantics by proof API version. V1_0 (registered ids 0-4) puts the predecessor last among the DRG parents
  * and truncates expander indices to 32 bits before dividing; V1_1 and later put it first and keep 64 bits. V1_1 and
@@ -642,8 +642,8 @@ typedef struct {
     uint64_t nodes;
     cuzk_fil_sdr_api api;
     uint8_t porep_id[32];
-    uint8_t drg_seed[28];            /* SHA-256("Filecoin_DRSample" ‖ porep_id)[0..28] */
-    uint64_t feistel_keys[4];        /* SHA-256("Filecoin_Feistel" ‖ porep_id) as 4 u64 LE */
+    uint8_t drg_seed[28];     /* SHA-256("Filecoin_DRSample" ‖ porep_id)[0..28] */
+    uint64_t feistel_keys[4]; /* SHA-256("Filecoin_Feistel" ‖ porep_id) as 4 u64 LE */
     uint64_t feistel_left_mask, feistel_right_mask;
     unsigned feistel_half_bits;
 } cuzk_fil_sdr_graph;
@@ -679,9 +679,9 @@ void cuzk_fil_sdr_sha256_blocks(uint32_t h[8], const uint8_t *blocks, size_t n);
  * nodes records of 14 u32 little-endian parents (56 bytes): the file rust-fil-proofs writes as
  * <dir>/v28-sdr-parent-<id>.cache and whose SHA-256 its parent_cache.json lists for the production graphs. */
 typedef struct {
-    const uint32_t *parents;  /* nodes × 14 */
+    const uint32_t *parents; /* nodes × 14 */
     uint64_t nodes;
-    void *mem;                /* owned allocation or mapping */
+    void *mem; /* owned allocation or mapping */
     size_t mem_len;
     bool mapped;
 } cuzk_fil_sdr_parent_cache;
@@ -697,8 +697,8 @@ cuzk_status cuzk_fil_sdr_parent_cache_write(const cuzk_fil_sdr_graph *g, const c
 /* Maps an existing cache file read-only. It must be exactly nodes·56 bytes. check_digest hashes the whole file and
  * compares it with the manifest (production graphs; others are not checked); in any case the parents of 64 nodes
  * spread over the graph are recomputed and compared, which rejects a cache of another graph. */
-cuzk_status cuzk_fil_sdr_parent_cache_open(cuzk_fil_sdr_parent_cache *c, const cuzk_fil_sdr_graph *g,
-                                           const char *path, bool check_digest, cuzk_errmsg *err);
+cuzk_status cuzk_fil_sdr_parent_cache_open(cuzk_fil_sdr_parent_cache *c, const cuzk_fil_sdr_graph *g, const char *path,
+                                           bool check_digest, cuzk_errmsg *err);
 void cuzk_fil_sdr_parent_cache_free(cuzk_fil_sdr_parent_cache *c);
 /* SHA-256 of the cache bytes, the manifest's digest. */
 void cuzk_fil_sdr_parent_cache_digest(const cuzk_fil_sdr_parent_cache *c, uint8_t out[32]);
@@ -756,9 +756,9 @@ void cuzk_fil_sdr_replica_id(const uint8_t prover_id[32], uint64_t sector_id, co
                              const uint8_t comm_d[32], const uint8_t porep_id[32], uint8_t out[32]);
 
 typedef enum {
-    CUZK_FIL_SDR_CHALLENGES_INTERACTIVE = 0,  /* from the seed */
-    CUZK_FIL_SDR_CHALLENGES_SYNTHETIC = 1,    /* selected by the seed among synthetic ones drawn from comm_r */
-    CUZK_FIL_SDR_CHALLENGES_NI = 2,           /* non-interactive: from comm_r */
+    CUZK_FIL_SDR_CHALLENGES_INTERACTIVE = 0, /* from the seed */
+    CUZK_FIL_SDR_CHALLENGES_SYNTHETIC = 1,   /* selected by the seed among synthetic ones drawn from comm_r */
+    CUZK_FIL_SDR_CHALLENGES_NI = 2,          /* non-interactive: from comm_r */
 } cuzk_fil_sdr_challenge_kind;
 
 /* Partitions and challenges per partition of a PoRep (interactive and synthetic: 1 × 2 for test sizes, 10 × 18 at
@@ -808,13 +808,13 @@ cuzk_status cuzk_fil_sdr_column_hash(const uint8_t *labels, unsigned layers, uin
  * Seals small sectors in memory (what rust-fil-proofs' seal_pre_commit_phase1/2 compute, without files): for the
  * C1 writer and tests. Sizes up to 512 MiB (2 layers). */
 typedef struct {
-    uint64_t sector_size;      /* 2048, 8 MiB or 512 MiB (any power of two 2 KiB .. 1 GiB with a base shape) */
+    uint64_t sector_size; /* 2048, 8 MiB or 512 MiB (any power of two 2 KiB .. 1 GiB with a base shape) */
     uint8_t porep_id[32];
     cuzk_fil_sdr_api api;
     uint8_t prover_id[32];
     uint64_t sector_id;
     uint8_t ticket[32];
-    unsigned threads;          /* 0 = all processors */
+    unsigned threads; /* 0 = all processors */
 } cuzk_fil_sdr_seal_params;
 
 typedef struct {
@@ -822,12 +822,12 @@ typedef struct {
     unsigned layers;
     cuzk_fil_sdr_graph graph;
     cuzk_fil_sdr_parent_cache cache;
-    uint8_t *data;             /* the fr32-padded sector, nodes × 32 */
-    uint8_t *tree_d;           /* 2·nodes − 1 nodes */
-    uint8_t *labels;           /* layers × nodes × 32; layer l (1-based) at (l−1)·nodes·32 */
-    uint8_t *replica;          /* the sealed sector: data + last-layer label mod r, nodes × 32 */
+    uint8_t *data;    /* the fr32-padded sector, nodes × 32 */
+    uint8_t *tree_d;  /* 2·nodes − 1 nodes */
+    uint8_t *labels;  /* layers × nodes × 32; layer l (1-based) at (l−1)·nodes·32 */
+    uint8_t *replica; /* the sealed sector: data + last-layer label mod r, nodes × 32 */
     cuzk_fil_sdr_shape shape;
-    uint8_t *tree_c, *tree_r;  /* tree_len(shape, nodes) nodes each */
+    uint8_t *tree_c, *tree_r; /* tree_len(shape, nodes) nodes each */
     uint8_t replica_id[32], comm_d[32], comm_c[32], comm_r_last[32], comm_r[32];
 } cuzk_fil_sdr_replica;
 
@@ -883,8 +883,8 @@ cuzk_status cuzk_fil_porep_shape(const cuzk_fil_porep_circuit *c, unsigned threa
                                  cuzk_errmsg *err);
 /* Partition k's assignment [inputs | aux] into z (len = cuzk_fil_porep_circuit_num_vars values, pinned memory for
  * a device say). */
-cuzk_status cuzk_fil_porep_witness(const cuzk_fil_porep_circuit *c, const cuzk_fil_c1 *c1, uint32_t k,
-                                   unsigned threads, cuzk_fr_t *z, uint64_t len, cuzk_errmsg *err);
+cuzk_status cuzk_fil_porep_witness(const cuzk_fil_porep_circuit *c, const cuzk_fil_c1 *c1, uint32_t k, unsigned threads,
+                                   cuzk_fr_t *z, uint64_t len, cuzk_errmsg *err);
 
 /* ---- what the proof says: public inputs, and the check of a C1 --------------------------------------------------- */
 
@@ -935,9 +935,9 @@ cuzk_status cuzk_fil_porep_c1_from_replica(const cuzk_fil_sdr_replica *r, const 
 cuzk_status cuzk_fil_porep_check_circuit(const cuzk_fil_porep_circuit *c, const cuzk_r1cs_t *shape, cuzk_errmsg *err);
 
 typedef struct {
-    unsigned threads;  /* 0 = 1 */
-    bool c1_checked;   /* the caller ran cuzk_fil_porep_c1_check on this C1 and request already */
-    bool benchmark;    /* a generated C1 (cuzk_fil_c1_random), which cannot verify: no check, no comparison of the
+    unsigned threads; /* 0 = 1 */
+    bool c1_checked;  /* the caller ran cuzk_fil_porep_c1_check on this C1 and request already */
+    bool benchmark;   /* a generated C1 (cuzk_fil_c1_random), which cannot verify: no check, no comparison of the
                         * public inputs, no verification; the proofs are worthless */
 } cuzk_fil_porep_prove_opts;
 
@@ -951,8 +951,8 @@ typedef struct {
  * (bellperson's multi-proof: their 192-byte encodings concatenated); CUZK_OK only when they verify. */
 cuzk_status cuzk_fil_porep_prove(const cuzk_fil_porep_circuit *c, const cuzk_r1cs_t *shape, const cuzk_groth16_pk *pk,
                                  const cuzk_groth16_vk *vk, const cuzk_fil_c1 *c1, const uint8_t prover_id[32],
-                                 uint64_t sector_id, const cuzk_fil_porep_prove_opts *o,
-                                 cuzk_groth16_proof_t *proofs, cuzk_fil_porep_prove_stats *st, cuzk_errmsg *err);
+                                 uint64_t sector_id, const cuzk_fil_porep_prove_opts *o, cuzk_groth16_proof_t *proofs,
+                                 cuzk_fil_porep_prove_stats *st, cuzk_errmsg *err);
 /* verify_seal: the n (= p->partitions) proofs against the public inputs pub gives. CUZK_OK when valid,
  * CUZK_ERR_PROOF_INVALID when not, other statuses for bad arguments (a vk of another input count:
  * CUZK_ERR_MISMATCH). */

@@ -54,7 +54,9 @@ void cuzk_gpu_host_free(void *host);
 cuzk_status cuzk_gpu_sync(void);
 
 /* Event timer on the default stream: start, enqueue work, stop (waits) gives the elapsed device milliseconds. */
-typedef struct { void *start, *stop; } cuzk_gpu_timer;
+typedef struct {
+    void *start, *stop;
+} cuzk_gpu_timer;
 cuzk_status cuzk_gpu_timer_init(cuzk_gpu_timer *t);
 void cuzk_gpu_timer_free(cuzk_gpu_timer *t);
 cuzk_status cuzk_gpu_timer_start(cuzk_gpu_timer *t);
@@ -173,8 +175,8 @@ unsigned cuzk_gpu_msm_window_for(size_t n);
 typedef enum { CUZK_GPU_KEY_AUTO = 0, CUZK_GPU_KEY_RESIDENT = 1, CUZK_GPU_KEY_STREAMED = 2 } cuzk_gpu_key_placement;
 typedef struct {
     cuzk_gpu_key_placement placement;
-    uint64_t vram_budget; /* bytes this key and its provers may use; 0 = the device's free VRAM less 1 GiB */
-    unsigned workers;     /* provers that will share this key (their working memory is planned in); 0 = 1 */
+    uint64_t vram_budget;  /* bytes this key and its provers may use; 0 = the device's free VRAM less 1 GiB */
+    unsigned workers;      /* provers that will share this key (their working memory is planned in); 0 = 1 */
     uint64_t stream_chunk; /* STREAMED: bases per copied chunk (rounded down to a multiple of 64, at least 64);
                             * 0 = planned from the budget. Tests set small ones to exercise many chunks */
     bool split_ntt_tables; /* the provers keep the small split NTT tables even when whole ones would fit */
@@ -184,12 +186,12 @@ typedef struct {
 typedef struct {
     int device;
     cuzk_gpu_key_placement placement; /* RESIDENT or STREAMED */
-    uint64_t vram_bytes;         /* held on the device by the key */
-    uint64_t pinned_bytes;       /* held in pinned host memory (STREAMED bases) */
-    uint64_t prover_vram_bytes;  /* what one prover's working buffers take for this key (cuzk_gpu_prove_vram_bytes, and
+    uint64_t vram_bytes;              /* held on the device by the key */
+    uint64_t pinned_bytes;            /* held in pinned host memory (STREAMED bases) */
+    uint64_t prover_vram_bytes; /* what one prover's working buffers take for this key (cuzk_gpu_prove_vram_bytes, and
                                   * the whole NTT tables when it has them) */
-    bool whole_ntt_tables;       /* its provers' NTT domains have whole tables (cuzk_gpu_key_opts) */
-    double upload_s;             /* wall time of the upload */
+    bool whole_ntt_tables;      /* its provers' NTT domains have whole tables (cuzk_gpu_key_opts) */
+    double upload_s;            /* wall time of the upload */
 } cuzk_gpu_key_info;
 
 typedef struct cuzk_gpu_key cuzk_gpu_key;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* cuzk groth16: proving and verifying keys in the two conventions in use (Filecoin/bellperson .params and snarkjs
  * .zkey), the prover, the verifier (single and batch), a test setup, and the proof/key encodings.
  *
@@ -35,9 +36,9 @@ typedef enum {
 typedef struct {
     cuzk_g1_affine_t alpha_g1, beta_g1, delta_g1;
     cuzk_g2_affine_t beta_g2, gamma_g2, delta_g2;
-    cuzk_g1_affine_t *ic;     /* num_inputs points: the public-input basis, already divided by γ (snarkjs: γ = 1) */
-    uint64_t num_inputs; /* ONE included */
-    void *storage;       /* malloc'd block owned by the vk when it was loaded on its own (freed by cuzk_groth16_vk_free);
+    cuzk_g1_affine_t *ic; /* num_inputs points: the public-input basis, already divided by γ (snarkjs: γ = 1) */
+    uint64_t num_inputs;  /* ONE included */
+    void *storage; /* malloc'd block owned by the vk when it was loaded on its own (freed by cuzk_groth16_vk_free);
                           * NULL when ic lives in the pk's storage */
 } cuzk_groth16_vk;
 
@@ -45,15 +46,19 @@ typedef struct {
     cuzk_groth16_convention conv;
     cuzk_groth16_vk vk;
     uint64_t num_aux;
-    uint64_t domain_size;             /* n, a power of two */
-    cuzk_g1_affine_t *h;    uint64_t h_len;  /* BELLPERSON n − 1, SNARKJS n */
-    cuzk_g1_affine_t *l;    uint64_t l_len;  /* one per aux variable */
-    cuzk_g1_affine_t *a;    uint64_t a_len;  /* BELLPERSON: inputs + aux selected by a_aux density; SNARKJS: all vars */
-    cuzk_g1_affine_t *b_g1; uint64_t b_len;  /* BELLPERSON: inputs and aux selected by b density; SNARKJS: all vars */
+    uint64_t domain_size; /* n, a power of two */
+    cuzk_g1_affine_t *h;
+    uint64_t h_len; /* BELLPERSON n − 1, SNARKJS n */
+    cuzk_g1_affine_t *l;
+    uint64_t l_len; /* one per aux variable */
+    cuzk_g1_affine_t *a;
+    uint64_t a_len; /* BELLPERSON: inputs + aux selected by a_aux density; SNARKJS: all vars */
+    cuzk_g1_affine_t *b_g1;
+    uint64_t b_len; /* BELLPERSON: inputs and aux selected by b density; SNARKJS: all vars */
     cuzk_g2_affine_t *b_g2;
-    cuzk_r1cs_t *circuit;   /* SNARKJS: the A/B matrices from the zkey (C is never stored: c = a∘b); else NULL.
+    cuzk_r1cs_t *circuit; /* SNARKJS: the A/B matrices from the zkey (C is never stored: c = a∘b); else NULL.
                         * Owned: cuzk_groth16_pk_free calls cuzk_r1cs_free on it */
-    void *storage;     /* owned point storage: one malloc'd block (or NULL), freed by cuzk_groth16_pk_free */
+    void *storage;        /* owned point storage: one malloc'd block (or NULL), freed by cuzk_groth16_pk_free */
 } cuzk_groth16_pk;
 
 /* ---- proofs (src/groth16/proof.c) ------------------------------------------------------------------------------- */
@@ -62,7 +67,11 @@ typedef struct {
  * CUZK_ERR_BAD_LENGTH for any length but 192, else the ec decoders' status for the first bad point; *r is written
  * only on success. */
 #define CUZK_GROTH16_PROOF_BYTES 192
-typedef struct { cuzk_g1_affine_t a; cuzk_g2_affine_t b; cuzk_g1_affine_t c; } cuzk_groth16_proof_t;
+typedef struct {
+    cuzk_g1_affine_t a;
+    cuzk_g2_affine_t b;
+    cuzk_g1_affine_t c;
+} cuzk_groth16_proof_t;
 void cuzk_groth16_proof_to_bytes(uint8_t out[CUZK_GROTH16_PROOF_BYTES], const cuzk_groth16_proof_t *p);
 cuzk_status cuzk_groth16_proof_from_bytes(cuzk_groth16_proof_t *r, const uint8_t *in, size_t len);
 
@@ -86,11 +95,11 @@ enum {
  * CUZK_ERR_BAD_LENGTH. h + 1 must be a power of two (domain_size), ic non-empty (num_inputs), |b_g1| = |b_g2|,
  * |a| and |b| at most ic + l (num_aux = |l|): CUZK_ERR_BAD_HEADER otherwise. */
 cuzk_status cuzk_groth16_params_load(cuzk_groth16_pk *pk, const char *path, unsigned flags, unsigned threads,
-                                cuzk_errmsg *err);
+                                     cuzk_errmsg *err);
 /* The same from a .params image already in memory (len bytes at data, which the caller keeps: a mapping kept for
  * a fast reload, for example); pk does not point into it. */
-cuzk_status cuzk_groth16_params_parse(cuzk_groth16_pk *pk, const uint8_t *data, size_t len, unsigned flags, unsigned threads,
-                                 cuzk_errmsg *err);
+cuzk_status cuzk_groth16_params_parse(cuzk_groth16_pk *pk, const uint8_t *data, size_t len, unsigned flags,
+                                      unsigned threads, cuzk_errmsg *err);
 /* The exact inverse (a loaded file is written back byte for byte). BELLPERSON keys only (CUZK_ERR_INVALID_ARG);
  * a point at infinity gives CUZK_ERR_INFINITY, since no reader would take the file; no partial file is left. */
 cuzk_status cuzk_groth16_params_write(const cuzk_groth16_pk *pk, const char *path, cuzk_errmsg *err);
@@ -108,7 +117,8 @@ cuzk_status cuzk_groth16_vk_write(const cuzk_groth16_vk *vk, const char *path, c
  * make domainSize the smallest power of two holding them (CUZK_ERR_BAD_HEADER); a coefficient names matrix 0 or 1
  * (CUZK_ERR_BAD_SECTION), a signal < nVars (CUZK_ERR_R1CS_COLUMN), a value < r (CUZK_ERR_R1CS_COEFF).
  * Result: conv = SNARKJS, a/b_g1/b_g2 over all nVars, l = C (nVars − nPublic − 1), h = H (domainSize). */
-cuzk_status cuzk_groth16_zkey_load(cuzk_groth16_pk *pk, const char *path, unsigned flags, unsigned threads, cuzk_errmsg *err);
+cuzk_status cuzk_groth16_zkey_load(cuzk_groth16_pk *pk, const char *path, unsigned flags, unsigned threads,
+                                   cuzk_errmsg *err);
 /* The same from an image in memory (which the caller keeps; pk does not point into it). */
 cuzk_status cuzk_groth16_zkey_parse(cuzk_groth16_pk *pk, const uint8_t *data, size_t len, unsigned flags,
                                     unsigned threads, cuzk_errmsg *err);
@@ -205,11 +215,12 @@ cuzk_status cuzk_groth16_vk_from_json(cuzk_groth16_vk *vk, const char *json, cuz
 
 /* ---- prover (src/groth16/prover.c) ------------------------------------------------------------------------------- */
 typedef struct {
-    unsigned threads;      /* 0 = 1 */
-    bool given_rs;         /* use r and s below instead of the OS random source (deterministic tests) */
+    unsigned threads; /* 0 = 1 */
+    bool given_rs;    /* use r and s below instead of the OS random source (deterministic tests) */
     cuzk_fr_t r, s;
-    cuzk_r1cs_c_mode c_mode;    /* how c = C·z is formed: CUZK_R1CS_C_PRODUCT (fast), CUZK_R1CS_C_CHECKED (reject bad witness) */
-    bool verify;           /* check the proof made as a verifier would before returning it (see below) */
+    cuzk_r1cs_c_mode
+        c_mode;  /* how c = C·z is formed: CUZK_R1CS_C_PRODUCT (fast), CUZK_R1CS_C_CHECKED (reject bad witness) */
+    bool verify; /* check the proof made as a verifier would before returning it (see below) */
 } cuzk_groth16_prove_opts;
 
 /* Wall-clock seconds per phase, filled when the caller passes a stats pointer (verify: the check opts->verify asks
@@ -230,8 +241,9 @@ typedef struct {
  * pk->vk with the witness's public inputs z[1 .. num_inputs − 1]; CUZK_ERR_PROOF_INVALID when it does not verify
  * (the witness does not satisfy the circuit, which a snarkjs key alone cannot tell, or the key is inconsistent), and
  * *proof is then zeroed. A few milliseconds: one prepared key and one three-pairing check. */
-cuzk_status cuzk_groth16_prove(cuzk_groth16_proof_t *proof, const cuzk_groth16_pk *pk, const cuzk_r1cs_t *circuit, const cuzk_fr_t *z,
-                          const cuzk_groth16_prove_opts *opts, cuzk_groth16_prove_stats *stats, cuzk_errmsg *err);
+cuzk_status cuzk_groth16_prove(cuzk_groth16_proof_t *proof, const cuzk_groth16_pk *pk, const cuzk_r1cs_t *circuit,
+                               const cuzk_fr_t *z, const cuzk_groth16_prove_opts *opts, cuzk_groth16_prove_stats *stats,
+                               cuzk_errmsg *err);
 
 /* The prover in two steps, for pipelines that synthesize one partition while proving another:
  *  cuzk_groth16_synthesize: the checks above, then a, b, c = the witness combinations evaluated on the key's domain
@@ -242,15 +254,17 @@ cuzk_status cuzk_groth16_prove(cuzk_groth16_proof_t *proof, const cuzk_groth16_p
  *                      cuzk_groth16_synthesize keeps its spmv figure in the totals.
  * cuzk_groth16_prove is exactly the two in a row. */
 typedef struct {
-    uint64_t n;      /* the key's domain size */
+    uint64_t n;           /* the key's domain size */
     cuzk_fr_t *a, *b, *c; /* n each, malloc'd */
 } cuzk_groth16_synthesis;
 
-cuzk_status cuzk_groth16_synthesize(cuzk_groth16_synthesis *syn, const cuzk_groth16_pk *pk, const cuzk_r1cs_t *circuit, const cuzk_fr_t *z,
-                               const cuzk_groth16_prove_opts *opts, cuzk_groth16_prove_stats *stats, cuzk_errmsg *err);
-cuzk_status cuzk_groth16_prove_from_synthesis(cuzk_groth16_proof_t *proof, const cuzk_groth16_pk *pk, const cuzk_r1cs_t *circuit,
-                                         const cuzk_fr_t *z, cuzk_groth16_synthesis *syn, const cuzk_groth16_prove_opts *opts,
-                                         cuzk_groth16_prove_stats *stats, cuzk_errmsg *err);
+cuzk_status cuzk_groth16_synthesize(cuzk_groth16_synthesis *syn, const cuzk_groth16_pk *pk, const cuzk_r1cs_t *circuit,
+                                    const cuzk_fr_t *z, const cuzk_groth16_prove_opts *opts,
+                                    cuzk_groth16_prove_stats *stats, cuzk_errmsg *err);
+cuzk_status cuzk_groth16_prove_from_synthesis(cuzk_groth16_proof_t *proof, const cuzk_groth16_pk *pk,
+                                              const cuzk_r1cs_t *circuit, const cuzk_fr_t *z,
+                                              cuzk_groth16_synthesis *syn, const cuzk_groth16_prove_opts *opts,
+                                              cuzk_groth16_prove_stats *stats, cuzk_errmsg *err);
 void cuzk_groth16_synthesis_free(cuzk_groth16_synthesis *syn);
 
 /* The prover's last step on its own, for backends that compute the MSMs elsewhere (the GPU): the five sums over
@@ -261,8 +275,8 @@ typedef struct {
     cuzk_g1_jac_t h, l, a, b1;
     cuzk_g2_jac_t b2;
 } cuzk_groth16_msm_sums;
-cuzk_status cuzk_groth16_assemble(cuzk_groth16_proof_t *proof, const cuzk_groth16_vk *vk, const cuzk_groth16_msm_sums *sums,
-                             const cuzk_groth16_prove_opts *opts);
+cuzk_status cuzk_groth16_assemble(cuzk_groth16_proof_t *proof, const cuzk_groth16_vk *vk,
+                                  const cuzk_groth16_msm_sums *sums, const cuzk_groth16_prove_opts *opts);
 
 /* ---- memory model (prover.c) ---------------------------------------------------------------------------------- */
 /* The dimensions the prover's allocations depend on. Index 0, 1, 2 of the arrays: the L, A and B MSMs (B1 and B2
@@ -287,8 +301,8 @@ void cuzk_groth16_prove_shape_worst(cuzk_groth16_prove_shape *sh, uint64_t domai
 void cuzk_groth16_prove_shape_key(cuzk_groth16_prove_shape *sh, const cuzk_groth16_pk *pk);
 /* The exact shape of proving witness z with this key and circuit (as cuzk_groth16_prove would take them; the key must
  * fit the circuit): one pass over z, as the prover's splits count. */
-cuzk_status cuzk_groth16_prove_shape_of(cuzk_groth16_prove_shape *sh, const cuzk_groth16_pk *pk, const cuzk_r1cs_t *circuit,
-                                   const cuzk_fr_t *z);
+cuzk_status cuzk_groth16_prove_shape_of(cuzk_groth16_prove_shape *sh, const cuzk_groth16_pk *pk,
+                                        const cuzk_r1cs_t *circuit, const cuzk_fr_t *z);
 /* The most bytes cuzk_groth16_synthesize + cuzk_groth16_prove_from_synthesis have allocated (from malloc, with its
  * per-block overhead) at any moment for this shape on `threads` threads, the witness and key not included. */
 uint64_t cuzk_groth16_prove_shape_peak_bytes(const cuzk_groth16_prove_shape *sh, unsigned threads);
@@ -298,7 +312,7 @@ uint64_t cuzk_groth16_prove_peak_bytes(uint64_t domain_size, uint64_t num_vars, 
 
 /* ---- verifier (src/groth16/verifier.c) --------------------------------------------------------------------------- */
 typedef struct {
-    cuzk_fp12_t alpha_beta;          /* e(α1, β2) */
+    cuzk_fp12_t alpha_beta; /* e(α1, β2) */
     cuzk_g2_prepared_t neg_gamma, neg_delta, beta;
     const cuzk_groth16_vk *vk;
 } cuzk_groth16_pvk;
@@ -308,12 +322,12 @@ void cuzk_groth16_prepare_vk(cuzk_groth16_pvk *pvk, const cuzk_groth16_vk *vk);
  * CUZK_ERR_PROOF_INVALID when it is not, CUZK_ERR_MISMATCH for a wrong input count. Proof points must already be
  * validated (on curve, in subgroup), as the decoders do. */
 cuzk_status cuzk_groth16_verify(const cuzk_groth16_pvk *pvk, const cuzk_groth16_proof_t *proof, const cuzk_fr_t *inputs,
-                           uint64_t num_inputs);
+                                uint64_t num_inputs);
 /* count proofs of the same circuit, inputs[j·num_inputs + i]; random 128-bit weights from the OS, one Miller loop
  * over count + 3 pairs, one final exponentiation. CUZK_OK only when every proof is valid (a bad one slips through
  * with probability 2^−128). count = 1 is cuzk_groth16_verify; count = 0 is CUZK_ERR_INVALID_ARG. */
-cuzk_status cuzk_groth16_verify_batch(const cuzk_groth16_pvk *pvk, const cuzk_groth16_proof_t *proofs, const cuzk_fr_t *inputs,
-                                 uint64_t num_inputs, uint64_t count);
+cuzk_status cuzk_groth16_verify_batch(const cuzk_groth16_pvk *pvk, const cuzk_groth16_proof_t *proofs,
+                                      const cuzk_fr_t *inputs, uint64_t num_inputs, uint64_t count);
 
 /* ---- setup for tests and benchmarks, not a ceremony (src/groth16/setup.c) ---------------------------------------- */
 /* Random τ, α, β, γ, δ (or given, for reproducible keys) → a key for the circuit in either convention.
@@ -332,7 +346,8 @@ typedef struct {
     cuzk_fr_t tau, alpha, beta, gamma, delta;
     cuzk_groth16_convention conv; /* 0 = CUZK_GROTH16_BELLPERSON */
 } cuzk_groth16_setup_opts;
-cuzk_status cuzk_groth16_setup(cuzk_groth16_pk *pk, const cuzk_r1cs_t *circuit, const cuzk_groth16_setup_opts *opts, cuzk_errmsg *err);
+cuzk_status cuzk_groth16_setup(cuzk_groth16_pk *pk, const cuzk_r1cs_t *circuit, const cuzk_groth16_setup_opts *opts,
+                               cuzk_errmsg *err);
 
 /* ---- powers of tau for snarkjs, for tests and fixtures, not a ceremony (src/groth16/ptau.c) ---------------------- */
 /* A snarkjs .ptau (BLS12-381) already prepared for phase 2, from random τ, α, β (or given ones), that
@@ -352,7 +367,8 @@ typedef struct {
     bool given_toxic;
     cuzk_fr_t tau, alpha, beta;
 } cuzk_groth16_ptau_opts;
-cuzk_status cuzk_groth16_ptau_write(const char *path, unsigned power, const cuzk_groth16_ptau_opts *opts, cuzk_errmsg *err);
+cuzk_status cuzk_groth16_ptau_write(const char *path, unsigned power, const cuzk_groth16_ptau_opts *opts,
+                                    cuzk_errmsg *err);
 
 /* Reads a .ptau (BLS12-381) and checks it: the container, the header, sections 1-7 each once with the sizes the
  * power fixes, the contribution count (section 7's records are not parsed); when section 12 is present, the
@@ -368,7 +384,6 @@ cuzk_status cuzk_groth16_ptau_check(const char *path, cuzk_groth16_ptau_info *in
 /* The same on an image in memory. */
 cuzk_status cuzk_groth16_ptau_check_buf(const uint8_t *data, size_t len, cuzk_groth16_ptau_info *info,
                                         cuzk_errmsg *err);
-
 
 /* ==== building blocks shared with the gpu layer (cuzk_g16_*) =========================================================
  * The GPU backend builds keys and reads key files with the same pieces the CPU code uses, so that both produce
@@ -394,13 +409,15 @@ cuzk_status cuzk_g16_fb1_table_build_w(cuzk_g16_fb1_table *tb, unsigned w);
 cuzk_status cuzk_g16_fb2_table_build_w(cuzk_g16_fb2_table *tb, unsigned w);
 void cuzk_g16_fb1_table_free(cuzk_g16_fb1_table *tb);
 void cuzk_g16_fb2_table_free(cuzk_g16_fb2_table *tb);
-void cuzk_g16_fb1_mul_many(cuzk_g1_affine_t *out, const cuzk_g16_fb1_table *tb, const cuzk_fr_t *k, size_t n, unsigned threads);
-void cuzk_g16_fb2_mul_many(cuzk_g2_affine_t *out, const cuzk_g16_fb2_table *tb, const cuzk_fr_t *k, size_t n, unsigned threads);
+void cuzk_g16_fb1_mul_many(cuzk_g1_affine_t *out, const cuzk_g16_fb1_table *tb, const cuzk_fr_t *k, size_t n,
+                           unsigned threads);
+void cuzk_g16_fb2_mul_many(cuzk_g2_affine_t *out, const cuzk_g16_fb2_table *tb, const cuzk_fr_t *k, size_t n,
+                           unsigned threads);
 
 /* Positions of the density-selected variables, in order: every input i with in_bits NULL or bit i set, then
  * ni + j for every aux j with bit j of aux_bits. *out is malloc'd with *count entries; threads 0 = 1. (setup.c) */
 cuzk_status cuzk_g16_positions(uint32_t **out, uint64_t *count, const uint64_t *in_bits, uint64_t ni,
-                          const uint64_t *aux_bits, uint64_t na, unsigned threads);
+                               const uint64_t *aux_bits, uint64_t na, unsigned threads);
 
 /* ---- the scalars of a test setup (setup.c), shared by cuzk_groth16_setup and cuzk_gpu_setup ---- */
 /* Every point of a key is k·G for the generator G of its group and a scalar k from the toxic waste. make computes
@@ -417,19 +434,19 @@ typedef struct {
     cuzk_groth16_convention conv;
     unsigned threads;
     cuzk_fr_t tau, alpha, beta, gamma, delta;
-    cuzk_fr_t h0;                      /* BELLPERSON: Z(τ)/δ, the first H scalar */
+    cuzk_fr_t h0; /* BELLPERSON: Z(τ)/δ, the first H scalar */
     unsigned log2n;
     uint64_t n, ni, na, nv;
     uint64_t len[CUZK_G16_SEC_COUNT]; /* scalars of each array */
-    cuzk_fr_t *u, *v;                  /* nv each */
-    cuzk_fr_t *icl;                    /* nv: the IC scalars, then the L scalars */
-    cuzk_fr_t *h;                      /* SNARKJS: the n H scalars; BELLPERSON: NULL (computed from h0 and τ) */
-    uint32_t *a_vars, *b_vars;    /* position -> variable (BELLPERSON); NULL when dense */
+    cuzk_fr_t *u, *v;                 /* nv each */
+    cuzk_fr_t *icl;                   /* nv: the IC scalars, then the L scalars */
+    cuzk_fr_t *h;                     /* SNARKJS: the n H scalars; BELLPERSON: NULL (computed from h0 and τ) */
+    uint32_t *a_vars, *b_vars;        /* position -> variable (BELLPERSON); NULL when dense */
 } cuzk_g16_setup_scalars;
 /* Draws (or takes the given) toxic waste and checks it as cuzk_groth16_setup documents; errors as cuzk_groth16_setup's.
  * threads 0 = 1. On failure nothing is left to free. */
-cuzk_status cuzk_g16_setup_scalars_make(cuzk_g16_setup_scalars *s, const cuzk_r1cs_t *circuit, const cuzk_groth16_setup_opts *opts,
-                                   unsigned threads, cuzk_errmsg *err);
+cuzk_status cuzk_g16_setup_scalars_make(cuzk_g16_setup_scalars *s, const cuzk_r1cs_t *circuit,
+                                        const cuzk_groth16_setup_opts *opts, unsigned threads, cuzk_errmsg *err);
 /* out[i] = scalar lo + i of array sec, for lo <= i + lo < hi <= s->len[sec], on s->threads threads. */
 void cuzk_g16_setup_scalars_fill(const cuzk_g16_setup_scalars *s, int sec, uint64_t lo, uint64_t hi, cuzk_fr_t *out);
 /* Frees the vectors and wipes the toxic waste. Harmless on a zeroed struct. */
@@ -446,8 +463,8 @@ typedef enum {
 
 /* Decodes n points of encoding enc from src into dst (cuzk_g1_affine_t or cuzk_g2_affine_t array) with the ec decoder flags,
  * spread over `threads` threads. On failure returns the status of the lowest failing index, which goes to *bad. */
-cuzk_status cuzk_g16_keyio_decode_points(void *dst, const uint8_t *src, uint64_t n, cuzk_g16_keyio_enc enc, unsigned flags,
-                                unsigned threads, uint64_t *bad);
+cuzk_status cuzk_g16_keyio_decode_points(void *dst, const uint8_t *src, uint64_t n, cuzk_g16_keyio_enc enc,
+                                         unsigned flags, unsigned threads, uint64_t *bad);
 
 /* Bytes of one encoded point. */
 static inline size_t cuzk_g16_keyio_point_bytes(cuzk_g16_keyio_enc enc)
@@ -457,21 +474,29 @@ static inline size_t cuzk_g16_keyio_point_bytes(cuzk_g16_keyio_enc enc)
 
 /* ---- bellperson .params (params.c), shared with the GPU loader -------------------------------------------------- */
 /* The counted arrays in file order, after the six fixed vk points (α1, β1, β2, γ2, δ1, δ2). */
-enum { CUZK_G16_PARAMS_SEC_IC, CUZK_G16_PARAMS_SEC_H, CUZK_G16_PARAMS_SEC_L, CUZK_G16_PARAMS_SEC_A, CUZK_G16_PARAMS_SEC_B_G1, CUZK_G16_PARAMS_SEC_B_G2, CUZK_G16_PARAMS_SEC_COUNT };
+enum {
+    CUZK_G16_PARAMS_SEC_IC,
+    CUZK_G16_PARAMS_SEC_H,
+    CUZK_G16_PARAMS_SEC_L,
+    CUZK_G16_PARAMS_SEC_A,
+    CUZK_G16_PARAMS_SEC_B_G1,
+    CUZK_G16_PARAMS_SEC_B_G2,
+    CUZK_G16_PARAMS_SEC_COUNT
+};
 #define CUZK_G16_PARAMS_VK_FIXED_BYTES (3 * 96 + 3 * 192)
 /* The 4 bytes at byte pos of the file (within its length); false when they cannot be read. */
 typedef bool (*cuzk_g16_params_read4_fn)(void *ctx, uint64_t pos, uint8_t out[4]);
 /* The layout of a len-byte .params file: off[k] / cnt[k] locate array k (off at its first point). Every check and
  * message of cuzk_groth16_params_load before any point is decoded (CUZK_ERR_TRUNCATED, CUZK_ERR_BAD_LENGTH,
  * CUZK_ERR_BAD_HEADER; CUZK_ERR_IO when read4 fails). */
-cuzk_status cuzk_g16_params_layout(uint64_t off[CUZK_G16_PARAMS_SEC_COUNT], uint64_t cnt[CUZK_G16_PARAMS_SEC_COUNT], size_t len,
-                          cuzk_g16_params_read4_fn read4, void *ctx, cuzk_errmsg *err);
+cuzk_status cuzk_g16_params_layout(uint64_t off[CUZK_G16_PARAMS_SEC_COUNT], uint64_t cnt[CUZK_G16_PARAMS_SEC_COUNT],
+                                   size_t len, cuzk_g16_params_read4_fn read4, void *ctx, cuzk_errmsg *err);
 /* Decodes the six fixed vk points at d (CUZK_G16_PARAMS_VK_FIXED_BYTES bytes) with the ec decoder flags. */
 cuzk_status cuzk_g16_params_decode_vk_fixed(cuzk_groth16_vk *vk, const uint8_t *d, unsigned ecflags, const char *what,
-                                   cuzk_errmsg *err);
+                                            cuzk_errmsg *err);
 /* The message of a bad point: status s at index bad of array k ("params: h[2] (byte 1540): ..."); returns s. */
-cuzk_status cuzk_g16_params_point_fail(cuzk_errmsg *err, cuzk_status s, const uint64_t off[CUZK_G16_PARAMS_SEC_COUNT], int k,
-                              uint64_t bad, const char *what);
+cuzk_status cuzk_g16_params_point_fail(cuzk_errmsg *err, cuzk_status s, const uint64_t off[CUZK_G16_PARAMS_SEC_COUNT],
+                                       int k, uint64_t bad, const char *what);
 const char *cuzk_g16_params_section_name(int k);
 
 #ifdef __cplusplus

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* cuzk msm: multi-scalar multiplication Σ [k_i] P_i over G1 and G2 (Pippenger with signed digits and batch-affine
  * bucket sums), and bitmap-selected batch addition Σ_{bit i set} P_i.
  *
@@ -25,19 +26,21 @@
 extern "C" {
 #endif
 
-cuzk_status cuzk_g1_msm(cuzk_g1_jac_t *r, const cuzk_g1_affine_t *bases, const cuzk_fr_t *scalars, size_t n, unsigned threads);
+cuzk_status cuzk_g1_msm(cuzk_g1_jac_t *r, const cuzk_g1_affine_t *bases, const cuzk_fr_t *scalars, size_t n,
+                        unsigned threads);
 cuzk_status cuzk_g1_msm_raw(cuzk_g1_jac_t *r, const cuzk_g1_affine_t *bases, const uint64_t (*scalars)[4], size_t n,
-                       unsigned threads);
+                            unsigned threads);
 /* Sum of the bases whose bit is set: bit i is bit (i % 64) of bitmap[i / 64], least significant first. Bits at
  * and above n are ignored. */
 cuzk_status cuzk_g1_batch_add(cuzk_g1_jac_t *r, const cuzk_g1_affine_t *bases, const uint64_t *bitmap, size_t n,
-                         unsigned threads);
+                              unsigned threads);
 
-cuzk_status cuzk_g2_msm(cuzk_g2_jac_t *r, const cuzk_g2_affine_t *bases, const cuzk_fr_t *scalars, size_t n, unsigned threads);
+cuzk_status cuzk_g2_msm(cuzk_g2_jac_t *r, const cuzk_g2_affine_t *bases, const cuzk_fr_t *scalars, size_t n,
+                        unsigned threads);
 cuzk_status cuzk_g2_msm_raw(cuzk_g2_jac_t *r, const cuzk_g2_affine_t *bases, const uint64_t (*scalars)[4], size_t n,
-                       unsigned threads);
+                            unsigned threads);
 cuzk_status cuzk_g2_batch_add(cuzk_g2_jac_t *r, const cuzk_g2_affine_t *bases, const uint64_t *bitmap, size_t n,
-                         unsigned threads);
+                              unsigned threads);
 
 /* The scratch one call allocates, in bytes as requested from malloc: g*_msm and g*_msm_raw of n points make
  * CUZK_MSM_SCRATCH_ALLOCS allocations (the workers' bucket scratch, the per-task sums and a copy of the scalars; for

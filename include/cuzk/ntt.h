@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* cuzk ntt: number-theoretic transforms over Fr on power-of-two domains, and the H polynomial of Groth16.
  *
  * A domain of size n = 2^k is the group {ω^i} of n-th roots of unity, with ω = cuzk_fr_root_of_unity(k, conv). The two
@@ -30,10 +31,10 @@ typedef struct {
     unsigned log2n;
     size_t n;
     cuzk_fr_roots conv;
-    cuzk_fr_t omega;     /* primitive n-th root of unity */
+    cuzk_fr_t omega; /* primitive n-th root of unity */
     cuzk_fr_t omega_inv;
-    cuzk_fr_t n_inv;     /* 1/n */
-    cuzk_fr_t *tw;       /* tw[i] = ω^i for i < n/2 (one element when n = 1); inverse twiddles are read from it too */
+    cuzk_fr_t n_inv; /* 1/n */
+    cuzk_fr_t *tw;   /* tw[i] = ω^i for i < n/2 (one element when n = 1); inverse twiddles are read from it too */
 } cuzk_ntt_domain;
 
 /* Builds the domain of size 2^log2n in the given convention. CUZK_ERR_BAD_ROOT_ORDER when log2n > CUZK_NTT_MAX_LOG2,
@@ -66,8 +67,10 @@ void cuzk_ntt_coset_inverse(cuzk_fr_t *x, const cuzk_ntt_domain *d, const cuzk_f
  *   2n-th root of unity (ω_2n = cuzk_fr_root_of_unity(k + 1, GEN5)), where Z(x_i) = x_i^n − 1 = −2;
  *   h[i] = (A·B − C)(x_i), natural order, with NO division by Z: the zkey's H points are Lagrange points of the
  *   2n domain with the factor −1/2 folded in, so MSM(H, h) = H(τ)·Z(τ)/δ. */
-void cuzk_ntt_h_bellperson(cuzk_fr_t *h, cuzk_fr_t *a, cuzk_fr_t *b, cuzk_fr_t *c, const cuzk_ntt_domain *d, unsigned threads);
-void cuzk_ntt_h_snarkjs(cuzk_fr_t *h, cuzk_fr_t *a, cuzk_fr_t *b, cuzk_fr_t *c, const cuzk_ntt_domain *d, unsigned threads);
+void cuzk_ntt_h_bellperson(cuzk_fr_t *h, cuzk_fr_t *a, cuzk_fr_t *b, cuzk_fr_t *c, const cuzk_ntt_domain *d,
+                           unsigned threads);
+void cuzk_ntt_h_snarkjs(cuzk_fr_t *h, cuzk_fr_t *a, cuzk_fr_t *b, cuzk_fr_t *c, const cuzk_ntt_domain *d,
+                        unsigned threads);
 
 #ifdef __cplusplus
 }

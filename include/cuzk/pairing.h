@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* cuzk pairing: the optimal ate pairing e: G1 × G2 → GT ⊂ Fp12* of BLS12-381.
  *
  * Miller loop over |x|, x = −0xd201000000010000 (the sign is applied by a conjugation at the end), lines on the
@@ -17,7 +18,9 @@ extern "C" {
 #define CUZK_PAIRING_LINES 68
 
 /* One line on the twist, before evaluation at P: l0 + (l1·xP)·v + (l4·yP)·v·w. */
-typedef struct { cuzk_fp2_t l0, l1, l4; } cuzk_pairing_line_t;
+typedef struct {
+    cuzk_fp2_t l0, l1, l4;
+} cuzk_pairing_line_t;
 
 /* A G2 point with its line coefficients precomputed (for a verifier's fixed β, γ, δ). ~19.6 KB, no pointers. */
 typedef struct {

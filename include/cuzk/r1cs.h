@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* cuzk r1cs: rank-1 constraint systems, their compiled file format (PCE), witnesses and sparse evaluation.
  *
  * Variables (columns) are numbered as bellperson numbers them: column 0 is the constant ONE (input 0), columns
@@ -52,7 +53,7 @@ typedef struct cuzk_r1cs {
     uint64_t num_constraints;
     cuzk_r1cs_matrix m[3]; /* A, B, C */
     const cuzk_fr_t *values;
-    uint32_t num_values; /* >= 2: values[0] = 1, values[1] = -1 */
+    uint32_t num_values;             /* >= 2: values[0] = 1, values[1] = -1 */
     const uint64_t *a_aux_density;   /* ceil(num_aux / 64) words */
     const uint64_t *b_input_density; /* ceil(num_inputs / 64) words */
     const uint64_t *b_aux_density;   /* ceil(num_aux / 64) words */
@@ -101,8 +102,8 @@ cuzk_status cuzk_r1cs_builder_alloc_aux(cuzk_r1cs_builder *b, cuzk_r1cs_var *out
 cuzk_status cuzk_r1cs_builder_alloc_aux_n(cuzk_r1cs_builder *b, uint32_t n, cuzk_r1cs_var *first);
 /* Adds the constraint (Σ a)·(Σ b) = Σ c. Terms may come in any order; repeated variables are summed and zero
  * results dropped. CUZK_ERR_R1CS_COLUMN for a variable not yet allocated. */
-cuzk_status cuzk_r1cs_builder_enforce(cuzk_r1cs_builder *b, const cuzk_r1cs_term *a, size_t na, const cuzk_r1cs_term *bt, size_t nb,
-                                 const cuzk_r1cs_term *c, size_t nc);
+cuzk_status cuzk_r1cs_builder_enforce(cuzk_r1cs_builder *b, const cuzk_r1cs_term *a, size_t na,
+                                      const cuzk_r1cs_term *bt, size_t nb, const cuzk_r1cs_term *c, size_t nc);
 /* Turns the builder into a system (renumbering coefficients canonically, computing densities and the identity)
  * and frees the builder. */
 cuzk_status cuzk_r1cs_builder_finish(cuzk_r1cs_builder *b, cuzk_r1cs_t **out);
@@ -136,8 +137,8 @@ typedef enum {
 /* a = A·z, b = B·z and c per mode, each of num_constraints elements; z has cuzk_r1cs_num_vars entries. c may be NULL
  * (then mode only matters for CUZK_R1CS_C_CHECKED, which still checks). threads = 0 means 1. In CUZK_R1CS_C_CHECKED mode the
  * lowest unsatisfied row goes to *first_bad_row (may be NULL) and the outputs are still complete. */
-cuzk_status cuzk_r1cs_spmv(const cuzk_r1cs_t *r, const cuzk_fr_t *z, cuzk_fr_t *a, cuzk_fr_t *b, cuzk_fr_t *c, cuzk_r1cs_c_mode mode, unsigned threads,
-                      uint64_t *first_bad_row);
+cuzk_status cuzk_r1cs_spmv(const cuzk_r1cs_t *r, const cuzk_fr_t *z, cuzk_fr_t *a, cuzk_fr_t *b, cuzk_fr_t *c,
+                           cuzk_r1cs_c_mode mode, unsigned threads, uint64_t *first_bad_row);
 /* CUZK_OK when z satisfies every row, else CUZK_ERR_R1CS_UNSATISFIED with the lowest failing row in *first_bad_row.
  * Also CUZK_ERR_INVALID_ARG when z[0] != 1. */
 cuzk_status cuzk_r1cs_check(const cuzk_r1cs_t *r, const cuzk_fr_t *z, unsigned threads, uint64_t *first_bad_row);
@@ -168,7 +169,7 @@ cuzk_status cuzk_r1cs_pce_write(const cuzk_r1cs_t *r, const char *path, cuzk_r1c
  * densities against the matrices, then (unless CUZK_R1CS_PCE_TRUSTED) identity and checksum. expect_identity (may be
  * NULL) must equal the file's identity, else CUZK_ERR_MISMATCH. The result points into the mapping. */
 cuzk_status cuzk_r1cs_pce_load(const char *path, unsigned flags, const uint8_t expect_identity[32], cuzk_r1cs_t **out,
-                          cuzk_r1cs_err *err);
+                               cuzk_r1cs_err *err);
 /* The same checks on an image in memory (8-byte aligned, else CUZK_ERR_INVALID_ARG): the result points into data,
  * which the caller keeps until cuzk_r1cs_free. */
 cuzk_status cuzk_r1cs_pce_parse(const uint8_t *data, size_t size, unsigned flags, const uint8_t expect_identity[32],
@@ -181,17 +182,19 @@ cuzk_status cuzk_r1cs_pce_measure(const uint8_t *data, size_t size, uint64_t *fi
 /* The counts from the header alone (one small read; magic, version and ranges checked, nothing else), for planning
  * before a load. */
 cuzk_status cuzk_r1cs_pce_read_counts(const char *path, uint64_t *num_inputs, uint64_t *num_aux,
-                                 uint64_t *num_constraints, cuzk_r1cs_err *err);
+                                      uint64_t *num_constraints, cuzk_r1cs_err *err);
 
 /* ---- iden3 files ------------------------------------------------------------------------------------------------- */
 /* .wtns (version 2): values are canonical little-endian integers (CUZK_ERR_NOT_CANONICAL when >= r), converted to
  * Montgomery form. When circuit is not NULL the count must equal its variable count (CUZK_ERR_MISMATCH). w[0] = 1
  * is left to cuzk_r1cs_check. *out is malloc'd. */
-cuzk_status cuzk_r1cs_wtns_parse(const uint8_t *buf, size_t len, const cuzk_r1cs_t *circuit, cuzk_fr_t **out, uint64_t *count,
-                            cuzk_r1cs_err *err);
-cuzk_status cuzk_r1cs_wtns_load(const char *path, const cuzk_r1cs_t *circuit, cuzk_fr_t **out, uint64_t *count, cuzk_r1cs_err *err);
+cuzk_status cuzk_r1cs_wtns_parse(const uint8_t *buf, size_t len, const cuzk_r1cs_t *circuit, cuzk_fr_t **out,
+                                 uint64_t *count, cuzk_r1cs_err *err);
+cuzk_status cuzk_r1cs_wtns_load(const char *path, const cuzk_r1cs_t *circuit, cuzk_fr_t **out, uint64_t *count,
+                                cuzk_r1cs_err *err);
 /* The same into a caller's buffer of cuzk_r1cs_num_vars(circuit) values (circuit required; the count must match). */
-cuzk_status cuzk_r1cs_wtns_parse_into(const uint8_t *buf, size_t len, const cuzk_r1cs_t *circuit, cuzk_fr_t *out, cuzk_r1cs_err *err);
+cuzk_status cuzk_r1cs_wtns_parse_into(const uint8_t *buf, size_t len, const cuzk_r1cs_t *circuit, cuzk_fr_t *out,
+                                      cuzk_r1cs_err *err);
 cuzk_status cuzk_r1cs_wtns_load_into(const char *path, const cuzk_r1cs_t *circuit, cuzk_fr_t *out, cuzk_r1cs_err *err);
 /* Encodes n values as a .wtns image (malloc'd). */
 cuzk_status cuzk_r1cs_wtns_encode(const cuzk_fr_t *w, uint64_t n, uint8_t **buf, size_t *len);

@@ -3,14 +3,15 @@
  * against what remains of the input before it is used. */
 #include "cuzk/base.h"
 
-cuzk_status cuzk_iden3_check(const uint8_t *buf, size_t len, const char magic[4], uint32_t version,
-                             const char *what, cuzk_errmsg *err)
+cuzk_status cuzk_iden3_check(const uint8_t *buf, size_t len, const char magic[4], uint32_t version, const char *what,
+                             cuzk_errmsg *err)
 {
     if (len < 4) return cuzk_fail(err, CUZK_ERR_TRUNCATED, "%s: %zu bytes, shorter than the magic", what, len);
     if (memcmp(buf, magic, 4) != 0) return cuzk_fail(err, CUZK_ERR_BAD_MAGIC, "%s: magic is not \"%.4s\"", what, magic);
     if (len < 12) return cuzk_fail(err, CUZK_ERR_TRUNCATED, "%s: %zu bytes, shorter than the file header", what, len);
     if (cuzk_load_le32(buf + 4) != version)
-        return cuzk_fail(err, CUZK_ERR_BAD_VERSION, "%s: version %u, expected %u", what, cuzk_load_le32(buf + 4), version);
+        return cuzk_fail(err, CUZK_ERR_BAD_VERSION, "%s: version %u, expected %u", what, cuzk_load_le32(buf + 4),
+                         version);
     uint64_t end;
     cuzk_status s = cuzk_iden3_measure(buf, len, &end, what, err);
     if (s != CUZK_OK) return s;
@@ -40,8 +41,8 @@ cuzk_status cuzk_iden3_measure(const uint8_t *buf, size_t len, uint64_t *end, co
     return CUZK_OK;
 }
 
-cuzk_status cuzk_iden3_find(const uint8_t *buf, uint32_t type, const uint8_t **sec, uint64_t *size,
-                            const char *what, cuzk_errmsg *err)
+cuzk_status cuzk_iden3_find(const uint8_t *buf, uint32_t type, const uint8_t **sec, uint64_t *size, const char *what,
+                            cuzk_errmsg *err)
 {
     uint32_t nsect = cuzk_load_le32(buf + 8), found = 0;
     size_t pos = 12;

@@ -46,14 +46,11 @@ void cuzk_par_for(unsigned threads, size_t count, size_t min_chunk, cuzk_range_f
         jobs[p].lo = count * p / parts;
         jobs[p].hi = count * (p + 1) / parts;
     }
-    for (size_t p = 1; p < parts; p++)
-        jobs[p].started = pthread_create(&jobs[p].tid, NULL, range_run, &jobs[p]) == 0;
+    for (size_t p = 1; p < parts; p++) jobs[p].started = pthread_create(&jobs[p].tid, NULL, range_run, &jobs[p]) == 0;
     range_run(&jobs[0]);
     for (size_t p = 1; p < parts; p++) {
-        if (jobs[p].started)
-            pthread_join(jobs[p].tid, NULL);
-        else
-            range_run(&jobs[p]);
+        if (jobs[p].started) pthread_join(jobs[p].tid, NULL);
+        else range_run(&jobs[p]);
     }
     free(jobs);
 }
@@ -87,10 +84,8 @@ void cuzk_par_run(unsigned threads, cuzk_task_fn fn, void *ctx)
     }
     fn(ctx, 0);
     for (unsigned i = 1; i < threads; i++) {
-        if (started[i])
-            pthread_join(tid[i], NULL);
-        else
-            fn(ctx, i);
+        if (started[i]) pthread_join(tid[i], NULL);
+        else fn(ctx, i);
     }
 }
 

@@ -6,7 +6,4 @@
 #define CUZK_VERSION_STRING "unknown"
 #endif
 
-const char *cuzk_version(void)
-{
-    return CUZK_VERSION_STRING;
-}
+const char *cuzk_version(void) { return CUZK_VERSION_STRING; }

@@ -25,12 +25,12 @@ typedef struct {
     cuzk_cs_counts base;          /* the parent's counters before the blocks */
     bool uniform;
     unsigned sub_flags;
-    cuzk_cs *subs;                /* one per worker */
-    cuzk_cs_counts *out_counts;   /* counting pass: each block's counts */
+    cuzk_cs *subs;              /* one per worker */
+    cuzk_cs_counts *out_counts; /* counting pass: each block's counts */
     const char *path;
     bool counting_pass;
-    uint64_t nrun;              /* blocks in this pass */
-    atomic_uint_fast64_t next;  /* the next block to hand out */
+    uint64_t nrun;             /* blocks in this pass */
+    atomic_uint_fast64_t next; /* the next block to hand out */
     pthread_mutex_t lock;
     /* the first failure by block number, and the first unsatisfied row */
     uint64_t fail_block;
@@ -138,7 +138,9 @@ static void run_block(blocks_job *j, uint64_t b, unsigned worker)
         }
     }
     j->fn(sub, j->ctx, b);
-    cuzk_cs_counts got = {sub->next_input - first.inputs, sub->next_aux - first.aux, sub->next_row - first.rows,
+    cuzk_cs_counts got = {sub->next_input - first.inputs,
+                          sub->next_aux - first.aux,
+                          sub->next_row - first.rows,
                           {sub->nnz[0] - first.nnz[0], sub->nnz[1] - first.nnz[1], sub->nnz[2] - first.nnz[2]}};
     if (counting) {
         j->out_counts[b] = got;
@@ -149,11 +151,9 @@ static void run_block(blocks_job *j, uint64_t b, unsigned worker)
         if (!same)
             cuzk_cs_fail(sub, CUZK_ERR_MISMATCH,
                          "made %llu inputs, %llu aux, %llu rows; its counts say %llu, %llu, %llu (or non-zeros differ)",
-                         (unsigned long long)got.inputs, (unsigned long long)got.aux,
-                         (unsigned long long)got.rows, (unsigned long long)c->inputs, (unsigned long long)c->aux,
-                         (unsigned long long)c->rows);
-        else if (sub->flags & CUZK_CS_F_ROWS)
-            fix_coefficients(j, sub);
+                         (unsigned long long)got.inputs, (unsigned long long)got.aux, (unsigned long long)got.rows,
+                         (unsigned long long)c->inputs, (unsigned long long)c->aux, (unsigned long long)c->rows);
+        else if (sub->flags & CUZK_CS_F_ROWS) fix_coefficients(j, sub);
     }
     if (sub->status != CUZK_OK || si->bad || si->watch_path != NULL) note_failure(j, b, sub);
 }
@@ -236,13 +236,15 @@ cuzk_status cuzk_cs_blocks(cuzk_cs *cs, uint64_t nblocks, cuzk_cs_block_fn fn, v
     for (uint64_t b = 0; b < (j.uniform ? 1 : nblocks); b++) {
         const cuzk_cs_counts *c = &counts[b];
         if (!j.uniform) {
-            starts[b] = (cuzk_cs_counts){j.base.inputs + total.inputs, j.base.aux + total.aux, j.base.rows + total.rows,
-                                         {j.base.nnz[0] + total.nnz[0], j.base.nnz[1] + total.nnz[1],
-                                          j.base.nnz[2] + total.nnz[2]}};
+            starts[b] = (cuzk_cs_counts){
+                j.base.inputs + total.inputs,
+                j.base.aux + total.aux,
+                j.base.rows + total.rows,
+                {j.base.nnz[0] + total.nnz[0], j.base.nnz[1] + total.nnz[1], j.base.nnz[2] + total.nnz[2]}};
         }
         uint64_t times = j.uniform ? nblocks : 1;
-        if (c->inputs > (uint64_t)CUZK_VAR_AUX || c->aux > (uint64_t)CUZK_VAR_AUX ||
-            times > (uint64_t)CUZK_VAR_AUX || c->rows > UINT64_MAX / 2 / times) {
+        if (c->inputs > (uint64_t)CUZK_VAR_AUX || c->aux > (uint64_t)CUZK_VAR_AUX || times > (uint64_t)CUZK_VAR_AUX ||
+            c->rows > UINT64_MAX / 2 / times) {
             s = CUZK_ERR_TOO_LARGE;
             goto out;
         }
@@ -298,8 +300,10 @@ cuzk_status cuzk_cs_count_block(cuzk_cs *cs, cuzk_cs_block_fn fn, void *ctx, uin
         sub.next_row = cs->next_row;
         fn(&sub, ctx, block);
         s = sub.status;
-        *out = (cuzk_cs_counts){sub.next_input - cs->next_input, sub.next_aux - cs->next_aux,
-                                sub.next_row - cs->next_row, {sub.nnz[0], sub.nnz[1], sub.nnz[2]}};
+        *out = (cuzk_cs_counts){sub.next_input - cs->next_input,
+                                sub.next_aux - cs->next_aux,
+                                sub.next_row - cs->next_row,
+                                {sub.nnz[0], sub.nnz[1], sub.nnz[2]}};
     }
     cuzk_cs_block_release(&sub);
     return s;

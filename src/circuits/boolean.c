@@ -7,14 +7,14 @@
 static inline bool inner(cuzk_bit b) { return b.kind == CUZK_BIT_NOT ? !b.val : b.val; }
 static inline cuzk_bit is_bit(cuzk_var v, bool val) { return (cuzk_bit){v, CUZK_BIT_IS, (uint8_t)val}; }
 
-#define LCS(n)                                                                                                       \
-    cuzk_term ta_[n], tb_[n], tc_[n];                                                                                \
+#define LCS(n)                                                                                                         \
+    cuzk_term ta_[n], tb_[n], tc_[n];                                                                                  \
     cuzk_lc a = CUZK_LC_ON(ta_), b = CUZK_LC_ON(tb_), c = CUZK_LC_ON(tc_)
-#define LCS_FREE()                                                                                                   \
-    do {                                                                                                             \
-        cuzk_lc_free(&a);                                                                                            \
-        cuzk_lc_free(&b);                                                                                            \
-        cuzk_lc_free(&c);                                                                                            \
+#define LCS_FREE()                                                                                                     \
+    do {                                                                                                               \
+        cuzk_lc_free(&a);                                                                                              \
+        cuzk_lc_free(&b);                                                                                              \
+        cuzk_lc_free(&c);                                                                                              \
     } while (0)
 
 cuzk_bit cuzk_bit_alloc(cuzk_cs *cs, bool value)
@@ -123,9 +123,7 @@ void cuzk_lc_add_bit(cuzk_cs *cs, cuzk_lc *lc, cuzk_bit b, const cuzk_fr_t *coef
     case CUZK_BIT_CONST:
         if (b.val) cuzk_lc_add(cs, lc, CUZK_VAR_ONE, coeff);
         break;
-    case CUZK_BIT_IS:
-        cuzk_lc_add(cs, lc, b.var, coeff);
-        break;
+    case CUZK_BIT_IS: cuzk_lc_add(cs, lc, b.var, coeff); break;
     default: {
         cuzk_fr_t neg;
         cuzk_fr_neg(&neg, coeff != NULL ? coeff : &cs->one);

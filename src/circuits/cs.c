@@ -743,8 +743,8 @@ cuzk_status cuzk_cs_finish(cuzk_cs *cs, cuzk_r1cs_t **shape, cuzk_fr_t **z, cuzk
                       in->bad_path != NULL ? in->bad_path : "?");
     } else if (in->z_bound && (cs->next_input != in->z_inputs || cs->next_aux != in->z_aux)) {
         s = cuzk_fail(err, CUZK_ERR_MISMATCH,
-                      "the circuit allocated %u inputs and %u aux, z was sized for %llu and %llu",
-                      cs->next_input, cs->next_aux, (unsigned long long)in->z_inputs, (unsigned long long)in->z_aux);
+                      "the circuit allocated %u inputs and %u aux, z was sized for %llu and %llu", cs->next_input,
+                      cs->next_aux, (unsigned long long)in->z_inputs, (unsigned long long)in->z_aux);
     }
     if (s == CUZK_OK && z != NULL && in->vals_own) {
         uint64_t ni = cs->next_input, na = cs->next_aux;

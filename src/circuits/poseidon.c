@@ -99,10 +99,7 @@ static void permute(const cuzk_poseidon_params *p, cuzk_fr_t *s, cuzk_fr_t *trac
     }
 }
 
-void cuzk_poseidon_permute(const cuzk_poseidon_params *p, cuzk_fr_t *state)
-{
-    permute(p, state, NULL);
-}
+void cuzk_poseidon_permute(const cuzk_poseidon_params *p, cuzk_fr_t *state) { permute(p, state, NULL); }
 
 void cuzk_poseidon_permute_trace(const cuzk_poseidon_params *p, cuzk_fr_t *state, cuzk_fr_t *sbox_in)
 {

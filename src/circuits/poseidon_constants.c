@@ -53,9 +53,9 @@ static void grain_put(grain *g, unsigned *pos, unsigned nbits, uint32_t v)
 static void grain_init(grain *g, unsigned t, unsigned rf, unsigned rp)
 {
     unsigned pos = 0;
-    grain_put(g, &pos, 2, 1);          /* field: GF(p) */
-    grain_put(g, &pos, 4, 1);          /* S-box: x^alpha */
-    grain_put(g, &pos, 12, 255);       /* field size in bits */
+    grain_put(g, &pos, 2, 1);    /* field: GF(p) */
+    grain_put(g, &pos, 4, 1);    /* S-box: x^alpha */
+    grain_put(g, &pos, 12, 255); /* field size in bits */
     grain_put(g, &pos, 12, t);
     grain_put(g, &pos, 10, rf);
     grain_put(g, &pos, 10, rp);

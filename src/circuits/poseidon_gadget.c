@@ -45,7 +45,7 @@ typedef struct {
     unsigned arity, width;
     cuzk_fr_t tag;
     uint32_t naux, nrows;
-    uint32_t *off;     /* 3·nrows + 1: row r's A, B, C terms at off[3r .. 3r+3] */
+    uint32_t *off; /* 3·nrows + 1: row r's A, B, C terms at off[3r .. 3r+3] */
     tpl_term *terms;
     tpl_row *rows;
     uint64_t nnz[3];
@@ -144,8 +144,7 @@ static void tb_elem(tpl_builder *b, unsigned e)
 
 /* x², x⁴ and the output of an S-box whose input is l (input e − 1 with the pre key in round 0, else the aux just
  * allocated for it); returns the output. */
-static uint32_t tb_sbox(tpl_builder *b, unsigned r, unsigned e, uint32_t l, const cuzk_fr_t *pre,
-                        const cuzk_fr_t *post)
+static uint32_t tb_sbox(tpl_builder *b, unsigned r, unsigned e, uint32_t l, const cuzk_fr_t *pre, const cuzk_fr_t *post)
 {
     uint32_t x2 = REF_AUX | b->naux++;
     if (pre != NULL) { /* square_sum: (l + pre)·(l + pre) = x² */
@@ -199,7 +198,7 @@ static void tb_mix(tpl_builder *b, unsigned r)
     cuzk_fr_t x;
     if (!sparse) {
         /* column by column: element j's new vector from every old element, kept until all columns are done */
-        cuzk_fr_t (*out)[TPL_BASIS] = malloc(t * sizeof *out);
+        cuzk_fr_t(*out)[TPL_BASIS] = malloc(t * sizeof *out);
         if (out == NULL) {
             b->nomem = true;
             return;
@@ -414,8 +413,7 @@ static void witness(const cuzk_poseidon_params *p, const cuzk_fr_t *tag, const c
     for (unsigned r = 0; r < rounds; r++) {
         const cuzk_fr_t *post = cuzk_poseidon_post_keys(p, r);
         if (cuzk_poseidon_round_is_full(p, r)) {
-            for (unsigned e = 0; e < t; e++)
-                o = sbox(o, &s[e], post != NULL ? &post[e] : NULL, r > 0, r > 0 || e > 0);
+            for (unsigned e = 0; e < t; e++) o = sbox(o, &s[e], post != NULL ? &post[e] : NULL, r > 0, r > 0 || e > 0);
         } else {
             o = sbox(o, &s[0], &post[0], true, true);
         }
@@ -427,9 +425,9 @@ static void witness(const cuzk_poseidon_params *p, const cuzk_fr_t *tag, const c
 /* ---- rows -------------------------------------------------------------------------------------------------------- */
 
 static const char *const step_ns[] = {
-    [ROW_ENSURE] = "S-box input",       [ROW_SQUARE_SUM] = "(l+rk)^2",      [ROW_SQUARE2] = "l^2",
-    [ROW_SQUARE4] = "l^4",              [ROW_MUL_PRE_POST] = "l4 * (l + rk)", [ROW_MUL_POST] = "(l4 * l) + rk)",
-    [ROW_MUL] = "(l4 * l) + rk)",       [ROW_RESULT] = "hash result",
+    [ROW_ENSURE] = "S-box input", [ROW_SQUARE_SUM] = "(l+rk)^2",        [ROW_SQUARE2] = "l^2",
+    [ROW_SQUARE4] = "l^4",        [ROW_MUL_PRE_POST] = "l4 * (l + rk)", [ROW_MUL_POST] = "(l4 * l) + rk)",
+    [ROW_MUL] = "(l4 * l) + rk)", [ROW_RESULT] = "hash result",
 };
 static const char *const row_name[] = {
     [ROW_ENSURE] = "enforce num allocation preserves lc",
@@ -506,8 +504,7 @@ cuzk_num cuzk_poseidon_gadget_hash(cuzk_cs *cs, unsigned arity, const cuzk_fr_t 
         if (cuzk_poseidon_partial_rounds(arity) == 0)
             cuzk_cs_fail(cs, CUZK_ERR_INVALID_ARG, "poseidon gadget: arity %u not one of 2, 4, 8, 11, 16, 24, 36",
                          arity);
-        else
-            cuzk_cs_fail(cs, CUZK_ERR_NOMEM, "poseidon gadget: out of memory for the arity-%u constants", arity);
+        else cuzk_cs_fail(cs, CUZK_ERR_NOMEM, "poseidon gadget: out of memory for the arity-%u constants", arity);
         return out;
     }
     const tpl *t = tpl_get(cs, p, tag);

@@ -11,10 +11,7 @@
 #define MAX_TREE_LEAVES (UINT64_C(1) << 40)
 
 /* ---- shapes ------------------------------------------------------------------------------------------------------ */
-static bool tree_arity_ok(uint32_t a)
-{
-    return a == 2 || a == 4 || a == 8 || a == 16;
-}
+static bool tree_arity_ok(uint32_t a) { return a == 2 || a == 4 || a == 8 || a == 16; }
 
 cuzk_status cuzk_poseidon_tree_levels(const cuzk_poseidon_tree_shape *sh, uint64_t n, unsigned *levels,
                                       uint32_t arities[CUZK_POSEIDON_TREE_MAX_LEVELS], cuzk_errmsg *err)
@@ -58,14 +55,14 @@ typedef struct {
     const cuzk_fr_t *in;     /* children as field elements, or */
     const uint8_t *in_bytes; /* as 32-byte reprs (then checked) */
     cuzk_fr_t *out;
-    _Atomic uint64_t bad;    /* least child index found >= r; UINT64_MAX for none */
+    _Atomic uint64_t bad; /* least child index found >= r; UINT64_MAX for none */
 } level_job;
 
 static void note_bad(level_job *j, uint64_t i)
 {
     uint64_t cur = atomic_load_explicit(&j->bad, memory_order_relaxed);
-    while (i < cur && !atomic_compare_exchange_weak_explicit(&j->bad, &cur, i, memory_order_relaxed,
-                                                             memory_order_relaxed)) {
+    while (i < cur &&
+           !atomic_compare_exchange_weak_explicit(&j->bad, &cur, i, memory_order_relaxed, memory_order_relaxed)) {
     }
 }
 
@@ -221,10 +218,7 @@ void cuzk_poseidon_tree_root_of(const cuzk_poseidon_tree *t, uint8_t root[CUZK_F
     cuzk_fr_to_bytes_le(root, &t->node[t->levels][0]);
 }
 
-uint64_t cuzk_poseidon_tree_leaves(const cuzk_poseidon_tree *t)
-{
-    return t->count[0];
-}
+uint64_t cuzk_poseidon_tree_leaves(const cuzk_poseidon_tree *t) { return t->count[0]; }
 
 /* ---- paths ------------------------------------------------------------------------------------------------------- */
 cuzk_status cuzk_poseidon_tree_path(const cuzk_poseidon_tree *t, uint64_t leaf_index, uint8_t leaf[CUZK_FR_BYTES],

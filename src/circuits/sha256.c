@@ -32,8 +32,7 @@ typedef struct {
 } maybe;
 
 /* Maybe::compute: the known word, or addmany of the deferred words and `extra` (NULL: none). */
-static void maybe_compute(cuzk_cs *cs, cuzk_multieq *me, maybe *m, const char *ns, const cuzk_u32 *extra,
-                          cuzk_u32 *out)
+static void maybe_compute(cuzk_cs *cs, cuzk_multieq *me, maybe *m, const char *ns, const cuzk_u32 *extra, cuzk_u32 *out)
 {
     if (m->n == 0) {
         *out = m->v[0];

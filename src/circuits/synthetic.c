@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Synthetic PoRep-shaped circuits (see circuits.h), built straight into CSR arrays.
  *
  * The rows are cut into blocks of BLOCK_ROWS. A block draws its gadgets from its own random stream (seeded by the
@@ -31,19 +32,19 @@
 #include "cuzk/circuits.h"
 
 #define BLOCK_ROWS 8192u
-#define BIT_RING 256u   /* recent bit variables, for operands and pack fillers */
-#define BPOOL_RING 64u  /* recent allocated bits (already in B): the B operands */
-#define FIELD_RING 32u  /* recent field values */
-#define PEND_CAP 512u   /* bits and field values produced but not yet used in A */
+#define BIT_RING 256u  /* recent bit variables, for operands and pack fillers */
+#define BPOOL_RING 64u /* recent allocated bits (already in B): the B operands */
+#define FIELD_RING 32u /* recent field values */
+#define PEND_CAP 512u  /* bits and field values produced but not yet used in A */
 
 /* the gadget mix, per mille / percent / ranges */
 #define MIX_TOBITS 185   /* per mille of the rows: tobits gadgets */
 #define MIX_POSEIDON 126 /* per mille of the rows: poseidon rounds; the rest are sha runs and packs */
 #define SHA_RUN_MIN 16
 #define SHA_RUN_MAX 64
-#define SHA_XOR_PCT 89   /* XOR rows among sha rows; the rest AND */
+#define SHA_XOR_PCT 89 /* XOR rows among sha rows; the rest AND */
 #define SHA_PENDING_PCT 50
-#define A_PER_KROW 2400   /* after a sha run, pack while A has fewer entries than this per 1000 rows */
+#define A_PER_KROW 2400 /* after a sha run, pack while A has fewer entries than this per 1000 rows */
 #define PACK_MIN 128
 #define PACK_MAX 254
 #define PACK_FORCE 96
@@ -99,11 +100,11 @@ typedef struct {
 
 typedef struct {
     const plan *pl;
-    uint64_t rng;       /* structure stream */
-    uint64_t wrng;      /* witness stream */
-    uint64_t row;       /* global index of the next row */
-    uint64_t pos[3];    /* next entry of each matrix */
-    uint32_t base;      /* first aux column of the block */
+    uint64_t rng;    /* structure stream */
+    uint64_t wrng;   /* witness stream */
+    uint64_t row;    /* global index of the next row */
+    uint64_t pos[3]; /* next entry of each matrix */
+    uint32_t base;   /* first aux column of the block */
     uint32_t next_var;
     uint8_t flags[BLOCK_ROWS];
     uint8_t bitval[BLOCK_ROWS];
@@ -271,7 +272,8 @@ static void sort_block_vars(blk *b, uint32_t n)
     }
     uint32_t k = 0;
     for (uint32_t w = 0; w < BLOCK_ROWS / 64; w++) {
-        for (uint64_t m = seen[w]; m != 0; m &= m - 1) b->scratch[k++] = b->base + w * 64 + (uint32_t)__builtin_ctzll(m);
+        for (uint64_t m = seen[w]; m != 0; m &= m - 1)
+            b->scratch[k++] = b->base + w * 64 + (uint32_t)__builtin_ctzll(m);
     }
 }
 
@@ -502,8 +504,8 @@ static cuzk_status check_size(unsigned log2n, unsigned *threads, cuzk_errmsg *er
     return CUZK_OK;
 }
 
-cuzk_status cuzk_circuits_synthetic(unsigned log2n, uint64_t seed, unsigned threads, cuzk_r1cs_t **cs, cuzk_fr_t **witness,
-                               cuzk_errmsg *err)
+cuzk_status cuzk_circuits_synthetic(unsigned log2n, uint64_t seed, unsigned threads, cuzk_r1cs_t **cs,
+                                    cuzk_fr_t **witness, cuzk_errmsg *err)
 {
     *cs = NULL;
     if (witness != NULL) *witness = NULL;
@@ -523,8 +525,10 @@ cuzk_status cuzk_circuits_synthetic(unsigned log2n, uint64_t seed, unsigned thre
             pl->blk_nnz[3 * i + k] = total[k];
             total[k] += n;
         }
-    cuzk_r1cs_parts parts = {.num_inputs = pl->ni, .num_aux = (uint32_t)(pl->rows - (pl->ni - 1)),
-                        .num_constraints = pl->rows, .num_values = NUM_COEFS};
+    cuzk_r1cs_parts parts = {.num_inputs = pl->ni,
+                             .num_aux = (uint32_t)(pl->rows - (pl->ni - 1)),
+                             .num_constraints = pl->rows,
+                             .num_values = NUM_COEFS};
     uint64_t nvars = (uint64_t)parts.num_inputs + parts.num_aux;
     bool ok = true;
     for (int k = 0; k < 3; k++) {
@@ -561,10 +565,8 @@ cuzk_status cuzk_circuits_synthetic(unsigned log2n, uint64_t seed, unsigned thre
     free(pl->blk_nnz);
     free(pl);
     s = cuzk_r1cs_adopt(&parts, cs, err);
-    if (s != CUZK_OK || witness == NULL)
-        free(z);
-    else
-        *witness = z;
+    if (s != CUZK_OK || witness == NULL) free(z);
+    else *witness = z;
     return s;
 
 nomem_plan:
@@ -583,7 +585,7 @@ uint64_t cuzk_circuits_synthetic_num_vars(unsigned log2n)
 }
 
 cuzk_status cuzk_circuits_synthetic_witness_into(unsigned log2n, uint64_t seed, uint64_t witness_seed, unsigned threads,
-                                            cuzk_fr_t *z, uint64_t len, cuzk_errmsg *err)
+                                                 cuzk_fr_t *z, uint64_t len, cuzk_errmsg *err)
 {
     cuzk_status s = check_size(log2n, &threads, err);
     if (s != CUZK_OK) return s;
@@ -613,7 +615,7 @@ cuzk_status cuzk_circuits_synthetic_witness_into(unsigned log2n, uint64_t seed, 
 }
 
 cuzk_status cuzk_circuits_synthetic_witness(unsigned log2n, uint64_t seed, uint64_t witness_seed, unsigned threads,
-                                       cuzk_fr_t **witness, cuzk_errmsg *err)
+                                            cuzk_fr_t **witness, cuzk_errmsg *err)
 {
     *witness = NULL;
     cuzk_status s = check_size(log2n, &threads, err);
@@ -661,7 +663,8 @@ void cuzk_circuits_stats_compute(const cuzk_r1cs_t *r, const cuzk_fr_t *z, cuzk_
     st->bit_fraction = -1;
     if (z != NULL && r->num_aux > 0) {
         uint64_t bits = 0;
-        for (uint64_t j = r->num_inputs; j < cuzk_r1cs_num_vars(r); j++) bits += cuzk_fr_is_zero(&z[j]) || cuzk_fr_is_one(&z[j]);
+        for (uint64_t j = r->num_inputs; j < cuzk_r1cs_num_vars(r); j++)
+            bits += cuzk_fr_is_zero(&z[j]) || cuzk_fr_is_one(&z[j]);
         st->bit_fraction = (double)bits / r->num_aux;
     }
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* zcash/IETF and iden3 encodings, written once for G1 and G2. The including file defines, besides FE, FE_, G_ and
  * AFF as for curve_template.h:
  *   FE_BYTES                   bytes of one coordinate (48 or 96)

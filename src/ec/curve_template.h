@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* The group law of a short Weierstrass curve y² = x³ + b (a = 0), written once for G1 and G2. The including file
  * defines:
  *   FE             the coordinate field element type (cuzk_fp_t or cuzk_fp2_t)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Declarations shared inside the ec layer only. */
 #ifndef CUZK_EC_INTERNAL_H
 #define CUZK_EC_INTERNAL_H

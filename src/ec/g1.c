@@ -1,10 +1,11 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* G1: y² = x³ + 4 over Fp. */
 #include <string.h>
 
 #include "ec_internal.h"
 
 static const cuzk_fp_t G1_B = {{0xaa270000000cfff3ULL, 0x53cc0032fc34000aULL, 0x478fe97a6b0a807fULL,
-                           0xb1d37ebee6ba24d7ULL, 0x8ec9733bbf78ab2fULL, 0x09d645513d83de7eULL}};
+                                0xb1d37ebee6ba24d7ULL, 0x8ec9733bbf78ab2fULL, 0x09d645513d83de7eULL}};
 
 #define FE cuzk_fp_t
 #define FE_(name) cuzk_fp_##name
@@ -34,7 +35,7 @@ void cuzk_g1_generator(cuzk_g1_affine_t *r)
 bool cuzk_g1_affine_in_subgroup(const cuzk_g1_affine_t *p)
 {
     static const cuzk_fp_t BETA = {{0x30f1361b798a64e8ULL, 0xf3b8ddab7ece5a2aULL, 0x16a8ca3ac61577f7ULL,
-                               0xc26a2ff874fd029bULL, 0x3636b76660701c6eULL, 0x051ba4ab241b6160ULL}};
+                                    0xc26a2ff874fd029bULL, 0x3636b76660701c6eULL, 0x051ba4ab241b6160ULL}};
     if (cuzk_g1_affine_is_infinity(p)) return true;
     cuzk_g1_jac_t q, phi;
     cuzk_g1_affine_mul_by_x_abs(&q, p);

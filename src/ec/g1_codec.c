@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* G1 encodings: zcash/IETF (48 / 96 bytes) and iden3 (96 bytes). */
 #include <string.h>
 

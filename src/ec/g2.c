@@ -1,13 +1,14 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* G2: the sextic M-twist y² = x³ + 4(1 + u) over Fp2. */
 #include <string.h>
 
 #include "ec_internal.h"
 
 static const cuzk_fp2_t G2_B = {
-    {{0xaa270000000cfff3ULL, 0x53cc0032fc34000aULL, 0x478fe97a6b0a807fULL, 0xb1d37ebee6ba24d7ULL,
-      0x8ec9733bbf78ab2fULL, 0x09d645513d83de7eULL}},
-    {{0xaa270000000cfff3ULL, 0x53cc0032fc34000aULL, 0x478fe97a6b0a807fULL, 0xb1d37ebee6ba24d7ULL,
-      0x8ec9733bbf78ab2fULL, 0x09d645513d83de7eULL}},
+    {{0xaa270000000cfff3ULL, 0x53cc0032fc34000aULL, 0x478fe97a6b0a807fULL, 0xb1d37ebee6ba24d7ULL, 0x8ec9733bbf78ab2fULL,
+      0x09d645513d83de7eULL}},
+    {{0xaa270000000cfff3ULL, 0x53cc0032fc34000aULL, 0x478fe97a6b0a807fULL, 0xb1d37ebee6ba24d7ULL, 0x8ec9733bbf78ab2fULL,
+      0x09d645513d83de7eULL}},
 };
 
 #define FE cuzk_fp2_t
@@ -41,7 +42,7 @@ void cuzk_g2_generator(cuzk_g2_affine_t *r)
 void cuzk_g2_affine_psi(cuzk_g2_affine_t *r, const cuzk_g2_affine_t *p)
 {
     static const cuzk_fp_t CX1 = {{0x890dc9e4867545c3ULL, 0x2af322533285a5d5ULL, 0x50880866309b7e2cULL,
-                              0xa20d1b8c7e881024ULL, 0x14e4f04fe2db9068ULL, 0x14e56d3f1564853aULL}};
+                                   0xa20d1b8c7e881024ULL, 0x14e4f04fe2db9068ULL, 0x14e56d3f1564853aULL}};
     static const cuzk_fp2_t CY = {
         {{0x3e2f585da55c9ad1ULL, 0x4294213d86c18183ULL, 0x382844c88b623732ULL, 0x92ad2afd19103e18ULL,
           0x1d794e4fac7cf0b9ULL, 0x0bd592fc7d825ec8ULL}},

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* G2 encodings: zcash/IETF (96 / 192 bytes, Fp2 as c1 ‖ c0) and iden3 (192 bytes, Fp2 as c0 ‖ c1). */
 #include <string.h>
 
@@ -22,7 +23,8 @@ static void fe_write_mont(uint8_t *out, const cuzk_fp2_t *a)
 {
     const cuzk_fp_t *c[2] = {&a->c0, &a->c1};
     for (size_t k = 0; k < 2; k++) {
-        for (size_t i = 0; i < CUZK_FP_BYTES; i++) out[k * CUZK_FP_BYTES + i] = (uint8_t)(c[k]->l[i / 8] >> (8 * (i % 8)));
+        for (size_t i = 0; i < CUZK_FP_BYTES; i++)
+            out[k * CUZK_FP_BYTES + i] = (uint8_t)(c[k]->l[i / 8] >> (8 * (i % 8)));
     }
 }
 

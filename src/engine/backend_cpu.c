@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* The CPU backend: one pseudo-device whose prover workers run cuzk_groth16_prove_from_synthesis, each with its own
  * threads. It is the reference the GPU backend is measured against and the fallback on hosts without one. */
 #include <stdio.h>
@@ -51,10 +52,7 @@ static cuzk_status cpu_prove_finish(void *ctx, unsigned device, engine_work *w, 
     return CUZK_OK;
 }
 
-static void cpu_destroy(void *ctx)
-{
-    free(ctx);
-}
+static void cpu_destroy(void *ctx) { free(ctx); }
 
 static const engine_backend_ops cpu_ops = {
     .name = "cpu",

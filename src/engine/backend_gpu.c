@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* The GPU backend (built only with CUDA): one engine device per GPU in use, gpu_workers_per_device provers each.
  *
  * Only the witness crosses PCIe: synthesis produces the witness alone, into pinned host memory from a small pool
@@ -49,30 +50,24 @@ typedef struct {
 
 typedef struct {
     unsigned num_devices, workers;
-    unsigned sides;       /* GPUs per engine device: 1, or 2 in latency mode */
-    bool split_tables;    /* cuzk_gpu_key_opts.split_ntt_tables for every key */
-    gdev *dev;            /* num_devices × sides GPUs: engine device d has GPUs d·sides .. d·sides + sides − 1 */
+    unsigned sides;    /* GPUs per engine device: 1, or 2 in latency mode */
+    bool split_tables; /* cuzk_gpu_key_opts.split_ntt_tables for every key */
+    gdev *dev;         /* num_devices × sides GPUs: engine device d has GPUs d·sides .. d·sides + sides − 1 */
     cuzk_gpu_prover **provers; /* per worker and side: made when a key loads on its device, or at its first partition */
     pthread_mutex_t *prover_lock; /* per worker: its prover is used by one thread at a time */
-    pthread_mutex_t lock; /* devices' cached figures, the buffer pool */
+    pthread_mutex_t lock;         /* devices' cached figures, the buffer pool */
     gbuf *bufs;
     size_t num_bufs, cap_bufs, max_idle;
-    size_t reserving; /* idle buffers being made by reserve_witness_buffers, counted as idle */
+    size_t reserving;  /* idle buffers being made by reserve_witness_buffers, counted as idle */
     uint64_t pool_cap; /* the engine's working-memory budget: reserve_witness_buffers keeps the pool within it */
-    bool trace;  /* CUZK_GPU_TRACE set: one line per partition on stderr (device, times, phases) */
-    double t0;   /* cuzk_now() at creation, the trace's time origin */
+    bool trace;        /* CUZK_GPU_TRACE set: one line per partition on stderr (device, times, phases) */
+    double t0;         /* cuzk_now() at creation, the trace's time origin */
 } gpu_ctx;
 
-static unsigned g_num_devices(void *ctx)
-{
-    return ((gpu_ctx *)ctx)->num_devices;
-}
+static unsigned g_num_devices(void *ctx) { return ((gpu_ctx *)ctx)->num_devices; }
 
 /* the gdev of side `side` of engine device `device` */
-static gdev *gpu_of(gpu_ctx *c, unsigned device, unsigned side)
-{
-    return &c->dev[device * c->sides + side];
-}
+static gdev *gpu_of(gpu_ctx *c, unsigned device, unsigned side) { return &c->dev[device * c->sides + side]; }
 
 /* A latency pair reports its first GPU's figures, named after both. */
 static void g_device_info(void *ctx, unsigned device, cuzk_engine_gpu_status *out)
@@ -94,14 +89,12 @@ static void g_device_info(void *ctx, unsigned device, cuzk_engine_gpu_status *ou
 /* A witness buffer's room beyond z's own bytes: the classes of the packed witness and its packing (witness_made). */
 static uint64_t pack_room(uint64_t z_bytes)
 {
-    return cuzk_gpu_witness_classes_words(z_bytes / sizeof(cuzk_fr_t)) * sizeof(uint64_t) + sizeof(cuzk_gpu_witness_packing);
+    return cuzk_gpu_witness_classes_words(z_bytes / sizeof(cuzk_fr_t)) * sizeof(uint64_t) +
+           sizeof(cuzk_gpu_witness_packing);
 }
 
 /* The pool's buffer for a witness of z_bytes: z, then that room. */
-static uint64_t witness_buffer_bytes(uint64_t z_bytes)
-{
-    return z_bytes + pack_room(z_bytes);
-}
+static uint64_t witness_buffer_bytes(uint64_t z_bytes) { return z_bytes + pack_room(z_bytes); }
 
 /* The host holds only the witness (counted by the engine), its packing's room and a few points between synthesis
  * and verification. */
@@ -176,8 +169,7 @@ static cuzk_status g_prove_start(void *ctx, unsigned device, engine_work *w, cuz
     if (s == CUZK_OK) s = set_gpu(gpu_of(c, device, 0), err);
     if (s == CUZK_OK && c->sides == 2)
         s = cuzk_gpu_prove_msms_pair(&w->sums, p0, dk->k[0], p1, dk->k[1], w->z, w->z_form, &o, &st, err);
-    else if (s == CUZK_OK)
-        s = cuzk_gpu_prove_msms(&w->sums, p0, dk->k[0], w->z, w->z_form, &o, &st, err);
+    else if (s == CUZK_OK) s = cuzk_gpu_prove_msms(&w->sums, p0, dk->k[0], w->z, w->z_form, &o, &st, err);
     pthread_mutex_unlock(&c->prover_lock[w->worker]);
     if (s != CUZK_OK) return s;
     if (c->trace)
@@ -382,14 +374,14 @@ static void reserve_provers(gpu_ctx *c, unsigned device, unsigned side, const cu
         pthread_mutex_unlock(&c->prover_lock[w]);
         if (c->trace || s != CUZK_OK)
             fprintf(stderr, "gpu trace: GPU %d worker %u reserved its buffers in %.3f s%s%s\n",
-                    gpu_of(c, device, side)->ordinal, w, cuzk_now() - t, s == CUZK_OK ? "" : ": failed: ",
-                    s == CUZK_OK ? "" : err.msg);
+                    gpu_of(c, device, side)->ordinal, w, cuzk_now() - t,
+                    s == CUZK_OK ? "" : ": failed: ", s == CUZK_OK ? "" : err.msg);
     }
 }
 
 /* The key on one GPU of the engine device, planned against that GPU's budget. */
-static cuzk_status key_load_side(gpu_ctx *c, unsigned device, unsigned side, const engine_key *k,
-                                 uint64_t others_bytes, bool allow_streamed, cuzk_gpu_key **out, cuzk_errmsg *err)
+static cuzk_status key_load_side(gpu_ctx *c, unsigned device, unsigned side, const engine_key *k, uint64_t others_bytes,
+                                 bool allow_streamed, cuzk_gpu_key **out, cuzk_errmsg *err)
 {
     gdev *d = gpu_of(c, device, side);
     *out = NULL;

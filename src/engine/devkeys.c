@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Devices and the keys on them, for backends that keep keys on their devices (the GPU backend).
  *
  * Per device and key the engine holds an engine_devkey (engine_devkeys.h). Each device in service has a loader
@@ -180,8 +181,7 @@ void cuzk_engine_devkeys_release(cuzk_engine *e, engine_devkey_list *l)
 static engine_key *wanted(cuzk_engine *e, unsigned d)
 {
     for (engine_work *w = e->gpu_q; w != NULL; w = w->next)
-        if (w->job->state != JOB_DONE && w->key->state == KEY_HOT && w->key->dev[d].state == DK_NONE)
-            return w->key;
+        if (w->job->state != JOB_DONE && w->key->state == KEY_HOT && w->key->dev[d].state == DK_NONE) return w->key;
     for (engine_key *k = e->keys; k != NULL; k = k->next)
         if (k->dev_preload > 0 && k->state == KEY_HOT && k->dev[d].state == DK_NONE) return k;
     /* a device without keys makes the key of the most urgent unfinished job ahead of its first partition */

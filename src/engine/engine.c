@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* The engine: job intake, the per-partition pipeline and its scheduling, cancellation, results, shutdown, status.
  *
  * Pipeline, per partition (the scheduling unit):
@@ -257,10 +258,8 @@ static void queue_insert(engine_work **q, engine_work *w)
 /* Lock held. Releases what the partition holds; the job may end its key reference with it. */
 static void work_free_z(cuzk_engine *e, engine_work *w)
 {
-    if (w->z_backend)
-        e->be.ops->witness_free(e->be.ctx, w->owned_z, w->z_bytes);
-    else
-        free(w->owned_z);
+    if (w->z_backend) e->be.ops->witness_free(e->be.ctx, w->owned_z, w->z_bytes);
+    else free(w->owned_z);
     w->owned_z = NULL;
     w->z = NULL;
     w->z_backend = false;
@@ -475,12 +474,9 @@ static void *synth_main(void *arg)
          * Filecoin circuit's (every hash of its vanilla proofs checked at submission, or as the synthesis goes) */
         w->c_mode = generic ? CUZK_R1CS_C_CHECKED : CUZK_R1CS_C_PRODUCT;
         if (e->cfg.deterministic_rs) work_deterministic_rs(w);
-        if (generic)
-            s = work_parse_witness(e, w, wtns, wtns_len, wtns_path, &err);
-        else if (fil != NULL)
-            s = work_fil_witness(e, w, fil, e->cfg.synthesis_threads, &err);
-        else
-            s = work_make_witness(e, w, e->cfg.synthesis_threads, &err);
+        if (generic) s = work_parse_witness(e, w, wtns, wtns_len, wtns_path, &err);
+        else if (fil != NULL) s = work_fil_witness(e, w, fil, e->cfg.synthesis_threads, &err);
+        else s = work_make_witness(e, w, e->cfg.synthesis_threads, &err);
         free(wtns);
         free(wtns_path);
         if (s == CUZK_OK && !e->be.ops->synthesizes) {
@@ -618,8 +614,8 @@ static void *prover_main(void *arg)
                 cuzk_engine_device_broken(e, device, &fail, "partition %u of %s: %s", w->index, j->id, err.msg);
                 jobs_fail(e, &fail);
                 job_finish(e, j, CUZK_ENGINE_JOB_FAILED,
-                           "partition %u: device %u (%s) failed: %s; the device is taken out of service",
-                           w->index, device, gs.name, err.msg);
+                           "partition %u: device %u (%s) failed: %s; the device is taken out of service", w->index,
+                           device, gs.name, err.msg);
             } else {
                 job_finish(e, j, CUZK_ENGINE_JOB_FAILED, "partition %u: the %s prover failed: %s (%s)", w->index,
                            e->be.ops->name, cuzk_status_str(s), err.msg);
@@ -632,7 +628,7 @@ static void *prover_main(void *arg)
         cuzk_engine_hist_add(&e->hist[STAGE_SPMV], w->stats.spmv);
         cuzk_engine_hist_add(&e->hist[STAGE_NTT_H], w->stats.ntt_h);
         cuzk_engine_hist_add(&e->hist[STAGE_MSM],
-                        w->stats.msm_h + w->stats.msm_l + w->stats.msm_a + w->stats.msm_b1 + w->stats.msm_b2);
+                             w->stats.msm_h + w->stats.msm_l + w->stats.msm_a + w->stats.msm_b1 + w->stats.msm_b2);
         if (j->state == JOB_DONE) {
             work_drop(e, w);
             continue;
@@ -677,7 +673,7 @@ static void *final_main(void *arg)
         const engine_fil_input *fil = j->fil; /* stays while this partition is in flight */
         cuzk_errmsg verr = {{0}};
         t = cuzk_now();
-        cuzk_status s = fs != CUZK_OK  ? fs
+        cuzk_status s = fs != CUZK_OK ? fs
                         : fil != NULL ? work_fil_verify(w, fil, &verr)
                                       : cuzk_groth16_verify(&k->pvk, &w->proof, w->z + 1, k->num_inputs - 1);
         double tv = cuzk_now() - t;
@@ -765,7 +761,7 @@ uint64_t cuzk_engine_memory_budget(const cuzk_engine_config *cfg)
 }
 
 cuzk_status cuzk_engine_create_with_backend(cuzk_engine **out, const cuzk_engine_config *cfg, const engine_backend *be,
-                                       cuzk_errmsg *err)
+                                            cuzk_errmsg *err)
 {
     if (out == NULL || cfg == NULL || be == NULL || be->ops == NULL)
         return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "NULL argument");
@@ -848,8 +844,8 @@ cuzk_status cuzk_engine_create_with_backend(cuzk_engine **out, const cuzk_engine
     pthread_condattr_t ca;
     pthread_condattr_init(&ca);
     pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-    pthread_cond_t *cvs[] = {&e->work_cv,    &e->prover_cv, &e->space_cv,  &e->final_cv,
-                             &e->done_cv,    &e->loader_cv, &e->devload_cv};
+    pthread_cond_t *cvs[] = {&e->work_cv, &e->prover_cv, &e->space_cv,  &e->final_cv,
+                             &e->done_cv, &e->loader_cv, &e->devload_cv};
     for (size_t i = 0; i < sizeof cvs / sizeof cvs[0]; i++) pthread_cond_init(cvs[i], &ca);
     pthread_condattr_destroy(&ca);
 
@@ -914,9 +910,10 @@ cuzk_status cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *cfg,
         if (want_gpu || s != CUZK_ERR_NOT_FOUND) return cuzk_fail(err, s, "GPU backend: %s", sub.msg);
 #else
         if (want_gpu)
-            return cuzk_fail(err, CUZK_ERR_INVALID_ARG,
-                             "the GPU backend was requested (backend = gpu, devices or latency_mode) but this build has "
-                             "none");
+            return cuzk_fail(
+                err, CUZK_ERR_INVALID_ARG,
+                "the GPU backend was requested (backend = gpu, devices or latency_mode) but this build has "
+                "none");
 #endif
     }
     s = cuzk_engine_backend_cpu(&be, cfg->prover_threads);
@@ -943,8 +940,8 @@ void cuzk_engine_shutdown(cuzk_engine *e, uint64_t deadline_ms)
     for (engine_job *j = e->jobs; j != NULL; j = j->next)
         job_finish(e, j, CUZK_ENGINE_JOB_CANCELLED, "the engine shut down before the job finished");
     e->stop = true;
-    pthread_cond_t *cvs[] = {&e->work_cv,    &e->prover_cv, &e->space_cv,  &e->final_cv,
-                             &e->done_cv,    &e->loader_cv, &e->devload_cv};
+    pthread_cond_t *cvs[] = {&e->work_cv, &e->prover_cv, &e->space_cv,  &e->final_cv,
+                             &e->done_cv, &e->loader_cv, &e->devload_cv};
     for (size_t i = 0; i < sizeof cvs / sizeof cvs[0]; i++) pthread_cond_broadcast(cvs[i]);
     pthread_mutex_unlock(&e->lock);
 
@@ -977,8 +974,8 @@ void cuzk_engine_destroy(cuzk_engine *e)
     cuzk_engine_devkeys_destroy(e); /* the device copies first: they are the backend's */
     cuzk_engine_keys_destroy(e);
     if (e->be.ops->destroy != NULL) e->be.ops->destroy(e->be.ctx);
-    pthread_cond_t *cvs[] = {&e->work_cv,    &e->prover_cv, &e->space_cv,  &e->final_cv,
-                             &e->done_cv,    &e->loader_cv, &e->devload_cv};
+    pthread_cond_t *cvs[] = {&e->work_cv, &e->prover_cv, &e->space_cv,  &e->final_cv,
+                             &e->done_cv, &e->loader_cv, &e->devload_cv};
     for (size_t i = 0; i < sizeof cvs / sizeof cvs[0]; i++) pthread_cond_destroy(cvs[i]);
     pthread_mutex_destroy(&e->lock);
     free(e->param_dir);
@@ -1128,8 +1125,8 @@ static cuzk_status submit_prepare_fil(cuzk_engine *e, engine_job *j, engine_fil_
     return CUZK_OK;
 }
 
-cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_engine_request *req, char job_id[CUZK_ENGINE_ID_MAX], uint32_t *queue_position,
-                          bool *attached, cuzk_errmsg *err)
+cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_engine_request *req, char job_id[CUZK_ENGINE_ID_MAX],
+                               uint32_t *queue_position, bool *attached, cuzk_errmsg *err)
 {
     if (e == NULL || req == NULL || job_id == NULL) return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "NULL argument");
     job_id[0] = 0;
@@ -1139,8 +1136,10 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_engine_request *req, c
         strnlen(req->circuit_id, CUZK_ENGINE_ID_MAX) == CUZK_ENGINE_ID_MAX)
         return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "request_id or circuit_id is longer than %d bytes",
                          CUZK_ENGINE_ID_MAX - 1);
-    bool filecoin = req->proof_kind >= CUZK_ENGINE_KIND_POREP_SEAL_COMMIT && req->proof_kind <= CUZK_ENGINE_KIND_WINNING_POST;
-    if (!filecoin && req->proof_kind != CUZK_ENGINE_KIND_GENERIC_CIRCUIT && req->proof_kind != CUZK_ENGINE_KIND_SYNTHETIC)
+    bool filecoin = req->proof_kind >= CUZK_ENGINE_KIND_POREP_SEAL_COMMIT &&
+                    req->proof_kind <= CUZK_ENGINE_KIND_WINNING_POST;
+    if (!filecoin && req->proof_kind != CUZK_ENGINE_KIND_GENERIC_CIRCUIT &&
+        req->proof_kind != CUZK_ENGINE_KIND_SYNTHETIC)
         return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "unknown proof kind %u", req->proof_kind);
     if ((unsigned)req->priority >= CUZK_ENGINE_NUM_PRIORITIES)
         return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "unknown priority %u", (unsigned)req->priority);
@@ -1208,10 +1207,8 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_engine_request *req, c
         goto out;
     }
     if (prev != NULL) prev->superseded = true; /* purged once nobody waits on it */
-    if (e->jobs_tail != NULL)
-        e->jobs_tail->next = j;
-    else
-        e->jobs = j;
+    if (e->jobs_tail != NULL) e->jobs_tail->next = j;
+    else e->jobs = j;
     e->jobs_tail = j;
     snprintf(job_id, CUZK_ENGINE_ID_MAX, "%s", j->id);
     job_event(e, j, CUZK_ENGINE_EVENT_ACCEPTED, prev != NULL);
@@ -1242,10 +1239,8 @@ cuzk_status cuzk_engine_await(cuzk_engine *e, const char *job_id, uint64_t timeo
     struct timespec dl;
     if (timeout_ms != 0) deadline_in(&dl, timeout_ms);
     while (j->state != JOB_DONE) {
-        if (timeout_ms == 0)
-            pthread_cond_wait(&e->done_cv, &e->lock);
-        else if (pthread_cond_timedwait(&e->done_cv, &e->lock, &dl) == ETIMEDOUT)
-            break;
+        if (timeout_ms == 0) pthread_cond_wait(&e->done_cv, &e->lock);
+        else if (pthread_cond_timedwait(&e->done_cv, &e->lock, &dl) == ETIMEDOUT) break;
     }
     cuzk_status s = CUZK_OK;
     if (j->state == JOB_DONE) {
@@ -1379,7 +1374,7 @@ static bool parse_synthetic_id(const char *id, unsigned *log2, uint64_t *seed)
 }
 
 cuzk_status cuzk_engine_preload(cuzk_engine *e, const char *circuit_id, bool *already_loaded, uint64_t *load_time_ms,
-                           cuzk_errmsg *err)
+                                cuzk_errmsg *err)
 {
     if (already_loaded != NULL) *already_loaded = false;
     if (load_time_ms != NULL) *load_time_ms = 0;
@@ -1408,7 +1403,8 @@ cuzk_status cuzk_engine_preload(cuzk_engine *e, const char *circuit_id, bool *al
             return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "synthetic log2 %u is outside [%u, %u]", log2,
                              CUZK_CIRCUITS_LOG2_MIN, max);
     } else {
-        if (!cuzk_engine_circuit_id_valid(circuit_id)) return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "invalid circuit id");
+        if (!cuzk_engine_circuit_id_valid(circuit_id))
+            return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "invalid circuit id");
         char path[4400];
         if (e->param_dir == NULL) return cuzk_fail(err, CUZK_ERR_NOT_FOUND, "no param_dir is configured");
         snprintf(path, sizeof path, "%s/%s.params", e->param_dir, circuit_id);

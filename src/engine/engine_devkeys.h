@@ -29,14 +29,14 @@ typedef struct engine_devkey {
 } engine_devkey;
 
 typedef struct {
-    bool broken;              /* a device error took it out of service */
+    bool broken; /* a device error took it out of service */
     char error[256];
-    uint32_t busy;            /* prover workers inside prove_start */
-    double busy_since;        /* when busy went from 0 to 1 */
-    double busy_total;        /* seconds with busy > 0 (closed intervals) */
-    uint32_t keys_resident;   /* device keys READY */
-    uint64_t keys_bytes;      /* their VRAM */
-    uint64_t partitions;      /* proved on it */
+    uint32_t busy;          /* prover workers inside prove_start */
+    double busy_since;      /* when busy went from 0 to 1 */
+    double busy_total;      /* seconds with busy > 0 (closed intervals) */
+    uint32_t keys_resident; /* device keys READY */
+    uint64_t keys_bytes;    /* their VRAM */
+    uint64_t partitions;    /* proved on it */
 } engine_dev;
 
 /* One step of device d's loader: makes the key the device should make next (the lock released while the backend
@@ -60,7 +60,10 @@ void cuzk_engine_devkey_unreferenced(cuzk_engine *e, engine_key *k);
 /* Device keys leaving their devices: detached under the lock (the bookkeeping), freed by cuzk_engine_devkeys_release
  * after unlocking (freeing device memory waits for the device). */
 typedef struct {
-    struct { unsigned device; void *handle; } *items;
+    struct {
+        unsigned device;
+        void *handle;
+    } * items;
     size_t n, cap;
 } engine_devkey_list;
 /* the idle ones; returns their VRAM */

@@ -24,16 +24,16 @@ struct engine_devkey;
 typedef enum { KEY_COLD = 0, KEY_LOADING, KEY_HOT, KEY_WARM } key_state;
 
 typedef struct engine_key {
-    char id[CUZK_ENGINE_ID_MAX];   /* circuit id, "synthetic-<log2>-<seed>", or an SRS id ("porep-32g") */
+    char id[CUZK_ENGINE_ID_MAX]; /* circuit id, "synthetic-<log2>-<seed>", or an SRS id ("porep-32g") */
     bool synthetic;
-    bool srs;                 /* a Filecoin circuit by SRS id: its v28 .params (params_name) and, where the filecoin
+    bool srs;                  /* a Filecoin circuit by SRS id: its v28 .params (params_name) and, where the filecoin
                                * layer has the circuit (fil_circuit), its shape from the shape cache; else the key
                                * alone (cs NULL, for PreloadSRS) */
     const cuzk_fil_proof *fil; /* srs: the circuit's registered proof (cuzk_fil_proof_by_srs_id) */
     bool fil_circuit;
-    bool generated;           /* made from toxic waste (cuzk_engine_key_toxic): synthetic keys, and Filecoin circuits
+    bool generated;        /* made from toxic waste (cuzk_engine_key_toxic): synthetic keys, and Filecoin circuits
                                * under cuzk_engine_config.fil_generated_keys; no .params file is read */
-    char params_name[256];    /* srs: the v28 .params file in the parameter directory */
+    char params_name[256]; /* srs: the v28 .params file in the parameter directory */
     /* srs: the .params file whose manifest digest was checked (device, inode, size, mtime): not hashed again */
     bool digest_ok;
     uint64_t digest_dev, digest_ino, digest_size, digest_mtime;
@@ -41,23 +41,23 @@ typedef struct engine_key {
     uint64_t seed;
     key_state state;
     bool load_queued;
-    bool loading_from_warm;   /* while LOADING: the load started from WARM */
-    uint64_t load_seq;        /* request order of queued loads */
-    uint32_t refs;            /* jobs (not yet released) that need this key */
-    uint64_t last_use;        /* LRU clock */
-    double t_last_use;        /* when: loaded, dispatched, released (status) */
-    uint64_t size_bytes;      /* in memory when HOT, mapped when WARM, on disk (or the last HOT size) when COLD */
-    uint64_t hot_bytes;       /* the decoded size of the last load: the next load's estimate */
+    bool loading_from_warm; /* while LOADING: the load started from WARM */
+    uint64_t load_seq;      /* request order of queued loads */
+    uint32_t refs;          /* jobs (not yet released) that need this key */
+    uint64_t last_use;      /* LRU clock */
+    double t_last_use;      /* when: loaded, dispatched, released (status) */
+    uint64_t size_bytes;    /* in memory when HOT, mapped when WARM, on disk (or the last HOT size) when COLD */
+    uint64_t hot_bytes;     /* the decoded size of the last load: the next load's estimate */
     uint64_t load_ms;
-    double t_hot;             /* when it last became HOT */
-    cuzk_status last_status;  /* of the last load */
+    double t_hot;            /* when it last became HOT */
+    cuzk_status last_status; /* of the last load */
     /* known after the first load (and kept when evicted), for memory admission at submit */
     bool dims_known;
-    bool shape_known;          /* shape holds the loaded key's densities (cuzk_groth16_prove_shape_key); else the
+    bool shape_known; /* shape holds the loaded key's densities (cuzk_groth16_prove_shape_key); else the
                                 * admission bound takes every variable as selected (cuzk_groth16_prove_shape_worst) */
     cuzk_groth16_prove_shape shape;
     uint64_t domain_size, num_vars, num_inputs;
-    char last_error[400];     /* the last load's failure, given to the jobs that waited for it */
+    char last_error[400]; /* the last load's failure, given to the jobs that waited for it */
     /* HOT contents: cs (a PCE mapping when the key has files, else heap) and pk (with device keys, a synthetic key's
      * pk stays empty: the devices generate it). WARM: cs and params_map */
     cuzk_r1cs_t *cs;

@@ -517,11 +517,14 @@ cuzk_status cuzk_engine_fil_manifest_load(const char *path, engine_fil_digest **
     json_t *v;
     size_t i = 0;
     cuzk_status s = CUZK_OK;
-    json_object_foreach(root, name, v) {
+    json_object_foreach(root, name, v)
+    {
         const char *digest = json_string_value(json_object_get(v, "digest"));
         if (!json_is_object(v) || !hex32(digest)) {
-            s = cuzk_fail(err, CUZK_ERR_BAD_JSON, "parameter manifest %s: %.120s: no \"digest\" of 32 lowercase hex "
-                          "digits", path, name);
+            s = cuzk_fail(err, CUZK_ERR_BAD_JSON,
+                          "parameter manifest %s: %.120s: no \"digest\" of 32 lowercase hex "
+                          "digits",
+                          path, name);
             break;
         }
         if (strchr(name, '/') != NULL || name[0] == '\0') {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* The key manager: one entry per circuit (a registered circuit's PCE + .params, a synthetic circuit with a key made by
  * cuzk_groth16_setup and cached as files in <param_dir>/synthetic, or a Filecoin circuit by SRS id: its v28 .params,
  * digest checked against the manifest before its first use, with its shape from the shape cache), in tiers
@@ -24,8 +25,8 @@ bool cuzk_engine_circuit_id_valid(const char *id)
     if (n == 0 || n >= CUZK_ENGINE_ID_MAX || id[0] == '.') return false;
     for (size_t i = 0; i < n; i++) {
         char c = id[i];
-        bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
-                  c == '_' || c == '.';
+        bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_' ||
+                  c == '.';
         if (!ok) return false;
     }
     return true;
@@ -340,8 +341,8 @@ static cuzk_status load_warm(const engine_key *k, unsigned threads, key_contents
     cuzk_errmsg sub = {{0}};
     cuzk_status s = cuzk_groth16_params_parse(&kc->pk, k->params_map, k->params_map_len, 0, threads, &sub);
     if (s == CUZK_OK) s = cuzk_groth16_pk_check_circuit(&kc->pk, k->cs, &sub);
-    if (s != CUZK_OK) snprintf(err->msg, sizeof err->msg, "mapped %.40s.params: %.60s (%.130s)", k->id,
-                               cuzk_status_str(s), sub.msg);
+    if (s != CUZK_OK)
+        snprintf(err->msg, sizeof err->msg, "mapped %.40s.params: %.60s (%.130s)", k->id, cuzk_status_str(s), sub.msg);
     return s;
 }
 
@@ -363,7 +364,8 @@ static cuzk_status load_generic(const cuzk_engine *e, const engine_key *k, unsig
         return s;
     }
     s = cuzk_groth16_pk_check_circuit(&kc->pk, kc->cs, &sub);
-    if (s != CUZK_OK) snprintf(err->msg, sizeof err->msg, "%.40s.params does not fit %.40s.pce: %.140s", k->id, k->id, sub.msg);
+    if (s != CUZK_OK)
+        snprintf(err->msg, sizeof err->msg, "%.40s.params does not fit %.40s.pce: %.140s", k->id, k->id, sub.msg);
     return s;
 }
 
@@ -383,8 +385,7 @@ static cuzk_status check_digest(const cuzk_engine *e, engine_key *k, const char 
 {
     struct stat st;
     if (stat(path, &st) != 0)
-        return cuzk_fail(err, CUZK_ERR_NOT_FOUND, "%s is not in %s: %s", k->params_name, e->param_dir,
-                         strerror(errno));
+        return cuzk_fail(err, CUZK_ERR_NOT_FOUND, "%s is not in %s: %s", k->params_name, e->param_dir, strerror(errno));
     if (k->digest_ok && k->digest_dev == (uint64_t)st.st_dev && k->digest_ino == (uint64_t)st.st_ino &&
         k->digest_size == (uint64_t)st.st_size && k->digest_mtime == (uint64_t)st.st_mtime)
         return CUZK_OK;
@@ -472,10 +473,7 @@ static void fail_waiting_jobs(cuzk_engine *e, engine_key *k, engine_failures *fa
         if (j->key == k) engine_failures_add(fail, j, "cannot load circuit %s: %s", k->id, k->last_error);
 }
 
-static uint64_t load_estimate(const engine_key *k)
-{
-    return k->hot_bytes != 0 ? k->hot_bytes : k->size_bytes;
-}
+static uint64_t load_estimate(const engine_key *k) { return k->hot_bytes != 0 ? k->hot_bytes : k->size_bytes; }
 
 /* Lock held. Whether `need` more bytes would fit the key budget once every unreferenced HOT key is demoted. */
 static bool room_possible(const cuzk_engine *e, uint64_t need)

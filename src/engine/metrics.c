@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Counters, gauges and per-stage latency histograms, and their Prometheus text exposition. */
 #include <stdarg.h>
 #include <stdio.h>
@@ -95,12 +96,9 @@ void cuzk_engine_sb_printf(sbuf *b, const char *fmt, ...)
 void cuzk_engine_sb_json_str(sbuf *b, const char *s)
 {
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            sb_printf(b, "\\%c", *p);
-        else if (*p < 0x20)
-            sb_printf(b, "\\u%04x", *p);
-        else
-            sb_printf(b, "%c", *p);
+        if (*p == '"' || *p == '\\') sb_printf(b, "\\%c", *p);
+        else if (*p < 0x20) sb_printf(b, "\\u%04x", *p);
+        else sb_printf(b, "%c", *p);
     }
 }
 
@@ -152,8 +150,7 @@ char *cuzk_engine_metrics_text(cuzk_engine *e)
     for (int k = 0; k < ENGINE_NUM_KINDS; k++) {
         sb_printf(&b, "cuzk_proof_duration_seconds_count{proof_kind=\"%s\"} %llu\n", kinds[k].label,
                   (unsigned long long)e->done_count[k][0]);
-        sb_printf(&b, "cuzk_proof_duration_seconds_sum{proof_kind=\"%s\"} %.3f\n", kinds[k].label,
-                  e->done_seconds[k]);
+        sb_printf(&b, "cuzk_proof_duration_seconds_sum{proof_kind=\"%s\"} %.3f\n", kinds[k].label, e->done_seconds[k]);
     }
     sb_head(&b, "cuzk_running_jobs", "gauge", "Jobs with partitions in the pipeline.");
     sb_printf(&b, "cuzk_running_jobs %llu\n", (unsigned long long)running_all);
@@ -215,22 +212,23 @@ char *cuzk_engine_metrics_text(cuzk_engine *e)
         sb_head(&b, gm[m].name, gm[m].type, gm[m].help);
         for (unsigned d = 0; d < e->num_devices; d++) {
             const cuzk_engine_gpu_status *g = &gs[d];
-            double v = m == 0 ? g->busy_seconds
-                     : m == 1 ? g->busy_ratio
-                     : m == 2 ? (double)g->partitions
-                     : m == 3 ? (double)g->keys_resident
-                     : m == 4 ? (double)g->vram_keys_bytes
-                     : m == 5 ? (double)g->vram_budget_bytes
-                     : m == 6 ? (double)g->vram_total_bytes
-                     : m == 7 ? (double)g->vram_free_bytes
-                              : (double)g->broken;
+            double v = m == 0   ? g->busy_seconds
+                       : m == 1 ? g->busy_ratio
+                       : m == 2 ? (double)g->partitions
+                       : m == 3 ? (double)g->keys_resident
+                       : m == 4 ? (double)g->vram_keys_bytes
+                       : m == 5 ? (double)g->vram_budget_bytes
+                       : m == 6 ? (double)g->vram_total_bytes
+                       : m == 7 ? (double)g->vram_free_bytes
+                                : (double)g->broken;
             sb_printf(&b, "%s{gpu=\"%u\"} %.12g\n", gm[m].name, d, v);
         }
     }
     free(gs);
 
-    sb_head(&b, "cuzk_stage_seconds", "histogram", "Latency of each pipeline stage (queue and admission per job "
-                                                   "and partition, the others per partition).");
+    sb_head(&b, "cuzk_stage_seconds", "histogram",
+            "Latency of each pipeline stage (queue and admission per job "
+            "and partition, the others per partition).");
     for (int s = 0; s < STAGE_COUNT; s++) {
         const engine_hist *h = &e->hist[s];
         uint64_t cum = 0;

@@ -20,18 +20,17 @@ static const char *const part_states[] = {"pending", "synthesizing", "synth_done
 /* milliseconds between two stamps, null when the first is not set; an open interval runs to now */
 static void ms_or_null(engine_sbuf *b, const char *name, double t0, double t1, double now)
 {
-    if (t0 == 0)
-        cuzk_engine_sb_printf(b, "\"%s\":null", name);
-    else
-        cuzk_engine_sb_printf(b, "\"%s\":%llu", name, (unsigned long long)(((t1 != 0 ? t1 : now) - t0) * 1000));
+    if (t0 == 0) cuzk_engine_sb_printf(b, "\"%s\":null", name);
+    else cuzk_engine_sb_printf(b, "\"%s\":%llu", name, (unsigned long long)(((t1 != 0 ? t1 : now) - t0) * 1000));
 }
 
 static void status_pipeline(engine_sbuf *b, const engine_job *j, double now)
 {
     cuzk_engine_sb_printf(b, "{\"job_id\":\"");
     cuzk_engine_sb_json_str(b, j->id);
-    cuzk_engine_sb_printf(b, "\",\"proof_kind\":\"%s\",\"started_secs_ago\":%.3f,\"total_partitions\":%u,"
-                             "\"partitions_done\":%u,\"partitions\":[",
+    cuzk_engine_sb_printf(b,
+                          "\",\"proof_kind\":\"%s\",\"started_secs_ago\":%.3f,\"total_partitions\":%u,"
+                          "\"partitions_done\":%u,\"partitions\":[",
                           cuzk_engine_kind_name(j->kind), now - j->t_dispatch, j->partitions, j->parts_done);
     for (uint32_t p = 0; p < j->partitions; p++) {
         const engine_part *pt = &j->parts[p];
@@ -91,8 +90,9 @@ char *cuzk_engine_status_json(cuzk_engine *e)
         failed += e->done_count[k][1];
     }
     uint64_t avail = e->mem_used < e->mem_budget ? e->mem_budget - e->mem_used : 0;
-    cuzk_engine_sb_printf(&b, "{\"uptime_secs\":%.3f,\"memory\":{\"total_bytes\":%llu,\"used_bytes\":%llu,"
-                              "\"available_bytes\":%llu},\"synthesis\":{\"max_concurrent\":%u,\"active\":%u},",
+    cuzk_engine_sb_printf(&b,
+                          "{\"uptime_secs\":%.3f,\"memory\":{\"total_bytes\":%llu,\"used_bytes\":%llu,"
+                          "\"available_bytes\":%llu},\"synthesis\":{\"max_concurrent\":%u,\"active\":%u},",
                           now - e->t_start, (unsigned long long)e->mem_budget, (unsigned long long)e->mem_used,
                           (unsigned long long)avail, e->cfg.synthesis_workers, synthesizing);
 
@@ -156,8 +156,9 @@ char *cuzk_engine_status_json(cuzk_engine *e)
     cuzk_engine_sb_printf(&b, ",\"failed_by_kind\":");
     status_by_kind(&b, e, 1);
     cuzk_engine_sb_printf(&b, ",\"queue_depth\":%u},", queued);
-    cuzk_engine_sb_printf(&b, "\"buffers\":{\"synth_in_flight\":%u,\"provers_in_flight\":%u,\"aux_in_flight\":%u,"
-                              "\"shells_in_flight\":0,\"pending_handles\":%u}}",
+    cuzk_engine_sb_printf(&b,
+                          "\"buffers\":{\"synth_in_flight\":%u,\"provers_in_flight\":%u,\"aux_in_flight\":%u,"
+                          "\"shells_in_flight\":0,\"pending_handles\":%u}}",
                           synthesizing, busy, e->gpu_q_len, e->final_q_len);
     pthread_mutex_unlock(&e->lock);
     if (b.failed) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Entry points of the ff layer that are not public API: the portable implementations behind the fast paths, kept
  * callable so that tests can check one against the other on the same inputs. */
 #ifndef CUZK_FF_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* The operations Fp and Fr share, written once. The including file defines:
  *   FIELD(name)  prefixes a name (cuzk_fp_##name), ELEM the element type, NLIMBS, NBYTES,
  *   MOD, MINV, ONE_MONT, R2_MONT, R3_MONT (limb arrays / constant), MOD_MINUS_1_HALF (Euler's criterion),

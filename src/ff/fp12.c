@@ -1,16 +1,28 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Fp12 = Fp6[w] / (w² − v). Element c0 + c1·w. */
 #include "cuzk/ff.h"
 #include "tower.h"
 
-void cuzk_fp12_set_zero(cuzk_fp12_t *r) { cuzk_fp6_set_zero(&r->c0); cuzk_fp6_set_zero(&r->c1); }
-void cuzk_fp12_set_one(cuzk_fp12_t *r) { cuzk_fp6_set_one(&r->c0); cuzk_fp6_set_zero(&r->c1); }
+void cuzk_fp12_set_zero(cuzk_fp12_t *r)
+{
+    cuzk_fp6_set_zero(&r->c0);
+    cuzk_fp6_set_zero(&r->c1);
+}
+void cuzk_fp12_set_one(cuzk_fp12_t *r)
+{
+    cuzk_fp6_set_one(&r->c0);
+    cuzk_fp6_set_zero(&r->c1);
+}
 bool cuzk_fp12_is_one(const cuzk_fp12_t *a)
 {
     cuzk_fp6_t one;
     cuzk_fp6_set_one(&one);
     return cuzk_fp6_eq(&a->c0, &one) & cuzk_fp6_is_zero(&a->c1);
 }
-bool cuzk_fp12_eq(const cuzk_fp12_t *a, const cuzk_fp12_t *b) { return cuzk_fp6_eq(&a->c0, &b->c0) & cuzk_fp6_eq(&a->c1, &b->c1); }
+bool cuzk_fp12_eq(const cuzk_fp12_t *a, const cuzk_fp12_t *b)
+{
+    return cuzk_fp6_eq(&a->c0, &b->c0) & cuzk_fp6_eq(&a->c1, &b->c1);
+}
 
 void cuzk_fp12_add(cuzk_fp12_t *r, const cuzk_fp12_t *a, const cuzk_fp12_t *b)
 {
@@ -67,7 +79,8 @@ void cuzk_fp12_sqr(cuzk_fp12_t *r, const cuzk_fp12_t *a)
 }
 
 /* a·l for a line l = (l0 + l1·v) + (l4·v)·w: 13 Fp2 products at double width, 12 reductions. */
-void cuzk_fp12_mul_by_014(cuzk_fp12_t *r, const cuzk_fp12_t *a, const cuzk_fp2_t *l0, const cuzk_fp2_t *l1, const cuzk_fp2_t *l4)
+void cuzk_fp12_mul_by_014(cuzk_fp12_t *r, const cuzk_fp12_t *a, const cuzk_fp2_t *l0, const cuzk_fp2_t *l1,
+                          const cuzk_fp2_t *l4)
 {
     const fpw_prims *P = fpw_now();
     fp6w t0, t1, m;
@@ -269,10 +282,10 @@ static void fp4_sqr(const fpw_prims *P, cuzk_fp2_t *r0, cuzk_fp2_t *r1, const cu
     "sbb %[p3], %[t3]\n\t sbb %[p4], %[t4]\n\t sbb %[p5], %[t5]\n\t"
 /* t = 2t mod p, then t = t + z mod p */
 #define FP3_TAIL_                                                                                                      \
-    "add %[t0], %[t0]\n\t adc %[t1], %[t1]\n\t adc %[t2], %[t2]\n\t adc %[t3], %[t3]\n\t adc %[t4], %[t4]\n\t"       \
+    "add %[t0], %[t0]\n\t adc %[t1], %[t1]\n\t adc %[t2], %[t2]\n\t adc %[t3], %[t3]\n\t adc %[t4], %[t4]\n\t"         \
     "adc %[t5], %[t5]\n\t" FP3_SUB_P_ FP3_ADDBACK_                                                                     \
-    "add 0(%[z]), %[t0]\n\t adc 8(%[z]), %[t1]\n\t adc 16(%[z]), %[t2]\n\t"                                           \
-    "adc 24(%[z]), %[t3]\n\t adc 32(%[z]), %[t4]\n\t adc 40(%[z]), %[t5]\n\t" FP3_SUB_P_ FP3_ADDBACK_               \
+    "add 0(%[z]), %[t0]\n\t adc 8(%[z]), %[t1]\n\t adc 16(%[z]), %[t2]\n\t"                                            \
+    "adc 24(%[z]), %[t3]\n\t adc 32(%[z]), %[t4]\n\t adc 40(%[z]), %[t5]\n\t" FP3_SUB_P_ FP3_ADDBACK_                  \
     "mov %[t0], 0(%[r])\n\t mov %[t1], 8(%[r])\n\t mov %[t2], 16(%[r])\n\t"                                            \
     "mov %[t3], 24(%[r])\n\t mov %[t4], 32(%[r])\n\t mov %[t5], 40(%[r])\n\t"
 #define FP3_OPERANDS_                                                                                                  \
@@ -286,17 +299,17 @@ static void fp4_sqr(const fpw_prims *P, cuzk_fp2_t *r0, cuzk_fp2_t *r1, const cu
 static inline void fp_three_minus_two(cuzk_fp_t *r, const cuzk_fp_t *z, const cuzk_fp_t *g)
 {
     uint64_t t0 = z->l[0], t1 = z->l[1], t2 = z->l[2], t3 = z->l[3], t4 = z->l[4], t5 = z->l[5], m, s0, s1, s2;
-    __asm__("sub 0(%[g]), %[t0]\n\t sbb 8(%[g]), %[t1]\n\t sbb 16(%[g]), %[t2]\n\t"
-            "sbb 24(%[g]), %[t3]\n\t sbb 32(%[g]), %[t4]\n\t sbb 40(%[g]), %[t5]\n\t"
-            FP3_ADDBACK_ FP3_TAIL_ FP3_OPERANDS_);
+    __asm__(
+        "sub 0(%[g]), %[t0]\n\t sbb 8(%[g]), %[t1]\n\t sbb 16(%[g]), %[t2]\n\t"
+        "sbb 24(%[g]), %[t3]\n\t sbb 32(%[g]), %[t4]\n\t sbb 40(%[g]), %[t5]\n\t" FP3_ADDBACK_ FP3_TAIL_ FP3_OPERANDS_);
 }
 
 static inline void fp_three_plus_two(cuzk_fp_t *r, const cuzk_fp_t *z, const cuzk_fp_t *g)
 {
     uint64_t t0 = z->l[0], t1 = z->l[1], t2 = z->l[2], t3 = z->l[3], t4 = z->l[4], t5 = z->l[5], m, s0, s1, s2;
     __asm__("add 0(%[g]), %[t0]\n\t adc 8(%[g]), %[t1]\n\t adc 16(%[g]), %[t2]\n\t"
-            "adc 24(%[g]), %[t3]\n\t adc 32(%[g]), %[t4]\n\t adc 40(%[g]), %[t5]\n\t"
-            FP3_SUB_P_ FP3_ADDBACK_ FP3_TAIL_ FP3_OPERANDS_);
+            "adc 24(%[g]), %[t3]\n\t adc 32(%[g]), %[t4]\n\t adc 40(%[g]), %[t5]\n\t" FP3_SUB_P_ FP3_ADDBACK_ FP3_TAIL_
+                FP3_OPERANDS_);
 }
 
 #undef FP3_ADDBACK_
@@ -344,7 +357,7 @@ void cuzk_fp12_cyclotomic_sqr(cuzk_fp12_t *r, const cuzk_fp12_t *a)
     fp4_sqr(P, &x0, &y0, &a->c0.c0, &a->c1.c1); /* A0² */
     fp4_sqr(P, &x1, &y1, &a->c1.c0, &a->c0.c2); /* A1² */
     fp4_sqr(P, &x2, &y2, &a->c0.c1, &a->c1.c2); /* A2² */
-    cuzk_fp2_mul_by_nonresidue(&y2, &y2);          /* s·A2² = ξ·y2 + x2·s */
+    cuzk_fp2_mul_by_nonresidue(&y2, &y2);       /* s·A2² = ξ·y2 + x2·s */
 
     three_minus_two(&r->c0.c0, &x0, &a->c0.c0);
     three_plus_two(&r->c1.c1, &y0, &a->c1.c1);
@@ -363,7 +376,9 @@ void cuzk_fp12_cyclotomic_sqr(cuzk_fp12_t *r, const cuzk_fp12_t *a)
  * coefficient, and using the norm condition c0² − v·c1² = 1, gives
  *   4g3·g4 = 3g1² + ξg5² − 2g2,   and where g3 = 0:  g2·g4 = 2g1g5,
  *   g0 = ξ(2g4² − 3g1g2 + g3g5) + 1. */
-typedef struct { cuzk_fp2_t g1, g2, g3, g5; } fp12c;
+typedef struct {
+    cuzk_fp2_t g1, g2, g3, g5;
+} fp12c;
 
 static void fp12c_sqr(const fpw_prims *P, fp12c *r, const fp12c *a)
 {
@@ -511,7 +526,8 @@ static const cuzk_fp2_t FROB_W[3] = {
      {{0xb2f66aad4ce5d646ULL, 0x5842a06bfc497cecULL, 0xcf4895d42599d394ULL, 0xc11b9cba40a8e8d0ULL,
        0x2e3813cbe5a0de89ULL, 0x110eefda88847fafULL}}},
     {{{0xecfb361b798dba3aULL, 0xc100ddb891865a2cULL, 0x0ec08ff1232bda8eULL, 0xd5c13cc6f1ca4721ULL,
-       0x47222a47bf7b5c04ULL, 0x0110f184e51c5f59ULL}}, {{0}}},
+       0x47222a47bf7b5c04ULL, 0x0110f184e51c5f59ULL}},
+     {{0}}},
     {{{0x3e2f585da55c9ad1ULL, 0x4294213d86c18183ULL, 0x382844c88b623732ULL, 0x92ad2afd19103e18ULL,
        0x1d794e4fac7cf0b9ULL, 0x0bd592fc7d825ec8ULL}},
      {{0x7bcfa7a25aa30fdaULL, 0xdc17dec12a927e7cULL, 0x2f088dd86b4ebef1ULL, 0xd1ca2087da74d4a7ULL,

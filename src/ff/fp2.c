@@ -1,13 +1,25 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Fp2 = Fp[u] / (u² + 1). */
 #include "cuzk/ff.h"
 #include "fp_wide.h"
 
-void cuzk_fp2_set_zero(cuzk_fp2_t *r) { cuzk_fp_set_zero(&r->c0); cuzk_fp_set_zero(&r->c1); }
-void cuzk_fp2_set_one(cuzk_fp2_t *r) { cuzk_fp_set_one(&r->c0); cuzk_fp_set_zero(&r->c1); }
+void cuzk_fp2_set_zero(cuzk_fp2_t *r)
+{
+    cuzk_fp_set_zero(&r->c0);
+    cuzk_fp_set_zero(&r->c1);
+}
+void cuzk_fp2_set_one(cuzk_fp2_t *r)
+{
+    cuzk_fp_set_one(&r->c0);
+    cuzk_fp_set_zero(&r->c1);
+}
 /* & on ints, not &&: both halves are always looked at (no data-dependent branch) */
 bool cuzk_fp2_is_zero(const cuzk_fp2_t *a) { return (int)cuzk_fp_is_zero(&a->c0) & (int)cuzk_fp_is_zero(&a->c1); }
 bool cuzk_fp2_is_one(const cuzk_fp2_t *a) { return (int)cuzk_fp_is_one(&a->c0) & (int)cuzk_fp_is_zero(&a->c1); }
-bool cuzk_fp2_eq(const cuzk_fp2_t *a, const cuzk_fp2_t *b) { return (int)cuzk_fp_eq(&a->c0, &b->c0) & (int)cuzk_fp_eq(&a->c1, &b->c1); }
+bool cuzk_fp2_eq(const cuzk_fp2_t *a, const cuzk_fp2_t *b)
+{
+    return (int)cuzk_fp_eq(&a->c0, &b->c0) & (int)cuzk_fp_eq(&a->c1, &b->c1);
+}
 
 #ifndef CUZK_FF_INLINE_ADDSUB
 void cuzk_fp2_add(cuzk_fp2_t *r, const cuzk_fp2_t *a, const cuzk_fp2_t *b)
@@ -141,11 +153,11 @@ bool cuzk_fp2_is_lexicographically_largest(const cuzk_fp2_t *a)
 bool cuzk_fp2_sqrt(cuzk_fp2_t *r, const cuzk_fp2_t *a)
 {
     static const uint64_t P_MINUS_3_QUARTER[CUZK_FP_LIMBS] = {0xee7fbfffffffeaaaULL, 0x07aaffffac54ffffULL,
-                                                         0xd9cc34a83dac3d89ULL, 0xd91dd2e13ce144afULL,
-                                                         0x92c6e9ed90d2eb35ULL, 0x0680447a8e5ff9a6ULL};
+                                                              0xd9cc34a83dac3d89ULL, 0xd91dd2e13ce144afULL,
+                                                              0x92c6e9ed90d2eb35ULL, 0x0680447a8e5ff9a6ULL};
     static const uint64_t P_MINUS_1_HALF[CUZK_FP_LIMBS] = {0xdcff7fffffffd555ULL, 0x0f55ffff58a9ffffULL,
-                                                      0xb39869507b587b12ULL, 0xb23ba5c279c2895fULL,
-                                                      0x258dd3db21a5d66bULL, 0x0d0088f51cbff34dULL};
+                                                           0xb39869507b587b12ULL, 0xb23ba5c279c2895fULL,
+                                                           0x258dd3db21a5d66bULL, 0x0d0088f51cbff34dULL};
     cuzk_fp2_t a1, alpha, x0, x, minus_one, check;
     cuzk_fp2_pow(&a1, a, P_MINUS_3_QUARTER, CUZK_FP_LIMBS);
     cuzk_fp2_sqr(&alpha, &a1);

@@ -1,10 +1,24 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Fp6 = Fp2[v] / (v³ − ξ), ξ = 1 + u. Element c0 + c1·v + c2·v². */
 #include "cuzk/ff.h"
 #include "tower.h"
 
-void cuzk_fp6_set_zero(cuzk_fp6_t *r) { cuzk_fp2_set_zero(&r->c0); cuzk_fp2_set_zero(&r->c1); cuzk_fp2_set_zero(&r->c2); }
-void cuzk_fp6_set_one(cuzk_fp6_t *r) { cuzk_fp2_set_one(&r->c0); cuzk_fp2_set_zero(&r->c1); cuzk_fp2_set_zero(&r->c2); }
-bool cuzk_fp6_is_zero(const cuzk_fp6_t *a) { return cuzk_fp2_is_zero(&a->c0) & cuzk_fp2_is_zero(&a->c1) & cuzk_fp2_is_zero(&a->c2); }
+void cuzk_fp6_set_zero(cuzk_fp6_t *r)
+{
+    cuzk_fp2_set_zero(&r->c0);
+    cuzk_fp2_set_zero(&r->c1);
+    cuzk_fp2_set_zero(&r->c2);
+}
+void cuzk_fp6_set_one(cuzk_fp6_t *r)
+{
+    cuzk_fp2_set_one(&r->c0);
+    cuzk_fp2_set_zero(&r->c1);
+    cuzk_fp2_set_zero(&r->c2);
+}
+bool cuzk_fp6_is_zero(const cuzk_fp6_t *a)
+{
+    return cuzk_fp2_is_zero(&a->c0) & cuzk_fp2_is_zero(&a->c1) & cuzk_fp2_is_zero(&a->c2);
+}
 bool cuzk_fp6_eq(const cuzk_fp6_t *a, const cuzk_fp6_t *b)
 {
     return cuzk_fp2_eq(&a->c0, &b->c0) & cuzk_fp2_eq(&a->c1, &b->c1) & cuzk_fp2_eq(&a->c2, &b->c2);
@@ -200,20 +214,26 @@ void cuzk_fp6_inv_vartime(cuzk_fp6_t *r, const cuzk_fp6_t *a) { fp6_inv(r, a, tr
 /* v^(p^k) = v·ξ^((p^k−1)/3) and (v²)^(p^k) = v²·ξ^(2(p^k−1)/3), in Montgomery form, for k = 1, 2, 3
  * (computed once with exact integer arithmetic; the tests check cuzk_fp6_frobenius against a^(p^k)). */
 static const cuzk_fp2_t FROB_V[3] = {
-    {{{0}}, {{0xcd03c9e48671f071ULL, 0x5dab22461fcda5d2ULL, 0x587042afd3851b95ULL, 0x8eb60ebe01bacb9eULL,
-              0x03f97d6e83d050d2ULL, 0x18f0206554638741ULL}}},
+    {{{0}},
+     {{0xcd03c9e48671f071ULL, 0x5dab22461fcda5d2ULL, 0x587042afd3851b95ULL, 0x8eb60ebe01bacb9eULL,
+       0x03f97d6e83d050d2ULL, 0x18f0206554638741ULL}}},
     {{{0x30f1361b798a64e8ULL, 0xf3b8ddab7ece5a2aULL, 0x16a8ca3ac61577f7ULL, 0xc26a2ff874fd029bULL,
-       0x3636b76660701c6eULL, 0x051ba4ab241b6160ULL}}, {{0}}},
-    {{{0}}, {{0x760900000002fffdULL, 0xebf4000bc40c0002ULL, 0x5f48985753c758baULL, 0x77ce585370525745ULL,
-              0x5c071a97a256ec6dULL, 0x15f65ec3fa80e493ULL}}},
+       0x3636b76660701c6eULL, 0x051ba4ab241b6160ULL}},
+     {{0}}},
+    {{{0}},
+     {{0x760900000002fffdULL, 0xebf4000bc40c0002ULL, 0x5f48985753c758baULL, 0x77ce585370525745ULL,
+       0x5c071a97a256ec6dULL, 0x15f65ec3fa80e493ULL}}},
 };
 static const cuzk_fp2_t FROB_V2[3] = {
     {{{0x890dc9e4867545c3ULL, 0x2af322533285a5d5ULL, 0x50880866309b7e2cULL, 0xa20d1b8c7e881024ULL,
-       0x14e4f04fe2db9068ULL, 0x14e56d3f1564853aULL}}, {{0}}},
+       0x14e4f04fe2db9068ULL, 0x14e56d3f1564853aULL}},
+     {{0}}},
     {{{0xcd03c9e48671f071ULL, 0x5dab22461fcda5d2ULL, 0x587042afd3851b95ULL, 0x8eb60ebe01bacb9eULL,
-       0x03f97d6e83d050d2ULL, 0x18f0206554638741ULL}}, {{0}}},
+       0x03f97d6e83d050d2ULL, 0x18f0206554638741ULL}},
+     {{0}}},
     {{{0x43f5fffffffcaaaeULL, 0x32b7fff2ed47fffdULL, 0x07e83a49a2e99d69ULL, 0xeca8f3318332bb7aULL,
-       0xef148d1ea0f4c069ULL, 0x040ab3263eff0206ULL}}, {{0}}},
+       0xef148d1ea0f4c069ULL, 0x040ab3263eff0206ULL}},
+     {{0}}},
 };
 
 /* One application of the p^k power map, 1 ≤ k ≤ 3. */

@@ -19,9 +19,15 @@
 #include "cuzk/ff.h"
 #include "mont.h"
 
-typedef struct { uint64_t l[2 * CUZK_FP_LIMBS]; } fpw;
-typedef struct { fpw c0, c1; } fp2w;
-typedef struct { fp2w c0, c1, c2; } fp6w;
+typedef struct {
+    uint64_t l[2 * CUZK_FP_LIMBS];
+} fpw;
+typedef struct {
+    fpw c0, c1;
+} fp2w;
+typedef struct {
+    fp2w c0, c1, c2;
+} fp6w;
 
 typedef struct {
     /* r = a·b·2^-384 mod p, fully reduced, for a, b < p; r may alias a or b */

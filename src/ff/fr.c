@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Fr, the 255-bit scalar field of BLS12-381 (the group order r), and its power-of-two roots of unity. */
 #include "cuzk/ff.h"
 #include "ff_internal.h"
@@ -6,23 +7,23 @@
 #include "safegcd.h"
 
 const uint64_t CUZK_FR_MODULUS[CUZK_FR_LIMBS] = {0xffffffff00000001ULL, 0x53bda402fffe5bfeULL, 0x3339d80809a1d805ULL,
-                                       0x73eda753299d7d48ULL};
+                                                 0x73eda753299d7d48ULL};
 static const uint64_t FR_ONE[CUZK_FR_LIMBS] = {0x00000001fffffffeULL, 0x5884b7fa00034802ULL, 0x998c4fefecbc4ff5ULL,
-                                          0x1824b159acc5056fULL};
+                                               0x1824b159acc5056fULL};
 static const uint64_t FR_R2[CUZK_FR_LIMBS] = {0xc999e990f3f29c6dULL, 0x2b6cedcb87925c23ULL, 0x05d314967254398fULL,
-                                         0x0748d9d99f59ff11ULL};
+                                              0x0748d9d99f59ff11ULL};
 static const uint64_t FR_R3[CUZK_FR_LIMBS] = {0xc62c1807439b73afULL, 0x1b3e0d188cf06990ULL, 0x73d13c71c7b5f418ULL,
-                                         0x6e2a5bb9c8db33e9ULL};
+                                              0x6e2a5bb9c8db33e9ULL};
 static const uint64_t FR_R_MINUS_1_HALF[CUZK_FR_LIMBS] = {0x7fffffff80000000ULL, 0xa9ded2017fff2dffULL,
-                                                     0x199cec0404d0ec02ULL, 0x39f6d3a994cebea4ULL};
+                                                          0x199cec0404d0ec02ULL, 0x39f6d3a994cebea4ULL};
 /* r - 1 = 2^32 · t with t odd */
 static const uint64_t FR_T_MINUS_1_HALF[CUZK_FR_LIMBS] = {0x7fff2dff7fffffffULL, 0x04d0ec02a9ded201ULL,
-                                                     0x94cebea4199cec04ULL, 0x0000000039f6d3a9ULL};
+                                                          0x94cebea4199cec04ULL, 0x0000000039f6d3a9ULL};
 /* 7^t and 5^t (Montgomery form): primitive 2^32-th roots of unity */
-static const uint64_t FR_ROOT7_2_32[CUZK_FR_LIMBS] = {0xb9b58d8c5f0e466aULL, 0x5b1b4c801819d7ecULL, 0x0af53ae352a31e64ULL,
-                                                 0x5bf3adda19e9b27bULL};
-static const uint64_t FR_ROOT5_2_32[CUZK_FR_LIMBS] = {0x9cab6d5c0c17f47cULL, 0x1ce1e93dfd4b71e5ULL, 0x0d6db230471dd505ULL,
-                                                 0x3f0ee990743a3b6aULL};
+static const uint64_t FR_ROOT7_2_32[CUZK_FR_LIMBS] = {0xb9b58d8c5f0e466aULL, 0x5b1b4c801819d7ecULL,
+                                                      0x0af53ae352a31e64ULL, 0x5bf3adda19e9b27bULL};
+static const uint64_t FR_ROOT5_2_32[CUZK_FR_LIMBS] = {0x9cab6d5c0c17f47cULL, 0x1ce1e93dfd4b71e5ULL,
+                                                      0x0d6db230471dd505ULL, 0x3f0ee990743a3b6aULL};
 
 #define FIELD(name) cuzk_fr_##name
 #define ELEM cuzk_fr_t
@@ -63,8 +64,8 @@ bool cuzk_fr_sqrt(cuzk_fr_t *r, const cuzk_fr_t *a)
     if (cuzk_fr_legendre(a) != 1) return false;
     cuzk_fr_t w, x, b, z, t;
     cuzk_fr_pow(&w, a, FR_T_MINUS_1_HALF, CUZK_FR_LIMBS); /* w = a^((t-1)/2) */
-    cuzk_fr_mul(&x, a, &w);                           /* x = a^((t+1)/2) */
-    cuzk_fr_mul(&b, &x, &w);                          /* b = a^t */
+    cuzk_fr_mul(&x, a, &w);                               /* x = a^((t+1)/2) */
+    cuzk_fr_mul(&b, &x, &w);                              /* b = a^t */
     memcpy(z.l, FR_ROOT7_2_32, sizeof z.l);
     unsigned v = CUZK_FR_TWO_ADICITY;
     while (!cuzk_fr_is_one(&b)) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Montgomery arithmetic over an n-limb odd modulus, shared by Fp (n = 6) and Fr (n = 4).
  *
  * The functions are static inline and take n as an argument: every call site passes a constant, so the compiler
@@ -15,11 +16,11 @@ typedef unsigned __int128 u128;
 #define MONT_MAX_LIMBS 6
 
 typedef struct {
-    size_t n;                 /* limbs */
-    const uint64_t *mod;      /* modulus m */
-    uint64_t inv;             /* -m^-1 mod 2^64 */
-    const uint64_t *one;      /* R mod m */
-    const uint64_t *r2;       /* R^2 mod m */
+    size_t n;            /* limbs */
+    const uint64_t *mod; /* modulus m */
+    uint64_t inv;        /* -m^-1 mod 2^64 */
+    const uint64_t *one; /* R mod m */
+    const uint64_t *r2;  /* R^2 mod m */
 } mont_field;
 
 static inline uint64_t mont_addc(uint64_t a, uint64_t b, uint64_t *carry)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Montgomery multiplication for the BLS12-381 moduli in x86-64 assembly (see mont_x86_64.h).
  *
  * Interleaved CIOS. Each of the n rounds first adds a·b_i to the running value t (n+1 words), then adds q·m with

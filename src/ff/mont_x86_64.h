@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Montgomery multiplication in x86-64 assembly (MULX with the two carry chains of ADCX/ADOX), for the two
  * BLS12-381 moduli. Assembled into every x86-64 build (the assembler needs no -madx); called only where
  * cuzk_cpu_path_current is CUZK_CPU_ADX or above, so a processor without BMI2 and ADX never runs it.
@@ -8,7 +9,8 @@
 
 #include "cuzk/ff.h"
 
-#if defined(__x86_64__) && defined(__ELF__) && defined(__GNUC__) && !defined(__clang__) /* clang runs out of registers on these */
+#if defined(__x86_64__) && defined(__ELF__) && defined(__GNUC__) &&                                                    \
+    !defined(__clang__) /* clang runs out of registers on these */
 #define CUZK_FF_ASM 1
 #endif
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Modular inversion by Bernstein–Yang divsteps ("Fast constant-time gcd computation and modular inversion", 2019),
  * in batches of 62 steps, shared by Fp and Fr.
  *

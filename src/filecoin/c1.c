@@ -84,8 +84,7 @@ cuzk_status cuzk_fil_c1_check_challenge(const cuzk_fil_proof *geom, cuzk_fil_por
                                         cuzk_errmsg *err)
 {
     uint64_t node = c->comm_d.leaf_index;
-    if (node == 0)
-        return cuzk_fil_path_fail(err, p, CUZK_ERR_MISMATCH, "challenges node 0, which is never challenged");
+    if (node == 0) return cuzk_fil_path_fail(err, p, CUZK_ERR_MISMATCH, "challenges node 0, which is never challenged");
     if (c->comm_r_last.leaf_index != node)
         return cuzk_fil_path_fail(err, p, CUZK_ERR_MISMATCH,
                                   "comm_r_last_proof opens node %llu, comm_d_proofs node %llu",
@@ -257,8 +256,7 @@ static cuzk_status bin_challenge(fil_bin *b, const cuzk_fil_proof *g, cuzk_fil_p
 /* VanillaSealProof's variants, by tag: the sector sizes */
 static const uint64_t variant_size[5] = {2ULL << 10, 8ULL << 20, 512ULL << 20, 32ULL << 30, 64ULL << 30};
 
-static cuzk_status bin_c1(fil_bin *b, cuzk_fil_c1_bin_form form, const cuzk_fil_proof *p, fil_c1b *cb,
-                          cuzk_fil_c1 *out)
+static cuzk_status bin_c1(fil_bin *b, cuzk_fil_c1_bin_form form, const cuzk_fil_proof *p, fil_c1b *cb, cuzk_fil_c1 *out)
 {
     cuzk_status st;
     if (form == CUZK_FIL_C1_BIN_API) {

@@ -14,8 +14,8 @@
 
 typedef struct {
     FILE *f;
-    bool b64;         /* bytes written go through base64 first */
-    uint8_t pend[3];  /* bytes waiting for a whole base64 group */
+    bool b64;        /* bytes written go through base64 first */
+    uint8_t pend[3]; /* bytes waiting for a whole base64 group */
     int npend;
     size_t n;
     bool failed;

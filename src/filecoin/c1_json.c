@@ -103,8 +103,9 @@ static inline int jws(jp *j)
 static cuzk_status jexpected(jp *j, const char *what, int c)
 {
     if (j->ss->st != CUZK_OK) return j->ss->st;
-    if (c < 0) return jfail(j, CUZK_ERR_BAD_JSON, "expected %s, the input ends at byte %llu%s", what,
-                            (unsigned long long)joff(j), j->where);
+    if (c < 0)
+        return jfail(j, CUZK_ERR_BAD_JSON, "expected %s, the input ends at byte %llu%s", what,
+                     (unsigned long long)joff(j), j->where);
     if (c >= 0x20 && c < 0x7f)
         return jfail(j, CUZK_ERR_BAD_JSON, "expected %s found '%c' at byte %llu%s", what, c,
                      (unsigned long long)joff(j), j->where);
@@ -149,7 +150,9 @@ static cuzk_status jstring(jp *j, char *buf, size_t cap, size_t *len)
             if (e < 0) return jexpected(j, "an escape", e);
             j->s->p++;
             switch (e) {
-            case '"': case '\\': case '/': out[0] = (uint8_t)e; break;
+            case '"':
+            case '\\':
+            case '/': out[0] = (uint8_t)e; break;
             case 'b': out[0] = '\b'; break;
             case 'f': out[0] = '\f'; break;
             case 'n': out[0] = '\n'; break;
@@ -165,7 +168,8 @@ static cuzk_status jstring(jp *j, char *buf, size_t cap, size_t *len)
                 }
                 if (u < 0x80) out[0] = (uint8_t)u;
                 else if (u < 0x800) out[0] = (uint8_t)(0xc0 | u >> 6), out[1] = (uint8_t)(0x80 | (u & 0x3f)), k = 2;
-                else out[0] = (uint8_t)(0xe0 | u >> 12), out[1] = (uint8_t)(0x80 | ((u >> 6) & 0x3f)),
+                else
+                    out[0] = (uint8_t)(0xe0 | u >> 12), out[1] = (uint8_t)(0x80 | ((u >> 6) & 0x3f)),
                     out[2] = (uint8_t)(0x80 | (u & 0x3f)), k = 3;
                 break;
             }
@@ -868,8 +872,8 @@ static cuzk_status jvanilla(jp *j, c1_state *cs)
     return CUZK_OK;
 }
 
-static const char *const c1_names[7] = {"registered_proof", "vanilla_proofs", "comm_r", "comm_d", "replica_id",
-                                        "seed", "ticket"};
+static const char *const c1_names[7] = {"registered_proof", "vanilla_proofs", "comm_r", "comm_d",
+                                        "replica_id",       "seed",           "ticket"};
 
 /* One SealCommitPhase1Output member (k indexes c1_names). */
 static cuzk_status jc1_member(jp *j, c1_state *cs, int k)
@@ -903,22 +907,15 @@ static const char *const wrap_names[3] = {"SectorNum", "Phase1Out", "SectorSize"
 /* ---- base64 inside the envelope's Phase1Out string --------------------------------------------------------------- */
 
 static const int8_t b64val[256] = {
-    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 62, -1, -1, -1, 63,
-    52, 53, 54, 55, 56, 57, 58, 59, 60, 61, -1, -1, -1, -1, -1, -1,
-    -1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
-    15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, -1, -1, -1, -1, -1,
-    -1, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40,
-    41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, -1, -1, -1, -1, -1,
-    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 62, -1, -1, -1, 63, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61,
+    -1, -1, -1, -1, -1, -1, -1, 0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
+    22, 23, 24, 25, -1, -1, -1, -1, -1, -1, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44,
+    45, 46, 47, 48, 49, 50, 51, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
 };
 
 #define B64_OUT (48u << 10)

@@ -103,8 +103,8 @@ cuzk_status cuzk_fil_bin_merkle(fil_bin *b, const cuzk_fil_shape *s, uint64_t no
 cuzk_fil_merkle_kind cuzk_fil_shape_kind(const cuzk_fil_shape *s);
 const char *cuzk_fil_merkle_kind_name(unsigned kind);
 /* Sets m->leaf_index from m->index and checks it is below nodes (message under path p). */
-cuzk_status cuzk_fil_merkle_finish(cuzk_fil_merkle_proof *m, const cuzk_fil_shape *s, uint64_t nodes,
-                                   const fil_path *p, cuzk_errmsg *err);
+cuzk_status cuzk_fil_merkle_finish(cuzk_fil_merkle_proof *m, const cuzk_fil_shape *s, uint64_t nodes, const fil_path *p,
+                                   cuzk_errmsg *err);
 
 /* ---- bincode writer: counts what it could not write, so a first pass with cap 0 measures ------------------------- */
 typedef struct {
@@ -173,11 +173,11 @@ void cuzk_fil_arena_free(fil_arena *a);
 
 /* ---- PoRep C1: the builder the JSON parser, the bincode decoder and the generator share (c1.c) ------------------- */
 typedef struct {
-    const cuzk_fil_proof *geom;       /* a SEAL entry of the sector size: shapes, layers, challenges per partition */
+    const cuzk_fil_proof *geom; /* a SEAL entry of the sector size: shapes, layers, challenges per partition */
     fil_arena arena;
-    cuzk_fil_porep_challenge *c;      /* grown as challenges are added */
+    cuzk_fil_porep_challenge *c; /* grown as challenges are added */
     size_t n, cap;
-    uint32_t partitions;              /* partitions closed so far */
+    uint32_t partitions; /* partitions closed so far */
 } fil_c1b;
 
 /* The largest partition count any registered proof of geom's size has (NI-PoRep's). */

@@ -9,10 +9,7 @@
 
 /* ---- shapes ------------------------------------------------------------------------------------------------------ */
 
-unsigned cuzk_fil_shape_levels(const cuzk_fil_shape *s)
-{
-    return s->base_levels + (s->sub != 0) + (s->top != 0);
-}
+unsigned cuzk_fil_shape_levels(const cuzk_fil_shape *s) { return s->base_levels + (s->sub != 0) + (s->top != 0); }
 
 unsigned cuzk_fil_shape_arity(const cuzk_fil_shape *s, unsigned level)
 {
@@ -40,8 +37,8 @@ const char *cuzk_fil_merkle_kind_name(unsigned kind)
     return kind < 3 ? names[kind] : "?";
 }
 
-cuzk_status cuzk_fil_merkle_finish(cuzk_fil_merkle_proof *m, const cuzk_fil_shape *s, uint64_t nodes,
-                                   const fil_path *p, cuzk_errmsg *err)
+cuzk_status cuzk_fil_merkle_finish(cuzk_fil_merkle_proof *m, const cuzk_fil_shape *s, uint64_t nodes, const fil_path *p,
+                                   cuzk_errmsg *err)
 {
     uint64_t leaf = 0, scale = 1;
     for (unsigned l = 0; l < m->levels; l++) {
@@ -62,8 +59,8 @@ cuzk_status cuzk_fil_merkle_root(const cuzk_fil_merkle_proof *m, const cuzk_fil_
                                  uint8_t root[32], cuzk_errmsg *err)
 {
     if (m->levels != cuzk_fil_shape_levels(s) || (h == CUZK_FIL_HASH_SHA256 && (s->base != 2 || s->sub != 0)))
-        return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "a path of %u levels does not fit the tree (%u-%u-%u, %s)", m->levels,
-                         s->base, s->sub, s->top, h == CUZK_FIL_HASH_SHA256 ? "SHA-256" : "Poseidon");
+        return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "a path of %u levels does not fit the tree (%u-%u-%u, %s)",
+                         m->levels, s->base, s->sub, s->top, h == CUZK_FIL_HASH_SHA256 ? "SHA-256" : "Poseidon");
     uint8_t cur[32], in[16 * 32];
     memcpy(cur, m->leaf, 32);
     const cuzk_fil_node *sib = m->siblings;

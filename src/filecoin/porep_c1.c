@@ -15,8 +15,8 @@ static cuzk_fil_sdr_challenge_kind kind_of(const cuzk_fil_proof *p)
 }
 
 /* A tree R / tree C path of leaf from a stored tree. */
-static cuzk_status tree_proof(const cuzk_fil_sdr_replica *r, const uint8_t *tree, uint64_t leaf,
-                              const uint8_t root[32], cuzk_fil_merkle_proof *m, cuzk_errmsg *err)
+static cuzk_status tree_proof(const cuzk_fil_sdr_replica *r, const uint8_t *tree, uint64_t leaf, const uint8_t root[32],
+                              cuzk_fil_merkle_proof *m, cuzk_errmsg *err)
 {
     unsigned pos[CUZK_FIL_MAX_LEVELS], levels;
     cuzk_status s = cuzk_fil_sdr_tree_path(r->shape, tree, r->nodes, leaf, (uint8_t(*)[32])m->siblings, pos, &levels,

@@ -38,10 +38,7 @@ void cuzk_fil_porep_replica_id(const cuzk_fil_proof *p, const uint8_t prover_id[
     cuzk_fil_sdr_replica_id(prover_id, sector_id, ticket, comm_d, p->porep_id, out);
 }
 
-size_t cuzk_fil_porep_public_input_count(const cuzk_fil_proof *p)
-{
-    return 3 + (size_t)p->challenges * (4 + NPARENTS);
-}
+size_t cuzk_fil_porep_public_input_count(const cuzk_fil_proof *p) { return 3 + (size_t)p->challenges * (4 + NPARENTS); }
 
 /* The public data every check starts from: the commitments Rust refuses (zero, not below r) and the graph. */
 static cuzk_status pub_prepare(const cuzk_fil_proof *p, const cuzk_fil_porep_public *pub, cuzk_fil_sdr_graph *g,
@@ -70,8 +67,7 @@ cuzk_status cuzk_fil_porep_public_inputs(const cuzk_fil_proof *p, const cuzk_fil
     uint8_t replica_id[32];
     cuzk_status s = pub_prepare(p, pub, &g, replica_id, err);
     if (s != CUZK_OK) return s;
-    if (k >= p->partitions)
-        return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "partition %u of %u", k, p->partitions);
+    if (k >= p->partitions) return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "partition %u of %u", k, p->partitions);
     uint64_t *ch = malloc(p->challenges * sizeof *ch);
     if (ch == NULL) return cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory");
     s = cuzk_fil_sdr_challenges(challenge_kind(p), p->nodes, replica_id, pub->seed, pub->comm_r, k, p->challenges, ch,
@@ -113,7 +109,7 @@ void cuzk_fil_porep_public_of_c1(const cuzk_fil_c1 *c1, const uint8_t prover_id[
 typedef struct {
     const cuzk_fil_c1 *c1;
     const cuzk_fil_sdr_graph *g;
-    const uint64_t *challenges;   /* derived, partitions × challenges */
+    const uint64_t *challenges; /* derived, partitions × challenges */
     atomic_size_t next;
     /* the failure of the lowest challenge */
     pthread_mutex_t lock;
@@ -189,8 +185,9 @@ static cuzk_status check_challenge(const cuzk_fil_c1 *c1, const cuzk_fil_sdr_gra
     cuzk_fil_sdr_drg_parents(g, (uint32_t)ch->node, parents);
     cuzk_fil_sdr_exp_parents(g, (uint32_t)ch->node, parents + CUZK_FIL_DRG_PARENTS);
     for (unsigned i = 0; i <= NPARENTS; i++) {
-        const cuzk_fil_column_proof *col = i == 0 ? &ch->c_x : i <= CUZK_FIL_DRG_PARENTS ? &ch->drg[i - 1]
-                                                                                       : &ch->exp[i - 7];
+        const cuzk_fil_column_proof *col = i == 0                      ? &ch->c_x
+                                           : i <= CUZK_FIL_DRG_PARENTS ? &ch->drg[i - 1]
+                                                                       : &ch->exp[i - 7];
         if (i == 0) snprintf(field, sizeof field, "replica_column_proofs.c_x");
         else if (i <= CUZK_FIL_DRG_PARENTS)
             snprintf(field, sizeof field, "replica_column_proofs.drg_parents[%u]", i - 1);

@@ -37,10 +37,10 @@ struct cuzk_fil_porep_circuit {
     cuzk_fil_proof geom;
     unsigned layers, challenges, parts;
     cuzk_por_tree tree_d, tree_rc;
-    cuzk_cs_counts top;                 /* the part before the challenges, ONE included */
-    cuzk_cs_counts part[MAX_PARTS];     /* each part of a challenge */
+    cuzk_cs_counts top;             /* the part before the challenges, ONE included */
+    cuzk_cs_counts part[MAX_PARTS]; /* each part of a challenge */
     cuzk_cs_counts per_challenge, total;
-    cuzk_cs_counts *blocks;             /* challenges × parts, for cuzk_cs_blocks */
+    cuzk_cs_counts *blocks; /* challenges × parts, for cuzk_cs_blocks */
     porep_layout lay;
 };
 
@@ -50,8 +50,8 @@ typedef struct {
     const cuzk_fil_porep_challenge *ch; /* the partition's challenges; NULL for the blank circuit */
     cuzk_bit replica[256];
     cuzk_num comm_d, comm_c, comm_r_last;
-    uint32_t base_aux;                  /* the first challenge's first aux */
-    porep_layout *record;               /* the layout pass: where challenge 0's blocks note their variables */
+    uint32_t base_aux;    /* the first challenge's first aux */
+    porep_layout *record; /* the layout pass: where challenge 0's blocks note their variables */
 } porep_run;
 
 static const cuzk_fr_t *fr_of(cuzk_fr_t *out, const uint8_t b[32])
@@ -222,8 +222,8 @@ static void block_label(cuzk_cs *cs, porep_run *r, uint64_t ci, unsigned layer)
     uint64_t node = ch != NULL ? ch->node : 0;
     for (unsigned b = 0; b < 64; b++) {
         unsigned bit = 63 - b;
-        cuzk_bit x = {CUZK_VAR_AUX | (uint32_t)(r->base_aux + ci * c->per_challenge.aux + lay->chal[bit]),
-                      CUZK_BIT_IS, (uint8_t)((node >> bit) & 1)};
+        cuzk_bit x = {CUZK_VAR_AUX | (uint32_t)(r->base_aux + ci * c->per_challenge.aux + lay->chal[bit]), CUZK_BIT_IS,
+                      (uint8_t)((node >> bit) & 1)};
         msg[288 + b] = x;
     }
     for (unsigned b = 352; b < 512; b++) msg[b] = cuzk_bit_const(false);
@@ -308,8 +308,8 @@ static cuzk_status geom_check(const cuzk_fil_proof *p, cuzk_errmsg *err)
         return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "%u layers: the column hash takes 2 or 11", p->layers);
     if (p->challenges == 0 || p->challenges > 1024)
         return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "%u challenges per partition", p->challenges);
-    if (!pow2_arity(r->base, false) || !pow2_arity(r->sub, true) || !pow2_arity(r->top, true) ||
-        (r->top && !r->sub) || r->base_levels == 0)
+    if (!pow2_arity(r->base, false) || !pow2_arity(r->sub, true) || !pow2_arity(r->top, true) || (r->top && !r->sub) ||
+        r->base_levels == 0)
         return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "tree R shape %u-%u-%u (%u base levels) is not supported", r->base,
                          r->sub, r->top, r->base_levels);
     if (d->base != 2 || d->sub || d->top || d->base_levels == 0 || d->base_levels > CUZK_FIL_MAX_LEVELS ||
@@ -320,8 +320,8 @@ static cuzk_status geom_check(const cuzk_fil_proof *p, cuzk_errmsg *err)
     for (unsigned l = 0; l < r->base_levels && leaves <= p->nodes; l++) leaves *= r->base;
     if (leaves != p->nodes)
         return cuzk_fail(err, CUZK_ERR_INVALID_ARG,
-                         "tree R shape %u-%u-%u with %u base levels has %llu leaves, not %llu", r->base, r->sub,
-                         r->top, r->base_levels, (unsigned long long)leaves, (unsigned long long)p->nodes);
+                         "tree R shape %u-%u-%u with %u base levels has %llu leaves, not %llu", r->base, r->sub, r->top,
+                         r->base_levels, (unsigned long long)leaves, (unsigned long long)p->nodes);
     return CUZK_OK;
 }
 
@@ -374,8 +374,8 @@ cuzk_status cuzk_fil_porep_circuit_new(cuzk_fil_porep_circuit **out, const cuzk_
     c->challenges = p->challenges;
     c->parts = p->layers + 2;
     c->tree_d = (cuzk_por_tree){2, 0, 0, p->tree_d.base_levels, cuzk_sha256_gadget_por_hash, NULL};
-    c->tree_rc = (cuzk_por_tree){p->tree_r.base, p->tree_r.sub, p->tree_r.top, p->tree_r.base_levels,
-                                 cuzk_poseidon_gadget_por_hash, NULL};
+    c->tree_rc = (cuzk_por_tree){
+        p->tree_r.base, p->tree_r.sub, p->tree_r.top, p->tree_r.base_levels, cuzk_poseidon_gadget_por_hash, NULL};
 
     /* the layout pass: the top part and challenge 0 counted part by part, the labels side by side */
     cuzk_cs *cs = cuzk_cs_new(CUZK_CS_COUNT, NULL, 0, 0);
@@ -495,8 +495,7 @@ cuzk_status cuzk_fil_porep_blank(cuzk_cs *cs, const cuzk_fil_proof *p, unsigned 
     return s;
 }
 
-cuzk_status cuzk_fil_porep_shape(const cuzk_fil_porep_circuit *c, unsigned threads, cuzk_r1cs_t **out,
-                                 cuzk_errmsg *err)
+cuzk_status cuzk_fil_porep_shape(const cuzk_fil_porep_circuit *c, unsigned threads, cuzk_r1cs_t **out, cuzk_errmsg *err)
 {
     *out = NULL;
     cuzk_cs *cs = cuzk_cs_new(CUZK_CS_SHAPE, NULL, 0, 0);
@@ -505,8 +504,8 @@ cuzk_status cuzk_fil_porep_shape(const cuzk_fil_porep_circuit *c, unsigned threa
     return cuzk_cs_finish(cs, out, NULL, err);
 }
 
-cuzk_status cuzk_fil_porep_witness(const cuzk_fil_porep_circuit *c, const cuzk_fil_c1 *c1, uint32_t k,
-                                   unsigned threads, cuzk_fr_t *z, uint64_t len, cuzk_errmsg *err)
+cuzk_status cuzk_fil_porep_witness(const cuzk_fil_porep_circuit *c, const cuzk_fil_c1 *c1, uint32_t k, unsigned threads,
+                                   cuzk_fr_t *z, uint64_t len, cuzk_errmsg *err)
 {
     if (c1 == NULL || z == NULL) return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "a witness needs a C1 and a buffer");
     if (len != cuzk_fil_porep_circuit_num_vars(c))

@@ -36,8 +36,8 @@ static cuzk_status inputs_match(const cuzk_fr_t *z, const cuzk_fr_t *pub, size_t
 
 cuzk_status cuzk_fil_porep_prove(const cuzk_fil_porep_circuit *c, const cuzk_r1cs_t *shape, const cuzk_groth16_pk *pk,
                                  const cuzk_groth16_vk *vk, const cuzk_fil_c1 *c1, const uint8_t prover_id[32],
-                                 uint64_t sector_id, const cuzk_fil_porep_prove_opts *o,
-                                 cuzk_groth16_proof_t *proofs, cuzk_fil_porep_prove_stats *st, cuzk_errmsg *err)
+                                 uint64_t sector_id, const cuzk_fil_porep_prove_opts *o, cuzk_groth16_proof_t *proofs,
+                                 cuzk_fil_porep_prove_stats *st, cuzk_errmsg *err)
 {
     cuzk_fil_porep_prove_opts def = {0};
     if (o == NULL) o = &def;

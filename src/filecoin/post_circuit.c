@@ -89,8 +89,10 @@ static void sector_block(cuzk_cs *cs, void *ctx, uint64_t b)
     cuzk_num_equal(cs, "enforce_comm_c_comm_r_last_hash_comm_r", n_cr, h);
     bool values = sl != NULL && cuzk_cs_has_values(cs);
     if (values && !cuzk_fr_eq(&h.val, &cr))
-        cuzk_cs_fail(cs, CUZK_ERR_PROOF_INVALID, "sector slot %llu (sector %llu): comm_r is not Poseidon(comm_c, "
-                     "comm_r_last)", (unsigned long long)b, (unsigned long long)sl->sector_id);
+        cuzk_cs_fail(cs, CUZK_ERR_PROOF_INVALID,
+                     "sector slot %llu (sector %llu): comm_r is not Poseidon(comm_c, "
+                     "comm_r_last)",
+                     (unsigned long long)b, (unsigned long long)sl->sector_id);
     cuzk_fr_t sib[CUZK_FIL_MAX_LEVELS * 15];
     for (uint32_t c = 0; c < J->g->challenges && cs->status == CUZK_OK; c++) {
         cuzk_fr_t leaf = {{0}};
@@ -113,8 +115,8 @@ static void sector_block(cuzk_cs *cs, void *ctx, uint64_t b)
         if (got != NULL && !cuzk_fr_eq(got, &crl))
             cuzk_cs_fail(cs, CUZK_ERR_PROOF_INVALID,
                          "sector slot %llu (sector %llu): challenge %u (leaf %llu): the path does not hash to "
-                         "comm_r_last", (unsigned long long)b, (unsigned long long)sl->sector_id, c,
-                         (unsigned long long)challenge);
+                         "comm_r_last",
+                         (unsigned long long)b, (unsigned long long)sl->sector_id, c, (unsigned long long)challenge);
     }
     cuzk_cs_pop(cs);
 }
@@ -129,8 +131,8 @@ cuzk_status cuzk_fil_post_synthesize(cuzk_cs *cs, const cuzk_fil_post_geom *g, c
         return cs->status;
     }
     post_job J = {.g = g, .slots = slots};
-    J.tree = (cuzk_por_tree){g->tree.base, g->tree.sub, g->tree.top, g->tree.base_levels,
-                             cuzk_poseidon_gadget_por_hash, NULL};
+    J.tree = (cuzk_por_tree){g->tree.base, g->tree.sub, g->tree.top, g->tree.base_levels, cuzk_poseidon_gadget_por_hash,
+                             NULL};
     J.siblings = cuzk_por_siblings(&J.tree);
     if (slots != NULL)
         for (uint32_t i = 0; i < g->sectors; i++)
@@ -139,9 +141,9 @@ cuzk_status cuzk_fil_post_synthesize(cuzk_cs *cs, const cuzk_fil_post_geom *g, c
                 if (m->levels != cuzk_por_levels(&J.tree) || m->leaf_index >= g->nodes) {
                     cuzk_cs_fail(cs, CUZK_ERR_MISMATCH,
                                  "sector slot %u: challenge %u: a path of %u levels to leaf %llu, the tree (%u-%u-%u, "
-                                 "%llu leaves) has %u levels", i, c, m->levels, (unsigned long long)m->leaf_index,
-                                 g->tree.base, g->tree.sub, g->tree.top, (unsigned long long)g->nodes,
-                                 cuzk_por_levels(&J.tree));
+                                 "%llu leaves) has %u levels",
+                                 i, c, m->levels, (unsigned long long)m->leaf_index, g->tree.base, g->tree.sub,
+                                 g->tree.top, (unsigned long long)g->nodes, cuzk_por_levels(&J.tree));
                     return cs->status;
                 }
             }
@@ -222,9 +224,10 @@ cuzk_status cuzk_fil_post_witness(const cuzk_fil_post_request *rq, cuzk_fr_t *z,
             cuzk_fr_t f;
             cuzk_fr_from_limbs(&f, limbs);
             if (!cuzk_fr_eq(&f, &want[i * per + 1 + c])) {
-                st = cuzk_fail(err, CUZK_ERR_MISMATCH, "sector %llu: inclusion_proofs[%u] opens leaf %llu, not the "
-                               "challenged leaf", (unsigned long long)s->sector_id, winning ? i : c,
-                               (unsigned long long)leaf);
+                st = cuzk_fail(err, CUZK_ERR_MISMATCH,
+                               "sector %llu: inclusion_proofs[%u] opens leaf %llu, not the "
+                               "challenged leaf",
+                               (unsigned long long)s->sector_id, winning ? i : c, (unsigned long long)leaf);
                 goto out;
             }
         }
@@ -233,8 +236,8 @@ cuzk_status cuzk_fil_post_witness(const cuzk_fil_post_request *rq, cuzk_fr_t *z,
     cuzk_cs_counts cnt;
     if ((st = cuzk_fil_post_counts(&g, &cnt, err)) != CUZK_OK) goto out;
     if (z == NULL || zlen != cnt.inputs + cnt.aux) {
-        st = cuzk_fail(err, CUZK_ERR_INVALID_ARG, "z holds %llu values, the circuit has %llu",
-                       (unsigned long long)zlen, (unsigned long long)(cnt.inputs + cnt.aux));
+        st = cuzk_fail(err, CUZK_ERR_INVALID_ARG, "z holds %llu values, the circuit has %llu", (unsigned long long)zlen,
+                       (unsigned long long)(cnt.inputs + cnt.aux));
         goto out;
     }
     cuzk_cs *cs = cuzk_cs_new(CUZK_CS_WITNESS, z, cnt.inputs, cnt.aux);

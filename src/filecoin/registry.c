@@ -213,8 +213,8 @@ void cuzk_fil_prover_id(uint64_t miner_id, uint8_t out[32])
 
 /* ---- names ------------------------------------------------------------------------------------------------------- */
 
-static const char *const kind_names[CUZK_FIL_KIND_COUNT] = {"porep", "porep-synthetic", "porep-ni", "winning",
-                                                             "window", "snap", "snap-poseidon"};
+static const char *const kind_names[CUZK_FIL_KIND_COUNT] = {"porep", "porep-synthetic", "porep-ni", "winning", "window",
+                                                            "snap",  "snap-poseidon"};
 
 const char *cuzk_fil_kind_name(cuzk_fil_kind k) { return (unsigned)k < CUZK_FIL_KIND_COUNT ? kind_names[k] : "?"; }
 
@@ -270,7 +270,7 @@ bool cuzk_fil_size_parse(const char *s, uint64_t *out)
 static const cuzk_fil_proof *geometry(cuzk_fil_kind kind, uint64_t sector_size)
 {
     cuzk_fil_class cls = kind <= CUZK_FIL_KIND_POREP_NI ? CUZK_FIL_CLASS_SEAL
-                       : kind >= CUZK_FIL_KIND_SNAP     ? CUZK_FIL_CLASS_UPDATE
+                         : kind >= CUZK_FIL_KIND_SNAP   ? CUZK_FIL_CLASS_UPDATE
                                                         : CUZK_FIL_CLASS_POST;
     for (size_t i = 0; i < NPROOFS; i++) {
         const cuzk_fil_proof *p = &proofs[i];
@@ -285,8 +285,7 @@ static int tree_display(const cuzk_fil_shape *s, char *out, size_t cap)
     return snprintf(out, cap, "merkletree-poseidon_hasher-%u-%u-%u", s->base, s->sub, s->top);
 }
 
-cuzk_status cuzk_fil_param_identifier(cuzk_fil_kind kind, uint64_t sector_size, char *out, size_t cap,
-                                      cuzk_errmsg *err)
+cuzk_status cuzk_fil_param_identifier(cuzk_fil_kind kind, uint64_t sector_size, char *out, size_t cap, cuzk_errmsg *err)
 {
     const cuzk_fil_proof *g = (unsigned)kind < CUZK_FIL_KIND_COUNT ? geometry(kind, sector_size) : NULL;
     if (g == NULL) {
@@ -315,13 +314,12 @@ cuzk_status cuzk_fil_geometry_identifier(const cuzk_fil_proof *g, char *out, siz
         break;
     case CUZK_FIL_KIND_WINNING_POST:
     case CUZK_FIL_KIND_WINDOW_POST:
-        n = snprintf(out, cap, "FallbackPoSt::PublicParams{sector_size: %" PRIu64 ", challenge_count: %u, "
-                               "sector_count: %u}",
+        n = snprintf(out, cap,
+                     "FallbackPoSt::PublicParams{sector_size: %" PRIu64 ", challenge_count: %u, "
+                     "sector_count: %u}",
                      g->sector_size, g->post_sector_challenges, g->post_sectors);
         break;
-    default:
-        n = snprintf(out, cap, "empty_sector_update::PublicParams{ sector_nodes: %" PRIu64 " }", g->nodes);
-        break;
+    default: n = snprintf(out, cap, "empty_sector_update::PublicParams{ sector_nodes: %" PRIu64 " }", g->nodes); break;
     }
     if (n < 0 || (size_t)n >= cap) return cuzk_fail(err, CUZK_ERR_TOO_LARGE, "identifier needs %d bytes", n + 1);
     return CUZK_OK;

@@ -25,10 +25,7 @@ static const uint8_t SIGMA[12][16] = {
     {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}, {14, 10, 4, 8, 9, 15, 13, 6, 1, 12, 0, 2, 11, 7, 5, 3},
 };
 
-static inline uint64_t ror64(uint64_t x, unsigned n)
-{
-    return (x >> n) | (x << (64 - n));
-}
+static inline uint64_t ror64(uint64_t x, unsigned n) { return (x >> n) | (x << (64 - n)); }
 
 #define G(a, b, c, d, x, y)                                                                                            \
     do {                                                                                                               \
@@ -123,8 +120,8 @@ __attribute__((target("avx2"))) static void feistel4_avx2(const uint64_t right[4
                                          11, 12, 13, 14, 15, 8, 9, 10);
     const __m256i r16 = _mm256_setr_epi8(2, 3, 4, 5, 6, 7, 0, 1, 10, 11, 12, 13, 14, 15, 8, 9, 2, 3, 4, 5, 6, 7, 0, 1,
                                          10, 11, 12, 13, 14, 15, 8, 9);
-    const __m256i bswap = _mm256_setr_epi8(7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1,
-                                           0, 15, 14, 13, 12, 11, 10, 9, 8);
+    const __m256i bswap = _mm256_setr_epi8(7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0,
+                                           15, 14, 13, 12, 11, 10, 9, 8);
     __m256i m[16];
     m[0] = _mm256_shuffle_epi8(_mm256_loadu_si256((const __m256i *)right), bswap);
     m[1] = _mm256_set1_epi64x((long long)__builtin_bswap64(key));
@@ -145,7 +142,7 @@ __attribute__((target("avx2"))) static void feistel4_avx2(const uint64_t right[4
         v[d] = _mm256_shuffle_epi8(_mm256_xor_si256(v[d], v[a]), r16);                                                 \
         v[c] = _mm256_add_epi64(v[c], v[d]);                                                                           \
         __m256i t_ = _mm256_xor_si256(v[b], v[c]);                                                                     \
-        v[b] = _mm256_or_si256(_mm256_srli_epi64(t_, 63), _mm256_add_epi64(t_, t_));                                  \
+        v[b] = _mm256_or_si256(_mm256_srli_epi64(t_, 63), _mm256_add_epi64(t_, t_));                                   \
     } while (0)
 #pragma GCC unroll 12
     for (int r = 0; r < 12; r++) {

@@ -23,7 +23,7 @@
     } while (0)
 
 void cuzk_fil_sdr_chacha_block(const uint32_t key[8], uint32_t w12, uint32_t w13, uint32_t w14, uint32_t w15,
-                           unsigned rounds, uint32_t out[16])
+                               unsigned rounds, uint32_t out[16])
 {
     uint32_t in[16] = {0x61707865, 0x3320646e, 0x79622d32, 0x6b206574, key[0], key[1], key[2], key[3],
                        key[4],     key[5],     key[6],     key[7],     w12,    w13,    w14,    w15};
@@ -48,7 +48,7 @@ static void key_words(const uint8_t key[32], uint32_t k[8])
 }
 
 void cuzk_fil_sdr_chacha20_ietf_stream(const uint8_t key[32], const uint8_t nonce[12], uint64_t offset, uint8_t *out,
-                                   size_t len)
+                                       size_t len)
 {
     uint32_t k[8], blk[16];
     key_words(key, k);
@@ -73,7 +73,7 @@ static void refill(cuzk_fil_sdr_chacharng *r)
 {
     for (int b = 0; b < 4; b++, r->block++)
         cuzk_fil_sdr_chacha_block(r->key, (uint32_t)r->block, (uint32_t)(r->block >> 32), 0, 0, r->rounds,
-                              r->buf + 16 * b);
+                                  r->buf + 16 * b);
     r->idx = 0;
 }
 

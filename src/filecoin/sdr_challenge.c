@@ -40,9 +40,9 @@ static const struct {
     uint64_t size;
     unsigned partitions, ni_partitions, min_challenges, ni_min_challenges;
 } SIZES[] = {
-    {2ULL << 10, 1, 13, 2, 26},   {4ULL << 10, 1, 13, 2, 26},   {16ULL << 10, 1, 13, 2, 26},
-    {32ULL << 10, 1, 13, 2, 26},  {8ULL << 20, 1, 13, 2, 26},   {16ULL << 20, 1, 13, 2, 26},
-    {512ULL << 20, 1, 13, 2, 26}, {1ULL << 30, 1, 13, 2, 26},   {32ULL << 30, 10, 126, 176, 2253},
+    {2ULL << 10, 1, 13, 2, 26},        {4ULL << 10, 1, 13, 2, 26}, {16ULL << 10, 1, 13, 2, 26},
+    {32ULL << 10, 1, 13, 2, 26},       {8ULL << 20, 1, 13, 2, 26}, {16ULL << 20, 1, 13, 2, 26},
+    {512ULL << 20, 1, 13, 2, 26},      {1ULL << 30, 1, 13, 2, 26}, {32ULL << 30, 10, 126, 176, 2253},
     {64ULL << 30, 10, 126, 176, 2253},
 };
 
@@ -75,10 +75,7 @@ static void synth_key(const char *tag, const uint8_t a[32], const uint8_t b[32],
     cuzk_fil_sdr_blake2b(key, 32, tag, strlen(tag), msg, sizeof msg);
 }
 
-uint64_t cuzk_fil_sdr_synth_count(uint64_t nodes)
-{
-    return nodes < SYNTH_DEFAULT_COUNT ? nodes : SYNTH_DEFAULT_COUNT;
-}
+uint64_t cuzk_fil_sdr_synth_count(uint64_t nodes) { return nodes < SYNTH_DEFAULT_COUNT ? nodes : SYNTH_DEFAULT_COUNT; }
 
 uint64_t cuzk_fil_sdr_synth_challenge(uint64_t nodes, const uint8_t replica_id[32], const uint8_t comm_r[32],
                                       uint64_t i)
@@ -136,8 +133,7 @@ cuzk_status cuzk_fil_sdr_challenges(cuzk_fil_sdr_challenge_kind kind, uint64_t n
             out[i] = cuzk_fil_sdr_synth_challenge(nodes, replica_id, comm_r, idx);
             break;
         }
-        default:
-            return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "challenges: unknown kind %d", (int)kind);
+        default: return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "challenges: unknown kind %d", (int)kind);
         }
     }
     return CUZK_OK;

@@ -17,9 +17,12 @@ void cuzk_fil_sdr_porep_id(uint64_t registered_id, uint64_t nonce, uint8_t out[3
 
 unsigned cuzk_fil_sdr_layers(uint64_t sector_size)
 {
-    static const struct { uint64_t size; unsigned layers; } table[] = {
-        {2ULL << 10, 2}, {4ULL << 10, 2}, {16ULL << 10, 2}, {32ULL << 10, 2}, {8ULL << 20, 2},
-        {16ULL << 20, 2}, {512ULL << 20, 2}, {1ULL << 30, 2}, {32ULL << 30, 11}, {64ULL << 30, 11},
+    static const struct {
+        uint64_t size;
+        unsigned layers;
+    } table[] = {
+        {2ULL << 10, 2},  {4ULL << 10, 2},   {16ULL << 10, 2}, {32ULL << 10, 2},  {8ULL << 20, 2},
+        {16ULL << 20, 2}, {512ULL << 20, 2}, {1ULL << 30, 2},  {32ULL << 30, 11}, {64ULL << 30, 11},
     };
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
         if (table[i].size == sector_size) return table[i].layers;
@@ -40,8 +43,7 @@ cuzk_status cuzk_fil_sdr_graph_init(cuzk_fil_sdr_graph *g, uint64_t nodes, const
                                     cuzk_fil_sdr_api api, cuzk_errmsg *err)
 {
     if (nodes < 2 || nodes > UINT32_MAX)
-        return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "graph: %llu nodes outside 2 .. 2^32-1",
-                         (unsigned long long)nodes);
+        return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "graph: %llu nodes outside 2 .. 2^32-1", (unsigned long long)nodes);
     if (api != CUZK_FIL_SDR_API_V1_0 && api != CUZK_FIL_SDR_API_V1_1 && api != CUZK_FIL_SDR_API_V1_2)
         return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "graph: unknown api version %d", (int)api);
     memset(g, 0, sizeof *g);

@@ -15,7 +15,7 @@ extern const uint32_t CUZK_FIL_SDR_SHA256_IV[8];
 
 typedef struct {
     uint32_t h[8];
-    uint64_t len;          /* bytes absorbed */
+    uint64_t len; /* bytes absorbed */
     uint8_t buf[64];
     size_t fill;
 } cuzk_fil_sdr_sha256_ctx;
@@ -46,10 +46,10 @@ bool cuzk_fil_sdr_blake2b_have_avx2(void);
  * as 16 words. rand_chacha sets w12,w13 to a 64-bit block counter and w14,w15 to the stream (0); RFC 8439 sets w12
  * to a 32-bit counter and w13..w15 to the nonce. */
 void cuzk_fil_sdr_chacha_block(const uint32_t key[8], uint32_t w12, uint32_t w13, uint32_t w14, uint32_t w15,
-                           unsigned rounds, uint32_t out[16]);
+                               unsigned rounds, uint32_t out[16]);
 /* RFC 8439 ChaCha20 keystream (32-bit counter from 0, 96-bit nonce) from byte `offset`, len bytes. */
 void cuzk_fil_sdr_chacha20_ietf_stream(const uint8_t key[32], const uint8_t nonce[12], uint64_t offset, uint8_t *out,
-                                   size_t len);
+                                       size_t len);
 
 /* ---- graph (sdr_graph.c) ------------------------------------------------------------------------------------- */
 /* The expander parents of nodes first .. first+count−1 into parent-cache records (14 words a node, written at words
@@ -58,10 +58,7 @@ void cuzk_fil_sdr_exp_parents_batch(const cuzk_fil_sdr_graph *g, uint32_t first,
 
 /* ---- threads ------------------------------------------------------------------------------------------------ */
 /* threads == 0 means every processor this process may use. */
-static inline unsigned cuzk_fil_sdr_threads(unsigned threads)
-{
-    return threads ? threads : cuzk_cpu_count();
-}
+static inline unsigned cuzk_fil_sdr_threads(unsigned threads) { return threads ? threads : cuzk_cpu_count(); }
 
 /* ---- Fr on 32-byte little-endian reprs (sdr_util.c) ----------------------------------------------------------- */
 /* out = a + b mod r; false when a or b is not < r. out may alias either input. */

@@ -21,15 +21,15 @@
 #define NB CUZK_FIL_SDR_NODE_BYTES
 #define DEG CUZK_FIL_SDR_DEGREE
 #define DRG CUZK_FIL_SDR_DRG_DEGREE
-#define STRIDE 64        /* nodes a producer claims at a time */
-#define RING_NODES 4096  /* slots in the ring (a multiple of STRIDE) */
+#define STRIDE 64       /* nodes a producer claims at a time */
+#define RING_NODES 4096 /* slots in the ring (a multiple of STRIDE) */
 #define MSG_BITS ((uint64_t)(64 + CUZK_FIL_SDR_LABEL_PARENTS * NB) * 8)
 
 typedef struct {
-    uint32_t h[8];                      /* state after the first block */
-    uint32_t missing;                   /* DRG parents the hashing thread must copy (bit k = parent k) */
+    uint32_t h[8];    /* state after the first block */
+    uint32_t missing; /* DRG parents the hashing thread must copy (bit k = parent k) */
     uint32_t pad_[7];
-    uint8_t p[DEG][NB];                 /* the node's parent labels in cache order */
+    uint8_t p[DEG][NB]; /* the node's parent labels in cache order */
 } slot;
 
 typedef struct {
@@ -40,10 +40,10 @@ typedef struct {
     const uint8_t *prev;
     uint8_t *out;
     slot *ring;
-    atomic_uint_fast64_t consumed;      /* nodes labelled so far (labels below it are final) */
+    atomic_uint_fast64_t consumed; /* nodes labelled so far (labels below it are final) */
     atomic_uint_fast64_t next_chunk;
     atomic_uint_fast64_t ready[RING_NODES / STRIDE]; /* chunk c's entry holds c + 1 once filled */
-    atomic_int failed;                  /* set by anyone that finds a bad parent; everyone stops */
+    atomic_int failed;                               /* set by anyone that finds a bad parent; everyone stops */
     atomic_uint_fast64_t bad_node;
     atomic_uint bad_parent;
 } lctx;
@@ -108,10 +108,8 @@ static bool fill(lctx *c, uint64_t node, uint64_t avail, slot *s)
             fail(c, node, k);
             return false;
         }
-        if (p[k] < avail)
-            memcpy(s->p[k], c->out + (uint64_t)p[k] * NB, NB);
-        else
-            missing |= 1u << k;
+        if (p[k] < avail) memcpy(s->p[k], c->out + (uint64_t)p[k] * NB, NB);
+        else missing |= 1u << k;
     }
     s->missing = missing;
     if (c->layer > 1) {
@@ -191,10 +189,8 @@ static void consumer(lctx *c)
 /* thread 0 (the caller) hashes, the others produce */
 static void run_thread(void *arg, unsigned t)
 {
-    if (t == 0)
-        consumer(arg);
-    else
-        producer(arg);
+    if (t == 0) consumer(arg);
+    else producer(arg);
 }
 
 static cuzk_status check_args(const cuzk_fil_sdr_parent_cache *pc, uint32_t layer, const uint8_t *prev,

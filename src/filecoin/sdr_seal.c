@@ -42,7 +42,7 @@ bool cuzk_fil_sdr_replica_column(const cuzk_fil_sdr_replica *r, uint64_t node, u
 
 typedef struct {
     cuzk_fil_sdr_replica *r;
-    cuzk_status status;  /* one failure is kept (labels are truncated, so none is expected) */
+    cuzk_status status; /* one failure is kept (labels are truncated, so none is expected) */
     cuzk_errmsg err;
 } columns_job;
 
@@ -85,8 +85,8 @@ static cuzk_status seal_trees(cuzk_fil_sdr_replica *r, unsigned threads, cuzk_er
     return CUZK_OK;
 }
 
-static cuzk_status seal(const cuzk_fil_sdr_seal_params *p, const uint8_t *unpadded, size_t len,
-                        cuzk_fil_sdr_replica *r, cuzk_errmsg *err)
+static cuzk_status seal(const cuzk_fil_sdr_seal_params *p, const uint8_t *unpadded, size_t len, cuzk_fil_sdr_replica *r,
+                        cuzk_errmsg *err)
 {
     uint64_t size = p->sector_size;
     if (size < 2048 || size > MAX_SEAL_SIZE || (size & (size - 1)) != 0)

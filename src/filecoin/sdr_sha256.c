@@ -30,10 +30,7 @@ const uint32_t CUZK_FIL_SDR_SHA256_IV[8] = {
     0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
 };
 
-static inline uint32_t ror32(uint32_t x, unsigned n)
-{
-    return (x >> n) | (x << (32 - n));
-}
+static inline uint32_t ror32(uint32_t x, unsigned n) { return (x >> n) | (x << (32 - n)); }
 
 void cuzk_fil_sdr_sha256_blocks_portable(uint32_t h[8], const uint8_t *blocks, size_t n)
 {
@@ -57,8 +54,7 @@ void cuzk_fil_sdr_sha256_blocks_portable(uint32_t h[8], const uint8_t *blocks, s
 
 #ifdef SDR_X86
 /* The SHA-NI rounds keep the state as ABEF / CDGH word pairs; each sha256rnds2 does two rounds. */
-__attribute__((target("sha,sse4.1,ssse3"))) static void sha256_blocks_ni(uint32_t h[8], const uint8_t *blocks,
-                                                                         size_t n)
+__attribute__((target("sha,sse4.1,ssse3"))) static void sha256_blocks_ni(uint32_t h[8], const uint8_t *blocks, size_t n)
 {
     const __m128i bswap = _mm_set_epi64x(0x0c0d0e0f08090a0bULL, 0x0405060700010203ULL);
     __m128i t = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)&h[0]), 0xB1);

@@ -8,7 +8,7 @@
 #include "sdr_int.h"
 
 #define NB 32
-#define PAR_MIN_NODES 4096   /* levels smaller than this are hashed by one thread */
+#define PAR_MIN_NODES 4096 /* levels smaller than this are hashed by one thread */
 #define CHUNK_PAIRS 2048
 
 /* bits [bit, bit + 8) of a little-endian bit string of len bytes (zero past its end) */

@@ -18,11 +18,13 @@
 
 cuzk_status cuzk_fil_sdr_shape_of(uint64_t sector_size, cuzk_fil_sdr_shape *shape, cuzk_errmsg *err)
 {
-    static const struct { uint64_t size; cuzk_fil_sdr_shape s; } table[] = {
-        {2ULL << 10, {8, 0, 0}},   {8ULL << 20, {8, 0, 0}},  {512ULL << 20, {8, 0, 0}},
-        {4ULL << 10, {8, 2, 0}},   {16ULL << 20, {8, 2, 0}}, {1ULL << 30, {8, 2, 0}},
-        {16ULL << 10, {8, 8, 0}},  {32ULL << 30, {8, 8, 0}}, {32ULL << 10, {8, 8, 2}},
-        {64ULL << 30, {8, 8, 2}},
+    static const struct {
+        uint64_t size;
+        cuzk_fil_sdr_shape s;
+    } table[] = {
+        {2ULL << 10, {8, 0, 0}},  {8ULL << 20, {8, 0, 0}},  {512ULL << 20, {8, 0, 0}}, {4ULL << 10, {8, 2, 0}},
+        {16ULL << 20, {8, 2, 0}}, {1ULL << 30, {8, 2, 0}},  {16ULL << 10, {8, 8, 0}},  {32ULL << 30, {8, 8, 0}},
+        {32ULL << 10, {8, 8, 2}}, {64ULL << 30, {8, 8, 2}},
     };
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
         if (table[i].size == sector_size) {
@@ -70,7 +72,7 @@ typedef struct {
     unsigned arity;
     atomic_uint_fast64_t next;
     atomic_int failed;
-    cuzk_status status;   /* the first failure's */
+    cuzk_status status; /* the first failure's */
     cuzk_errmsg err;
 } level_job;
 

@@ -9,8 +9,8 @@
 #include "fil_internal.h"
 #include "snap_int.h"
 
-#define SNAP_HS 6u               /* hs(): six selectable h values */
-#define SNAP_MAX_KH_BITS 16u     /* partition bits (<= 4 in Filecoin) + 6 */
+#define SNAP_HS 6u           /* hs(): six selectable h values */
+#define SNAP_MAX_KH_BITS 16u /* partition bits (<= 4 in Filecoin) + 6 */
 #define SNAP_MAX_CBITS 40u
 
 /* Nothing after the challenges reads what their blocks leave: COUNT mode counts one uniform block instead of running
@@ -27,9 +27,9 @@ typedef struct {
     /* made before the blocks, read by them */
     cuzk_bit kh_bits[SNAP_MAX_KH_BITS]; /* partition bits, then h_select bits */
     cuzk_num phi, root_r_old, root_r_new;
-    cuzk_num *apex;                      /* the apex tree, leaves first: 2·apex_leaves − 1 nodes */
+    cuzk_num *apex; /* the apex tree, leaves first: 2·apex_leaves − 1 nodes */
     uint32_t apex_row, apex_row_start, apex_row_width;
-    cuzk_bit *digest_bits;               /* digests × 255 */
+    cuzk_bit *digest_bits; /* digests × 255 */
 } snap_ctx;
 
 /* ---- helpers ----------------------------------------------------------------------------------------------------- */
@@ -196,16 +196,16 @@ static cuzk_num challenge_high_bits(cuzk_cs *cs, const snap_ctx *x, const cuzk_b
 }
 
 /* The siblings of a tree R path, level by level, each allocated as circuit.rs names them. */
-static void alloc_path_r(cuzk_cs *cs, const snap_ctx *x, const char *which, uint64_t ci,
-                         const cuzk_fil_merkle_proof *m, cuzk_num *out)
+static void alloc_path_r(cuzk_cs *cs, const snap_ctx *x, const char *which, uint64_t ci, const cuzk_fil_merkle_proof *m,
+                         cuzk_num *out)
 {
     unsigned levels = cuzk_fil_shape_levels(&x->p->tree_r), n = 0;
     for (unsigned l = 0; l < levels; l++) {
         unsigned arity = cuzk_fil_shape_arity(&x->p->tree_r, l);
         const cuzk_fil_node *sib = m != NULL ? cuzk_fil_merkle_level(m, &x->p->tree_r, l) : NULL;
         for (unsigned s = 0; s + 1 < arity; s++, n++) {
-            cuzk_cs_pushf(cs, "%s sibling (c_index=%llu, tree_row=%u, sibling_index=%u)", which,
-                          (unsigned long long)ci, l, s);
+            cuzk_cs_pushf(cs, "%s sibling (c_index=%llu, tree_row=%u, sibling_index=%u)", which, (unsigned long long)ci,
+                          l, s);
             out[n] = alloc_node(cs, x, sib != NULL ? sib[s] : NULL);
             cuzk_cs_pop(cs);
         }
@@ -338,8 +338,10 @@ void cuzk_fil_snap_synthesize(cuzk_cs *cs, const cuzk_fil_snap_circuit *c, unsig
         cuzk_errmsg e = {{0}};
         if (c->comm_r_old == NULL || c->comm_d_new == NULL || c->comm_r_new == NULL ||
             c->part->challenges != p->challenges || c->part->apex_count != p->apex_leaves) {
-            cuzk_cs_fail(cs, CUZK_ERR_INVALID_ARG, "%s: a witness needs the three commitments and a partition proof "
-                         "of %u challenges and %u apex leaves", p->name, p->challenges, p->apex_leaves);
+            cuzk_cs_fail(cs, CUZK_ERR_INVALID_ARG,
+                         "%s: a witness needs the three commitments and a partition proof "
+                         "of %u challenges and %u apex leaves",
+                         p->name, p->challenges, p->apex_leaves);
             goto out;
         }
         if (cuzk_fil_snap_public_inputs(p, c->k, c->h, c->comm_r_old, c->comm_d_new, c->comm_r_new, pub, &e) !=

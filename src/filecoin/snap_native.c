@@ -14,9 +14,11 @@
 /* clang-format off */
 #define TR(B, S, T, L) {B, S, T, L} /* tree R: base, sub, top arity, base levels */
 /* clang-format on */
-#define TEST_ENTRY(NAME, SRS, BYTES, LOG2, PARTS, CH, TR, APEX, H)                                                  \
-    {CUZK_FIL_CLASS_UPDATE, CUZK_FIL_SNAP_TEST_ID, NAME, CUZK_FIL_KIND_SNAP, CUZK_FIL_API_1_1, BYTES, 1ULL << LOG2, \
-     PARTS, CH, 0, 0, 0, TR, {2, 0, 0, LOG2}, APEX, H, {0}, SRS}
+#define TEST_ENTRY(NAME, SRS, BYTES, LOG2, PARTS, CH, TR, APEX, H)                                                     \
+    {                                                                                                                  \
+        CUZK_FIL_CLASS_UPDATE, CUZK_FIL_SNAP_TEST_ID, NAME, CUZK_FIL_KIND_SNAP, CUZK_FIL_API_1_1, BYTES, 1ULL << LOG2, \
+            PARTS, CH, 0, 0, 0, TR, {2, 0, 0, LOG2}, APEX, H, {0}, SRS                                                 \
+    }
 
 static const cuzk_fil_proof test_sizes[] = {
     TEST_ENTRY("EmptySectorUpdate1KiB (test size)", "snap-1k", 1ULL << 10, 5, 1, 10, TR(8, 4, 0, 1), 8, 1),
@@ -118,8 +120,8 @@ cuzk_status cuzk_fil_snap_rho(const cuzk_fr_t *phi, uint64_t high, cuzk_fr_t *rh
     return gen_hash(phi, &h, rho, err);
 }
 
-cuzk_status cuzk_fil_snap_challenges(const cuzk_fil_proof *p, uint32_t k, const uint8_t comm_r_new[32],
-                                     uint64_t *out, cuzk_errmsg *err)
+cuzk_status cuzk_fil_snap_challenges(const cuzk_fil_proof *p, uint32_t k, const uint8_t comm_r_new[32], uint64_t *out,
+                                     cuzk_errmsg *err)
 {
     cuzk_status s = cuzk_fil_snap_need(p, err);
     if (s != CUZK_OK) return s;
@@ -168,8 +170,8 @@ typedef struct {
     cuzk_fil_snap_dims d;
     cuzk_fr_t phi;
     const uint64_t *challenges;
-    cuzk_status *st;      /* per challenge */
-    cuzk_errmsg *msg;     /* per challenge */
+    cuzk_status *st;  /* per challenge */
+    cuzk_errmsg *msg; /* per challenge */
 } validate_ctx;
 
 static const char *const proof_names[3] = {"proof_r_old", "proof_d_new", "proof_r_new"};
@@ -248,8 +250,10 @@ static cuzk_status check_partition(const cuzk_fil_snap_circuit *c, const cuzk_fi
         const cuzk_fil_merkle_proof *m0[3] = {&s->c[0].r_old, &s->c[0].d_new, &s->c[0].r_new};
         for (int t = 0; t < 3; t++)
             if (memcmp(m[t]->root, m0[t]->root, 32) != 0)
-                return cuzk_fail(err, CUZK_ERR_MISMATCH, "challenge_proofs[%u].%s.root differs from "
-                                 "challenge_proofs[0]'s", i, proof_names[t]);
+                return cuzk_fail(err, CUZK_ERR_MISMATCH,
+                                 "challenge_proofs[%u].%s.root differs from "
+                                 "challenge_proofs[0]'s",
+                                 i, proof_names[t]);
     }
     if (memcmp(s->c[0].d_new.root, c->comm_d_new, 32) != 0)
         return cuzk_fail(err, CUZK_ERR_MISMATCH, "challenge_proofs[0].proof_d_new.root is not comm_d_new");

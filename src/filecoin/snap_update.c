@@ -172,8 +172,10 @@ cuzk_status cuzk_fil_snap_update_prove(const cuzk_fil_snap_update_in *in, cuzk_f
     if (st != CUZK_OK) return st;
     uint64_t n = p->nodes, kh;
     if (n > UPDATE_MAX_NODES)
-        return cuzk_fail(err, CUZK_ERR_TOO_LARGE, "%s: a native update holds the sector in memory; %llu nodes exceed "
-                         "2^24", p->name, (unsigned long long)n);
+        return cuzk_fail(err, CUZK_ERR_TOO_LARGE,
+                         "%s: a native update holds the sector in memory; %llu nodes exceed "
+                         "2^24",
+                         p->name, (unsigned long long)n);
     uint32_t h = in->h != 0 ? in->h : p->snap_h;
     if ((st = cuzk_fil_snap_k_and_h_select(p, 0, h, &kh, err)) != CUZK_OK) return st;
     if ((st = check_nodes(in->replica_old, n, "sector key", err)) != CUZK_OK ||
@@ -244,8 +246,7 @@ cuzk_status cuzk_fil_snap_update_prove(const cuzk_fil_snap_update_in *in, cuzk_f
             merkle_frame(&p->tree_d, chal[i], &c->d_new);
             memcpy(c->d_new.leaf, in->data_new + 32 * chal[i], 32);
             memcpy(c->d_new.root, out->comm_d_new, 32);
-            if ((st = cuzk_fil_sdr_tree_d_path(tree_d, n, chal[i], (uint8_t(*)[32])c->d_new.siblings, err)) !=
-                CUZK_OK)
+            if ((st = cuzk_fil_sdr_tree_d_path(tree_d, n, chal[i], (uint8_t(*)[32])c->d_new.siblings, err)) != CUZK_OK)
                 goto fail;
         }
         size_t len = 0;
@@ -273,8 +274,10 @@ cuzk_status cuzk_fil_snap_update_random(const cuzk_fil_proof *p, uint64_t seed, 
     cuzk_status st = cuzk_fil_snap_need(p, err);
     if (st != CUZK_OK) return st;
     if (p->nodes > UPDATE_MAX_NODES)
-        return cuzk_fail(err, CUZK_ERR_TOO_LARGE, "%s: a native update holds the sector in memory; %llu nodes exceed "
-                         "2^24", p->name, (unsigned long long)p->nodes);
+        return cuzk_fail(err, CUZK_ERR_TOO_LARGE,
+                         "%s: a native update holds the sector in memory; %llu nodes exceed "
+                         "2^24",
+                         p->name, (unsigned long long)p->nodes);
     uint8_t *old = malloc(p->nodes * 32), *data = malloc(p->nodes * 32), comm_c[32];
     if (old == NULL || data == NULL) {
         free(old);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Fixed-base multiplication by the G1 and G2 generators (declared in g16_internal.h): the two instantiations of
  * fixed_base_template.h, shared by the test setup (setup.c) and the powers-of-tau writer (ptau.c). */
 #include <stdlib.h>

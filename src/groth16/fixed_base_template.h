@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Fixed-base scalar multiplication k·G for many k and the generator G of one group, for the test setup and the
  * powers-of-tau writer.
  *

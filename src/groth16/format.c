@@ -166,7 +166,8 @@ static bool format_other_json(const uint8_t *b, size_t len, cuzk_groth16_format_
 {
     size_t at;
     if (format_json_start(b, len, &at) != '{') return false;
-    snprintf(in->what, sizeof in->what, "no format cuzk knows (a JSON object with none of the keys of a snarkjs proof "
+    snprintf(in->what, sizeof in->what,
+             "no format cuzk knows (a JSON object with none of the keys of a snarkjs proof "
              "(pi_a) or verification key (vk_alpha_1, IC))");
     return true;
 }
@@ -177,8 +178,7 @@ static bool format_proof_bin(const uint8_t *b, size_t len, cuzk_groth16_format_i
 {
     const size_t n = CUZK_GROTH16_PROOF_BYTES;
     if (len == 0 || !(b[0] & 0x80) || len >= 2 * n) return false;
-    if (len < n)
-        format_shape(in, CUZK_GROTH16_SHAPE_TRUNCATED, n, "a proof is %zu bytes, this file has %zu", n, len);
+    if (len < n) format_shape(in, CUZK_GROTH16_SHAPE_TRUNCATED, n, "a proof is %zu bytes, this file has %zu", n, len);
     else if (len > n)
         format_shape(in, CUZK_GROTH16_SHAPE_TRAILING, n, "a proof is %zu bytes, this file has %zu", n, len);
     else if (!(b[48] & 0x80) || !(b[144] & 0x80))
@@ -216,8 +216,10 @@ static bool format_bellperson(const uint8_t *b, size_t len, cuzk_groth16_format_
     in->format = CUZK_GROTH16_FORMAT_VK;
     in->also = CUZK_GROTH16_FORMAT_PARAMS; /* until the bytes after the vk say otherwise */
     if (len < FORMAT_VK_FIXED + 4) {
-        format_shape(in, CUZK_GROTH16_SHAPE_TRUNCATED, 0, "six points and the IC count make at least %d bytes, this "
-                     "file has %zu", FORMAT_VK_FIXED + 4, len);
+        format_shape(in, CUZK_GROTH16_SHAPE_TRUNCATED, 0,
+                     "six points and the IC count make at least %d bytes, this "
+                     "file has %zu",
+                     FORMAT_VK_FIXED + 4, len);
         return true;
     }
     uint64_t ic = cuzk_load_be32(b + FORMAT_VK_FIXED), vk = FORMAT_VK_FIXED + 4 + ic * FORMAT_G1;
@@ -259,7 +261,7 @@ typedef bool (*format_test_fn)(const uint8_t *b, size_t len, cuzk_groth16_format
 
 static const struct {
     const char magic[8];
-    size_t magic_len;     /* 0: the test alone decides */
+    size_t magic_len;      /* 0: the test alone decides */
     cuzk_groth16_format f; /* what a match is (the test may say otherwise: a bellperson key, JSON of no kind) */
     format_test_fn test;   /* after a magic: the size rule (NULL: none); else: whether the bytes have the shape */
 } format_rules[] = {
@@ -331,6 +333,8 @@ cuzk_status cuzk_groth16_vk_inputs(const uint8_t *buf, size_t len, uint64_t *num
         *num_inputs = nic;
         return CUZK_OK;
     }
-    return cuzk_fail(err, CUZK_ERR_BAD_MAGIC, "a verifying key is a verification_key.json or a bellperson .vk; this "
-                     "is %s", in.what);
+    return cuzk_fail(err, CUZK_ERR_BAD_MAGIC,
+                     "a verifying key is a verification_key.json or a bellperson .vk; this "
+                     "is %s",
+                     in.what);
 }

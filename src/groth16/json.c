@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* snarkjs JSON files for Groth16 over BLS12-381: proof.json, public.json and verification_key.json, layouts in
  * docs/formats/snarkjs.md §4. Numbers are decimal strings of canonical integers, points affine with
  * z = "1" (infinity as ["0", "1", "0"]), Fp2 as [c0, c1].
@@ -314,7 +315,8 @@ static cuzk_status j_read_g2(cuzk_g2_affine_t *r, const json_t *v, bool allow_in
         cuzk_g2_affine_set_infinity(r);
         return CUZK_OK;
     }
-    if (!cuzk_fp2_is_one(&c[2])) return cuzk_fail(err, CUZK_ERR_BAD_JSON, "%s: z coordinate must be [\"1\", \"0\"]", field);
+    if (!cuzk_fp2_is_one(&c[2]))
+        return cuzk_fail(err, CUZK_ERR_BAD_JSON, "%s: z coordinate must be [\"1\", \"0\"]", field);
     cuzk_g2_affine_t p = {c[0], c[1]};
     bool on = !cuzk_g2_affine_is_infinity(&p) && cuzk_g2_affine_on_curve(&p);
     if ((s = j_point_checks(on, on && cuzk_g2_affine_in_subgroup(&p), field, err)) != CUZK_OK) return s;

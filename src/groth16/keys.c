@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Key lifetime and the check that a key was made for a given circuit. */
 #include <stdlib.h>
 #include <string.h>
@@ -78,8 +79,7 @@ cuzk_status cuzk_groth16_pk_check_circuit(const cuzk_groth16_pk *pk, const cuzk_
                              (unsigned long long)pk->h_len, (unsigned long long)n, (unsigned long long)n);
         if (pk->a_len != vars || pk->b_len != vars)
             return cuzk_fail(err, CUZK_ERR_MISMATCH, "key has %llu A and %llu B points for %llu variables",
-                             (unsigned long long)pk->a_len, (unsigned long long)pk->b_len,
-                             (unsigned long long)vars);
+                             (unsigned long long)pk->a_len, (unsigned long long)pk->b_len, (unsigned long long)vars);
     }
     if ((pk->h_len && pk->h == NULL) || (pk->l_len && pk->l == NULL) || (pk->a_len && pk->a == NULL) ||
         (pk->b_len && (pk->b_g1 == NULL || pk->b_g2 == NULL)) || pk->vk.ic == NULL)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* bellperson parameter files: .params (the whole proving key) and .vk (its verifying-key prefix), layout in
  * docs/formats/bellperson.md §3. The files have no header or checksum, so the reader derives the
  * whole layout from the counts first, checks it against the file length, and only then allocates and decodes: a
@@ -11,7 +12,8 @@
 #include "cuzk/ff_x8.h"
 #include "g16_internal.h"
 
-_Static_assert(sizeof(cuzk_g1_affine_t) == CUZK_G1_UNCOMPRESSED_BYTES && sizeof(cuzk_g2_affine_t) == CUZK_G2_UNCOMPRESSED_BYTES,
+_Static_assert(sizeof(cuzk_g1_affine_t) == CUZK_G1_UNCOMPRESSED_BYTES &&
+                   sizeof(cuzk_g2_affine_t) == CUZK_G2_UNCOMPRESSED_BYTES,
                "a decoded point must not be larger than its encoding: allocation bounds rely on it");
 
 /* ---- threaded decoding ------------------------------------------------------------------------------------------- */
@@ -29,8 +31,10 @@ typedef struct {
 static cuzk_status decode_one(void *dst, const uint8_t *src, cuzk_g16_keyio_enc enc, unsigned flags, uint64_t i)
 {
     switch (enc) {
-    case CUZK_G16_KEYIO_G1_ZCASH: return cuzk_g1_from_uncompressed((cuzk_g1_affine_t *)dst + i, src + i * 96, 96, flags);
-    case CUZK_G16_KEYIO_G2_ZCASH: return cuzk_g2_from_uncompressed((cuzk_g2_affine_t *)dst + i, src + i * 192, 192, flags);
+    case CUZK_G16_KEYIO_G1_ZCASH:
+        return cuzk_g1_from_uncompressed((cuzk_g1_affine_t *)dst + i, src + i * 96, 96, flags);
+    case CUZK_G16_KEYIO_G2_ZCASH:
+        return cuzk_g2_from_uncompressed((cuzk_g2_affine_t *)dst + i, src + i * 192, 192, flags);
     case CUZK_G16_KEYIO_G1_IDEN3: return cuzk_g1_from_iden3((cuzk_g1_affine_t *)dst + i, src + i * 96, 96, flags);
     case CUZK_G16_KEYIO_G2_IDEN3: return cuzk_g2_from_iden3((cuzk_g2_affine_t *)dst + i, src + i * 192, 192, flags);
     }
@@ -55,7 +59,8 @@ CUZK_FPX8_TARGET static int cuzk_g1_on_curve_x8(const cuzk_g1_affine_t *dst, con
 {
     int64_t off[8];
     for (int l = 0; l < 8; l++) off[l] = (int64_t)idx[l < n ? l : 0] * (int64_t)sizeof(cuzk_g1_affine_t);
-    const __m512i ox = _mm512_loadu_si512(off), oy = _mm512_add_epi64(ox, _mm512_set1_epi64((long long)sizeof(cuzk_fp_t)));
+    const __m512i ox = _mm512_loadu_si512(off),
+                  oy = _mm512_add_epi64(ox, _mm512_set1_epi64((long long)sizeof(cuzk_fp_t)));
     cuzk_fp_t four;
     const uint64_t four_limbs[CUZK_FP_LIMBS] = {4};
     cuzk_fp_from_limbs(&four, four_limbs);
@@ -154,8 +159,8 @@ static void decode_range(void *ctx, size_t lo, size_t hi)
     }
 }
 
-cuzk_status cuzk_g16_keyio_decode_points(void *dst, const uint8_t *src, uint64_t n, cuzk_g16_keyio_enc enc, unsigned flags,
-                                unsigned threads, uint64_t *bad)
+cuzk_status cuzk_g16_keyio_decode_points(void *dst, const uint8_t *src, uint64_t n, cuzk_g16_keyio_enc enc,
+                                         unsigned flags, unsigned threads, uint64_t *bad)
 {
     decode_job j = {.dst = dst, .src = src, .enc = enc, .flags = flags, .status = CUZK_OK};
     *bad = 0;
@@ -172,8 +177,15 @@ cuzk_status cuzk_g16_keyio_decode_points(void *dst, const uint8_t *src, uint64_t
 #define VK_FIXED_BYTES CUZK_G16_PARAMS_VK_FIXED_BYTES
 
 /* The counted arrays of a .params file in file order; a .vk file has the first one only. */
-enum { SEC_IC = CUZK_G16_PARAMS_SEC_IC, SEC_H = CUZK_G16_PARAMS_SEC_H, SEC_L = CUZK_G16_PARAMS_SEC_L, SEC_A = CUZK_G16_PARAMS_SEC_A,
-       SEC_B_G1 = CUZK_G16_PARAMS_SEC_B_G1, SEC_B_G2 = CUZK_G16_PARAMS_SEC_B_G2, SEC_COUNT = CUZK_G16_PARAMS_SEC_COUNT };
+enum {
+    SEC_IC = CUZK_G16_PARAMS_SEC_IC,
+    SEC_H = CUZK_G16_PARAMS_SEC_H,
+    SEC_L = CUZK_G16_PARAMS_SEC_L,
+    SEC_A = CUZK_G16_PARAMS_SEC_A,
+    SEC_B_G1 = CUZK_G16_PARAMS_SEC_B_G1,
+    SEC_B_G2 = CUZK_G16_PARAMS_SEC_B_G2,
+    SEC_COUNT = CUZK_G16_PARAMS_SEC_COUNT
+};
 static const char *const SEC_NAME[SEC_COUNT] = {"ic", "h", "l", "a", "b_g1", "b_g2"};
 
 const char *cuzk_g16_params_section_name(int k) { return SEC_NAME[k]; }
@@ -226,8 +238,8 @@ static cuzk_status layout(size_t len, cuzk_g16_params_read4_fn read4, void *ctx,
 
 static bool is_pow2(uint64_t n) { return n != 0 && (n & (n - 1)) == 0; }
 
-cuzk_status cuzk_g16_params_layout(uint64_t off[CUZK_G16_PARAMS_SEC_COUNT], uint64_t cnt[CUZK_G16_PARAMS_SEC_COUNT], size_t len,
-                          cuzk_g16_params_read4_fn read4, void *ctx, cuzk_errmsg *err)
+cuzk_status cuzk_g16_params_layout(uint64_t off[CUZK_G16_PARAMS_SEC_COUNT], uint64_t cnt[CUZK_G16_PARAMS_SEC_COUNT],
+                                   size_t len, cuzk_g16_params_read4_fn read4, void *ctx, cuzk_errmsg *err)
 {
     static const char what[] = "params";
     cuzk_status s = layout(len, read4, ctx, SEC_COUNT, off, cnt, what, err);
@@ -247,8 +259,8 @@ cuzk_status cuzk_g16_params_layout(uint64_t off[CUZK_G16_PARAMS_SEC_COUNT], uint
     return CUZK_OK;
 }
 
-cuzk_status cuzk_g16_params_point_fail(cuzk_errmsg *err, cuzk_status s, const uint64_t off[CUZK_G16_PARAMS_SEC_COUNT], int k,
-                              uint64_t bad, const char *what)
+cuzk_status cuzk_g16_params_point_fail(cuzk_errmsg *err, cuzk_status s, const uint64_t off[CUZK_G16_PARAMS_SEC_COUNT],
+                                       int k, uint64_t bad, const char *what)
 {
     return cuzk_fail(err, s, "%s: %s[%llu] (byte %llu): %s", what, SEC_NAME[k], (unsigned long long)bad,
                      (unsigned long long)(off[k] + bad * sec_point_bytes(k)), cuzk_status_str(s));
@@ -256,7 +268,7 @@ cuzk_status cuzk_g16_params_point_fail(cuzk_errmsg *err, cuzk_status s, const ui
 
 /* The six fixed vk points at the start of d; bellperson refuses infinity for every point of its files. */
 cuzk_status cuzk_g16_params_decode_vk_fixed(cuzk_groth16_vk *vk, const uint8_t *d, unsigned ecflags, const char *what,
-                                   cuzk_errmsg *err)
+                                            cuzk_errmsg *err)
 {
     struct {
         const char *name;
@@ -285,8 +297,9 @@ static cuzk_status decode_section(void *dst, const uint8_t *d, const uint64_t of
                                   const char *what, cuzk_errmsg *err)
 {
     uint64_t bad;
-    cuzk_status s = cuzk_g16_keyio_decode_points(dst, d + off[k], cnt[k], k == SEC_B_G2 ? CUZK_G16_KEYIO_G2_ZCASH : CUZK_G16_KEYIO_G1_ZCASH,
-                                        ecflags, threads, &bad);
+    cuzk_status s = cuzk_g16_keyio_decode_points(dst, d + off[k], cnt[k],
+                                                 k == SEC_B_G2 ? CUZK_G16_KEYIO_G2_ZCASH : CUZK_G16_KEYIO_G1_ZCASH,
+                                                 ecflags, threads, &bad);
     if (s != CUZK_OK) return cuzk_g16_params_point_fail(err, s, off, k, bad, what);
     return CUZK_OK;
 }
@@ -318,8 +331,9 @@ static cuzk_status params_parse(cuzk_groth16_pk *pk, const uint8_t *d, size_t le
 
     uint64_t g1n = cnt[SEC_IC] + cnt[SEC_H] + cnt[SEC_L] + cnt[SEC_A] + cnt[SEC_B_G1];
     uint8_t *block = malloc(g1n * sizeof(cuzk_g1_affine_t) + cnt[SEC_B_G2] * sizeof(cuzk_g2_affine_t));
-    if (block == NULL) return cuzk_fail(err, CUZK_ERR_NOMEM, "%s: no memory for %llu points", what,
-                                        (unsigned long long)(g1n + cnt[SEC_B_G2]));
+    if (block == NULL)
+        return cuzk_fail(err, CUZK_ERR_NOMEM, "%s: no memory for %llu points", what,
+                         (unsigned long long)(g1n + cnt[SEC_B_G2]));
     void *dst[SEC_COUNT];
     cuzk_g1_affine_t *g1 = (cuzk_g1_affine_t *)block;
     for (int k = 0; k < SEC_B_G2; k++) {
@@ -356,8 +370,8 @@ static cuzk_status params_parse(cuzk_groth16_pk *pk, const uint8_t *d, size_t le
     return CUZK_OK;
 }
 
-cuzk_status cuzk_groth16_params_parse(cuzk_groth16_pk *pk, const uint8_t *data, size_t len, unsigned flags, unsigned threads,
-                                 cuzk_errmsg *err)
+cuzk_status cuzk_groth16_params_parse(cuzk_groth16_pk *pk, const uint8_t *data, size_t len, unsigned flags,
+                                      unsigned threads, cuzk_errmsg *err)
 {
     memset(pk, 0, sizeof *pk);
     unsigned ecflags = (flags & CUZK_GROTH16_LOAD_SUBGROUP) ? 0 : CUZK_EC_DECODE_SKIP_SUBGROUP;
@@ -366,7 +380,8 @@ cuzk_status cuzk_groth16_params_parse(cuzk_groth16_pk *pk, const uint8_t *data, 
     return s;
 }
 
-cuzk_status cuzk_groth16_params_load(cuzk_groth16_pk *pk, const char *path, unsigned flags, unsigned threads, cuzk_errmsg *err)
+cuzk_status cuzk_groth16_params_load(cuzk_groth16_pk *pk, const char *path, unsigned flags, unsigned threads,
+                                     cuzk_errmsg *err)
 {
     memset(pk, 0, sizeof *pk);
     const uint8_t *d;
@@ -453,8 +468,10 @@ static cuzk_status w_g1s(wbuf *w, const cuzk_g1_affine_t *p, uint64_t n, const c
 {
     for (uint64_t i = 0; i < n; i++) {
         if (cuzk_g1_affine_is_infinity(&p[i]))
-            return cuzk_fail(err, CUZK_ERR_INFINITY, "params: %s[%llu] is the point at infinity, which the format "
-                             "refuses", name, (unsigned long long)i);
+            return cuzk_fail(err, CUZK_ERR_INFINITY,
+                             "params: %s[%llu] is the point at infinity, which the format "
+                             "refuses",
+                             name, (unsigned long long)i);
         cuzk_g1_to_uncompressed(w_reserve(w, CUZK_G1_UNCOMPRESSED_BYTES), &p[i]);
     }
     return CUZK_OK;
@@ -464,8 +481,10 @@ static cuzk_status w_g2s(wbuf *w, const cuzk_g2_affine_t *p, uint64_t n, const c
 {
     for (uint64_t i = 0; i < n; i++) {
         if (cuzk_g2_affine_is_infinity(&p[i]))
-            return cuzk_fail(err, CUZK_ERR_INFINITY, "params: %s[%llu] is the point at infinity, which the format "
-                             "refuses", name, (unsigned long long)i);
+            return cuzk_fail(err, CUZK_ERR_INFINITY,
+                             "params: %s[%llu] is the point at infinity, which the format "
+                             "refuses",
+                             name, (unsigned long long)i);
         cuzk_g2_to_uncompressed(w_reserve(w, CUZK_G2_UNCOMPRESSED_BYTES), &p[i]);
     }
     return CUZK_OK;

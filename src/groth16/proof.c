@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* The 192-byte Groth16 proof of bellperson: A ‖ B ‖ C, each zcash-compressed. */
 #include "cuzk/groth16.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* The Groth16 prover: synthesis by sparse evaluation, the H polynomial, five MSMs and the proof assembly.
  *
  * With the key's points (implicitly multiplied by the toxic waste) and the witness z:
@@ -26,7 +27,7 @@ typedef struct {
     uint64_t n;      /* selected positions = key bases */
     uint64_t *ones;  /* bit p set: scalar at position p is 1 */
     uint64_t *idx;   /* positions of the scalars other than 0 and 1 */
-    cuzk_fr_t *tail;      /* those scalars */
+    cuzk_fr_t *tail; /* those scalars */
     uint64_t n_tail;
 } prove_split;
 
@@ -105,8 +106,9 @@ static cuzk_status split_build(prove_split *sp, const cuzk_fr_t *z, uint64_t ni,
 {
     memset(sp, 0, sizeof *sp);
     size_t chunks = (size_t)((ni + na + SPLIT_CHUNK - 1) / SPLIT_CHUNK);
-    split_job j = {sp, z, ni, na, in_bits, aux_bits, calloc(chunks + 1, sizeof(uint64_t)),
-                   calloc(chunks + 1, sizeof(uint64_t)), false};
+    split_job j = {
+        sp,   z, ni, na, in_bits, aux_bits, calloc(chunks + 1, sizeof(uint64_t)), calloc(chunks + 1, sizeof(uint64_t)),
+        false};
     if (j.pos == NULL || j.tail == NULL) goto nomem;
     cuzk_par_for(threads, chunks, 1, split_chunks, &j);
     uint64_t n = 0, others = 0;
@@ -138,40 +140,41 @@ nomem:
 /* r = Σ scalar_p·bases[p] over a split: batch addition of the ones plus an MSM over the gathered tail. Bases at
  * infinity are left out of the gather (snarkjs keys hold infinity in B for every signal absent from B: most of them
  * in a circuit like a multiplication chain), so their scalars cost nothing. */
-#define SPLIT_MSM(G, AFF, JAC)                                                                                       \
-    static cuzk_status split_msm_##G(JAC *r, const prove_split *sp, const AFF *bases, unsigned threads)          \
-    {                                                                                                            \
-        JAC ones, rest;                                                                                          \
-        cuzk_status s = cuzk_##G##_batch_add(&ones, bases, sp->ones, sp->n, threads);                                   \
-        if (s != CUZK_OK) return s;                                                                              \
-        uint64_t cap = sp->n_tail ? sp->n_tail : 1, m = 0;                                                       \
-        AFF *tb = malloc(cap * sizeof *tb);                                                                      \
-        cuzk_fr_t *ts = malloc(cap * sizeof *ts);                                                                     \
-        if (tb == NULL || ts == NULL) {                                                                          \
-            free(tb);                                                                                            \
-            free(ts);                                                                                            \
-            return CUZK_ERR_NOMEM;                                                                               \
-        }                                                                                                        \
-        for (uint64_t t = 0; t < sp->n_tail; t++) {                                                              \
-            const AFF *p = &bases[sp->idx[t]];                                                                   \
-            if (cuzk_##G##_affine_is_infinity(p)) continue;                                                             \
-            tb[m] = *p;                                                                                          \
-            ts[m++] = sp->tail[t];                                                                               \
-        }                                                                                                        \
-        s = cuzk_##G##_msm(&rest, tb, ts, m, threads);                                                                  \
-        free(tb);                                                                                                \
-        free(ts);                                                                                                \
-        if (s != CUZK_OK) return s;                                                                              \
-        cuzk_##G##_jac_add(r, &ones, &rest);                                                                            \
-        return CUZK_OK;                                                                                          \
+#define SPLIT_MSM(G, AFF, JAC)                                                                                         \
+    static cuzk_status split_msm_##G(JAC *r, const prove_split *sp, const AFF *bases, unsigned threads)                \
+    {                                                                                                                  \
+        JAC ones, rest;                                                                                                \
+        cuzk_status s = cuzk_##G##_batch_add(&ones, bases, sp->ones, sp->n, threads);                                  \
+        if (s != CUZK_OK) return s;                                                                                    \
+        uint64_t cap = sp->n_tail ? sp->n_tail : 1, m = 0;                                                             \
+        AFF *tb = malloc(cap * sizeof *tb);                                                                            \
+        cuzk_fr_t *ts = malloc(cap * sizeof *ts);                                                                      \
+        if (tb == NULL || ts == NULL) {                                                                                \
+            free(tb);                                                                                                  \
+            free(ts);                                                                                                  \
+            return CUZK_ERR_NOMEM;                                                                                     \
+        }                                                                                                              \
+        for (uint64_t t = 0; t < sp->n_tail; t++) {                                                                    \
+            const AFF *p = &bases[sp->idx[t]];                                                                         \
+            if (cuzk_##G##_affine_is_infinity(p)) continue;                                                            \
+            tb[m] = *p;                                                                                                \
+            ts[m++] = sp->tail[t];                                                                                     \
+        }                                                                                                              \
+        s = cuzk_##G##_msm(&rest, tb, ts, m, threads);                                                                 \
+        free(tb);                                                                                                      \
+        free(ts);                                                                                                      \
+        if (s != CUZK_OK) return s;                                                                                    \
+        cuzk_##G##_jac_add(r, &ones, &rest);                                                                           \
+        return CUZK_OK;                                                                                                \
     }
 SPLIT_MSM(g1, cuzk_g1_affine_t, cuzk_g1_jac_t)
 SPLIT_MSM(g2, cuzk_g2_affine_t, cuzk_g2_jac_t)
 #undef SPLIT_MSM
 
 /* The evaluations a, b, c of the witness combinations on the domain (n elements each, zero past the rows). */
-static cuzk_status prove_synthesize(const cuzk_groth16_pk *pk, const cuzk_r1cs_t *circuit, const cuzk_fr_t *z, cuzk_r1cs_c_mode mode,
-                                    unsigned threads, cuzk_fr_t *a, cuzk_fr_t *b, cuzk_fr_t *c, cuzk_errmsg *err)
+static cuzk_status prove_synthesize(const cuzk_groth16_pk *pk, const cuzk_r1cs_t *circuit, const cuzk_fr_t *z,
+                                    cuzk_r1cs_c_mode mode, unsigned threads, cuzk_fr_t *a, cuzk_fr_t *b, cuzk_fr_t *c,
+                                    cuzk_errmsg *err)
 {
     uint64_t bad = 0;
     cuzk_status s;
@@ -201,10 +204,9 @@ static cuzk_status prove_synthesize(const cuzk_groth16_pk *pk, const cuzk_r1cs_t
     return CUZK_OK;
 }
 
-
 /* The four witness MSMs over the key's density layout. */
-static cuzk_status prove_witness_msms(cuzk_groth16_msm_sums *out, const cuzk_groth16_pk *pk, const cuzk_r1cs_t *circuit, const cuzk_fr_t *z,
-                                      unsigned threads, cuzk_groth16_prove_stats *st)
+static cuzk_status prove_witness_msms(cuzk_groth16_msm_sums *out, const cuzk_groth16_pk *pk, const cuzk_r1cs_t *circuit,
+                                      const cuzk_fr_t *z, unsigned threads, cuzk_groth16_prove_stats *st)
 {
     uint64_t ni = pk->vk.num_inputs, na = pk->num_aux;
     bool bell = pk->conv == CUZK_GROTH16_BELLPERSON;
@@ -238,8 +240,8 @@ static cuzk_status prove_witness_msms(cuzk_groth16_msm_sums *out, const cuzk_gro
 }
 
 /* A, B, C from the MSM results and the secret r, s (constant-time multiplications for every term that holds them). */
-static void prove_assemble(cuzk_groth16_proof_t *proof, const cuzk_groth16_vk *vk, const cuzk_groth16_msm_sums *m, const cuzk_fr_t *r,
-                           const cuzk_fr_t *s)
+static void prove_assemble(cuzk_groth16_proof_t *proof, const cuzk_groth16_vk *vk, const cuzk_groth16_msm_sums *m,
+                           const cuzk_fr_t *r, const cuzk_fr_t *s)
 {
     cuzk_g1_jac_t delta1, t, aa, bb, c;
     cuzk_g2_jac_t delta2, b;
@@ -274,8 +276,8 @@ static void prove_assemble(cuzk_groth16_proof_t *proof, const cuzk_groth16_vk *v
     explicit_bzero(&rs, sizeof rs);
 }
 
-cuzk_status cuzk_groth16_assemble(cuzk_groth16_proof_t *proof, const cuzk_groth16_vk *vk, const cuzk_groth16_msm_sums *sums,
-                             const cuzk_groth16_prove_opts *opts)
+cuzk_status cuzk_groth16_assemble(cuzk_groth16_proof_t *proof, const cuzk_groth16_vk *vk,
+                                  const cuzk_groth16_msm_sums *sums, const cuzk_groth16_prove_opts *opts)
 {
     cuzk_fr_t r, s;
     if (opts != NULL && opts->given_rs) {
@@ -303,17 +305,19 @@ static cuzk_status prove_self_check(cuzk_groth16_proof_t *proof, const cuzk_grot
     cuzk_groth16_proof_to_bytes(bytes, proof);
     cuzk_status s = cuzk_groth16_proof_from_bytes(&p, bytes, sizeof bytes);
     if (s != CUZK_OK) {
-        cuzk_fail(err, CUZK_ERR_PROOF_INVALID, "the proof made does not decode (%s): the key holds points outside "
-                  "the prime-order subgroup", cuzk_status_str(s));
+        cuzk_fail(err, CUZK_ERR_PROOF_INVALID,
+                  "the proof made does not decode (%s): the key holds points outside "
+                  "the prime-order subgroup",
+                  cuzk_status_str(s));
     } else {
         cuzk_groth16_pvk pvk;
         cuzk_groth16_prepare_vk(&pvk, &pk->vk);
         s = cuzk_groth16_verify(&pvk, &p, z + 1, pk->vk.num_inputs - 1);
         if (s == CUZK_ERR_PROOF_INVALID)
-            cuzk_fail(err, s, "the proof made does not verify against the key's verifying key: the witness does not "
+            cuzk_fail(err, s,
+                      "the proof made does not verify against the key's verifying key: the witness does not "
                       "satisfy the circuit, or the key is damaged");
-        else if (s != CUZK_OK)
-            cuzk_fail(err, s, "verifying the proof made failed");
+        else if (s != CUZK_OK) cuzk_fail(err, s, "verifying the proof made failed");
     }
     if (s != CUZK_OK) {
         memset(proof, 0, sizeof *proof);
@@ -359,8 +363,9 @@ void cuzk_groth16_synthesis_free(cuzk_groth16_synthesis *syn)
     memset(syn, 0, sizeof *syn);
 }
 
-cuzk_status cuzk_groth16_synthesize(cuzk_groth16_synthesis *syn, const cuzk_groth16_pk *pk, const cuzk_r1cs_t *circuit, const cuzk_fr_t *z,
-                               const cuzk_groth16_prove_opts *opts, cuzk_groth16_prove_stats *stats, cuzk_errmsg *err)
+cuzk_status cuzk_groth16_synthesize(cuzk_groth16_synthesis *syn, const cuzk_groth16_pk *pk, const cuzk_r1cs_t *circuit,
+                                    const cuzk_fr_t *z, const cuzk_groth16_prove_opts *opts,
+                                    cuzk_groth16_prove_stats *stats, cuzk_errmsg *err)
 {
     double t = cuzk_now();
     if (syn == NULL) return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "NULL argument");
@@ -387,14 +392,16 @@ cuzk_status cuzk_groth16_synthesize(cuzk_groth16_synthesis *syn, const cuzk_grot
     return s;
 }
 
-cuzk_status cuzk_groth16_prove_from_synthesis(cuzk_groth16_proof_t *proof, const cuzk_groth16_pk *pk, const cuzk_r1cs_t *circuit,
-                                         const cuzk_fr_t *z, cuzk_groth16_synthesis *syn, const cuzk_groth16_prove_opts *opts,
-                                         cuzk_groth16_prove_stats *stats, cuzk_errmsg *err)
+cuzk_status cuzk_groth16_prove_from_synthesis(cuzk_groth16_proof_t *proof, const cuzk_groth16_pk *pk,
+                                              const cuzk_r1cs_t *circuit, const cuzk_fr_t *z,
+                                              cuzk_groth16_synthesis *syn, const cuzk_groth16_prove_opts *opts,
+                                              cuzk_groth16_prove_stats *stats, cuzk_errmsg *err)
 {
     double t_start = cuzk_now();
     cuzk_groth16_prove_stats st;
     memset(&st, 0, sizeof st);
-    if (stats != NULL) st.spmv = stats->spmv; /* kept from cuzk_groth16_synthesize when the caller passes the same one */
+    if (stats != NULL)
+        st.spmv = stats->spmv; /* kept from cuzk_groth16_synthesize when the caller passes the same one */
     cuzk_groth16_prove_opts o = prove_opts_or_default(opts);
     unsigned threads = o.threads;
     cuzk_status s;
@@ -416,15 +423,14 @@ cuzk_status cuzk_groth16_prove_from_synthesis(cuzk_groth16_proof_t *proof, const
     cuzk_groth16_msm_sums m;
 
     double t = cuzk_now();
-    s = cuzk_ntt_domain_init(&dom, cuzk_log2_ceil(n), pk->conv == CUZK_GROTH16_BELLPERSON ? CUZK_FR_ROOTS_GEN7 : CUZK_FR_ROOTS_GEN5);
+    s = cuzk_ntt_domain_init(&dom, cuzk_log2_ceil(n),
+                             pk->conv == CUZK_GROTH16_BELLPERSON ? CUZK_FR_ROOTS_GEN7 : CUZK_FR_ROOTS_GEN5);
     if (s != CUZK_OK) {
         cuzk_fail(err, s, "cannot build the evaluation domain of %llu", (unsigned long long)n);
         goto done;
     }
-    if (pk->conv == CUZK_GROTH16_BELLPERSON)
-        cuzk_ntt_h_bellperson(syn->a, syn->a, syn->b, syn->c, &dom, threads);
-    else
-        cuzk_ntt_h_snarkjs(syn->a, syn->a, syn->b, syn->c, &dom, threads);
+    if (pk->conv == CUZK_GROTH16_BELLPERSON) cuzk_ntt_h_bellperson(syn->a, syn->a, syn->b, syn->c, &dom, threads);
+    else cuzk_ntt_h_snarkjs(syn->a, syn->a, syn->b, syn->c, &dom, threads);
     st.ntt_h = cuzk_now() - t;
     /* b and c are scratch now; release them before the MSMs need their memory */
     free(syn->b);
@@ -466,8 +472,9 @@ out:
     return s;
 }
 
-cuzk_status cuzk_groth16_prove(cuzk_groth16_proof_t *proof, const cuzk_groth16_pk *pk, const cuzk_r1cs_t *circuit, const cuzk_fr_t *z,
-                          const cuzk_groth16_prove_opts *opts, cuzk_groth16_prove_stats *stats, cuzk_errmsg *err)
+cuzk_status cuzk_groth16_prove(cuzk_groth16_proof_t *proof, const cuzk_groth16_pk *pk, const cuzk_r1cs_t *circuit,
+                               const cuzk_fr_t *z, const cuzk_groth16_prove_opts *opts, cuzk_groth16_prove_stats *stats,
+                               cuzk_errmsg *err)
 {
     cuzk_groth16_prove_stats st;
     memset(&st, 0, sizeof st);
@@ -513,15 +520,9 @@ static uint64_t g16_block(uint64_t request)
 }
 
 /* count blocks of `bytes` bytes in all (0 bytes: nothing allocated) */
-static uint64_t g16_blocks(uint64_t bytes, uint64_t count)
-{
-    return bytes == 0 ? 0 : bytes + count * g16_block(0);
-}
+static uint64_t g16_blocks(uint64_t bytes, uint64_t count) { return bytes == 0 ? 0 : bytes + count * g16_block(0); }
 
-static uint64_t g16_max(uint64_t a, uint64_t b)
-{
-    return a > b ? a : b;
-}
+static uint64_t g16_max(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
 void cuzk_groth16_prove_shape_worst(cuzk_groth16_prove_shape *sh, uint64_t domain_size, uint64_t num_vars)
 {
@@ -565,8 +566,8 @@ static void shape_count(cuzk_groth16_prove_shape *sh, int x, const cuzk_fr_t *z,
     if (b2 != NULL) sh->gathered[3] = g2;
 }
 
-cuzk_status cuzk_groth16_prove_shape_of(cuzk_groth16_prove_shape *sh, const cuzk_groth16_pk *pk, const cuzk_r1cs_t *circuit,
-                                   const cuzk_fr_t *z)
+cuzk_status cuzk_groth16_prove_shape_of(cuzk_groth16_prove_shape *sh, const cuzk_groth16_pk *pk,
+                                        const cuzk_r1cs_t *circuit, const cuzk_fr_t *z)
 {
     if (sh == NULL || pk == NULL || z == NULL) return CUZK_ERR_INVALID_ARG;
     bool bell = pk->conv == CUZK_GROTH16_BELLPERSON;
@@ -587,8 +588,9 @@ cuzk_status cuzk_groth16_prove_shape_of(cuzk_groth16_prove_shape *sh, const cuzk
 
 static uint64_t shape_msm(bool g2, uint64_t gathered, uint64_t tail, unsigned threads)
 {
-    size_t b = gathered == CUZK_GROTH16_UNKNOWN ? (g2 ? cuzk_g2_msm_scratch_bytes_upto : cuzk_g1_msm_scratch_bytes_upto)(tail, threads)
-                                           : (g2 ? cuzk_g2_msm_scratch_bytes : cuzk_g1_msm_scratch_bytes)(gathered, threads);
+    size_t b = gathered == CUZK_GROTH16_UNKNOWN
+                   ? (g2 ? cuzk_g2_msm_scratch_bytes_upto : cuzk_g1_msm_scratch_bytes_upto)(tail, threads)
+                   : (g2 ? cuzk_g2_msm_scratch_bytes : cuzk_g1_msm_scratch_bytes)(gathered, threads);
     return g16_blocks(b, CUZK_MSM_SCRATCH_ALLOCS);
 }
 
@@ -598,10 +600,10 @@ uint64_t cuzk_groth16_prove_shape_peak_bytes(const cuzk_groth16_prove_shape *sh,
     const uint64_t n = sh->domain_size, F = sizeof(cuzk_fr_t);
     const uint64_t abc = 3 * g16_block(n * F), tw = g16_block((n / 2 ? n / 2 : 1) * F);
     const uint64_t par = g16_blocks(cuzk_par_for_bytes(threads), 1);
-    uint64_t peak = abc;                                                    /* synthesis */
-    peak = g16_max(peak, abc + tw + par);                                   /* H */
+    uint64_t peak = abc;                  /* synthesis */
+    peak = g16_max(peak, abc + tw + par); /* H */
     uint64_t h_msm = sh->h_len == CUZK_GROTH16_UNKNOWN ? cuzk_g1_msm_scratch_bytes_upto(n, threads)
-                                                   : cuzk_g1_msm_scratch_bytes(sh->h_len, threads);
+                                                       : cuzk_g1_msm_scratch_bytes(sh->h_len, threads);
     peak = g16_max(peak, g16_block(n * F) + tw + g16_blocks(h_msm, CUZK_MSM_SCRATCH_ALLOCS)); /* H MSM */
     for (int x = 0; x < 3; x++) {
         uint64_t v = sh->vars[x], s = sh->sel[x], o = sh->tail[x] ? sh->tail[x] : 1;
@@ -609,7 +611,8 @@ uint64_t cuzk_groth16_prove_shape_peak_bytes(const cuzk_groth16_prove_shape *sh,
         uint64_t split = g16_block((s / 64 + 1) * 8) + g16_block(o * 8) + g16_block(o * F);
         peak = g16_max(peak, tw + counters + split + par); /* count, fill */
         for (int g2 = 0; g2 < (x == CUZK_GROTH16_MSM_B ? 2 : 1); g2++) {
-            uint64_t ones = g2 ? cuzk_g2_batch_add_scratch_bytes(s, threads) : cuzk_g1_batch_add_scratch_bytes(s, threads);
+            uint64_t ones = g2 ? cuzk_g2_batch_add_scratch_bytes(s, threads)
+                               : cuzk_g1_batch_add_scratch_bytes(s, threads);
             peak = g16_max(peak, tw + split + g16_blocks(ones, CUZK_BATCH_ADD_SCRATCH_ALLOCS));
             uint64_t base = g2 ? sizeof(cuzk_g2_affine_t) : sizeof(cuzk_g1_affine_t);
             uint64_t gather = g16_block(o * base) + g16_block(o * F);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* snarkjs powers-of-tau files (.ptau, BLS12-381), already prepared for phase 2, from toxic waste known here: for test
  * fixtures, not a ceremony. Layout in docs/formats/snarkjs.md §3 and groth16.h.
  *
@@ -27,7 +28,7 @@ enum {
 };
 
 #define PTAU_HEADER_BYTES (4 + CUZK_FP_BYTES + 4 + 4) /* n8, q, power, ceremonyPower */
-#define PTAU_CHUNK 16384                         /* points multiplied, encoded and written together */
+#define PTAU_CHUNK 16384                              /* points multiplied, encoded and written together */
 
 /* The point counts of sections 2-6 and 12-15 for a power p. */
 static uint64_t ptau_count(uint32_t type, unsigned p)
@@ -60,7 +61,7 @@ typedef struct {
     cuzk_fr_t *k;         /* PTAU_CHUNK scaled scalars */
     cuzk_g1_affine_t *p1; /* PTAU_CHUNK points of either group */
     cuzk_g2_affine_t *p2;
-    uint8_t *bytes;  /* PTAU_CHUNK encoded G2 points */
+    uint8_t *bytes; /* PTAU_CHUNK encoded G2 points */
 } ptau_out;
 
 static void put_bytes(ptau_out *o, const void *p, size_t n)
@@ -137,7 +138,8 @@ static cuzk_status ptau_lagrange(cuzk_fr_t *lag, const cuzk_fr_t *pw, unsigned p
     return CUZK_OK;
 }
 
-static cuzk_status ptau_draw(cuzk_groth16_ptau_opts *t, const cuzk_groth16_ptau_opts *o, uint64_t order, cuzk_errmsg *err)
+static cuzk_status ptau_draw(cuzk_groth16_ptau_opts *t, const cuzk_groth16_ptau_opts *o, uint64_t order,
+                             cuzk_errmsg *err)
 {
     if (o->given_toxic) {
         *t = *o;
@@ -156,7 +158,8 @@ static cuzk_status ptau_draw(cuzk_groth16_ptau_opts *t, const cuzk_groth16_ptau_
     return CUZK_OK;
 }
 
-cuzk_status cuzk_groth16_ptau_write(const char *path, unsigned power, const cuzk_groth16_ptau_opts *opts, cuzk_errmsg *err)
+cuzk_status cuzk_groth16_ptau_write(const char *path, unsigned power, const cuzk_groth16_ptau_opts *opts,
+                                    cuzk_errmsg *err)
 {
     if (path == NULL || opts == NULL) return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "NULL argument");
     if (power < 1 || power > CUZK_PTAU_MAX_POWER)
@@ -184,7 +187,8 @@ cuzk_status cuzk_groth16_ptau_write(const char *path, unsigned power, const cuzk
         goto done;
     }
     /* G1: sections 2, 4, 5, 12, 14, 15 (about 12·2^p points); G2: 3, 13 (about 3·2^p) */
-    if ((s = cuzk_g16_fb1_table_build(&o.t1, 12 * n)) != CUZK_OK || (s = cuzk_g16_fb2_table_build(&o.t2, 3 * n)) != CUZK_OK) {
+    if ((s = cuzk_g16_fb1_table_build(&o.t1, 12 * n)) != CUZK_OK ||
+        (s = cuzk_g16_fb2_table_build(&o.t2, 3 * n)) != CUZK_OK) {
         cuzk_fail(err, s, "cannot allocate the fixed-base tables");
         goto done;
     }
@@ -257,7 +261,7 @@ static cuzk_status ptau_g1_run(const uint8_t *sec, uint32_t type, uint64_t lo, u
     for (uint64_t i = 0; i < n; i++) {
         cuzk_g1_affine_t q;
         cuzk_status s = cuzk_g1_from_iden3(&q, sec + (lo + i) * CUZK_G1_IDEN3_BYTES, CUZK_G1_IDEN3_BYTES,
-                                      CUZK_EC_DECODE_ALLOW_INFINITY | CUZK_EC_DECODE_SKIP_SUBGROUP);
+                                           CUZK_EC_DECODE_ALLOW_INFINITY | CUZK_EC_DECODE_SKIP_SUBGROUP);
         if (s != CUZK_OK)
             return cuzk_fail(err, s, "ptau: section %u point %llu is not a G1 point", type,
                              (unsigned long long)(lo + i));
@@ -275,7 +279,7 @@ static cuzk_status ptau_g2_run(const uint8_t *sec, uint32_t type, uint64_t lo, u
     for (uint64_t i = 0; i < n; i++) {
         cuzk_g2_affine_t q;
         cuzk_status s = cuzk_g2_from_iden3(&q, sec + (lo + i) * CUZK_G2_IDEN3_BYTES, CUZK_G2_IDEN3_BYTES,
-                                      CUZK_EC_DECODE_ALLOW_INFINITY | CUZK_EC_DECODE_SKIP_SUBGROUP);
+                                           CUZK_EC_DECODE_ALLOW_INFINITY | CUZK_EC_DECODE_SKIP_SUBGROUP);
         if (s != CUZK_OK)
             return cuzk_fail(err, s, "ptau: section %u point %llu is not a G2 point", type,
                              (unsigned long long)(lo + i));
@@ -287,7 +291,8 @@ static cuzk_status ptau_g2_run(const uint8_t *sec, uint32_t type, uint64_t lo, u
 }
 
 /* e(a, b) = e(c, d) */
-static bool ptau_pairs_equal(const cuzk_g1_affine_t *a, const cuzk_g2_affine_t *b, const cuzk_g1_affine_t *c, const cuzk_g2_affine_t *d)
+static bool ptau_pairs_equal(const cuzk_g1_affine_t *a, const cuzk_g2_affine_t *b, const cuzk_g1_affine_t *c,
+                             const cuzk_g2_affine_t *d)
 {
     cuzk_g1_affine_t p[2] = {*a, *c};
     cuzk_g2_affine_t q[2] = {*b, *d};
@@ -354,7 +359,8 @@ static cuzk_status ptau_check_buf(const uint8_t *buf, size_t len, cuzk_groth16_p
     if (!info->prepared) return CUZK_OK;
 
     /* Σ_i L_i(τ) = 1 in every block (in the last block of 12 too: the dropped term ω^i·τ^(N−1)/N sums to zero) */
-    const cuzk_g1_affine_t *want1[] = {[PT_LAG_TAU_G1] = &g1, [PT_LAG_ALPHA_G1] = &alpha1[0], [PT_LAG_BETA_G1] = &beta1};
+    const cuzk_g1_affine_t *want1[] = {
+        [PT_LAG_TAU_G1] = &g1, [PT_LAG_ALPHA_G1] = &alpha1[0], [PT_LAG_BETA_G1] = &beta1};
     for (uint32_t t = PT_LAG_TAU_G1; t <= PT_LAG_BETA_G1; t++) {
         unsigned last = t == PT_LAG_TAU_G1 ? p + 1 : p;
         for (unsigned k = 0; k <= last; k++) {
@@ -372,15 +378,16 @@ static cuzk_status ptau_check_buf(const uint8_t *buf, size_t len, cuzk_groth16_p
                 eq = cuzk_g1_jac_eq(&sum, &w);
             }
             if (!eq)
-                return cuzk_fail(err, CUZK_ERR_MISMATCH, "ptau: section %u, the block of 2^%u Lagrange points does "
-                                 "not sum to the first point of section %u", t, k, t - 10);
+                return cuzk_fail(err, CUZK_ERR_MISMATCH,
+                                 "ptau: section %u, the block of 2^%u Lagrange points does "
+                                 "not sum to the first point of section %u",
+                                 t, k, t - 10);
         }
     }
     return CUZK_OK;
 }
 
-cuzk_status cuzk_groth16_ptau_check_buf(const uint8_t *data, size_t len, cuzk_groth16_ptau_info *info,
-                                        cuzk_errmsg *err)
+cuzk_status cuzk_groth16_ptau_check_buf(const uint8_t *data, size_t len, cuzk_groth16_ptau_info *info, cuzk_errmsg *err)
 {
     memset(info, 0, sizeof *info);
     return ptau_check_buf(data != NULL ? data : (const uint8_t *)"", data != NULL ? len : 0, info, err);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* A Groth16 key from toxic waste the caller knows or that is drawn here: for tests and benchmarks, not a ceremony.
  *
  * Both conventions evaluate the QAP polynomials of every variable at τ through the Lagrange basis of the domain:
@@ -48,8 +49,8 @@ static cuzk_status setup_draw_toxic(setup_toxic *t, const cuzk_groth16_setup_opt
     return CUZK_OK;
 }
 
-void cuzk_g16_lagrange(cuzk_fr_t *out, cuzk_fr_t *scratch, size_t n, const cuzk_fr_t *g, const cuzk_fr_t *omega, const cuzk_fr_t *tau,
-                  const cuzk_fr_t *c)
+void cuzk_g16_lagrange(cuzk_fr_t *out, cuzk_fr_t *scratch, size_t n, const cuzk_fr_t *g, const cuzk_fr_t *omega,
+                       const cuzk_fr_t *tau, const cuzk_fr_t *c)
 {
     cuzk_fr_t x = *g;
     for (size_t j = 0; j < n; j++) {
@@ -81,8 +82,8 @@ static void lagrange_range(void *ctx, size_t lo, size_t hi)
     cuzk_g16_lagrange(j->out + lo, j->scratch + lo, hi - lo, &x, j->omega, j->tau, j->c);
 }
 
-void cuzk_g16_lagrange_par(cuzk_fr_t *out, cuzk_fr_t *scratch, size_t n, const cuzk_fr_t *g, const cuzk_fr_t *omega, const cuzk_fr_t *tau,
-                      const cuzk_fr_t *c, unsigned threads)
+void cuzk_g16_lagrange_par(cuzk_fr_t *out, cuzk_fr_t *scratch, size_t n, const cuzk_fr_t *g, const cuzk_fr_t *omega,
+                           const cuzk_fr_t *tau, const cuzk_fr_t *c, unsigned threads)
 {
     lagrange_job j = {out, scratch, g, omega, tau, c};
     cuzk_par_for(threads ? threads : 1, n, 1u << 12, lagrange_range, &j);
@@ -143,7 +144,8 @@ static void qap_range(void *ctx, size_t t0, size_t t1)
     }
 }
 
-static void setup_qap(cuzk_fr_t *u, cuzk_fr_t *v, cuzk_fr_t *w, const cuzk_r1cs_t *c, const cuzk_fr_t *lag, unsigned threads)
+static void setup_qap(cuzk_fr_t *u, cuzk_fr_t *v, cuzk_fr_t *w, const cuzk_r1cs_t *c, const cuzk_fr_t *lag,
+                      unsigned threads)
 {
     qap_job j = {{u, v, w}, c, lag, cuzk_r1cs_num_vars(c), threads};
     cuzk_par_for(threads, threads, 1, qap_range, &j);
@@ -209,7 +211,7 @@ static void pos_range(void *ctx, size_t c0, size_t c1)
 }
 
 cuzk_status cuzk_g16_positions(uint32_t **out, uint64_t *count, const uint64_t *in_bits, uint64_t ni,
-                          const uint64_t *aux_bits, uint64_t na, unsigned threads)
+                               const uint64_t *aux_bits, uint64_t na, unsigned threads)
 {
     if (threads == 0) threads = 1;
     *out = NULL;
@@ -272,8 +274,8 @@ void cuzk_g16_setup_scalars_free(cuzk_g16_setup_scalars *s)
     explicit_bzero(s, sizeof *s);
 }
 
-cuzk_status cuzk_g16_setup_scalars_make(cuzk_g16_setup_scalars *s, const cuzk_r1cs_t *circuit, const cuzk_groth16_setup_opts *opts,
-                                   unsigned threads, cuzk_errmsg *err)
+cuzk_status cuzk_g16_setup_scalars_make(cuzk_g16_setup_scalars *s, const cuzk_r1cs_t *circuit,
+                                        const cuzk_groth16_setup_opts *opts, unsigned threads, cuzk_errmsg *err)
 {
     memset(s, 0, sizeof *s);
     cuzk_groth16_convention conv = opts->conv == 0 ? CUZK_GROTH16_BELLPERSON : opts->conv;
@@ -309,7 +311,8 @@ cuzk_status cuzk_g16_setup_scalars_make(cuzk_g16_setup_scalars *s, const cuzk_r1
     s->len[CUZK_G16_SEC_H] = snark ? n : n - 1;
     s->len[CUZK_G16_SEC_L] = na;
     s->len[CUZK_G16_SEC_A] = snark ? nv : ni + cuzk_popcount(circuit->a_aux_density, na);
-    s->len[CUZK_G16_SEC_B] = snark ? nv : cuzk_popcount(circuit->b_input_density, ni) +
+    s->len[CUZK_G16_SEC_B] = snark ? nv
+                                   : cuzk_popcount(circuit->b_input_density, ni) +
                                          cuzk_popcount(circuit->b_aux_density, na);
 
     cuzk_fr_t *lag = malloc(n * sizeof *lag), *scratch = malloc(n * sizeof *scratch);
@@ -359,8 +362,9 @@ cuzk_status cuzk_g16_setup_scalars_make(cuzk_g16_setup_scalars *s, const cuzk_r1
                                  circuit->b_aux_density, na, threads);
         if (st != CUZK_OK) {
             cuzk_g16_setup_scalars_free(s);
-            return cuzk_fail(err, st, st == CUZK_ERR_NOMEM ? "cannot allocate the setup's position tables"
-                                                           : "density bitmaps disagree with their counts");
+            return cuzk_fail(err, st,
+                             st == CUZK_ERR_NOMEM ? "cannot allocate the setup's position tables"
+                                                  : "density bitmaps disagree with their counts");
         }
     }
     return CUZK_OK;
@@ -456,7 +460,8 @@ static cuzk_status setup_snarkjs_matrices(const cuzk_r1cs_t *c, cuzk_r1cs_t **ou
     return cuzk_r1cs_builder_finish(b, out);
 }
 
-cuzk_status cuzk_groth16_setup(cuzk_groth16_pk *pk, const cuzk_r1cs_t *circuit, const cuzk_groth16_setup_opts *opts, cuzk_errmsg *err)
+cuzk_status cuzk_groth16_setup(cuzk_groth16_pk *pk, const cuzk_r1cs_t *circuit, const cuzk_groth16_setup_opts *opts,
+                               cuzk_errmsg *err)
 {
     if (pk == NULL || circuit == NULL || opts == NULL) return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "NULL argument");
     memset(pk, 0, sizeof *pk);
@@ -471,7 +476,8 @@ cuzk_status cuzk_groth16_setup(cuzk_groth16_pk *pk, const cuzk_r1cs_t *circuit, 
 
     /* scalars of every point, in the order of the storage block:
      * G1: α, β, δ, ic[ni], h[h_len], l[na], a[a_len], b_g1[b_len];  G2: β, γ, δ, b_g2[b_len] */
-    uint64_t o_ic = 3, o_h = o_ic + len[CUZK_G16_SEC_IC], o_l = o_h + len[CUZK_G16_SEC_H], o_a = o_l + len[CUZK_G16_SEC_L];
+    uint64_t o_ic = 3, o_h = o_ic + len[CUZK_G16_SEC_IC], o_l = o_h + len[CUZK_G16_SEC_H],
+             o_a = o_l + len[CUZK_G16_SEC_L];
     uint64_t o_b = o_a + len[CUZK_G16_SEC_A], n1 = o_b + len[CUZK_G16_SEC_B];
     uint64_t n2 = 3 + len[CUZK_G16_SEC_B];
     cuzk_fr_t *k1 = malloc(n1 * sizeof *k1), *k2 = malloc(n2 * sizeof *k2);
@@ -490,7 +496,8 @@ cuzk_status cuzk_groth16_setup(cuzk_groth16_pk *pk, const cuzk_r1cs_t *circuit, 
     k2[1] = sc.gamma;
     k2[2] = sc.delta;
     const uint64_t off[CUZK_G16_SEC_COUNT] = {o_ic, o_h, o_l, o_a, o_b};
-    for (int sec = 0; sec < CUZK_G16_SEC_COUNT; sec++) cuzk_g16_setup_scalars_fill(&sc, sec, 0, len[sec], k1 + off[sec]);
+    for (int sec = 0; sec < CUZK_G16_SEC_COUNT; sec++)
+        cuzk_g16_setup_scalars_fill(&sc, sec, 0, len[sec], k1 + off[sec]);
     memcpy(k2 + 3, k1 + o_b, len[CUZK_G16_SEC_B] * sizeof *k2);
     cuzk_g16_setup_scalars_free(&sc);
 

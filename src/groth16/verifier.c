@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* The Groth16 verifier: one proof, or many proofs of one circuit folded into a single check.
  *
  * A proof (A, B, C) for public inputs x (x_0 = 1) is valid when
@@ -37,7 +38,7 @@ static cuzk_status verify_input_acc(cuzk_g1_affine_t *acc, const cuzk_groth16_vk
 }
 
 cuzk_status cuzk_groth16_verify(const cuzk_groth16_pvk *pvk, const cuzk_groth16_proof_t *proof, const cuzk_fr_t *inputs,
-                           uint64_t num_inputs)
+                                uint64_t num_inputs)
 {
     if (pvk == NULL || pvk->vk == NULL || proof == NULL || (num_inputs > 0 && inputs == NULL))
         return CUZK_ERR_INVALID_ARG;
@@ -73,8 +74,8 @@ cuzk_status cuzk_groth16_verify(const cuzk_groth16_pvk *pvk, const cuzk_groth16_
     return cuzk_fp12_eq(&e, &pvk->alpha_beta) ? CUZK_OK : CUZK_ERR_PROOF_INVALID;
 }
 
-cuzk_status cuzk_groth16_verify_batch(const cuzk_groth16_pvk *pvk, const cuzk_groth16_proof_t *proofs, const cuzk_fr_t *inputs,
-                                 uint64_t num_inputs, uint64_t count)
+cuzk_status cuzk_groth16_verify_batch(const cuzk_groth16_pvk *pvk, const cuzk_groth16_proof_t *proofs,
+                                      const cuzk_fr_t *inputs, uint64_t num_inputs, uint64_t count)
 {
     if (pvk == NULL || pvk->vk == NULL || proofs == NULL || count == 0 || (num_inputs > 0 && inputs == NULL))
         return CUZK_ERR_INVALID_ARG;
@@ -84,8 +85,8 @@ cuzk_status cuzk_groth16_verify_batch(const cuzk_groth16_pvk *pvk, const cuzk_gr
     if (count > ((uint64_t)1 << 24)) return CUZK_ERR_TOO_LARGE;
 
     size_t np = (size_t)count + 3;
-    cuzk_fr_t *w = malloc(count * sizeof *w);                /* weights z_j */
-    cuzk_fr_t *x = calloc(vk->num_inputs, sizeof *x);        /* Σ_j z_j·x_j, input by input */
+    cuzk_fr_t *w = malloc(count * sizeof *w);         /* weights z_j */
+    cuzk_fr_t *x = calloc(vk->num_inputs, sizeof *x); /* Σ_j z_j·x_j, input by input */
     cuzk_g1_affine_t *cs = malloc(count * sizeof *cs);
     cuzk_g1_affine_t *p = malloc(np * sizeof *p);
     cuzk_g2_prepared_t *q = malloc(np * sizeof *q);

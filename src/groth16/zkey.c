@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* snarkjs .zkey proving keys (Groth16 over BLS12-381), layout in docs/formats/snarkjs.md §2.
  * The iden3 container is walked by the r1cs layer's reader (every section inside the file, sections by type, each
  * needed one exactly once); the header's counts then fix every section's exact size, so nothing is allocated before
@@ -9,7 +10,8 @@
 
 #include "g16_internal.h"
 
-#define ZKEY_HEADER_BYTES (4 + CUZK_FP_BYTES + 4 + CUZK_FR_BYTES + 12 + 3 * CUZK_G1_IDEN3_BYTES + 3 * CUZK_G2_IDEN3_BYTES) /* 964 */
+#define ZKEY_HEADER_BYTES                                                                                              \
+    (4 + CUZK_FP_BYTES + 4 + CUZK_FR_BYTES + 12 + 3 * CUZK_G1_IDEN3_BYTES + 3 * CUZK_G2_IDEN3_BYTES) /* 964 */
 #define ZKEY_COEF_BYTES (4 + 4 + 4 + CUZK_FR_BYTES)
 
 enum { ZK_PROTOCOL = 1, ZK_HEADER, ZK_IC, ZK_COEFS, ZK_A, ZK_B1, ZK_B2, ZK_C, ZK_H };
@@ -39,17 +41,22 @@ static cuzk_status zkey_header(const uint8_t *buf, size_t len, zkey_parts *z, cu
     uint32_t protocol = cuzk_load_le32(z->p[ZK_PROTOCOL]);
     if (protocol != 1)
         return cuzk_fail(err, CUZK_ERR_WRONG_PROTOCOL, "zkey: protocol %u (%s), only 1 (groth16) is supported",
-                         protocol, protocol == 2 ? "plonk" : protocol == 10 ? "fflonk" : "unknown");
+                         protocol,
+                         protocol == 2    ? "plonk"
+                         : protocol == 10 ? "fflonk"
+                                          : "unknown");
 
     /* field sizes and primes first: a key for another curve has a header of another size */
     if ((s = cuzk_iden3_find(buf, ZK_HEADER, &z->p[ZK_HEADER], &z->size[ZK_HEADER], "zkey", err)) != CUZK_OK) return s;
     const uint8_t *h = z->p[ZK_HEADER];
     uint64_t hs = z->size[ZK_HEADER];
-    if (hs < 4 || cuzk_load_le32(h) != CUZK_FP_BYTES || hs < 4 + CUZK_FP_BYTES || !limbs_eq(h + 4, CUZK_FP_MODULUS, CUZK_FP_LIMBS))
+    if (hs < 4 || cuzk_load_le32(h) != CUZK_FP_BYTES || hs < 4 + CUZK_FP_BYTES ||
+        !limbs_eq(h + 4, CUZK_FP_MODULUS, CUZK_FP_LIMBS))
         return cuzk_fail(err, CUZK_ERR_WRONG_CURVE, "zkey: base field is not BLS12-381's (n8q %u)",
                          hs >= 4 ? cuzk_load_le32(h) : 0);
     const uint8_t *hr = h + 4 + CUZK_FP_BYTES;
-    if (hs < 4 + CUZK_FP_BYTES + 4 + CUZK_FR_BYTES || cuzk_load_le32(hr) != CUZK_FR_BYTES || !limbs_eq(hr + 4, CUZK_FR_MODULUS, CUZK_FR_LIMBS))
+    if (hs < 4 + CUZK_FP_BYTES + 4 + CUZK_FR_BYTES || cuzk_load_le32(hr) != CUZK_FR_BYTES ||
+        !limbs_eq(hr + 4, CUZK_FR_MODULUS, CUZK_FR_LIMBS))
         return cuzk_fail(err, CUZK_ERR_WRONG_CURVE, "zkey: scalar field is not BLS12-381's r");
     if (hs != ZKEY_HEADER_BYTES)
         return cuzk_fail(err, CUZK_ERR_BAD_SECTION, "zkey: groth16 header has %llu bytes, expected %d",
@@ -87,13 +94,15 @@ static cuzk_status zkey_header(const uint8_t *buf, size_t len, zkey_parts *z, cu
                 {ZK_H, n, CUZK_G1_IDEN3_BYTES, "H (domainSize G1)"}};
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
         if (z->size[want[i].t] != want[i].count * want[i].bytes)
-            return cuzk_fail(err, CUZK_ERR_BAD_SECTION, "zkey: section %d %s has %llu bytes, expected %llu",
-                             want[i].t, want[i].name, (unsigned long long)z->size[want[i].t],
+            return cuzk_fail(err, CUZK_ERR_BAD_SECTION, "zkey: section %d %s has %llu bytes, expected %llu", want[i].t,
+                             want[i].name, (unsigned long long)z->size[want[i].t],
                              (unsigned long long)(want[i].count * want[i].bytes));
     uint64_t cs = z->size[ZK_COEFS];
     if (cs < 4 || cs != 4 + (uint64_t)cuzk_load_le32(z->p[ZK_COEFS]) * ZKEY_COEF_BYTES)
-        return cuzk_fail(err, CUZK_ERR_BAD_SECTION, "zkey: coefficient section has %llu bytes, not 4 + 44 per "
-                         "declared coefficient", (unsigned long long)cs);
+        return cuzk_fail(err, CUZK_ERR_BAD_SECTION,
+                         "zkey: coefficient section has %llu bytes, not 4 + 44 per "
+                         "declared coefficient",
+                         (unsigned long long)cs);
     return CUZK_OK;
 }
 
@@ -143,13 +152,16 @@ static cuzk_status zkey_circuit(const zkey_parts *z, cuzk_r1cs_t **out, cuzk_err
     }
     /* m constraints and P + 1 input rows fill rows = m + P + 1, and snarkjs picks the smallest power of two > m + P */
     if (s == CUZK_OK && (rows <= z->n_public || n / 2 >= rows || rows > n))
-        s = cuzk_fail(err, CUZK_ERR_BAD_HEADER, "zkey: %llu constraint rows (the last %u of them the input rows) "
-                      "do not give domainSize %llu", (unsigned long long)rows, num_inputs, (unsigned long long)n);
+        s = cuzk_fail(err, CUZK_ERR_BAD_HEADER,
+                      "zkey: %llu constraint rows (the last %u of them the input rows) "
+                      "do not give domainSize %llu",
+                      (unsigned long long)rows, num_inputs, (unsigned long long)n);
     cuzk_r1cs_builder *b = NULL;
     if (s == CUZK_OK) {
         /* start[i] becomes where row i begins; placing the entries advances it to where row i ends */
         for (uint64_t i = 0; i < rows; i++) start[i + 1] += start[i];
-        for (uint64_t k = 0; k < ncoef; k++) order[start[cuzk_load_le32(sec + k * ZKEY_COEF_BYTES + 4)]++] = (uint32_t)k;
+        for (uint64_t k = 0; k < ncoef; k++)
+            order[start[cuzk_load_le32(sec + k * ZKEY_COEF_BYTES + 4)]++] = (uint32_t)k;
         cuzk_r1cs_var first;
         b = cuzk_r1cs_builder_new(num_inputs);
         if (b == NULL || cuzk_r1cs_builder_alloc_aux_n(b, nv - num_inputs, &first) != CUZK_OK)
@@ -163,10 +175,8 @@ static cuzk_status zkey_circuit(const zkey_parts *z, cuzk_r1cs_t **out, cuzk_err
         /* A terms from the front of ab, B terms from the back, so one buffer holds both */
         for (uint64_t k = lo; k < hi; k++) {
             uint32_t idx = order[k];
-            if (cuzk_load_le32(sec + (uint64_t)idx * ZKEY_COEF_BYTES) == 0)
-                ab[lo + na++] = terms[idx];
-            else
-                ab[hi - ++nb] = terms[idx];
+            if (cuzk_load_le32(sec + (uint64_t)idx * ZKEY_COEF_BYTES) == 0) ab[lo + na++] = terms[idx];
+            else ab[hi - ++nb] = terms[idx];
         }
         s = cuzk_r1cs_builder_enforce(b, ab + lo, na, ab + hi - nb, nb, NULL, 0);
         if (s != CUZK_OK) cuzk_fail(err, s, "zkey: constraint %llu could not be added", (unsigned long long)i);
@@ -207,16 +217,16 @@ static cuzk_status zkey_points(cuzk_groth16_pk *pk, const zkey_parts *z, unsigne
         int t;
         void *dst;
         const char *name;
-    } secs[] = {{ZK_IC, pk->vk.ic, "IC"}, {ZK_A, pk->a, "A"},  {ZK_B1, pk->b_g1, "B1"},
+    } secs[] = {{ZK_IC, pk->vk.ic, "IC"}, {ZK_A, pk->a, "A"}, {ZK_B1, pk->b_g1, "B1"},
                 {ZK_B2, pk->b_g2, "B2"},  {ZK_C, pk->l, "C"}, {ZK_H, pk->h, "H"}};
     for (size_t i = 0; i < sizeof secs / sizeof secs[0]; i++) {
         cuzk_g16_keyio_enc enc = secs[i].t == ZK_B2 ? CUZK_G16_KEYIO_G2_IDEN3 : CUZK_G16_KEYIO_G1_IDEN3;
         uint64_t bad, n = z->size[secs[i].t] / cuzk_g16_keyio_point_bytes(enc);
-        cuzk_status s = cuzk_g16_keyio_decode_points(secs[i].dst, z->p[secs[i].t], n, enc, ecflags | CUZK_EC_DECODE_ALLOW_INFINITY,
-                                            threads, &bad);
+        cuzk_status s = cuzk_g16_keyio_decode_points(secs[i].dst, z->p[secs[i].t], n, enc,
+                                                     ecflags | CUZK_EC_DECODE_ALLOW_INFINITY, threads, &bad);
         if (s != CUZK_OK)
-            return cuzk_fail(err, s, "zkey: section %d %s[%llu]: %s", secs[i].t, secs[i].name,
-                             (unsigned long long)bad, cuzk_status_str(s));
+            return cuzk_fail(err, s, "zkey: section %d %s[%llu]: %s", secs[i].t, secs[i].name, (unsigned long long)bad,
+                             cuzk_status_str(s));
     }
     return CUZK_OK;
 }
@@ -246,8 +256,8 @@ static cuzk_status zkey_parse(cuzk_groth16_pk *pk, const uint8_t *buf, size_t le
     /* the sizes were checked against the sections, which lie inside the file: this block is bounded by its size */
     uint64_t g1n = (np + 1) + 3 * nv - np - 1 + n;
     uint8_t *block = malloc(g1n * sizeof(cuzk_g1_affine_t) + nv * sizeof(cuzk_g2_affine_t));
-    if (block == NULL) return cuzk_fail(err, CUZK_ERR_NOMEM, "zkey: no memory for %llu points",
-                                        (unsigned long long)(g1n + nv));
+    if (block == NULL)
+        return cuzk_fail(err, CUZK_ERR_NOMEM, "zkey: no memory for %llu points", (unsigned long long)(g1n + nv));
     cuzk_g1_affine_t *g1 = (cuzk_g1_affine_t *)block;
     pk->vk.ic = g1;
     pk->a = (g1 += np + 1);
@@ -303,7 +313,8 @@ cuzk_status cuzk_groth16_zkey_parse(cuzk_groth16_pk *pk, const uint8_t *data, si
     return s;
 }
 
-cuzk_status cuzk_groth16_zkey_load(cuzk_groth16_pk *pk, const char *path, unsigned flags, unsigned threads, cuzk_errmsg *err)
+cuzk_status cuzk_groth16_zkey_load(cuzk_groth16_pk *pk, const char *path, unsigned flags, unsigned threads,
+                                   cuzk_errmsg *err)
 {
     memset(pk, 0, sizeof *pk);
     const uint8_t *d;
@@ -389,7 +400,8 @@ cuzk_status cuzk_groth16_zkey_write(const cuzk_groth16_pk *pk, const char *path,
 {
     const cuzk_r1cs_t *m = pk->circuit;
     if (pk->conv != CUZK_GROTH16_SNARKJS || m == NULL)
-        return cuzk_fail(err, CUZK_ERR_INVALID_ARG, "zkey: only a snarkjs-convention key (with its A and B) has a "
+        return cuzk_fail(err, CUZK_ERR_INVALID_ARG,
+                         "zkey: only a snarkjs-convention key (with its A and B) has a "
                          ".zkey form");
     uint64_t nv = cuzk_r1cs_num_vars(m), np = m->num_inputs - 1;
     uint64_t ncoef = m->m[CUZK_R1CS_A].nnz + m->m[CUZK_R1CS_B].nnz;

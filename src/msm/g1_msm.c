@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* MSM and batch addition over G1 (coordinates in Fp). */
 #include "cuzk/msm.h"
 
@@ -14,7 +15,7 @@
 /* GLV: β is the cube root of unity of cuzk_g1_affine_in_subgroup, for which (βx, y) = [−z²]P on G1; so
  * ψ(P) = (βx, −y) = [z²]P (checked by test_msm). */
 static const cuzk_fp_t MSM_G1_BETA = {{0x30f1361b798a64e8ULL, 0xf3b8ddab7ece5a2aULL, 0x16a8ca3ac61577f7ULL,
-                                  0xc26a2ff874fd029bULL, 0x3636b76660701c6eULL, 0x051ba4ab241b6160ULL}};
+                                       0xc26a2ff874fd029bULL, 0x3636b76660701c6eULL, 0x051ba4ab241b6160ULL}};
 static inline void cuzk_g1_msm_glv_phi(cuzk_g1_affine_t *r, const cuzk_g1_affine_t *p)
 {
     cuzk_fp_mul(&r->x, &p->x, &MSM_G1_BETA);

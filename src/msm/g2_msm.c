@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* MSM and batch addition over G2 (coordinates in Fp2). */
 #include "cuzk/msm.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Group-independent parts of the MSM: window plan, scalar range check, worker pool. */
 #include <pthread.h>
 #include <stdbool.h>
@@ -8,8 +9,7 @@
 /* Estimated time of a plan, in units of one batch-affine bucket addition: every part of every window adds its
  * points into buckets and then reduces all 2^(c−1) buckets; tasks are spread evenly over the workers, so time is
  * set by the busiest worker. */
-static double msm_plan_cost(size_t n, unsigned threads, double bucket_cost, unsigned bits, unsigned c,
-                            unsigned parts)
+static double msm_plan_cost(size_t n, unsigned threads, double bucket_cost, unsigned bits, unsigned c, unsigned parts)
 {
     unsigned nw = (bits + c - 1) / c;
     unsigned tasks = nw * parts;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Group-independent parts of the MSM: window plan, signed digits, scalar checks and the worker pool. */
 #ifndef CUZK_MSM_INTERNAL_H
 #define CUZK_MSM_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Pippenger MSM and bitmap batch addition, written once for G1 and G2. The including file defines:
  *   G(name)        the group prefix (cuzk_g1_##name), with AFF, JAC, XYZZ its point types;
  *   FE, F(name)    the coordinate field (cuzk_fp_t, cuzk_fp_##name) and F_INV_VARTIME its variable-time inverse;
@@ -37,25 +38,25 @@ enum { PAIR_ADD, PAIR_DBL, PAIR_A, PAIR_B, PAIR_INF };
 
 #define MSM_SIGN_BIT 0x80000000u
 #define MSM_AFFINE_REDUCE_MIN 256 /* buckets from which bucket_reduce batches its running sums */
-#define MSM_PREFETCH 64 /* gathers ahead: bases are read in bucket order, i.e. at random */
+#define MSM_PREFETCH 64           /* gathers ahead: bases are read in bucket order, i.e. at random */
 
 /* One worker's scratch, carved out of the allocation made at the MSM entry. */
 typedef struct {
-    AFF *wk;             /* MSM_CHUNK points being summed */
-    FE *inv;             /* MSM_CHUNK / 2: prefix products of the slope denominators, then their inverses */
-    FE *den;             /* MSM_CHUNK / 2: the denominators */
-    uint32_t *op_src;    /* MSM_CHUNK: a round's operations: wk[src] (+ wk[src + 1]) -> wk[dst] */
+    AFF *wk;          /* MSM_CHUNK points being summed */
+    FE *inv;          /* MSM_CHUNK / 2: prefix products of the slope denominators, then their inverses */
+    FE *den;          /* MSM_CHUNK / 2: the denominators */
+    uint32_t *op_src; /* MSM_CHUNK: a round's operations: wk[src] (+ wk[src + 1]) -> wk[dst] */
     uint32_t *op_dst;
     uint8_t *op_kind;
     uint32_t *run_start; /* MSM_CHUNK: runs of the chunk, one per bucket */
     uint32_t *run_len;
     uint32_t *run_bucket;
-    AFF *bsum;           /* 2^(c−1) bucket sums of the window */
-    uint32_t *count;     /* 2^(c−1) + 1 bucket counters, then bucket ends */
-    uint32_t *order;     /* point offsets sorted by bucket, MSM_SIGN_BIT set for a negated point */
+    AFF *bsum;       /* 2^(c−1) bucket sums of the window */
+    uint32_t *count; /* 2^(c−1) + 1 bucket counters, then bucket ends */
+    uint32_t *order; /* point offsets sorted by bucket, MSM_SIGN_BIT set for a negated point */
 #ifdef MSM_X8
-    cuzk_fpx8 *pre;           /* MSM_CHUNK / 16 (64-byte aligned): per block of 8 slopes, prefix products, then inverses */
-    uint32_t *vop;       /* MSM_CHUNK / 2: the operation of each slope */
+    cuzk_fpx8 *pre; /* MSM_CHUNK / 16 (64-byte aligned): per block of 8 slopes, prefix products, then inverses */
+    uint32_t *vop;  /* MSM_CHUNK / 2: the operation of each slope */
 #endif
 } G(msm_scratch);
 
@@ -75,7 +76,7 @@ static size_t G(msm_worker_bytes)(size_t buckets, size_t part_len)
            (buckets + 1 + part_len) * sizeof(uint32_t) + 16 + MSM_X8_BYTES;
 }
 
-static void G(msm_scratch_carve)(G(msm_scratch) *s, void *mem, size_t buckets, size_t part_len)
+static void G(msm_scratch_carve)(G(msm_scratch) * s, void *mem, size_t buckets, size_t part_len)
 {
     char *p = mem;
     s->wk = (AFF *)p;
@@ -139,7 +140,7 @@ static inline uint8_t G(pair_kind)(FE *den, const AFF *p, const AFF *q, bool may
  * into wk here would clobber the sources of the copies (PAIR_A, PAIR_B) that run afterwards. Lane l of block b holds
  * slope 8b + l; the batch inversion keeps 8 running products, one per lane, and inverts the 8 with one field
  * inversion. */
-CUZK_FPX8_TARGET static void G(x8_round)(G(msm_scratch) *s, size_t ninv)
+CUZK_FPX8_TARGET static void G(x8_round)(G(msm_scratch) * s, size_t ninv)
 {
     const size_t nb = (ninv + 7) / 8;
     FE one;
@@ -207,7 +208,7 @@ CUZK_FPX8_TARGET static void G(x8_round)(G(msm_scratch) *s, size_t ninv)
  * then holds its sum at run_start. Runs are disjoint and in increasing order of start, and each round writes pair
  * t of a run to start + t, never past an unread source, so everything stays in place. may_inf: some point of the
  * runs may be infinity (otherwise only sums that vanish in a round bring one in). Returns whether one may be now. */
-static bool G(tree_reduce)(G(msm_scratch) *s, size_t nruns, uint32_t target_len, bool may_inf)
+static bool G(tree_reduce)(G(msm_scratch) * s, size_t nruns, uint32_t target_len, bool may_inf)
 {
     AFF *wk = s->wk;
     for (;;) {
@@ -333,15 +334,15 @@ static bool G(tree_reduce)(G(msm_scratch) *s, size_t nruns, uint32_t target_len,
 
 typedef struct {
     const AFF *bases;
-    const AFF *phi;     /* GLV: ψ(bases[i]), n_bases of them; NULL otherwise */
-    const uint64_t *k;  /* n scalars of klimbs limbs */
+    const AFF *phi;    /* GLV: ψ(bases[i]), n_bases of them; NULL otherwise */
+    const uint64_t *k; /* n scalars of klimbs limbs */
     unsigned klimbs;
-    size_t n, n_bases;  /* points (2·n_bases with GLV) and bases */
+    size_t n, n_bases; /* points (2·n_bases with GLV) and bases */
     msm_plan plan;
     unsigned workers;
-    char *scratch_mem;  /* workers × scratch_stride bytes */
+    char *scratch_mem; /* workers × scratch_stride bytes */
     size_t scratch_stride, part_len;
-    XYZZ *task_sum;     /* one per task: Σ_b (b + 1)·S_b over the task's points */
+    XYZZ *task_sum; /* one per task: Σ_b (b + 1)·S_b over the task's points */
     atomic_uint next_task;
 } G(msm_ctx);
 
@@ -352,7 +353,7 @@ typedef struct {
  * of independent affine additions sharing one inversion (about 12 multiplications a bucket); segment k gives
  * R_k = Σ S_b and T_k = Σ (b − kL + 1)·S_b, and the whole is Σ_k T_k + L·Σ_k k·R_k, the last sum by running
  * sums over the segments. */
-static void G(bucket_reduce)(G(msm_scratch) *s, uint32_t m, XYZZ *out)
+static void G(bucket_reduce)(G(msm_scratch) * s, uint32_t m, XYZZ *out)
 {
     XYZZ run, tot;
     G(xyzz_set_infinity)(&run);
@@ -405,7 +406,7 @@ static void G(bucket_reduce)(G(msm_scratch) *s, uint32_t m, XYZZ *out)
 }
 
 /* One window, one range of points: counting sort by bucket, batch-affine bucket sums, running-sum reduction. */
-static void G(msm_task)(G(msm_ctx) *x, G(msm_scratch) *s, unsigned task)
+static void G(msm_task)(G(msm_ctx) * x, G(msm_scratch) * s, unsigned task)
 {
     const unsigned c = x->plan.c, parts = x->plan.parts, j = task / parts, part = task % parts;
     const size_t lo = x->n * part / parts, hi = x->n * (part + 1) / parts;
@@ -501,8 +502,8 @@ static void G(msm_worker)(void *arg, unsigned id)
 {
     G(msm_ctx) *x = arg;
     G(msm_scratch) s;
-    G(msm_scratch_carve)(&s, x->scratch_mem + (size_t)id * x->scratch_stride, (size_t)1 << (x->plan.c - 1),
-                         x->part_len);
+    G(msm_scratch_carve)
+    (&s, x->scratch_mem + (size_t)id * x->scratch_stride, (size_t)1 << (x->plan.c - 1), x->part_len);
     const unsigned ntasks = x->plan.nw * x->plan.parts;
     for (;;) {
         unsigned t = atomic_fetch_add(&x->next_task, 1);
@@ -561,7 +562,7 @@ typedef struct {
     size_t bytes[CUZK_MSM_SCRATCH_ALLOCS];
 } G(msm_layout);
 
-static void G(msm_layout_of)(G(msm_layout) *l, size_t n, unsigned threads)
+static void G(msm_layout_of)(G(msm_layout) * l, size_t n, unsigned threads)
 {
     l->glv = false;
 #ifdef MSM_GLV_PHI
@@ -721,7 +722,7 @@ typedef struct {
 
 /* Sums the selected points of one range: the work array is filled, halved a few rounds down to an eighth, and
  * filled again behind what is left, so every round still shares its inversion among many additions. */
-static void G(badd_part)(G(badd_ctx) *x, G(msm_scratch) *s, unsigned part)
+static void G(badd_part)(G(badd_ctx) * x, G(msm_scratch) * s, unsigned part)
 {
     const size_t lo = x->n * part / x->parts, hi = x->n * (part + 1) / x->parts;
     const uint32_t keep = MSM_CHUNK / 8;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Domains: the root of unity of a size and its table of powers, built once and shared by every transform. */
 #include <stdlib.h>
 #include <string.h>

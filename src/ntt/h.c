@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* The H polynomial of Groth16 in the bellperson and snarkjs conventions (see ntt.h for the mathematics).
  *
  * Order of elements between steps: a DIT kernel takes bit-reversed input and a DIF kernel gives bit-reversed
@@ -50,7 +51,8 @@ static void to_coset(cuzk_fr_t *const *v, size_t count, const cuzk_ntt_domain *d
 /* C is never taken to the coset: H = (A·B − C)/Z has degree < n, Z is the constant g^n − 1 on the coset, and the
  * coset interpolation is linear and gives C's own coefficients back for C's coset values, so
  * H = (coset-interpolation of A·B − C)/(g^n − 1). Six transforms instead of seven (as the GPU prover does). */
-void cuzk_ntt_h_bellperson(cuzk_fr_t *h, cuzk_fr_t *a, cuzk_fr_t *b, cuzk_fr_t *c, const cuzk_ntt_domain *d, unsigned threads)
+void cuzk_ntt_h_bellperson(cuzk_fr_t *h, cuzk_fr_t *a, cuzk_fr_t *b, cuzk_fr_t *c, const cuzk_ntt_domain *d,
+                           unsigned threads)
 {
     cuzk_fr_t g, g_inv, z_inv;
     cuzk_fr_from_u64(&g, 7);
@@ -76,7 +78,8 @@ void cuzk_ntt_h_bellperson(cuzk_fr_t *h, cuzk_fr_t *a, cuzk_fr_t *b, cuzk_fr_t *
     cuzk_par_for(threads, d->n, 1 << 13, subtract_range, &k);
 }
 
-void cuzk_ntt_h_snarkjs(cuzk_fr_t *h, cuzk_fr_t *a, cuzk_fr_t *b, cuzk_fr_t *c, const cuzk_ntt_domain *d, unsigned threads)
+void cuzk_ntt_h_snarkjs(cuzk_fr_t *h, cuzk_fr_t *a, cuzk_fr_t *b, cuzk_fr_t *c, const cuzk_ntt_domain *d,
+                        unsigned threads)
 {
     cuzk_fr_t w2n;
     cuzk_fr_root_of_unity(&w2n, d->log2n + 1, d->conv); /* log2n + 1 <= CUZK_NTT_MAX_LOG2 + 1 < CUZK_FR_TWO_ADICITY */

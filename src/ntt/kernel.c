@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Radix-2 NTT kernels, cache-blocked.
  *
  * A decimation-in-frequency transform of size n does log2(n) stages; the stage of half-span h pairs x[j] with
@@ -99,7 +100,8 @@ static void dif_blocks(void *arg, size_t lo, size_t hi)
         for (size_t h = m / 2; h >= 1; h /= 2) {
             size_t stride = c->d->n / (2 * h);
             for (size_t j = 0; j < h; j++)
-                for (size_t g = j; g < m; g += 2 * h) dif_bfly(&x[g], &x[g + h], c->d->tw, half, j * stride, c->inverse);
+                for (size_t g = j; g < m; g += 2 * h)
+                    dif_bfly(&x[g], &x[g + h], c->d->tw, half, j * stride, c->inverse);
         }
     }
 }
@@ -113,7 +115,8 @@ static void dit_blocks(void *arg, size_t lo, size_t hi)
         for (size_t h = 1; h < m; h *= 2) {
             size_t stride = c->d->n / (2 * h);
             for (size_t j = 0; j < h; j++)
-                for (size_t g = j; g < m; g += 2 * h) dit_bfly(&x[g], &x[g + h], c->d->tw, half, j * stride, c->inverse);
+                for (size_t g = j; g < m; g += 2 * h)
+                    dit_bfly(&x[g], &x[g + h], c->d->tw, half, j * stride, c->inverse);
         }
     }
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* The public transforms, natural order in and out: a DIF kernel (natural in, bit-reversed out) followed by one
  * bit-reversal pass. Coset transforms scale the coefficients by powers of the shift. */
 #include "ntt_internal.h"

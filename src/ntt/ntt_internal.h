@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Pieces shared by the ntt sources: the thread splitter, the radix-2 kernels and the element-wise passes. */
 #ifndef CUZK_NTT_INTERNAL_H
 #define CUZK_NTT_INTERNAL_H
@@ -17,6 +18,7 @@ void cuzk_ntt_bitrev(cuzk_fr_t *x, unsigned log2n, unsigned threads);
 
 /* x[v][i] := x[v][i]·s·g^i for i < n and each of the count vectors x[v]; g = NULL scales by s alone. Vectors
  * scaled together share the one multiplication that steps the power. */
-void cuzk_ntt_scale_powers(cuzk_fr_t *const *x, size_t count, size_t n, const cuzk_fr_t *s, const cuzk_fr_t *g, unsigned threads);
+void cuzk_ntt_scale_powers(cuzk_fr_t *const *x, size_t count, size_t n, const cuzk_fr_t *s, const cuzk_fr_t *g,
+                           unsigned threads);
 
 #endif

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Element-wise passes: the bit-reversal permutation and multiplication by a geometric sequence. */
 #include "ntt_internal.h"
 
@@ -83,10 +84,8 @@ static void bitrev_range(void *arg, size_t lo, size_t hi)
 void cuzk_ntt_bitrev(cuzk_fr_t *x, unsigned log2n, unsigned threads)
 {
     bitrev_ctx c = {x, log2n};
-    if (log2n < 2 * NTT_BITREV_TILE_LOG2 + 6)
-        cuzk_par_for(threads, (size_t)1 << log2n, 1 << 14, bitrev_range, &c);
-    else
-        cuzk_par_for(threads, (size_t)1 << (log2n - 2 * NTT_BITREV_TILE_LOG2), 16, bitrev_tiles, &c);
+    if (log2n < 2 * NTT_BITREV_TILE_LOG2 + 6) cuzk_par_for(threads, (size_t)1 << log2n, 1 << 14, bitrev_range, &c);
+    else cuzk_par_for(threads, (size_t)1 << (log2n - 2 * NTT_BITREV_TILE_LOG2), 16, bitrev_tiles, &c);
 }
 
 static void scale_range(void *arg, size_t lo, size_t hi)
@@ -107,7 +106,8 @@ static void scale_range(void *arg, size_t lo, size_t hi)
     }
 }
 
-void cuzk_ntt_scale_powers(cuzk_fr_t *const *x, size_t count, size_t n, const cuzk_fr_t *s, const cuzk_fr_t *g, unsigned threads)
+void cuzk_ntt_scale_powers(cuzk_fr_t *const *x, size_t count, size_t n, const cuzk_fr_t *s, const cuzk_fr_t *g,
+                           unsigned threads)
 {
     scale_ctx c = {x, count, s, g};
     cuzk_par_for(threads, n, 1 << 13, scale_range, &c);

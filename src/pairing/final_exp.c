@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Final exponentiation f ↦ f^(3·(p^12 − 1)/r) on BLS12-381.
  *
  * (p^12 − 1)/r = (p^6 − 1)(p^2 + 1) · (p^4 − p^2 + 1)/r. The easy part (p^6 − 1)(p^2 + 1) costs one inversion

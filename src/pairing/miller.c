@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Miller loop of the optimal ate pairing on BLS12-381.
  *
  * The twist E': y² = x³ + b', b' = 4ξ, maps to E by (x, y) ↦ (x/w², y/w³) (M-type: w⁶ = ξ). A line through twist
@@ -13,7 +14,9 @@
 #define X_ABS 0xd201000000010000ULL
 #define X_TOP_BIT 63
 
-typedef struct { cuzk_fp2_t x, y, z; } cuzk_g2_proj_t;
+typedef struct {
+    cuzk_fp2_t x, y, z;
+} cuzk_g2_proj_t;
 
 /* r = 3b'·a = 12ξ·a */
 static void mul_by_3b(cuzk_fp2_t *r, const cuzk_fp2_t *a)
@@ -21,8 +24,8 @@ static void mul_by_3b(cuzk_fp2_t *r, const cuzk_fp2_t *a)
     cuzk_fp2_t t4;
     cuzk_fp2_mul_by_nonresidue(r, a);
     cuzk_fp2_dbl(r, r);
-    cuzk_fp2_dbl(&t4, r);     /* 4ξa */
-    cuzk_fp2_dbl(r, &t4);     /* 8ξa */
+    cuzk_fp2_dbl(&t4, r);    /* 4ξa */
+    cuzk_fp2_dbl(r, &t4);    /* 8ξa */
     cuzk_fp2_add(r, r, &t4); /* 12ξa */
 }
 
@@ -121,7 +124,9 @@ static void line_eval(line_at_p e, const cuzk_pairing_line_t *l, const cuzk_g1_a
 }
 
 /* P with the factors that the steps leave to the evaluation: l1 = −3X² after a doubling, −θ after an addition. */
-typedef struct { cuzk_fp_t x3n, xn, y; } g1_eval_t;
+typedef struct {
+    cuzk_fp_t x3n, xn, y;
+} g1_eval_t;
 
 static void g1_eval_init(g1_eval_t *e, const cuzk_g1_affine_t *p)
 {
@@ -266,7 +271,8 @@ void cuzk_miller_loop_prepared(cuzk_fp12_t *r, const cuzk_g1_affine_t *p, const 
     cuzk_fp_t yinv[NORM_PAIRS], xy[NORM_PAIRS];
     size_t slot[NORM_PAIRS];
     for (size_t j = 0; j < n && nn < NORM_PAIRS; j++) {
-        if (!q[j].normalized || q[j].infinity || cuzk_g1_affine_is_infinity(&p[j]) || cuzk_fp_is_zero(&p[j].y)) continue;
+        if (!q[j].normalized || q[j].infinity || cuzk_g1_affine_is_infinity(&p[j]) || cuzk_fp_is_zero(&p[j].y))
+            continue;
         cuzk_fp_inv_vartime(&yinv[nn], &p[j].y);
         cuzk_fp_mul(&xy[nn], &p[j].x, &yinv[nn]);
         slot[nn++] = j;

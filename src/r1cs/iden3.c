@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* iden3 binary files: .wtns witnesses and circom .r1cs constraint systems (layouts in docs/formats/iden3-container.md,
  * witness.md §1 and r1cs.md). Both are a magic, a version and a list of typed sections that may come in any order;
  * every length is checked against what remains of the input before it is used. */
@@ -13,7 +14,8 @@
 static cuzk_status iden3_check_prime(const uint8_t *p, const char *what, cuzk_r1cs_err *err)
 {
     if (cuzk_load_le32(p) != CUZK_FR_BYTES)
-        return cuzk_fail(err, CUZK_ERR_WRONG_PRIME, "%s: field size %u bytes, BLS12-381 Fr has 32", what, cuzk_load_le32(p));
+        return cuzk_fail(err, CUZK_ERR_WRONG_PRIME, "%s: field size %u bytes, BLS12-381 Fr has 32", what,
+                         cuzk_load_le32(p));
     for (int i = 0; i < CUZK_FR_LIMBS; i++)
         if (cuzk_load_le64(p + 4 + 8 * i) != CUZK_FR_MODULUS[i])
             return cuzk_fail(err, CUZK_ERR_WRONG_PRIME, "%s: prime is not the BLS12-381 scalar field order r", what);
@@ -62,8 +64,8 @@ static cuzk_status wtns_values(cuzk_fr_t *w, const uint8_t *vals, uint64_t n, cu
     return CUZK_OK;
 }
 
-cuzk_status cuzk_r1cs_wtns_parse(const uint8_t *buf, size_t len, const cuzk_r1cs_t *circuit, cuzk_fr_t **out, uint64_t *count,
-                            cuzk_r1cs_err *err)
+cuzk_status cuzk_r1cs_wtns_parse(const uint8_t *buf, size_t len, const cuzk_r1cs_t *circuit, cuzk_fr_t **out,
+                                 uint64_t *count, cuzk_r1cs_err *err)
 {
     *out = NULL;
     const uint8_t *vals = NULL;
@@ -83,7 +85,8 @@ cuzk_status cuzk_r1cs_wtns_parse(const uint8_t *buf, size_t len, const cuzk_r1cs
     return CUZK_OK;
 }
 
-cuzk_status cuzk_r1cs_wtns_parse_into(const uint8_t *buf, size_t len, const cuzk_r1cs_t *circuit, cuzk_fr_t *out, cuzk_r1cs_err *err)
+cuzk_status cuzk_r1cs_wtns_parse_into(const uint8_t *buf, size_t len, const cuzk_r1cs_t *circuit, cuzk_fr_t *out,
+                                      cuzk_r1cs_err *err)
 {
     const uint8_t *vals = NULL;
     uint64_t n = 0;
@@ -92,7 +95,8 @@ cuzk_status cuzk_r1cs_wtns_parse_into(const uint8_t *buf, size_t len, const cuzk
     return s != CUZK_OK ? s : wtns_values(out, vals, n, err);
 }
 
-cuzk_status cuzk_r1cs_wtns_load(const char *path, const cuzk_r1cs_t *circuit, cuzk_fr_t **out, uint64_t *count, cuzk_r1cs_err *err)
+cuzk_status cuzk_r1cs_wtns_load(const char *path, const cuzk_r1cs_t *circuit, cuzk_fr_t **out, uint64_t *count,
+                                cuzk_r1cs_err *err)
 {
     const uint8_t *data;
     size_t len;
@@ -166,8 +170,8 @@ typedef struct {
 } term_buf;
 
 /* Reads one linear combination at *pos of the constraints section (size end) into tb. */
-static cuzk_status circom_read_lc(const uint8_t *sec, uint64_t end, uint64_t *pos, uint32_t nwires,
-                                  uint32_t num_inputs, term_buf *tb, size_t *n, uint64_t row, cuzk_r1cs_err *err)
+static cuzk_status circom_read_lc(const uint8_t *sec, uint64_t end, uint64_t *pos, uint32_t nwires, uint32_t num_inputs,
+                                  term_buf *tb, size_t *n, uint64_t row, cuzk_r1cs_err *err)
 {
     if (end - *pos < 4)
         return cuzk_fail(err, CUZK_ERR_BAD_SECTION, "r1cs: constraints section ends inside constraint %llu",
@@ -210,14 +214,15 @@ cuzk_status cuzk_r1cs_circom_parse(const uint8_t *buf, size_t len, cuzk_r1cs_t *
         return cuzk_fail(err, CUZK_ERR_BAD_SECTION, "r1cs: header section has %llu bytes, expected %d",
                          (unsigned long long)hsize, CIRCOM_HEADER);
     if ((s = iden3_check_prime(hdr, "r1cs", err)) != CUZK_OK) return s;
-    uint32_t nwires = cuzk_load_le32(hdr + 36), npub_out = cuzk_load_le32(hdr + 40), npub_in = cuzk_load_le32(hdr + 44), nprv_in = cuzk_load_le32(hdr + 48);
+    uint32_t nwires = cuzk_load_le32(hdr + 36), npub_out = cuzk_load_le32(hdr + 40), npub_in = cuzk_load_le32(hdr + 44),
+             nprv_in = cuzk_load_le32(hdr + 48);
     uint64_t nconstraints = cuzk_load_le32(hdr + 60);
     /* wire 0 = ONE, then outputs and public inputs: the bellperson inputs; everything after is aux */
     uint64_t num_inputs = 1 + (uint64_t)npub_out + npub_in;
     if (num_inputs > nwires || nprv_in > nwires - num_inputs)
         return cuzk_fail(err, CUZK_ERR_BAD_HEADER,
-                         "r1cs: %u wires cannot hold ONE, %u outputs, %u public and %u private inputs",
-                         nwires, npub_out, npub_in, nprv_in);
+                         "r1cs: %u wires cannot hold ONE, %u outputs, %u public and %u private inputs", nwires,
+                         npub_out, npub_in, nprv_in);
     if (num_inputs >= 0x80000000u || nwires - num_inputs >= 0x80000000u)
         return cuzk_fail(err, CUZK_ERR_TOO_LARGE, "r1cs: %u wires exceed the builder's 2^31 inputs / 2^31 aux", nwires);
     /* each constraint takes at least 12 bytes (three term counts) */

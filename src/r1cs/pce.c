@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* PCE files: a compiled constraint system laid out for mmap (layout in r1cs.h). The writer emits the arrays as they
  * are in memory; the loader maps the file and validates every field in one pass before handing out pointers into
  * the mapping, so a truncated, inconsistent or corrupted file is refused with a status and a detail line. */
@@ -25,8 +26,8 @@
 #define PCE_COUNT_LIMIT (1ULL << 58)
 
 static const char *const sec_name[R1CS_SEC_COUNT] = {
-    "A.row_ptr", "A.col", "A.coef", "B.row_ptr", "B.col", "B.coef", "C.row_ptr", "C.col", "C.coef",
-    "values",    "a_aux_density", "b_input_density", "b_aux_density"};
+    "A.row_ptr", "A.col",  "A.coef", "B.row_ptr",     "B.col",           "B.coef",       "C.row_ptr",
+    "C.col",     "C.coef", "values", "a_aux_density", "b_input_density", "b_aux_density"};
 
 static uint64_t align_page(uint64_t x) { return (x + PCE_PAGE - 1) & ~(uint64_t)(PCE_PAGE - 1); }
 
@@ -64,7 +65,7 @@ static const void *section_ptr(const cuzk_r1cs_t *r, int s)
     if (s < 9) {
         const cuzk_r1cs_matrix *m = &r->m[s / 3];
         return s % 3 == R1CS_SEC_ROW_PTR ? (const void *)m->row_ptr
-             : s % 3 == R1CS_SEC_COL     ? (const void *)m->col
+               : s % 3 == R1CS_SEC_COL   ? (const void *)m->col
                                          : (const void *)m->coef;
     }
     if (s == R1CS_SEC_VALUES) return r->values;
@@ -74,7 +75,8 @@ static const void *section_ptr(const cuzk_r1cs_t *r, int s)
 }
 
 /* checksum = SHA-256(header with the checksum field zeroed ‖ density sections) */
-static void pce_checksum(const uint8_t *header, const cuzk_r1cs_t *r, const uint64_t len[R1CS_SEC_COUNT], uint8_t out[32])
+static void pce_checksum(const uint8_t *header, const cuzk_r1cs_t *r, const uint64_t len[R1CS_SEC_COUNT],
+                         uint8_t out[32])
 {
     static const uint8_t zero[32];
     EVP_MD_CTX *ctx = EVP_MD_CTX_new();
@@ -174,8 +176,8 @@ static cuzk_status pce_check_layout(const uint8_t *data, size_t size, cuzk_r1cs_
 
     uint64_t c[7];
     for (int i = 0; i < 7; i++) c[i] = get64(data + OFF_COUNTS + 8 * i);
-    static const char *const cname[7] = {"num_inputs", "num_aux", "num_constraints", "num_values",
-                                         "nnz A",      "nnz B",   "nnz C"};
+    static const char *const cname[7] = {"num_inputs", "num_aux", "num_constraints", "num_values", "nnz A",
+                                         "nnz B",      "nnz C"};
     for (int i = 0; i < 7; i++)
         if (c[i] >= PCE_COUNT_LIMIT)
             return cuzk_fail(err, CUZK_ERR_TOO_LARGE, "%s = %llu exceeds 2^58", cname[i], (unsigned long long)c[i]);
@@ -184,8 +186,7 @@ static cuzk_status pce_check_layout(const uint8_t *data, size_t size, cuzk_r1cs_
         return cuzk_fail(err, CUZK_ERR_TOO_LARGE, "%llu variables exceed the 2^32-1 that u32 columns can index",
                          (unsigned long long)(c[0] + c[1]));
     if (c[3] < 2 || c[3] > UINT32_MAX)
-        return cuzk_fail(err, CUZK_ERR_BAD_HEADER, "num_values = %llu, must be in [2, 2^32)",
-                         (unsigned long long)c[3]);
+        return cuzk_fail(err, CUZK_ERR_BAD_HEADER, "num_values = %llu, must be in [2, 2^32)", (unsigned long long)c[3]);
     r->num_inputs = (uint32_t)c[0];
     r->num_aux = (uint32_t)c[1];
     r->num_constraints = c[2];
@@ -289,7 +290,7 @@ cuzk_status cuzk_r1cs_pce_parse(const uint8_t *data, size_t size, unsigned flags
 }
 
 cuzk_status cuzk_r1cs_pce_load(const char *path, unsigned flags, const uint8_t expect_identity[32], cuzk_r1cs_t **out,
-                          cuzk_r1cs_err *err)
+                               cuzk_r1cs_err *err)
 {
     *out = NULL;
     const uint8_t *data;
@@ -308,15 +309,14 @@ cuzk_status cuzk_r1cs_pce_load(const char *path, unsigned flags, const uint8_t e
 }
 
 cuzk_status cuzk_r1cs_pce_read_counts(const char *path, uint64_t *num_inputs, uint64_t *num_aux,
-                                 uint64_t *num_constraints, cuzk_r1cs_err *err)
+                                      uint64_t *num_constraints, cuzk_r1cs_err *err)
 {
     uint8_t h[OFF_NSECT];
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) return cuzk_fail(err, CUZK_ERR_IO, "cannot open %s: %s", path, strerror(errno));
     ssize_t got = pread(fd, h, sizeof h, 0);
     close(fd);
-    if (got != (ssize_t)sizeof h)
-        return cuzk_fail(err, CUZK_ERR_TRUNCATED, "%s is shorter than the PCE header", path);
+    if (got != (ssize_t)sizeof h) return cuzk_fail(err, CUZK_ERR_TRUNCATED, "%s is shorter than the PCE header", path);
     if (memcmp(h, PCE_MAGIC, 8) != 0) return cuzk_fail(err, CUZK_ERR_BAD_MAGIC, "%s is not a PCE file (magic)", path);
     if (get32(h + OFF_VERSION) != CUZK_R1CS_PCE_VERSION)
         return cuzk_fail(err, CUZK_ERR_BAD_VERSION, "%s: PCE version %u, expected %u", path, get32(h + OFF_VERSION),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* The constraint system in memory: the builder that programs use to emit circuits, the identity hash, densities and
  * the small file helpers the loaders share. */
 #include <errno.h>
@@ -25,7 +26,7 @@ void cuzk_r1cs_free(cuzk_r1cs_t *r)
 void cuzk_r1cs_hash_matrices(const cuzk_r1cs_t *r, EVP_MD_CTX *ctx)
 {
     static const char tag[] = "cuzk-r1cs-v1";
-    uint64_t counts[7] = {r->num_inputs, r->num_aux, r->num_constraints, r->num_values,
+    uint64_t counts[7] = {r->num_inputs, r->num_aux,  r->num_constraints, r->num_values,
                           r->m[0].nnz,   r->m[1].nnz, r->m[2].nnz};
     EVP_DigestUpdate(ctx, tag, sizeof tag - 1);
     EVP_DigestUpdate(ctx, counts, sizeof counts);
@@ -57,10 +58,8 @@ void cuzk_r1cs_compute_density(const cuzk_r1cs_t *r, uint64_t *a_aux, uint64_t *
     }
     for (uint64_t k = 0; k < b->nnz; k++) {
         uint32_t c = b->col[k];
-        if (c >= ni)
-            b_aux[(c - ni) >> 6] |= 1ULL << ((c - ni) & 63);
-        else
-            b_input[c >> 6] |= 1ULL << (c & 63);
+        if (c >= ni) b_aux[(c - ni) >> 6] |= 1ULL << ((c - ni) & 63);
+        else b_input[c >> 6] |= 1ULL << (c & 63);
     }
 }
 
@@ -71,7 +70,8 @@ cuzk_status cuzk_r1cs_check_values(const cuzk_r1cs_t *r, cuzk_r1cs_err *err)
     cuzk_fr_t one, minus_one;
     cuzk_fr_set_one(&one);
     cuzk_fr_neg(&minus_one, &one);
-    if (!cuzk_fr_eq(&r->values[CUZK_R1CS_COEF_ONE], &one) || !cuzk_fr_eq(&r->values[CUZK_R1CS_COEF_MINUS_ONE], &minus_one))
+    if (!cuzk_fr_eq(&r->values[CUZK_R1CS_COEF_ONE], &one) ||
+        !cuzk_fr_eq(&r->values[CUZK_R1CS_COEF_MINUS_ONE], &minus_one))
         return cuzk_fail(err, CUZK_ERR_R1CS_COEFF, "value table must start with 1 and -1");
     for (uint32_t i = 2; i < r->num_values; i++) {
         cuzk_fr_t v;
@@ -311,8 +311,8 @@ static cuzk_status append_lc(cuzk_r1cs_builder *b, bmatrix *m, const cuzk_r1cs_t
     return CUZK_OK;
 }
 
-cuzk_status cuzk_r1cs_builder_enforce(cuzk_r1cs_builder *b, const cuzk_r1cs_term *a, size_t na, const cuzk_r1cs_term *bt, size_t nb,
-                                 const cuzk_r1cs_term *c, size_t nc)
+cuzk_status cuzk_r1cs_builder_enforce(cuzk_r1cs_builder *b, const cuzk_r1cs_term *a, size_t na,
+                                      const cuzk_r1cs_term *bt, size_t nb, const cuzk_r1cs_term *c, size_t nc)
 {
     if (b->rows == b->rows_cap) {
         uint64_t cap = b->rows_cap * 2;
@@ -341,8 +341,8 @@ cuzk_status cuzk_r1cs_builder_enforce(cuzk_r1cs_builder *b, const cuzk_r1cs_term
  * next id at its first appearance scanning A, B, C row by row, and values nobody references are dropped. rep (may be
  * NULL) maps each old id to the smallest id holding the same value, so that duplicates merge. The new table goes to
  * *out (malloc'd), its length to *out_n. */
-static cuzk_status renumber_coefs(uint32_t *const coef[3], const uint64_t nnz[3], const cuzk_fr_t *values, uint32_t nvals,
-                                  const uint32_t *rep, cuzk_fr_t **out, uint32_t *out_n)
+static cuzk_status renumber_coefs(uint32_t *const coef[3], const uint64_t nnz[3], const cuzk_fr_t *values,
+                                  uint32_t nvals, const uint32_t *rep, cuzk_fr_t **out, uint32_t *out_n)
 {
     uint32_t *renum = malloc((size_t)nvals * sizeof *renum);
     cuzk_fr_t *table = malloc((size_t)nvals * sizeof *table);
@@ -500,10 +500,8 @@ cuzk_status cuzk_r1cs_adopt(cuzk_r1cs_parts *p, cuzk_r1cs_t **out, cuzk_r1cs_err
     bool missing = q.values == NULL;
     for (int k = 0; k < 3; k++)
         missing |= q.row_ptr[k] == NULL || (q.nnz[k] > 0 && (q.col[k] == NULL || q.coef[k] == NULL));
-    if (missing)
-        s = cuzk_fail(err, CUZK_ERR_INVALID_ARG, "a matrix array or the value table is missing");
-    else if (q.num_inputs == 0)
-        s = cuzk_fail(err, CUZK_ERR_BAD_HEADER, "num_inputs is 0 (ONE is input 0)");
+    if (missing) s = cuzk_fail(err, CUZK_ERR_INVALID_ARG, "a matrix array or the value table is missing");
+    else if (q.num_inputs == 0) s = cuzk_fail(err, CUZK_ERR_BAD_HEADER, "num_inputs is 0 (ONE is input 0)");
     else if ((uint64_t)q.num_inputs + q.num_aux > UINT32_MAX)
         s = cuzk_fail(err, CUZK_ERR_TOO_LARGE, "%llu variables exceed the 2^32-1 that u32 columns can index",
                       (unsigned long long)q.num_inputs + q.num_aux);

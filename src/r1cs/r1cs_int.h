@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Internals shared by the r1cs sources: error reporting, hashing, whole-file access. */
 #ifndef CUZK_R1CS_INT_H
 #define CUZK_R1CS_INT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Sparse evaluation a = A·z, b = B·z, c = C·z (or a∘b) and the satisfiability check.
  *
  * Rows are handed out to threads in chunks through an atomic counter, so uneven rows balance themselves. Entries
@@ -20,7 +21,8 @@ typedef struct {
     atomic_uint_fast64_t first_bad; /* UINT64_MAX: none yet */
 } spmv_job;
 
-static void row_dot(cuzk_fr_t *out, const cuzk_fr_t *values, const cuzk_r1cs_matrix *m, uint64_t row, const cuzk_fr_t *z)
+static void row_dot(cuzk_fr_t *out, const cuzk_fr_t *values, const cuzk_r1cs_matrix *m, uint64_t row,
+                    const cuzk_fr_t *z)
 {
     cuzk_fr_t acc, t;
     cuzk_fr_set_zero(&acc);
@@ -75,7 +77,6 @@ static void spmv_worker(void *arg, unsigned id)
             }
         }
     }
-
 }
 
 static void spmv_run(spmv_job *job, unsigned threads)
@@ -86,10 +87,11 @@ static void spmv_run(spmv_job *job, unsigned threads)
     cuzk_par_run(threads, spmv_worker, job); /* workers take row chunks until none is left */
 }
 
-cuzk_status cuzk_r1cs_spmv(const cuzk_r1cs_t *r, const cuzk_fr_t *z, cuzk_fr_t *a, cuzk_fr_t *b, cuzk_fr_t *c, cuzk_r1cs_c_mode mode, unsigned threads,
-                      uint64_t *first_bad_row)
+cuzk_status cuzk_r1cs_spmv(const cuzk_r1cs_t *r, const cuzk_fr_t *z, cuzk_fr_t *a, cuzk_fr_t *b, cuzk_fr_t *c,
+                           cuzk_r1cs_c_mode mode, unsigned threads, uint64_t *first_bad_row)
 {
-    if (r == NULL || z == NULL || (mode != CUZK_R1CS_C_MATRIX && mode != CUZK_R1CS_C_PRODUCT && mode != CUZK_R1CS_C_CHECKED))
+    if (r == NULL || z == NULL ||
+        (mode != CUZK_R1CS_C_MATRIX && mode != CUZK_R1CS_C_PRODUCT && mode != CUZK_R1CS_C_CHECKED))
         return CUZK_ERR_INVALID_ARG;
     spmv_job job = {.r = r, .z = z, .out = {a, b, c}, .mode = mode, .check = mode == CUZK_R1CS_C_CHECKED};
     atomic_init(&job.next, 0);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* cuzk-daemon configuration (see config.h): the key table, the value types, loading a TOML file through toml.h,
  * the flags, the resolution of what the daemon runs with, and --check-config's listing. */
 #include "config.h"
@@ -47,13 +48,13 @@ typedef void (*config_note)(const cuzk_daemon_config *c, const cuzk_config_effec
 struct config_key {
     const char *section, *key;
     config_type type;
-    size_t offset;                 /* of the field in cuzk_daemon_config (T_LISTEN, T_DEVICES, T_NA: unused) */
-    uint64_t min, max;             /* T_COUNT and T_SIZE bounds (max 0: none) */
-    const config_choice *choices;  /* T_CHOICE, ended by a NULL name */
-    config_setter set;             /* instead of the type's own storing */
+    size_t offset;                /* of the field in cuzk_daemon_config (T_LISTEN, T_DEVICES, T_NA: unused) */
+    uint64_t min, max;            /* T_COUNT and T_SIZE bounds (max 0: none) */
+    const config_choice *choices; /* T_CHOICE, ended by a NULL name */
+    config_setter set;            /* instead of the type's own storing */
     config_note note;
-    const char *def;               /* the default as TOML text */
-    const char *help;              /* what it does; for T_NA why it does not apply */
+    const char *def;  /* the default as TOML text */
+    const char *help; /* what it does; for T_NA why it does not apply */
 };
 
 static const config_choice backend_choices[] = {{"auto", 0}, {"cpu", 1}, {"gpu", 2}, {NULL, 0}};
@@ -149,8 +150,7 @@ static const config_key config_keys[] = {
     {"pipeline", "max_gpu_queue_depth", T_COUNT, OFF(max_gpu_queue_depth), 0, 4096, NULL, NULL, NULL, "0",
      "Curio's name for [scheduler] gpu_queue_depth: > 0 sets it unless gpu_queue_depth is given; 0: cuzk's default"},
     /* [srs] */
-    {"srs", "param_cache", T_PATH, OFF(param_cache), 0, 0, NULL, NULL, note_params,
-     "\"$FIL_PROOFS_PARAMETER_CACHE\"",
+    {"srs", "param_cache", T_PATH, OFF(param_cache), 0, 0, NULL, NULL, note_params, "\"$FIL_PROOFS_PARAMETER_CACHE\"",
      "the parameter directory: Filecoin's v28 .params, registered circuits' .pce and .params, the synthetic keys' "
      "cache; made when missing"},
     {"srs", "pce_dir", T_PATH, OFF(pce_dir), 0, 0, NULL, NULL, note_pce_dir, "\"<param_cache>/cuzk-pce\"",
@@ -213,9 +213,9 @@ void cuzk_config_clear_listen(cuzk_daemon_config *c)
 void cuzk_config_free(cuzk_daemon_config *c)
 {
     cuzk_config_clear_listen(c);
-    char **strs[] = {&c->param_cache,   &c->metrics_listen, &c->status_listen,   &c->tls_cert, &c->tls_key,
-                     &c->tls_client_ca, &c->auth_token,     &c->auth_token_file, &c->path, &c->pce_dir,
-                     &c->param_manifest};
+    char **strs[] = {&c->param_cache, &c->metrics_listen, &c->status_listen, &c->tls_cert,
+                     &c->tls_key,     &c->tls_client_ca,  &c->auth_token,    &c->auth_token_file,
+                     &c->path,        &c->pce_dir,        &c->param_manifest};
     for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++) free_str(strs[i]);
     for (size_t i = 0; i < CUZK_CONFIG_MAX_KEYS; i++) free_str(&c->origin[i].text);
     for (size_t i = 0; i < c->num_warnings; i++) free(c->warnings[i]);
@@ -236,11 +236,9 @@ bool cuzk_config_parse_size(const char *s, uint64_t *out)
         const char *suffix;
         uint64_t mult;
     } units[] = {
-        {"", 1},           {"B", 1},
-        {"K", KIB},        {"KiB", KIB},      {"Ki", KIB},       {"KB", 1000},
-        {"M", MIB},        {"MiB", MIB},      {"Mi", MIB},       {"MB", 1000000},
-        {"G", GIB},        {"GiB", GIB},      {"Gi", GIB},       {"GB", 1000000000},
-        {"T", TIB},        {"TiB", TIB},      {"Ti", TIB},       {"TB", 1000000000000ULL},
+        {"", 1},     {"B", 1},           {"K", KIB},  {"KiB", KIB},    {"Ki", KIB}, {"KB", 1000},
+        {"M", MIB},  {"MiB", MIB},       {"Mi", MIB}, {"MB", 1000000}, {"G", GIB},  {"GiB", GIB},
+        {"Gi", GIB}, {"GB", 1000000000}, {"T", TIB},  {"TiB", TIB},    {"Ti", TIB}, {"TB", 1000000000000ULL},
     };
     for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
         /* the letter in either case, as the INI configuration took it ("8g") */
@@ -405,8 +403,8 @@ static bool node_choice(const config_choice *ch, const cuzk_toml_node *v, unsign
     char names[128] = "";
     size_t len = 0;
     for (const config_choice *c = ch; c->name != NULL; c++)
-        len += (size_t)snprintf(names + len, len < sizeof names ? sizeof names - len : 0, "%s%s",
-                                c == ch ? "" : ", ", c->name);
+        len += (size_t)snprintf(names + len, len < sizeof names ? sizeof names - len : 0, "%s%s", c == ch ? "" : ", ",
+                                c->name);
     if (v->type == CUZK_TOML_STRING) {
         for (const config_choice *c = ch; c->name != NULL; c++) {
             if (strcmp(v->str, c->name) == 0) {
@@ -545,8 +543,7 @@ static void render(const cuzk_toml_node *v, char *buf, size_t n)
             render(&v->items[i], item, sizeof item);
             if (v->type == CUZK_TOML_TABLE)
                 len += (size_t)snprintf(buf + len, n - len, "%s%s = %s", i ? ", " : "", v->items[i].key, item);
-            else
-                len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? ", " : "", item);
+            else len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? ", " : "", item);
         }
         if (len < n) snprintf(buf + len, n - len, "%s", v->type == CUZK_TOML_ARRAY ? "]" : "}");
         return;
@@ -667,8 +664,7 @@ static void section_names(char *buf, size_t n)
             len += (size_t)snprintf(buf + len, n - len, "%s[%s]", i ? ", " : "", config_keys[i].section);
 }
 
-static bool load_section(cuzk_daemon_config *c, const cuzk_toml_node *sec, const char *path, char *err,
-                         size_t errlen)
+static bool load_section(cuzk_daemon_config *c, const cuzk_toml_node *sec, const char *path, char *err, size_t errlen)
 {
     for (size_t j = 0; j < sec->num_items; j++) {
         const cuzk_toml_node *v = &sec->items[j];
@@ -742,14 +738,16 @@ static bool load_tree(cuzk_daemon_config *c, cuzk_toml_node *root, const char *p
     for (size_t i = 0; ok && i < root->num_items; i++) {
         const cuzk_toml_node *sec = &root->items[i];
         if (sec->type != CUZK_TOML_TABLE) {
-            snprintf(err, errlen, "%s: line %u: '%s' is outside any section (keys belong under a [section] such as "
-                                  "[daemon])", path, sec->line, sec->key);
+            snprintf(err, errlen,
+                     "%s: line %u: '%s' is outside any section (keys belong under a [section] such as "
+                     "[daemon])",
+                     path, sec->line, sec->key);
             ok = false;
         } else if (find_key(sec->key, NULL, NULL) == NULL) {
             char names[300];
             section_names(names, sizeof names);
-            snprintf(err, errlen, "%s: line %u: unknown section [%s] (the sections are %s)", path, sec->line,
-                     sec->key, names);
+            snprintf(err, errlen, "%s: line %u: unknown section [%s] (the sections are %s)", path, sec->line, sec->key,
+                     names);
             ok = false;
         } else {
             /* a table inside a section ([daemon.x]) names no key */
@@ -768,14 +766,17 @@ static bool load_tree(cuzk_daemon_config *c, cuzk_toml_node *root, const char *p
     /* Curio's names for cuzk's keys: cuzk's own key wins when both are given */
     size_t a = key_index("pipeline", "max_parallel_synthesis"), b = key_index("synthesis", "workers");
     if (c->max_parallel_synthesis > 0 && c->origin[b].source == CUZK_CONFIG_FILE)
-        warn(c, "%s: line %u: [pipeline] max_parallel_synthesis = %u is overridden by [synthesis] workers = %u "
-                "(line %u)",
+        warn(c,
+             "%s: line %u: [pipeline] max_parallel_synthesis = %u is overridden by [synthesis] workers = %u "
+             "(line %u)",
              path, c->origin[a].line, c->max_parallel_synthesis, c->synthesis_workers, c->origin[b].line);
     a = key_index("pipeline", "max_gpu_queue_depth");
     b = key_index("scheduler", "gpu_queue_depth");
     if (c->max_gpu_queue_depth > 0 && c->origin[b].source == CUZK_CONFIG_FILE)
-        warn(c, "%s: line %u: [pipeline] max_gpu_queue_depth = %u is overridden by [scheduler] gpu_queue_depth = %u "
-                "(line %u)", path, c->origin[a].line, c->max_gpu_queue_depth, c->gpu_queue_depth, c->origin[b].line);
+        warn(c,
+             "%s: line %u: [pipeline] max_gpu_queue_depth = %u is overridden by [scheduler] gpu_queue_depth = %u "
+             "(line %u)",
+             path, c->origin[a].line, c->max_gpu_queue_depth, c->gpu_queue_depth, c->origin[b].line);
     return true;
 }
 
@@ -1019,10 +1020,7 @@ static void fmt_value(const cuzk_daemon_config *c, const cuzk_config_effective *
     }
 }
 
-static void fmt_bytes(uint64_t b, char *buf, size_t n)
-{
-    snprintf(buf, n, "%.1f GiB", (double)b / (double)GIB);
-}
+static void fmt_bytes(uint64_t b, char *buf, size_t n) { snprintf(buf, n, "%.1f GiB", (double)b / (double)GIB); }
 
 static void note_total(const cuzk_daemon_config *c, const cuzk_config_effective *e, char *buf, size_t n)
 {
@@ -1074,7 +1072,7 @@ void cuzk_config_print(const cuzk_daemon_config *c, FILE *f)
     cuzk_config_effective e;
     cuzk_config_resolve(c, &e);
     fprintf(f, "# cuzk-daemon configuration: %s\n",
-            c->path == NULL    ? "no file, defaults and flags"
+            c->path == NULL   ? "no file, defaults and flags"
             : c->path_missing ? "the file does not exist, defaults and flags"
                               : "file, defaults and flags");
     if (c->path != NULL) fprintf(f, "# file: %s%s\n", c->path, c->path_missing ? " (missing)" : "");

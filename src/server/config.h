@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* cuzk-daemon configuration: a TOML file, then command-line flags. Curio's cuzk.toml is read as it is: every key
  * of Curio's daemon is either honoured or accepted with one warning saying it does not apply to cuzk; cuzk's own
  * keys sit beside them. Every key is a row of config.c's key table (section, key, type, storage, default, help);
@@ -29,13 +30,13 @@ typedef struct {
     /* [daemon] */
     char *listen[CUZK_CONFIG_MAX_LISTEN]; /* unix:///path, unix:/path or host:port */
     size_t num_listen;
-    uint64_t max_message_bytes;     /* gRPC receive and send limit */
-    uint64_t shutdown_timeout_ms;   /* SIGTERM: how long running work may finish before it is cancelled */
-    uint64_t interrupt_timeout_ms;  /* SIGINT: the same, shorter */
-    unsigned server_threads;        /* threads polling the completion queue */
-    char *status_listen;            /* host:port of Curio's status page (/status, /metrics); NULL = none */
+    uint64_t max_message_bytes;    /* gRPC receive and send limit */
+    uint64_t shutdown_timeout_ms;  /* SIGTERM: how long running work may finish before it is cancelled */
+    uint64_t interrupt_timeout_ms; /* SIGINT: the same, shorter */
+    unsigned server_threads;       /* threads polling the completion queue */
+    char *status_listen;           /* host:port of Curio's status page (/status, /metrics); NULL = none */
     /* [memory] */
-    bool total_budget_auto;         /* "auto": physical memory less safety_margin */
+    bool total_budget_auto; /* "auto": physical memory less safety_margin */
     uint64_t total_budget, safety_margin;
     uint64_t pinned_budget, working_memory_budget, vram_budget;
     /* [gpus] */
@@ -53,9 +54,9 @@ typedef struct {
     /* [pipeline]: Curio's names for the last two: > 0 sets them unless cuzk's own key is given */
     unsigned max_parallel_synthesis, max_gpu_queue_depth;
     /* [srs] */
-    char *param_cache; /* NULL: $FIL_PROOFS_PARAMETER_CACHE, else CUZK_CONFIG_DEFAULT_PARAMS */
-    char *pce_dir;     /* the Filecoin circuits' shape cache; NULL: <param_cache>/cuzk-pce */
-    bool verify_digest; /* a .params file's manifest digest is checked before its first use */
+    char *param_cache;    /* NULL: $FIL_PROOFS_PARAMETER_CACHE, else CUZK_CONFIG_DEFAULT_PARAMS */
+    char *pce_dir;        /* the Filecoin circuits' shape cache; NULL: <param_cache>/cuzk-pce */
+    bool verify_digest;   /* a .params file's manifest digest is checked before its first use */
     char *param_manifest; /* a parameters.json whose digests come before the built-in manifest's; NULL: none */
     /* [logging] */
     cuzk_log_level log_level;
@@ -74,9 +75,9 @@ typedef struct {
         unsigned line;
         char *text;
     } origin[CUZK_CONFIG_MAX_KEYS];
-    char *path;         /* the file read (NULL: none) */
-    bool path_missing;  /* it did not exist: every key has its default */
-    char **warnings;    /* one line per key that does not apply, or that another key overrides */
+    char *path;        /* the file read (NULL: none) */
+    bool path_missing; /* it did not exist: every key has its default */
+    char **warnings;   /* one line per key that does not apply, or that another key overrides */
     size_t num_warnings;
 } cuzk_daemon_config;
 
@@ -89,8 +90,8 @@ typedef struct {
     unsigned synthesis_threads;     /* [synthesis] threads, 0: the online processors shared by the workers */
     unsigned gpu_queue_depth;       /* [scheduler] gpu_queue_depth, else [pipeline] max_gpu_queue_depth */
     char param_cache[4096];
-    const char *param_cache_from;   /* "[srs] param_cache", "$FIL_PROOFS_PARAMETER_CACHE" or "the default" */
-    char pce_dir[4200];             /* [srs] pce_dir, else <param_cache>/cuzk-pce */
+    const char *param_cache_from; /* "[srs] param_cache", "$FIL_PROOFS_PARAMETER_CACHE" or "the default" */
+    char pce_dir[4200];           /* [srs] pce_dir, else <param_cache>/cuzk-pce */
 } cuzk_config_effective;
 
 void cuzk_config_defaults(cuzk_daemon_config *c);

@@ -124,11 +124,12 @@ bool cuzk_unix_claim_take(cuzk_unix_claim *c, const char *path, char *err, size_
         int live = listen_unix_live(path);
         if (live != 0) {
             if (live > 0)
-                snprintf(err, errlen, "unix://%s: a live process answers on this socket without holding its lock "
-                         "%s (another daemon of an older version?); not taking it over", path, c->lock_path);
+                snprintf(err, errlen,
+                         "unix://%s: a live process answers on this socket without holding its lock "
+                         "%s (another daemon of an older version?); not taking it over",
+                         path, c->lock_path);
             else
-                snprintf(err, errlen, "unix://%s: cannot tell whether the socket is in use: %s", path,
-                         strerror(errno));
+                snprintf(err, errlen, "unix://%s: cannot tell whether the socket is in use: %s", path, strerror(errno));
             cuzk_unix_claim_release(c);
             return false;
         }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Daemon logging (see log.h). */
 #include "log.h"
 
@@ -37,10 +38,7 @@ void cuzk_log_setup(cuzk_log_level min_level, bool json)
     log_json = json;
 }
 
-bool cuzk_log_enabled(cuzk_log_level level)
-{
-    return level >= log_min;
-}
+bool cuzk_log_enabled(cuzk_log_level level) { return level >= log_min; }
 
 /* Writes s as the inside of a JSON string (also the inside of a quoted text value: the same escapes). */
 static void log_escape(FILE *f, const char *s)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Daemon logging: one line per event on stderr in the form Curio's daemon writes (tracing's):
  *     2025-01-31T12:00:00.123456Z  INFO cuzk_engine: proof completed job_id=porep-1000-7 proof_kind=porep-c2
  * (time in UTC, level right-aligned in five columns, the target, the message, then key=value fields; a value with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* The daemon's HTTP endpoint (see metrics_http.h): /metrics and /status. */
 #include "metrics_http.h"
 
@@ -30,9 +31,9 @@ static enum MHD_Result metrics_http_send(struct MHD_Connection *conn, unsigned c
     return r;
 }
 
-static enum MHD_Result metrics_http_handler(void *cls, struct MHD_Connection *conn, const char *url,
-                                            const char *method, const char *version, const char *upload_data,
-                                            size_t *upload_data_size, void **req_cls)
+static enum MHD_Result metrics_http_handler(void *cls, struct MHD_Connection *conn, const char *url, const char *method,
+                                            const char *version, const char *upload_data, size_t *upload_data_size,
+                                            void **req_cls)
 {
     (void)version;
     (void)upload_data;
@@ -66,8 +67,7 @@ static enum MHD_Result metrics_http_handler(void *cls, struct MHD_Connection *co
     }
     char *text = cuzk_engine_metrics_text(m->e);
     if (text == NULL) {
-        return metrics_http_send(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, strdup("metrics unavailable\n"),
-                                 "text/plain");
+        return metrics_http_send(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, strdup("metrics unavailable\n"), "text/plain");
     }
     return metrics_http_send(conn, MHD_HTTP_OK, text, "text/plain; version=0.0.4; charset=utf-8");
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* The daemon's HTTP endpoint over plain HTTP (libmicrohttpd, its own polling thread): GET /metrics answers
  * cuzk_engine_metrics_text (Prometheus), GET /status cuzk_engine_status_json (Curio's status page). The daemon starts
  * one for [metrics] http_listen and one for [daemon] status_listen (one when both name the same address). */

@@ -15,10 +15,7 @@ bool cuzk_req_copy_str(char *dst, size_t cap, const char *src)
     return true;
 }
 
-static cuzk_engine_bytes req_bytes(ProtobufCBinaryData b)
-{
-    return (cuzk_engine_bytes){b.data, b.len};
-}
+static cuzk_engine_bytes req_bytes(ProtobufCBinaryData b) { return (cuzk_engine_bytes){b.data, b.len}; }
 
 bool cuzk_req_fill(const Cuzk__V1__SubmitProofRequest *m, cuzk_engine_request *r, char *err, size_t errlen)
 {
@@ -33,11 +30,8 @@ bool cuzk_req_fill(const Cuzk__V1__SubmitProofRequest *m, cuzk_engine_request *r
     case CUZK_ENGINE_KIND_WINDOW_POST_PARTITION:
     case CUZK_ENGINE_KIND_WINNING_POST:
     case CUZK_ENGINE_KIND_GENERIC_CIRCUIT:
-    case CUZK_ENGINE_KIND_SYNTHETIC:
-        break;
-    default:
-        snprintf(err, errlen, "proof_kind %d is not a known ProofKind", (int)m->proof_kind);
-        return false;
+    case CUZK_ENGINE_KIND_SYNTHETIC: break;
+    default: snprintf(err, errlen, "proof_kind %d is not a known ProofKind", (int)m->proof_kind); return false;
     }
     if ((int)m->priority < 0 || (int)m->priority > CUZK_ENGINE_PRIO_CRITICAL) {
         snprintf(err, errlen, "priority %d is not a known Priority", (int)m->priority);
@@ -207,8 +201,8 @@ static const struct {
     const char *name;
     bool (*check)(const uint8_t *req, size_t len, char *err, size_t errlen);
 } req_methods[] = {
-    {"SubmitProof", check_submit}, {"AwaitProof", check_await},   {"Prove", check_prove},
-    {"CancelProof", check_cancel}, {"GetStatus", check_status},   {"GetMetrics", check_metrics},
+    {"SubmitProof", check_submit}, {"AwaitProof", check_await}, {"Prove", check_prove},
+    {"CancelProof", check_cancel}, {"GetStatus", check_status}, {"GetMetrics", check_metrics},
     {"PreloadSRS", check_preload}, {"EvictSRS", check_evict},
 };
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* The cuzk.v1.ProvingEngine service (see server.h).
  *
  * Life of a call: grpc_server_request_call hands us a new call (tag NEW); we immediately ask for the next one, post a
@@ -30,9 +31,9 @@
 #include "requests.h"
 
 #define SERVER_MAX_THREADS 16
-#define SERVER_MAX_WORKERS 4096      /* concurrent waiting calls (AwaitProof, Prove, PreloadSRS) */
-#define SERVER_PENDING_REQUESTS 8    /* outstanding grpc_server_request_call, so bursts of new calls are taken at once */
-#define SERVER_AWAIT_SLICE_MS 500    /* waits are sliced to notice clients that went away */
+#define SERVER_MAX_WORKERS 4096   /* concurrent waiting calls (AwaitProof, Prove, PreloadSRS) */
+#define SERVER_PENDING_REQUESTS 8 /* outstanding grpc_server_request_call, so bursts of new calls are taken at once */
+#define SERVER_AWAIT_SLICE_MS 500 /* waits are sliced to notice clients that went away */
 #define SERVER_WORKER_STACK (256 * 1024)
 #define SERVER_QUOTA_MESSAGES 4              /* messages at the receive limit the transport may hold at once */
 #define SERVER_TRANSPORT_BYTES (64ull << 20) /* the transport's buffers besides messages, in the memory quota */
@@ -80,7 +81,7 @@ struct cuzk_server {
     grpc_completion_queue *cq;
     pthread_t threads[SERVER_MAX_THREADS];
     unsigned num_threads;
-    char *auth_header; /* "Bearer <token>" or NULL */
+    char *auth_header;              /* "Bearer <token>" or NULL */
     cuzk_unix_claim unix_claims[8]; /* one per unix listener: its lock and the socket this daemon made */
     size_t num_unix_claims;
     server_tag t_shutdown;
@@ -172,20 +173,16 @@ static grpc_status_code server_code_for(cuzk_status st)
     switch (st) {
     case CUZK_ERR_NOMEM:
     case CUZK_ERR_TOO_LARGE:
-    case CUZK_ERR_OVER_BUDGET:
-        return GRPC_STATUS_RESOURCE_EXHAUSTED;
+    case CUZK_ERR_OVER_BUDGET: return GRPC_STATUS_RESOURCE_EXHAUSTED;
     case CUZK_ERR_IO:
-    case CUZK_ERR_NOT_FOUND:
-        return GRPC_STATUS_NOT_FOUND;
+    case CUZK_ERR_NOT_FOUND: return GRPC_STATUS_NOT_FOUND;
     case CUZK_ERR_SHUTTING_DOWN:
         return GRPC_STATUS_UNAVAILABLE; /* another daemon (or this one, restarted) can take the call */
     case CUZK_ERR_BUSY:
     case CUZK_ERR_CHECKSUM: /* a parameter file on disk that is not the manifest's: the operator's to fix */
         return GRPC_STATUS_FAILED_PRECONDITION;
-    case CUZK_ERR_UNSUPPORTED:
-        return GRPC_STATUS_UNIMPLEMENTED;
-    default:
-        return GRPC_STATUS_INVALID_ARGUMENT;
+    case CUZK_ERR_UNSUPPORTED: return GRPC_STATUS_UNIMPLEMENTED;
+    default: return GRPC_STATUS_INVALID_ARGUMENT;
     }
 }
 
@@ -199,8 +196,8 @@ static void server_log_request(const char *method, const Cuzk__V1__SubmitProofRe
     for (size_t i = 0; i < m->n_vanilla_proofs; i++) bytes += m->vanilla_proofs[i].len;
     char size[24];
     snprintf(size, sizeof size, "%llu", (unsigned long long)bytes);
-    cuzk_log_kv(CUZK_LOG_INFO, CUZK_LOG_SERVER, method, "request_id", m->request_id ? m->request_id : "",
-                "proof_kind", cuzk_engine_kind_name((uint32_t)m->proof_kind), "input_size", size, NULL);
+    cuzk_log_kv(CUZK_LOG_INFO, CUZK_LOG_SERVER, method, "request_id", m->request_id ? m->request_id : "", "proof_kind",
+                cuzk_engine_kind_name((uint32_t)m->proof_kind), "input_size", size, NULL);
 }
 
 static void rpc_submit(rpc_call *c, const uint8_t *req, size_t len)
@@ -368,8 +365,7 @@ static void rpc_prove(rpc_call *c, const uint8_t *req, size_t len)
         if (st != CUZK_OK) {
             memset(&res, 0, sizeof res);
             res.status = CUZK_ENGINE_JOB_FAILED;
-            snprintf(res.error_message, sizeof res.error_message, "job %s vanished: %s", job_id,
-                     cuzk_status_str(st));
+            snprintf(res.error_message, sizeof res.error_message, "job %s vanished: %s", job_id, cuzk_status_str(st));
         }
     }
     Cuzk__V1__AwaitProofResponse result = CUZK__V1__AWAIT_PROOF_RESPONSE__INIT;
@@ -744,9 +740,7 @@ static void server_on_event(cuzk_server *s, grpc_event ev)
         }
         rpc_dispatch(c);
         return;
-    case TAG_SENT:
-        rpc_unref(c);
-        return;
+    case TAG_SENT: rpc_unref(c); return;
     case TAG_CLOSED:
         if (c->cancelled) {
             atomic_store(&c->client_gone, true);
@@ -909,8 +903,8 @@ cuzk_server *cuzk_server_start(cuzk_engine *e, const cuzk_server_opts *o, char *
         }
         added = true;
         cuzk_log_msg(CUZK_LOG_INFO, "listening on %s%s%s", addr,
-                path == NULL && o->tls_cert_pem != NULL ? " (TLS)" : "",
-                path == NULL && s->auth_header != NULL ? " (bearer token required)" : "");
+                     path == NULL && o->tls_cert_pem != NULL ? " (TLS)" : "",
+                     path == NULL && s->auth_header != NULL ? " (bearer token required)" : "");
         if (path == NULL) {
             /* host:0 picks a free port: say which one */
             cuzk_log_msg(CUZK_LOG_INFO, "tcp port %d", port);
@@ -993,20 +987,11 @@ static bool server_wait(cuzk_server *s, bool (*pred)(cuzk_server *), uint64_t ti
     return r;
 }
 
-static bool server_pred_idle(cuzk_server *s)
-{
-    return s->shutdown_done && s->workers == 0;
-}
+static bool server_pred_idle(cuzk_server *s) { return s->shutdown_done && s->workers == 0; }
 
-static bool server_pred_no_workers(cuzk_server *s)
-{
-    return s->workers == 0;
-}
+static bool server_pred_no_workers(cuzk_server *s) { return s->workers == 0; }
 
-bool cuzk_server_wait_idle(cuzk_server *s, uint64_t timeout_ms)
-{
-    return server_wait(s, server_pred_idle, timeout_ms);
-}
+bool cuzk_server_wait_idle(cuzk_server *s, uint64_t timeout_ms) { return server_wait(s, server_pred_idle, timeout_ms); }
 
 void cuzk_server_destroy(cuzk_server *s)
 {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* The cuzk.v1.ProvingEngine gRPC service on gRPC's C core API. A few threads poll one completion queue; quick RPCs
  * (SubmitProof, CancelProof, GetStatus, GetMetrics, EvictSRS) run on those threads, the ones that may wait for a long
  * time (AwaitProof, Prove, PreloadSRS) each get a worker thread so that the queue keeps moving. Every call is answered

@@ -85,9 +85,7 @@ void fill(cuzk_toml_node *out, const toml::node &in)
         for (const toml::node &el : a) fill(&out->items[out->num_items++], el);
         break;
     }
-    case toml::node_type::table:
-        fill_table(out, *in.as_table());
-        break;
+    case toml::node_type::table: fill_table(out, *in.as_table()); break;
     default: {
         out->type = CUZK_TOML_DATETIME;
         std::ostringstream os;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Synthetic circuits: satisfiable, deterministic, PoRep-shaped, independent of the thread count, canonical (the
  * builder gives the same identity), and cuzk_r1cs_adopt's rejections. */
 #include <stdio.h>
@@ -56,7 +57,8 @@ static void test_witness_seed(void **state)
     cuzk_fr_add(&z_other[nv - 1], &z_other[nv - 1], &z_other[0]);
     assert_int_equal(cuzk_r1cs_check(r, z_other, 2, NULL), CUZK_ERR_R1CS_UNSATISFIED);
     cuzk_fr_t *bad = (cuzk_fr_t *)1;
-    assert_int_equal(cuzk_circuits_synthetic_witness(CUZK_CIRCUITS_LOG2_MIN - 1, 1, 1, 1, &bad, NULL), CUZK_ERR_INVALID_ARG);
+    assert_int_equal(cuzk_circuits_synthetic_witness(CUZK_CIRCUITS_LOG2_MIN - 1, 1, 1, 1, &bad, NULL),
+                     CUZK_ERR_INVALID_ARG);
     assert_null(bad);
     cuzk_r1cs_free(r);
     free(z);
@@ -198,7 +200,7 @@ static void test_adopt(void **state)
     cuzk_r1cs_err err = {{0}};
     tiny_parts(&p);
     assert_int_equal(cuzk_r1cs_adopt(&p, &r, &err), CUZK_OK);
-    assert_null(p.values); /* ownership moved */
+    assert_null(p.values);              /* ownership moved */
     assert_int_equal(r->num_values, 2); /* 3 unused, the second 1 merged */
     assert_int_equal(r->m[1].coef[0], CUZK_R1CS_COEF_ONE);
     cuzk_fr_t z[4];
@@ -212,21 +214,26 @@ static void test_adopt(void **state)
     cuzk_r1cs_free(r);
 
     /* each rejection, with the arrays freed (ASan checks that nothing leaks) */
-    struct { int what; cuzk_status want; } bad[] = {
-        {0, CUZK_ERR_R1CS_COLUMN},  {1, CUZK_ERR_R1CS_COEFF},  {2, CUZK_ERR_R1CS_ROW_PTR},
-        {3, CUZK_ERR_R1CS_COEFF},   {4, CUZK_ERR_BAD_HEADER},  {5, CUZK_ERR_INVALID_ARG},
-        {6, CUZK_ERR_R1CS_COEFF},
+    struct {
+        int what;
+        cuzk_status want;
+    } bad[] = {
+        {0, CUZK_ERR_R1CS_COLUMN}, {1, CUZK_ERR_R1CS_COEFF},  {2, CUZK_ERR_R1CS_ROW_PTR}, {3, CUZK_ERR_R1CS_COEFF},
+        {4, CUZK_ERR_BAD_HEADER},  {5, CUZK_ERR_INVALID_ARG}, {6, CUZK_ERR_R1CS_COEFF},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         tiny_parts(&p);
         switch (bad[i].what) {
-        case 0: p.col[0][0] = 4; break;                       /* column past the variables */
-        case 1: p.coef[2][0] = 4; break;                      /* id past the table */
-        case 2: p.row_ptr[1][1] = 0; break;                   /* row offsets end before nnz */
-        case 3: cuzk_fr_set_zero(&p.values[2]); break;              /* stored zero */
-        case 4: p.num_inputs = 0; break;                      /* no ONE */
-        case 5: free(p.col[2]); p.col[2] = NULL; break;       /* missing array */
-        case 6: cuzk_fr_set_one(&p.values[1]); break;               /* table must start 1, -1 */
+        case 0: p.col[0][0] = 4; break;                /* column past the variables */
+        case 1: p.coef[2][0] = 4; break;               /* id past the table */
+        case 2: p.row_ptr[1][1] = 0; break;            /* row offsets end before nnz */
+        case 3: cuzk_fr_set_zero(&p.values[2]); break; /* stored zero */
+        case 4: p.num_inputs = 0; break;               /* no ONE */
+        case 5:
+            free(p.col[2]);
+            p.col[2] = NULL;
+            break;                                    /* missing array */
+        case 6: cuzk_fr_set_one(&p.values[1]); break; /* table must start 1, -1 */
         }
         err.msg[0] = 0;
         assert_int_equal(cuzk_r1cs_adopt(&p, &r, &err), bad[i].want);
@@ -238,9 +245,13 @@ static void test_adopt(void **state)
 int test_group_synthetic(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_satisfied_at_several_sizes), cmocka_unit_test(test_deterministic), cmocka_unit_test(test_witness_seed),
-        cmocka_unit_test(test_canonical_against_builder),  cmocka_unit_test(test_statistics),
-        cmocka_unit_test(test_bad_arguments),              cmocka_unit_test(test_adopt),
+        cmocka_unit_test(test_satisfied_at_several_sizes),
+        cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_witness_seed),
+        cmocka_unit_test(test_canonical_against_builder),
+        cmocka_unit_test(test_statistics),
+        cmocka_unit_test(test_bad_arguments),
+        cmocka_unit_test(test_adopt),
     };
     return cmocka_run_group_tests_name("circuits", tests, NULL, NULL);
 }

@@ -133,12 +133,12 @@ typedef struct {
     bool uniform;
     int corrupt_block; /* >= 0: that block's witness is made wrong (a sum bit flipped) */
     unsigned threads;
-    int how;           /* 0 sequential, 1 blocks with a counting pass, 2 blocks with the counts given, 3 nested */
+    int how; /* 0 sequential, 1 blocks with a counting pass, 2 blocks with the counts given, 3 nested */
     cuzk_cs_counts *counts;
     /* the prologue's handles, read by the blocks */
     cuzk_num n;
     cuzk_u32 w;
-    cuzk_num out[64];  /* each block's packed result */
+    cuzk_num out[64]; /* each block's packed result */
 } blk_ctx;
 
 static void block_fn(cuzk_cs *cs, void *p, uint64_t b)
@@ -421,9 +421,12 @@ static void test_prove_verify(void **state)
 int test_group_cs(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_numbering_and_merging), cmocka_unit_test(test_errors),
-        cmocka_unit_test(test_blocks_equal_sequential), cmocka_unit_test(test_blocks_check),
-        cmocka_unit_test(test_blocks_counts),          cmocka_unit_test(test_shape_pce_round_trip),
+        cmocka_unit_test(test_numbering_and_merging),
+        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_blocks_equal_sequential),
+        cmocka_unit_test(test_blocks_check),
+        cmocka_unit_test(test_blocks_counts),
+        cmocka_unit_test(test_shape_pce_round_trip),
         cmocka_unit_test(test_prove_verify),
     };
     return cmocka_run_group_tests_name("circuits_cs", tests, NULL, NULL);

@@ -152,8 +152,9 @@ static void test_boolean_xor_and_or(void **state)
                 assert_int_equal(rows, allocs + !folded);
                 if (folded) continue;
                 bool nega = a >= OP_NEG_TRUE, negb = b >= OP_NEG_TRUE;
-                int kind = what == 0 ? (nega != negb ? CUZK_BIT_NOT : CUZK_BIT_IS)
-                                     : what == 1 ? CUZK_BIT_IS : CUZK_BIT_NOT;
+                int kind = what == 0   ? (nega != negb ? CUZK_BIT_NOT : CUZK_BIT_IS)
+                           : what == 1 ? CUZK_BIT_IS
+                                       : CUZK_BIT_NOT;
                 assert_int_equal(c.out.kind, kind);
             }
 }
@@ -369,13 +370,13 @@ static void lcnum_circuit(cuzk_cs *cs, void *p)
     cuzk_lcnum n, m;
     cuzk_lcnum_init(&n);
     cuzk_lcnum_init(&m);
-    cuzk_lcnum_add_num(cs, &n, x, &c->k);   /* k·x */
+    cuzk_lcnum_add_num(cs, &n, x, &c->k);                         /* k·x */
     cuzk_lcnum_add_bit(cs, &n, cuzk_bit_not(b), cuzk_cs_pow2(3)); /* + 8·(1 − b) */
-    cuzk_lcnum_add_const(cs, &n, &c->k);    /* + k */
+    cuzk_lcnum_add_const(cs, &n, &c->k);                          /* + k */
     cuzk_lcnum_add_num(cs, &m, y, NULL);
     cuzk_lcnum_add_num(cs, &m, x, NULL);
     cuzk_lcnum_add(cs, &n, &m, cuzk_cs_minus_one()); /* − (x + y) */
-    cuzk_lcnum_scale(cs, &n, &c->k);        /* all times k */
+    cuzk_lcnum_scale(cs, &n, &c->k);                 /* all times k */
     c->out = cuzk_lcnum_alloc(cs, &n, true);
     cuzk_lcnum_free(&n);
     cuzk_lcnum_free(&m);
@@ -473,7 +474,9 @@ static void test_uint32_ops(void **state)
 {
     (void)state;
     for (int rep = 0; rep < 8; rep++) {
-        u32_ctx c = {.a = (uint32_t)test_rand_u64(), .b = (uint32_t)test_rand_u64(), .c = (uint32_t)test_rand_u64(),
+        u32_ctx c = {.a = (uint32_t)test_rand_u64(),
+                     .b = (uint32_t)test_rand_u64(),
+                     .c = (uint32_t)test_rand_u64(),
                      .d = (uint32_t)test_rand_u64()};
         /* test_uint32_xor: xor with a constant is free, the second costs 32 */
         c.what = 0;
@@ -802,15 +805,23 @@ static void test_bit_vectors(void **state)
 int test_group_gadgets(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_allocated_bit),       cmocka_unit_test(test_allocated_bit_ops),
-        cmocka_unit_test(test_boolean_xor_and_or),  cmocka_unit_test(test_enforce_equal),
-        cmocka_unit_test(test_sha256_ch_maj),       cmocka_unit_test(test_alloc_conditionally),
-        cmocka_unit_test(test_num_ops),             cmocka_unit_test(test_num_to_bits),
+        cmocka_unit_test(test_allocated_bit),
+        cmocka_unit_test(test_allocated_bit_ops),
+        cmocka_unit_test(test_boolean_xor_and_or),
+        cmocka_unit_test(test_enforce_equal),
+        cmocka_unit_test(test_sha256_ch_maj),
+        cmocka_unit_test(test_alloc_conditionally),
+        cmocka_unit_test(test_num_ops),
+        cmocka_unit_test(test_num_to_bits),
         cmocka_unit_test(test_lcnum),
-        cmocka_unit_test(test_uint32_ops),          cmocka_unit_test(test_uint32_constants),
-        cmocka_unit_test(test_multieq_flush),       cmocka_unit_test(test_multipacking),
-        cmocka_unit_test(test_uint64),              cmocka_unit_test(test_insert_select),
-        cmocka_unit_test(test_reverse_bit_numbering), cmocka_unit_test(test_bit_vectors),
+        cmocka_unit_test(test_uint32_ops),
+        cmocka_unit_test(test_uint32_constants),
+        cmocka_unit_test(test_multieq_flush),
+        cmocka_unit_test(test_multipacking),
+        cmocka_unit_test(test_uint64),
+        cmocka_unit_test(test_insert_select),
+        cmocka_unit_test(test_reverse_bit_numbering),
+        cmocka_unit_test(test_bit_vectors),
     };
     return cmocka_run_group_tests_name("circuits_gadgets", tests, NULL, NULL);
 }

@@ -77,9 +77,9 @@ static void tree_build(tree *t, const cuzk_por_tree *shape, bool toy)
     t->levels = cuzk_por_levels(shape);
     unsigned leaves = 1;
     for (unsigned l = 0; l < t->levels; l++) {
-        t->arity[l] = l < shape->base_levels ? shape->base_arity : l == shape->base_levels && shape->sub_arity
-                                                                       ? shape->sub_arity
-                                                                       : shape->top_arity;
+        t->arity[l] = l < shape->base_levels                        ? shape->base_arity
+                      : l == shape->base_levels && shape->sub_arity ? shape->sub_arity
+                                                                    : shape->top_arity;
         leaves *= t->arity[l];
     }
     assert_true(leaves <= MAX_NODES);
@@ -283,7 +283,7 @@ static void test_por_bad_shapes(void **state)
 {
     (void)state;
     static const cuzk_por_tree bad[] = {
-        {3, 0, 0, 2, toy_hash, NULL}, {2, 0, 4, 2, toy_hash, NULL}, {32, 0, 0, 1, toy_hash, NULL},
+        {3, 0, 0, 2, toy_hash, NULL},  {2, 0, 4, 2, toy_hash, NULL}, {32, 0, 0, 1, toy_hash, NULL},
         {2, 0, 0, 70, toy_hash, NULL}, {2, 0, 0, 2, NULL, NULL},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -301,8 +301,8 @@ int test_group_por(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_por_sha256_base_2), cmocka_unit_test(test_por_sha256_base_4),
         cmocka_unit_test(test_por_sha256_base_8), cmocka_unit_test(test_por_zero_comm_d),
-        cmocka_unit_test(test_por_shapes),
-        cmocka_unit_test(test_por_no_challenge_input), cmocka_unit_test(test_por_bad_shapes),
+        cmocka_unit_test(test_por_shapes),        cmocka_unit_test(test_por_no_challenge_input),
+        cmocka_unit_test(test_por_bad_shapes),
     };
     return cmocka_run_group_tests_name("circuits_por", tests, NULL, NULL);
 }

@@ -524,12 +524,9 @@ static void test_por_circuit_poseidon_sub_top(void **state)
 int test_group_poseidon_gadget(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_poseidon_hash_counts),
-        cmocka_unit_test(test_poseidon_gadget_equals_literal),
-        cmocka_unit_test(test_poseidon_corrupt_sbox),
-        cmocka_unit_test(test_poseidon_gadget_bad_arity),
-        cmocka_unit_test(test_por_circuit_poseidon_base),
-        cmocka_unit_test(test_por_circuit_poseidon_sub_top),
+        cmocka_unit_test(test_poseidon_hash_counts),      cmocka_unit_test(test_poseidon_gadget_equals_literal),
+        cmocka_unit_test(test_poseidon_corrupt_sbox),     cmocka_unit_test(test_poseidon_gadget_bad_arity),
+        cmocka_unit_test(test_por_circuit_poseidon_base), cmocka_unit_test(test_por_circuit_poseidon_sub_top),
     };
     return cmocka_run_group_tests_name("circuits_poseidon_gadget", tests, NULL, NULL);
 }

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 # End-to-end tests of the cuzk CLI: gen -> setup -> prove -> verify in both file conventions, tampered and broken
 # inputs with their exit statuses (0 valid, 1 invalid, 2 error) and messages, every --help; cuzk-bench's option errors.
 # usage: test_cli.sh path/to/cuzk [path/to/cuzk-bench]

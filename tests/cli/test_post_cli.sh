@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 # End-to-end tests of `cuzk circuit` and `cuzk post`: circuit info (counts of every PoSt size, cheap) and pce, a test
 # key of the real 2 KiB shapes (cuzk setup --pce), WindowPoSt and WinningPoSt 2 KiB proofs from generated vanilla
 # proofs verified from public data, and every bad input with its exit status (0 valid, 1 invalid, 2 error) and message.

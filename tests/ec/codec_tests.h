@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Encoding tests shared by G1 and G2. Besides the macros of group_tests.h the including file defines
  * CBYTES / UBYTES / IBYTES (compressed, uncompressed, iden3 lengths). */
 
@@ -62,7 +63,8 @@ static void G_(test_codec_roundtrip)(void **state)
 /* Writes p (as big-endian bytes) into a coordinate slot: a value that is exactly the modulus. */
 static void G_(put_modulus_be)(uint8_t *out)
 {
-    for (size_t i = 0; i < CUZK_FP_BYTES; i++) out[i] = (uint8_t)(CUZK_FP_MODULUS[(CUZK_FP_BYTES - 1 - i) / 8] >> (8 * ((CUZK_FP_BYTES - 1 - i) % 8)));
+    for (size_t i = 0; i < CUZK_FP_BYTES; i++)
+        out[i] = (uint8_t)(CUZK_FP_MODULUS[(CUZK_FP_BYTES - 1 - i) / 8] >> (8 * ((CUZK_FP_BYTES - 1 - i) % 8)));
 }
 
 static void G_(put_modulus_le)(uint8_t *out)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Tests shared by G1 and G2, written once. The including file defines FE, FE_, G_, AFF, JAC, XYZZ, RAND_FE (a
  * random field element), FE_BYTES and R_LIMBS-related helpers via ec_test.h. */
 
@@ -114,7 +115,7 @@ static void G_(test_group_laws)(void **state)
         G_(xyzz_from_affine)(&xq, &qa);
         G_(xyzz_dbl)(&xp, &xp); /* make ZZ ≠ 1 */
         G_(xyzz_add_affine)(&xq, &xq, &pa);
-        G_(jac_dbl)(&s, &p);   /* s = 2P, matching xp */
+        G_(jac_dbl)(&s, &p);      /* s = 2P, matching xp */
         G_(jac_add)(&t0, &q, &p); /* t0 = Q + P, matching xq */
         G_(xyzz_to_jac)(&t1, &xp);
         assert_true(G_(jac_eq)(&t1, &s));

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* G1 and G2: group laws on fresh random points, scalar multiplication both ways, fast subgroup checks against
  * [r]P = 0 (on points inside and outside the subgroup), encodings with known answers and every rejection path. */
 #include "testutil.h"
@@ -58,8 +59,10 @@ static void hex_to_bytes(uint8_t *out, const char *hex, size_t n)
 static void test_generator_encodings(void **state)
 {
     (void)state;
-    static const char *G1_C = "97f1d3a73197d7942695638c4fa9ac0fc3688c4f9774b905a14e3a3f171bac586c55e83ff97a1aeffb3af00adb22c6bb";
-    static const char *G1_U_Y = "08b3f481e3aaa0f1a09e30ed741d8ae4fcf5e095d5d00af600db18cb2c04b3edd03cc744a2888ae40caa232946c5e7e1";
+    static const char *G1_C =
+        "97f1d3a73197d7942695638c4fa9ac0fc3688c4f9774b905a14e3a3f171bac586c55e83ff97a1aeffb3af00adb22c6bb";
+    static const char *G1_U_Y =
+        "08b3f481e3aaa0f1a09e30ed741d8ae4fcf5e095d5d00af600db18cb2c04b3edd03cc744a2888ae40caa232946c5e7e1";
     static const char *G2_C =
         "93e02b6052719f607dacd3a088274f65596bd0d09920b61ab5da61bbdc7f5049334cf11213945d57e5ac7d055d042b7e"
         "024aa2b2f08f0a91260805272dc51051c6e47ad4fa403b02b4510b647ae3d1770bac0326a805bbefd48056c8c121bdb8";
@@ -112,13 +115,13 @@ int main(void)
 {
     test_seed_init();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(cuzk_g1_test_generator),       cmocka_unit_test(cuzk_g2_test_generator),
-        cmocka_unit_test(cuzk_g1_test_group_laws),      cmocka_unit_test(cuzk_g2_test_group_laws),
-        cmocka_unit_test(cuzk_g1_test_eq_and_affine),   cmocka_unit_test(cuzk_g2_test_eq_and_affine),
-        cmocka_unit_test(cuzk_g1_test_batch_to_affine), cmocka_unit_test(cuzk_g2_test_batch_to_affine),
-        cmocka_unit_test(cuzk_g1_test_scalar_mul),      cmocka_unit_test(cuzk_g2_test_scalar_mul),
-        cmocka_unit_test(cuzk_g1_test_subgroup),        cmocka_unit_test(cuzk_g2_test_subgroup),
-        cmocka_unit_test(cuzk_g1_test_codec_roundtrip), cmocka_unit_test(cuzk_g2_test_codec_roundtrip),
+        cmocka_unit_test(cuzk_g1_test_generator),        cmocka_unit_test(cuzk_g2_test_generator),
+        cmocka_unit_test(cuzk_g1_test_group_laws),       cmocka_unit_test(cuzk_g2_test_group_laws),
+        cmocka_unit_test(cuzk_g1_test_eq_and_affine),    cmocka_unit_test(cuzk_g2_test_eq_and_affine),
+        cmocka_unit_test(cuzk_g1_test_batch_to_affine),  cmocka_unit_test(cuzk_g2_test_batch_to_affine),
+        cmocka_unit_test(cuzk_g1_test_scalar_mul),       cmocka_unit_test(cuzk_g2_test_scalar_mul),
+        cmocka_unit_test(cuzk_g1_test_subgroup),         cmocka_unit_test(cuzk_g2_test_subgroup),
+        cmocka_unit_test(cuzk_g1_test_codec_roundtrip),  cmocka_unit_test(cuzk_g2_test_codec_roundtrip),
         cmocka_unit_test(cuzk_g1_test_codec_rejections), cmocka_unit_test(cuzk_g2_test_codec_rejections),
         cmocka_unit_test(test_generator_encodings),
     };

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Shared by the engine tests (test_engine.c, test_engine_devices.c: one executable). */
 #ifndef CUZK_TESTS_ENGINE_TEST_H
 #define CUZK_TESTS_ENGINE_TEST_H

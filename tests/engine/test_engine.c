@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* The engine end to end on the CPU backend with tiny circuits: synthetic and generic jobs whose proofs verify,
  * priority order, cancellation, idempotent request ids, await timeouts, malformed requests, the memory budget,
  * backend failures, shutdown under load, status, preload/evict and metrics. */
@@ -17,8 +18,8 @@
 /* Nothing here depends on the machine's speed: jobs that must stay queued or running are held there
  * (cuzk_engine_hold), waits for work have no deadline but a stall detector (engine_test_await), and the TTL test
  * lets the clock pass the TTL before it looks. */
-#define STALL_MS 60000                   /* no stage of any partition ended for this long: a hang */
-#define DRAIN_FOREVER_MS (1ull << 36)    /* a shutdown drain that waits for everything */
+#define STALL_MS 60000                /* no stage of any partition ended for this long: a hang */
+#define DRAIN_FOREVER_MS (1ull << 36) /* a shutdown drain that waits for everything */
 
 static char g_dir[256];
 
@@ -162,8 +163,9 @@ static void check_synthetic_proofs(const cuzk_engine_result *r, unsigned log2, u
         cuzk_fr_t *z;
         assert_int_equal(cuzk_circuits_synthetic_witness(log2, seed, seed + p, 1, &z, NULL), CUZK_OK);
         cuzk_groth16_proof_t proof;
-        assert_int_equal(cuzk_groth16_proof_from_bytes(&proof, r->proof + p * CUZK_GROTH16_PROOF_BYTES, CUZK_GROTH16_PROOF_BYTES),
-                         CUZK_OK);
+        assert_int_equal(
+            cuzk_groth16_proof_from_bytes(&proof, r->proof + p * CUZK_GROTH16_PROOF_BYTES, CUZK_GROTH16_PROOF_BYTES),
+            CUZK_OK);
         assert_int_equal(cuzk_groth16_verify(&pvk, &proof, z + 1, ni), CUZK_OK);
         /* the previous partition's inputs differ, and this proof does not verify with them */
         if (prev != NULL) {
@@ -189,7 +191,8 @@ static void test_synthetic_jobs(void **state)
     cuzk_engine *e = start(&c);
     char id1[CUZK_ENGINE_ID_MAX], id3[CUZK_ENGINE_ID_MAX];
     /* 2^9: the smallest size with a tobits gadget, so that witness seeds give different public inputs */
-    cuzk_engine_request r1 = engine_test_synth(9, 1, 1, CUZK_ENGINE_PRIO_NORMAL), r3 = engine_test_synth(9, 1, 3, CUZK_ENGINE_PRIO_NORMAL);
+    cuzk_engine_request r1 = engine_test_synth(9, 1, 1, CUZK_ENGINE_PRIO_NORMAL),
+                        r3 = engine_test_synth(9, 1, 3, CUZK_ENGINE_PRIO_NORMAL);
     submit_ok(e, &r1, id1);
     submit_ok(e, &r3, id3);
     assert_string_not_equal(id1, id3);
@@ -365,7 +368,8 @@ static void test_priority_order(void **state)
     bool already;
     uint64_t ms;
     assert_int_equal(cuzk_engine_preload(e, "synthetic-10-5", &already, &ms, NULL), CUZK_OK);
-    char a[CUZK_ENGINE_ID_MAX], b[CUZK_ENGINE_ID_MAX], cc[CUZK_ENGINE_ID_MAX], d[CUZK_ENGINE_ID_MAX], x[CUZK_ENGINE_ID_MAX];
+    char a[CUZK_ENGINE_ID_MAX], b[CUZK_ENGINE_ID_MAX], cc[CUZK_ENGINE_ID_MAX], d[CUZK_ENGINE_ID_MAX],
+        x[CUZK_ENGINE_ID_MAX];
     /* held: the worker keeps a's first partition until every other job is in */
     cuzk_engine_hold(e, true);
     cuzk_engine_request r = engine_test_synth(10, 5, 8, CUZK_ENGINE_PRIO_NORMAL);
@@ -859,10 +863,14 @@ static void test_backend_failures(void **state)
     faulty_ctx *f = calloc(1, sizeof *f);
     assert_non_null(f);
     assert_int_equal(cuzk_engine_backend_cpu(&f->cpu, 1), CUZK_OK);
-    static const engine_backend_ops faulty_ops = {
-        .name = "faulty", .num_devices = faulty_devices, .device_info = faulty_info, .partition_bytes = faulty_bytes,
-        .prove_start = faulty_start, .prove_finish = faulty_finish, .destroy = faulty_destroy,
-        .witness_made = faulty_made};
+    static const engine_backend_ops faulty_ops = {.name = "faulty",
+                                                  .num_devices = faulty_devices,
+                                                  .device_info = faulty_info,
+                                                  .partition_bytes = faulty_bytes,
+                                                  .prove_start = faulty_start,
+                                                  .prove_finish = faulty_finish,
+                                                  .destroy = faulty_destroy,
+                                                  .witness_made = faulty_made};
     engine_backend be = {&faulty_ops, f};
     cuzk_engine_config c = base_cfg();
     cuzk_engine *e = NULL;
@@ -955,9 +963,13 @@ static void test_loads_not_blocked(void **state)
     pthread_cond_init(&g->cv, NULL);
     g->closed = true;
     snprintf(g->key, sizeof g->key, "la");
-    static const engine_backend_ops gate_ops = {
-        .name = "gated", .num_devices = gate_devices, .device_info = gate_info, .partition_bytes = gate_bytes,
-        .prove_start = gate_start, .prove_finish = gate_finish, .destroy = gate_destroy};
+    static const engine_backend_ops gate_ops = {.name = "gated",
+                                                .num_devices = gate_devices,
+                                                .device_info = gate_info,
+                                                .partition_bytes = gate_bytes,
+                                                .prove_start = gate_start,
+                                                .prove_finish = gate_finish,
+                                                .destroy = gate_destroy};
     engine_backend be = {&gate_ops, g};
     cuzk_engine *e = NULL;
     assert_int_equal(cuzk_engine_create_with_backend(&e, &c, &be, NULL), CUZK_OK);
@@ -1127,14 +1139,21 @@ int main(void)
 {
     test_seed_init();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_synthetic_jobs),       cmocka_unit_test(test_generic_jobs),
-        cmocka_unit_test(test_priority_order),       cmocka_unit_test(test_cancel),
-        cmocka_unit_test(test_idempotency_and_timeout), cmocka_unit_test(test_memory_budget),
+        cmocka_unit_test(test_synthetic_jobs),
+        cmocka_unit_test(test_generic_jobs),
+        cmocka_unit_test(test_priority_order),
+        cmocka_unit_test(test_cancel),
+        cmocka_unit_test(test_idempotency_and_timeout),
+        cmocka_unit_test(test_memory_budget),
         cmocka_unit_test(test_memory_densities),
-        cmocka_unit_test(test_memory_model),         cmocka_unit_test(test_backend_failures),
-        cmocka_unit_test(test_shutdown_under_load),  cmocka_unit_test(test_status_keys_metrics),
-        cmocka_unit_test(test_generic_over_budget_at_submit), cmocka_unit_test(test_key_tiers),
-        cmocka_unit_test(test_loads_not_blocked),    cmocka_unit_test(test_latency_mode_needs_gpus),
+        cmocka_unit_test(test_memory_model),
+        cmocka_unit_test(test_backend_failures),
+        cmocka_unit_test(test_shutdown_under_load),
+        cmocka_unit_test(test_status_keys_metrics),
+        cmocka_unit_test(test_generic_over_budget_at_submit),
+        cmocka_unit_test(test_key_tiers),
+        cmocka_unit_test(test_loads_not_blocked),
+        cmocka_unit_test(test_latency_mode_needs_gpus),
     };
     int failed = cmocka_run_group_tests(tests, group_setup, group_teardown);
     return failed + run_device_tests() + run_curio_tests() + run_fil_tests();

@@ -75,10 +75,7 @@ static cuzk_engine *gated_engine_with(const char *manifest)
     return e;
 }
 
-static cuzk_engine *gated_engine(void)
-{
-    return gated_engine_with(NULL);
-}
+static cuzk_engine *gated_engine(void) { return gated_engine_with(NULL); }
 
 static void submit(cuzk_engine *e, const cuzk_engine_request *r, char id[CUZK_ENGINE_ID_MAX], bool want_attached)
 {
@@ -230,8 +227,8 @@ static void test_names_metrics_status(void **state)
 
     cuzk_engine_status_report st;
     assert_int_equal(cuzk_engine_status(e, &st), CUZK_OK);
-    static const char *const names[] = {"porep-c2", "snap-update", "window-post", "winning-post", "generic",
-                                        "synthetic"};
+    static const char *const names[] = {"porep-c2",     "snap-update", "window-post",
+                                        "winning-post", "generic",     "synthetic"};
     assert_int_equal(st.num_queues, 6);
     for (size_t i = 0; i < 6; i++) assert_string_equal(st.queues[i].proof_kind, names[i]);
     assert_int_equal(st.queues[5].in_progress, 1);
@@ -255,8 +252,8 @@ static void test_names_metrics_status(void **state)
     json_t *doc = json_loads(j, 0, &jerr);
     if (doc == NULL) fprintf(stderr, "status JSON: %s at %d: %s\n", jerr.text, jerr.position, j);
     assert_non_null(doc);
-    static const char *const keys[] = {"uptime_secs", "memory", "synthesis", "pipelines", "gpu_workers",
-                                       "allocations", "counters", "buffers"};
+    static const char *const keys[] = {"uptime_secs", "memory",      "synthesis", "pipelines",
+                                       "gpu_workers", "allocations", "counters",  "buffers"};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) assert_non_null(json_object_get(doc, keys[i]));
     json_t *srs = json_object_get(json_object_get(doc, "allocations"), "srs");
     assert_int_equal(json_array_size(srs), 1);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* The engine's device paths with a fake device backend that proves on the CPU: witness-only synthesis into the
  * backend's memory, keys made per device (the host never generates a synthetic key's points), a VRAM budget with
  * LRU eviction, preloads on every device, devices taken out of service after a device error, per-device status and
@@ -23,12 +24,12 @@ typedef struct {
 
 typedef struct {
     pthread_mutex_t lock;
-    uint64_t budget;        /* per device, in fake bytes */
-    uint64_t key_bytes;     /* what each key takes: key_bytes · 2^log2 / 256 */
-    int fail_device;        /* the next prove on this device returns CUZK_ERR_DEVICE (-1: none) */
+    uint64_t budget;    /* per device, in fake bytes */
+    uint64_t key_bytes; /* what each key takes: key_bytes · 2^log2 / 256 */
+    int fail_device;    /* the next prove on this device returns CUZK_ERR_DEVICE (-1: none) */
     unsigned loads[FAKE_DEVICES], frees[FAKE_DEVICES], streamed[FAKE_DEVICES], proves[FAKE_DEVICES];
     unsigned z_allocs, z_frees;
-    bool a_b_c_seen;        /* a partition arrived with a, b, c: synthesis did work it should not have */
+    bool a_b_c_seen; /* a partition arrived with a, b, c: synthesis did work it should not have */
 } fake_ctx;
 
 static unsigned fk_devices(void *ctx)
@@ -162,10 +163,7 @@ static const cuzk_groth16_vk *fk_vk(void *ctx, void *h)
     return &((fake_key *)h)->pk.vk;
 }
 
-static void fk_destroy(void *ctx)
-{
-    (void)ctx; /* the test owns it */
-}
+static void fk_destroy(void *ctx) { (void)ctx; /* the test owns it */ }
 
 static char g_dir[256];
 
@@ -182,19 +180,19 @@ static cuzk_engine_config dev_cfg(void)
 static cuzk_engine *start_fake(fake_ctx *f, const cuzk_engine_config *c)
 {
     static const engine_backend_ops fake_ops = {.name = "fake",
-                                                 .num_devices = fk_devices,
-                                                 .device_info = fk_info,
-                                                 .partition_bytes = fk_bytes,
-                                                 .prove_start = fk_start,
-                                                 .prove_finish = fk_finish,
-                                                 .destroy = fk_destroy,
-                                                 .synthesizes = true,
-                                                 .default_workers = 2,
-                                                 .witness_alloc = fk_zalloc,
-                                                 .witness_free = fk_zfree,
-                                                 .dev_key_load = fk_load,
-                                                 .dev_key_free = fk_free,
-                                                 .dev_key_vk = fk_vk};
+                                                .num_devices = fk_devices,
+                                                .device_info = fk_info,
+                                                .partition_bytes = fk_bytes,
+                                                .prove_start = fk_start,
+                                                .prove_finish = fk_finish,
+                                                .destroy = fk_destroy,
+                                                .synthesizes = true,
+                                                .default_workers = 2,
+                                                .witness_alloc = fk_zalloc,
+                                                .witness_free = fk_zfree,
+                                                .dev_key_load = fk_load,
+                                                .dev_key_free = fk_free,
+                                                .dev_key_vk = fk_vk};
     engine_backend be = {&fake_ops, f};
     cuzk_engine *e = NULL;
     cuzk_errmsg err = {{0}};

@@ -20,10 +20,10 @@
 
 static char f_dir[256];
 static char f_manifest[400];
-static char w_params[800];      /* wpost-2k's key under its v28 name */
+static char w_params[800]; /* wpost-2k's key under its v28 name */
 static char w_digest[33];
-static cuzk_groth16_vk w_vk;    /* read back from its .vk file */
-static uint8_t R[32], R2[32];   /* randomness, below r */
+static cuzk_groth16_vk w_vk;  /* read back from its .vk file */
+static uint8_t R[32], R2[32]; /* randomness, below r */
 
 /* ---- requests ---------------------------------------------------------------------------------------------------- */
 typedef struct {
@@ -381,8 +381,7 @@ static uint8_t *c1_json(const cuzk_fil_c1 *c1, bool wrapped, size_t *len)
 static void seal_2k_for(sealed_2k *out, uint64_t proof)
 {
     const cuzk_fil_proof *p = cuzk_fil_proof_find(CUZK_FIL_CLASS_SEAL, proof);
-    cuzk_fil_sdr_seal_params sp = {.sector_size = 2048, .api = (cuzk_fil_sdr_api)p->api, .sector_id = 7,
-                                   .threads = 2};
+    cuzk_fil_sdr_seal_params sp = {.sector_size = 2048, .api = (cuzk_fil_sdr_api)p->api, .sector_id = 7, .threads = 2};
     memcpy(sp.porep_id, p->porep_id, 32);
     cuzk_fil_prover_id(1000, sp.prover_id);
     memset(sp.ticket, 3, 32);
@@ -674,12 +673,8 @@ int run_fil_tests(void)
     snprintf(f_dir, sizeof f_dir, "/tmp/cuzk-engine-fil-XXXXXX");
     if (mkdtemp(f_dir) == NULL) return 1;
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_window_post),
-        cmocka_unit_test(test_winning_post),
-        cmocka_unit_test(test_malformed),
-        cmocka_unit_test(test_real_sector),
-        cmocka_unit_test(test_seal_requests),
-        cmocka_unit_test(test_digest),
+        cmocka_unit_test(test_window_post), cmocka_unit_test(test_winning_post),  cmocka_unit_test(test_malformed),
+        cmocka_unit_test(test_real_sector), cmocka_unit_test(test_seal_requests), cmocka_unit_test(test_digest),
     };
     return cmocka_run_group_tests_name("engine_fil", tests, fil_setup, fil_teardown);
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Fp, Fr and Fp2: algebraic laws on fresh random inputs, known answers, and every rejection path of decoding.
  * Component-by-component agreement with an independent implementation is checked by the noble oracle test. */
 #include "testutil.h"
@@ -301,9 +302,18 @@ static void edge_fp(cuzk_fp_t *r, int k)
     case 0: break;
     case 1: l[0] = 1; break;
     case 2: l[0] = 2; break;
-    case 3: memcpy(l, CUZK_FP_MODULUS, sizeof l); l[0] -= 1; break;
-    case 4: memcpy(l, CUZK_FP_MODULUS, sizeof l); l[0] -= 2; break;
-    case 5: for (int i = 0; i < CUZK_FP_LIMBS - 1; i++) l[i] = ~0ULL; l[CUZK_FP_LIMBS - 1] = CUZK_FP_MODULUS[CUZK_FP_LIMBS - 1] - 1; break;
+    case 3:
+        memcpy(l, CUZK_FP_MODULUS, sizeof l);
+        l[0] -= 1;
+        break;
+    case 4:
+        memcpy(l, CUZK_FP_MODULUS, sizeof l);
+        l[0] -= 2;
+        break;
+    case 5:
+        for (int i = 0; i < CUZK_FP_LIMBS - 1; i++) l[i] = ~0ULL;
+        l[CUZK_FP_LIMBS - 1] = CUZK_FP_MODULUS[CUZK_FP_LIMBS - 1] - 1;
+        break;
     }
     /* raw Montgomery limbs: the value the multiplier sees is exactly l */
     assert_int_equal(cuzk_fp_from_mont_limbs(r, l), CUZK_OK);
@@ -316,9 +326,18 @@ static void edge_fr(cuzk_fr_t *r, int k)
     case 0: break;
     case 1: l[0] = 1; break;
     case 2: l[0] = 2; break;
-    case 3: memcpy(l, CUZK_FR_MODULUS, sizeof l); l[0] -= 1; break;
-    case 4: memcpy(l, CUZK_FR_MODULUS, sizeof l); l[0] -= 2; break;
-    case 5: for (int i = 0; i < CUZK_FR_LIMBS - 1; i++) l[i] = ~0ULL; l[CUZK_FR_LIMBS - 1] = CUZK_FR_MODULUS[CUZK_FR_LIMBS - 1] - 1; break;
+    case 3:
+        memcpy(l, CUZK_FR_MODULUS, sizeof l);
+        l[0] -= 1;
+        break;
+    case 4:
+        memcpy(l, CUZK_FR_MODULUS, sizeof l);
+        l[0] -= 2;
+        break;
+    case 5:
+        for (int i = 0; i < CUZK_FR_LIMBS - 1; i++) l[i] = ~0ULL;
+        l[CUZK_FR_LIMBS - 1] = CUZK_FR_MODULUS[CUZK_FR_LIMBS - 1] - 1;
+        break;
     }
     assert_int_equal(cuzk_fr_from_mont_limbs(r, l), CUZK_OK);
 }
@@ -479,11 +498,16 @@ int main(void)
 {
     test_seed_init();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_fp_ring_laws),      cmocka_unit_test(test_fr_ring_laws),
-        cmocka_unit_test(test_small_integers),    cmocka_unit_test(test_sqrt_and_legendre),
-        cmocka_unit_test(test_bytes_roundtrip_and_range), cmocka_unit_test(test_roots_of_unity),
-        cmocka_unit_test(test_batch_inversion),   cmocka_unit_test(test_fp2_laws),
-        cmocka_unit_test(test_mul_paths_agree),   cmocka_unit_test(test_fp2_lazy_operands),
+        cmocka_unit_test(test_fp_ring_laws),
+        cmocka_unit_test(test_fr_ring_laws),
+        cmocka_unit_test(test_small_integers),
+        cmocka_unit_test(test_sqrt_and_legendre),
+        cmocka_unit_test(test_bytes_roundtrip_and_range),
+        cmocka_unit_test(test_roots_of_unity),
+        cmocka_unit_test(test_batch_inversion),
+        cmocka_unit_test(test_fp2_laws),
+        cmocka_unit_test(test_mul_paths_agree),
+        cmocka_unit_test(test_fp2_lazy_operands),
         cmocka_unit_test(test_inverse_vs_fermat),
     };
     int failed = cmocka_run_group_tests_name("ff", tests, NULL, NULL);

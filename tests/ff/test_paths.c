@@ -46,8 +46,14 @@ static void fp_edge(cuzk_fp_t *r, int k)
     switch (k % 6) {
     case 0: break;
     case 1: r->l[0] = 1; break;
-    case 2: memcpy(r->l, CUZK_FP_MODULUS, sizeof r->l); r->l[0] -= 1; break;
-    case 3: memcpy(r->l, CUZK_FP_MODULUS, sizeof r->l); r->l[0] -= 2; break;
+    case 2:
+        memcpy(r->l, CUZK_FP_MODULUS, sizeof r->l);
+        r->l[0] -= 1;
+        break;
+    case 3:
+        memcpy(r->l, CUZK_FP_MODULUS, sizeof r->l);
+        r->l[0] -= 2;
+        break;
     case 4:
         for (int i = 0; i < CUZK_FP_LIMBS - 1; i++) r->l[i] = ~0ULL;
         r->l[CUZK_FP_LIMBS - 1] = CUZK_FP_MODULUS[CUZK_FP_LIMBS - 1] - 1;

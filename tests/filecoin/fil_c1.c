@@ -355,8 +355,9 @@ static void test_json_variants_accepted(void **state)
     expect_ok(fil_test_replace(doc, ",\"_h\":null", "", 4), &a);
     expect_ok(fil_test_replace(doc, "\"_h\":null", "\"_h\":{\"any\":[1,2]}", 0), &a);
     /* seed and ticket are plain bytes */
-    char *d = set_value(doc, "ticket", 0, "[255,255,255,255,255,255,255,255,255,255,255,255,255,255,255,255,"
-                                         "255,255,255,255,255,255,255,255,255,255,255,255,255,255,255,255]");
+    char *d = set_value(doc, "ticket", 0,
+                        "[255,255,255,255,255,255,255,255,255,255,255,255,255,255,255,255,"
+                        "255,255,255,255,255,255,255,255,255,255,255,255,255,255,255,255]");
     cuzk_fil_c1 b;
     assert_int_equal(parse(d, &b, NULL), CUZK_OK);
     assert_int_equal(b.ticket[31], 255);
@@ -442,8 +443,7 @@ static void test_json_values(void **state)
                 "expected an integer (no fraction or exponent)");
     expect_fail(set_value(doc, "comm_d", 0, "[1e2]"), CUZK_ERR_BAD_JSON, "no fraction or exponent");
     expect_fail(set_value(doc, "comm_d", 0, "[01]"), CUZK_ERR_BAD_JSON, "expected no leading zero found '1'");
-    expect_fail(set_value(doc, "replica_id", 0,
-                          "[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,116]"),
+    expect_fail(set_value(doc, "replica_id", 0, "[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,116]"),
                 CUZK_ERR_NOT_CANONICAL, "replica_id: field element is not below r (top byte 0x74)");
     expect_fail(set_value(doc, "registered_proof", 0, "\"StackedDrg2KiBV9\""), CUZK_ERR_NOT_FOUND,
                 "registered_proof: unknown RegisteredSealProof 'StackedDrg2KiBV9'");
@@ -581,8 +581,7 @@ static void test_json_inconsistent(void **state)
     c1->drg[2].index ^= 1;
     /* labeling proofs of another node (the writer writes c->node into them) */
     c1->node ^= 1;
-    expect_fail(to_json(&a, false, NULL), CUZK_ERR_MISMATCH,
-                "vanilla_proofs[0][1].labeling_proofs[0].node: expected");
+    expect_fail(to_json(&a, false, NULL), CUZK_ERR_MISMATCH, "vanilla_proofs[0][1].labeling_proofs[0].node: expected");
     c1->node ^= 1;
     /* a tree D proof rooted elsewhere than comm_d; a tree C one elsewhere than the others */
     c1->comm_d.root[3] ^= 1;
@@ -841,11 +840,16 @@ static void test_bincode(void **state)
 }
 
 const struct CMUnitTest fil_c1_tests[] = {
-    cmocka_unit_test(test_json_round_trip),     cmocka_unit_test(test_json_from_file),
-    cmocka_unit_test(test_32g),                 cmocka_unit_test(test_json_variants_accepted),
-    cmocka_unit_test(test_json_syntax),         cmocka_unit_test(test_json_values),
-    cmocka_unit_test(test_json_counts),         cmocka_unit_test(test_json_inconsistent),
-    cmocka_unit_test(test_envelope),            cmocka_unit_test(test_json_flips),
+    cmocka_unit_test(test_json_round_trip),
+    cmocka_unit_test(test_json_from_file),
+    cmocka_unit_test(test_32g),
+    cmocka_unit_test(test_json_variants_accepted),
+    cmocka_unit_test(test_json_syntax),
+    cmocka_unit_test(test_json_values),
+    cmocka_unit_test(test_json_counts),
+    cmocka_unit_test(test_json_inconsistent),
+    cmocka_unit_test(test_envelope),
+    cmocka_unit_test(test_json_flips),
     cmocka_unit_test(test_bincode),
 };
 const size_t fil_c1_count = sizeof fil_c1_tests / sizeof fil_c1_tests[0];

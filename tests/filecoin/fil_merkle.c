@@ -172,7 +172,8 @@ static void test_snap_verify(void **state)
     sha_tree_make(&d, 6);
     size_t sr = cuzk_fil_shape_siblings(&p->tree_r), sd = cuzk_fil_shape_siblings(&p->tree_d);
     cuzk_fil_snap_partition s = {0};
-    s.mem = calloc(1, p->challenges * sizeof(cuzk_fil_snap_challenge) + 32 * (p->apex_leaves + p->challenges * (2 * sr + sd)));
+    s.mem = calloc(1, p->challenges * sizeof(cuzk_fil_snap_challenge) +
+                          32 * (p->apex_leaves + p->challenges * (2 * sr + sd)));
     s.c = s.mem;
     cuzk_fil_node *pool = (cuzk_fil_node *)(s.c + p->challenges);
     s.apex_count = p->apex_leaves;

@@ -170,8 +170,8 @@ static void test_default_dir(void **state)
 }
 
 const struct CMUnitTest fil_params_tests[] = {
-    cmocka_unit_test(test_digest_known),       cmocka_unit_test(test_digest_streamed),
-    cmocka_unit_test(test_check_list),         cmocka_unit_test(test_check_manifest_filters),
+    cmocka_unit_test(test_digest_known), cmocka_unit_test(test_digest_streamed),
+    cmocka_unit_test(test_check_list),   cmocka_unit_test(test_check_manifest_filters),
     cmocka_unit_test(test_default_dir),
 };
 const size_t fil_params_count = sizeof fil_params_tests / sizeof fil_params_tests[0];

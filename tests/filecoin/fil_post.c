@@ -12,7 +12,7 @@
 #define PUBJSON CUZK_FIL_FIXTURES "/window-post-32g-sector.pub.json"
 
 /* the fixture's leaves for challenges 0..9 (rust-fil-proofs storage-proofs-post fallback/vanilla.rs rule) */
-static const uint64_t fixture_leaves[10] = {707914199, 439148358, 967788220,  548708700, 1061661429,
+static const uint64_t fixture_leaves[10] = {707914199, 439148358,  967788220, 548708700,  1061661429,
                                             6202012,   1055504637, 389535735, 1000069704, 600088878};
 
 static const cuzk_fil_proof *post(uint64_t id)
@@ -487,10 +487,10 @@ static void test_challenge_rule(void **state)
 }
 
 const struct CMUnitTest fil_post_tests[] = {
-    cmocka_unit_test(test_fixture_decodes),      cmocka_unit_test(test_fixture_wrong_proof),
-    cmocka_unit_test(test_fixture_truncations),  cmocka_unit_test(test_fixture_fields_broken),
+    cmocka_unit_test(test_fixture_decodes),       cmocka_unit_test(test_fixture_wrong_proof),
+    cmocka_unit_test(test_fixture_truncations),   cmocka_unit_test(test_fixture_fields_broken),
     cmocka_unit_test(test_fixture_values_broken), cmocka_unit_test(test_fixture_flips),
-    cmocka_unit_test(test_generated_round_trip), cmocka_unit_test(test_public_inputs_window),
+    cmocka_unit_test(test_generated_round_trip),  cmocka_unit_test(test_public_inputs_window),
     cmocka_unit_test(test_public_inputs_winning), cmocka_unit_test(test_challenge_rule),
 };
 const size_t fil_post_count = sizeof fil_post_tests / sizeof fil_post_tests[0];

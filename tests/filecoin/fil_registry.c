@@ -224,7 +224,8 @@ static void test_manifest_equals_json(void **state)
     size_t i = 0;
     const char *key;
     json_t *v;
-    json_object_foreach(root, key, v) {
+    json_object_foreach(root, key, v)
+    {
         const cuzk_fil_param *p = cuzk_fil_params_at(i++);
         assert_string_equal(p->name, key);
         assert_string_equal(p->cid, json_string_value(json_object_get(v, "cid")));
@@ -248,11 +249,11 @@ static void test_srs_ids(void **state)
         cuzk_fil_class cls;
         uint32_t id;
     } ids[] = {
-        {"porep-32g", CUZK_FIL_CLASS_SEAL, 8},     {"porep-64g", CUZK_FIL_CLASS_SEAL, 9},
-        {"wpost-32g", CUZK_FIL_CLASS_POST, 13},    {"wpost-64g", CUZK_FIL_CLASS_POST, 14},
-        {"winning-32g", CUZK_FIL_CLASS_POST, 3},   {"winning-64g", CUZK_FIL_CLASS_POST, 4},
-        {"snap-32g", CUZK_FIL_CLASS_UPDATE, 3},    {"snap-64g", CUZK_FIL_CLASS_UPDATE, 4},
-        {"porep-2k", CUZK_FIL_CLASS_SEAL, 5},      {"wpost-8m", CUZK_FIL_CLASS_POST, 11},
+        {"porep-32g", CUZK_FIL_CLASS_SEAL, 8},   {"porep-64g", CUZK_FIL_CLASS_SEAL, 9},
+        {"wpost-32g", CUZK_FIL_CLASS_POST, 13},  {"wpost-64g", CUZK_FIL_CLASS_POST, 14},
+        {"winning-32g", CUZK_FIL_CLASS_POST, 3}, {"winning-64g", CUZK_FIL_CLASS_POST, 4},
+        {"snap-32g", CUZK_FIL_CLASS_UPDATE, 3},  {"snap-64g", CUZK_FIL_CLASS_UPDATE, 4},
+        {"porep-2k", CUZK_FIL_CLASS_SEAL, 5},    {"wpost-8m", CUZK_FIL_CLASS_POST, 11},
         {"snap-512m", CUZK_FIL_CLASS_UPDATE, 2},
     };
     for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
@@ -306,8 +307,9 @@ static void test_sizes_and_kinds(void **state)
     static const struct {
         const char *s;
         uint64_t v;
-    } ok[] = {{"2KiB", 2048}, {"2k", 2048}, {"8MiB", 8ULL << 20}, {"512m", 512ULL << 20}, {"32GiB", 32 * GIB},
-              {"32G", 32 * GIB}, {"64gib", 64 * GIB}, {"32gb", 32 * GIB}, {"34359738368", 32 * GIB}};
+    } ok[] = {{"2KiB", 2048},         {"2k", 2048},        {"8MiB", 8ULL << 20},
+              {"512m", 512ULL << 20}, {"32GiB", 32 * GIB}, {"32G", 32 * GIB},
+              {"64gib", 64 * GIB},    {"32gb", 32 * GIB},  {"34359738368", 32 * GIB}};
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
         uint64_t v = 0;
         assert_true(cuzk_fil_size_parse(ok[i].s, &v));
@@ -343,10 +345,15 @@ static void test_prover_id(void **state)
 }
 
 const struct CMUnitTest fil_registry_tests[] = {
-    cmocka_unit_test(test_table_consistent),  cmocka_unit_test(test_table_numbers),
-    cmocka_unit_test(test_identifier),        cmocka_unit_test(test_names_known),
-    cmocka_unit_test(test_names_match_manifest), cmocka_unit_test(test_manifest_equals_json),
-    cmocka_unit_test(test_srs_ids),           cmocka_unit_test(test_for_request),
-    cmocka_unit_test(test_sizes_and_kinds),   cmocka_unit_test(test_prover_id),
+    cmocka_unit_test(test_table_consistent),
+    cmocka_unit_test(test_table_numbers),
+    cmocka_unit_test(test_identifier),
+    cmocka_unit_test(test_names_known),
+    cmocka_unit_test(test_names_match_manifest),
+    cmocka_unit_test(test_manifest_equals_json),
+    cmocka_unit_test(test_srs_ids),
+    cmocka_unit_test(test_for_request),
+    cmocka_unit_test(test_sizes_and_kinds),
+    cmocka_unit_test(test_prover_id),
 };
 const size_t fil_registry_count = sizeof fil_registry_tests / sizeof fil_registry_tests[0];

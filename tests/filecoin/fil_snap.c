@@ -312,7 +312,9 @@ static void test_public_inputs(void **state)
 }
 
 const struct CMUnitTest fil_snap_tests[] = {
-    cmocka_unit_test(test_round_trip), cmocka_unit_test(test_truncations_and_trailing),
-    cmocka_unit_test(test_fields_broken), cmocka_unit_test(test_public_inputs),
+    cmocka_unit_test(test_round_trip),
+    cmocka_unit_test(test_truncations_and_trailing),
+    cmocka_unit_test(test_fields_broken),
+    cmocka_unit_test(test_public_inputs),
 };
 const size_t fil_snap_count = sizeof fil_snap_tests / sizeof fil_snap_tests[0];

@@ -110,8 +110,10 @@ static void seal_sector(uint64_t id, uint64_t data_seed, sealed *s)
 {
     cuzk_errmsg err = {{0}};
     s->p = seal_proof(id);
-    cuzk_fil_sdr_seal_params sp = {.sector_size = s->p->sector_size, .api = (cuzk_fil_sdr_api)s->p->api,
-                                   .sector_id = 1000 + data_seed, .threads = 2};
+    cuzk_fil_sdr_seal_params sp = {.sector_size = s->p->sector_size,
+                                   .api = (cuzk_fil_sdr_api)s->p->api,
+                                   .sector_id = 1000 + data_seed,
+                                   .threads = 2};
     memcpy(sp.porep_id, s->p->porep_id, 32);
     cuzk_fil_prover_id(1234 + data_seed, sp.prover_id);
     for (int i = 0; i < 32; i++) sp.ticket[i] = (uint8_t)(i * 7 + data_seed);
@@ -144,8 +146,8 @@ static void assert_satisfies(const sealed *s, cuzk_fil_porep_circuit *c, const c
     for (uint32_t k = 0; k < s->p->partitions; k++) {
         if (cuzk_fil_porep_witness(c, &s->c1, k, 2, z, n, &err) != CUZK_OK) fail_msg("witness: %s", err.msg);
         uint64_t bad = 0;
-        if (cuzk_r1cs_check(shape, z, 2, &bad) != CUZK_OK) fail_msg("%s partition %u: row %llu unsatisfied",
-                                                                    s->p->name, k, (unsigned long long)bad);
+        if (cuzk_r1cs_check(shape, z, 2, &bad) != CUZK_OK)
+            fail_msg("%s partition %u: row %llu unsatisfied", s->p->name, k, (unsigned long long)bad);
         if (cuzk_fil_porep_public_inputs(s->p, &pd, k, pub, &err) != CUZK_OK) fail_msg("inputs: %s", err.msg);
         for (size_t i = 0; i < np; i++)
             if (!cuzk_fr_eq(&z[1 + i], &pub[i])) fail_msg("%s partition %u: input %zu differs", s->p->name, k, i);
@@ -236,8 +238,8 @@ static void test_sub_top_shapes_satisfy(void **state)
         t.tree_r = g[i].tree;
         t.tree_d = (cuzk_fil_shape){2, 0, 0, (uint8_t)cuzk_log2_ceil(t.nodes)};
         cuzk_errmsg err = {{0}};
-        cuzk_fil_sdr_seal_params sp = {.sector_size = t.sector_size, .api = CUZK_FIL_SDR_API_V1_1, .sector_id = 3,
-                                       .threads = 2};
+        cuzk_fil_sdr_seal_params sp = {
+            .sector_size = t.sector_size, .api = CUZK_FIL_SDR_API_V1_1, .sector_id = 3, .threads = 2};
         memcpy(sp.porep_id, t.porep_id, 32);
         cuzk_fil_prover_id(77, sp.prover_id);
         memset(sp.ticket, 0x21, 32);
@@ -348,8 +350,9 @@ static void test_check_refusals(void **state)
     }
     /* a column of another node (its path re-rooted as a real one would be is beyond reach: the index alone) */
     s.c1.c[0].exp[2].index ^= 1;
-    expect_refused(&s, s.prover_id, s.sector_id, CUZK_ERR_MISMATCH, "vanilla_proofs[0][0].replica_column_proofs.exp_"
-                                                                    "parents[2]: column");
+    expect_refused(&s, s.prover_id, s.sector_id, CUZK_ERR_MISMATCH,
+                   "vanilla_proofs[0][0].replica_column_proofs.exp_"
+                   "parents[2]: column");
     s.c1.c[0].exp[2].index ^= 1;
     /* a challenge the seed does not give */
     s.c1.seed[0] ^= 1;
@@ -454,8 +457,8 @@ static void test_8mib_satisfies(void **state)
     (void)state;
     const cuzk_fil_proof *p = seal_proof(6);
     cuzk_errmsg err = {{0}};
-    cuzk_fil_sdr_seal_params sp = {.sector_size = p->sector_size, .api = (cuzk_fil_sdr_api)p->api, .sector_id = 8,
-                                   .threads = 2};
+    cuzk_fil_sdr_seal_params sp = {
+        .sector_size = p->sector_size, .api = (cuzk_fil_sdr_api)p->api, .sector_id = 8, .threads = 2};
     memcpy(sp.porep_id, p->porep_id, 32);
     cuzk_fil_prover_id(1000, sp.prover_id);
     memset(sp.ticket, 1, 32);
@@ -515,10 +518,14 @@ int main(int argc, char **argv)
     test_seed_init();
     bool large = argc > 1 && strcmp(argv[1], "large") == 0;
     const struct CMUnitTest quick[] = {
-        cmocka_unit_test(test_counts_stacked_circuit_rs), cmocka_unit_test(test_counts_2kib),
-        cmocka_unit_test(test_bad_geometry),              cmocka_unit_test(test_2kib_satisfies),
-        cmocka_unit_test(test_ni_partitions),             cmocka_unit_test(test_sub_top_shapes_satisfy),
-        cmocka_unit_test(test_table_rows),                cmocka_unit_test(test_check_refusals),
+        cmocka_unit_test(test_counts_stacked_circuit_rs),
+        cmocka_unit_test(test_counts_2kib),
+        cmocka_unit_test(test_bad_geometry),
+        cmocka_unit_test(test_2kib_satisfies),
+        cmocka_unit_test(test_ni_partitions),
+        cmocka_unit_test(test_sub_top_shapes_satisfy),
+        cmocka_unit_test(test_table_rows),
+        cmocka_unit_test(test_check_refusals),
         cmocka_unit_test(test_every_byte),
     };
     const struct CMUnitTest slow[] = {

@@ -57,8 +57,8 @@ void sdr_graph_of(cuzk_fil_sdr_graph *g, uint64_t sector_size, uint64_t register
 void sdr_tmp_path(char *out, size_t len, const char *suffix)
 {
     const char *dir = getenv("TMPDIR");
-    snprintf(out, len, "%s/cuzk-sdr-%d-%llx%s", dir ? dir : "/tmp", (int)getpid(),
-             (unsigned long long)test_rand_u64(), suffix);
+    snprintf(out, len, "%s/cuzk-sdr-%d-%llx%s", dir ? dir : "/tmp", (int)getpid(), (unsigned long long)test_rand_u64(),
+             suffix);
 }
 
 int main(int argc, char **argv)

@@ -25,9 +25,8 @@ static void test_synthetic_kat(void **state)
     assert_int_equal(cuzk_fil_sdr_synth_count(1ULL << 30), 1ULL << 18);
     /* the partition API with the default count draws from the same streams */
     uint64_t out[4];
-    assert_int_equal(cuzk_fil_sdr_challenges(CUZK_FIL_SDR_CHALLENGES_SYNTHETIC, 1024, rid, rand, comm_r, 1, 4, out,
-                                             NULL),
-                     CUZK_OK);
+    assert_int_equal(
+        cuzk_fil_sdr_challenges(CUZK_FIL_SDR_CHALLENGES_SYNTHETIC, 1024, rid, rand, comm_r, 1, 4, out, NULL), CUZK_OK);
     for (unsigned i = 0; i < 4; i++) {
         uint64_t idx = cuzk_fil_sdr_synth_index(1024, rid, rand, 4 + i);
         assert_int_equal(out[i], cuzk_fil_sdr_synth_challenge(1024, rid, comm_r, idx));
@@ -42,14 +41,14 @@ static void test_interactive(void **state)
     for (int i = 0; i < 32; i++) rid[i] = (uint8_t)i, seed[i] = (uint8_t)(100 + i), comm_r[i] = (uint8_t)(50 + i);
     rid[31] &= 0x3f;
     uint64_t c[18];
-    assert_int_equal(cuzk_fil_sdr_challenges(CUZK_FIL_SDR_CHALLENGES_INTERACTIVE, 1ULL << 30, rid, seed, NULL, 0, 18, c,
-                                             NULL),
-                     CUZK_OK);
+    assert_int_equal(
+        cuzk_fil_sdr_challenges(CUZK_FIL_SDR_CHALLENGES_INTERACTIVE, 1ULL << 30, rid, seed, NULL, 0, 18, c, NULL),
+        CUZK_OK);
     static const uint64_t first[5] = {297432596, 91252850, 304166558, 994907436, 593266742};
     for (int i = 0; i < 5; i++) assert_int_equal(c[i], first[i]);
-    assert_int_equal(cuzk_fil_sdr_challenges(CUZK_FIL_SDR_CHALLENGES_INTERACTIVE, 1ULL << 30, rid, seed, NULL, 9, 18, c,
-                                             NULL),
-                     CUZK_OK);
+    assert_int_equal(
+        cuzk_fil_sdr_challenges(CUZK_FIL_SDR_CHALLENGES_INTERACTIVE, 1ULL << 30, rid, seed, NULL, 9, 18, c, NULL),
+        CUZK_OK);
     assert_int_equal(c[17], 587240110); /* j = 179 */
     /* NI: j = 0, 1 of partition 0 and j = 2267 = 125·18 + 17 */
     assert_int_equal(cuzk_fil_sdr_challenges(CUZK_FIL_SDR_CHALLENGES_NI, 1ULL << 30, rid, NULL, comm_r, 0, 2, c, NULL),
@@ -75,7 +74,11 @@ static void test_interactive(void **state)
 static void test_counts(void **state)
 {
     (void)state;
-    static const struct { uint64_t size; cuzk_fil_sdr_challenge_kind kind; unsigned parts, per; } t[] = {
+    static const struct {
+        uint64_t size;
+        cuzk_fil_sdr_challenge_kind kind;
+        unsigned parts, per;
+    } t[] = {
         {2048, CUZK_FIL_SDR_CHALLENGES_INTERACTIVE, 1, 2},
         {512ULL << 20, CUZK_FIL_SDR_CHALLENGES_SYNTHETIC, 1, 2},
         {2048, CUZK_FIL_SDR_CHALLENGES_NI, 13, 2},

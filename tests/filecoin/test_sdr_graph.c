@@ -208,7 +208,12 @@ static void test_feistel_permutation(void **state)
 static void test_expander_pathology(void **state)
 {
     (void)state;
-    static const struct { uint8_t id; uint64_t nodes; cuzk_fil_sdr_api api; bool pathological; } cases[] = {
+    static const struct {
+        uint8_t id;
+        uint64_t nodes;
+        cuzk_fil_sdr_api api;
+        bool pathological;
+    } cases[] = {
         {3, 1ULL << 30, CUZK_FIL_SDR_API_V1_0, true},  {4, 1ULL << 31, CUZK_FIL_SDR_API_V1_0, true},
         {8, 1ULL << 30, CUZK_FIL_SDR_API_V1_1, false}, {9, 1ULL << 31, CUZK_FIL_SDR_API_V1_1, false},
         {8, 1ULL << 30, CUZK_FIL_SDR_API_V1_2, false},

@@ -25,17 +25,20 @@ static uint8_t *label_all(const cuzk_fil_sdr_graph *g, const uint8_t rid[32], un
     uint8_t *last = malloc(n * 32);
     assert_non_null(last);
     memcpy(last, labels + (layers - 1) * n * 32, n * 32);
-    if (all)
-        *all = labels;
-    else
-        free(labels);
+    if (all) *all = labels;
+    else free(labels);
     return last;
 }
 
 static void test_last_label_kats(void **state)
 {
     (void)state;
-    static const struct { uint64_t size; uint8_t porep_id; cuzk_fil_sdr_api api; const char *label; } kat[] = {
+    static const struct {
+        uint64_t size;
+        uint8_t porep_id;
+        cuzk_fil_sdr_api api;
+        const char *label;
+    } kat[] = {
         {2048, 0, CUZK_FIL_SDR_API_V1_0, "04ba0f9a6ba9fad35e4806d183a281eab3c25afa9a1bd5e3378da6f1f4f46204"},
         {4096, 0, CUZK_FIL_SDR_API_V1_0, "86daa8c4521e197e48c1fae6c9a1e85ab894a8883b9f23cebe531ddcd1004c23"},
         {2048, 123, CUZK_FIL_SDR_API_V1_1, "cfef0db78bf3b3ab9f1169774d2e7a77bc9054499d954834b51ca7c788110206"},
@@ -97,9 +100,9 @@ static void test_label_from_parents(void **state)
                 assert_int_equal(cuzk_fil_sdr_label_from_parents(rid, layer, 0, NULL, 0, label, NULL), CUZK_OK);
             } else {
                 assert_int_equal(cuzk_fil_sdr_label_parents(&c, layer, v, cur, prev, parents, NULL), CUZK_OK);
-                assert_int_equal(cuzk_fil_sdr_label_from_parents(rid, layer, v, (const uint8_t(*)[32])parents, 37,
-                                                                 label, NULL),
-                                 CUZK_OK);
+                assert_int_equal(
+                    cuzk_fil_sdr_label_from_parents(rid, layer, v, (const uint8_t(*)[32])parents, 37, label, NULL),
+                    CUZK_OK);
             }
             assert_memory_equal(label, cur + v * 32, 32);
         }

@@ -130,8 +130,9 @@ static void test_blake2b_feistel_fast_path(void **state)
 static void keystream(const uint8_t key[32], const uint8_t iv[8], unsigned rounds, uint8_t *out, size_t len)
 {
     uint32_t k[8], blk[16];
-    for (int i = 0; i < 8; i++) k[i] = (uint32_t)key[4 * i] | (uint32_t)key[4 * i + 1] << 8 |
-                                       (uint32_t)key[4 * i + 2] << 16 | (uint32_t)key[4 * i + 3] << 24;
+    for (int i = 0; i < 8; i++)
+        k[i] = (uint32_t)key[4 * i] | (uint32_t)key[4 * i + 1] << 8 | (uint32_t)key[4 * i + 2] << 16 |
+               (uint32_t)key[4 * i + 3] << 24;
     uint32_t n0 = (uint32_t)iv[0] | (uint32_t)iv[1] << 8 | (uint32_t)iv[2] << 16 | (uint32_t)iv[3] << 24;
     uint32_t n1 = (uint32_t)iv[4] | (uint32_t)iv[5] << 8 | (uint32_t)iv[6] << 16 | (uint32_t)iv[7] << 24;
     for (size_t b = 0; b * 64 < len; b++) {
@@ -144,7 +145,9 @@ static void keystream(const uint8_t key[32], const uint8_t iv[8], unsigned round
 static void test_chacha8_vectors(void **state)
 {
     (void)state;
-    static const struct { const char *key, *iv, *stream; } tc[] = {
+    static const struct {
+        const char *key, *iv, *stream;
+    } tc[] = {
         {"0000000000000000000000000000000000000000000000000000000000000000", "0000000000000000",
          "3e00ef2f895f40d67f5bb8e81f09a5a12c840ec3ce9a7f3b181be188ef711a1e984ce172b9216f419f445367456d5619"
          "314a42a3da86b001387bfdb80e0cfe42d2aefa0deaa5c151bf0adb6c01f2a5adc0fd581259f9a2aadcf20f8fd566a26b"
@@ -262,10 +265,15 @@ static void test_chacharng_u64_straddle(void **state)
 }
 
 const struct CMUnitTest sdr_prims_tests[] = {
-    cmocka_unit_test(test_sha256_known),           cmocka_unit_test(test_sha256_against_openssl),
-    cmocka_unit_test(test_sha256_block_paths_agree), cmocka_unit_test(test_blake2b_rfc7693),
-    cmocka_unit_test(test_blake2b_against_openssl), cmocka_unit_test(test_blake2b_feistel_fast_path),
-    cmocka_unit_test(test_chacha8_vectors),        cmocka_unit_test(test_chacha20_ietf_against_openssl),
-    cmocka_unit_test(test_chacharng_documented),   cmocka_unit_test(test_chacharng_u64_straddle),
+    cmocka_unit_test(test_sha256_known),
+    cmocka_unit_test(test_sha256_against_openssl),
+    cmocka_unit_test(test_sha256_block_paths_agree),
+    cmocka_unit_test(test_blake2b_rfc7693),
+    cmocka_unit_test(test_blake2b_against_openssl),
+    cmocka_unit_test(test_blake2b_feistel_fast_path),
+    cmocka_unit_test(test_chacha8_vectors),
+    cmocka_unit_test(test_chacha20_ietf_against_openssl),
+    cmocka_unit_test(test_chacharng_documented),
+    cmocka_unit_test(test_chacharng_u64_straddle),
 };
 const size_t sdr_prims_count = sizeof sdr_prims_tests / sizeof sdr_prims_tests[0];

@@ -198,10 +198,7 @@ static void test_seal_rejects(void **state)
 }
 
 const struct CMUnitTest sdr_seal_tests[] = {
-    cmocka_unit_test(test_polka_seal_1),
-    cmocka_unit_test(test_polka_seal_2),
-    cmocka_unit_test(test_seal_parts),
-    cmocka_unit_test(test_seal_trees),
-    cmocka_unit_test(test_seal_rejects),
+    cmocka_unit_test(test_polka_seal_1), cmocka_unit_test(test_polka_seal_2), cmocka_unit_test(test_seal_parts),
+    cmocka_unit_test(test_seal_trees),   cmocka_unit_test(test_seal_rejects),
 };
 const size_t sdr_seal_count = sizeof sdr_seal_tests / sizeof sdr_seal_tests[0];

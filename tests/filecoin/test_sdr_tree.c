@@ -92,7 +92,10 @@ static void cid_commitment(const char *cid, uint8_t out[32])
 static void test_tree_d_kats(void **state)
 {
     (void)state;
-    static const struct { uint64_t size; const char *cid; } kat[] = {
+    static const struct {
+        uint64_t size;
+        const char *cid;
+    } kat[] = {
         {2048, "baga6ea4seaqovgk4kr4eoifujh6jfmdqvw3m6zrvyjqzu6s6abkketui6jjoydi"},
         {8ULL << 20, "baga6ea4seaqcgqckrcapts6hea44xbqugwocqneekvyp5fizbo6u3e2biluckla"},
     };
@@ -213,8 +216,11 @@ static void test_shapes(void **state)
 }
 
 const struct CMUnitTest sdr_tree_tests[] = {
-    cmocka_unit_test(test_zero_comm_d), cmocka_unit_test(test_tree_d_kats),
-    cmocka_unit_test(test_tree_d_layout_and_paths), cmocka_unit_test(test_fr32),
-    cmocka_unit_test(test_fr_add), cmocka_unit_test(test_shapes),
+    cmocka_unit_test(test_zero_comm_d),
+    cmocka_unit_test(test_tree_d_kats),
+    cmocka_unit_test(test_tree_d_layout_and_paths),
+    cmocka_unit_test(test_fr32),
+    cmocka_unit_test(test_fr_add),
+    cmocka_unit_test(test_shapes),
 };
 const size_t sdr_tree_count = sizeof sdr_tree_tests / sizeof sdr_tree_tests[0];

@@ -74,8 +74,14 @@ static cuzk_status write_params(const seed_circuit *c, const char *path)
 {
     return cuzk_groth16_params_write(&c->pk, path, NULL);
 }
-static cuzk_status write_vk(const seed_circuit *c, const char *path) { return cuzk_groth16_vk_write(&c->pk.vk, path, NULL); }
-static cuzk_status write_zkey(const seed_circuit *c, const char *path) { return cuzk_groth16_zkey_write(&c->pk, path, NULL); }
+static cuzk_status write_vk(const seed_circuit *c, const char *path)
+{
+    return cuzk_groth16_vk_write(&c->pk.vk, path, NULL);
+}
+static cuzk_status write_zkey(const seed_circuit *c, const char *path)
+{
+    return cuzk_groth16_zkey_write(&c->pk, path, NULL);
+}
 static cuzk_status write_pce(const seed_circuit *c, const char *path) { return cuzk_r1cs_pce_write(c->r, path, NULL); }
 
 static int emit_params(const char *dir, const seed_circuit *c, unsigned log2)
@@ -201,8 +207,11 @@ static int emit_proof(const char *dir, const seed_circuit *c, unsigned log2, int
     cuzk_status s = what == 1   ? cuzk_groth16_proof_to_json(&proof, &json)
                     : what == 2 ? cuzk_groth16_public_to_json(c->z + 1, c->pk.vk.num_inputs - 1, &json)
                                 : cuzk_groth16_vk_to_json(&c->pk.vk, &json);
-    snprintf(name, sizeof name, "%s-%s-%u.json", what == 1 ? "proof" : what == 2 ? "public" : "verification_key", conv,
-             log2);
+    snprintf(name, sizeof name, "%s-%s-%u.json",
+             what == 1   ? "proof"
+             : what == 2 ? "public"
+                         : "verification_key",
+             conv, log2);
     if (s == CUZK_OK) k = seed_write(dir, name, json, strlen(json));
     free(json);
     return s == CUZK_ERR_UNSUPPORTED ? 0 : k;
@@ -251,9 +260,9 @@ int fuzz_seeds_ptau(const char *dir)
 /* The format detector sees every kind of file. */
 int fuzz_seeds_detect(const char *dir)
 {
-    int (*const all[])(const char *) = {fuzz_seeds_params, fuzz_seeds_vk, fuzz_seeds_zkey, fuzz_seeds_wtns,
-                                        fuzz_seeds_r1cs, fuzz_seeds_pce, fuzz_seeds_proof_json,
-                                        fuzz_seeds_public_json, fuzz_seeds_vk_json, fuzz_seeds_proof_bin};
+    int (*const all[])(const char *) = {
+        fuzz_seeds_params, fuzz_seeds_vk,         fuzz_seeds_zkey,        fuzz_seeds_wtns,    fuzz_seeds_r1cs,
+        fuzz_seeds_pce,    fuzz_seeds_proof_json, fuzz_seeds_public_json, fuzz_seeds_vk_json, fuzz_seeds_proof_bin};
     int made = 0;
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
         int k = all[i](dir);
@@ -557,9 +566,9 @@ int fuzz_seeds_grpc(const char *dir)
     const struct {
         const char *method;
         const ProtobufCMessage *m;
-    } reqs[] = {{"SubmitProof", &synth.base},   {"SubmitProof", &generic.base}, {"Prove", &prove.base},
-                {"AwaitProof", &await.base},    {"CancelProof", &cancel.base},  {"GetStatus", &status.base},
-                {"GetMetrics", &metrics.base},  {"PreloadSRS", &preload.base},  {"EvictSRS", &evict.base}};
+    } reqs[] = {{"SubmitProof", &synth.base},  {"SubmitProof", &generic.base}, {"Prove", &prove.base},
+                {"AwaitProof", &await.base},   {"CancelProof", &cancel.base},  {"GetStatus", &status.base},
+                {"GetMetrics", &metrics.base}, {"PreloadSRS", &preload.base},  {"EvictSRS", &evict.base}};
     for (size_t i = 0; i < sizeof reqs / sizeof reqs[0]; i++) {
         if ((k = seed_request(dir, reqs[i].method, reqs[i].m)) < 0) return -1;
         made += k;
@@ -586,15 +595,14 @@ int fuzz_seeds_config(const char *dir)
     free(text);
     static const char *const docs[][2] = {
         {"curio.toml", "[daemon]\nlisten = \"unix:///run/curio/cuzk.sock\"\n\n[srs]\nparam_cache = \"/var/tmp/p\"\n"},
-        {"mixed.toml",
-         "# every kind of value\n[daemon]\nlisten = [\"unix:///tmp/a.sock\", \"127.0.0.1:9820\"]\n"
-         "max_message_size = \"64 MiB\"\nshutdown_timeout = \"90s\"\nserver_threads = 4\n"
-         "[memory]\ntotal_budget = \"32GB\"\nsafety_margin = 1073741824\neviction_min_idle = \"5m\"\n"
-         "[gpus]\ndevices = [0, 1]\nbackend = \"cpu\"\nlatency_mode = true\n"
-         "[scheduler]\ngpu_queue_depth = 2\nresult_ttl = \"1h\"\nmax_batch_size = 4\n"
-         "[pipeline]\nmax_parallel_synthesis = 3\nenabled = false\n"
-         "[logging]\nlevel = \"debug\"\nformat = \"json\"\n[metrics]\nhttp_listen = \"127.0.0.1:9100\"\n"
-         "[auth]\ntoken = \"s3cret\"\n"},
+        {"mixed.toml", "# every kind of value\n[daemon]\nlisten = [\"unix:///tmp/a.sock\", \"127.0.0.1:9820\"]\n"
+                       "max_message_size = \"64 MiB\"\nshutdown_timeout = \"90s\"\nserver_threads = 4\n"
+                       "[memory]\ntotal_budget = \"32GB\"\nsafety_margin = 1073741824\neviction_min_idle = \"5m\"\n"
+                       "[gpus]\ndevices = [0, 1]\nbackend = \"cpu\"\nlatency_mode = true\n"
+                       "[scheduler]\ngpu_queue_depth = 2\nresult_ttl = \"1h\"\nmax_batch_size = 4\n"
+                       "[pipeline]\nmax_parallel_synthesis = 3\nenabled = false\n"
+                       "[logging]\nlevel = \"debug\"\nformat = \"json\"\n[metrics]\nhttp_listen = \"127.0.0.1:9100\"\n"
+                       "[auth]\ntoken = \"s3cret\"\n"},
         {"errors.toml", "[daemon]\nlisten = 5\n[nosuch]\nx = 1979-05-27T07:32:00Z\n"},
     };
     for (size_t i = 0; i < sizeof docs / sizeof docs[0] && made >= 0; i++) {

@@ -38,10 +38,23 @@ static void edge_fr(cuzk_fr_t *r, int i)
     case 0: cuzk_fr_set_zero(r); break;
     case 1: cuzk_fr_set_one(r); break;
     case 2: cuzk_fr_from_u64(r, 2); break;
-    case 3: cuzk_fr_set_one(r); cuzk_fr_neg(r, r); break;
-    case 4: cuzk_fr_from_u64(r, 2); cuzk_fr_neg(r, r); break;
-    case 5: l[0] = 1; cuzk_fr_from_mont_limbs(r, l); break;
-    default: memcpy(l, CUZK_FR_MODULUS, sizeof l); l[0] -= 1; cuzk_fr_from_mont_limbs(r, l); break;
+    case 3:
+        cuzk_fr_set_one(r);
+        cuzk_fr_neg(r, r);
+        break;
+    case 4:
+        cuzk_fr_from_u64(r, 2);
+        cuzk_fr_neg(r, r);
+        break;
+    case 5:
+        l[0] = 1;
+        cuzk_fr_from_mont_limbs(r, l);
+        break;
+    default:
+        memcpy(l, CUZK_FR_MODULUS, sizeof l);
+        l[0] -= 1;
+        cuzk_fr_from_mont_limbs(r, l);
+        break;
     }
 }
 static void edge_fp(cuzk_fp_t *r, int i)
@@ -51,10 +64,23 @@ static void edge_fp(cuzk_fp_t *r, int i)
     case 0: cuzk_fp_set_zero(r); break;
     case 1: cuzk_fp_set_one(r); break;
     case 2: cuzk_fp_from_u64(r, 2); break;
-    case 3: cuzk_fp_set_one(r); cuzk_fp_neg(r, r); break;
-    case 4: cuzk_fp_from_u64(r, 2); cuzk_fp_neg(r, r); break;
-    case 5: l[0] = 1; cuzk_fp_from_mont_limbs(r, l); break;
-    default: memcpy(l, CUZK_FP_MODULUS, sizeof l); l[0] -= 1; cuzk_fp_from_mont_limbs(r, l); break;
+    case 3:
+        cuzk_fp_set_one(r);
+        cuzk_fp_neg(r, r);
+        break;
+    case 4:
+        cuzk_fp_from_u64(r, 2);
+        cuzk_fp_neg(r, r);
+        break;
+    case 5:
+        l[0] = 1;
+        cuzk_fp_from_mont_limbs(r, l);
+        break;
+    default:
+        memcpy(l, CUZK_FP_MODULUS, sizeof l);
+        l[0] -= 1;
+        cuzk_fp_from_mont_limbs(r, l);
+        break;
     }
 }
 
@@ -82,7 +108,11 @@ static void check_ff(void)
         edge_fp(&qa[NEDGE + i].c0, i / 7), edge_fp(&qa[NEDGE + i].c1, i % 7);
         edge_fp(&qb[NEDGE + i].c0, i % 7), edge_fp(&qb[NEDGE + i].c1, i / 7);
     }
-    static const struct { cuzk_gpu_lab_ff_op op; const char *name; int field; } ops[] = {
+    static const struct {
+        cuzk_gpu_lab_ff_op op;
+        const char *name;
+        int field;
+    } ops[] = {
         {CUZK_GPU_LAB_FR_ADD, "fr_add", 0},
         {CUZK_GPU_LAB_FR_SUB, "fr_sub", 0},
         {CUZK_GPU_LAB_FR_MUL, "fr_mul", 0},
@@ -149,7 +179,7 @@ static void check_ff(void)
                 case CUZK_GPU_LAB_FP_SQR_EO: cuzk_fp_sqr(&pe[i], &pa[i]); break;
                 case CUZK_GPU_LAB_FP_INV:
                 case CUZK_GPU_LAB_FP_INV_BGCD: cuzk_fp_inv(&pe[i], &pa[i]); break; /* edge values include 0 → 0 */
-                case CUZK_GPU_LAB_FP_MUL_ADD: { /* a·b + (a + b)(a − b) */
+                case CUZK_GPU_LAB_FP_MUL_ADD: {                                    /* a·b + (a + b)(a − b) */
                     cuzk_fp_t c, d, cd;
                     cuzk_fp_add(&c, &pa[i], &pb[i]);
                     cuzk_fp_sub(&d, &pa[i], &pb[i]);
@@ -206,7 +236,8 @@ static void check_ntt(unsigned k, cuzk_fr_roots conv, cuzk_gpu_ntt_kind kind, un
     }
     for (size_t i = 0; i < n; i++) rand_fr(&x[i]);
     if (n >= 4) cuzk_fr_set_zero(&x[1]), cuzk_fr_set_one(&x[2]); /* a few edge values inside */
-    if (rnd() & 1) cuzk_fr_from_u64(&g, 7); else rand_fr(&g);
+    if (rnd() & 1) cuzk_fr_from_u64(&g, 7);
+    else rand_fr(&g);
     memcpy(y, x, n * sizeof *x);
 
     cuzk_ntt_domain cd;
@@ -249,7 +280,8 @@ static void check_roundtrip(unsigned k)
     rand_fr(&g);
     cuzk_status st = cuzk_gpu_ntt_domain_create(&gd, k, CUZK_FR_ROOTS_GEN7, NULL);
     if (st == CUZK_OK) st = cuzk_gpu_malloc((void **)&dx, n * sizeof(cuzk_fr_t));
-    for (size_t o = 0; st == CUZK_OK && o < n; o += chunk) st = cuzk_gpu_to_device(dx + o, x, chunk * sizeof(cuzk_fr_t));
+    for (size_t o = 0; st == CUZK_OK && o < n; o += chunk)
+        st = cuzk_gpu_to_device(dx + o, x, chunk * sizeof(cuzk_fr_t));
     if (st == CUZK_OK) st = cuzk_gpu_ntt_coset_forward(dx, gd, &g);
     if (st == CUZK_OK) st = cuzk_gpu_ntt_coset_inverse(dx, gd, &g);
     if (st == CUZK_OK) st = cuzk_gpu_sync();
@@ -260,8 +292,7 @@ static void check_roundtrip(unsigned k)
     }
     if (st != CUZK_OK)
         snprintf(what, sizeof what, "roundtrip 2^%u: %s: %s", k, cuzk_status_str(st), cuzk_gpu_last_error());
-    else
-        snprintf(what, sizeof what, "roundtrip 2^%u: %zu sampled elements differ", k, bad);
+    else snprintf(what, sizeof what, "roundtrip 2^%u: %zu sampled elements differ", k, bad);
     check(st == CUZK_OK && bad == 0, what);
     cuzk_gpu_free(dx);
     cuzk_gpu_ntt_domain_destroy(gd);
@@ -321,7 +352,10 @@ static void make_scalars(cuzk_fr_t *k, size_t n, int pattern)
             switch ((i / 3) % 5) {
             case 0: cuzk_fr_set_zero(&k[i]); break;
             case 1: cuzk_fr_set_one(&k[i]); break;
-            case 2: cuzk_fr_set_one(&k[i]); cuzk_fr_neg(&k[i], &k[i]); break;
+            case 2:
+                cuzk_fr_set_one(&k[i]);
+                cuzk_fr_neg(&k[i], &k[i]);
+                break;
             case 3: cuzk_fr_from_u64(&k[i], (uint64_t)1 << (rnd() % 64)); break;
             default: k[i] = k[i - 1]; break;
             }
@@ -332,25 +366,25 @@ static void make_scalars(cuzk_fr_t *k, size_t n, int pattern)
 }
 
 #define MSM_CHECK(G, AFF, JAC, rand_points)                                                                            \
-    static void check_##G##_msm(size_t n, int pattern, unsigned c, size_t group, cuzk_gpu_msm_ctx *ctx,             \
+    static void check_##G##_msm(size_t n, int pattern, unsigned c, size_t group, cuzk_gpu_msm_ctx *ctx,                \
                                 const cuzk_gpu_msm_opts *opts)                                                         \
     {                                                                                                                  \
         AFF *b = malloc((n ? n : 1) * sizeof *b), ra, rb;                                                              \
-        cuzk_fr_t *k = malloc((n ? n : 1) * sizeof *k);                                                                     \
+        cuzk_fr_t *k = malloc((n ? n : 1) * sizeof *k);                                                                \
         void *db = NULL, *dk = NULL;                                                                                   \
         char what[240];                                                                                                \
         rand_points(b, n);                                                                                             \
         if (pattern == 1) {                                                                                            \
-            for (size_t i = 5; i < n; i += 7) b[i] = b[i - 1];                         /* repeated */                  \
-            for (size_t i = 6; i < n; i += 11) cuzk_##G##_affine_neg(&b[i], &b[i - 2]);       /* negated */                   \
-            for (size_t i = 2; i < n; i += 13) cuzk_##G##_affine_set_infinity(&b[i]);         /* infinity */                  \
+            for (size_t i = 5; i < n; i += 7) b[i] = b[i - 1];                          /* repeated */                 \
+            for (size_t i = 6; i < n; i += 11) cuzk_##G##_affine_neg(&b[i], &b[i - 2]); /* negated */                  \
+            for (size_t i = 2; i < n; i += 13) cuzk_##G##_affine_set_infinity(&b[i]);   /* infinity */                 \
         }                                                                                                              \
         if (pattern == 4) {                                                                                            \
             for (size_t i = 1; i < n; i += 2) {                                                                        \
                 if (i % 4 == 1) b[i] = b[i - 1];                                                                       \
-                else cuzk_##G##_affine_neg(&b[i], &b[i - 1]);                                                                 \
+                else cuzk_##G##_affine_neg(&b[i], &b[i - 1]);                                                          \
             }                                                                                                          \
-            for (size_t i = 6; i < n; i += 13) cuzk_##G##_affine_set_infinity(&b[i]);                                         \
+            for (size_t i = 6; i < n; i += 13) cuzk_##G##_affine_set_infinity(&b[i]);                                  \
         }                                                                                                              \
         make_scalars(k, n, pattern);                                                                                   \
         JAC r1, r2;                                                                                                    \
@@ -358,34 +392,34 @@ static void make_scalars(cuzk_fr_t *k, size_t n, int pattern)
         cuzk_gpu_msm_opts mo = *opts;                                                                                  \
         mo.window = c, mo.group_items = group;                                                                         \
         cuzk_gpu_msm_ctx_set_opts(ctx, &mo);                                                                           \
-        cuzk_status st = cuzk_gpu_malloc(&db, (n ? n : 1) * sizeof *b);                                                     \
-        if (st == CUZK_OK) st = cuzk_gpu_malloc(&dk, (n ? n : 1) * sizeof *k);                                              \
-        if (st == CUZK_OK && n) st = cuzk_gpu_to_device(db, b, n * sizeof *b);                                              \
-        if (st == CUZK_OK && n) st = cuzk_gpu_to_device(dk, k, n * sizeof *k);                                              \
-        if (st == CUZK_OK) st = cuzk_gpu_##G##_msm(&r2, db, dk, n, ctx);                                                    \
-        if (st == CUZK_OK) st = cuzk_gpu_sync();                                                                            \
+        cuzk_status st = cuzk_gpu_malloc(&db, (n ? n : 1) * sizeof *b);                                                \
+        if (st == CUZK_OK) st = cuzk_gpu_malloc(&dk, (n ? n : 1) * sizeof *k);                                         \
+        if (st == CUZK_OK && n) st = cuzk_gpu_to_device(db, b, n * sizeof *b);                                         \
+        if (st == CUZK_OK && n) st = cuzk_gpu_to_device(dk, k, n * sizeof *k);                                         \
+        if (st == CUZK_OK) st = cuzk_gpu_##G##_msm(&r2, db, dk, n, ctx);                                               \
+        if (st == CUZK_OK) st = cuzk_gpu_sync();                                                                       \
         cuzk_gpu_msm_ctx_set_opts(ctx, opts);                                                                          \
         if (st != CUZK_OK) {                                                                                           \
-            snprintf(what, sizeof what, #G "_msm n=%zu pattern %d c=%u group %zu: %s: %s", n, pattern, c, group,        \
-                     cuzk_status_str(st), cuzk_gpu_last_error());                                                           \
+            snprintf(what, sizeof what, #G "_msm n=%zu pattern %d c=%u group %zu: %s: %s", n, pattern, c, group,       \
+                     cuzk_status_str(st), cuzk_gpu_last_error());                                                      \
             check(0, what);                                                                                            \
         } else {                                                                                                       \
-            cuzk_##G##_msm(&r1, b, k, n, 16);                                                                                 \
-            cuzk_##G##_jac_to_affine(&ra, &r1);                                                                               \
-            cuzk_##G##_jac_to_affine(&rb, &r2);                                                                               \
+            cuzk_##G##_msm(&r1, b, k, n, 16);                                                                          \
+            cuzk_##G##_jac_to_affine(&ra, &r1);                                                                        \
+            cuzk_##G##_jac_to_affine(&rb, &r2);                                                                        \
             int ok = memcmp(&ra, &rb, sizeof ra) == 0;                                                                 \
             snprintf(what, sizeof what,                                                                                \
                      #G "_msm n=%zu pattern %d c=%u (auto %u) group %zu: GPU differs from the CPU (cpu inf %d x0 "     \
-                     "%016llx, gpu inf %d x0 %016llx)",                                                                \
-                     n, pattern, c, cuzk_gpu_msm_window_for(n), group, (int)cuzk_##G##_affine_is_infinity(&ra),                   \
-                     (unsigned long long)((uint64_t *)&ra)[0], (int)cuzk_##G##_affine_is_infinity(&rb),                      \
+                        "%016llx, gpu inf %d x0 %016llx)",                                                             \
+                     n, pattern, c, cuzk_gpu_msm_window_for(n), group, (int)cuzk_##G##_affine_is_infinity(&ra),        \
+                     (unsigned long long)((uint64_t *)&ra)[0], (int)cuzk_##G##_affine_is_infinity(&rb),                \
                      (unsigned long long)((uint64_t *)&rb)[0]);                                                        \
             check(ok, what);                                                                                           \
         }                                                                                                              \
-        cuzk_gpu_free(db), cuzk_gpu_free(dk);                                                                                    \
+        cuzk_gpu_free(db), cuzk_gpu_free(dk);                                                                          \
         free(b), free(k);                                                                                              \
     }                                                                                                                  \
-    static void check_##G##_batch(size_t n, int fill, cuzk_gpu_msm_ctx *ctx)                                                \
+    static void check_##G##_batch(size_t n, int fill, cuzk_gpu_msm_ctx *ctx)                                           \
     {                                                                                                                  \
         size_t words = (n + 63) / 64 + 1;                                                                              \
         AFF *b = malloc((n ? n : 1) * sizeof *b), ra, rb;                                                              \
@@ -393,32 +427,32 @@ static void make_scalars(cuzk_fr_t *k, size_t n, int pattern)
         void *db = NULL, *dm = NULL;                                                                                   \
         char what[200];                                                                                                \
         rand_points(b, n);                                                                                             \
-        for (size_t i = 3; i < n; i += 17) cuzk_##G##_affine_set_infinity(&b[i]);                                             \
-        /* neighbours equal and opposite: a slice's partial sum meets P + P or P + (−P) where they open it */         \
+        for (size_t i = 3; i < n; i += 17) cuzk_##G##_affine_set_infinity(&b[i]);                                      \
+        /* neighbours equal and opposite: a slice's partial sum meets P + P or P + (−P) where they open it */        \
         for (size_t i = 5; i < n; i += 11) b[i] = b[i - 1];                                                            \
-        for (size_t i = 9; i < n; i += 13) cuzk_##G##_affine_neg(&b[i], &b[i - 1]);                                           \
+        for (size_t i = 9; i < n; i += 13) cuzk_##G##_affine_neg(&b[i], &b[i - 1]);                                    \
         for (size_t i = 0; i < words; i++)                                                                             \
-            bm[i] = fill == 0 ? rnd() : fill == 1 ? ~0ULL : fill == 3 && i % 37 == 0 ? 1ULL << (rnd() & 63) : 0;        \
+            bm[i] = fill == 0 ? rnd() : fill == 1 ? ~0ULL : fill == 3 && i % 37 == 0 ? 1ULL << (rnd() & 63) : 0;       \
         JAC r1, r2;                                                                                                    \
         memset(&r2, 0xa5, sizeof r2);                                                                                  \
-        cuzk_status st = cuzk_gpu_malloc(&db, (n ? n : 1) * sizeof *b);                                                     \
-        if (st == CUZK_OK) st = cuzk_gpu_malloc(&dm, words * 8);                                                            \
-        if (st == CUZK_OK && n) st = cuzk_gpu_to_device(db, b, n * sizeof *b);                                              \
-        if (st == CUZK_OK) st = cuzk_gpu_to_device(dm, bm, words * 8);                                                      \
-        if (st == CUZK_OK) st = cuzk_gpu_##G##_batch_add(&r2, db, dm, n, ctx);                                              \
-        if (st == CUZK_OK) st = cuzk_gpu_sync();                                                                            \
+        cuzk_status st = cuzk_gpu_malloc(&db, (n ? n : 1) * sizeof *b);                                                \
+        if (st == CUZK_OK) st = cuzk_gpu_malloc(&dm, words * 8);                                                       \
+        if (st == CUZK_OK && n) st = cuzk_gpu_to_device(db, b, n * sizeof *b);                                         \
+        if (st == CUZK_OK) st = cuzk_gpu_to_device(dm, bm, words * 8);                                                 \
+        if (st == CUZK_OK) st = cuzk_gpu_##G##_batch_add(&r2, db, dm, n, ctx);                                         \
+        if (st == CUZK_OK) st = cuzk_gpu_sync();                                                                       \
         if (st != CUZK_OK) {                                                                                           \
             snprintf(what, sizeof what, #G "_batch_add n=%zu fill %d: %s: %s", n, fill, cuzk_status_str(st),           \
-                     cuzk_gpu_last_error());                                                                                \
+                     cuzk_gpu_last_error());                                                                           \
             check(0, what);                                                                                            \
         } else {                                                                                                       \
-            cuzk_##G##_batch_add(&r1, b, bm, n, 16);                                                                          \
-            cuzk_##G##_jac_to_affine(&ra, &r1);                                                                               \
-            cuzk_##G##_jac_to_affine(&rb, &r2);                                                                               \
+            cuzk_##G##_batch_add(&r1, b, bm, n, 16);                                                                   \
+            cuzk_##G##_jac_to_affine(&ra, &r1);                                                                        \
+            cuzk_##G##_jac_to_affine(&rb, &r2);                                                                        \
             snprintf(what, sizeof what, #G "_batch_add n=%zu fill %d: GPU differs from the CPU", n, fill);             \
             check(memcmp(&ra, &rb, sizeof ra) == 0, what);                                                             \
         }                                                                                                              \
-        cuzk_gpu_free(db), cuzk_gpu_free(dm);                                                                                    \
+        cuzk_gpu_free(db), cuzk_gpu_free(dm);                                                                          \
         free(b), free(bm);                                                                                             \
     }
 MSM_CHECK(g1, cuzk_g1_affine_t, cuzk_g1_jac_t, rand_g1_points)
@@ -447,7 +481,7 @@ static void check_msm(int quick)
         check_g1_msm(3001, 1, cs[i], 3001 * 3 + 5, ctx, &mo);
         if (i % 3 == 0) check_g2_msm(1500, 1, cs[i], 1500 * 2, ctx, &mo);
     }
-    check_g1_msm(20000, 2, 16, 0, ctx, &mo); /* one heavy bucket per window, spread over many slices */
+    check_g1_msm(20000, 2, 16, 0, ctx, &mo);  /* one heavy bucket per window, spread over many slices */
     check_g1_msm(200000, 0, 17, 0, ctx, &mo); /* 1-bit top window: two buckets of 10^5 points, long head chains */
     check_g2_msm(50000, 1, 15, 0, ctx, &mo);
     check_g2_msm(5000, 2, 13, 0, ctx, &mo);
@@ -510,7 +544,6 @@ static void check_msm(int quick)
     cuzk_gpu_msm_ctx_destroy(ctx);
 }
 
-
 /* ---- device keys: cuzk_gpu_setup and cuzk_gpu_key_load_params ------------------------------------------------------------- */
 /* A random builder circuit: ni inputs, na aux, m rows of 1-3 / 0-2 / 0-2 terms with coefficients ±1 or random.
  * With gaps, every aux variable j with j % 7 == 3 appears in no constraint (infinity in L, absent from a and b);
@@ -543,7 +576,10 @@ static cuzk_r1cs_t *rand_circuit(uint32_t ni, uint32_t na, uint64_t m, int gaps)
                 }
                 switch (rnd() % 3) {
                 case 0: cuzk_fr_set_one(&t[k][i].coeff); break;
-                case 1: cuzk_fr_set_one(&t[k][i].coeff); cuzk_fr_neg(&t[k][i].coeff, &t[k][i].coeff); break;
+                case 1:
+                    cuzk_fr_set_one(&t[k][i].coeff);
+                    cuzk_fr_neg(&t[k][i].coeff, &t[k][i].coeff);
+                    break;
                 default: rand_fr(&t[k][i].coeff); break;
                 }
             }
@@ -682,8 +718,8 @@ static void compare_loaders(const char *name, const char *path, const cuzk_r1cs_
     double bps = 0;
     cuzk_status s1 = cuzk_groth16_params_load(&pk, path, flags, 16, &e1);
     cuzk_status s2 = cuzk_gpu_key_load_params(&k, path, c, flags, &bps, &e2);
-    snprintf(what, sizeof what, "params %s: cpu %s (%s), gpu %s (%s), expected %s", name, cuzk_status_str(s1),
-             e1.msg, cuzk_status_str(s2), e2.msg, cuzk_status_str(expect));
+    snprintf(what, sizeof what, "params %s: cpu %s (%s), gpu %s (%s), expected %s", name, cuzk_status_str(s1), e1.msg,
+             cuzk_status_str(s2), e2.msg, cuzk_status_str(expect));
     check(s1 == expect && s2 == expect && (s1 == CUZK_OK || strcmp(e1.msg, e2.msg) == 0), what);
     if (s1 == CUZK_OK && s2 == CUZK_OK) {
         snprintf(what, sizeof what, "params %s (%.1f MB/s)", name, bps / 1e6);
@@ -763,21 +799,27 @@ static void check_params_file(const char *name, const cuzk_r1cs_t *c)
     uint8_t *m = malloc(len + 1);
     struct {
         const char *n;
-        size_t at;       /* point start */
-        int kind;        /* 0 flip y's last byte, 1 x >= p, 2 compressed flag, 3 sign flag, 4 infinity, 5 infinity with
+        size_t at;      /* point start */
+        int kind;       /* 0 flip y's last byte, 1 x >= p, 2 compressed flag, 3 sign flag, 4 infinity, 5 infinity with
                           * junk, 6 off-subgroup G1, 7 off-subgroup G2, 8 G2 x.c0 >= p */
-        uint64_t avail;  /* points in the array (mutation skipped when the index is beyond) */
+        uint64_t avail; /* points in the array (mutation skipped when the index is beyond) */
         uint64_t idx;
     } mut[] = {
-        {"off-curve h", o_h, 0, pk.h_len, 5},        {"x >= p l", o_l, 1, pk.l_len, 2},
-        {"compressed flag a", o_a, 2, pk.a_len, 1},  {"sign flag b_g1", o_b1, 3, pk.b_len, 0},
-        {"infinity b_g1", o_b1, 4, pk.b_len, 1},     {"infinity junk h", o_h, 5, pk.h_len, 0},
-        {"off-curve b_g2", o_b2, 0, pk.b_len, pk.b_len - 1}, {"x.c0 >= p b_g2", o_b2, 8, pk.b_len, 0},
-        {"infinity b_g2", o_b2, 4, pk.b_len, 2},     {"off-curve alpha", o_alpha, 0, 1, 0},
-        {"x >= p ic", o_ic, 1, ni, 0},               {"off-curve a last", o_a, 0, pk.a_len, pk.a_len - 1},
+        {"off-curve h", o_h, 0, pk.h_len, 5},
+        {"x >= p l", o_l, 1, pk.l_len, 2},
+        {"compressed flag a", o_a, 2, pk.a_len, 1},
+        {"sign flag b_g1", o_b1, 3, pk.b_len, 0},
+        {"infinity b_g1", o_b1, 4, pk.b_len, 1},
+        {"infinity junk h", o_h, 5, pk.h_len, 0},
+        {"off-curve b_g2", o_b2, 0, pk.b_len, pk.b_len - 1},
+        {"x.c0 >= p b_g2", o_b2, 8, pk.b_len, 0},
+        {"infinity b_g2", o_b2, 4, pk.b_len, 2},
+        {"off-curve alpha", o_alpha, 0, 1, 0},
+        {"x >= p ic", o_ic, 1, ni, 0},
+        {"off-curve a last", o_a, 0, pk.a_len, pk.a_len - 1},
     };
     static const cuzk_status want[] = {CUZK_ERR_NOT_ON_CURVE, CUZK_ERR_COORD_RANGE, CUZK_ERR_BAD_FLAGS,
-                                       CUZK_ERR_BAD_FLAGS, CUZK_ERR_INFINITY, CUZK_ERR_BAD_FLAGS,
+                                       CUZK_ERR_BAD_FLAGS,    CUZK_ERR_INFINITY,    CUZK_ERR_BAD_FLAGS,
                                        CUZK_ERR_NOT_ON_CURVE, CUZK_ERR_COORD_RANGE, CUZK_ERR_INFINITY,
                                        CUZK_ERR_NOT_ON_CURVE, CUZK_ERR_COORD_RANGE, CUZK_ERR_NOT_ON_CURVE};
     for (size_t i = 0; i < sizeof mut / sizeof mut[0]; i++) {
@@ -787,11 +829,21 @@ static void check_params_file(const char *name, const cuzk_r1cs_t *c)
         uint8_t *p = m + mut[i].at + mut[i].idx * psz;
         switch (mut[i].kind) {
         case 0: p[psz - 1] ^= 1; break; /* y ± 1: off the curve (or >= p, which the y's of both loaders agree on) */
-        case 1: memset(p, 0xff, 48); p[0] = 0x1f; break;
+        case 1:
+            memset(p, 0xff, 48);
+            p[0] = 0x1f;
+            break;
         case 2: p[0] |= 0x80; break;
         case 3: p[0] |= 0x20; break;
-        case 4: memset(p, 0, psz); p[0] = 0x40; break;
-        case 5: memset(p, 0, psz); p[0] = 0x40; p[psz / 2] = 1; break;
+        case 4:
+            memset(p, 0, psz);
+            p[0] = 0x40;
+            break;
+        case 5:
+            memset(p, 0, psz);
+            p[0] = 0x40;
+            p[psz / 2] = 1;
+            break;
         case 8: memset(p + 48, 0xff, 48); break;
         }
         int ok = write_bytes(bad_path, m, len);

@@ -16,8 +16,8 @@
 #include "gpu_testutil.h"
 
 /* latency: GPUs `gpus[0 .. ngpus)` in latency pairs; err: where cuzk_engine_create's refusal goes (else printed) */
-static cuzk_engine *start_with(const char *dir, cuzk_engine_backend_kind kind, const int *gpus, size_t ngpus, bool latency,
-                          cuzk_errmsg *err_out)
+static cuzk_engine *start_with(const char *dir, cuzk_engine_backend_kind kind, const int *gpus, size_t ngpus,
+                               bool latency, cuzk_errmsg *err_out)
 {
     cuzk_engine_config c;
     memset(&c, 0, sizeof c);
@@ -34,7 +34,8 @@ static cuzk_engine *start_with(const char *dir, cuzk_engine_backend_kind kind, c
     cuzk_engine *e = NULL;
     cuzk_errmsg err = {{0}};
     if (cuzk_engine_create(&e, &c, err_out != NULL ? err_out : &err) != CUZK_OK) {
-        if (err_out == NULL) printf("engine_create (%s): %s\n", kind == CUZK_ENGINE_BACKEND_GPU ? "gpu" : "cpu", err.msg);
+        if (err_out == NULL)
+            printf("engine_create (%s): %s\n", kind == CUZK_ENGINE_BACKEND_GPU ? "gpu" : "cpu", err.msg);
         return NULL;
     }
     return e;
@@ -93,8 +94,8 @@ static void verify_outside(const char *dir, unsigned log2, uint64_t seed, uint32
         cuzk_fr_t *z = NULL;
         cuzk_groth16_proof_t proof;
         int ok = cuzk_circuits_synthetic_witness(log2, seed, seed + p, 2, &z, NULL) == CUZK_OK &&
-                 cuzk_groth16_proof_from_bytes(&proof, proofs + (size_t)p * CUZK_GROTH16_PROOF_BYTES, CUZK_GROTH16_PROOF_BYTES) ==
-                     CUZK_OK &&
+                 cuzk_groth16_proof_from_bytes(&proof, proofs + (size_t)p * CUZK_GROTH16_PROOF_BYTES,
+                                               CUZK_GROTH16_PROOF_BYTES) == CUZK_OK &&
                  cuzk_groth16_verify(&pvk, &proof, z + 1, ni) == CUZK_OK;
         char what[96];
         snprintf(what, sizeof what, "2^%u partition %u verifies outside the engine", log2, p);
@@ -134,8 +135,8 @@ int main(int argc, char **argv)
             check(memcmp(c, g, (size_t)parts * CUZK_GROTH16_PROOF_BYTES) == 0, what);
             verify_outside(dir, log2, seed, parts, g);
         }
-        printf("2^%u x %u: cpu %.2f s, gpu %.2f s (job wall, first job includes key generation)\n", log2, parts,
-               ts_cpu, ts_gpu);
+        printf("2^%u x %u: cpu %.2f s, gpu %.2f s (job wall, first job includes key generation)\n", log2, parts, ts_cpu,
+               ts_gpu);
         free(c);
         free(g);
     }
@@ -196,8 +197,8 @@ int main(int argc, char **argv)
                 check(cuzk_engine_status(pair, &ps) == CUZK_OK && ps.num_gpus == 1 &&
                           strstr(ps.gpus[0].name, "latency pair") != NULL && ps.gpus[0].partitions == 5,
                       "latency mode: one status entry for the pair, with its five partitions");
-                if (ps.num_gpus > 0) printf("pair: %s, %llu partitions\n", ps.gpus[0].name,
-                                            (unsigned long long)ps.gpus[0].partitions);
+                if (ps.num_gpus > 0)
+                    printf("pair: %s, %llu partitions\n", ps.gpus[0].name, (unsigned long long)ps.gpus[0].partitions);
                 cuzk_engine_status_clear(&ps);
                 cuzk_engine_destroy(pair);
             }

@@ -66,8 +66,8 @@ static const char *mode_name(cuzk_r1cs_c_mode m)
 }
 
 /* one witness on both provers; valid: the GPU proof must also verify */
-static void compare(const char *what, fixture *f, cuzk_gpu_key *k, cuzk_gpu_prover *p, const cuzk_fr_t *z, cuzk_r1cs_c_mode mode,
-                    int valid)
+static void compare(const char *what, fixture *f, cuzk_gpu_key *k, cuzk_gpu_prover *p, const cuzk_fr_t *z,
+                    cuzk_r1cs_c_mode mode, int valid)
 {
     char name[200];
     snprintf(name, sizeof name, "%s 2^%u conv %d %s", what, f->log2, (int)f->pk.conv, mode_name(mode));
@@ -90,7 +90,7 @@ static void compare(const char *what, fixture *f, cuzk_gpu_key *k, cuzk_gpu_prov
         cuzk_groth16_pvk pvk;
         cuzk_groth16_prepare_vk(&pvk, cuzk_gpu_key_vk(k));
         check_detail(cuzk_groth16_verify(&pvk, &gpu, z + 1, cuzk_gpu_key_vk(k)->num_inputs - 1) == CUZK_OK, name,
-              "GPU proof does not verify");
+                     "GPU proof does not verify");
     }
     printf("  %s: upload %.2f spmv %.2f h %.2f msm h %.2f l %.2f a %.2f b1 %.2f b2 %.2f total %.2f ms\n", name,
            st.upload * 1e3, st.spmv * 1e3, st.ntt_h * 1e3, st.msm_h * 1e3, st.msm_l * 1e3, st.msm_a * 1e3,
@@ -126,8 +126,8 @@ static cuzk_gpu_key *upload(fixture *f, cuzk_gpu_key_placement place, uint64_t c
 }
 
 /* z packed on `threads` host threads (cuzk_gpu_witness_pack, on a copy) against the CPU's proof of z itself */
-static void compare_packed(const char *what, fixture *f, cuzk_gpu_key *k, cuzk_gpu_prover *p, const cuzk_fr_t *z, cuzk_r1cs_c_mode mode,
-                           unsigned threads)
+static void compare_packed(const char *what, fixture *f, cuzk_gpu_key *k, cuzk_gpu_prover *p, const cuzk_fr_t *z,
+                           cuzk_r1cs_c_mode mode, unsigned threads)
 {
     char name[200];
     snprintf(name, sizeof name, "packed %s 2^%u conv %d %s, %u threads", what, f->log2, (int)f->pk.conv,
@@ -190,8 +190,10 @@ static void check_packed(cuzk_gpu_prover *p, unsigned log2, cuzk_groth16_convent
             else if (kind == 1) cuzk_fr_set_one(&z[i]);
             else rand_fr(&z[i]);
         }
-        compare_packed(kind == 0 ? "aux all 0" : kind == 1 ? "aux all 1" : "aux random", &f, k, p, z,
-                       conv == CUZK_GROTH16_BELLPERSON ? CUZK_R1CS_C_MATRIX : CUZK_R1CS_C_PRODUCT, 3);
+        compare_packed(kind == 0   ? "aux all 0"
+                       : kind == 1 ? "aux all 1"
+                                   : "aux random",
+                       &f, k, p, z, conv == CUZK_GROTH16_BELLPERSON ? CUZK_R1CS_C_MATRIX : CUZK_R1CS_C_PRODUCT, 3);
     }
 
     memcpy(z, f.z, nv * sizeof *z);
@@ -258,7 +260,8 @@ static void check_bellperson(cuzk_gpu_prover *p, unsigned log2, int streamed)
     cuzk_errmsg e1 = {{0}}, e2 = {{0}};
     cuzk_status s1 = cuzk_groth16_prove(&pr, &f.pk, f.r, rz, &o, NULL, &e1);
     cuzk_status s2 = cuzk_gpu_prove(&pr, p, k, rz, &o, NULL, &e2);
-    check_detail(s2 == CUZK_ERR_R1CS_UNSATISFIED, "unsatisfied witness is rejected (CUZK_ERR_R1CS_UNSATISFIED)", e2.msg);
+    check_detail(s2 == CUZK_ERR_R1CS_UNSATISFIED, "unsatisfied witness is rejected (CUZK_ERR_R1CS_UNSATISFIED)",
+                 e2.msg);
     check_detail(s1 == s2 && strcmp(e1.msg, e2.msg) == 0, "unsatisfied: same row as the CPU", e2.msg);
 
     /* z[0] must be 1 (2 here: z[1], used before, may itself be 1) */
@@ -306,13 +309,14 @@ static void check_errors(cuzk_gpu_prover *p)
     cuzk_status s = cuzk_gpu_key_upload(&k, &f.pk, g.r, &ko, &err);
     check_detail(s == CUZK_ERR_MISMATCH && k == NULL, "a key with another circuit: CUZK_ERR_MISMATCH", err.msg);
     s = cuzk_gpu_key_upload(&k, &f.pk, NULL, &ko, &err);
-    check_detail(s == CUZK_ERR_INVALID_ARG && k == NULL, "a bellperson key without circuit: CUZK_ERR_INVALID_ARG", err.msg);
+    check_detail(s == CUZK_ERR_INVALID_ARG && k == NULL, "a bellperson key without circuit: CUZK_ERR_INVALID_ARG",
+                 err.msg);
 
     ko.placement = CUZK_GPU_KEY_RESIDENT;
     ko.vram_budget = 1 << 20;
     s = cuzk_gpu_key_upload(&k, &f.pk, f.r, &ko, &err);
     check_detail(s == CUZK_ERR_NOMEM && k == NULL && strstr(err.msg, "GiB") != NULL,
-          "resident in a 1 MiB budget: CUZK_ERR_NOMEM with the sizes", err.msg);
+                 "resident in a 1 MiB budget: CUZK_ERR_NOMEM with the sizes", err.msg);
     ko.placement = CUZK_GPU_KEY_AUTO;
     s = cuzk_gpu_key_upload(&k, &f.pk, f.r, &ko, &err);
     check_detail(s == CUZK_ERR_NOMEM && k == NULL, "auto in a 1 MiB budget: CUZK_ERR_NOMEM", err.msg);
@@ -334,7 +338,8 @@ static void check_errors(cuzk_gpu_prover *p)
         check_detail(s == CUZK_OK, "auto in a budget without room for the bases", err.msg);
         if (s == CUZK_OK) {
             cuzk_gpu_key_get_info(k, &info);
-            check_detail(info.placement == CUZK_GPU_KEY_STREAMED && info.pinned_bytes >= bases, "fallback to streamed", NULL);
+            check_detail(info.placement == CUZK_GPU_KEY_STREAMED && info.pinned_bytes >= bases, "fallback to streamed",
+                         NULL);
             compare("auto->streamed", &f, k, p, f.z, CUZK_R1CS_C_PRODUCT, 1);
             cuzk_gpu_key_free(k);
         }
@@ -372,8 +377,7 @@ static void check_steady(void)
             snprintf(d, sizeof d, "%llu bytes, planned %llu, split tables %llu", (unsigned long long)s3.vram_bytes,
                      (unsigned long long)info.prover_vram_bytes, (unsigned long long)split_bound);
             check_detail(s3.vram_bytes <= info.prover_vram_bytes, "steady state: within the planned prover bytes", d);
-            check_detail(split ? info.prover_vram_bytes == split_bound
-                               : info.prover_vram_bytes > split_bound,
+            check_detail(split ? info.prover_vram_bytes == split_bound : info.prover_vram_bytes > split_bound,
                          split ? "split tables: gpu_prove_vram_bytes" : "whole tables: more than split ones", d);
             compare(split ? "split NTT tables" : "whole NTT tables", &f, k, p, f.z, CUZK_R1CS_C_MATRIX, 0);
         }
@@ -428,9 +432,10 @@ static void check_reserved(void)
 
 /* One pair proof of z (packed as `packed` says, when not NULL) with the H side keeping `share` of the H MSM
  * (negative: the share it learns) against the CPU's proof `cpu` of the fixture's witness with the same opts */
-static void pair_case(const fixture *f, const cuzk_groth16_prove_opts *o, const cuzk_groth16_proof_t *cpu, cuzk_gpu_prover *p0,
-                      const cuzk_gpu_key *k0, cuzk_gpu_prover *p1, const cuzk_gpu_key *k1, int dev1, const char *what, double share,
-                      const cuzk_fr_t *z, const cuzk_gpu_witness_packing *packed)
+static void pair_case(const fixture *f, const cuzk_groth16_prove_opts *o, const cuzk_groth16_proof_t *cpu,
+                      cuzk_gpu_prover *p0, const cuzk_gpu_key *k0, cuzk_gpu_prover *p1, const cuzk_gpu_key *k1,
+                      int dev1, const char *what, double share, const cuzk_fr_t *z,
+                      const cuzk_gpu_witness_packing *packed)
 {
     char name[160];
     snprintf(name, sizeof name, "pair (devices 0 and %d) 2^%u %s %s, H side's share %s%.2f", dev1, f->log2,
@@ -459,9 +464,10 @@ static void pair_case(const fixture *f, const cuzk_groth16_prove_opts *o, const 
     check_detail(cuzk_groth16_verify(&pvk, &gpu, f->z + 1, cuzk_gpu_key_vk(k0)->num_inputs - 1) == CUZK_OK, name,
                  "pair proof does not verify");
     printf("  %s: h side %.2f ms (upload %.2f spmv %.2f h %.2f msm h %.2f), other side msm l %.2f a %.2f b1 %.2f "
-           "b2 %.2f h %.2f (share %.3f), total %.2f ms\n", name, (st.upload + st.spmv + st.ntt_h + st.msm_h) * 1e3,
-           st.upload * 1e3, st.spmv * 1e3, st.ntt_h * 1e3, st.msm_h * 1e3, st.msm_l * 1e3, st.msm_a * 1e3,
-           st.msm_b1 * 1e3, st.msm_b2 * 1e3, st.msm_h_other * 1e3, 1 - st.h_share, st.total * 1e3);
+           "b2 %.2f h %.2f (share %.3f), total %.2f ms\n",
+           name, (st.upload + st.spmv + st.ntt_h + st.msm_h) * 1e3, st.upload * 1e3, st.spmv * 1e3, st.ntt_h * 1e3,
+           st.msm_h * 1e3, st.msm_l * 1e3, st.msm_a * 1e3, st.msm_b1 * 1e3, st.msm_b2 * 1e3, st.msm_h_other * 1e3,
+           1 - st.h_share, st.total * 1e3);
 }
 
 /* Latency mode: the H side on one prover and the L, A, B sides on another (device 1 with its own copy of the key when
@@ -535,8 +541,8 @@ static void check_pair(void)
                     cuzk_fr_add(&bad[j], &bad[j], &one);
                     cuzk_groth16_prove_opts oc = opts_rs(CUZK_R1CS_C_CHECKED);
                     s = cuzk_gpu_prove_msms_pair(&sums, p0, k0, p1, k1, bad, NULL, &oc, NULL, &err);
-                    check_detail(s == CUZK_ERR_R1CS_UNSATISFIED, "pair: unsatisfied witness (CUZK_ERR_R1CS_UNSATISFIED)",
-                                 err.msg);
+                    check_detail(s == CUZK_ERR_R1CS_UNSATISFIED,
+                                 "pair: unsatisfied witness (CUZK_ERR_R1CS_UNSATISFIED)", err.msg);
                     free(bad);
                 }
             }

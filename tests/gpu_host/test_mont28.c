@@ -27,7 +27,7 @@ static void cuzk_fp_edges(cuzk_fp_t *e, int *n)
     int k = 0;
     cuzk_fp_set_zero(&e[k++]);
     e[k++] = one;
-    e[k++] = mone;          /* p − 1 in Montgomery form is −1; its canonical bytes are R·(p−1) mod p */
+    e[k++] = mone;                /* p − 1 in Montgomery form is −1; its canonical bytes are R·(p−1) mod p */
     cuzk_fp_from_u64(&e[k++], 1); /* same as one */
     cuzk_fp_from_u64(&e[k++], 0xfffffffffffffffULL);
     cuzk_fp_t t;
@@ -159,7 +159,7 @@ static void test_fp_inv_bgcd_shapes(void **state)
         for (int shape = 0; shape < 3; shape++) {
             uint32_t y[12] = {0};
             y[k >> 5] = 1u << (k & 31); /* 2^k */
-            if (shape == 1) { /* 2^k − 1 */
+            if (shape == 1) {           /* 2^k − 1 */
                 for (int i = 0; i < 12; i++) {
                     uint32_t was = y[i];
                     y[i] = was - 1;
@@ -256,10 +256,8 @@ int main(void)
 {
     test_seed_init();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_fp_random),
-        cmocka_unit_test(test_fp_edges),
-        cmocka_unit_test(test_fr_random_and_edges),
-        cmocka_unit_test(test_fp2),
+        cmocka_unit_test(test_fp_random),           cmocka_unit_test(test_fp_edges),
+        cmocka_unit_test(test_fr_random_and_edges), cmocka_unit_test(test_fp2),
         cmocka_unit_test(test_fp_inv_bgcd_shapes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL) + run_witness_pack_tests();

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 #include "g16_circuits.h"
 
 #include <stdlib.h>
@@ -40,10 +41,7 @@ static cuzk_r1cs_var col_var(uint32_t ni, uint64_t col)
 }
 
 /* A random earlier variable (any input, or any aux already given a value). */
-static uint64_t pick(gen_rng *g, uint64_t used)
-{
-    return splitmix(&g->shape) % used;
-}
+static uint64_t pick(gen_rng *g, uint64_t used) { return splitmix(&g->shape) % used; }
 
 static void lc_value(cuzk_fr_t *out, const cuzk_r1cs_term *t, size_t n, const cuzk_fr_t *z, uint32_t ni)
 {
@@ -66,10 +64,8 @@ void g16_circuit_make(g16_circuit *c, uint64_t rows, uint32_t num_public, uint64
     assert_non_null(z);
     cuzk_fr_set_one(&z[0]);
     for (uint32_t i = 1; i < ni; i++) {
-        if (splitmix(&g.value) % 3 == 0)
-            cuzk_fr_from_u64(&z[i], splitmix(&g.value) & 1);
-        else
-            value_fr(&g, &z[i]);
+        if (splitmix(&g.value) % 3 == 0) cuzk_fr_from_u64(&z[i], splitmix(&g.value) & 1);
+        else value_fr(&g, &z[i]);
     }
     cuzk_r1cs_builder *b = cuzk_r1cs_builder_new(ni);
     assert_non_null(b);
@@ -110,12 +106,14 @@ void g16_circuit_make(g16_circuit *c, uint64_t rows, uint32_t num_public, uint64
             size_t la = 1 + splitmix(&g.shape) % 3, lb = 1 + splitmix(&g.shape) % 2;
             for (size_t i = 0; i < la; i++) {
                 a[na].var = col_var(ni, pick(&g, used));
-                if (splitmix(&g.shape) % 2) a[na].coeff = one; else shape_fr(&g, &a[na].coeff);
+                if (splitmix(&g.shape) % 2) a[na].coeff = one;
+                else shape_fr(&g, &a[na].coeff);
                 na++;
             }
             for (size_t i = 0; i < lb; i++) {
                 bt[nb].var = col_var(ni, pick(&g, used));
-                if (splitmix(&g.shape) % 2) bt[nb].coeff = minus_one; else cuzk_fr_from_u64(&bt[nb].coeff, 3);
+                if (splitmix(&g.shape) % 2) bt[nb].coeff = minus_one;
+                else cuzk_fr_from_u64(&bt[nb].coeff, 3);
                 nb++;
             }
             cuzk_fr_t va, vb, vq;

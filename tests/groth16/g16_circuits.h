@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Random satisfiable circuits with their witnesses, for the Groth16 tests. */
 #ifndef CUZK_TEST_G16_CIRCUITS_H
 #define CUZK_TEST_G16_CIRCUITS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Key files and JSON: bellperson .params/.vk round trips and rejections, snarkjs .zkey images written here (sections
  * in several orders, hostile variants) and loaded, snarkjs JSON round trips and malformed inputs. Keys are random
  * points (multiples of the generators), no setup needed. The list at the end runs from test_prove.c's main. */
@@ -806,8 +807,9 @@ static void test_zkey_coef_encoding(void **state)
         const cuzk_r1cs_matrix *m;
         uint64_t row;
         uint32_t col, id;
-    } want[] = {{a, 0, 3, CUZK_R1CS_COEF_ONE}, {b, 0, 4, CUZK_R1CS_COEF_MINUS_ONE}, {a, 2, 3, CUZK_R1CS_COEF_MINUS_ONE},
-                {b, 2, 3, CUZK_R1CS_COEF_ONE}, {a, Z_M, 0, CUZK_R1CS_COEF_ONE},      {a, Z_M + Z_P, Z_P, CUZK_R1CS_COEF_ONE}};
+    } want[] = {{a, 0, 3, CUZK_R1CS_COEF_ONE},       {b, 0, 4, CUZK_R1CS_COEF_MINUS_ONE},
+                {a, 2, 3, CUZK_R1CS_COEF_MINUS_ONE}, {b, 2, 3, CUZK_R1CS_COEF_ONE},
+                {a, Z_M, 0, CUZK_R1CS_COEF_ONE},     {a, Z_M + Z_P, Z_P, CUZK_R1CS_COEF_ONE}};
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
         const cuzk_r1cs_matrix *m = want[i].m;
         assert_int_equal(m->row_ptr[want[i].row + 1] - m->row_ptr[want[i].row], 1);
@@ -822,8 +824,8 @@ static void test_zkey_coef_encoding(void **state)
     zmodel_free(&z);
 }
 
-static const uint64_t BN254_P[6] = {0x3c208c16d87cfd47ULL, 0x97816a916871ca8dULL, 0xb85045b68181585dULL,
-                                    0x30644e72e131a029ULL, 0, 0};
+static const uint64_t BN254_P[6] = {
+    0x3c208c16d87cfd47ULL, 0x97816a916871ca8dULL, 0xb85045b68181585dULL, 0x30644e72e131a029ULL, 0, 0};
 static const uint64_t BN254_R[4] = {0x43e1f593f0000001ULL, 0x2833e84879b97091ULL, 0xb85045b68181585dULL,
                                     0x30644e72e131a029ULL};
 
@@ -843,25 +845,28 @@ static void test_zkey_hostile(void **state)
     uint8_t *img;
 
 /* Runs one variant: t is a fresh copy of s, EDIT changes it, the load must fail with STATUS. */
-#define VARIANT(STATUS, NEEDLE, EDIT)                                                                                 \
-    do {                                                                                                              \
-        for (int i_ = 0; i_ < 10; i_++) {                                                                             \
-            t[i_] = (tbuf){0};                                                                                        \
-            tb_put(&t[i_], s[i_].p, s[i_].len);                                                                       \
-        }                                                                                                             \
-        EDIT;                                                                                                         \
-        memset(&err, 0, sizeof err);                                                                                  \
-        cuzk_status st_ = zkey_load_sections(t, CUZK_GROTH16_LOAD_SUBGROUP, &pk, &err);                                    \
-        if (st_ != (STATUS)) fprintf(stderr, "line %d: %s (%s)\n", __LINE__, cuzk_status_str(st_), err.msg);        \
-        assert_int_equal(st_, (STATUS));                                                                              \
-        assert_null(pk.storage);                                                                                      \
-        assert_null(pk.circuit);                                                                                      \
-        assert_true(msg_has(&err, NEEDLE));                                                                           \
-        sections_free(t);                                                                                             \
+#define VARIANT(STATUS, NEEDLE, EDIT)                                                                                  \
+    do {                                                                                                               \
+        for (int i_ = 0; i_ < 10; i_++) {                                                                              \
+            t[i_] = (tbuf){0};                                                                                         \
+            tb_put(&t[i_], s[i_].p, s[i_].len);                                                                        \
+        }                                                                                                              \
+        EDIT;                                                                                                          \
+        memset(&err, 0, sizeof err);                                                                                   \
+        cuzk_status st_ = zkey_load_sections(t, CUZK_GROTH16_LOAD_SUBGROUP, &pk, &err);                                \
+        if (st_ != (STATUS)) fprintf(stderr, "line %d: %s (%s)\n", __LINE__, cuzk_status_str(st_), err.msg);           \
+        assert_int_equal(st_, (STATUS));                                                                               \
+        assert_null(pk.storage);                                                                                       \
+        assert_null(pk.circuit);                                                                                       \
+        assert_true(msg_has(&err, NEEDLE));                                                                            \
+        sections_free(t);                                                                                              \
     } while (0)
 
     /* protocol 2 (plonk) */
-    VARIANT(CUZK_ERR_WRONG_PROTOCOL, "plonk", { uint32_t v = 2; memcpy(t[0].p, &v, 4); });
+    VARIANT(CUZK_ERR_WRONG_PROTOCOL, "plonk", {
+        uint32_t v = 2;
+        memcpy(t[0].p, &v, 4);
+    });
     /* a bn128 key: 32-byte base field */
     VARIANT(CUZK_ERR_WRONG_CURVE, "base field", {
         t[1].len = 0;
@@ -876,8 +881,14 @@ static void test_zkey_hostile(void **state)
     VARIANT(CUZK_ERR_WRONG_CURVE, "base field", { t[1].p[4] ^= 1; });
     VARIANT(CUZK_ERR_BAD_SECTION, "header", { t[1].len -= 1; });
     /* counts */
-    VARIANT(CUZK_ERR_BAD_HEADER, "public", { uint32_t v = Z_N; memcpy(t[1].p + 92, &v, 4); });
-    VARIANT(CUZK_ERR_BAD_HEADER, "power of two", { uint32_t v = 6; memcpy(t[1].p + 96, &v, 4); });
+    VARIANT(CUZK_ERR_BAD_HEADER, "public", {
+        uint32_t v = Z_N;
+        memcpy(t[1].p + 92, &v, 4);
+    });
+    VARIANT(CUZK_ERR_BAD_HEADER, "power of two", {
+        uint32_t v = 6;
+        memcpy(t[1].p + 96, &v, 4);
+    });
     /* IC of nPublic points instead of nPublic + 1 */
     VARIANT(CUZK_ERR_BAD_SECTION, "IC", { t[2].len -= 96; });
     VARIANT(CUZK_ERR_BAD_SECTION, "B2", { t[6].len -= 192; });
@@ -894,7 +905,10 @@ static void test_zkey_hostile(void **state)
     VARIANT(CUZK_ERR_BAD_HEADER, "constraint 8", { coef_set(&t[3], 2, 1, Z_DOMAIN); });
     VARIANT(CUZK_ERR_R1CS_COEFF, "coefficient 3", { memcpy(t[3].p + 4 + 44 * 3 + 12, CUZK_FR_MODULUS, 32); });
     VARIANT(CUZK_ERR_R1CS_COEFF, "coefficient 5", { memset(t[3].p + 4 + 44 * 5 + 12, 0xff, 32); });
-    VARIANT(CUZK_ERR_BAD_SECTION, "coefficient section", { uint32_t v = z.ncoef + 1; memcpy(t[3].p, &v, 4); });
+    VARIANT(CUZK_ERR_BAD_SECTION, "coefficient section", {
+        uint32_t v = z.ncoef + 1;
+        memcpy(t[3].p, &v, 4);
+    });
     VARIANT(CUZK_ERR_BAD_SECTION, "coefficient section", { t[3].len -= 44; });
     /* points */
     VARIANT(CUZK_ERR_INFINITY, "alpha1", { memset(t[1].p + 100, 0, 96); });
@@ -1026,9 +1040,9 @@ static void test_json_proof(void **state)
     }
     assert_int_equal(cuzk_groth16_proof_to_json(&p, &js), CUZK_OK);
     struct {
-        const char *key;  /* top-level key */
-        int i, j;         /* element path, -1 = none */
-        json_t *value;    /* replacement (NULL: delete the key) */
+        const char *key; /* top-level key */
+        int i, j;        /* element path, -1 = none */
+        json_t *value;   /* replacement (NULL: delete the key) */
         cuzk_status want;
         const char *needle;
     } cases[] = {
@@ -1039,8 +1053,9 @@ static void test_json_proof(void **state)
         {"pi_a", 0, -1, json_string(""), CUZK_ERR_BAD_JSON, "pi_a[0]"},
         {"pi_a", 0, -1, json_integer(5), CUZK_ERR_BAD_JSON, "pi_a[0]"},
         {"pi_a", 1, -1, json_string(P_DEC), CUZK_ERR_COORD_RANGE, "pi_a[1]"},
-        {"pi_a", 1, -1, json_string("1000000000000000000000000000000000000000000000000000000000000000000000000000000"
-                                    "00000000000000000000000000000000000000000000000000000000000000000"),
+        {"pi_a", 1, -1,
+         json_string("1000000000000000000000000000000000000000000000000000000000000000000000000000000"
+                     "00000000000000000000000000000000000000000000000000000000000000000"),
          CUZK_ERR_COORD_RANGE, "pi_a[1]"},
         {"pi_a", 1, -1, json_string("1"), CUZK_ERR_NOT_ON_CURVE, "pi_a"},
         {"pi_a", 0, -1, json_string(o1x), CUZK_ERR_NOT_ON_CURVE, "pi_a"},
@@ -1061,15 +1076,13 @@ static void test_json_proof(void **state)
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         json_t *r = json_loads(js, 0, NULL);
-        if (cases[c].value == NULL)
-            json_object_del(r, cases[c].key);
-        else if (cases[c].i < 0)
-            json_object_set_new(r, cases[c].key, cases[c].value);
+        if (cases[c].value == NULL) json_object_del(r, cases[c].key);
+        else if (cases[c].i < 0) json_object_set_new(r, cases[c].key, cases[c].value);
         else if (cases[c].j < 0)
             json_array_set_new(json_object_get(r, cases[c].key), (size_t)cases[c].i, cases[c].value);
         else
-            json_array_set_new(json_array_get(json_object_get(r, cases[c].key), (size_t)cases[c].i),
-                               (size_t)cases[c].j, cases[c].value);
+            json_array_set_new(json_array_get(json_object_get(r, cases[c].key), (size_t)cases[c].i), (size_t)cases[c].j,
+                               cases[c].value);
         char *bad = json_dumps(r, 0);
         json_decref(r);
         memset(&err, 0, sizeof err);
@@ -1239,10 +1252,8 @@ static void test_json_vk(void **state)
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         r = json_loads(js, 0, NULL);
-        if (cases[c].value == NULL)
-            json_object_del(r, cases[c].key);
-        else
-            json_object_set_new(r, cases[c].key, cases[c].value);
+        if (cases[c].value == NULL) json_object_del(r, cases[c].key);
+        else json_object_set_new(r, cases[c].key, cases[c].value);
         char *bad = json_dumps(r, 0);
         json_decref(r);
         memset(&err, 0, sizeof err);
@@ -1458,7 +1469,8 @@ static void test_keyio_g1_iden3_batches(void **state)
     const unsigned flags = CUZK_EC_DECODE_SKIP_SUBGROUP | CUZK_EC_DECODE_ALLOW_INFINITY;
     for (unsigned threads = 1; threads <= 3; threads++) {
         uint64_t bad = 99;
-        assert_int_equal(cuzk_g16_keyio_decode_points(got, good, N, CUZK_G16_KEYIO_G1_IDEN3, flags, threads, &bad), CUZK_OK);
+        assert_int_equal(cuzk_g16_keyio_decode_points(got, good, N, CUZK_G16_KEYIO_G1_IDEN3, flags, threads, &bad),
+                         CUZK_OK);
         for (int i = 0; i < N; i++) assert_true(cuzk_g1_affine_eq(&got[i], &want[i]));
     }
     /* (what to break, where) pairs; the expected result is the lowest index */
@@ -1468,16 +1480,11 @@ static void test_keyio_g1_iden3_batches(void **state)
         cuzk_status want;
         int want_at;
     } cases[] = {
-        {{OFF, OFF}, {3, 44}, CUZK_ERR_NOT_ON_CURVE, 3},
-        {{OFF, RANGE}, {13, 20}, CUZK_ERR_NOT_ON_CURVE, 13},
-        {{RANGE, OFF}, {10, 13}, CUZK_ERR_COORD_RANGE, 10},
-        {{OFF, RANGE}, {13, 14}, CUZK_ERR_NOT_ON_CURVE, 13},
-        {{RANGE, OFF}, {14, 13}, CUZK_ERR_NOT_ON_CURVE, 13},
-        {{OFF, OFF}, {11, 9}, CUZK_ERR_NOT_ON_CURVE, 9},
-        {{INF, OFF}, {17, 16}, CUZK_ERR_NOT_ON_CURVE, 16},
-        {{OFF, INF}, {18, 17}, CUZK_ERR_INFINITY, 17},
-        {{OFF, NONE}, {44, 0}, CUZK_ERR_NOT_ON_CURVE, 44},
-        {{OFF, NONE}, {40, 0}, CUZK_ERR_NOT_ON_CURVE, 40},
+        {{OFF, OFF}, {3, 44}, CUZK_ERR_NOT_ON_CURVE, 3},     {{OFF, RANGE}, {13, 20}, CUZK_ERR_NOT_ON_CURVE, 13},
+        {{RANGE, OFF}, {10, 13}, CUZK_ERR_COORD_RANGE, 10},  {{OFF, RANGE}, {13, 14}, CUZK_ERR_NOT_ON_CURVE, 13},
+        {{RANGE, OFF}, {14, 13}, CUZK_ERR_NOT_ON_CURVE, 13}, {{OFF, OFF}, {11, 9}, CUZK_ERR_NOT_ON_CURVE, 9},
+        {{INF, OFF}, {17, 16}, CUZK_ERR_NOT_ON_CURVE, 16},   {{OFF, INF}, {18, 17}, CUZK_ERR_INFINITY, 17},
+        {{OFF, NONE}, {44, 0}, CUZK_ERR_NOT_ON_CURVE, 44},   {{OFF, NONE}, {40, 0}, CUZK_ERR_NOT_ON_CURVE, 40},
         {{RANGE, RANGE}, {0, 0}, CUZK_ERR_COORD_RANGE, 0},
     };
     uint8_t b[N * 96];
@@ -1492,8 +1499,8 @@ static void test_keyio_g1_iden3_batches(void **state)
         }
         for (unsigned threads = 1; threads <= 3; threads++) {
             uint64_t bad = 99;
-            cuzk_status st = cuzk_g16_keyio_decode_points(got, b, N, CUZK_G16_KEYIO_G1_IDEN3,
-                                                 allow_inf ? flags : CUZK_EC_DECODE_SKIP_SUBGROUP, threads, &bad);
+            cuzk_status st = cuzk_g16_keyio_decode_points(
+                got, b, N, CUZK_G16_KEYIO_G1_IDEN3, allow_inf ? flags : CUZK_EC_DECODE_SKIP_SUBGROUP, threads, &bad);
             if (st != cases[c].want || bad != (uint64_t)cases[c].want_at)
                 fail_msg("case %zu, %u threads: %s at %llu", c, threads, cuzk_status_str(st), (unsigned long long)bad);
         }
@@ -1638,7 +1645,8 @@ static void test_detect_format(void **state)
     expect_format(img, P_VK_BYTES - 1, VK, T, P_VK_BYTES,
                   "a truncated .vk (3 IC points make 1156 bytes, this file has 1155)");
     expect_format(img, 900, VK, T, P_VK_BYTES, "a truncated .vk (3 IC points make 1156 bytes, this file has 900)");
-    expect_format(img, 500, VK, T, 0, "a truncated .vk (six points and the IC count make at least 868 bytes, this "
+    expect_format(img, 500, VK, T, 0,
+                  "a truncated .vk (six points and the IC count make at least 868 bytes, this "
                   "file has 500)");
     expect_format(img, 96, VK, T, 0, "a truncated .vk");
     expect_format(img, 95, CUZK_GROTH16_FORMAT_UNKNOWN, W, 0, "no format cuzk knows"); /* no whole α1 */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Groth16 setup → prove → verify in both conventions, determinism, rejections of bad proofs and bad inputs, the
  * batch verifier, and the 0/1-split MSMs against plain MSMs over all scalars. */
 #include <stdio.h>
@@ -48,7 +49,8 @@ static cuzk_groth16_prove_opts given_opts(unsigned threads, cuzk_r1cs_c_mode mod
     return o;
 }
 
-static void prove_ok(cuzk_groth16_proof_t *p, const cuzk_groth16_pk *pk, const g16_circuit *c, const cuzk_groth16_prove_opts *o)
+static void prove_ok(cuzk_groth16_proof_t *p, const cuzk_groth16_pk *pk, const g16_circuit *c,
+                     const cuzk_groth16_prove_opts *o)
 {
     cuzk_errmsg err = {{0}};
     const cuzk_r1cs_t *circ = pk->conv == CUZK_GROTH16_SNARKJS && o->c_mode != CUZK_R1CS_C_CHECKED ? NULL : c->r;
@@ -79,7 +81,8 @@ static void roundtrip(cuzk_groth16_convention conv)
         assert_int_equal(cuzk_groth16_pk_check_circuit(&pk, c.r, NULL), CUZK_OK);
 
         cuzk_groth16_proof_t proof;
-        cuzk_groth16_prove_opts o = given_opts(2, conv == CUZK_GROTH16_BELLPERSON ? CUZK_R1CS_C_CHECKED : CUZK_R1CS_C_PRODUCT);
+        cuzk_groth16_prove_opts o = given_opts(2, conv == CUZK_GROTH16_BELLPERSON ? CUZK_R1CS_C_CHECKED
+                                                                                  : CUZK_R1CS_C_PRODUCT);
         cuzk_groth16_prove_stats st;
         cuzk_errmsg err = {{0}};
         assert_int_equal(cuzk_groth16_prove(&proof, &pk, conv == CUZK_GROTH16_SNARKJS ? NULL : c.r, c.z, &o, &st, &err),
@@ -746,12 +749,11 @@ static void test_split_matches_plain(void **state)
         if (bell)
             for (uint64_t i = 0; i < ni; i++) a[r->num_constraints + i] = c.z[i];
         cuzk_ntt_domain d;
-        assert_int_equal(cuzk_ntt_domain_init(&d, (unsigned)__builtin_ctzll(n), bell ? CUZK_FR_ROOTS_GEN7 : CUZK_FR_ROOTS_GEN5),
-                         CUZK_OK);
-        if (bell)
-            cuzk_ntt_h_bellperson(a, a, b, cc, &d, 1);
-        else
-            cuzk_ntt_h_snarkjs(a, a, b, cc, &d, 1);
+        assert_int_equal(
+            cuzk_ntt_domain_init(&d, (unsigned)__builtin_ctzll(n), bell ? CUZK_FR_ROOTS_GEN7 : CUZK_FR_ROOTS_GEN5),
+            CUZK_OK);
+        if (bell) cuzk_ntt_h_bellperson(a, a, b, cc, &d, 1);
+        else cuzk_ntt_h_snarkjs(a, a, b, cc, &d, 1);
         cuzk_g1_jac_t l, h;
         assert_int_equal(cuzk_g1_msm(&l, pk.l, &c.z[ni], r->num_aux, 1), CUZK_OK);
         assert_int_equal(cuzk_g1_msm(&h, pk.h, a, pk.h_len, 1), CUZK_OK);
@@ -785,14 +787,20 @@ int main(void)
 {
     test_seed_init();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_roundtrip_bellperson), cmocka_unit_test(test_roundtrip_snarkjs),
+        cmocka_unit_test(test_roundtrip_bellperson),
+        cmocka_unit_test(test_roundtrip_snarkjs),
         cmocka_unit_test(test_tiny),
-        cmocka_unit_test(test_random_rs),            cmocka_unit_test(test_deterministic),
-        cmocka_unit_test(test_bad_proofs),           cmocka_unit_test(test_batch),
-        cmocka_unit_test(test_unsatisfied),          cmocka_unit_test(test_prove_verifies),
+        cmocka_unit_test(test_random_rs),
+        cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_bad_proofs),
+        cmocka_unit_test(test_batch),
+        cmocka_unit_test(test_unsatisfied),
+        cmocka_unit_test(test_prove_verifies),
         cmocka_unit_test(test_mismatch),
-        cmocka_unit_test(test_prove_rejects),        cmocka_unit_test(test_setup_points),
-        cmocka_unit_test(test_setup_rejects),        cmocka_unit_test(test_split_matches_plain),
+        cmocka_unit_test(test_prove_rejects),
+        cmocka_unit_test(test_setup_points),
+        cmocka_unit_test(test_setup_rejects),
+        cmocka_unit_test(test_split_matches_plain),
     };
     int fails = cmocka_run_group_tests_name("groth16", tests, NULL, NULL);
     fails += _cmocka_run_group_tests("formats", test_formats_tests, test_formats_count, NULL, NULL);

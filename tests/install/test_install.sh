@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 # cmake --install into a temporary prefix, then what a user of the installed tree does: every tool answers --version
 # (one version) and --help; a program of 20 lines (demo.c) builds with `pkg-config --cflags --libs cuzk` and proves
 # and verifies the demo circuit; the example configuration passes the daemon's --check-config without a warning; the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 # Proves the same circom circuits with `snarkjs groth16 prove` and with `cuzk prove`, in one run, and prints one JSON
 # line per circuit:
 #   {"name": "prove_vs_snarkjs", "circuit": C, "constraints": m, "snarkjs_s": S, "cuzk_s": K, "ratio": S/K}

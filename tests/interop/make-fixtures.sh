@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 # Builds the snarkjs/circom interop fixtures: for each circuit, circom2 compiles it for BLS12-381, snarkjs makes a
 # prepared powers-of-tau file (made by `cuzk ptau` above power 12, see step 2), the Groth16 zkey (setup + one
 # contribution), verification_key.json, the witness, and its own proof (which it then verifies).

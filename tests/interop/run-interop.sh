@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 # Interop checks between cuzk and snarkjs on the fixtures made by make-fixtures.sh.
 #
 #   tests/interop/run-interop.sh CUZK_BIN_DIR [CACHE_DIR] [CIRCUIT ...]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* The prover's memory model against what it really allocates. The link wraps malloc, calloc, realloc and free
  * (tests/CMakeLists.txt) to keep a count of live bytes and its high-water mark; a partition's synthesis and proof then
  * run between two marks, and their peak must stay within cuzk_groth16_prove_peak_bytes (memory admission plans with it)
@@ -95,7 +96,8 @@ static uint64_t measured_peak(unsigned log2n, unsigned threads, bool worst, uint
     *exact = cuzk_groth16_prove_shape_peak_bytes(&sh, threads);
     cuzk_groth16_pvk pvk;
     cuzk_groth16_prepare_vk(&pvk, &pk.vk);
-    assert_int_equal(cuzk_groth16_verify(&pvk, &proof, z + 1, cs->num_inputs - 1), worst ? CUZK_ERR_PROOF_INVALID : CUZK_OK);
+    assert_int_equal(cuzk_groth16_verify(&pvk, &proof, z + 1, cs->num_inputs - 1),
+                     worst ? CUZK_ERR_PROOF_INVALID : CUZK_OK);
     cuzk_groth16_pk_free(&pk);
     cuzk_r1cs_free(cs);
     free(z);

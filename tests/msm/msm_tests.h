@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* MSM and batch-addition tests, written once for G1 and G2. The including file defines G(name) (group prefix),
  * AFF and JAC (point types), T(name) (test name prefix), GEN_CHUNK (the group's MSM_CHUNK, so that one bucket can
  * be made to overflow a chunk), and BIG_N (a size of a few thousand). */

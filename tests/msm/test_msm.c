@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* MSM and bitmap batch addition for G1 and G2, against one-by-one scalar multiplications and additions. */
 #include "testutil.h"
 
@@ -46,9 +47,9 @@ static void test_g1_glv_endomorphism(void **state)
 {
     (void)state;
     static const cuzk_fp_t beta = {{0x30f1361b798a64e8ULL, 0xf3b8ddab7ece5a2aULL, 0x16a8ca3ac61577f7ULL,
-                               0xc26a2ff874fd029bULL, 0x3636b76660701c6eULL, 0x051ba4ab241b6160ULL}};
+                                    0xc26a2ff874fd029bULL, 0x3636b76660701c6eULL, 0x051ba4ab241b6160ULL}};
     static const cuzk_fp_t beta2 = {{0xcd03c9e48671f071ULL, 0x5dab22461fcda5d2ULL, 0x587042afd3851b95ULL,
-                                0x8eb60ebe01bacb9eULL, 0x03f97d6e83d050d2ULL, 0x18f0206554638741ULL}};
+                                     0x8eb60ebe01bacb9eULL, 0x03f97d6e83d050d2ULL, 0x18f0206554638741ULL}};
     cuzk_fp_t t;
     cuzk_fp_mul(&t, &beta, &beta);
     assert_true(cuzk_fp_eq(&t, &beta2));
@@ -122,7 +123,8 @@ static void test_g1_glv_switch(void **state)
 {
     (void)state;
     const size_t n = (size_t)1 << 18;
-    assert_true(cuzk_g1_msm_scratch_bytes(n, 1) > cuzk_g1_msm_scratch_bytes(n + 1, 1)); /* the ψ(P_i) block: GLV below */
+    assert_true(cuzk_g1_msm_scratch_bytes(n, 1) >
+                cuzk_g1_msm_scratch_bytes(n + 1, 1)); /* the ψ(P_i) block: GLV below */
     cuzk_g1_affine_t *bases = malloc((n + 1) * sizeof *bases);
     uint64_t(*k)[4] = malloc((n + 1) * sizeof *k);
     assert_non_null(bases);
@@ -255,8 +257,10 @@ static void test_scratch_bytes(void **state)
             assert_true(cuzk_g1_msm_scratch_bytes_upto(n, threads[t]) >= max1);
             assert_true(cuzk_g2_msm_scratch_bytes_upto(n, threads[t]) >= max2);
             if (n % 97 == 0) {
-                assert_true(cuzk_g1_batch_add_scratch_bytes(n, threads[t]) >= cuzk_g1_batch_add_scratch_bytes(n - 1, threads[t]));
-                assert_true(cuzk_g2_batch_add_scratch_bytes(n, threads[t]) >= cuzk_g2_batch_add_scratch_bytes(n - 1, threads[t]));
+                assert_true(cuzk_g1_batch_add_scratch_bytes(n, threads[t]) >=
+                            cuzk_g1_batch_add_scratch_bytes(n - 1, threads[t]));
+                assert_true(cuzk_g2_batch_add_scratch_bytes(n, threads[t]) >=
+                            cuzk_g2_batch_add_scratch_bytes(n - 1, threads[t]));
             }
         }
     }
@@ -268,16 +272,25 @@ int main(void)
 {
     test_seed_init();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_g1_msm_random),   cmocka_unit_test(test_g1_msm_big),
-        cmocka_unit_test(test_g1_msm_edges),    cmocka_unit_test(test_g1_msm_overflowing_bucket),
-        cmocka_unit_test(test_g1_msm_rejects),  cmocka_unit_test(test_g1_batch_add),
-        cmocka_unit_test(test_g1_msm_known_logs), cmocka_unit_test(test_g1_glv_endomorphism),
-        cmocka_unit_test(test_g1_glv_edge_scalars), cmocka_unit_test(test_g1_glv_switch),
-        cmocka_unit_test(test_g2_msm_random),   cmocka_unit_test(test_g2_msm_big),
-        cmocka_unit_test(test_g2_msm_edges),    cmocka_unit_test(test_g2_msm_overflowing_bucket),
-        cmocka_unit_test(test_g2_msm_rejects),  cmocka_unit_test(test_g2_batch_add),
+        cmocka_unit_test(test_g1_msm_random),
+        cmocka_unit_test(test_g1_msm_big),
+        cmocka_unit_test(test_g1_msm_edges),
+        cmocka_unit_test(test_g1_msm_overflowing_bucket),
+        cmocka_unit_test(test_g1_msm_rejects),
+        cmocka_unit_test(test_g1_batch_add),
+        cmocka_unit_test(test_g1_msm_known_logs),
+        cmocka_unit_test(test_g1_glv_endomorphism),
+        cmocka_unit_test(test_g1_glv_edge_scalars),
+        cmocka_unit_test(test_g1_glv_switch),
+        cmocka_unit_test(test_g2_msm_random),
+        cmocka_unit_test(test_g2_msm_big),
+        cmocka_unit_test(test_g2_msm_edges),
+        cmocka_unit_test(test_g2_msm_overflowing_bucket),
+        cmocka_unit_test(test_g2_msm_rejects),
+        cmocka_unit_test(test_g2_batch_add),
         cmocka_unit_test(test_g2_msm_known_logs),
-        cmocka_unit_test(test_scratch_bytes),   cmocka_unit_test(test_fp_x8),
+        cmocka_unit_test(test_scratch_bytes),
+        cmocka_unit_test(test_fp_x8),
     };
     return cmocka_run_group_tests_name("msm", tests, NULL, NULL);
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* NTT: transforms against a naive DFT and Horner evaluation, round trips at sizes that use the cache-blocked and
  * multi-threaded paths, and the two Groth16 H computations checked through the identity A·B − C = H·Z. */
 #include "testutil.h"
@@ -195,10 +196,7 @@ static void h_case_make(h_case *hc, const cuzk_ntt_domain *d)
     cuzk_ntt_inverse(hc->C, d, 2);
 }
 
-static void h_case_free(h_case *hc)
-{
-    free(hc->A), free(hc->B), free(hc->C), free(hc->a), free(hc->b), free(hc->c);
-}
+static void h_case_free(h_case *hc) { free(hc->A), free(hc->B), free(hc->C), free(hc->a), free(hc->b), free(hc->c); }
 
 /* A(X)·B(X) − C(X) at X */
 static void abc_at(cuzk_fr_t *r, const h_case *hc, const cuzk_fr_t *x)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Independent cross-check of cuzk against @noble/curves.
 //
 // Reads the JSON lines printed by cuzk-oracle-gen (format in PROTOCOL.md), recomputes every operation with noble

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* test_pairing: the Fp6/Fp12 tower, then the pairing, then both on every CPU path. */
 #include "test_pairing.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Shared by the pairing test files. */
 #ifndef CUZK_TEST_PAIRING_H
 #define CUZK_TEST_PAIRING_H

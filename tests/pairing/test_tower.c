@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Fp6 and Fp12: ring laws, sparse products against full ones, inversion, Frobenius against plain powering,
  * cyclotomic squaring against plain squaring; the products at double width (lazy reduction), the paired line product
  * and the compressed cyclotomic exponentiation against a schoolbook tower built from Fp multiplications alone. */
@@ -347,9 +348,18 @@ static void test_cyclotomic_pow(void **state)
         uint64_t e[2] = {test_rand_u64(), test_rand_u64()};
         size_t limbs = 1 + (size_t)(i & 1);
         switch (i % 6) {
-        case 0: e[0] = 0xd201000000010000ULL; limbs = 1; break;
-        case 1: e[0] = (uint64_t)(i % 3); limbs = 1; break;
-        case 2: e[0] &= 0x8000000000000411ULL; e[1] &= 0x1; break;
+        case 0:
+            e[0] = 0xd201000000010000ULL;
+            limbs = 1;
+            break;
+        case 1:
+            e[0] = (uint64_t)(i % 3);
+            limbs = 1;
+            break;
+        case 2:
+            e[0] &= 0x8000000000000411ULL;
+            e[1] &= 0x1;
+            break;
         default: break;
         }
         cuzk_fp12_pow(&want, &m, e, limbs);
@@ -404,11 +414,7 @@ static void test_cyclotomic_pow(void **state)
 }
 
 const struct CMUnitTest tower_tests[] = {
-    cmocka_unit_test(test_fp6_laws),
-    cmocka_unit_test(test_frobenius),
-    cmocka_unit_test(test_fp12_laws),
-    cmocka_unit_test(test_cyclotomic_sqr),
-    cmocka_unit_test(test_lazy_products),
-    cmocka_unit_test(test_cyclotomic_pow),
+    cmocka_unit_test(test_fp6_laws),       cmocka_unit_test(test_frobenius),     cmocka_unit_test(test_fp12_laws),
+    cmocka_unit_test(test_cyclotomic_sqr), cmocka_unit_test(test_lazy_products), cmocka_unit_test(test_cyclotomic_pow),
 };
 const size_t tower_tests_count = sizeof tower_tests / sizeof tower_tests[0];

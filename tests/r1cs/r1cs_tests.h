@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Shared pieces of the r1cs tests: a random circuit with a dense copy for naive evaluation, and the test lists of
  * each file (main is in test_r1cs.c). */
 #ifndef CUZK_R1CS_TESTS_H
@@ -11,9 +12,14 @@ typedef struct {
     uint32_t ni, na;
     uint64_t rows;
     /* every term as entered (unsorted, repeats kept): the naive reference */
-    struct test_entry { uint64_t row; uint32_t col; uint8_t k; cuzk_fr_t coeff; } *ent;
+    struct test_entry {
+        uint64_t row;
+        uint32_t col;
+        uint8_t k;
+        cuzk_fr_t coeff;
+    } * ent;
     size_t nent;
-    cuzk_fr_t *z;        /* satisfying witness */
+    cuzk_fr_t *z; /* satisfying witness */
     cuzk_r1cs_t *r;
 } test_circuit;
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* iden3 files: .wtns round trip and rejections; circom .r1cs images written here (sections in several orders,
  * hostile variants) and imported. */
 #include <stdio.h>
@@ -120,8 +121,8 @@ static uint8_t *wtns_variant(int variant, size_t *len)
         tb_fr(&s[1].body, &x);
     }
     if (variant == 3) memcpy(s[1].body.p + 64, CUZK_FR_MODULUS, 32); /* value 2 = r */
-    if (variant == 4) s[0].body.p[0] = 48;                      /* field size 48 */
-    if (variant == 5) tb_u32(&s[0].body, 0);                    /* header section too long */
+    if (variant == 4) s[0].body.p[0] = 48;                           /* field size 48 */
+    if (variant == 5) tb_u32(&s[0].body, 0);                         /* header section too long */
     tb_put(&s[2].body, s[1].body.p, s[1].body.len);
     static const int fwd[] = {0, 1, 2}, back[] = {1, 0};
     /* variant 6: section 2 twice; 7: section 2 missing; 8: sections reversed (fine) */
@@ -135,9 +136,15 @@ static uint8_t *wtns_variant(int variant, size_t *len)
 static void test_wtns_rejections(void **state)
 {
     (void)state;
-    static const cuzk_status want[] = {CUZK_OK,         CUZK_ERR_WRONG_PRIME,   CUZK_ERR_BAD_SECTION,
-                                       CUZK_ERR_NOT_CANONICAL, CUZK_ERR_WRONG_PRIME, CUZK_ERR_BAD_SECTION,
-                                       CUZK_ERR_BAD_SECTION,   CUZK_ERR_BAD_SECTION, CUZK_OK,
+    static const cuzk_status want[] = {CUZK_OK,
+                                       CUZK_ERR_WRONG_PRIME,
+                                       CUZK_ERR_BAD_SECTION,
+                                       CUZK_ERR_NOT_CANONICAL,
+                                       CUZK_ERR_WRONG_PRIME,
+                                       CUZK_ERR_BAD_SECTION,
+                                       CUZK_ERR_BAD_SECTION,
+                                       CUZK_ERR_BAD_SECTION,
+                                       CUZK_OK,
                                        CUZK_ERR_BAD_VERSION};
     for (int v = 0; v < 10; v++) {
         size_t len;
@@ -263,7 +270,7 @@ static uint8_t *multiplier(int variant, size_t *len)
     cuzk_fr_neg(&minus_one, &one);
     tbuf *c = &s[1].body;
     tb_u32(c, variant == 6 ? 100000 : 1); /* A = -a */
-    tb_u32(c, variant == 7 ? 4 : 2);     /* wire 4 does not exist */
+    tb_u32(c, variant == 7 ? 4 : 2);      /* wire 4 does not exist */
     if (variant == 8) {
         tb_put(c, CUZK_FR_MODULUS, 32); /* coefficient r */
     } else {
@@ -287,10 +294,19 @@ static uint8_t *multiplier(int variant, size_t *len)
 static void test_circom_rejections(void **state)
 {
     (void)state;
-    static const cuzk_status want[] = {
-        CUZK_OK,          CUZK_ERR_BAD_HEADER,  CUZK_ERR_BAD_SECTION, CUZK_ERR_TOO_LARGE,  CUZK_ERR_BAD_HEADER,
-        CUZK_ERR_WRONG_PRIME, CUZK_ERR_BAD_SECTION, CUZK_ERR_R1CS_COLUMN, CUZK_ERR_R1CS_COEFF, CUZK_ERR_BAD_SECTION,
-        CUZK_ERR_BAD_SECTION, CUZK_ERR_BAD_SECTION, CUZK_ERR_BAD_VERSION};
+    static const cuzk_status want[] = {CUZK_OK,
+                                       CUZK_ERR_BAD_HEADER,
+                                       CUZK_ERR_BAD_SECTION,
+                                       CUZK_ERR_TOO_LARGE,
+                                       CUZK_ERR_BAD_HEADER,
+                                       CUZK_ERR_WRONG_PRIME,
+                                       CUZK_ERR_BAD_SECTION,
+                                       CUZK_ERR_R1CS_COLUMN,
+                                       CUZK_ERR_R1CS_COEFF,
+                                       CUZK_ERR_BAD_SECTION,
+                                       CUZK_ERR_BAD_SECTION,
+                                       CUZK_ERR_BAD_SECTION,
+                                       CUZK_ERR_BAD_VERSION};
     for (int v = 0; v < 13; v++) {
         size_t len;
         uint8_t *img = multiplier(v, &len);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* PCE files: round trip through mmap, and every class of damage refused with its own status. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +16,17 @@
 #define H_TABLE 80
 #define H_IDENTITY 288
 #define H_CHECKSUM 320
-enum { S_A_ROW = 0, S_A_COL = 1, S_A_COEF = 2, S_B_ROW = 3, S_B_COL = 4, S_C_COEF = 8, S_VALUES = 9, S_A_AUX = 10, S_B_AUX = 12 };
+enum {
+    S_A_ROW = 0,
+    S_A_COL = 1,
+    S_A_COEF = 2,
+    S_B_ROW = 3,
+    S_B_COL = 4,
+    S_C_COEF = 8,
+    S_VALUES = 9,
+    S_A_AUX = 10,
+    S_B_AUX = 12
+};
 
 typedef struct {
     test_circuit t;
@@ -155,16 +166,56 @@ static void test_pce_truncated_and_extended(void **state)
 }
 
 /* ---- one corruption per failure class ---- */
-static void c_magic(uint8_t *img, const cuzk_r1cs_t *r) { (void)r; img[3] ^= 0x20; }
-static void c_version(uint8_t *img, const cuzk_r1cs_t *r) { (void)r; p32(img, H_VERSION, 2); }
-static void c_hdr_size(uint8_t *img, const cuzk_r1cs_t *r) { (void)r; p32(img, H_HDR_SIZE, 8192); }
-static void c_nsect(uint8_t *img, const cuzk_r1cs_t *r) { (void)r; p32(img, H_NSECT, 12); }
-static void c_flags(uint8_t *img, const cuzk_r1cs_t *r) { (void)r; p32(img, H_FLAGS, 1); }
-static void c_reserved(uint8_t *img, const cuzk_r1cs_t *r) { (void)r; img[4000] = 1; }
-static void c_no_inputs(uint8_t *img, const cuzk_r1cs_t *r) { (void)r; p64(img, H_COUNTS, 0); }
-static void c_few_values(uint8_t *img, const cuzk_r1cs_t *r) { (void)r; p64(img, H_COUNTS + 24, 1); }
-static void c_huge_nnz(uint8_t *img, const cuzk_r1cs_t *r) { (void)r; p64(img, H_COUNTS + 32, 1ULL << 60); }
-static void c_huge_aux(uint8_t *img, const cuzk_r1cs_t *r) { (void)r; p64(img, H_COUNTS + 8, 1ULL << 32); }
+static void c_magic(uint8_t *img, const cuzk_r1cs_t *r)
+{
+    (void)r;
+    img[3] ^= 0x20;
+}
+static void c_version(uint8_t *img, const cuzk_r1cs_t *r)
+{
+    (void)r;
+    p32(img, H_VERSION, 2);
+}
+static void c_hdr_size(uint8_t *img, const cuzk_r1cs_t *r)
+{
+    (void)r;
+    p32(img, H_HDR_SIZE, 8192);
+}
+static void c_nsect(uint8_t *img, const cuzk_r1cs_t *r)
+{
+    (void)r;
+    p32(img, H_NSECT, 12);
+}
+static void c_flags(uint8_t *img, const cuzk_r1cs_t *r)
+{
+    (void)r;
+    p32(img, H_FLAGS, 1);
+}
+static void c_reserved(uint8_t *img, const cuzk_r1cs_t *r)
+{
+    (void)r;
+    img[4000] = 1;
+}
+static void c_no_inputs(uint8_t *img, const cuzk_r1cs_t *r)
+{
+    (void)r;
+    p64(img, H_COUNTS, 0);
+}
+static void c_few_values(uint8_t *img, const cuzk_r1cs_t *r)
+{
+    (void)r;
+    p64(img, H_COUNTS + 24, 1);
+}
+static void c_huge_nnz(uint8_t *img, const cuzk_r1cs_t *r)
+{
+    (void)r;
+    p64(img, H_COUNTS + 32, 1ULL << 60);
+}
+static void c_huge_aux(uint8_t *img, const cuzk_r1cs_t *r)
+{
+    (void)r;
+    p64(img, H_COUNTS + 8, 1ULL << 32);
+}
 static void c_rows_plus_one(uint8_t *img, const cuzk_r1cs_t *r) { p64(img, H_COUNTS + 16, r->num_constraints + 1); }
 static void c_misaligned(uint8_t *img, const cuzk_r1cs_t *r)
 {
@@ -241,8 +292,16 @@ static void c_density_tail(uint8_t *img, const cuzk_r1cs_t *r)
     uint64_t bit = r->num_aux;
     img[sec_off(img, S_B_AUX) + bit / 8] |= (uint8_t)(1u << (bit % 8));
 }
-static void c_checksum(uint8_t *img, const cuzk_r1cs_t *r) { (void)r; img[H_CHECKSUM + 31] ^= 0x80; }
-static void c_identity(uint8_t *img, const cuzk_r1cs_t *r) { (void)r; img[H_IDENTITY] ^= 1; }
+static void c_checksum(uint8_t *img, const cuzk_r1cs_t *r)
+{
+    (void)r;
+    img[H_CHECKSUM + 31] ^= 0x80;
+}
+static void c_identity(uint8_t *img, const cuzk_r1cs_t *r)
+{
+    (void)r;
+    img[H_IDENTITY] ^= 1;
+}
 static void c_coef_swap(uint8_t *img, const cuzk_r1cs_t *r)
 {
     /* +1 becomes -1 in one entry: structurally valid, only the hashes notice */
@@ -258,39 +317,26 @@ static void test_pce_corruptions(void **state)
         corrupt_fn f;
         cuzk_status want;
     } cases[] = {
-        {c_magic, CUZK_ERR_BAD_MAGIC},
-        {c_version, CUZK_ERR_BAD_VERSION},
-        {c_hdr_size, CUZK_ERR_BAD_HEADER},
-        {c_nsect, CUZK_ERR_BAD_HEADER},
-        {c_flags, CUZK_ERR_BAD_HEADER},
-        {c_reserved, CUZK_ERR_BAD_HEADER},
-        {c_no_inputs, CUZK_ERR_BAD_HEADER},
-        {c_few_values, CUZK_ERR_BAD_HEADER},
-        {c_huge_nnz, CUZK_ERR_TOO_LARGE},
-        {c_huge_aux, CUZK_ERR_TOO_LARGE},
-        {c_rows_plus_one, CUZK_ERR_BAD_SECTION},
-        {c_misaligned, CUZK_ERR_BAD_SECTION},
-        {c_overlap, CUZK_ERR_BAD_SECTION},
-        {c_beyond, CUZK_ERR_TRUNCATED},
-        {c_padding, CUZK_ERR_BAD_SECTION},
-        {c_row_ptr_start, CUZK_ERR_R1CS_ROW_PTR},
-        {c_row_ptr_back, CUZK_ERR_R1CS_ROW_PTR},
-        {c_row_ptr_end, CUZK_ERR_R1CS_ROW_PTR},
-        {c_col_range, CUZK_ERR_R1CS_COLUMN},
-        {c_col_order, CUZK_ERR_R1CS_COLUMN},
-        {c_coef_id, CUZK_ERR_R1CS_COEFF},
-        {c_value_range, CUZK_ERR_R1CS_COEFF},
-        {c_value_zero, CUZK_ERR_R1CS_COEFF},
-        {c_value_one, CUZK_ERR_R1CS_COEFF},
-        {c_density_bit, CUZK_ERR_R1CS_DENSITY},
-        {c_density_tail, CUZK_ERR_R1CS_DENSITY},
-        {c_checksum, CUZK_ERR_CHECKSUM},
-        {c_identity, CUZK_ERR_CHECKSUM},
+        {c_magic, CUZK_ERR_BAD_MAGIC},           {c_version, CUZK_ERR_BAD_VERSION},
+        {c_hdr_size, CUZK_ERR_BAD_HEADER},       {c_nsect, CUZK_ERR_BAD_HEADER},
+        {c_flags, CUZK_ERR_BAD_HEADER},          {c_reserved, CUZK_ERR_BAD_HEADER},
+        {c_no_inputs, CUZK_ERR_BAD_HEADER},      {c_few_values, CUZK_ERR_BAD_HEADER},
+        {c_huge_nnz, CUZK_ERR_TOO_LARGE},        {c_huge_aux, CUZK_ERR_TOO_LARGE},
+        {c_rows_plus_one, CUZK_ERR_BAD_SECTION}, {c_misaligned, CUZK_ERR_BAD_SECTION},
+        {c_overlap, CUZK_ERR_BAD_SECTION},       {c_beyond, CUZK_ERR_TRUNCATED},
+        {c_padding, CUZK_ERR_BAD_SECTION},       {c_row_ptr_start, CUZK_ERR_R1CS_ROW_PTR},
+        {c_row_ptr_back, CUZK_ERR_R1CS_ROW_PTR}, {c_row_ptr_end, CUZK_ERR_R1CS_ROW_PTR},
+        {c_col_range, CUZK_ERR_R1CS_COLUMN},     {c_col_order, CUZK_ERR_R1CS_COLUMN},
+        {c_coef_id, CUZK_ERR_R1CS_COEFF},        {c_value_range, CUZK_ERR_R1CS_COEFF},
+        {c_value_zero, CUZK_ERR_R1CS_COEFF},     {c_value_one, CUZK_ERR_R1CS_COEFF},
+        {c_density_bit, CUZK_ERR_R1CS_DENSITY},  {c_density_tail, CUZK_ERR_R1CS_DENSITY},
+        {c_checksum, CUZK_ERR_CHECKSUM},         {c_identity, CUZK_ERR_CHECKSUM},
         {c_coef_swap, CUZK_ERR_CHECKSUM},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         cuzk_status s = load_corrupted(fx, cases[i].f, 0);
-        if (s != cases[i].want) fail_msg("case %zu: got %s, want %s", i, cuzk_status_str(s), cuzk_status_str(cases[i].want));
+        if (s != cases[i].want)
+            fail_msg("case %zu: got %s, want %s", i, cuzk_status_str(s), cuzk_status_str(cases[i].want));
     }
     /* trusted loads skip only the hashes */
     assert_int_equal(load_corrupted(fx, c_checksum, CUZK_R1CS_PCE_TRUSTED), CUZK_OK);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Builder, densities, SpMV and the satisfiability check against a naive evaluation of the terms as entered. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,8 +11,12 @@ static void rand_coeff(cuzk_fr_t *c)
 {
     /* mostly ±1 and small values, as in Filecoin circuits, some arbitrary */
     switch (test_rand_u64() % 6) {
-    case 0: case 1: cuzk_fr_set_one(c); break;
-    case 2: cuzk_fr_set_one(c); cuzk_fr_neg(c, c); break;
+    case 0:
+    case 1: cuzk_fr_set_one(c); break;
+    case 2:
+        cuzk_fr_set_one(c);
+        cuzk_fr_neg(c, c);
+        break;
     case 3: cuzk_fr_from_u64(c, 1 + test_rand_u64() % 8); break;
     case 4: cuzk_fr_from_u64(c, 1ULL << (test_rand_u64() % 64)); break;
     default: test_rand_fr(c); break;
@@ -46,10 +51,8 @@ void test_circuit_make(test_circuit *t, uint32_t ni, uint32_t na_free, uint64_t 
     cuzk_fr_set_one(&t->z[0]);
     /* free variables: mostly bits, like Filecoin witnesses; out variables are set below */
     for (uint64_t j = 1; j < ni + (uint64_t)na_free; j++) {
-        if (test_rand_u64() % 4)
-            cuzk_fr_from_u64(&t->z[j], test_rand_u64() & 1);
-        else
-            test_rand_fr(&t->z[j]);
+        if (test_rand_u64() % 4) cuzk_fr_from_u64(&t->z[j], test_rand_u64() & 1);
+        else test_rand_fr(&t->z[j]);
     }
     cuzk_r1cs_builder *b = cuzk_r1cs_builder_new(ni);
     assert_non_null(b);
@@ -221,10 +224,8 @@ static void test_builder_canonical(void **state)
         assert_true(in == CUZK_R1CS_INPUT(1));
         cuzk_r1cs_term a1[] = {{x, five}, {in, three}}, a2[] = {{in, one}, {x, three}, {in, two}, {x, two}};
         cuzk_r1cs_term bb[] = {{y, one}}, c[] = {{CUZK_R1CS_ONE, v == 2 ? two : three}};
-        if (v == 1)
-            assert_int_equal(cuzk_r1cs_builder_enforce(b, a2, 4, bb, 1, c, 1), CUZK_OK);
-        else
-            assert_int_equal(cuzk_r1cs_builder_enforce(b, a1, 2, bb, 1, c, 1), CUZK_OK);
+        if (v == 1) assert_int_equal(cuzk_r1cs_builder_enforce(b, a2, 4, bb, 1, c, 1), CUZK_OK);
+        else assert_int_equal(cuzk_r1cs_builder_enforce(b, a1, 2, bb, 1, c, 1), CUZK_OK);
         /* a variable that does not exist yet is refused and leaves no trace */
         cuzk_r1cs_term bad[] = {{CUZK_R1CS_AUX(7), one}};
         assert_int_equal(cuzk_r1cs_builder_enforce(b, a1, 2, bad, 1, c, 1), CUZK_ERR_R1CS_COLUMN);
@@ -249,7 +250,8 @@ static void test_spmv_matches_dense(void **state)
     test_circuit t;
     test_circuit_make(&t, 3, 40, 5000); /* more rows than one chunk, so threads share the work */
     uint64_t nv = (uint64_t)t.ni + t.na, n = t.rows;
-    cuzk_fr_t *a = malloc(n * sizeof(cuzk_fr_t)), *b = malloc(n * sizeof(cuzk_fr_t)), *c = malloc(n * sizeof(cuzk_fr_t));
+    cuzk_fr_t *a = malloc(n * sizeof(cuzk_fr_t)), *b = malloc(n * sizeof(cuzk_fr_t)),
+              *c = malloc(n * sizeof(cuzk_fr_t));
     cuzk_fr_t *want = malloc(n * sizeof(cuzk_fr_t));
     cuzk_fr_t *outs[3] = {a, b, c};
     for (unsigned threads = 1; threads <= 3; threads++) {
@@ -339,8 +341,8 @@ int main(void)
 {
     test_seed_init();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_builder_matches_dense),  cmocka_unit_test(test_builder_canonical),
-        cmocka_unit_test(test_spmv_matches_dense),     cmocka_unit_test(test_check_reports_first_bad_row),
+        cmocka_unit_test(test_builder_matches_dense), cmocka_unit_test(test_builder_canonical),
+        cmocka_unit_test(test_spmv_matches_dense),    cmocka_unit_test(test_check_reports_first_bad_row),
         cmocka_unit_test(test_builder_limits),
     };
     int fails = cmocka_run_group_tests_name("r1cs", tests, NULL, NULL);

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """Shared pieces of the service tests: protobuf stubs generated at test time, a daemon in a temp dir, a small test
 runner that prints `N passed, M failed`.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """What Curio and its operators see of cuzk-daemon, through a client generated from the proto (not cuzk's own): the
 request id is the job id (AwaitProof and CancelProof by it), a failed or cancelled id runs again, Curio's queue names,
 metric families and /status page, log lines in Curio's form (text and JSON), SRS ids for PreloadSRS / EvictSRS,

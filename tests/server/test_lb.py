@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """Two cuzk-daemons on loopback TCP behind nginx's grpc_pass (the config of docs/load-balancing.md, written to a temp
 dir and run without root: `nginx -p DIR -c nginx.conf -e DIR/error.log`). A few Prove calls go through nginx; both
 daemons must have served some (their own GetStatus counters), and every proof must come back whole. Prints

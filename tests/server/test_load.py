@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """Load test: 16 concurrent clients submit 240 tiny synthetic proofs (2^8) with mixed priorities, half through
 SubmitProof + AwaitProof and half through Prove. None may be lost, every proof must decode (192 B per partition),
 the daemon's completed counter must grow by exactly the number submitted, and its RSS (sampled from /proc) must

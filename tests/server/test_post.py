@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """WinningPoSt and WindowPoSt through cuzk-daemon as Curio asks for them, with a client generated from the proto (not
 cuzk's own): vanilla proofs of generated 2 KiB sectors (cuzk-post-gen: real trees and paths), test keys of the real
 circuits under their v28 names (cuzk circuit pce + cuzk setup) whose digests a manifest override lists; each proof

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """PoRep (commit phase 2) and SnapDeals through cuzk-daemon as Curio asks for them, with a client generated from the
 proto (not cuzk's own). A 2 KiB sector sealed by `cuzk seal-test` gives the inputs: its C1 in Curio's envelope (a PoRep
 request's vanilla_proof) and the SnapDeals vanilla proofs of an update of it (a request's vanilla_proofs, with the

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """cuzk.v1 service tests against a real cuzk-daemon on a unix socket in a temp dir and one loopback TCP port: every
 RPC, priority order, cancel, duplicate ids, await timeout, malformed requests (the daemon must keep serving), the
 bearer token on TCP, /metrics over HTTP, config errors, one daemon per socket and port. Prints `N passed, M failed`.

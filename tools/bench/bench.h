@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* cuzk-bench internals: every benchmark prints one JSON object per line,
  *   {"name": "...", "size": n, "threads": t, "value": x, "unit": "ns"|"us"|"ms", ...}
  * so results can be collected by machines and compared side by side.
@@ -19,11 +20,11 @@ typedef struct {
     int max_log2;       /* prove: largest circuit size 2^max_log2 to run */
     int min_log2;       /* --gpu proofs: smallest size (0 = all) */
 
-    bool gpu;           /* --gpu: the CUDA backend's benchmarks instead (lines carry "device": "gpu") */
+    bool gpu;                      /* --gpu: the CUDA backend's benchmarks instead (lines carry "device": "gpu") */
     long msm_variant, ntt_variant; /* --gpu: the MSM / NTT kernel variant of every benchmark; −1 = the default */
-    bool msm_profile;   /* --gpu: every MSM prints its phases (cuzk_gpu_msm_opts.profile) */
-    uint64_t sector_size; /* porep: --sector-size (0 = 32 GiB) */
-    uint32_t sizes;     /* --gpu --sizes: bit k set = size 2^k runs (NTT, MSM, batch addition, proofs); 0 = all */
+    bool msm_profile;              /* --gpu: every MSM prints its phases (cuzk_gpu_msm_opts.profile) */
+    uint64_t sector_size;          /* porep: --sector-size (0 = 32 GiB) */
+    uint32_t sizes; /* --gpu --sizes: bit k set = size 2^k runs (NTT, MSM, batch addition, proofs); 0 = all */
 } bench_opts;
 
 /* A benchmark file's entry point: runs the benchmarks of its file that o selects. */
@@ -46,7 +47,7 @@ typedef struct {
     double best, median, worst;
     double spread; /* (worst − best) / median: 0 when the runs agree */
     unsigned runs;
-    bool cpu;      /* timed by the thread's CPU clock: the line says "clock": "cpu" */
+    bool cpu; /* timed by the thread's CPU clock: the line says "clock": "cpu" */
 } bench_stat;
 
 void bench_run_start(bench_runs *r);

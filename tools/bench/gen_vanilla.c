@@ -50,9 +50,11 @@ int bench_gen_vanilla(int argc, char **argv)
     }
     const char *what = argv[1];
     if (strcmp(what, "winning-post") == 0 || strcmp(what, "window-post") == 0 || strcmp(what, "snap-prove") == 0) {
-        fprintf(stderr, "cuzk-bench gen-vanilla %s: needs a sealed sector's cache (tree-r-last, p_aux, t_aux) read "
-                        "through filecoin-proofs, which cuzk does not do; make the file with Curio's cuzk-bench "
-                        "gen-vanilla and pass it to --vanilla\n", what);
+        fprintf(stderr,
+                "cuzk-bench gen-vanilla %s: needs a sealed sector's cache (tree-r-last, p_aux, t_aux) read "
+                "through filecoin-proofs, which cuzk does not do; make the file with Curio's cuzk-bench "
+                "gen-vanilla and pass it to --vanilla\n",
+                what);
         return 2;
     }
     if (strcmp(what, "porep") != 0) {

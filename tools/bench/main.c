@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* cuzk-bench: benchmark programs. A table of commands, and the benchmarks each runs as a static table of entry
  * points (one per benchmark file, bench.h); the files take their timing and output from timing.c and never call
  * back here. */
@@ -18,18 +19,10 @@ typedef struct {
 } bench_step;
 
 static const bench_step micro_cpu[] = {
-    {NULL, bench_micro_ff},
-    {NULL, bench_micro_ec},
-    {NULL, bench_micro_pairing},
-    {NULL, bench_micro_msm},
-    {NULL, bench_micro_ntt},
-    {NULL, bench_micro_r1cs},
-    {NULL, bench_micro_circuits},
-    {NULL, bench_micro_poseidon},
-    {NULL, bench_micro_groth16},
-    {NULL, bench_micro_filecoin},
-    {NULL, bench_micro_sdr},
-    {NULL, bench_micro_snap},
+    {NULL, bench_micro_ff},       {NULL, bench_micro_ec},       {NULL, bench_micro_pairing},
+    {NULL, bench_micro_msm},      {NULL, bench_micro_ntt},      {NULL, bench_micro_r1cs},
+    {NULL, bench_micro_circuits}, {NULL, bench_micro_poseidon}, {NULL, bench_micro_groth16},
+    {NULL, bench_micro_filecoin}, {NULL, bench_micro_sdr},      {NULL, bench_micro_snap},
     {"prove", bench_prove_gen},
 };
 
@@ -50,37 +43,38 @@ static void run_steps(const bench_opts *o, const bench_step *steps, size_t n)
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: cuzk-bench micro [--filter NAME] [--threads N] [--gpu]\n"
-               "       cuzk-bench prove [--max-log2 K] [--threads N]\n"
-               "       cuzk-bench zkey\n"
-               "       cuzk-bench gen-vanilla porep [--registered-proof N] [-o FILE] (cuzk-bench gen-vanilla --help)\n"
-               "       cuzk-bench post shape|witness ...   (FallbackPoSt circuits at production size: post.c)\n"
-               "       cuzk-bench porep [--sector-size S] [--threads N] [--filter NAME] [--gpu]\n"
-               "       cuzk-bench --version\n"
-               "  micro      field, curve, pairing, MSM, NTT, SpMV, Poseidon and Groth16 micro-benchmarks, one JSON\n"
-               "             object per line, ending with `prove` on synthetic PoRep-shaped circuits (up to 2^K, see\n"
-               "             prove)\n"
-               "  prove      Groth16 proofs of synthetic PoRep-shaped circuits of 2^16, 2^18, ... 2^K constraints\n"
-               "             (default K = 20), per phase, with peak memory; keys cached in ~/.cache/cuzk-bench\n"
-               "  zkey       makes (once) snarkjs-convention zkey + wtns fixtures in that cache and prints their paths:\n"
-               "             mulchain (65,000 multiplications, 2^16) and bits (PoRep-shaped, 2^15), for cuzk prove --zkey\n"
-               "  porep      the PoRep C2 circuit at one sector size (default 32GiB): the layout, one partition's\n"
-               "             witness at 1, 2, 4, ... threads, the shape (time, peak memory, matrix fingerprint), a\n"
-               "             whole C2 (CPU: test sizes; --gpu: on the device, witnesses overlapped with proofs)\n"
-               "  --filter   run only benchmarks whose name contains NAME\n"
-               "  --threads  thread count for multi-threaded benchmarks (default: 1 and 2)\n"
-               "  --max-log2 largest circuit for prove (16 .. 27; --gpu: the proofs at 2^20, 2^24, 2^26, 2^27 up to\n"
-               "             K, default 24)\n"
-               "  --min-log2 smallest circuit for the --gpu proofs\n"
-               "  --sizes K[,K...]\n"
-               "             with --gpu: only these sizes 2^K of the NTT, MSM, batch-addition and proof lines (the\n"
-               "             proofs: of 2^20, 2^24, 2^26, 2^27, up to 2^27 unless --max-log2 says otherwise)\n"
-               "  --gpu      the CUDA backend's benchmarks instead (when built with CUDA)\n"
-               "  --msm-variant V, --ntt-variant V\n"
-               "             with --gpu: the MSM / NTT kernel variant for every benchmark (gpu.h: cuzk_gpu_msm_opts,\n"
-               "             cuzk_gpu_ntt_opts), to compare whole proofs side by side\n"
-               "  --msm-profile\n"
-               "             with --gpu: every MSM and batch addition prints its phase times on stderr\n");
+    fprintf(
+        f, "usage: cuzk-bench micro [--filter NAME] [--threads N] [--gpu]\n"
+           "       cuzk-bench prove [--max-log2 K] [--threads N]\n"
+           "       cuzk-bench zkey\n"
+           "       cuzk-bench gen-vanilla porep [--registered-proof N] [-o FILE] (cuzk-bench gen-vanilla --help)\n"
+           "       cuzk-bench post shape|witness ...   (FallbackPoSt circuits at production size: post.c)\n"
+           "       cuzk-bench porep [--sector-size S] [--threads N] [--filter NAME] [--gpu]\n"
+           "       cuzk-bench --version\n"
+           "  micro      field, curve, pairing, MSM, NTT, SpMV, Poseidon and Groth16 micro-benchmarks, one JSON\n"
+           "             object per line, ending with `prove` on synthetic PoRep-shaped circuits (up to 2^K, see\n"
+           "             prove)\n"
+           "  prove      Groth16 proofs of synthetic PoRep-shaped circuits of 2^16, 2^18, ... 2^K constraints\n"
+           "             (default K = 20), per phase, with peak memory; keys cached in ~/.cache/cuzk-bench\n"
+           "  zkey       makes (once) snarkjs-convention zkey + wtns fixtures in that cache and prints their paths:\n"
+           "             mulchain (65,000 multiplications, 2^16) and bits (PoRep-shaped, 2^15), for cuzk prove --zkey\n"
+           "  porep      the PoRep C2 circuit at one sector size (default 32GiB): the layout, one partition's\n"
+           "             witness at 1, 2, 4, ... threads, the shape (time, peak memory, matrix fingerprint), a\n"
+           "             whole C2 (CPU: test sizes; --gpu: on the device, witnesses overlapped with proofs)\n"
+           "  --filter   run only benchmarks whose name contains NAME\n"
+           "  --threads  thread count for multi-threaded benchmarks (default: 1 and 2)\n"
+           "  --max-log2 largest circuit for prove (16 .. 27; --gpu: the proofs at 2^20, 2^24, 2^26, 2^27 up to\n"
+           "             K, default 24)\n"
+           "  --min-log2 smallest circuit for the --gpu proofs\n"
+           "  --sizes K[,K...]\n"
+           "             with --gpu: only these sizes 2^K of the NTT, MSM, batch-addition and proof lines (the\n"
+           "             proofs: of 2^20, 2^24, 2^26, 2^27, up to 2^27 unless --max-log2 says otherwise)\n"
+           "  --gpu      the CUDA backend's benchmarks instead (when built with CUDA)\n"
+           "  --msm-variant V, --ntt-variant V\n"
+           "             with --gpu: the MSM / NTT kernel variant for every benchmark (gpu.h: cuzk_gpu_msm_opts,\n"
+           "             cuzk_gpu_ntt_opts), to compare whole proofs side by side\n"
+           "  --msm-profile\n"
+           "             with --gpu: every MSM and batch addition prints its phase times on stderr\n");
 #ifdef CUZK_BENCH_CLIENT
     fprintf(f, "       cuzk-bench [-a ADDR] single|batch|stress|status|preload|evict|metrics ... against a daemon,\n"
                "                  in Curio's cuzk-bench forms (cuzk-bench batch --help)\n");

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Circuit micro-benchmarks.
  *   synthetic_witness  one witness of the synthetic PoRep-shaped system (cuzk_circuits_synthetic_witness_into, what each
  *                      engine synthesis worker runs per partition), at 2^20 and up to --max-log2 in steps of 2
@@ -124,8 +125,8 @@ void bench_micro_circuits(const bench_opts *o)
             bench_runs runs = {0};
             for (int rep = 0; rep < 3; rep++) {
                 bench_run_start(&runs);
-                cuzk_status s =
-                    cuzk_circuits_synthetic_witness_into(log, 1, 2 + (uint64_t)rep, (unsigned)threads[ti], z, n, &err);
+                cuzk_status s = cuzk_circuits_synthetic_witness_into(log, 1, 2 + (uint64_t)rep, (unsigned)threads[ti],
+                                                                     z, n, &err);
                 bench_run_stop(&runs);
                 if (s != CUZK_OK) {
                     fprintf(stderr, "cuzk-bench: synthetic_witness 2^%u: %s\n", log, err.msg);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Curve micro-benchmarks. Additions run as dependent chains (acc = acc + base[i]), so latency is measured; each
  * figure is the best of a few repetitions, since the machine is shared. */
 #include "bench.h"
@@ -39,8 +40,8 @@ static void start_g1(cuzk_g1_jac_t *acc)
 
 void bench_micro_ec(const bench_opts *o)
 {
-    static const char *names[] = {"g1_add_mixed", "g1_add_xyzz_mixed", "g1_double", "g2_add_mixed",
-                                  "g1_mul_ct", "g1_subgroup_check", "g2_subgroup_check"};
+    static const char *names[] = {"g1_add_mixed", "g1_add_xyzz_mixed", "g1_double",        "g2_add_mixed",
+                                  "g1_mul_ct",    "g1_subgroup_check", "g2_subgroup_check"};
     bool any = false;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) any |= bench_selected(o, names[i]);
     if (!any) return; /* skip building the bases */
@@ -110,7 +111,7 @@ void bench_micro_ec(const bench_opts *o)
             cuzk_g1_jac_t acc;
             cuzk_fr_t k;
             uint64_t l[CUZK_FR_LIMBS] = {0x243f6a8885a308d3ULL, 0x13198a2e03707344ULL, 0xa4093822299f31d0ULL,
-                                    0x082efa98ec4e6c89ULL};
+                                         0x082efa98ec4e6c89ULL};
             cuzk_fr_from_limbs_reduce(&k, l);
             start_g1(&acc);
             bench_run_start(&runs);

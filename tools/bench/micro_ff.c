@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Field micro-benchmarks: a dependent chain of operations, so latency (not throughput) is measured; each line is the
  * best of REPS chains with their median and spread, by the thread's CPU clock, in ns per operation, and names the CPU
  * path the kernel took. A first line, cpu_path, names the path in force and the best the processor has. */

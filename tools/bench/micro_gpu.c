@@ -45,7 +45,10 @@ void bench_gpu_prover_opts(const bench_opts *o, cuzk_gpu_prover_opts *p)
 
 static void bench_ff(const bench_opts *o)
 {
-    static const struct { cuzk_gpu_lab_ff_op op; const char *name; } ops[] = {
+    static const struct {
+        cuzk_gpu_lab_ff_op op;
+        const char *name;
+    } ops[] = {
         {CUZK_GPU_LAB_FR_MUL, "gpu_fr_mul"},
         {CUZK_GPU_LAB_FR_MUL64, "gpu_fr_mul64"},
         {CUZK_GPU_LAB_FR_ADD, "gpu_fr_add"},
@@ -139,7 +142,8 @@ static void bench_ntt(const bench_opts *o)
     cuzk_fr_t *h = malloc(chunk * sizeof *h), g;
     if (h == NULL) return;
     for (size_t i = 0; i < chunk; i++) {
-        uint64_t s = i * 0x9e3779b97f4a7c15ULL + 12345, l[CUZK_FR_LIMBS] = {s | 1, s ^ 0xabcdef, s >> 7, s & 0x0fffffffffffffffULL};
+        uint64_t s = i * 0x9e3779b97f4a7c15ULL + 12345,
+                 l[CUZK_FR_LIMBS] = {s | 1, s ^ 0xabcdef, s >> 7, s & 0x0fffffffffffffffULL};
         cuzk_fr_from_limbs(&h[i], l);
     }
     cuzk_fr_from_u64(&g, 7);
@@ -396,7 +400,10 @@ static void bench_msm(const bench_opts *o)
  * (its profile: 55 M of 134 M); median of 3 timed calls after a warm-up. */
 static void bench_batch_add(const bench_opts *o)
 {
-    static const struct { int g2; unsigned log2; } cfg[] = {{0, 24}, {0, 26}, {1, 24}};
+    static const struct {
+        int g2;
+        unsigned log2;
+    } cfg[] = {{0, 24}, {0, 26}, {1, 24}};
     cuzk_gpu_msm_opts mo;
     bench_gpu_msm_opts(o, &mo);
     cuzk_gpu_msm_ctx *ctx = NULL;
@@ -458,10 +465,13 @@ static void bench_batch_add(const bench_opts *o)
 static void bench_msm_var(const bench_opts *o)
 {
     int once = bench_selected(o, "gpu_msm_once") && o->filter != NULL;
-    static const struct { int g2; unsigned log2, v, c; } cfg[] = {
-        {0, 22, 0, 0}, {0, 22, 0x8c00d14, 0}, {0, 23, 0, 0}, {0, 23, 0x8c00d14, 0}, {0, 24, 0, 0},
-        {0, 24, 0x8c00d14, 0}, {0, 24, 0xc00514, 0}, {0, 24, 0x8c30514, 0}, {0, 26, 0, 0}, {0, 26, 0xc00514, 0}, {0, 26, 0x6c00514, 0}, {0, 26, 0xac00514, 0},
-        {0, 26, 0, 21}, {1, 22, 0, 0}, {1, 22, 0x8a00514, 0}, {1, 24, 0, 0}};
+    static const struct {
+        int g2;
+        unsigned log2, v, c;
+    } cfg[] = {{0, 22, 0, 0},  {0, 22, 0x8c00d14, 0}, {0, 23, 0, 0},         {0, 23, 0x8c00d14, 0},
+               {0, 24, 0, 0},  {0, 24, 0x8c00d14, 0}, {0, 24, 0xc00514, 0},  {0, 24, 0x8c30514, 0},
+               {0, 26, 0, 0},  {0, 26, 0xc00514, 0},  {0, 26, 0x6c00514, 0}, {0, 26, 0xac00514, 0},
+               {0, 26, 0, 21}, {1, 22, 0, 0},         {1, 22, 0x8a00514, 0}, {1, 24, 0, 0}};
     size_t nmax = (size_t)1 << (once ? 22 : 26), g2max = (size_t)1 << (once ? 22 : 24), ntile = MSM_TILE + 17;
     cuzk_fr_t *ks = malloc(ntile * sizeof *ks);
     cuzk_gpu_msm_ctx *ctx = NULL;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Groth16 benchmarks on random satisfiable circuits shaped loosely like Filecoin's (witness mostly bits: booleanity
  * rows, bit packing, and some multiplications of field values), with a test setup key:
  *   cuzk_groth16_setup         key generation for the circuit                        (ms)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* MSM micro-benchmarks: G1 from 2^10 to 2^20 points, G2 at 2^16, bitmap batch addition at 2^16; random 255-bit
  * scalars and distinct random points; best of a few runs, in ms. */
 #include <stdlib.h>
@@ -27,31 +28,31 @@ static void bench_scalars(cuzk_fr_t *k, size_t n, uint64_t seed)
 }
 
 /* Distinct points a·G, a·G + Q, a·G + 2Q, ...: one mixed addition each, then one batch normalization. */
-#define BENCH_POINTS(G, AFF, JAC)                                                                                     \
-    static void cuzk_##G##_bench_points(AFF *out, size_t n, uint64_t seed)                                                   \
-    {                                                                                                                 \
-        enum { BLOCK = 4096 };                                                                                        \
-        AFF gen, step;                                                                                                \
-        JAC p, q, *tmp = malloc(BLOCK * sizeof *tmp);                                                                 \
-        uint64_t a[4], b[4];                                                                                          \
-        for (int j = 0; j < 4; j++) {                                                                                 \
-            a[j] = bench_rng(&seed);                                                                                  \
-            b[j] = bench_rng(&seed);                                                                                  \
-        }                                                                                                             \
-        cuzk_##G##_generator(&gen);                                                                                          \
-        cuzk_##G##_jac_from_affine(&p, &gen);                                                                                \
-        cuzk_##G##_jac_mul(&q, &p, b, 4);                                                                                    \
-        cuzk_##G##_jac_to_affine(&step, &q);                                                                                 \
-        cuzk_##G##_jac_mul(&p, &p, a, 4);                                                                                    \
-        for (size_t i = 0; i < n; i += BLOCK) {                                                                       \
-            size_t m = n - i < BLOCK ? n - i : BLOCK;                                                                 \
-            for (size_t j = 0; j < m; j++) {                                                                          \
-                tmp[j] = p;                                                                                           \
-                cuzk_##G##_jac_add_affine(&p, &p, &step);                                                                    \
-            }                                                                                                         \
-            cuzk_##G##_jac_batch_to_affine(out + i, tmp, m);                                                                 \
-        }                                                                                                             \
-        free(tmp);                                                                                                    \
+#define BENCH_POINTS(G, AFF, JAC)                                                                                      \
+    static void cuzk_##G##_bench_points(AFF *out, size_t n, uint64_t seed)                                             \
+    {                                                                                                                  \
+        enum { BLOCK = 4096 };                                                                                         \
+        AFF gen, step;                                                                                                 \
+        JAC p, q, *tmp = malloc(BLOCK * sizeof *tmp);                                                                  \
+        uint64_t a[4], b[4];                                                                                           \
+        for (int j = 0; j < 4; j++) {                                                                                  \
+            a[j] = bench_rng(&seed);                                                                                   \
+            b[j] = bench_rng(&seed);                                                                                   \
+        }                                                                                                              \
+        cuzk_##G##_generator(&gen);                                                                                    \
+        cuzk_##G##_jac_from_affine(&p, &gen);                                                                          \
+        cuzk_##G##_jac_mul(&q, &p, b, 4);                                                                              \
+        cuzk_##G##_jac_to_affine(&step, &q);                                                                           \
+        cuzk_##G##_jac_mul(&p, &p, a, 4);                                                                              \
+        for (size_t i = 0; i < n; i += BLOCK) {                                                                        \
+            size_t m = n - i < BLOCK ? n - i : BLOCK;                                                                  \
+            for (size_t j = 0; j < m; j++) {                                                                           \
+                tmp[j] = p;                                                                                            \
+                cuzk_##G##_jac_add_affine(&p, &p, &step);                                                              \
+            }                                                                                                          \
+            cuzk_##G##_jac_batch_to_affine(out + i, tmp, m);                                                           \
+        }                                                                                                              \
+        free(tmp);                                                                                                     \
     }
 BENCH_POINTS(g1, cuzk_g1_affine_t, cuzk_g1_jac_t)
 BENCH_POINTS(g2, cuzk_g2_affine_t, cuzk_g2_jac_t)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* NTT micro-benchmarks: the forward transform over 2^10..2^22 and the bellperson H computation (7 transforms and
  * the point-wise passes) at 2^16..2^20, in milliseconds (the best run), on fresh non-zero inputs. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Pairing micro-benchmarks: one full pairing, its Miller loop, its final exponentiation, a Miller loop over prepared
  * G2 lines, and multi-pairings of 3 and 4 distinct pairs (one shared Miller loop and one final exponentiation: the
  * shape of a Groth16 verification without prepared keys). Each line is the best of ROUNDS rounds of CALLS calls, with
@@ -55,13 +56,14 @@ void bench_micro_pairing(const bench_opts *o)
         cuzk_g2_jac_to_affine(&q[i], &j2);
     }
     cuzk_g2_prepare(&prep, &q[0]);
-    static const struct { const char *name; bench_kind kind; size_t pairs; } cases[] = {
-        {"pairing", B_PAIRING, 1},
-        {"miller_loop", B_MILLER, 1},
-        {"final_exp", B_FINAL_EXP, 1},
-        {"miller_loop_prepared", B_MILLER_PREPARED, 1},
-        {"multi_pairing_3", B_MULTI3, 3},
-        {"multi_pairing_4", B_MULTI4, 4},
+    static const struct {
+        const char *name;
+        bench_kind kind;
+        size_t pairs;
+    } cases[] = {
+        {"pairing", B_PAIRING, 1},        {"miller_loop", B_MILLER, 1},
+        {"final_exp", B_FINAL_EXP, 1},    {"miller_loop_prepared", B_MILLER_PREPARED, 1},
+        {"multi_pairing_3", B_MULTI3, 3}, {"multi_pairing_4", B_MULTI4, 4},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         if (!bench_selected(o, cases[i].name)) continue;

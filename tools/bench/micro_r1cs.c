@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* R1CS micro-benchmarks on a random system shaped like Filecoin PoRep: about 2.4 / 1.0 / 2.2 entries per row in
  * A / B / C, coefficients mostly ±1 (a few powers of two and arbitrary values), a witness that is mostly bits, and
  * columns mostly near the row (gadgets touch recently allocated variables) with some far away.
@@ -76,14 +77,12 @@ void bench_micro_r1cs(const bench_opts *o)
         if (r == NULL) return;
         uint64_t nv = cuzk_r1cs_num_vars(r);
         cuzk_fr_t *z = malloc(nv * sizeof *z), *a = malloc(rows * sizeof *a), *b = malloc(rows * sizeof *b),
-             *c = malloc(rows * sizeof *c);
+                  *c = malloc(rows * sizeof *c);
         cuzk_fr_set_one(&z[0]);
         for (uint64_t j = 1; j < nv; j++) {
             uint64_t l[CUZK_FR_LIMBS] = {next_rand(), next_rand(), next_rand(), next_rand() >> 2};
-            if (next_rand() % 10)
-                cuzk_fr_from_u64(&z[j], next_rand() & 1);
-            else
-                cuzk_fr_from_limbs(&z[j], l);
+            if (next_rand() % 10) cuzk_fr_from_u64(&z[j], next_rand() & 1);
+            else cuzk_fr_from_limbs(&z[j], l);
         }
         for (int ti = 0; ti < nt; ti++) {
             static const char *const name[2] = {"spmv", "spmv_ab"};

@@ -55,10 +55,7 @@ static double cpu_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-static void fail(const char *name, const cuzk_errmsg *err)
-{
-    fprintf(stderr, "cuzk-bench: %s: %s\n", name, err->msg);
-}
+static void fail(const char *name, const cuzk_errmsg *err) { fprintf(stderr, "cuzk-bench: %s: %s\n", name, err->msg); }
 
 static void bench_small(const bench_opts *o)
 {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* cuzk-bench's network commands against a running cuzk-daemon, with Curio's cuzk-bench command lines:
  *   single   one Prove, printed with its timings
  *   batch    -c COUNT proofs from -j CONCURRENCY client threads (closed loop), a line per proof
@@ -274,7 +275,9 @@ static bool cmd_payload_load(const cmd_opts *o, cmd_payload *pl)
     } else if (filecoin) {
         if (o->vanilla == NULL) {
             fprintf(stderr, "cuzk-bench: -t %s needs --vanilla FILE (a JSON array of base64 vanilla proofs)\n",
-                    o->kind == 2 ? "snap" : o->kind == 3 ? "wpost" : "winning");
+                    o->kind == 2   ? "snap"
+                    : o->kind == 3 ? "wpost"
+                                   : "winning");
             return false;
         }
         if (!cmd_load_vanilla(o->vanilla, pl)) return false;
@@ -294,8 +297,9 @@ static bool cmd_payload_load(const cmd_opts *o, cmd_payload *pl)
         /* the registered proof's sector size (Curio's cuzk-bench always says 32 GiB); 0 when unknown here */
         pl->sector_size = o->sector_size;
         if (pl->sector_size == 0) {
-            cuzk_fil_class cls = o->kind == 1 ? CUZK_FIL_CLASS_SEAL : o->kind == 2 ? CUZK_FIL_CLASS_UPDATE
-                                                                                   : CUZK_FIL_CLASS_POST;
+            cuzk_fil_class cls = o->kind == 1   ? CUZK_FIL_CLASS_SEAL
+                                 : o->kind == 2 ? CUZK_FIL_CLASS_UPDATE
+                                                : CUZK_FIL_CLASS_POST;
             const cuzk_fil_proof *p = cuzk_fil_proof_find(cls, o->registered_proof);
             if (p != NULL) pl->sector_size = p->sector_size;
         }
@@ -313,8 +317,8 @@ static long cmd_peer_pid(const char *addr)
     if (cuzk_client_target(addr, target, sizeof target, &tls) != 0) return 0;
     const char *path = strncmp(target, "unix://", 7) == 0 ? target + 7
                        : strncmp(target, "unix:", 5) == 0 ? target + 5
-                                                           : NULL;
-    if (path == NULL || strlen(path) >= sizeof ((struct sockaddr_un *)0)->sun_path) {
+                                                          : NULL;
+    if (path == NULL || strlen(path) >= sizeof((struct sockaddr_un *)0)->sun_path) {
         return 0;
     }
     int fd = socket(AF_UNIX, SOCK_STREAM, 0);
@@ -328,7 +332,8 @@ static long cmd_peer_pid(const char *addr)
     long pid = 0;
     struct ucred cred;
     socklen_t cl = sizeof cred;
-    if (connect(fd, (struct sockaddr *)&sa, sizeof sa) == 0 && getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &cl) == 0) {
+    if (connect(fd, (struct sockaddr *)&sa, sizeof sa) == 0 &&
+        getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &cl) == 0) {
         pid = cred.pid;
     }
     close(fd);
@@ -407,7 +412,8 @@ static void cmd_summary(const cmd_opts *o, cmd_result *res, size_t n, double wal
     printf("proofs: %zu sent, %zu completed, %zu failed, %zu cancelled, %zu gRPC errors in %.2f s\n", n, ok, failed,
            cancelled, errors, wall);
     for (size_t i = 0, shown = 0; i < n && shown < 3; i++) {
-        if (res[i].grpc_status != GRPC_STATUS_OK || res[i].status != CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__COMPLETED) {
+        if (res[i].grpc_status != GRPC_STATUS_OK ||
+            res[i].status != CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__COMPLETED) {
             printf("  e.g. %s\n", res[i].error);
             shown++;
         }
@@ -711,10 +717,8 @@ static int cmd_status(cuzk_client *c, const cmd_opts *o, const cmd_payload *pl)
         const Cuzk__V1__GPUStatus *g = r->gpus[i];
         printf("  [%u] %s - %llu MiB / %llu MiB VRAM - ", g->ordinal, g->name,
                (unsigned long long)(g->vram_free_bytes >> 20), (unsigned long long)(g->vram_total_bytes >> 20));
-        if (g->current_job_id[0] == '\0')
-            printf("idle\n");
-        else
-            printf("proving %s (%.8s)\n", g->current_proof_kind, g->current_job_id);
+        if (g->current_job_id[0] == '\0') printf("idle\n");
+        else printf("proving %s (%.8s)\n", g->current_proof_kind, g->current_job_id);
     }
     if (r->n_loaded_srs > 0) printf("\nLoaded SRS:\n");
     for (size_t i = 0; i < r->n_loaded_srs; i++)
@@ -753,10 +757,8 @@ static int cmd_preload(cuzk_client *c, const cmd_opts *o, const cmd_payload *pl)
                                            &resp, o->timeout_ms, detail, sizeof detail);
     if (st != GRPC_STATUS_OK) return cmd_rpc_failed("preload", st, detail);
     Cuzk__V1__PreloadSrsResponse *r = (Cuzk__V1__PreloadSrsResponse *)resp;
-    if (r->already_loaded)
-        printf("%s already loaded\n", o->circuit_id);
-    else
-        printf("%s loaded in %llu ms\n", o->circuit_id, (unsigned long long)r->load_time_ms);
+    if (r->already_loaded) printf("%s already loaded\n", o->circuit_id);
+    else printf("%s loaded in %llu ms\n", o->circuit_id, (unsigned long long)r->load_time_ms);
     protobuf_c_message_free_unpacked(resp, NULL);
     return 0;
 }
@@ -785,12 +787,12 @@ typedef int (*cmd_fn)(cuzk_client *c, const cmd_opts *o, const cmd_payload *pl);
 static const struct {
     const char *name;
     cmd_fn run;
-    bool proofs;  /* takes the proof options */
-    bool id;      /* needs a circuit id (-c ID or the first word) */
+    bool proofs; /* takes the proof options */
+    bool id;     /* needs a circuit id (-c ID or the first word) */
 } cmd_table[] = {
-    {"single", cmd_single, true, false},   {"batch", cmd_batch_run, true, false},
+    {"single", cmd_single, true, false},     {"batch", cmd_batch_run, true, false},
     {"stress", cmd_stress_run, true, false}, {"status", cmd_status, false, false},
-    {"metrics", cmd_metrics, false, false}, {"preload", cmd_preload, false, true},
+    {"metrics", cmd_metrics, false, false},  {"preload", cmd_preload, false, true},
     {"evict", cmd_evict, false, true},
 };
 
@@ -853,9 +855,20 @@ static bool cmd_parse_kind(const char *s, uint32_t *out)
         const char *n;
         uint32_t v;
     } kinds[] = {
-        {"porep", 1},    {"porep-c2", 1},    {"seal-commit", 1}, {"snap", 2},         {"snap-deals", 2},
-        {"update", 2},   {"snap-update", 2}, {"wpost", 3},       {"window-post", 3},  {"windowpost", 3},
-        {"winning", 4},  {"winning-post", 4}, {"winningpost", 4}, {"generic", KIND_GENERIC},
+        {"porep", 1},
+        {"porep-c2", 1},
+        {"seal-commit", 1},
+        {"snap", 2},
+        {"snap-deals", 2},
+        {"update", 2},
+        {"snap-update", 2},
+        {"wpost", 3},
+        {"window-post", 3},
+        {"windowpost", 3},
+        {"winning", 4},
+        {"winning-post", 4},
+        {"winningpost", 4},
+        {"generic", KIND_GENERIC},
         {"synthetic", KIND_SYNTHETIC},
     };
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {

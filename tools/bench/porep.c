@@ -143,8 +143,7 @@ static void bench_shape(const cuzk_fil_porep_circuit *c, const cuzk_fil_proof *p
     uint64_t dba = popcount(r->b_aux_density, r->num_aux);
     bool big = p->sector_size == (32ULL << 30);
     bool match = big && r->num_constraints == 130278541 && r->num_inputs == 328 && r->num_aux == 130169893 &&
-                 a == 309405051 && b == 130327340 && cc == 282656500 && da == 129753292 && dbi == 1 &&
-                 dba == 33112281;
+                 a == 309405051 && b == 130327340 && cc == 282656500 && da == 129753292 && dbi == 1 && dba == 33112281;
     char extra[512];
     snprintf(extra, sizeof extra,
              ", \"constraints\": %llu, \"inputs\": %u, \"aux\": %u, \"nnz_a_with_inputs\": %llu, \"nnz_b\": %llu, "
@@ -161,8 +160,8 @@ bool porep_bench_test_c1(const cuzk_fil_proof *p, unsigned threads, cuzk_fil_c1 
                          uint64_t *sector_id)
 {
     cuzk_errmsg err = {{0}};
-    cuzk_fil_sdr_seal_params sp = {.sector_size = p->sector_size, .api = (cuzk_fil_sdr_api)p->api, .sector_id = 1,
-                                   .threads = threads};
+    cuzk_fil_sdr_seal_params sp = {
+        .sector_size = p->sector_size, .api = (cuzk_fil_sdr_api)p->api, .sector_id = 1, .threads = threads};
     memcpy(sp.porep_id, p->porep_id, 32);
     cuzk_fil_prover_id(1000, sp.prover_id);
     memset(sp.ticket, 7, 32);
@@ -225,9 +224,9 @@ static void bench_c2_cpu(const cuzk_fil_porep_circuit *c, const cuzk_fil_proof *
         cuzk_groth16_proof_t *proofs = calloc(p->partitions, sizeof *proofs);
         cuzk_fil_porep_prove_opts po = {.threads = threads};
         cuzk_fil_porep_prove_stats st;
-        cuzk_status s = proofs ? cuzk_fil_porep_prove(c, r, &pk, NULL, &c1, prover_id, sector_id, &po, proofs, &st,
-                                                      &err)
-                               : CUZK_ERR_NOMEM;
+        cuzk_status s = proofs
+                            ? cuzk_fil_porep_prove(c, r, &pk, NULL, &c1, prover_id, sector_id, &po, proofs, &st, &err)
+                            : CUZK_ERR_NOMEM;
         char extra[256];
         snprintf(extra, sizeof extra,
                  ", \"partitions\": %u, \"check_s\": %.3f, \"witness_s\": %.3f, \"prove_s\": %.3f, \"verify_s\": %.3f, "

@@ -27,7 +27,7 @@ typedef struct {
     const cuzk_fr_t *expect; /* the same computed from public data (a sealed C1), or NULL */
     pthread_mutex_t lock;
     pthread_cond_t cond;
-    int ready[2];            /* the partition a slot holds, −1 when free */
+    int ready[2]; /* the partition a slot holds, −1 when free */
     bool failed;
     double witness_s, first_witness_s;
 } pipe_t;

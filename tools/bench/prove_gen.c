@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* `cuzk-bench prove`: one Groth16 proof on synthetic PoRep-shaped circuits (cuzk_circuits_synthetic) of growing size,
  *   prove            the whole proof, best of two                              (ms)
  *   prove_<phase>    its phases: spmv, ntt_h, msm_h, msm_l, msm_a, msm_b1, msm_b2, assembly (ms)

@@ -48,7 +48,7 @@ static void key_upload(unsigned log2, const cuzk_r1cs_t *r)
         cuzk_gpu_key_info info;
         cuzk_gpu_key_get_info(k, &info);
         bench_gpu_line("gpu_key_upload", (uint64_t)1 << log2, (double)info.vram_bytes / info.upload_s / 1e9, "GB/s",
-             ", \"from\": \"host key\"");
+                       ", \"from\": \"host key\"");
         cuzk_gpu_key_free(k);
     } else {
         fprintf(stderr, "cuzk-bench: gpu_key_upload: %s\n", err.msg);
@@ -85,7 +85,8 @@ static void key_upload(unsigned log2, const cuzk_r1cs_t *r)
  * waste); median of three after one untimed proof, with each side's time and the H side's share of the H MSM.
  * pk: the witness pz is packed as it says (the line is then gpu_prove_pair_packed). */
 static void prove_pair(uint64_t n, const cuzk_fr_t *z, const cuzk_fr_t *pz, const cuzk_gpu_witness_packing *pk,
-                       const cuzk_groth16_prove_opts *po, cuzk_gpu_prover *p0, cuzk_gpu_key *k0, cuzk_gpu_prover *p1, cuzk_gpu_key *k1)
+                       const cuzk_groth16_prove_opts *po, cuzk_gpu_prover *p0, cuzk_gpu_key *k0, cuzk_gpu_prover *p1,
+                       cuzk_gpu_key *k1)
 {
     enum { REPS = 3 };
     cuzk_errmsg err = {{0}};
@@ -115,8 +116,9 @@ static void prove_pair(uint64_t n, const cuzk_fr_t *z, const cuzk_fr_t *pz, cons
         char extra[200];
         snprintf(extra, sizeof extra,
                  ", \"h_side_ms\": %.1f, \"other_side_ms\": %.1f, \"h_share\": %.3f, \"upload_ms\": %.1f, "
-                 "\"valid\": %s", bench_stat_of(&hs).median, bench_stat_of(&qs).median, share,
-                 bench_stat_of(&up).median, valid ? "true" : "false");
+                 "\"valid\": %s",
+                 bench_stat_of(&hs).median, bench_stat_of(&qs).median, share, bench_stat_of(&up).median,
+                 valid ? "true" : "false");
         bench_gpu_runs(name, n, &t, 1, "ms", extra);
     } else {
         fprintf(stderr, "cuzk-bench: %s: %s\n", name, err.msg);
@@ -125,8 +127,8 @@ static void prove_pair(uint64_t n, const cuzk_fr_t *z, const cuzk_fr_t *pz, cons
 
 /* gpu_prove_packed: the proof from the witness packed in place (cuzk_gpu_witness_pack on the host's threads, timed
  * apart), median of three: its upload against the whole witness's */
-static void prove_packed(uint64_t n, const cuzk_fr_t *z, const cuzk_fr_t *pz, const cuzk_gpu_witness_packing *pk, double pack_ms,
-                         const cuzk_groth16_prove_opts *po, cuzk_gpu_prover *p, cuzk_gpu_key *k)
+static void prove_packed(uint64_t n, const cuzk_fr_t *z, const cuzk_fr_t *pz, const cuzk_gpu_witness_packing *pk,
+                         double pack_ms, const cuzk_groth16_prove_opts *po, cuzk_gpu_prover *p, cuzk_gpu_key *k)
 {
     enum { REPS = 3 };
     cuzk_errmsg err = {{0}};
@@ -152,8 +154,7 @@ static void prove_packed(uint64_t n, const cuzk_fr_t *z, const cuzk_fr_t *pz, co
     for (unsigned c = 0; c < pk->chunks; c++) others += pk->others[c];
     bench_stat t = bench_stat_of(&tot);
     char extra[200];
-    snprintf(extra, sizeof extra,
-             ", \"upload_ms\": %.2f, \"pack_ms\": %.1f, \"sent_whole\": %.4f, \"valid\": %s",
+    snprintf(extra, sizeof extra, ", \"upload_ms\": %.2f, \"pack_ms\": %.1f, \"sent_whole\": %.4f, \"valid\": %s",
              bench_stat_of(&up).median, pack_ms, pk->num_aux ? (double)others / (double)pk->num_aux : 0.0,
              valid ? "true" : "false");
     bench_gpu_runs("gpu_prove_packed", n, &t, 1, "ms", extra);
@@ -288,7 +289,7 @@ static void prove_size(unsigned log2, cuzk_gpu_prover *p, const cuzk_gpu_prover_
     cuzk_gpu_key_info info;
     cuzk_gpu_key_get_info(k, &info);
     bench_gpu_line("gpu_prove_vram", n, (double)(info.vram_bytes + st[REPS - 1].vram_bytes) / 1e6, "MB",
-         info.whole_ntt_tables ? ", \"whole_ntt_tables\": true" : ", \"whole_ntt_tables\": false");
+                   info.whole_ntt_tables ? ", \"whole_ntt_tables\": true" : ", \"whole_ntt_tables\": false");
     if (rate != NULL) prove_floor(n, &st[REPS - 1], rate, total_ms);
 
     /* device 1 with its own copy of the key, for the pair lines */

@@ -18,15 +18,9 @@ static uint64_t run_clock(const bench_runs *r)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-void bench_run_start(bench_runs *r)
-{
-    r->t0 = run_clock(r);
-}
+void bench_run_start(bench_runs *r) { r->t0 = run_clock(r); }
 
-void bench_run_stop(bench_runs *r)
-{
-    bench_run_add(r, (double)(run_clock(r) - r->t0));
-}
+void bench_run_stop(bench_runs *r) { bench_run_add(r, (double)(run_clock(r) - r->t0)); }
 
 void bench_run_add(bench_runs *r, double value)
 {
@@ -160,12 +154,9 @@ void bench_groth16_prove(const bench_opts *o, const char *name, const cuzk_r1cs_
 bool bench_cache_dir(char *out, size_t len)
 {
     const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-    if (xdg != NULL && xdg[0] != '\0')
-        snprintf(out, len, "%s/cuzk-bench", xdg);
-    else if (home != NULL && home[0] != '\0')
-        snprintf(out, len, "%s/.cache/cuzk-bench", home);
-    else
-        return false;
+    if (xdg != NULL && xdg[0] != '\0') snprintf(out, len, "%s/cuzk-bench", xdg);
+    else if (home != NULL && home[0] != '\0') snprintf(out, len, "%s/.cache/cuzk-bench", home);
+    else return false;
     /* the parent of a missing XDG dir may be missing too: create both levels */
     char parent[4096];
     snprintf(parent, sizeof parent, "%s", out);

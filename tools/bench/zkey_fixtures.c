@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* `cuzk-bench zkey`: snarkjs-convention fixtures for timing `cuzk prove --zkey` as a whole command, without the
  * circom/snarkjs tool chain (whose power-16 ptau takes tens of minutes to prepare). Two circuits shaped like the
  * snarkjs comparisons in tests/interop:
@@ -36,7 +37,8 @@ static cuzk_r1cs_t *mulchain(uint32_t n, cuzk_fr_t **z_out)
     cuzk_fr_from_limbs(&z[3], bl);
     cuzk_fr_t x = z[2];
     for (uint32_t i = 0; i < n; i++) {
-        cuzk_r1cs_var xin = i == 0 ? CUZK_R1CS_INPUT(2) : CUZK_R1CS_AUX(i), xout = i + 1 == n ? CUZK_R1CS_INPUT(1) : CUZK_R1CS_AUX(i + 1);
+        cuzk_r1cs_var xin = i == 0 ? CUZK_R1CS_INPUT(2) : CUZK_R1CS_AUX(i),
+                      xout = i + 1 == n ? CUZK_R1CS_INPUT(1) : CUZK_R1CS_AUX(i + 1);
         cuzk_r1cs_term a = {xin, one}, b = {CUZK_R1CS_AUX(0), one}, c = {xout, one};
         if (cuzk_r1cs_builder_enforce(bld, &a, 1, &b, 1, &c, 1) != CUZK_OK) return NULL;
         cuzk_fr_mul(&x, &x, &z[3]);

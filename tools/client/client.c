@@ -54,8 +54,8 @@ int cuzk_client_open(cuzk_client *c, const char *addr)
     args[1].value.integer = 256 << 20;
     grpc_channel_args cargs = {2, args};
     /* https: TLS with the system's roots ($GRPC_DEFAULT_SSL_ROOTS_FILE_PATH names others) */
-    grpc_channel_credentials *creds =
-        tls ? grpc_ssl_credentials_create(NULL, NULL, NULL, NULL) : grpc_insecure_credentials_create();
+    grpc_channel_credentials *creds = tls ? grpc_ssl_credentials_create(NULL, NULL, NULL, NULL)
+                                          : grpc_insecure_credentials_create();
     c->ch = grpc_channel_create(target, creds, &cargs);
     grpc_channel_credentials_release(creds);
     return c->ch != NULL ? 0 : -1;
@@ -126,7 +126,8 @@ grpc_status_code cuzk_client_call(cuzk_client *c, const char *method, const Prot
         snprintf(detail, detail_len, "grpc_call_start_batch failed");
     }
     if (GRPC_SLICE_LENGTH(details) > 0) {
-        snprintf(detail, detail_len, "%.*s", (int)GRPC_SLICE_LENGTH(details), (const char *)GRPC_SLICE_START_PTR(details));
+        snprintf(detail, detail_len, "%.*s", (int)GRPC_SLICE_LENGTH(details),
+                 (const char *)GRPC_SLICE_START_PTR(details));
     }
     if (status == GRPC_STATUS_OK) {
         grpc_byte_buffer_reader rd;
@@ -150,7 +151,8 @@ grpc_status_code cuzk_client_call(cuzk_client *c, const char *method, const Prot
     grpc_byte_buffer_destroy(send);
     grpc_call_unref(call);
     grpc_completion_queue_shutdown(cq);
-    while (grpc_completion_queue_pluck(cq, &tag, gpr_inf_future(GPR_CLOCK_REALTIME), NULL).type != GRPC_QUEUE_SHUTDOWN) {
+    while (grpc_completion_queue_pluck(cq, &tag, gpr_inf_future(GPR_CLOCK_REALTIME), NULL).type !=
+           GRPC_QUEUE_SHUTDOWN) {
     }
     grpc_completion_queue_destroy(cq);
     return status;
@@ -173,8 +175,8 @@ grpc_status_code cuzk_client_status(cuzk_client *c, uint64_t timeout_ms, Cuzk__V
 {
     Cuzk__V1__GetStatusRequest req = CUZK__V1__GET_STATUS_REQUEST__INIT;
     ProtobufCMessage *resp = NULL;
-    grpc_status_code st = cuzk_client_call(c, "GetStatus", &req.base, &cuzk__v1__get_status_response__descriptor,
-                                           &resp, timeout_ms, detail, detail_len);
+    grpc_status_code st = cuzk_client_call(c, "GetStatus", &req.base, &cuzk__v1__get_status_response__descriptor, &resp,
+                                           timeout_ms, detail, detail_len);
     *reply = (Cuzk__V1__GetStatusResponse *)resp;
     return st;
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* The cuzk.v1 gRPC client (library cuzk_client): unary calls to cuzk-daemon over gRPC's C core API, one pluck
  * completion queue per call, so that calls from many threads share one channel. cuzk-bench's network commands and
  * the service tests use it. The caller runs grpc_init() before cuzk_client_open and grpc_shutdown() after the last

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* cuzk CLI internals: option parsing, error reporting with the documented exit codes, step timing, file type
  * detection and the small readers and writers that the subcommands share. */
 #ifndef CUZK_CLI_H
@@ -20,12 +21,12 @@
 #define CLI_MAX_POS 64
 
 typedef struct {
-    const char *cmd;                 /* subcommand name, for messages */
-    const char *const *known;        /* NULL-terminated option names (without "--") that take a value */
-    const char *name[CLI_MAX_OPTS];  /* given options */
+    const char *cmd;                /* subcommand name, for messages */
+    const char *const *known;       /* NULL-terminated option names (without "--") that take a value */
+    const char *name[CLI_MAX_OPTS]; /* given options */
     const char *value[CLI_MAX_OPTS];
     int count;
-    const char *pos[CLI_MAX_POS];    /* positional arguments */
+    const char *pos[CLI_MAX_POS]; /* positional arguments */
     int npos;
     bool help;
 } cli_args;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* cuzk gen, cuzk import: producing compiled circuits (.pce) and witnesses. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,7 +48,8 @@ int cmd_gen(int argc, char **argv)
     int rc = CLI_OK;
     t0 = cuzk_now();
     if ((s = cuzk_r1cs_pce_write(r, pce, &err)) != CUZK_OK) rc = cli_fail("gen", pce, s, &err);
-    else if ((s = cuzk_r1cs_wtns_save(z, cuzk_r1cs_num_vars(r), wtns, &err)) != CUZK_OK) rc = cli_fail("gen", wtns, s, &err);
+    else if ((s = cuzk_r1cs_wtns_save(z, cuzk_r1cs_num_vars(r), wtns, &err)) != CUZK_OK)
+        rc = cli_fail("gen", wtns, s, &err);
     else if (pub != NULL && (s = cli_save_public(pub, z + 1, r->num_inputs - 1, &err)) != CUZK_OK)
         rc = cli_fail("gen", pub, s, &err);
     if (rc == CLI_OK) {
@@ -56,8 +58,8 @@ int cmd_gen(int argc, char **argv)
         cuzk_circuits_stats_compute(r, z, &st);
         printf("{\"constraints\": %llu, \"inputs\": %llu, \"aux\": %llu, \"nnz_per_row\": [%.3f, %.3f, %.3f], "
                "\"a_aux_density\": %.4f, \"b_aux_density\": %.4f, \"bit_fraction\": %.4f}\n",
-               (unsigned long long)st.rows, (unsigned long long)st.inputs, (unsigned long long)st.aux,
-               st.per_row[0], st.per_row[1], st.per_row[2], st.a_aux_density, st.b_aux_density, st.bit_fraction);
+               (unsigned long long)st.rows, (unsigned long long)st.inputs, (unsigned long long)st.aux, st.per_row[0],
+               st.per_row[1], st.per_row[2], st.a_aux_density, st.b_aux_density, st.bit_fraction);
     }
     cuzk_r1cs_free(r);
     free(z);

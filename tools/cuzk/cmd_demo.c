@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* cuzk demo: the project's main job on an embedded default. A synthetic PoRep-shaped circuit is generated in
  * memory, given a test key, proved and verified; each step's time goes to stdout and a final JSON line sums up.
  * On the GPU when there is one (built with CUDA and a device present): the key is generated on the device and the
@@ -30,8 +31,8 @@ typedef struct {
 
 /* The proof's wire encoding decoded again and verified on the host, as a verifier elsewhere would; prints the step's
  * line and returns the exit status. */
-static int demo_verify(const cuzk_groth16_vk *vk, const cuzk_groth16_proof_t *proof, const cuzk_r1cs_t *r, const cuzk_fr_t *z,
-                       demo_run *run)
+static int demo_verify(const cuzk_groth16_vk *vk, const cuzk_groth16_proof_t *proof, const cuzk_r1cs_t *r,
+                       const cuzk_fr_t *z, demo_run *run)
 {
     uint8_t bytes[CUZK_GROTH16_PROOF_BYTES];
     cuzk_groth16_proof_to_bytes(bytes, proof);
@@ -140,8 +141,8 @@ int cmd_demo(int argc, char **argv)
     if (a.npos > 0) return cli_error("demo", "unexpected argument '%s'", a.pos[0]);
     uint64_t log2n = DEMO_LOG2, seed = 1;
     unsigned threads;
-    if (!cli_opt_u64(&a, "log2", CUZK_CIRCUITS_LOG2_MIN, 28, &log2n) || !cli_opt_u64(&a, "seed", 0, UINT64_MAX, &seed) ||
-        !cli_threads(&a, &threads))
+    if (!cli_opt_u64(&a, "log2", CUZK_CIRCUITS_LOG2_MIN, 28, &log2n) ||
+        !cli_opt_u64(&a, "seed", 0, UINT64_MAX, &seed) || !cli_threads(&a, &threads))
         return CLI_ERROR;
 
     const char *device = cli_opt(&a, "device");

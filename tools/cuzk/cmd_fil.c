@@ -299,12 +299,12 @@ static bool post_parse(const char *cmd, int argc, char **argv, post_args *a)
         const char *name;
         size_t off;
     } one[] = {
-        {"--kind", offsetof(post_args, kind)},         {"--sector-size", offsetof(post_args, size)},
-        {"--api", offsetof(post_args, api)},           {"--randomness", offsetof(post_args, randomness)},
-        {"--prover-id", offsetof(post_args, prover)},  {"--partition", offsetof(post_args, partition)},
-        {"--params", offsetof(post_args, params)},     {"--vk", offsetof(post_args, vk)},
-        {"--pce", offsetof(post_args, pce)},           {"--cache", offsetof(post_args, cache)},
-        {"--proof", offsetof(post_args, proof)},       {"--threads", offsetof(post_args, threads)},
+        {"--kind", offsetof(post_args, kind)},        {"--sector-size", offsetof(post_args, size)},
+        {"--api", offsetof(post_args, api)},          {"--randomness", offsetof(post_args, randomness)},
+        {"--prover-id", offsetof(post_args, prover)}, {"--partition", offsetof(post_args, partition)},
+        {"--params", offsetof(post_args, params)},    {"--vk", offsetof(post_args, vk)},
+        {"--pce", offsetof(post_args, pce)},          {"--cache", offsetof(post_args, cache)},
+        {"--proof", offsetof(post_args, proof)},      {"--threads", offsetof(post_args, threads)},
     };
     for (int i = 0; i < argc; i++) {
         const char *arg = argv[i];

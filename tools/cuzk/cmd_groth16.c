@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* cuzk setup, cuzk prove, cuzk verify. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -114,8 +115,8 @@ static int prove_fail(const char *what, cuzk_status s, const cuzk_errmsg *err)
 
 int cmd_prove(int argc, char **argv)
 {
-    static const char *const known[] = {"zkey", "params", "pce", "r1cs", "wtns", "proof", "public", "r", "s",
-                                        "threads", NULL};
+    static const char *const known[] = {"zkey",   "params", "pce", "r1cs",    "wtns", "proof",
+                                        "public", "r",      "s",   "threads", NULL};
     cli_args a;
     if (!cli_parse(&a, "prove", known, argc, argv)) return CLI_ERROR;
     if (a.help) {
@@ -252,7 +253,8 @@ int cmd_verify(int argc, char **argv)
     cuzk_fr_t *pub = NULL;
     uint64_t np = 0, key_inputs = 0;
     cuzk_status s = cli_expect_type(pubp, CUZK_GROTH16_FORMAT_PUBLIC_JSON, "--public", &err);
-    if (s != CUZK_OK || (s = cli_load_public(pubp, &pub, &np, &err)) != CUZK_OK) return cli_fail("verify", pubp, s, &err);
+    if (s != CUZK_OK || (s = cli_load_public(pubp, &pub, &np, &err)) != CUZK_OK)
+        return cli_fail("verify", pubp, s, &err);
     const uint8_t *map;
     size_t map_len;
     if ((s = cuzk_map_file(vkp, &map, &map_len, &err)) == CUZK_OK) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* cuzk inspect: what a file is and what it holds. Each file is loaded through the library's own loader, so
  * inspecting also validates it (for keys: every point on the curve; subgroup checks are left to --subgroup). */
 #include <stdio.h>
@@ -48,7 +49,8 @@ static cuzk_status inspect_one(const char *path, unsigned threads, unsigned flag
     case CUZK_GROTH16_FORMAT_PCE:
     case CUZK_GROTH16_FORMAT_R1CS: {
         cuzk_r1cs_t *r;
-        s = t == CUZK_GROTH16_FORMAT_PCE ? cuzk_r1cs_pce_load(path, 0, NULL, &r, err) : cuzk_r1cs_circom_load(path, &r, err);
+        s = t == CUZK_GROTH16_FORMAT_PCE ? cuzk_r1cs_pce_load(path, 0, NULL, &r, err)
+                                         : cuzk_r1cs_circom_load(path, &r, err);
         if (s != CUZK_OK) return s;
         cuzk_circuits_stats cs;
         cuzk_circuits_stats_compute(r, NULL, &cs);
@@ -71,7 +73,8 @@ static cuzk_status inspect_one(const char *path, unsigned threads, unsigned flag
         if ((s = cuzk_r1cs_wtns_load(path, NULL, &w, &n, err)) != CUZK_OK) return s;
         for (uint64_t i = 0; i < n; i++) bits += cuzk_fr_is_zero(&w[i]) || cuzk_fr_is_one(&w[i]);
         printf("  %llu values (ONE included), %.1f %% of them 0 or 1%s\n", (unsigned long long)n,
-               n ? 100.0 * (double)bits / (double)n : 0.0, n && !cuzk_fr_is_one(&w[0]) ? "; WARNING: w[0] is not 1" : "");
+               n ? 100.0 * (double)bits / (double)n : 0.0,
+               n && !cuzk_fr_is_one(&w[0]) ? "; WARNING: w[0] is not 1" : "");
         free(w);
         return CUZK_OK;
     }
@@ -79,7 +82,7 @@ static cuzk_status inspect_one(const char *path, unsigned threads, unsigned flag
     case CUZK_GROTH16_FORMAT_PARAMS: {
         cuzk_groth16_pk pk;
         s = t == CUZK_GROTH16_FORMAT_ZKEY ? cuzk_groth16_zkey_load(&pk, path, flags, threads, err)
-                               : cuzk_groth16_params_load(&pk, path, flags, threads, err);
+                                          : cuzk_groth16_params_load(&pk, path, flags, threads, err);
         if (s != CUZK_OK) return s;
         print_pk(&pk);
         cuzk_groth16_pk_free(&pk);
@@ -88,8 +91,8 @@ static cuzk_status inspect_one(const char *path, unsigned threads, unsigned flag
     case CUZK_GROTH16_FORMAT_PTAU: {
         cuzk_groth16_ptau_info pi;
         if ((s = cuzk_groth16_ptau_check(path, &pi, err)) != CUZK_OK) return s;
-        printf("  power %u (ceremony power %u), %u contributions, %s\n", pi.power, pi.ceremony_power,
-               pi.contributions, pi.prepared ? "prepared for phase 2 (sections 12-15)" : "not prepared for phase 2");
+        printf("  power %u (ceremony power %u), %u contributions, %s\n", pi.power, pi.ceremony_power, pi.contributions,
+               pi.prepared ? "prepared for phase 2 (sections 12-15)" : "not prepared for phase 2");
         printf("  points on the curve, pairings of tau, alpha, beta consistent%s\n",
                pi.prepared ? ", every Lagrange block sums to its first power" : "");
         return CUZK_OK;

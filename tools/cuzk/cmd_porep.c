@@ -82,8 +82,8 @@ static const cuzk_fil_proof *seal_proof_arg(const cli_args *a, bool required)
     if (!cli_opt_u64(a, "registered-proof", 0, UINT32_MAX, &id)) return NULL;
     if (id == UINT64_MAX) return NULL;
     const cuzk_fil_proof *p = cuzk_fil_proof_find(CUZK_FIL_CLASS_SEAL, id);
-    if (p == NULL || (p->kind != CUZK_FIL_KIND_POREP && p->kind != CUZK_FIL_KIND_POREP_SYNTH &&
-                      p->kind != CUZK_FIL_KIND_POREP_NI))
+    if (p == NULL ||
+        (p->kind != CUZK_FIL_KIND_POREP && p->kind != CUZK_FIL_KIND_POREP_SYNTH && p->kind != CUZK_FIL_KIND_POREP_NI))
         cli_error(a->cmd, "--registered-proof %" PRIu64 " is not a registered seal proof (0-19)", id);
     return p;
 }
@@ -145,8 +145,8 @@ static const char prove_help[] =
 
 static int porep_prove(int argc, char **argv)
 {
-    static const char *const known[] = {"c1", "prover-id", "sector-id", "registered-proof", "params", "vk",
-                                        "pce", "proof", "threads", NULL};
+    static const char *const known[] = {"c1", "prover-id", "sector-id", "registered-proof", "params",
+                                        "vk", "pce",       "proof",     "threads",          NULL};
     cli_args a;
     if (!cli_parse(&a, "porep prove", known, argc, argv)) return CLI_ERROR;
     if (a.help) {
@@ -165,8 +165,10 @@ static int porep_prove(int argc, char **argv)
     const cuzk_fil_proof *p = c1.proof;
     if (p->kind == CUZK_FIL_KIND_POREP_NI) {
         cuzk_fil_c1_free(&c1);
-        return cli_error(a.cmd, "%s: NI-PoRep's C2 output is a SnarkPack aggregate of its partition proofs, which "
-                                "cuzk does not make", p->name);
+        return cli_error(a.cmd,
+                         "%s: NI-PoRep's C2 output is a SnarkPack aggregate of its partition proofs, which "
+                         "cuzk does not make",
+                         p->name);
     }
     cuzk_errmsg err = {{0}};
     cuzk_fil_porep_circuit *c = NULL;
@@ -279,8 +281,8 @@ static const char verify_help[] =
 
 static int porep_verify(int argc, char **argv)
 {
-    static const char *const known[] = {"vk", "proof", "registered-proof", "prover-id", "sector-id", "ticket",
-                                        "seed", "comm-d", "comm-r", NULL};
+    static const char *const known[] = {"vk",     "proof", "registered-proof", "prover-id", "sector-id",
+                                        "ticket", "seed",  "comm-d",           "comm-r",    NULL};
     cli_args a;
     if (!cli_parse(&a, "porep verify", known, argc, argv)) return CLI_ERROR;
     if (a.help) {
@@ -314,8 +316,7 @@ static int porep_verify(int argc, char **argv)
     } else if ((s = cli_read_file(proofp, &buf, &len, &err)) != CUZK_OK) {
         rc = cli_fail(a.cmd, proofp, s, &err);
     } else if (len != (size_t)p->partitions * CUZK_GROTH16_PROOF_BYTES) {
-        rc = cli_error(a.cmd, "%s: %zu bytes, a %s proof is %u partitions x 192", proofp, len, p->name,
-                       p->partitions);
+        rc = cli_error(a.cmd, "%s: %zu bytes, a %s proof is %u partitions x 192", proofp, len, p->name, p->partitions);
     } else {
         for (uint32_t k = 0; k < p->partitions && rc == CLI_OK; k++) {
             s = cuzk_groth16_proof_from_bytes(&proofs[k], (const uint8_t *)buf + (size_t)k * CUZK_GROTH16_PROOF_BYTES,
@@ -404,8 +405,8 @@ static const char test_c1_help[] =
 
 static int porep_test_c1(int argc, char **argv)
 {
-    static const char *const known[] = {"registered-proof", "prover-id", "sector-id", "ticket", "seed", "data",
-                                        "wrap", "out", "threads", NULL};
+    static const char *const known[] = {
+        "registered-proof", "prover-id", "sector-id", "ticket", "seed", "data", "wrap", "out", "threads", NULL};
     cli_args a;
     if (!cli_parse(&a, "porep test-c1", known, argc, argv)) return CLI_ERROR;
     if (a.help) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* cuzk ptau: a snarkjs powers-of-tau file, prepared for phase 2, from toxic waste drawn here (test fixtures). */
 #include <stdio.h>
 #include <string.h>

@@ -73,9 +73,12 @@ static bool parse_hex32(const char *cmd, const char *name, const char *s, uint8_
 
 static bool parse_size(const char *s, uint64_t *out)
 {
-    static const struct { const char *name; uint64_t size; } names[] = {
-        {"2KiB", 2ULL << 10},   {"4KiB", 4ULL << 10},   {"16KiB", 16ULL << 10}, {"32KiB", 32ULL << 10},
-        {"8MiB", 8ULL << 20},   {"16MiB", 16ULL << 20}, {"512MiB", 512ULL << 20}, {"1GiB", 1ULL << 30},
+    static const struct {
+        const char *name;
+        uint64_t size;
+    } names[] = {
+        {"2KiB", 2ULL << 10}, {"4KiB", 4ULL << 10},   {"16KiB", 16ULL << 10},   {"32KiB", 32ULL << 10},
+        {"8MiB", 8ULL << 20}, {"16MiB", 16ULL << 20}, {"512MiB", 512ULL << 20}, {"1GiB", 1ULL << 30},
     };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (strcmp(s, names[i].name) == 0) return *out = names[i].size, true;
@@ -140,10 +143,8 @@ static void put_json(FILE *f, const cuzk_fil_sdr_seal_params *p, uint64_t regist
                      const seal_extras *x)
 {
     fprintf(f, "{\"sector_size\": %llu, ", (unsigned long long)p->sector_size);
-    if (registered == NO_PROOF)
-        fprintf(f, "\"registered_proof\": null, ");
-    else
-        fprintf(f, "\"registered_proof\": %llu, ", (unsigned long long)registered);
+    if (registered == NO_PROOF) fprintf(f, "\"registered_proof\": null, ");
+    else fprintf(f, "\"registered_proof\": %llu, ", (unsigned long long)registered);
     fprintf(f, "\"api\": \"1.%d\", ", (int)p->api);
     put_hex(f, "porep_id", p->porep_id, true);
     put_hex(f, "prover_id", p->prover_id, true);
@@ -268,7 +269,7 @@ static int write_out(const char *dir, const cuzk_fil_sdr_seal_params *p, uint64_
 #define OUT(name, ptr, bytes)                                                                                          \
     do {                                                                                                               \
         snprintf(path, sizeof path, "%s/%s", dir, name);                                                               \
-        if ((s = cli_write_file(path, ptr, bytes, &err)) != CUZK_OK) return cli_fail("seal-test", path, s, &err);     \
+        if ((s = cli_write_file(path, ptr, bytes, &err)) != CUZK_OK) return cli_fail("seal-test", path, s, &err);      \
     } while (0)
     OUT("data", r->data, n * 32);
     OUT("sealed", r->replica, n * 32);
@@ -302,19 +303,17 @@ static int write_out(const char *dir, const cuzk_fil_sdr_seal_params *p, uint64_
 
 int cmd_seal_test(int argc, char **argv)
 {
-    static const char *const known[] = {"sector-size", "data", "prover-id", "sector-id", "ticket", "seed",
-                                        "registered-proof", "porep-id", "api", "out", "update-data", "update-seed",
-                                        "threads", NULL};
+    static const char *const known[] = {
+        "sector-size", "data", "prover-id", "sector-id",   "ticket",      "seed",    "registered-proof",
+        "porep-id",    "api",  "out",       "update-data", "update-seed", "threads", NULL};
     /* --zero is the one option without a value */
     bool zero = false;
     char **rest = malloc(((size_t)argc + 1) * sizeof *rest);
     if (rest == NULL) return cli_error("seal-test", "out of memory");
     int nrest = 0;
     for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "--zero") == 0 && (i == 0 || strcmp(argv[i - 1], "--data") != 0))
-            zero = true;
-        else
-            rest[nrest++] = argv[i];
+        if (strcmp(argv[i], "--zero") == 0 && (i == 0 || strcmp(argv[i - 1], "--data") != 0)) zero = true;
+        else rest[nrest++] = argv[i];
     }
     cli_args a;
     bool parsed = cli_parse(&a, "seal-test", known, nrest, rest);
@@ -331,8 +330,7 @@ int cmd_seal_test(int argc, char **argv)
     uint8_t seed[32];
     const char *size_s = cli_need(&a, "sector-size");
     if (size_s == NULL) return CLI_ERROR;
-    if (!parse_size(size_s, &p.sector_size) || cuzk_fil_sdr_layers(p.sector_size) == 0 ||
-        p.sector_size > (1ULL << 30))
+    if (!parse_size(size_s, &p.sector_size) || cuzk_fil_sdr_layers(p.sector_size) == 0 || p.sector_size > (1ULL << 30))
         return cli_error("seal-test", "--sector-size: '%s' is not a test sector size (2KiB .. 1GiB)", size_s);
     const char *data = cli_opt(&a, "data");
     if (zero == (data != NULL)) return cli_error("seal-test", "give exactly one of --data FILE and --zero");
@@ -371,14 +369,10 @@ int cmd_seal_test(int argc, char **argv)
     }
     const char *api = cli_opt(&a, "api");
     if (api != NULL) {
-        if (strcmp(api, "1.0") == 0)
-            p.api = CUZK_FIL_SDR_API_V1_0;
-        else if (strcmp(api, "1.1") == 0)
-            p.api = CUZK_FIL_SDR_API_V1_1;
-        else if (strcmp(api, "1.2") == 0)
-            p.api = CUZK_FIL_SDR_API_V1_2;
-        else
-            return cli_error("seal-test", "--api must be 1.0, 1.1 or 1.2, got '%s'", api);
+        if (strcmp(api, "1.0") == 0) p.api = CUZK_FIL_SDR_API_V1_0;
+        else if (strcmp(api, "1.1") == 0) p.api = CUZK_FIL_SDR_API_V1_1;
+        else if (strcmp(api, "1.2") == 0) p.api = CUZK_FIL_SDR_API_V1_2;
+        else return cli_error("seal-test", "--api must be 1.0, 1.1 or 1.2, got '%s'", api);
     }
 
     cuzk_errmsg err = {{0}};

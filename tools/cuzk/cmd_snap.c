@@ -180,8 +180,12 @@ static void vanilla_free(vanilla_set *v)
 
 static int b64val(char c)
 {
-    return c >= 'A' && c <= 'Z' ? c - 'A' : c >= 'a' && c <= 'z' ? c - 'a' + 26 : c >= '0' && c <= '9' ? c - '0' + 52
-         : c == '+' ? 62 : c == '/' ? 63 : -1;
+    return c >= 'A' && c <= 'Z'   ? c - 'A'
+           : c >= 'a' && c <= 'z' ? c - 'a' + 26
+           : c >= '0' && c <= '9' ? c - '0' + 52
+           : c == '+'             ? 62
+           : c == '/'             ? 63
+                                  : -1;
 }
 
 /* Curio's snap vanilla proof file: JSON [][]byte, i.e. an array of standard base64 strings. */
@@ -324,8 +328,9 @@ static int snap_gen(int argc, char **argv)
 
 static int snap_prove(int argc, char **argv)
 {
-    static const char *const known[] = {"vanilla", "comm-r-old", "comm-d-new", "comm-r-new", "registered-proof",
-                                        "sector-size", "params", "pce", "cache", "proof", "h", "threads", NULL};
+    static const char *const known[] = {"vanilla",     "comm-r-old", "comm-d-new", "comm-r-new", "registered-proof",
+                                        "sector-size", "params",     "pce",        "cache",      "proof",
+                                        "h",           "threads",    NULL};
     const char *cmd = "snap prove";
     cli_args a;
     if (!cli_parse(&a, cmd, known, argc, argv)) return CLI_ERROR;
@@ -493,8 +498,8 @@ out:
 
 static int snap_verify(int argc, char **argv)
 {
-    static const char *const known[] = {"vk", "proof", "comm-r-old", "comm-d-new", "comm-r-new", "registered-proof",
-                                        "sector-size", "h", NULL};
+    static const char *const known[] = {
+        "vk", "proof", "comm-r-old", "comm-d-new", "comm-r-new", "registered-proof", "sector-size", "h", NULL};
     const char *cmd = "snap verify";
     cli_args a;
     if (!cli_parse(&a, cmd, known, argc, argv)) return CLI_ERROR;
@@ -526,12 +531,12 @@ static int snap_verify(int argc, char **argv)
         for (uint32_t k = 0; k < p->partitions && rc == CLI_OK; k++) {
             cuzk_fr_t pub[4];
             cuzk_groth16_proof_t proof;
-            if ((s = cuzk_fil_snap_public_inputs(p, k, rq.h, rq.comm_r_old, rq.comm_d_new, rq.comm_r_new, pub,
-                                                 &err)) != CUZK_OK) {
+            if ((s = cuzk_fil_snap_public_inputs(p, k, rq.h, rq.comm_r_old, rq.comm_d_new, rq.comm_r_new, pub, &err)) !=
+                CUZK_OK) {
                 rc = cli_fail(cmd, "the public inputs", s, &err);
-            } else if ((s = cuzk_groth16_proof_from_bytes(
-                            &proof, (const uint8_t *)buf + (size_t)k * CUZK_GROTH16_PROOF_BYTES,
-                            CUZK_GROTH16_PROOF_BYTES)) != CUZK_OK) {
+            } else if ((s = cuzk_groth16_proof_from_bytes(&proof,
+                                                          (const uint8_t *)buf + (size_t)k * CUZK_GROTH16_PROOF_BYTES,
+                                                          CUZK_GROTH16_PROOF_BYTES)) != CUZK_OK) {
                 rc = cli_error(cmd, "%s: partition %u's proof: %s", proofp, k, cuzk_status_str(s));
             } else if ((s = cuzk_groth16_verify(&pvk, &proof, pub, 4)) == CUZK_ERR_PROOF_INVALID) {
                 printf("invalid (partition %u)\n", k);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* cuzk: command-line front end to the proving engine. Exit status 0 = success (a proof made or checked is valid),
  * 1 = no valid proof (verify: the proof is invalid; prove: the witness fails a constraint or the proof made does not
  * verify, and nothing is written), 2 = error (a message on stderr names the file and the reason). */
@@ -23,7 +24,8 @@ static const struct {
     {"parent-cache", cmd_parent_cache, "generate (or only hash) the SDR parent cache of a registered proof's graph"},
     {"seal-test", cmd_seal_test, "seal a small test sector (SDR) in memory: commitments, challenges, C1 material"},
     {"circuit", cmd_circuit, "a Filecoin proof's circuit: sizes and canonical hash (info), its shape as a .pce (pce)"},
-    {"post", cmd_post, "WinningPoSt / WindowPoSt proofs from vanilla proofs (prove), checked from public data (verify)"},
+    {"post", cmd_post,
+     "WinningPoSt / WindowPoSt proofs from vanilla proofs (prove), checked from public data (verify)"},
     {"snap", cmd_snap, "SnapDeals: prove from Curio's vanilla proofs, verify, make test vanilla proofs"},
     {"porep", cmd_porep, "PoRep commit phase 2 from a C1 (prove), verify_seal (verify), the C1 check, a test C1"},
 };

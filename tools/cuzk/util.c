@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Shared pieces of the cuzk CLI (see cli.h). */
 #include <errno.h>
 #include <stdarg.h>
@@ -97,8 +98,7 @@ int cli_fail(const char *cmd, const char *what, cuzk_status s, const cuzk_errmsg
 {
     if (err != NULL && err->msg[0] != '\0')
         fprintf(stderr, "cuzk %s: %s: %s: %s\n", cmd, what, cuzk_status_str(s), err->msg);
-    else
-        fprintf(stderr, "cuzk %s: %s: %s\n", cmd, what, cuzk_status_str(s));
+    else fprintf(stderr, "cuzk %s: %s: %s\n", cmd, what, cuzk_status_str(s));
     return CLI_ERROR;
 }
 
@@ -224,7 +224,8 @@ cuzk_status cli_load_proof(const char *path, cuzk_groth16_proof_t *proof, cuzk_e
         s = cuzk_groth16_proof_from_json(proof, buf, err);
     } else {
         s = cuzk_groth16_proof_from_bytes(proof, (const uint8_t *)buf, len);
-        if (s == CUZK_ERR_BAD_LENGTH) cuzk_fail(err, s, "%zu bytes, a binary proof has %d", len, CUZK_GROTH16_PROOF_BYTES);
+        if (s == CUZK_ERR_BAD_LENGTH)
+            cuzk_fail(err, s, "%zu bytes, a binary proof has %d", len, CUZK_GROTH16_PROOF_BYTES);
     }
     free(buf);
     return s;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* cuzk-daemon: the proving service. Reads the config, creates the engine, serves cuzk.v1 over gRPC (unix socket and
  * optionally TCP) and /metrics and /status over HTTP, tells systemd when it is ready (sd_notify, where built with
  * libsystemd), logs every job's end, and shuts down on a signal:
@@ -28,9 +29,9 @@
 /* gRPC's own messages go through the daemon's log, so that a JSON log stays JSON. */
 static void daemon_grpc_log(gpr_log_func_args *a)
 {
-    cuzk_log_level level = a->severity == GPR_LOG_SEVERITY_ERROR ? CUZK_LOG_ERROR
-                         : a->severity == GPR_LOG_SEVERITY_INFO  ? CUZK_LOG_INFO
-                                                                 : CUZK_LOG_DEBUG;
+    cuzk_log_level level = a->severity == GPR_LOG_SEVERITY_ERROR  ? CUZK_LOG_ERROR
+                           : a->severity == GPR_LOG_SEVERITY_INFO ? CUZK_LOG_INFO
+                                                                  : CUZK_LOG_DEBUG;
     const char *file = strrchr(a->file, '/');
     cuzk_log_msg(level, "grpc: %s (%s:%d)", a->message, file != NULL ? file + 1 : a->file, a->line);
 }
@@ -321,8 +322,8 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < cfg.num_listen; i++) {
         if (cuzk_config_unix_path(cfg.listen[i]) != NULL || (tls_cert == NULL && cfg.auth_token == NULL)) continue;
         cuzk_log_kv(CUZK_LOG_WARN, CUZK_LOG_DAEMON,
-                    "Curio's client cannot use this address: it connects without TLS and sends no bearer token",
-                    "addr", cfg.listen[i], "tls", tls_cert != NULL ? "true" : "false", "token",
+                    "Curio's client cannot use this address: it connects without TLS and sends no bearer token", "addr",
+                    cfg.listen[i], "tls", tls_cert != NULL ? "true" : "false", "token",
                     cfg.auth_token != NULL ? "true" : "false", NULL);
     }
     cuzk_server *srv = cuzk_server_start(e, &so, err, sizeof err);
@@ -331,7 +332,8 @@ int main(int argc, char **argv)
     if (srv == NULL) {
         cuzk_log_msg(CUZK_LOG_ERROR, "%s", err);
         rc = 1;
-    } else if (cfg.metrics_listen != NULL && (mh = cuzk_metrics_http_start(cfg.metrics_listen, e, err, sizeof err)) == NULL) {
+    } else if (cfg.metrics_listen != NULL &&
+               (mh = cuzk_metrics_http_start(cfg.metrics_listen, e, err, sizeof err)) == NULL) {
         cuzk_log_msg(CUZK_LOG_ERROR, "[metrics] http_listen: %s", err);
         rc = 1;
     } else if (cfg.status_listen != NULL &&
@@ -348,13 +350,13 @@ int main(int argc, char **argv)
             sigwait(&sigs, &sig);
             if (sig != SIGUSR1 && sig != SIGUSR2) break;
             cuzk_engine_hold(e, sig == SIGUSR1);
-            cuzk_log_msg(CUZK_LOG_INFO, sig == SIGUSR1 ? "SIGUSR1: holding: no partition starts until SIGUSR2"
-                                                       : "SIGUSR2: going on");
+            cuzk_log_msg(CUZK_LOG_INFO,
+                         sig == SIGUSR1 ? "SIGUSR1: holding: no partition starts until SIGUSR2" : "SIGUSR2: going on");
         }
         uint64_t deadline = sig == SIGINT ? cfg.interrupt_timeout_ms : cfg.shutdown_timeout_ms;
         daemon_notify("STOPPING=1\nSTATUS=draining");
-        cuzk_log_msg(CUZK_LOG_INFO, "%s: no new calls; draining for up to %llu ms", sig == SIGINT ? "SIGINT" : "SIGTERM",
-                (unsigned long long)deadline);
+        cuzk_log_msg(CUZK_LOG_INFO, "%s: no new calls; draining for up to %llu ms",
+                     sig == SIGINT ? "SIGINT" : "SIGTERM", (unsigned long long)deadline);
         cuzk_server_stop_intake(srv);
         cuzk_engine_shutdown(e, deadline);
         /* Every job has ended: the waiting calls now send their answers. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* cuzk-engine-bench: N synthetic jobs through the engine (the GPU backend where present, else the CPU; --backend
  * chooses); prints one JSON line with seconds per proof (partition), proofs per minute, each device's busy share of
  * the run (GPU busy %), the peak RSS, proofs per minute, the process's CPU utilisation (getrusage against wall time and the core count) and each stage's share of
@@ -128,8 +129,7 @@ static void on_fatal(int sig)
         if (dladdr(frames[i], &info) && info.dli_fname != NULL)
             len = snprintf(line, sizeof line, "  %s+0x%lx\n", info.dli_fname,
                            (unsigned long)((char *)frames[i] - (char *)info.dli_fbase));
-        else
-            len = snprintf(line, sizeof line, "  %p\n", frames[i]);
+        else len = snprintf(line, sizeof line, "  %p\n", frames[i]);
         if (write(2, line, (size_t)len) < 0) break;
     }
     signal(sig, SIG_DFL);
@@ -138,54 +138,55 @@ static void on_fatal(int sig)
 
 static void usage(FILE *f)
 {
-    fprintf(f,
-            "usage: cuzk-engine-bench [--log2 16] [--jobs 4] [--partitions 1] [--synthesis-workers 1]\n"
-            "                         [--synthesis-threads 1] [--provers 0] [--prover-threads 2] [--depth 1]\n"
-            "                         [--seed 1]\n"
-            "                         [--param-dir DIR] [--tiers 0|1] [--backend auto|cpu|gpu] [--gpus 0,1]\n"
-            "                         [--vram-budget BYTES] [--latency-mode 0|1] [--whole-ntt-tables 0|1]\n"
-            "       cuzk-engine-bench --post winning|window --sector-size S [--vanilla FILE] [--sectors N]\n"
-            "                         [--randomness HEX] [--registered-proof N] [--test-key 0|1] [--pce-dir DIR]\n"
-            "                         [--manifest FILE] [--verify-digest 0|1] [--jobs N] [engine options]\n"
-            "       cuzk-engine-bench --porep|--snap SIZE [--generated 0|1] [--c1 FILE] [--shape-first 0|1]\n"
-            "                         [--test-key 0|1] [--pce-dir DIR] [--jobs N] [engine options]\n"
-            "       cuzk-engine-bench --version | --help\n"
-            "\n"
-            "Runs --jobs synthetic jobs (2^log2 constraints, --partitions each) through the engine in this process\n"
-            "(no daemon) and prints one JSON line: s/proof, proofs/min, each device's busy share, peak RSS, CPU use\n"
-            "and each stage's share of the wall time; a human summary goes to stderr.\n"
-            "  --log2 K               circuit size (default 16)       --jobs N        jobs (default 4)\n"
-            "  --partitions P         partitions per job (default 1)  --seed S        synthetic circuit seed\n"
-            "  --synthesis-workers N  partitions synthesized at once  --synthesis-threads N   threads of each\n"
-            "  --provers N            provers per device (0: the backend's default)  --prover-threads N (CPU backend)\n"
-            "  --depth N              partitions queued for the provers (default 1)\n"
-            "  --param-dir DIR        the synthetic keys' cache (default /tmp/cuzk-engine-bench)\n"
-            "  --tiers 1              also time a key's COLD load against its WARM reload\n"
-            "  --backend B            auto (default), cpu or gpu; --gpus 0,1 the devices; --vram-budget BYTES each\n"
-            "  --latency-mode 1       GPUs in pairs, each partition split over its pair\n"
-            "  --whole-ntt-tables 0   the provers keep the small split NTT tables\n"
-            "\n"
-            "--post times PoSt requests as Curio sends them, one after the other, from request to verified proof, after\n"
-            "the key's load (timed apart); one JSON line with the times and the peak RSS:\n"
-            "  --sector-size S        2KiB .. 64GiB (default 32GiB)\n"
-            "  --vanilla FILE         one sector's bincode vanilla proof (default: one generated for --randomness)\n"
-            "  --sectors N            WindowPoSt: that sector N times (default: the partition's slots, 2349 at 32GiB)\n"
-            "  --randomness HEX       the request's (default 32 zero bytes: the 32 GiB fixture's)\n"
-            "  --registered-proof N   default WinningPoSt's, WindowPoSt's V1_2\n"
-            "  --test-key 1           keys from toxic waste (made on each GPU), not the v28 .params of --param-dir\n"
-            "  --param-dir DIR        the v28 .params (default /tmp/cuzk-engine-bench); --pce-dir the shape cache\n"
-            "  --manifest FILE        digests of test keys; --verify-digest 0 skips the digest check\n"
-            "  --shape-first 0        let the key's load build the shape (default: built or mapped first, timed\n"
-            "                         apart: \"shape_s\", \"shape_built\", its peak memory)\n"
-            "\n"
-            "--porep SIZE / --snap SIZE time PoRep C2 and SnapDeals requests the same way (Curio's forms: the C1\n"
-            "in its envelope, the partition proofs in bincode), the shape built or mapped first and timed apart:\n"
-            "  --registered-proof N   default PoRep's V1_1 of the size, the size's update proof\n"
-            "  --c1 FILE              PoRep: this commit-phase-1 output (with --sector-num and --miner-id its sector)\n"
-            "  --generated 1          random inputs of the size (cuzk_fil_c1_random, cuzk_fil_snap_partition_random):\n"
-            "                         their proofs cannot verify; each partition's verification is made and counted\n"
-            "                         (\"self_verified\": false). Default: 1 above 512 MiB, else a sector sealed here\n"
-            "  --sector-num N, --miner-id N, --seed N  the request's sector and miner, the inputs' seed\n");
+    fprintf(
+        f,
+        "usage: cuzk-engine-bench [--log2 16] [--jobs 4] [--partitions 1] [--synthesis-workers 1]\n"
+        "                         [--synthesis-threads 1] [--provers 0] [--prover-threads 2] [--depth 1]\n"
+        "                         [--seed 1]\n"
+        "                         [--param-dir DIR] [--tiers 0|1] [--backend auto|cpu|gpu] [--gpus 0,1]\n"
+        "                         [--vram-budget BYTES] [--latency-mode 0|1] [--whole-ntt-tables 0|1]\n"
+        "       cuzk-engine-bench --post winning|window --sector-size S [--vanilla FILE] [--sectors N]\n"
+        "                         [--randomness HEX] [--registered-proof N] [--test-key 0|1] [--pce-dir DIR]\n"
+        "                         [--manifest FILE] [--verify-digest 0|1] [--jobs N] [engine options]\n"
+        "       cuzk-engine-bench --porep|--snap SIZE [--generated 0|1] [--c1 FILE] [--shape-first 0|1]\n"
+        "                         [--test-key 0|1] [--pce-dir DIR] [--jobs N] [engine options]\n"
+        "       cuzk-engine-bench --version | --help\n"
+        "\n"
+        "Runs --jobs synthetic jobs (2^log2 constraints, --partitions each) through the engine in this process\n"
+        "(no daemon) and prints one JSON line: s/proof, proofs/min, each device's busy share, peak RSS, CPU use\n"
+        "and each stage's share of the wall time; a human summary goes to stderr.\n"
+        "  --log2 K               circuit size (default 16)       --jobs N        jobs (default 4)\n"
+        "  --partitions P         partitions per job (default 1)  --seed S        synthetic circuit seed\n"
+        "  --synthesis-workers N  partitions synthesized at once  --synthesis-threads N   threads of each\n"
+        "  --provers N            provers per device (0: the backend's default)  --prover-threads N (CPU backend)\n"
+        "  --depth N              partitions queued for the provers (default 1)\n"
+        "  --param-dir DIR        the synthetic keys' cache (default /tmp/cuzk-engine-bench)\n"
+        "  --tiers 1              also time a key's COLD load against its WARM reload\n"
+        "  --backend B            auto (default), cpu or gpu; --gpus 0,1 the devices; --vram-budget BYTES each\n"
+        "  --latency-mode 1       GPUs in pairs, each partition split over its pair\n"
+        "  --whole-ntt-tables 0   the provers keep the small split NTT tables\n"
+        "\n"
+        "--post times PoSt requests as Curio sends them, one after the other, from request to verified proof, after\n"
+        "the key's load (timed apart); one JSON line with the times and the peak RSS:\n"
+        "  --sector-size S        2KiB .. 64GiB (default 32GiB)\n"
+        "  --vanilla FILE         one sector's bincode vanilla proof (default: one generated for --randomness)\n"
+        "  --sectors N            WindowPoSt: that sector N times (default: the partition's slots, 2349 at 32GiB)\n"
+        "  --randomness HEX       the request's (default 32 zero bytes: the 32 GiB fixture's)\n"
+        "  --registered-proof N   default WinningPoSt's, WindowPoSt's V1_2\n"
+        "  --test-key 1           keys from toxic waste (made on each GPU), not the v28 .params of --param-dir\n"
+        "  --param-dir DIR        the v28 .params (default /tmp/cuzk-engine-bench); --pce-dir the shape cache\n"
+        "  --manifest FILE        digests of test keys; --verify-digest 0 skips the digest check\n"
+        "  --shape-first 0        let the key's load build the shape (default: built or mapped first, timed\n"
+        "                         apart: \"shape_s\", \"shape_built\", its peak memory)\n"
+        "\n"
+        "--porep SIZE / --snap SIZE time PoRep C2 and SnapDeals requests the same way (Curio's forms: the C1\n"
+        "in its envelope, the partition proofs in bincode), the shape built or mapped first and timed apart:\n"
+        "  --registered-proof N   default PoRep's V1_1 of the size, the size's update proof\n"
+        "  --c1 FILE              PoRep: this commit-phase-1 output (with --sector-num and --miner-id its sector)\n"
+        "  --generated 1          random inputs of the size (cuzk_fil_c1_random, cuzk_fil_snap_partition_random):\n"
+        "                         their proofs cannot verify; each partition's verification is made and counted\n"
+        "                         (\"self_verified\": false). Default: 1 above 512 MiB, else a sector sealed here\n"
+        "  --sector-num N, --miner-id N, --seed N  the request's sector and miner, the inputs' seed\n");
 }
 
 int main(int argc, char **argv)
@@ -194,7 +195,8 @@ int main(int argc, char **argv)
     signal(SIGSEGV, on_fatal);
     signal(SIGILL, on_fatal);
     signal(SIGBUS, on_fatal);
-    unsigned log2 = 16, jobs = 4, parts = 1, sw = 1, st = 1, pw = 0, pt = 2, depth = 1, tiers = 0, latency = 0, whole = 1;
+    unsigned log2 = 16, jobs = 4, parts = 1, sw = 1, st = 1, pw = 0, pt = 2, depth = 1, tiers = 0, latency = 0,
+             whole = 1;
     unsigned long long seed = 1;
     const char *dir = "/tmp/cuzk-engine-bench";
     cuzk_engine_backend_kind backend = CUZK_ENGINE_BACKEND_AUTO;
@@ -325,7 +327,7 @@ int main(int argc, char **argv)
         else if (strcmp(argv[i], "--prover-threads") == 0) pt = v;
         else if (strcmp(argv[i], "--depth") == 0) depth = v;
         else if (strcmp(argv[i], "--tiers") == 0) tiers = v;
-        else if (strcmp(argv[i], "--latency-mode") == 0) latency = v; /* 1: GPUs in pairs ([gpus] latency_mode) */
+        else if (strcmp(argv[i], "--latency-mode") == 0) latency = v;   /* 1: GPUs in pairs ([gpus] latency_mode) */
         else if (strcmp(argv[i], "--whole-ntt-tables") == 0) whole = v; /* 0: [gpus] whole_ntt_tables = false */
         else if (strcmp(argv[i], "--seed") == 0) seed = strtoull(argv[i + 1], NULL, 10);
         else if (strcmp(argv[i], "--param-dir") == 0) dir = argv[i + 1];
@@ -381,7 +383,7 @@ int main(int argc, char **argv)
     }
     double preload_s = cuzk_now() - t;
 
-    char (*ids)[CUZK_ENGINE_ID_MAX] = calloc(jobs, sizeof *ids);
+    char(*ids)[CUZK_ENGINE_ID_MAX] = calloc(jobs, sizeof *ids);
     static double busy0[64], busy1[64];
     static char names[64][128];
     size_t ndev = device_busy(e, busy0, names);
@@ -416,16 +418,17 @@ int main(int argc, char **argv)
     uint64_t rss = peak_rss();
     printf("{\"backend\": \"%s\", \"log2\": %u, \"jobs\": %u, \"partitions\": %u, \"completed\": %u, "
            "\"synthesis_workers\": %u, \"synthesis_threads\": %u, \"provers\": %u, \"latency_mode\": %s, "
-           "\"whole_ntt_tables\": %s, \"prover_threads\": %u, \"depth\": %u, \"cores\": %ld, \"preload_s\": %.2f, \"wall_s\": %.3f, "
+           "\"whole_ntt_tables\": %s, \"prover_threads\": %u, \"depth\": %u, \"cores\": %ld, \"preload_s\": %.2f, "
+           "\"wall_s\": %.3f, "
            "\"s_per_job\": %.3f, \"s_per_partition\": %.3f, \"cpu_s\": %.3f, \"cpu_utilisation\": %.3f, "
            "\"partitions_per_min\": %.2f, \"peak_rss_bytes\": %llu, \"loadavg_before\": %.2f, \"loadavg_after\": %.2f",
            ndev > 0 && strncmp(names[0], "cpu", 3) == 0 ? "cpu" : "gpu", log2, jobs, parts, ok, sw, st, pw,
-           latency ? "true" : "false", whole ? "true" : "false", pt, depth, cores, preload_s, wall, ok ? wall / ok : 0, proofs ? wall / proofs : 0,
-           cpu, cpu / (wall * (double)cores), 60.0 * proofs / wall, (unsigned long long)rss, load0, load1);
+           latency ? "true" : "false", whole ? "true" : "false", pt, depth, cores, preload_s, wall, ok ? wall / ok : 0,
+           proofs ? wall / proofs : 0, cpu, cpu / (wall * (double)cores), 60.0 * proofs / wall, (unsigned long long)rss,
+           load0, load1);
     printf(", \"devices\": [");
     for (size_t d = 0; d < ndev; d++)
-        printf("%s{\"name\": \"%s\", \"busy_pct\": %.1f}", d ? ", " : "", names[d],
-               100 * (busy1[d] - busy0[d]) / wall);
+        printf("%s{\"name\": \"%s\", \"busy_pct\": %.1f}", d ? ", " : "", names[d], 100 * (busy1[d] - busy0[d]) / wall);
     printf("]");
     /* a job is one proof of `parts` partitions (a 32 GiB PoRep: 10), each partition one Groth16 proof */
     fprintf(stderr,
@@ -435,8 +438,8 @@ int main(int argc, char **argv)
             rss / 1073741824.0, preload_s);
     for (size_t d = 0; d < ndev; d++)
         fprintf(stderr, "  device %zu (%s): busy %.1f%%\n", d, names[d], 100 * (busy1[d] - busy0[d]) / wall);
-    static const char *stages[] = {"synthesis", "upload", "spmv", "ntt_h", "msm", "verify", "finalize", "admission",
-                                   "queue"};
+    static const char *stages[] = {"synthesis", "upload",   "spmv",      "ntt_h", "msm",
+                                   "verify",    "finalize", "admission", "queue"};
     for (size_t i = 0; i < sizeof stages / sizeof stages[0]; i++)
         printf(", \"%s_wall_share\": %.3f", stages[i], m != NULL ? stage_sum(m, stages[i]) / wall : 0);
     free(m);

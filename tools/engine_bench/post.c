@@ -189,8 +189,10 @@ int post_main(cuzk_engine_config *cfg, const post_opts *o)
         return 2;
     }
     if (n > 1 && p->api != CUZK_FIL_API_1_2) {
-        fprintf(stderr, "--sectors %u under %s: one sector listed many times needs API 1.2 (its challenges do not "
-                        "depend on its place)\n", n, p->name);
+        fprintf(stderr,
+                "--sectors %u under %s: one sector listed many times needs API 1.2 (its challenges do not "
+                "depend on its place)\n",
+                n, p->name);
         return 2;
     }
     cuzk_errmsg err = {{0}};
@@ -308,10 +310,10 @@ int post_main(cuzk_engine_config *cfg, const post_opts *o)
         printf("%s\"%s\": %.4f", i ? ", " : "", stages[i], ok ? eb_stage_sum(metrics, stages[i]) / ok : 0);
     printf("}}\n");
     free(metrics);
-    fprintf(stderr, "%s %s, %u sector%s: %u of %u proofs, request to proof %.3f s (median), key %.1f s, peak RSS "
-                    "%.2f GiB\n",
-            p->name, device, n, n == 1 ? "" : "s", ok, jobs, ns ? sorted[ns / 2] : 0, preload_s,
-            rss / 1073741824.0);
+    fprintf(stderr,
+            "%s %s, %u sector%s: %u of %u proofs, request to proof %.3f s (median), key %.1f s, peak RSS "
+            "%.2f GiB\n",
+            p->name, device, n, n == 1 ? "" : "s", ok, jobs, ns ? sorted[ns / 2] : 0, preload_s, rss / 1073741824.0);
     cuzk_engine_result_clear(&last);
     cuzk_engine_destroy(e);
     free(lat);

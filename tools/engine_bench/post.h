@@ -10,7 +10,7 @@
 #include "cuzk/filecoin.h"
 
 typedef struct {
-    const char *kind;         /* "winning" or "window" */
+    const char *kind; /* "winning" or "window" */
     uint64_t sector_size;
     int64_t registered_proof; /* -1: WinningPoSt's, or WindowPoSt V1_2 of the size */
     const char *vanilla;      /* one sector's bincode vanilla proof; NULL: generated (post_vanilla_generate) */

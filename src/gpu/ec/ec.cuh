@@ -16,7 +16,7 @@
 
 /* R mod p: one in Montgomery form */
 static __constant__ uint64_t D_FP_ONE[6] = {0x760900000002fffdULL, 0xebf4000bc40c0002ULL, 0x5f48985753c758baULL,
-                                     0x77ce585370525745ULL, 0x5c071a97a256ec6dULL, 0x15f65ec3fa80e493ULL};
+                                            0x77ce585370525745ULL, 0x5c071a97a256ec6dULL, 0x15f65ec3fa80e493ULL};
 
 /* ---- field overloads: the curve templates call these for F = dfp and F = dfp2 ------------------------------------ */
 /* multiplications go through the one out-of-line Fp multiplication (ff/ff.cuh says why) */
@@ -126,8 +126,12 @@ struct dfp_sq : dfp {};
 static __device__ __forceinline__ void f_sqr(dfp_sq *r, const dfp_sq *a) { dfp_sqr_call(r, a); }
 
 /* ---- points ------------------------------------------------------------------------------------------------------ */
-template <typename F> struct daff { F x, y; };
-template <typename F> struct dxyzz { F x, y, zz, zzz; };
+template <typename F> struct daff {
+    F x, y;
+};
+template <typename F> struct dxyzz {
+    F x, y, zz, zzz;
+};
 
 /* whole-element 16-byte loads and stores (every F is a multiple of 16 bytes, arrays are 16-byte aligned) */
 template <typename T> static __device__ __forceinline__ T ld16(const T *p)
@@ -165,13 +169,13 @@ template <typename F> static __device__ __forceinline__ bool aff_is_inf(const da
 template <typename F> static __device__ __noinline__ void xyzz_dbl_aff(dxyzz<F> *r, const F &x, const F &y)
 {
     F u, v, w, s, m, t;
-    f_add(&u, &y, &y);    /* U = 2y */
-    f_sqr(&v, &u);        /* V = U² */
-    f_mul(&w, &u, &v);    /* W = U·V */
-    f_mul(&s, &x, &v);    /* S = x·V */
+    f_add(&u, &y, &y); /* U = 2y */
+    f_sqr(&v, &u);     /* V = U² */
+    f_mul(&w, &u, &v); /* W = U·V */
+    f_mul(&s, &x, &v); /* S = x·V */
     f_sqr(&m, &x);
     f_add(&t, &m, &m);
-    f_add(&m, &t, &m);    /* M = 3x² */
+    f_add(&m, &t, &m); /* M = 3x² */
     f_sqr(&t, &m);
     f_sub(&t, &t, &s);
     f_sub(&r->x, &t, &s); /* X3 = M² − 2S */

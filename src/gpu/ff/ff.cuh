@@ -44,9 +44,9 @@ CUZK_PTX4(madchi_cc, uint32_t, "r", "madc.hi.cc.u32")
 /* ---- constants --------------------------------------------------------------------------------------------------- */
 /* Moduli as 64-bit limbs; the 32-bit views are the same bytes. */
 static __constant__ uint64_t D_FR_P[4] = {0xffffffff00000001ULL, 0x53bda402fffe5bfeULL, 0x3339d80809a1d805ULL,
-                                   0x73eda753299d7d48ULL};
+                                          0x73eda753299d7d48ULL};
 static __constant__ uint64_t D_FP_P[6] = {0xb9feffffffffaaabULL, 0x1eabfffeb153ffffULL, 0x6730d2a0f6b0f624ULL,
-                                   0x64774b84f38512bfULL, 0x4b1ba7b6434bacd7ULL, 0x1a0111ea397fe69aULL};
+                                          0x64774b84f38512bfULL, 0x4b1ba7b6434bacd7ULL, 0x1a0111ea397fe69aULL};
 
 /* Word i of a modulus given as 64-bit limbs, in W-bit words. */
 template <typename W> static __device__ __forceinline__ W mod_word(const uint64_t *m, int i);

@@ -181,9 +181,18 @@ MONT_FN int bg_inv_plain(uint32_t *r, const uint32_t *y, int max_batches)
 MONT_FN uint32_t bg_r3_word(int k)
 {
     switch (k) {
-    case 0: return 0xd94ca1e0; case 1: return 0xed48ac6b; case 2: return 0x03a7adf8; case 3: return 0x315f831e;
-    case 4: return 0x615e29dd; case 5: return 0x9a53352a; case 6: return 0x921e1761; case 7: return 0x34c04e5e;
-    case 8: return 0x65724728; case 9: return 0x2512d435; case 10: return 0x91755d4d; default: return 0x0aa63460;
+    case 0: return 0xd94ca1e0;
+    case 1: return 0xed48ac6b;
+    case 2: return 0x03a7adf8;
+    case 3: return 0x315f831e;
+    case 4: return 0x615e29dd;
+    case 5: return 0x9a53352a;
+    case 6: return 0x921e1761;
+    case 7: return 0x34c04e5e;
+    case 8: return 0x65724728;
+    case 9: return 0x2512d435;
+    case 10: return 0x91755d4d;
+    default: return 0x0aa63460;
     }
 }
 

@@ -41,14 +41,29 @@ MONT_FN uint32_t mont_mod_word(int f, int i)
 {
     if (f == MONT_FP) {
         switch (i) {
-        case 0: return 0xffffaaab; case 1: return 0xb9feffff; case 2: return 0xb153ffff; case 3: return 0x1eabfffe;
-        case 4: return 0xf6b0f624; case 5: return 0x6730d2a0; case 6: return 0xf38512bf; case 7: return 0x64774b84;
-        case 8: return 0x434bacd7; case 9: return 0x4b1ba7b6; case 10: return 0x397fe69a; default: return 0x1a0111ea;
+        case 0: return 0xffffaaab;
+        case 1: return 0xb9feffff;
+        case 2: return 0xb153ffff;
+        case 3: return 0x1eabfffe;
+        case 4: return 0xf6b0f624;
+        case 5: return 0x6730d2a0;
+        case 6: return 0xf38512bf;
+        case 7: return 0x64774b84;
+        case 8: return 0x434bacd7;
+        case 9: return 0x4b1ba7b6;
+        case 10: return 0x397fe69a;
+        default: return 0x1a0111ea;
         }
     }
     switch (i) {
-    case 0: return 0x00000001; case 1: return 0xffffffff; case 2: return 0xfffe5bfe; case 3: return 0x53bda402;
-    case 4: return 0x09a1d805; case 5: return 0x3339d808; case 6: return 0x299d7d48; default: return 0x73eda753;
+    case 0: return 0x00000001;
+    case 1: return 0xffffffff;
+    case 2: return 0xfffe5bfe;
+    case 3: return 0x53bda402;
+    case 4: return 0x09a1d805;
+    case 5: return 0x3339d808;
+    case 6: return 0x299d7d48;
+    default: return 0x73eda753;
     }
 }
 

@@ -267,12 +267,30 @@ MONT_FN void eo_sqr(int f, uint32_t *r, const uint32_t *a)
 MONT_FN uint32_t eo_p2_word(int k)
 {
     switch (k) {
-    case 0: return 0x1c718e39; case 1: return 0x26aa0000; case 2: return 0x76382eab; case 3: return 0x7ced6b1d;
-    case 4: return 0x62113cfd; case 5: return 0x162c3383; case 6: return 0x3e71b743; case 7: return 0x66bf91ed;
-    case 8: return 0x7091a049; case 9: return 0x292e85a8; case 10: return 0x86185c7b; case 11: return 0x1d68619c;
-    case 12: return 0x0978ef01; case 13: return 0xf5314933; case 14: return 0x16ddca6e; case 15: return 0x50a62cfd;
-    case 16: return 0x349e8bd0; case 17: return 0x66e59e49; case 18: return 0x0e7046b4; case 19: return 0xe2dc90e5;
-    case 20: return 0xa22f25e9; case 21: return 0x4bd278ea; case 22: return 0xb8c35fc7; default: return 0x02a437a4;
+    case 0: return 0x1c718e39;
+    case 1: return 0x26aa0000;
+    case 2: return 0x76382eab;
+    case 3: return 0x7ced6b1d;
+    case 4: return 0x62113cfd;
+    case 5: return 0x162c3383;
+    case 6: return 0x3e71b743;
+    case 7: return 0x66bf91ed;
+    case 8: return 0x7091a049;
+    case 9: return 0x292e85a8;
+    case 10: return 0x86185c7b;
+    case 11: return 0x1d68619c;
+    case 12: return 0x0978ef01;
+    case 13: return 0xf5314933;
+    case 14: return 0x16ddca6e;
+    case 15: return 0x50a62cfd;
+    case 16: return 0x349e8bd0;
+    case 17: return 0x66e59e49;
+    case 18: return 0x0e7046b4;
+    case 19: return 0xe2dc90e5;
+    case 20: return 0xa22f25e9;
+    case 21: return 0x4bd278ea;
+    case 22: return 0xb8c35fc7;
+    default: return 0x02a437a4;
     }
 }
 

@@ -26,10 +26,10 @@ struct cuzk_gpu_key {
     int device;
     cuzk_groth16_convention conv;
     cuzk_gpu_key_placement placement;
-    uint64_t domain_size;                  /* n */
+    uint64_t domain_size; /* n */
     uint32_t log2n;
-    uint64_t num_inputs, num_aux;          /* variables = num_inputs + num_aux; ONE included in the inputs */
-    uint64_t rows;                         /* rows of the matrices on the device (SNARKJS: input rows included) */
+    uint64_t num_inputs, num_aux; /* variables = num_inputs + num_aux; ONE included in the inputs */
+    uint64_t rows;                /* rows of the matrices on the device (SNARKJS: input rows included) */
 
     /* the circuit: A and B always, C when has_c (BELLPERSON circuits with C; a SNARKJS key's matrices have none) */
     gpu_csr m[3];
@@ -55,7 +55,7 @@ struct cuzk_gpu_key {
 
     uint64_t stream_buffer_bytes; /* STREAMED: bytes of each of a prover's two base buffers */
     bool ntt_whole;               /* its provers' NTT domains have whole tables (cuzk_gpu_g16_plan) */
-    cuzk_groth16_vk vk;     /* host copy; vk.storage owns vk.ic */
+    cuzk_groth16_vk vk;           /* host copy; vk.storage owns vk.ic */
     uint64_t vram_bytes, pinned_bytes;
     double upload_s;
 };
@@ -94,26 +94,26 @@ struct cuzk_gpu_prover {
     cuzk_gpu_ntt_domain *dom;
     unsigned dom_log2;
     cuzk_fr_roots dom_conv;
-    cuzk_gpu_ntt_opts dom_opts;  /* the domain's options: the prover's, with whole tables as its key's plan says */
-    cuzk_gpu_ntt_opts ntt_opts;  /* the prover's NTT options */
+    cuzk_gpu_ntt_opts dom_opts; /* the domain's options: the prover's, with whole tables as its key's plan says */
+    cuzk_gpu_ntt_opts ntt_opts; /* the prover's NTT options */
     cuzk_fr_t *z;
-    uint64_t cap_z;          /* elements */
+    uint64_t cap_z; /* elements */
     cuzk_fr_t *abc[3];
-    uint64_t cap_n;          /* elements of each of a, b, c */
-    uint64_t *bitmap;        /* ones of one split, ceil(positions/64) words */
-    uint8_t *flags;          /* 1 = scalar other than 0 and 1 */
-    uint32_t *idx;           /* positions of those */
-    cuzk_fr_t *tail;              /* their scalars */
-    uint64_t cap_pos;        /* positions the split buffers hold */
+    uint64_t cap_n;   /* elements of each of a, b, c */
+    uint64_t *bitmap; /* ones of one split, ceil(positions/64) words */
+    uint8_t *flags;   /* 1 = scalar other than 0 and 1 */
+    uint32_t *idx;    /* positions of those */
+    cuzk_fr_t *tail;  /* their scalars */
+    uint64_t cap_pos; /* positions the split buffers hold */
     void *cub_tmp;
     size_t cap_cub;
-    int *d_count;            /* device: compacted count */
+    int *d_count;              /* device: compacted count */
     unsigned long long *d_bad; /* device: lowest unsatisfied row */
-    uint64_t *d_bounds;      /* device: tail offsets at stream chunk boundaries */
+    uint64_t *d_bounds;        /* device: tail offsets at stream chunk boundaries */
     size_t cap_bounds;
-    void *stage;             /* pinned staging of a pageable witness: two halves */
+    void *stage; /* pinned staging of a pageable witness: two halves */
     size_t stage_bytes;
-    void *sbuf[2];           /* streamed bases: two device buffers */
+    void *sbuf[2]; /* streamed bases: two device buffers */
     size_t sbuf_bytes;
     cudaStream_t copy_stream;
     cudaEvent_t ev_copied[2], ev_used[2];
@@ -199,8 +199,8 @@ extern "C" cuzk_status cuzk_gpu_g16_msm_h(cuzk_g1_jac_t *sum, cuzk_gpu_prover *p
  * with (*mode: the c_mode the key allows), the witness upload, H's coefficients, the query side's splits and MSMs. */
 extern "C" cuzk_status cuzk_gpu_g16_prove_args(cuzk_r1cs_c_mode *mode, const cuzk_groth16_msm_sums *sums,
                                                const cuzk_gpu_prover *p, const cuzk_gpu_key *k, const cuzk_fr_t *z,
-                                               const cuzk_gpu_witness_packing *pk,
-                                               const cuzk_groth16_prove_opts *opts, cuzk_errmsg *err);
+                                               const cuzk_gpu_witness_packing *pk, const cuzk_groth16_prove_opts *opts,
+                                               cuzk_errmsg *err);
 extern "C" cuzk_status cuzk_gpu_g16_prove_upload(cuzk_gpu_prover *p, const cuzk_gpu_key *k, const cuzk_fr_t *z,
                                                  const cuzk_gpu_witness_packing *pk, cuzk_gpu_prove_stats *st,
                                                  double *t, cuzk_errmsg *err);

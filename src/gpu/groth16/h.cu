@@ -91,4 +91,3 @@ extern "C" cuzk_status cuzk_gpu_g16_h(cuzk_gpu_prover *p, const cuzk_gpu_key *k)
     plain_factor(&fin, &s);
     return cuzk_gpu_ntt_coset_inverse_raw(a, p->dom, &g, &fin);
 }
-

@@ -26,10 +26,8 @@ static void free_bases(cuzk_gpu_key *k)
     void *p[5] = {k->h, k->l, k->a, k->b_g1, k->b_g2};
     for (int i = 0; i < 5; i++) {
         if (p[i] == NULL) continue;
-        if (k->placement == CUZK_GPU_KEY_STREAMED)
-            cudaFreeHost(p[i]);
-        else
-            cudaFree(p[i]);
+        if (k->placement == CUZK_GPU_KEY_STREAMED) cudaFreeHost(p[i]);
+        else cudaFree(p[i]);
     }
     k->h = k->l = k->a = k->b_g1 = NULL;
     k->b_g2 = NULL;

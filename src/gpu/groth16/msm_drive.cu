@@ -73,8 +73,8 @@ static cuzk_status stream_copy(cuzk_gpu_prover *p, const void *host, size_t elem
                                unsigned slot)
 {
     CUZK_CUDA(cudaStreamWaitEvent(p->copy_stream, p->ev_used[slot], 0));
-    CUZK_CUDA(cudaMemcpyAsync(p->sbuf[slot], (const char *)host + lo * elem, (hi - lo) * elem,
-                              cudaMemcpyHostToDevice, p->copy_stream));
+    CUZK_CUDA(cudaMemcpyAsync(p->sbuf[slot], (const char *)host + lo * elem, (hi - lo) * elem, cudaMemcpyHostToDevice,
+                              p->copy_stream));
     CUZK_CUDA(cudaEventRecord(p->ev_copied[slot], p->copy_stream));
     return CUZK_OK;
 }
@@ -181,4 +181,3 @@ extern "C" cuzk_status cuzk_gpu_g16_msm_h(cuzk_g1_jac_t *sum, cuzk_gpu_prover *p
     if (s != CUZK_OK) return cuzk_gpu_fail(err, s, "H multi-scalar multiplication failed");
     return CUZK_OK;
 }
-

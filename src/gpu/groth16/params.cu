@@ -31,9 +31,9 @@ typedef daff<dfp2> g2a;
 
 /* R² mod p (to Montgomery form) and the curve constants b = 4 (G1), 4(1 + u) (G2) in Montgomery form */
 static __constant__ uint64_t D_FP_R2[6] = {0xf4df1f341c341746ULL, 0x0a76e6a609d104f1ULL, 0x8de5476c4c95b6d5ULL,
-                                    0x67eb88a9939d83c0ULL, 0x9a793e85b519952dULL, 0x11988fe592cae3aaULL};
+                                           0x67eb88a9939d83c0ULL, 0x9a793e85b519952dULL, 0x11988fe592cae3aaULL};
 static __constant__ uint64_t D_FP_B4[6] = {0xaa270000000cfff3ULL, 0x53cc0032fc34000aULL, 0x478fe97a6b0a807fULL,
-                                    0xb1d37ebee6ba24d7ULL, 0x8ec9733bbf78ab2fULL, 0x09d645513d83de7eULL};
+                                           0xb1d37ebee6ba24d7ULL, 0x8ec9733bbf78ab2fULL, 0x09d645513d83de7eULL};
 
 static __device__ __forceinline__ void dfp_const(dfp *r, const uint64_t *c)
 {
@@ -136,8 +136,8 @@ template <typename F> static __device__ cuzk_status decode_point(daff<F> *out, c
 
 /* pts: n raw encoded points, decoded in place; *bad: the lowest (index << 8 | status) of a failing point */
 template <typename F>
-static __global__ void __launch_bounds__(DEC_THREADS) k_decode(daff<F> *pts, uint64_t n, bool subgroup,
-                                                               unsigned long long *bad)
+static __global__ void __launch_bounds__(DEC_THREADS)
+    k_decode(daff<F> *pts, uint64_t n, bool subgroup, unsigned long long *bad)
 {
     uint64_t i = (uint64_t)blockIdx.x * DEC_THREADS + threadIdx.x;
     if (i >= n) return;
@@ -215,8 +215,7 @@ static cuzk_status load_section(load_run *r, int fd, const uint64_t *off, const 
     unsigned blocks = (unsigned)((cnt[k] + DEC_THREADS - 1) / DEC_THREADS);
     if (k == CUZK_G16_PARAMS_SEC_B_G2)
         k_decode<dfp2><<<blocks, DEC_THREADS, 0, r->st>>>((g2a *)dst, cnt[k], subgroup, r->bad + k);
-    else
-        k_decode<dfp><<<blocks, DEC_THREADS, 0, r->st>>>((g1a *)dst, cnt[k], subgroup, r->bad + k);
+    else k_decode<dfp><<<blocks, DEC_THREADS, 0, r->st>>>((g1a *)dst, cnt[k], subgroup, r->bad + k);
     CUZK_CUDA_LAUNCHED();
     return CUZK_OK;
 }
@@ -233,8 +232,8 @@ static cuzk_status load_finish(load_run *r, unsigned long long bad[CUZK_G16_PARA
 static cuzk_status alloc_resident(cuzk_gpu_key *k)
 {
     void **p[5] = {(void **)&k->h, (void **)&k->l, (void **)&k->a, (void **)&k->b_g1, (void **)&k->b_g2};
-    uint64_t bytes[5] = {k->h_len * sizeof(g1a), k->l_len * sizeof(g1a), k->a_len * sizeof(g1a),
-                         k->b_len * sizeof(g1a), k->b_len * sizeof(g2a)};
+    uint64_t bytes[5] = {k->h_len * sizeof(g1a), k->l_len * sizeof(g1a), k->a_len * sizeof(g1a), k->b_len * sizeof(g1a),
+                         k->b_len * sizeof(g2a)};
     for (int i = 0; i < 5; i++) {
         uint64_t b = bytes[i] ? bytes[i] : 16;
         CUZK_CUDA(cudaMalloc(p[i], b));

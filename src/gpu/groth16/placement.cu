@@ -49,19 +49,18 @@ extern "C" cuzk_status cuzk_gpu_g16_plan(cuzk_gpu_key_placement *out, bool *whol
     if (o.placement == CUZK_GPU_KEY_RESIDENT)
         return cuzk_gpu_fail(err, CUZK_ERR_NOMEM,
                              "the key needs %.2f GiB of VRAM resident (%.2f GiB bases, %.2f GiB matrices, %llu x %.2f "
-                            "GiB provers) and the budget is %.2f GiB",
-                            (double)resident / GIB, (double)key_bases_bytes / GIB, (double)fixed_bytes / GIB,
-                            (unsigned long long)workers, (double)prover_bytes / GIB, (double)budget / GIB);
+                             "GiB provers) and the budget is %.2f GiB",
+                             (double)resident / GIB, (double)key_bases_bytes / GIB, (double)fixed_bytes / GIB,
+                             (unsigned long long)workers, (double)prover_bytes / GIB, (double)budget / GIB);
     if (streamed <= budget) {
         *out = CUZK_GPU_KEY_STREAMED;
         return CUZK_OK;
     }
     return cuzk_gpu_fail(err, CUZK_ERR_NOMEM,
                          "the key does not fit the device even streamed: %.2f GiB needed (matrices %.2f GiB, %llu x "
-                        "%.2f GiB provers and stream buffers; resident would need %.2f GiB), budget %.2f GiB",
-                        (double)streamed / GIB, (double)fixed_bytes / GIB, (unsigned long long)workers,
-                        (double)(prover_bytes + 2 * sb) / GIB, (double)resident / GIB,
-                        (double)budget / GIB);
+                         "%.2f GiB provers and stream buffers; resident would need %.2f GiB), budget %.2f GiB",
+                         (double)streamed / GIB, (double)fixed_bytes / GIB, (unsigned long long)workers,
+                         (double)(prover_bytes + 2 * sb) / GIB, (double)resident / GIB, (double)budget / GIB);
 }
 
 extern "C" uint64_t cuzk_gpu_g16_stream_buffer_bytes(const cuzk_gpu_key_opts *opts)
@@ -89,4 +88,3 @@ extern "C" uint64_t cuzk_gpu_g16_circuit_bytes(const cuzk_r1cs_t *c, int matrice
     for (int i = 0; i < matrices; i++) b += (c->num_constraints + 1) * 8 + c->m[i].nnz * 8;
     return b;
 }
-

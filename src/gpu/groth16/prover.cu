@@ -20,12 +20,11 @@ extern "C" uint64_t cuzk_gpu_prove_vram_bytes(uint64_t n, uint64_t nv)
     uint64_t select = nv / 4 + ((uint64_t)1 << 20); /* cub's select scratch: a small fraction, bounded generously */
     uint64_t direct = n < ((uint64_t)1 << 20) ? n : ((uint64_t)1 << 20); /* the direct twiddle tables, at most */
     uint64_t tables = 4 * (((uint64_t)1 << 14) + n / ((uint64_t)1 << 14) + 1) + ((uint64_t)1 << 11) + 2 * direct;
-    return nv * F                                   /* z */
-           + 3 * n * F                              /* a, b, c */
+    return nv * F                                     /* z */
+           + 3 * n * F                                /* a, b, c */
            + (nv / 64 + 1) * 8 + nv + nv * 4 + nv * F /* bitmap, flags, idx, tail */
-           + msm + select
-           + n * F + tables * F                     /* the NTT domain's scratch, twiddle and coset tables */
-           + ((uint64_t)1 << 20);                   /* chunk bounds of a streamed key */
+           + msm + select + n * F + tables * F        /* the NTT domain's scratch, twiddle and coset tables */
+           + ((uint64_t)1 << 20);                     /* chunk bounds of a streamed key */
 }
 
 extern "C" cuzk_status cuzk_gpu_g16_grow(cuzk_gpu_prover *p, void **buf, uint64_t *cap, uint64_t need, size_t elem)
@@ -211,9 +210,9 @@ extern "C" cuzk_status cuzk_gpu_g16_prove_args(cuzk_r1cs_c_mode *mode, const cuz
     if (pk != NULL && !cuzk_gpu_g16_packing_fits(pk, k))
         return cuzk_gpu_fail(err, CUZK_ERR_INVALID_ARG,
                              "the packed witness does not fit the key (%llu inputs and %llu aux values, the key %llu "
-                            "and %llu, or its chunks are inconsistent)",
-                            (unsigned long long)pk->num_inputs, (unsigned long long)pk->num_aux,
-                            (unsigned long long)k->num_inputs, (unsigned long long)k->num_aux);
+                             "and %llu, or its chunks are inconsistent)",
+                             (unsigned long long)pk->num_inputs, (unsigned long long)pk->num_aux,
+                             (unsigned long long)k->num_inputs, (unsigned long long)k->num_aux);
     if (k->device != p->device)
         return cuzk_gpu_fail(err, CUZK_ERR_INVALID_ARG, "the key lives on device %d, the prover on device %d",
                              k->device, p->device);

@@ -26,7 +26,7 @@ typedef daff<dfp> g1a;
 typedef daff<dfp2> g2a;
 
 #define FB_W 8
-#define FB_NW 32   /* 256 bits of windows: scalars < r < 2^255, so the top digit never carries out */
+#define FB_NW 32 /* 256 bits of windows: scalars < r < 2^255, so the top digit never carries out */
 #define FB_HALF 128
 #define FB_THREADS 128
 #define FB_K1 8 /* points per thread (one inversion each) */
@@ -35,8 +35,8 @@ typedef daff<dfp2> g2a;
 
 /* out[i] = k[i]·G for i < count (see the top of the file); table: FB_NW × FB_HALF affine entries */
 template <typename F, int K>
-static __global__ void __launch_bounds__(FB_THREADS) k_fixed_base(daff<F> *out, const dfr *k, uint64_t count,
-                                                                  const daff<F> *table)
+static __global__ void __launch_bounds__(FB_THREADS)
+    k_fixed_base(daff<F> *out, const dfr *k, uint64_t count, const daff<F> *table)
 {
     const uint64_t first = (uint64_t)blockIdx.x * FB_THREADS * K + threadIdx.x;
     F zz[K], zzz[K], pre[K], run;
@@ -104,11 +104,11 @@ static __global__ void __launch_bounds__(FB_THREADS) k_fixed_base(daff<F> *out, 
 struct setup_run {
     cudaStream_t st;
     cudaEvent_t ev[2];
-    cuzk_fr_t *pin[2];           /* pinned scalar chunks */
-    dfr *dsc[2];            /* device scalar chunks */
-    g1a *stage1[2];         /* STREAMED: device staging of the points of a chunk */
+    cuzk_fr_t *pin[2]; /* pinned scalar chunks */
+    dfr *dsc[2];       /* device scalar chunks */
+    g1a *stage1[2];    /* STREAMED: device staging of the points of a chunk */
     g2a *stage2[2];
-    g1a *t1;                /* device tables */
+    g1a *t1; /* device tables */
     g2a *t2;
     size_t chunk;
     bool streamed;
@@ -186,15 +186,12 @@ static cuzk_status run_section(setup_run *r, const cuzk_g16_setup_scalars *sc, i
         g1a *o1 = r->streamed ? r->stage1[slot] : (g1a *)(g1 + lo);
         k_fixed_base<dfp, FB_K1><<<fb_blocks(cnt, FB_K1), FB_THREADS, 0, r->st>>>(o1, r->dsc[slot], cnt, r->t1);
         CUZK_CUDA_LAUNCHED();
-        if (r->streamed)
-            CUZK_CUDA(cudaMemcpyAsync(g1 + lo, o1, cnt * sizeof(g1a), cudaMemcpyDeviceToHost, r->st));
+        if (r->streamed) CUZK_CUDA(cudaMemcpyAsync(g1 + lo, o1, cnt * sizeof(g1a), cudaMemcpyDeviceToHost, r->st));
         if (g2 != NULL) {
             g2a *o2 = r->streamed ? r->stage2[slot] : (g2a *)(g2 + lo);
-            k_fixed_base<dfp2, FB_K2><<<fb_blocks(cnt, FB_K2), FB_THREADS, 0, r->st>>>(o2, r->dsc[slot], cnt,
-                                                                                       r->t2);
+            k_fixed_base<dfp2, FB_K2><<<fb_blocks(cnt, FB_K2), FB_THREADS, 0, r->st>>>(o2, r->dsc[slot], cnt, r->t2);
             CUZK_CUDA_LAUNCHED();
-            if (r->streamed)
-                CUZK_CUDA(cudaMemcpyAsync(g2 + lo, o2, cnt * sizeof(g2a), cudaMemcpyDeviceToHost, r->st));
+            if (r->streamed) CUZK_CUDA(cudaMemcpyAsync(g2 + lo, o2, cnt * sizeof(g2a), cudaMemcpyDeviceToHost, r->st));
         }
         CUZK_CUDA(cudaEventRecord(r->ev[slot], r->st));
     }

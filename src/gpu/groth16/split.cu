@@ -73,4 +73,3 @@ extern "C" cuzk_status cuzk_gpu_g16_split(cuzk_gpu_prover *p, const uint32_t *va
     *count = (uint64_t)c;
     return CUZK_OK;
 }
-

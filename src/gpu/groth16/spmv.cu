@@ -5,8 +5,8 @@
 
 /* Σ coef·z over one CSR row; ids 0 and 1 are +1 and −1. Witness values 0 and 1 (most of a Filecoin circuit's) skip
  * the multiplication: ncu found the SpMV bound by it (math pipe), not by memory. */
-static __device__ __forceinline__ void row_dot(dfr *r, const gpu_csr m, uint64_t row, const dfr *values,
-                                               const dfr *z, const dfr *one)
+static __device__ __forceinline__ void row_dot(dfr *r, const gpu_csr m, uint64_t row, const dfr *values, const dfr *z,
+                                               const dfr *one)
 {
     dfr acc;
 #pragma unroll
@@ -39,10 +39,8 @@ static __global__ void k_spmv(dfr *a, dfr *b, dfr *c, gpu_csr A, gpu_csr B, gpu_
     if (i < rows) {
         row_dot(&va, A, i, values, z, &one);
         row_dot(&vb, B, i, values, z, &one);
-        if (c_matrix)
-            row_dot(&vc, C, i, values, z, &one);
-        else
-            dfr_mul(&vc, &va, &vb);
+        if (c_matrix) row_dot(&vc, C, i, values, z, &one);
+        else dfr_mul(&vc, &va, &vb);
     } else if (i < rows + input_rows) {
         va = dfr_load(&z[i - rows]);
     }

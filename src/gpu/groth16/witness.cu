@@ -104,4 +104,3 @@ extern "C" bool cuzk_gpu_g16_packing_fits(const cuzk_gpu_witness_packing *pk, co
     }
     return true;
 }
-

@@ -4,17 +4,14 @@
 
 #include "cuzk/gpu.h"
 
-uint64_t cuzk_gpu_witness_classes_words(uint64_t num_aux)
-{
-    return (num_aux + 31) / 32;
-}
+uint64_t cuzk_gpu_witness_classes_words(uint64_t num_aux) { return (num_aux + 31) / 32; }
 
 _Static_assert(CUZK_FR_LIMBS == 4, "the class test below reads four words");
 
 typedef struct {
-    cuzk_fr_t *aux;         /* the aux values */
+    cuzk_fr_t *aux; /* the aux values */
     uint64_t *classes;
-    uint64_t lo, hi;   /* the chunk: aux values lo .. hi, lo a multiple of 32 */
+    uint64_t lo, hi; /* the chunk: aux values lo .. hi, lo a multiple of 32 */
     uint64_t others;
 } pack_chunk_t;
 

@@ -188,7 +188,7 @@ extern "C" cuzk_status cuzk_gpu_lab_ff_throughput(cuzk_gpu_lab_ff_op op, size_t 
     CHAIN(CUZK_GPU_LAB_FP_MUL_F64, dfp) CHAIN(CUZK_GPU_LAB_FP_MUL_MIX, dfp) CHAIN(CUZK_GPU_LAB_FP_MUL_ADD, dfp)
     CHAIN(CUZK_GPU_LAB_FP_INV_BGCD, dfp)
 #undef CHAIN
-/* clang-format on */
-    default: return CUZK_ERR_INVALID_ARG;
+            /* clang-format on */
+            default : return CUZK_ERR_INVALID_ARG;
     }
 }

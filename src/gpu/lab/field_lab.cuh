@@ -153,8 +153,7 @@ template <typename W, int N> static __device__ __forceinline__ void mp_sqr_wide(
 
 /* r = t·2^(−W·N) mod m for a 2N-word t < m·2^(W·N), canonical; t is destroyed. Each step clears word i; its two
  * carries out of word i + N are kept in `pend` and added one step later, so no carry runs to the top. */
-template <typename W, int N>
-static __device__ __forceinline__ void mp_redc(W *r, W *t, const uint64_t *m, W ninv)
+template <typename W, int N> static __device__ __forceinline__ void mp_redc(W *r, W *t, const uint64_t *m, W ninv)
 {
     W pend = 0;
 #pragma unroll

@@ -16,26 +16,47 @@ extern "C" {
  * the alternatives (lab/field_lab.cuh): */
 typedef enum {
     /* MUL: CIOS over 32-bit words; MUL64: over 64-bit words; FP_SQR: FP_MUL with a = b */
-    CUZK_GPU_LAB_FR_ADD, CUZK_GPU_LAB_FR_SUB, CUZK_GPU_LAB_FR_MUL, CUZK_GPU_LAB_FR_SQR, CUZK_GPU_LAB_FR_MUL64,
-    CUZK_GPU_LAB_FP_ADD, CUZK_GPU_LAB_FP_SUB, CUZK_GPU_LAB_FP_MUL, CUZK_GPU_LAB_FP_SQR, CUZK_GPU_LAB_FP_MUL64,
+    CUZK_GPU_LAB_FR_ADD,
+    CUZK_GPU_LAB_FR_SUB,
+    CUZK_GPU_LAB_FR_MUL,
+    CUZK_GPU_LAB_FR_SQR,
+    CUZK_GPU_LAB_FR_MUL64,
+    CUZK_GPU_LAB_FP_ADD,
+    CUZK_GPU_LAB_FP_SUB,
+    CUZK_GPU_LAB_FP_MUL,
+    CUZK_GPU_LAB_FP_SQR,
+    CUZK_GPU_LAB_FP_MUL64,
     /* FP2_MUL, FP2_SQR: Karatsuba and (a0 + a1)(a0 − a1), 2·a0·a1 over the product's Fp multiplication */
-    CUZK_GPU_LAB_FP2_ADD, CUZK_GPU_LAB_FP2_SUB, CUZK_GPU_LAB_FP2_MUL, CUZK_GPU_LAB_FP2_SQR,
+    CUZK_GPU_LAB_FP2_ADD,
+    CUZK_GPU_LAB_FP2_SUB,
+    CUZK_GPU_LAB_FP2_MUL,
+    CUZK_GPU_LAB_FP2_SQR,
     CUZK_GPU_LAB_FR_MUL_SPECIAL, /* Fr multiplication using the modulus' special low words */
-    CUZK_GPU_LAB_FR_MUL28, CUZK_GPU_LAB_FP_MUL28, /* 28-bit digits with 64-bit column sums (lab/mont28.h) */
+    CUZK_GPU_LAB_FR_MUL28,
+    CUZK_GPU_LAB_FP_MUL28, /* 28-bit digits with 64-bit column sums (lab/mont28.h) */
     /* the product (or dedicated square) first, then the reduction, 64- and 32-bit words; Fp2 Karatsuba with one
      * reduction per coefficient */
-    CUZK_GPU_LAB_FP_MUL_SOS64, CUZK_GPU_LAB_FP_SQR_SOS64, CUZK_GPU_LAB_FP_MUL_SOS32, CUZK_GPU_LAB_FP_SQR_SOS32,
-    CUZK_GPU_LAB_FP2_MUL_LAZY, CUZK_GPU_LAB_FR_MUL_SOS64,
-    CUZK_GPU_LAB_FP_INV, CUZK_GPU_LAB_FP2_INV, /* 1/a (0 gives 0): Fermat; Fp2 over the binary GCD */
+    CUZK_GPU_LAB_FP_MUL_SOS64,
+    CUZK_GPU_LAB_FP_SQR_SOS64,
+    CUZK_GPU_LAB_FP_MUL_SOS32,
+    CUZK_GPU_LAB_FP_SQR_SOS32,
+    CUZK_GPU_LAB_FP2_MUL_LAZY,
+    CUZK_GPU_LAB_FR_MUL_SOS64,
+    CUZK_GPU_LAB_FP_INV,
+    CUZK_GPU_LAB_FP2_INV,   /* 1/a (0 gives 0): Fermat; Fp2 over the binary GCD */
     CUZK_GPU_LAB_FP_MUL_KA, /* product then reduction, 64-bit words, the product by one level of Karatsuba */
     /* 32-bit words, each word product with its two addends one 64-bit value, product then reduction (lab/mont32w.h) */
-    CUZK_GPU_LAB_FP_MUL_W, CUZK_GPU_LAB_FR_MUL_W,
-    CUZK_GPU_LAB_FP_MUL_EO, CUZK_GPU_LAB_FR_MUL_EO, /* CIOS, 32-bit words, products split by parity (ff/mont_eo.h) */
+    CUZK_GPU_LAB_FP_MUL_W,
+    CUZK_GPU_LAB_FR_MUL_W,
+    CUZK_GPU_LAB_FP_MUL_EO,
+    CUZK_GPU_LAB_FR_MUL_EO, /* CIOS, 32-bit words, products split by parity (ff/mont_eo.h) */
     /* the same split: square then reduction; Fp2 with one reduction per coefficient */
-    CUZK_GPU_LAB_FP_SQR_EO, CUZK_GPU_LAB_FP2_MUL_EO,
+    CUZK_GPU_LAB_FP_SQR_EO,
+    CUZK_GPU_LAB_FP2_MUL_EO,
     CUZK_GPU_LAB_FR_MUL_F64, /* Fr in double precision on the FP64 pipe (lab/mont_f64.h) */
     CUZK_GPU_LAB_FR_MUL_MIX, /* odd warps FR_MUL_F64, even warps FR_MUL_EO: both pipes at once */
-    CUZK_GPU_LAB_FP_MUL_F64, CUZK_GPU_LAB_FP_MUL_MIX, /* the same for Fp */
+    CUZK_GPU_LAB_FP_MUL_F64,
+    CUZK_GPU_LAB_FP_MUL_MIX, /* the same for Fp */
     /* a·b + c·d with one reduction (lab/mont_eo_sum.h), here with c = a + b and d = a − b: a·b + a² − b² */
     CUZK_GPU_LAB_FP_MUL_ADD,
     CUZK_GPU_LAB_FP_INV_BGCD, /* 1/a (0 gives 0) by the batched binary GCD (ff/inv_bgcd.h) */

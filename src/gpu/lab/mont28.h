@@ -36,16 +36,33 @@ MONT_FN uint32_t m28_mod_digit(int f, int j)
 {
     if (f == MONT_FP) {
         switch (j) {
-        case 0: return 0xfffaaab; case 1: return 0xfefffff; case 2: return 0x3ffffb9; case 3: return 0xfffeb15;
-        case 4: return 0x6241eab; case 5: return 0xa0f6b0f; case 6: return 0xf6730d2; case 7: return 0xf38512b;
-        case 8: return 0x4774b84; case 9: return 0x4bacd76; case 10: return 0xba7b643; case 11: return 0xe69a4b1;
-        case 12: return 0x1ea397f; default: return 0x1a011;
+        case 0: return 0xfffaaab;
+        case 1: return 0xfefffff;
+        case 2: return 0x3ffffb9;
+        case 3: return 0xfffeb15;
+        case 4: return 0x6241eab;
+        case 5: return 0xa0f6b0f;
+        case 6: return 0xf6730d2;
+        case 7: return 0xf38512b;
+        case 8: return 0x4774b84;
+        case 9: return 0x4bacd76;
+        case 10: return 0xba7b643;
+        case 11: return 0xe69a4b1;
+        case 12: return 0x1ea397f;
+        default: return 0x1a011;
         }
     }
     switch (j) {
-    case 0: return 0x1; case 1: return 0xffffff0; case 2: return 0xe5bfeff; case 3: return 0xa402fff;
-    case 4: return 0x80553bd; case 5: return 0x809a1d; case 6: return 0x83339d8; case 7: return 0x299d7d4;
-    case 8: return 0x3eda753; default: return 0x7;
+    case 0: return 0x1;
+    case 1: return 0xffffff0;
+    case 2: return 0xe5bfeff;
+    case 3: return 0xa402fff;
+    case 4: return 0x80553bd;
+    case 5: return 0x809a1d;
+    case 6: return 0x83339d8;
+    case 7: return 0x299d7d4;
+    case 8: return 0x3eda753;
+    default: return 0x7;
     }
 }
 

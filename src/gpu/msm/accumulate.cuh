@@ -62,10 +62,10 @@ static __device__ __forceinline__ size_t slot_of(uint32_t key, unsigned c, unsig
 
 /* vals NULL: entry p is point p of `bases`, unsigned (the batch-affine rounds' list) */
 template <typename F, int MINB>
-static __global__ void __launch_bounds__(128, MINB) k_accumulate(dxyzz<F> *buckets, dxyzz<F> *heads, dxyzz<F> *tails,
-                                                                 const uint32_t *keys, const uint32_t *vals,
-                                                          const daff<F> *bases, size_t items, const uint32_t *count,
-                                                          size_t L, unsigned c, unsigned j0, uint32_t nb)
+static __global__ void __launch_bounds__(128, MINB)
+    k_accumulate(dxyzz<F> *buckets, dxyzz<F> *heads, dxyzz<F> *tails, const uint32_t *keys, const uint32_t *vals,
+                 const daff<F> *bases, size_t items, const uint32_t *count, size_t L, unsigned c, unsigned j0,
+                 uint32_t nb)
 {
     items = items_of(count, items);
     size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
@@ -128,7 +128,7 @@ static __global__ void k_fixup(dxyzz<F> *buckets, const dxyzz<F> *heads, const d
     if (t >= slices) return;
     size_t start = t * L, end = start + L < items ? start + L : items;
     uint32_t last = keys[end - 1];
-    if (end >= items || keys[end] != last) return;                  /* the slice's last run ends inside it */
+    if (end >= items || keys[end] != last) return;                           /* the slice's last run ends inside it */
     if (keys[start] == last && start > 0 && keys[start - 1] == last) return; /* it is a head: not ours */
     if ((last & ((1u << c) - 1)) == 0) return;
     dxyzz<F> sum = ld16(&tails[t]);

@@ -18,8 +18,8 @@ static __device__ __forceinline__ uint64_t bits_in_range(const uint64_t *bitmap,
  * base, found by a short scan of its own: the lanes of a warp meet again at every addition. (A test per position made
  * each lane wait through every addition any other lane needed; docs/performance/msm.md.) */
 template <typename F, int MINB>
-static __global__ void __launch_bounds__(128, MINB) k_batch_partial(dxyzz<F> *out, const daff<F> *bases,
-                                                             const uint64_t *bitmap, size_t n, size_t L, size_t parts)
+static __global__ void __launch_bounds__(128, MINB)
+    k_batch_partial(dxyzz<F> *out, const daff<F> *bases, const uint64_t *bitmap, size_t n, size_t L, size_t parts)
 {
     size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= parts) return;
@@ -115,4 +115,3 @@ extern "C" cuzk_status cuzk_gpu_g2_batch_add(cuzk_g2_jac_t *r, const cuzk_g2_aff
     cuzk_g2_xyzz_to_jac(r, &s);
     return CUZK_OK;
 }
-

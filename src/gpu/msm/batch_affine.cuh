@@ -107,9 +107,9 @@ static __device__ __forceinline__ void ba_denominator(F *d, const daff<F> *pts, 
 }
 
 template <typename F, bool FIRST, int MINB>
-static __global__ void __launch_bounds__(128, MINB) k_ba_pair(daff<F> *out, uint32_t *keys_out, const daff<F> *pts,
-                                                 const uint32_t *vals, const uint32_t *keys, const uint32_t *off,
-                                                 const uint32_t *m_dev, size_t m_host, unsigned q, uint32_t digit_mask)
+static __global__ void __launch_bounds__(128, MINB)
+    k_ba_pair(daff<F> *out, uint32_t *keys_out, const daff<F> *pts, const uint32_t *vals, const uint32_t *keys,
+              const uint32_t *off, const uint32_t *m_dev, size_t m_host, unsigned q, uint32_t digit_mask)
 {
     size_t m = items_of(m_dev, m_host), slots = (m + q + 1) / 2;
     size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x, T = (size_t)gridDim.x * blockDim.x;
@@ -152,10 +152,10 @@ static __global__ void __launch_bounds__(128, MINB) k_ba_pair(daff<F> *out, uint
                 f_mul(&lam, &num, &inv_d);
                 f_sqr(&t2, &lam);
                 f_sub(&t2, &t2, &pa.x);
-                f_sub(&r.x, &t2, &pb.x);  /* x3 = λ² − xa − xb */
+                f_sub(&r.x, &t2, &pb.x); /* x3 = λ² − xa − xb */
                 f_sub(&t2, &pa.x, &r.x);
                 f_mul(&t2, &lam, &t2);
-                f_sub(&r.y, &t2, &pa.y);  /* y3 = λ(xa − x3) − ya */
+                f_sub(&r.y, &t2, &pa.y); /* y3 = λ(xa − x3) − ya */
             } else if (kind == BA_LEFT) {
                 r = pa;
             } else if (kind == BA_RIGHT) {
@@ -184,7 +184,7 @@ static void launch_ba_pair(const cuzk_gpu_msm_opts *o, bool first, unsigned grid
                            const daff<F> *pts, const uint32_t *vals, const uint32_t *keys, const uint32_t *off,
                            const uint32_t *len, size_t m, unsigned q, uint32_t digit_mask)
 {
-#define BA_PAIR(FIRST, MINB) \
+#define BA_PAIR(FIRST, MINB)                                                                                           \
     k_ba_pair<F, FIRST, MINB><<<grid, 128>>>(out, keys_out, pts, vals, keys, off, len, m, q, digit_mask)
     bool capped = cuzk_gpu_msm_minb(o, sizeof(F) == sizeof(dfp)) == 4;
     if (first) capped ? BA_PAIR(true, 4) : BA_PAIR(true, 1);

@@ -71,8 +71,7 @@ static cuzk_status msm_run(void *win_host, cuzk_gpu_msm_ctx *x, const daff<F> *b
         if (o->profile) CUZK_CUDA(cudaEventRecord(ev[nev++]));
     }
     X *seg0 = (X *)x->seg[0], *seg1 = (X *)x->seg[1], *res;
-    k_bucket_segments<F><<<blocks_for((size_t)p.nw * p.nseg, 64), 64>>>(seg0, buckets, p.nw, p.nb, p.seg_len,
-                                                                        p.nseg);
+    k_bucket_segments<F><<<blocks_for((size_t)p.nw * p.nseg, 64), 64>>>(seg0, buckets, p.nw, p.nb, p.seg_len, p.nseg);
     CUZK_CUDA_LAUNCHED();
     CUZK_TRY(pair_sum_all<F>(&res, seg0, seg1, p.nw, p.nseg, p.nseg));
     if (o->profile) CUZK_CUDA(cudaEventRecord(ev[nev++]));
@@ -93,8 +92,7 @@ static cuzk_status msm_run(void *win_host, cuzk_gpu_msm_ctx *x, const daff<F> *b
         fprintf(stderr,
                 "msm profile: %s n=%zu c=%u windows=%u groups=%u slice=%zu segment=%u: memset+digits+sort %.3f ms, "
                 "accumulate+fixup %.3f ms, bucket reduction %.3f ms, copy %.3f ms\n",
-                sizeof(F) == sizeof(dfp) ? "G1" : "G2", n, p.c, p.nw, groups, p.slice, p.seg_len, sort, acc, red,
-                copy);
+                sizeof(F) == sizeof(dfp) ? "G1" : "G2", n, p.c, p.nw, groups, p.slice, p.seg_len, sort, acc, red, copy);
         for (unsigned i = 0; i < nev; i++) cudaEventDestroy(ev[i]);
     }
     return CUZK_OK;
@@ -146,4 +144,3 @@ static cuzk_status msm_flavoured(void *win_host, cuzk_gpu_msm_ctx *x, const void
 MSM_ENTRY(g1, dfp, cuzk_g1_affine_t, cuzk_g1_jac_t)
 MSM_ENTRY(g2, dfp2, cuzk_g2_affine_t, cuzk_g2_jac_t)
 #undef MSM_ENTRY
-

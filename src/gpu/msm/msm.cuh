@@ -83,17 +83,17 @@ extern "C" uint64_t cuzk_gpu_msm_ctx_bytes(const cuzk_gpu_msm_ctx *x);
 
 /* ---- context ----------------------------------------------------------------------------------------------------- */
 struct cuzk_gpu_msm_ctx {
-    uint32_t *keys[2], *vals[2];  /* sort input and output: pairs of one group */
-    void *heads, *tails;          /* one XYZZ point per accumulating thread */
-    void *buckets;                /* (2^(c−1) + 1) XYZZ points per window */
-    void *seg[2];                 /* reduction segments (ping-pong), batch-addition partial sums */
+    uint32_t *keys[2], *vals[2]; /* sort input and output: pairs of one group */
+    void *heads, *tails;         /* one XYZZ point per accumulating thread */
+    void *buckets;               /* (2^(c−1) + 1) XYZZ points per window */
+    void *seg[2];                /* reduction segments (ping-pong), batch-addition partial sums */
     void *cub_tmp;
-    void *ba_pts[2];              /* batch-affine rounds: the lists of even and of odd rounds */
-    uint32_t *ba_cnt, *ba_off;    /* a round's slot counts and their exclusive sum */
-    uint32_t *ba_len;             /* each round's list length, on the device */
+    void *ba_pts[2];           /* batch-affine rounds: the lists of even and of odd rounds */
+    uint32_t *ba_cnt, *ba_off; /* a round's slot counts and their exclusive sum */
+    uint32_t *ba_len;          /* each round's list length, on the device */
     size_t cap_keys[2], cap_vals[2], cap_heads, cap_tails, cap_buckets, cap_seg[2], cap_cub; /* bytes */
     size_t cap_ba_pts[2], cap_ba_cnt, cap_ba_off, cap_ba_len;
-    bool canonical;               /* the MSMs' scalars are canonical, not Montgomery (cuzk_gpu_msm_ctx_canonical) */
+    bool canonical; /* the MSMs' scalars are canonical, not Montgomery (cuzk_gpu_msm_ctx_canonical) */
     cuzk_gpu_msm_opts opts;
 };
 
@@ -102,15 +102,15 @@ extern "C" cuzk_status cuzk_gpu_msm_grow(void **p, size_t *cap, size_t need);
 
 /* ---- the plan of one MSM ----------------------------------------------------------------------------------------- */
 typedef struct {
-    unsigned c, nw, gw;   /* window width, windows, windows per group */
-    size_t n, items;      /* points, pairs per full group */
+    unsigned c, nw, gw; /* window width, windows, windows per group */
+    size_t n, items;    /* points, pairs per full group */
     unsigned key_bits;
-    size_t slice;         /* L: sorted entries per accumulating thread */
-    size_t slices;        /* of a full group */
-    uint32_t nb;          /* buckets per window, 2^(c−1); slots 0 .. nb per window (slot 0 unused) */
+    size_t slice;           /* L: sorted entries per accumulating thread */
+    size_t slices;          /* of a full group */
+    uint32_t nb;            /* buckets per window, 2^(c−1); slots 0 .. nb per window (slot 0 unused) */
     uint32_t seg_len, nseg; /* reduction segments per window */
-    bool ba;              /* batch-affine rounds before the accumulation */
-    unsigned ba_min_run;  /* their least average run */
+    bool ba;                /* batch-affine rounds before the accumulation */
+    unsigned ba_min_run;    /* their least average run */
 } msm_plan_t;
 
 /* The plan for n points under o; ba_point_bytes: the affine point size when batch-affine rounds run (0: none). */

@@ -127,8 +127,9 @@ extern "C" cuzk_status cuzk_gpu_msm_grow(void **p, size_t *cap, size_t need)
 /* the most (point, window) pairs sorted at once */
 static size_t group_cap(const cuzk_gpu_msm_opts *o, size_t ba_point_bytes)
 {
-    return o->group_items ? o->group_items : ba_point_bytes ? MSM_BA_GROUP_BYTES / ba_point_bytes
-                                                            : MSM_DEFAULT_GROUP_ITEMS;
+    return o->group_items   ? o->group_items
+           : ba_point_bytes ? MSM_BA_GROUP_BYTES / ba_point_bytes
+                            : MSM_DEFAULT_GROUP_ITEMS;
 }
 
 extern "C" void cuzk_gpu_msm_plan(const cuzk_gpu_msm_opts *o, msm_plan_t *p, size_t n, size_t ba_point_bytes, bool g1)

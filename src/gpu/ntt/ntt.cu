@@ -38,7 +38,7 @@ struct cuzk_gpu_ntt_domain {
     dfr *dt[2];                 /* the 2^dt_log-th roots (dt_log 0: none) */
     unsigned dt_log;
     cuzk_gpu_ntt_opts opts;
-    bool whole;                 /* whole tables: the coset factor of each i (gl[kind][i], gh unused), and above
+    bool whole; /* whole tables: the coset factor of each i (gl[kind][i], gh unused), and above
                                  * 2^DIRECT_MAX_LOG every n-th root (full) for the passes no direct table serves */
     dfr *full;
     dfr *scratch;

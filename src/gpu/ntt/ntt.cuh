@@ -30,9 +30,9 @@ typedef struct {
     unsigned k, a, s, lam;
     int last;
     const dfr *tl, *th, *sm;
-    const dfr *dt;     /* the 2^(k − dt_shift)-th roots in order, when this pass's a allows; else NULL */
+    const dfr *dt; /* the 2^(k − dt_shift)-th roots in order, when this pass's a allows; else NULL */
     unsigned dt_shift;
-    int dt_neg;        /* dt holds the forward roots and this transform is the inverse: ω^−e = dt[size − e] */
+    int dt_neg; /* dt holds the forward roots and this transform is the inverse: ω^−e = dt[size − e] */
     unsigned qlog;
     scale_t pre, post;
     finish_t fin;

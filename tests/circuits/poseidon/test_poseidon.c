@@ -63,10 +63,7 @@ static void merkle_tag(cuzk_fr_t *tag, unsigned arity)
 }
 
 /* ---- first use from several threads ------------------------------------------------------------------------------ */
-static void *get_params(void *arg)
-{
-    return (void *)cuzk_poseidon_params_get(*(const unsigned *)arg);
-}
+static void *get_params(void *arg) { return (void *)cuzk_poseidon_params_get(*(const unsigned *)arg); }
 
 /* Runs first in the process: arities 24 and 36 are made here, by whichever of eight threads comes first, and all
  * eight get the same constants. */
@@ -502,7 +499,7 @@ static void test_tree_shapes(void **state)
         uint64_t n;
         unsigned levels;
     } C[] = {
-        {{8, 0, 0}, 8, 1},      {{8, 0, 0}, 512, 3},   {{8, 8, 0}, 8 * 64, 3}, {{8, 8, 2}, 16 * 8, 3},
+        {{8, 0, 0}, 8, 1},       {{8, 0, 0}, 512, 3},  {{8, 8, 0}, 8 * 64, 3}, {{8, 8, 2}, 16 * 8, 3},
         {{8, 8, 2}, 16 * 64, 4}, {{2, 0, 0}, 64, 6},   {{4, 0, 0}, 256, 4},    {{4, 4, 0}, 64, 3},
         {{2, 2, 2}, 32, 5},      {{16, 0, 0}, 256, 2}, {{8, 2, 0}, 16, 2},     {{2, 8, 4}, 64, 3},
     };
@@ -568,9 +565,15 @@ static void test_tree_rejects(void **state)
         uint64_t n;
         const char *msg;
     } B[] = {
-        {{3, 0, 0}, 9, "base arity 3"},      {{8, 3, 0}, 24, "sub arity 3"},     {{8, 0, 2}, 16, "top arity 2"},
-        {{8, 0, 0}, 63, "63 leaves"},        {{8, 8, 0}, 8, "8 leaves"},         {{8, 0, 0}, 0, "0 leaves"},
-        {{8, 0, 0}, 1, "1 leaves"},          {{1, 0, 0}, 1, "base arity 1"},     {{8, 8, 2}, 8 * 16 * 3, "384 leaves"},
+        {{3, 0, 0}, 9, "base arity 3"},
+        {{8, 3, 0}, 24, "sub arity 3"},
+        {{8, 0, 2}, 16, "top arity 2"},
+        {{8, 0, 0}, 63, "63 leaves"},
+        {{8, 8, 0}, 8, "8 leaves"},
+        {{8, 0, 0}, 0, "0 leaves"},
+        {{8, 0, 0}, 1, "1 leaves"},
+        {{1, 0, 0}, 1, "base arity 1"},
+        {{8, 8, 2}, 8 * 16 * 3, "384 leaves"},
         {{2, 0, 0}, UINT64_C(1) << 63, "exceed 2^40"},
     };
     for (unsigned k = 0; k < sizeof B / sizeof B[0]; k++) {
@@ -579,8 +582,7 @@ static void test_tree_rejects(void **state)
         if (strstr(err.msg, B[k].msg) == NULL) fail_msg("case %u: \"%s\" lacks \"%s\"", k, err.msg, B[k].msg);
         uint8_t root[32], leaves[64 * 32] = {0};
         if (B[k].n <= 64)
-            assert_int_equal(cuzk_poseidon_tree_root(root, leaves, B[k].n, &B[k].shape, 1, NULL),
-                             CUZK_ERR_INVALID_ARG);
+            assert_int_equal(cuzk_poseidon_tree_root(root, leaves, B[k].n, &B[k].shape, 1, NULL), CUZK_ERR_INVALID_ARG);
     }
 
     /* the first leaf >= r is named, by both builders and at any thread count (with 4 threads, 100 and 400 fall in
@@ -678,7 +680,7 @@ static unsigned bin_path(bin *b, cuzk_poseidon_path_elem *out, unsigned arity)
 static void test_window_post_32g_paths(void **state)
 {
     (void)state;
-    static const uint64_t LEAVES[] = {707914199, 439148358, 967788220, 548708700,  1061661429,
+    static const uint64_t LEAVES[] = {707914199, 439148358,  967788220, 548708700,  1061661429,
                                       6202012,   1055504637, 389535735, 1000069704, 600088878};
     size_t len;
     uint8_t *data = read_file("window-post-32g-sector.vproof", &len);

@@ -54,17 +54,17 @@ static void test_production_counts(void **state)
         uint32_t id;
         uint64_t rows, inputs, aux; /* 0: not in the table */
     } cases[] = {
-        {0, 90750, 133, 91674},             /* WinningPoSt 2 KiB */
-        {1, 0, 133, 0},                     /* 8 MiB */
-        {2, 0, 133, 0},                     /* 512 MiB */
-        {3, 370590, 133, 375210},           /* WinningPoSt 32 GiB */
-        {4, 0, 133, 0},                     /* 64 GiB */
-        {5, 21866, 23, 22128},              /* WindowPoSt 2 KiB */
-        {6, 0, 23, 0},                      /* 8 MiB */
-        {7, 0, 23, 0},                      /* 512 MiB */
-        {8, 125279217, 25840, 126902376},   /* WindowPoSt 32 GiB (constants.rs) */
-        {9, 129887900, 25301, 131500200},   /* WindowPoSt 64 GiB (constants.rs) */
-        {13, 125279217, 25840, 126902376},  /* the V1_2 proofs: the same circuits */
+        {0, 90750, 133, 91674},            /* WinningPoSt 2 KiB */
+        {1, 0, 133, 0},                    /* 8 MiB */
+        {2, 0, 133, 0},                    /* 512 MiB */
+        {3, 370590, 133, 375210},          /* WinningPoSt 32 GiB */
+        {4, 0, 133, 0},                    /* 64 GiB */
+        {5, 21866, 23, 22128},             /* WindowPoSt 2 KiB */
+        {6, 0, 23, 0},                     /* 8 MiB */
+        {7, 0, 23, 0},                     /* 512 MiB */
+        {8, 125279217, 25840, 126902376},  /* WindowPoSt 32 GiB (constants.rs) */
+        {9, 129887900, 25301, 131500200},  /* WindowPoSt 64 GiB (constants.rs) */
+        {13, 125279217, 25840, 126902376}, /* the V1_2 proofs: the same circuits */
         {14, 129887900, 25301, 131500200},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

@@ -29,8 +29,9 @@ static void expect_counts(uint64_t bytes, uint64_t rows, uint64_t aux)
     cuzk_cs_counts c;
     cuzk_errmsg err = {{0}};
     assert_int_equal(cuzk_fil_snap_counts(geom(bytes), THREADS, &c, &err), CUZK_OK);
-    if (c.rows != rows) fail_msg("%llu bytes: %llu constraints, expected %llu", (unsigned long long)bytes,
-                                 (unsigned long long)c.rows, (unsigned long long)rows);
+    if (c.rows != rows)
+        fail_msg("%llu bytes: %llu constraints, expected %llu", (unsigned long long)bytes, (unsigned long long)c.rows,
+                 (unsigned long long)rows);
     assert_int_equal(c.inputs, CUZK_FIL_SNAP_INPUTS);
     if (aux != 0) assert_int_equal(c.aux, aux);
 }
@@ -104,8 +105,7 @@ static void test_challenges_known(void **state)
     /* storage-proofs-core TEST_SEED, read as four little-endian u32 */
     static const uint8_t seed[16] = {0x59, 0x62, 0xbe, 0x5d, 0x76, 0x3d, 0x31, 0x8d,
                                      0x17, 0xdb, 0x37, 0x32, 0x54, 0x06, 0xbc, 0xe5};
-    xorshift r = {cuzk_load_le32(seed), cuzk_load_le32(seed + 4), cuzk_load_le32(seed + 8),
-                  cuzk_load_le32(seed + 12)};
+    xorshift r = {cuzk_load_le32(seed), cuzk_load_le32(seed + 4), cuzk_load_le32(seed + 8), cuzk_load_le32(seed + 12)};
     uint8_t comm_r_new[32];
     xs_fr(&r, comm_r_new);
     static const struct {
@@ -216,9 +216,8 @@ static void prove_update(uint64_t bytes)
         if (s != CUZK_OK) fail_msg("%s partition %u: row %llu unsatisfied", x.p->name, k, (unsigned long long)bad);
         /* the public inputs are the request's */
         cuzk_fr_t pub[4];
-        assert_int_equal(cuzk_fil_snap_public_inputs(x.p, k, 0, x.u.comm_r_old, x.u.comm_d_new, x.u.comm_r_new, pub,
-                                                     &err),
-                         CUZK_OK);
+        assert_int_equal(
+            cuzk_fil_snap_public_inputs(x.p, k, 0, x.u.comm_r_old, x.u.comm_d_new, x.u.comm_r_new, pub, &err), CUZK_OK);
         for (int i = 0; i < 4; i++) assert_true(cuzk_fr_eq(&z[1 + i], &pub[i]));
         if (k == 0) {
             cuzk_cs *cs = cuzk_cs_new(CUZK_CS_CHECK, NULL, 0, 0);
@@ -263,8 +262,8 @@ static void test_update_32kib(void **state)
 
 static bool names_a_field(const char *msg)
 {
-    static const char *const fields[] = {"comm_c", "apex_leafs", "challenge_proofs", "comm_r_old", "comm_d_new",
-                                         "comm_r_new"};
+    static const char *const fields[] = {"comm_c",     "apex_leafs", "challenge_proofs",
+                                         "comm_r_old", "comm_d_new", "comm_r_new"};
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
         if (strstr(msg, fields[i]) != NULL) return true;
     return false;
@@ -372,8 +371,8 @@ static void test_bad_requests(void **state)
 static void test_geometry(void **state)
 {
     (void)state;
-    static const uint64_t sizes[] = {1ULL << 10,  2ULL << 10,   4ULL << 10,  8ULL << 10,  16ULL << 10, 32ULL << 10,
-                                     8ULL << 20,  16ULL << 20,  512ULL << 20, 32ULL << 30, 64ULL << 30};
+    static const uint64_t sizes[] = {1ULL << 10, 2ULL << 10,  4ULL << 10,   8ULL << 10,  16ULL << 10, 32ULL << 10,
+                                     8ULL << 20, 16ULL << 20, 512ULL << 20, 32ULL << 30, 64ULL << 30};
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
         const cuzk_fil_proof *p = geom(sizes[i]);
         assert_int_equal(p->cls, CUZK_FIL_CLASS_UPDATE);
@@ -415,8 +414,8 @@ static void test_circuit_table(void **state)
     assert_int_equal(cuzk_fil_circuit_key(p1k, key, sizeof key, NULL), CUZK_OK);
     assert_string_equal(key, "snap-1k-e84737b91eccfff0");
     /* every geometry has a pinned identity */
-    static const uint64_t sizes[] = {1ULL << 10,  2ULL << 10,  4ULL << 10,   8ULL << 10,  16ULL << 10, 32ULL << 10,
-                                     8ULL << 20,  16ULL << 20, 512ULL << 20, 32ULL << 30, 64ULL << 30};
+    static const uint64_t sizes[] = {1ULL << 10, 2ULL << 10,  4ULL << 10,   8ULL << 10,  16ULL << 10, 32ULL << 10,
+                                     8ULL << 20, 16ULL << 20, 512ULL << 20, 32ULL << 30, 64ULL << 30};
     uint8_t pin[32];
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
         const cuzk_fil_proof *p = geom(sizes[i]);
@@ -488,16 +487,11 @@ int main(int argc, char **argv)
         return cmocka_run_group_tests_name("filecoin_snap_large", large, NULL, NULL);
     }
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_geometry),
-        cmocka_unit_test(test_commitment_parse),
-        cmocka_unit_test(test_challenges_known),
-        cmocka_unit_test(test_counts_small),
-        cmocka_unit_test(test_circuit_table),
-        cmocka_unit_test(test_update_1kib),
-        cmocka_unit_test(test_update_2kib),
-        cmocka_unit_test(test_update_32kib),
-        cmocka_unit_test(test_flipped_bytes),
-        cmocka_unit_test(test_bad_requests),
+        cmocka_unit_test(test_geometry),         cmocka_unit_test(test_commitment_parse),
+        cmocka_unit_test(test_challenges_known), cmocka_unit_test(test_counts_small),
+        cmocka_unit_test(test_circuit_table),    cmocka_unit_test(test_update_1kib),
+        cmocka_unit_test(test_update_2kib),      cmocka_unit_test(test_update_32kib),
+        cmocka_unit_test(test_flipped_bytes),    cmocka_unit_test(test_bad_requests),
     };
     return cmocka_run_group_tests_name("filecoin_snap", tests, NULL, NULL);
 }

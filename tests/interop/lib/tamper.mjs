@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Writes a tampered copy of a snarkjs public.json or proof.json (BLS12-381), for the "verifier must reject" checks.
 //
 //   node tamper.mjs KIND IN OUT

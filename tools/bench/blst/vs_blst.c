@@ -41,7 +41,7 @@ static struct {
     cuzk_fp12_t f, g, m, ml;
     cuzk_g1_affine_t p[PAIRS];
     cuzk_g2_affine_t q[PAIRS];
-    cuzk_g2_prepared_t q_prep;    /* q[0] with its lines precomputed, both libraries (a verifier's fixed G2) */
+    cuzk_g2_prepared_t q_prep; /* q[0] with its lines precomputed, both libraries (a verifier's fixed G2) */
     blst_fp6 q_lines[68];
     size_t msm_n;
     cuzk_g1_affine_t *bases;
@@ -56,8 +56,21 @@ typedef struct {
 } result;
 
 typedef enum {
-    OP_FP_MUL, OP_FP_SQR, OP_FR_MUL, OP_FP2_MUL, OP_FP2_SQR, OP_FP12_MUL, OP_FP12_SQR, OP_CYC_SQR, OP_MILLER, OP_MILLER_PREPARED,
-    OP_FINAL_EXP, OP_PAIRING, OP_MULTI3, OP_MULTI4, OP_MSM
+    OP_FP_MUL,
+    OP_FP_SQR,
+    OP_FR_MUL,
+    OP_FP2_MUL,
+    OP_FP2_SQR,
+    OP_FP12_MUL,
+    OP_FP12_SQR,
+    OP_CYC_SQR,
+    OP_MILLER,
+    OP_MILLER_PREPARED,
+    OP_FINAL_EXP,
+    OP_PAIRING,
+    OP_MULTI3,
+    OP_MULTI4,
+    OP_MSM
 } op_kind;
 
 /* calls ops of kind k with cuzk (lib 0) or blst (lib 1); the last result into r */
@@ -243,8 +256,9 @@ static void line(const char *name, op_kind k, size_t size, long calls, int reps,
            "\"ratio\": %.3f, \"cuzk_min\": %.3f, \"blst_min\": %.3f, \"ratio_min\": %.3f, \"reps\": %d, "
            "\"clock\": \"cpu\", \"path\": \"%s\", \"equal\": %s}\n",
            name, size, unit, mc, mb, mc / mb, vc[0], vb[0], vc[0] / vb[0], reps,
-           cuzk_cpu_path_name(k == OP_MSM ? cuzk_cpu_path_get()
-                                          : cuzk_cpu_path_get() > CUZK_CPU_ADX ? CUZK_CPU_ADX : cuzk_cpu_path_get()),
+           cuzk_cpu_path_name(k == OP_MSM                          ? cuzk_cpu_path_get()
+                              : cuzk_cpu_path_get() > CUZK_CPU_ADX ? CUZK_CPU_ADX
+                                                                   : cuzk_cpu_path_get()),
            equal ? "true" : "false");
     fflush(stdout);
 }

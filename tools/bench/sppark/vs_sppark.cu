@@ -104,10 +104,7 @@ __device__ static uint64_t mix64(uint64_t z)
     return z ^ (z >> 31);
 }
 
-__device__ static size_t brev(size_t i, unsigned lg)
-{
-    return (size_t)(__brevll((unsigned long long)i) >> (64 - lg));
-}
+__device__ static size_t brev(size_t i, unsigned lg) { return (size_t)(__brevll((unsigned long long)i) >> (64 - lg)); }
 
 /* v mod r, for v < 2^256 (< 3r): sides may keep values in [r, 2^256) */
 __device__ static void fr_canonical(uint64_t v[CUZK_FR_LIMBS])
@@ -206,8 +203,8 @@ static void parse_sizes(sizes *s, const char *arg, unsigned lo, unsigned hi, con
         unsigned long v = strtoul(p, &end, 10);
         if (end == p || v < lo || v > hi || s->n == MAX_SIZES || (*end != ',' && *end != '\0')) {
             char msg[128];
-            snprintf(msg, sizeof msg, "\"%s\": expected up to %d comma-separated log2 sizes in %u..%u", arg,
-                     MAX_SIZES, lo, hi);
+            snprintf(msg, sizeof msg, "\"%s\": expected up to %d comma-separated log2 sizes in %u..%u", arg, MAX_SIZES,
+                     lo, hi);
             die(name, msg);
         }
         s->v[s->n++] = (unsigned)v;
@@ -351,14 +348,16 @@ static bool bench_ntt_kind(ntt_state *s, ntt_kind k, unsigned lg)
            moved && bad == 0 ? "true" : "false", alt_key, bad_alt == 0 ? "true" : "false");
     fflush(stdout);
     if (!moved)
-        fprintf(stderr, "cuzk-vs-sppark: %s 2^%u: cuzk's output keeps most of its input in place\n",
-                ntt_kinds[k].name, lg);
+        fprintf(stderr, "cuzk-vs-sppark: %s 2^%u: cuzk's output keeps most of its input in place\n", ntt_kinds[k].name,
+                lg);
     if (bad != 0)
         fprintf(stderr, "cuzk-vs-sppark: %s 2^%u: %llu elements differ from sppark's (NN), the first at %llu\n",
                 ntt_kinds[k].name, lg, bad, first);
     if (bad_alt != 0)
-        fprintf(stderr, "cuzk-vs-sppark: %s 2^%u: %llu elements differ from sppark's (%s, compared %s), the first at "
-                "%llu\n", ntt_kinds[k].name, lg, bad_alt, alt_key,
+        fprintf(stderr,
+                "cuzk-vs-sppark: %s 2^%u: %llu elements differ from sppark's (%s, compared %s), the first at "
+                "%llu\n",
+                ntt_kinds[k].name, lg, bad_alt, alt_key,
                 alt_rev_out ? "through the bit reversal" : "after bit-reversing the input", first_alt);
     return moved && bad == 0 && bad_alt == 0;
 }
