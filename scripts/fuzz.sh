@@ -23,7 +23,7 @@ cxx="${FUZZ_CXX:-$(command -v clang++ || command -v clang++-14 || true)}"
 # the built binary's targets (a build without the gRPC service has no grpc target), else the table's
 targets() {
   if [ -x "$dir/bin/cuzk-fuzz" ]; then CUZK_FUZZ_LIST=1 "$dir/bin/cuzk-fuzz"
-  else sed -n 's/^ *FUZZ_TARGET("\([a-z_0-9]*\)".*/\1/p' "$root/tests/fuzz/fuzz.c"; fi
+  else grep -o 'FUZZ_TARGET("[a-z_0-9]*"' "$root/tests/fuzz/fuzz.c" | sed 's/.*("\(.*\)"/\1/'; fi
 }
 
 build() {
