@@ -17,7 +17,7 @@
 typedef struct {
     const char *filter; /* substring a benchmark name must contain; NULL = all */
     int threads;        /* 0 = the default set of thread counts of each benchmark */
-    int max_log2;       /* prove: largest circuit size 2^max_log2 to run */
+    int max_log2;       /* --max-log2: largest circuit size 2^max_log2 to run; 0: each command's default */
     int min_log2;       /* --gpu proofs: smallest size (0 = all) */
 
     bool gpu;                      /* --gpu: the CUDA backend's benchmarks instead (lines carry "device": "gpu") */
@@ -59,6 +59,8 @@ bench_stat bench_stat_of(const bench_runs *r);   /* all zero without runs */
 bool bench_selected(const bench_opts *o, const char *name);
 /* --gpu: whether size 2^log2 runs (--sizes, else every size). */
 bool bench_size_selected(const bench_opts *o, unsigned log2);
+/* --max-log2 when given, else the command's own default */
+static inline int bench_max_log2(const bench_opts *o, int dflt) { return o->max_log2 > 0 ? o->max_log2 : dflt; }
 /* Thread counts to run a multi-threaded benchmark at: o->threads alone, or 1 and 2. Returns the count. */
 int bench_thread_set(const bench_opts *o, int out[2]);
 /* One line with a single figure. */

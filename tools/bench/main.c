@@ -245,7 +245,7 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "post") == 0) return bench_post_main(argc - 2, argv + 2);
     for (size_t c = 0; c < sizeof commands / sizeof commands[0]; c++) {
         if (strcmp(argv[1], commands[c].name) != 0) continue;
-        bench_opts o = {NULL, 0, 20, 0, false, -1, -1, false, 0, 0};
+        bench_opts o = {NULL, 0, 0, 0, false, -1, -1, false, 0, 0};
         bool help = false;
         if (!parse_opts(argc, argv, &o, &help)) {
             usage(stderr);

@@ -113,7 +113,7 @@ void bench_micro_circuits(const bench_opts *o)
     if (!bench_selected(o, "synthetic_witness")) return;
     int threads[2];
     int nt = bench_thread_set(o, threads);
-    for (unsigned log = 20; log <= (unsigned)o->max_log2; log += 2) {
+    for (unsigned log = 20; log <= (unsigned)bench_max_log2(o, 20); log += 2) {
         uint64_t n = cuzk_circuits_synthetic_num_vars(log);
         cuzk_fr_t *z = malloc(n * sizeof(cuzk_fr_t));
         if (z == NULL) {

@@ -123,5 +123,5 @@ void bench_micro_sdr(const bench_opts *o)
         !bench_selected(o, "sdr_tree_d"))
         return;
     bench_size(o, 18);
-    if (o->max_log2 >= 24) bench_size(o, 24);
+    if (bench_max_log2(o, 20) >= 24) bench_size(o, 24);
 }

@@ -83,7 +83,7 @@ void bench_prove_gen(const bench_opts *o)
     unsigned threads = o->threads > 0 ? (unsigned)o->threads : ncpu > 0 ? (unsigned)ncpu : 1;
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
         unsigned k = sizes[i];
-        if ((int)k > o->max_log2) break;
+        if ((int)k > bench_max_log2(o, 20)) break;
         cuzk_r1cs_t *r;
         cuzk_fr_t *z;
         cuzk_errmsg err = {{0}};
