@@ -195,6 +195,10 @@ if [[ $steps == *" bench "* ]]; then
     esac
     run "bench_$g" $lim "$bin/cuzk-bench" micro --gpu "${args[@]}" ${BENCH_ARGS:-}
     grep '^{' "$out/bench_$g.log" | tee -a "$out/bench.jsonl"
+    # a group that ran and printed no line measured nothing (a filter or size that selects no benchmark)
+    if grep -q "bench_$g: ok" "$out/summary.txt" && ! grep -q '^{' "$out/bench_$g.log"; then
+      note "bench_$g: FAILED (no benchmark line)"; failed=1
+    fi
     # every proof is verified (and at 2^20 compared with the CPU's): a line saying otherwise fails the whole run
     if grep -qE '"(valid|match_cpu)": false' "$out/bench_$g.log"; then note "bench_$g: FAILED (a proof)"; failed=1; fi
   done
