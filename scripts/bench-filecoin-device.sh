@@ -16,6 +16,7 @@
 # "inputs": "generated", "self_verified": false and count the partitions whose check failed (all of them), and the
 # engine runs them with fil_benchmark_inputs (every partition still verified, the failures counted instead of failing
 # the job). Shapes go to $WORK_DIR/pce once (about 27 GB) and are mapped by the later runs.
+# STEPS names the steps to run (default all six, in the order above).
 # Output: $OUT/filecoin.jsonl (the JSON lines), $OUT/*.log. Each step has a time limit taken from what is left of
 # BUDGET_S (default 530 s); a step that does not fit is skipped with a line saying so. OPENSSL_DIR names an OpenSSL
 # tree (include/, lib/libcrypto.a) to build against where the machine has no OpenSSL headers.
@@ -39,6 +40,8 @@ left() { echo $((deadline - $(date +%s))); }
 step() {
     local name=$1 min=$2 max=$3
     shift 3
+    [[ " ${STEPS:-porep_witness engine_porep engine_snap engine_winning engine_window post_witness} " == *" $name "* ]] ||
+        return 0
     local l
     l=$(left)
     if [ "$l" -lt "$min" ]; then
