@@ -56,26 +56,30 @@ void cuzk_fp12_mul(cuzk_fp12_t *r, const cuzk_fp12_t *a, const cuzk_fp12_t *b)
 }
 
 /* Complex squaring: 2 Fp6 products at double width. With t = a0a1:
- * c0 = (a0 + a1)(a0 + v·a1) − t − v·t = a0² + v·a1², c1 = 2t */
+ * c0 = (a0 + a1)(a0 + v·a1) − t − v·t = a0² + v·a1², c1 = 2t. Both products are reduced once each, so t − v·t is
+ * subtracted after the reductions: six modular Fp2 subtractions instead of fourteen 12-word operations. */
 void cuzk_fp12_sqr(cuzk_fp12_t *r, const cuzk_fp12_t *a)
 {
     const fpw_prims *P = fpw_now();
-    fp6w t, m, vt;
-    cuzk_fp6_t s, u;
+    fp6w t, m;
+    cuzk_fp6_t s, u, tr;
+    cuzk_fp2_t x;
     cuzk_fp6w_mul(P, &t, &a->c0, &a->c1);
     fp6_add_i(&s, &a->c0, &a->c1);
     fp6_mul_by_v_add_i(&u, &a->c1, &a->c0);
     cuzk_fp6w_mul(P, &m, &s, &u);
-    fp6w_sub(&m, &m, &t);
-    vt.c1 = t.c0;
-    vt.c2 = t.c1;
-    fp2w_mul_by_nonresidue(&vt.c0, &t.c2);
-    fp6w_sub(&m, &m, &vt);
+    fp6w_redc(P, &tr, &t);
     fp6w_redc(P, &r->c0, &m);
-    fp6w_redc(P, &r->c1, &t);
-    cuzk_fp2_dbl(&r->c1.c0, &r->c1.c0); /* 2t after the reduction: 6-word doublings instead of 12-word sums */
-    cuzk_fp2_dbl(&r->c1.c1, &r->c1.c1);
-    cuzk_fp2_dbl(&r->c1.c2, &r->c1.c2);
+    cuzk_fp2_mul_by_nonresidue(&x, &tr.c2);
+    cuzk_fp2_sub(&r->c0.c0, &r->c0.c0, &tr.c0);
+    cuzk_fp2_sub(&r->c0.c0, &r->c0.c0, &x);
+    cuzk_fp2_sub(&r->c0.c1, &r->c0.c1, &tr.c1);
+    cuzk_fp2_sub(&r->c0.c1, &r->c0.c1, &tr.c0);
+    cuzk_fp2_sub(&r->c0.c2, &r->c0.c2, &tr.c2);
+    cuzk_fp2_sub(&r->c0.c2, &r->c0.c2, &tr.c1);
+    cuzk_fp2_dbl(&r->c1.c0, &tr.c0);
+    cuzk_fp2_dbl(&r->c1.c1, &tr.c1);
+    cuzk_fp2_dbl(&r->c1.c2, &tr.c2);
 }
 
 /* a·l for a line l = (l0 + l1·v) + (l4·v)·w: 13 Fp2 products at double width, 12 reductions. */
@@ -184,9 +188,9 @@ void cuzk_fp12_mul_by_01v(cuzk_fp12_t *r, const cuzk_fp12_t *a, const cuzk_fp2_t
     fp6_add_i(&s, &a->c0, &a->c1);
     cuzk_fp6w_mul_by_01(P, &t0, &a->c0, l0, l1);
     cuzk_fp6w_mul_by_01(P, &m, &s, l0, &l1p);
-    fp6w_sub(&m, &m, &t0);
     fp6w_redc(P, &c0, &t0);
     fp6w_redc(P, &r->c1, &m);
+    cuzk_fp6_sub(&r->c1, &r->c1, &c0); /* a0·L0 reduced anyway: subtracted at single width */
     cuzk_fp6_sub(&r->c1, &r->c1, &va1);
     fp6_add_i(&r->c0, &c0, &v2a1);
 }
@@ -247,22 +251,30 @@ void cuzk_fp12_conj(cuzk_fp12_t *r, const cuzk_fp12_t *a)
  * View Fp12 as Fp4[w]/(w³ − s) with Fp4 = Fp2[s]/(s² − ξ), s = w³:
  *   a = A0 + A1·w + A2·w²,  A0 = c0.c0 + c1.c1·s,  A1 = c1.c0 + c0.c2·s,  A2 = c0.c1 + c1.c2·s.
  * Then a² = (3A0² − 2Ā0) + (3s·A2² + 2Ā1)·w + (3A1² − 2Ā2)·w², bar being s ↦ −s: 9 Fp2 squarings.
- * (x + y·s)² = (x² + ξy²) + ((x + y)² − x² − y²)·s: three squarings at double width (x + y unreduced, the imaginary
- * half subtracted exactly), two Fp2 reductions. */
+ * (x + y·s)² = (x² + ξy²) + ((x + y)² − x² − y²)·s: three squarings at double width, two Fp2 reductions. For reduced
+ * x, y the squares are small integers: x² = (P1, P2) with P1 = (x0 + x1)(x0 − x1 [+ 2p]) < 4p², P2 = x0·2x1 < 2p²,
+ * y² = (P3, P4) likewise, (x + y)² = (P5, P6) < 8p² each. So
+ *   x² + ξy² = (P1 + P3 − P4) + (P2 + P3 + P4)·s,  (x + y)² − x² − y² = (P5 − (P1 + P3)) + (P6 − P2 − P4)·s,
+ * where P1 + P3 is formed once and every sum and the imaginary difference are exact (below 8p² < p·2^384): two
+ * modular 12-word steps instead of six. x and y must be reduced. */
 static void fp4_sqr(const fpw_prims *P, cuzk_fp2_t *r0, cuzk_fp2_t *r1, const cuzk_fp2_t *x, const cuzk_fp2_t *y)
 {
     fp2w t0, t1, t;
+    fpw u;
     cuzk_fp2_t s;
     fp2w_sqr(P, &t0, x);
     fp2w_sqr(P, &t1, y);
     fp2_add_nr(&s, x, y);
     fp2w_sqr(P, &t, &s);
-    fp2w_sub_karatsuba(&t, &t, &t0);
-    fp2w_sub_karatsuba(&t, &t, &t1);
+    fpw_add_exact(&u, &t0.c0, &t1.c0);
+    fpw_sub(&t.c0, &t.c0, &u);
+    fpw_sub_exact(&t.c1, &t.c1, &t0.c1);
+    fpw_sub_exact(&t.c1, &t.c1, &t1.c1);
     fp2w_redc(P, r1, &t);
-    fp2w_mul_by_nonresidue(&t, &t1);
-    fp2w_add(&t, &t, &t0);
-    fp2w_redc(P, r0, &t);
+    fpw_sub(&t0.c0, &u, &t1.c1);
+    fpw_add_exact(&t0.c1, &t0.c1, &t1.c0);
+    fpw_add_exact(&t0.c1, &t0.c1, &t1.c1);
+    fp2w_redc(P, r0, &t0);
 }
 
 #if defined(CUZK_FF_INLINE_ADDSUB) && defined(__OPTIMIZE__) && !defined(__SANITIZE_ADDRESS__)

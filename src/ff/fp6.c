@@ -49,7 +49,20 @@ void cuzk_fp6_neg(cuzk_fp6_t *r, const cuzk_fp6_t *a)
  * half, which fp2w_mul allows), so a and b must be reduced.
  *   c0 = a0b0 + ξ·((a1+a2)(b1+b2) − a1b1 − a2b2)
  *   c1 = (a0+a1)(b0+b1) − a0b0 − a1b1 + ξ·a2b2
- *   c2 = (a0+a2)(b0+b2) − a0b0 − a2b2 + a1b1 */
+ *   c2 = (a0+a2)(b0+b2) − a0b0 − a2b2 + a1b1
+ * The imaginary half of each product is an integer below 2p² (a0b1 + a1b0 of reduced halves), and that of each
+ * Karatsuba difference the sum of the cross products, below 4p²: added to one another they stay below 6p², exactly,
+ * so only the additions that bring in a real half (a difference mod p·2^384) take the modular correction. */
+static inline void fp2w_add_mul_by_nonresidue(fp2w *r, const fp2w *a, const fp2w *m)
+{
+    /* r = a + ξ·m = (a_r + m_r − m_i) + (a_i + m_i + m_r)·u, with a_i + m_i exact */
+    fpw t;
+    fpw_add_exact(&t, &a->c1, &m->c1);
+    fpw_sub(&r->c0, &m->c0, &m->c1);
+    fpw_add(&r->c0, &r->c0, &a->c0);
+    fpw_add(&r->c1, &t, &m->c0);
+}
+
 void cuzk_fp6w_mul(const fpw_prims *P, fp6w *r, const cuzk_fp6_t *a, const cuzk_fp6_t *b)
 {
     fp2w t0, t1, t2, m;
@@ -63,23 +76,22 @@ void cuzk_fp6w_mul(const fpw_prims *P, fp6w *r, const cuzk_fp6_t *a, const cuzk_
     fp2w_mul(P, &m, &s, &u);
     fp2w_sub_karatsuba(&m, &m, &t1);
     fp2w_sub_karatsuba(&m, &m, &t2);
-    fp2w_mul_by_nonresidue(&r->c0, &m);
-    fp2w_add(&r->c0, &r->c0, &t0);
+    fp2w_add_mul_by_nonresidue(&r->c0, &t0, &m);
 
     fp2_add_nr(&s, &a->c0, &a->c1);
     fp2_add_nr(&u, &b->c0, &b->c1);
     fp2w_mul(P, &m, &s, &u);
     fp2w_sub_karatsuba(&m, &m, &t0);
     fp2w_sub_karatsuba(&m, &m, &t1);
-    fp2w_mul_by_nonresidue(&r->c1, &t2);
-    fp2w_add(&r->c1, &r->c1, &m);
+    fp2w_add_mul_by_nonresidue(&r->c1, &m, &t2);
 
     fp2_add_nr(&s, &a->c0, &a->c2);
     fp2_add_nr(&u, &b->c0, &b->c2);
     fp2w_mul(P, &m, &s, &u);
     fp2w_sub_karatsuba(&m, &m, &t0);
     fp2w_sub_karatsuba(&m, &m, &t2);
-    fp2w_add(&r->c2, &m, &t1);
+    fpw_add(&r->c2.c0, &m.c0, &t1.c0);
+    fpw_add_exact(&r->c2.c1, &m.c1, &t1.c1);
 }
 
 void cuzk_fp6_mul(cuzk_fp6_t *r, const cuzk_fp6_t *a, const cuzk_fp6_t *b)
@@ -126,7 +138,8 @@ void cuzk_fp6_mul_by_nonresidue(cuzk_fp6_t *r, const cuzk_fp6_t *a)
     r->c0 = t;
 }
 
-/* a·(b0 + b1v): the shape of a Miller-loop line's first half. 5 Fp2 products, the sums unreduced as above.
+/* a·(b0 + b1v): the shape of a Miller-loop line's first half. 5 Fp2 products, the sums unreduced and the imaginary
+ * halves added exactly as above (a, b0, b1 reduced).
  *   c0 = a0b0 + ξa2b1, c1 = (a0+a1)(b0+b1) − a0b0 − a1b1, c2 = a1b1 + a2b0 */
 void cuzk_fp6w_mul_by_01(const fpw_prims *P, fp6w *r, const cuzk_fp6_t *a, const cuzk_fp2_t *b0, const cuzk_fp2_t *b1)
 {
@@ -136,11 +149,11 @@ void cuzk_fp6w_mul_by_01(const fpw_prims *P, fp6w *r, const cuzk_fp6_t *a, const
     fp2w_mul(P, &t1, &a->c1, b1);
 
     fp2w_mul(P, &m, &a->c2, b1);
-    fp2w_mul_by_nonresidue(&r->c0, &m);
-    fp2w_add(&r->c0, &r->c0, &t0);
+    fp2w_add_mul_by_nonresidue(&r->c0, &t0, &m);
 
     fp2w_mul(P, &m, &a->c2, b0);
-    fp2w_add(&r->c2, &m, &t1);
+    fpw_add(&r->c2.c0, &m.c0, &t1.c0);
+    fpw_add_exact(&r->c2.c1, &m.c1, &t1.c1); /* imaginary halves below 2p² each */
 
     fp2_add_nr(&s, &a->c0, &a->c1);
     fp2_add_nr(&u, b0, b1);

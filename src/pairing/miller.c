@@ -31,7 +31,7 @@ static void mul_by_3b(cuzk_fp2_t *r, const cuzk_fp2_t *a)
 
 /* T = 2T and the tangent line at T, the line as (l0, X², l4) with l1 = −3X² left to the caller. With B = Y², C = Z²,
  * E = 3b'C, F = 3E, H = 2YZ = (Y + Z)² − B − C, 2XY = (X + Y)² − X² − B (a squaring instead of a product):
- *   X' = 2XY(B − F), Y' = (B + F)² − 3(2E)², Z' = 4BH   (4× the usual formulas, avoiding halving)
+ *   X' = 2XY(B − F), Y' = (B + F)² − 3(2E)², Z' = 2B·2H   (4× the usual formulas, avoiding halving)
  *   line: num = 3X², den = H: l0 = B − E, l1 = −3X², l4 = H (num·x − den·y scaled by Z² is Y² − 3b'Z²).
  * The sums that go straight into a squaring stay unreduced, and Y' takes one reduction for its two squares. */
 static void dbl_step(cuzk_fp2_t *l0, cuzk_fp2_t *xx, cuzk_fp2_t *l4, cuzk_g2_proj_t *t)
@@ -60,9 +60,9 @@ static void dbl_step(cuzk_fp2_t *l0, cuzk_fp2_t *xx, cuzk_fp2_t *l4, cuzk_g2_pro
     cuzk_fp2_add_lazy(&s, &b, &f);
     cuzk_fp2_add_lazy(&e, &e, &e);
     cuzk_fp2_sqr_sub3(&t->y, &s, &e); /* (B + F)² − 3(2E)² */
+    cuzk_fp2_add_lazy(&b, &b, &b); /* 2B and 2H below 2p: Z' = 2B·2H takes them unreduced */
+    cuzk_fp2_add_lazy(&h, &h, &h);
     cuzk_fp2_mul(&t->z, &b, &h);
-    cuzk_fp2_dbl(&t->z, &t->z);
-    cuzk_fp2_dbl(&t->z, &t->z);
 }
 
 static void line_dbl(cuzk_pairing_line_t *l, cuzk_g2_proj_t *t)
@@ -236,7 +236,8 @@ void cuzk_miller_loop(cuzk_fp12_t *r, const cuzk_g1_affine_t *p, const cuzk_g2_a
     for (size_t i = 0; i < n; i += MILLER_CHUNK) {
         size_t c = n - i < MILLER_CHUNK ? n - i : MILLER_CHUNK;
         miller_chunk(&f, p + i, q + i, c);
-        cuzk_fp12_mul(&acc, &acc, &f);
+        if (i == 0) acc = f; /* the first chunk's f is the product so far: no multiplication by 1 */
+        else cuzk_fp12_mul(&acc, &acc, &f);
     }
     cuzk_fp12_conj(r, &acc); /* x < 0: f_{x,Q} = 1/f_{|x|,Q} up to factors the final exponentiation removes */
 }
