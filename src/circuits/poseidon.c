@@ -43,18 +43,12 @@ static inline void pow5(cuzk_fr_t *x)
     cuzk_fr_mul(x, x, &x4);
 }
 
-/* s <- s · m, m dense t×t. */
-static void mix_dense(cuzk_fr_t *s, const cuzk_fr_t *m, unsigned t)
+/* s <- s · m for a dense t×t matrix given by its columns (column j at cols[j·t]): each new element one sum of
+ * products, reduced once. */
+static void mix_dense(cuzk_fr_t *s, const cuzk_fr_t *cols, unsigned t)
 {
-    cuzk_fr_t r[CUZK_POSEIDON_MAX_WIDTH], x;
-    for (unsigned j = 0; j < t; j++) cuzk_fr_mul(&r[j], &s[0], &m[j]);
-    for (unsigned i = 1; i < t; i++) {
-        const cuzk_fr_t *row = &m[i * t];
-        for (unsigned j = 0; j < t; j++) {
-            cuzk_fr_mul(&x, &s[i], &row[j]);
-            cuzk_fr_add(&r[j], &r[j], &x);
-        }
-    }
+    cuzk_fr_t r[CUZK_POSEIDON_MAX_WIDTH];
+    for (unsigned j = 0; j < t; j++) cuzk_fr_dot(&r[j], s, &cols[j * t], t);
     memcpy(s, r, t * sizeof *s);
 }
 
@@ -62,11 +56,7 @@ static void mix_dense(cuzk_fr_t *s, const cuzk_fr_t *m, unsigned t)
 static void mix_sparse(cuzk_fr_t *s, const cuzk_fr_t *sp, unsigned t)
 {
     cuzk_fr_t s0 = s[0], x;
-    cuzk_fr_mul(&s[0], &s[0], &sp[0]);
-    for (unsigned i = 1; i < t; i++) {
-        cuzk_fr_mul(&x, &s[i], &sp[i]);
-        cuzk_fr_add(&s[0], &s[0], &x);
-    }
+    cuzk_fr_dot(&s[0], s, sp, t);
     for (unsigned j = 1; j < t; j++) {
         cuzk_fr_mul(&x, &s0, &sp[t + j - 1]);
         cuzk_fr_add(&s[j], &s[j], &x);
@@ -93,9 +83,9 @@ static void permute(const cuzk_poseidon_params *p, cuzk_fr_t *s, cuzk_fr_t *trac
             pow5(&s[0]);
             cuzk_fr_add(&s[0], &s[0], k++);
         }
-        if (r + 1 == h) mix_dense(s, p->pre_sparse, t);
+        if (r + 1 == h) mix_dense(s, p->pre_sparse_cols, t);
         else if (r >= h && r < h + rp) mix_sparse(s, &p->sparse[(size_t)(r - h) * (2 * t - 1)], t);
-        else mix_dense(s, p->mds, t);
+        else mix_dense(s, p->mds, t); /* symmetric: its rows are its columns */
     }
 }
 

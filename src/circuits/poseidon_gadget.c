@@ -361,30 +361,22 @@ static const tpl *tpl_get(cuzk_cs *cs, const cuzk_poseidon_params *p, const cuzk
 
 static void mix(const cuzk_poseidon_params *p, unsigned r, cuzk_fr_t *s)
 {
-    unsigned t = p->width;
+    unsigned t = p->width, h = p->full_rounds / 2;
     bool sparse;
     const cuzk_fr_t *m = cuzk_poseidon_round_mix(p, r, &sparse);
-    cuzk_fr_t x;
     if (sparse) {
-        cuzk_fr_t s0 = s[0];
-        cuzk_fr_mul(&s[0], &s[0], &m[0]);
-        for (unsigned i = 1; i < t; i++) {
-            cuzk_fr_mul(&x, &s[i], &m[i]);
-            cuzk_fr_add(&s[0], &s[0], &x);
-        }
+        cuzk_fr_t s0 = s[0], x;
+        cuzk_fr_dot(&s[0], s, m, t);
         for (unsigned j = 1; j < t; j++) {
             cuzk_fr_mul(&x, &s0, &m[t + j - 1]);
             cuzk_fr_add(&s[j], &s[j], &x);
         }
         return;
     }
+    /* each new element one sum of products over a column (the MDS is symmetric, pre_sparse is stored transposed) */
+    const cuzk_fr_t *cols = r + 1 == h ? p->pre_sparse_cols : m;
     cuzk_fr_t out[CUZK_POSEIDON_MAX_WIDTH];
-    for (unsigned j = 0; j < t; j++) cuzk_fr_mul(&out[j], &s[0], &m[j]);
-    for (unsigned i = 1; i < t; i++)
-        for (unsigned j = 0; j < t; j++) {
-            cuzk_fr_mul(&x, &s[i], &m[i * t + j]);
-            cuzk_fr_add(&out[j], &out[j], &x);
-        }
+    for (unsigned j = 0; j < t; j++) cuzk_fr_dot(&out[j], s, &cols[j * t], t);
     memcpy(s, out, t * sizeof *s);
 }
 
