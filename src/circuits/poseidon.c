@@ -3,7 +3,7 @@
  * the hashes Filecoin builds on it. */
 #include <string.h>
 
-#include "cuzk/circuits.h"
+#include "poseidon_int.h"
 
 /* ---- the schedule ------------------------------------------------------------------------------------------------ */
 bool cuzk_poseidon_round_is_full(const cuzk_poseidon_params *p, unsigned round)
@@ -52,15 +52,65 @@ static void mix_dense(cuzk_fr_t *s, const cuzk_fr_t *cols, unsigned t)
     memcpy(s, r, t * sizeof *s);
 }
 
-/* s <- s · M'' for a sparse matrix stored as w_hat[t], v_rest[t−1]. */
-static void mix_sparse(cuzk_fr_t *s, const cuzk_fr_t *sp, unsigned t)
+/* ---- partial rounds in blocks (poseidon_int.h) ------------------------------------------------------------------- */
+size_t cuzk_poseidon_blocked_len(unsigned t, unsigned rp)
 {
-    cuzk_fr_t s0 = s[0], x;
-    cuzk_fr_dot(&s[0], s, sp, t);
-    for (unsigned j = 1; j < t; j++) {
-        cuzk_fr_mul(&x, &s0, &sp[t + j - 1]);
-        cuzk_fr_add(&s[j], &s[j], &x);
+    size_t n = 0;
+    for (unsigned b = 0; b < rp; b += CUZK_POSEIDON_BLOCK) {
+        unsigned len = rp - b < CUZK_POSEIDON_BLOCK ? rp - b : CUZK_POSEIDON_BLOCK;
+        for (unsigned i = 0; i < len; i++) n += t + i;
+        n += (size_t)(t - 1) * len;
     }
+    return n;
+}
+
+void cuzk_poseidon_blocked_make(cuzk_fr_t *out, const cuzk_fr_t *sparse, unsigned t, unsigned rp)
+{
+    const unsigned m = 2 * t - 1; /* round r's w at sparse[r·m], its v at sparse[r·m + t] */
+    for (unsigned b = 0; b < rp; b += CUZK_POSEIDON_BLOCK) {
+        unsigned len = rp - b < CUZK_POSEIDON_BLOCK ? rp - b : CUZK_POSEIDON_BLOCK;
+        for (unsigned i = 0; i < len; i++) {
+            const cuzk_fr_t *w = &sparse[(size_t)(b + i) * m];
+            for (unsigned j = 1; j < t; j++) *out++ = w[j];
+            for (unsigned k = 0; k < i; k++) /* c_{r,r'}: what y_r' reaches s_0 through the elements j ≥ 1 */
+                cuzk_fr_dot(out++, &w[1], &sparse[(size_t)(b + k) * m + t], t - 1);
+            *out++ = w[0];
+        }
+        for (unsigned j = 1; j < t; j++)
+            for (unsigned k = 0; k < len; k++) *out++ = sparse[(size_t)(b + k) * m + t + j - 1];
+    }
+}
+
+cuzk_fr_t *cuzk_poseidon_partial(const cuzk_poseidon_params *p, cuzk_fr_t *s, cuzk_fr_t *o, unsigned keep)
+{
+    unsigned t = p->width, rp = p->partial_rounds;
+    const cuzk_fr_t *c = p->blocked, *key = cuzk_poseidon_post_keys(p, p->full_rounds / 2);
+    cuzk_fr_t a[CUZK_POSEIDON_MAX_WIDTH - 1 + CUZK_POSEIDON_BLOCK], x2, x4, sum;
+    for (unsigned b = 0; b < rp; b += CUZK_POSEIDON_BLOCK) {
+        unsigned len = rp - b < CUZK_POSEIDON_BLOCK ? rp - b : CUZK_POSEIDON_BLOCK;
+        cuzk_fr_t *y = &a[t - 1];
+        memcpy(a, &s[1], (t - 1) * sizeof *s);
+        for (unsigned i = 0; i < len; i++) {
+            cuzk_fr_sqr(&x2, &s[0]);
+            cuzk_fr_sqr(&x4, &x2);
+            if (keep) *o++ = s[0];
+            cuzk_fr_mul(&y[i], &s[0], &x4);
+            cuzk_fr_add(&y[i], &y[i], &key[b + i]);
+            if (keep == 4) {
+                *o++ = x2;
+                *o++ = x4;
+                *o++ = y[i];
+            }
+            cuzk_fr_dot(&s[0], a, c, t + i);
+            c += t + i;
+        }
+        for (unsigned j = 1; j < t; j++) {
+            cuzk_fr_dot(&sum, y, c, len);
+            c += len;
+            cuzk_fr_add(&s[j], &a[j - 1], &sum);
+        }
+    }
+    return o;
 }
 
 static void permute(const cuzk_poseidon_params *p, cuzk_fr_t *s, cuzk_fr_t *trace)
@@ -79,12 +129,12 @@ static void permute(const cuzk_poseidon_params *p, cuzk_fr_t *s, cuzk_fr_t *trac
             }
             k += t;
         } else {
-            if (trace) *trace++ = s[0];
-            pow5(&s[0]);
-            cuzk_fr_add(&s[0], &s[0], k++);
+            trace = cuzk_poseidon_partial(p, s, trace, trace != NULL);
+            k += rp;
+            r += rp - 1;
+            continue;
         }
         if (r + 1 == h) mix_dense(s, p->pre_sparse_cols, t);
-        else if (r >= h && r < h + rp) mix_sparse(s, &p->sparse[(size_t)(r - h) * (2 * t - 1)], t);
         else mix_dense(s, p->mds, t); /* symmetric: its rows are its columns */
     }
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cs_int.h"
+#include "poseidon_int.h"
 
 /* A reference in a template: ONE, input i, or the hash's k-th aux variable. */
 #define REF_ONE 0u
@@ -364,15 +365,6 @@ static void mix(const cuzk_poseidon_params *p, unsigned r, cuzk_fr_t *s)
     unsigned t = p->width, h = p->full_rounds / 2;
     bool sparse;
     const cuzk_fr_t *m = cuzk_poseidon_round_mix(p, r, &sparse);
-    if (sparse) {
-        cuzk_fr_t s0 = s[0], x;
-        cuzk_fr_dot(&s[0], s, m, t);
-        for (unsigned j = 1; j < t; j++) {
-            cuzk_fr_mul(&x, &s0, &m[t + j - 1]);
-            cuzk_fr_add(&s[j], &s[j], &x);
-        }
-        return;
-    }
     /* each new element one sum of products over a column (the MDS is symmetric, pre_sparse is stored transposed) */
     const cuzk_fr_t *cols = r + 1 == h ? p->pre_sparse_cols : m;
     cuzk_fr_t out[CUZK_POSEIDON_MAX_WIDTH];
@@ -407,7 +399,9 @@ static void witness(const cuzk_poseidon_params *p, const cuzk_fr_t *tag, const c
         if (cuzk_poseidon_round_is_full(p, r)) {
             for (unsigned e = 0; e < t; e++) o = sbox(o, &s[e], post != NULL ? &post[e] : NULL, r > 0, r > 0 || e > 0);
         } else {
-            o = sbox(o, &s[0], &post[0], true, true);
+            o = cuzk_poseidon_partial(p, s, o, 4);
+            r += p->partial_rounds - 1;
+            continue;
         }
         mix(p, r, s);
     }
