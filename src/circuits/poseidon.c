@@ -113,7 +113,8 @@ cuzk_fr_t *cuzk_poseidon_partial(const cuzk_poseidon_params *p, cuzk_fr_t *s, cu
     return o;
 }
 
-static void permute(const cuzk_poseidon_params *p, cuzk_fr_t *s, cuzk_fr_t *trace)
+/* digest_only: the last mix makes element 1 alone, the only one a hash reads (the others are left as they were) */
+static void permute(const cuzk_poseidon_params *p, cuzk_fr_t *s, cuzk_fr_t *trace, bool digest_only)
 {
     unsigned t = p->width, h = p->full_rounds / 2, rp = p->partial_rounds, rounds = p->full_rounds + rp;
     const cuzk_fr_t *k = p->compressed;
@@ -135,15 +136,16 @@ static void permute(const cuzk_poseidon_params *p, cuzk_fr_t *s, cuzk_fr_t *trac
             continue;
         }
         if (r + 1 == h) mix_dense(s, p->pre_sparse_cols, t);
+        else if (last && digest_only) cuzk_fr_dot(&s[1], s, &p->mds[t], t);
         else mix_dense(s, p->mds, t); /* symmetric: its rows are its columns */
     }
 }
 
-void cuzk_poseidon_permute(const cuzk_poseidon_params *p, cuzk_fr_t *state) { permute(p, state, NULL); }
+void cuzk_poseidon_permute(const cuzk_poseidon_params *p, cuzk_fr_t *state) { permute(p, state, NULL, false); }
 
 void cuzk_poseidon_permute_trace(const cuzk_poseidon_params *p, cuzk_fr_t *state, cuzk_fr_t *sbox_in)
 {
-    permute(p, state, sbox_in);
+    permute(p, state, sbox_in, false);
 }
 
 /* ---- domain tags (neptune hash_type.rs) -------------------------------------------------------------------------- */
@@ -196,7 +198,7 @@ cuzk_status cuzk_poseidon_hash(cuzk_fr_t *out, unsigned arity, const cuzk_fr_t *
     st[0] = *tag;
     memcpy(&st[1], in, n * sizeof *in);
     for (size_t i = n + 1; i <= arity; i++) cuzk_fr_set_zero(&st[i]);
-    permute(p, st, NULL);
+    permute(p, st, NULL, true);
     *out = st[1];
     return CUZK_OK;
 }
@@ -212,7 +214,7 @@ cuzk_status cuzk_poseidon_merkle_hash_bytes(uint8_t out[CUZK_FR_BYTES], unsigned
     for (unsigned i = 0; i < arity; i++)
         if (cuzk_fr_from_bytes_le(&st[1 + i], in + (size_t)i * CUZK_FR_BYTES) != CUZK_OK)
             return cuzk_fail(err, CUZK_ERR_NOT_CANONICAL, "poseidon: input %u is not below the field modulus", i);
-    permute(p, st, NULL);
+    permute(p, st, NULL, true);
     cuzk_fr_to_bytes_le(out, &st[1]);
     return CUZK_OK;
 }
@@ -245,7 +247,7 @@ cuzk_status cuzk_poseidon_hash_md(cuzk_fr_t *out, const cuzk_fr_t *in, size_t n,
         st[1] = acc;
         memcpy(&st[2], &in[i], m * sizeof *in);
         for (size_t j = 2 + m; j <= arity; j++) cuzk_fr_set_zero(&st[j]);
-        permute(p, st, NULL);
+        permute(p, st, NULL, true);
         acc = st[1];
     }
     *out = acc;

@@ -403,9 +403,9 @@ static void witness(const cuzk_poseidon_params *p, const cuzk_fr_t *tag, const c
             r += p->partial_rounds - 1;
             continue;
         }
-        mix(p, r, s);
+        if (r + 1 < rounds) mix(p, r, s);
     }
-    *o = s[1];
+    cuzk_fr_dot(o, s, &p->mds[t], t); /* the last mix: only element 1, the digest, is used (column 1 = row 1) */
 }
 
 /* ---- rows -------------------------------------------------------------------------------------------------------- */
