@@ -143,6 +143,8 @@ static void permute(const cuzk_poseidon_params *p, cuzk_fr_t *s, cuzk_fr_t *trac
 
 void cuzk_poseidon_permute(const cuzk_poseidon_params *p, cuzk_fr_t *state) { permute(p, state, NULL, false); }
 
+void cuzk_poseidon_permute_digest(const cuzk_poseidon_params *p, cuzk_fr_t *state) { permute(p, state, NULL, true); }
+
 void cuzk_poseidon_permute_trace(const cuzk_poseidon_params *p, cuzk_fr_t *state, cuzk_fr_t *sbox_in)
 {
     permute(p, state, sbox_in, false);

@@ -26,5 +26,8 @@ void cuzk_poseidon_blocked_make(cuzk_fr_t *out, const cuzk_fr_t *sparse, unsigne
  * S-box input, 4 the input, its square, its fourth power and the S-box output plus the key (the gadget's aux values);
  * returns o past what it wrote. */
 cuzk_fr_t *cuzk_poseidon_partial(const cuzk_poseidon_params *p, cuzk_fr_t *s, cuzk_fr_t *o, unsigned keep);
+/* The permutation for a hash, which reads element 1 alone: the last mix makes only that one (the other elements of
+ * state are left unmixed). */
+void cuzk_poseidon_permute_digest(const cuzk_poseidon_params *p, cuzk_fr_t *state);
 
 #endif

@@ -446,6 +446,9 @@ static void test_mul_paths_agree(void **state)
         cuzk_fr_sqr(&v, &c);
         assert_memory_equal(&u, &v, sizeof u);
         v = c;
+        cuzk_fr_sqr(&v, &v);
+        assert_memory_equal(&u, &v, sizeof u);
+        v = c;
         cuzk_fr_mul(&v, &v, &d);
         cuzk_fr_mul_portable(&u, &c, &d);
         assert_memory_equal(&u, &v, sizeof u);

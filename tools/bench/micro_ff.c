@@ -48,6 +48,14 @@ static void fr_mul(int n)
     BENCH_KEEP(a);
 }
 
+static void fr_sqr(int n)
+{
+    cuzk_fr_t a;
+    seed_fr(&a, 6);
+    for (int i = 0; i < n; i++) cuzk_fr_sqr(&a, &a);
+    BENCH_KEEP(a);
+}
+
 /* a sum of nine products reduced once (a row of Poseidon's arity-8 matrix), each sum feeding the next */
 static void fr_dot9(int n)
 {
@@ -167,6 +175,7 @@ static const struct {
     {"fp_mul", "fp_mul", fp_mul, CHAIN},
     {"fp_sqr", "fp_sqr", fp_sqr, CHAIN},
     {"fr_mul", "fr_mul", fr_mul, CHAIN},
+    {"fr_sqr", "fr_sqr", fr_sqr, CHAIN},
     {"fr_dot9", "fr_dot9", fr_dot9, CHAIN / 10},
     {"fp_add", "fp_add", fp_add, CHAIN},
     {"fp2_mul", "fp2_mul", fp2_mul, CHAIN / 4},
