@@ -107,13 +107,9 @@ cuzk_status cuzk_fr_root_of_unity(cuzk_fr_t *r, unsigned log2n, cuzk_fr_roots co
  * multiplications. At most DOT_MAX pairs per reduction (2^5 ≥ 1 + 60/2); longer sums are split. */
 #define DOT_MAX 60u
 
-/* s conditional subtractions bring W + T_hi < (1 + n/2)·r below r */
-static unsigned dot_rungs(size_t n)
-{
-    unsigned s = 1;
-    while ((UINT64_C(1) << s) < 1 + n / 2 + (n & 1)) s++;
-    return s;
-}
+/* s conditional subtractions bring W + T_hi < (1 + n/2)·r below r: the least s with 2^s ≥ 1 + ⌈n/2⌉, which is the
+ * bit length of ⌈n/2⌉ (n ≥ 1) */
+static inline unsigned dot_rungs(size_t n) { return 64u - (unsigned)__builtin_clzll((unsigned long long)(n + 1) / 2); }
 
 /* 16r, 8r, 4r, 2r, r */
 static const uint64_t DOT_LADDER[5][5] = {
