@@ -98,6 +98,8 @@ typedef struct {
     const cuzk_fr_t *compressed;      /* RF·t + RP compressed round constants, in the order the schedule uses them */
     const cuzk_fr_t *pre_sparse;      /* the dense matrix of round h−1 */
     const cuzk_fr_t *sparse;          /* RP sparse matrices of 2t−1 values: w_hat[0..t−1], then v_rest[0..t−2] */
+    const cuzk_fr_t *pre_sparse_cols; /* pre_sparse transposed: column j at [j·t] (the MDS is its own transpose) */
+    const cuzk_fr_t *blocked;         /* the partial rounds' coefficients in blocks (poseidon_int.h) */
 } cuzk_poseidon_params;
 
 /* The constants of an arity (2, 4, 8, 11, 16, 24 or 36), generated on the first call; NULL for any other arity or

@@ -110,6 +110,9 @@ void cuzk_fr_dbl(cuzk_fr_t *r, const cuzk_fr_t *a);
 void cuzk_fr_neg(cuzk_fr_t *r, const cuzk_fr_t *a);
 void cuzk_fr_mul(cuzk_fr_t *r, const cuzk_fr_t *a, const cuzk_fr_t *b);
 void cuzk_fr_sqr(cuzk_fr_t *r, const cuzk_fr_t *a);
+/* r = Σ a[i]·b[i] over i < n: the products summed at double width and reduced once, about half the work of n
+ * multiplications (Poseidon's matrices). r may alias any input element. */
+void cuzk_fr_dot(cuzk_fr_t *r, const cuzk_fr_t *a, const cuzk_fr_t *b, size_t n);
 void cuzk_fr_pow(cuzk_fr_t *r, const cuzk_fr_t *a, const uint64_t *e, size_t e_limbs);
 void cuzk_fr_inv(cuzk_fr_t *r, const cuzk_fr_t *a);
 void cuzk_fr_inv_vartime(cuzk_fr_t *r, const cuzk_fr_t *a);

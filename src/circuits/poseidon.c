@@ -3,7 +3,7 @@
  * the hashes Filecoin builds on it. */
 #include <string.h>
 
-#include "cuzk/circuits.h"
+#include "poseidon_int.h"
 
 /* ---- the schedule ------------------------------------------------------------------------------------------------ */
 bool cuzk_poseidon_round_is_full(const cuzk_poseidon_params *p, unsigned round)
@@ -43,37 +43,78 @@ static inline void pow5(cuzk_fr_t *x)
     cuzk_fr_mul(x, x, &x4);
 }
 
-/* s <- s · m, m dense t×t. */
-static void mix_dense(cuzk_fr_t *s, const cuzk_fr_t *m, unsigned t)
+/* s <- s · m for a dense t×t matrix given by its columns (column j at cols[j·t]): each new element one sum of
+ * products, reduced once. */
+static void mix_dense(cuzk_fr_t *s, const cuzk_fr_t *cols, unsigned t)
 {
-    cuzk_fr_t r[CUZK_POSEIDON_MAX_WIDTH], x;
-    for (unsigned j = 0; j < t; j++) cuzk_fr_mul(&r[j], &s[0], &m[j]);
-    for (unsigned i = 1; i < t; i++) {
-        const cuzk_fr_t *row = &m[i * t];
-        for (unsigned j = 0; j < t; j++) {
-            cuzk_fr_mul(&x, &s[i], &row[j]);
-            cuzk_fr_add(&r[j], &r[j], &x);
-        }
-    }
+    cuzk_fr_t r[CUZK_POSEIDON_MAX_WIDTH];
+    for (unsigned j = 0; j < t; j++) cuzk_fr_dot(&r[j], s, &cols[j * t], t);
     memcpy(s, r, t * sizeof *s);
 }
 
-/* s <- s · M'' for a sparse matrix stored as w_hat[t], v_rest[t−1]. */
-static void mix_sparse(cuzk_fr_t *s, const cuzk_fr_t *sp, unsigned t)
+/* ---- partial rounds in blocks (poseidon_int.h) ------------------------------------------------------------------- */
+size_t cuzk_poseidon_blocked_len(unsigned t, unsigned rp)
 {
-    cuzk_fr_t s0 = s[0], x;
-    cuzk_fr_mul(&s[0], &s[0], &sp[0]);
-    for (unsigned i = 1; i < t; i++) {
-        cuzk_fr_mul(&x, &s[i], &sp[i]);
-        cuzk_fr_add(&s[0], &s[0], &x);
+    size_t n = 0;
+    for (unsigned b = 0; b < rp; b += CUZK_POSEIDON_BLOCK) {
+        unsigned len = rp - b < CUZK_POSEIDON_BLOCK ? rp - b : CUZK_POSEIDON_BLOCK;
+        for (unsigned i = 0; i < len; i++) n += t + i;
+        n += (size_t)(t - 1) * len;
     }
-    for (unsigned j = 1; j < t; j++) {
-        cuzk_fr_mul(&x, &s0, &sp[t + j - 1]);
-        cuzk_fr_add(&s[j], &s[j], &x);
+    return n;
+}
+
+void cuzk_poseidon_blocked_make(cuzk_fr_t *out, const cuzk_fr_t *sparse, unsigned t, unsigned rp)
+{
+    const unsigned m = 2 * t - 1; /* round r's w at sparse[r·m], its v at sparse[r·m + t] */
+    for (unsigned b = 0; b < rp; b += CUZK_POSEIDON_BLOCK) {
+        unsigned len = rp - b < CUZK_POSEIDON_BLOCK ? rp - b : CUZK_POSEIDON_BLOCK;
+        for (unsigned i = 0; i < len; i++) {
+            const cuzk_fr_t *w = &sparse[(size_t)(b + i) * m];
+            for (unsigned j = 1; j < t; j++) *out++ = w[j];
+            for (unsigned k = 0; k < i; k++) /* c_{r,r'}: what y_r' reaches s_0 through the elements j ≥ 1 */
+                cuzk_fr_dot(out++, &w[1], &sparse[(size_t)(b + k) * m + t], t - 1);
+            *out++ = w[0];
+        }
+        for (unsigned j = 1; j < t; j++)
+            for (unsigned k = 0; k < len; k++) *out++ = sparse[(size_t)(b + k) * m + t + j - 1];
     }
 }
 
-static void permute(const cuzk_poseidon_params *p, cuzk_fr_t *s, cuzk_fr_t *trace)
+cuzk_fr_t *cuzk_poseidon_partial(const cuzk_poseidon_params *p, cuzk_fr_t *s, cuzk_fr_t *o, unsigned keep)
+{
+    unsigned t = p->width, rp = p->partial_rounds;
+    const cuzk_fr_t *c = p->blocked, *key = cuzk_poseidon_post_keys(p, p->full_rounds / 2);
+    cuzk_fr_t a[CUZK_POSEIDON_MAX_WIDTH - 1 + CUZK_POSEIDON_BLOCK], x2, x4, sum;
+    for (unsigned b = 0; b < rp; b += CUZK_POSEIDON_BLOCK) {
+        unsigned len = rp - b < CUZK_POSEIDON_BLOCK ? rp - b : CUZK_POSEIDON_BLOCK;
+        cuzk_fr_t *y = &a[t - 1];
+        memcpy(a, &s[1], (t - 1) * sizeof *s);
+        for (unsigned i = 0; i < len; i++) {
+            cuzk_fr_sqr(&x2, &s[0]);
+            cuzk_fr_sqr(&x4, &x2);
+            if (keep) *o++ = s[0];
+            cuzk_fr_mul(&y[i], &s[0], &x4);
+            cuzk_fr_add(&y[i], &y[i], &key[b + i]);
+            if (keep == 4) {
+                *o++ = x2;
+                *o++ = x4;
+                *o++ = y[i];
+            }
+            cuzk_fr_dot(&s[0], a, c, t + i);
+            c += t + i;
+        }
+        for (unsigned j = 1; j < t; j++) {
+            cuzk_fr_dot(&sum, y, c, len);
+            c += len;
+            cuzk_fr_add(&s[j], &a[j - 1], &sum);
+        }
+    }
+    return o;
+}
+
+/* digest_only: the last mix makes element 1 alone, the only one a hash reads (the others are left as they were) */
+static void permute(const cuzk_poseidon_params *p, cuzk_fr_t *s, cuzk_fr_t *trace, bool digest_only)
 {
     unsigned t = p->width, h = p->full_rounds / 2, rp = p->partial_rounds, rounds = p->full_rounds + rp;
     const cuzk_fr_t *k = p->compressed;
@@ -89,21 +130,24 @@ static void permute(const cuzk_poseidon_params *p, cuzk_fr_t *s, cuzk_fr_t *trac
             }
             k += t;
         } else {
-            if (trace) *trace++ = s[0];
-            pow5(&s[0]);
-            cuzk_fr_add(&s[0], &s[0], k++);
+            trace = cuzk_poseidon_partial(p, s, trace, trace != NULL);
+            k += rp;
+            r += rp - 1;
+            continue;
         }
-        if (r + 1 == h) mix_dense(s, p->pre_sparse, t);
-        else if (r >= h && r < h + rp) mix_sparse(s, &p->sparse[(size_t)(r - h) * (2 * t - 1)], t);
-        else mix_dense(s, p->mds, t);
+        if (r + 1 == h) mix_dense(s, p->pre_sparse_cols, t);
+        else if (last && digest_only) cuzk_fr_dot(&s[1], s, &p->mds[t], t);
+        else mix_dense(s, p->mds, t); /* symmetric: its rows are its columns */
     }
 }
 
-void cuzk_poseidon_permute(const cuzk_poseidon_params *p, cuzk_fr_t *state) { permute(p, state, NULL); }
+void cuzk_poseidon_permute(const cuzk_poseidon_params *p, cuzk_fr_t *state) { permute(p, state, NULL, false); }
+
+void cuzk_poseidon_permute_digest(const cuzk_poseidon_params *p, cuzk_fr_t *state) { permute(p, state, NULL, true); }
 
 void cuzk_poseidon_permute_trace(const cuzk_poseidon_params *p, cuzk_fr_t *state, cuzk_fr_t *sbox_in)
 {
-    permute(p, state, sbox_in);
+    permute(p, state, sbox_in, false);
 }
 
 /* ---- domain tags (neptune hash_type.rs) -------------------------------------------------------------------------- */
@@ -156,7 +200,7 @@ cuzk_status cuzk_poseidon_hash(cuzk_fr_t *out, unsigned arity, const cuzk_fr_t *
     st[0] = *tag;
     memcpy(&st[1], in, n * sizeof *in);
     for (size_t i = n + 1; i <= arity; i++) cuzk_fr_set_zero(&st[i]);
-    permute(p, st, NULL);
+    permute(p, st, NULL, true);
     *out = st[1];
     return CUZK_OK;
 }
@@ -172,7 +216,7 @@ cuzk_status cuzk_poseidon_merkle_hash_bytes(uint8_t out[CUZK_FR_BYTES], unsigned
     for (unsigned i = 0; i < arity; i++)
         if (cuzk_fr_from_bytes_le(&st[1 + i], in + (size_t)i * CUZK_FR_BYTES) != CUZK_OK)
             return cuzk_fail(err, CUZK_ERR_NOT_CANONICAL, "poseidon: input %u is not below the field modulus", i);
-    permute(p, st, NULL);
+    permute(p, st, NULL, true);
     cuzk_fr_to_bytes_le(out, &st[1]);
     return CUZK_OK;
 }
@@ -205,7 +249,7 @@ cuzk_status cuzk_poseidon_hash_md(cuzk_fr_t *out, const cuzk_fr_t *in, size_t n,
         st[1] = acc;
         memcpy(&st[2], &in[i], m * sizeof *in);
         for (size_t j = 2 + m; j <= arity; j++) cuzk_fr_set_zero(&st[j]);
-        permute(p, st, NULL);
+        permute(p, st, NULL, true);
         acc = st[1];
     }
     *out = acc;

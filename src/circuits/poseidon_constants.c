@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuzk/circuits.h"
+#include "poseidon_int.h"
 
 /* ---- round numbers (neptune round_numbers.rs, Strength::Standard) ------------------------------------------------ */
 static const struct {
@@ -211,7 +211,8 @@ static cuzk_poseidon_params *params_new(unsigned arity, unsigned rp)
 {
     unsigned t = arity + 1, rf = CUZK_POSEIDON_FULL_ROUNDS;
     size_t n_rc = (size_t)(rf + rp) * t, n_crc = (size_t)rf * t + rp, n_sp = (size_t)rp * (2 * t - 1);
-    size_t n_all = n_rc + n_crc + 2 * (size_t)t * t + n_sp;
+    size_t n_blk = cuzk_poseidon_blocked_len(t, rp);
+    size_t n_all = n_rc + n_crc + 3 * (size_t)t * t + n_sp + n_blk;
     cuzk_poseidon_params *p = malloc(sizeof *p + n_all * sizeof(cuzk_fr_t));
     /* scratch: M^-1, Gauss-Jordan work, then factor's C, Ĉ, Ĉ^-1, M', work; and the partial keys */
     size_t n_scratch = 2 * (size_t)t * t + 4 * (size_t)t * t + rp;
@@ -222,8 +223,8 @@ static cuzk_poseidon_params *params_new(unsigned arity, unsigned rp)
         return NULL;
     }
     cuzk_fr_t *rc = (cuzk_fr_t *)(p + 1), *crc = rc + n_rc, *mds = crc + n_crc, *pre = mds + (size_t)t * t,
-              *sparse = pre + (size_t)t * t;
-    *p = (cuzk_poseidon_params){arity, t, rf, rp, rc, mds, crc, pre, sparse};
+              *sparse = pre + (size_t)t * t, *pre_cols = sparse + n_sp, *blk = pre_cols + (size_t)t * t;
+    *p = (cuzk_poseidon_params){arity, t, rf, rp, rc, mds, crc, pre, sparse, pre_cols, blk};
 
     grain g;
     grain_init(&g, t, rf, rp);
@@ -240,6 +241,9 @@ static cuzk_poseidon_params *params_new(unsigned arity, unsigned rp)
     if (ok) {
         compress(crc, rc, inv, t, rf, rp, work + 4 * (size_t)t * t);
         ok = factor(pre, sparse, mds, t, rp, work);
+        for (unsigned i = 0; i < t; i++)
+            for (unsigned j = 0; j < t; j++) pre_cols[j * t + i] = pre[i * t + j];
+        cuzk_poseidon_blocked_make(blk, sparse, t, rp);
     }
     free(scratch);
     if (!ok) { /* a Cauchy matrix over distinct points is never singular: unreachable */

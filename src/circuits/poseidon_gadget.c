@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cs_int.h"
+#include "poseidon_int.h"
 
 /* A reference in a template: ONE, input i, or the hash's k-th aux variable. */
 #define REF_ONE 0u
@@ -361,30 +362,13 @@ static const tpl *tpl_get(cuzk_cs *cs, const cuzk_poseidon_params *p, const cuzk
 
 static void mix(const cuzk_poseidon_params *p, unsigned r, cuzk_fr_t *s)
 {
-    unsigned t = p->width;
+    unsigned t = p->width, h = p->full_rounds / 2;
     bool sparse;
     const cuzk_fr_t *m = cuzk_poseidon_round_mix(p, r, &sparse);
-    cuzk_fr_t x;
-    if (sparse) {
-        cuzk_fr_t s0 = s[0];
-        cuzk_fr_mul(&s[0], &s[0], &m[0]);
-        for (unsigned i = 1; i < t; i++) {
-            cuzk_fr_mul(&x, &s[i], &m[i]);
-            cuzk_fr_add(&s[0], &s[0], &x);
-        }
-        for (unsigned j = 1; j < t; j++) {
-            cuzk_fr_mul(&x, &s0, &m[t + j - 1]);
-            cuzk_fr_add(&s[j], &s[j], &x);
-        }
-        return;
-    }
+    /* each new element one sum of products over a column (the MDS is symmetric, pre_sparse is stored transposed) */
+    const cuzk_fr_t *cols = r + 1 == h ? p->pre_sparse_cols : m;
     cuzk_fr_t out[CUZK_POSEIDON_MAX_WIDTH];
-    for (unsigned j = 0; j < t; j++) cuzk_fr_mul(&out[j], &s[0], &m[j]);
-    for (unsigned i = 1; i < t; i++)
-        for (unsigned j = 0; j < t; j++) {
-            cuzk_fr_mul(&x, &s[i], &m[i * t + j]);
-            cuzk_fr_add(&out[j], &out[j], &x);
-        }
+    for (unsigned j = 0; j < t; j++) cuzk_fr_dot(&out[j], s, &cols[j * t], t);
     memcpy(s, out, t * sizeof *s);
 }
 
@@ -415,11 +399,13 @@ static void witness(const cuzk_poseidon_params *p, const cuzk_fr_t *tag, const c
         if (cuzk_poseidon_round_is_full(p, r)) {
             for (unsigned e = 0; e < t; e++) o = sbox(o, &s[e], post != NULL ? &post[e] : NULL, r > 0, r > 0 || e > 0);
         } else {
-            o = sbox(o, &s[0], &post[0], true, true);
+            o = cuzk_poseidon_partial(p, s, o, 4);
+            r += p->partial_rounds - 1;
+            continue;
         }
-        mix(p, r, s);
+        if (r + 1 < rounds) mix(p, r, s);
     }
-    *o = s[1];
+    cuzk_fr_dot(o, s, &p->mds[t], t); /* the last mix: only element 1, the digest, is used (column 1 = row 1) */
 }
 
 /* ---- rows -------------------------------------------------------------------------------------------------------- */

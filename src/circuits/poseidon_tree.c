@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuzk/circuits.h"
+#include "poseidon_int.h"
 
 #define MAX_TREE_LEAVES (UINT64_C(1) << 40)
 
@@ -86,7 +86,7 @@ static void level_range(void *ctx, size_t lo, size_t hi)
         } else {
             memcpy(&st[1], &j->in[(size_t)i * a], a * sizeof *st);
         }
-        cuzk_poseidon_permute(j->p, st);
+        cuzk_poseidon_permute_digest(j->p, st);
         j->out[i] = st[1];
     }
 }
@@ -272,7 +272,7 @@ cuzk_status cuzk_poseidon_path_root(uint8_t root[CUZK_FR_BYTES], const uint8_t l
                                  "tree path: level %u sibling %u is not below the field modulus", l, k);
             k++;
         }
-        cuzk_poseidon_permute(p, st);
+        cuzk_poseidon_permute_digest(p, st);
         cur = st[1];
     }
     cuzk_fr_to_bytes_le(root, &cur);

@@ -100,3 +100,99 @@ cuzk_status cuzk_fr_root_of_unity(cuzk_fr_t *r, unsigned log2n, cuzk_fr_roots co
     for (unsigned i = log2n; i < CUZK_FR_TWO_ADICITY; i++) cuzk_fr_sqr(r, r);
     return CUZK_OK;
 }
+
+/* ---- sums of products ---------------------------------------------------------------------------------------------
+ * Σ a_i·b_i with the products added at double width and one Montgomery reduction of the sum (mont_x86_64.h describes
+ * the bound): the reduction takes half of a multiplication's work, so a sum of n products costs about n/2 + 1/2
+ * multiplications. At most DOT_MAX pairs per reduction (2^5 ≥ 1 + 60/2); longer sums are split. */
+#define DOT_MAX 60u
+
+/* s conditional subtractions bring W + T_hi < (1 + n/2)·r below r: the least s with 2^s ≥ 1 + ⌈n/2⌉, which is the
+ * bit length of ⌈n/2⌉ (n ≥ 1) */
+static inline unsigned dot_rungs(size_t n) { return 64u - (unsigned)__builtin_clzll((unsigned long long)(n + 1) / 2); }
+
+/* 16r, 8r, 4r, 2r, r */
+static const uint64_t DOT_LADDER[5][5] = {
+    {0xfffffff000000010ULL, 0x3bda402fffe5bfefULL, 0x339d80809a1d8055ULL, 0x3eda753299d7d483ULL, 7},
+    {0xfffffff800000008ULL, 0x9ded2017fff2dff7ULL, 0x99cec0404d0ec02aULL, 0x9f6d3a994cebea41ULL, 3},
+    {0xfffffffc00000004ULL, 0x4ef6900bfff96ffbULL, 0xcce7602026876015ULL, 0xcfb69d4ca675f520ULL, 1},
+    {0xfffffffe00000002ULL, 0xa77b4805fffcb7fdULL, 0x6673b0101343b00aULL, 0xe7db4ea6533afa90ULL, 0},
+    {0xffffffff00000001ULL, 0x53bda402fffe5bfeULL, 0x3339d80809a1d805ULL, 0x73eda753299d7d48ULL, 0},
+};
+
+static void dot_c(uint64_t r[CUZK_FR_LIMBS], const cuzk_fr_t *a, const cuzk_fr_t *b, size_t n)
+{
+    uint64_t t[9] = {0};
+    for (size_t i = 0; i < n; i++) {
+        uint64_t p[8] = {0};
+        for (size_t j = 0; j < CUZK_FR_LIMBS; j++) {
+            uint64_t carry = 0;
+            for (size_t k = 0; k < CUZK_FR_LIMBS; k++) {
+                u128 s = (u128)a[i].l[k] * b[i].l[j] + p[j + k] + carry;
+                p[j + k] = (uint64_t)s;
+                carry = (uint64_t)(s >> 64);
+            }
+            p[j + CUZK_FR_LIMBS] = carry;
+        }
+        uint64_t carry = 0;
+        for (size_t k = 0; k < 8; k++) t[k] = mont_addc(t[k], p[k], &carry);
+        t[8] += carry;
+    }
+    /* W = (T_lo + Q·r)/2^256 ≤ r: four rounds on the low half */
+    uint64_t w[CUZK_FR_LIMBS + 1];
+    memcpy(w, t, sizeof(uint64_t) * CUZK_FR_LIMBS);
+    for (size_t i = 0; i < CUZK_FR_LIMBS; i++) {
+        uint64_t q = w[0] * MINV, carry = 0;
+        for (size_t k = 0; k < CUZK_FR_LIMBS; k++) {
+            u128 s = (u128)q * CUZK_FR_MODULUS[k] + w[k] + carry;
+            w[k] = (uint64_t)s;
+            carry = (uint64_t)(s >> 64);
+        }
+        memmove(w, w + 1, sizeof(uint64_t) * (CUZK_FR_LIMBS - 1));
+        w[CUZK_FR_LIMBS - 1] = carry;
+    }
+    /* u = W + T_hi, then 2^k·r subtracted where it does not borrow */
+    uint64_t u[5], carry = 0;
+    for (size_t k = 0; k < CUZK_FR_LIMBS; k++) u[k] = mont_addc(w[k], t[4 + k], &carry);
+    u[4] = t[8] + carry;
+    for (unsigned k = 5 - dot_rungs(n); k < 5; k++) {
+        uint64_t d[5], borrow = 0;
+        for (size_t j = 0; j < 5; j++) d[j] = mont_subb(u[j], DOT_LADDER[k][j], &borrow);
+        uint64_t keep = (uint64_t)0 - borrow;
+        for (size_t j = 0; j < 5; j++) u[j] = (u[j] & keep) | (d[j] & ~keep);
+    }
+    memcpy(r, u, sizeof(uint64_t) * CUZK_FR_LIMBS);
+}
+
+void cuzk_fr_dot_portable(cuzk_fr_t *r, const cuzk_fr_t *a, const cuzk_fr_t *b, size_t n)
+{
+    cuzk_fr_t acc = {{0}}, x;
+    for (size_t i = 0; i < n; i += DOT_MAX) {
+        size_t m = n - i < DOT_MAX ? n - i : DOT_MAX;
+        dot_c(x.l, a + i, b + i, m);
+        cuzk_fr_add(&acc, &acc, &x);
+    }
+    *r = acc;
+}
+
+void cuzk_fr_dot(cuzk_fr_t *r, const cuzk_fr_t *a, const cuzk_fr_t *b, size_t n)
+{
+#ifdef CUZK_FF_ASM
+    if (__builtin_expect(cuzk_cpu_path_current != CUZK_CPU_PORTABLE, 1)) {
+        if (n <= DOT_MAX) {
+            if (n == 0) cuzk_fr_set_zero(r);
+            else cuzk_mont_r255_dot_mulx(r->l, a->l, b->l, n, dot_rungs(n));
+            return;
+        }
+        cuzk_fr_t acc = {{0}}, x;
+        for (size_t i = 0; i < n; i += DOT_MAX) {
+            size_t m = n - i < DOT_MAX ? n - i : DOT_MAX;
+            cuzk_mont_r255_dot_mulx(x.l, a[i].l, b[i].l, m, dot_rungs(m));
+            cuzk_fr_add(&acc, &acc, &x);
+        }
+        *r = acc;
+        return;
+    }
+#endif
+    cuzk_fr_dot_portable(r, a, b, n);
+}

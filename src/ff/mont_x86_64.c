@@ -394,5 +394,86 @@ __asm__(FUNC_BEGIN(cuzk_mont_r255_mul_mulx)
         "ret\n\t"
         FUNC_END(cuzk_mont_r255_mul_mulx));
 
+/* ---- r: sums of products, reduced once ---------------------------------------------------------------------------
+ * Σ a_i·b_i with every product at double width (8 words, in r8..r15) added into a 9-word sum in the frame, then one
+ * reduction: the low half T_lo (4 words) Montgomery-reduced, W = (T_lo + Q·r)/2^256 ≤ r, plus the high half T_hi
+ * (T < n·r², so T_hi < n·r/2 since r < 2^255): u = W + T_hi < (1 + n/2)·r, brought below r by subtracting 2^k·r
+ * where that does not borrow, k from s − 1 down to 0, with 2^s ≥ 1 + n/2 (s ≤ 5, so n ≤ 60; the caller picks s
+ * from n alone). A product costs 16 MULX and no reduction: about half a Montgomery multiplication. */
+
+/* Row j ≥ 1 of a 4×4 product, t1..t4 += a·b_j (b_j at off of rcx), t4 the new top; rbp is the zero register. */
+#define D_ROW(off, t0, t1, t2, t3, t4)                                                                             \
+    "mov " #off "(%rcx), %rdx\n\t"                                                                                 \
+    "xor %ebp, %ebp\n\t"                                                                                           \
+    MAC("0(%rsi)", t0, t1) MAC("8(%rsi)", t1, t2) MAC("16(%rsi)", t2, t3)                                          \
+    "mulx 24(%rsi), %rax, " R(t4) "\n\t"                                                                           \
+    "adcx %rax, " R(t3) "\n\t"                                                                                     \
+    "adox %rbp, " R(t4) "\n\t"                                                                                     \
+    "adcx %rbp, " R(t4) "\n\t"
+
+/* One round of reducing the 4-word window t0..t3 (t0 becomes 0 and drops off, t4 the new top); r14 holds −r⁻¹. */
+#define D_RED(t0, t1, t2, t3, t4)                                                                                  \
+    "mov " R(t0) ", %rdx\n\t"                                                                                      \
+    "imul %r14, %rdx\n\t"                                                                                          \
+    "xor %ebp, %ebp\n\t"                                                                                           \
+    MAC(Q(0), t0, t1) MAC(Q(8), t1, t2) MAC(Q(16), t2, t3)                                                         \
+    "mulx " Q(24) ", %rax, " R(t4) "\n\t"                                                                          \
+    "adcx %rax, " R(t3) "\n\t"                                                                                     \
+    "adox %rbp, " R(t4) "\n\t"                                                                                     \
+    "adcx %rbp, " R(t4) "\n\t"
+
+__asm__(".pushsection .rodata\n\t.p2align 3\n"
+        ".Lcuzk_r255_ladder:\n\t" /* 16r, 8r, 4r, 2r, r in 5 words each */
+        ".quad 0xfffffff000000010, 0x3bda402fffe5bfef, 0x339d80809a1d8055, 0x3eda753299d7d483, 7\n\t"
+        ".quad 0xfffffff800000008, 0x9ded2017fff2dff7, 0x99cec0404d0ec02a, 0x9f6d3a994cebea41, 3\n\t"
+        ".quad 0xfffffffc00000004, 0x4ef6900bfff96ffb, 0xcce7602026876015, 0xcfb69d4ca675f520, 1\n\t"
+        ".quad 0xfffffffe00000002, 0xa77b4805fffcb7fd, 0x6673b0101343b00a, 0xe7db4ea6533afa90, 0\n\t"
+        ".quad 0xffffffff00000001, 0x53bda402fffe5bfe, 0x3339d80809a1d805, 0x73eda753299d7d48, 0\n"
+        ".Lcuzk_r255_ladder_end:\n\t"
+        ".popsection\n\t");
+
+/* void cuzk_mont_r255_dot_mulx(uint64_t r[4] (rdi), const uint64_t *a (rsi), const uint64_t *b (rdx), size_t n (rcx),
+ * unsigned s (r8)): the frame holds the sum at 0..64, r at 72, s at 80. */
+__asm__(FUNC_BEGIN(cuzk_mont_r255_dot_mulx)
+        PUSH(rbx) PUSH(rbp) PUSH(r12) PUSH(r13) PUSH(r14) PUSH(r15)
+        FRAME(88)
+        "mov %rdi, 72(%rsp)\n\t mov %r8, 80(%rsp)\n\t mov %rcx, %rdi\n\t mov %rdx, %rcx\n\t"
+        "xor %eax, %eax\n\t mov %rax, 0(%rsp)\n\t mov %rax, 8(%rsp)\n\t mov %rax, 16(%rsp)\n\t"
+        "mov %rax, 24(%rsp)\n\t mov %rax, 32(%rsp)\n\t mov %rax, 40(%rsp)\n\t mov %rax, 48(%rsp)\n\t"
+        "mov %rax, 56(%rsp)\n\t mov %rax, 64(%rsp)\n"
+        "1:\n\t"
+        R_ROW0
+        D_ROW(8, r9, r10, r11, r12, r13)
+        D_ROW(16, r10, r11, r12, r13, r14)
+        D_ROW(24, r11, r12, r13, r14, r15)
+        "add %r8, 0(%rsp)\n\t adc %r9, 8(%rsp)\n\t adc %r10, 16(%rsp)\n\t adc %r11, 24(%rsp)\n\t"
+        "adc %r12, 32(%rsp)\n\t adc %r13, 40(%rsp)\n\t adc %r14, 48(%rsp)\n\t adc %r15, 56(%rsp)\n\t"
+        "adcq $0, 64(%rsp)\n\t"
+        "add $32, %rsi\n\t add $32, %rcx\n\t dec %rdi\n\t jnz 1b\n\t"
+        /* W = (T_lo + Q·r)/2^256 into r12, r8, r9, r10 */
+        "mov 0(%rsp), %r8\n\t mov 8(%rsp), %r9\n\t mov 16(%rsp), %r10\n\t mov 24(%rsp), %r11\n\t"
+        "mov .Lcuzk_r255_inv(%rip), %r14\n\t"
+        D_RED(r8, r9, r10, r11, r12)
+        D_RED(r9, r10, r11, r12, r8)
+        D_RED(r10, r11, r12, r8, r9)
+        D_RED(r11, r12, r8, r9, r10)
+        /* u = W + T_hi into r12, r8, r9, r10, r11 */
+        "add 32(%rsp), %r12\n\t adc 40(%rsp), %r8\n\t adc 48(%rsp), %r9\n\t adc 56(%rsp), %r10\n\t"
+        "mov 64(%rsp), %r11\n\t adc $0, %r11\n\t"
+        /* the ladder's last s rungs */
+        "mov 80(%rsp), %rcx\n\t imul $40, %rcx, %rax\n\t lea .Lcuzk_r255_ladder_end(%rip), %rsi\n\t sub %rax, %rsi\n"
+        "2:\n\t"
+        "mov %r12, %rax\n\t sub 0(%rsi), %rax\n\t mov %r8, %rbx\n\t sbb 8(%rsi), %rbx\n\t"
+        "mov %r9, %rdx\n\t sbb 16(%rsi), %rdx\n\t mov %r10, %r13\n\t sbb 24(%rsi), %r13\n\t"
+        "mov %r11, %r14\n\t sbb 32(%rsi), %r14\n\t"
+        "cmovnc %rax, %r12\n\t cmovnc %rbx, %r8\n\t cmovnc %rdx, %r9\n\t cmovnc %r13, %r10\n\t cmovnc %r14, %r11\n\t"
+        "add $40, %rsi\n\t dec %rcx\n\t jnz 2b\n\t"
+        "mov 72(%rsp), %rdi\n\t"
+        "mov %r12, 0(%rdi)\n\t mov %r8, 8(%rdi)\n\t mov %r9, 16(%rdi)\n\t mov %r10, 24(%rdi)\n\t"
+        UNFRAME(88)
+        POP(r15) POP(r14) POP(r13) POP(r12) POP(rbp) POP(rbx)
+        "ret\n\t"
+        FUNC_END(cuzk_mont_r255_dot_mulx));
+
 /* clang-format on */
 #endif

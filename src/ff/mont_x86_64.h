@@ -34,6 +34,9 @@ void cuzk_mont_p381_fp2_sqr_mulx(void *r, const void *a);
 void cuzk_mont_p381_fp2_sqrw_mulx(void *r, const void *a);
 /* r = a·b·2^-256 mod r (the group order) */
 void cuzk_mont_r255_mul_mulx(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]);
+/* r = Σ a_i·b_i·2^-256 mod r over n ≥ 1 pairs (a, b: n consecutive 4-word elements, each < r), the products summed at
+ * double width and reduced once; s ≥ 1 conditional subtractions with 2^s ≥ 1 + n/2, s ≤ 5. r may alias a or b. */
+void cuzk_mont_r255_dot_mulx(uint64_t r[4], const uint64_t *a, const uint64_t *b, size_t n, unsigned s);
 #endif
 
 #endif

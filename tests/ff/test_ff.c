@@ -446,9 +446,49 @@ static void test_mul_paths_agree(void **state)
         cuzk_fr_sqr(&v, &c);
         assert_memory_equal(&u, &v, sizeof u);
         v = c;
+        cuzk_fr_sqr(&v, &v);
+        assert_memory_equal(&u, &v, sizeof u);
+        v = c;
         cuzk_fr_mul(&v, &v, &d);
         cuzk_fr_mul_portable(&u, &c, &d);
         assert_memory_equal(&u, &v, sizeof u);
+    }
+}
+
+/* A sum of products reduced once equals the sum of the multiplications, on both paths, for every length up to two
+ * reductions' worth (the bound of each reduction is tightest with every element r − 1), aliased output included. */
+static void test_fr_dot(void **state)
+{
+    (void)state;
+    enum { N = 130 };
+    static cuzk_fr_t a[N], b[N];
+    for (int pass = 0; pass < 3; pass++) {
+        for (int i = 0; i < N; i++) {
+            if (pass == 0) {
+                edge_fr(&a[i], 3);
+                edge_fr(&b[i], 3);
+            } else {
+                test_rand_fr(&a[i]);
+                test_rand_fr(&b[i]);
+            }
+        }
+        if (pass == 0) cuzk_fr_set_zero(&b[7]);
+        for (size_t n = 0; n <= N; n++) {
+            cuzk_fr_t want = {{0}}, x, got, port;
+            for (size_t i = 0; i < n; i++) {
+                cuzk_fr_mul(&x, &a[i], &b[i]);
+                cuzk_fr_add(&want, &want, &x);
+            }
+            cuzk_fr_dot(&got, a, b, n);
+            cuzk_fr_dot_portable(&port, a, b, n);
+            assert_memory_equal(&got, &want, sizeof got);
+            assert_memory_equal(&port, &want, sizeof port);
+        }
+        cuzk_fr_t keep = a[0], want;
+        cuzk_fr_dot(&want, a, b, 9);
+        cuzk_fr_dot(&a[0], a, b, 9);
+        assert_memory_equal(&a[0], &want, sizeof want);
+        a[0] = keep;
     }
 }
 
@@ -508,6 +548,7 @@ int main(void)
         cmocka_unit_test(test_fp2_laws),
         cmocka_unit_test(test_mul_paths_agree),
         cmocka_unit_test(test_fp2_lazy_operands),
+        cmocka_unit_test(test_fr_dot),
         cmocka_unit_test(test_inverse_vs_fermat),
     };
     int failed = cmocka_run_group_tests_name("ff", tests, NULL, NULL);

@@ -48,6 +48,26 @@ static void fr_mul(int n)
     BENCH_KEEP(a);
 }
 
+static void fr_sqr(int n)
+{
+    cuzk_fr_t a;
+    seed_fr(&a, 6);
+    for (int i = 0; i < n; i++) cuzk_fr_sqr(&a, &a);
+    BENCH_KEEP(a);
+}
+
+/* a sum of nine products reduced once (a row of Poseidon's arity-8 matrix), each sum feeding the next */
+static void fr_dot9(int n)
+{
+    cuzk_fr_t a[9], b[9];
+    for (int i = 0; i < 9; i++) {
+        seed_fr(&a[i], 20 + (uint64_t)i);
+        seed_fr(&b[i], 40 + (uint64_t)i);
+    }
+    for (int i = 0; i < n; i++) cuzk_fr_dot(&a[i % 9], a, b, 9);
+    BENCH_KEEP(a[0]);
+}
+
 static void fp_add(int n)
 {
     cuzk_fp_t a, b;
@@ -155,6 +175,8 @@ static const struct {
     {"fp_mul", "fp_mul", fp_mul, CHAIN},
     {"fp_sqr", "fp_sqr", fp_sqr, CHAIN},
     {"fr_mul", "fr_mul", fr_mul, CHAIN},
+    {"fr_sqr", "fr_sqr", fr_sqr, CHAIN},
+    {"fr_dot9", "fr_dot9", fr_dot9, CHAIN / 10},
     {"fp_add", "fp_add", fp_add, CHAIN},
     {"fp2_mul", "fp2_mul", fp2_mul, CHAIN / 4},
     {"fp2_sqr", "fp2_sqr", fp2_sqr, CHAIN / 4},
