@@ -44,21 +44,21 @@ cuzk_status cuzk_g2_batch_add(cuzk_g2_jac_t *r, const cuzk_g2_affine_t *bases, c
 
 /* The scratch one call allocates, in bytes as requested from malloc: g*_msm and g*_msm_raw of n points make
  * CUZK_MSM_SCRATCH_ALLOCS allocations (the workers' bucket scratch, the per-task sums and a copy of the scalars; for
- * cuzk_g1_msm of n <= 2^18 points the copy holds the GLV halves and is followed by the n points ψ(P_i), 96 B each),
- * g*_batch_add CUZK_BATCH_ADD_SCRATCH_ALLOCS (the workers' scratch and the per-part sums), all live together for the
- * duration of the call and freed before it returns. The calls size their allocations with these same functions,
- * so a memory model built on them cannot drift from the code. 0 when the call allocates nothing (n = 0 for an
- * MSM, n above the limit). threads as in the calls (0 = 1). */
+ * cuzk_g1_msm of n <= 2^18 points and cuzk_g2_msm of n <= 2^20 the copy holds the GLV halves and is followed by the n
+ * points ψ(P_i), 96 B each in G1, 192 B in G2), g*_batch_add CUZK_BATCH_ADD_SCRATCH_ALLOCS (the workers' scratch and
+ * the per-part sums), all live together for the duration of the call and freed before it returns. The calls size
+ * their allocations with these same functions, so a memory model built on them cannot drift from the code. 0 when
+ * the call allocates nothing (n = 0 for an MSM, n above the limit). threads as in the calls (0 = 1). */
 #define CUZK_MSM_SCRATCH_ALLOCS 3
 #define CUZK_BATCH_ADD_SCRATCH_ALLOCS 2
 size_t cuzk_g1_msm_scratch_bytes(size_t n, unsigned threads);
 size_t cuzk_g2_msm_scratch_bytes(size_t n, unsigned threads);
 /* At least g*_msm_scratch_bytes(m, threads) for every m <= n, for models that know only an upper bound of the point
  * count. The scratch is not monotone in m: fewer points may pick a narrower window, hence more windows and more task
- * sums (by up to ~25 KB at small m), and g1's GLV path (n <= 2^18) needs more than the plain one just above; so
- * this is the exact figure for n (for g1 above 2^18, the larger of it and the figure at 2^18) plus the largest
- * task-sum block any plan can allocate (128 windows, one part per worker). Checked exhaustively against the running maximum for n <= 2^21 and
- * 1 to 64 threads (test_msm repeats it for n <= 20000). */
+ * sums (by up to ~25 KB at small m), and the GLV path (g1: n <= 2^18, g2: n <= 2^20) needs more than the plain one
+ * just above; so this is the exact figure for n (above the GLV limit, the larger of it and the figure at the limit)
+ * plus the largest task-sum block any plan can allocate (128 windows, one part per worker). Checked exhaustively
+ * against the running maximum for n <= 2^21 and 1 to 64 threads (test_msm repeats it for n <= 20000). */
 size_t cuzk_g1_msm_scratch_bytes_upto(size_t n, unsigned threads);
 size_t cuzk_g2_msm_scratch_bytes_upto(size_t n, unsigned threads);
 size_t cuzk_g1_batch_add_scratch_bytes(size_t n, unsigned threads);

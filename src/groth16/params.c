@@ -341,7 +341,9 @@ static cuzk_status params_parse(cuzk_groth16_pk *pk, const uint8_t *d, size_t le
         g1 += cnt[k];
     }
     dst[SEC_B_G2] = g1;
-    cuzk_advise_huge(dst[SEC_H], cnt[SEC_H] * sizeof(cuzk_g1_affine_t));
+    /* H, L, A and B1 (adjacent): the MSMs read them in bucket order, i.e. at random, and a dense witness MSM reads the
+     * key's own bases (prover.c) */
+    cuzk_advise_huge(dst[SEC_H], (cnt[SEC_H] + cnt[SEC_L] + cnt[SEC_A] + cnt[SEC_B_G1]) * sizeof(cuzk_g1_affine_t));
 
     s = cuzk_g16_params_decode_vk_fixed(&pk->vk, d, ecflags, what, err);
     for (int k = 0; k < SEC_COUNT && s == CUZK_OK; k++)

@@ -26,10 +26,16 @@
 typedef struct {
     uint64_t n;      /* selected positions = key bases */
     uint64_t *ones;  /* bit p set: scalar at position p is 1 */
-    uint64_t *idx;   /* positions of the scalars other than 0 and 1 */
-    cuzk_fr_t *tail; /* those scalars */
+    uint64_t *idx;   /* positions of the scalars other than 0 and 1 (NULL when dense) */
+    cuzk_fr_t *tail; /* those scalars; dense: n scalars by position, 0 where the scalar is 0 or 1 */
     uint64_t n_tail;
+    bool dense;
 } prove_split;
+
+/* A tail of at least half the positions is kept by position (split_dense): its MSM then reads the key's bases where
+ * they are, in order and in the key's 2 MiB pages, instead of a gathered copy in small pages (Poseidon circuits: 99 %
+ * of the witness is whole field elements). The memory model applies the same rule. */
+static bool split_dense(uint64_t n, uint64_t others) { return n > 0 && 2 * others >= n; }
 
 static void split_free(prove_split *sp)
 {
@@ -82,7 +88,9 @@ static void split_chunks(void *arg, size_t lo, size_t hi)
                     bits |= 1ULL << (p & 63);
                 }
             } else {
-                if (j->fill) {
+                if (j->fill && sp->dense) {
+                    sp->tail[p] = *x;
+                } else if (j->fill) {
                     sp->idx[t] = p;
                     sp->tail[t] = *x;
                 }
@@ -119,10 +127,15 @@ static cuzk_status split_build(prove_split *sp, const cuzk_fr_t *z, uint64_t ni,
         n += cp;
         others += ct;
     }
+    sp->dense = split_dense(n, others);
     sp->ones = calloc(n / 64 + 1, sizeof *sp->ones);
-    sp->idx = malloc((others ? others : 1) * sizeof *sp->idx);
-    sp->tail = malloc((others ? others : 1) * sizeof *sp->tail);
-    if (sp->ones == NULL || sp->idx == NULL || sp->tail == NULL) goto nomem;
+    if (sp->dense) {
+        sp->tail = calloc(n, sizeof *sp->tail); /* all zero: 0 and 1 add nothing to the MSM */
+    } else {
+        sp->idx = malloc((others ? others : 1) * sizeof *sp->idx);
+        sp->tail = malloc((others ? others : 1) * sizeof *sp->tail);
+    }
+    if (sp->ones == NULL || (!sp->dense && sp->idx == NULL) || sp->tail == NULL) goto nomem;
     j.fill = true;
     cuzk_par_for(threads, chunks, 1, split_chunks, &j);
     sp->n = n;
@@ -146,6 +159,11 @@ nomem:
         JAC ones, rest;                                                                                                \
         cuzk_status s = cuzk_##G##_batch_add(&ones, bases, sp->ones, sp->n, threads);                                  \
         if (s != CUZK_OK) return s;                                                                                    \
+        if (sp->dense) {                                                                                               \
+            s = cuzk_##G##_msm(&rest, bases, sp->tail, sp->n, threads);                                                \
+            if (s == CUZK_OK) cuzk_##G##_jac_add(r, &ones, &rest);                                                     \
+            return s;                                                                                                  \
+        }                                                                                                              \
         uint64_t cap = sp->n_tail ? sp->n_tail : 1, m = 0;                                                             \
         AFF *tb = malloc(cap * sizeof *tb);                                                                            \
         cuzk_fr_t *ts = malloc(cap * sizeof *ts);                                                                      \
@@ -491,15 +509,18 @@ cuzk_status cuzk_groth16_prove(cuzk_groth16_proof_t *proof, const cuzk_groth16_p
  * The prover's allocations, phase by phase, with every block live in the phase (n = domain, F = 32 = sizeof(cuzk_fr_t),
  * T = threads, tw = max(n/2, 1)·F the domain's twiddles, P = cuzk_par_for_bytes(T) the job records of a parallel
  * loop, for the split of MSM X ∈ {L, A, B}: V_X variables visited, S_X positions kept, O_X = max(tail_X, 1) other
- * scalars, G_X gathered points):
+ * scalars, G_X gathered points; a dense split (2·tail_X >= S_X > 0, split_dense) keeps S_X scalars by position and
+ * gathers nothing, its MSM taking the S_X key bases in place):
  *   synthesis   3·nF (a, b, c)
  *   H           3·nF + tw + P                                        (the domain is built while a, b, c are live)
  *   H MSM       nF (a; b and c freed) + tw + cuzk_g1_msm_scratch_bytes(h_len, T)
  * then, a freed, for each split X (tw stays live through every MSM):
  *   count       tw + 2·(ceil(V_X/1024) + 1)·8 (per-chunk counters) + P
  *   fill        tw + 2·(ceil(V_X/1024) + 1)·8 + split_X + P,   split_X = (S_X/64 + 1)·8 + O_X·8 + O_X·F
+ *                                                              (dense: (S_X/64 + 1)·8 + S_X·F)
  *   ones        tw + split_X + g*_batch_add_scratch_bytes(S_X, T)
  *   gather      tw + split_X + O_X·(sizeof base + F) + g*_msm_scratch_bytes(G_X, T)
+ *                                                              (dense: tw + split_X + g*_msm_scratch_bytes(S_X, T))
  * (B: ones and gather once in G1 and once in G2 over the same split). The peak is the largest phase. Every block
  * is counted as malloc returns it: its request plus one page (glibc's usable size exceeds a request by less than
  * 32 bytes, or, for a block it maps, by less than a page). The MSM terms come from the functions the MSM code
@@ -507,12 +528,14 @@ cuzk_status cuzk_groth16_prove(cuzk_groth16_proof_t *proof, const cuzk_groth16_p
  *
  * Worst case (cuzk_groth16_prove_peak_bytes, before the witness is known; v = num_vars): V = S = O = v for all three
  * splits and G unknown (every variable selected by the densities, no scalar 0 or 1: a random witness), h_len up to
- * n. The peak is then the B2 gather: tw + v·(1/8 + 8 + F) (split) + v·(192 + F) (gathered G2 bases, scalars) +
- * cuzk_g2_msm_scratch_bytes_upto(v, T) (scalar copy (v+1)·32, buckets, task sums). A real (mostly bits) witness leaves
- * few "other" scalars and peaks in the H phase (3·nF + tw), so the bound is up to ~2x its peak with the key's
- * densities (cuzk_groth16_prove_shape_key), ~3x from the dimensions alone; cuzk_groth16_prove_shape_of gives the exact
- * shape of a known witness (within a few percent of the measured peak, tests/memory). Not counted: thread stacks
- * (mapped by pthread_create, not malloc'd) and the witness and key, which the caller holds. */
+ * n. Such a split is dense, and the bound also takes the largest sparse tail ((S − 1)/2 scalars, gathered): the peak
+ * is then B2's MSM, tw + v·(1/8 + F) (split) + cuzk_g2_msm_scratch_bytes(v, T) (scalar copy, GLV ψ points, buckets,
+ * task sums), or its sparse gather, tw + v/8 + (v/2)·(8 + F) + (v/2)·(192 + F) + cuzk_g2_msm_scratch_bytes_upto(v/2,
+ * T). A real (mostly bits) witness leaves few "other" scalars and peaks in the H phase (3·nF + tw), so the bound is up
+ * to ~2x its peak with the key's densities (cuzk_groth16_prove_shape_key), ~3x from the dimensions alone;
+ * cuzk_groth16_prove_shape_of gives the exact shape of a known witness (within a few percent of the measured peak,
+ * tests/memory). Not counted: thread stacks (mapped by pthread_create, not malloc'd) and the witness and key, which the
+ * caller holds. */
 static uint64_t g16_block(uint64_t request)
 {
     long page = sysconf(_SC_PAGESIZE);
@@ -559,6 +582,7 @@ static void shape_count(cuzk_groth16_prove_shape *sh, int x, const cuzk_fr_t *z,
         }
         p++;
     }
+    if (split_dense(p, tail)) g1 = g2 = p; /* the MSM takes every position's base in place */
     sh->vars[x] = ni + na;
     sh->sel[x] = p;
     sh->tail[x] = tail;
@@ -594,6 +618,26 @@ static uint64_t shape_msm(bool g2, uint64_t gathered, uint64_t tail, unsigned th
     return g16_blocks(b, CUZK_MSM_SCRATCH_ALLOCS);
 }
 
+/* The phases of split x (count, fill, then ones and gather for each group) with a tail of t scalars, dense or not. */
+static uint64_t shape_split_peak(const cuzk_groth16_prove_shape *sh, int x, bool dense, uint64_t t, uint64_t tw,
+                                 uint64_t par, unsigned threads)
+{
+    const uint64_t F = sizeof(cuzk_fr_t);
+    uint64_t v = sh->vars[x], s = sh->sel[x], o = t ? t : 1, peak = 0;
+    uint64_t counters = 2 * g16_block(((v + SPLIT_CHUNK - 1) / SPLIT_CHUNK + 1) * 8);
+    uint64_t split = g16_block((s / 64 + 1) * 8) + (dense ? g16_block(s * F) : g16_block(o * 8) + g16_block(o * F));
+    peak = g16_max(peak, tw + counters + split + par); /* count, fill */
+    for (int g2 = 0; g2 < (x == CUZK_GROTH16_MSM_B ? 2 : 1); g2++) {
+        uint64_t ones = g2 ? cuzk_g2_batch_add_scratch_bytes(s, threads) : cuzk_g1_batch_add_scratch_bytes(s, threads);
+        peak = g16_max(peak, tw + split + g16_blocks(ones, CUZK_BATCH_ADD_SCRATCH_ALLOCS));
+        uint64_t base = g2 ? sizeof(cuzk_g2_affine_t) : sizeof(cuzk_g1_affine_t);
+        uint64_t gather = dense ? 0 : g16_block(o * base) + g16_block(o * F);
+        uint64_t gathered = dense ? s : sh->gathered[x + g2];
+        peak = g16_max(peak, tw + split + gather + shape_msm(g2, gathered, o, threads));
+    }
+    return peak;
+}
+
 uint64_t cuzk_groth16_prove_shape_peak_bytes(const cuzk_groth16_prove_shape *sh, unsigned threads)
 {
     if (threads == 0) threads = 1;
@@ -606,18 +650,11 @@ uint64_t cuzk_groth16_prove_shape_peak_bytes(const cuzk_groth16_prove_shape *sh,
                                                        : cuzk_g1_msm_scratch_bytes(sh->h_len, threads);
     peak = g16_max(peak, g16_block(n * F) + tw + g16_blocks(h_msm, CUZK_MSM_SCRATCH_ALLOCS)); /* H MSM */
     for (int x = 0; x < 3; x++) {
-        uint64_t v = sh->vars[x], s = sh->sel[x], o = sh->tail[x] ? sh->tail[x] : 1;
-        uint64_t counters = 2 * g16_block(((v + SPLIT_CHUNK - 1) / SPLIT_CHUNK + 1) * 8);
-        uint64_t split = g16_block((s / 64 + 1) * 8) + g16_block(o * 8) + g16_block(o * F);
-        peak = g16_max(peak, tw + counters + split + par); /* count, fill */
-        for (int g2 = 0; g2 < (x == CUZK_GROTH16_MSM_B ? 2 : 1); g2++) {
-            uint64_t ones = g2 ? cuzk_g2_batch_add_scratch_bytes(s, threads)
-                               : cuzk_g1_batch_add_scratch_bytes(s, threads);
-            peak = g16_max(peak, tw + split + g16_blocks(ones, CUZK_BATCH_ADD_SCRATCH_ALLOCS));
-            uint64_t base = g2 ? sizeof(cuzk_g2_affine_t) : sizeof(cuzk_g1_affine_t);
-            uint64_t gather = g16_block(o * base) + g16_block(o * F);
-            peak = g16_max(peak, tw + split + gather + shape_msm(g2, sh->gathered[x + g2], o, threads));
-        }
+        uint64_t s = sh->sel[x], t = sh->tail[x];
+        peak = g16_max(peak, shape_split_peak(sh, x, split_dense(s, t), t, tw, par, threads));
+        /* a bound (the gathered counts unknown) covers every tail up to t: the largest sparse one too */
+        if (sh->gathered[x] == CUZK_GROTH16_UNKNOWN && split_dense(s, t) && s > 0)
+            peak = g16_max(peak, shape_split_peak(sh, x, false, (s - 1) / 2, tw, par, threads));
     }
     return peak;
 }

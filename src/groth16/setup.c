@@ -510,6 +510,8 @@ cuzk_status cuzk_groth16_setup(cuzk_groth16_pk *pk, const cuzk_r1cs_t *circuit, 
     }
     cuzk_g1_affine_t *p1 = (cuzk_g1_affine_t *)block;
     cuzk_g2_affine_t *p2 = (cuzk_g2_affine_t *)(block + n1 * sizeof(cuzk_g1_affine_t));
+    /* the G1 queries in 2 MiB pages, as a loaded .params key has them (params.c): the MSMs read them at random */
+    cuzk_advise_huge(p1 + o_h, (n1 - o_h) * sizeof(cuzk_g1_affine_t));
     cuzk_g16_fb1_mul_many(p1, &t1, k1, n1, threads);
     cuzk_g16_fb2_mul_many(p2, &t2, k2, n2, threads);
 

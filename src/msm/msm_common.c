@@ -48,11 +48,14 @@ int cuzk_msm_scalar_in_range(const uint64_t k[4])
 }
 
 /* Barrett division by m = z² = 0xac45a4010001a402_0000000100000000: with mu = floor(2^256 / m) (129 bits), the
- * estimate q' = floor(k·mu / 2^256) satisfies q − 1 <= q' <= q (k < 2^256), so one correction step gives q. */
+ * estimate q' = floor(k·mu / 2^256) satisfies q − 1 <= q' <= q (k < 2^256), so one correction step gives q. Then both
+ * halves are balanced into (−m/2, m/2]: a remainder above m/2 becomes rem − m with q + 1, and a quotient above m/2
+ * becomes q − m + 1 with the remainder lowered by 1, since q·m = (q − m + 1)·m + m² − m and m² − m = z⁴ − z² ≡ −1
+ * (mod r). Magnitudes stay below m/2 + 1 < 2^127, so bit 127 of each half is free for its sign. */
 void cuzk_msm_glv_split(uint64_t k1[2], uint64_t k2[2], const uint64_t k[4])
 {
     typedef unsigned __int128 u128;
-    static const uint64_t M[2] = {0x0000000100000000ULL, 0xac45a4010001a402ULL};
+    static const u128 M = ((u128)0xac45a4010001a402ULL << 64) | 0x0000000100000000ULL;
     static const uint64_t MU[3] = {0x63f6e522f6cfee2eULL, 0x7c6becf1e01faaddULL, 0x1ULL};
     /* t = k·mu, 7 limbs; only limbs 4 and 5 (the quotient, < 2^128) are kept, but all carries are needed */
     uint64_t t[7] = {0};
@@ -65,9 +68,10 @@ void cuzk_msm_glv_split(uint64_t k1[2], uint64_t k2[2], const uint64_t k[4])
         }
         t[i + 3] = carry;
     }
-    uint64_t q0 = t[4], q1 = t[5];
-    /* rem = k − q·m < 2m < 2^129: computed mod 2^192 */
-    u128 p00 = (u128)q0 * M[0], p01 = (u128)q0 * M[1], p10 = (u128)q1 * M[0], p11 = (u128)q1 * M[1];
+    u128 q = ((u128)t[5] << 64) | t[4];
+    /* rem = k − q·m < 2m < 2^129, computed mod 2^192 */
+    uint64_t q0 = (uint64_t)q, q1 = (uint64_t)(q >> 64), m0 = (uint64_t)M, m1 = (uint64_t)(M >> 64);
+    u128 p00 = (u128)q0 * m0, p01 = (u128)q0 * m1, p10 = (u128)q1 * m0, p11 = (u128)q1 * m1;
     uint64_t qm[3];
     qm[0] = (uint64_t)p00;
     u128 mid = (p00 >> 64) + (uint64_t)p01 + (uint64_t)p10;
@@ -79,16 +83,35 @@ void cuzk_msm_glv_split(uint64_t k1[2], uint64_t k2[2], const uint64_t k[4])
     d = (u128)k[1] - qm[1] - (uint64_t)(d >> 64 != 0);
     r[1] = (uint64_t)d;
     r[2] = k[2] - qm[2] - (uint64_t)(d >> 64 != 0);
-    if (r[2] != 0 || r[1] > M[1] || (r[1] == M[1] && r[0] >= M[0])) {
-        /* rem >= m: subtract m once more, q + 1 */
-        d = (u128)r[0] - M[0];
-        r[0] = (uint64_t)d;
-        r[1] = r[1] - M[1] - (uint64_t)(d >> 64 != 0);
-        q0++;
-        q1 += q0 == 0;
+    u128 rem = ((u128)r[1] << 64) | r[0];
+    if (r[2] != 0 || rem >= M) {
+        rem -= M; /* mod 2^128: the true remainder, < m */
+        q++;
     }
-    k1[0] = r[0];
-    k1[1] = r[1];
-    k2[0] = q0;
-    k2[1] = q1;
+    /* balance: now 0 <= rem < m, 0 <= q <= m (q < m unless k is near r) */
+    bool neg1 = false, neg2 = false;
+    u128 a1 = rem, a2 = q;
+    if (rem > M / 2) {
+        a1 = M - rem; /* k1 = −a1 */
+        neg1 = true;
+        a2 = ++q;
+    }
+    if (q > M / 2) {
+        a2 = M - 1 - q; /* k2 = −a2 */
+        neg2 = true;
+        /* k1 − 1 */
+        if (neg1) {
+            a1++;
+        } else if (a1 == 0) {
+            a1 = 1;
+            neg1 = true;
+        } else {
+            a1--;
+        }
+    }
+    if (a2 == 0) neg2 = false;
+    k1[0] = (uint64_t)a1;
+    k1[1] = (uint64_t)(a1 >> 64) | (neg1 ? CUZK_MSM_GLV_NEG : 0);
+    k2[0] = (uint64_t)a2;
+    k2[1] = (uint64_t)(a2 >> 64) | (neg2 ? CUZK_MSM_GLV_NEG : 0);
 }

@@ -3,6 +3,7 @@
 #ifndef CUZK_MSM_INTERNAL_H
 #define CUZK_MSM_INTERNAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -10,9 +11,10 @@
 
 /* Scalars are < r < 2^255, so bit 255 is always clear and ceil(256 / c) signed windows never carry out. */
 #define MSM_SCALAR_BITS 256
-/* GLV halves (G1) are < z² < 2^128 but may have bit 127 set: ceil(129 / c) windows, so the top window's top bit
- * (at c·nw − 1 >= 128) is clear. */
-#define MSM_GLV_BITS 129
+/* GLV halves are balanced, magnitudes below z²/2 + 1 < 2^127 with the sign in bit 127 (CUZK_MSM_GLV_NEG of the high
+ * limb), which the digits mask off: ceil(128 / c) windows, 8 at c = 16. */
+#define MSM_GLV_BITS 128
+#define CUZK_MSM_GLV_NEG 0x8000000000000000ULL
 #define MSM_MAX_WINDOW 20
 #define MSM_MAX_N ((size_t)INT32_MAX)
 #define MSM_MAX_THREADS 1024u
@@ -54,8 +56,9 @@ static inline int32_t msm_digit(const uint64_t *k, unsigned limbs, unsigned j, u
 /* k < r as plain integers. */
 int cuzk_msm_scalar_in_range(const uint64_t k[4]);
 
-/* GLV split of k < r for G1: k = k1 + k2·z² with 0 <= k1, k2 < z² < 2^128 (z = −0xd201000000010000; r = z⁴ − z² + 1,
- * so k2 = floor(k / z²) <= z² − 1). k1 is written to k1[0..1], k2 to k2[0..1]. */
+/* GLV split of k < r: k ≡ k1 + k2·z² (mod r) with |k1|, |k2| <= z²/2 + 1 < 2^127 (z = −0xd201000000010000;
+ * r = z⁴ − z² + 1). Each half is written as its magnitude in limbs [0..1] with CUZK_MSM_GLV_NEG set in limb 1 when
+ * it is negative. */
 void cuzk_msm_glv_split(uint64_t k1[2], uint64_t k2[2], const uint64_t k[4]);
 
 #endif

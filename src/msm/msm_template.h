@@ -4,14 +4,14 @@
  *   FE, F(name)    the coordinate field (cuzk_fp_t, cuzk_fp_##name) and F_INV_VARTIME its variable-time inverse;
  *   MSM_CHUNK      how many points one batch of affine additions holds (one field inversion per round);
  *   MSM_BUCKET_COST the cost of reducing one bucket, in bucket additions (see cuzk_msm_plan_choose);
- *   MSM_GLV_PHI(r, p) optionally: the endomorphism ψ with ψ(P) = [z²]P (G1: (βx, −y)), which enables the GLV path.
+ *   MSM_GLV_PHI(r, p) optionally: an endomorphism ψ with ψ(P) = [z²]P (G1: (βx, −y); G2: (β²x, −y)), which enables
+ *                  the GLV path for n <= MSM_GLV_MAX_N.
  *
- * GLV (G1): k = k1 + k2·z² with k1, k2 < 2^128 (cuzk_msm_glv_split), so Σ [k_i] P_i = Σ [k1_i] P_i + [k2_i] ψ(P_i): an
- * MSM of 2n points with 129-bit scalars, about half the windows of 2n points each, so the same bucket additions,
- * half the bucket reductions and doublings. The ψ(P_i) are computed once per call (one multiplication each) into the
- * scalar block; points are then numbered 0 .. 2n − 1, the second half being the ψ(P_i). Used for
- * n <= MSM_GLV_MAX_N (G(msm_layout_of)): measured faster there at every size, slower at 2^20 (where the gather is
- * memory-bound and ψ would add 96 MB).
+ * GLV: k ≡ k1 + k2·z² (mod r) with |k1|, |k2| < 2^127 (balanced halves, cuzk_msm_glv_split), so Σ [k_i] P_i =
+ * Σ [k1_i] P_i + [k2_i] ψ(P_i): an MSM of 2n points with 128-bit signed scalars (8 windows at c = 16 instead of 16),
+ * so the same bucket additions, half the bucket reductions and doublings. A negative half negates its digits. The
+ * ψ(P_i) are computed once per call (one multiplication each) into the scalar block; points are then numbered
+ * 0 .. 2n − 1, the second half being the ψ(P_i). The limits per group are measured (g1_msm.c, g2_msm.c).
  *
  * Outline of one window of c bits (windows and point ranges are tasks spread over the workers):
  *   1. each scalar's signed digit d (Booth recoding, msm_digit) selects bucket |d| − 1, with the base negated when
@@ -405,6 +405,17 @@ static void G(bucket_reduce)(G(msm_scratch) * s, uint32_t m, XYZZ *out)
     *out = tot;
 }
 
+/* Digit j of point i's scalar: a GLV half is a magnitude with its sign in CUZK_MSM_GLV_NEG, so its digits are those
+ * of the magnitude, negated when the half is negative. */
+static inline int32_t G(msm_digit_at)(const G(msm_ctx) * x, size_t i, unsigned j, unsigned c)
+{
+    if (x->klimbs == 4) return msm_digit(x->k + 4 * i, 4, j, c);
+    const uint64_t *k = x->k + 2 * i;
+    const uint64_t m[2] = {k[0], k[1] & ~CUZK_MSM_GLV_NEG};
+    int32_t d = msm_digit(m, 2, j, c);
+    return k[1] & CUZK_MSM_GLV_NEG ? -d : d;
+}
+
 /* One window, one range of points: counting sort by bucket, batch-affine bucket sums, running-sum reduction. */
 static void G(msm_task)(G(msm_ctx) * x, G(msm_scratch) * s, unsigned task)
 {
@@ -417,7 +428,7 @@ static void G(msm_task)(G(msm_ctx) * x, G(msm_scratch) * s, unsigned task)
      * scatter moved it along) its end; bucket b spans [b ? count[b − 1] : 0, count[b]) */
     memset(count, 0, (nb + 1) * sizeof *count);
     for (size_t i = lo; i < hi; i++) {
-        int32_t d = x->klimbs == 2 ? msm_digit(x->k + 2 * i, 2, j, c) : msm_digit(x->k + 4 * i, 4, j, c);
+        int32_t d = G(msm_digit_at)(x, i, j, c);
         count[d < 0 ? -d : d]++;
     }
     uint32_t sum = 0;
@@ -427,7 +438,7 @@ static void G(msm_task)(G(msm_ctx) * x, G(msm_scratch) * s, unsigned task)
         sum += t;
     }
     for (size_t i = lo; i < hi; i++) {
-        int32_t d = x->klimbs == 2 ? msm_digit(x->k + 2 * i, 2, j, c) : msm_digit(x->k + 4 * i, 4, j, c);
+        int32_t d = G(msm_digit_at)(x, i, j, c);
         if (d == 0) continue;
         uint32_t b = (uint32_t)(d < 0 ? -d : d) - 1;
         order[count[b]++] = (uint32_t)(i - lo) | (d < 0 ? MSM_SIGN_BIT : 0);

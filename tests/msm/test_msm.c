@@ -36,7 +36,7 @@
 #undef BIG_N
 #undef LOG_N
 
-/* ---- G1 GLV (cuzk_g1_msm splits k = k1 + k2·z², z² = 0xac45a4010001a402_0000000100000000, for n <= 2^18) ---------- */
+/* ---- GLV (cuzk_g1_msm for n <= 2^18, cuzk_g2_msm for n <= 2^20): k ≡ k1 + k2·z² -------------------------------- */
 
 static const uint64_t GLV_Z2[4] = {0x0000000100000000ULL, 0xac45a4010001a402ULL, 0, 0};
 
@@ -77,45 +77,56 @@ static void test_g1_glv_endomorphism(void **state)
     }
 }
 
-/* Scalars at the edges of the split: 0, 1, r − 1, r − 2 (k2 = z² − 2, k1 = z² − 1: both halves at their bound),
- * z² − 1 = λ, λ ± 1, multiples of z² and their neighbours, powers of two around 2^128 and above. Each alone, all
- * together over distinct bases, and all on one repeated base (with infinity among the bases). */
-static void test_g1_glv_edge_scalars(void **state)
-{
-    (void)state;
-    static const uint64_t ks[][4] = {
-        {0, 0, 0, 0},
-        {1, 0, 0, 0},
-        {2, 0, 0, 0},
-        {0xffffffff00000000ULL, 0x53bda402fffe5bfeULL, 0x3339d80809a1d805ULL, 0x73eda753299d7d48ULL},
-        {0xfffffffeffffffffULL, 0x53bda402fffe5bfeULL, 0x3339d80809a1d805ULL, 0x73eda753299d7d48ULL},
-        {0x00000000fffffffeULL, 0xac45a4010001a402ULL, 0, 0},
-        {0x00000000ffffffffULL, 0xac45a4010001a402ULL, 0, 0},
-        {0x0000000100000000ULL, 0xac45a4010001a402ULL, 0, 0},
-        {0x0000000100000001ULL, 0xac45a4010001a402ULL, 0, 0},
-        {0x00000001ffffffffULL, 0x588b480200034804ULL, 1, 0},
-        {0x0000000200000000ULL, 0x588b480200034804ULL, 1, 0},
-        {0, 0x8000000000000000ULL, 0, 0},
-        {0xffffffffffffffffULL, 0xffffffffffffffffULL, 0, 0},
-        {0, 0, 1, 0},
-        {5, 0, 0, 1},
-        {0, 0, 0, 0x4000000000000000ULL},
-        {0x00003039ffffffffULL, 0x1687583a4f1f8874ULL, 0x2074ULL, 0},
-        {0x5555555500000000ULL, 0x713f36abaaaa1eaaULL, 0x66689d580335f2acULL, 0x26a48d1bb889d46dULL},
-    };
-    enum { NK = sizeof ks / sizeof ks[0] };
-    cuzk_g1_affine_t bases[2 * NK];
-    uint64_t k[2 * NK][4];
-    test_g1_rand_points(bases, NK);
-    for (size_t i = 0; i < NK; i++) test_g1_check_msm(&bases[i], &ks[i], 1);
-    test_g1_check_msm(bases, ks, NK);
-    for (size_t i = 0; i < 2 * NK; i++) {
-        bases[i] = bases[0];
-        memcpy(k[i], ks[i % NK], sizeof k[i]);
+/* Scalars at the edges of the split (k ≡ k1 + k2·z² with both halves balanced into (−z²/2, z²/2]): 0, 1, r − 1,
+ * r − 2, z² − 1 = λ, λ ± 1, multiples of z² and their neighbours, powers of two around 2^128 and above, and the
+ * thresholds where a half turns negative. Each alone, all together over distinct bases, and all on one repeated base
+ * (with infinity among the bases). */
+static const uint64_t GLV_EDGE[][4] = {
+    {0, 0, 0, 0},
+    {1, 0, 0, 0},
+    {2, 0, 0, 0},
+    {0xffffffff00000000ULL, 0x53bda402fffe5bfeULL, 0x3339d80809a1d805ULL, 0x73eda753299d7d48ULL},
+    {0xfffffffeffffffffULL, 0x53bda402fffe5bfeULL, 0x3339d80809a1d805ULL, 0x73eda753299d7d48ULL},
+    {0x00000000fffffffeULL, 0xac45a4010001a402ULL, 0, 0},
+    {0x00000000ffffffffULL, 0xac45a4010001a402ULL, 0, 0},
+    {0x0000000100000000ULL, 0xac45a4010001a402ULL, 0, 0},
+    {0x0000000100000001ULL, 0xac45a4010001a402ULL, 0, 0},
+    {0x00000001ffffffffULL, 0x588b480200034804ULL, 1, 0},
+    {0x0000000200000000ULL, 0x588b480200034804ULL, 1, 0},
+    {0, 0x8000000000000000ULL, 0, 0},
+    {0xffffffffffffffffULL, 0xffffffffffffffffULL, 0, 0},
+    {0, 0, 1, 0},
+    {5, 0, 0, 1},
+    {0, 0, 0, 0x4000000000000000ULL},
+    {0x00003039ffffffffULL, 0x1687583a4f1f8874ULL, 0x2074ULL, 0},
+    {0x5555555500000000ULL, 0x713f36abaaaa1eaaULL, 0x66689d580335f2acULL, 0x26a48d1bb889d46dULL},
+    /* the balancing thresholds: remainder z²/2 and z²/2 + 1, quotient z²/2 and z²/2 + 1, both above, r − 1 − z²/2 */
+    {0x0000000080000000ULL, 0x5622d2008000d201ULL, 0, 0},
+    {0x0000000080000001ULL, 0x5622d2008000d201ULL, 0, 0},
+    {0x8000000000000000ULL, 0x0001a40200000000ULL, 0x199cec0404d0ec03ULL, 0x39f6d3a994cebea4ULL},
+    {0x8000000100000000ULL, 0xac4748030001a402ULL, 0x199cec0404d0ec03ULL, 0x39f6d3a994cebea4ULL},
+    {0x8000000180000001ULL, 0x026a1a0380027603ULL, 0x199cec0404d0ec04ULL, 0x39f6d3a994cebea4ULL},
+    {0xfffffffe80000000ULL, 0xfd9ad2027ffd89fdULL, 0x3339d80809a1d804ULL, 0x73eda753299d7d48ULL},
+};
+enum { GLV_NK = sizeof GLV_EDGE / sizeof GLV_EDGE[0] };
+
+#define GLV_EDGE_TEST(G, AFF)                                                                                          \
+    static void test_##G##_glv_edge_scalars(void **state)                                                              \
+    {                                                                                                                  \
+        (void)state;                                                                                                   \
+        AFF bases[2 * GLV_NK];                                                                                         \
+        uint64_t k[2 * GLV_NK][4];                                                                                     \
+        test_##G##_rand_points(bases, GLV_NK);                                                                         \
+        for (size_t i = 0; i < GLV_NK; i++) test_##G##_check_msm(&bases[i], &GLV_EDGE[i], 1);                          \
+        test_##G##_check_msm(bases, GLV_EDGE, GLV_NK);                                                                 \
+        for (size_t i = 0; i < 2 * GLV_NK; i++) {                                                                      \
+            bases[i] = bases[0];                                                                                       \
+            memcpy(k[i], GLV_EDGE[i % GLV_NK], sizeof k[i]);                                                           \
+        }                                                                                                              \
+        cuzk_##G##_affine_set_infinity(&bases[3]);                                                                     \
+        test_##G##_check_msm(bases, (const uint64_t(*)[4])k, 2 * GLV_NK);                                              \
     }
-    cuzk_g1_affine_set_infinity(&bases[3]);
-    test_g1_check_msm(bases, (const uint64_t(*)[4])k, 2 * NK);
-}
+GLV_EDGE_TEST(g1, cuzk_g1_affine_t)
 
 /* Around the switch: n = 2^18 takes the GLV path, n = 2^18 + 1 the plain one; adding a point with scalar 0, or a
  * base at infinity, must not change the result. */
@@ -156,6 +167,29 @@ static void test_g1_glv_switch(void **state)
 #define BIG_N (SMALL_RUN ? 300 : 1200)
 #define LOG_N (SMALL_RUN ? 6000 : 9000)
 #include "msm_tests.h"
+
+GLV_EDGE_TEST(g2, cuzk_g2_affine_t)
+
+/* G2's GLV map (β²x, −y), with β² the square of G1's cube root of unity, is [z²] on G2: the map cuzk_g2_msm uses for
+ * n <= 2^20. */
+static void test_g2_glv_endomorphism(void **state)
+{
+    (void)state;
+    static const cuzk_fp_t beta2 = {{0xcd03c9e48671f071ULL, 0x5dab22461fcda5d2ULL, 0x587042afd3851b95ULL,
+                                     0x8eb60ebe01bacb9eULL, 0x03f97d6e83d050d2ULL, 0x18f0206554638741ULL}};
+    cuzk_g2_affine_t pts[4];
+    test_g2_rand_points(pts, 4);
+    for (int i = 0; i < 4; i++) {
+        cuzk_g2_jac_t p, want;
+        cuzk_g2_affine_t psi, got;
+        cuzk_g2_jac_from_affine(&p, &pts[i]);
+        cuzk_g2_jac_mul(&want, &p, GLV_Z2, 4);
+        cuzk_fp2_mul_fp(&psi.x, &pts[i].x, &beta2);
+        cuzk_fp2_neg(&psi.y, &pts[i].y);
+        cuzk_g2_jac_to_affine(&got, &want);
+        assert_true(cuzk_g2_affine_eq(&got, &psi));
+    }
+}
 
 /* The 8-lane IFMA field arithmetic of the G1 MSM (ff_x8.h, run only where the processor has AVX-512 IFMA) against
  * the scalar cuzk_fp_t functions: canonical inputs and, in some lanes, the same values plus p (the lazily reduced range
@@ -289,6 +323,8 @@ int main(void)
         cmocka_unit_test(test_g2_msm_rejects),
         cmocka_unit_test(test_g2_batch_add),
         cmocka_unit_test(test_g2_msm_known_logs),
+        cmocka_unit_test(test_g2_glv_endomorphism),
+        cmocka_unit_test(test_g2_glv_edge_scalars),
         cmocka_unit_test(test_scratch_bytes),
         cmocka_unit_test(test_fp_x8),
     };
