@@ -60,7 +60,7 @@ static void dbl_step(cuzk_fp2_t *l0, cuzk_fp2_t *xx, cuzk_fp2_t *l4, cuzk_g2_pro
     cuzk_fp2_add_lazy(&s, &b, &f);
     cuzk_fp2_add_lazy(&e, &e, &e);
     cuzk_fp2_sqr_sub3(&t->y, &s, &e); /* (B + F)² − 3(2E)² */
-    cuzk_fp2_add_lazy(&b, &b, &b); /* 2B and 2H below 2p: Z' = 2B·2H takes them unreduced */
+    cuzk_fp2_add_lazy(&b, &b, &b);    /* 2B and 2H below 2p: Z' = 2B·2H takes them unreduced */
     cuzk_fp2_add_lazy(&h, &h, &h);
     cuzk_fp2_mul(&t->z, &b, &h);
 }
