@@ -10,7 +10,7 @@
 cuzk_engine_config engine_test_cfg(const char *dir);
 /* A SYNTHETIC request of `parts` partitions of a 2^log2 circuit. */
 cuzk_engine_request engine_test_synth(unsigned log2, uint64_t seed, uint32_t parts, cuzk_engine_priority prio);
-/* The job's result, waited for without a deadline of its own: only a minute in which no stage of any partition ends
+/* The job's result, waited for without a deadline of its own: only ten minutes in which no stage of any partition ends
  * (a hang, whatever the machine's speed) fails the test, after dump(e) (may be NULL) has shown the engine's state. */
 cuzk_engine_result engine_test_await(cuzk_engine *e, const char *id, void (*dump)(cuzk_engine *e));
 /* The device-backend tests (test_engine_devices.c); returns the failures. */
