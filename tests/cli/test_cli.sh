@@ -348,7 +348,7 @@ if [ -n "$BENCH" ]; then
         expect 2 "unknown option '--nosuch'" "bench net unknown option" -- "$BENCH" status --nosuch
         # no daemon there: a call error, exit 1
         expect 1 "cuzk-bench status: gRPC status 14" "bench status without a daemon" -- \
-            "$BENCH" -a "unix://$T/none.sock" status --timeout 5000
+            "$BENCH" -a "unix://$T/none.sock" status --timeout 120000
     fi
 fi
 
