@@ -164,33 +164,42 @@ static void dot_c(uint64_t r[CUZK_FR_LIMBS], const cuzk_fr_t *a, const cuzk_fr_t
     memcpy(r, u, sizeof(uint64_t) * CUZK_FR_LIMBS);
 }
 
-void cuzk_fr_dot_portable(cuzk_fr_t *r, const cuzk_fr_t *a, const cuzk_fr_t *b, size_t n)
+typedef void dot_fn(uint64_t r[CUZK_FR_LIMBS], const cuzk_fr_t *a, const cuzk_fr_t *b, size_t n);
+
+/* sums of more than DOT_MAX products in runs of at most DOT_MAX, each reduced once */
+static inline void dot_runs(cuzk_fr_t *r, const cuzk_fr_t *a, const cuzk_fr_t *b, size_t n, dot_fn *run)
 {
+    if (n <= DOT_MAX) {
+        if (n == 0) cuzk_fr_set_zero(r);
+        else run(r->l, a, b, n);
+        return;
+    }
     cuzk_fr_t acc = {{0}}, x;
     for (size_t i = 0; i < n; i += DOT_MAX) {
         size_t m = n - i < DOT_MAX ? n - i : DOT_MAX;
-        dot_c(x.l, a + i, b + i, m);
+        run(x.l, a + i, b + i, m);
         cuzk_fr_add(&acc, &acc, &x);
     }
     *r = acc;
 }
 
+void cuzk_fr_dot_portable(cuzk_fr_t *r, const cuzk_fr_t *a, const cuzk_fr_t *b, size_t n)
+{
+    dot_runs(r, a, b, n, dot_c);
+}
+
+#ifdef CUZK_FF_ASM
+static void dot_mulx(uint64_t r[CUZK_FR_LIMBS], const cuzk_fr_t *a, const cuzk_fr_t *b, size_t n)
+{
+    cuzk_mont_r255_dot_mulx(r, a->l, b->l, n, dot_rungs(n));
+}
+#endif
+
 void cuzk_fr_dot(cuzk_fr_t *r, const cuzk_fr_t *a, const cuzk_fr_t *b, size_t n)
 {
 #ifdef CUZK_FF_ASM
     if (__builtin_expect(cuzk_cpu_path_current != CUZK_CPU_PORTABLE, 1)) {
-        if (n <= DOT_MAX) {
-            if (n == 0) cuzk_fr_set_zero(r);
-            else cuzk_mont_r255_dot_mulx(r->l, a->l, b->l, n, dot_rungs(n));
-            return;
-        }
-        cuzk_fr_t acc = {{0}}, x;
-        for (size_t i = 0; i < n; i += DOT_MAX) {
-            size_t m = n - i < DOT_MAX ? n - i : DOT_MAX;
-            cuzk_mont_r255_dot_mulx(x.l, a[i].l, b[i].l, m, dot_rungs(m));
-            cuzk_fr_add(&acc, &acc, &x);
-        }
-        *r = acc;
+        dot_runs(r, a, b, n, dot_mulx);
         return;
     }
 #endif

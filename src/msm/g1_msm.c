@@ -22,9 +22,7 @@ static inline void cuzk_g1_msm_glv_phi(cuzk_g1_affine_t *r, const cuzk_g1_affine
     cuzk_fp_neg(&r->y, &p->y);
 }
 #define MSM_GLV_PHI cuzk_g1_msm_glv_phi
-/* 2 threads, CPU time, plain → GLV with balanced halves (8 windows of 16 bits): 2^18 −12 % (against the unbalanced
- * 129-bit halves), 268,884 +3..+10 %, 371,910 +4..+9 %, 2^19 +0..+8 %: above 2^18 the gather over 2n points and the
- * ψ(P_i) block outweighs the halved bucket reductions */
+/* above 2^18 the gather over 2n points and the ψ(P_i) block outweigh the halved bucket work (docs/performance/msm.md) */
 #define MSM_GLV_MAX_N ((size_t)1 << 18)
 /* AVX-512 IFMA: the batched affine additions 8 at a time (ff_x8.h) */
 #include "cuzk/ff_x8.h"

@@ -22,7 +22,6 @@ static inline void cuzk_g2_msm_glv_phi(cuzk_g2_affine_t *r, const cuzk_g2_affine
     cuzk_fp2_neg(&r->y, &p->y);
 }
 #define MSM_GLV_PHI cuzk_g2_msm_glv_phi
-/* 2 threads, CPU time, plain → GLV: 268,884 points −1.5..−7 % (three pairs); a G2 addition is three times a G1 one,
- * so the doubled gather weighs less than in G1. Larger sizes are unmeasured; 2^20 keeps ψ's block at 192 MB. */
+/* a G2 addition costs three G1 ones, so the doubled gather weighs less than in G1; 2^20 keeps ψ's block at 192 MB */
 #define MSM_GLV_MAX_N ((size_t)1 << 20)
 #include "msm_template.h"
