@@ -438,11 +438,17 @@ def test_missing_param_dir():
     with open(conf, "w") as f:
         f.write('[daemon]\nlisten = "unix://%s"\n' % sock)
     env = dict(os.environ, FIL_PROOFS_PARAMETER_CACHE=fresh, HOME=os.path.join(TMP, "nohome"))
-    proc = subprocess.Popen([lib.find_bin("cuzk-daemon"), "-c", conf], env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, text=True)
+    log_path = os.path.join(TMP, "fresh.log")
+    log = open(log_path, "w+")
+    proc = subprocess.Popen([lib.find_bin("cuzk-daemon"), "-c", conf], env=env, stdout=log, stderr=subprocess.STDOUT)
+
+    def log_text():
+        with open(log_path) as f:
+            return f.read()
     try:
-        lib.poll(lambda: os.path.exists(sock) or proc.poll() is not None, "the daemon's socket")
-        assert proc.poll() is None, proc.stderr.read()
+        # the socket file appears at bind(), before listen(): wait for the ready line, not the file
+        lib.poll(lambda: "cuzk-daemon ready" in log_text() or proc.poll() is not None, "daemon start")
+        assert proc.poll() is None, log_text()
         assert os.path.isdir(fresh)
         c = lib.Client("unix://" + sock)
         r = c.call("Prove", pb.ProveRequest(submit=lib.synthetic(6)), timeout=None)
@@ -452,6 +458,7 @@ def test_missing_param_dir():
     finally:
         proc.terminate()
         assert proc.wait(timeout=lib.Daemon.SHUTDOWN_S + lib.QUICK) == 0
+        log.close()
 
 
 def test_bench_batch_status():
