@@ -158,11 +158,23 @@ def test_await_timeout():
 
 def test_client_gone():
     # A waiting call whose client gives up (deadline) stops waiting in the daemon: the worker notices at its next
-    # wait slice and leaves. The job is held, so it is still pending whenever the daemon looks.
+    # wait slice and leaves. The job is held, so it is still pending whenever the daemon looks. A call whose
+    # deadline passes before the daemon takes it up is never seen there: such a try is repeated with a longer
+    # deadline, so a slow machine only makes the test take more tries.
     with held_blocker() as blocker:
         job = submit(lib.synthetic(8, priority=pb.LOW))
-        gone = D.log_text().count("client went away")
-        expect_code(grpc.StatusCode.DEADLINE_EXCEEDED, C.call, "AwaitProof", pb.AwaitProofRequest(job_id=job), 0.1)
+        taken = lambda: sum(1 for l in D.log_text().splitlines() if "AwaitProof" in l and job in l)
+        deadline = 0.1
+        while True:
+            gone, seen = D.log_text().count("client went away"), taken()
+            expect_code(grpc.StatusCode.DEADLINE_EXCEEDED, C.call, "AwaitProof", pb.AwaitProofRequest(job_id=job),
+                        deadline)
+            try:
+                lib.poll(lambda: taken() > seen, "the daemon takes up the call", guard=10 * deadline)
+                break
+            except AssertionError:
+                assert deadline < lib.QUICK, "no AwaitProof reached the daemon"
+                deadline *= 4
         lib.poll(lambda: D.log_text().count("client went away") > gone, "the daemon notices the client left")
     assert await_job(job).status == pb.AwaitProofResponse.COMPLETED
     assert await_job(blocker).status == pb.AwaitProofResponse.COMPLETED
