@@ -130,7 +130,9 @@ class Daemon:
         self.sock = os.path.join(self.dir, "cuzk.sock")
         self.unix = "unix://" + self.sock
         self.conf = os.path.join(self.dir, "cuzk.toml")
-        self.log = open(os.path.join(self.dir, "daemon.log"), "w+")
+        # O_APPEND: the daemon shares this file's offset, which log_text() moves back to 0 to read; without it a line
+        # written meanwhile lands over earlier ones
+        self.log = open(os.path.join(self.dir, "daemon.log"), "a+")
         # free_port() hands out a port nobody holds at that moment; another process may take it before the daemon
         # binds, which the daemon reports as such: then another port
         for attempt in range(5):
