@@ -117,12 +117,13 @@ def poll(cond, what, guard=QUICK):
 
 
 class Daemon:
-    """cuzk-daemon in a temp dir, on a unix socket (and TCP when tcp=True), configured by a TOML file: the tests'
-    base settings with `settings` ({section: {key: value}}) merged over them."""
+    """cuzk-daemon in a temp dir, on a unix socket (and TCP when tcp=True; /metrics on metrics_port when metrics=True,
+    the status page on status_port when status=True), configured by a TOML file: the tests' base settings with
+    `settings` ({section: {key: value}}) merged over them."""
 
     SHUTDOWN_S = 20
 
-    def __init__(self, tmp, name="d", tcp=True, settings=None, metrics=False, workers=1):
+    def __init__(self, tmp, name="d", tcp=True, settings=None, metrics=False, status=False, workers=1):
         self.dir = os.path.join(tmp, name)
         os.makedirs(self.dir, exist_ok=True)
         self.params = os.path.join(tmp, "params")
@@ -134,11 +135,12 @@ class Daemon:
         # written meanwhile lands over earlier ones
         self.log = open(os.path.join(self.dir, "daemon.log"), "a+")
         # free_port() hands out a port nobody holds at that moment; another process may take it before the daemon
-        # binds, which the daemon reports as such: then another port
+        # binds, which the daemon reports as such: then other ports (TCP, metrics and status alike)
         for attempt in range(5):
             self.port = free_port() if tcp else None
             self.tcp = "127.0.0.1:%d" % self.port if tcp else None
             self.metrics_port = free_port() if metrics else None
+            self.status_port = free_port() if status else None
             conf = {
                 "daemon": {"listen": [self.unix] + ([self.tcp] if tcp else []),
                            "shutdown_timeout": "%ds" % self.SHUTDOWN_S, "interrupt_timeout": "2s"},
@@ -149,6 +151,8 @@ class Daemon:
             }
             if metrics:
                 conf["metrics"] = {"http_listen": "127.0.0.1:%d" % self.metrics_port}
+            if status:
+                conf["daemon"]["status_listen"] = "127.0.0.1:%d" % self.status_port
             for sec, keys in (settings or {}).items():
                 conf.setdefault(sec, {}).update(keys)
             with open(self.conf, "w") as f:
@@ -167,7 +171,7 @@ class Daemon:
         poll(lambda: self.proc.poll() is not None or "cuzk-daemon ready" in self.log_text(), "daemon start")
         if self.proc.poll() is None:
             return True
-        if "already in use" in self.log_text():
+        if "already in use" in self.log_text() or "cannot listen" in self.log_text():
             return False
         raise RuntimeError("daemon exited %d:\n%s" % (self.proc.returncode, self.log_text()))
 

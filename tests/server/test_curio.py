@@ -21,10 +21,9 @@ import cuzk_testlib as lib  # noqa: E402
 
 TMP = lib.tempdir()
 pb = lib.load_stubs(TMP)
-STATUS_PORT = lib.free_port()
-# the SRS ids are preloaded with test keys, whose digests are not the published files' (test_post.py checks digests)
-D = lib.Daemon(TMP, settings={"daemon": {"status_listen": "127.0.0.1:%d" % STATUS_PORT},
-                              "srs": {"verify_digest": False}})
+# the SRS ids are preloaded with test keys, whose digests are not the published files' (test_post.py checks digests);
+# the status port is picked with the daemon's others, so that one taken meanwhile is picked again
+D = lib.Daemon(TMP, settings={"srs": {"verify_digest": False}}, status=True)
 C = D.client()
 CURIO_KINDS = ["porep-c2", "snap-update", "window-post", "winning-post", "generic", "synthetic"]
 V28_WINNING_2K = ("v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0-"
@@ -59,7 +58,7 @@ def filecoin(request_id, kind=None):
 
 
 def http_get(path):
-    return urllib.request.urlopen("http://127.0.0.1:%d%s" % (STATUS_PORT, path), timeout=lib.QUICK)
+    return urllib.request.urlopen("http://127.0.0.1:%d%s" % (D.status_port, path), timeout=lib.QUICK)
 
 
 def test_request_id_is_job_id():

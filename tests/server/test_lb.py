@@ -47,18 +47,37 @@ http {{
 """
 
 
+class PortTaken(Exception):
+    pass
+
+
 def start_nginx(a, b):
-    port = lib.free_port()
+    # as lib.Daemon: a free port may be taken by another process before nginx binds it; then another port
+    for attempt in range(5):
+        try:
+            return start_nginx_on(a, b, lib.free_port())
+        except PortTaken:
+            if attempt == 4:
+                raise
+
+
+def start_nginx_on(a, b, port):
     d = os.path.join(TMP, "nginx")
     os.makedirs(d, exist_ok=True)
     with open(os.path.join(d, "nginx.conf"), "w") as f:
         f.write(CONF.format(a=a, b=b, port=port))
-    p = subprocess.Popen([NGINX, "-p", d + "/", "-c", "nginx.conf", "-e", os.path.join(d, "error.log"),
-                          "-g", "daemon off;"], stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+    log = os.path.join(d, "error.log")
+    if os.path.exists(log):
+        os.unlink(log)
+    p = subprocess.Popen([NGINX, "-p", d + "/", "-c", "nginx.conf", "-e", log, "-g", "daemon off;"],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
 
     def answering():
         if p.poll() is not None:
-            raise RuntimeError("nginx exited: " + open(os.path.join(d, "error.log")).read()[-2000:])
+            text = open(log).read() if os.path.exists(log) else ""
+            if "Address already in use" in text:
+                raise PortTaken(text[-2000:])
+            raise RuntimeError("nginx exited: " + text[-2000:])
         c = lib.Client("127.0.0.1:%d" % port)
         try:
             c.call("GetStatus", pb.GetStatusRequest(), timeout=lib.QUICK)
