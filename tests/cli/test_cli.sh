@@ -7,31 +7,7 @@ set -u
 CUZK=$(realpath "${1:?usage: test_cli.sh path/to/cuzk [path/to/cuzk-bench]}")
 BENCH=${2:+$(realpath "$2")}
 FIXTURES=$(cd "$(dirname "$0")/../fixtures" && pwd)
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-cd "$T"
-pass=0
-fail=0
-
-# expect RC PATTERN DESCRIPTION -- COMMAND...: the command must exit with RC and, when PATTERN is not empty, print
-# PATTERN (a grep -E expression) on stdout or stderr.
-expect() {
-    local want=$1 pattern=$2 desc=$3
-    shift 4
-    "$@" >out.txt 2>&1
-    local got=$?
-    if [ "$got" -ne "$want" ]; then
-        echo "FAIL: $desc: exit $got, expected $want"
-        sed 's/^/    /' out.txt | head -5
-        fail=$((fail + 1))
-    elif [ -n "$pattern" ] && ! grep -Eq -- "$pattern" out.txt; then
-        echo "FAIL: $desc: output lacks /$pattern/"
-        sed 's/^/    /' out.txt | head -5
-        fail=$((fail + 1))
-    else
-        pass=$((pass + 1))
-    fi
-}
+. "$(dirname "$0")/expect.sh"
 
 # ---- the happy paths ----
 expect 0 '"constraints": 1019' "gen 2^10" -- "$CUZK" gen --log2 10 --seed 5 --pce c.pce --wtns w.wtns --public pub.json --threads 2

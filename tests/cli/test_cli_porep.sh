@@ -11,29 +11,7 @@ CUZK=$(realpath "${1:?usage: test_cli_porep.sh path/to/cuzk KEYDIR}")
 KEYDIR=${2:?usage: test_cli_porep.sh path/to/cuzk KEYDIR}
 mkdir -p "$KEYDIR"
 KEYDIR=$(realpath "$KEYDIR")
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-cd "$T"
-pass=0
-fail=0
-
-expect() {
-    local want=$1 pattern=$2 desc=$3
-    shift 4
-    "$@" >out.txt 2>&1
-    local got=$?
-    if [ "$got" -ne "$want" ]; then
-        echo "FAIL: $desc: exit $got, expected $want"
-        sed 's/^/    /' out.txt | head -5
-        fail=$((fail + 1))
-    elif [ -n "$pattern" ] && ! grep -Eq -- "$pattern" out.txt; then
-        echo "FAIL: $desc: output lacks /$pattern/"
-        sed 's/^/    /' out.txt | head -5
-        fail=$((fail + 1))
-    else
-        pass=$((pass + 1))
-    fi
-}
+. "$(dirname "$0")/expect.sh"
 
 field() { sed -n "s/.*\"$1\": \"\\([0-9a-f]*\\)\".*/\\1/p" pub.json; }
 

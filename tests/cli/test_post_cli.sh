@@ -7,31 +7,7 @@
 set -u
 CUZK=$(realpath "${1:?usage: test_post_cli.sh path/to/cuzk path/to/cuzk-post-gen}")
 GEN=$(realpath "${2:?usage: test_post_cli.sh path/to/cuzk path/to/cuzk-post-gen}")
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-cd "$T"
-pass=0
-fail=0
-
-# expect RC PATTERN DESCRIPTION -- COMMAND...: exit status RC and, when PATTERN is not empty, PATTERN (grep -E) in the
-# output (stdout and stderr).
-expect() {
-    local want=$1 pattern=$2 desc=$3
-    shift 4
-    "$@" >out.txt 2>&1
-    local got=$?
-    if [ "$got" -ne "$want" ]; then
-        echo "FAIL: $desc: exit $got, expected $want"
-        sed 's/^/    /' out.txt | head -5
-        fail=$((fail + 1))
-    elif [ -n "$pattern" ] && ! grep -Eq -- "$pattern" out.txt; then
-        echo "FAIL: $desc: output lacks /$pattern/"
-        sed 's/^/    /' out.txt | head -5
-        fail=$((fail + 1))
-    else
-        pass=$((pass + 1))
-    fi
-}
+. "$(dirname "$0")/expect.sh"
 
 # ---- circuit info: one JSON object, counts of every size (COUNT mode, cheap) ----
 expect 0 '"constraints": 21866, "inputs": 23, "aux": 22128, "nnz_a": 150262' "info window 2KiB" -- \
