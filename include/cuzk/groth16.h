@@ -221,6 +221,7 @@ typedef struct {
     cuzk_r1cs_c_mode
         c_mode;  /* how c = C·z is formed: CUZK_R1CS_C_PRODUCT (fast), CUZK_R1CS_C_CHECKED (reject bad witness) */
     bool verify; /* check the proof made as a verifier would before returning it (see below) */
+    bool no_merge_equal; /* every witness scalar its own MSM point: equal scalars are otherwise merged (same proof) */
 } cuzk_groth16_prove_opts;
 
 /* Wall-clock seconds per phase, filled when the caller passes a stats pointer (verify: the check opts->verify asks
@@ -292,6 +293,8 @@ typedef struct {
     uint64_t tail[3];     /* of those, scalars other than 0 and 1 (the split's tail) */
     uint64_t gathered[4]; /* of those, with a base not at infinity, for L, A, B1 and B2: the points of each
                            * Pippenger MSM. CUZK_GROTH16_UNKNOWN: any count up to the tail */
+    uint64_t groups[3];   /* groups of equal scalars in the tail (each one point of a second MSM), and the tail */
+    uint64_t moved[3];    /* scalars that left the tail for them (all but one a group); UNKNOWN: up to the tail */
 } cuzk_groth16_prove_shape;
 
 /* The worst case knowing only the key's domain and the circuit's variable count: every split keeps every

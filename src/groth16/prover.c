@@ -14,7 +14,8 @@
  * three constant-time multiplications in G1 besides r·δ1, and none of them touches a point derived from r or s.
  *
  * The MSMs over the witness (A, B1, B2, L) see mostly 0 and 1 in Filecoin circuits (bits): zeros are skipped,
- * ones go to a bitmap batch addition, and only the remaining (base, scalar) pairs enter Pippenger. */
+ * ones go to a bitmap batch addition, and only the remaining (base, scalar) pairs enter Pippenger, where positions
+ * holding an equal scalar are merged first (dups_build). */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -30,6 +31,10 @@ typedef struct {
     cuzk_fr_t *tail; /* those scalars; dense: n scalars by position, 0 where the scalar is 0 or 1 */
     uint64_t n_tail;
     bool dense;
+    /* equal scalars (dups_build): group g is member[start[g] .. start[g + 1]), tail indices, its head first; the
+     * others' scalars are zeroed in the tail */
+    uint32_t *member, *start;
+    uint64_t groups, moved; /* moved: members that left the tail (all but the heads) */
 } prove_split;
 
 /* A tail of at least half the positions is kept by position (split_dense): its MSM then reads the key's bases where
@@ -42,6 +47,8 @@ static void split_free(prove_split *sp)
     free(sp->ones);
     free(sp->idx);
     free(sp->tail);
+    free(sp->member);
+    free(sp->start);
     memset(sp, 0, sizeof *sp);
 }
 
@@ -150,39 +157,187 @@ nomem:
     return CUZK_ERR_NOMEM;
 }
 
-/* r = Σ scalar_p·bases[p] over a split: batch addition of the ones plus an MSM over the gathered tail. Bases at
- * infinity are left out of the gather (snarkjs keys hold infinity in B for every signal absent from B: most of them
- * in a circuit like a multiplication chain), so their scalars cost nothing. */
+/* ---- equal scalars ---------------------------------------------------------------------------------------------
+ * Poseidon circuits repeat witness values: the Merkle paths of one tree share their top nodes, so each path hashes the
+ * same children there and every round of those hashes repeats (WinningPoSt 32 GiB: 29 % of L's other scalars, 30 %
+ * of A's and 27 % of B's equal one seen before). Σ s·P_i over positions holding the same s is s·Σ P_i: a group's
+ * first position (its head) stays in the tail, the others leave it (their scalar zeroed, which the MSM skips) and the
+ * sum of their bases enters a second MSM with the head's scalar, so each costs one mixed addition instead of a bucket
+ * addition in every window. Groups are found with a hash table over the scalars (open addressing, linear probing). */
+#define DUP_NONE UINT32_MAX
+#define DUP_BATCH 65536 /* groups summed and multiplied at a time: bounds the second MSM's memory */
+#define DUP_RUN 64      /* group sums made affine with one inversion */
+#define DUP_PROBES 64 /* a scalar whose probe runs longer stays in the tail unmerged: crafted collisions cost little */
+
+static uint64_t dups_hash(const cuzk_fr_t *x)
+{
+    uint64_t h = x->l[0] ^ x->l[1] * 0x9e3779b97f4a7c15ULL ^ x->l[2] * 0xbf58476d1ce4e5b9ULL ^
+                 x->l[3] * 0x94d049bb133111ebULL;
+    return h ^ h >> 31;
+}
+
+/* The hash table's slots for a tail of t other scalars: a power of two at least 2t. */
+static uint64_t dups_slots(uint64_t t)
+{
+    uint64_t cap = 16;
+    while (cap < 2 * t) cap <<= 1;
+    return cap;
+}
+
+/* The tail's length: positions when dense, other scalars otherwise. */
+static uint64_t split_len(const prove_split *sp) { return sp->dense ? sp->n : sp->n_tail; }
+
+/* Finds the groups of equal scalars in sp's tail and zeroes all but each head's scalar. Tails of fewer than two
+ * scalars, or too long for 32-bit indices, are left as they are. */
+static cuzk_status dups_build(prove_split *sp)
+{
+    const uint64_t len = split_len(sp);
+    if (sp->n_tail < 2 || len >= DUP_NONE) return CUZK_OK;
+    const uint64_t cap = dups_slots(sp->n_tail);
+    uint32_t *slot = malloc(cap * sizeof *slot), *next = malloc(len * sizeof *next);
+    if (slot == NULL || next == NULL) {
+        free(slot);
+        free(next);
+        return CUZK_ERR_NOMEM;
+    }
+    memset(slot, 0xff, cap * sizeof *slot);
+    /* each member is linked in behind its group's head, which the table holds */
+    uint64_t groups = 0, members = 0;
+    for (uint64_t t = 0; t < len; t++) {
+        const cuzk_fr_t *x = &sp->tail[t];
+        next[t] = DUP_NONE;
+        if (cuzk_fr_is_zero(x)) continue; /* a dense tail's 0 and 1 */
+        uint64_t h = dups_hash(x) & (cap - 1);
+        for (unsigned probe = 0; probe < DUP_PROBES; probe++, h = (h + 1) & (cap - 1)) {
+            uint32_t u = slot[h];
+            if (u == DUP_NONE) {
+                slot[h] = (uint32_t)t;
+                break;
+            }
+            if (memcmp(&sp->tail[u], x, sizeof *x) == 0) {
+                if (next[u] == DUP_NONE) groups++, members++;
+                members++;
+                next[t] = next[u];
+                next[u] = (uint32_t)t;
+                break;
+            }
+        }
+    }
+    cuzk_status st = CUZK_OK;
+    if (groups > 0) {
+        sp->member = malloc(members * sizeof *sp->member);
+        sp->start = malloc((groups + 1) * sizeof *sp->start);
+        if (sp->member == NULL || sp->start == NULL) {
+            st = CUZK_ERR_NOMEM;
+        } else {
+            uint64_t g = 0, k = 0;
+            for (uint64_t h = 0; h < cap; h++) {
+                uint32_t u = slot[h];
+                if (u == DUP_NONE || next[u] == DUP_NONE) continue;
+                sp->start[g++] = (uint32_t)k;
+                sp->member[k++] = u;
+                for (uint32_t v = next[u]; v != DUP_NONE; v = next[v]) {
+                    sp->member[k++] = v;
+                    cuzk_fr_set_zero(&sp->tail[v]);
+                }
+            }
+            sp->start[g] = (uint32_t)k;
+            sp->groups = groups;
+            sp->moved = members - groups;
+        }
+    }
+    free(slot);
+    free(next);
+    return st;
+}
+
+/* r = Σ scalar_p·bases[p] over a split: batch addition of the ones, an MSM over the gathered tail and one over the
+ * groups of equal scalars. Bases at infinity are left out of the gather (snarkjs keys hold infinity in B for every
+ * signal absent from B: most of them in a circuit like a multiplication chain), so their scalars cost nothing, and so
+ * are the members that left the tail for their group (scalar zeroed).
+ *
+ * The groups go DUP_BATCH at a time: each group's moved members summed by mixed additions (in parallel over groups),
+ * the sums made affine DUP_RUN at a time with one inversion (on the stack: G2's are 18 KiB), then an MSM of the sums
+ * by the heads' scalars. */
 #define SPLIT_MSM(G, AFF, JAC)                                                                                         \
+    typedef struct {                                                                                                   \
+        const prove_split *sp;                                                                                         \
+        const AFF *bases;                                                                                              \
+        AFF *aff;                                                                                                      \
+        cuzk_fr_t *sc;                                                                                                 \
+        uint64_t g0;                                                                                                   \
+    } dups_job_##G;                                                                                                    \
+                                                                                                                       \
+    static void dups_sums_##G(void *arg, size_t lo, size_t hi)                                                         \
+    {                                                                                                                  \
+        dups_job_##G *j = arg;                                                                                         \
+        const prove_split *sp = j->sp;                                                                                 \
+        JAC sum[DUP_RUN];                                                                                              \
+        for (size_t i0 = lo; i0 < hi; i0 += DUP_RUN) {                                                                 \
+            size_t i1 = hi - i0 < DUP_RUN ? hi : i0 + DUP_RUN;                                                         \
+            for (size_t i = i0; i < i1; i++) {                                                                         \
+                uint64_t g = j->g0 + i;                                                                                \
+                JAC *acc = &sum[i - i0];                                                                               \
+                cuzk_##G##_jac_set_infinity(acc);                                                                      \
+                for (uint32_t k = sp->start[g] + 1; k < sp->start[g + 1]; k++) {                                       \
+                    uint32_t v = sp->member[k];                                                                        \
+                    cuzk_##G##_jac_add_affine(acc, acc, &j->bases[sp->dense ? v : sp->idx[v]]);                        \
+                }                                                                                                      \
+                j->sc[i] = sp->tail[sp->member[sp->start[g]]];                                                         \
+            }                                                                                                          \
+            cuzk_##G##_jac_batch_to_affine(j->aff + i0, sum, i1 - i0);                                                 \
+        }                                                                                                              \
+    }                                                                                                                  \
+                                                                                                                       \
+    static cuzk_status dups_msm_##G(JAC *r, const prove_split *sp, const AFF *bases, unsigned threads)                 \
+    {                                                                                                                  \
+        cuzk_##G##_jac_set_infinity(r);                                                                                \
+        if (sp->groups == 0) return CUZK_OK;                                                                           \
+        uint64_t b = sp->groups < DUP_BATCH ? sp->groups : DUP_BATCH;                                                  \
+        dups_job_##G j = {sp, bases, malloc(b * sizeof(AFF)), malloc(b * sizeof(cuzk_fr_t)), 0};                       \
+        cuzk_status s = j.aff && j.sc ? CUZK_OK : CUZK_ERR_NOMEM;                                                      \
+        for (; s == CUZK_OK && j.g0 < sp->groups; j.g0 += b) {                                                         \
+            uint64_t m = sp->groups - j.g0 < b ? sp->groups - j.g0 : b;                                                \
+            cuzk_par_for(threads, m, 1024, dups_sums_##G, &j);                                                         \
+            JAC part;                                                                                                  \
+            s = cuzk_##G##_msm(&part, j.aff, j.sc, m, threads);                                                        \
+            if (s == CUZK_OK) cuzk_##G##_jac_add(r, r, &part);                                                         \
+        }                                                                                                              \
+        free(j.aff);                                                                                                   \
+        free(j.sc);                                                                                                    \
+        return s;                                                                                                      \
+    }                                                                                                                  \
+                                                                                                                       \
     static cuzk_status split_msm_##G(JAC *r, const prove_split *sp, const AFF *bases, unsigned threads)                \
     {                                                                                                                  \
-        JAC ones, rest;                                                                                                \
+        JAC ones, rest, dups;                                                                                          \
         cuzk_status s = cuzk_##G##_batch_add(&ones, bases, sp->ones, sp->n, threads);                                  \
         if (s != CUZK_OK) return s;                                                                                    \
         if (sp->dense) {                                                                                               \
             s = cuzk_##G##_msm(&rest, bases, sp->tail, sp->n, threads);                                                \
-            if (s == CUZK_OK) cuzk_##G##_jac_add(r, &ones, &rest);                                                     \
-            return s;                                                                                                  \
-        }                                                                                                              \
-        uint64_t cap = sp->n_tail ? sp->n_tail : 1, m = 0;                                                             \
-        AFF *tb = malloc(cap * sizeof *tb);                                                                            \
-        cuzk_fr_t *ts = malloc(cap * sizeof *ts);                                                                      \
-        if (tb == NULL || ts == NULL) {                                                                                \
+        } else {                                                                                                       \
+            uint64_t cap = sp->n_tail ? sp->n_tail : 1, m = 0;                                                         \
+            AFF *tb = malloc(cap * sizeof *tb);                                                                        \
+            cuzk_fr_t *ts = malloc(cap * sizeof *ts);                                                                  \
+            if (tb == NULL || ts == NULL) {                                                                            \
+                free(tb);                                                                                              \
+                free(ts);                                                                                              \
+                return CUZK_ERR_NOMEM;                                                                                 \
+            }                                                                                                          \
+            for (uint64_t t = 0; t < sp->n_tail; t++) {                                                                \
+                const AFF *p = &bases[sp->idx[t]];                                                                     \
+                if (cuzk_##G##_affine_is_infinity(p) || cuzk_fr_is_zero(&sp->tail[t])) continue;                       \
+                tb[m] = *p;                                                                                            \
+                ts[m++] = sp->tail[t];                                                                                 \
+            }                                                                                                          \
+            s = cuzk_##G##_msm(&rest, tb, ts, m, threads);                                                             \
             free(tb);                                                                                                  \
             free(ts);                                                                                                  \
-            return CUZK_ERR_NOMEM;                                                                                     \
         }                                                                                                              \
-        for (uint64_t t = 0; t < sp->n_tail; t++) {                                                                    \
-            const AFF *p = &bases[sp->idx[t]];                                                                         \
-            if (cuzk_##G##_affine_is_infinity(p)) continue;                                                            \
-            tb[m] = *p;                                                                                                \
-            ts[m++] = sp->tail[t];                                                                                     \
-        }                                                                                                              \
-        s = cuzk_##G##_msm(&rest, tb, ts, m, threads);                                                                 \
-        free(tb);                                                                                                      \
-        free(ts);                                                                                                      \
+        if (s == CUZK_OK) s = dups_msm_##G(&dups, sp, bases, threads);                                                 \
         if (s != CUZK_OK) return s;                                                                                    \
         cuzk_##G##_jac_add(r, &ones, &rest);                                                                           \
+        cuzk_##G##_jac_add(r, r, &dups);                                                                               \
         return CUZK_OK;                                                                                                \
     }
 SPLIT_MSM(g1, cuzk_g1_affine_t, cuzk_g1_jac_t)
@@ -224,7 +379,7 @@ static cuzk_status prove_synthesize(const cuzk_groth16_pk *pk, const cuzk_r1cs_t
 
 /* The four witness MSMs over the key's density layout. */
 static cuzk_status prove_witness_msms(cuzk_groth16_msm_sums *out, const cuzk_groth16_pk *pk, const cuzk_r1cs_t *circuit,
-                                      const cuzk_fr_t *z, unsigned threads, cuzk_groth16_prove_stats *st)
+                                      const cuzk_fr_t *z, unsigned threads, bool merge, cuzk_groth16_prove_stats *st)
 {
     uint64_t ni = pk->vk.num_inputs, na = pk->num_aux;
     bool bell = pk->conv == CUZK_GROTH16_BELLPERSON;
@@ -232,6 +387,7 @@ static cuzk_status prove_witness_msms(cuzk_groth16_msm_sums *out, const cuzk_gro
     double t = cuzk_now();
 
     cuzk_status s = split_build(&sp, z + ni, 0, NULL, na, NULL, threads);
+    if (s == CUZK_OK && merge) s = dups_build(&sp);
     if (s == CUZK_OK) s = split_msm_g1(&out->l, &sp, pk->l, threads);
     split_free(&sp);
     st->msm_l = cuzk_now() - t;
@@ -239,6 +395,7 @@ static cuzk_status prove_witness_msms(cuzk_groth16_msm_sums *out, const cuzk_gro
 
     t = cuzk_now();
     s = split_build(&sp, z, ni, NULL, na, bell ? circuit->a_aux_density : NULL, threads);
+    if (s == CUZK_OK && merge) s = dups_build(&sp);
     if (s == CUZK_OK) s = split_msm_g1(&out->a, &sp, pk->a, threads);
     split_free(&sp);
     st->msm_a = cuzk_now() - t;
@@ -248,6 +405,7 @@ static cuzk_status prove_witness_msms(cuzk_groth16_msm_sums *out, const cuzk_gro
     t = cuzk_now();
     s = split_build(&sp, z, ni, bell ? circuit->b_input_density : NULL, na, bell ? circuit->b_aux_density : NULL,
                     threads);
+    if (s == CUZK_OK && merge) s = dups_build(&sp);
     if (s == CUZK_OK) s = split_msm_g1(&out->b1, &sp, pk->b_g1, threads);
     double t2 = cuzk_now();
     st->msm_b1 = t2 - t;
@@ -465,7 +623,7 @@ cuzk_status cuzk_groth16_prove_from_synthesis(cuzk_groth16_proof_t *proof, const
     free(syn->a);
     syn->a = NULL;
 
-    s = prove_witness_msms(&m, pk, circuit, z, threads, &st);
+    s = prove_witness_msms(&m, pk, circuit, z, threads, !o.no_merge_equal, &st);
     if (s != CUZK_OK) {
         cuzk_fail(err, s, "witness multi-scalar multiplication failed");
         goto done;
@@ -554,6 +712,7 @@ void cuzk_groth16_prove_shape_worst(cuzk_groth16_prove_shape *sh, uint64_t domai
     sh->h_len = CUZK_GROTH16_UNKNOWN;
     for (int x = 0; x < 3; x++) sh->vars[x] = sh->sel[x] = sh->tail[x] = num_vars;
     for (int x = 0; x < 4; x++) sh->gathered[x] = CUZK_GROTH16_UNKNOWN;
+    for (int x = 0; x < 3; x++) sh->groups[x] = sh->moved[x] = CUZK_GROTH16_UNKNOWN;
 }
 
 void cuzk_groth16_prove_shape_key(cuzk_groth16_prove_shape *sh, const cuzk_groth16_pk *pk)
@@ -567,27 +726,61 @@ void cuzk_groth16_prove_shape_key(cuzk_groth16_prove_shape *sh, const cuzk_groth
     sh->sel[CUZK_GROTH16_MSM_B] = sh->tail[CUZK_GROTH16_MSM_B] = pk->b_len;
 }
 
-/* The counts split_build and split_msm find for one MSM: positions kept, tail, tail with a base not at infinity. */
-static void shape_count(cuzk_groth16_prove_shape *sh, int x, const cuzk_fr_t *z, uint64_t ni, const uint64_t *in_bits,
-                        uint64_t na, const uint64_t *aux_bits, const cuzk_g1_affine_t *b1, const cuzk_g2_affine_t *b2)
+/* The counts split_build, dups_build and split_msm find for one MSM: positions kept, tail, groups of equal scalars
+ * and the members that left the tail for them, tail with a base not at infinity. */
+static cuzk_status shape_count(cuzk_groth16_prove_shape *sh, int x, const cuzk_fr_t *z, uint64_t ni,
+                               const uint64_t *in_bits, uint64_t na, const uint64_t *aux_bits,
+                               const cuzk_g1_affine_t *b1, const cuzk_g2_affine_t *b2)
 {
     uint64_t p = 0, tail = 0, g1 = 0, g2 = 0;
     for (uint64_t v = 0; v < ni + na; v++) {
         const uint64_t *bits = v < ni ? in_bits : aux_bits;
         if (bits != NULL && !cuzk_r1cs_density_get(bits, v < ni ? v : v - ni)) continue;
-        if (!cuzk_fr_is_zero(&z[v]) && !cuzk_fr_is_one(&z[v])) {
-            tail++;
-            if (!cuzk_g1_affine_is_infinity(&b1[p])) g1++;
-            if (b2 != NULL && !cuzk_g2_affine_is_infinity(&b2[p])) g2++;
-        }
+        if (!cuzk_fr_is_zero(&z[v]) && !cuzk_fr_is_one(&z[v])) tail++;
         p++;
+    }
+    /* the tail as a sparse split, grouped as the prover groups it (the same scalars in the same order) */
+    prove_split sp;
+    memset(&sp, 0, sizeof sp);
+    sp.n = p;
+    sp.n_tail = tail;
+    sp.idx = malloc((tail ? tail : 1) * sizeof *sp.idx);
+    sp.tail = malloc((tail ? tail : 1) * sizeof *sp.tail);
+    if (sp.idx == NULL || sp.tail == NULL) {
+        split_free(&sp);
+        return CUZK_ERR_NOMEM;
+    }
+    uint64_t q = 0, t = 0;
+    for (uint64_t v = 0; v < ni + na; v++) {
+        const uint64_t *bits = v < ni ? in_bits : aux_bits;
+        if (bits != NULL && !cuzk_r1cs_density_get(bits, v < ni ? v : v - ni)) continue;
+        if (!cuzk_fr_is_zero(&z[v]) && !cuzk_fr_is_one(&z[v])) {
+            sp.idx[t] = q;
+            sp.tail[t++] = z[v];
+        }
+        q++;
+    }
+    /* a dense split of 2^32 − 1 positions or more is not grouped (32-bit indices) */
+    cuzk_status st = split_dense(p, tail) && p >= DUP_NONE ? CUZK_OK : dups_build(&sp);
+    if (st != CUZK_OK) {
+        split_free(&sp);
+        return st;
+    }
+    for (t = 0; t < tail; t++) {
+        if (cuzk_fr_is_zero(&sp.tail[t])) continue; /* moved to its group */
+        if (!cuzk_g1_affine_is_infinity(&b1[sp.idx[t]])) g1++;
+        if (b2 != NULL && !cuzk_g2_affine_is_infinity(&b2[sp.idx[t]])) g2++;
     }
     if (split_dense(p, tail)) g1 = g2 = p; /* the MSM takes every position's base in place */
     sh->vars[x] = ni + na;
     sh->sel[x] = p;
     sh->tail[x] = tail;
+    sh->groups[x] = sp.groups;
+    sh->moved[x] = sp.moved;
     sh->gathered[x] = g1;
     if (b2 != NULL) sh->gathered[3] = g2;
+    split_free(&sp);
+    return CUZK_OK;
 }
 
 cuzk_status cuzk_groth16_prove_shape_of(cuzk_groth16_prove_shape *sh, const cuzk_groth16_pk *pk,
@@ -600,10 +793,13 @@ cuzk_status cuzk_groth16_prove_shape_of(cuzk_groth16_prove_shape *sh, const cuzk
     uint64_t ni = pk->vk.num_inputs, na = pk->num_aux;
     sh->domain_size = pk->domain_size;
     sh->h_len = pk->h_len;
-    shape_count(sh, CUZK_GROTH16_MSM_L, z + ni, 0, NULL, na, NULL, pk->l, NULL);
-    shape_count(sh, CUZK_GROTH16_MSM_A, z, ni, NULL, na, bell ? circuit->a_aux_density : NULL, pk->a, NULL);
-    shape_count(sh, CUZK_GROTH16_MSM_B, z, ni, bell ? circuit->b_input_density : NULL, na,
-                bell ? circuit->b_aux_density : NULL, pk->b_g1, pk->b_g2);
+    cuzk_status st = shape_count(sh, CUZK_GROTH16_MSM_L, z + ni, 0, NULL, na, NULL, pk->l, NULL);
+    if (st == CUZK_OK)
+        st = shape_count(sh, CUZK_GROTH16_MSM_A, z, ni, NULL, na, bell ? circuit->a_aux_density : NULL, pk->a, NULL);
+    if (st == CUZK_OK)
+        st = shape_count(sh, CUZK_GROTH16_MSM_B, z, ni, bell ? circuit->b_input_density : NULL, na,
+                         bell ? circuit->b_aux_density : NULL, pk->b_g1, pk->b_g2);
+    if (st != CUZK_OK) return st;
     if (sh->sel[CUZK_GROTH16_MSM_L] != pk->l_len || sh->sel[CUZK_GROTH16_MSM_A] != pk->a_len ||
         sh->sel[CUZK_GROTH16_MSM_B] != pk->b_len)
         return CUZK_ERR_MISMATCH;
@@ -618,7 +814,8 @@ static uint64_t shape_msm(bool g2, uint64_t gathered, uint64_t tail, unsigned th
     return g16_blocks(b, CUZK_MSM_SCRATCH_ALLOCS);
 }
 
-/* The phases of split x (count, fill, then ones and gather for each group) with a tail of t scalars, dense or not. */
+/* The phases of split x (count, fill, grouping of equal scalars, then ones, gather and the groups' MSM for each group
+ * of the curve) with a tail of t scalars, dense or not. */
 static uint64_t shape_split_peak(const cuzk_groth16_prove_shape *sh, int x, bool dense, uint64_t t, uint64_t tw,
                                  uint64_t par, unsigned threads)
 {
@@ -627,13 +824,32 @@ static uint64_t shape_split_peak(const cuzk_groth16_prove_shape *sh, int x, bool
     uint64_t counters = 2 * g16_block(((v + SPLIT_CHUNK - 1) / SPLIT_CHUNK + 1) * 8);
     uint64_t split = g16_block((s / 64 + 1) * 8) + (dense ? g16_block(s * F) : g16_block(o * 8) + g16_block(o * F));
     peak = g16_max(peak, tw + counters + split + par); /* count, fill */
+    /* grouping: the hash table and links, then the groups' lists, kept through the MSMs (dups); unknown counts take
+     * the most a tail of t allows: t members in t / 2 groups */
+    const bool known = sh->groups[x] != CUZK_GROTH16_UNKNOWN;
+    const uint64_t len = dense ? s : t;
+    uint64_t groups = 0, dups = 0;
+    if (t >= 2 && len < DUP_NONE) {
+        groups = known ? sh->groups[x] : t / 2;
+        uint64_t members = known ? groups + sh->moved[x] : t;
+        if (groups > 0) dups = g16_block(members * 4) + g16_block((groups + 1) * 4);
+        peak = g16_max(peak, tw + split + g16_block(dups_slots(t) * 4) + g16_block(len * 4) + dups);
+    }
     for (int g2 = 0; g2 < (x == CUZK_GROTH16_MSM_B ? 2 : 1); g2++) {
         uint64_t ones = g2 ? cuzk_g2_batch_add_scratch_bytes(s, threads) : cuzk_g1_batch_add_scratch_bytes(s, threads);
-        peak = g16_max(peak, tw + split + g16_blocks(ones, CUZK_BATCH_ADD_SCRATCH_ALLOCS));
+        peak = g16_max(peak, tw + split + dups + g16_blocks(ones, CUZK_BATCH_ADD_SCRATCH_ALLOCS));
         uint64_t base = g2 ? sizeof(cuzk_g2_affine_t) : sizeof(cuzk_g1_affine_t);
         uint64_t gather = dense ? 0 : g16_block(o * base) + g16_block(o * F);
         uint64_t gathered = dense ? s : sh->gathered[x + g2];
-        peak = g16_max(peak, tw + split + gather + shape_msm(g2, gathered, o, threads));
+        peak = g16_max(peak, tw + split + dups + gather + shape_msm(g2, gathered, o, threads));
+        if (groups > 0) {
+            /* the groups' sums, DUP_BATCH at a time (the last batch may be smaller) */
+            uint64_t b = groups < DUP_BATCH ? groups : DUP_BATCH, last = groups - (groups - 1) / b * b;
+            uint64_t arrays = g16_block(b * base) + g16_block(b * F);
+            uint64_t msm = known ? g16_max(shape_msm(g2, b, b, threads), shape_msm(g2, last, last, threads))
+                                 : shape_msm(g2, CUZK_GROTH16_UNKNOWN, b, threads);
+            peak = g16_max(peak, tw + split + dups + arrays + g16_max(par, msm));
+        }
     }
     return peak;
 }

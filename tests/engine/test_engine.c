@@ -643,17 +643,24 @@ static void test_memory_model(void **state)
     /* at 2^12 with every variable "other" the splits are dense (8 ones bits and 32 bytes of scalar a position; the MSM
      * reads the key's bases in place) and the bound also covers the largest sparse tail, (n − 1)/2 scalars with their
      * positions (8 + 32 bytes) and gathered bases (G2: 192 + 32, G1: 96 + 32); each MSM's own scratch on top (G1's is
-     * the larger where its vector rounds add scratch, G2's where its GLV block does, so any of them may be the peak) */
+     * the larger where its vector rounds add scratch, G2's where its GLV block does, so any of them may be the peak);
+     * with the lists of equal scalars for a tail that is all pairs (4 bytes a member, 4 a group), and the phase that
+     * multiplies the groups (half the tail: their sums and scalars, and that MSM's scratch) */
     uint64_t b = cuzk_groth16_prove_peak_bytes(n, n, 1);
     const uint64_t tw = n / 2 * 32, o = (n - 1) / 2;
-    const uint64_t dense2 = tw + n / 8 + n * 32 + cuzk_g2_msm_scratch_bytes(n, 1);
-    const uint64_t dense1 = tw + n / 8 + n * 32 + cuzk_g1_msm_scratch_bytes(n, 1);
-    const uint64_t sparse2 = tw + n / 8 + o * (8 + 32) + o * (192 + 32) + cuzk_g2_msm_scratch_bytes_upto(o, 1);
-    const uint64_t sparse1 = tw + n / 8 + o * (8 + 32) + o * (96 + 32) + cuzk_g1_msm_scratch_bytes_upto(o, 1);
+    const uint64_t dd = n * 4 + (n / 2 + 1) * 4, ds = o * 4 + (o / 2 + 1) * 4;
+    const uint64_t dense2 = tw + n / 8 + n * 32 + dd + cuzk_g2_msm_scratch_bytes(n, 1);
+    const uint64_t dense1 = tw + n / 8 + n * 32 + dd + cuzk_g1_msm_scratch_bytes(n, 1);
+    const uint64_t sparse2 = tw + n / 8 + o * (8 + 32) + ds + o * (192 + 32) + cuzk_g2_msm_scratch_bytes_upto(o, 1);
+    const uint64_t sparse1 = tw + n / 8 + o * (8 + 32) + ds + o * (96 + 32) + cuzk_g1_msm_scratch_bytes_upto(o, 1);
+    const uint64_t groups2 = tw + n / 8 + n * 32 + dd + n / 2 * (192 + 32) + cuzk_g2_msm_scratch_bytes_upto(n / 2, 1);
+    const uint64_t groups1 = tw + n / 8 + n * 32 + dd + n / 2 * (96 + 32) + cuzk_g1_msm_scratch_bytes_upto(n / 2, 1);
     uint64_t top = dense2;
     if (dense1 > top) top = dense1;
     if (sparse2 > top) top = sparse2;
     if (sparse1 > top) top = sparse1;
+    if (groups2 > top) top = groups2;
+    if (groups1 > top) top = groups1;
     assert_true(b >= dense2 && b >= sparse2);
     assert_true(b < top + 64 * 1024);
     assert_true(b >= 3 * n * 32 + n / 2 * 32); /* a, b, c and the twiddles, live together during H */

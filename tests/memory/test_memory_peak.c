@@ -129,13 +129,13 @@ static void test_peak_within_model(void **state)
                  * the dimensions alone every variable also counts as selected by the densities, which the synthetic
                  * circuit's B is not (hence the larger figures for dims). The generated witness (87 % bits) then
                  * peaks in the H phase, below the random worst case the bound must cover. Release, 1 and 2 threads:
-                 * random 1.00-1.05x (key), 1.04-1.47x (dims: the bound also covers a sparse tail just under half the
-                 * positions, and G2's GLV block); generated as low as 1.00x at these sizes, where the H MSM's
-                 * scratch is the peak for both. */
+                 * random 1.00-1.07x (key), 1.04-1.50x (dims: the bound also covers a sparse tail just under half the
+                 * positions, G2's GLV block, and the lists of equal scalars for a tail that is all pairs); generated
+                 * as low as 1.00x at these sizes, where the H MSM's scratch is the peak for both. */
                 assert_true(exact * 100 <= peak * 105);
                 if (worst) {
                     assert_true(key_bound * 100 <= peak * 110);
-                    assert_true(bound * 100 <= peak * 150);
+                    assert_true(bound * 100 <= peak * 160);
                 } else {
                     assert_true(key_bound * 100 <= peak * 230);
                     assert_true(bound * 100 <= peak * 330);
