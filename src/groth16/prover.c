@@ -726,55 +726,31 @@ void cuzk_groth16_prove_shape_key(cuzk_groth16_prove_shape *sh, const cuzk_groth
     sh->sel[CUZK_GROTH16_MSM_B] = sh->tail[CUZK_GROTH16_MSM_B] = pk->b_len;
 }
 
-/* The counts split_build, dups_build and split_msm find for one MSM: positions kept, tail, groups of equal scalars
- * and the members that left the tail for them, tail with a base not at infinity. */
+/* The counts split_build, dups_build and split_msm find for one MSM (found by running the first two): positions kept,
+ * tail, groups of equal scalars and the members that left the tail for them, tail with a base not at infinity. */
 static cuzk_status shape_count(cuzk_groth16_prove_shape *sh, int x, const cuzk_fr_t *z, uint64_t ni,
                                const uint64_t *in_bits, uint64_t na, const uint64_t *aux_bits,
                                const cuzk_g1_affine_t *b1, const cuzk_g2_affine_t *b2)
 {
-    uint64_t p = 0, tail = 0, g1 = 0, g2 = 0;
-    for (uint64_t v = 0; v < ni + na; v++) {
-        const uint64_t *bits = v < ni ? in_bits : aux_bits;
-        if (bits != NULL && !cuzk_r1cs_density_get(bits, v < ni ? v : v - ni)) continue;
-        if (!cuzk_fr_is_zero(&z[v]) && !cuzk_fr_is_one(&z[v])) tail++;
-        p++;
-    }
-    /* the tail as a sparse split, grouped as the prover groups it (the same scalars in the same order) */
     prove_split sp;
-    memset(&sp, 0, sizeof sp);
-    sp.n = p;
-    sp.n_tail = tail;
-    sp.idx = malloc((tail ? tail : 1) * sizeof *sp.idx);
-    sp.tail = malloc((tail ? tail : 1) * sizeof *sp.tail);
-    if (sp.idx == NULL || sp.tail == NULL) {
-        split_free(&sp);
-        return CUZK_ERR_NOMEM;
-    }
-    uint64_t q = 0, t = 0;
-    for (uint64_t v = 0; v < ni + na; v++) {
-        const uint64_t *bits = v < ni ? in_bits : aux_bits;
-        if (bits != NULL && !cuzk_r1cs_density_get(bits, v < ni ? v : v - ni)) continue;
-        if (!cuzk_fr_is_zero(&z[v]) && !cuzk_fr_is_one(&z[v])) {
-            sp.idx[t] = q;
-            sp.tail[t++] = z[v];
-        }
-        q++;
-    }
-    /* a dense split of 2^32 − 1 positions or more is not grouped (32-bit indices) */
-    cuzk_status st = split_dense(p, tail) && p >= DUP_NONE ? CUZK_OK : dups_build(&sp);
+    cuzk_status st = split_build(&sp, z, ni, in_bits, na, aux_bits, 1);
+    if (st == CUZK_OK) st = dups_build(&sp);
     if (st != CUZK_OK) {
         split_free(&sp);
         return st;
     }
-    for (t = 0; t < tail; t++) {
-        if (cuzk_fr_is_zero(&sp.tail[t])) continue; /* moved to its group */
-        if (!cuzk_g1_affine_is_infinity(&b1[sp.idx[t]])) g1++;
-        if (b2 != NULL && !cuzk_g2_affine_is_infinity(&b2[sp.idx[t]])) g2++;
+    uint64_t g1 = sp.n, g2 = sp.n; /* dense: the MSM takes every position's base in place */
+    if (!sp.dense) {
+        g1 = g2 = 0;
+        for (uint64_t t = 0; t < sp.n_tail; t++) {
+            if (cuzk_fr_is_zero(&sp.tail[t])) continue; /* moved to its group */
+            if (!cuzk_g1_affine_is_infinity(&b1[sp.idx[t]])) g1++;
+            if (b2 != NULL && !cuzk_g2_affine_is_infinity(&b2[sp.idx[t]])) g2++;
+        }
     }
-    if (split_dense(p, tail)) g1 = g2 = p; /* the MSM takes every position's base in place */
     sh->vars[x] = ni + na;
-    sh->sel[x] = p;
-    sh->tail[x] = tail;
+    sh->sel[x] = sp.n;
+    sh->tail[x] = sp.n_tail;
     sh->groups[x] = sp.groups;
     sh->moved[x] = sp.moved;
     sh->gathered[x] = g1;
