@@ -993,6 +993,11 @@ static bool server_pred_no_workers(cuzk_server *s) { return s->workers == 0; }
 
 bool cuzk_server_wait_idle(cuzk_server *s, uint64_t timeout_ms) { return server_wait(s, server_pred_idle, timeout_ms); }
 
+bool cuzk_server_wait_answered(cuzk_server *s, uint64_t timeout_ms)
+{
+    return server_wait(s, server_pred_no_workers, timeout_ms);
+}
+
 void cuzk_server_destroy(cuzk_server *s)
 {
     if (s == NULL) {

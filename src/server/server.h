@@ -29,7 +29,12 @@ typedef struct cuzk_server cuzk_server;
 
 /* grpc_init must have been called. Binds every address or fails with a message naming the one that did not bind. */
 cuzk_server *cuzk_server_start(cuzk_engine *e, const cuzk_server_opts *o, char *err, size_t errlen);
-/* Stops accepting calls; calls in progress continue and are answered. */
+/* Waits up to timeout_ms until no call waits on a job (AwaitProof, Prove, PreloadSRS): once the engine has
+ * stopped, until every such call has sent its answer. */
+bool cuzk_server_wait_answered(cuzk_server *s, uint64_t timeout_ms);
+/* Stops accepting calls and connections (GOAWAY, listeners closed); calls in progress continue and are answered.
+ * gRPC closes a connection as soon as its last call ends after a GOAWAY, and a client still writing to it (a ping)
+ * can then fail it before it reads that answer: answer what can be answered first (cuzk_server_wait_answered). */
 void cuzk_server_stop_intake(cuzk_server *s);
 /* After cuzk_server_stop_intake: waits up to timeout_ms for every call in progress to finish. */
 bool cuzk_server_wait_idle(cuzk_server *s, uint64_t timeout_ms);

@@ -5,7 +5,9 @@ SubmitProof + AwaitProof and half through Prove. None may be lost, every proof m
 the daemon's completed counter must grow by exactly the number submitted, and its RSS (sampled from /proc) must
 stay within the configured working-memory budget. Then shutdown under load: SIGTERM while 16 clients wait on proofs
 that the daemon holds (SIGUSR1), so that its 1 s drain deadline passes whatever the machine's speed; every call must
-come back CANCELLED with the reason, and the daemon must exit 0. Prints `N passed, M failed`."""
+come back CANCELLED with the reason (answered before the GOAWAY, none lost to a connection closed after it), and the
+daemon must exit 0. Last, the drain keeps serving: a new job is refused, GetStatus and AwaitProof are answered.
+Prints `N passed, M failed`."""
 import os
 import signal
 import sys
@@ -151,10 +153,42 @@ def test_shutdown_under_load():
     assert "draining" in d.log_text()
 
 
+def test_drain_keeps_serving():
+    """During the drain the engine refuses new jobs (UNAVAILABLE, "shutting down") while the daemon still answers
+    GetStatus and AwaitProof for the jobs it has. The drain here ends by cancelling the one job, not by its deadline:
+    the checks inside it hold whatever the machine's speed."""
+    d = lib.Daemon(TMP, name="drain", tcp=False, workers=1, settings={"daemon": {"shutdown_timeout": "600s"}})
+    d.hold()
+    c = d.client()
+    job = c.call("SubmitProof", lib.synthetic(10)).job_id
+    d.proc.send_signal(signal.SIGTERM)
+    lib.poll(lambda: "draining" in d.log_text(), "the drain to begin")
+    try:
+        c.call("Prove", pb.ProveRequest(submit=lib.synthetic(10)), timeout=None)
+        assert False, "a new job was taken during the drain"
+    except grpc.RpcError as e:
+        assert e.code() == grpc.StatusCode.UNAVAILABLE and "shutting down" in e.details(), (e.code(), e.details())
+    st = c.call("GetStatus", pb.GetStatusRequest())
+    assert sum(q.pending + q.in_progress for q in st.queues) == 1, st
+    got = []
+    waiter = threading.Thread(target=lambda: got.append(
+        d.client().call("AwaitProof", pb.AwaitProofRequest(job_id=job), timeout=None)))
+    waiter.start()
+    lib.poll(lambda: ("AwaitProof job_id=%s" % job) in d.log_text(), "AwaitProof to be taken")
+    c.call("CancelProof", pb.CancelProofRequest(job_id=job))
+    waiter.join()
+    c.close()
+    assert len(got) == 1 and got[0].status == pb.AwaitProofResponse.CANCELLED, got
+    code = d.proc.wait(timeout=lib.QUICK)
+    assert code == 0, code
+    print("drain: new job refused (UNAVAILABLE), status and AwaitProof answered, drain ended by the cancel",
+          flush=True)
+
+
 def main():
-    rc = lib.run_tests([test_load, test_shutdown_under_load])
+    rc = lib.run_tests([test_load, test_shutdown_under_load, test_drain_keeps_serving])
     if rc != 0:
-        for name in ("load", "shutdown"):
+        for name in ("load", "shutdown", "drain"):
             p = os.path.join(TMP, name, "daemon.log")
             if os.path.exists(p):
                 print("---- %s daemon log (tail) ----" % name)
