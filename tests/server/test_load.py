@@ -6,8 +6,8 @@ the daemon's completed counter must grow by exactly the number submitted, and it
 stay within the configured working-memory budget. Then shutdown under load: SIGTERM while 16 clients wait on proofs
 that the daemon holds (SIGUSR1), so that its 1 s drain deadline passes whatever the machine's speed; every call must
 come back CANCELLED with the reason (answered before the GOAWAY, none lost to a connection closed after it), and the
-daemon must exit 0. Last, the drain keeps serving: a new job is refused, GetStatus and AwaitProof are answered.
-Prints `N passed, M failed`."""
+daemon must exit 0 (CUZK_LOAD_SHUTDOWNS=N runs it N times). Last, the drain keeps serving: a new job is refused,
+GetStatus and AwaitProof are answered. Prints `N passed, M failed`."""
 import os
 import signal
 import sys
@@ -24,6 +24,8 @@ pb = lib.load_stubs(TMP)
 CLIENTS = 16
 PER_CLIENT = int(os.environ.get("CUZK_LOAD_PER_CLIENT", "15"))  # 16 x 15 = 240 jobs
 BUDGET_MIB = 1024
+# How many times the shutdown test runs: many, under a busy machine, to look for rare races (one in a hundred)
+SHUTDOWNS = int(os.environ.get("CUZK_LOAD_SHUTDOWNS", "1"))
 PRIOS = [pb.LOW, pb.NORMAL, pb.HIGH, pb.CRITICAL, pb.PRIORITY_UNSPECIFIED]
 
 
@@ -186,7 +188,7 @@ def test_drain_keeps_serving():
 
 
 def main():
-    rc = lib.run_tests([test_load, test_shutdown_under_load, test_drain_keeps_serving])
+    rc = lib.run_tests([test_load] + [test_shutdown_under_load] * SHUTDOWNS + [test_drain_keeps_serving])
     if rc != 0:
         for name in ("load", "shutdown", "drain"):
             p = os.path.join(TMP, name, "daemon.log")
