@@ -172,14 +172,15 @@ def test_drain_keeps_serving():
         assert e.code() == grpc.StatusCode.UNAVAILABLE and "shutting down" in e.details(), (e.code(), e.details())
     st = c.call("GetStatus", pb.GetStatusRequest())
     assert sum(q.pending + q.in_progress for q in st.queues) == 1, st
-    got = []
+    got, c2 = [], d.client()
     waiter = threading.Thread(target=lambda: got.append(
-        d.client().call("AwaitProof", pb.AwaitProofRequest(job_id=job), timeout=None)))
+        c2.call("AwaitProof", pb.AwaitProofRequest(job_id=job), timeout=None)))
     waiter.start()
     lib.poll(lambda: ("AwaitProof job_id=%s" % job) in d.log_text(), "AwaitProof to be taken")
     c.call("CancelProof", pb.CancelProofRequest(job_id=job))
     waiter.join()
     c.close()
+    c2.close()
     assert len(got) == 1 and got[0].status == pb.AwaitProofResponse.CANCELLED, got
     code = d.proc.wait(timeout=lib.QUICK)
     assert code == 0, code

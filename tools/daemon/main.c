@@ -355,15 +355,16 @@ int main(int argc, char **argv)
         }
         uint64_t deadline = sig == SIGINT ? cfg.interrupt_timeout_ms : cfg.shutdown_timeout_ms;
         daemon_notify("STOPPING=1\nSTATUS=draining");
-        cuzk_log_msg(CUZK_LOG_INFO, "%s: no new calls; draining for up to %llu ms",
-                     sig == SIGINT ? "SIGINT" : "SIGTERM", (unsigned long long)deadline);
+        cuzk_log_msg(CUZK_LOG_INFO, "%s: no new jobs; draining for up to %llu ms", sig == SIGINT ? "SIGINT" : "SIGTERM",
+                     (unsigned long long)deadline);
         /* The engine refuses new jobs (UNAVAILABLE) from here; the server still takes calls, so that AwaitProof
          * and GetStatus for jobs already in go on. */
         cuzk_engine_shutdown(e, deadline);
         /* Every job has ended: the waiting calls send their answers on connections still open. Only then GOAWAY:
          * gRPC closes a connection as its last call ends after one, which could cost a client its answer. */
         if (!cuzk_server_wait_answered(srv, 5000)) {
-            cuzk_log_msg(CUZK_LOG_WARN, "calls still waiting 5 s after the engine stopped; cancelling them");
+            cuzk_log_msg(CUZK_LOG_WARN,
+                         "calls still waiting 5 s after the engine stopped; closing the listeners anyway");
         }
         cuzk_server_stop_intake(srv);
         if (!cuzk_server_wait_idle(srv, 5000)) {
