@@ -10,6 +10,8 @@
 #   engine_post     WinningPoSt 32 GiB request to proof (target 0.3 s); WindowPoSt 32 GiB (2,349 sectors) request to
 #                   proof (target 2.5 s) with its shape built first ("shape_s", target 60 s)
 #   post_witness    the WindowPoSt 32 GiB partition's witness from the real sector (target 1.0 s)
+# Each engine line carries the requests' arithmetic floor ("floor": their field multiplications alone at this GPU's
+# measured rates, cuzk-engine-bench --floor 1) and the median over it.
 # The keys are test keys made on the GPU from toxic waste (no .params files are reachable there). The 32 GiB PoRep and
 # SnapDeals inputs are generated (random labels and paths, cuzk_fil_c1_random / cuzk_fil_snap_partition_random):
 # structurally what Curio sends, so the work is a real request's, but no proof of them can verify; those lines say
@@ -188,7 +190,7 @@ bin=$b/bin
 # the engine as the daemon runs it on this machine: one synthesis worker of 16 threads (the witness of the next
 # partition made while the GPU proves this one), one prover, one partition queued; test keys made on the GPU
 engine=(--backend gpu --synthesis-workers 1 --synthesis-threads 16 --prover-threads 16 --depth 1 --test-key 1
-        --param-dir "$work/params" --pce-dir "$work/pce" --verify-digest 0)
+        --param-dir "$work/params" --pce-dir "$work/pce" --verify-digest 0 --floor 1)
 
 step porep_witness 40 90 "$bin/cuzk-bench" porep --sector-size 32GiB --filter porep_witness --threads 16
 step engine_porep 150 300 "$bin/cuzk-engine-bench" --porep 32GiB --jobs 2 "${engine[@]}"

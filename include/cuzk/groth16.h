@@ -225,9 +225,14 @@ typedef struct {
 } cuzk_groth16_prove_opts;
 
 /* Wall-clock seconds per phase, filled when the caller passes a stats pointer (verify: the check opts->verify asks
- * for, 0 without it). */
+ * for, 0 without it), and the proof's work: the transforms' size 2^domain_log2, and the points each MSM sums with
+ * a scalar other than 0 and 1 (H: its coefficients; L, A and B after the 0/1 split and, where equal scalars are
+ * merged, one point per group of them; B's count holds for G1 and G2). What a floor of the proof's arithmetic is
+ * computed from (cuzk-engine-bench --floor). */
 typedef struct {
     double spmv, ntt_h, msm_h, msm_l, msm_a, msm_b1, msm_b2, assembly, verify, total;
+    unsigned domain_log2;
+    uint64_t points_h, points_l, points_a, points_b;
 } cuzk_groth16_prove_stats;
 
 /* One proof for witness z (cuzk_r1cs_num_vars(circuit) values, z[0] = 1 else CUZK_ERR_INVALID_ARG). opts NULL: one

@@ -188,6 +188,11 @@ static cuzk_status g_prove_start(void *ctx, unsigned device, engine_work *w, cuz
     w->stats.msm_b1 = st.msm_b1;
     w->stats.msm_b2 = st.msm_b2;
     w->stats.total = st.total;
+    w->stats.domain_log2 = st.domain_log2;
+    w->stats.points_h = st.h_points;
+    w->stats.points_l = st.tail_l;
+    w->stats.points_a = st.tail_a;
+    w->stats.points_b = st.tail_b;
     refresh_mem(c, gpu_of(c, device, 0));
     return CUZK_OK;
 }

@@ -629,6 +629,11 @@ static void *prover_main(void *arg)
         cuzk_engine_hist_add(&e->hist[STAGE_NTT_H], w->stats.ntt_h);
         cuzk_engine_hist_add(&e->hist[STAGE_MSM],
                              w->stats.msm_h + w->stats.msm_l + w->stats.msm_a + w->stats.msm_b1 + w->stats.msm_b2);
+        if (w->stats.domain_log2 < 64) e->work_ntt_size += (uint64_t)1 << w->stats.domain_log2;
+        e->work_points[0] += w->stats.points_h;
+        e->work_points[1] += w->stats.points_l;
+        e->work_points[2] += w->stats.points_a;
+        e->work_points[3] += w->stats.points_b;
         if (j->state == JOB_DONE) {
             work_drop(e, w);
             continue;

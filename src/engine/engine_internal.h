@@ -74,6 +74,9 @@ struct cuzk_engine {
     double done_seconds[ENGINE_NUM_KINDS];    /* completed jobs' submission-to-end time, summed */
     uint64_t partitions_proved;
     engine_hist hist[STAGE_COUNT];
+    /* the provers' work, summed over partitions (cuzk_groth16_prove_stats): transform sizes 2^domain_log2, and the
+     * points of the H, L, A and B MSMs with a scalar other than 0 and 1 */
+    uint64_t work_ntt_size, work_points[4];
     double t_start;
 
     pthread_t *threads;

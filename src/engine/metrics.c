@@ -167,6 +167,16 @@ char *cuzk_engine_metrics_text(cuzk_engine *e)
     sb_head(&b, "cuzk_partitions_proved_total", "counter", "Partitions proved and verified.");
     sb_printf(&b, "cuzk_partitions_proved_total %llu\n", (unsigned long long)e->partitions_proved);
 
+    sb_head(&b, "cuzk_prover_ntt_points_total", "counter",
+            "Size of the proved partitions' transform domains, summed (one domain a partition).");
+    sb_printf(&b, "cuzk_prover_ntt_points_total %llu\n", (unsigned long long)e->work_ntt_size);
+    sb_head(&b, "cuzk_prover_msm_points_total", "counter",
+            "Points the proved partitions' MSMs summed with a scalar other than 0 and 1, by MSM.");
+    static const char *const msms[4] = {"h", "l", "a", "b"};
+    for (int m = 0; m < 4; m++)
+        sb_printf(&b, "cuzk_prover_msm_points_total{msm=\"%s\"} %llu\n", msms[m],
+                  (unsigned long long)e->work_points[m]);
+
     sb_head(&b, "cuzk_jobs_queued", "gauge", "Jobs accepted and not started, by priority.");
     for (int p = CUZK_ENGINE_PRIO_LOW; p < CUZK_ENGINE_NUM_PRIORITIES; p++)
         sb_printf(&b, "cuzk_jobs_queued{priority=\"%s\"} %llu\n", prio_names[p], (unsigned long long)pending[p]);

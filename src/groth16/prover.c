@@ -377,6 +377,10 @@ static cuzk_status prove_synthesize(const cuzk_groth16_pk *pk, const cuzk_r1cs_t
     return CUZK_OK;
 }
 
+/* The points a split's MSMs sum with a whole scalar: its tail less the members merged into groups, and one point
+ * per group (cuzk_groth16_prove_stats). */
+static uint64_t split_points(const prove_split *sp) { return sp->n_tail - sp->moved + sp->groups; }
+
 /* The four witness MSMs over the key's density layout. */
 static cuzk_status prove_witness_msms(cuzk_groth16_msm_sums *out, const cuzk_groth16_pk *pk, const cuzk_r1cs_t *circuit,
                                       const cuzk_fr_t *z, unsigned threads, bool merge, cuzk_groth16_prove_stats *st)
@@ -389,6 +393,7 @@ static cuzk_status prove_witness_msms(cuzk_groth16_msm_sums *out, const cuzk_gro
     cuzk_status s = split_build(&sp, z + ni, 0, NULL, na, NULL, threads);
     if (s == CUZK_OK && merge) s = dups_build(&sp);
     if (s == CUZK_OK) s = split_msm_g1(&out->l, &sp, pk->l, threads);
+    st->points_l = split_points(&sp);
     split_free(&sp);
     st->msm_l = cuzk_now() - t;
     if (s != CUZK_OK) return s;
@@ -397,6 +402,7 @@ static cuzk_status prove_witness_msms(cuzk_groth16_msm_sums *out, const cuzk_gro
     s = split_build(&sp, z, ni, NULL, na, bell ? circuit->a_aux_density : NULL, threads);
     if (s == CUZK_OK && merge) s = dups_build(&sp);
     if (s == CUZK_OK) s = split_msm_g1(&out->a, &sp, pk->a, threads);
+    st->points_a = split_points(&sp);
     split_free(&sp);
     st->msm_a = cuzk_now() - t;
     if (s != CUZK_OK) return s;
@@ -410,6 +416,7 @@ static cuzk_status prove_witness_msms(cuzk_groth16_msm_sums *out, const cuzk_gro
     double t2 = cuzk_now();
     st->msm_b1 = t2 - t;
     if (s == CUZK_OK) s = split_msm_g2(&out->b2, &sp, pk->b_g2, threads);
+    st->points_b = split_points(&sp);
     split_free(&sp);
     st->msm_b2 = cuzk_now() - t2;
     return s;
@@ -608,6 +615,7 @@ cuzk_status cuzk_groth16_prove_from_synthesis(cuzk_groth16_proof_t *proof, const
     if (pk->conv == CUZK_GROTH16_BELLPERSON) cuzk_ntt_h_bellperson(syn->a, syn->a, syn->b, syn->c, &dom, threads);
     else cuzk_ntt_h_snarkjs(syn->a, syn->a, syn->b, syn->c, &dom, threads);
     st.ntt_h = cuzk_now() - t;
+    st.domain_log2 = dom.log2n;
     /* b and c are scratch now; release them before the MSMs need their memory */
     free(syn->b);
     free(syn->c);
@@ -616,6 +624,7 @@ cuzk_status cuzk_groth16_prove_from_synthesis(cuzk_groth16_proof_t *proof, const
     t = cuzk_now();
     s = cuzk_g1_msm(&m.h, pk->h, syn->a, pk->h_len, threads);
     st.msm_h = cuzk_now() - t;
+    st.points_h = pk->h_len;
     if (s != CUZK_OK) {
         cuzk_fail(err, s, "H multi-scalar multiplication failed");
         goto done;

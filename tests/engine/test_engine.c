@@ -1184,6 +1184,22 @@ static void test_status_keys_metrics(void **state)
     assert_non_null(strstr(t, "cuzk_stage_seconds_count{stage=\"queue\"} 1\n"));
     assert_non_null(strstr(t, "cuzk_stage_seconds_bucket{stage=\"synthesis\",le=\"+Inf\"} 2\n"));
     assert_non_null(strstr(t, "cuzk_jobs_queued{priority=\"critical\"} 0\n"));
+    /* the provers' work adds up over partitions: two partitions of a 2^k domain are 2·2^k transform points and
+     * 2·(2^k − 1) H points; the synthetic witness is random, so L, A and B have whole scalars */
+    const char *w = strstr(t, "\ncuzk_prover_ntt_points_total ");
+    assert_non_null(w);
+    unsigned long long ntt = strtoull(w + strlen("\ncuzk_prover_ntt_points_total "), NULL, 10);
+    assert_true(ntt >= 2 * 128 && ntt % 2 == 0 && ((ntt / 2) & (ntt / 2 - 1)) == 0);
+    static const char *const msms[4] = {"h", "l", "a", "b"};
+    for (int m = 0; m < 4; m++) {
+        char key[80];
+        snprintf(key, sizeof key, "\ncuzk_prover_msm_points_total{msm=\"%s\"} ", msms[m]);
+        const char *at = strstr(t, key);
+        assert_non_null(at);
+        unsigned long long pts = strtoull(at + strlen(key), NULL, 10);
+        if (m == 0) assert_int_equal(pts, ntt - 2);
+        else assert_true(pts > 0);
+    }
     free(t);
     cuzk_engine_destroy(e);
 }

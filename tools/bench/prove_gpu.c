@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "floor_gpu.h"
+#include "floor.h"
 #include "cuzk/circuits.h"
 #include "cuzk/gpu.h"
 
@@ -162,11 +162,11 @@ static void prove_packed(uint64_t n, const cuzk_fr_t *z, const cuzk_fr_t *pz, co
 
 static void prove_floor(uint64_t n, const cuzk_gpu_prove_stats *st, const floor_rates *rate, double measured_ms)
 {
-    double ntt = floor_ms(6 * floor_ntt_muls(st->domain_log2), rate->cuzk_fr_ps);
-    double h = floor_ms(floor_msm_muls(st->h_points), rate->cuzk_fp_ps);
+    double ntt = floor_ms(6 * floor_ntt_muls(st->domain_log2), rate->fr_ps);
+    double h = floor_ms(floor_msm_muls(st->h_points), rate->fp_ps);
     double tails = floor_ms(floor_msm_muls(st->tail_l) + floor_msm_muls(st->tail_a) + floor_msm_muls(st->tail_b),
-                            rate->cuzk_fp_ps) +
-                   floor_ms(floor_msm_muls(st->tail_b), rate->cuzk_fp2_ps);
+                            rate->fp_ps) +
+                   floor_ms(floor_msm_muls(st->tail_b), rate->fp2_ps);
     double all = ntt + h + tails;
     char extra[320];
     int len = snprintf(extra, sizeof extra,
@@ -345,7 +345,7 @@ void bench_prove_gpu(const bench_opts *o)
         return;
     }
     floor_rates rate;
-    bool have_rate = bench_selected(o, "gpu_prove") && floor_rates_measure(&rate);
+    bool have_rate = bench_selected(o, "gpu_prove") && floor_rates_gpu(&rate);
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
         if ((int)sizes[i] <= max && (o->min_log2 <= 0 || (int)sizes[i] >= o->min_log2) &&
             bench_size_selected(o, sizes[i]))

@@ -16,13 +16,15 @@
  *
  *   cuzk-engine-bench --post winning|window --sector-size 32GiB [--vanilla FILE] [--sectors N] [--randomness HEX]
  *                     [--registered-proof N] [--test-key 0|1] [--param-dir DIR] [--pce-dir DIR] [--manifest FILE]
- *                     [--verify-digest 0|1] [--shape-first 0|1] [--jobs N] and the engine options above
+ *                     [--verify-digest 0|1] [--shape-first 0|1] [--floor 0|1] [--jobs N] and the engine
+ *                     options above
  * times Curio's PoSt requests from request to proof instead (post.c), and
  *
  *   cuzk-engine-bench --porep|--snap SIZE [--registered-proof N] [--c1 FILE] [--generated 0|1] [--shape-first 0|1]
  *                     [--sector-num N] [--miner-id N] [--seed N] [--test-key 0|1] [--param-dir DIR] [--pce-dir DIR]
- *                     [--manifest FILE] [--verify-digest 0|1] [--jobs N] and the engine options above
- * Curio's PoRep C2 and SnapDeals requests (seal.c). */
+ *                     [--manifest FILE] [--verify-digest 0|1] [--floor 0|1] [--jobs N] and the engine options above
+ * Curio's PoRep C2 and SnapDeals requests (seal.c). --floor 1 adds the arithmetic floor of the requests (the time
+ * their field multiplications alone take at this machine's rate, util.h) and the measured median over it. */
 #include <dlfcn.h>
 #include <execinfo.h>
 #include <signal.h>
@@ -147,9 +149,10 @@ static void usage(FILE *f)
         "                         [--vram-budget BYTES] [--latency-mode 0|1] [--whole-ntt-tables 0|1]\n"
         "       cuzk-engine-bench --post winning|window --sector-size S [--vanilla FILE] [--sectors N]\n"
         "                         [--randomness HEX] [--registered-proof N] [--test-key 0|1] [--pce-dir DIR]\n"
-        "                         [--manifest FILE] [--verify-digest 0|1] [--jobs N] [engine options]\n"
+        "                         [--manifest FILE] [--verify-digest 0|1] [--floor 0|1] [--jobs N]\n"
+        "                         [engine options]\n"
         "       cuzk-engine-bench --porep|--snap SIZE [--generated 0|1] [--c1 FILE] [--shape-first 0|1]\n"
-        "                         [--test-key 0|1] [--pce-dir DIR] [--jobs N] [engine options]\n"
+        "                         [--test-key 0|1] [--pce-dir DIR] [--floor 0|1] [--jobs N] [engine options]\n"
         "       cuzk-engine-bench --version | --help\n"
         "\n"
         "Runs --jobs synthetic jobs (2^log2 constraints, --partitions each) through the engine in this process\n"
@@ -178,6 +181,9 @@ static void usage(FILE *f)
         "  --manifest FILE        digests of test keys; --verify-digest 0 skips the digest check\n"
         "  --shape-first 0        let the key's load build the shape (default: built or mapped first, timed\n"
         "                         apart: \"shape_s\", \"shape_built\", its peak memory)\n"
+        "  --floor 1              also the requests' arithmetic floor (\"floor\"): the time their field\n"
+        "                         multiplications alone take at this machine's measured rate, on every GPU or\n"
+        "                         every core, and the median over it (also for --porep and --snap)\n"
         "\n"
         "--porep SIZE / --snap SIZE time PoRep C2 and SnapDeals requests the same way (Curio's forms: the C1\n"
         "in its envelope, the partition proofs in bincode), the shape built or mapped first and timed apart:\n"
@@ -287,6 +293,10 @@ int main(int argc, char **argv)
             so.shape_first = po.shape_first = v != 0;
             continue;
         }
+        if (strcmp(argv[i], "--floor") == 0) {
+            so.floor = po.floor = v != 0;
+            continue;
+        }
         if (strcmp(argv[i], "--sector-num") == 0 || strcmp(argv[i], "--miner-id") == 0) {
             *(argv[i][2] == 's' ? &so.sector_number : &so.miner_id) = strtoull(argv[i + 1], NULL, 10);
             continue;
@@ -365,6 +375,10 @@ int main(int argc, char **argv)
         }
         po.jobs = jobs_given ? jobs : 3;
         return post_main(&cfg, &po);
+    }
+    if (po.floor) {
+        fprintf(stderr, "--floor: for Filecoin requests (--post, --porep, --snap)\n");
+        return 2;
     }
     cuzk_engine *e;
     cuzk_errmsg err = {{0}};

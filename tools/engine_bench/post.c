@@ -276,10 +276,8 @@ int post_main(cuzk_engine_config *cfg, const post_opts *o)
     char *metrics = cuzk_engine_metrics_text(e);
     cuzk_engine_status_report st;
     char device[128] = "";
-    if (cuzk_engine_status(e, &st) == CUZK_OK) {
-        if (st.num_gpus > 0) snprintf(device, sizeof device, "%s", st.gpus[0].name);
-        cuzk_engine_status_clear(&st);
-    }
+    bool have_st = cuzk_engine_status(e, &st) == CUZK_OK;
+    if (have_st && st.num_gpus > 0) snprintf(device, sizeof device, "%s", st.gpus[0].name);
     double sorted[64], csorted[64];
     unsigned ns = ok < 64 ? ok : 64;
     memcpy(sorted, lat, ns * sizeof *sorted);
@@ -299,11 +297,14 @@ int post_main(cuzk_engine_config *cfg, const post_opts *o)
            "\"request_to_proof_s\": {\"min\": %.4f, \"median\": %.4f, \"max\": %.4f}, \"cpu_s_median\": %.3f, "
            "\"submit_s\": %.4f, \"loadavg\": %.2f, "
            "\"last\": {\"synthesis_ms\": %llu, \"gpu_compute_ms\": %llu, \"queue_wait_ms\": %llu, \"total_ms\": %llu}, "
-           "\"peak_rss_after_key_bytes\": %llu, \"peak_rss_bytes\": %llu, \"stage_s_per_request\": {",
+           "\"peak_rss_after_key_bytes\": %llu, \"peak_rss_bytes\": %llu, ",
            preload_s, gen_s, jobs, ok, ns ? sorted[0] : 0, ns ? sorted[ns / 2] : 0, ns ? sorted[ns - 1] : 0,
            ns ? csorted[ns / 2] : 0, submit_s, load[0], (unsigned long long)last.synthesis_ms,
            (unsigned long long)last.gpu_compute_ms, (unsigned long long)last.queue_wait_ms,
            (unsigned long long)last.total_ms, (unsigned long long)rss_key, (unsigned long long)rss);
+    if (o->floor) eb_floor_print(metrics, have_st ? &st : NULL, ok, ns ? sorted[ns / 2] : 0);
+    if (have_st) cuzk_engine_status_clear(&st);
+    printf("\"stage_s_per_request\": {");
     /* where a request's time goes (each partition's stages, summed, over the completed requests) */
     static const char *const stages[] = {"synthesis", "upload", "spmv", "ntt_h", "msm", "finalize", "verify"};
     for (size_t i = 0; i < sizeof stages / sizeof stages[0]; i++)

@@ -19,6 +19,7 @@ typedef struct {
     unsigned jobs;            /* requests, one after the other */
     bool test_key;            /* keys from toxic waste (the GPUs make their own) instead of the v28 files */
     bool shape_first;         /* build (or map) the shape before the engine starts, timed on its own */
+    bool floor;               /* print the arithmetic floor of the requests (eb_floor_print) */
 } post_opts;
 
 /* Runs the requests on an engine made from cfg; prints one JSON line. Exit status. */

@@ -287,10 +287,8 @@ int seal_main(cuzk_engine_config *cfg, const seal_opts *o)
     char *metrics = cuzk_engine_metrics_text(e);
     cuzk_engine_status_report st;
     char device[128] = "";
-    if (cuzk_engine_status(e, &st) == CUZK_OK) {
-        if (st.num_gpus > 0) snprintf(device, sizeof device, "%s", st.gpus[0].name);
-        cuzk_engine_status_clear(&st);
-    }
+    bool have_st = cuzk_engine_status(e, &st) == CUZK_OK;
+    if (have_st && st.num_gpus > 0) snprintf(device, sizeof device, "%s", st.gpus[0].name);
     double sorted[64], csorted[64];
     unsigned ns = ok < 64 ? ok : 64;
     if (ns > 0) {
@@ -317,12 +315,15 @@ int seal_main(cuzk_engine_config *cfg, const seal_opts *o)
            "\"submit_s\": %.3f, \"loadavg\": %.2f, "
            "\"last\": {\"synthesis_ms\": %llu, \"gpu_compute_ms\": %llu, \"queue_wait_ms\": %llu, \"total_ms\": %llu}, "
            "\"peak_rss_after_key_bytes\": %llu, \"peak_rss_bytes\": %llu, \"rss_anon_end_bytes\": %llu, "
-           "\"rss_file_end_bytes\": %llu, \"stage_s_per_partition\": {",
+           "\"rss_file_end_bytes\": %llu, ",
            preload_s, jobs, ok, ns ? sorted[0] : 0, ns ? sorted[ns / 2] : 0, ns ? sorted[ns - 1] : 0,
            ns ? csorted[ns / 2] : 0, submit_s, eb_loadavg(), (unsigned long long)last.synthesis_ms,
            (unsigned long long)last.gpu_compute_ms, (unsigned long long)last.queue_wait_ms,
            (unsigned long long)last.total_ms, (unsigned long long)rss_key, (unsigned long long)rss,
            (unsigned long long)anon, (unsigned long long)file);
+    if (opt.floor) eb_floor_print(metrics, have_st ? &st : NULL, ok, ns ? sorted[ns / 2] : 0);
+    if (have_st) cuzk_engine_status_clear(&st);
+    printf("\"stage_s_per_partition\": {");
     /* where a partition's time goes (each stage summed over the completed requests' partitions) */
     static const char *const stages[] = {"synthesis", "upload", "spmv", "ntt_h", "msm", "finalize", "verify"};
     double np = (double)ok * parts;

@@ -21,6 +21,7 @@ typedef struct {
     unsigned jobs;
     bool test_key;    /* keys from toxic waste (each GPU makes its own) instead of the v28 .params */
     bool shape_first; /* build (or map) the shape before the engine starts, timed on its own */
+    bool floor;       /* print the arithmetic floor of the requests (eb_floor_print) */
 } seal_opts;
 
 /* Runs the requests on an engine made from cfg; prints one JSON line. Exit status. */

@@ -2,11 +2,14 @@
 #include "util.h"
 
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
+
+#include "floor.h"
 
 uint64_t eb_status_bytes(const char *key)
 {
@@ -104,4 +107,58 @@ void eb_shape_print(const eb_shape *f)
            "\"shape_peak_rss_bytes\": %llu, ",
            f->s, f->built ? "true" : "false", (unsigned long long)f->rows, (unsigned long long)f->file_bytes,
            (unsigned long long)f->peak_bytes);
+}
+
+/* a sample's value in the metrics text (0 when absent): the line that starts with the key, not its HELP and TYPE */
+static double metric_value(const char *metrics, const char *key)
+{
+    char k[128];
+    snprintf(k, sizeof k, "\n%s ", key);
+    const char *at = metrics != NULL ? strstr(metrics, k) : NULL;
+    return at != NULL ? strtod(at + strlen(k), NULL) : 0;
+}
+
+void eb_floor_print(const char *metrics, const cuzk_engine_status_report *st, unsigned requests, double median_s)
+{
+    double parts = metric_value(metrics, "cuzk_stage_seconds_count{stage=\"msm\"}");
+    if (parts < 1 || requests == 0) {
+        printf("\"floor\": null, ");
+        return;
+    }
+    floor_work w;
+    w.domain_log2 = (unsigned)lround(log2(metric_value(metrics, "cuzk_prover_ntt_points_total") / parts));
+    static const char *const msms[4] = {"h", "l", "a", "b"};
+    uint64_t *pts[4] = {&w.points_h, &w.points_l, &w.points_a, &w.points_b};
+    for (int m = 0; m < 4; m++) {
+        char key[64];
+        snprintf(key, sizeof key, "cuzk_prover_msm_points_total{msm=\"%s\"}", msms[m]);
+        *pts[m] = (uint64_t)llround(metric_value(metrics, key) / parts);
+    }
+    floor_rates r;
+    const char *on = "cpu";
+    unsigned units = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
+#ifdef CUZK_ENGINE_BENCH_GPU
+    unsigned gpus = 0; /* the CPU backend's pseudo-device has no memory of its own */
+    for (size_t d = 0; st != NULL && d < st->num_gpus; d++) gpus += st->gpus[d].vram_total_bytes > 0;
+    if (gpus > 0) {
+        if (!floor_rates_gpu(&r)) {
+            printf("\"floor\": null, ");
+            return;
+        }
+        on = "gpu", units = gpus;
+    }
+#else
+    (void)st;
+#endif
+    if (strcmp(on, "cpu") == 0) floor_rates_cpu(&r);
+    if (units == 0) units = 1;
+    double part_ms = floor_proof_ms(&w, &r), ppr = parts / requests;
+    double req_s = part_ms * 1e-3 * ppr / units;
+    printf("\"floor\": {\"on\": \"%s\", \"units\": %u, \"rates_ps\": {\"fr\": %.2f, \"fp\": %.2f, \"fp2\": %.2f}, "
+           "\"partition\": {\"domain_log2\": %u, \"points_h\": %llu, \"points_l\": %llu, \"points_a\": %llu, "
+           "\"points_b\": %llu, \"ms\": %.1f}, \"partitions_per_request\": %.2f, \"s_per_request\": %.3f, "
+           "\"median_over_floor\": %.2f}, ",
+           on, units, r.fr_ps, r.fp_ps, r.fp2_ps, w.domain_log2, (unsigned long long)w.points_h,
+           (unsigned long long)w.points_l, (unsigned long long)w.points_a, (unsigned long long)w.points_b, part_ms, ppr,
+           req_s, req_s > 0 ? median_s / req_s : 0);
 }

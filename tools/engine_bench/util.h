@@ -25,6 +25,12 @@ int eb_cmp_double(const void *a, const void *b);
 /* The 1-minute load average (−1 when unknown). */
 double eb_loadavg(void);
 
+/* --floor 1: the arithmetic floor of the run's proofs (tools/common/floor.h), from the engine's work counters (the
+ * cuzk_prover_*_points_total lines of its metrics) and this machine's multiplication rates: a GPU engine's at the
+ * device's rates over its devices, a CPU engine's at one core's over every core online. JSON members ("floor": {…},
+ * followed by ", ") for `requests` requests whose median took median_s. */
+void eb_floor_print(const char *metrics, const cuzk_engine_status_report *st, unsigned requests, double median_s);
+
 /* The circuit's shape into the shape cache (cfg's pce_dir, else <param_dir>/cuzk-pce) before the engine starts, or
  * mapped when it is there, timed with the peak memory of the build: the engine then maps the file. */
 typedef struct {
