@@ -162,17 +162,14 @@ static void prove_packed(uint64_t n, const cuzk_fr_t *z, const cuzk_fr_t *pz, co
 
 static void prove_floor(uint64_t n, const cuzk_gpu_prove_stats *st, const floor_rates *rate, double measured_ms)
 {
-    double ntt = floor_ms(6 * floor_ntt_muls(st->domain_log2), rate->fr_ps);
-    double h = floor_ms(floor_msm_muls(st->h_points), rate->fp_ps);
-    double tails = floor_ms(floor_msm_muls(st->tail_l) + floor_msm_muls(st->tail_a) + floor_msm_muls(st->tail_b),
-                            rate->fp_ps) +
-                   floor_ms(floor_msm_muls(st->tail_b), rate->fp2_ps);
-    double all = ntt + h + tails;
+    floor_work w = {st->domain_log2, st->h_points, st->tail_l, st->tail_a, st->tail_b};
+    floor_proof f = floor_proof_ms(&w, rate);
+    double all = f.all_ms;
     char extra[320];
     int len = snprintf(extra, sizeof extra,
                        ", \"ntt_h_ms\": %.1f, \"msm_h_ms\": %.1f, \"tails_ms\": %.1f, \"tail_l\": %llu, "
                        "\"tail_a\": %llu, \"tail_b\": %llu, \"measured_over_floor\": %.3f",
-                       ntt, h, tails, (unsigned long long)st->tail_l, (unsigned long long)st->tail_a,
+                       f.ntt_ms, f.h_ms, f.tails_ms, (unsigned long long)st->tail_l, (unsigned long long)st->tail_a,
                        (unsigned long long)st->tail_b, measured_ms / all);
     /* the goal: a 2^27 partition in at most 1 s */
     if (n == (uint64_t)1 << 27 && len > 0 && (size_t)len < sizeof extra)

@@ -40,12 +40,16 @@ double floor_msm_muls(uint64_t n)
 
 double floor_ms(double muls, double ps) { return muls * ps * 1e-9; }
 
-double floor_proof_ms(const floor_work *w, const floor_rates *r)
+floor_proof floor_proof_ms(const floor_work *w, const floor_rates *r)
 {
-    double g1 = floor_msm_muls(w->points_h) + floor_msm_muls(w->points_l) + floor_msm_muls(w->points_a) +
-                floor_msm_muls(w->points_b);
-    return floor_ms(6 * floor_ntt_muls(w->domain_log2), r->fr_ps) + floor_ms(g1, r->fp_ps) +
-           floor_ms(floor_msm_muls(w->points_b), r->fp2_ps);
+    floor_proof f;
+    f.ntt_ms = floor_ms(6 * floor_ntt_muls(w->domain_log2), r->fr_ps);
+    f.h_ms = floor_ms(floor_msm_muls(w->points_h), r->fp_ps);
+    f.tails_ms = floor_ms(floor_msm_muls(w->points_l) + floor_msm_muls(w->points_a) + floor_msm_muls(w->points_b),
+                          r->fp_ps) +
+                 floor_ms(floor_msm_muls(w->points_b), r->fp2_ps);
+    f.all_ms = f.ntt_ms + f.h_ms + f.tails_ms;
+    return f;
 }
 
 static void seed_fr(cuzk_fr_t *x, uint64_t v) { cuzk_fr_from_u64(x, v); }

@@ -50,12 +50,20 @@ uint8_t *eb_read_file(const char *path, size_t *len)
     return buf;
 }
 
+/* a sample's value in the metrics text (0 when absent): the line that starts with the key, not its HELP and TYPE */
+static double metric_value(const char *metrics, const char *key)
+{
+    char k[128];
+    snprintf(k, sizeof k, "\n%s ", key);
+    const char *at = metrics != NULL ? strstr(metrics, k) : NULL;
+    return at != NULL ? strtod(at + strlen(k), NULL) : 0;
+}
+
 double eb_stage_sum(const char *metrics, const char *stage)
 {
     char key[96];
-    snprintf(key, sizeof key, "cuzk_stage_seconds_sum{stage=\"%s\"} ", stage);
-    const char *at = metrics != NULL ? strstr(metrics, key) : NULL;
-    return at != NULL ? strtod(at + strlen(key), NULL) : 0;
+    snprintf(key, sizeof key, "cuzk_stage_seconds_sum{stage=\"%s\"}", stage);
+    return metric_value(metrics, key);
 }
 
 int eb_cmp_double(const void *a, const void *b)
@@ -109,15 +117,6 @@ void eb_shape_print(const eb_shape *f)
            (unsigned long long)f->peak_bytes);
 }
 
-/* a sample's value in the metrics text (0 when absent): the line that starts with the key, not its HELP and TYPE */
-static double metric_value(const char *metrics, const char *key)
-{
-    char k[128];
-    snprintf(k, sizeof k, "\n%s ", key);
-    const char *at = metrics != NULL ? strstr(metrics, k) : NULL;
-    return at != NULL ? strtod(at + strlen(k), NULL) : 0;
-}
-
 void eb_floor_print(const char *metrics, const cuzk_engine_status_report *st, unsigned requests, double median_s)
 {
     double parts = metric_value(metrics, "cuzk_stage_seconds_count{stage=\"msm\"}");
@@ -152,7 +151,7 @@ void eb_floor_print(const char *metrics, const cuzk_engine_status_report *st, un
 #endif
     if (strcmp(on, "cpu") == 0) floor_rates_cpu(&r);
     if (units == 0) units = 1;
-    double part_ms = floor_proof_ms(&w, &r), ppr = parts / requests;
+    double part_ms = floor_proof_ms(&w, &r).all_ms, ppr = parts / requests;
     double req_s = part_ms * 1e-3 * ppr / units;
     printf("\"floor\": {\"on\": \"%s\", \"units\": %u, \"rates_ps\": {\"fr\": %.2f, \"fp\": %.2f, \"fp2\": %.2f}, "
            "\"partition\": {\"domain_log2\": %u, \"points_h\": %llu, \"points_l\": %llu, \"points_a\": %llu, "
